@@ -1,0 +1,32 @@
+# The two commands a newcomer needs: `make start` and `make test`.
+.PHONY: start test build typecheck install clean worker bench
+
+INSTALL_STAMP := node_modules/.install-stamp
+
+# Installs (and builds the native modules: better-sqlite3, argon2) only when the manifest changed.
+$(INSTALL_STAMP): package.json package-lock.json
+	npm install --no-audit --no-fund
+	@touch $@
+
+install: $(INSTALL_STAMP)
+
+build: $(INSTALL_STAMP)
+	npx tsc -p tsconfig.json
+
+typecheck: $(INSTALL_STAMP)
+	npx tsc -p tsconfig.json --noEmit
+
+# Serves the API on PORT (8055) against DB_CLIENT (SQLite under ./data/ by default).
+start: build
+	node dist/src/server.js
+
+worker: build
+	node dist/workers/index.js
+
+# Every test: unit, contract, integration on SQLite, and on PostgreSQL, MariaDB and Redis
+# when reachable (REQUIRE_SERVICES=1 makes an unreachable one fail).
+test: build
+	npx mocha
+
+clean:
+	rm -rf dist

@@ -1,0 +1,7 @@
+import type { Migration } from './types.js';
+import { systemTables } from './0001-system-tables.js';
+
+export type { Migration } from './types.js';
+
+/** Every migration, oldest first. Append only. */
+export const MIGRATIONS: readonly Migration[] = [systemTables];

@@ -1,0 +1,287 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { parseEnv } from 'node:util';
+import { ConfigError, EnvReader } from './env-reader.js';
+
+export { ConfigError } from './env-reader.js';
+
+export const DB_CLIENTS = ['sqlite3', 'pg', 'mysql'] as const;
+export type DbClient = (typeof DB_CLIENTS)[number];
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface DbConfig {
+  readonly client: DbClient;
+  /** sqlite3: the database file. */
+  readonly filename: string;
+  readonly host: string | undefined;
+  readonly port: number | undefined;
+  readonly database: string | undefined;
+  readonly user: string | undefined;
+  readonly password: string | undefined;
+  readonly connectionString: string | undefined;
+  readonly searchPath: readonly string[];
+  readonly pool: { readonly min: number | undefined; readonly max: number | undefined };
+  readonly excludeTables: readonly string[];
+  readonly healthcheckThresholdMs: number;
+}
+
+export interface RedisConfig {
+  /** A redis:// URL; undefined means no Redis (memory caches, in-process jobs). */
+  readonly url: string | undefined;
+}
+
+/** The one typed, validated configuration object. Only `loadConfig` reads the environment. */
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly publicUrl: string;
+  readonly logLevel: LogLevel;
+  readonly logStyle: 'pretty' | 'raw';
+  readonly maxPayloadSize: number;
+  readonly maxRelationalDepth: number;
+  readonly queryLimitDefault: number;
+  readonly queryLimitMax: number;
+  readonly maxBatchMutation: number;
+  readonly robotsTxt: string;
+  readonly rootRedirect: string | false;
+  readonly tempPath: string;
+  readonly graphqlIntrospection: boolean;
+  readonly db: DbConfig;
+  readonly redis: RedisConfig;
+  readonly key: string;
+  readonly secret: string;
+  /** True when SECRET was generated at boot: tokens die on restart. */
+  readonly isSecretGenerated: boolean;
+  readonly accessTokenTtlMs: number;
+  readonly refreshTokenTtlMs: number;
+  readonly refreshTokenCookie: {
+    readonly name: string;
+    readonly domain: string | undefined;
+    readonly secure: boolean;
+    readonly sameSite: 'lax' | 'strict' | 'none';
+  };
+  readonly sessionCookie: {
+    readonly name: string;
+    readonly ttlMs: number;
+    readonly domain: string | undefined;
+    readonly secure: boolean;
+    readonly sameSite: 'lax' | 'strict' | 'none';
+  };
+  readonly loginStallTimeMs: number;
+  readonly passwordResetUrlAllowList: readonly string[];
+  readonly userInviteUrlAllowList: readonly string[];
+  readonly ipTrustProxy: boolean;
+  readonly ipCustomHeader: string | false;
+  readonly admin: {
+    readonly email: string | undefined;
+    readonly password: string | undefined;
+    readonly token: string | undefined;
+  };
+  readonly cors: {
+    readonly enabled: boolean;
+    readonly origin: boolean | readonly string[];
+    readonly methods: readonly string[];
+    readonly allowedHeaders: readonly string[];
+    readonly exposedHeaders: readonly string[];
+    readonly credentials: boolean;
+    readonly maxAgeSeconds: number;
+  };
+  readonly rateLimiter: {
+    readonly enabled: boolean;
+    readonly points: number;
+    readonly durationSeconds: number;
+    readonly store: 'memory' | 'redis';
+  };
+  readonly cache: {
+    readonly enabled: boolean;
+    readonly store: 'memory' | 'redis';
+    readonly ttlMs: number;
+    readonly namespace: string;
+    readonly autoPurge: boolean;
+    readonly schema: boolean;
+  };
+  readonly storage: {
+    readonly locations: readonly string[];
+    readonly localRoot: string;
+    readonly maxUploadSize: number;
+  };
+  readonly importIpDenyList: readonly string[];
+  readonly exportBatchSize: number;
+  readonly shutdownTimeoutMs: number;
+}
+
+export interface LoadConfigOptions {
+  /** Where the `.env` file is looked for when CONFIG_PATH is unset. */
+  readonly defaultConfigPath?: string;
+}
+
+/**
+ * Reads and validates the configuration (reference/config.md). Values in the process
+ * environment win over the `.env` file at CONFIG_PATH. Throws ConfigError naming the
+ * offending variable.
+ */
+export function loadConfig(
+  processEnv: Readonly<Record<string, string | undefined>>,
+  options: LoadConfigOptions = {},
+): Config {
+  const configPath = processEnv['CONFIG_PATH'] ?? options.defaultConfigPath ?? './.env';
+  const fileEnv = readEnvFile(configPath, processEnv['CONFIG_PATH'] !== undefined);
+  const env = new EnvReader({ ...fileEnv, ...processEnv });
+
+  const secret = env.string('SECRET');
+  const cookieSameSite = ['lax', 'strict', 'none'] as const;
+
+  return Object.freeze({
+    host: env.string('HOST', '0.0.0.0'),
+    port: env.int('PORT', 8055, { min: 0, max: 65535 }),
+    publicUrl: env.string('PUBLIC_URL', '/'),
+    logLevel: env.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logStyle: env.oneOf('LOG_STYLE', ['pretty', 'raw'] as const, 'pretty'),
+    maxPayloadSize: env.size('MAX_PAYLOAD_SIZE', '1mb'),
+    maxRelationalDepth: env.int('MAX_RELATIONAL_DEPTH', 10, { min: 2 }),
+    queryLimitDefault: env.int('QUERY_LIMIT_DEFAULT', 100, { min: 1 }),
+    queryLimitMax: env.limit('QUERY_LIMIT_MAX', Infinity, 1),
+    maxBatchMutation: env.limit('MAX_BATCH_MUTATION', Infinity, 1),
+    robotsTxt: env.string('ROBOTS_TXT', 'User-agent: *\nDisallow: /'),
+    rootRedirect: readRootRedirect(env),
+    tempPath: env.string('TEMP_PATH', './data/tmp'),
+    graphqlIntrospection: env.bool('GRAPHQL_INTROSPECTION', true),
+    db: readDbConfig(env),
+    redis: readRedisConfig(env),
+    key: env.string('KEY') ?? randomBytes(16).toString('hex'),
+    secret: secret ?? randomBytes(32).toString('base64url'),
+    isSecretGenerated: secret === undefined,
+    accessTokenTtlMs: env.duration('ACCESS_TOKEN_TTL', '15m'),
+    refreshTokenTtlMs: env.duration('REFRESH_TOKEN_TTL', '7d'),
+    refreshTokenCookie: {
+      name: env.string('REFRESH_TOKEN_COOKIE_NAME', 'svc_refresh_token'),
+      domain: env.string('REFRESH_TOKEN_COOKIE_DOMAIN'),
+      secure: env.bool('REFRESH_TOKEN_COOKIE_SECURE', true),
+      sameSite: env.oneOf('REFRESH_TOKEN_COOKIE_SAME_SITE', cookieSameSite, 'lax'),
+    },
+    sessionCookie: {
+      name: env.string('SESSION_COOKIE_NAME', 'svc_session_token'),
+      ttlMs: env.duration('SESSION_COOKIE_TTL', '1d'),
+      domain: env.string('SESSION_COOKIE_DOMAIN'),
+      secure: env.bool('SESSION_COOKIE_SECURE', false),
+      sameSite: env.oneOf('SESSION_COOKIE_SAME_SITE', cookieSameSite, 'lax'),
+    },
+    loginStallTimeMs: env.duration('LOGIN_STALL_TIME', 500),
+    passwordResetUrlAllowList: env.list('PASSWORD_RESET_URL_ALLOW_LIST'),
+    userInviteUrlAllowList: env.list('USER_INVITE_URL_ALLOW_LIST'),
+    ipTrustProxy: env.bool('IP_TRUST_PROXY', true),
+    ipCustomHeader: readFalseOrString(env, 'IP_CUSTOM_HEADER'),
+    admin: {
+      email: env.string('ADMIN_EMAIL'),
+      password: env.string('ADMIN_PASSWORD'),
+      token: env.string('ADMIN_TOKEN'),
+    },
+    cors: {
+      enabled: env.bool('CORS_ENABLED', false),
+      origin: readCorsOrigin(env),
+      methods: env.list('CORS_METHODS', ['GET', 'POST', 'PATCH', 'DELETE']),
+      allowedHeaders: env.list('CORS_ALLOWED_HEADERS', ['Content-Type', 'Authorization']),
+      exposedHeaders: env.list('CORS_EXPOSED_HEADERS', ['Content-Range']),
+      credentials: env.bool('CORS_CREDENTIALS', true),
+      maxAgeSeconds: env.int('CORS_MAX_AGE', 18000, { min: 0 }),
+    },
+    rateLimiter: {
+      enabled: env.bool('RATE_LIMITER_ENABLED', false),
+      points: env.int('RATE_LIMITER_POINTS', 50, { min: 1 }),
+      durationSeconds: env.int('RATE_LIMITER_DURATION', 1, { min: 1 }),
+      store: env.oneOf('RATE_LIMITER_STORE', ['memory', 'redis'] as const, 'memory'),
+    },
+    cache: {
+      enabled: env.bool('CACHE_ENABLED', false),
+      store: env.oneOf('CACHE_STORE', ['memory', 'redis'] as const, 'memory'),
+      ttlMs: env.duration('CACHE_TTL', '5m'),
+      namespace: env.string('CACHE_NAMESPACE', 'system-cache'),
+      autoPurge: env.bool('CACHE_AUTO_PURGE', false),
+      schema: env.bool('CACHE_SCHEMA', true),
+    },
+    storage: {
+      locations: env.list('STORAGE_LOCATIONS', ['local']),
+      localRoot: env.string('STORAGE_LOCAL_ROOT', './uploads'),
+      maxUploadSize: readUnlimitedSize(env, 'FILES_MAX_UPLOAD_SIZE'),
+    },
+    importIpDenyList: env.list('IMPORT_IP_DENY_LIST', ['0.0.0.0', '169.254.169.254']),
+    exportBatchSize: env.int('EXPORT_BATCH_SIZE', 5000, { min: 1 }),
+    shutdownTimeoutMs: env.duration('SHUTDOWN_TIMEOUT', '10s'),
+  } satisfies Config);
+}
+
+function readEnvFile(path: string, isExplicit: boolean): Record<string, string> {
+  if (!existsSync(path)) {
+    if (isExplicit) throw new ConfigError('CONFIG_PATH', `points to a missing file "${path}"`);
+    return {};
+  }
+  return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
+}
+
+function readDbConfig(env: EnvReader): DbConfig {
+  const client = env.oneOf('DB_CLIENT', DB_CLIENTS, 'sqlite3');
+  const config: DbConfig = {
+    client,
+    filename: env.string('DB_FILENAME', './data/database.sqlite'),
+    host: env.string('DB_HOST'),
+    port: env.raw('DB_PORT') === undefined ? undefined : env.int('DB_PORT', 0, { min: 1, max: 65535 }),
+    database: env.string('DB_DATABASE'),
+    user: env.string('DB_USER'),
+    password: env.string('DB_PASSWORD'),
+    connectionString: env.string('DB_CONNECTION_STRING'),
+    searchPath: env.list('DB_SEARCH_PATH', ['public']),
+    pool: {
+      min: env.raw('DB_POOL__MIN') === undefined ? undefined : env.int('DB_POOL__MIN', 0, { min: 0 }),
+      max: env.raw('DB_POOL__MAX') === undefined ? undefined : env.int('DB_POOL__MAX', 0, { min: 1 }),
+    },
+    excludeTables: env.list('DB_EXCLUDE_TABLES', ['spatial_ref_sys', 'sysdiagrams']),
+    healthcheckThresholdMs: env.int('DB_HEALTHCHECK_THRESHOLD', 150, { min: 0 }),
+  };
+  if (client !== 'sqlite3' && config.connectionString === undefined && config.database === undefined) {
+    throw new ConfigError('DB_DATABASE', `is required when DB_CLIENT is ${client}`);
+  }
+  return config;
+}
+
+function readRedisConfig(env: EnvReader): RedisConfig {
+  if (env.raw('REDIS_ENABLED') !== undefined && !env.bool('REDIS_ENABLED', true)) {
+    return { url: undefined };
+  }
+  const url = env.string('REDIS');
+  if (url !== undefined) {
+    if (!/^rediss?:\/\//.test(url)) throw new ConfigError('REDIS', `must be a redis:// URL, got "${url}"`);
+    return { url };
+  }
+  const host = env.string('REDIS_HOST');
+  if (host === undefined) return { url: undefined };
+  const port = env.int('REDIS_PORT', 6379, { min: 1, max: 65535 });
+  const user = env.string('REDIS_USERNAME') ?? '';
+  const password = env.string('REDIS_PASSWORD');
+  const auth = password === undefined ? '' : `${encodeURIComponent(user)}:${encodeURIComponent(password)}@`;
+  return { url: `redis://${auth}${host}:${port}` };
+}
+
+function readRootRedirect(env: EnvReader): string | false {
+  return readFalseOrString(env, 'ROOT_REDIRECT', './admin');
+}
+
+function readFalseOrString(env: EnvReader, name: string, fallback?: string): string | false {
+  const value = env.string(name);
+  if (value === undefined) return fallback ?? false;
+  return value === 'false' ? false : value;
+}
+
+function readCorsOrigin(env: EnvReader): boolean | string[] {
+  const value = env.string('CORS_ORIGIN');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return env.list('CORS_ORIGIN');
+}
+
+function readUnlimitedSize(env: EnvReader, name: string): number {
+  const value = env.raw(name);
+  if (value === undefined || /^(unlimited|infinity)$/i.test(value)) return Infinity;
+  return env.size(name, value);
+}

@@ -1,0 +1,77 @@
+import express, { type Express, type RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Knex } from 'knex';
+import type { Config } from '../config/index.js';
+import type { Logger } from '../logger/index.js';
+import { publicAccountability } from '../access/accountability.js';
+import { RouteNotFoundError } from '../errors.js';
+import { jsonBody } from './body.js';
+import { createErrorHandler } from './error-handler.js';
+import { serverRoutes } from './routes/server.js';
+import './request.js';
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly db: Knex;
+  readonly logger: Logger;
+}
+
+/**
+ * The Express app: ping before anything else, then logging, body parsing, accountability,
+ * the routers, ROUTE_NOT_FOUND for the rest, and the one error handler.
+ */
+export function createApp(deps: AppDeps): Express {
+  const { config, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.ipTrustProxy);
+  app.set('query parser', 'extended');
+
+  // reference/routes.md: ping is answered before authentication and never fails.
+  app.get('/server/ping', (_req, res) => {
+    res.type('text/html; charset=utf-8').send('pong');
+  });
+
+  app.use(pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/server/health' } }));
+  app.use(envelopeHeaders);
+  app.use(resolveAccountability(config));
+  app.use(...jsonBody(config.maxPayloadSize));
+
+  app.get('/robots.txt', (_req, res) => {
+    res.type('text/plain').send(config.robotsTxt);
+  });
+  if (config.rootRedirect !== false) {
+    const target = config.rootRedirect;
+    app.get('/', (_req, res) => {
+      res.redirect(target);
+    });
+  }
+
+  app.use('/server', serverRoutes(deps));
+
+  app.use((req, _res, next) => {
+    next(new RouteNotFoundError(req.path));
+  });
+  app.use(createErrorHandler(logger));
+  return app;
+}
+
+/** reference/routes.md, cross-cutting: every enveloped response is uncached by default. */
+const envelopeHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('Vary', 'Origin, Cache-Control');
+  next();
+};
+
+/** Who is calling. Every request is public until the auth module resolves tokens (#6). */
+function resolveAccountability(config: Config): RequestHandler {
+  return (req, _res, next) => {
+    const customIp = config.ipCustomHeader === false ? undefined : req.get(config.ipCustomHeader);
+    req.accountability = publicAccountability({
+      ip: customIp ?? req.ip ?? null,
+      userAgent: req.get('user-agent') ?? null,
+      origin: req.get('origin') ?? null,
+    });
+    next();
+  };
+}

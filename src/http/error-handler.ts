@@ -1,0 +1,73 @@
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from '../logger/index.js';
+import {
+  InternalServerError,
+  InvalidPayloadError,
+  MethodNotAllowedError,
+  RequestsExceededError,
+  ServiceError,
+  ServiceErrorList,
+  UnsupportedMediaTypeError,
+} from '../errors.js';
+import type { Accountability } from '../access/accountability.js';
+
+/** The errors of a failure, as the caller may see them; anything unknown becomes a 500. */
+export function toServiceErrors(
+  err: unknown,
+  accountability: Accountability | undefined,
+  logger: Logger,
+): ServiceError[] {
+  if (err instanceof ServiceErrorList) return [...err.errors];
+  if (err instanceof ServiceError) return [err];
+  const fromParser = fromBodyParserError(err);
+  if (fromParser !== undefined) return [fromParser];
+  logger.error({ err }, 'unexpected error');
+  // reference/errors.md: admins may see the original message, never a stack trace.
+  const message = accountability?.admin === true && err instanceof Error ? err.message : undefined;
+  return [new InternalServerError(message)];
+}
+
+/** express.json() failures: malformed JSON, too large, unsupported encoding. */
+function fromBodyParserError(err: unknown): ServiceError | undefined {
+  if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
+  const { type, message } = err as { type: unknown; message: string };
+  switch (type) {
+    case 'entity.parse.failed':
+      return new InvalidPayloadError(message.replace(/\.$/, ''));
+    case 'entity.too.large':
+      return new InvalidPayloadError('request entity too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new UnsupportedMediaTypeError(String((err as { charset?: string }).charset ?? message), 'Content-Type header');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new InvalidPayloadError(message.replace(/\.$/, ''));
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The one place errors become HTTP (reference/errors.md): `{errors:[{message, extensions}]}`,
+ * the common status of all errors or 500 when they differ.
+ */
+export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const errors = toServiceErrors(err, req.accountability, logger);
+    const [first, ...rest] = errors.map((e) => e.status);
+    const status = first !== undefined && rest.every((s) => s === first) ? first : 500;
+    for (const e of errors) {
+      if (e instanceof RequestsExceededError) res.setHeader('Retry-After', String(e.retryAfterSeconds));
+      if (e instanceof MethodNotAllowedError) res.setHeader('Allow', e.extensions.allowed.join(', '));
+    }
+    if (res.headersSent) {
+      logger.warn({ err }, 'error after the response started; connection closed');
+      res.destroy();
+      return;
+    }
+    res.status(status).json({
+      errors: errors.map((e) => ({ message: e.message, extensions: { ...e.extensions, code: e.code } })),
+    });
+  };
+}

@@ -1,0 +1,80 @@
+import { Router } from 'express';
+import type { Knex } from 'knex';
+import type { Config } from '../../config/index.js';
+import { checkDatabase, overallStatus, type HealthCheck } from '../../db/health.js';
+import { SERVICE_VERSION } from '../../version.js';
+
+const PUBLIC_PROJECT_FIELDS = [
+  'project_name',
+  'project_descriptor',
+  'project_logo',
+  'project_color',
+  'default_language',
+  'public_foreground',
+  'public_background',
+  'public_favicon',
+  'public_note',
+  'custom_css',
+  'public_registration',
+  'public_registration_verify_email',
+] as const;
+
+const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set([
+  'public_registration',
+  'public_registration_verify_email',
+]);
+
+export interface ServerRouteDeps {
+  readonly config: Config;
+  readonly db: Knex;
+  /** Extra health checks (Redis, storage) keyed by component name. */
+  readonly healthChecks?: Readonly<Record<string, () => Promise<HealthCheck>>>;
+}
+
+/** /server/ping, /server/info, /server/health (reference/routes.md, Server routes). */
+export function serverRoutes({ config, db, healthChecks = {} }: ServerRouteDeps): Router {
+  const router = Router();
+
+  router.get('/info', async (req, res) => {
+    const row = await db('svc_settings').first(PUBLIC_PROJECT_FIELDS);
+    const project = Object.fromEntries(
+      PUBLIC_PROJECT_FIELDS.map((f) => {
+        const value: unknown = row?.[f] ?? null;
+        // SQLite and MySQL hand booleans back as 0/1.
+        return [f, BOOLEAN_SETTINGS.has(f) && value !== null ? Boolean(value) : value];
+      }),
+    );
+    const data: Record<string, unknown> = { project };
+    if (req.accountability.user !== null) {
+      data['rateLimit'] = config.rateLimiter.enabled
+        ? { points: config.rateLimiter.points, duration: config.rateLimiter.durationSeconds }
+        : false;
+      data['rateLimitGlobal'] = false;
+      data['queryLimit'] = {
+        default: config.queryLimitDefault,
+        max: Number.isFinite(config.queryLimitMax) ? config.queryLimitMax : -1,
+      };
+      data['websocket'] = false;
+      data['version'] = SERVICE_VERSION;
+    }
+    res.json({ data });
+  });
+
+  router.get('/health', async (req, res) => {
+    const checks: Record<string, HealthCheck[]> = {
+      [`${config.db.client}:responseTime`]: [await checkDatabase(db, config.db.healthcheckThresholdMs)],
+    };
+    for (const [name, check] of Object.entries(healthChecks)) checks[name] = [await check()];
+    const status = overallStatus(Object.values(checks).flat());
+    const body = req.accountability.admin
+      ? { status, releaseId: SERVICE_VERSION, serviceId: config.key, checks }
+      : { status };
+    res
+      .status(status === 'error' ? 503 : 200)
+      .type('application/health+json')
+      .send(JSON.stringify(body));
+  });
+
+  return router;
+}
+

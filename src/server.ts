@@ -1,0 +1,135 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { bootstrap, type BootstrapResult } from '../catalog/bootstrap.js';
+import { ConfigError, loadConfig, type Config } from './config/index.js';
+import { createDatabase, type Knex } from './db/index.js';
+import { createApp } from './http/app.js';
+import { createLogger, type Logger } from './logger/index.js';
+import { hashPassword } from './auth/passwords.js';
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly db: Knex;
+  readonly bootstrap: BootstrapResult;
+  /** Graceful stop: refuse new connections, let in-flight requests finish, close the pools. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly logger?: Logger;
+}
+
+/** Composition root: config → database (migrated, bootstrapped) → app → listening server. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config);
+  if (config.isSecretGenerated) {
+    logger.warn('SECRET is not set: a random one is used, so tokens stop working on restart');
+  }
+  const db = createDatabase(config.db);
+  let result: BootstrapResult;
+  try {
+    result = await bootstrap(db, {
+      adminEmail: config.admin.email,
+      adminPassword: config.admin.password,
+      adminToken: config.admin.token,
+      hashPassword,
+    });
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  if (result.appliedMigrations.length > 0) {
+    logger.info({ versions: result.appliedMigrations }, 'catalogue migrated');
+  }
+
+  const app = createApp({ config, db, logger });
+  const server = createServer(app);
+  await listen(server, config.port, config.host);
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  logger.info({ port }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    db,
+    bootstrap: result,
+    close() {
+      closing ??= shutdown(server, db, config.shutdownTimeoutMs, logger);
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function shutdown(server: Server, db: Knex, timeoutMs: number, logger: Logger): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => {
+    logger.warn('shutdown timeout: closing the remaining connections');
+    server.closeAllConnections();
+  }, timeoutMs);
+  await closed;
+  clearTimeout(timer);
+  await db.destroy();
+  logger.info('stopped');
+}
+
+function printCreatedAdmin(result: BootstrapResult): void {
+  const admin = result.createdAdmin;
+  if (admin === undefined) return;
+  const lines = [
+    'First start: the administrator account was created.',
+    `  email:    ${admin.email}`,
+    `  password: ${admin.isGenerated ? admin.password : '(from ADMIN_PASSWORD)'}`,
+    admin.isGenerated ? 'This password is shown once: note it now.' : '',
+  ];
+  process.stdout.write(`\n${lines.filter((l) => l !== '').join('\n')}\n\n`);
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config);
+  const running = await startServer(config, { logger });
+  printCreatedAdmin(running.bootstrap);
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}

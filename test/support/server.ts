@@ -1,0 +1,83 @@
+import { loadConfig, type Config } from '../../src/config/index.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { createLogger } from '../../src/logger/index.js';
+import {
+  DATABASE_TARGETS,
+  requireOrSkip,
+  type DatabaseTarget,
+  type DialectName,
+  type TestDatabase,
+} from './services.js';
+
+export const TEST_ADMIN = { email: 'admin@example.com', password: 'admin-password', token: 'test-admin-static-token' };
+
+/** Configuration for a test server on a random port against `database`. */
+export function testConfig(database: TestDatabase, env: Readonly<Record<string, string>> = {}): Config {
+  return loadConfig(
+    {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      LOG_STYLE: 'raw',
+      SECRET: 'test-secret',
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      ADMIN_TOKEN: TEST_ADMIN.token,
+      ...database.env,
+      ...env,
+    },
+    { defaultConfigPath: '/nonexistent/.env' },
+  );
+}
+
+export interface ServerContext {
+  readonly dialect: DialectName;
+  readonly database: TestDatabase;
+  readonly server: RunningServer;
+  /** fetch against the server: `api('/server/ping')`. */
+  api(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/**
+ * Declares `body` once per available database: a fresh database and a real server on a
+ * random port for each, dropped afterwards. Suites of unreachable services are skipped
+ * with the reason, or fail with REQUIRE_SERVICES=1.
+ */
+export function describeEachDatabase(
+  title: string,
+  body: (ctx: () => ServerContext) => void,
+  options: { targets?: readonly DatabaseTarget[]; env?: Readonly<Record<string, string>> } = {},
+): void {
+  for (const target of options.targets ?? DATABASE_TARGETS) {
+    describe(`${title} [${target.dialect}]`, function () {
+      let context: ServerContext | undefined;
+      before(async function () {
+        requireOrSkip(this, await target.unavailable());
+        const database = await target.create();
+        try {
+          const server = await startServer(testConfig(database, options.env), {
+            logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+          });
+          context = {
+            dialect: target.dialect,
+            database,
+            server,
+            api: (path, init) => fetch(server.url + path, init),
+          };
+        } catch (error) {
+          await database.drop();
+          throw error;
+        }
+      });
+      after(async function () {
+        if (context === undefined) return;
+        await context.server.close();
+        await context.database.drop();
+      });
+      body(() => {
+        if (context === undefined) throw new Error('server not started');
+        return context;
+      });
+    });
+  }
+}
