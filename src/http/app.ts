@@ -3,7 +3,7 @@ import { pinoHttp } from 'pino-http';
 import type { Knex } from 'knex';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
-import { publicAccountability } from '../access/accountability.js';
+import { resolveAccountability } from './accountability.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
 import { createErrorHandler } from './error-handler.js';
@@ -34,7 +34,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/server/health' } }));
   app.use(envelopeHeaders);
-  app.use(resolveAccountability(config));
+  app.use(resolveAccountability(config, deps.db));
   app.use(...jsonBody(config.maxPayloadSize));
 
   app.get('/robots.txt', (_req, res) => {
@@ -62,16 +62,3 @@ const envelopeHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Vary', 'Origin, Cache-Control');
   next();
 };
-
-/** Who is calling. Every request is public until the auth module resolves tokens (#6). */
-function resolveAccountability(config: Config): RequestHandler {
-  return (req, _res, next) => {
-    const customIp = config.ipCustomHeader === false ? undefined : req.get(config.ipCustomHeader);
-    req.accountability = publicAccountability({
-      ip: customIp ?? req.ip ?? null,
-      userAgent: req.get('user-agent') ?? null,
-      origin: req.get('origin') ?? null,
-    });
-    next();
-  };
-}

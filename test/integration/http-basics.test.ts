@@ -106,3 +106,34 @@ describeEachDatabase('HTTP foundation', (ctx) => {
     expect(await res.text()).to.equal('User-agent: *\nDisallow: /');
   });
 });
+
+describeEachDatabase('token resolution', (ctx) => {
+  it('the admin static token opens admin-only details of /server/health', async () => {
+    const res = await ctx().api('/server/health', { headers: { Authorization: 'Bearer test-admin-static-token' } });
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body['status']).to.equal('ok');
+    expect(body).to.have.property('checks');
+    expect(body).to.have.property('releaseId');
+  });
+
+  it('an unknown static token is 401 INVALID_CREDENTIALS', async () => {
+    const res = await ctx().api('/server/info', { headers: { Authorization: 'Bearer nobody-has-this' } });
+    expect(res.status).to.equal(401);
+    const body = (await res.json()) as { errors: { extensions: { code: string } }[] };
+    expect(body.errors[0]?.extensions.code).to.equal('INVALID_CREDENTIALS');
+  });
+
+  it('a token in both the header and the query is 400 INVALID_PAYLOAD', async () => {
+    const res = await ctx().api('/server/info?access_token=a', { headers: { Authorization: 'Bearer b' } });
+    expect(res.status).to.equal(400);
+    const body = (await res.json()) as { errors: { extensions: { code: string; reason: string } }[] };
+    expect(body.errors[0]?.extensions.code).to.equal('INVALID_PAYLOAD');
+  });
+
+  it('an authenticated caller sees version and query limits in /server/info', async () => {
+    const res = await ctx().api('/server/info?access_token=test-admin-static-token');
+    const body = (await res.json()) as { data: Record<string, unknown> };
+    expect(body.data['queryLimit']).to.deep.equal({ default: 100, max: -1 });
+    expect(body.data['version']).to.be.a('string');
+  });
+});

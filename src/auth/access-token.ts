@@ -1,0 +1,55 @@
+import jwt from 'jsonwebtoken';
+import { InvalidTokenError, TokenExpiredError } from '../errors.js';
+
+/** The issuer of our access tokens (reference/auth.md); tokens of other issuers are static tokens. */
+export const TOKEN_ISSUER = 'svc';
+
+export interface AccessTokenClaims {
+  readonly id: string;
+  readonly role: string | null;
+  readonly app_access: boolean;
+  readonly admin_access: boolean;
+  readonly session?: string;
+}
+
+/** HS256 JWT with the claims of reference/auth.md, valid for `ttlMs`. */
+export function signAccessToken(claims: AccessTokenClaims, secret: string, ttlMs: number): string {
+  return jwt.sign({ ...claims }, secret, {
+    algorithm: 'HS256',
+    issuer: TOKEN_ISSUER,
+    expiresIn: Math.max(1, Math.floor(ttlMs / 1000)),
+  });
+}
+
+/** True when `token` is a JWT that claims our issuer (so it must verify as an access token). */
+export function isOurJwt(token: string): boolean {
+  const decoded = jwt.decode(token, { json: true });
+  return decoded !== null && decoded.iss === TOKEN_ISSUER;
+}
+
+/**
+ * Verifies an access token: TOKEN_EXPIRED when only `exp` is past, INVALID_TOKEN for any other
+ * failure (bad signature, alg none or other algorithms, missing claims).
+ */
+export function verifyAccessToken(token: string, secret: string): AccessTokenClaims {
+  let payload: jwt.JwtPayload | string;
+  try {
+    payload = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: TOKEN_ISSUER });
+  } catch (error) {
+    if (error instanceof jwt.TokenExpiredError) throw new TokenExpiredError();
+    throw new InvalidTokenError();
+  }
+  if (typeof payload === 'string') throw new InvalidTokenError();
+  const { id, role, app_access: app, admin_access: admin, session } = payload;
+  if (
+    typeof id !== 'string' ||
+    !(typeof role === 'string' || role === null) ||
+    typeof app !== 'boolean' ||
+    typeof admin !== 'boolean'
+  ) {
+    throw new InvalidTokenError();
+  }
+  return typeof session === 'string'
+    ? { id, role, app_access: app, admin_access: admin, session }
+    : { id, role, app_access: app, admin_access: admin };
+}
