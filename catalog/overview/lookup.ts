@@ -1,0 +1,57 @@
+import { ForbiddenError } from '../../src/errors.js';
+import type { CollectionOverview, FieldOverview, RelationOverview, SchemaOverview } from './types.js';
+
+/**
+ * What a field leads to, for readers and writers alike (reference/relations.md, "Type
+ * resolution rule"): m2o = this field holds the FK; o2m = an alias listing the rows whose FK
+ * points here (the first hop of m2m and m2a too: the junction row is always in the path);
+ * a2o = the item column of a many-to-any junction, pointing into one of `allowed`.
+ */
+export type FieldRelation =
+  | { readonly kind: 'm2o'; readonly relation: RelationOverview; readonly related: string }
+  | { readonly kind: 'o2m'; readonly relation: RelationOverview; readonly related: string }
+  | {
+      readonly kind: 'a2o';
+      readonly relation: RelationOverview;
+      readonly allowed: readonly string[];
+      readonly collectionField: string;
+    };
+
+/** The collection, or FORBIDDEN (spec, Errors, rule 1: existence is never revealed). */
+export function requireCollection(overview: SchemaOverview, collection: string): CollectionOverview {
+  const found = overview.collections[collection];
+  if (found === undefined) throw new ForbiddenError();
+  return found;
+}
+
+export function findField(
+  overview: SchemaOverview,
+  collection: string,
+  field: string,
+): FieldOverview | undefined {
+  return overview.collections[collection]?.fields[field];
+}
+
+/** The relation behind `collection.field`, or undefined for a plain field. */
+export function getFieldRelation(
+  overview: SchemaOverview,
+  collection: string,
+  field: string,
+): FieldRelation | undefined {
+  for (const relation of overview.relations) {
+    if (relation.collection === collection && relation.field === field) {
+      if (relation.relatedCollection !== null) {
+        return { kind: 'm2o', relation, related: relation.relatedCollection };
+      }
+      const allowed = relation.meta?.oneAllowedCollections;
+      const collectionField = relation.meta?.oneCollectionField;
+      if (allowed != null && collectionField != null) {
+        return { kind: 'a2o', relation, allowed, collectionField };
+      }
+    }
+    if (relation.relatedCollection === collection && relation.meta?.oneField === field) {
+      return { kind: 'o2m', relation, related: relation.collection };
+    }
+  }
+  return undefined;
+}
