@@ -26,7 +26,7 @@ worker: build
 # Every test: unit, contract, integration on SQLite, and on PostgreSQL, MariaDB and Redis
 # when reachable (REQUIRE_SERVICES=1 makes an unreachable one fail).
 test: build
-	npx mocha
+	npx mocha 'test/**/*.test.ts'
 
 clean:
 	rm -rf dist
