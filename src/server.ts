@@ -76,12 +76,14 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 async function shutdown(server: Server, db: Knex, timeoutMs: number, logger: Logger): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  // Keep-alive connections turn idle as their last request finishes: close them as they do.
+  const sweeper = setInterval(() => server.closeIdleConnections(), 50);
   const timer = setTimeout(() => {
     logger.warn('shutdown timeout: closing the remaining connections');
     server.closeAllConnections();
   }, timeoutMs);
   await closed;
+  clearInterval(sweeper);
   clearTimeout(timer);
   await db.destroy();
   logger.info('stopped');
