@@ -20,18 +20,22 @@ export function field(name: string, type: FieldType, overrides: Partial<FieldOve
     scale: null,
     isPrimaryKey: false,
     isGenerated: false,
+    hasAutoIncrement: false,
+    generationExpression: null,
+    comment: null,
     isUnique: false,
     isAlias: type === 'alias',
     required: false,
     validation: null,
     validationMessage: null,
     sort: null,
+    meta: null,
     ...overrides,
   };
 }
 
 export const autoId = (): FieldOverview =>
-  field('id', 'integer', { isPrimaryKey: true, isGenerated: true, nullable: false, dbType: 'integer' });
+  field('id', 'integer', { isPrimaryKey: true, isGenerated: true, hasAutoIncrement: true, nullable: false, dbType: 'integer' });
 
 export function collection(name: string, fields: readonly FieldOverview[], overrides: Partial<CollectionOverview> = {}): CollectionOverview {
   const primary = fields.find((f) => f.isPrimaryKey)?.field ?? 'id';
@@ -43,6 +47,8 @@ export function collection(name: string, fields: readonly FieldOverview[], overr
     accountability: 'all',
     isSystem: false,
     fields: Object.fromEntries(fields.map((f) => [f.field, f])),
+    meta: null,
+    comment: null,
     ...overrides,
   };
 }
@@ -58,6 +64,7 @@ function relation(
     field: manyField,
     relatedCollection: one,
     meta: {
+      id: null,
       oneField: null,
       oneCollectionField: null,
       oneAllowedCollections: null,
