@@ -8,6 +8,7 @@ import { resolveAccountability } from './accountability.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
 import { createErrorHandler } from './error-handler.js';
+import { itemWriteRoutes, SYSTEM_WRITE_ROUTES, systemWriteRoutes } from './routes/item-writes.js';
 import { serverRoutes } from './routes/server.js';
 import './request.js';
 
@@ -51,6 +52,8 @@ export function createApp(deps: AppDeps): Express {
   }
 
   app.use('/server', serverRoutes(deps));
+  app.use('/items', itemWriteRoutes(deps));
+  for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
 
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));
