@@ -74,7 +74,7 @@ function collectionWriteRoutes(deps: ItemWriteDeps, nameOf: (req: Request) => st
     const overview = await deps.schema.getOverview();
     const collection = requireWritable(overview, nameOf(req));
     // reference/routes.md: POST and /:id writes do not exist on a singleton.
-    if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(req.baseUrl + req.path);
+    if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(req.originalUrl.split('?')[0] ?? req.path);
     return { overview, collection, ctx: commandContext(deps, req.accountability, overview) };
   };
 

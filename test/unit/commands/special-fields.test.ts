@@ -62,13 +62,13 @@ describe('hash fields', () => {
     expect(withoutMaskedHashes(things, { secret: MASK, label: MASK })).to.deep.equal({ label: MASK });
   });
 
-  it('masks hash fields and the secrets of svc_users, null stays null', () => {
+  it('masks hash and conceal fields, null stays null', () => {
     expect(maskItem(things, { secret: 'h', label: 'l' })).to.deep.equal({ secret: MASK, label: 'l' });
     const users = collection('svc_users', [
       field('id', 'uuid', { isPrimaryKey: true }),
-      field('password', 'hash'),
-      field('token', 'string'),
-      field('tfa_secret', 'string'),
+      field('password', 'hash', { special: ['hash', 'conceal'] }),
+      field('token', 'string', { special: ['conceal'] }),
+      field('tfa_secret', 'string', { special: ['conceal'] }),
       field('email', 'string'),
     ]);
     expect(maskItem(users, { password: 'x', token: 't', tfa_secret: null, email: 'e' })).to.deep.equal({
