@@ -4,9 +4,10 @@ import type { Item } from './types.js';
 
 /**
  * Validated payload values as the database stores them. Timestamps: PostgreSQL and MySQL get
- * a Date (the MySQL connection talks UTC); SQLite, which has no date type, an ISO 8601 UTC
- * string so text order is time order. dateTime is stored as written without a zone, json as
- * JSON text, csv arrays joined with commas, uuids lower-cased.
+ * a Date (the MySQL connection talks UTC); SQLite, which has no date type, UTC text
+ * `YYYY-MM-DD HH:MM:SS.SSS`, the form of CURRENT_TIMESTAMP that the read side's filters
+ * compare against (src/query/README.md). dateTime is stored as written without a zone, json
+ * as JSON text, csv arrays joined with commas, uuids lower-cased.
  */
 export function toDatabaseRow(collection: CollectionOverview, values: Item, dialect: DbClient): Record<string, unknown> {
   const row: Record<string, unknown> = {};
@@ -57,7 +58,7 @@ export function toDatabaseValue(field: Pick<FieldOverview, 'type'>, value: unkno
 }
 
 export function toDatabaseTimestamp(date: Date, dialect: DbClient): Date | string {
-  return dialect === 'sqlite3' ? date.toISOString() : date;
+  return dialect === 'sqlite3' ? date.toISOString().replace('T', ' ').replace('Z', '') : date;
 }
 
 /** `2024-05-01T10:20:30+02:00` → `2024-05-01 10:20:30`: a dateTime has no zone. */

@@ -76,7 +76,8 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
     });
     expect(activity?.['ip']).to.be.a('string').and.not.equal('');
     const timestamp = activity?.['timestamp'];
-    const time = new Date(timestamp instanceof Date ? timestamp : String(timestamp)).getTime();
+    // SQLite keeps UTC text without a zone (src/query/README.md conventions)
+    const time = timestamp instanceof Date ? timestamp.getTime() : Date.parse(`${String(timestamp).replace(' ', 'T')}Z`);
     expect(time).to.be.within(started - 1000, Date.now() + 1000);
   });
 

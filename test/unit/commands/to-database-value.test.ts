@@ -40,11 +40,11 @@ describe('toDatabaseRow', () => {
     });
   });
 
-  it('stores timestamps as Date on PostgreSQL and MySQL and as ISO text on SQLite', () => {
+  it('stores timestamps as Date on PostgreSQL and MySQL and as UTC text on SQLite', () => {
     const at = '2024-05-01T12:00:00+02:00';
     expect(toDatabaseRow(things, { at }, 'pg')['at']).to.deep.equal(new Date('2024-05-01T10:00:00.000Z'));
     expect(toDatabaseRow(things, { at }, 'mysql')['at']).to.deep.equal(new Date('2024-05-01T10:00:00.000Z'));
-    expect(toDatabaseRow(things, { at }, 'sqlite3')['at']).to.equal('2024-05-01T10:00:00.000Z');
+    expect(toDatabaseRow(things, { at }, 'sqlite3')['at']).to.equal('2024-05-01 10:00:00.000');
   });
 
   it('stores JSON scalars as JSON text and leaves out alias and unknown fields', () => {
