@@ -131,9 +131,16 @@ export class ItemWriter {
 
   /** FORBIDDEN unless every key names an existing item (spec, Errors, rule 1). */
   async requireExisting(collection: CollectionOverview, keys: readonly PrimaryKey[]): Promise<void> {
+    const existing = await this.filterExisting(collection, keys);
+    if (keys.some((key) => !existing.some((e) => sameKey(e, key)))) throw new ForbiddenError();
+  }
+
+  /** The keys, of those given, that name existing items, in the given order. */
+  async filterExisting(collection: CollectionOverview, keys: readonly PrimaryKey[]): Promise<PrimaryKey[]> {
+    if (keys.length === 0) return [];
     const found = await this.#trx(collection.collection).whereIn(collection.primary, [...new Set(keys)]).select(collection.primary);
     const existing = found.map((row: Record<string, unknown>) => row[collection.primary]);
-    if (keys.some((key) => !existing.some((e) => sameKey(e, key)))) throw new ForbiddenError();
+    return keys.filter((key) => existing.some((e) => sameKey(e, key)));
   }
 
   /** Many-to-one and many-to-any item values that are objects: the related item is written first. */
