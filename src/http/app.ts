@@ -9,6 +9,7 @@ import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
 import { createErrorHandler } from './error-handler.js';
 import { serverRoutes } from './routes/server.js';
+import { itemsReadRoutes } from './routes/items-read.js';
 import './request.js';
 
 export interface AppDeps {
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): Express {
   }
 
   app.use('/server', serverRoutes(deps));
+  app.use(itemsReadRoutes(deps));
 
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));

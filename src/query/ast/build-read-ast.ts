@@ -8,6 +8,7 @@ import { andConditions, buildCondition, buildRowFilter } from './build-condition
 import { buildLevel } from './build-level.js';
 import type { A2OBranch, Condition, ReadAst, ReadNode, Value } from './nodes.js';
 import { coerceLiteral } from '../validate/filter-values.js';
+import { ownValue } from '../parse/parse-values.js';
 import {
   a2oRef,
   collectionRef,
@@ -128,12 +129,12 @@ class FieldsBuilder {
       }
       const fn = parseFunctionKey(head);
       if (fn !== undefined) {
-        add(functionKey(fn.fn, fn.field), alias[fn.field] ?? fn.field, fn.fn, [], isLenient);
+        add(functionKey(fn.fn, fn.field), ownValue(alias, fn.field) ?? fn.field, fn.fn, [], isLenient);
         continue;
       }
       const scoped = /^([^:]+):(.+)$/.exec(head);
       const key = scoped?.[1] ?? head;
-      add(key, alias[key] ?? key, undefined, rest, isLenient, scoped?.[2]);
+      add(key, ownValue(alias, key) ?? key, undefined, rest, isLenient, scoped?.[2]);
     }
     return requests;
   }
@@ -156,7 +157,7 @@ class FieldsBuilder {
       return { kind: 'function', key: request.key, operand: functionOperand(ctx, collection, request.fn, request.source, reason) };
     }
     const relation = resolveRelation(ctx, collection, request.source);
-    const nested = deep?.[request.key];
+    const nested = ownValue(deep, request.key);
     if (relation === undefined) {
       if (field.isAlias) return undefined;
       return {
@@ -209,7 +210,7 @@ class FieldsBuilder {
           const isLenient = scopedPaths.length === 0 || request.isLenient;
           const target = this.target(allowed, { ...request, isLenient });
           if (target === undefined) continue;
-          const branchDeep = deep?.[`${request.key}:${allowed}`] ?? nested;
+          const branchDeep = ownValue(deep, `${request.key}:${allowed}`) ?? nested;
           branches.push({
             relation: a2oRef(ctx, relation, allowed),
             children: this.children(target, paths, branchDeep, isLenient),

@@ -13,7 +13,15 @@ import {
   type NestedQuery,
   type Query,
 } from '../query.js';
-import { asArray, isPlainObject, parseInteger, parseJsonObject, parseList, parseString } from './parse-values.js';
+import {
+  asArray,
+  isPlainObject,
+  parseInteger,
+  parseJsonObject,
+  parseList,
+  parseString,
+  setOwn,
+} from './parse-values.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type RawParams = Readonly<Record<string, unknown>>;
@@ -76,7 +84,7 @@ function parseDeep(value: unknown): Deep {
     if (relation.startsWith('_')) continue;
     const level = typeof nested === 'string' ? parseJsonObject(nested, 'deep') : nested;
     if (!isPlainObject(level)) throw new InvalidQueryError('Invalid deep object');
-    deep[relation] = parseNested(level, '_');
+    setOwn(deep, relation, parseNested(level, '_'));
   }
   return deep;
 }
@@ -95,11 +103,11 @@ function normalizeFilter(filter: Readonly<Record<string, unknown>>): Filter {
     if (key === '_and' || key === '_or') {
       const items = asArray(value);
       if (items === undefined || !items.every(isPlainObject)) throw new InvalidQueryError('Invalid filter object');
-      out[key] = items.map((item) => normalizeFilter(item as Readonly<Record<string, unknown>>));
+      setOwn(out, key, items.map((item) => normalizeFilter(item as Readonly<Record<string, unknown>>)));
     } else if (isPlainObject(value) && asArray(value) === undefined) {
-      out[key] = normalizeFilter(value);
+      setOwn(out, key, normalizeFilter(value));
     } else {
-      out[key] = value;
+      setOwn(out, key, value);
     }
   }
   return out;
@@ -142,7 +150,7 @@ function parseAlias(value: unknown): Record<string, string> {
     if (name.includes('.') || field.includes('.')) {
       throw new InvalidQueryError('"alias" key/value can\'t contain a period character `.`');
     }
-    alias[name] = field;
+    setOwn(alias, name, field);
   }
   return alias;
 }

@@ -92,3 +92,13 @@ export function parseString(value: unknown, name: string): string {
   if (typeof last === 'string') return last;
   throw new InvalidQueryError(`"${name}" must be a string`);
 }
+
+/** `record[key]` for own keys only: keys from requests may be `constructor` or `__proto__`. */
+export function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** `record[key] = value` that keeps `__proto__` an ordinary key instead of the prototype. */
+export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}

@@ -27,12 +27,16 @@ export function field(name: string, type: FieldType, options: FieldOptions = {})
     scale: null,
     isPrimaryKey: false,
     isGenerated: false,
+    hasAutoIncrement: false,
+    generationExpression: null,
+    comment: null,
     isUnique: false,
     isAlias: type === 'alias',
     required: false,
     validation: null,
     validationMessage: null,
     sort: null,
+    meta: null,
     ...options,
   };
 }
@@ -51,6 +55,8 @@ export function collection(
     sortField: null,
     accountability: 'all',
     isSystem: false,
+    meta: null,
+    comment: null,
     fields: Object.fromEntries(fields.map((f) => [f.field, f])),
     ...options,
   };
@@ -67,6 +73,7 @@ export function relation(
     field: manyField,
     relatedCollection: one,
     meta: {
+      id: null,
       oneField: null,
       oneCollectionField: null,
       oneAllowedCollections: null,
