@@ -11,6 +11,7 @@ import { createErrorHandler } from './error-handler.js';
 import { itemWriteRoutes, SYSTEM_WRITE_ROUTES, systemWriteRoutes } from './routes/item-writes.js';
 import { serverRoutes } from './routes/server.js';
 import { utilsWriteRoutes } from './routes/utils-writes.js';
+import { itemsReadRoutes } from './routes/items-read.js';
 import './request.js';
 
 export interface AppDeps {
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): Express {
   }
 
   app.use('/server', serverRoutes(deps));
+  app.use(itemsReadRoutes(deps));
   app.use('/items', itemWriteRoutes(deps));
   app.use('/utils', utilsWriteRoutes(deps));
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
