@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { getFieldRelation, requireCollection, type FieldRelation } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
+import { FULL_READ_ACCESS } from '../access/read-access.js';
 import type { FilterVariables } from '../access/validate-filter.js';
 import type { WritePermissions } from '../access/write-permissions.js';
 import type { DbClient } from '../config/index.js';
@@ -10,12 +11,12 @@ import { insertReturningKey } from '../db/insert-returning-key.js';
 import { translateDatabaseError } from '../db/translate-error.js';
 import { ForbiddenError, InvalidForeignKeyError, InvalidPayloadError } from '../errors.js';
 import { Journal } from './journal/journal.js';
-import { readRelatedKeys, readSnapshot } from './journal/snapshot.js';
 import { requirePrimaryKey, sameKey, toPrimaryKey } from './primary-key.js';
 import { applySpecialFields, hashSpecialFields, withoutMaskedHashes } from './special-fields.js';
 import { toDatabaseRow } from './to-database-value.js';
 import type { Item, PrimaryKey } from './types.js';
 import { validatePayload } from './validate-payload.js';
+import { readItemsByKeys, type Query, type ReadContext } from '../query/index.js';
 
 /** One item written: its key, and the revision recorded for it (null when none). */
 export interface WriteResult {
@@ -28,6 +29,7 @@ export interface ItemWriterContext {
   readonly accountability: Accountability;
   readonly permissions: WritePermissions;
   readonly maxBatchMutation: number;
+  readonly readLimits: ReadContext['limits'];
 }
 
 type OneToMany = Extract<FieldRelation, { kind: 'o2m' }>;
@@ -78,7 +80,7 @@ export class ItemWriter {
     const row = toDatabaseRow(collection, values, this.#dialect);
     const key = await this.#statement(collection, row, () => insertReturningKey(this.#trx, collection.collection, row, collection.primary));
     const aliases = await this.#writeOneToMany(collection, key, data, children);
-    const written = { ...columnsOf(collection, values), [collection.primary]: key, ...aliases };
+    const written = { ...columnsOf(collection, values), [collection.primary]: key, ...(await this.#snapshot(collection, key, aliases)) };
     const revision = await this.#journal.record({ action: 'create', collection, key, revision: { data: written, delta: written } });
     if (revision !== null) await this.#journal.linkChildren(children, revision);
     this.touched.add(collection.collection);
@@ -106,11 +108,8 @@ export class ItemWriter {
       await this.#statement(collection, row, () => this.#trx(collection.collection).where(collection.primary, key).update(row));
     }
     const aliases = await this.#writeOneToMany(collection, key, data, children);
-    const snapshot =
-      collection.accountability === 'all'
-        ? await readSnapshot(this.#trx, this.#dialect, this.#context.overview, collection, key)
-        : {};
-    const delta = { ...columnsOf(collection, values), ...aliases };
+    const snapshot = collection.accountability === 'all' ? await this.#snapshot(collection, key, '*') : {};
+    const delta = { ...columnsOf(collection, values), ...pick(snapshot, aliases) };
     const revision = await this.#journal.record({ action: 'update', collection, key, revision: { data: snapshot, delta } });
     if (revision !== null) await this.#journal.linkChildren(children, revision);
     this.touched.add(collection.collection);
@@ -175,9 +174,9 @@ export class ItemWriter {
     return this.create(collection.collection, value);
   }
 
-  /** The one-to-many aliases of the payload; returns each alias's keys after the write. */
-  async #writeOneToMany(collection: CollectionOverview, key: PrimaryKey, data: Item, children: number[]): Promise<Record<string, PrimaryKey[]>> {
-    const written: Record<string, PrimaryKey[]> = {};
+  /** The one-to-many aliases of the payload; returns the names of those written. */
+  async #writeOneToMany(collection: CollectionOverview, key: PrimaryKey, data: Item, children: number[]): Promise<string[]> {
+    const written: string[] = [];
     for (const [name, value] of Object.entries(data)) {
       const relation = getFieldRelation(this.#context.overview, collection.collection, name);
       if (relation?.kind !== 'o2m' || value === undefined) continue;
@@ -188,8 +187,7 @@ export class ItemWriter {
       } else {
         throw new InvalidPayloadError(`Field "${name}" has to be an array or an object with create, update or delete`);
       }
-      const { field, meta } = relation.relation;
-      written[name] = await readRelatedKeys(this.#trx, this.#context.overview, relation.related, field, meta?.sortField ?? null, key);
+      written.push(name);
     }
     return written;
   }
@@ -268,6 +266,29 @@ export class ItemWriter {
     for (const key of keys) await this.update(relation.related, key, { [relation.relation.field]: null });
   }
 
+  /**
+   * The item as the read side shows it (masked, typed, one-to-many aliases as arrays of the
+   * keys of their rows, none cut off by the nested limit), read inside the transaction with
+   * full access: a revision records the whole item whoever wrote it.
+   */
+  async #snapshot(collection: CollectionOverview, key: PrimaryKey, fields: '*' | readonly string[]): Promise<Item> {
+    if (fields.length === 0) return {};
+    const names = fields === '*' ? Object.keys(collection.fields) : fields;
+    const aliases = names.filter((name) => getFieldRelation(this.#context.overview, collection.collection, name)?.kind === 'o2m');
+    const query: Query = {
+      fields: fields === '*' ? ['*'] : [...fields],
+      deep: Object.fromEntries(aliases.map((alias) => [alias, { limit: -1 }])),
+    };
+    const context: ReadContext = {
+      db: this.#trx,
+      overview: this.#context.overview,
+      limits: { ...this.#context.readLimits, queryLimitMax: Infinity },
+    };
+    const reader = { accountability: this.#context.accountability, access: FULL_READ_ACCESS };
+    const [item] = await readItemsByKeys(context, collection.collection, [key], query, reader);
+    return item ?? {};
+  }
+
   async #exists(collection: CollectionOverview, key: PrimaryKey): Promise<boolean> {
     return (await this.#trx(collection.collection).where(collection.primary, key).first(collection.primary)) !== undefined;
   }
@@ -321,6 +342,10 @@ export class ItemWriter {
 /** The column values of a payload (alias fields left out), for revision data and delta. */
 function columnsOf(collection: CollectionOverview, values: Item): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([name]) => collection.fields[name]?.isAlias === false));
+}
+
+function pick(item: Item, names: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(names.filter((name) => name in item).map((name) => [name, item[name]]));
 }
 
 function isPlainObject(value: unknown): value is Item {

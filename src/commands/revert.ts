@@ -1,8 +1,9 @@
 import { getFieldRelation } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
-import { ForbiddenError, InvalidPayloadError } from '../errors.js';
+import { InvalidPayloadError } from '../errors.js';
+import { readItemByKey } from '../query/index.js';
 import type { ItemWriter } from './item-writer.js';
-import { toPrimaryKey } from './primary-key.js';
+import { requirePrimaryKey, toPrimaryKey } from './primary-key.js';
 import { runWrite } from './run-write.js';
 import type { CommandContext, Item, PrimaryKey, RevertCommand } from './types.js';
 
@@ -14,10 +15,15 @@ import type { CommandContext, Item, PrimaryKey, RevertCommand } from './types.js
  */
 export function handleRevert(cmd: RevertCommand, ctx: CommandContext): Promise<void> {
   return runWrite(ctx, async (writer, trx) => {
-    const revisions = writer.collection('svc_revisions');
-    const id = toPrimaryKey(revisions, cmd.revision);
-    const revision = id === undefined ? undefined : await trx('svc_revisions').where({ id }).first<Record<string, unknown> | undefined>('collection', 'item', 'data');
-    if (revision === undefined) throw new ForbiddenError();
+    const id = requirePrimaryKey(writer.collection('svc_revisions'), cmd.revision);
+    // Read with the caller's read access: a revision they cannot read is FORBIDDEN like a missing one.
+    const revision = await readItemByKey(
+      { db: trx, overview: ctx.overview, limits: ctx.readLimits },
+      'svc_revisions',
+      id,
+      { fields: ['collection', 'item', 'data'] },
+      { accountability: ctx.accountability, access: ctx.readAccess },
+    );
     const data = parseData(revision['data']);
     if (data === undefined || Object.keys(data).length === 0) throw new InvalidPayloadError("Revision doesn't contain data to revert to");
     const collection = writer.collection(String(revision['collection']));

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
+import type { ReadAccess } from '../access/read-access.js';
 import type { WritePermissions } from '../access/write-permissions.js';
+import type { ReadContext } from '../query/index.js';
 
 /** A primary key as it travels in payloads and URLs. */
 export type PrimaryKey = string | number;
@@ -54,13 +56,6 @@ export interface RevertCommand {
 
 export type Command = CreateCommand | UpdateCommand | DeleteCommand | SortCommand | RevertCommand;
 
-/** Finds the keys a query selects, through the read side (with the caller's read rules). */
-export type ResolveQueryKeys = (
-  trx: Knex.Transaction,
-  collection: string,
-  query: QueryObject,
-) => Promise<PrimaryKey[]>;
-
 /** Everything a handler needs; built once per request by the caller. */
 export interface CommandContext {
   readonly db: Knex;
@@ -69,7 +64,10 @@ export interface CommandContext {
   readonly permissions: WritePermissions;
   /** MAX_BATCH_MUTATION: items one command may touch, nested ones included. */
   readonly maxBatchMutation: number;
-  readonly resolveQueryKeys?: ResolveQueryKeys;
+  /** What the caller may read: writes by query select, and reverts read, through it. */
+  readonly readAccess: ReadAccess;
+  /** QUERY_LIMIT_DEFAULT, QUERY_LIMIT_MAX, MAX_RELATIONAL_DEPTH for those reads. */
+  readonly readLimits: ReadContext['limits'];
   /** Purges the data cache of the collections a committed command touched. */
   readonly purgeCache?: (collections: readonly string[]) => Promise<void>;
   /** The clock of date-created/date-updated and the journal; a fake in tests. */

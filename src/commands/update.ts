@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import { InvalidPayloadError, invariant } from '../errors.js';
+import { InvalidPayloadError } from '../errors.js';
 import type { ItemWriter } from './item-writer.js';
 import { requirePrimaryKey } from './primary-key.js';
 import { runWrite } from './run-write.js';
+import { selectByQuery } from './select-by-query.js';
 import type { CommandContext, Item, PrimaryKey, UpdateCommand } from './types.js';
 
 /**
@@ -25,7 +26,7 @@ export function handleUpdate(cmd: UpdateCommand, ctx: CommandContext): Promise<P
       return keys;
     }
     if ('singleton' in cmd) return [await upsertSingleton(writer, trx, cmd.collection, cmd.data)];
-    const keys = 'keys' in cmd ? cmd.keys.map((k) => requirePrimaryKey(collection, k)) : await selectByQuery(ctx, trx, cmd.collection, cmd.query);
+    const keys = 'keys' in cmd ? cmd.keys.map((k) => requirePrimaryKey(collection, k)) : await selectByQuery(ctx, trx, collection, cmd.query);
     for (const key of keys) await writer.update(collection.collection, key, cmd.data);
     return keys;
   });
@@ -38,14 +39,4 @@ async function upsertSingleton(writer: ItemWriter, trx: Knex.Transaction, name: 
   const key = existing?.[collection.primary];
   if (key === undefined || key === null) return (await writer.create(collection.collection, data)).key;
   return (await writer.update(collection.collection, key, data)).key;
-}
-
-export async function selectByQuery(
-  ctx: CommandContext,
-  trx: Knex.Transaction,
-  collection: string,
-  query: Readonly<Record<string, unknown>>,
-): Promise<PrimaryKey[]> {
-  invariant(ctx.resolveQueryKeys !== undefined, 'writes by query need the read side (resolveQueryKeys)');
-  return ctx.resolveQueryKeys(trx, collection, query);
 }

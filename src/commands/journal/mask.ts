@@ -1,8 +1,9 @@
 import type { CollectionOverview, FieldOverview } from '../../../catalog/overview/types.js';
+import { MASK } from '../../query/shape/shape-value.js';
 import type { Item } from '../types.js';
 
-/** What a masked value reads as (reference/system-collections.md, "Masked and hidden values"). */
-export const MASK = '**********';
+/** What a masked value reads as: the read side's definition, so revisions read like items. */
+export { MASK };
 
 /** Hash and `conceal` fields (svc_users.password, token, tfa_secret) never appear in clear. */
 export function isMaskedField(field: FieldOverview): boolean {

@@ -11,6 +11,7 @@ import type { Config } from '../../config/index.js';
 import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
 import { toCollectionName } from '../collection-name.js';
 import { commandContext } from '../command-context.js';
+import { readWritten, requestQuery } from '../read-written.js';
 
 export interface ItemWriteDeps {
   readonly config: Config;
@@ -75,44 +76,51 @@ function collectionWriteRoutes(deps: ItemWriteDeps, nameOf: (req: Request) => st
     const collection = requireWritable(overview, nameOf(req));
     // reference/routes.md: POST and /:id writes do not exist on a singleton.
     if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(req.originalUrl.split('?')[0] ?? req.path);
-    return { overview, collection, ctx: commandContext(deps, req.accountability, overview) };
+    // Parsed before writing: a malformed query string must not leave a write behind.
+    const query = requestQuery(req);
+    const reply = async (res: Response, keys: readonly PrimaryKey[], shape: 'one' | 'many') => {
+      const written = await readWritten(deps, req.accountability, overview, collection, keys, query, shape);
+      if (written === undefined) res.status(204).end();
+      else res.json({ data: written });
+    };
+    return { collection, ctx: commandContext(deps, req.accountability, overview), reply };
   };
 
   router.post('/', async (req, res) => {
-    const { collection, ctx } = await target(req, { singletonRoute: false });
+    const { collection, ctx, reply } = await target(req, { singletonRoute: false });
     const body: unknown = req.body;
     const items = Array.isArray(body) ? body : [requireItem(body)];
     const keys = await handleCreate({ kind: 'create', collection: collection.collection, data: items.map(requireItem) }, ctx);
-    respondWritten(res, collection, keys, !Array.isArray(body));
+    await reply(res, keys, Array.isArray(body) ? 'many' : 'one');
   });
 
   router.patch('/', async (req, res) => {
-    const { collection, ctx } = await target(req, { singletonRoute: true });
+    const { collection, ctx, reply } = await target(req, { singletonRoute: true });
     const body: unknown = req.body;
     if (collection.singleton) {
       const keys = await handleUpdate({ kind: 'update', collection: collection.collection, singleton: true, data: requireItem(body) }, ctx);
-      respondWritten(res, collection, keys, true);
+      await reply(res, keys, 'one');
       return;
     }
     if (Array.isArray(body)) {
       const keys = await handleUpdate({ kind: 'update', collection: collection.collection, batch: body.map(requireItem) }, ctx);
-      respondWritten(res, collection, keys, false);
+      await reply(res, keys, 'many');
       return;
     }
     const { data, ...rest } = requireItem(body ?? {});
     const selection = readSelection(rest);
     if (data === undefined) throw new InvalidPayloadError('"data" is required');
     const keys = await handleUpdate({ kind: 'update', collection: collection.collection, ...selection, data: requireItem(data) }, ctx);
-    respondWritten(res, collection, keys, false);
+    await reply(res, keys, 'many');
   });
 
   router.patch('/:id', async (req, res) => {
-    const { collection, ctx } = await target(req, { singletonRoute: false });
+    const { collection, ctx, reply } = await target(req, { singletonRoute: false });
     const keys = await handleUpdate(
       { kind: 'update', collection: collection.collection, keys: [String(req.params['id'])], data: requireItem(req.body) },
       ctx,
     );
-    respondWritten(res, collection, keys, true);
+    await reply(res, keys, 'one');
   });
 
   router.delete('/', async (req, res) => {
@@ -167,10 +175,4 @@ function requireKey(value: unknown): PrimaryKey {
     throw new InvalidPayloadError('"keys" must contain primary keys');
   }
   return value;
-}
-
-/** TODO(#5): re-read the written items through the read side with the caller's `fields`. */
-function respondWritten(res: Response, collection: CollectionOverview, keys: readonly PrimaryKey[], single: boolean): void {
-  const items = keys.map((key) => ({ [collection.primary]: key }));
-  res.json({ data: single ? (items[0] ?? null) : items });
 }

@@ -128,6 +128,15 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
     expect(update?.data['tags']).to.deep.equal([]);
   });
 
+  it('the full item of an update revision lists every related key, beyond the nested read limit', async () => {
+    const comments = Array.from({ length: 105 }, (_, i) => ({ text: `c${i}` }));
+    const article = dataOf<Row>(await api('POST', '/items/articles?fields=id', { title: 'Many', comments }));
+    await newActivity();
+    dataOf(await api('PATCH', `/items/articles/${String(article['id'])}?fields=id`, { views: 1 }));
+    const [update] = await revisionsOf(await newActivity());
+    expect(update?.data['comments']).to.have.length(105);
+  });
+
   it('children deselected by nullify get their own update revision without parent', async () => {
     const article = dataOf<Row>(await api('POST', '/items/articles', { title: 'Sets', comments: [{ text: 'keep' }, { text: 'drop' }] }));
     const [keep, drop] = await db()('comments').where({ article: article['id'] }).orderBy('id').select<Row[]>('id');

@@ -154,3 +154,21 @@ describeEachDatabase('item write routes', (ctx) => {
     });
   });
 });
+
+describeEachDatabase(
+  'MAX_BATCH_MUTATION',
+  (ctx) => {
+    before(async () => {
+      await createCommandSchema(ctx());
+    });
+
+    it('counts nested items too; above the limit nothing is written', async () => {
+      dataOf(await adminApi(ctx(), 'POST', '/items/articles', { title: 'three', comments: [{ text: 'a' }, { text: 'b' }] }));
+      const before = await countRows(ctx().server.db, ARTICLE_TABLES);
+      const result = await adminApi(ctx(), 'POST', '/items/articles', { title: 'four', comments: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] });
+      expect(errorsOf(result, 400)).to.deep.equal([['INVALID_PAYLOAD', { reason: 'Exceeded max batch mutation limit of 3' }]]);
+      expect(await countRows(ctx().server.db, ARTICLE_TABLES)).to.deep.equal(before);
+    });
+  },
+  { env: { MAX_BATCH_MUTATION: '3' } },
+);
