@@ -189,8 +189,8 @@ function searchBody(req: Request): SearchBody | undefined {
   return { query: query as Readonly<Record<string, unknown>> | undefined, keys: keys as (string | number)[] | undefined };
 }
 
-/** The query string, with a SEARCH body's `query` replacing the keys it sets. */
+/** The query string's query, or a SEARCH body's `query`, which replaces it (reference/routes.md). */
 function requestQuery(req: Request, bodyQuery: Readonly<Record<string, unknown>> | undefined): Query {
-  const search = new URL(req.originalUrl, 'http://localhost').search;
-  return parseQuery({ ...parseQueryString(search), ...bodyQuery });
+  if (bodyQuery !== undefined) return parseQuery(bodyQuery);
+  return parseQuery(parseQueryString(new URL(req.originalUrl, 'http://localhost').search));
 }

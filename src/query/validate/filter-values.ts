@@ -20,7 +20,7 @@ export function checkOperator(type: FieldType, op: string): FilterOperator {
 
 /** The entries of `_in`/`_nin`/`_between`/`_nbetween`: a non-empty array or comma string. */
 export function listValue(op: FilterOperator, raw: unknown): readonly unknown[] {
-  const items = typeof raw === 'string' ? raw.split(',') : asArray(raw);
+  const items = typeof raw === 'string' ? (raw === '' ? [] : raw.split(',')) : asArray(raw);
   if (items === undefined || items.length === 0) throw new InvalidQueryError(`"${op}" has to be an array of values`);
   if ((op === '_between' || op === '_nbetween') && items.length !== 2) {
     throw new InvalidQueryError(`"${op}" has to be an array of two values`);

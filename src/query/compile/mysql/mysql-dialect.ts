@@ -68,9 +68,12 @@ export const mysqlDialect: Dialect = {
     if (offset > 0) w.raw(' offset ').value(offset);
   },
   jsonLength(w, column) {
-    w.raw('json_length(');
+    // json_length counts an object's keys; only arrays have elements, as on the other dialects.
+    w.raw('(case when json_type(');
     column(w);
-    w.raw(')');
+    w.raw(") = 'ARRAY' then json_length(");
+    column(w);
+    w.raw(') else 0 end)');
   },
   asDouble(w, value) {
     w.raw('cast(');

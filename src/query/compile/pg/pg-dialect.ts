@@ -65,9 +65,12 @@ export const pgDialect: Dialect = {
     if (offset > 0) w.raw(' offset ').value(offset);
   },
   jsonLength(w, column) {
-    w.raw('json_array_length(cast(');
+    // json_array_length fails on objects and scalars; they count as no elements.
+    w.raw('(case when json_typeof(cast(');
     column(w);
-    w.raw(' as json))');
+    w.raw(" as json)) = 'array' then json_array_length(cast(");
+    column(w);
+    w.raw(' as json)) else 0 end)');
   },
   asDouble(w, value) {
     w.raw('cast(');
