@@ -113,12 +113,14 @@ async function shutdown(
   logger: Logger,
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  // Keep-alive connections turn idle as their last request finishes: close them as they do.
+  const sweeper = setInterval(() => server.closeIdleConnections(), 50);
   const timer = setTimeout(() => {
     logger.warn('shutdown timeout: closing the remaining connections');
     server.closeAllConnections();
   }, timeoutMs);
   await closed;
+  clearInterval(sweeper);
   clearTimeout(timer);
   await schema.close();
   await db.destroy();
