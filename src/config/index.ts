@@ -48,6 +48,8 @@ export interface Config {
   readonly rootRedirect: string | false;
   readonly tempPath: string;
   readonly graphqlIntrospection: boolean;
+  /** GRAPHQL_QUERY_TOKEN_LIMIT: the most tokens a GraphQL document may have. */
+  readonly graphqlQueryTokenLimit: number;
   readonly db: DbConfig;
   readonly redis: RedisConfig;
   readonly key: string;
@@ -148,6 +150,7 @@ export function loadConfig(
     rootRedirect: readRootRedirect(env),
     tempPath: env.string('TEMP_PATH', './data/tmp'),
     graphqlIntrospection: env.bool('GRAPHQL_INTROSPECTION', true),
+    graphqlQueryTokenLimit: env.int('GRAPHQL_QUERY_TOKEN_LIMIT', 5000, { min: 1 }),
     db: readDbConfig(env),
     redis: readRedisConfig(env),
     key: env.string('KEY') ?? randomBytes(16).toString('hex'),

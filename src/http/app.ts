@@ -16,6 +16,7 @@ import { fieldRoutes } from './routes/fields.js';
 import { relationRoutes } from './routes/relations.js';
 import { utilsWriteRoutes } from './routes/utils-writes.js';
 import { itemsReadRoutes } from './routes/items-read.js';
+import { graphqlRoutes } from './routes/graphql.js';
 import './request.js';
 
 export interface AppDeps {
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/items', itemWriteRoutes(deps));
   app.use('/utils', utilsWriteRoutes(deps));
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
+  app.use('/graphql', graphqlRoutes(deps));
 
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));

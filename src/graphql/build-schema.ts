@@ -1,0 +1,94 @@
+import {
+  GraphQLID,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigMap,
+  type GraphQLNamedType,
+} from 'graphql';
+import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
+import { CollectionTypes } from './collection-types.js';
+import type { GraphqlContext } from './context.js';
+import { rootName } from './names.js';
+import { aggregatedResolver, byIdResolver, listResolver, singletonResolver } from './query-resolvers.js';
+import { GraphQLVoid } from './scalars.js';
+import type { SchemaAccess } from './schema-access.js';
+
+type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
+
+/** The two endpoints' schemas: the same types, different root fields (reference/graphql.md). */
+export interface ScopedSchemas {
+  /** POST /graphql: user collections. */
+  readonly items: GraphQLSchema;
+  /** POST /graphql/system: system collections. */
+  readonly system: GraphQLSchema;
+}
+
+export type Scope = keyof ScopedSchemas;
+
+interface ScopeRoots {
+  readonly query: RootFields;
+  readonly mutation: RootFields;
+}
+
+/**
+ * Both scopes' schemas for one role, from the schema overview (reference/graphql.md). A
+ * collection's root fields live in the scope of its kind (system collections in `system`,
+ * named without `svc_`); its types exist in both, so relations work across scopes.
+ */
+export function buildSchemas(overview: SchemaOverview, access: SchemaAccess): ScopedSchemas {
+  const types = new CollectionTypes(overview, access);
+  const scopes: Record<Scope, ScopeRoots> = {
+    items: { query: {}, mutation: {} },
+    system: { query: {}, mutation: {} },
+  };
+  for (const collection of Object.values(overview.collections)) {
+    if (!types.isItemCollection(collection.collection)) continue;
+    addQueryRoots(scopes[collection.isSystem ? 'system' : 'items'].query, types, collection);
+  }
+  const shared = Object.values(overview.collections)
+    .filter((c) => types.isItemCollection(c.collection))
+    .map((c): GraphQLNamedType => types.object(c.collection));
+  return { items: toSchema(scopes.items, shared), system: toSchema(scopes.system, shared) };
+}
+
+/** `C`, `C_by_id`, `C_aggregated`; a singleton has `S` only. */
+function addQueryRoots(fields: RootFields, types: CollectionTypes, collection: CollectionOverview): void {
+  const name = collection.collection;
+  const root = rootName(name, collection.isSystem);
+  const type = types.object(name);
+  if (collection.singleton) {
+    addRoot(fields, root, { type, resolve: singletonResolver(name) });
+    return;
+  }
+  addRoot(fields, root, {
+    type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type))),
+    args: types.listArgs(name),
+    resolve: listResolver(name),
+  });
+  addRoot(fields, `${root}_by_id`, { type, args: { id: { type: new GraphQLNonNull(GraphQLID) } }, resolve: byIdResolver(name) });
+  addRoot(fields, `${root}_aggregated`, {
+    type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(types.aggregated(name)))),
+    args: { groupBy: { type: new GraphQLList(GraphQLString) }, ...types.listArgs(name) },
+    resolve: aggregatedResolver(name),
+  });
+}
+
+function addRoot(fields: RootFields, name: string, config: GraphQLFieldConfig<unknown, GraphqlContext>): void {
+  if (!Object.hasOwn(fields, name)) fields[name] = config;
+}
+
+function toSchema(roots: ScopeRoots, types: readonly GraphQLNamedType[]): GraphQLSchema {
+  const queryFields: RootFields =
+    Object.keys(roots.query).length > 0
+      ? roots.query
+      : { _empty: { type: GraphQLVoid, description: "There's no data to query." } };
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: queryFields }),
+    mutation: Object.keys(roots.mutation).length > 0 ? new GraphQLObjectType({ name: 'Mutation', fields: roots.mutation }) : null,
+    types,
+  });
+}

@@ -1,0 +1,38 @@
+import type { ReadAccess } from '../access/read-access.js';
+
+export type WriteAction = 'create' | 'update' | 'delete';
+
+/**
+ * What one role may use, as far as its GraphQL schema is concerned (reference/graphql.md:
+ * collections, fields and actions the caller may not use do not exist in its schema). Two
+ * callers with the same `key` get the same schema.
+ */
+export interface SchemaAccess {
+  readonly key: string;
+  readonly read: ReadAccess;
+  /** The fields the role may write for `action` (`*` = all); empty = the action is not allowed. */
+  writableFields(action: Exclude<WriteAction, 'delete'>, collection: string): '*' | ReadonlySet<string>;
+  canDelete(collection: string): boolean;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** Admins: everything, one schema for every admin role. */
+export function fullSchemaAccess(read: ReadAccess): SchemaAccess {
+  return { key: 'admin', read, writableFields: () => '*', canDelete: () => true };
+}
+
+/** A role that may read what `read` allows and write nothing. */
+export function readOnlySchemaAccess(key: string, read: ReadAccess): SchemaAccess {
+  return { key, read, writableFields: () => NONE, canDelete: () => false };
+}
+
+export function canWrite(access: SchemaAccess, action: Exclude<WriteAction, 'delete'>, collection: string): boolean {
+  const fields = access.writableFields(action, collection);
+  return fields === '*' || fields.size > 0;
+}
+
+export function canWriteField(access: SchemaAccess, action: Exclude<WriteAction, 'delete'>, collection: string, field: string): boolean {
+  const fields = access.writableFields(action, collection);
+  return fields === '*' || fields.has('*') || fields.has(field);
+}

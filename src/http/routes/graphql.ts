@@ -1,0 +1,133 @@
+import { Router, type Request, type Response } from 'express';
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import { createHandler, type Request as GraphqlHttpRequest, type RequestParams } from 'graphql-http';
+import type { Knex } from 'knex';
+import { defaultReadAccess } from '../../access/read-access.js';
+import type { SchemaCache } from '../../cache/schema-cache.js';
+import type { Config } from '../../config/index.js';
+import { GraphqlExecutionError, InvalidPayloadError, MethodNotAllowedError } from '../../errors.js';
+import {
+  createGraphqlContext,
+  formatResult,
+  fullSchemaAccess,
+  plainError,
+  prepareOperation,
+  readOnlySchemaAccess,
+  SchemaStore,
+  toGraphqlError,
+  type GraphqlContext,
+  type OperationLimits,
+  type Scope,
+  type SchemaAccess,
+} from '../../graphql/index.js';
+import type { Logger } from '../../logger/index.js';
+import type { Accountability } from '../../access/accountability.js';
+import { commandContext } from '../command-context.js';
+import { toServiceErrors } from '../error-handler.js';
+import { queryLimits } from '../read-written.js';
+
+export interface GraphqlRouteDeps {
+  readonly config: Config;
+  readonly db: Knex;
+  readonly logger: Logger;
+  readonly schema: SchemaCache;
+}
+
+type HttpRequest = GraphqlHttpRequest<Request, undefined>;
+
+/**
+ * POST|GET /graphql (items scope) and /graphql/system (reference/routes.md, GraphQL routes),
+ * served by graphql-http. The document is parsed and validated here against the caller's
+ * schema; failures before execution (invalid document, nothing to run, a mutation over GET)
+ * go to the one error handler as REST error bodies, resolver errors stay in `{data, errors}`.
+ */
+export function graphqlRoutes(deps: GraphqlRouteDeps): Router {
+  const router = Router();
+  const store = new SchemaStore();
+  const limits: OperationLimits = {
+    tokenLimit: deps.config.graphqlQueryTokenLimit,
+    // A REST `fields` path may be MAX_RELATIONAL_DEPTH long; GraphQL adds the function and
+    // aggregate objects as one more level.
+    maxDepth: deps.config.maxRelationalDepth + 1,
+    introspection: deps.config.graphqlIntrospection,
+  };
+
+  const handlerFor = (scope: Scope) =>
+    createHandler<Request, undefined, GraphqlContext>({
+      parseRequestParams: readGraphqlBody,
+      onSubscribe: async (req, params) => {
+        const { accountability } = req.raw;
+        const overview = await deps.schema.getOverview();
+        const readAccess = defaultReadAccess(accountability);
+        const schema = store.get(overview, schemaAccessOf(accountability, readAccess))[scope];
+        const operationName = params.operationName ?? undefined;
+        const { document, operation } = prepareOperation(schema, params.query, operationName, limits);
+        // reference/routes.md: mutations over GET → 405 METHOD_NOT_ALLOWED.
+        if (operation === 'mutation' && req.method === 'GET') throw new MethodNotAllowedError('GET', ['POST']);
+        const contextValue = createGraphqlContext(
+          { db: deps.db, overview, limits: queryLimits(deps.config) },
+          { accountability, access: readAccess },
+          commandContext(deps, accountability, overview),
+        );
+        return { schema, document, operationName, variableValues: params.variables ?? undefined, contextValue };
+      },
+      onOperation: (req, _args, result: ExecutionResult) => {
+        // No `data` at all: the operation could not run (variables that do not coerce).
+        if (!('data' in result)) throw new GraphqlExecutionError((result.errors ?? []).map(plainError));
+        return formatResult(result, (error) => toServiceErrors(error, req.raw.accountability, deps.logger));
+      },
+      formatError: (error) =>
+        error instanceof GraphQLError ? error : toGraphqlError(new InvalidPayloadError(error.message.replace(/\.$/, ''))),
+    });
+
+  const serve = (scope: Scope) => {
+    const handle = handlerFor(scope);
+    return async (req: Request, res: Response) => {
+      if (req.method !== 'GET' && req.method !== 'POST') throw new MethodNotAllowedError(req.method, ['GET', 'POST']);
+      const [body, init] = await handle(toHttpRequest(req));
+      res.status(init.status);
+      for (const [name, value] of Object.entries(init.headers ?? {})) res.setHeader(name, value);
+      res.end(body ?? undefined);
+    };
+  };
+  router.all('/', serve('items'));
+  router.all('/system', serve('system'));
+  return router;
+}
+
+/**
+ * Admins share one schema; any other role gets its own. Until role permissions are
+ * evaluated a role reads what `defaultReadAccess` allows and writes nothing.
+ */
+function schemaAccessOf(accountability: Accountability, readAccess: ReturnType<typeof defaultReadAccess>): SchemaAccess {
+  if (accountability.admin) return fullSchemaAccess(readAccess);
+  return readOnlySchemaAccess(`role:${accountability.role ?? 'public'}`, readAccess);
+}
+
+function toHttpRequest(req: Request): HttpRequest {
+  return {
+    url: req.url,
+    method: req.method,
+    headers: req.headers,
+    // JSON bodies were parsed by the body middleware; others are read here.
+    body: () => (req.body === undefined ? readText(req) : (req.body as Record<string, unknown> | string)),
+    raw: req,
+    context: undefined,
+  };
+}
+
+/** reference/routes.md: POST with `Content-Type: application/graphql` carries the raw document. */
+async function readGraphqlBody(req: HttpRequest): Promise<RequestParams | undefined> {
+  if (req.method !== 'POST' || !req.raw.is('application/graphql')) return undefined;
+  return { query: await readText(req.raw) };
+}
+
+function readText(req: Request): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}
