@@ -13,6 +13,16 @@ import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/
 import { CollectionTypes } from './collection-types.js';
 import type { GraphqlContext } from './context.js';
 import { rootName } from './names.js';
+import {
+  createItemResolver,
+  createItemsResolver,
+  deleteItemResolver,
+  deleteItemsResolver,
+  updateBatchResolver,
+  updateItemResolver,
+  updateItemsResolver,
+  updateSingletonResolver,
+} from './mutation-resolvers.js';
 import { aggregatedResolver, byIdResolver, listResolver, singletonResolver } from './query-resolvers.js';
 import { GraphQLVoid } from './scalars.js';
 import type { SchemaAccess } from './schema-access.js';
@@ -47,7 +57,11 @@ export function buildSchemas(overview: SchemaOverview, access: SchemaAccess): Sc
   };
   for (const collection of Object.values(overview.collections)) {
     if (!types.isItemCollection(collection.collection)) continue;
-    addQueryRoots(scopes[collection.isSystem ? 'system' : 'items'].query, types, collection);
+    const scope = scopes[collection.isSystem ? 'system' : 'items'];
+    addQueryRoots(scope.query, types, collection);
+    if (!collection.isSystem || SYSTEM_ITEM_MUTATIONS.has(collection.collection)) {
+      addMutationRoots(scope.mutation, types, collection, access);
+    }
   }
   const shared = Object.values(overview.collections)
     .filter((c) => types.isItemCollection(c.collection))
@@ -77,6 +91,61 @@ function addQueryRoots(fields: RootFields, types: CollectionTypes, collection: C
   });
 }
 
+/**
+ * reference/graphql.md, system scope: the system collections written as items. The journal
+ * is read only; collections, fields and relations change through their own mutations.
+ */
+const SYSTEM_ITEM_MUTATIONS: ReadonlySet<string> = new Set([
+  'svc_roles',
+  'svc_files',
+  'svc_folders',
+  'svc_permissions',
+  'svc_presets',
+  'svc_users',
+  'svc_comments',
+  'svc_settings',
+]);
+
+const DELETE_ONE = new GraphQLObjectType({ name: 'delete_one', fields: { id: { type: new GraphQLNonNull(GraphQLID) } } });
+const DELETE_MANY = new GraphQLObjectType({
+  name: 'delete_many',
+  fields: { ids: { type: new GraphQLNonNull(new GraphQLList(GraphQLID)) } },
+});
+
+/** The mutations the role may run on a collection it reads (reference/graphql.md, Mutation). */
+function addMutationRoots(fields: RootFields, types: CollectionTypes, collection: CollectionOverview, access: SchemaAccess): void {
+  const name = collection.collection;
+  const root = rootName(name, collection.isSystem);
+  const type = types.object(name);
+  const list = new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type)));
+  const create = types.input('create', name);
+  const update = types.input('update', name);
+  if (collection.singleton) {
+    if (update !== undefined) addRoot(fields, `update_${root}`, { type, args: { data: { type: new GraphQLNonNull(update) } }, resolve: updateSingletonResolver(name) });
+    return;
+  }
+  const id = { type: new GraphQLNonNull(GraphQLID) };
+  const ids = { type: new GraphQLNonNull(new GraphQLList(GraphQLID)) };
+  if (create !== undefined) {
+    addRoot(fields, `create_${root}_items`, {
+      type: list,
+      args: { ...types.listArgs(name), data: { type: new GraphQLList(new GraphQLNonNull(create)) } },
+      resolve: createItemsResolver(name),
+    });
+    addRoot(fields, `create_${root}_item`, { type, args: { data: { type: new GraphQLNonNull(create) } }, resolve: createItemResolver(name) });
+  }
+  if (update !== undefined) {
+    const data = { type: new GraphQLList(new GraphQLNonNull(update)) };
+    addRoot(fields, `update_${root}_items`, { type: list, args: { ...types.listArgs(name), ids, data }, resolve: updateItemsResolver(name) });
+    addRoot(fields, `update_${root}_batch`, { type: list, args: { ...types.listArgs(name), data }, resolve: updateBatchResolver(name) });
+    addRoot(fields, `update_${root}_item`, { type, args: { id, data: { type: new GraphQLNonNull(update) } }, resolve: updateItemResolver(name) });
+  }
+  if (access.canDelete(name)) {
+    addRoot(fields, `delete_${root}_items`, { type: DELETE_MANY, args: { ids }, resolve: deleteItemsResolver(name) });
+    addRoot(fields, `delete_${root}_item`, { type: DELETE_ONE, args: { id }, resolve: deleteItemResolver(name) });
+  }
+}
+
 function addRoot(fields: RootFields, name: string, config: GraphQLFieldConfig<unknown, GraphqlContext>): void {
   if (!Object.hasOwn(fields, name)) fields[name] = config;
 }
@@ -88,7 +157,7 @@ function toSchema(roots: ScopeRoots, types: readonly GraphQLNamedType[]): GraphQ
       : { _empty: { type: GraphQLVoid, description: "There's no data to query." } };
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: queryFields }),
-    mutation: Object.keys(roots.mutation).length > 0 ? new GraphQLObjectType({ name: 'Mutation', fields: roots.mutation }) : null,
+    mutation: Object.keys(roots.mutation).length > 0 ? new GraphQLObjectType({ name: 'Mutation', fields: roots.mutation }) : undefined,
     types,
   });
 }

@@ -63,10 +63,12 @@ export class CollectionTypes {
   readonly #unions = new Map<string, GraphQLUnionType | null>();
   readonly #listArgs = new Map<string, GraphQLFieldConfigArgumentMap>();
   readonly #relations = new Map<string, FieldRelation>();
-  /** Collections on the many side of a one-to-many: their filters take `_some` / `_none`. */
-  readonly #manySides = new Set<string>();
+  /** The many side of a one-to-many → its one sides: its filter takes `_some` / `_none`. */
+  readonly #manySides = new Map<string, string[]>();
   /** Foreign keys of a one-to-many: a parent's nested write fills them. */
   readonly #parentKeys = new Set<string>();
+  /** Collections another collection's input can nest (m2o targets, o2m many sides). */
+  readonly #nestable = new Set<string>();
 
   constructor(
     readonly overview: SchemaOverview,
@@ -75,11 +77,13 @@ export class CollectionTypes {
     // getFieldRelation is the one resolver of relations; asked only for fields a relation names.
     for (const relation of overview.relations) {
       this.#indexRelation(relation.collection, relation.field);
+      if (relation.relatedCollection !== null) this.#nestable.add(relation.relatedCollection);
       const oneField = relation.meta?.oneField;
       if (relation.relatedCollection !== null && oneField != null) {
         this.#indexRelation(relation.relatedCollection, oneField);
-        this.#manySides.add(relation.collection);
+        this.#manySides.set(relation.collection, [...(this.#manySides.get(relation.collection) ?? []), relation.relatedCollection]);
         this.#parentKeys.add(`${relation.collection}\u0000${relation.field}`);
+        this.#nestable.add(relation.collection);
       }
     }
   }
@@ -317,7 +321,7 @@ export class CollectionTypes {
     }
     add('_and', { type: new GraphQLList(self), extensions: { svcFilter: { kind: 'logical' } } });
     add('_or', { type: new GraphQLList(self), extensions: { svcFilter: { kind: 'logical' } } });
-    if (this.#manySides.has(collection.collection)) {
+    if ((this.#manySides.get(collection.collection) ?? []).some((one) => this.isItemCollection(one))) {
       add('_some', { type: self, extensions: { svcFilter: { kind: 'quantifier' } } });
       add('_none', { type: self, extensions: { svcFilter: { kind: 'quantifier' } } });
     }
@@ -395,13 +399,15 @@ export class CollectionTypes {
 
   /**
    * reference/graphql.md: `!` only when not nullable, without default and not filled by the
-   * database or the service. Foreign keys of a one-to-many are filled by a parent's nested
-   * write, so they are never required either.
+   * database or the service. An input other inputs nest marks nothing required: nested, it
+   * also links an existing item by its key alone (`author: {id: 2}`, reference/relations.md),
+   * and GraphQL cannot say "required unless the key is given". The write side still refuses
+   * a created item without its required fields (FAILED_VALIDATION `required`).
    */
   #isRequired(collection: CollectionOverview, field: FieldOverview): boolean {
     if (field.nullable || field.defaultValue !== null || field.isGenerated) return false;
     if (field.special.some((s) => FILLED_SPECIALS.includes(s))) return false;
-    return !this.#parentKeys.has(`${collection.collection}\u0000${field.field}`);
+    return !this.#nestable.has(collection.collection) && !this.#parentKeys.has(`${collection.collection}\u0000${field.field}`);
   }
 }
 
