@@ -152,18 +152,21 @@ export class ItemWriter {
         if (typeof target !== 'string' || !relation.allowed.includes(target)) {
           throw new InvalidPayloadError(`Collection "${String(target)}" isn't allowed for field "${name}" in collection "${collection.collection}"`);
         }
-        if (isPlainObject(value)) values[name] = String(this.#collect(children, await this.#upsert(target, value)));
+        if (isPlainObject(value)) values[name] = String(this.#collect(children, await this.upsert(target, value)));
         continue;
       }
       if (relation?.kind === 'm2o' && isPlainObject(value)) {
-        values[name] = this.#collect(children, await this.#upsert(relation.related, value));
+        values[name] = this.#collect(children, await this.upsert(relation.related, value));
       }
     }
     return values;
   }
 
-  /** reference/relations.md, m2o: with an existing key → update that item, otherwise create it. */
-  async #upsert(collectionName: string, value: Item): Promise<WriteResult> {
+  /**
+   * reference/relations.md, m2o: with an existing key → update that item, otherwise create it
+   * (also the upsert of imports, reference/audit-and-utils.md).
+   */
+  async upsert(collectionName: string, value: Item): Promise<WriteResult> {
     const collection = this.collection(collectionName);
     const key = toPrimaryKey(collection, value[collection.primary]);
     if (key !== undefined && (await this.#exists(collection, key))) {
@@ -199,7 +202,7 @@ export class ItemWriter {
     const kept: PrimaryKey[] = [];
     for (const entry of entries) {
       if (isPlainObject(entry)) {
-        kept.push(this.#collect(children, await this.#upsert(many.collection, { ...entry, [foreignKey]: parent })));
+        kept.push(this.#collect(children, await this.upsert(many.collection, { ...entry, [foreignKey]: parent })));
       } else if (typeof entry === 'string' || typeof entry === 'number') {
         const key = requirePrimaryKey(many, entry);
         const current = await this.#trx(many.collection).where(many.primary, key).first<Record<string, unknown> | undefined>(foreignKey);
