@@ -80,7 +80,8 @@ export class ItemWriter {
     const row = toDatabaseRow(collection, values, this.#dialect);
     const key = await this.#statement(collection, row, () => insertReturningKey(this.#trx, collection.collection, row, collection.primary));
     const aliases = await this.#writeOneToMany(collection, key, data, children);
-    const written = { ...columnsOf(collection, values), [collection.primary]: key, ...(await this.#snapshot(collection, key, aliases)) };
+    const relatedKeys = collection.accountability === 'all' ? await this.#snapshot(collection, key, aliases) : {};
+    const written = { ...columnsOf(collection, values), [collection.primary]: key, ...relatedKeys };
     const revision = await this.#journal.record({ action: 'create', collection, key, revision: { data: written, delta: written } });
     if (revision !== null) await this.#journal.linkChildren(children, revision);
     this.touched.add(collection.collection);
