@@ -11,6 +11,10 @@ import { createErrorHandler } from './error-handler.js';
 import { itemWriteRoutes, SYSTEM_WRITE_ROUTES, systemWriteRoutes } from './routes/item-writes.js';
 import { serverRoutes } from './routes/server.js';
 import { utilsWriteRoutes } from './routes/utils-writes.js';
+import { cacheRoutes } from './routes/cache.js';
+import { collectionRoutes } from './routes/collections.js';
+import { fieldRoutes } from './routes/fields.js';
+import { relationRoutes } from './routes/relations.js';
 import { itemsReadRoutes } from './routes/items-read.js';
 import './request.js';
 
@@ -54,6 +58,11 @@ export function createApp(deps: AppDeps): Express {
   }
 
   app.use('/server', serverRoutes(deps));
+  const schemaContext = { db: deps.db, schema: deps.schema, reporter: logger };
+  app.use('/collections', collectionRoutes(schemaContext));
+  app.use('/fields', fieldRoutes(schemaContext));
+  app.use('/relations', relationRoutes(schemaContext));
+  app.use('/utils/cache', cacheRoutes(deps));
   app.use(itemsReadRoutes(deps));
   app.use('/items', itemWriteRoutes(deps));
   app.use('/utils', utilsWriteRoutes(deps));
