@@ -68,7 +68,7 @@ export class ItemWriter {
   async create(collectionName: string, payload: unknown): Promise<WriteResult> {
     const collection = this.collection(collectionName);
     this.#count(1);
-    const checked = this.#context.permissions.checkPayload('create', collection.collection, requireObject(payload));
+    const checked = await this.#context.permissions.checkPayload('create', collection.collection, requireObject(payload));
     const data = applySpecialFields(collection, withoutMaskedHashes(collection, checked), {
       action: 'create',
       accountability: this.#context.accountability,
@@ -95,7 +95,7 @@ export class ItemWriter {
     await this.requireExisting(collection, [key]);
     await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, [key]);
     const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
-    const checked = this.#context.permissions.checkPayload('update', collection.collection, withoutKey);
+    const checked = await this.#context.permissions.checkPayload('update', collection.collection, withoutKey);
     const data = applySpecialFields(collection, withoutMaskedHashes(collection, checked), {
       action: 'update',
       accountability: this.#context.accountability,
