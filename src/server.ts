@@ -113,12 +113,14 @@ async function shutdown(
   logger: Logger,
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  // Keep-alive connections turn idle as their last request finishes: close them as they do.
+  const sweeper = setInterval(() => server.closeIdleConnections(), 50);
   const timer = setTimeout(() => {
     logger.warn('shutdown timeout: closing the remaining connections');
     server.closeAllConnections();
   }, timeoutMs);
   await closed;
+  clearInterval(sweeper);
   clearTimeout(timer);
   await schema.close();
   await db.destroy();
@@ -149,9 +151,17 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config);
+  // Listen for signals before starting, so one that arrives during the start is not fatal.
+  let requested: string | undefined;
+  let onSignal = (signal: string) => {
+    requested = signal;
+  };
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
+
   const running = await startServer(config, { logger });
   printCreatedAdmin(running.bootstrap);
-  const stop = (signal: string) => {
+  onSignal = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     running.close().then(
       () => process.exit(0),
@@ -161,8 +171,7 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  if (requested !== undefined) onSignal(requested);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

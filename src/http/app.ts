@@ -8,11 +8,14 @@ import { resolveAccountability } from './accountability.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
 import { createErrorHandler } from './error-handler.js';
+import { itemWriteRoutes, SYSTEM_WRITE_ROUTES, systemWriteRoutes } from './routes/item-writes.js';
 import { serverRoutes } from './routes/server.js';
 import { cacheRoutes } from './routes/cache.js';
 import { collectionRoutes } from './routes/collections.js';
 import { fieldRoutes } from './routes/fields.js';
 import { relationRoutes } from './routes/relations.js';
+import { utilsWriteRoutes } from './routes/utils-writes.js';
+import { itemsReadRoutes } from './routes/items-read.js';
 import './request.js';
 
 export interface AppDeps {
@@ -60,6 +63,10 @@ export function createApp(deps: AppDeps): Express {
   app.use('/fields', fieldRoutes(schemaContext));
   app.use('/relations', relationRoutes(schemaContext));
   app.use('/utils/cache', cacheRoutes(deps));
+  app.use(itemsReadRoutes(deps));
+  app.use('/items', itemWriteRoutes(deps));
+  app.use('/utils', utilsWriteRoutes(deps));
+  for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
 
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));
