@@ -6,7 +6,9 @@ import { getFieldRelation } from '../../../catalog/overview/lookup.js';
 import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
 
 const run = promisify(execFile);
-const SCRIPT = `${process.env['BENCH_DATA_DIR'] ?? '/work/shared/bench-data'}/create-schema.mjs`;
+// ../shared sits beside the project's root (README); BENCH_DATA_DIR points elsewhere.
+const DATA_DIR = process.env['BENCH_DATA_DIR'] ?? new URL('../../../../shared/bench-data', import.meta.url).pathname;
+const SCRIPT = `${DATA_DIR}/create-schema.mjs`;
 
 // The benchmark's data model is created through the schema API only: an acceptance test of it.
 describeEachDatabase('benchmark data model through the schema API', (ctx) => {
