@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { DbClient } from '../../src/config/index.js';
 import { dialectOf } from '../../src/db/index.js';
 import {
   ContainsNullValuesError,
@@ -33,10 +34,11 @@ export async function createField(ctx: SchemaContext, collection: string, spec: 
       `Field "${spec.field}" can't become the primary key: collection "${collection}" has one ("${target.primary}")`,
     );
   }
+  if (spec.schema !== null) await assertColumnCanBeAdded(ctx.db, collection, spec.field, spec.schema);
   await runSchemaChange(
     ctx.db,
     async (change) => {
-      if (spec.schema !== null) await addColumn(change, ctx.db, collection, spec.field, spec.type, spec.schema);
+      if (spec.schema !== null) await addColumn(change, dialectOf(ctx.db), collection, spec.field, spec.type, spec.schema);
       await change.data((trx) => trx('svc_fields').insert(withoutUndefined(newFieldRow(collection, spec.field, spec.type, spec.meta))));
     },
     ctx.reporter,
@@ -44,26 +46,33 @@ export async function createField(ctx: SchemaContext, collection: string, spec: 
   await ctx.schema.invalidate();
 }
 
+/** A NOT NULL column without a default can only be added to an empty table. */
+async function assertColumnCanBeAdded(db: Knex, table: string, field: string, spec: ColumnSpec): Promise<void> {
+  const column = newColumnDefinition(field, 'string', spec);
+  if (!mustBeFilled(column)) return;
+  if ((await db(table).first(db.raw('1 as one'))) !== undefined) {
+    throw new ContainsNullValuesError({ collection: table, field });
+  }
+}
+
+function mustBeFilled(column: ColumnDefinition): boolean {
+  return !column.isNullable && (column.defaultValue === undefined || column.defaultValue === null);
+}
+
 /**
- * Adds one column with its unique key or index. A NOT NULL column without a default can only
- * be added to an empty table (CONTAINS_NULL_VALUES otherwise); SQLite can't add one at all,
- * so there it is added nullable and then tightened.
+ * Adds one column with its unique key or index. SQLite can't add a NOT NULL column without a
+ * default, so there it is added nullable and then tightened (the table is empty: checked before).
  */
 export async function addColumn(
   change: SchemaChange,
-  db: Knex,
+  dialect: DbClient,
   table: string,
   field: string,
   type: FieldType,
   spec: ColumnSpec,
 ): Promise<void> {
-  const dialect = dialectOf(db);
   const column = newColumnDefinition(field, type, spec);
-  const mustFill = !column.isNullable && (column.defaultValue === undefined || column.defaultValue === null);
-  if (mustFill && (await db(table).first(db.raw('1 as one'))) !== undefined) {
-    throw new ContainsNullValuesError({ collection: table, field });
-  }
-  const addFirst = mustFill && dialect === 'sqlite3' ? { ...column, isNullable: true } : column;
+  const addFirst = mustBeFilled(column) && dialect === 'sqlite3' ? { ...column, isNullable: true } : column;
   await change.ddl(
     (x) => x.schema.alterTable(table, (t) => {
       defineColumn(t, x, dialect, addFirst);

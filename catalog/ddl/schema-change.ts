@@ -20,7 +20,10 @@ export interface UndoReporter {
 }
 
 /**
- * Runs `body` as one all-or-nothing schema change:
+ * Runs `body` as one all-or-nothing schema change. Inside `body`, talk to the database only
+ * through the executor `ddl` and `data` hand over: on SQLite the one connection is pinned
+ * for the change, so a query on the pool would wait for ever. Checks that read go before.
+ *
  * - PostgreSQL: DDL and metadata in one transaction.
  * - SQLite: the same, on one pinned connection with foreign keys off: knex rebuilds tables to
  *   alter them, and with enforcement on, dropping the old copy would fire ON DELETE actions

@@ -3,9 +3,9 @@ import { createCollections, deleteCollection, updateCollection } from '../../../
 import type { SchemaContext } from '../../../catalog/ddl/context.js';
 import { isObject, parseCollectionPayload } from '../../../catalog/ddl/payloads.js';
 import { findCollectionObject, listCollectionObjects } from '../../../catalog/overview/api-objects.js';
-import { toServiceCollectionName } from '../../../catalog/system/definitions.js';
 import { schemaReadFilter } from '../../access/schema-access.js';
 import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
+import { toCollectionName } from '../collection-name.js';
 import { requireAdmin } from '../require-admin.js';
 
 /** /collections (reference/routes.md, Schema routes): reads filtered by permission, writes admin only. */
@@ -41,7 +41,7 @@ export function collectionRoutes(ctx: SchemaContext): Router {
       if (!isObject(entry) || typeof entry['collection'] !== 'string') {
         throw new InvalidPayloadError('Every entry needs "collection"');
       }
-      return { collection: toServiceCollectionName(entry['collection']), meta: requireMeta(entry) };
+      return { collection: toCollectionName(entry['collection']), meta: requireMeta(entry) };
     });
     for (const { collection, meta } of updates) await updateCollection(ctx, collection, meta);
     const overview = await ctx.schema.getOverview();
@@ -79,5 +79,5 @@ function requireMeta(body: unknown): Readonly<Record<string, unknown>> {
 }
 
 export function collectionParam(req: Request): string {
-  return toServiceCollectionName(String(req.params['collection']));
+  return toCollectionName(String(req.params['collection']));
 }
