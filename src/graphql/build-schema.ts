@@ -25,6 +25,8 @@ import {
 } from './mutation-resolvers.js';
 import { aggregatedResolver, byIdResolver, listResolver, singletonResolver } from './query-resolvers.js';
 import { GraphQLVoid } from './scalars.js';
+import { DELETE_MANY, DELETE_ONE } from './shared-types.js';
+import { addSystemRoots } from './system-roots.js';
 import type { SchemaAccess } from './schema-access.js';
 
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
@@ -63,6 +65,7 @@ export function buildSchemas(overview: SchemaOverview, access: SchemaAccess): Sc
       addMutationRoots(scope.mutation, types, collection, access);
     }
   }
+  addSystemRoots(scopes.system.query, scopes.system.mutation, types, access);
   const shared = Object.values(overview.collections)
     .filter((c) => types.isItemCollection(c.collection))
     .map((c): GraphQLNamedType => types.object(c.collection));
@@ -105,12 +108,6 @@ const SYSTEM_ITEM_MUTATIONS: ReadonlySet<string> = new Set([
   'svc_comments',
   'svc_settings',
 ]);
-
-const DELETE_ONE = new GraphQLObjectType({ name: 'delete_one', fields: { id: { type: new GraphQLNonNull(GraphQLID) } } });
-const DELETE_MANY = new GraphQLObjectType({
-  name: 'delete_many',
-  fields: { ids: { type: new GraphQLNonNull(new GraphQLList(GraphQLID)) } },
-});
 
 /** The mutations the role may run on a collection it reads (reference/graphql.md, Mutation). */
 function addMutationRoots(fields: RootFields, types: CollectionTypes, collection: CollectionOverview, access: SchemaAccess): void {

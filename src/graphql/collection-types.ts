@@ -31,7 +31,7 @@ import {
   functionsOf,
   operatorsOf,
   STRING_FILTER_OPERATORS,
-} from './operator-types.js';
+} from './shared-types.js';
 import { GraphQLBigInt, GraphQLDate, GraphQLHash, GraphQLJSON } from './scalars.js';
 import { canWrite, canWriteField, type SchemaAccess } from './schema-access.js';
 import './type-meta.js';
@@ -416,7 +416,12 @@ const NUMERIC_TYPES: ReadonlySet<FieldType> = new Set(['integer', 'bigInteger', 
 /** A column's output type; the primary key is `ID!` (a singleton's may be null: no row yet). */
 function outputType(field: FieldOverview, collection: CollectionOverview): GraphQLOutputType {
   if (field.isPrimaryKey) return collection.singleton ? GraphQLID : new GraphQLNonNull(GraphQLID);
-  switch (field.type) {
+  return scalarOutput(field.type);
+}
+
+/** The output scalar of a field type (reference/graphql.md, "Scalars and field type mapping"). */
+export function scalarOutput(type: FieldType): GraphQLOutputType {
+  switch (type) {
     case 'integer':
       return GraphQLInt;
     case 'bigInteger':

@@ -1,19 +1,44 @@
+import type { GraphQLSchema } from 'graphql';
+import type { SchemaContext } from '../../catalog/ddl/context.js';
 import type { CommandContext } from '../commands/types.js';
 import type { ReadContext, Reader } from '../query/index.js';
 import { ItemLoaders } from './item-loaders.js';
 
+/** What the system scope's server and utility fields ask of the process (http supplies it). */
+export interface SystemServices {
+  /** GET /server/info's data for the caller. */
+  serverInfo(): Promise<Readonly<Record<string, unknown>>>;
+  /** GET /server/health's body for the caller. */
+  health(): Promise<Readonly<Record<string, unknown>>>;
+  /** /utils/cache/clear: every cache, on every instance. */
+  clearCache(): Promise<void>;
+  /** Schema changes (collections, fields, relations) and the cache they invalidate. */
+  readonly schemaChanges: SchemaContext;
+}
+
 /**
  * What every resolver of one request works with: the read side's context and reader (the
- * caller and what they may read), the request's by-key loaders, and the write side's context
- * for mutations. (A type, not an interface: graphql-http wants an indexable context.)
+ * caller and what they may read), the request's by-key loaders, the write side's context for
+ * mutations, the system services, and the caller's schemas (for `server_specs_graphql`).
+ * (A type, not an interface: graphql-http wants an indexable context.)
  */
 export type GraphqlContext = {
   readonly read: ReadContext;
   readonly reader: Reader;
   readonly loaders: ItemLoaders;
   readonly commands: CommandContext;
+  readonly system: SystemServices;
+  readonly schemas: Readonly<Record<'items' | 'system', GraphQLSchema>>;
 };
 
-export function createGraphqlContext(read: ReadContext, reader: Reader, commands: CommandContext): GraphqlContext {
-  return { read, reader, commands, loaders: new ItemLoaders(read, reader) };
+export interface GraphqlContextParts {
+  readonly read: ReadContext;
+  readonly reader: Reader;
+  readonly commands: CommandContext;
+  readonly system: SystemServices;
+  readonly schemas: Readonly<Record<'items' | 'system', GraphQLSchema>>;
+}
+
+export function createGraphqlContext(parts: GraphqlContextParts): GraphqlContext {
+  return { ...parts, loaders: new ItemLoaders(parts.read, parts.reader) };
 }

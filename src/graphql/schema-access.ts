@@ -9,6 +9,8 @@ export type WriteAction = 'create' | 'update' | 'delete';
  */
 export interface SchemaAccess {
   readonly key: string;
+  /** Admin-only root fields (schema changes, cache clear) exist in admins' schemas only. */
+  readonly isAdmin: boolean;
   readonly read: ReadAccess;
   /** The fields the role may write for `action` (`*` = all); empty = the action is not allowed. */
   writableFields(action: Exclude<WriteAction, 'delete'>, collection: string): '*' | ReadonlySet<string>;
@@ -19,12 +21,12 @@ const NONE: ReadonlySet<string> = new Set();
 
 /** Admins: everything, one schema for every admin role. */
 export function fullSchemaAccess(read: ReadAccess): SchemaAccess {
-  return { key: 'admin', read, writableFields: () => '*', canDelete: () => true };
+  return { key: 'admin', isAdmin: true, read, writableFields: () => '*', canDelete: () => true };
 }
 
 /** A role that may read what `read` allows and write nothing. */
 export function readOnlySchemaAccess(key: string, read: ReadAccess): SchemaAccess {
-  return { key, read, writableFields: () => NONE, canDelete: () => false };
+  return { key, isAdmin: false, read, writableFields: () => NONE, canDelete: () => false };
 }
 
 export function canWrite(access: SchemaAccess, action: Exclude<WriteAction, 'delete'>, collection: string): boolean {

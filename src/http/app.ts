@@ -16,7 +16,8 @@ import { fieldRoutes } from './routes/fields.js';
 import { relationRoutes } from './routes/relations.js';
 import { utilsWriteRoutes } from './routes/utils-writes.js';
 import { itemsReadRoutes } from './routes/items-read.js';
-import { graphqlRoutes } from './routes/graphql.js';
+import { graphqlRoutes, graphqlSpecRoutes } from './routes/graphql.js';
+import { SchemaStore } from '../graphql/index.js';
 import './request.js';
 
 export interface AppDeps {
@@ -68,7 +69,9 @@ export function createApp(deps: AppDeps): Express {
   app.use('/items', itemWriteRoutes(deps));
   app.use('/utils', utilsWriteRoutes(deps));
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
-  app.use('/graphql', graphqlRoutes(deps));
+  const graphqlSchemas = new SchemaStore();
+  app.use('/graphql', graphqlRoutes(deps, graphqlSchemas));
+  app.use('/server/specs/graphql', graphqlSpecRoutes(deps, graphqlSchemas));
 
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import { GraphQLError, printSchema, type ExecutionResult } from 'graphql';
 import { createHandler, type Request as GraphqlHttpRequest, type RequestParams } from 'graphql-http';
 import type { Knex } from 'knex';
 import { defaultReadAccess } from '../../access/read-access.js';
@@ -19,12 +19,14 @@ import {
   type OperationLimits,
   type Scope,
   type SchemaAccess,
+  type SystemServices,
 } from '../../graphql/index.js';
 import type { Logger } from '../../logger/index.js';
 import type { Accountability } from '../../access/accountability.js';
 import { commandContext } from '../command-context.js';
 import { toServiceErrors } from '../error-handler.js';
 import { queryLimits } from '../read-written.js';
+import { readHealth, readServerInfo } from './server.js';
 
 export interface GraphqlRouteDeps {
   readonly config: Config;
@@ -41,9 +43,8 @@ type HttpRequest = GraphqlHttpRequest<Request, undefined>;
  * schema; failures before execution (invalid document, nothing to run, a mutation over GET)
  * go to the one error handler as REST error bodies, resolver errors stay in `{data, errors}`.
  */
-export function graphqlRoutes(deps: GraphqlRouteDeps): Router {
+export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Router {
   const router = Router();
-  const store = new SchemaStore();
   const limits: OperationLimits = {
     tokenLimit: deps.config.graphqlQueryTokenLimit,
     // A REST `fields` path may be MAX_RELATIONAL_DEPTH long; GraphQL adds the function and
@@ -59,16 +60,19 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Router {
         const { accountability } = req.raw;
         const overview = await deps.schema.getOverview();
         const readAccess = defaultReadAccess(accountability);
-        const schema = store.get(overview, schemaAccessOf(accountability, readAccess))[scope];
+        const schemas = store.get(overview, schemaAccessOf(accountability, readAccess));
+        const schema = schemas[scope];
         const operationName = params.operationName ?? undefined;
         const { document, operation } = prepareOperation(schema, params.query, operationName, limits);
         // reference/routes.md: mutations over GET → 405 METHOD_NOT_ALLOWED.
         if (operation === 'mutation' && req.method === 'GET') throw new MethodNotAllowedError('GET', ['POST']);
-        const contextValue = createGraphqlContext(
-          { db: deps.db, overview, limits: queryLimits(deps.config) },
-          { accountability, access: readAccess },
-          commandContext(deps, accountability, overview),
-        );
+        const contextValue = createGraphqlContext({
+          read: { db: deps.db, overview, limits: queryLimits(deps.config) },
+          reader: { accountability, access: readAccess },
+          commands: commandContext(deps, accountability, overview),
+          system: systemServices(deps, accountability),
+          schemas,
+        });
         return { schema, document, operationName, variableValues: params.variables ?? undefined, contextValue };
       },
       onOperation: (req, _args, result: ExecutionResult) => {
@@ -92,6 +96,33 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Router {
   };
   router.all('/', serve('items'));
   router.all('/system', serve('system'));
+  return router;
+}
+
+/** The server and utility services the system scope's fields use, for this caller. */
+function systemServices(deps: GraphqlRouteDeps, accountability: Accountability): SystemServices {
+  return {
+    serverInfo: () => readServerInfo(deps, accountability),
+    health: () => readHealth(deps, accountability),
+    // reference/audit-and-utils.md, cache clear: as POST /utils/cache/clear.
+    clearCache: () => deps.schema.invalidate(),
+    schemaChanges: { db: deps.db, schema: deps.schema, reporter: deps.logger },
+  };
+}
+
+/**
+ * GET /server/specs/graphql/ and /server/specs/graphql/system (reference/routes.md): the SDL
+ * of the caller's schema of that scope, as text.
+ */
+export function graphqlSpecRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Router {
+  const router = Router();
+  const sdl = (scope: Scope) => async (req: Request, res: Response) => {
+    const overview = await deps.schema.getOverview();
+    const schemas = store.get(overview, schemaAccessOf(req.accountability, defaultReadAccess(req.accountability)));
+    res.type('text/plain; charset=utf-8').send(printSchema(schemas[scope]));
+  };
+  router.get('/', sdl('items'));
+  router.get('/system', sdl('system'));
   return router;
 }
 

@@ -1,8 +1,10 @@
 import {
   GraphQLBoolean,
+  GraphQLID,
   GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
+  GraphQLNonNull,
   GraphQLObjectType,
   GraphQLString,
   type GraphQLInputFieldConfigMap,
@@ -12,9 +14,9 @@ import type { FieldType } from '../../catalog/overview/types.js';
 import { GraphQLBigInt, GraphQLJSON, GraphQLStringOrFloat } from './scalars.js';
 
 /**
- * The filter operator inputs and function types every schema shares (reference/graphql.md,
- * "Filter inputs" and "Function fields"). Type objects carry no schema, so one instance serves
- * every role's schema.
+ * The types every schema shares (reference/graphql.md): filter operator inputs ("Filter
+ * inputs"), function types ("Function fields") and the delete results. Type objects carry no
+ * schema, so one instance serves every role's schema.
  */
 
 function keys(names: readonly string[], type: GraphQLInputType): GraphQLInputFieldConfigMap {
@@ -153,3 +155,9 @@ export function functionsOf(type: FieldType, isList: boolean): 'datetime' | 'cou
   if (type === 'json' || type === 'csv' || isList) return 'count';
   return undefined;
 }
+
+export const DELETE_ONE = new GraphQLObjectType({ name: 'delete_one', fields: { id: { type: new GraphQLNonNull(GraphQLID) } } });
+export const DELETE_MANY = new GraphQLObjectType({
+  name: 'delete_many',
+  fields: { ids: { type: new GraphQLNonNull(new GraphQLList(GraphQLID)) } },
+});
