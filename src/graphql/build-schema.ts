@@ -69,7 +69,17 @@ export function buildSchemas(overview: SchemaOverview, access: SchemaAccess): Sc
   const shared = Object.values(overview.collections)
     .filter((c) => types.isItemCollection(c.collection))
     .map((c): GraphQLNamedType => types.object(c.collection));
-  return { items: toSchema(scopes.items, shared), system: toSchema(scopes.system, shared) };
+  // Each scope's schema is made on first use: most callers only ever use one.
+  let items: GraphQLSchema | undefined;
+  let system: GraphQLSchema | undefined;
+  return {
+    get items() {
+      return (items ??= toSchema(scopes.items, shared));
+    },
+    get system() {
+      return (system ??= toSchema(scopes.system, shared));
+    },
+  };
 }
 
 /** `C`, `C_by_id`, `C_aggregated`; a singleton has `S` only. */

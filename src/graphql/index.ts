@@ -14,8 +14,8 @@ export { SchemaStore } from './schema-store.js';
 /** What a role may use in its schema; admins get one shared schema, other roles per role. */
 export { fullSchemaAccess, readOnlySchemaAccess, type SchemaAccess } from './schema-access.js';
 
-/** Parse (token limit) and validate (depth limit, introspection switch) a document. */
-export { prepareOperation, plainError, type OperationLimits, type PreparedOperation } from './prepare-operation.js';
+/** Parse (token limit) and validate (depth limit, introspection switch) a document; valid ones are remembered per schema. */
+export { OperationPreparer, prepareOperation, plainError, type OperationLimits, type PreparedOperation } from './prepare-operation.js';
 
 /** The per-request context every resolver gets. */
 export { createGraphqlContext, type GraphqlContext, type GraphqlContextParts, type SystemServices } from './context.js';

@@ -32,6 +32,34 @@ export interface PreparedOperation {
   readonly operation: OperationTypeNode;
 }
 
+/** Valid documents kept per schema: a client repeats its few queries, each parsed and validated once. */
+const DOCUMENTS_PER_SCHEMA = 500;
+
+/**
+ * {@link prepareOperation} with the valid documents of each schema remembered (parsing and
+ * validating cost more than a simple read's execution). Keyed by the schema object, so a
+ * role's documents go with its schema when the schema version moves.
+ */
+export class OperationPreparer {
+  readonly #documents = new WeakMap<GraphQLSchema, Map<string, DocumentNode>>();
+
+  constructor(private readonly limits: OperationLimits) {}
+
+  prepare(schema: GraphQLSchema, query: string, operationName: string | undefined): PreparedOperation {
+    let documents = this.#documents.get(schema);
+    if (documents === undefined) {
+      documents = new Map();
+      this.#documents.set(schema, documents);
+    }
+    const known = documents.get(query);
+    if (known !== undefined) return { document: known, operation: operationOf(known, operationName) };
+    const prepared = prepareOperation(schema, query, operationName, this.limits);
+    if (documents.size >= DOCUMENTS_PER_SCHEMA) documents.delete(documents.keys().next().value as string);
+    documents.set(query, prepared.document);
+    return prepared;
+  }
+}
+
 /**
  * Parses and validates a document against the caller's schema before anything runs
  * (reference/graphql.md): syntax errors, unknown fields (those the role may not use do not
@@ -55,6 +83,11 @@ export function prepareOperation(
   if (!limits.introspection) rules.push(NoSchemaIntrospectionCustomRule);
   const errors = validate(schema, document, rules);
   if (errors.length > 0) throw new GraphqlValidationError(errors.map(plainError));
+  return { document, operation: operationOf(document, operationName) };
+}
+
+/** The kind of the operation to run; a document without it is GRAPHQL_EXECUTION. */
+function operationOf(document: DocumentNode, operationName: string | undefined): OperationTypeNode {
   const operation = getOperationAST(document, operationName);
   if (operation === null || operation === undefined) {
     const message =
@@ -63,7 +96,7 @@ export function prepareOperation(
         : `Unknown operation named "${operationName}".`;
     throw new GraphqlExecutionError([{ message }]);
   }
-  return { document, operation: operation.operation };
+  return operation.operation;
 }
 
 /** graphql-js errors as reference/graphql.md lists them inside `extensions.errors`. */

@@ -10,13 +10,12 @@ import {
   createGraphqlContext,
   formatResult,
   fullSchemaAccess,
+  OperationPreparer,
   plainError,
-  prepareOperation,
   readOnlySchemaAccess,
   SchemaStore,
   toGraphqlError,
   type GraphqlContext,
-  type OperationLimits,
   type Scope,
   type SchemaAccess,
   type SystemServices,
@@ -45,13 +44,13 @@ type HttpRequest = GraphqlHttpRequest<Request, undefined>;
  */
 export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Router {
   const router = Router();
-  const limits: OperationLimits = {
+  const preparer = new OperationPreparer({
     tokenLimit: deps.config.graphqlQueryTokenLimit,
     // A REST `fields` path may be MAX_RELATIONAL_DEPTH long; GraphQL adds the function and
     // aggregate objects as one more level.
     maxDepth: deps.config.maxRelationalDepth + 1,
     introspection: deps.config.graphqlIntrospection,
-  };
+  });
 
   const handlerFor = (scope: Scope) =>
     createHandler<Request, undefined, GraphqlContext>({
@@ -63,7 +62,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
         const schemas = store.get(overview, schemaAccessOf(accountability, readAccess));
         const schema = schemas[scope];
         const operationName = params.operationName ?? undefined;
-        const { document, operation } = prepareOperation(schema, params.query, operationName, limits);
+        const { document, operation } = preparer.prepare(schema, params.query, operationName);
         // reference/routes.md: mutations over GET → 405 METHOD_NOT_ALLOWED.
         if (operation === 'mutation' && req.method === 'GET') throw new MethodNotAllowedError('GET', ['POST']);
         const contextValue = createGraphqlContext({
@@ -78,7 +77,10 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
       onOperation: (req, _args, result: ExecutionResult) => {
         // No `data` at all: the operation could not run (variables that do not coerce).
         if (!('data' in result)) throw new GraphqlExecutionError((result.errors ?? []).map(plainError));
-        return formatResult(result, (error) => toServiceErrors(error, req.raw.accountability, deps.logger));
+        const formatted = formatResult(result, (error) => toServiceErrors(error, req.raw.accountability, deps.logger));
+        // Serialised here: graphql-http's own serialiser calls a replacer for every value.
+        const type = `${responseMediaType(req.raw)}; charset=utf-8`;
+        return [JSON.stringify(formatted), { status: 200, statusText: 'OK', headers: { 'content-type': type } }];
       },
       formatError: (error) =>
         error instanceof GraphQLError ? error : toGraphqlError(new InvalidPayloadError(error.message.replace(/\.$/, ''))),
@@ -133,6 +135,19 @@ export function graphqlSpecRoutes(deps: GraphqlRouteDeps, store: SchemaStore): R
 function schemaAccessOf(accountability: Accountability, readAccess: ReturnType<typeof defaultReadAccess>): SchemaAccess {
   if (accountability.admin) return fullSchemaAccess(readAccess);
   return readOnlySchemaAccess(`role:${accountability.role ?? 'public'}`, readAccess);
+}
+
+/**
+ * The response type graphql-http negotiated from Accept (it answered 406 already when there
+ * was none): the first of `application/graphql-response+json` or JSON the client accepts.
+ */
+function responseMediaType(req: Request): 'application/graphql-response+json' | 'application/json' {
+  for (const accept of (req.get('accept') ?? '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
+    const [type] = accept.split(';');
+    if (type === 'application/graphql-response+json') return type;
+    if (type === 'application/json' || type === 'application/*' || type === '*/*') return 'application/json';
+  }
+  return 'application/json';
 }
 
 function toHttpRequest(req: Request): HttpRequest {

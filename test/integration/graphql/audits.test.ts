@@ -16,10 +16,9 @@ describeEachDatabase(
     for (const scope of ['/graphql', '/graphql/system']) {
       it(`${scope} passes every audit but the declined recommendations`, async () => {
         const results = await Promise.all(serverAudits({ url: ctx().server.url + scope }).map((audit) => audit.fn()));
-        const failed = results.filter((r) => r.status !== 'ok');
-        expect(
-          failed.map((r) => `${r.id} ${r.status}: ${r.name} (${r.status === 'ok' ? '' : r.reason})`),
-        ).to.have.members(results.filter((r) => DECLINED.has(r.id)).map((r) => `${r.id} warn: ${r.name} (${r.status === 'ok' ? '' : r.reason})`));
+        const notOk = results.filter((r) => r.status !== 'ok').map((r) => `${r.id} ${r.status}: ${r.name}`);
+        const declined = results.filter((r) => DECLINED.has(r.id)).map((r) => `${r.id} warn: ${r.name}`);
+        expect(notOk).to.have.members(declined);
         expect(results.length).to.be.greaterThan(40);
       });
     }

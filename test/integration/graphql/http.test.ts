@@ -130,6 +130,15 @@ describeEachDatabase('graphql: endpoints, scopes and errors', (ctx) => {
       expect(unknown.body.errors?.[0]?.extensions['errors']).to.deep.equal([{ message: 'Unknown operation named "B".' }]);
     });
 
+    it('a document seen before still runs the operation named by each request', async () => {
+      const document = 'query A { countries(sort: ["id"], limit: 1) { code } } query B { categories(sort: ["id"], limit: 1) { name } }';
+      expect(await graphqlData(ctx(), document, { operationName: 'A' })).to.deep.equal({ countries: [{ code: 'NL' }] });
+      expect(await graphqlData(ctx(), document, { operationName: 'B' })).to.deep.equal({ categories: [{ name: 'news' }] });
+      const missing = await graphql(ctx(), document);
+      expect(missing.status).to.equal(400);
+      expect(missing.body.errors?.[0]?.extensions['code']).to.equal('GRAPHQL_EXECUTION');
+    });
+
     it('a resolver error leaves its root field null and carries the REST code and keys', async () => {
       const res = await graphql(ctx(), '{ countries(sort: ["id"], limit: 1) { code } articles_by_id(id: 1) { comments(sort: ["nope"]) { id } } }');
       expect(res.status).to.equal(200);
