@@ -6,6 +6,7 @@ import { defaultReadAccess } from '../../access/read-access.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
 import { InvalidPayloadError } from '../../errors.js';
+import { collectionParam } from '../collection-name.js';
 import {
   isAggregateQuery,
   isUnlimited,
@@ -70,12 +71,6 @@ export function itemsReadRoutes(deps: ReadRouteDeps): Router {
     });
   }
   return router;
-}
-
-/** reference/routes.md, [DEVIATION]: `directus_<x>` names `svc_<x>`. */
-function collectionParam(req: Request): string {
-  const name = String(req.params['collection']);
-  return name.startsWith('directus_') ? `svc_${name.slice('directus_'.length)}` : name;
 }
 
 function idParam(req: Request): string {
