@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
-import { defaultReadAccess } from '../access/read-access.js';
 import { ALLOW_ALL, DENY_ALL } from '../access/write-permissions.js';
 import type { CommandContext } from '../commands/types.js';
 import type { Config } from '../config/index.js';
-import { queryLimits } from './read-written.js';
+import { queryLimits, readerOf } from './read-context.js';
 
 export interface CommandContextDeps {
   readonly config: Config;
@@ -23,7 +22,7 @@ export function commandContext(deps: CommandContextDeps, accountability: Account
     accountability,
     permissions: accountability.admin ? ALLOW_ALL : DENY_ALL,
     maxBatchMutation: deps.config.maxBatchMutation,
-    readAccess: defaultReadAccess(accountability),
+    readAccess: readerOf(accountability).access,
     readLimits: queryLimits(deps.config),
   };
 }

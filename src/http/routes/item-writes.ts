@@ -11,7 +11,8 @@ import type { Config } from '../../config/index.js';
 import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
 import { commandContext } from '../command-context.js';
-import { readWritten, requestQuery } from '../read-written.js';
+import { requestQuery } from '../read-context.js';
+import { readWritten } from '../read-written.js';
 
 export interface ItemWriteDeps {
   readonly config: Config;
