@@ -7,6 +7,7 @@ import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
+import { MemoryCounterStore } from './auth/counter-store.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -44,7 +45,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger.info({ versions: result.appliedMigrations }, 'catalogue migrated');
   }
 
-  const app = createApp({ config, db, logger });
+  const auth = { db, config, logger, counters: new MemoryCounterStore() };
+  const app = createApp({ config, db, logger, auth });
   const server = createServer(app);
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;

@@ -8,6 +8,18 @@ export { ConfigError } from './env-reader.js';
 export const DB_CLIENTS = ['sqlite3', 'pg', 'mysql'] as const;
 export type DbClient = (typeof DB_CLIENTS)[number];
 
+/** reference/config.md, Auth providers: drivers an AUTH_<NAME>_DRIVER may name. */
+export const AUTH_DRIVERS = ['oauth2', 'openid', 'ldap', 'saml'] as const;
+export type AuthDriver = (typeof AUTH_DRIVERS)[number];
+
+/** One entry of AUTH_PROVIDERS, as listed by GET /auth. */
+export interface AuthProviderConfig {
+  readonly name: string;
+  readonly driver: AuthDriver;
+  readonly icon: string | undefined;
+  readonly label: string | undefined;
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -69,7 +81,14 @@ export interface Config {
     readonly secure: boolean;
     readonly sameSite: 'lax' | 'strict' | 'none';
   };
+  /** Session mode: how long a rotated session keeps serving in-flight requests. */
+  readonly sessionRefreshGracePeriodMs: number;
   readonly loginStallTimeMs: number;
+  readonly auth: {
+    readonly providers: readonly AuthProviderConfig[];
+    /** AUTH_DISABLE_DEFAULT: no e-mail/password login (/auth/login → 404). */
+    readonly disableDefault: boolean;
+  };
   readonly passwordResetUrlAllowList: readonly string[];
   readonly userInviteUrlAllowList: readonly string[];
   readonly ipTrustProxy: boolean;
@@ -168,7 +187,12 @@ export function loadConfig(
       secure: env.bool('SESSION_COOKIE_SECURE', false),
       sameSite: env.oneOf('SESSION_COOKIE_SAME_SITE', cookieSameSite, 'lax'),
     },
+    sessionRefreshGracePeriodMs: env.duration('SESSION_REFRESH_GRACE_PERIOD', '10s'),
     loginStallTimeMs: env.duration('LOGIN_STALL_TIME', 500),
+    auth: {
+      providers: readAuthProviders(env),
+      disableDefault: env.bool('AUTH_DISABLE_DEFAULT', false),
+    },
     passwordResetUrlAllowList: env.list('PASSWORD_RESET_URL_ALLOW_LIST'),
     userInviteUrlAllowList: env.list('USER_INVITE_URL_ALLOW_LIST'),
     ipTrustProxy: env.bool('IP_TRUST_PROXY', true),
@@ -261,6 +285,20 @@ function readRedisConfig(env: EnvReader): RedisConfig {
   const password = env.string('REDIS_PASSWORD');
   const auth = password === undefined ? '' : `${encodeURIComponent(user)}:${encodeURIComponent(password)}@`;
   return { url: `redis://${auth}${host}:${port}` };
+}
+
+function readAuthProviders(env: EnvReader): AuthProviderConfig[] {
+  return env.list('AUTH_PROVIDERS').map((name) => {
+    const prefix = `AUTH_${name.toUpperCase()}`;
+    const driver = env.raw(`${prefix}_DRIVER`);
+    if (driver === undefined) throw new ConfigError(`${prefix}_DRIVER`, `is required for provider "${name}"`);
+    return {
+      name,
+      driver: env.oneOf(`${prefix}_DRIVER`, AUTH_DRIVERS, 'oauth2'),
+      icon: env.string(`${prefix}_ICON`),
+      label: env.string(`${prefix}_LABEL`),
+    };
+  });
 }
 
 function readRootRedirect(env: EnvReader): string | false {

@@ -1,12 +1,15 @@
 import express, { type Express, type RequestHandler } from 'express';
+import cookieParser from 'cookie-parser';
 import { pinoHttp } from 'pino-http';
 import type { Knex } from 'knex';
+import type { AuthContext } from '../auth/auth-context.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
 import { resolveAccountability } from './accountability.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
 import { createErrorHandler } from './error-handler.js';
+import { authRoutes } from './routes/auth.js';
 import { serverRoutes } from './routes/server.js';
 import './request.js';
 
@@ -14,6 +17,7 @@ export interface AppDeps {
   readonly config: Config;
   readonly db: Knex;
   readonly logger: Logger;
+  readonly auth: AuthContext;
 }
 
 /**
@@ -34,6 +38,9 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/server/health' } }));
   app.use(envelopeHeaders);
+  app.use(cookieParser());
+  // Auth routes are public and answered before the token is resolved (routes/auth.ts).
+  app.use('/auth', ...jsonBody(config.maxPayloadSize), authRoutes(deps.auth));
   app.use(resolveAccountability(config, deps.db));
   app.use(...jsonBody(config.maxPayloadSize));
 

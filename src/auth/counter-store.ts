@@ -1,0 +1,68 @@
+/** A counter's value and when its window ends (null: it never expires on its own). */
+export interface Counter {
+  readonly count: number;
+  readonly resetAt: Date | null;
+}
+
+/**
+ * Counters shared by the login protections: consecutive failures per user and failed
+ * attempts per (account, IP). In memory for one instance, in Redis for several.
+ */
+export interface CounterStore {
+  /** Adds one; the first hit of a window starts it (`windowMs` null: no expiry). */
+  increment(key: string, windowMs: number | null): Promise<Counter>;
+  /** The current value, or undefined when the key is unset or its window has ended. */
+  get(key: string): Promise<Counter | undefined>;
+  reset(key: string): Promise<void>;
+}
+
+// Expired windows are swept every so many increments, so abandoned keys cannot pile up.
+const SWEEP_EVERY = 1000;
+
+/** The single-instance store. */
+export class MemoryCounterStore implements CounterStore {
+  readonly #counters = new Map<string, { count: number; resetAt: number | null }>();
+  #incrementsSinceSweep = 0;
+
+  increment(key: string, windowMs: number | null): Promise<Counter> {
+    if (++this.#incrementsSinceSweep >= SWEEP_EVERY) this.#sweep();
+    const now = Date.now();
+    const current = this.#live(key, now);
+    const next = current
+      ? { count: current.count + 1, resetAt: current.resetAt }
+      : { count: 1, resetAt: windowMs === null ? null : now + windowMs };
+    this.#counters.set(key, next);
+    return Promise.resolve(toCounter(next));
+  }
+
+  get(key: string): Promise<Counter | undefined> {
+    const current = this.#live(key, Date.now());
+    return Promise.resolve(current === undefined ? undefined : toCounter(current));
+  }
+
+  reset(key: string): Promise<void> {
+    this.#counters.delete(key);
+    return Promise.resolve();
+  }
+
+  #live(key: string, now: number): { count: number; resetAt: number | null } | undefined {
+    const current = this.#counters.get(key);
+    if (current?.resetAt != null && current.resetAt <= now) {
+      this.#counters.delete(key);
+      return undefined;
+    }
+    return current;
+  }
+
+  #sweep(): void {
+    this.#incrementsSinceSweep = 0;
+    const now = Date.now();
+    for (const [key, value] of this.#counters) {
+      if (value.resetAt !== null && value.resetAt <= now) this.#counters.delete(key);
+    }
+  }
+}
+
+function toCounter(value: { count: number; resetAt: number | null }): Counter {
+  return { count: value.count, resetAt: value.resetAt === null ? null : new Date(value.resetAt) };
+}

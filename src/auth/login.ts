@@ -1,0 +1,77 @@
+import { InvalidCredentialsError } from '../errors.js';
+import type { AuthContext } from './auth-context.js';
+import { findUserByEmail, type AuthUser } from './auth-user.js';
+import type { RequestOrigin } from './authenticate.js';
+import { assertIpAllowed } from './ip-access.js';
+import { recordLoginFailure, resetLoginFailures } from './login-attempts.js';
+import { verifyPassword } from './passwords.js';
+import { createSession, deleteExpiredSessions } from './sessions.js';
+import { stall } from './stall.js';
+import { grantTokens, type AuthMode, type TokenGrant } from './token-grant.js';
+
+export interface Credentials {
+  readonly email: string;
+  readonly password: string;
+  readonly otp: string | undefined;
+}
+
+/**
+ * POST /auth/login (reference/auth.md, "Login, refresh, logout"): checks the credentials,
+ * opens a session and signs an access token. Every failure takes at least LOGIN_STALL_TIME,
+ * so timing tells nothing about which check failed.
+ */
+export async function login(
+  ctx: AuthContext,
+  credentials: Credentials,
+  mode: AuthMode,
+  origin: RequestOrigin,
+): Promise<TokenGrant> {
+  const startedAt = performance.now();
+  try {
+    const user = await checkCredentials(ctx, credentials);
+    assertIpAllowed(user.ipAccess, origin.ip);
+    await resetLoginFailures(ctx, user.id);
+    return await openSession(ctx, user, mode, origin);
+  } catch (error) {
+    await stall(ctx.config.loginStallTimeMs, startedAt);
+    throw error;
+  }
+}
+
+async function checkCredentials(ctx: AuthContext, credentials: Credentials): Promise<AuthUser> {
+  const user = await findUserByEmail(ctx.db, credentials.email);
+  // Unknown, inactive, SSO-only and password-less users all look the same to the caller.
+  if (user?.status !== 'active' || user.provider !== 'default' || user.password === null) {
+    throw new InvalidCredentialsError();
+  }
+  if (!(await verifyPassword(user.password, credentials.password))) {
+    await recordLoginFailure(ctx, user);
+    throw new InvalidCredentialsError();
+  }
+  return user;
+}
+
+async function openSession(
+  ctx: AuthContext,
+  user: AuthUser,
+  mode: AuthMode,
+  origin: RequestOrigin,
+): Promise<TokenGrant> {
+  const ttlMs = mode === 'session' ? ctx.config.sessionCookie.ttlMs : ctx.config.refreshTokenTtlMs;
+  const refreshToken = await ctx.db.transaction(async (trx) => {
+    await deleteExpiredSessions(trx);
+    const token = await createSession(trx, user.id, ttlMs, origin);
+    await trx('svc_activity').insert({
+      action: 'login',
+      user: user.id,
+      collection: 'svc_users',
+      item: user.id,
+      ip: origin.ip,
+      user_agent: origin.userAgent,
+      origin: origin.origin,
+    });
+    await trx('svc_users').where('id', user.id).update({ last_access: new Date() });
+    return token;
+  });
+  return grantTokens(ctx.config, user, refreshToken, mode);
+}
