@@ -7,7 +7,7 @@ import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
-import { MemoryCounterStore } from './auth/counter-store.js';
+import { createAuthServices, type AuthServices } from './auth/auth-context.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -45,7 +45,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger.info({ versions: result.appliedMigrations }, 'catalogue migrated');
   }
 
-  const auth = { db, config, logger, counters: new MemoryCounterStore() };
+  const auth = createAuthServices({ db, config, logger });
   const app = createApp({ config, db, logger, auth });
   const server = createServer(app);
   await listen(server, config.port, config.host);
@@ -60,7 +60,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     db,
     bootstrap: result,
     close() {
-      closing ??= shutdown(server, db, config.shutdownTimeoutMs, logger);
+      closing ??= shutdown(server, db, auth, config.shutdownTimeoutMs, logger);
       return closing;
     },
   };
@@ -76,7 +76,13 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function shutdown(server: Server, db: Knex, timeoutMs: number, logger: Logger): Promise<void> {
+async function shutdown(
+  server: Server,
+  db: Knex,
+  auth: AuthServices,
+  timeoutMs: number,
+  logger: Logger,
+): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const timer = setTimeout(() => {
@@ -85,6 +91,7 @@ async function shutdown(server: Server, db: Knex, timeoutMs: number, logger: Log
   }, timeoutMs);
   await closed;
   clearTimeout(timer);
+  await auth.close();
   await db.destroy();
   logger.info('stopped');
 }

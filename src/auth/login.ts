@@ -1,4 +1,4 @@
-import { InvalidCredentialsError } from '../errors.js';
+import { InvalidCredentialsError, InvalidOtpError } from '../errors.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserByEmail, type AuthUser } from './auth-user.js';
 import type { RequestOrigin } from './authenticate.js';
@@ -7,6 +7,7 @@ import { recordLoginFailure, resetLoginFailures } from './login-attempts.js';
 import { verifyPassword } from './passwords.js';
 import { createSession, deleteExpiredSessions } from './sessions.js';
 import { stall } from './stall.js';
+import { isValidOtp } from './tfa.js';
 import { grantTokens, type AuthMode, type TokenGrant } from './token-grant.js';
 
 export interface Credentials {
@@ -47,6 +48,11 @@ async function checkCredentials(ctx: AuthContext, credentials: Credentials): Pro
   if (!(await verifyPassword(user.password, credentials.password))) {
     await recordLoginFailure(ctx, user);
     throw new InvalidCredentialsError();
+  }
+  // reference/auth.md, login 4: a TFA user also needs the current one-time password.
+  if (user.tfaSecret !== null && (credentials.otp === undefined || !(await isValidOtp(user.tfaSecret, credentials.otp)))) {
+    await recordLoginFailure(ctx, user);
+    throw new InvalidOtpError();
   }
   return user;
 }

@@ -20,6 +20,28 @@ export interface AuthProviderConfig {
   readonly label: string | undefined;
 }
 
+/** EMAIL_TRANSPORT values this build can send with (reference/config.md lists more). */
+export const EMAIL_TRANSPORTS = ['sendmail', 'smtp'] as const;
+export type EmailTransport = (typeof EMAIL_TRANSPORTS)[number];
+
+export interface EmailConfig {
+  readonly from: string;
+  readonly transport: EmailTransport;
+  /** Check the transport at boot (a failure is logged, not fatal). */
+  readonly verifySetup: boolean;
+  readonly sendmail: { readonly newline: 'unix' | 'windows'; readonly path: string };
+  readonly smtp: {
+    readonly host: string | undefined;
+    readonly port: number | undefined;
+    readonly user: string | undefined;
+    readonly password: string | undefined;
+    readonly pool: boolean;
+    readonly secure: boolean;
+    readonly ignoreTls: boolean;
+    readonly name: string | undefined;
+  };
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -91,6 +113,7 @@ export interface Config {
   };
   readonly passwordResetUrlAllowList: readonly string[];
   readonly userInviteUrlAllowList: readonly string[];
+  readonly email: EmailConfig;
   readonly ipTrustProxy: boolean;
   readonly ipCustomHeader: string | false;
   readonly admin: {
@@ -195,6 +218,7 @@ export function loadConfig(
     },
     passwordResetUrlAllowList: env.list('PASSWORD_RESET_URL_ALLOW_LIST'),
     userInviteUrlAllowList: env.list('USER_INVITE_URL_ALLOW_LIST'),
+    email: readEmailConfig(env),
     ipTrustProxy: env.bool('IP_TRUST_PROXY', true),
     ipCustomHeader: readFalseOrString(env, 'IP_CUSTOM_HEADER'),
     admin: {
@@ -299,6 +323,32 @@ function readAuthProviders(env: EnvReader): AuthProviderConfig[] {
       label: env.string(`${prefix}_LABEL`),
     };
   });
+}
+
+function readEmailConfig(env: EnvReader): EmailConfig {
+  const transport = env.string('EMAIL_TRANSPORT', 'sendmail');
+  if (!(EMAIL_TRANSPORTS as readonly string[]).includes(transport)) {
+    throw new ConfigError('EMAIL_TRANSPORT', `"${transport}" is not supported (use ${EMAIL_TRANSPORTS.join(' or ')})`);
+  }
+  return {
+    from: env.string('EMAIL_FROM', 'no-reply@example.com'),
+    transport: transport as EmailTransport,
+    verifySetup: env.bool('EMAIL_VERIFY_SETUP', true),
+    sendmail: {
+      newline: env.oneOf('EMAIL_SENDMAIL_NEW_LINE', ['unix', 'windows'] as const, 'unix'),
+      path: env.string('EMAIL_SENDMAIL_PATH', '/usr/sbin/sendmail'),
+    },
+    smtp: {
+      host: env.string('EMAIL_SMTP_HOST'),
+      port: env.raw('EMAIL_SMTP_PORT') === undefined ? undefined : env.int('EMAIL_SMTP_PORT', 0, { min: 1, max: 65535 }),
+      user: env.string('EMAIL_SMTP_USER'),
+      password: env.string('EMAIL_SMTP_PASSWORD'),
+      pool: env.bool('EMAIL_SMTP_POOL', false),
+      secure: env.bool('EMAIL_SMTP_SECURE', false),
+      ignoreTls: env.bool('EMAIL_SMTP_IGNORE_TLS', false),
+      name: env.string('EMAIL_SMTP_NAME'),
+    },
+  };
 }
 
 function readRootRedirect(env: EnvReader): string | false {

@@ -11,6 +11,7 @@ import { jsonBody } from './body.js';
 import { createErrorHandler } from './error-handler.js';
 import { authRoutes } from './routes/auth.js';
 import { serverRoutes } from './routes/server.js';
+import { usersTfaRoutes } from './routes/users-tfa.js';
 import './request.js';
 
 export interface AppDeps {
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps): Express {
   }
 
   app.use('/server', serverRoutes(deps));
+  app.use('/users', usersTfaRoutes(deps.db));
 
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));

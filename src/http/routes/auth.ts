@@ -2,17 +2,18 @@ import { Router, type CookieOptions, type Request, type Response } from 'express
 import { verifyAccessToken } from '../../auth/access-token.js';
 import type { AuthContext } from '../../auth/auth-context.js';
 import { login } from '../../auth/login.js';
+import { requestPasswordReset, resetPassword } from '../../auth/password-reset.js';
 import { refresh } from '../../auth/refresh.js';
 import { deleteSession } from '../../auth/sessions.js';
 import { AUTH_MODES, type AuthMode, type TokenGrant } from '../../auth/token-grant.js';
 import type { Config } from '../../config/index.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { readCookie, requestOrigin } from '../accountability.js';
+import { readBody, readEmail, readOptionalString, readRequiredString } from '../payload.js';
 
 // Joi's wording, as the convention's clients see it.
 const MODE_REASON = `"mode" must be one of [${AUTH_MODES.join(', ')}]`;
 const MISSING_REFRESH_TOKEN = 'The refresh token is required in either the payload or cookie';
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * /auth (reference/routes.md, Auth routes; reference/auth.md). Mounted before the
@@ -54,6 +55,20 @@ export function authRoutes(ctx: AuthContext): Router {
     const mode = resolveMode(body);
     const token = readRefreshToken(req, body, mode, config);
     sendGrant(res, config, await refresh(ctx, token, mode, requestOrigin(config, req)));
+  });
+
+  router.post('/password/request', async (req, res) => {
+    const body = readBody(req);
+    const email = readEmail(body);
+    await requestPasswordReset(ctx, email, readOptionalString(body, 'reset_url'));
+    res.status(204).end();
+  });
+
+  router.post('/password/reset', async (req, res) => {
+    const body = readBody(req);
+    const token = readRequiredString(body, 'token');
+    await resetPassword(ctx, token, readRequiredString(body, 'password'));
+    res.status(204).end();
   });
 
   router.post('/logout', async (req, res) => {
@@ -126,41 +141,9 @@ function readSessionOfCookie(req: Request, config: Config): string | undefined {
   return verifyAccessToken(cookie, config.secret, { ignoreExpiration: true }).session;
 }
 
-function readBody(req: Request): Record<string, unknown> {
-  const body: unknown = req.body;
-  if (body === undefined) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new InvalidPayloadError('"value" must be of type object');
-  }
-  return body as Record<string, unknown>;
-}
-
 function readMode(body: Record<string, unknown>): AuthMode | undefined {
   const mode = body['mode'];
   if (mode === undefined) return undefined;
   if (!(AUTH_MODES as readonly unknown[]).includes(mode)) throw new InvalidPayloadError(MODE_REASON);
   return mode as AuthMode;
-}
-
-function readEmail(body: Record<string, unknown>): string {
-  const email = body['email'];
-  if (email === undefined) throw new InvalidPayloadError('"email" is required');
-  if (typeof email !== 'string' || !EMAIL_PATTERN.test(email)) {
-    throw new InvalidPayloadError('"email" must be a valid email');
-  }
-  return email;
-}
-
-function readRequiredString(body: Record<string, unknown>, key: string): string {
-  if (body[key] === undefined) throw new InvalidPayloadError(`"${key}" is required`);
-  const value = readOptionalString(body, key);
-  if (value === undefined || value === '') throw new InvalidPayloadError(`"${key}" is not allowed to be empty`);
-  return value;
-}
-
-function readOptionalString(body: Record<string, unknown>, key: string): string | undefined {
-  const value = body[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new InvalidPayloadError(`"${key}" must be a string`);
-  return value;
 }
