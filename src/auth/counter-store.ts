@@ -1,3 +1,6 @@
+import type { Redis } from 'ioredis';
+import { ServiceUnavailableError } from '../errors.js';
+
 /** A counter's value and when its window ends (null: it never expires on its own). */
 export interface Counter {
   readonly count: number;
@@ -65,4 +68,54 @@ export class MemoryCounterStore implements CounterStore {
 
 function toCounter(value: { count: number; resetAt: number | null }): Counter {
   return { count: value.count, resetAt: value.resetAt === null ? null : new Date(value.resetAt) };
+}
+
+// One round trip, atomic: the first hit of a window sets its expiry.
+const INCREMENT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 and tonumber(ARGV[1]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {count, redis.call('PTTL', KEYS[1])}`;
+
+/**
+ * The store shared by every instance. Redis failures are SERVICE_UNAVAILABLE
+ * (reference/errors.md: "rate-limiter store"): a login is never let through unchecked.
+ */
+export class RedisCounterStore implements CounterStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async increment(key: string, windowMs: number | null): Promise<Counter> {
+    const reply = await this.#call(() => this.redis.eval(INCREMENT_SCRIPT, 1, this.prefix + key, windowMs ?? 0));
+    const [count, ttl] = reply as [number, number];
+    return { count, resetAt: fromTtl(ttl) };
+  }
+
+  async get(key: string): Promise<Counter | undefined> {
+    const [value, ttl] = await this.#call(async () => {
+      const replies = await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec();
+      const failed = replies?.find(([error]) => error !== null)?.[0];
+      if (replies == null || failed != null) throw failed ?? new Error('transaction aborted');
+      return replies.map(([, result]) => result) as [string | null, number];
+    });
+    return value === null ? undefined : { count: Number(value), resetAt: fromTtl(ttl) };
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.#call(() => this.redis.del(this.prefix + key));
+  }
+
+  async #call<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw new ServiceUnavailableError('rate-limiter', (error as Error).message.replace(/\.$/, ''));
+    }
+  }
+}
+
+// PTTL: -1 = no expiry.
+function fromTtl(ttl: number): Date | null {
+  return ttl < 0 ? null : new Date(Date.now() + ttl);
 }

@@ -4,6 +4,7 @@ import { findUserByEmail, type AuthUser } from './auth-user.js';
 import type { RequestOrigin } from './authenticate.js';
 import { assertIpAllowed } from './ip-access.js';
 import { recordLoginFailure, resetLoginFailures } from './login-attempts.js';
+import { assertLoginAllowed, clearLoginLimit, recordLimitedFailure } from './login-limiter.js';
 import { verifyPassword } from './passwords.js';
 import { createSession, deleteExpiredSessions } from './sessions.js';
 import { stall } from './stall.js';
@@ -19,7 +20,8 @@ export interface Credentials {
 /**
  * POST /auth/login (reference/auth.md, "Login, refresh, logout"): checks the credentials,
  * opens a session and signs an access token. Every failure takes at least LOGIN_STALL_TIME,
- * so timing tells nothing about which check failed.
+ * so timing tells nothing about which check failed. Wrong credentials and OTPs count
+ * towards the (account, IP) limiter, which refuses with 429 before anything is checked.
  */
 export async function login(
   ctx: AuthContext,
@@ -27,13 +29,18 @@ export async function login(
   mode: AuthMode,
   origin: RequestOrigin,
 ): Promise<TokenGrant> {
+  await assertLoginAllowed(ctx, credentials.email, origin.ip);
   const startedAt = performance.now();
   try {
     const user = await checkCredentials(ctx, credentials);
     assertIpAllowed(user.ipAccess, origin.ip);
     await resetLoginFailures(ctx, user.id);
+    await clearLoginLimit(ctx, credentials.email, origin.ip);
     return await openSession(ctx, user, mode, origin);
   } catch (error) {
+    if (error instanceof InvalidCredentialsError || error instanceof InvalidOtpError) {
+      await recordLimitedFailure(ctx, credentials.email, origin.ip);
+    }
     await stall(ctx.config.loginStallTimeMs, startedAt);
     throw error;
   }

@@ -136,6 +136,15 @@ export interface Config {
     readonly durationSeconds: number;
     readonly store: 'memory' | 'redis';
   };
+  /**
+   * Failed logins allowed per (account, IP) within the duration before 429 (an addition of
+   * ours, named like RATE_LIMITER_REGISTRATION_*). Counters live in Redis when REDIS is set.
+   */
+  readonly loginRateLimiter: {
+    readonly enabled: boolean;
+    readonly points: number;
+    readonly durationSeconds: number;
+  };
   readonly cache: {
     readonly enabled: boolean;
     readonly store: 'memory' | 'redis';
@@ -240,6 +249,11 @@ export function loadConfig(
       points: env.int('RATE_LIMITER_POINTS', 50, { min: 1 }),
       durationSeconds: env.int('RATE_LIMITER_DURATION', 1, { min: 1 }),
       store: env.oneOf('RATE_LIMITER_STORE', ['memory', 'redis'] as const, 'memory'),
+    },
+    loginRateLimiter: {
+      enabled: env.bool('RATE_LIMITER_LOGIN_ENABLED', true),
+      points: env.int('RATE_LIMITER_LOGIN_POINTS', 10, { min: 1 }),
+      durationSeconds: env.int('RATE_LIMITER_LOGIN_DURATION', 900, { min: 1 }),
     },
     cache: {
       enabled: env.bool('CACHE_ENABLED', false),
