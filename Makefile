@@ -1,5 +1,5 @@
 # The two commands a newcomer needs: `make start` and `make test`.
-.PHONY: start test build typecheck install clean worker bench
+.PHONY: start test build typecheck lint install clean worker
 
 INSTALL_STAMP := node_modules/.install-stamp
 
@@ -16,6 +16,10 @@ build: $(INSTALL_STAMP)
 typecheck: $(INSTALL_STAMP)
 	npx tsc -p tsconfig.json --noEmit
 
+# typescript-eslint + the dependency direction of STYLE.md §2 (eslint.config.js).
+lint: $(INSTALL_STAMP)
+	npx eslint .
+
 # Serves the API on PORT (8055) against DB_CLIENT (SQLite under ./data/ by default).
 start: build
 	node dist/src/server.js
@@ -25,8 +29,8 @@ worker: build
 
 # Every test: unit, contract, integration on SQLite, and on PostgreSQL, MariaDB and Redis
 # when reachable (REQUIRE_SERVICES=1 makes an unreachable one fail).
-test: build
-	npx mocha
+test: build lint
+	npx mocha 'test/**/*.test.ts'
 
 clean:
 	rm -rf dist

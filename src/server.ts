@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { bootstrap, type BootstrapResult } from '../catalog/bootstrap.js';
+import { buildOverview } from '../catalog/overview/build.js';
+import { createSchemaCache, type SchemaCache } from './cache/schema-cache.js';
 import { ConfigError, loadConfig, type Config } from './config/index.js';
 import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
@@ -13,6 +15,7 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly db: Knex;
+  readonly schema: SchemaCache;
   readonly bootstrap: BootstrapResult;
   /** Graceful stop: refuse new connections, let in-flight requests finish, close the pools. */
   close(): Promise<void>;
@@ -45,8 +48,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger.info({ versions: result.appliedMigrations }, 'catalogue migrated');
   }
 
+  let schema: SchemaCache;
+  try {
+    schema = await openSchemaCache(config, db, logger);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+
   const auth = createAuthServices({ db, config, logger });
-  const app = createApp({ config, db, logger, auth });
+  const app = createApp({ config, db, logger, schema, auth });
   const server = createServer(app);
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
@@ -58,9 +69,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url: `http://${host}:${port}`,
     port,
     db,
+    schema,
     bootstrap: result,
     close() {
-      closing ??= shutdown(server, db, auth, config.shutdownTimeoutMs, logger);
+      closing ??= shutdown(server, db, schema, auth, config.shutdownTimeoutMs, logger);
       return closing;
     },
   };
@@ -76,21 +88,44 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
+/** The schema cache, warmed: a database the overview cannot be built from fails the start. */
+async function openSchemaCache(config: Config, db: Knex, logger: Logger): Promise<SchemaCache> {
+  const schema = await createSchemaCache({
+    build: (version) =>
+      buildOverview(db, { version, excludeTables: config.db.excludeTables, reporter: logger }),
+    enabled: config.cache.schema,
+    redisUrl: config.redis.url,
+    namespace: config.cache.namespace,
+    logger,
+  });
+  try {
+    await schema.getOverview();
+  } catch (error) {
+    await schema.close();
+    throw error;
+  }
+  return schema;
+}
+
 async function shutdown(
   server: Server,
   db: Knex,
+  schema: SchemaCache,
   auth: AuthServices,
   timeoutMs: number,
   logger: Logger,
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  // Keep-alive connections turn idle as their last request finishes: close them as they do.
+  const sweeper = setInterval(() => server.closeIdleConnections(), 50);
   const timer = setTimeout(() => {
     logger.warn('shutdown timeout: closing the remaining connections');
     server.closeAllConnections();
   }, timeoutMs);
   await closed;
+  clearInterval(sweeper);
   clearTimeout(timer);
+  await schema.close();
   await auth.close();
   await db.destroy();
   logger.info('stopped');

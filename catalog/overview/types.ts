@@ -47,6 +47,11 @@ export interface FieldOverview {
   readonly isPrimaryKey: boolean;
   /** Auto-increment / identity: the database fills the value. */
   readonly isGenerated: boolean;
+  /** Auto-increment / identity / serial (a part of isGenerated). */
+  readonly hasAutoIncrement: boolean;
+  /** Computed column's expression, when the dialect tells (generated but not auto-increment). */
+  readonly generationExpression: string | null;
+  readonly comment: string | null;
   readonly isUnique: boolean;
   /** No column behind the field (o2m, m2m, m2a, presentation). */
   readonly isAlias: boolean;
@@ -56,7 +61,18 @@ export interface FieldOverview {
   readonly validationMessage: string | null;
   /** meta.sort, for field order. */
   readonly sort: number | null;
+  /**
+   * The API `meta` object (reference/routes.md, field object): the svc_fields row decoded
+   * (special as array, json parsed, booleans), `system: true` for system fields; null when
+   * the field has no metadata.
+   */
+  readonly meta: FieldMetaObject | null;
 }
+
+/** The svc_fields row as the API shows it. */
+export type FieldMetaObject = Readonly<Record<string, unknown>>;
+/** The svc_collections row as the API shows it (plus `system`). */
+export type CollectionMetaObject = Readonly<Record<string, unknown>>;
 
 export interface CollectionOverview {
   readonly collection: string;
@@ -69,9 +85,15 @@ export interface CollectionOverview {
   readonly isSystem: boolean;
   /** Fields in presentation order (meta.sort, then name), keyed by field name. */
   readonly fields: Readonly<Record<string, FieldOverview>>;
+  /** The API `meta` object: the svc_collections row decoded; null when the table has none. */
+  readonly meta: CollectionMetaObject | null;
+  /** The table comment, for the API `schema.comment`. */
+  readonly comment: string | null;
 }
 
 export interface RelationMeta {
+  /** svc_relations.id; null for the system relations the catalogue defines itself. */
+  readonly id: number | null;
   readonly oneField: string | null;
   readonly oneCollectionField: string | null;
   readonly oneAllowedCollections: readonly string[] | null;
@@ -82,6 +104,8 @@ export interface RelationMeta {
 
 export interface RelationSchema {
   readonly constraintName: string | null;
+  /** The referenced column (the related collection's primary key, in practice). */
+  readonly foreignKeyColumn: string;
   readonly onDelete: string | null;
   readonly onUpdate: string | null;
 }

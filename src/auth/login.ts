@@ -1,4 +1,6 @@
 import { InvalidCredentialsError, InvalidOtpError } from '../errors.js';
+import { dialectOf } from '../db/index.js';
+import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserByEmail, type AuthUser } from './auth-user.js';
 import type { RequestOrigin } from './authenticate.js';
@@ -83,7 +85,7 @@ async function openSession(
       user_agent: origin.userAgent,
       origin: origin.origin,
     });
-    await trx('svc_users').where('id', user.id).update({ last_access: new Date() });
+    await trx('svc_users').where('id', user.id).update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
     return token;
   });
   return grantTokens(ctx.config, user, refreshToken, mode);

@@ -1,4 +1,6 @@
 import { InvalidCredentialsError, UserSuspendedError } from '../errors.js';
+import { dialectOf } from '../db/index.js';
+import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserById } from './auth-user.js';
 import type { RequestOrigin } from './authenticate.js';
@@ -30,6 +32,6 @@ export async function refresh(
       ? await succeedSession(ctx.db, session, config.sessionCookie.ttlMs, config.sessionRefreshGracePeriodMs, origin)
       : await rotateSession(ctx.db, refreshToken, config.refreshTokenTtlMs);
   if (next === undefined) throw new InvalidCredentialsError();
-  await ctx.db('svc_users').where('id', user.id).update({ last_access: new Date() });
+  await ctx.db('svc_users').where('id', user.id).update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
   return grantTokens(config, user, next, mode);
 }

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { customAlphabet } from 'nanoid';
+import { dialectOf } from '../db/index.js';
+import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { RequestOrigin } from './authenticate.js';
 
 // reference/auth.md, login 6: 64-char URL-safe refresh tokens (the svc_sessions PK).
@@ -27,7 +29,7 @@ export async function createSession(
   await db('svc_sessions').insert({
     token,
     user,
-    expires: new Date(Date.now() + ttlMs),
+    expires: inMs(db, ttlMs),
     ip: origin.ip,
     user_agent: origin.userAgent,
     origin: origin.origin,
@@ -39,7 +41,7 @@ export async function createSession(
 export async function findSession(db: Knex, token: string): Promise<Session | undefined> {
   const row = await db('svc_sessions')
     .where('token', token)
-    .where('expires', '>', new Date())
+    .where('expires', '>', inMs(db, 0))
     .first<{ token: string; user: string | null; next_token: string | null } | undefined>(
       'token',
       'user',
@@ -56,9 +58,9 @@ export async function rotateSession(db: Knex, token: string, ttlMs: number): Pro
   const next = generateToken();
   const updated = await db('svc_sessions')
     .where('token', token)
-    .where('expires', '>', new Date())
+    .where('expires', '>', inMs(db, 0))
     .whereNull('next_token')
-    .update({ token: next, expires: new Date(Date.now() + ttlMs) });
+    .update({ token: next, expires: inMs(db, ttlMs) });
   return updated === 1 ? next : undefined;
 }
 
@@ -81,7 +83,7 @@ export async function succeedSession(
   const updated = await db('svc_sessions')
     .where('token', session.token)
     .whereNull('next_token')
-    .update({ next_token: next, expires: new Date(Date.now() + graceMs) });
+    .update({ next_token: next, expires: inMs(db, graceMs) });
   if (updated === 1) return next;
   // A concurrent refresh won: use its successor, drop ours.
   await db('svc_sessions').where('token', next).delete();
@@ -96,5 +98,10 @@ export async function deleteSession(db: Knex, token: string): Promise<void> {
 }
 
 export async function deleteExpiredSessions(db: Knex): Promise<void> {
-  await db('svc_sessions').where('expires', '<=', new Date()).delete();
+  await db('svc_sessions').where('expires', '<=', inMs(db, 0)).delete();
+}
+
+/** Now plus `ms`, as the database stores timestamps. */
+function inMs(db: Knex, ms: number): Date | string {
+  return toDatabaseTimestamp(new Date(Date.now() + ms), dialectOf(db));
 }

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import type { AuthContext } from '../auth/auth-context.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
+import type { SchemaCache } from '../cache/schema-cache.js';
 import { resolveAccountability } from './accountability.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
@@ -18,6 +19,8 @@ export interface AppDeps {
   readonly config: Config;
   readonly db: Knex;
   readonly logger: Logger;
+  /** The schema overview (getOverview) and its invalidation after schema changes. */
+  readonly schema: SchemaCache;
   readonly auth: AuthContext;
 }
 

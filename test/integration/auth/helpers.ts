@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { hashPassword } from '../../../src/auth/passwords.js';
+import { dialectOf } from '../../../src/db/index.js';
+import { toDatabaseTimestamp } from '../../../src/db/to-database-timestamp.js';
 
 export interface ErrorBody {
   readonly errors: readonly { message: string; extensions: Record<string, unknown> }[];
@@ -130,4 +132,16 @@ export async function isAuthenticated(
   expect(res.status).to.equal(200);
   const body = (await res.json()) as { data: Record<string, unknown> };
   return body.data['version'] !== undefined;
+}
+
+/** `date` as the database of `db` stores timestamps (for rows written straight into it). */
+export function dbTimestamp(db: Knex, date: Date): Date | string {
+  return toDatabaseTimestamp(date, dialectOf(db));
+}
+
+/** A timestamp column read back: a Date (PostgreSQL, MySQL) or SQLite's UTC text. */
+export function fromDbTimestamp(value: unknown): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === 'string') return new Date(`${value.replace(' ', 'T')}${/Z|[+-]\d\d:?\d\d$/.test(value) ? '' : 'Z'}`);
+  throw new Error(`not a timestamp: ${String(value)}`);
 }

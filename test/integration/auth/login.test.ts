@@ -5,7 +5,9 @@ import {
   cookieNamed,
   createRole,
   createUser,
+  dbTimestamp,
   expectOnlyError,
+  fromDbTimestamp,
   isAuthenticated,
   jwtPayload,
   postJson,
@@ -89,14 +91,17 @@ describeEachDatabase(
       expect(rows[0]).to.include({ action: 'login', collection: 'svc_users', item: user.id, user_agent: 'auth-test/1.0', origin: 'http://app.test' });
       expect(rows[0].ip).to.be.a('string').and.not.equal('');
       const row = await ctx().server.db('svc_users').where('id', user.id).first('last_access');
-      expect(new Date(row.last_access as string | number | Date).getTime()).to.be.greaterThan(before);
+      expect(fromDbTimestamp(row.last_access).getTime()).to.be.greaterThan(before);
     });
 
     it('purges expired sessions on login', async () => {
       const user = await createUser(ctx().server.db);
-      await ctx().server.db('svc_sessions').insert({ token: 'x'.repeat(64), user: user.id, expires: new Date(Date.now() - 1000) });
+      const db = ctx().server.db;
+      await db('svc_sessions').insert({ token: 'x'.repeat(64), user: user.id, expires: dbTimestamp(db, new Date(Date.now() - 1000)) });
+      await db('svc_sessions').insert({ token: 'w'.repeat(64), user: user.id, expires: dbTimestamp(db, new Date(Date.now() + 60_000)) });
       expect((await login({ email: user.email, password: user.password })).status).to.equal(200);
-      expect(await ctx().server.db('svc_sessions').where('token', 'x'.repeat(64)).first()).to.equal(undefined);
+      expect(await db('svc_sessions').where('token', 'x'.repeat(64)).first()).to.equal(undefined);
+      expect(await db('svc_sessions').where('token', 'w'.repeat(64)).first()).to.not.equal(undefined);
     });
 
     it('a wrong password is 401 INVALID_CREDENTIALS and opens no session', async () => {

@@ -4,7 +4,9 @@ import {
   cookieNamed,
   createRole,
   createUser,
+  dbTimestamp,
   expectOnlyError,
+  fromDbTimestamp,
   isAuthenticated,
   jwtPayload,
   postJson,
@@ -87,7 +89,7 @@ describeEachDatabase(
         await expectOnlyError(await post('/auth/refresh', { refresh_token: 'y'.repeat(64) }), 401, 'INVALID_CREDENTIALS');
         const user = await createUser(ctx().server.db);
         const first = await loginJson(user);
-        await ctx().server.db('svc_sessions').where('token', first.refresh_token).update({ expires: new Date(Date.now() - 1000) });
+        await ctx().server.db('svc_sessions').where('token', first.refresh_token).update({ expires: dbTimestamp(ctx().server.db, new Date(Date.now() - 1000)) });
         await expectOnlyError(await post('/auth/refresh', { refresh_token: first.refresh_token }), 401, 'INVALID_CREDENTIALS');
       });
 
@@ -195,7 +197,7 @@ describeEachDatabase(
         expect(a).to.equal(b);
         expect(await isAuthenticated(ctx().api, { headers: { Cookie: `svc_session_token=${cookie}` } })).to.equal(true);
         const old = await ctx().server.db('svc_sessions').where('token', jwtPayload(cookie)['session'] as string).first();
-        expect(new Date(old.expires as string | number | Date).getTime()).to.be.at.most(Date.now() + 10_000 + 1000);
+        expect(fromDbTimestamp(old.expires).getTime()).to.be.at.most(Date.now() + 10_000 + 1000);
       });
 
       it('after logout the session cookie is refused (INVALID_CREDENTIALS) and cannot refresh', async () => {

@@ -1,0 +1,54 @@
+/**
+ * What every dialect's introspection returns: the database's own description of its tables,
+ * before any catalogue metadata is applied. Names are as stored; `dataType` is the column's
+ * base type in lower case without length or precision (`character varying`, `varchar`,
+ * `tinyint(1)` is the one exception MySQL needs: see `columnType`).
+ */
+export interface RawSchema {
+  readonly tables: readonly RawTable[];
+  readonly foreignKeys: readonly RawForeignKey[];
+}
+
+export interface RawTable {
+  readonly name: string;
+  readonly comment: string | null;
+  /** Columns of the primary key in key order; empty when the table has none. */
+  readonly primaryKey: readonly string[];
+  /** Columns in ordinal order. */
+  readonly columns: readonly RawColumn[];
+}
+
+export interface RawColumn {
+  readonly name: string;
+  /** Base type, lower case: `integer`, `character varying`, `varchar`, `timestamp with time zone`. */
+  readonly dataType: string;
+  /** The full declared type where it carries meaning (MySQL `tinyint(1)`), else equal to dataType. */
+  readonly columnType: string;
+  /** The default as the database prints it (`'draft'::character varying`, `CURRENT_TIMESTAMP`), or null. */
+  readonly defaultRaw: string | null;
+  readonly isNullable: boolean;
+  readonly maxLength: number | null;
+  readonly numericPrecision: number | null;
+  readonly numericScale: number | null;
+  /** In a single-column unique index or constraint (the primary key counts). */
+  readonly isUnique: boolean;
+  readonly hasAutoIncrement: boolean;
+  /** A generated (computed) column; its expression when the dialect tells. */
+  readonly isGenerated: boolean;
+  readonly generationExpression: string | null;
+  /** MariaDB stores JSON as longtext with a json_valid check: true when such a check exists. */
+  readonly hasJsonCheck: boolean;
+  readonly comment: string | null;
+}
+
+export interface RawForeignKey {
+  readonly table: string;
+  readonly column: string;
+  readonly foreignTable: string;
+  /** Null when the dialect leaves it implicit (SQLite `REFERENCES t` means t's primary key). */
+  readonly foreignColumn: string | null;
+  readonly constraintName: string | null;
+  /** `CASCADE`, `SET NULL`, `RESTRICT`, `NO ACTION`, `SET DEFAULT`. */
+  readonly onUpdate: string | null;
+  readonly onDelete: string | null;
+}

@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../src/server.js';
+import { createLogger } from '../../src/logger/index.js';
+import { sqliteTarget } from '../support/services.js';
+import { testConfig } from '../support/server.js';
+
+const SERVER_ENTRY = new URL('../../src/server.ts', import.meta.url).pathname;
+
+interface Started {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly output: () => string;
+  readonly port: number;
+}
+
+/** Runs the service the way `make start` does (one process, real environment), on a random port. */
+async function startProcess(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+    env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', LOG_STYLE: 'raw', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening" line:\n${output}`)), 20_000);
+    const onData = () => {
+      const match = /"port":(\d+),"msg":"listening"/.exec(output);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}:\n${output}`));
+    });
+  });
+  return { child, output: () => output, port };
+}
+
+function exitOf(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+describe('the service process', function () {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-process-'));
+  const env = { DB_FILENAME: join(dir, 'database.sqlite'), SECRET: 'process-test' };
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints generated admin credentials on the first start only, and stops cleanly on SIGTERM', async () => {
+    const first = await startProcess(env);
+    const res = await fetch(`http://127.0.0.1:${first.port}/server/ping`);
+    expect(await res.text()).to.equal('pong');
+    const exited = exitOf(first.child);
+    first.child.kill('SIGTERM');
+    expect(await exited).to.equal(0);
+    expect(first.output()).to.match(/email: +admin@example\.com/);
+    const password = /password: +([A-Za-z0-9_-]{16})/.exec(first.output())?.[1];
+    expect(password, 'the generated password is printed').to.be.a('string');
+
+    const second = await startProcess(env);
+    const exitedAgain = exitOf(second.child);
+    second.child.kill('SIGTERM');
+    expect(await exitedAgain).to.equal(0);
+    expect(second.output()).not.to.contain('administrator account was created');
+    expect(second.output()).not.to.contain(password);
+  });
+
+  it('refuses to start with an invalid variable, naming it', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+      env: { PATH: process.env['PATH'] ?? '', PORT: 'eighty', DB_FILENAME: join(dir, 'x.sqlite') },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).to.equal(1);
+    expect(stderr).to.contain('PORT').and.contain('must be an integer');
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('lets an in-flight request finish, then refuses new connections', async () => {
+    const database = await sqliteTarget.create();
+    const server = await startServer(testConfig(database), {
+      logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+    });
+    try {
+      // A request whose body is still arriving when shutdown starts.
+      const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${server.url}/no-such-route`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Content-Length': '7' },
+        });
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.write('{"a":');
+        setTimeout(() => req.end('1}'), 300);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closed = server.close();
+      const answered = await response;
+      expect(answered.status).to.equal(404);
+      expect(JSON.parse(answered.body).errors[0].extensions.code).to.equal('ROUTE_NOT_FOUND');
+      await closed;
+      let refused = false;
+      await fetch(`${server.url}/server/ping`).catch(() => (refused = true));
+      expect(refused).to.equal(true);
+    } finally {
+      await server.close();
+      await database.drop();
+    }
+  });
+});

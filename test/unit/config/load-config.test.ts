@@ -1,0 +1,110 @@
+import { expect } from 'chai';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../../src/config/index.js';
+
+const NO_FILE = { defaultConfigPath: '/nonexistent/.env' };
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env, NO_FILE);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('defaults to SQLite under ./data on port 8055', () => {
+    const config = loadConfig({}, NO_FILE);
+    expect(config.port).to.equal(8055);
+    expect(config.host).to.equal('0.0.0.0');
+    expect(config.db.client).to.equal('sqlite3');
+    expect(config.db.filename).to.equal('./data/database.sqlite');
+    expect(config.redis.url).to.equal(undefined);
+    expect(config.queryLimitDefault).to.equal(100);
+    expect(config.queryLimitMax).to.equal(Infinity);
+    expect(config.maxPayloadSize).to.equal(1024 * 1024);
+    expect(config.accessTokenTtlMs).to.equal(15 * 60 * 1000);
+    expect(config.refreshTokenTtlMs).to.equal(7 * 24 * 3600 * 1000);
+    expect(config.refreshTokenCookie).to.include({ name: 'svc_refresh_token', secure: true, sameSite: 'lax' });
+  });
+
+  it('generates a SECRET when none is set and says so', () => {
+    const a = loadConfig({}, NO_FILE);
+    const b = loadConfig({}, NO_FILE);
+    expect(a.isSecretGenerated).to.equal(true);
+    expect(a.secret).to.have.length.greaterThan(30);
+    expect(a.secret).not.to.equal(b.secret);
+    expect(loadConfig({ SECRET: 's' }, NO_FILE)).to.include({ secret: 's', isSecretGenerated: false });
+  });
+
+  it('parses durations, sizes, lists and booleans', () => {
+    const config = loadConfig(
+      {
+        ACCESS_TOKEN_TTL: '30s',
+        REFRESH_TOKEN_TTL: '2500',
+        MAX_PAYLOAD_SIZE: '10kb',
+        CORS_ENABLED: 'true',
+        CORS_ORIGIN: 'https://a.example,https://b.example',
+        QUERY_LIMIT_MAX: '500',
+        STORAGE_LOCATIONS: 'array:local,s3',
+      },
+      NO_FILE,
+    );
+    expect(config.accessTokenTtlMs).to.equal(30_000);
+    expect(config.refreshTokenTtlMs).to.equal(2500);
+    expect(config.maxPayloadSize).to.equal(10 * 1024);
+    expect(config.cors.enabled).to.equal(true);
+    expect(config.cors.origin).to.deep.equal(['https://a.example', 'https://b.example']);
+    expect(config.queryLimitMax).to.equal(500);
+    expect(config.storage.locations).to.deep.equal(['local', 's3']);
+  });
+
+  it('builds the Redis URL from REDIS or REDIS_HOST/PORT/PASSWORD', () => {
+    expect(loadConfig({ REDIS: 'redis://cache:6379' }, NO_FILE).redis.url).to.equal('redis://cache:6379');
+    expect(loadConfig({ REDIS_HOST: 'cache', REDIS_PASSWORD: 'p w' }, NO_FILE).redis.url).to.equal(
+      'redis://:p%20w@cache:6379',
+    );
+    expect(loadConfig({ REDIS: 'redis://x', REDIS_ENABLED: 'false' }, NO_FILE).redis.url).to.equal(undefined);
+  });
+
+  it('reads a value from <NAME>_FILE', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
+    writeFileSync(join(dir, 'secret'), 'from-file\n');
+    expect(loadConfig({ SECRET_FILE: join(dir, 'secret') }, NO_FILE).secret).to.equal('from-file');
+  });
+
+  it('reads the .env file at CONFIG_PATH, the process environment winning', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
+    const file = join(dir, '.env');
+    writeFileSync(file, 'PORT=9000\nLOG_LEVEL=debug\n');
+    const config = loadConfig({ CONFIG_PATH: file, LOG_LEVEL: 'warn' });
+    expect(config.port).to.equal(9000);
+    expect(config.logLevel).to.equal('warn');
+  });
+
+  const invalid: [Record<string, string>, string, RegExp][] = [
+    [{ PORT: 'eighty' }, 'PORT', /must be an integer/],
+    [{ PORT: '70000' }, 'PORT', /at most 65535/],
+    [{ DB_CLIENT: 'oracle' }, 'DB_CLIENT', /one of sqlite3, pg, mysql/],
+    [{ DB_CLIENT: 'pg' }, 'DB_DATABASE', /required when DB_CLIENT is pg/],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of fatal/],
+    [{ ACCESS_TOKEN_TTL: 'soon' }, 'ACCESS_TOKEN_TTL', /duration/],
+    [{ MAX_PAYLOAD_SIZE: 'huge' }, 'MAX_PAYLOAD_SIZE', /size/],
+    [{ CORS_ENABLED: 'yes' }, 'CORS_ENABLED', /true or false/],
+    [{ MAX_RELATIONAL_DEPTH: '1' }, 'MAX_RELATIONAL_DEPTH', /at least 2/],
+    [{ REDIS: 'localhost:6379' }, 'REDIS', /redis:\/\/ URL/],
+    [{ SECRET_FILE: '/nonexistent/secret' }, 'SECRET_FILE', /cannot be read/],
+    [{ CONFIG_PATH: '/nonexistent/.env' }, 'CONFIG_PATH', /missing file/],
+  ];
+  for (const [env, variable, problem] of invalid) {
+    it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
+      const error = configError(env);
+      expect(error.variable).to.equal(variable);
+      expect(error.message).to.contain(variable).and.match(problem);
+    });
+  }
+});
