@@ -10,6 +10,7 @@ import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
 import { createAuthServices, type AuthServices } from './auth/auth-context.js';
+import { PermissionStore } from './access/permission-store.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -57,7 +58,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
 
   const auth = createAuthServices({ db, config, logger });
-  const app = createApp({ config, db, logger, schema, auth });
+  const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
+  const app = createApp({ config, db, logger, schema, auth, permissions });
   const server = createServer(app);
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;

@@ -152,6 +152,8 @@ export interface Config {
     readonly namespace: string;
     readonly autoPurge: boolean;
     readonly schema: boolean;
+    /** CACHE_PERMISSIONS: compiled permission rules kept per (role, schema version). */
+    readonly permissions: boolean;
   };
   readonly storage: {
     readonly locations: readonly string[];
@@ -262,6 +264,7 @@ export function loadConfig(
       namespace: env.string('CACHE_NAMESPACE', 'system-cache'),
       autoPurge: env.bool('CACHE_AUTO_PURGE', false),
       schema: env.bool('CACHE_SCHEMA', true),
+      permissions: env.bool('CACHE_PERMISSIONS', true),
     },
     storage: {
       locations: env.list('STORAGE_LOCATIONS', ['local']),

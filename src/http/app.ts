@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import cookieParser from 'cookie-parser';
 import { pinoHttp } from 'pino-http';
 import type { Knex } from 'knex';
+import type { PermissionStore } from '../access/permission-store.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
@@ -22,6 +23,8 @@ export interface AppDeps {
   /** The schema overview (getOverview) and its invalidation after schema changes. */
   readonly schema: SchemaCache;
   readonly auth: AuthContext;
+  /** Compiled permission rules per role (src/access/README.md: loadPermissions per request). */
+  readonly permissions: PermissionStore;
 }
 
 /**
