@@ -157,9 +157,17 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config);
+  // Listen for signals before starting, so one that arrives during the start is not fatal.
+  let requested: string | undefined;
+  let onSignal = (signal: string) => {
+    requested = signal;
+  };
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
+
   const running = await startServer(config, { logger });
   printCreatedAdmin(running.bootstrap);
-  const stop = (signal: string) => {
+  onSignal = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     running.close().then(
       () => process.exit(0),
@@ -169,8 +177,7 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  if (requested !== undefined) onSignal(requested);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

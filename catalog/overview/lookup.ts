@@ -19,7 +19,8 @@ export type FieldRelation =
 
 /** The collection, or FORBIDDEN (spec, Errors, rule 1: existence is never revealed). */
 export function requireCollection(overview: SchemaOverview, collection: string): CollectionOverview {
-  const found = overview.collections[collection];
+  // Own keys only: names such as `constructor` or `__proto__` come from requests.
+  const found = Object.hasOwn(overview.collections, collection) ? overview.collections[collection] : undefined;
   if (found === undefined) throw new ForbiddenError();
   return found;
 }
@@ -29,7 +30,8 @@ export function findField(
   collection: string,
   field: string,
 ): FieldOverview | undefined {
-  return overview.collections[collection]?.fields[field];
+  const fields = Object.hasOwn(overview.collections, collection) ? overview.collections[collection]?.fields : undefined;
+  return fields !== undefined && Object.hasOwn(fields, field) ? fields[field] : undefined;
 }
 
 /** The relation behind `collection.field`, or undefined for a plain field. */

@@ -53,6 +53,14 @@ export function createDatabase(db: DbConfig): Knex {
     case 'mysql':
       return knex({
         client: KNEX_CLIENT.mysql,
+        pool: {
+          ...pool,
+          // Nested reads aggregate JSON_ARRAYAGG, which MariaDB silently cuts at
+          // group_concat_max_len (1 MB by default); TIMESTAMP columns read and write in UTC.
+          afterCreate(conn: MysqlConnection, done: (err: Error | null, conn: unknown) => void) {
+            conn.query("SET SESSION group_concat_max_len = 4294967295, time_zone = '+00:00'", (err) => done(err, conn));
+          },
+        },
         connection: withoutUndefined({
           host: db.host ?? '127.0.0.1',
           port: db.port ?? 3306,
@@ -64,9 +72,12 @@ export function createDatabase(db: DbConfig): Knex {
           bigNumberStrings: true,
           charset: 'utf8mb4',
         }),
-        pool,
       });
   }
+}
+
+interface MysqlConnection {
+  query(sql: string, callback: (err: Error | null) => void): void;
 }
 
 /** The dialect of an open knex instance, in DB_CLIENT terms. */

@@ -12,8 +12,15 @@ import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
 import { createErrorHandler } from './error-handler.js';
 import { authRoutes } from './routes/auth.js';
-import { serverRoutes } from './routes/server.js';
 import { usersTfaRoutes } from './routes/users-tfa.js';
+import { itemWriteRoutes, SYSTEM_WRITE_ROUTES, systemWriteRoutes } from './routes/item-writes.js';
+import { serverRoutes } from './routes/server.js';
+import { cacheRoutes } from './routes/cache.js';
+import { collectionRoutes } from './routes/collections.js';
+import { fieldRoutes } from './routes/fields.js';
+import { relationRoutes } from './routes/relations.js';
+import { utilsWriteRoutes } from './routes/utils-writes.js';
+import { itemsReadRoutes } from './routes/items-read.js';
 import './request.js';
 
 export interface AppDeps {
@@ -62,7 +69,17 @@ export function createApp(deps: AppDeps): Express {
   }
 
   app.use('/server', serverRoutes(deps));
+  // Before the system collection routes: /users/me/tfa/* and /users/:id/tfa/disable are not items.
   app.use('/users', usersTfaRoutes(deps.db));
+  const schemaContext = { db: deps.db, schema: deps.schema, reporter: logger };
+  app.use('/collections', collectionRoutes(schemaContext));
+  app.use('/fields', fieldRoutes(schemaContext));
+  app.use('/relations', relationRoutes(schemaContext));
+  app.use('/utils/cache', cacheRoutes(deps));
+  app.use(itemsReadRoutes(deps));
+  app.use('/items', itemWriteRoutes(deps));
+  app.use('/utils', utilsWriteRoutes(deps));
+  for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
 
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));

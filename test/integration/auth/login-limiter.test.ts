@@ -7,7 +7,7 @@ import { describeEachDatabase, testConfig } from '../../support/server.js';
 import { redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/services.js';
 import { createUser, expectOnlyError, postJson } from './helpers.js';
 
-const LIMITED = { LOGIN_STALL_TIME: '0', RATE_LIMITER_LOGIN_POINTS: '3', RATE_LIMITER_LOGIN_DURATION: '2' };
+const LIMITED = { LOGIN_STALL_TIME: '0', RATE_LIMITER_LOGIN_POINTS: '3', RATE_LIMITER_LOGIN_DURATION: '60' };
 
 type Api = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -28,8 +28,9 @@ describeEachDatabase(
       await failTimes(ctx().api, '198.51.100.1', user.email, 3);
       const res = await loginFrom(ctx().api, '198.51.100.1', user.email, user.password);
       const error = await expectOnlyError(res, 429, 'REQUESTS_EXCEEDED');
-      expect(Number(res.headers.get('retry-after'))).to.be.within(1, 2);
-      expect(error.errors[0]?.message).to.match(/^Too many requests, retry after [12]s\.$/);
+      const retryAfter = Number(res.headers.get('retry-after'));
+      expect(retryAfter).to.be.within(50, 60);
+      expect(error.errors[0]?.message).to.equal(`Too many requests, retry after ${retryAfter}s.`);
       expect(error.errors[0]?.extensions['limit']).to.equal(3);
       expect(Date.parse(error.errors[0]?.extensions['reset'] as string)).to.be.greaterThan(Date.now() - 1000);
       expect(await ctx().server.db('svc_sessions').where('user', user.id)).to.have.length(0);
@@ -73,16 +74,25 @@ describeEachDatabase(
       }
       await expectOnlyError(await loginFrom(ctx().api, '198.51.100.7', user.email, user.password, { otp: current }), 429, 'REQUESTS_EXCEEDED');
     });
-
-    it('lets the account in again once the window has passed', async () => {
-      const user = await createUser(ctx().server.db);
-      await failTimes(ctx().api, '198.51.100.8', user.email, 3);
-      await expectOnlyError(await loginFrom(ctx().api, '198.51.100.8', user.email, user.password), 429, 'REQUESTS_EXCEEDED');
-      await sleep(2100);
-      expect((await loginFrom(ctx().api, '198.51.100.8', user.email, user.password)).status).to.equal(200);
-    });
   },
   { env: LIMITED },
+);
+
+describeEachDatabase(
+  'login limiter window (RATE_LIMITER_LOGIN_DURATION)',
+  (ctx) => {
+    it('lets the caller try again once the window has passed', async () => {
+      // Unknown accounts fail fast (no password hash to check), well inside the short window.
+      const email = `gone-${Date.now()}@example.com`;
+      for (let i = 0; i < 3; i++) await loginFrom(ctx().api, '198.51.100.8', email, 'x');
+      const blocked = await loginFrom(ctx().api, '198.51.100.8', email, 'x');
+      expect(blocked.status).to.equal(429);
+      expect(Number(blocked.headers.get('retry-after'))).to.be.within(1, 2);
+      await sleep(2100);
+      await expectOnlyError(await loginFrom(ctx().api, '198.51.100.8', email, 'x'), 401, 'INVALID_CREDENTIALS');
+    });
+  },
+  { env: { ...LIMITED, RATE_LIMITER_LOGIN_DURATION: '2' } },
 );
 
 describeEachDatabase(

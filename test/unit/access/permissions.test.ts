@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { DynamicContext } from '../../../src/access/dynamic-values.js';
 import { compilePermissionRules, type PermissionRow } from '../../../src/access/permission-rules.js';
 import { ADMIN_PERMISSIONS, createPermissions } from '../../../src/access/permissions.js';
+import { canReadCollection, FULL_READ_ACCESS, readAccessOf } from '../../../src/access/read-access.js';
 import { ForbiddenError } from '../../../src/errors.js';
 
 const USER = '3f0c6c1e-0000-4000-8000-000000000001';
@@ -85,5 +86,19 @@ describe('permissions', () => {
     expect(ADMIN_PERMISSIONS.validation('anything', 'create')).to.equal(null);
     expect(ADMIN_PERMISSIONS.presets('anything', 'create')).to.deep.equal({});
     expect(ADMIN_PERMISSIONS.collections('read')).to.equal('*');
+  });
+});
+
+describe('readAccessOf', () => {
+  it("gives the read side the read rule's filter and fields, and nothing for unreadable collections", () => {
+    const access = readAccessOf(createPermissions(compilePermissionRules(rows, { app: false }), context));
+    expect(access.rowFilter('articles')).to.deep.equal({
+      _or: [{ author: { _eq: USER } }, { published_on: { _lte: '2024-03-31T12:00:00.000Z' } }],
+    });
+    expect([...(access.readableFields('articles') as Set<string>)]).to.deep.equal(['id', 'title', 'author']);
+    expect(canReadCollection(access, 'articles')).to.equal(true);
+    expect(access.rowFilter('comments')).to.equal(null);
+    expect(canReadCollection(access, 'comments')).to.equal(false);
+    expect(readAccessOf(ADMIN_PERMISSIONS)).to.equal(FULL_READ_ACCESS);
   });
 });

@@ -1,0 +1,61 @@
+import type { FilterObject } from '../../catalog/overview/types.js';
+import type { Accountability } from './accountability.js';
+import type { Permissions } from './permissions.js';
+
+/**
+ * What the read side asks about the caller (reference/auth.md, read permissions): the row
+ * filter AND-ed into every level of a read, and the fields that may be read, filtered,
+ * sorted, searched or aggregated. An empty field set means the collection is not readable.
+ */
+export interface ReadAccess {
+  /** The read permission's item filter on `collection`; null = every row. */
+  rowFilter(collection: string): FilterObject | null;
+  /** `*` = every field. */
+  readableFields(collection: string): '*' | ReadonlySet<string>;
+}
+
+const NO_FIELDS: ReadonlySet<string> = new Set();
+
+/** Admins: every row and field of every collection. */
+export const FULL_READ_ACCESS: ReadAccess = Object.freeze({
+  rowFilter: () => null,
+  readableFields: () => '*' as const,
+});
+
+/** Nothing is readable: data is private by default (spec, "What the service does"). */
+export const NO_READ_ACCESS: ReadAccess = Object.freeze({
+  rowFilter: () => null,
+  readableFields: () => NO_FIELDS,
+});
+
+/**
+ * The caller's read access until role permissions are evaluated: admins read everything,
+ * everybody else nothing. The permissions work replaces this with svc_permissions rows.
+ */
+export function defaultReadAccess(accountability: Accountability): ReadAccess {
+  return accountability.admin ? FULL_READ_ACCESS : NO_READ_ACCESS;
+}
+
+/**
+ * The read side's view of the caller's permissions: the `read` rule's item filter and
+ * fields. A collection without read permission has no fields (so it is not readable) and
+ * no filter, as in {@link NO_READ_ACCESS}.
+ */
+export function readAccessOf(permissions: Permissions): ReadAccess {
+  if (permissions.isAdmin) return FULL_READ_ACCESS;
+  return Object.freeze({
+    rowFilter: (collection: string) =>
+      permissions.allows(collection, 'read') ? permissions.rowFilter(collection, 'read') : null,
+    readableFields: (collection: string) => permissions.fields(collection, 'read'),
+  });
+}
+
+export function canReadCollection(access: ReadAccess, collection: string): boolean {
+  const fields = access.readableFields(collection);
+  return fields === '*' || fields.size > 0;
+}
+
+export function canReadField(access: ReadAccess, collection: string, field: string): boolean {
+  const fields = access.readableFields(collection);
+  return fields === '*' || fields.has(field) || fields.has('*');
+}

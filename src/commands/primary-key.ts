@@ -1,0 +1,40 @@
+import type { CollectionOverview } from '../../catalog/overview/types.js';
+import { ForbiddenError } from '../errors.js';
+import type { PrimaryKey } from './types.js';
+
+const INTEGER_TEXT = /^-?\d+$/;
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A key from a URL or payload in the type of the collection's primary key, or undefined when
+ * no row can have it (`abc` for an integer key): such a key is never sent to the database,
+ * where PostgreSQL would fail the whole statement on it.
+ */
+export function toPrimaryKey(collection: CollectionOverview, value: unknown): PrimaryKey | undefined {
+  const type = collection.fields[collection.primary]?.type;
+  const text = typeof value === 'number' || typeof value === 'string' ? String(value).trim() : undefined;
+  if (text === undefined || text === '') return undefined;
+  switch (type) {
+    case 'integer':
+    case 'bigInteger': {
+      if (!INTEGER_TEXT.test(text)) return undefined;
+      const number = Number(text);
+      return Number.isSafeInteger(number) ? number : text;
+    }
+    case 'uuid':
+      return UUID_TEXT.test(text) ? text.toLowerCase() : undefined;
+    default:
+      return typeof value === 'number' ? value : String(value);
+  }
+}
+
+/** {@link toPrimaryKey}, or FORBIDDEN: a key no row can have names a missing item (spec, Errors, rule 1). */
+export function requirePrimaryKey(collection: CollectionOverview, value: unknown): PrimaryKey {
+  const key = toPrimaryKey(collection, value);
+  if (key === undefined) throw new ForbiddenError();
+  return key;
+}
+
+export function sameKey(a: unknown, b: unknown): boolean {
+  return a !== null && a !== undefined && b !== null && b !== undefined && String(a).toLowerCase() === String(b).toLowerCase();
+}

@@ -1,0 +1,68 @@
+import type { CollectionOverview, FieldOverview } from '../../catalog/overview/types.js';
+import type { DbClient } from '../config/index.js';
+import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
+import type { Item } from './types.js';
+
+export { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
+
+/**
+ * Validated payload values as the database stores them. Timestamps: PostgreSQL and MySQL get
+ * a Date (the MySQL connection talks UTC); SQLite, which has no date type, UTC text
+ * `YYYY-MM-DD HH:MM:SS.SSS`, the form of CURRENT_TIMESTAMP that the read side's filters
+ * compare against (src/query/README.md). dateTime is stored as written without a zone, json
+ * as JSON text, csv arrays joined with commas, uuids lower-cased.
+ */
+export function toDatabaseRow(collection: CollectionOverview, values: Item, dialect: DbClient): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const field = collection.fields[name];
+    if (field === undefined || field.isAlias || value === undefined) continue;
+    row[name] = toDatabaseValue(field, value, dialect);
+  }
+  return row;
+}
+
+export function toDatabaseValue(field: Pick<FieldOverview, 'type'>, value: unknown, dialect: DbClient): unknown {
+  if (value === null) return null;
+  switch (field.type) {
+    case 'string':
+    case 'text':
+    case 'hash':
+      return String(value);
+    case 'integer':
+      return Number(value);
+    case 'bigInteger':
+      return typeof value === 'number' ? value : String(value).trim();
+    case 'float':
+      return Number(value);
+    case 'decimal':
+      return typeof value === 'number' ? value : String(value).trim();
+    case 'boolean':
+      return value === true || value === 1 || value === 'true' || value === '1';
+    case 'uuid':
+      return String(value).toLowerCase();
+    case 'timestamp':
+      return toDatabaseTimestamp(new Date(String(value)), dialect);
+    case 'dateTime':
+      return toDateTimeText(String(value));
+    case 'date':
+      return String(value).slice(0, 10);
+    case 'json':
+      return JSON.stringify(value);
+    case 'csv':
+      return Array.isArray(value) ? value.join(',') : String(value);
+    case 'time':
+    case 'binary':
+    case 'geometry':
+    case 'unknown':
+    case 'alias':
+      return value;
+  }
+}
+
+/** `2024-05-01T10:20:30+02:00` → `2024-05-01 10:20:30`: a dateTime has no zone. */
+function toDateTimeText(value: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?/.exec(value);
+  if (match === null) return value;
+  return `${match[1]} ${match[2] ?? '00:00'}${match[3] ?? ':00'}`;
+}

@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+import type { SchemaOverview } from '../../catalog/overview/types.js';
+import type { Accountability } from '../access/accountability.js';
+import type { ReadAccess } from '../access/read-access.js';
+import type { WritePermissions } from '../access/write-permissions.js';
+import type { ReadContext } from '../query/index.js';
+
+/** A primary key as it travels in payloads and URLs. */
+export type PrimaryKey = string | number;
+
+/** An item payload or row: database field names to values. */
+export type Item = Readonly<Record<string, unknown>>;
+
+/** A read query object (reference/query.md) selecting the items of a write by query. */
+export type QueryObject = Readonly<Record<string, unknown>>;
+
+/** Which items an update or delete addresses. */
+export type Selection =
+  | { readonly keys: readonly PrimaryKey[] }
+  | { readonly query: QueryObject };
+
+export interface CreateCommand {
+  readonly kind: 'create';
+  readonly collection: string;
+  readonly data: readonly Item[];
+}
+
+/**
+ * `data` applied to the selected items; `batch` = one payload per item, each with its primary
+ * key; `singleton` = the single row of a singleton collection, created when missing.
+ */
+export type UpdateCommand = {
+  readonly kind: 'update';
+  readonly collection: string;
+} & (
+  | (Selection & { readonly data: Item })
+  | { readonly batch: readonly Item[] }
+  | { readonly singleton: true; readonly data: Item }
+);
+
+export type DeleteCommand = { readonly kind: 'delete'; readonly collection: string } & Selection;
+
+/** reference/audit-and-utils.md, "Manual sort": `item` takes the place of `to`. */
+export interface SortCommand {
+  readonly kind: 'sort';
+  readonly collection: string;
+  readonly item: PrimaryKey;
+  readonly to: PrimaryKey;
+}
+
+/** reference/audit-and-utils.md, "Revert": apply a revision's `data` back to its item. */
+export interface RevertCommand {
+  readonly kind: 'revert';
+  readonly revision: PrimaryKey;
+}
+
+export type Command = CreateCommand | UpdateCommand | DeleteCommand | SortCommand | RevertCommand;
+
+/** Everything a handler needs; built once per request by the caller. */
+export interface CommandContext {
+  readonly db: Knex;
+  readonly overview: SchemaOverview;
+  readonly accountability: Accountability;
+  readonly permissions: WritePermissions;
+  /** MAX_BATCH_MUTATION: items one command may touch, nested ones included. */
+  readonly maxBatchMutation: number;
+  /** What the caller may read: writes by query select, and reverts read, through it. */
+  readonly readAccess: ReadAccess;
+  /** QUERY_LIMIT_DEFAULT, QUERY_LIMIT_MAX, MAX_RELATIONAL_DEPTH for those reads. */
+  readonly readLimits: ReadContext['limits'];
+  /** Purges the data cache of the collections a committed command touched. */
+  readonly purgeCache?: (collections: readonly string[]) => Promise<void>;
+  /** The clock of date-created/date-updated and the journal; a fake in tests. */
+  readonly now?: () => Date;
+}

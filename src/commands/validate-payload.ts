@@ -1,0 +1,182 @@
+import { getFieldRelation } from '../../catalog/overview/lookup.js';
+import type { CollectionOverview, FieldOverview, SchemaOverview } from '../../catalog/overview/types.js';
+import { validateFilter, type FilterVariables } from '../access/validate-filter.js';
+import {
+  FailedValidationError,
+  InvalidPayloadError,
+  ServiceErrorList,
+  ValueOutOfRangeError,
+  ValueTooLongError,
+  type ServiceError,
+} from '../errors.js';
+import type { Item } from './types.js';
+
+export interface PayloadCheck {
+  readonly action: 'create' | 'update';
+  readonly variables: FilterVariables;
+}
+
+/**
+ * Checks one item payload against its collection before anything is written
+ * (reference/errors.md): unknown fields → INVALID_PAYLOAD; per field, wrong basic type →
+ * FAILED_VALIDATION `type` ([DEVIATION]), null into a non-nullable or required field →
+ * `nnull`, longer than the column → VALUE_TOO_LONG, outside the numeric type →
+ * VALUE_OUT_OF_RANGE, then the field's `meta.validation` filter; on create, a required field
+ * (meta.required, or non-nullable without default and not filled by the database) that is
+ * missing → `required`. All failures are reported together.
+ *
+ * Relational values that nest an item (an object on a many-to-one, arrays on aliases) are
+ * left to the nested write, which validates them against their own collection.
+ */
+export function validatePayload(
+  overview: SchemaOverview,
+  collection: CollectionOverview,
+  payload: Item,
+  check: PayloadCheck,
+): void {
+  const errors: ServiceError[] = [];
+  for (const [name, value] of Object.entries(payload)) {
+    const field = collection.fields[name];
+    if (field === undefined) {
+      throw new InvalidPayloadError(`Field "${name}" doesn't exist in collection "${collection.collection}"`);
+    }
+    if (field.isAlias || value === undefined) continue;
+    if (isObject(value) && getFieldRelation(overview, collection.collection, name) !== undefined) continue;
+    errors.push(...validateValue(collection, field, value, check));
+  }
+  if (check.action === 'create') {
+    for (const field of Object.values(collection.fields)) {
+      if (payload[field.field] === undefined && isRequiredOnCreate(field)) {
+        errors.push(failure(field, 'required', ' Value is required.'));
+      }
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new ServiceErrorList(errors);
+}
+
+/** Fields the caller must give on create: the database would refuse or the schema says so. */
+export function isRequiredOnCreate(field: FieldOverview): boolean {
+  if (field.isAlias) return false;
+  if (field.required) return true;
+  return !field.nullable && field.defaultValue === null && !field.isGenerated;
+}
+
+function validateValue(
+  collection: CollectionOverview,
+  field: FieldOverview,
+  value: unknown,
+  check: PayloadCheck,
+): ServiceError[] {
+  if (value === null) {
+    // An auto-increment key given as null is left to the database.
+    if (field.isPrimaryKey && field.isGenerated) return [];
+    return field.nullable && !field.required ? [] : [failure(field, 'nnull', " Value can't be null.")];
+  }
+  if (!hasValidType(field, value)) return [failure(field, 'type')];
+  if (field.required && value === '') return [failure(field, 'nempty', " Value can't be empty.")];
+  const ref = { collection: collection.collection, field: field.field };
+  if (isTooLong(field, value)) return [new ValueTooLongError(ref)];
+  if (!isInRange(field, value)) return [new ValueOutOfRangeError(ref)];
+  if (field.validation === null) return [];
+  const failures = validateFilter(field.validation, { [field.field]: value }, check.variables);
+  if (field.validationMessage === null) return failures;
+  return failures.map((e) => new FailedValidationError(e.extensions, field.validationMessage ?? undefined));
+}
+
+function failure(field: FieldOverview, type: string, suffix = ''): FailedValidationError {
+  const message = field.validationMessage ?? `Validation failed for field "${field.field}".${suffix}`;
+  return new FailedValidationError({ field: field.field, type }, message);
+}
+
+const INTEGER_TEXT = /^-?\d+$/;
+const NUMBER_TEXT = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}/;
+const TIME_TEXT = /^\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+/** The basic type check of reference/errors.md [DEVIATION]: values the column cannot hold. */
+function hasValidType(field: FieldOverview, value: unknown): boolean {
+  switch (field.type) {
+    case 'string':
+    case 'text':
+      return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+    case 'hash':
+      return typeof value === 'string';
+    case 'integer':
+    case 'bigInteger':
+      return (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && INTEGER_TEXT.test(value.trim()));
+    case 'float':
+    case 'decimal':
+      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && NUMBER_TEXT.test(value.trim()));
+    case 'boolean':
+      return typeof value === 'boolean' || value === 0 || value === 1 || ['true', 'false', '1', '0'].includes(String(value));
+    case 'uuid':
+      return typeof value === 'string' && UUID_TEXT.test(value);
+    case 'date':
+    case 'dateTime':
+    case 'timestamp':
+      return typeof value === 'string' && DATE_TEXT.test(value) && !Number.isNaN(Date.parse(value));
+    case 'time':
+      return typeof value === 'string' && TIME_TEXT.test(value);
+    case 'csv':
+      return typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number'));
+    case 'json':
+    case 'binary':
+    case 'geometry':
+    case 'unknown':
+    case 'alias':
+      return true;
+  }
+}
+
+function isTooLong(field: FieldOverview, value: unknown): boolean {
+  if (field.maxLength === null || field.type === 'hash') return false;
+  if (field.type !== 'string' && field.type !== 'text' && field.type !== 'csv') return false;
+  const text = Array.isArray(value) ? value.join(',') : String(value);
+  return [...text].length > field.maxLength;
+}
+
+const INT_RANGES: readonly (readonly [RegExp, bigint, bigint])[] = [
+  [/^tinyint/, -128n, 127n],
+  [/^(smallint|int2|smallserial)/, -32768n, 32767n],
+  [/^mediumint/, -8388608n, 8388607n],
+  [/^(bigint|int8|bigserial)/, -(2n ** 63n), 2n ** 63n - 1n],
+];
+
+function isInRange(field: FieldOverview, value: unknown): boolean {
+  switch (field.type) {
+    case 'integer':
+    case 'bigInteger': {
+      const number = BigInt(String(value).trim());
+      const [min, max] = integerRange(field);
+      return number >= min && number <= max;
+    }
+    case 'decimal': {
+      if (field.precision === null) return true;
+      const digits = field.precision - (field.scale ?? 0);
+      const rounded = Math.abs(Number(Number(value).toFixed(field.scale ?? 0)));
+      return rounded < 10 ** digits;
+    }
+    case 'float':
+      return Number.isFinite(Number(value));
+    default:
+      return true;
+  }
+}
+
+function integerRange(field: FieldOverview): readonly [bigint, bigint] {
+  const dbType = (field.dbType ?? '').toLowerCase();
+  const unsigned = dbType.includes('unsigned');
+  const found = INT_RANGES.find(([pattern]) => pattern.test(dbType));
+  const [min, max] = found
+    ? [found[1], found[2]]
+    : field.type === 'bigInteger'
+      ? [-(2n ** 63n), 2n ** 63n - 1n]
+      : [-(2n ** 31n), 2n ** 31n - 1n];
+  return unsigned ? [0n, max * 2n + 1n] : [min, max];
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
+}

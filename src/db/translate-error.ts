@@ -1,0 +1,138 @@
+import type { DbClient } from '../config/index.js';
+import {
+  InvalidForeignKeyError,
+  NotNullViolationError,
+  RecordNotUniqueError,
+  ValueOutOfRangeError,
+  ValueTooLongError,
+  type ServiceError,
+} from '../errors.js';
+
+/** What the statement was writing: the errors of some dialects do not name the table. */
+export interface StatementTarget {
+  /** The collection (table) the failing statement wrote to. */
+  readonly collection: string;
+  /** Its primary key field: MySQL names a duplicate primary key only as `PRIMARY`. */
+  readonly primaryKey?: string;
+}
+
+/** The driver error fields this module reads (pg, mysql2 and better-sqlite3 together). */
+interface DriverError {
+  readonly code?: unknown;
+  readonly errno?: unknown;
+  readonly message?: unknown;
+  readonly sqlMessage?: unknown;
+  readonly table?: unknown;
+  readonly column?: unknown;
+  readonly detail?: unknown;
+}
+
+/**
+ * Turns a constraint violation reported by the database into the service error of
+ * reference/errors.md (RECORD_NOT_UNIQUE, NOT_NULL_VIOLATION, VALUE_TOO_LONG,
+ * VALUE_OUT_OF_RANGE, INVALID_FOREIGN_KEY), by SQLSTATE on PostgreSQL, errno on MySQL/MariaDB
+ * and the extended result code on SQLite. Anything else is returned unchanged.
+ */
+export function translateDatabaseError(error: unknown, dialect: DbClient, target: StatementTarget): unknown {
+  if (typeof error !== 'object' || error === null) return error;
+  const translated = translateByDialect(error as DriverError, dialect, target);
+  return translated ?? error;
+}
+
+function translateByDialect(error: DriverError, dialect: DbClient, target: StatementTarget): ServiceError | undefined {
+  switch (dialect) {
+    case 'pg':
+      return translatePostgres(error, target);
+    case 'mysql':
+      return translateMysql(error, target);
+    case 'sqlite3':
+      return translateSqlite(error, target);
+  }
+}
+
+function translatePostgres(error: DriverError, target: StatementTarget): ServiceError | undefined {
+  const collection = typeof error.table === 'string' ? error.table : target.collection;
+  const detail = typeof error.detail === 'string' ? error.detail : '';
+  // detail: `Key (slug)=(a) already exists.` / `Key (author)=(5) is not present in table "users".`
+  const keyColumn = /^Key \(([^,)]+)\)=/.exec(detail)?.[1]?.replace(/^"|"$/g, '') ?? null;
+  switch (error.code) {
+    case '23505':
+      return new RecordNotUniqueError({ collection, field: keyColumn });
+    case '23502':
+      return new NotNullViolationError({ collection, field: typeof error.column === 'string' ? error.column : null });
+    case '23503':
+      // Deleting a still referenced row names the referenced key, not a column of `collection`.
+      return /is still referenced/.test(detail)
+        ? new InvalidForeignKeyError({ collection: target.collection, field: null })
+        : new InvalidForeignKeyError({ collection, field: keyColumn });
+    case '22001':
+      return new ValueTooLongError({ collection: target.collection, field: null });
+    case '22003':
+      return new ValueOutOfRangeError({ collection: target.collection, field: null });
+    default:
+      return undefined;
+  }
+}
+
+const MYSQL_ER_DUP_ENTRY = 1062;
+const MYSQL_ER_BAD_NULL_ERROR = 1048;
+const MYSQL_ER_NO_DEFAULT_FOR_FIELD = 1364;
+const MYSQL_ER_DATA_TOO_LONG = 1406;
+const MYSQL_ER_WARN_DATA_OUT_OF_RANGE = 1264;
+const MYSQL_ER_ROW_IS_REFERENCED_2 = 1451;
+const MYSQL_ER_NO_REFERENCED_ROW_2 = 1452;
+
+function translateMysql(error: DriverError, target: StatementTarget): ServiceError | undefined {
+  const message = typeof error.sqlMessage === 'string' ? error.sqlMessage : String(error.message ?? '');
+  const { collection } = target;
+  const quoted = (pattern: RegExp): string | null => pattern.exec(message)?.[1] ?? null;
+  switch (error.errno) {
+    case MYSQL_ER_DUP_ENTRY:
+      // `Duplicate entry 'a' for key 'articles_slug_unique'` (MySQL 8: 'articles.articles_slug_unique')
+      return new RecordNotUniqueError({ collection, field: fieldOfUniqueKey(quoted(/for key '([^']+)'$/), target) });
+    case MYSQL_ER_BAD_NULL_ERROR:
+      return new NotNullViolationError({ collection, field: quoted(/^Column '([^']+)'/) });
+    case MYSQL_ER_NO_DEFAULT_FOR_FIELD:
+      return new NotNullViolationError({ collection, field: quoted(/^Field '([^']+)'/) });
+    case MYSQL_ER_DATA_TOO_LONG:
+      return new ValueTooLongError({ collection, field: quoted(/for column '([^']+)'/) });
+    case MYSQL_ER_WARN_DATA_OUT_OF_RANGE:
+      return new ValueOutOfRangeError({ collection, field: quoted(/for column '([^']+)'/) });
+    case MYSQL_ER_NO_REFERENCED_ROW_2:
+      return new InvalidForeignKeyError({ collection, field: quoted(/FOREIGN KEY \(`([^`]+)`\)/) });
+    case MYSQL_ER_ROW_IS_REFERENCED_2:
+      return new InvalidForeignKeyError({ collection, field: null });
+    default:
+      return undefined;
+  }
+}
+
+/** The field behind a MySQL unique index name: `PRIMARY`, `<table>_<field>_unique` or `<field>`. */
+function fieldOfUniqueKey(key: string | null, target: StatementTarget): string | null {
+  if (key === null) return null;
+  const name = key.includes('.') ? key.slice(key.lastIndexOf('.') + 1) : key;
+  if (name === 'PRIMARY') return target.primaryKey ?? null;
+  const prefix = `${target.collection}_`;
+  const withoutPrefix = name.startsWith(prefix) ? name.slice(prefix.length) : name;
+  return withoutPrefix.endsWith('_unique') ? withoutPrefix.slice(0, -'_unique'.length) : withoutPrefix;
+}
+
+function translateSqlite(error: DriverError, target: StatementTarget): ServiceError | undefined {
+  const message = String(error.message ?? '');
+  // `UNIQUE constraint failed: articles.slug` / `NOT NULL constraint failed: articles.title`
+  const column = /constraint failed: ([^.\s]+)\.([^\s,]+)/.exec(message);
+  const collection = column?.[1] ?? target.collection;
+  const field = column?.[2] ?? null;
+  switch (error.code) {
+    case 'SQLITE_CONSTRAINT_UNIQUE':
+    case 'SQLITE_CONSTRAINT_PRIMARYKEY':
+      return new RecordNotUniqueError({ collection, field });
+    case 'SQLITE_CONSTRAINT_NOTNULL':
+      return new NotNullViolationError({ collection, field });
+    case 'SQLITE_CONSTRAINT_FOREIGNKEY':
+      // SQLite does not say which foreign key failed.
+      return new InvalidForeignKeyError({ collection: target.collection, field: null });
+    default:
+      return undefined;
+  }
+}

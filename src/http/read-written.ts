@@ -1,0 +1,54 @@
+import type { Request } from 'express';
+import type { Knex } from 'knex';
+import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
+import type { Accountability } from '../access/accountability.js';
+import { defaultReadAccess } from '../access/read-access.js';
+import type { PrimaryKey } from '../commands/types.js';
+import type { Config } from '../config/index.js';
+import { ForbiddenError } from '../errors.js';
+import { parseQuery, parseQueryString, readItemByKey, readItemsByKeys, type Item, type Query, type ReadContext } from '../query/index.js';
+
+export interface ReadWrittenDeps {
+  readonly config: Config;
+  readonly db: Knex;
+}
+
+/** QUERY_LIMIT_DEFAULT, QUERY_LIMIT_MAX and MAX_RELATIONAL_DEPTH, as reads take them. */
+export function queryLimits(config: Config): ReadContext['limits'] {
+  return {
+    queryLimitDefault: config.queryLimitDefault,
+    queryLimitMax: config.queryLimitMax,
+    maxRelationalDepth: config.maxRelationalDepth,
+  };
+}
+
+/** The request's query string as a `Query` (INVALID_QUERY on bad syntax). */
+export function requestQuery(req: Request): Query {
+  return parseQuery(parseQueryString(new URL(req.originalUrl, 'http://localhost').search));
+}
+
+/**
+ * Written items re-read after the commit with the caller's read access and `fields`
+ * (reference/routes.md, Items): one item, or the items in key order. Undefined when the
+ * re-read is forbidden: the write stays and the answer is 204.
+ */
+export async function readWritten(
+  deps: ReadWrittenDeps,
+  accountability: Accountability,
+  overview: SchemaOverview,
+  collection: CollectionOverview,
+  keys: readonly PrimaryKey[],
+  query: Query,
+  shape: 'one' | 'many',
+): Promise<Item | Item[] | undefined> {
+  const ctx = { db: deps.db, overview, limits: queryLimits(deps.config) };
+  const reader = { accountability, access: defaultReadAccess(accountability) };
+  try {
+    if (shape === 'many') return await readItemsByKeys(ctx, collection.collection, keys, query, reader);
+    const [key] = keys;
+    return key === undefined ? undefined : await readItemByKey(ctx, collection.collection, key, query, reader);
+  } catch (error) {
+    if (error instanceof ForbiddenError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,178 @@
+import { Router, type Request, type Response } from 'express';
+import type { Knex } from 'knex';
+import { requireCollection } from '../../../catalog/overview/lookup.js';
+import type { CollectionOverview, SchemaOverview } from '../../../catalog/overview/types.js';
+import type { SchemaCache } from '../../cache/schema-cache.js';
+import { handleCreate } from '../../commands/create.js';
+import { handleDelete } from '../../commands/delete.js';
+import type { Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
+import { handleUpdate } from '../../commands/update.js';
+import type { Config } from '../../config/index.js';
+import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
+import { toCollectionName } from '../collection-name.js';
+import { commandContext } from '../command-context.js';
+import { readWritten, requestQuery } from '../read-written.js';
+
+export interface ItemWriteDeps {
+  readonly config: Config;
+  readonly db: Knex;
+  readonly schema: SchemaCache;
+}
+
+/**
+ * reference/routes.md: system collections whose items are not written through /items:
+ * the journal is read only, the schema collections change through /collections, /fields
+ * and /relations.
+ */
+const NOT_WRITABLE_AS_ITEMS: ReadonlySet<string> = new Set([
+  'svc_activity',
+  'svc_revisions',
+  'svc_collections',
+  'svc_fields',
+  'svc_relations',
+]);
+
+/** The writes of /items/:collection (reference/routes.md, Items): POST, PATCH, DELETE. */
+export function itemWriteRoutes(deps: ItemWriteDeps): Router {
+  const router = Router();
+  router.use('/:collection', collectionWriteRoutes(deps, (req) => toCollectionName(String(req.params['collection']))));
+  return router;
+}
+
+/**
+ * The same writes on a dedicated system route (`/users`, `/roles`, ...): exactly the Items
+ * routes with the collection fixed. `/settings` is a singleton (PATCH only).
+ */
+export function systemWriteRoutes(deps: ItemWriteDeps, collection: string, options: SystemRouteOptions = {}): Router {
+  return collectionWriteRoutes(deps, () => collection, options.reservedIds ?? []);
+}
+
+export interface SystemRouteOptions {
+  /** Path segments that are routes of their own (`/users/me`), never item ids. */
+  readonly reservedIds?: readonly string[];
+}
+
+/** The dedicated system routes with writes (reference/routes.md, "System collections"). */
+export const SYSTEM_WRITE_ROUTES: readonly (readonly [string, string, SystemRouteOptions])[] = [
+  ['/comments', 'svc_comments', {}],
+  ['/folders', 'svc_folders', {}],
+  ['/permissions', 'svc_permissions', { reservedIds: ['me'] }],
+  ['/presets', 'svc_presets', {}],
+  ['/roles', 'svc_roles', {}],
+  ['/users', 'svc_users', { reservedIds: ['me', 'invite', 'register'] }],
+  ['/settings', 'svc_settings', {}],
+];
+
+const MISSING_SELECTION = '"value" must contain at least one of [query, keys]';
+
+function collectionWriteRoutes(deps: ItemWriteDeps, nameOf: (req: Request) => string, reservedIds: readonly string[] = []): Router {
+  const router = Router({ mergeParams: true });
+  router.all('/:id', (req, _res, next) => {
+    next(reservedIds.includes(String(req.params['id'])) ? 'router' : undefined);
+  });
+
+  const target = async (req: Request, options: { singletonRoute: boolean }) => {
+    const overview = await deps.schema.getOverview();
+    const collection = requireWritable(overview, nameOf(req));
+    // reference/routes.md: POST and /:id writes do not exist on a singleton.
+    if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(req.originalUrl.split('?')[0] ?? req.path);
+    // Parsed before writing: a malformed query string must not leave a write behind.
+    const query = requestQuery(req);
+    const reply = async (res: Response, keys: readonly PrimaryKey[], shape: 'one' | 'many') => {
+      const written = await readWritten(deps, req.accountability, overview, collection, keys, query, shape);
+      if (written === undefined) res.status(204).end();
+      else res.json({ data: written });
+    };
+    return { collection, ctx: commandContext(deps, req.accountability, overview), reply };
+  };
+
+  router.post('/', async (req, res) => {
+    const { collection, ctx, reply } = await target(req, { singletonRoute: false });
+    const body: unknown = req.body;
+    const items = Array.isArray(body) ? body : [requireItem(body)];
+    const keys = await handleCreate({ kind: 'create', collection: collection.collection, data: items.map(requireItem) }, ctx);
+    await reply(res, keys, Array.isArray(body) ? 'many' : 'one');
+  });
+
+  router.patch('/', async (req, res) => {
+    const { collection, ctx, reply } = await target(req, { singletonRoute: true });
+    const body: unknown = req.body;
+    if (collection.singleton) {
+      const keys = await handleUpdate({ kind: 'update', collection: collection.collection, singleton: true, data: requireItem(body) }, ctx);
+      await reply(res, keys, 'one');
+      return;
+    }
+    if (Array.isArray(body)) {
+      const keys = await handleUpdate({ kind: 'update', collection: collection.collection, batch: body.map(requireItem) }, ctx);
+      await reply(res, keys, 'many');
+      return;
+    }
+    const { data, ...rest } = requireItem(body ?? {});
+    const selection = readSelection(rest);
+    if (data === undefined) throw new InvalidPayloadError('"data" is required');
+    const keys = await handleUpdate({ kind: 'update', collection: collection.collection, ...selection, data: requireItem(data) }, ctx);
+    await reply(res, keys, 'many');
+  });
+
+  router.patch('/:id', async (req, res) => {
+    const { collection, ctx, reply } = await target(req, { singletonRoute: false });
+    const keys = await handleUpdate(
+      { kind: 'update', collection: collection.collection, keys: [String(req.params['id'])], data: requireItem(req.body) },
+      ctx,
+    );
+    await reply(res, keys, 'one');
+  });
+
+  router.delete('/', async (req, res) => {
+    const { collection, ctx } = await target(req, { singletonRoute: false });
+    const body: unknown = req.body;
+    const selection: Selection = Array.isArray(body) ? { keys: body.map(requireKey) } : readSelection(requireItem(body ?? {}));
+    await handleDelete({ kind: 'delete', collection: collection.collection, ...selection }, ctx);
+    res.status(204).end();
+  });
+
+  router.delete('/:id', async (req, res) => {
+    const { collection, ctx } = await target(req, { singletonRoute: false });
+    await handleDelete({ kind: 'delete', collection: collection.collection, keys: [String(req.params['id'])] }, ctx);
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+/** The collection, or FORBIDDEN when it is unknown or not written as items. */
+function requireWritable(overview: SchemaOverview, name: string): CollectionOverview {
+  if (NOT_WRITABLE_AS_ITEMS.has(name)) throw new ForbiddenError();
+  return requireCollection(overview, name);
+}
+
+/** `{keys}` or `{query}`, exactly one (reference/routes.md, PATCH /items/:c). */
+function readSelection(body: Item): Selection {
+  const { keys, query } = body;
+  if (keys !== undefined && query !== undefined) {
+    throw new InvalidPayloadError('"value" contains a conflict between exclusive peers [keys, query]');
+  }
+  if (keys !== undefined) {
+    if (!Array.isArray(keys)) throw new InvalidPayloadError('"keys" must be an array');
+    return { keys: keys.map(requireKey) };
+  }
+  if (query !== undefined) {
+    if (typeof query !== 'object' || query === null || Array.isArray(query)) throw new InvalidPayloadError('"query" must be of type object');
+    return { query: query as QueryObject };
+  }
+  throw new InvalidPayloadError(MISSING_SELECTION);
+}
+
+function requireItem(value: unknown): Item {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidPayloadError('"value" must be of type object');
+  }
+  return value as Item;
+}
+
+function requireKey(value: unknown): PrimaryKey {
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    throw new InvalidPayloadError('"keys" must contain primary keys');
+  }
+  return value;
+}

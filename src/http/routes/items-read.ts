@@ -1,0 +1,196 @@
+import { once } from 'node:events';
+import { Router, type Request, type Response } from 'express';
+import type { Knex } from 'knex';
+import { requireCollection } from '../../../catalog/overview/lookup.js';
+import { defaultReadAccess } from '../../access/read-access.js';
+import type { SchemaCache } from '../../cache/schema-cache.js';
+import type { Config } from '../../config/index.js';
+import { InvalidPayloadError } from '../../errors.js';
+import {
+  isAggregateQuery,
+  isUnlimited,
+  parseQuery,
+  parseQueryString,
+  readItemByKey,
+  readItems,
+  readItemsByKeys,
+  readMeta,
+  readSingleton,
+  streamItems,
+  type Query,
+  type ReadContext,
+  type Reader,
+} from '../../query/index.js';
+
+export interface ReadRouteDeps {
+  readonly config: Config;
+  readonly db: Knex;
+  readonly schema: SchemaCache;
+}
+
+/**
+ * System collections with their own base path (reference/routes.md, "System collections"):
+ * the same reads as /items/svc_<x>. Writes are other routers' business.
+ */
+const SYSTEM_ROUTES: Readonly<Record<string, string>> = {
+  '/activity': 'svc_activity',
+  '/comments': 'svc_comments',
+  '/files': 'svc_files',
+  '/folders': 'svc_folders',
+  '/permissions': 'svc_permissions',
+  '/presets': 'svc_presets',
+  '/revisions': 'svc_revisions',
+  '/roles': 'svc_roles',
+  '/users': 'svc_users',
+  '/settings': 'svc_settings',
+};
+
+/**
+ * The read routes: GET and SEARCH /items/:collection, GET /items/:collection/:id, and the same
+ * for the system collections' own paths (reference/routes.md). Thin: parse, read, envelope.
+ */
+export function itemsReadRoutes(deps: ReadRouteDeps): Router {
+  const router = Router();
+  const reads = new ItemReads(deps);
+
+  router.get('/items/:collection', (req, res) => reads.list(req, res, collectionParam(req)));
+  router.search('/items/:collection', (req, res) => reads.list(req, res, collectionParam(req)));
+  router.get('/items/:collection/:id', (req, res) => reads.one(req, res, collectionParam(req), idParam(req)));
+
+  for (const [path, collection] of Object.entries(SYSTEM_ROUTES)) {
+    router.get(path, (req, res) => reads.list(req, res, collection));
+    router.search(path, (req, res) => reads.list(req, res, collection));
+    router.get(`${path}/:id`, (req, res, next) => {
+      // /users/me belongs to the users router (reference/routes.md, Users extras).
+      if (collection === 'svc_users' && idParam(req) === 'me') {
+        next();
+        return;
+      }
+      return reads.one(req, res, collection, idParam(req));
+    });
+  }
+  return router;
+}
+
+/** reference/routes.md, [DEVIATION]: `directus_<x>` names `svc_<x>`. */
+function collectionParam(req: Request): string {
+  const name = String(req.params['collection']);
+  return name.startsWith('directus_') ? `svc_${name.slice('directus_'.length)}` : name;
+}
+
+function idParam(req: Request): string {
+  return String(req.params['id']);
+}
+
+class ItemReads {
+  constructor(private readonly deps: ReadRouteDeps) {}
+
+  async list(req: Request, res: Response, collection: string): Promise<void> {
+    const ctx = await this.context();
+    const reader = readerOf(req);
+    const body = searchBody(req);
+    const query = requestQuery(req, body?.query);
+    const target = requireCollection(ctx.overview, collection);
+    if (body?.keys !== undefined) {
+      res.json({ data: await readItemsByKeys(ctx, collection, body.keys, query, reader) });
+      return;
+    }
+    if (target.singleton && !isAggregateQuery(query)) {
+      res.json({ data: await readSingleton(ctx, collection, query, reader) });
+      return;
+    }
+    if (!isAggregateQuery(query) && isUnlimited(query, ctx.limits)) {
+      await this.stream(res, ctx, collection, query, reader);
+      return;
+    }
+    const [data, meta] = await Promise.all([
+      readItems(ctx, collection, query, reader),
+      readMeta(ctx, collection, query, reader),
+    ]);
+    res.json(Object.keys(meta).length > 0 ? { meta, data } : { data });
+  }
+
+  async one(req: Request, res: Response, collection: string, id: string): Promise<void> {
+    const ctx = await this.context();
+    res.json({ data: await readItemByKey(ctx, collection, id, requestQuery(req, undefined), readerOf(req)) });
+  }
+
+  /**
+   * `limit=-1`: the envelope is written as the rows arrive (memory stays flat). The first
+   * item is read before anything is sent, so a bad query still gets its error response.
+   */
+  private async stream(res: Response, ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<void> {
+    const meta = await readMeta(ctx, collection, query, reader);
+    const items = streamItems(ctx, collection, query, reader, { batchSize: this.deps.config.exportBatchSize });
+    try {
+      let next = await items.next();
+      res.status(200).type('application/json; charset=utf-8');
+      res.write(Object.keys(meta).length > 0 ? `{"meta":${JSON.stringify(meta)},"data":[` : '{"data":[');
+      let separator = '';
+      while (next.done !== true) {
+        if (!res.write(separator + JSON.stringify(next.value)) && !(await drained(res))) return;
+        separator = ',';
+        next = await items.next();
+      }
+      res.end(']}');
+    } finally {
+      await items.return(undefined);
+    }
+  }
+
+  private async context(): Promise<ReadContext> {
+    const { config } = this.deps;
+    return {
+      db: this.deps.db,
+      overview: await this.deps.schema.getOverview(),
+      limits: {
+        queryLimitDefault: config.queryLimitDefault,
+        queryLimitMax: config.queryLimitMax,
+        maxRelationalDepth: config.maxRelationalDepth,
+      },
+    };
+  }
+}
+
+/** False when the client went away instead of draining. */
+async function drained(res: Response): Promise<boolean> {
+  if (res.destroyed) return false;
+  const closed = once(res, 'close').then(() => false);
+  const drain = once(res, 'drain').then(() => true);
+  return Promise.race([drain, closed]);
+}
+
+/**
+ * The caller and what they may read. Until role permissions are evaluated, admins read
+ * everything and everybody else nothing.
+ */
+function readerOf(req: Request): Reader {
+  return { accountability: req.accountability, access: defaultReadAccess(req.accountability) };
+}
+
+interface SearchBody {
+  readonly query: Readonly<Record<string, unknown>> | undefined;
+  readonly keys: readonly (string | number)[] | undefined;
+}
+
+/** SEARCH bodies: `{query?: {...}, keys?: [...]}` (reference/routes.md). */
+function searchBody(req: Request): SearchBody | undefined {
+  if (req.method !== 'SEARCH') return undefined;
+  const body: unknown = req.body;
+  if (body === undefined || body === null) return { query: undefined, keys: undefined };
+  if (typeof body !== 'object' || Array.isArray(body)) throw new InvalidPayloadError('"value" must be an object');
+  const { query, keys } = body as Record<string, unknown>;
+  if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query))) {
+    throw new InvalidPayloadError('"query" must be an object');
+  }
+  if (keys !== undefined && (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string' || typeof k === 'number'))) {
+    throw new InvalidPayloadError('"keys" must be an array of primary keys');
+  }
+  return { query: query as Readonly<Record<string, unknown>> | undefined, keys: keys as (string | number)[] | undefined };
+}
+
+/** The query string's query, or a SEARCH body's `query`, which replaces it (reference/routes.md). */
+function requestQuery(req: Request, bodyQuery: Readonly<Record<string, unknown>> | undefined): Query {
+  if (bodyQuery !== undefined) return parseQuery(bodyQuery);
+  return parseQuery(parseQueryString(new URL(req.originalUrl, 'http://localhost').search));
+}

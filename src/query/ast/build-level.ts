@@ -1,0 +1,117 @@
+import type { CollectionOverview } from '../../../catalog/overview/types.js';
+import { canReadField } from '../../access/read-access.js';
+import { InvalidQueryError } from '../../errors.js';
+import type { NestedQuery } from '../query.js';
+import { isUuid } from '../validate/filter-values.js';
+import type { BuildContext, QueryLimits } from './build-context.js';
+import { andConditions, buildCondition, buildRowFilter } from './build-condition.js';
+import type { Condition, LevelQuery, Operand, SortNode } from './nodes.js';
+import { functionOperand, isMasked, parseFunctionKey, requireField, resolveRelation } from './resolve.js';
+
+/**
+ * One level's filter (row permission AND query filter AND search), sort and window.
+ * `defaultSort` applies when the query names none (reference/query.md, sort).
+ */
+export function buildLevel(
+  ctx: BuildContext,
+  collection: CollectionOverview,
+  query: NestedQuery | undefined,
+  defaultSort: string | null,
+): LevelQuery {
+  const filter = andConditions(
+    buildRowFilter(ctx, collection.collection),
+    query?.filter === undefined ? null : buildCondition(ctx, collection.collection, query.filter),
+    query?.search === undefined || query.search === '' ? null : buildSearch(ctx, collection, query.search),
+  );
+  const sortEntries = query?.sort ?? (defaultSort === null ? [] : [defaultSort]);
+  const limit = resolveLimit(query?.limit, ctx.limits);
+  const offset = query?.page !== undefined && limit !== null ? limit * (query.page - 1) : (query?.offset ?? 0);
+  return { filter, sort: buildSort(ctx, collection, sortEntries), limit, offset };
+}
+
+/**
+ * reference/query.md, limit: default QUERY_LIMIT_DEFAULT; -1 = all, or QUERY_LIMIT_MAX when
+ * set; above the max is INVALID_QUERY. null = no limit.
+ */
+export function resolveLimit(limit: number | undefined, limits: QueryLimits): number | null {
+  const max = limits.queryLimitMax;
+  if (limit === undefined) return Math.min(limits.queryLimitDefault, max);
+  if (limit === -1) return Number.isFinite(max) ? max : null;
+  if (limit > max) throw new InvalidQueryError(`"limit" must be less than or equal to ${max}`);
+  return limit;
+}
+
+export function buildSort(ctx: BuildContext, collection: CollectionOverview, entries: readonly string[]): SortNode[] {
+  return entries.map((entry) => {
+    const descending = entry.startsWith('-');
+    const name = descending ? entry.slice(1) : entry;
+    const segments = name.split('.');
+    if (segments.length > ctx.limits.maxRelationalDepth) throw new InvalidQueryError('Max relational depth exceeded');
+    return { operand: sortOperand(ctx, collection, segments, entry), descending };
+  });
+}
+
+function sortOperand(ctx: BuildContext, collection: CollectionOverview, segments: readonly string[], entry: string): Operand {
+  const [head, ...rest] = segments;
+  const reason = `Invalid sort field "${entry}" on "${collection.collection}"`;
+  if (head === undefined || head === '') throw new InvalidQueryError(reason);
+  const fn = parseFunctionKey(head);
+  if (fn !== undefined && rest.length === 0) return functionOperand(ctx, collection, fn.fn, fn.field, reason);
+  const field = requireField(ctx, collection, head, reason);
+  const relation = resolveRelation(ctx, collection, head);
+  if (rest.length === 0) {
+    if (field.isAlias) throw new InvalidQueryError(reason);
+    return { kind: 'column', column: head, type: field.type };
+  }
+  if (relation?.kind !== 'm2o') throw new InvalidQueryError(reason);
+  const target = ctx.overview.collections[relation.target.collection];
+  if (target === undefined) throw new InvalidQueryError(reason);
+  return { kind: 'path', relation, operand: sortOperand(ctx, target, rest, entry) };
+}
+
+const INTEGER = /^-?\d+$/;
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * reference/query.md, search: case-insensitive substring on string/text fields, equality on
+ * numeric fields when the term is a number and on uuid fields when it is a UUID. Unreadable
+ * and masked fields are never searched.
+ */
+export function buildSearch(ctx: BuildContext, collection: CollectionOverview, term: string): Condition {
+  const items: Condition[] = [];
+  for (const field of Object.values(collection.fields)) {
+    if (field.isAlias || isMasked(field) || !canReadField(ctx.access, collection.collection, field.field)) continue;
+    const operand: Operand = { kind: 'column', column: field.field, type: field.type };
+    switch (field.type) {
+      case 'string':
+      case 'text':
+        items.push({ kind: 'match', operand, mode: 'contains', caseInsensitive: true, text: term, negated: false });
+        break;
+      case 'integer':
+      case 'bigInteger':
+        if (INTEGER.test(term)) {
+          const n = Number(term);
+          const value = Number.isSafeInteger(n) ? n : term;
+          items.push({ kind: 'compare', operand, op: '=', value: { kind: 'literal', value, type: field.type } });
+        }
+        break;
+      case 'float':
+      case 'decimal':
+        if (NUMBER.test(term)) {
+          const value = field.type === 'float' ? Number(term) : term;
+          items.push({ kind: 'compare', operand, op: '=', value: { kind: 'literal', value, type: field.type } });
+        }
+        break;
+      case 'uuid':
+        if (isUuid(term)) {
+          const value = term.toLowerCase();
+          items.push({ kind: 'compare', operand, op: '=', value: { kind: 'literal', value, type: 'uuid' } });
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  if (items.length === 0) return { kind: 'constant', value: false };
+  return items.length === 1 && items[0] !== undefined ? items[0] : { kind: 'or', items };
+}

@@ -1,0 +1,213 @@
+import type { FieldType } from '../../../catalog/overview/types.js';
+import type { AggregateFunction } from '../query.js';
+
+/**
+ * The read AST: readonly data with a `kind` discriminant, every name resolved from the schema
+ * overview (never taken from user input unchecked). The compiler turns one tree into one SQL
+ * statement; the shaper walks the same tree to type the rows.
+ */
+
+/** The table one level reads. */
+export interface CollectionRef {
+  readonly collection: string;
+  readonly primary: string;
+  readonly primaryType: FieldType;
+}
+
+/**
+ * How a level reaches the next one (reference/relations.md): m2o = `column` here holds the
+ * target's key; o2m = the target's `foreignKey` holds this level's `parentKey`; a2o = the
+ * many-to-any item column `column` holds the key of a row in `target` when `collectionColumn`
+ * names it.
+ */
+export type RelationRef =
+  | { readonly kind: 'm2o'; readonly column: string; readonly target: CollectionRef }
+  | { readonly kind: 'o2m'; readonly foreignKey: string; readonly parentKey: string; readonly target: CollectionRef }
+  | {
+      readonly kind: 'a2o';
+      readonly column: string;
+      readonly collectionColumn: string;
+      readonly target: CollectionRef;
+    };
+
+export const DATE_FUNCTIONS = ['year', 'month', 'week', 'day', 'weekday', 'hour', 'minute', 'second'] as const;
+export type DateFunction = (typeof DATE_FUNCTIONS)[number];
+
+/** What a condition, a sort or a function field reads at the current level. */
+export type Operand =
+  | { readonly kind: 'column'; readonly column: string; readonly type: FieldType }
+  | { readonly kind: 'datePart'; readonly fn: DateFunction; readonly column: string }
+  /** count(<o2m/m2m/m2a>): the number of related rows. */
+  | { readonly kind: 'countRelated'; readonly relation: RelationRef & { readonly kind: 'o2m' } }
+  /** count(<json or csv field>): the number of elements. */
+  | { readonly kind: 'countElements'; readonly column: string; readonly type: 'json' | 'csv' }
+  /** A value of a related row reached through m2o hops (`sort=author.name`). */
+  | { readonly kind: 'path'; readonly relation: RelationRef & { readonly kind: 'm2o' }; readonly operand: Operand };
+
+export type Literal = string | number | boolean | Date | null;
+
+/** A filter value: bound as a parameter, or looked up in the same statement. */
+export type Value =
+  | { readonly kind: 'literal'; readonly value: Literal; readonly type: FieldType }
+  /**
+   * `$CURRENT_USER.role.name`: starting at row `key` of the first step's collection, follow
+   * each step's column to the next; the last column is the value.
+   */
+  | { readonly kind: 'lookup'; readonly key: string; readonly steps: readonly LookupStep[] };
+
+export interface LookupStep {
+  readonly collection: string;
+  readonly keyColumn: string;
+  readonly column: string;
+}
+
+export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
+export type MatchMode = 'contains' | 'starts' | 'ends';
+
+export type Condition =
+  | { readonly kind: 'and' | 'or'; readonly items: readonly Condition[] }
+  | { readonly kind: 'constant'; readonly value: boolean }
+  | { readonly kind: 'compare'; readonly operand: Operand; readonly op: CompareOp; readonly value: Value }
+  | { readonly kind: 'in'; readonly operand: Operand; readonly values: readonly Value[]; readonly negated: boolean }
+  | {
+      readonly kind: 'between';
+      readonly operand: Operand;
+      readonly low: Value;
+      readonly high: Value;
+      readonly negated: boolean;
+    }
+  | { readonly kind: 'null'; readonly operand: Operand; readonly negated: boolean }
+  /** null or '' (the empty string only for text-like operands). */
+  | { readonly kind: 'empty'; readonly operand: Operand; readonly isText: boolean; readonly negated: boolean }
+  | {
+      readonly kind: 'match';
+      readonly operand: Operand;
+      readonly mode: MatchMode;
+      readonly caseInsensitive: boolean;
+      readonly text: string;
+      readonly negated: boolean;
+    }
+  /** csv fields: one of the comma-separated elements equals `element`. */
+  | { readonly kind: 'csvContains'; readonly operand: Operand; readonly element: string; readonly negated: boolean }
+  | {
+      readonly kind: 'geo';
+      readonly operand: Operand;
+      readonly mode: 'intersects' | 'bbox';
+      readonly geojson: string;
+      readonly negated: boolean;
+    }
+  /** Some related row (through `relation`) satisfies `condition`; `negated` = none does. */
+  | { readonly kind: 'related'; readonly relation: RelationRef; readonly condition: Condition; readonly negated: boolean };
+
+export interface SortNode {
+  readonly operand: Operand;
+  readonly descending: boolean;
+}
+
+/** filter (query filter, search and row permission merged), sort and window of one level. */
+export interface LevelQuery {
+  readonly filter: Condition | null;
+  readonly sort: readonly SortNode[];
+  /** null = all rows. */
+  readonly limit: number | null;
+  readonly offset: number;
+}
+
+/** A column value; `masked` values (hash, conceal) never leave as stored. */
+export interface FieldNode {
+  readonly kind: 'field';
+  readonly key: string;
+  readonly column: string;
+  readonly type: FieldType;
+  readonly masked: boolean;
+  /** decimal scale, so every dialect prints the same digits. */
+  readonly scale: number | null;
+}
+
+/** `year(date)`, `count(comments)`: output key `<field>_<fn>`. */
+export interface FunctionNode {
+  readonly kind: 'function';
+  readonly key: string;
+  readonly operand: Operand;
+}
+
+export interface M2ONode {
+  readonly kind: 'm2o';
+  readonly key: string;
+  readonly relation: RelationRef & { readonly kind: 'm2o' };
+  readonly children: readonly ReadNode[];
+  /** Row permission and deep filter of the related row: when false, the value is null. */
+  readonly filter: Condition | null;
+}
+
+export interface O2MNode {
+  readonly kind: 'o2m';
+  readonly key: string;
+  readonly relation: RelationRef & { readonly kind: 'o2m' };
+  /** null: the list holds the related primary keys only (no subfields requested). */
+  readonly children: readonly ReadNode[] | null;
+  readonly level: LevelQuery;
+}
+
+/** One allowed collection of a many-to-any item column, with the fields scoped to it. */
+export interface A2OBranch {
+  readonly relation: RelationRef & { readonly kind: 'a2o' };
+  readonly children: readonly ReadNode[];
+  readonly filter: Condition | null;
+}
+
+/** The item column of a many-to-any junction, read as the related object per collection. */
+export interface A2ONode {
+  readonly kind: 'a2o';
+  readonly key: string;
+  /** Collections without a branch come back as the raw stored key. */
+  readonly branches: readonly A2OBranch[];
+  readonly column: string;
+  readonly collectionColumn: string;
+}
+
+export type ReadNode = FieldNode | FunctionNode | M2ONode | O2MNode | A2ONode;
+
+/** A list or single-item read: one statement returning one row per item. */
+export interface ReadAst {
+  readonly kind: 'read';
+  readonly collection: CollectionRef;
+  readonly children: readonly ReadNode[];
+  readonly level: LevelQuery;
+}
+
+export interface AggregateNode {
+  readonly fn: AggregateFunction;
+  /** null = `*` (count rows). */
+  readonly column: string | null;
+  /** The output field name inside the function's object (`sum: {views: 5}`); null for `count: N`. */
+  readonly field: string | null;
+  readonly type: FieldType;
+  readonly scale: number | null;
+}
+
+export interface GroupNode {
+  readonly key: string;
+  readonly operand: Operand;
+  readonly type: FieldType;
+  readonly scale: number | null;
+}
+
+/** `aggregate` + `groupBy`: sort refers to output positions (groups, then aggregates). */
+export interface AggregateAst {
+  readonly kind: 'aggregate';
+  readonly collection: CollectionRef;
+  readonly groups: readonly GroupNode[];
+  readonly aggregates: readonly AggregateNode[];
+  readonly filter: Condition | null;
+  readonly sort: readonly { readonly output: number; readonly descending: boolean }[];
+  readonly limit: number | null;
+  readonly offset: number;
+}
+
+/** meta: `total_count` (row permission only) and `filter_count` (plus filter and search). */
+export interface CountAst {
+  readonly kind: 'count';
+  readonly collection: CollectionRef;
+  readonly counts: readonly { readonly key: string; readonly filter: Condition | null }[];
+}

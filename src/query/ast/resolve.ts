@@ -1,0 +1,127 @@
+import type { CollectionOverview, FieldOverview, FieldType } from '../../../catalog/overview/types.js';
+import { findField, getFieldRelation, requireCollection } from '../../../catalog/overview/lookup.js';
+import { canReadCollection, canReadField } from '../../access/read-access.js';
+import { ForbiddenError, InvalidQueryError, invariant } from '../../errors.js';
+import type { BuildContext } from './build-context.js';
+import { DATE_FUNCTIONS, type CollectionRef, type DateFunction, type Operand, type RelationRef } from './nodes.js';
+
+/** The readable collection, or FORBIDDEN (unknown and unreadable look the same). */
+export function readableCollection(ctx: BuildContext, collection: string): CollectionOverview {
+  const found = requireCollection(ctx.overview, collection);
+  if (!canReadCollection(ctx.access, collection)) throw new ForbiddenError();
+  return found;
+}
+
+export function collectionRef(collection: CollectionOverview): CollectionRef {
+  const primary = collection.fields[collection.primary];
+  invariant(primary !== undefined, `primary key of ${collection.collection} is in the overview`);
+  return { collection: collection.collection, primary: collection.primary, primaryType: primary.type };
+}
+
+export function refOf(ctx: BuildContext, collection: string): CollectionRef {
+  return collectionRef(requireCollection(ctx.overview, collection));
+}
+
+/**
+ * The relation behind `collection.field` as the AST needs it, resolved through the one
+ * relation resolver of the catalogue (getFieldRelation). a2o yields one ref per allowed
+ * collection.
+ */
+export type ResolvedRelation =
+  | RelationRef & { readonly kind: 'm2o' }
+  | RelationRef & { readonly kind: 'o2m' }
+  | { readonly kind: 'a2o'; readonly column: string; readonly collectionColumn: string; readonly allowed: readonly string[] };
+
+export function resolveRelation(ctx: BuildContext, collection: CollectionOverview, field: string): ResolvedRelation | undefined {
+  const relation = getFieldRelation(ctx.overview, collection.collection, field);
+  if (relation === undefined) return undefined;
+  switch (relation.kind) {
+    case 'm2o':
+      return { kind: 'm2o', column: field, target: refOf(ctx, relation.related) };
+    case 'o2m':
+      return {
+        kind: 'o2m',
+        foreignKey: relation.relation.field,
+        parentKey: collection.primary,
+        target: refOf(ctx, relation.related),
+      };
+    case 'a2o':
+      return {
+        kind: 'a2o',
+        column: field,
+        collectionColumn: relation.collectionField,
+        allowed: relation.allowed.filter((c) => ctx.overview.collections[c] !== undefined),
+      };
+  }
+}
+
+export function a2oRef(ctx: BuildContext, relation: ResolvedRelation & { kind: 'a2o' }, target: string): RelationRef & { kind: 'a2o' } {
+  return { kind: 'a2o', column: relation.column, collectionColumn: relation.collectionColumn, target: refOf(ctx, target) };
+}
+
+/**
+ * A field named in a filter, sort, search, aggregate or explicitly in `fields`: unknown is
+ * FORBIDDEN for non-admins (reference/query.md) and `unknownReason` for admins; not
+ * readable is FORBIDDEN.
+ */
+export function requireField(
+  ctx: BuildContext,
+  collection: CollectionOverview,
+  name: string,
+  unknownReason: string,
+): FieldOverview {
+  const field = findField(ctx.overview, collection.collection, name);
+  if (field === undefined) {
+    if (!ctx.accountability.admin) throw new ForbiddenError();
+    throw new InvalidQueryError(unknownReason);
+  }
+  if (!canReadField(ctx.access, collection.collection, name)) throw new ForbiddenError();
+  return field;
+}
+
+/** `year(published)` → ['year', 'published']; plain names → undefined. */
+export function parseFunctionKey(key: string): { readonly fn: string; readonly field: string } | undefined {
+  const match = /^(\w+)\(([^()]+)\)$/.exec(key);
+  if (match === null) return undefined;
+  const [, fn, field] = match;
+  return fn === undefined || field === undefined ? undefined : { fn, field: field.trim() };
+}
+
+const TEMPORAL_TYPES: ReadonlySet<FieldType> = new Set(['date', 'dateTime', 'timestamp', 'time']);
+
+/**
+ * The operand of a function key: date parts of date/time fields, `count` of o2m/m2m/m2a
+ * aliases and json/csv fields (reference/query.md, fields: functions).
+ */
+export function functionOperand(
+  ctx: BuildContext,
+  collection: CollectionOverview,
+  fn: string,
+  fieldName: string,
+  unknownReason: string,
+): Operand {
+  const field = requireField(ctx, collection, fieldName, unknownReason);
+  if (fn === 'count') {
+    const relation = resolveRelation(ctx, collection, fieldName);
+    if (relation?.kind === 'o2m') return { kind: 'countRelated', relation };
+    if (field.type === 'json' || field.type === 'csv') return { kind: 'countElements', column: fieldName, type: field.type };
+    throw new InvalidQueryError(`"count" can't be applied to "${fieldName}" on "${collection.collection}"`);
+  }
+  if (!(DATE_FUNCTIONS as readonly string[]).includes(fn)) {
+    throw new InvalidQueryError(`Invalid function "${fn}"`);
+  }
+  if (!TEMPORAL_TYPES.has(field.type) || field.isAlias) {
+    throw new InvalidQueryError(`"${fn}" can't be applied to "${fieldName}" on "${collection.collection}"`);
+  }
+  return { kind: 'datePart', fn: fn as DateFunction, column: fieldName };
+}
+
+/** The output key of a function field: `published_year`, `comments_count`. */
+export function functionKey(fn: string, field: string): string {
+  return `${field}_${fn}`;
+}
+
+/** Fields with masked values (reference/system-collections.md): hash type, hash/conceal special. */
+export function isMasked(field: FieldOverview): boolean {
+  return field.type === 'hash' || field.special.includes('hash') || field.special.includes('conceal');
+}

@@ -1,0 +1,107 @@
+import { assertNever } from '../../errors.js';
+import type { AggregateAst, AggregateNode, CountAst } from '../ast/nodes.js';
+import { AliasCounter, writeCondition, writeOperand } from './compile-condition.js';
+import { columnAlias } from './compile-read.js';
+import type { Dialect } from './dialect.js';
+import { SqlWriter, type CompiledSql } from './sql-writer.js';
+
+/**
+ * aggregate + groupBy (reference/query.md): SELECT groups, aggregates FROM root WHERE filter
+ * GROUP BY groups ORDER BY outputs LIMIT. Columns are c0.. (groups first, then aggregates).
+ */
+export function compileAggregate(dialect: Dialect, ast: AggregateAst): CompiledSql {
+  const w = new SqlWriter(dialect);
+  const aliases = new AliasCounter();
+  const alias = aliases.next('t');
+  let output = 0;
+  w.raw('select ');
+  w.join(ast.groups, ', ', (group) => {
+    dialect.readColumn(w, () => writeOperand(w, aliases, alias, group.operand), group.type);
+    w.raw(' as ').id(columnAlias(output++));
+  });
+  if (ast.groups.length > 0 && ast.aggregates.length > 0) w.raw(', ');
+  w.join(ast.aggregates, ', ', (aggregate) => {
+    writeAggregate(w, alias, aggregate);
+    w.raw(' as ').id(columnAlias(output++));
+  });
+  if (output === 0) w.raw('count(*) as ').id(columnAlias(0));
+  w.raw(' from ').id(ast.collection.collection).raw(' as ').id(alias);
+  if (ast.filter !== null) {
+    w.raw(' where ');
+    writeCondition(w, aliases, alias, ast.filter);
+  }
+  if (ast.groups.length > 0) {
+    w.raw(' group by ').join(ast.groups, ', ', (group) => writeOperand(w, aliases, alias, group.operand));
+  }
+  if (ast.sort.length > 0) {
+    w.raw(' order by ').join(ast.sort, ', ', (s) => {
+      w.id(columnAlias(s.output));
+      if (s.descending) w.raw(' desc');
+    });
+  }
+  dialect.limitOffset(w, ast.limit, ast.offset);
+  return w.finish();
+}
+
+function writeAggregate(w: SqlWriter, alias: string, node: AggregateNode): void {
+  const column = () => {
+    if (node.column === null) w.raw('*');
+    else w.column(alias, node.column);
+  };
+  switch (node.fn) {
+    case 'count':
+    case 'countAll':
+      w.raw('count(');
+      column();
+      w.raw(')');
+      return;
+    case 'countDistinct':
+      w.raw('count(distinct ');
+      column();
+      w.raw(')');
+      return;
+    case 'sum':
+    case 'sumDistinct':
+      w.raw(node.fn === 'sum' ? 'sum(' : 'sum(distinct ');
+      column();
+      w.raw(')');
+      return;
+    case 'avg':
+    case 'avgDistinct':
+      w.raw(node.fn === 'avg' ? 'avg(' : 'avg(distinct ');
+      w.dialect.asDouble(w, column);
+      w.raw(')');
+      return;
+    case 'min':
+    case 'max':
+      w.dialect.readColumn(
+        w,
+        () => {
+          w.raw(`${node.fn}(`);
+          column();
+          w.raw(')');
+        },
+        node.type,
+      );
+      return;
+    default:
+      assertNever(node.fn);
+  }
+}
+
+/** meta: one count subquery per requested number, in one statement. */
+export function compileCount(dialect: Dialect, ast: CountAst): CompiledSql {
+  const w = new SqlWriter(dialect);
+  const aliases = new AliasCounter();
+  w.raw('select ');
+  w.join(ast.counts, ', ', (count, i) => {
+    const alias = aliases.next('t');
+    w.raw('(select count(*) from ').id(ast.collection.collection).raw(' as ').id(alias);
+    if (count.filter !== null) {
+      w.raw(' where ');
+      writeCondition(w, aliases, alias, count.filter);
+    }
+    w.raw(') as ').id(columnAlias(i));
+  });
+  return w.finish();
+}

@@ -1,0 +1,194 @@
+import { assertNever } from '../../errors.js';
+import type { Condition, Operand, RelationRef, Value } from '../ast/nodes.js';
+import type { Emit, SqlWriter } from './sql-writer.js';
+
+/** Hands out table aliases unique within one statement. */
+export class AliasCounter {
+  #next = 0;
+  next(prefix: string): string {
+    this.#next += 1;
+    return `${prefix}${this.#next}`;
+  }
+}
+
+/** A WHERE/ON condition evaluated against the row of table `alias`. */
+export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: string, c: Condition): void {
+  switch (c.kind) {
+    case 'and':
+    case 'or':
+      w.raw('(').join(c.items, ` ${c.kind} `, (item) => writeCondition(w, aliases, alias, item)).raw(')');
+      return;
+    case 'constant':
+      w.raw(c.value ? '1 = 1' : '1 = 0');
+      return;
+    case 'compare':
+      writeOperand(w, aliases, alias, c.operand);
+      w.raw(` ${c.op} `);
+      writeValue(w, aliases, c.value);
+      return;
+    case 'in':
+      writeOperand(w, aliases, alias, c.operand);
+      w.raw(c.negated ? ' not in (' : ' in (').join(c.values, ', ', (v) => writeValue(w, aliases, v)).raw(')');
+      return;
+    case 'between':
+      writeOperand(w, aliases, alias, c.operand);
+      w.raw(c.negated ? ' not between ' : ' between ');
+      writeValue(w, aliases, c.low);
+      w.raw(' and ');
+      writeValue(w, aliases, c.high);
+      return;
+    case 'null':
+      writeOperand(w, aliases, alias, c.operand);
+      w.raw(c.negated ? ' is not null' : ' is null');
+      return;
+    case 'empty': {
+      const operand: Emit = () => writeOperand(w, aliases, alias, c.operand);
+      if (!c.isText) {
+        operand(w);
+        w.raw(c.negated ? ' is not null' : ' is null');
+        return;
+      }
+      w.raw('(');
+      operand(w);
+      w.raw(c.negated ? ' is not null and ' : ' is null or ');
+      operand(w);
+      w.raw(c.negated ? " <> '')" : " = '')");
+      return;
+    }
+    case 'match':
+      negate(w, c.negated, () =>
+        w.dialect.match(w, () => writeOperand(w, aliases, alias, c.operand), c.mode, c.caseInsensitive, c.text),
+      );
+      return;
+    case 'csvContains': {
+      // reference/query.md: on csv, _contains means "one element equals".
+      const wrapped: Emit = () =>
+        w.dialect.concat(w, [() => w.raw("','"), () => writeOperand(w, aliases, alias, c.operand), () => w.raw("','")]);
+      negate(w, c.negated, () => w.dialect.match(w, wrapped, 'contains', false, `,${c.element},`));
+      return;
+    }
+    case 'geo':
+      negate(w, c.negated, () =>
+        w.dialect.geoIntersects(w, () => writeOperand(w, aliases, alias, c.operand), c.mode, c.geojson),
+      );
+      return;
+    case 'related': {
+      const target = aliases.next('t');
+      w.raw(c.negated ? 'not exists (select 1 from ' : 'exists (select 1 from ').id(c.relation.target.collection);
+      w.raw(' as ').id(target).raw(' where ');
+      writeJoin(w, alias, target, c.relation);
+      if (!(c.condition.kind === 'constant' && c.condition.value)) {
+        w.raw(' and ');
+        writeCondition(w, aliases, target, c.condition);
+      }
+      w.raw(')');
+      return;
+    }
+    default:
+      assertNever(c);
+  }
+}
+
+function negate(w: SqlWriter, negated: boolean, body: () => void): void {
+  if (negated) w.raw('not (');
+  body();
+  if (negated) w.raw(')');
+}
+
+/**
+ * The join condition between the row of `parent` and the related row `target` (the ON of a
+ * relation, written into a WHERE).
+ */
+export function writeJoin(w: SqlWriter, parent: string, target: string, relation: RelationRef): void {
+  switch (relation.kind) {
+    case 'm2o':
+      w.column(target, relation.target.primary).raw(' = ').column(parent, relation.column);
+      return;
+    case 'o2m':
+      w.column(target, relation.foreignKey).raw(' = ').column(parent, relation.parentKey);
+      return;
+    case 'a2o':
+      w.column(parent, relation.collectionColumn).raw(' = ').value(relation.target.collection).raw(' and ');
+      w.column(target, relation.target.primary).raw(' = ');
+      w.dialect.keyAs(w, () => w.column(parent, relation.column), relation.target.primaryType);
+      return;
+    default:
+      assertNever(relation);
+  }
+}
+
+/** A value read from the row of `alias`: a column, a date part, a count, an m2o path. */
+export function writeOperand(w: SqlWriter, aliases: AliasCounter, alias: string, operand: Operand): void {
+  switch (operand.kind) {
+    case 'column':
+      w.column(alias, operand.column);
+      return;
+    case 'datePart':
+      w.dialect.datePart(w, operand.fn, () => w.column(alias, operand.column));
+      return;
+    case 'countRelated': {
+      const target = aliases.next('t');
+      w.raw('(select count(*) from ').id(operand.relation.target.collection).raw(' as ').id(target).raw(' where ');
+      writeJoin(w, alias, target, operand.relation);
+      w.raw(')');
+      return;
+    }
+    case 'countElements': {
+      const column: Emit = () => w.column(alias, operand.column);
+      if (operand.type === 'json') {
+        w.raw('coalesce(');
+        w.dialect.jsonLength(w, column);
+        w.raw(', 0)');
+        return;
+      }
+      w.raw('(case when ');
+      column(w);
+      w.raw(" is null or ");
+      column(w);
+      w.raw(" = '' then 0 else length(");
+      column(w);
+      w.raw(') - length(replace(');
+      column(w);
+      w.raw(", ',', '')) + 1 end)");
+      return;
+    }
+    case 'path': {
+      const target = aliases.next('t');
+      w.raw('(select ');
+      writeOperand(w, aliases, target, operand.operand);
+      w.raw(' from ').id(operand.relation.target.collection).raw(' as ').id(target).raw(' where ');
+      writeJoin(w, alias, target, operand.relation);
+      w.raw(')');
+      return;
+    }
+    default:
+      assertNever(operand);
+  }
+}
+
+/** A bound value, or the subquery of a `$CURRENT_USER.<path>` lookup. */
+export function writeValue(w: SqlWriter, aliases: AliasCounter, value: Value): void {
+  switch (value.kind) {
+    case 'literal':
+      w.value(w.dialect.bind(value.value, value.type));
+      return;
+    case 'lookup': {
+      // Innermost step first: the key selects the first row, each step feeds the next.
+      let inner: Emit = (ww) => ww.value(value.key);
+      for (const step of value.steps) {
+        const previous = inner;
+        inner = (ww) => {
+          const alias = aliases.next('u');
+          ww.raw('(select ').column(alias, step.column).raw(' from ').id(step.collection).raw(' as ').id(alias);
+          ww.raw(' where ').column(alias, step.keyColumn).raw(' = ');
+          previous(ww);
+          ww.raw(')');
+        };
+      }
+      inner(w);
+      return;
+    }
+    default:
+      assertNever(value);
+  }
+}

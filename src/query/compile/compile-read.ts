@@ -1,0 +1,232 @@
+import { assertNever } from '../../errors.js';
+import type {
+  A2ONode,
+  CollectionRef,
+  Condition,
+  LevelQuery,
+  M2ONode,
+  O2MNode,
+  ReadAst,
+  ReadNode,
+  SortNode,
+} from '../ast/nodes.js';
+import { AliasCounter, writeCondition, writeJoin, writeOperand } from './compile-condition.js';
+import type { Dialect } from './dialect.js';
+import { SqlWriter, type CompiledSql, type Emit } from './sql-writer.js';
+
+/** Column alias of the root row's i-th value (the shaper reads them by position). */
+export const columnAlias = (index: number): string => `c${index}`;
+
+/**
+ * One table of the statement, and (PostgreSQL) the LATERAL subqueries its values are read
+ * from, written after its FROM.
+ */
+interface Scope {
+  readonly alias: string;
+  readonly laterals: (() => void)[];
+}
+
+/**
+ * The whole read tree as ONE statement (reference/query.md; DESIGN.md, the read side):
+ * related rows become JSON tuples built in the database, m2o and o2m through LATERAL joins
+ * on PostgreSQL, through correlated subqueries (JSON_ARRAYAGG / json_group_array) on
+ * MySQL/MariaDB and SQLite. Every nested level applies its own filter, sort and window.
+ */
+export function compileRead(dialect: Dialect, ast: ReadAst): CompiledSql {
+  const compiler = new ReadCompiler(new SqlWriter(dialect));
+  compiler.root(ast);
+  return compiler.w.finish();
+}
+
+class ReadCompiler {
+  readonly aliases = new AliasCounter();
+  constructor(readonly w: SqlWriter) {}
+
+  /** SELECT c0, c1, ... FROM root [LATERAL ...] WHERE ... ORDER BY ... LIMIT ... */
+  root(ast: ReadAst): void {
+    const { w } = this;
+    const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
+    w.raw('select ');
+    if (ast.children.length === 0) w.raw('null as ').id(columnAlias(0));
+    w.join(ast.children, ', ', (child, i) => {
+      this.value(scope, child);
+      w.raw(' as ').id(columnAlias(i));
+    });
+    this.from(scope, ast.collection, null, ast.level.filter);
+    this.orderBy(scope.alias, ast.level.sort);
+    w.dialect.limitOffset(w, ast.level.limit, ast.level.offset);
+  }
+
+  /** FROM table AS alias, its laterals, and WHERE join AND filter. */
+  private from(scope: Scope, collection: CollectionRef, join: Emit | null, filter: Condition | null): void {
+    const { w } = this;
+    w.raw(' from ').id(collection.collection).raw(' as ').id(scope.alias);
+    for (const lateral of scope.laterals) lateral();
+    if (join === null && filter === null) return;
+    w.raw(' where ');
+    if (join !== null) join(w);
+    if (join !== null && filter !== null) w.raw(' and ');
+    if (filter !== null) writeCondition(w, this.aliases, scope.alias, filter);
+  }
+
+  private orderBy(alias: string, sort: readonly SortNode[]): void {
+    if (sort.length === 0) return;
+    this.w.raw(' order by ').join(sort, ', ', (s) => {
+      writeOperand(this.w, this.aliases, alias, s.operand);
+      if (s.descending) this.w.raw(' desc');
+    });
+  }
+
+  /** One value of a row: a column, a function, or a related row/list as JSON. */
+  private value(scope: Scope, node: ReadNode): void {
+    const { w } = this;
+    switch (node.kind) {
+      case 'field':
+        w.dialect.readColumn(w, () => w.column(scope.alias, node.column), node.type);
+        return;
+      case 'function':
+        writeOperand(w, this.aliases, scope.alias, node.operand);
+        return;
+      case 'm2o':
+      case 'o2m':
+        if (w.dialect.name === 'pg') this.lateral(scope, node);
+        else this.subquery(scope.alias, node);
+        return;
+      case 'a2o':
+        this.anyItem(scope, node);
+        return;
+      default:
+        assertNever(node);
+    }
+  }
+
+  /** The JSON tuple of one row of `scope`: its values by position. */
+  private tuple(scope: Scope, children: readonly ReadNode[]): void {
+    this.w.dialect.jsonArray(
+      this.w,
+      children.map((child) => () => this.value(scope, child)),
+    );
+  }
+
+  /** PostgreSQL: the related value comes from LEFT JOIN LATERAL (...) AS lN ON true. */
+  private lateral(scope: Scope, node: M2ONode | O2MNode): void {
+    const { w } = this;
+    const alias = this.aliases.next('l');
+    w.column(alias, 'v');
+    scope.laterals.push(() => {
+      w.raw(' left join lateral (');
+      if (node.kind === 'm2o') this.relatedRow(scope.alias, node);
+      else this.relatedList(scope.alias, node);
+      w.raw(') as ').id(alias).raw(' on true');
+    });
+  }
+
+  /** MySQL/MariaDB and SQLite: the related value is a correlated scalar subquery. */
+  private subquery(parent: string, node: M2ONode | O2MNode): void {
+    this.w.raw('(');
+    if (node.kind === 'm2o') this.relatedRow(parent, node);
+    else this.relatedList(parent, node);
+    this.w.raw(')');
+  }
+
+  /** SELECT <tuple> AS v FROM target WHERE target.pk = parent.fk AND filter. */
+  private relatedRow(parent: string, node: M2ONode): void {
+    const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
+    this.w.raw('select ');
+    this.tuple(scope, node.children);
+    this.w.raw(' as ').id('v');
+    const join: Emit = () => writeJoin(this.w, parent, scope.alias, node.relation);
+    this.from(scope, node.relation.target, join, node.filter);
+  }
+
+  /**
+   * The o2m list as a JSON array of tuples (or of keys), in the level's order and window.
+   * PostgreSQL and SQLite aggregate a derived table (the window applies before aggregation);
+   * MySQL/MariaDB aggregate directly with JSON_ARRAYAGG(... ORDER BY ... LIMIT ...), since a
+   * derived table there cannot see the parent row.
+   */
+  private relatedList(parent: string, node: O2MNode): void {
+    const { w } = this;
+    const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
+    const element: Emit = () => {
+      if (node.children === null) {
+        const target = node.relation.target;
+        w.dialect.readColumn(w, () => w.column(scope.alias, target.primary), target.primaryType);
+      } else {
+        this.tuple(scope, node.children);
+      }
+    };
+    const join: Emit = () => writeJoin(w, parent, scope.alias, node.relation);
+    const { level } = node;
+    switch (w.dialect.name) {
+      case 'mysql':
+        w.raw('select coalesce(json_arrayagg(');
+        element(w);
+        this.orderBy(scope.alias, level.sort);
+        w.dialect.limitOffset(w, level.limit, level.offset);
+        w.raw('), ').raw(w.dialect.emptyJsonArray).raw(')');
+        this.from(scope, node.relation.target, join, level.filter);
+        return;
+      case 'pg':
+      case 'sqlite3': {
+        const derived = this.aliases.next('x');
+        const isTuple = node.children !== null;
+        w.raw(w.dialect.name === 'pg' ? 'select coalesce(json_agg(' : 'select coalesce(json_group_array(');
+        if (w.dialect.name === 'sqlite3' && isTuple) w.raw('json(').column(derived, 'v').raw(')');
+        else w.column(derived, 'v');
+        this.derivedOrder(derived, level);
+        w.raw('), ').raw(w.dialect.emptyJsonArray).raw(') as ').id('v').raw(' from (select ');
+        element(w);
+        w.raw(' as ').id('v');
+        level.sort.forEach((s, i) => {
+          w.raw(', ');
+          writeOperand(w, this.aliases, scope.alias, s.operand);
+          w.raw(' as ').id(`s${i}`);
+        });
+        this.from(scope, node.relation.target, join, level.filter);
+        this.orderBy(scope.alias, level.sort);
+        w.dialect.limitOffset(w, level.limit, level.offset);
+        w.raw(') as ').id(derived);
+        return;
+      }
+      default:
+        assertNever(w.dialect.name);
+    }
+  }
+
+  /** ORDER BY inside the aggregate, on the sort values the derived table carries. */
+  private derivedOrder(derived: string, level: LevelQuery): void {
+    if (level.sort.length === 0) return;
+    this.w.raw(' order by ').join(level.sort, ', ', (s, i) => {
+      this.w.column(derived, `s${i}`);
+      if (s.descending) this.w.raw(' desc');
+    });
+  }
+
+  /**
+   * A many-to-any item: [collection, stored key, tuple of the related row when a branch is
+   * requested for that collection]. The shaper picks the object or the raw key.
+   */
+  private anyItem(scope: Scope, node: A2ONode): void {
+    const { w } = this;
+    const branchValue: Emit = () => {
+      w.raw('case');
+      for (const branch of node.branches) {
+        w.raw(' when ').column(scope.alias, node.collectionColumn).raw(' = ').value(branch.relation.target.collection);
+        w.raw(' then (');
+        const inner: Scope = { alias: this.aliases.next('t'), laterals: [] };
+        w.raw('select ');
+        this.tuple(inner, branch.children);
+        const join: Emit = () => writeJoin(w, scope.alias, inner.alias, branch.relation);
+        this.from(inner, branch.relation.target, join, branch.filter);
+        w.raw(')');
+      }
+      w.raw(' end');
+    };
+    w.dialect.jsonArray(w, [
+      () => w.column(scope.alias, node.collectionColumn),
+      () => w.column(scope.alias, node.column),
+      branchValue,
+    ]);
+  }
+}

@@ -1,0 +1,81 @@
+import type { FieldType } from '../../../catalog/overview/types.js';
+import type { DbClient } from '../../config/index.js';
+import type { DateFunction, Literal, MatchMode } from '../ast/nodes.js';
+import type { Emit, SqlWriter } from './sql-writer.js';
+
+/**
+ * What differs between PostgreSQL, MySQL/MariaDB and SQLite at the level of one expression.
+ * The statement's structure lives in the shared compiler (compile-read.ts), which switches on
+ * `name` where the dialects take different shapes.
+ */
+export interface Dialect {
+  readonly name: DbClient;
+  quoteId(name: string): string;
+  /** A filter value as the driver should bind it for a column of `type`. */
+  bind(value: Literal, type: FieldType): unknown;
+  /**
+   * A column as read into a row or a JSON tuple, so every dialect yields the same text:
+   * big numbers and decimals as text (JSON numbers would lose digits), temporal values as text.
+   */
+  readColumn(w: SqlWriter, column: Emit, type: FieldType): void;
+  /** A JSON array of the items (one tuple per row). */
+  jsonArray(w: SqlWriter, items: readonly Emit[]): void;
+  /** The empty JSON array, for lists without rows. */
+  readonly emptyJsonArray: string;
+  datePart(w: SqlWriter, fn: DateFunction, column: Emit): void;
+  /** A case-(in)sensitive substring, prefix or suffix test; `text` is bound. */
+  match(w: SqlWriter, operand: Emit, mode: MatchMode, caseInsensitive: boolean, text: string): void;
+  concat(w: SqlWriter, parts: readonly Emit[]): void;
+  /** LIMIT/OFFSET clause with its leading space; nothing when there is neither. */
+  limitOffset(w: SqlWriter, limit: number | null, offset: number): void;
+  /** Number of elements of a JSON array column. */
+  jsonLength(w: SqlWriter, column: Emit): void;
+  /** avg() input, as double precision so every dialect averages the same way. */
+  asDouble(w: SqlWriter, value: Emit): void;
+  /** A many-to-any item key (stored as text) as the target's primary key type. */
+  keyAs(w: SqlWriter, key: Emit, type: FieldType): void;
+  geoIntersects(w: SqlWriter, operand: Emit, mode: 'intersects' | 'bbox', geojson: string): void;
+}
+
+/** LIKE patterns escape their wildcards with `!` (not `\`, which MySQL strings also use). */
+export function escapeLike(text: string): string {
+  return text.replace(/[!%_]/g, (c) => `!${c}`);
+}
+
+export function likePattern(mode: MatchMode, text: string): string {
+  const escaped = escapeLike(text);
+  switch (mode) {
+    case 'contains':
+      return `%${escaped}%`;
+    case 'starts':
+      return `${escaped}%`;
+    case 'ends':
+      return `%${escaped}`;
+  }
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/** `YYYY-MM-DD` of the instant in UTC. */
+export function utcDate(date: Date): string {
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}
+
+/** `HH:MM:SS` of the instant in UTC. */
+export function utcTime(date: Date): string {
+  return `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+}
+
+/** `YYYY-MM-DD HH:MM:SS[.mmm]` in UTC: the text form MySQL and SQLite compare against. */
+export function utcDateTime(date: Date): string {
+  const ms = date.getUTCMilliseconds();
+  return `${utcDate(date)} ${utcTime(date)}${ms === 0 ? '' : `.${pad(ms, 3)}`}`;
+}
+
+/** Dates for `date`/`time` columns as their text; booleans and others unchanged. */
+export function bindTemporal(value: Literal, type: FieldType, dateTime: (d: Date) => string): Literal {
+  if (!(value instanceof Date)) return value;
+  if (type === 'date') return utcDate(value);
+  if (type === 'time') return utcTime(value);
+  return dateTime(value);
+}

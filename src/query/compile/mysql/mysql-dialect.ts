@@ -1,0 +1,91 @@
+import type { FieldType } from '../../../../catalog/overview/types.js';
+import type { DateFunction } from '../../ast/nodes.js';
+import { bindTemporal, likePattern, utcDateTime, type Dialect } from '../dialect.js';
+
+/** Read as text: exact digits, JSON columns as their text, temporal values as stored. */
+const TEXT_TYPES: ReadonlySet<FieldType> = new Set(['bigInteger', 'decimal', 'json', 'date', 'dateTime', 'timestamp', 'time']);
+
+const DATE_PART: Readonly<Record<DateFunction, string>> = {
+  year: 'year(',
+  month: 'month(',
+  // ISO weeks, as PostgreSQL's extract(week) and SQLite's %V.
+  week: 'week(',
+  day: 'dayofmonth(',
+  // 0 = Sunday, as PostgreSQL's dow and SQLite's %w.
+  weekday: '(dayofweek(',
+  hour: 'hour(',
+  minute: 'minute(',
+  second: 'second(',
+};
+const DATE_PART_END: Readonly<Record<DateFunction, string>> = {
+  year: ')',
+  month: ')',
+  week: ', 3)',
+  day: ')',
+  weekday: ') - 1)',
+  hour: ')',
+  minute: ')',
+  second: ')',
+};
+
+/** MySQL 8 / MariaDB 10.11: correlated JSON_ARRAYAGG subqueries (no LATERAL in MariaDB). */
+export const mysqlDialect: Dialect = {
+  name: 'mysql',
+  quoteId: (name) => `\`${name.replace(/`/g, '``')}\``,
+  bind: (value, type) => bindTemporal(value, type, utcDateTime),
+  readColumn(w, column, type) {
+    if (!TEXT_TYPES.has(type)) return column(w);
+    w.raw('cast(');
+    column(w);
+    w.raw(' as char)');
+  },
+  jsonArray(w, items) {
+    w.raw('json_array(').join(items, ', ', (item) => item(w)).raw(')');
+  },
+  emptyJsonArray: 'json_array()',
+  datePart(w, fn, column) {
+    w.raw(DATE_PART[fn]);
+    column(w);
+    w.raw(DATE_PART_END[fn]);
+  },
+  match(w, operand, mode, caseInsensitive, text) {
+    if (caseInsensitive) {
+      w.raw('lower(');
+      operand(w);
+      w.raw(') like lower(').value(likePattern(mode, text)).raw(") escape '!'");
+      return;
+    }
+    operand(w);
+    // The default collations compare case-insensitively; binary makes the match exact.
+    w.raw(' like binary ').value(likePattern(mode, text)).raw(" escape '!'");
+  },
+  concat(w, parts) {
+    w.raw('concat(').join(parts, ', ', (part) => part(w)).raw(')');
+  },
+  limitOffset(w, limit, offset) {
+    if (limit !== null) w.raw(' limit ').value(limit);
+    else if (offset > 0) w.raw(' limit 18446744073709551615');
+    if (offset > 0) w.raw(' offset ').value(offset);
+  },
+  jsonLength(w, column) {
+    // json_length counts an object's keys; only arrays have elements, as on the other dialects.
+    w.raw('(case when json_type(');
+    column(w);
+    w.raw(") = 'ARRAY' then json_length(");
+    column(w);
+    w.raw(') else 0 end)');
+  },
+  asDouble(w, value) {
+    w.raw('cast(');
+    value(w);
+    w.raw(' as double)');
+  },
+  keyAs(w, key) {
+    key(w);
+  },
+  geoIntersects(w, operand, mode, geojson) {
+    w.raw(mode === 'bbox' ? 'mbrintersects(' : 'st_intersects(');
+    operand(w);
+    w.raw(', st_geomfromgeojson(').value(geojson).raw('))');
+  },
+};

@@ -1,0 +1,98 @@
+import type { FieldType } from '../../../../catalog/overview/types.js';
+import type { DateFunction } from '../../ast/nodes.js';
+import { bindTemporal, likePattern, type Dialect } from '../dialect.js';
+import type { Emit } from '../sql-writer.js';
+
+/** Read as text: exact digits, and temporal values independent of the driver's Date parsing. */
+const TEXT_TYPES: ReadonlySet<FieldType> = new Set(['bigInteger', 'decimal', 'json', 'date', 'dateTime', 'timestamp', 'time']);
+
+/** json_build_array takes at most 100 arguments (FUNC_MAX_ARGS). */
+const MAX_ARGS = 100;
+
+const DATE_PART: Readonly<Record<DateFunction, string>> = {
+  year: 'year',
+  month: 'month',
+  week: 'week',
+  day: 'day',
+  weekday: 'dow',
+  hour: 'hour',
+  minute: 'minute',
+  second: 'second',
+};
+
+const KEY_TYPES: Partial<Record<FieldType, string>> = {
+  integer: 'integer',
+  bigInteger: 'bigint',
+  uuid: 'uuid',
+};
+
+export const pgDialect: Dialect = {
+  name: 'pg',
+  quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
+  bind: (value, type) => bindTemporal(value, type, (d) => d.toISOString()),
+  readColumn(w, column, type) {
+    if (!TEXT_TYPES.has(type)) return column(w);
+    w.raw('cast(');
+    column(w);
+    w.raw(' as text)');
+  },
+  jsonArray(w, items) {
+    if (items.length <= MAX_ARGS) {
+      w.raw('json_build_array(').join(items, ', ', (item) => item(w)).raw(')');
+      return;
+    }
+    const chunks: Emit[][] = [];
+    for (let i = 0; i < items.length; i += MAX_ARGS) chunks.push(items.slice(i, i + MAX_ARGS));
+    w.raw('(').join(chunks, ' || ', (chunk) => {
+      w.raw('cast(json_build_array(').join(chunk, ', ', (item) => item(w)).raw(') as jsonb)');
+    }).raw(')');
+  },
+  emptyJsonArray: "'[]'",
+  datePart(w, fn, column) {
+    w.raw(`cast(floor(extract(${DATE_PART[fn]} from `);
+    column(w);
+    w.raw(')) as integer)');
+  },
+  match(w, operand, mode, caseInsensitive, text) {
+    operand(w);
+    w.raw(caseInsensitive ? ' ilike ' : ' like ').value(likePattern(mode, text)).raw(" escape '!'");
+  },
+  concat(w, parts) {
+    w.raw('(').join(parts, ' || ', (part) => part(w)).raw(')');
+  },
+  limitOffset(w, limit, offset) {
+    if (limit !== null) w.raw(' limit ').value(limit);
+    if (offset > 0) w.raw(' offset ').value(offset);
+  },
+  jsonLength(w, column) {
+    // json_array_length fails on objects and scalars; they count as no elements.
+    w.raw('(case when json_typeof(cast(');
+    column(w);
+    w.raw(" as json)) = 'array' then json_array_length(cast(");
+    column(w);
+    w.raw(' as json)) else 0 end)');
+  },
+  asDouble(w, value) {
+    w.raw('cast(');
+    value(w);
+    w.raw(' as double precision)');
+  },
+  keyAs(w, key, type) {
+    const target = KEY_TYPES[type];
+    if (target === undefined) return key(w);
+    w.raw('cast(');
+    key(w);
+    w.raw(` as ${target})`);
+  },
+  geoIntersects(w, operand, mode, geojson) {
+    if (mode === 'bbox') {
+      operand(w);
+      w.raw(' && st_geomfromgeojson(').value(geojson).raw(')');
+      return;
+    }
+    w.raw('st_intersects(');
+    operand(w);
+    w.raw(', st_geomfromgeojson(').value(geojson).raw('))');
+  },
+};
+

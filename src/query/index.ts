@@ -1,0 +1,38 @@
+/**
+ * The read side (DESIGN.md; src/query/README.md). Callers build a `Query` (from a request
+ * with `parseQuery`, or directly, as GraphQL and the write side do) and read with the
+ * functions below; each read is one SQL statement however deeply it nests.
+ */
+
+/**
+ * The typed query of every read (reference/query.md), shared by REST, SEARCH, GraphQL and
+ * the write side's re-reads.
+ */
+export type { Query, NestedQuery, Deep, Filter, Aggregate, AggregateFunction, MetaKind, ExportFormat } from './query.js';
+
+/** Raw parameters (query string or SEARCH body `query`) → `Query`; INVALID_QUERY on bad syntax. */
+export { parseQuery, parseQueryString, parseFilter } from './parse/parse-query.js';
+
+/** The database, the current schema overview and the limits a read runs with. */
+export type { ReadContext, Reader } from './read-context.js';
+
+/**
+ * Items of a query (or aggregate rows when it aggregates); meta counts; items by primary key
+ * (in key order; `readItemByKey` is FORBIDDEN when missing); a singleton's item or defaults.
+ */
+export {
+  readItems,
+  readMeta,
+  readItemsByKeys,
+  readItemByKey,
+  readSingleton,
+  isAggregateQuery,
+  type Item,
+  type Meta,
+} from './read-items.js';
+
+/** Items one at a time with flat memory, for `limit=-1` and exports. */
+export { streamItems, type StreamOptions } from './stream-items.js';
+
+/** Whether a query reads without a limit (`limit=-1` with no QUERY_LIMIT_MAX). */
+export { isUnlimited } from './is-unlimited.js';

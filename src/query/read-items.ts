@@ -1,0 +1,167 @@
+import { dialectOf } from '../db/index.js';
+import { ForbiddenError } from '../errors.js';
+import type { BuildContext } from './ast/build-context.js';
+import { buildAggregateAst, buildCountAst } from './ast/build-aggregate-ast.js';
+import { andConditions } from './ast/build-condition.js';
+import { buildKeysCondition, buildReadAst } from './ast/build-read-ast.js';
+import type { ReadAst, ReadNode } from './ast/nodes.js';
+import { compileAggregate, compileCount } from './compile/compile-aggregate.js';
+import { compileRead } from './compile/compile-read.js';
+import { dialectFor } from './compile/dialect-for.js';
+import type { Dialect } from './compile/dialect.js';
+import { selectRows } from './execute.js';
+import type { Query } from './query.js';
+import type { ReadContext, Reader } from './read-context.js';
+import { shapeAggregateRows, shapeCounts, shapeRows, type Item } from './shape/shape-rows.js';
+import { shapeValue } from './shape/shape-value.js';
+
+export type { Item } from './shape/shape-rows.js';
+export type Meta = Partial<Record<'total_count' | 'filter_count', number>>;
+
+/** True when the query asks for aggregate rows rather than items. */
+export function isAggregateQuery(query: Query): boolean {
+  return (query.aggregate !== undefined && Object.keys(query.aggregate).length > 0) || (query.groupBy?.length ?? 0) > 0;
+}
+
+export function buildContext(ctx: ReadContext, reader: Reader): BuildContext {
+  return {
+    overview: ctx.overview,
+    access: reader.access,
+    accountability: reader.accountability,
+    limits: ctx.limits,
+    now: new Date(),
+  };
+}
+
+function dialectOfContext(ctx: ReadContext): Dialect {
+  return dialectFor(dialectOf(ctx.db));
+}
+
+/**
+ * The items (or aggregate rows) a query selects, in one statement however deep the nesting
+ * (reference/query.md). Unknown collection or nothing readable: FORBIDDEN.
+ */
+export async function readItems(ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<Item[]> {
+  const build = buildContext(ctx, reader);
+  const dialect = dialectOfContext(ctx);
+  if (isAggregateQuery(query)) {
+    const ast = buildAggregateAst(build, collection, query);
+    return shapeAggregateRows(ast, await selectRows(ctx.db, compileAggregate(dialect, ast)));
+  }
+  const ast = buildReadAst(build, collection, query);
+  return shapeRows(ast, await selectRows(ctx.db, compileRead(dialect, ast)));
+}
+
+/** meta.total_count / meta.filter_count (reference/query.md, meta), in one statement. */
+export async function readMeta(ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<Meta> {
+  if ((query.meta?.length ?? 0) === 0) return {};
+  const ast = buildCountAst(buildContext(ctx, reader), collection, query);
+  const [row] = await selectRows(ctx.db, compileCount(dialectOfContext(ctx), ast));
+  return shapeCounts(ast, row);
+}
+
+/**
+ * The items with these primary keys, in the order of `keys`; keys that do not exist or are
+ * not readable are left out. `query` shapes them (fields, deep, alias); its filter applies too.
+ */
+export async function readItemsByKeys(
+  ctx: ReadContext,
+  collection: string,
+  keys: readonly (string | number)[],
+  query: Query,
+  reader: Reader,
+): Promise<Item[]> {
+  const build = buildContext(ctx, reader);
+  const base = buildReadAst(build, collection, query);
+  const primary = base.collection.primary;
+  const ast: ReadAst = {
+    ...base,
+    level: {
+      ...base.level,
+      filter: andConditions(base.level.filter, buildKeysCondition(build, collection, keys)),
+      limit: null,
+      offset: 0,
+    },
+  };
+  const withKey = includesPrimary(ast) ? ast : { ...ast, children: [...ast.children, primaryNode(ast)] };
+  const items = shapeRows(withKey, await selectRows(ctx.db, compileRead(dialectOfContext(ctx), withKey)));
+  // uuid keys compare case-insensitively (the filter lower-cases them too).
+  const normalize = (key: unknown): string =>
+    base.collection.primaryType === 'uuid' ? String(key).toLowerCase() : String(key);
+  const byKey = new Map(items.map((item) => [normalize(item[KEY_PROBE] ?? item[primary]), item]));
+  const ordered = keys.flatMap((key) => {
+    const item = byKey.get(normalize(key));
+    return item === undefined ? [] : [item];
+  });
+  if (withKey !== ast) for (const item of ordered) delete item[KEY_PROBE];
+  return ordered;
+}
+
+/** Spec, Errors, rule 1: an item that does not exist or cannot be read is FORBIDDEN. */
+export async function readItemByKey(
+  ctx: ReadContext,
+  collection: string,
+  key: string | number,
+  query: Query,
+  reader: Reader,
+): Promise<Item> {
+  const [item] = await readItemsByKeys(ctx, collection, [key], singleItemQuery(query), reader);
+  if (item === undefined) throw new ForbiddenError();
+  return item;
+}
+
+/**
+ * A singleton's item (reference/routes.md): its row, or when none exists an object with every
+ * requested field at its default value (primary key null).
+ */
+export async function readSingleton(ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<Item> {
+  const build = buildContext(ctx, reader);
+  const ast = buildReadAst(build, collection, { ...singleItemQuery(query), limit: 1 });
+  const [item] = shapeRows(ast, await selectRows(ctx.db, compileRead(dialectOfContext(ctx), ast)));
+  return item ?? defaultItem(ctx, ast);
+}
+
+/** reference/routes.md, Q1: single-item reads take fields, deep and alias only. */
+function singleItemQuery(query: Query): Query {
+  const single: { -readonly [K in keyof Query]: Query[K] } = {};
+  if (query.fields !== undefined) single.fields = query.fields;
+  if (query.deep !== undefined) single.deep = query.deep;
+  if (query.alias !== undefined) single.alias = query.alias;
+  single.sort = [];
+  return single;
+}
+
+function defaultItem(ctx: ReadContext, ast: ReadAst): Item {
+  const fields = ctx.overview.collections[ast.collection.collection]?.fields ?? {};
+  const item: Item = {};
+  for (const node of ast.children) item[node.key] = defaultValue(node, fields, ast.collection.primary);
+  return item;
+}
+
+function defaultValue(node: ReadNode, fields: Readonly<Record<string, { defaultValue: unknown }>>, primary: string): unknown {
+  switch (node.kind) {
+    case 'field': {
+      if (node.column === primary) return null;
+      const value = fields[node.column]?.defaultValue ?? null;
+      // Database functions (now(), uuid generation) have no value before a row exists.
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return null;
+      return shapeValue(node.type, value, node);
+    }
+    case 'o2m':
+      return [];
+    default:
+      return null;
+  }
+}
+
+/** A key no output can use: the primary key read only to order by-key results. */
+const KEY_PROBE = '\u0000key';
+
+function includesPrimary(ast: ReadAst): boolean {
+  return ast.children.some((c) => c.kind === 'field' && c.key === ast.collection.primary && c.column === ast.collection.primary);
+}
+
+function primaryNode(ast: ReadAst): ReadNode {
+  const { primary, primaryType } = ast.collection;
+  return { kind: 'field', key: KEY_PROBE, column: primary, type: primaryType, masked: false, scale: null };
+}

@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import { signAccessToken } from '../../../src/auth/access-token.js';
+import { TEST_ADMIN, type ServerContext } from '../../support/server.js';
+
+export interface JsonResponse {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+/** GET (or SEARCH with a JSON body) as the admin's static token. */
+export async function adminRead(ctx: ServerContext, path: string, search?: unknown): Promise<JsonResponse> {
+  const init: RequestInit =
+    search === undefined
+      ? { headers: { Authorization: `Bearer ${TEST_ADMIN.token}` } }
+      : {
+          method: 'SEARCH',
+          headers: { Authorization: `Bearer ${TEST_ADMIN.token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(search),
+        };
+  const res = await ctx.api(path, init);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** `data` of a successful read. */
+export async function adminData(ctx: ServerContext, path: string, search?: unknown): Promise<unknown> {
+  const res = await adminRead(ctx, path, search);
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return res.body['data'];
+}
+
+/** The ids of a list read, in the order returned. */
+export async function adminIds(ctx: ServerContext, path: string): Promise<unknown[]> {
+  const data = (await adminData(ctx, path)) as { id: unknown }[];
+  return data.map((item) => item.id);
+}
+
+/** Status, code and reason of an error response. */
+export async function errorOf(res: Promise<JsonResponse>): Promise<{ status: number; code: unknown; reason: unknown }> {
+  const { status, body } = await res;
+  const errors = body['errors'] as { extensions: Record<string, unknown> }[] | undefined;
+  expect(errors, JSON.stringify(body)).to.be.an('array').with.length.greaterThan(0);
+  const first = errors?.[0]?.extensions ?? {};
+  return { status, code: first['code'], reason: first['reason'] };
+}
+
+/**
+ * The statements the database ran while `run` ran. Reads authenticate with a JWT (no
+ * database lookup), so every statement counted is the read's own.
+ */
+export async function statementsDuring(ctx: ServerContext, run: (token: string) => Promise<void>): Promise<string[]> {
+  const adminId = (await ctx.server.db('svc_users').where({ email: TEST_ADMIN.email }).first('id', 'role')) as {
+    id: string;
+    role: string;
+  };
+  const token = signAccessToken(
+    { id: adminId.id, role: adminId.role, admin_access: true, app_access: true },
+    'test-secret',
+    60_000,
+  );
+  const statements: string[] = [];
+  const listener = (query: { sql: string }) => statements.push(query.sql);
+  ctx.server.db.on('query', listener);
+  try {
+    await run(token);
+  } finally {
+    ctx.server.db.off('query', listener);
+  }
+  return statements;
+}

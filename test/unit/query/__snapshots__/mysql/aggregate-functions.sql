@@ -1,0 +1,4 @@
+select count(distinct `t1`.`status`) as `c0`, avg(cast(`t1`.`views` as double)) as `c1`, min(`t1`.`views`) as `c2`, cast(max(`t1`.`big`) as char) as `c3`, count(*) as `c4`, sum(distinct `t1`.`views`) as `c5`, avg(distinct cast(`t1`.`rating` as double)) as `c6`
+from `articles` as `t1`
+limit ?
+-- values: [100]

@@ -1,0 +1,6 @@
+select `t1`.`id` as `c0`
+from `articles` as `t1`
+order by `t1`.`id`
+limit ?
+offset ?
+-- values: [10,20]

@@ -1,0 +1,19 @@
+select "t1"."id" as "c0", "l2"."v" as "c1", "l3"."v" as "c2"
+from "articles" as "t1"
+left join lateral (
+  select coalesce(json_agg("x5"."v"
+      order by "x5"."s0" desc), '[]') as "v"
+  from (
+    select json_build_array("t4"."text") as "v", "t4"."id" as "s0"
+    from "comments" as "t4"
+    where "t4"."article" = "t1"."id" and "t4"."text" like ? escape '!'
+    order by "t4"."id" desc
+    limit ?
+    offset ?) as "x5") as "l2" on true
+left join lateral (
+  select json_build_array("t6"."name") as "v"
+  from "authors" as "t6"
+  where "t6"."id" = "t1"."author" and "t6"."name" <> ?) as "l3" on true
+order by "t1"."id"
+limit ?
+-- values: ["%x%",2,1,"Bob",100]

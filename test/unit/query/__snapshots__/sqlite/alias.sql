@@ -1,0 +1,13 @@
+select "t1"."id" as "c0", "t1"."title" as "c1", (
+  select coalesce(json_group_array(json("x3"."v")
+      order by "x3"."s0"), json_array()) as "v"
+  from (
+    select json_array("t2"."text") as "v", "t2"."id" as "s0"
+    from "comments" as "t2"
+    where "t2"."article" = "t1"."id"
+    order by "t2"."id"
+    limit ?) as "x3") as "c2"
+from "articles" as "t1"
+order by "t1"."id"
+limit ?
+-- values: [1,100]

@@ -1,0 +1,163 @@
+import { expect } from 'chai';
+import type { ReadAccess } from '../../../src/access/read-access.js';
+import { buildAggregateAst, buildCountAst } from '../../../src/query/ast/build-aggregate-ast.js';
+import { buildReadAst } from '../../../src/query/ast/build-read-ast.js';
+import { compileAggregate, compileCount } from '../../../src/query/compile/compile-aggregate.js';
+import { compileRead } from '../../../src/query/compile/compile-read.js';
+import { dialectFor } from '../../../src/query/compile/dialect-for.js';
+import type { CompiledSql } from '../../../src/query/compile/sql-writer.js';
+import { parseQuery, parseQueryString } from '../../../src/query/parse/parse-query.js';
+import { testBuildContext } from './build-context.js';
+import { expectSqlSnapshot } from './sql-snapshot.js';
+
+interface CompilerCase {
+  readonly name: string;
+  readonly collection: string;
+  /** The query as a query string (bracket form, JSON strings, comma lists). */
+  readonly qs: string;
+  readonly kind?: 'read' | 'aggregate' | 'count';
+  readonly access?: ReadAccess;
+}
+
+/** Articles and comments readable only when published / not flagged: merged at every level. */
+const ROW_FILTERED: ReadAccess = {
+  rowFilter: (collection) =>
+    collection === 'articles'
+      ? { status: { _eq: 'published' } }
+      : collection === 'comments'
+        ? { text: { _nempty: true } }
+        : null,
+  readableFields: () => '*',
+};
+
+const cases: CompilerCase[] = [
+  { name: 'default-fields', collection: 'articles', qs: '' },
+  { name: 'filter-eq', collection: 'articles', qs: 'fields=id&filter[status][_eq]=published' },
+  {
+    name: 'filter-operators',
+    collection: 'articles',
+    qs:
+      'fields=id&filter=' +
+      encodeURIComponent(
+        JSON.stringify({
+          _and: [
+            { title: { _neq: 'x', _contains: 'a', _ncontains: 'b', _icontains: 'c' } },
+            { title: { _starts_with: 'd', _nstarts_with: 'e', _istarts_with: 'f', _nistarts_with: 'g' } },
+            { title: { _ends_with: 'h', _nends_with: 'i', _iends_with: 'j', _niends_with: 'k' } },
+            { views: { _lt: 1, _lte: '2', _gt: 3, _gte: 4, _between: [5, 6], _nbetween: '7,8' } },
+            { views: { _in: [1, 2], _nin: '3,4' } },
+            { body: { _null: true }, status: { _nnull: true }, title: { _empty: true }, tags: { _nempty: true } },
+            { featured: { _eq: 'true' }, rating: { _gte: '1.5' }, big: { _eq: '9007199254740993' } },
+            { published_on: { _eq: '2024-01-15' }, published: { _lt: '2024-01-15T10:00:00' } },
+            { created: { _gte: '2024-01-15T10:00:00+02:00' }, starts: { _gt: '08:00' } },
+            { uid: { _eq: '3F2504E0-4F89-41D3-9A0C-0305E82C3301' }, data: { _nnull: true } },
+            { tags: { _contains: 'red' }, title: { _eq: null } },
+          ],
+        }),
+      ),
+  },
+  {
+    name: 'filter-or',
+    collection: 'articles',
+    qs: 'fields=id&filter[_or][0][status][_eq]=draft&filter[_or][1][_and][0][views][_gt]=10&filter[_or][1][_and][1][title][_icontains]=100%',
+  },
+  { name: 'filter-m2o', collection: 'articles', qs: 'fields=id&filter[author][name][_eq]=Ann&filter[author][_nnull]=true' },
+  { name: 'filter-m2o-depth3', collection: 'comments', qs: 'fields=id&filter[article][author][country][code][_eq]=NL' },
+  { name: 'filter-o2m-some', collection: 'articles', qs: 'fields=id&filter[comments][text][_contains]=good' },
+  { name: 'filter-o2m-none', collection: 'articles', qs: 'fields=id&filter[comments][_none][text][_eq]=spam' },
+  {
+    name: 'filter-m2m',
+    collection: 'articles',
+    qs: 'fields=id&filter[categories][categories_id][name][_in]=news,tech',
+  },
+  { name: 'filter-m2a', collection: 'articles', qs: 'fields=id&filter[sections][item:headings][title][_eq]=H1' },
+  {
+    name: 'filter-functions',
+    collection: 'articles',
+    qs: 'fields=id&filter[year(published)][_eq]=2024&filter[count(comments)][_gt]=1&filter[weekday(created)][_in]=0,6&filter[count(tags)][_gte]=2',
+  },
+  {
+    name: 'filter-dynamic',
+    collection: 'articles',
+    qs: 'fields=id&filter[created][_lte]=$NOW(-1 day)&filter[published][_gt]=$NOW&filter[title][_eq]=$CURRENT_USER.role.name',
+  },
+  { name: 'search-text', collection: 'articles', qs: 'fields=id&search=hello' },
+  { name: 'search-number', collection: 'articles', qs: 'fields=id&search=5&filter[status][_eq]=published' },
+  { name: 'sort', collection: 'articles', qs: 'fields=id&sort=-views,author.name,year(published)' },
+  { name: 'sort-disabled', collection: 'articles', qs: 'fields=id&sort=' },
+  { name: 'limit-all', collection: 'articles', qs: 'fields=id&limit=-1' },
+  { name: 'page', collection: 'articles', qs: 'fields=id&limit=10&page=3' },
+  { name: 'm2o', collection: 'articles', qs: 'fields=title,author.name' },
+  { name: 'm2o-depth3', collection: 'comments', qs: 'fields=id,article.author.country.name' },
+  { name: 'o2m', collection: 'articles', qs: 'fields=id,comments.text' },
+  { name: 'o2m-keys', collection: 'articles', qs: 'fields=comments' },
+  { name: 'o2m-depth3', collection: 'authors', qs: 'fields=id,articles.comments.author.name' },
+  { name: 'm2m', collection: 'articles', qs: 'fields=id,categories.categories_id.name' },
+  { name: 'm2m-depth3', collection: 'authors', qs: 'fields=id,articles.categories.categories_id.name' },
+  {
+    name: 'm2a',
+    collection: 'articles',
+    qs: 'fields=id,sections.collection,sections.item:headings.title,sections.item:texts.body',
+  },
+  { name: 'm2a-all', collection: 'articles', qs: 'fields=sections.item.*' },
+  { name: 'm2a-raw-item', collection: 'articles', qs: 'fields=sections.item' },
+  { name: 'm2a-depth3', collection: 'authors', qs: 'fields=articles.sections.item:headings.title' },
+  {
+    name: 'deep',
+    collection: 'articles',
+    qs: 'fields=id,comments.text,author.name&deep[comments][_filter][text][_contains]=x&deep[comments][_sort]=-id&deep[comments][_limit]=2&deep[comments][_offset]=1&deep[author][_filter][name][_neq]=Bob',
+  },
+  {
+    name: 'deep-json',
+    collection: 'articles',
+    qs:
+      'fields=categories.categories_id.name&deep=' +
+      encodeURIComponent(JSON.stringify({ categories: { _limit: 5, categories_id: { _filter: { name: { _eq: 'news' } } } } })),
+  },
+  { name: 'alias', collection: 'articles', qs: 'alias[top]=comments&alias[headline]=title&fields=id,headline,top.text&deep[top][_limit]=1' },
+  { name: 'wildcard-nested', collection: 'comments', qs: 'fields=*.*' },
+  { name: 'field-functions', collection: 'articles', qs: 'fields=id,year(published),count(comments),count(data)' },
+  { name: 'row-permission', collection: 'articles', qs: 'fields=id,comments.text,author.articles.title', access: ROW_FILTERED },
+  { name: 'aggregate-group', collection: 'articles', qs: 'aggregate[count]=*&aggregate[sum]=views&groupBy[]=status', kind: 'aggregate' },
+  {
+    name: 'aggregate-functions',
+    collection: 'articles',
+    qs: 'aggregate[countDistinct]=status&aggregate[avg]=views&aggregate[min]=views&aggregate[max]=big&aggregate[countAll]=*&aggregate[sumDistinct]=views&aggregate[avgDistinct]=rating',
+    kind: 'aggregate',
+  },
+  {
+    name: 'aggregate-group-function',
+    collection: 'articles',
+    qs: 'aggregate[count]=*&groupBy=year(published),status&sort=-count&filter[views][_gt]=0&limit=5',
+    kind: 'aggregate',
+  },
+  { name: 'meta-counts', collection: 'articles', qs: 'meta=*&filter[status][_eq]=published&search=a', kind: 'count' },
+];
+
+const DIALECT_NAMES = ['pg', 'mysql', 'sqlite3'] as const;
+
+function compileCase(dialectName: (typeof DIALECT_NAMES)[number], c: CompilerCase): CompiledSql {
+  const dialect = dialectFor(dialectName);
+  const ctx = testBuildContext(c.access === undefined ? {} : { access: c.access });
+  const query = parseQuery(parseQueryString(c.qs));
+  switch (c.kind ?? 'read') {
+    case 'read':
+      return compileRead(dialect, buildReadAst(ctx, c.collection, query));
+    case 'aggregate':
+      return compileAggregate(dialect, buildAggregateAst(ctx, c.collection, query));
+    case 'count':
+      return compileCount(dialect, buildCountAst(ctx, c.collection, query));
+  }
+}
+
+for (const dialectName of DIALECT_NAMES) {
+  describe(`compile (${dialectName})`, () => {
+    for (const c of cases) {
+      it(c.name, () => {
+        const compiled = compileCase(dialectName, c);
+        expect(compiled.sql.split('?').length - 1).to.equal(compiled.values.length);
+        expectSqlSnapshot(`${dialectName === 'sqlite3' ? 'sqlite' : dialectName}/${c.name}`, compiled);
+      });
+    }
+  });
+}
