@@ -9,6 +9,8 @@ import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
+import { createAuthServices, type AuthServices } from './auth/auth-context.js';
+import { PermissionStore } from './access/permission-store.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -55,7 +57,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
 
-  const app = createApp({ config, db, logger, schema });
+  const auth = createAuthServices({ db, config, logger });
+  const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
+  const app = createApp({ config, db, logger, schema, auth, permissions });
   const server = createServer(app);
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
@@ -70,7 +74,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema,
     bootstrap: result,
     close() {
-      closing ??= shutdown(server, db, schema, config.shutdownTimeoutMs, logger);
+      closing ??= shutdown(server, db, schema, auth, config.shutdownTimeoutMs, logger);
       return closing;
     },
   };
@@ -109,6 +113,7 @@ async function shutdown(
   server: Server,
   db: Knex,
   schema: SchemaCache,
+  auth: AuthServices,
   timeoutMs: number,
   logger: Logger,
 ): Promise<void> {
@@ -123,6 +128,7 @@ async function shutdown(
   clearInterval(sweeper);
   clearTimeout(timer);
   await schema.close();
+  await auth.close();
   await db.destroy();
   logger.info('stopped');
 }

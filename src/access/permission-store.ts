@@ -1,0 +1,53 @@
+import type { Knex } from 'knex';
+import { compilePermissionRules, parsePermissionRow, type PermissionRow, type PermissionRules } from './permission-rules.js';
+
+/**
+ * svc_permissions compiled per (role, app_access), cached for one schema version
+ * (CACHE_PERMISSIONS). The cache empties when the version moves; writes to svc_permissions
+ * or svc_roles must move it (schema invalidation, so every instance rebuilds) or call
+ * `invalidate()` here.
+ */
+export class PermissionStore {
+  readonly #db: Knex;
+  readonly #isCaching: boolean;
+  readonly #cache = new Map<string, Promise<PermissionRules>>();
+  #version: number | undefined;
+
+  constructor(db: Knex, options: { readonly enabled: boolean }) {
+    this.#db = db;
+    this.#isCaching = options.enabled;
+  }
+
+  /** The rules of `role` (null: the public rows), with the app_access rows when `app`. */
+  rulesFor(role: string | null, app: boolean, schemaVersion: number): Promise<PermissionRules> {
+    if (!this.#isCaching) return this.#load(role, app);
+    if (this.#version === undefined || schemaVersion > this.#version) {
+      this.#cache.clear();
+      this.#version = schemaVersion;
+    } else if (schemaVersion < this.#version) {
+      // A request still holding an older overview: answer it without touching the cache.
+      return this.#load(role, app);
+    }
+    const key = `${role ?? ''}:${String(app)}`;
+    let rules = this.#cache.get(key);
+    if (rules === undefined) {
+      rules = this.#load(role, app);
+      this.#cache.set(key, rules);
+      rules.catch(() => this.#cache.delete(key));
+    }
+    return rules;
+  }
+
+  invalidate(): void {
+    this.#cache.clear();
+  }
+
+  async #load(role: string | null, app: boolean): Promise<PermissionRules> {
+    const query = this.#db('svc_permissions').select('id', 'collection', 'action', 'permissions', 'validation', 'presets', 'fields');
+    const raw = await (role === null ? query.whereNull('role') : query.where('role', role)).orderBy('id');
+    const rows = (raw as Record<string, unknown>[])
+      .map(parsePermissionRow)
+      .filter((r): r is PermissionRow => r !== undefined);
+    return compilePermissionRules(rows, { app });
+  }
+}
