@@ -11,6 +11,7 @@ export class PermissionStore {
   readonly #db: Knex;
   readonly #isCaching: boolean;
   readonly #cache = new Map<string, Promise<PermissionRules>>();
+  readonly #ipAccess = new Map<string, Promise<string | null>>();
   #version: number | undefined;
 
   constructor(db: Knex, options: { readonly enabled: boolean }) {
@@ -20,26 +21,41 @@ export class PermissionStore {
 
   /** The rules of `role` (null: the public rows), with the app_access rows when `app`. */
   rulesFor(role: string | null, app: boolean, schemaVersion: number): Promise<PermissionRules> {
-    if (!this.#isCaching) return this.#load(role, app);
-    if (this.#version === undefined || schemaVersion > this.#version) {
-      this.#cache.clear();
-      this.#version = schemaVersion;
-    } else if (schemaVersion < this.#version) {
-      // A request still holding an older overview: answer it without touching the cache.
-      return this.#load(role, app);
-    }
-    const key = `${role ?? ''}:${String(app)}`;
-    let rules = this.#cache.get(key);
-    if (rules === undefined) {
-      rules = this.#load(role, app);
-      this.#cache.set(key, rules);
-      rules.catch(() => this.#cache.delete(key));
-    }
-    return rules;
+    return this.#cached(this.#cache, `${role ?? ''}:${String(app)}`, schemaVersion, () => this.#load(role, app));
+  }
+
+  /**
+   * svc_roles.ip_access of `role` as stored (CSV or null), cached like the rules, so checking
+   * it on every request costs no query (reference/auth.md, INVALID_IP).
+   */
+  ipAccessOf(role: string, schemaVersion: number): Promise<string | null> {
+    return this.#cached(this.#ipAccess, role, schemaVersion, async () => {
+      const row = await this.#db('svc_roles').where('id', role).first<{ ip_access: string | null } | undefined>('ip_access');
+      return row?.ip_access ?? null;
+    });
   }
 
   invalidate(): void {
     this.#cache.clear();
+    this.#ipAccess.clear();
+  }
+
+  #cached<T>(cache: Map<string, Promise<T>>, key: string, schemaVersion: number, load: () => Promise<T>): Promise<T> {
+    if (!this.#isCaching) return load();
+    if (this.#version === undefined || schemaVersion > this.#version) {
+      this.invalidate();
+      this.#version = schemaVersion;
+    } else if (schemaVersion < this.#version) {
+      // A request still holding an older overview: answer it without touching the cache.
+      return load();
+    }
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = load();
+      cache.set(key, value);
+      value.catch(() => cache.delete(key));
+    }
+    return value;
   }
 
   async #load(role: string | null, app: boolean): Promise<PermissionRules> {

@@ -9,6 +9,9 @@ import { findSession } from './sessions.js';
 
 export type RequestOrigin = Pick<Accountability, 'ip' | 'userAgent' | 'origin'>;
 
+/** A role's svc_roles.ip_access as stored (CSV or null); cached by the caller. */
+export type IpAccessLookup = (role: string) => Promise<string | null>;
+
 /**
  * Turns a token (or its absence) into the caller's accountability (reference/auth.md):
  * our JWTs are verified (session-mode ones also need their session row); any other string
@@ -23,6 +26,7 @@ export async function authenticate(
   secret: string,
   token: string | undefined,
   request: RequestOrigin,
+  ipAccessOf: IpAccessLookup,
 ): Promise<Accountability> {
   if (token === undefined) return publicAccountability(request);
   if (isOurJwt(token)) {
@@ -31,12 +35,7 @@ export async function authenticate(
       const session = await findSession(db, claims.session);
       if (session?.user !== claims.id) throw new InvalidCredentialsError();
     }
-    if (claims.role !== null) {
-      const role = await db('svc_roles')
-        .where('id', claims.role)
-        .first<{ ip_access: string | null } | undefined>('ip_access');
-      assertIpAllowed(role?.ip_access ?? null, request.ip);
-    }
+    if (claims.role !== null) assertIpAllowed(await ipAccessOf(claims.role), request.ip);
     return Object.freeze({
       user: claims.id,
       role: claims.role,

@@ -1,5 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
+import type { PermissionStore } from '../access/permission-store.js';
+import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
 import { authenticate, type RequestOrigin } from '../auth/authenticate.js';
 import { InvalidPayloadError } from '../errors.js';
@@ -9,9 +11,15 @@ import { InvalidPayloadError } from '../errors.js';
  * read"): the `access_token` query parameter or `Authorization: Bearer`, never both, else the
  * session cookie. Needs cookie-parser before it.
  */
-export function resolveAccountability(config: Config, db: Knex): RequestHandler {
+export function resolveAccountability(
+  config: Config,
+  db: Knex,
+  permissions: PermissionStore,
+  schema: SchemaCache,
+): RequestHandler {
+  const ipAccessOf = async (role: string) => permissions.ipAccessOf(role, (await schema.getOverview()).version);
   return async (req, _res, next) => {
-    req.accountability = await authenticate(db, config.secret, readToken(req, config), requestOrigin(config, req));
+    req.accountability = await authenticate(db, config.secret, readToken(req, config), requestOrigin(config, req), ipAccessOf);
     next();
   };
 }

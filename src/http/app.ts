@@ -55,7 +55,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(cookieParser());
   // Auth routes are public and answered before the token is resolved (routes/auth.ts).
   app.use('/auth', ...jsonBody(config.maxPayloadSize), authRoutes(deps.auth));
-  app.use(resolveAccountability(config, deps.db));
+  app.use(resolveAccountability(config, deps.db, deps.permissions, deps.schema));
   app.use(...jsonBody(config.maxPayloadSize));
 
   app.get('/robots.txt', (_req, res) => {
