@@ -1,29 +1,5 @@
-import type { Knex } from 'knex';
-import type { SchemaOverview } from '../../catalog/overview/types.js';
-import type { Accountability } from '../access/accountability.js';
-import { defaultReadAccess } from '../access/read-access.js';
-import { ALLOW_ALL, DENY_ALL } from '../access/write-permissions.js';
-import type { CommandContext } from '../commands/types.js';
-import type { Config } from '../config/index.js';
-import { queryLimits } from './read-written.js';
-
-export interface CommandContextDeps {
-  readonly config: Config;
-  readonly db: Knex;
-}
-
 /**
- * What a write handler needs for one request. Admins may write (and read) everything;
- * everybody else nothing until role permissions are evaluated (data is private by default).
+ * The write context of a request. Built below http (commands/command-context.ts) so that
+ * background jobs, which run without a request, act for their caller the same way.
  */
-export function commandContext(deps: CommandContextDeps, accountability: Accountability, overview: SchemaOverview): CommandContext {
-  return {
-    db: deps.db,
-    overview,
-    accountability,
-    permissions: accountability.admin ? ALLOW_ALL : DENY_ALL,
-    maxBatchMutation: deps.config.maxBatchMutation,
-    readAccess: defaultReadAccess(accountability),
-    readLimits: queryLimits(deps.config),
-  };
-}
+export { commandContext, type CommandContextDeps } from '../commands/command-context.js';

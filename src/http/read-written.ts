@@ -3,24 +3,18 @@ import type { Knex } from 'knex';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import { defaultReadAccess } from '../access/read-access.js';
+import { queryLimits } from '../commands/command-context.js';
 import type { PrimaryKey } from '../commands/types.js';
 import type { Config } from '../config/index.js';
 import { ForbiddenError } from '../errors.js';
-import { parseQuery, parseQueryString, readItemByKey, readItemsByKeys, type Item, type Query, type ReadContext } from '../query/index.js';
+import { parseQuery, parseQueryString, readItemByKey, readItemsByKeys, type Item, type Query } from '../query/index.js';
 
 export interface ReadWrittenDeps {
   readonly config: Config;
   readonly db: Knex;
 }
 
-/** QUERY_LIMIT_DEFAULT, QUERY_LIMIT_MAX and MAX_RELATIONAL_DEPTH, as reads take them. */
-export function queryLimits(config: Config): ReadContext['limits'] {
-  return {
-    queryLimitDefault: config.queryLimitDefault,
-    queryLimitMax: config.queryLimitMax,
-    maxRelationalDepth: config.maxRelationalDepth,
-  };
-}
+export { queryLimits };
 
 /** The request's query string as a `Query` (INVALID_QUERY on bad syntax). */
 export function requestQuery(req: Request): Query {
