@@ -9,6 +9,8 @@ import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
+import { FileLibrary } from './files/file-library.js';
+import { createStorage } from './files/storage/create-storage.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -30,6 +32,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (config.isSecretGenerated) {
     logger.warn('SECRET is not set: a random one is used, so tokens stop working on restart');
   }
+  const storage = createStorage(config.storage);
+  const files = new FileLibrary({ config, storage, logger });
   const db = createDatabase(config.db);
   let result: BootstrapResult;
   try {
@@ -55,7 +59,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
 
-  const app = createApp({ config, db, logger, schema });
+  const app = createApp({ config, db, logger, schema, storage, files });
   const server = createServer(app);
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;

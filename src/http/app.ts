@@ -4,6 +4,8 @@ import type { Knex } from 'knex';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
+import type { FileLibrary } from '../files/file-library.js';
+import type { Storage } from '../files/storage/create-storage.js';
 import { resolveAccountability } from './accountability.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
@@ -12,6 +14,8 @@ import { itemWriteRoutes, SYSTEM_WRITE_ROUTES, systemWriteRoutes } from './route
 import { serverRoutes } from './routes/server.js';
 import { utilsWriteRoutes } from './routes/utils-writes.js';
 import { itemsReadRoutes } from './routes/items-read.js';
+import { assetRoutes } from './routes/assets.js';
+import { fileWriteRoutes } from './routes/files.js';
 import './request.js';
 
 export interface AppDeps {
@@ -20,6 +24,10 @@ export interface AppDeps {
   readonly logger: Logger;
   /** The schema overview (getOverview) and its invalidation after schema changes. */
   readonly schema: SchemaCache;
+  /** File contents per storage location (STORAGE_*). */
+  readonly storage: Storage;
+  /** svc_files rows and their contents, kept in step. */
+  readonly files: FileLibrary;
 }
 
 /**
@@ -55,6 +63,9 @@ export function createApp(deps: AppDeps): Express {
 
   app.use('/server', serverRoutes(deps));
   app.use(itemsReadRoutes(deps));
+  app.use('/assets', assetRoutes(deps));
+  app.use('/files', fileWriteRoutes(deps, { withImport: true }));
+  app.use(['/items/svc_files', '/items/directus_files'], fileWriteRoutes(deps, { withImport: false }));
   app.use('/items', itemWriteRoutes(deps));
   app.use('/utils', utilsWriteRoutes(deps));
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));

@@ -55,6 +55,8 @@ export interface SystemRouteOptions {
 /** The dedicated system routes with writes (reference/routes.md, "System collections"). */
 export const SYSTEM_WRITE_ROUTES: readonly (readonly [string, string, SystemRouteOptions])[] = [
   ['/comments', 'svc_comments', {}],
+  // POST multipart, PATCH /:id multipart, /files/import and deletes are the files router's.
+  ['/files', 'svc_files', { reservedIds: ['import'] }],
   ['/folders', 'svc_folders', {}],
   ['/permissions', 'svc_permissions', { reservedIds: ['me'] }],
   ['/presets', 'svc_presets', {}],
@@ -147,7 +149,7 @@ function requireWritable(overview: SchemaOverview, name: string): CollectionOver
 }
 
 /** `{keys}` or `{query}`, exactly one (reference/routes.md, PATCH /items/:c). */
-function readSelection(body: Item): Selection {
+export function readSelection(body: Item): Selection {
   const { keys, query } = body;
   if (keys !== undefined && query !== undefined) {
     throw new InvalidPayloadError('"value" contains a conflict between exclusive peers [keys, query]');
@@ -163,14 +165,14 @@ function readSelection(body: Item): Selection {
   throw new InvalidPayloadError(MISSING_SELECTION);
 }
 
-function requireItem(value: unknown): Item {
+export function requireItem(value: unknown): Item {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidPayloadError('"value" must be of type object');
   }
   return value as Item;
 }
 
-function requireKey(value: unknown): PrimaryKey {
+export function requireKey(value: unknown): PrimaryKey {
   if (typeof value !== 'string' && typeof value !== 'number') {
     throw new InvalidPayloadError('"keys" must contain primary keys');
   }
