@@ -16,6 +16,7 @@ import { utilsWriteRoutes } from './routes/utils-writes.js';
 import { itemsReadRoutes } from './routes/items-read.js';
 import { assetRoutes } from './routes/assets.js';
 import { fileWriteRoutes } from './routes/files.js';
+import { utilsTransferRoutes } from './routes/utils-transfer.js';
 import './request.js';
 
 export interface AppDeps {
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(['/items/svc_files', '/items/directus_files'], fileWriteRoutes(deps, { withImport: false }));
   app.use('/items', itemWriteRoutes(deps));
   app.use('/utils', utilsWriteRoutes(deps));
+  app.use('/utils', utilsTransferRoutes(deps));
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
 
   app.use((req, _res, next) => {

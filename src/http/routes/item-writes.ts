@@ -143,7 +143,7 @@ function collectionWriteRoutes(deps: ItemWriteDeps, nameOf: (req: Request) => st
 }
 
 /** The collection, or FORBIDDEN when it is unknown or not written as items. */
-function requireWritable(overview: SchemaOverview, name: string): CollectionOverview {
+export function requireWritable(overview: SchemaOverview, name: string): CollectionOverview {
   if (NOT_WRITABLE_AS_ITEMS.has(name)) throw new ForbiddenError();
   return requireCollection(overview, name);
 }

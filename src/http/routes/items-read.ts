@@ -17,10 +17,12 @@ import {
   readMeta,
   readSingleton,
   streamItems,
+  type Item,
   type Query,
   type ReadContext,
   type Reader,
 } from '../../query/index.js';
+import { sendExport } from '../export-download.js';
 
 export interface ReadRouteDeps {
   readonly config: Config;
@@ -91,6 +93,11 @@ class ItemReads {
     const body = searchBody(req);
     const query = requestQuery(req, body?.query);
     const target = requireCollection(ctx.overview, collection);
+    if (query.export !== undefined) {
+      const { export: format, ...read } = query;
+      await sendExport(res, collection, format, await this.exported(ctx, collection, read, reader, body?.keys), this.deps.config.tempPath);
+      return;
+    }
     if (body?.keys !== undefined) {
       res.json({ data: await readItemsByKeys(ctx, collection, body.keys, query, reader) });
       return;
@@ -138,6 +145,20 @@ class ItemReads {
     }
   }
 
+  /** What an export of the read downloads: the same items the read would return, streamed where they can be. */
+  private async exported(
+    ctx: ReadContext,
+    collection: string,
+    query: Query,
+    reader: Reader,
+    keys: SearchBody['keys'],
+  ): Promise<AsyncIterable<Item>> {
+    if (keys !== undefined) return fromList(await readItemsByKeys(ctx, collection, keys, query, reader));
+    if (isAggregateQuery(query)) return fromList(await readItems(ctx, collection, query, reader));
+    if (requireCollection(ctx.overview, collection).singleton) return fromList([await readSingleton(ctx, collection, query, reader)]);
+    return streamItems(ctx, collection, query, reader, { batchSize: this.deps.config.exportBatchSize });
+  }
+
   private async context(): Promise<ReadContext> {
     const { config } = this.deps;
     return {
@@ -150,6 +171,10 @@ class ItemReads {
       },
     };
   }
+}
+
+async function* fromList(items: readonly Item[]): AsyncGenerator<Item> {
+  yield* items;
 }
 
 /** False when the client went away instead of draining. */
