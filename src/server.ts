@@ -2,15 +2,18 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { bootstrap, type BootstrapResult } from '../catalog/bootstrap.js';
-import { buildOverview } from '../catalog/overview/build.js';
-import { createSchemaCache, type SchemaCache } from './cache/schema-cache.js';
+import { openSchemaCache } from './cache/open-schema-cache.js';
+import type { SchemaCache } from './cache/schema-cache.js';
 import { ConfigError, loadConfig, type Config } from './config/index.js';
 import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
+import { EXPORT_JOB } from './files/export/export-job.js';
+import { exportJobHandler } from './files/export/run-export.js';
 import { FileLibrary } from './files/file-library.js';
 import { createStorage } from './files/storage/create-storage.js';
+import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -59,7 +62,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
 
-  const app = createApp({ config, db, logger, schema, storage, files });
+  // Without Redis exports run here, through the same handler the worker process runs.
+  const jobs = createJobQueue({
+    redisUrl: config.redis.url,
+    namespace: config.cache.namespace,
+    settings: config.jobs,
+    handlers: { [EXPORT_JOB]: exportJobHandler({ config, db, schema, files }) },
+    logger,
+  });
+
+  const app = createApp({ config, db, logger, schema, storage, files, jobs });
   const server = createServer(app);
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
@@ -74,7 +86,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema,
     bootstrap: result,
     close() {
-      closing ??= shutdown(server, db, schema, config.shutdownTimeoutMs, logger);
+      closing ??= shutdown(server, { db, schema, jobs }, config.shutdownTimeoutMs, logger);
       return closing;
     },
   };
@@ -90,29 +102,9 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-/** The schema cache, warmed: a database the overview cannot be built from fails the start. */
-async function openSchemaCache(config: Config, db: Knex, logger: Logger): Promise<SchemaCache> {
-  const schema = await createSchemaCache({
-    build: (version) =>
-      buildOverview(db, { version, excludeTables: config.db.excludeTables, reporter: logger }),
-    enabled: config.cache.schema,
-    redisUrl: config.redis.url,
-    namespace: config.cache.namespace,
-    logger,
-  });
-  try {
-    await schema.getOverview();
-  } catch (error) {
-    await schema.close();
-    throw error;
-  }
-  return schema;
-}
-
 async function shutdown(
   server: Server,
-  db: Knex,
-  schema: SchemaCache,
+  { db, schema, jobs }: { db: Knex; schema: SchemaCache; jobs: JobQueue },
   timeoutMs: number,
   logger: Logger,
 ): Promise<void> {
@@ -126,6 +118,7 @@ async function shutdown(
   await closed;
   clearInterval(sweeper);
   clearTimeout(timer);
+  await jobs.close(timeoutMs);
   await schema.close();
   await db.destroy();
   logger.info('stopped');

@@ -9,7 +9,7 @@ import { selectByQuery } from '../commands/select-by-query.js';
 import type { CommandContext, Item, PrimaryKey, Selection } from '../commands/types.js';
 import { handleUpdate } from '../commands/update.js';
 import type { Config } from '../config/index.js';
-import { ForbiddenError, InvalidPayloadError, ServiceError, ServiceUnavailableError, UnsupportedMediaTypeError } from '../errors.js';
+import { ForbiddenError, invariant, InvalidPayloadError, ServiceError, ServiceUnavailableError, UnsupportedMediaTypeError } from '../errors.js';
 import { AddressDenyList } from './address-deny-list.js';
 import { fetchExternal } from './fetch-external.js';
 import { baseType, diskName, filenameFromDisposition, filenameFromUrl, isTypeAllowed, titleOf } from './file-names.js';
@@ -66,15 +66,17 @@ export class FileLibrary {
    * caller's partial file object) over the defaults from the upload (`filename_download`,
    * `title`), under what only the content can tell (`id`, `filename_disk`, `type`,
    * `filesize`, `width`/`height`, `uploaded_on`). The caller's create permission is checked
-   * before a byte is stored.
+   * before a byte is stored. Content the service made itself (`isGenerated`: exports) is not
+   * held to the limits of uploads (FILES_MIME_TYPE_ALLOW_LIST, FILES_MAX_UPLOAD_SIZE).
    */
-  async stage(ctx: CommandContext, upload: Upload, fields: Item): Promise<StagedFile> {
-    this.#requireAllowedType(upload);
+  async stage(ctx: CommandContext, upload: Upload, fields: Item, options: { isGenerated?: boolean } = {}): Promise<StagedFile> {
+    const isGenerated = options.isGenerated === true;
+    if (!isGenerated) this.#requireAllowedType(upload);
     ctx.permissions.checkPayload('create', FILES_COLLECTION, fields);
     const id = fields['id'] === undefined ? randomUUID() : requireUuid(fields['id']);
     const location = this.#locationOf(fields);
     const path = diskName(id, upload.filename, upload.type);
-    const content = await this.#store(location, path, upload.stream);
+    const content = await this.#store(location, path, upload.stream, isGenerated ? Infinity : this.deps.config.storage.maxUploadSize);
     return {
       location,
       path,
@@ -123,7 +125,8 @@ export class FileLibrary {
       throw error instanceof ServiceError ? error : unavailable(error);
     }
     const [key] = await this.create(ctx, [staged]);
-    return key ?? staged.payload['id'] as string;
+    invariant(key !== undefined, 'an imported file has its key');
+    return key;
   }
 
   /** Creates the rows of staged files in one transaction; their contents go when it fails. */
@@ -153,7 +156,7 @@ export class FileLibrary {
     const location = fields['storage'] === undefined ? row.storage : this.#locationOf(fields);
     const path = diskName(row.id, upload.filename, upload.type);
     const staging = `${row.id}.${randomBytes(6).toString('hex')}.replacing`;
-    const content = await this.#store(location, staging, upload.stream);
+    const content = await this.#store(location, staging, upload.stream, this.deps.config.storage.maxUploadSize);
     let keys: PrimaryKey[];
     try {
       const payload = { filename_download: upload.filename, ...fields, ...content, storage: location, filename_disk: path, type: upload.type };
@@ -201,8 +204,8 @@ export class FileLibrary {
   }
 
   /** Streams content to storage; the values of the row that only the content can tell. */
-  async #store(location: string, path: string, stream: Readable): Promise<Item> {
-    const meter = new UploadMeter(this.deps.config.storage.maxUploadSize);
+  async #store(location: string, path: string, stream: Readable, maxSize: number): Promise<Item> {
+    const meter = new UploadMeter(maxSize);
     const results = await Promise.allSettled([pipeline(stream, meter), this.deps.storage.location(location).write(path, meter)]);
     const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     // The meter's own error (CONTENT_TOO_LARGE) explains the other side's premature close.

@@ -5,6 +5,7 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import type { FileLibrary } from '../files/file-library.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import type { Storage } from '../files/storage/create-storage.js';
 import { resolveAccountability } from './accountability.js';
 import { RouteNotFoundError } from '../errors.js';
@@ -29,6 +30,8 @@ export interface AppDeps {
   readonly storage: Storage;
   /** svc_files rows and their contents, kept in step. */
   readonly files: FileLibrary;
+  /** Background jobs (exports): bull with Redis, in-process without. */
+  readonly jobs: JobQueue;
 }
 
 /**

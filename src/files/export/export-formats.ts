@@ -16,6 +16,9 @@ export const EXPORT_TYPES: Readonly<Record<ExportFormat, { readonly contentType:
   yaml: { contentType: 'text/yaml', extension: 'yaml' },
 };
 
+/** The formats an export may ask for. */
+export const EXPORT_QUERY_FORMATS = Object.keys(EXPORT_TYPES) as readonly ExportFormat[];
+
 export interface FormatOptions {
   /** Where csv keeps its first pass (TEMP_PATH); the file is removed when done. */
   readonly tempDir: string;

@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import { handleImport } from '../../commands/import/handle-import.js';
 import { InvalidPayloadError, UnsupportedMediaTypeError } from '../../errors.js';
+import { prepareExport, queueExport } from '../../files/export/export-job.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
 import { toCollectionName } from '../collection-name.js';
 import { commandContext } from '../command-context.js';
 import { readMultipart } from '../multipart.js';
@@ -13,8 +15,12 @@ const IMPORT_FORMATS: Readonly<Record<string, 'csv' | 'json'>> = {
   'application/vnd.ms-excel': 'csv',
 };
 
-/** POST /utils/import/:collection (reference/routes.md, Utils). */
-export function utilsTransferRoutes(deps: ItemWriteDeps): Router {
+export interface TransferRouteDeps extends ItemWriteDeps {
+  readonly jobs: JobQueue;
+}
+
+/** POST /utils/import/:collection and POST /utils/export/:collection (reference/routes.md, Utils). */
+export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
   const router = Router();
 
   // The part named `file` is imported as it arrives; other parts are skipped. 200, empty body.
@@ -33,6 +39,14 @@ export function utilsTransferRoutes(deps: ItemWriteDeps): Router {
     }
     if (!isImported) throw new InvalidPayloadError('"file" is required');
     res.status(200).end();
+  });
+
+  // Checked, queued, answered at once (204); progress in the export's svc_activity row.
+  router.post('/export/:collection', async (req, res) => {
+    const overview = await deps.schema.getOverview();
+    const job = await prepareExport(deps, req.accountability, overview, toCollectionName(String(req.params['collection'])), req.body ?? {});
+    await queueExport(deps.db, deps.jobs, job);
+    res.status(204).end();
   });
 
   return router;
