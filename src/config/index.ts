@@ -61,6 +61,34 @@ export interface DbConfig {
   readonly healthcheckThresholdMs: number;
 }
 
+export interface StorageLocationConfig {
+  /** undefined when STORAGE_<KEY>_DRIVER is unset for a key other than `local`. */
+  readonly driver: string | undefined;
+  readonly root: string | undefined;
+}
+
+/**
+ * IMPORT_IP_DENY_LIST default: every local interface, loopback, the private, shared and
+ * link-local ranges and the cloud metadata addresses, so /files/import cannot reach into the
+ * service's own network ([DEVIATION] wider than the convention's `0.0.0.0,169.254.169.254`).
+ */
+export const DEFAULT_IMPORT_IP_DENY_LIST = [
+  '0.0.0.0',
+  '0.0.0.0/8',
+  '127.0.0.0/8',
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+  '169.254.0.0/16',
+  '169.254.169.254',
+  '::',
+  '::1',
+  'fc00::/7',
+  'fe80::/10',
+  'fd00:ec2::254',
+] as const;
+
 export interface RedisConfig {
   /** A redis:// URL; undefined means no Redis (memory caches, in-process jobs). */
   readonly url: string | undefined;
@@ -156,12 +184,30 @@ export interface Config {
     readonly permissions: boolean;
   };
   readonly storage: {
+    /** STORAGE_LOCATIONS: location keys; the first is where uploads go by default. */
     readonly locations: readonly string[];
     readonly localRoot: string;
+    /** Per location: STORAGE_<KEY>_DRIVER (`local` for the key `local`) and STORAGE_<KEY>_ROOT. */
+    readonly drivers: Readonly<Record<string, StorageLocationConfig>>;
     readonly maxUploadSize: number;
   };
+  /** FILES_MIME_TYPE_ALLOW_LIST: exact types (`application/pdf`) or a type with any subtype (`image` + `/` + `*`). */
+  readonly mimeTypeAllowList: readonly string[];
+  readonly assetsCacheTtlMs: number;
+  /** IMPORT_IP_DENY_LIST: addresses and CIDR ranges /files/import refuses; `0.0.0.0` = every local interface. */
   readonly importIpDenyList: readonly string[];
   readonly exportBatchSize: number;
+  /** Background jobs (exports): bull settings with Redis, the in-process runner without. */
+  readonly jobs: {
+    /** Tries of a failing job before it is given up. */
+    readonly attempts: number;
+    /** A worker holds a job's lock this long between renewals; a dead worker's job is retried after it. */
+    readonly lockDurationMs: number;
+    /** How often workers look for jobs whose worker died. */
+    readonly stalledIntervalMs: number;
+    /** Jobs one worker process runs at once. */
+    readonly concurrency: number;
+  };
   readonly shutdownTimeoutMs: number;
 }
 
@@ -266,13 +312,17 @@ export function loadConfig(
       schema: env.bool('CACHE_SCHEMA', true),
       permissions: env.bool('CACHE_PERMISSIONS', true),
     },
-    storage: {
-      locations: env.list('STORAGE_LOCATIONS', ['local']),
-      localRoot: env.string('STORAGE_LOCAL_ROOT', './uploads'),
-      maxUploadSize: readUnlimitedSize(env, 'FILES_MAX_UPLOAD_SIZE'),
-    },
-    importIpDenyList: env.list('IMPORT_IP_DENY_LIST', ['0.0.0.0', '169.254.169.254']),
+    storage: readStorageConfig(env),
+    mimeTypeAllowList: env.list('FILES_MIME_TYPE_ALLOW_LIST', ['*/*']),
+    assetsCacheTtlMs: env.duration('ASSETS_CACHE_TTL', '30d'),
+    importIpDenyList: env.list('IMPORT_IP_DENY_LIST', DEFAULT_IMPORT_IP_DENY_LIST),
     exportBatchSize: env.int('EXPORT_BATCH_SIZE', 5000, { min: 1 }),
+    jobs: {
+      attempts: env.int('JOBS_ATTEMPTS', 3, { min: 1 }),
+      lockDurationMs: env.duration('JOBS_LOCK_DURATION', '30s'),
+      stalledIntervalMs: env.duration('JOBS_STALLED_INTERVAL', '30s'),
+      concurrency: env.int('JOBS_CONCURRENCY', 1, { min: 1 }),
+    },
     shutdownTimeoutMs: env.duration('SHUTDOWN_TIMEOUT', '10s'),
   } satisfies Config);
 }
@@ -366,6 +416,21 @@ function readEmailConfig(env: EnvReader): EmailConfig {
       name: env.string('EMAIL_SMTP_NAME'),
     },
   };
+}
+
+function readStorageConfig(env: EnvReader): Config['storage'] {
+  const locations = env.list('STORAGE_LOCATIONS', ['local']);
+  if (locations.length === 0) throw new ConfigError('STORAGE_LOCATIONS', 'must name at least one location');
+  const localRoot = env.string('STORAGE_LOCAL_ROOT', './uploads');
+  const drivers: Record<string, StorageLocationConfig> = {};
+  for (const location of locations) {
+    const prefix = `STORAGE_${location.toUpperCase()}`;
+    drivers[location] = {
+      driver: env.string(`${prefix}_DRIVER`) ?? (location === 'local' ? 'local' : undefined),
+      root: location === 'local' ? localRoot : env.string(`${prefix}_ROOT`),
+    };
+  }
+  return { locations, localRoot, drivers, maxUploadSize: readUnlimitedSize(env, 'FILES_MAX_UPLOAD_SIZE') };
 }
 
 function readRootRedirect(env: EnvReader): string | false {

@@ -7,6 +7,9 @@ import type { AuthContext } from '../auth/auth-context.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
+import type { FileLibrary } from '../files/file-library.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import type { Storage } from '../files/storage/create-storage.js';
 import { resolveAccountability } from './accountability.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
@@ -21,6 +24,9 @@ import { fieldRoutes } from './routes/fields.js';
 import { relationRoutes } from './routes/relations.js';
 import { utilsWriteRoutes } from './routes/utils-writes.js';
 import { itemsReadRoutes } from './routes/items-read.js';
+import { assetRoutes } from './routes/assets.js';
+import { fileWriteRoutes } from './routes/files.js';
+import { utilsTransferRoutes } from './routes/utils-transfer.js';
 import './request.js';
 
 export interface AppDeps {
@@ -32,6 +38,12 @@ export interface AppDeps {
   readonly auth: AuthContext;
   /** Compiled permission rules per role (src/access/README.md: loadPermissions per request). */
   readonly permissions: PermissionStore;
+  /** File contents per storage location (STORAGE_*). */
+  readonly storage: Storage;
+  /** svc_files rows and their contents, kept in step. */
+  readonly files: FileLibrary;
+  /** Background jobs (exports): bull with Redis, in-process without. */
+  readonly jobs: JobQueue;
 }
 
 /**
@@ -77,8 +89,12 @@ export function createApp(deps: AppDeps): Express {
   app.use('/relations', relationRoutes(schemaContext));
   app.use('/utils/cache', cacheRoutes(deps));
   app.use(itemsReadRoutes(deps));
+  app.use('/assets', assetRoutes(deps));
+  app.use('/files', fileWriteRoutes(deps, { withImport: true }));
+  app.use(['/items/svc_files', '/items/directus_files'], fileWriteRoutes(deps, { withImport: false }));
   app.use('/items', itemWriteRoutes(deps));
   app.use('/utils', utilsWriteRoutes(deps));
+  app.use('/utils', utilsTransferRoutes(deps));
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
 
   app.use((req, _res, next) => {

@@ -5,7 +5,7 @@ import type { PrimaryKey } from '../commands/types.js';
 import type { Config } from '../config/index.js';
 import { ForbiddenError } from '../errors.js';
 import { readItemByKey, readItemsByKeys, type Item, type Query } from '../query/index.js';
-import { queryLimits, readerOf } from './read-context.js';
+import { queryLimits, readerOf } from '../query/index.js';
 
 export interface ReadWrittenDeps {
   readonly config: Config;

@@ -10,7 +10,7 @@ import { handleUpdate } from '../../commands/update.js';
 import type { Config } from '../../config/index.js';
 import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
-import { commandContext } from '../command-context.js';
+import { commandContext } from '../../commands/command-context.js';
 import { requestQuery } from '../read-context.js';
 import { readWritten } from '../read-written.js';
 
@@ -56,6 +56,8 @@ export interface SystemRouteOptions {
 /** The dedicated system routes with writes (reference/routes.md, "System collections"). */
 export const SYSTEM_WRITE_ROUTES: readonly (readonly [string, string, SystemRouteOptions])[] = [
   ['/comments', 'svc_comments', {}],
+  // POST multipart, PATCH /:id multipart, /files/import and deletes are the files router's.
+  ['/files', 'svc_files', { reservedIds: ['import'] }],
   ['/folders', 'svc_folders', {}],
   ['/permissions', 'svc_permissions', { reservedIds: ['me'] }],
   ['/presets', 'svc_presets', {}],
@@ -142,13 +144,13 @@ function collectionWriteRoutes(deps: ItemWriteDeps, nameOf: (req: Request) => st
 }
 
 /** The collection, or FORBIDDEN when it is unknown or not written as items. */
-function requireWritable(overview: SchemaOverview, name: string): CollectionOverview {
+export function requireWritable(overview: SchemaOverview, name: string): CollectionOverview {
   if (NOT_WRITABLE_AS_ITEMS.has(name)) throw new ForbiddenError();
   return requireCollection(overview, name);
 }
 
 /** `{keys}` or `{query}`, exactly one (reference/routes.md, PATCH /items/:c). */
-function readSelection(body: Item): Selection {
+export function readSelection(body: Item): Selection {
   const { keys, query } = body;
   if (keys !== undefined && query !== undefined) {
     throw new InvalidPayloadError('"value" contains a conflict between exclusive peers [keys, query]');
@@ -164,14 +166,14 @@ function readSelection(body: Item): Selection {
   throw new InvalidPayloadError(MISSING_SELECTION);
 }
 
-function requireItem(value: unknown): Item {
+export function requireItem(value: unknown): Item {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidPayloadError('"value" must be of type object');
   }
   return value as Item;
 }
 
-function requireKey(value: unknown): PrimaryKey {
+export function requireKey(value: unknown): PrimaryKey {
   if (typeof value !== 'string' && typeof value !== 'number') {
     throw new InvalidPayloadError('"keys" must contain primary keys');
   }

@@ -6,7 +6,7 @@ import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
-import { readContext, readerOf, requestQuery } from '../read-context.js';
+import { readContext, requestQuery } from '../read-context.js';
 import {
   isAggregateQuery,
   isUnlimited,
@@ -15,11 +15,14 @@ import {
   readItemsByKeys,
   readMeta,
   readSingleton,
+  readerOf,
   streamItems,
+  type Item,
   type Query,
   type ReadContext,
   type Reader,
 } from '../../query/index.js';
+import { sendExport } from '../export-download.js';
 
 export interface ReadRouteDeps {
   readonly config: Config;
@@ -84,6 +87,11 @@ class ItemReads {
     const body = searchBody(req);
     const query = requestQuery(req, body?.query);
     const target = requireCollection(ctx.overview, collection);
+    if (query.export !== undefined) {
+      const { export: format, ...read } = query;
+      await sendExport(res, collection, format, await this.exported(ctx, collection, read, reader, body?.keys), this.deps.config.tempPath);
+      return;
+    }
     if (body?.keys !== undefined) {
       res.json({ data: await readItemsByKeys(ctx, collection, body.keys, query, reader) });
       return;
@@ -130,6 +138,24 @@ class ItemReads {
       await items.return(undefined);
     }
   }
+
+  /** What an export of the read downloads: the same items the read would return, streamed where they can be. */
+  private async exported(
+    ctx: ReadContext,
+    collection: string,
+    query: Query,
+    reader: Reader,
+    keys: SearchBody['keys'],
+  ): Promise<AsyncIterable<Item>> {
+    if (keys !== undefined) return fromList(await readItemsByKeys(ctx, collection, keys, query, reader));
+    if (isAggregateQuery(query)) return fromList(await readItems(ctx, collection, query, reader));
+    if (requireCollection(ctx.overview, collection).singleton) return fromList([await readSingleton(ctx, collection, query, reader)]);
+    return streamItems(ctx, collection, query, reader, { batchSize: this.deps.config.exportBatchSize });
+  }
+}
+
+async function* fromList(items: readonly Item[]): AsyncGenerator<Item> {
+  yield* items;
 }
 
 /** False when the client went away instead of draining. */

@@ -3,7 +3,7 @@ import { handleRevert } from '../../commands/revert.js';
 import { handleSort } from '../../commands/sort.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
-import { commandContext } from '../command-context.js';
+import { commandContext } from '../../commands/command-context.js';
 import type { ItemWriteDeps } from './item-writes.js';
 
 /** POST /utils/sort/:collection and POST /utils/revert/:revision (reference/routes.md, Utils). */
