@@ -2,13 +2,20 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { bootstrap, type BootstrapResult } from '../catalog/bootstrap.js';
-import { buildOverview } from '../catalog/overview/build.js';
-import { createSchemaCache, type SchemaCache } from './cache/schema-cache.js';
+import { openSchemaCache } from './cache/open-schema-cache.js';
+import type { SchemaCache } from './cache/schema-cache.js';
 import { ConfigError, loadConfig, type Config } from './config/index.js';
 import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
+import { createAuthServices, type AuthServices } from './auth/auth-context.js';
+import { PermissionStore } from './access/permission-store.js';
+import { EXPORT_JOB } from './files/export/export-job.js';
+import { exportJobHandler } from './files/export/run-export.js';
+import { FileLibrary } from './files/file-library.js';
+import { createStorage } from './files/storage/create-storage.js';
+import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -30,6 +37,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (config.isSecretGenerated) {
     logger.warn('SECRET is not set: a random one is used, so tokens stop working on restart');
   }
+  const storage = createStorage(config.storage);
+  const files = new FileLibrary({ config, storage, logger });
   const db = createDatabase(config.db);
   let result: BootstrapResult;
   try {
@@ -55,7 +64,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
 
-  const app = createApp({ config, db, logger, schema });
+  const auth = createAuthServices({ db, config, logger });
+  const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
+  // Without Redis exports run here, through the same handler the worker process runs.
+  const jobs = createJobQueue({
+    redisUrl: config.redis.url,
+    namespace: config.cache.namespace,
+    settings: config.jobs,
+    handlers: { [EXPORT_JOB]: exportJobHandler({ config, db, schema, files }) },
+    logger,
+  });
+
+  const app = createApp({ config, db, logger, schema, auth, permissions, storage, files, jobs });
   const server = createServer(app);
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
@@ -70,7 +90,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema,
     bootstrap: result,
     close() {
-      closing ??= shutdown(server, db, schema, config.shutdownTimeoutMs, logger);
+      closing ??= shutdown(server, { db, schema, jobs, auth }, config.shutdownTimeoutMs, logger);
       return closing;
     },
   };
@@ -86,29 +106,9 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-/** The schema cache, warmed: a database the overview cannot be built from fails the start. */
-async function openSchemaCache(config: Config, db: Knex, logger: Logger): Promise<SchemaCache> {
-  const schema = await createSchemaCache({
-    build: (version) =>
-      buildOverview(db, { version, excludeTables: config.db.excludeTables, reporter: logger }),
-    enabled: config.cache.schema,
-    redisUrl: config.redis.url,
-    namespace: config.cache.namespace,
-    logger,
-  });
-  try {
-    await schema.getOverview();
-  } catch (error) {
-    await schema.close();
-    throw error;
-  }
-  return schema;
-}
-
 async function shutdown(
   server: Server,
-  db: Knex,
-  schema: SchemaCache,
+  { db, schema, jobs, auth }: { db: Knex; schema: SchemaCache; jobs: JobQueue; auth: AuthServices },
   timeoutMs: number,
   logger: Logger,
 ): Promise<void> {
@@ -122,7 +122,9 @@ async function shutdown(
   await closed;
   clearInterval(sweeper);
   clearTimeout(timer);
+  await jobs.close(timeoutMs);
   await schema.close();
+  await auth.close();
   await db.destroy();
   logger.info('stopped');
 }

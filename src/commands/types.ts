@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Readable } from 'node:stream';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import type { ReadAccess } from '../access/read-access.js';
@@ -54,7 +55,19 @@ export interface RevertCommand {
   readonly revision: PrimaryKey;
 }
 
-export type Command = CreateCommand | UpdateCommand | DeleteCommand | SortCommand | RevertCommand;
+/**
+ * reference/audit-and-utils.md, "Import": the items of a JSON or CSV file, each upserted
+ * (created, or updated when its key exists), all in one transaction.
+ */
+export interface ImportCommand {
+  readonly kind: 'import';
+  readonly collection: string;
+  readonly format: 'csv' | 'json';
+  /** The file's bytes, read as they arrive. */
+  readonly source: Readable;
+}
+
+export type Command = CreateCommand | UpdateCommand | DeleteCommand | SortCommand | RevertCommand | ImportCommand;
 
 /** Everything a handler needs; built once per request by the caller. */
 export interface CommandContext {

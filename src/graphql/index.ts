@@ -12,7 +12,7 @@ export { buildSchemas, type ScopedSchemas, type Scope } from './build-schema.js'
 export { SchemaStore } from './schema-store.js';
 
 /** What a role may use in its schema; admins get one shared schema, other roles per role. */
-export { fullSchemaAccess, readOnlySchemaAccess, type SchemaAccess } from './schema-access.js';
+export { fullSchemaAccess, readOnlySchemaAccess, schemaAccessOf, type SchemaAccess } from './schema-access.js';
 
 /** Parse (token limit) and validate (depth limit, introspection switch) a document; valid ones are remembered per schema. */
 export { OperationPreparer, prepareOperation, plainError, type OperationLimits, type PreparedOperation } from './prepare-operation.js';

@@ -1,4 +1,6 @@
-import type { ReadAccess } from '../access/read-access.js';
+import type { Accountability } from '../access/accountability.js';
+import type { Permissions } from '../access/permissions.js';
+import { readAccessOf, type ReadAccess } from '../access/read-access.js';
 
 export type WriteAction = 'create' | 'update' | 'delete';
 
@@ -37,4 +39,21 @@ export function canWrite(access: SchemaAccess, action: Exclude<WriteAction, 'del
 export function canWriteField(access: SchemaAccess, action: Exclude<WriteAction, 'delete'>, collection: string, field: string): boolean {
   const fields = access.writableFields(action, collection);
   return fields === '*' || fields.has('*') || fields.has(field);
+}
+
+/**
+ * The schema a caller's permissions allow (reference/graphql.md: what the role may not use
+ * does not exist): the collections and fields of its read, create and update rules, and
+ * deletes where a delete rule exists. One schema per role (and app access), as the rules are.
+ */
+export function schemaAccessOf(accountability: Accountability, permissions: Permissions): SchemaAccess {
+  const read = readAccessOf(permissions);
+  if (permissions.isAdmin) return fullSchemaAccess(read);
+  return {
+    key: `role:${accountability.role ?? 'public'}:${String(accountability.role !== null && accountability.app)}`,
+    isAdmin: false,
+    read,
+    writableFields: (action, collection) => permissions.fields(collection, action),
+    canDelete: (collection) => permissions.allows(collection, 'delete'),
+  };
 }

@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import { toServiceCollectionName } from '../../catalog/system/definitions.js';
 
 /**
@@ -6,3 +7,8 @@ import { toServiceCollectionName } from '../../catalog/system/definitions.js';
  * The catalogue owns the rule (it applies it to schema payloads too).
  */
 export const toCollectionName: (name: string) => string = toServiceCollectionName;
+
+/** The `:collection` route parameter, resolved by the rule above. */
+export function collectionParam(req: Request): string {
+  return toCollectionName(String(req.params['collection']));
+}

@@ -5,7 +5,7 @@ import { isObject, parseCollectionPayload } from '../../../catalog/ddl/payloads.
 import { findCollectionObject, listCollectionObjects } from '../../../catalog/overview/api-objects.js';
 import { schemaReadFilter } from '../../access/schema-access.js';
 import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
-import { toCollectionName } from '../collection-name.js';
+import { collectionParam, toCollectionName } from '../collection-name.js';
 import { requireAdmin } from '../require-admin.js';
 
 /** /collections (reference/routes.md, Schema routes): reads filtered by permission, writes admin only. */
@@ -76,8 +76,4 @@ function requireMeta(body: unknown): Readonly<Record<string, unknown>> {
   const meta = isObject(body) ? body['meta'] : undefined;
   if (!isObject(meta)) throw new InvalidPayloadError('"meta" is required and must be an object');
   return meta;
-}
-
-export function collectionParam(req: Request): string {
-  return toCollectionName(String(req.params['collection']));
 }

@@ -2,29 +2,31 @@ import { Router, type Request, type Response } from 'express';
 import { GraphQLError, printSchema, type ExecutionResult } from 'graphql';
 import { createHandler, type Request as GraphqlHttpRequest, type RequestParams } from 'graphql-http';
 import type { Knex } from 'knex';
-import { defaultReadAccess } from '../../access/read-access.js';
+import { loadPermissions } from '../../access/load-permissions.js';
+import type { PermissionStore } from '../../access/permission-store.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
 import { GraphqlExecutionError, InvalidPayloadError, MethodNotAllowedError } from '../../errors.js';
 import {
   createGraphqlContext,
   formatResult,
-  fullSchemaAccess,
   OperationPreparer,
   plainError,
-  readOnlySchemaAccess,
+  schemaAccessOf,
   SchemaStore,
   toGraphqlError,
   type GraphqlContext,
   type Scope,
   type SchemaAccess,
+  type ScopedSchemas,
   type SystemServices,
 } from '../../graphql/index.js';
 import type { Logger } from '../../logger/index.js';
 import type { Accountability } from '../../access/accountability.js';
-import { commandContext } from '../command-context.js';
+import type { SchemaOverview } from '../../../catalog/overview/types.js';
+import { commandContext } from '../../commands/command-context.js';
+import { queryLimits } from '../../query/index.js';
 import { toServiceErrors } from '../error-handler.js';
-import { queryLimits } from '../read-written.js';
 import { readHealth, readServerInfo } from './server.js';
 
 export interface GraphqlRouteDeps {
@@ -32,6 +34,7 @@ export interface GraphqlRouteDeps {
   readonly db: Knex;
   readonly logger: Logger;
   readonly schema: SchemaCache;
+  readonly permissions: PermissionStore;
 }
 
 type HttpRequest = GraphqlHttpRequest<Request, undefined>;
@@ -57,9 +60,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
       parseRequestParams: readGraphqlBody,
       onSubscribe: async (req, params) => {
         const { accountability } = req.raw;
-        const overview = await deps.schema.getOverview();
-        const readAccess = defaultReadAccess(accountability);
-        const schemas = store.get(overview, schemaAccessOf(accountability, readAccess));
+        const { overview, access, schemas } = await callerSchemas(deps, store, accountability);
         const schema = schemas[scope];
         const operationName = params.operationName ?? undefined;
         const { document, operation } = preparer.prepare(schema, params.query, operationName);
@@ -67,7 +68,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
         if (operation === 'mutation' && req.method === 'GET') throw new MethodNotAllowedError('GET', ['POST']);
         const contextValue = createGraphqlContext({
           read: { db: deps.db, overview, limits: queryLimits(deps.config) },
-          reader: { accountability, access: readAccess },
+          reader: { accountability, access: access.read },
           commands: commandContext(deps, accountability, overview),
           system: systemServices(deps, accountability),
           schemas,
@@ -119,8 +120,7 @@ function systemServices(deps: GraphqlRouteDeps, accountability: Accountability):
 export function graphqlSpecRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Router {
   const router = Router();
   const sdl = (scope: Scope) => async (req: Request, res: Response) => {
-    const overview = await deps.schema.getOverview();
-    const schemas = store.get(overview, schemaAccessOf(req.accountability, defaultReadAccess(req.accountability)));
+    const { schemas } = await callerSchemas(deps, store, req.accountability);
     res.type('text/plain; charset=utf-8').send(printSchema(schemas[scope]));
   };
   router.get('/', sdl('items'));
@@ -129,12 +129,18 @@ export function graphqlSpecRoutes(deps: GraphqlRouteDeps, store: SchemaStore): R
 }
 
 /**
- * Admins share one schema; any other role gets its own. Until role permissions are
- * evaluated a role reads what `defaultReadAccess` allows and writes nothing.
+ * The caller's permissions (loaded once per request), what they allow in a schema, and the
+ * schemas of the caller's role: admins share one schema, any other role has its own.
  */
-function schemaAccessOf(accountability: Accountability, readAccess: ReturnType<typeof defaultReadAccess>): SchemaAccess {
-  if (accountability.admin) return fullSchemaAccess(readAccess);
-  return readOnlySchemaAccess(`role:${accountability.role ?? 'public'}`, readAccess);
+async function callerSchemas(
+  deps: GraphqlRouteDeps,
+  store: SchemaStore,
+  accountability: Accountability,
+): Promise<{ overview: SchemaOverview; access: SchemaAccess; schemas: ScopedSchemas }> {
+  const overview = await deps.schema.getOverview();
+  const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview }, accountability);
+  const access = schemaAccessOf(accountability, permissions);
+  return { overview, access, schemas: store.get(overview, access) };
 }
 
 /**

@@ -9,9 +9,10 @@ import type { Item, PrimaryKey, QueryObject, Selection } from '../../commands/ty
 import { handleUpdate } from '../../commands/update.js';
 import type { Config } from '../../config/index.js';
 import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
-import { toCollectionName } from '../collection-name.js';
-import { commandContext } from '../command-context.js';
-import { readWritten, requestQuery } from '../read-written.js';
+import { collectionParam } from '../collection-name.js';
+import { commandContext } from '../../commands/command-context.js';
+import { requestQuery } from '../read-context.js';
+import { readWritten } from '../read-written.js';
 
 export interface ItemWriteDeps {
   readonly config: Config;
@@ -35,7 +36,7 @@ const NOT_WRITABLE_AS_ITEMS: ReadonlySet<string> = new Set([
 /** The writes of /items/:collection (reference/routes.md, Items): POST, PATCH, DELETE. */
 export function itemWriteRoutes(deps: ItemWriteDeps): Router {
   const router = Router();
-  router.use('/:collection', collectionWriteRoutes(deps, (req) => toCollectionName(String(req.params['collection']))));
+  router.use('/:collection', collectionWriteRoutes(deps, collectionParam));
   return router;
 }
 
@@ -55,6 +56,8 @@ export interface SystemRouteOptions {
 /** The dedicated system routes with writes (reference/routes.md, "System collections"). */
 export const SYSTEM_WRITE_ROUTES: readonly (readonly [string, string, SystemRouteOptions])[] = [
   ['/comments', 'svc_comments', {}],
+  // POST multipart, PATCH /:id multipart, /files/import and deletes are the files router's.
+  ['/files', 'svc_files', { reservedIds: ['import'] }],
   ['/folders', 'svc_folders', {}],
   ['/permissions', 'svc_permissions', { reservedIds: ['me'] }],
   ['/presets', 'svc_presets', {}],
@@ -141,13 +144,13 @@ function collectionWriteRoutes(deps: ItemWriteDeps, nameOf: (req: Request) => st
 }
 
 /** The collection, or FORBIDDEN when it is unknown or not written as items. */
-function requireWritable(overview: SchemaOverview, name: string): CollectionOverview {
+export function requireWritable(overview: SchemaOverview, name: string): CollectionOverview {
   if (NOT_WRITABLE_AS_ITEMS.has(name)) throw new ForbiddenError();
   return requireCollection(overview, name);
 }
 
 /** `{keys}` or `{query}`, exactly one (reference/routes.md, PATCH /items/:c). */
-function readSelection(body: Item): Selection {
+export function readSelection(body: Item): Selection {
   const { keys, query } = body;
   if (keys !== undefined && query !== undefined) {
     throw new InvalidPayloadError('"value" contains a conflict between exclusive peers [keys, query]');
@@ -163,14 +166,14 @@ function readSelection(body: Item): Selection {
   throw new InvalidPayloadError(MISSING_SELECTION);
 }
 
-function requireItem(value: unknown): Item {
+export function requireItem(value: unknown): Item {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidPayloadError('"value" must be of type object');
   }
   return value as Item;
 }
 
-function requireKey(value: unknown): PrimaryKey {
+export function requireKey(value: unknown): PrimaryKey {
   if (typeof value !== 'string' && typeof value !== 'number') {
     throw new InvalidPayloadError('"keys" must contain primary keys');
   }

@@ -8,7 +8,7 @@ import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { schemaReadFilter } from '../../access/schema-access.js';
 import { ForbiddenError } from '../../errors.js';
 import { requireAdmin } from '../require-admin.js';
-import { collectionParam } from './collections.js';
+import { collectionParam } from '../collection-name.js';
 
 /** /relations (reference/routes.md, Schema routes): reads filtered by permission, writes admin only. */
 export function relationRoutes(ctx: SchemaContext): Router {

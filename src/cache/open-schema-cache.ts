@@ -1,0 +1,25 @@
+import type { Knex } from 'knex';
+import { buildOverview } from '../../catalog/overview/build.js';
+import type { Config } from '../config/index.js';
+import { createSchemaCache, type CacheLogger, type SchemaCache } from './schema-cache.js';
+
+/**
+ * The schema cache of a process (API or worker), warmed: a database the overview cannot be
+ * built from fails the start.
+ */
+export async function openSchemaCache(config: Config, db: Knex, logger: CacheLogger): Promise<SchemaCache> {
+  const schema = await createSchemaCache({
+    build: (version) => buildOverview(db, { version, excludeTables: config.db.excludeTables, reporter: logger }),
+    enabled: config.cache.schema,
+    redisUrl: config.redis.url,
+    namespace: config.cache.namespace,
+    logger,
+  });
+  try {
+    await schema.getOverview();
+  } catch (error) {
+    await schema.close();
+    throw error;
+  }
+  return schema;
+}

@@ -1,0 +1,113 @@
+import { parse } from 'csv-parse';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { findField, getFieldRelation } from '../../../catalog/overview/lookup.js';
+import type { CollectionOverview, FieldOverview, SchemaOverview } from '../../../catalog/overview/types.js';
+import { InvalidPayloadError } from '../../errors.js';
+import type { Item } from '../types.js';
+
+/**
+ * The items of a CSV import file (reference/audit-and-utils.md, Import), one per record as
+ * they are parsed: the first line names the fields; an empty cell leaves the field out;
+ * a cell is read per its field's type: text as written, numbers as the text the type casts,
+ * `true`/`false` for booleans, JSON for json, csv, alias and relational values (nested
+ * objects, arrays of keys), `null` as null outside text fields. A column `author.email`
+ * (how an export flattens a related item) nests into `author` when `author` is relational.
+ * Malformed CSV is INVALID_PAYLOAD naming the row.
+ */
+export async function* readCsvItems(source: Readable, overview: SchemaOverview, collection: CollectionOverview): AsyncGenerator<Item> {
+  const parser = parse({ bom: true, columns: (header: string[]) => header.map((h) => h.trim()), skip_empty_lines: true });
+  // Errors of either side surface in the loop below, through the parser.
+  pipeline(source, parser).catch(() => undefined);
+  let columns: readonly Column[] | undefined;
+  let row = 0;
+  try {
+    for await (const record of parser as AsyncIterable<Record<string, string>>) {
+      row += 1;
+      columns ??= Object.keys(record).map((header) => toColumn(overview, collection, header));
+      const item: Record<string, unknown> = {};
+      for (const column of columns) {
+        const text = record[column.header];
+        if (text === undefined || text === '') continue;
+        put(item, column.path, readCell(column, text));
+      }
+      yield item;
+    }
+  } catch (error) {
+    if (error instanceof InvalidPayloadError) throw error;
+    // csv-parse counts the records before the bad one; the loop may not have seen them yet.
+    const { records } = error as { records?: unknown };
+    const bad = typeof records === 'number' ? records + 1 : row + 1;
+    throw new InvalidPayloadError(`Invalid CSV in row ${bad}: ${(error as Error).message.replace(/\.$/, '')}`);
+  }
+}
+
+interface Column {
+  readonly header: string;
+  /** Where the value goes: `[field]`, or `[m2o field, ..., field]` for a dotted header. */
+  readonly path: readonly string[];
+  readonly field: FieldOverview | undefined;
+  /** The field holds a relation: a JSON object or array cell is a nested payload. */
+  readonly isRelational: boolean;
+}
+
+function toColumn(overview: SchemaOverview, collection: CollectionOverview, header: string): Column {
+  const direct = findField(overview, collection.collection, header);
+  const segments = header.split('.');
+  if (direct !== undefined || segments.length === 1) return column(overview, collection.collection, header, [header]);
+  let current = collection.collection;
+  for (const segment of segments.slice(0, -1)) {
+    const relation = getFieldRelation(overview, current, segment);
+    if (relation?.kind !== 'm2o') return column(overview, collection.collection, header, [header]);
+    current = relation.related;
+  }
+  return column(overview, current, header, segments);
+}
+
+function column(overview: SchemaOverview, collection: string, header: string, path: readonly string[]): Column {
+  const name = path[path.length - 1] ?? header;
+  return {
+    header,
+    path,
+    field: findField(overview, collection, name),
+    isRelational: getFieldRelation(overview, collection, name) !== undefined,
+  };
+}
+
+const TEXT_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'hash']);
+const JSON_TYPES: ReadonlySet<string> = new Set(['json', 'csv', 'alias', 'geometry', 'unknown']);
+
+function readCell({ field, isRelational }: Column, text: string): unknown {
+  if (field === undefined) return text;
+  if (isRelational && /^\s*[[{]/.test(text)) return parseJsonOr(text);
+  if (TEXT_TYPES.has(field.type)) return text;
+  if (text === 'null') return null;
+  if (JSON_TYPES.has(field.type)) return field.type === 'csv' && !/^\s*\[/.test(text) ? text : parseJsonOr(text);
+  if (field.type === 'boolean') {
+    if (text === 'true' || text === '1') return true;
+    if (text === 'false' || text === '0') return false;
+  }
+  return text;
+}
+
+function parseJsonOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** Sets a value at a path; a nested object wins over a plain value at the same place. */
+function put(item: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let target = item;
+  for (const segment of path.slice(0, -1)) {
+    const next = target[segment];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) target[segment] = {};
+    target = target[segment] as Record<string, unknown>;
+  }
+  const last = path[path.length - 1] ?? '';
+  const current = target[last];
+  if (typeof current === 'object' && current !== null && !Array.isArray(current) && path.length === 1) return;
+  target[last] = value;
+}

@@ -1,0 +1,108 @@
+import type { Readable } from 'node:stream';
+import { ForbiddenError, IllegalAssetTransformationError, RangeNotSatisfiableError } from '../errors.js';
+import { readItemByKey, type ReadContext, type Reader } from '../query/index.js';
+import { FILES_COLLECTION } from './file-library.js';
+import type { Storage } from './storage/create-storage.js';
+import type { ByteRange } from './storage/storage-driver.js';
+
+/** What GET /assets/:id serves: the file's content and the facts its headers carry. */
+export interface Asset {
+  readonly type: string;
+  readonly filenameDownload: string;
+  readonly size: number;
+  readonly modified: Date;
+  /** The content, or the given range of it. */
+  open(range?: ByteRange): Promise<Readable>;
+}
+
+interface AssetRow {
+  readonly storage: string;
+  readonly filename_disk: string | null;
+  readonly filename_download: string;
+  readonly type: string | null;
+}
+
+/**
+ * The asset of a file the reader may read (reference/routes.md, "Files and assets"): read
+ * permission on the svc_files row decides, and an unknown id, a row without content or
+ * content missing from storage are all FORBIDDEN (nothing about existence leaks).
+ */
+export async function findAsset(ctx: ReadContext, reader: Reader, storage: Storage, id: string): Promise<Asset> {
+  await readItemByKey(ctx, FILES_COLLECTION, id, { fields: ['id'] }, reader);
+  const row = await ctx.db<AssetRow>(FILES_COLLECTION).where('id', id.toLowerCase()).first('storage', 'filename_disk', 'filename_download', 'type');
+  if (row?.filename_disk === null || row?.filename_disk === undefined || !storage.locations.includes(row.storage)) throw new ForbiddenError();
+  const driver = storage.location(row.storage);
+  const path = row.filename_disk;
+  const stat = await driver.stat(path);
+  if (stat === undefined) throw new ForbiddenError();
+  return {
+    type: row.type ?? 'application/octet-stream',
+    filenameDownload: row.filename_download,
+    size: stat.size,
+    modified: stat.modified,
+    open: (range) => driver.read(path, range),
+  };
+}
+
+/**
+ * `Range: bytes=a-b | a- | -n` against a file of `size` bytes. Undefined: serve the whole
+ * file (no header, another unit, or several ranges, which RFC 9110 lets a server ignore).
+ * A range that is malformed or starts beyond the end: RANGE_NOT_SATISFIABLE.
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | undefined {
+  if (header === undefined) return undefined;
+  const match = /^\s*bytes\s*=\s*(.*)$/i.exec(header);
+  if (match === null) return undefined;
+  const spec = (match[1] ?? '').trim();
+  if (spec.includes(',')) return undefined;
+  const parts = /^(\d*)-(\d*)$/.exec(spec);
+  const fail = () => new RangeNotSatisfiableError(spec);
+  if (parts === null) throw fail();
+  const [, first = '', last = ''] = parts;
+  if (first === '' && last === '') throw fail();
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0 || size === 0) throw fail();
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  if (start >= size || end < start) throw fail();
+  return { start, end };
+}
+
+const FITS = ['cover', 'contain', 'inside', 'outside'];
+const FORMATS = ['auto', 'jpg', 'jpeg', 'png', 'webp', 'tiff', 'avif'];
+
+/**
+ * The image transformation parameters (reference/routes.md): not supported, so a valid set
+ * is ignored and the original served; an invalid value is ILLEGAL_ASSET_TRANSFORMATION.
+ */
+export function checkTransformation(query: Readonly<Record<string, unknown>>): void {
+  const positive = (name: string, max = Infinity) => {
+    const value = query[name];
+    if (value === undefined) return;
+    const number = Number(value);
+    if (typeof value !== 'string' || !/^\d+$/.test(value) || number < 1 || number > max) throw new IllegalAssetTransformationError();
+  };
+  const oneOf = (name: string, allowed: readonly string[]) => {
+    const value = query[name];
+    if (value !== undefined && (typeof value !== 'string' || !allowed.includes(value))) throw new IllegalAssetTransformationError();
+  };
+  positive('width');
+  positive('height');
+  positive('quality', 100);
+  oneOf('fit', FITS);
+  oneOf('format', FORMATS);
+  oneOf('withoutEnlargement', ['true', 'false']);
+  const transforms = query['transforms'];
+  if (transforms !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(String(transforms));
+    } catch {
+      throw new IllegalAssetTransformationError();
+    }
+    if (!Array.isArray(parsed)) throw new IllegalAssetTransformationError();
+  }
+}

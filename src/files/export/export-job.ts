@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { requireCollection } from '../../../catalog/overview/lookup.js';
+import type { SchemaOverview } from '../../../catalog/overview/types.js';
+import type { Accountability } from '../../access/accountability.js';
+import type { Item, QueryObject } from '../../commands/types.js';
+import type { Config } from '../../config/index.js';
+import { InvalidPayloadError, ServiceUnavailableError } from '../../errors.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { parseQuery, queryLimits, readItems, readerOf, type ExportFormat } from '../../query/index.js';
+import { EXPORT_QUERY_FORMATS } from './export-formats.js';
+import { recordExportQueued, updateExportStatus } from './export-status.js';
+import { FILES_COLLECTION } from '../file-library.js';
+
+/** The job name of exports. */
+export const EXPORT_JOB = 'export';
+
+/** What a worker needs to run an export for its caller; JSON, as it travels through Redis. */
+export interface ExportJob {
+  readonly id: string;
+  /** The svc_files id the result gets: a retry finds a result already stored by its key. */
+  readonly fileId: string;
+  readonly collection: string;
+  readonly format: ExportFormat;
+  /** The query object as given (reference/query.md); `limit` missing = every row. */
+  readonly query: QueryObject;
+  /** The partial file object: every key overrides the defaults except `type`. */
+  readonly file: Item;
+  /** `export-<collection>-<YYYYMMDD>-<H><m><s>` in server time, when it was asked for. */
+  readonly title: string;
+  readonly accountability: Accountability;
+}
+
+export interface PrepareExportDeps {
+  readonly config: Config;
+  readonly db: Knex;
+}
+
+/**
+ * POST /utils/export/:collection `{format, query, file?}` (reference/audit-and-utils.md,
+ * Export), checked before anything is queued: the body's shape (INVALID_PAYLOAD), the query
+ * against the schema and the caller's read access (INVALID_QUERY, FORBIDDEN: the query is
+ * run with limit 0), the file object's fields.
+ */
+export async function prepareExport(
+  deps: PrepareExportDeps,
+  accountability: Accountability,
+  overview: SchemaOverview,
+  collectionName: string,
+  body: unknown,
+): Promise<ExportJob> {
+  const collection = requireCollection(overview, collectionName);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidPayloadError('"value" must be of type object');
+  const { format, query, file } = body as Record<string, unknown>;
+  if (format === undefined || format === null) throw new InvalidPayloadError('"format" is required');
+  if (typeof format !== 'string' || !(EXPORT_QUERY_FORMATS as readonly string[]).includes(format)) {
+    throw new InvalidPayloadError(`"format" must be one of [${EXPORT_QUERY_FORMATS.join(', ')}]`);
+  }
+  if (query === undefined || query === null) throw new InvalidPayloadError('"query" is required');
+  if (typeof query !== 'object' || Array.isArray(query)) throw new InvalidPayloadError('"query" must be of type object');
+  const fileObject = file === undefined || file === null ? {} : file;
+  if (typeof fileObject !== 'object' || Array.isArray(fileObject)) throw new InvalidPayloadError('"file" must be of type object');
+  const files = requireCollection(overview, FILES_COLLECTION);
+  const unknown = Object.keys(fileObject).find((name) => !Object.hasOwn(files.fields, name));
+  if (unknown !== undefined) throw new InvalidPayloadError(`"file.${unknown}" is not allowed`);
+
+  const { export: _export, ...parsed } = parseQuery(query as QueryObject);
+  const ctx = { db: deps.db, overview, limits: queryLimits(deps.config) };
+  await readItems(ctx, collection.collection, { ...parsed, limit: 0, offset: 0 }, readerOf(accountability));
+
+  const title = `export-${collection.collection}-${titleStamp(new Date())}`;
+  return {
+    id: randomUUID(),
+    fileId: randomUUID(),
+    collection: collection.collection,
+    format: format as ExportFormat,
+    query: query as QueryObject,
+    file: fileObject as Item,
+    title,
+    accountability,
+  };
+}
+
+/** Records the export's status row, then queues it; a job that cannot be queued is marked failed. */
+export async function queueExport(db: Knex, jobs: JobQueue, job: ExportJob): Promise<void> {
+  await recordExportQueued(db, job);
+  try {
+    await jobs.add(EXPORT_JOB, job.id, job);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await updateExportStatus(db, job.id, { status: 'failed', format: job.format, rows_done: 0, rows_total: null, attempt: 0, file: null, error: reason });
+    throw new ServiceUnavailableError('jobs', 'The export could not be queued');
+  }
+}
+
+/** `YYYYMMDD-<H><m><s>`, server time, hours, minutes and seconds not padded (reference). */
+function titleStamp(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}-${date.getHours()}${date.getMinutes()}${date.getSeconds()}`;
+}

@@ -1,0 +1,114 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Knex } from 'knex';
+import { requireCollection } from '../../../catalog/overview/lookup.js';
+import type { SchemaCache } from '../../cache/schema-cache.js';
+import { commandContext } from '../../commands/command-context.js';
+import type { Config } from '../../config/index.js';
+import type { JobHandler, JobRun } from '../../jobs/job-queue.js';
+import { isAggregateQuery, parseQuery, queryLimits, readItems, readMeta, readerOf, streamItems, type Item, type Query, type ReadContext, type Reader } from '../../query/index.js';
+import { FILES_COLLECTION, type FileLibrary } from '../file-library.js';
+import type { ExportJob } from './export-job.js';
+import { EXPORT_TYPES, formatItems } from './export-formats.js';
+import { updateExportStatus, type ExportStatus } from './export-status.js';
+
+export interface ExportDeps {
+  readonly config: Config;
+  readonly db: Knex;
+  readonly schema: SchemaCache;
+  readonly files: FileLibrary;
+}
+
+/** The export job's handler, for the worker and for the in-process runner alike. */
+export function exportJobHandler(deps: ExportDeps): JobHandler {
+  return (data, run) => runExport(deps, data as ExportJob, run);
+}
+
+/**
+ * Runs an export (reference/audit-and-utils.md, Export) with the caller's permissions: the
+ * query's items streamed from the read side (a cursor or key-ordered batches of
+ * EXPORT_BATCH_SIZE: flat memory), formatted into a temporary file under TEMP_PATH, which
+ * becomes a file of the library only once complete, with the id the job reserved. A worker
+ * that dies leaves at most its job's temporary folder (cleared by the retry, never in the
+ * library); a retry that finds the file already stored only reports it. Progress (rows done
+ * of total, per batch) goes to the export's svc_activity status row.
+ */
+export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): Promise<void> {
+  const { extension, contentType } = EXPORT_TYPES[job.format];
+  const report = (status: Omit<ExportStatus, 'format' | 'attempt'>) =>
+    updateExportStatus(deps.db, job.id, { ...status, format: job.format, attempt: run.attempt });
+  if ((await deps.db(FILES_COLLECTION).where('id', job.fileId).first('id')) !== undefined) {
+    await report({ status: 'done', rows_done: 0, rows_total: null, file: job.fileId, error: null });
+    return;
+  }
+  // One folder per job: a retry clears what a dead worker left in it.
+  const workDir = join(deps.config.tempPath, `export-${job.id}`);
+  const temporary = join(workDir, `result.${extension}`);
+  await rm(workDir, { recursive: true, force: true });
+  let done = 0;
+  let total: number | null = null;
+  let failure: { error: unknown } | undefined;
+  try {
+    const overview = await deps.schema.getOverview();
+    const ctx: ReadContext = { db: deps.db, overview, limits: { ...queryLimits(deps.config), queryLimitMax: Infinity } };
+    const reader: Reader = readerOf(job.accountability);
+    const query = exportQuery(job, requireCollection(overview, job.collection).primary);
+    total = await countRows(ctx, job.collection, query, reader);
+    await report({ status: 'running', rows_done: 0, rows_total: total, file: null, error: null });
+
+    const batchSize = deps.config.exportBatchSize;
+    const counted = async function* (items: AsyncIterable<Item>): AsyncGenerator<Item> {
+      for await (const item of items) {
+        yield item;
+        done += 1;
+        if (done % batchSize === 0) await report({ status: 'running', rows_done: done, rows_total: total, file: null, error: null });
+      }
+    };
+    const items = isAggregateQuery(query)
+      ? fromList(await readItems(ctx, job.collection, query, reader))
+      : streamItems(ctx, job.collection, query, reader, { batchSize });
+    await mkdir(workDir, { recursive: true });
+    await pipeline(Readable.from(formatItems(counted(items), job.format, { tempDir: workDir })), createWriteStream(temporary));
+
+    const writer = commandContext(deps, job.accountability, overview);
+    const { type: _type, ...overrides } = job.file;
+    const upload = { stream: createReadStream(temporary), filename: `${job.title}.${extension}`, type: contentType };
+    const defaults = { title: job.title, filename_download: `${job.title}.${extension}`, folder: null };
+    const staged = await deps.files.stage(writer, upload, { ...defaults, ...overrides, id: job.fileId }, { isGenerated: true });
+    await deps.files.create(writer, [staged]);
+  } catch (error) {
+    failure = { error };
+  } finally {
+    // Before the status changes: whoever sees it final sees nothing left behind.
+    await rm(workDir, { recursive: true, force: true });
+  }
+  if (failure === undefined) {
+    await report({ status: 'done', rows_done: done, rows_total: total, file: job.fileId, error: null });
+    return;
+  }
+  const reason = failure.error instanceof Error ? failure.error.message : String(failure.error);
+  await report({ status: run.attempt < run.attempts ? 'retrying' : 'failed', rows_done: done, rows_total: total, file: null, error: reason }).catch(() => undefined);
+  throw failure.error;
+}
+
+/** reference/audit-and-utils.md: `limit` missing = every row; a given sort gets the key appended. */
+function exportQuery(job: ExportJob, primary: string): Query {
+  const { export: _export, meta: _meta, ...query } = parseQuery(job.query);
+  const sort = query.sort === undefined || query.sort.length === 0 || query.sort.some((s) => s.replace(/^-/, '') === primary) ? query.sort : [...query.sort, primary];
+  return { ...query, limit: query.limit ?? -1, ...(sort === undefined ? {} : { sort }) };
+}
+
+/** Rows the export will write: the filter's count within offset and limit. */
+async function countRows(ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<number | null> {
+  if (isAggregateQuery(query)) return null;
+  const { filter_count: matching = 0 } = await readMeta(ctx, collection, { ...query, meta: ['filter_count'] }, reader);
+  const afterOffset = Math.max(0, matching - (query.offset ?? 0));
+  return query.limit === undefined || query.limit < 0 ? afterOffset : Math.min(afterOffset, query.limit);
+}
+
+async function* fromList(items: readonly Item[]): AsyncGenerator<Item> {
+  yield* items;
+}

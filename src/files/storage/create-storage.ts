@@ -1,0 +1,40 @@
+import { ConfigError, type Config } from '../../config/index.js';
+import { InvalidPayloadError } from '../../errors.js';
+import { LocalStorageDriver } from './local-driver.js';
+import type { StorageDriver } from './storage-driver.js';
+
+/** The configured storage locations (STORAGE_LOCATIONS) and their drivers. */
+export interface Storage {
+  /** The first of STORAGE_LOCATIONS: where files go unless `storage` says otherwise. */
+  readonly defaultLocation: string;
+  readonly locations: readonly string[];
+  /** The driver of a location; INVALID_PAYLOAD for a key that is not configured. */
+  location(key: string): StorageDriver;
+}
+
+/**
+ * Opens every configured location. Only the `local` driver is built in; a location naming
+ * another driver (s3, gcs, ...) stops the start with a message naming its variable.
+ */
+export function createStorage(config: Config['storage']): Storage {
+  const drivers = new Map<string, StorageDriver>();
+  for (const key of config.locations) {
+    const location = config.drivers[key];
+    const variable = `STORAGE_${key.toUpperCase()}_DRIVER`;
+    if (location?.driver === undefined) throw new ConfigError(variable, `is required for the storage location "${key}"`);
+    if (location.driver !== 'local') throw new ConfigError(variable, `names "${location.driver}"; this build has the local driver only`);
+    if (location.root === undefined) throw new ConfigError(`STORAGE_${key.toUpperCase()}_ROOT`, `is required for the storage location "${key}"`);
+    drivers.set(key, new LocalStorageDriver(location.root));
+  }
+  const [defaultLocation] = config.locations;
+  if (defaultLocation === undefined) throw new ConfigError('STORAGE_LOCATIONS', 'must name at least one location');
+  return {
+    defaultLocation,
+    locations: config.locations,
+    location(key) {
+      const driver = drivers.get(key);
+      if (driver === undefined) throw new InvalidPayloadError(`Storage location "${key}" doesn't exist`);
+      return driver;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { invariant } from '../../errors.js';
+import type { ByteRange, StorageDriver, StoredFileStat } from './storage-driver.js';
+
+/**
+ * Files under a root folder on local disk (STORAGE_<KEY>_ROOT). A write goes to a hidden
+ * temporary file next to its target and is renamed over it when complete, which the file
+ * system does atomically: readers see the old content or the new one, never a part.
+ */
+export class LocalStorageDriver implements StorageDriver {
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = resolve(root);
+  }
+
+  async write(path: string, content: Readable): Promise<{ size: number }> {
+    const target = this.#resolve(path);
+    await mkdir(dirname(target), { recursive: true });
+    const temporary = join(dirname(target), `.${randomBytes(8).toString('hex')}.part`);
+    try {
+      await pipeline(content, createWriteStream(temporary, { flags: 'wx' }));
+      const { size } = await stat(temporary);
+      await rename(temporary, target);
+      return { size };
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async read(path: string, range?: ByteRange): Promise<Readable> {
+    const file = this.#resolve(path);
+    const stream = createReadStream(file, range === undefined ? {} : { start: range.start, end: range.end });
+    // Fail here rather than mid-response when the file is missing.
+    await new Promise<void>((resolveOpen, reject) => {
+      stream.once('open', () => resolveOpen());
+      stream.once('error', reject);
+    });
+    return stream;
+  }
+
+  async stat(path: string): Promise<StoredFileStat | undefined> {
+    try {
+      const info = await stat(this.#resolve(path));
+      return info.isFile() ? { size: info.size, modified: info.mtime } : undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    const target = this.#resolve(to);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(this.#resolve(from), target);
+  }
+
+  async delete(path: string): Promise<void> {
+    await rm(this.#resolve(path), { force: true });
+  }
+
+  /** The absolute path of `path` inside the root; anything escaping it is a bug. */
+  #resolve(path: string): string {
+    const relative = normalize(path);
+    invariant(relative !== '' && !isAbsolute(relative) && !relative.split(sep).includes('..'), `storage path "${path}" leaves the root`);
+    return join(this.#root, relative);
+  }
+}

@@ -1,0 +1,31 @@
+import type { Readable } from 'node:stream';
+
+/** A byte range of a stored file, both ends inclusive (HTTP Range semantics). */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface StoredFileStat {
+  readonly size: number;
+  readonly modified: Date;
+}
+
+/**
+ * Where file contents live (reference/config.md, STORAGE_*). Paths are the files'
+ * `filename_disk`, relative to the location; a driver never sees a path from a request.
+ * `write` is all or nothing: a failed or aborted write leaves nothing at `path`, and a
+ * reader never sees half of a file. An S3-style driver implements the same five calls.
+ */
+export interface StorageDriver {
+  /** Streams `content` to `path` (replacing what is there) and returns the bytes written. */
+  write(path: string, content: Readable): Promise<{ readonly size: number }>;
+  /** The content, or the given range of it. */
+  read(path: string, range?: ByteRange): Promise<Readable>;
+  /** Size and modification time; undefined when nothing is stored at `path`. */
+  stat(path: string): Promise<StoredFileStat | undefined>;
+  /** Renames a stored file (replacing `to`). */
+  move(from: string, to: string): Promise<void>;
+  /** Removes the file; nothing stored at `path` is not an error. */
+  delete(path: string): Promise<void>;
+}

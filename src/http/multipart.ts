@@ -1,0 +1,77 @@
+import busboy from 'busboy';
+import type { Request } from 'express';
+import type { Readable } from 'node:stream';
+import { InvalidPayloadError, UnsupportedMediaTypeError } from '../errors.js';
+
+export type MultipartPart =
+  | { readonly kind: 'field'; readonly name: string; readonly value: string }
+  | { readonly kind: 'file'; readonly name: string; readonly stream: Readable; readonly filename: string; readonly type: string };
+
+/** True when the request carries a multipart/form-data body. */
+export function isMultipart(req: Request): boolean {
+  return req.is('multipart/form-data') === 'multipart/form-data';
+}
+
+/**
+ * The parts of a multipart/form-data body, in order, as they arrive: nothing is buffered
+ * beyond busboy's chunk. A file part must be consumed (or left: it is then drained) before
+ * the next part is read. A body of another type is UNSUPPORTED_MEDIA_TYPE; a malformed one
+ * INVALID_PAYLOAD.
+ */
+export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart> {
+  if (!isMultipart(req)) {
+    const type = req.headers['content-type']?.split(';')[0]?.trim() || 'none';
+    throw new UnsupportedMediaTypeError(type, 'Content-Type header');
+  }
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: req.headers, defParamCharset: 'utf8' });
+  } catch (error) {
+    throw new InvalidPayloadError((error as Error).message.replace(/\.$/, ''));
+  }
+  const parts: MultipartPart[] = [];
+  let finished = false;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const signal = () => {
+    wake?.();
+    wake = undefined;
+  };
+  parser.on('field', (name, value) => {
+    parts.push({ kind: 'field', name, value });
+    signal();
+  });
+  parser.on('file', (name, stream, info) => {
+    parts.push({ kind: 'file', name, stream, filename: info.filename || 'file', type: (info.mimeType || 'application/octet-stream').toLowerCase() });
+    signal();
+  });
+  parser.on('close', () => {
+    finished = true;
+    signal();
+  });
+  parser.on('error', (error: Error) => {
+    failure = error;
+    signal();
+  });
+  req.pipe(parser);
+  try {
+    for (;;) {
+      const part = parts.shift();
+      if (part !== undefined) {
+        yield part;
+        if (part.kind === 'file' && !part.stream.readableEnded) part.stream.resume();
+        continue;
+      }
+      if (failure !== undefined) throw new InvalidPayloadError(failure.message.replace(/\.$/, ''));
+      if (finished) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    if (!finished) {
+      // Stopped early (an error, or the route had what it needed): drain the rest unparsed.
+      req.unpipe(parser);
+      for (const part of parts) if (part.kind === 'file') part.stream.resume();
+      req.resume();
+    }
+  }
+}

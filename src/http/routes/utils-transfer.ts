@@ -1,0 +1,53 @@
+import { Router } from 'express';
+import { handleImport } from '../../commands/import/handle-import.js';
+import { InvalidPayloadError, UnsupportedMediaTypeError } from '../../errors.js';
+import { prepareExport, queueExport } from '../../files/export/export-job.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { toCollectionName } from '../collection-name.js';
+import { commandContext } from '../../commands/command-context.js';
+import { readMultipart } from '../multipart.js';
+import { requireWritable, type ItemWriteDeps } from './item-writes.js';
+
+/** reference/audit-and-utils.md, Import: the file part's type decides the format. */
+const IMPORT_FORMATS: Readonly<Record<string, 'csv' | 'json'>> = {
+  'application/json': 'json',
+  'text/csv': 'csv',
+  'application/vnd.ms-excel': 'csv',
+};
+
+export interface TransferRouteDeps extends ItemWriteDeps {
+  readonly jobs: JobQueue;
+}
+
+/** POST /utils/import/:collection and POST /utils/export/:collection (reference/routes.md, Utils). */
+export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
+  const router = Router();
+
+  // The part named `file` is imported as it arrives; other parts are skipped. 200, empty body.
+  router.post('/import/:collection', async (req, res) => {
+    const overview = await deps.schema.getOverview();
+    const collection = requireWritable(overview, toCollectionName(String(req.params['collection'])));
+    const ctx = commandContext(deps, req.accountability, overview);
+    let isImported = false;
+    for await (const part of readMultipart(req)) {
+      if (part.kind !== 'file' || part.name !== 'file') continue;
+      const format = IMPORT_FORMATS[part.type];
+      if (format === undefined) throw new UnsupportedMediaTypeError(part.type, 'file import');
+      await handleImport({ kind: 'import', collection: collection.collection, format, source: part.stream }, ctx);
+      isImported = true;
+      break;
+    }
+    if (!isImported) throw new InvalidPayloadError('"file" is required');
+    res.status(200).end();
+  });
+
+  // Checked, queued, answered at once (204); progress in the export's svc_activity row.
+  router.post('/export/:collection', async (req, res) => {
+    const overview = await deps.schema.getOverview();
+    const job = await prepareExport(deps, req.accountability, overview, toCollectionName(String(req.params['collection'])), req.body ?? {});
+    await queueExport(deps.db, deps.jobs, job);
+    res.status(204).end();
+  });
+
+  return router;
+}

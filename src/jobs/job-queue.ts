@@ -1,0 +1,139 @@
+import Bull from 'bull';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Config } from '../config/index.js';
+import { invariant } from '../errors.js';
+
+/** One run of a job, as its handler sees it. */
+export interface JobRun {
+  readonly id: string;
+  /** 1 on the first try. A run after a worker died is the same attempt again. */
+  readonly attempt: number;
+  readonly attempts: number;
+}
+
+/** Does the work of one kind of job; a throw fails the attempt (retried until `attempts`). */
+export type JobHandler = (data: unknown, run: JobRun) => Promise<void>;
+
+/** Where jobs go: bull with Redis, or straight to the handlers in this process without it. */
+export interface JobQueue {
+  /** Enqueues job `name` under `id` (an id already queued is not queued twice). */
+  add(name: string, id: string, data: unknown): Promise<void>;
+  /** Stops taking jobs; the in-process runner lets the current one finish first (up to `timeoutMs`). */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+export interface JobQueueOptions {
+  /** With a URL jobs go to bull for the worker process; without, they run here. */
+  readonly redisUrl: string | undefined;
+  /** CACHE_NAMESPACE: deployments sharing one Redis keep their queues apart. */
+  readonly namespace: string;
+  readonly settings: Config['jobs'];
+  /** The job kinds, by name (used by the in-process runner). */
+  readonly handlers: Readonly<Record<string, JobHandler>>;
+  readonly logger: JobLogger;
+}
+
+export interface JobLogger {
+  info(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+const QUEUE_NAME = 'jobs';
+
+/** The API side: a bull producer with Redis, the in-process runner without (DESIGN.md). */
+export function createJobQueue(options: JobQueueOptions): JobQueue {
+  return options.redisUrl === undefined ? new InProcessJobQueue(options) : new BullJobQueue(openBull(options.redisUrl, options));
+}
+
+/**
+ * The worker side (workers/index.ts): takes jobs from bull and runs their handlers,
+ * `settings.concurrency` at a time. A job whose worker died (its lock not renewed within
+ * JOBS_LOCK_DURATION) is found by a stalled check (every JOBS_STALLED_INTERVAL, and at
+ * start) and run again; a failed one is retried up to JOBS_ATTEMPTS with backoff.
+ */
+export async function startJobWorker(options: JobQueueOptions & { readonly redisUrl: string }): Promise<{ close(): Promise<void> }> {
+  const queue = openBull(options.redisUrl, options);
+  await queue.isReady();
+  queue.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
+  queue.on('stalled', (job: Bull.Job) => options.logger.warn({ job: job.id, name: job.name }, 'job stalled: its worker died; it runs again'));
+  queue.on('failed', (job: Bull.Job, error: Error) =>
+    options.logger.warn({ err: error, job: job.id, name: job.name, attempt: job.attemptsMade }, 'job failed'),
+  );
+  void queue.process('*', options.settings.concurrency, async (job: Bull.Job) => {
+    const handler = options.handlers[job.name];
+    invariant(handler !== undefined, `no handler for job "${job.name}"`);
+    await handler(job.data, { id: String(job.id), attempt: job.attemptsMade + 1, attempts: options.settings.attempts });
+  });
+  return { close: () => queue.close() };
+}
+
+function openBull(redisUrl: string, options: JobQueueOptions): Bull.Queue {
+  return new Bull(QUEUE_NAME, redisUrl, {
+    prefix: `${options.namespace}:bull`,
+    settings: {
+      lockDuration: options.settings.lockDurationMs,
+      stalledInterval: options.settings.stalledIntervalMs,
+    },
+    defaultJobOptions: {
+      attempts: options.settings.attempts,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: true,
+      removeOnFail: 100,
+    },
+  });
+}
+
+class BullJobQueue implements JobQueue {
+  constructor(private readonly queue: Bull.Queue) {}
+
+  async add(name: string, id: string, data: unknown): Promise<void> {
+    await this.queue.add(name, data, { jobId: id });
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}
+
+/**
+ * Without Redis: the same handlers, run one job at a time in this process, with the same
+ * retries. The data goes through structuredClone, as it would through Redis.
+ */
+class InProcessJobQueue implements JobQueue {
+  #running: Promise<void> = Promise.resolve();
+  #isClosed = false;
+
+  constructor(private readonly options: JobQueueOptions) {}
+
+  add(name: string, id: string, data: unknown): Promise<void> {
+    invariant(!this.#isClosed, 'job queue closed');
+    const handler = this.options.handlers[name];
+    invariant(handler !== undefined, `no handler for job "${name}"`);
+    const copy = structuredClone(data);
+    this.#running = this.#running.then(() => this.#run(name, id, handler, copy));
+    return Promise.resolve();
+  }
+
+  async close(timeoutMs = Infinity): Promise<void> {
+    this.#isClosed = true;
+    const timeout = Number.isFinite(timeoutMs) ? delay(timeoutMs).then(() => 'timeout' as const) : new Promise<never>(() => undefined);
+    if ((await Promise.race([this.#running.then(() => 'done' as const), timeout])) === 'timeout') {
+      this.options.logger.warn({}, 'job runner closed with a job still running');
+    }
+  }
+
+  async #run(name: string, id: string, handler: JobHandler, data: unknown): Promise<void> {
+    const { attempts } = this.options.settings;
+    for (let attempt = 1; attempt <= attempts; attempt += 1) {
+      if (this.#isClosed && attempt > 1) return;
+      try {
+        await handler(data, { id, attempt, attempts });
+        return;
+      } catch (error) {
+        this.options.logger.warn({ err: error, job: id, name, attempt }, 'job failed');
+        if (attempt < attempts) await delay(1000 * 2 ** (attempt - 1));
+      }
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { createLogger } from '../../../src/logger/index.js';
+import { startServer, type RunningServer } from '../../../src/server.js';
+import { testConfig, type ServerContext } from '../../support/server.js';
+import { DATABASE_TARGETS, redisUnavailable, requireOrSkip, TEST_REDIS_URL, type TestDatabase } from '../../support/services.js';
+import { adminApi, countRows, dataOf } from '../commands/schema.js';
+import { waitForExport } from './export-status.js';
+import { adminGet } from './helpers.js';
+
+type Row = Record<string, unknown>;
+
+const WORKER_ENTRY = new URL('../../../workers/index.ts', import.meta.url).pathname;
+const ROWS = 40_000;
+
+interface Worker {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly output: () => string;
+}
+
+/** The worker process the way `make worker` runs it, with the API's environment; resolves once it is ready. */
+async function startWorker(env: Readonly<Record<string, string>>): Promise<Worker> {
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER_ENTRY], {
+    env: { PATH: process.env['PATH'] ?? '', ...env, LOG_LEVEL: 'info', LOG_STYLE: 'raw' },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "worker ready" line:\n${output}`)), 30_000);
+    const onData = () => {
+      if (output.includes('"msg":"worker ready"')) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code}:\n${output}`));
+    });
+  });
+  return { child, output: () => output };
+}
+
+async function stopWorker(worker: Worker | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (worker === undefined || worker.child.exitCode !== null || worker.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => worker.child.once('exit', resolve));
+  worker.child.kill(signal);
+  await exited;
+}
+
+/** Removes every Redis key of a test namespace (bull's queue, the schema cache). */
+async function dropNamespace(namespace: string): Promise<void> {
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}:*`, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+for (const target of DATABASE_TARGETS) {
+  describe(`export jobs through bull and a worker process [${target.dialect}]`, function () {
+    this.timeout(120_000);
+    const dir = mkdtempSync(join(tmpdir(), 'svc-worker-'));
+    const namespace = `svc-test-${randomBytes(6).toString('hex')}`;
+    const env = {
+      REDIS: TEST_REDIS_URL,
+      CACHE_NAMESPACE: namespace,
+      STORAGE_LOCAL_ROOT: join(dir, 'uploads'),
+      TEMP_PATH: join(dir, 'tmp'),
+      EXPORT_BATCH_SIZE: '1000',
+      // A dead worker's job is found again within a few seconds.
+      JOBS_LOCK_DURATION: '2s',
+      JOBS_STALLED_INTERVAL: '1s',
+    };
+    let database: TestDatabase | undefined;
+    let server: RunningServer | undefined;
+    let worker: Worker | undefined;
+    let context: ServerContext | undefined;
+    const ctx = (): ServerContext => {
+      if (context === undefined) throw new Error('server not started');
+      return context;
+    };
+
+    before(async function () {
+      requireOrSkip(this, await redisUnavailable());
+      requireOrSkip(this, await target.unavailable());
+      database = await target.create();
+      server = await startServer(testConfig(database, env), { logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }) });
+      const running = server;
+      context = { dialect: target.dialect, database, server: running, api: (path, init) => fetch(running.url + path, init) };
+      await running.db.schema.createTable('numbers', (t) => {
+        t.increments('id');
+        t.string('label', 64);
+        t.integer('square');
+      });
+      const rows = Array.from({ length: ROWS }, (_, i) => ({ label: `n${i + 1}`, square: ((i + 1) * (i + 1)) % 1_000_003 }));
+      await running.db.batchInsert('numbers', rows, 300);
+      await running.schema.invalidate();
+      worker = await startWorker({ ...database.env, ...env });
+    });
+
+    after(async () => {
+      await stopWorker(worker);
+      await server?.close();
+      await database?.drop();
+      await dropNamespace(namespace);
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('exports in every format through the worker; the files appear in /files and download through /assets', async () => {
+      for (const format of ['csv', 'json', 'xml'] as const) {
+        const query = { fields: ['id', 'label', 'square'], filter: { id: { _lte: 25 } } };
+        expect((await adminApi(ctx(), 'POST', '/utils/export/numbers', { format, query })).status).to.equal(204);
+        const done = await waitForExport(ctx(), (r) => r.status.format === format && r.status.status === 'done');
+        expect(done.status).to.include({ rows_done: 25, rows_total: 25 });
+        const listed = dataOf<Row[]>(await adminApi(ctx(), 'GET', `/files?filter[id][_eq]=${String(done.status.file)}`));
+        expect(listed).to.have.length(1);
+        const content = await (await adminGet(ctx(), `/assets/${String(done.status.file)}`)).text();
+        const direct = await adminGet(ctx(), `/items/numbers?fields=id,label,square&filter[id][_lte]=25&limit=-1&export=${format}`);
+        expect(content, format).to.equal(await direct.text());
+      }
+      expect(worker?.output()).to.contain('"msg":"worker ready"');
+    });
+
+    it('a worker killed during an export: bull runs the job again after a restart, and no partial file ever is in the library', async () => {
+      const files = await countRows(ctx().server.db, ['svc_files']);
+      const stored = await readdir(join(dir, 'uploads'));
+      expect((await adminApi(ctx(), 'POST', '/utils/export/numbers', { format: 'csv', query: { fields: ['id', 'label', 'square'] } })).status).to.equal(204);
+      const midway = await waitForExport(ctx(), (r) => r.status.format === 'csv' && r.status.status === 'running' && r.status.rows_done > 0, 60_000, 10);
+      await stopWorker(worker, 'SIGKILL');
+      const killed = await waitForExport(ctx(), () => true);
+      expect(killed.status.status, 'the export was still running when the worker died').to.equal('running');
+      expect(killed.status.rows_done).to.be.lessThan(ROWS);
+      expect(midway.status.rows_total).to.equal(ROWS);
+      expect(await countRows(ctx().server.db, ['svc_files'])).to.deep.equal(files);
+      expect(await readdir(join(dir, 'uploads'))).to.deep.equal(stored);
+
+      worker = await startWorker({ ...database!.env, ...env });
+      const done = await waitForExport(ctx(), (r) => r.item === killed.item && r.status.status === 'done', 90_000);
+      expect(done.status).to.include({ rows_done: ROWS, rows_total: ROWS, attempt: 1 });
+      expect(await countRows(ctx().server.db, ['svc_files'])).to.deep.equal({ svc_files: files['svc_files']! + 1 });
+      const file = dataOf<Row>(await adminApi(ctx(), 'GET', `/files/${String(done.status.file)}`));
+      expect(await readdir(join(dir, 'uploads'))).to.deep.equal([...stored, String(file['filename_disk'])].sort());
+      const lines = (await (await adminGet(ctx(), `/assets/${String(file['id'])}`)).text()).split('\n');
+      expect(lines.length).to.equal(ROWS + 2);
+      expect(lines[0]).to.equal('"id","label","square"');
+      expect(lines[ROWS]).to.equal(`${ROWS},"n${ROWS}",${(ROWS * ROWS) % 1_000_003}`);
+      expect(await readdir(join(dir, 'tmp'))).to.deep.equal([]);
+    });
+  });
+}

@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import { Readable } from 'node:stream';
+import { readCsvItems } from '../../../src/commands/import/read-csv-items.js';
+import { readJsonItems } from '../../../src/commands/import/read-json-items.js';
+import type { Item } from '../../../src/commands/types.js';
+import { InvalidPayloadError } from '../../../src/errors.js';
+import { FIXTURE_OVERVIEW, requireFixture } from './fixture-overview.js';
+
+async function collect(items: AsyncIterable<Item>): Promise<Item[]> {
+  const out: Item[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+/** The text cut into pieces of `size` bytes, so values straddle chunk boundaries. */
+function chunks(text: string, size: number): Readable {
+  const bytes = Buffer.from(text);
+  const pieces: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) pieces.push(bytes.subarray(i, i + size));
+  return Readable.from(pieces);
+}
+
+async function failure(items: AsyncIterable<Item>): Promise<string> {
+  try {
+    await collect(items);
+  } catch (error) {
+    expect(error).to.be.instanceOf(InvalidPayloadError);
+    return (error as InvalidPayloadError).extensions.reason;
+  }
+  throw new Error('expected INVALID_PAYLOAD');
+}
+
+describe('import readers', () => {
+  describe('JSON', () => {
+    const items = [{ id: 1, title: 'a "quoted" ] } [ { title', tags: [1, { n: 'é' }] }, { title: 'ü\\', nested: { deep: [[]] } }, {}];
+
+    it('yields each object of the array, whatever the chunking (multi-byte characters split included)', async () => {
+      const text = `\ufeff  ${JSON.stringify(items, null, 2)}\n`;
+      for (const size of [1, 2, 3, 7, 1024]) expect(await collect(readJsonItems(chunks(text, size))), `chunks of ${size}`).to.deep.equal(items);
+      expect(await collect(readJsonItems(chunks('[]', 1)))).to.deep.equal([]);
+    });
+
+    it('refuses what is not an array of objects, naming the row', async () => {
+      expect(await failure(readJsonItems(chunks('{"a":1}', 4)))).to.equal('The JSON file has to contain an array of items');
+      expect(await failure(readJsonItems(chunks('', 4)))).to.equal('The JSON file has to contain an array of items');
+      expect(await failure(readJsonItems(chunks('[{"a":1}, 2]', 4)))).to.equal('Row 2 has to be an object');
+      expect(await failure(readJsonItems(chunks('[{"a":1}, {"b":}]', 4)))).to.match(/^Invalid JSON in row 2: /);
+      expect(await failure(readJsonItems(chunks('[{"a":1} {"b":2}]', 4)))).to.equal('Invalid JSON after row 1: expected "," or "]"');
+      expect(await failure(readJsonItems(chunks('[{"a":1}, {"b":', 4)))).to.equal('Invalid JSON: the file ends inside row 2');
+      expect(await failure(readJsonItems(chunks('[{"a":1}] x', 4)))).to.equal('Invalid JSON: content after the array of items');
+    });
+  });
+
+  describe('CSV', () => {
+    const read = (text: string, collection = 'things') => collect(readCsvItems(chunks(text, 5), FIXTURE_OVERVIEW, requireFixture(collection)));
+
+    it('reads each cell per its field type; empty cells are left out', async () => {
+      const csv = 'id,count,flag,doc,list,label,ratio,secret\n' + 'b3a1f2c4-0000-4000-8000-000000000001,12,true,"{""a"":[1,2]}","[""x"",""y""]",true,,null\n' + ',0012,0,null,a,b,null,x\n';
+      expect(await read(csv)).to.deep.equal([
+        { id: 'b3a1f2c4-0000-4000-8000-000000000001', count: '12', flag: true, doc: { a: [1, 2] }, list: ['x', 'y'], label: 'true', secret: 'null' },
+        { count: '0012', flag: false, doc: null, list: 'a', label: 'b', ratio: null, secret: 'x' },
+      ]);
+    });
+
+    it('reads relational cells as JSON and nests dotted columns of a many-to-one', async () => {
+      const csv = 'title,author,author.name,comments,tags\n' + 'One,7,,"[1,2]","[{""tags_id"":3}]"\n' + 'Two,,Ann,,\n' + 'Three,"{""name"":""Bo""}",,,\n';
+      expect(await read(csv, 'articles')).to.deep.equal([
+        { title: 'One', author: '7', comments: [1, 2], tags: [{ tags_id: 3 }] },
+        { title: 'Two', author: { name: 'Ann' } },
+        { title: 'Three', author: { name: 'Bo' } },
+      ]);
+    });
+
+    it('keeps unknown columns as text, for validation to refuse', async () => {
+      expect(await read('title,nope.deeper\nx,y\n', 'articles')).to.deep.equal([{ title: 'x', 'nope.deeper': 'y' }]);
+    });
+
+    it('refuses malformed CSV naming the row', async () => {
+      expect(await failure(readCsvItems(chunks('title,views\na,1\nb,2,3\n', 4), FIXTURE_OVERVIEW, requireFixture('articles')))).to.match(/^Invalid CSV in row 2: Invalid Record Length/);
+    });
+  });
+});

@@ -1,0 +1,91 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { MIGRATIONS } from '../catalog/migrations/index.js';
+import { openSchemaCache } from '../src/cache/open-schema-cache.js';
+import { ConfigError, loadConfig, type Config } from '../src/config/index.js';
+import { createDatabase, type Knex } from '../src/db/index.js';
+import { FileLibrary } from '../src/files/file-library.js';
+import { createStorage } from '../src/files/storage/create-storage.js';
+import { startJobWorker } from '../src/jobs/job-queue.js';
+import { createLogger, type Logger } from '../src/logger/index.js';
+import { processors } from './processors.js';
+
+/**
+ * The worker process (`node dist/workers/index.js`, `make worker`): the same configuration
+ * as the API (database, REDIS, CACHE_NAMESPACE, STORAGE_*, TEMP_PATH), takes the jobs the
+ * API queues in bull and runs them; any number of workers may run. The API migrates the
+ * database; a worker only uses it. SIGTERM/SIGINT: the running jobs finish, then it exits.
+ */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const redisUrl = config.redis.url;
+  if (redisUrl === undefined) {
+    process.stderr.write('The worker needs REDIS: without it the API runs jobs itself.\n');
+    process.exit(1);
+  }
+  const logger = createLogger(config);
+  const storage = createStorage(config.storage);
+  const db = createDatabase(config.db);
+  await waitForCatalogue(db, logger);
+  const schema = await openSchemaCache(config, db, logger);
+  const files = new FileLibrary({ config, storage, logger });
+  const worker = await startJobWorker({
+    redisUrl,
+    namespace: config.cache.namespace,
+    settings: config.jobs,
+    handlers: processors({ config, db, schema, files }),
+    logger,
+  });
+  logger.info({ concurrency: config.jobs.concurrency }, 'worker ready');
+
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'worker stopping');
+    worker
+      .close()
+      .then(() => schema.close())
+      .then(() => db.destroy())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'worker stop failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * Waits until the API has migrated the catalogue (a worker started beside a fresh API, as
+ * docker-compose does, must not build, and share through Redis, the overview of a database
+ * without its system tables).
+ */
+async function waitForCatalogue(db: Knex, logger: Logger): Promise<void> {
+  const expected = MIGRATIONS.map((m) => m.version);
+  for (let attempt = 0; ; attempt += 1) {
+    const applied = await db('svc_migrations')
+      .select<{ version: string }[]>('version')
+      .then((rows) => new Set(rows.map((r) => r.version)))
+      .catch(() => new Set<string>());
+    if (expected.every((version) => applied.has(version))) return;
+    if (attempt === 0) logger.info('waiting for the API to migrate the catalogue');
+    await delay(1000);
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
