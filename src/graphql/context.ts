@@ -14,6 +14,27 @@ export interface SystemServices {
   clearCache(): Promise<void>;
   /** Schema changes (collections, fields, relations) and the cache they invalidate. */
   readonly schemaChanges: SchemaContext;
+  /** The /auth operations for this request (its cookies included). */
+  readonly auth: AuthOperations;
+}
+
+/** The token response's `data` (reference/routes.md, Auth routes). */
+export interface TokenData {
+  readonly access_token?: string;
+  readonly expires: number;
+  readonly refresh_token?: string;
+}
+
+/**
+ * POST /auth/login, /refresh, /logout, /password/request, /password/reset on a body of the
+ * same keys: the same checks and errors, cookies set on the HTTP response.
+ */
+export interface AuthOperations {
+  login(body: Readonly<Record<string, unknown>>): Promise<TokenData>;
+  refresh(body: Readonly<Record<string, unknown>>): Promise<TokenData>;
+  logout(body: Readonly<Record<string, unknown>>): Promise<void>;
+  requestPasswordReset(body: Readonly<Record<string, unknown>>): Promise<void>;
+  resetPassword(body: Readonly<Record<string, unknown>>): Promise<void>;
 }
 
 /**

@@ -18,7 +18,7 @@ export { fullSchemaAccess, readOnlySchemaAccess, schemaAccessOf, type SchemaAcce
 export { OperationPreparer, prepareOperation, plainError, type OperationLimits, type PreparedOperation } from './prepare-operation.js';
 
 /** The per-request context every resolver gets. */
-export { createGraphqlContext, type GraphqlContext, type GraphqlContextParts, type SystemServices } from './context.js';
+export { createGraphqlContext, type GraphqlContext, type GraphqlContextParts, type SystemServices, type AuthOperations, type TokenData } from './context.js';
 
 /** Resolver errors with `extensions.code`, mapped by the caller's error mapping. */
 export { formatResult, toGraphqlError, type ErrorMapper } from './format-errors.js';

@@ -32,7 +32,8 @@ import { handleDelete } from '../commands/delete.js';
 import { handleRevert } from '../commands/revert.js';
 import { handleSort } from '../commands/sort.js';
 import { handleUpdate } from '../commands/update.js';
-import { ForbiddenError, InvalidCredentialsError, InvalidPayloadError } from '../errors.js';
+import { ForbiddenError, InvalidPayloadError } from '../errors.js';
+import { addAuthRoots, currentUser } from './auth-roots.js';
 import type { CollectionTypes } from './collection-types.js';
 import type { GraphqlContext } from './context.js';
 import { toPayload } from './input-values.js';
@@ -65,6 +66,7 @@ const requiredId = { type: new GraphQLNonNull(GraphQLID) };
  */
 export function addSystemRoots(query: RootFields, mutation: RootFields, types: CollectionTypes, access: SchemaAccess): void {
   addServerRoots(query);
+  addAuthRoots(mutation);
   addUtilityRoots(mutation, access);
   if (types.isItemCollection('svc_users')) addCurrentUserRoots(query, mutation, types);
   if (types.isItemCollection('svc_comments')) addCommentRoots(mutation, types, access);
@@ -101,13 +103,6 @@ function addCurrentUserRoots(query: RootFields, mutation: RootFields, types: Col
       return readOne(ctx, 'svc_users', key, query);
     },
   };
-}
-
-/** reference/errors.md: `/users/me` without a user is INVALID_CREDENTIALS. */
-function currentUser(ctx: GraphqlContext): string {
-  const user = ctx.reader.accountability.user;
-  if (user === null) throw new InvalidCredentialsError();
-  return user;
 }
 
 function addUtilityRoots(mutation: RootFields, access: SchemaAccess): void {

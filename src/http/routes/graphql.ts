@@ -6,7 +6,8 @@ import { loadPermissions } from '../../access/load-permissions.js';
 import type { PermissionStore } from '../../access/permission-store.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
-import { GraphqlExecutionError, InvalidPayloadError, MethodNotAllowedError } from '../../errors.js';
+import type { AuthContext } from '../../auth/auth-context.js';
+import { GraphqlExecutionError, InvalidPayloadError, MethodNotAllowedError, RouteNotFoundError } from '../../errors.js';
 import {
   createGraphqlContext,
   formatResult,
@@ -27,6 +28,7 @@ import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { commandContext } from '../../commands/command-context.js';
 import { queryLimits } from '../../query/index.js';
 import { toServiceErrors } from '../error-handler.js';
+import { loginFrom, logoutFrom, passwordRequestFrom, passwordResetFrom, refreshFrom } from './auth.js';
 import { readHealth, readServerInfo } from './server.js';
 
 export interface GraphqlRouteDeps {
@@ -35,9 +37,11 @@ export interface GraphqlRouteDeps {
   readonly logger: Logger;
   readonly schema: SchemaCache;
   readonly permissions: PermissionStore;
+  readonly auth: AuthContext;
 }
 
-type HttpRequest = GraphqlHttpRequest<Request, undefined>;
+/** graphql-http's view of a request; its context carries the response auth cookies go on. */
+type HttpRequest = GraphqlHttpRequest<Request, { readonly res: Response }>;
 
 /**
  * POST|GET /graphql (items scope) and /graphql/system (reference/routes.md, GraphQL routes),
@@ -56,7 +60,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
   });
 
   const handlerFor = (scope: Scope) =>
-    createHandler<Request, undefined, GraphqlContext>({
+    createHandler<Request, { readonly res: Response }, GraphqlContext>({
       parseRequestParams: readGraphqlBody,
       onSubscribe: async (req, params) => {
         const { accountability } = req.raw;
@@ -70,7 +74,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
           read: { db: deps.db, overview, limits: queryLimits(deps.config) },
           reader: { accountability, access: access.read },
           commands: commandContext(deps, accountability, overview),
-          system: systemServices(deps, accountability),
+          system: systemServices(deps, req.raw, req.context.res),
           schemas,
         });
         return { schema, document, operationName, variableValues: params.variables ?? undefined, contextValue };
@@ -91,7 +95,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
     const handle = handlerFor(scope);
     return async (req: Request, res: Response) => {
       if (req.method !== 'GET' && req.method !== 'POST') throw new MethodNotAllowedError(req.method, ['GET', 'POST']);
-      const [body, init] = await handle(toHttpRequest(req));
+      const [body, init] = await handle(toHttpRequest(req, res));
       res.status(init.status);
       for (const [name, value] of Object.entries(init.headers ?? {})) res.setHeader(name, value);
       res.end(body ?? undefined);
@@ -102,14 +106,27 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
   return router;
 }
 
-/** The server and utility services the system scope's fields use, for this caller. */
-function systemServices(deps: GraphqlRouteDeps, accountability: Accountability): SystemServices {
+/** The server, utility and auth services the system scope's fields use, for this request. */
+function systemServices(deps: GraphqlRouteDeps, req: Request, res: Response): SystemServices {
+  const { accountability } = req;
+  const auth = deps.auth;
   return {
     serverInfo: () => readServerInfo(deps, accountability),
     health: () => readHealth(deps, accountability),
     // reference/audit-and-utils.md, cache clear: as POST /utils/cache/clear.
     clearCache: () => deps.schema.invalidate(),
     schemaChanges: { db: deps.db, schema: deps.schema, reporter: deps.logger },
+    auth: {
+      login: (body) => {
+        // reference/config.md: AUTH_DISABLE_DEFAULT takes e-mail/password login away.
+        if (deps.config.auth.disableDefault) throw new RouteNotFoundError('/auth/login');
+        return loginFrom(auth, req, res, { ...body });
+      },
+      refresh: (body) => refreshFrom(auth, req, res, { ...body }),
+      logout: (body) => logoutFrom(auth, req, res, { ...body }),
+      requestPasswordReset: (body) => passwordRequestFrom(auth, { ...body }),
+      resetPassword: (body) => passwordResetFrom(auth, { ...body }),
+    },
   };
 }
 
@@ -156,7 +173,7 @@ function responseMediaType(req: Request): 'application/graphql-response+json' | 
   return 'application/json';
 }
 
-function toHttpRequest(req: Request): HttpRequest {
+function toHttpRequest(req: Request, res: Response): HttpRequest {
   return {
     url: req.url,
     method: req.method,
@@ -164,7 +181,7 @@ function toHttpRequest(req: Request): HttpRequest {
     // JSON bodies were parsed by the body middleware; others are read here.
     body: () => (req.body === undefined ? readText(req) : (req.body as Record<string, unknown> | string)),
     raw: req,
-    context: undefined,
+    context: { res },
   };
 }
 

@@ -222,12 +222,20 @@ describe('graphql schema of a limited role', () => {
     expect(limited.items.getType('create_articles_input')).to.equal(undefined);
   });
 
-  it('a role that reads nothing: items has only _empty, system only the server fields and utilities', () => {
+  it('a role that reads nothing: items has only _empty, system only the server, auth and utility fields', () => {
     const none = buildSchemas(FIXTURE_OVERVIEW, readOnlySchemaAccess('role:none', { rowFilter: () => null, readableFields: () => new Set() }));
     expect(Object.keys(objectType(none.items, 'Query').getFields())).to.deep.equal(['_empty']);
     expect(none.items.getMutationType()).to.equal(undefined);
     expect(Object.keys(objectType(none.system, 'Query').getFields())).to.deep.equal(['server_info', 'server_ping', 'server_health', 'server_specs_graphql']);
     expect(Object.keys(none.system.getMutationType()?.getFields() ?? {})).to.deep.equal([
+      'auth_login',
+      'auth_refresh',
+      'auth_logout',
+      'auth_password_request',
+      'auth_password_reset',
+      'users_me_tfa_generate',
+      'users_me_tfa_enable',
+      'users_me_tfa_disable',
       'utils_random_string',
       'utils_hash_generate',
       'utils_hash_verify',
