@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { SchemaContext } from '../../catalog/ddl/context.js';
 import type { CommandContext } from '../commands/types.js';
+import type { FileLibrary } from '../files/file-library.js';
 import type { ReadContext, Reader } from '../query/index.js';
 import { ItemLoaders } from './item-loaders.js';
 
@@ -16,6 +17,8 @@ export interface SystemServices {
   readonly schemaChanges: SchemaContext;
   /** The /auth operations for this request (its cookies included). */
   readonly auth: AuthOperations;
+  /** svc_files rows with their contents: deletes remove the content, imports fetch it. */
+  readonly files: FileLibrary;
 }
 
 /** The token response's `data` (reference/routes.md, Auth routes). */

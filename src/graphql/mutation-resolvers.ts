@@ -4,6 +4,7 @@ import { handleDelete } from '../commands/delete.js';
 import type { PrimaryKey } from '../commands/types.js';
 import { handleUpdate } from '../commands/update.js';
 import { ForbiddenError, invariant } from '../errors.js';
+import { FILES_COLLECTION } from '../files/file-library.js';
 import { readItemsByKeys, readSingleton, type Item, type Query } from '../query/index.js';
 import type { GraphqlContext } from './context.js';
 import { toPayload } from './input-values.js';
@@ -88,8 +89,7 @@ export function updateSingletonResolver(collection: string): RootResolver {
 export function deleteItemsResolver(collection: string): RootResolver {
   return async (_root, args, ctx) => {
     const keys = ids(args['ids']);
-    await handleDelete({ kind: 'delete', collection, keys }, ctx.commands);
-    ctx.loaders.clear();
+    await deleteKeys(ctx, collection, keys);
     return { ids: keys };
   };
 }
@@ -98,10 +98,16 @@ export function deleteItemsResolver(collection: string): RootResolver {
 export function deleteItemResolver(collection: string): RootResolver {
   return async (_root, args, ctx) => {
     const [key] = ids([args['id']]);
-    await handleDelete({ kind: 'delete', collection, keys: key === undefined ? [] : [key] }, ctx.commands);
-    ctx.loaders.clear();
+    await deleteKeys(ctx, collection, key === undefined ? [] : [key]);
     return { id: key };
   };
+}
+
+/** A delete through the write side; files through the library, which removes their contents too. */
+export async function deleteKeys(ctx: GraphqlContext, collection: string, keys: readonly PrimaryKey[]): Promise<void> {
+  if (collection === FILES_COLLECTION) await ctx.system.files.delete(ctx.commands, { keys });
+  else await handleDelete({ kind: 'delete', collection, keys }, ctx.commands);
+  ctx.loaders.clear();
 }
 
 /** The `data` argument as a payload of field names. */

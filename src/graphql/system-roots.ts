@@ -28,16 +28,16 @@ import { canReadCollection } from '../access/read-access.js';
 import { schemaReadFilter } from '../access/schema-access.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { handleCreate } from '../commands/create.js';
-import { handleDelete } from '../commands/delete.js';
 import { handleRevert } from '../commands/revert.js';
 import { handleSort } from '../commands/sort.js';
 import { handleUpdate } from '../commands/update.js';
 import { ForbiddenError, InvalidPayloadError } from '../errors.js';
+import { FILES_COLLECTION } from '../files/file-library.js';
 import { addAuthRoots, currentUser } from './auth-roots.js';
 import type { CollectionTypes } from './collection-types.js';
 import type { GraphqlContext } from './context.js';
 import { toPayload } from './input-values.js';
-import { readOne } from './mutation-resolvers.js';
+import { deleteKeys, readOne } from './mutation-resolvers.js';
 import { selectionQuery } from './query-resolvers.js';
 import { GraphQLJSON, GraphQLVoid } from './scalars.js';
 import type { SchemaAccess } from './schema-access.js';
@@ -70,6 +70,7 @@ export function addSystemRoots(query: RootFields, mutation: RootFields, types: C
   addUtilityRoots(mutation, access);
   if (types.isItemCollection('svc_users')) addCurrentUserRoots(query, mutation, types);
   if (types.isItemCollection('svc_comments')) addCommentRoots(mutation, types, access);
+  addFileImport(mutation, types);
   addSchemaRoots(query, mutation, types, access);
 }
 
@@ -192,12 +193,27 @@ function addCommentRoots(mutation: RootFields, types: CollectionTypes, access: S
       type: DELETE_ONE,
       args: { id: requiredId },
       resolve: async (_r, args: { id: string }, ctx) => {
-        await handleDelete({ kind: 'delete', collection: 'svc_comments', keys: [args.id] }, ctx.commands);
-        ctx.loaders.clear();
+        await deleteKeys(ctx, 'svc_comments', [args.id]);
         return { id: args.id };
       },
     };
   }
+}
+
+/** import_file(url, data): POST /files/import, the file read back as the caller reads it. */
+function addFileImport(mutation: RootFields, types: CollectionTypes): void {
+  const create = types.input('create', FILES_COLLECTION);
+  if (create === undefined) return;
+  mutation['import_file'] = {
+    type: types.object(FILES_COLLECTION),
+    args: { url: requiredString, data: { type: create } },
+    resolve: async (_r, args: { url: string; data?: Input | null }, ctx, info) => {
+      const query = selectionQuery(ctx, info, {});
+      const data = args.data === null || args.data === undefined ? {} : toPayload(create, args.data);
+      const key = await ctx.system.files.importUrl(ctx.commands, args.url, data);
+      return readOne(ctx, FILES_COLLECTION, key, query);
+    },
+  };
 }
 
 /**

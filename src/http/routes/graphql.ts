@@ -7,6 +7,7 @@ import type { PermissionStore } from '../../access/permission-store.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
 import type { AuthContext } from '../../auth/auth-context.js';
+import type { FileLibrary } from '../../files/file-library.js';
 import { GraphqlExecutionError, InvalidPayloadError, MethodNotAllowedError, RouteNotFoundError } from '../../errors.js';
 import {
   createGraphqlContext,
@@ -38,6 +39,7 @@ export interface GraphqlRouteDeps {
   readonly schema: SchemaCache;
   readonly permissions: PermissionStore;
   readonly auth: AuthContext;
+  readonly files: FileLibrary;
 }
 
 /** graphql-http's view of a request; its context carries the response auth cookies go on. */
@@ -127,6 +129,7 @@ function systemServices(deps: GraphqlRouteDeps, req: Request, res: Response): Sy
       requestPasswordReset: (body) => passwordRequestFrom(auth, { ...body }),
       resetPassword: (body) => passwordResetFrom(auth, { ...body }),
     },
+    files: deps.files,
   };
 }
 
