@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { bootstrap, type BootstrapResult } from '../catalog/bootstrap.js';
 import { openSchemaCache } from './cache/open-schema-cache.js';
 import type { SchemaCache } from './cache/schema-cache.js';
-import { ConfigError, loadConfig, type Config } from './config/index.js';
+import { loadConfigOrExit, type Config } from './config/index.js';
 import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger/index.js';
@@ -142,16 +142,7 @@ function printCreatedAdmin(result: BootstrapResult): void {
 }
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(process.env);
   const logger = createLogger(config);
   // Listen for signals before starting, so one that arrives during the start is not fatal.
   let requested: string | undefined;

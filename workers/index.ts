@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { MIGRATIONS } from '../catalog/migrations/index.js';
 import { openSchemaCache } from '../src/cache/open-schema-cache.js';
-import { ConfigError, loadConfig, type Config } from '../src/config/index.js';
+import { loadConfigOrExit } from '../src/config/index.js';
 import { createDatabase, type Knex } from '../src/db/index.js';
 import { FileLibrary } from '../src/files/file-library.js';
 import { createStorage } from '../src/files/storage/create-storage.js';
@@ -17,16 +17,7 @@ import { processors } from './processors.js';
  * database; a worker only uses it. SIGTERM/SIGINT: the running jobs finish, then it exits.
  */
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(process.env);
   const redisUrl = config.redis.url;
   if (redisUrl === undefined) {
     process.stderr.write('The worker needs REDIS: without it the API runs jobs itself.\n');

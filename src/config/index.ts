@@ -458,3 +458,16 @@ function readUnlimitedSize(env: EnvReader, name: string): number {
   if (value === undefined || /^(unlimited|infinity)$/i.test(value)) return Infinity;
   return env.size(name, value);
 }
+
+/** loadConfig for a process entry point: a ConfigError is printed and the process exits 1. */
+export function loadConfigOrExit(processEnv: Readonly<Record<string, string | undefined>>): Config {
+  try {
+    return loadConfig(processEnv);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
