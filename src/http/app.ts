@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/server', serverRoutes(deps));
   // Before the system collection routes: /users/me/tfa/* and /users/:id/tfa/disable are not items.
   app.use('/users', usersTfaRoutes(deps.db));
-  const schemaContext = { db: deps.db, schema: deps.schema, reporter: logger };
+  const schemaContext = { db: deps.db, schema: deps.schema, reporter: logger, permissions: deps.permissions };
   app.use('/collections', collectionRoutes(schemaContext));
   app.use('/fields', fieldRoutes(schemaContext));
   app.use('/relations', relationRoutes(schemaContext));

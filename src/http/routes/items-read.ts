@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
+import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
@@ -28,6 +29,7 @@ export interface ReadRouteDeps {
   readonly config: Config;
   readonly db: Knex;
   readonly schema: SchemaCache;
+  readonly permissions: PermissionStore;
 }
 
 /**
@@ -83,7 +85,7 @@ class ItemReads {
 
   async list(req: Request, res: Response, collection: string): Promise<void> {
     const ctx = await readContext(this.deps);
-    const reader = readerOf(req.accountability);
+    const reader = await readerOf(this.deps, ctx.overview, req.accountability);
     const body = searchBody(req);
     const query = requestQuery(req, body?.query);
     const target = requireCollection(ctx.overview, collection);
@@ -113,7 +115,8 @@ class ItemReads {
 
   async one(req: Request, res: Response, collection: string, id: string): Promise<void> {
     const ctx = await readContext(this.deps);
-    res.json({ data: await readItemByKey(ctx, collection, id, requestQuery(req, undefined), readerOf(req.accountability)) });
+    const reader = await readerOf(this.deps, ctx.overview, req.accountability);
+    res.json({ data: await readItemByKey(ctx, collection, id, requestQuery(req, undefined), reader) });
   }
 
   /**
