@@ -4,9 +4,10 @@ import type { Accountability } from '../access/accountability.js';
 import { loadPermissions } from '../access/load-permissions.js';
 import type { PermissionStore } from '../access/permission-store.js';
 import { readAccessOf } from '../access/read-access.js';
-import { ALLOW_ALL, DENY_ALL } from '../access/write-permissions.js';
+import { writePermissionsOf } from '../access/write-permissions.js';
 import type { Config } from '../config/index.js';
 import { queryLimits } from '../query/index.js';
+import { itemMatcher } from './match-items.js';
 import type { CommandContext } from './types.js';
 
 export interface CommandContextDeps {
@@ -26,19 +27,22 @@ const PERMISSION_COLLECTIONS: ReadonlySet<string> = new Set(['svc_permissions', 
 
 /**
  * What a write handler needs for one caller: a request, or a background job acting for the
- * user who asked for it. The caller's permissions give its read access; admins may write
- * everything, everybody else nothing until write rules are evaluated.
+ * user who asked for it. The caller's permissions are loaded once for the command and give
+ * both its write rules and its read access (admins: everything).
  */
 export async function commandContext(deps: CommandContextDeps, accountability: Accountability, overview: SchemaOverview): Promise<CommandContext> {
-  const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview }, accountability);
+  const now = new Date();
+  const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview }, accountability, now);
+  const readLimits = queryLimits(deps.config);
+  const variables = { now, user: accountability.user, role: accountability.role };
   return {
     db: deps.db,
     overview,
     accountability,
-    permissions: permissions.isAdmin ? ALLOW_ALL : DENY_ALL,
+    permissions: writePermissionsOf(permissions, itemMatcher(overview, readLimits, accountability), variables),
     maxBatchMutation: deps.config.maxBatchMutation,
     readAccess: readAccessOf(permissions),
-    readLimits: queryLimits(deps.config),
+    readLimits,
     // The schema version keys the permission cache (src/access/permission-store.ts): moving
     // it after the commit makes every instance reload the rules and ip_access.
     purgeCache: async (collections) => {
