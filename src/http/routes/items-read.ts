@@ -64,14 +64,8 @@ export function itemsReadRoutes(deps: ReadRouteDeps): Router {
   for (const [path, collection] of Object.entries(SYSTEM_ROUTES)) {
     router.get(path, (req, res) => reads.list(req, res, collection));
     router.search(path, (req, res) => reads.list(req, res, collection));
-    router.get(`${path}/:id`, (req, res, next) => {
-      // /users/me belongs to the users router (reference/routes.md, Users extras).
-      if (collection === 'svc_users' && idParam(req) === 'me') {
-        next();
-        return;
-      }
-      return reads.one(req, res, collection, idParam(req));
-    });
+    // /users/me is the users router's, mounted before this one (reference/routes.md, Users extras).
+    router.get(`${path}/:id`, (req, res) => reads.one(req, res, collection, idParam(req)));
   }
   return router;
 }
