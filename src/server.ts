@@ -71,7 +71,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     redisUrl: config.redis.url,
     namespace: config.cache.namespace,
     settings: config.jobs,
-    handlers: { [EXPORT_JOB]: exportJobHandler({ config, db, schema, files }) },
+    handlers: { [EXPORT_JOB]: exportJobHandler({ config, db, schema, files, permissions }) },
     logger,
   });
 

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { MIGRATIONS } from '../catalog/migrations/index.js';
+import { PermissionStore } from '../src/access/permission-store.js';
 import { openSchemaCache } from '../src/cache/open-schema-cache.js';
 import { loadConfigOrExit } from '../src/config/index.js';
 import { createDatabase, type Knex } from '../src/db/index.js';
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
     redisUrl,
     namespace: config.cache.namespace,
     settings: config.jobs,
-    handlers: processors({ config, db, schema, files }),
+    handlers: processors({ config, db, schema, files, permissions: new PermissionStore(db, { enabled: config.cache.permissions }) }),
     logger,
   });
   logger.info({ concurrency: config.jobs.concurrency }, 'worker ready');

@@ -12,9 +12,10 @@ import { translateDatabaseError } from '../db/translate-error.js';
 import { ForbiddenError, InvalidForeignKeyError, InvalidPayloadError } from '../errors.js';
 import { Journal } from './journal/journal.js';
 import { requirePrimaryKey, sameKey, toPrimaryKey } from './primary-key.js';
-import { applySpecialFields, hashSpecialFields, withoutMaskedHashes } from './special-fields.js';
+import { applySpecialFields, hashSpecialFields, withoutMaskedValues } from './special-fields.js';
 import { toDatabaseRow } from './to-database-value.js';
 import type { Item, PrimaryKey } from './types.js';
+import { checkUserPayload, USERS_COLLECTION } from './user-rules.js';
 import { validatePayload } from './validate-payload.js';
 import { readItemsByKeys, type Query, type ReadContext } from '../query/index.js';
 
@@ -69,17 +70,20 @@ export class ItemWriter {
     const collection = this.collection(collectionName);
     this.#count(1);
     const checked = await this.#context.permissions.checkPayload('create', collection.collection, requireObject(payload));
-    const data = applySpecialFields(collection, withoutMaskedHashes(collection, checked), {
+    const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
       action: 'create',
       accountability: this.#context.accountability,
       now: this.#now,
     });
     validatePayload(this.#context.overview, collection, data, { action: 'create', variables: this.#variables() });
+    await this.#checkRules(collection, data);
     const children: number[] = [];
     const values = await hashSpecialFields(collection, await this.#writeManyToOne(collection, data, children));
     const row = toDatabaseRow(collection, values, this.#dialect);
     const key = await this.#statement(collection, row, () => insertReturningKey(this.#trx, collection.collection, row, collection.primary));
     const aliases = await this.#writeOneToMany(collection, key, data, children);
+    // reference/auth.md: an item created outside what the caller may create is refused.
+    await this.#context.permissions.checkItems(this.#trx, 'create', collection.collection, [key]);
     const relatedKeys = collection.accountability === 'all' ? await this.#snapshot(collection, key, aliases) : {};
     const written = { ...columnsOf(collection, values), [collection.primary]: key, ...relatedKeys };
     const revision = await this.#journal.record({ action: 'create', collection, key, revision: { data: written, delta: written } });
@@ -96,12 +100,13 @@ export class ItemWriter {
     await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, [key]);
     const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
     const checked = await this.#context.permissions.checkPayload('update', collection.collection, withoutKey);
-    const data = applySpecialFields(collection, withoutMaskedHashes(collection, checked), {
+    const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
       action: 'update',
       accountability: this.#context.accountability,
       now: this.#now,
     });
     validatePayload(this.#context.overview, collection, data, { action: 'update', variables: this.#variables() });
+    await this.#checkRules(collection, data);
     const children: number[] = [];
     const values = await hashSpecialFields(collection, await this.#writeManyToOne(collection, data, children));
     const row = toDatabaseRow(collection, values, this.#dialect);
@@ -323,6 +328,11 @@ export class ItemWriter {
       if (found === undefined) return name;
     }
     return undefined;
+  }
+
+  /** The rules of particular system collections, on top of the permissions. */
+  async #checkRules(collection: CollectionOverview, data: Item): Promise<void> {
+    if (collection.collection === USERS_COLLECTION) await checkUserPayload(this.#trx, this.#context.accountability, data);
   }
 
   #collect(children: number[], result: WriteResult): PrimaryKey {

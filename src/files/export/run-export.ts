@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Knex } from 'knex';
+import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { commandContext } from '../../commands/command-context.js';
@@ -20,6 +21,8 @@ export interface ExportDeps {
   readonly db: Knex;
   readonly schema: SchemaCache;
   readonly files: FileLibrary;
+  /** The permission rules per role: the export reads, and stores its file, as its caller. */
+  readonly permissions: PermissionStore;
 }
 
 /** The export job's handler, for the worker and for the in-process runner alike. */
@@ -54,7 +57,7 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
   try {
     const overview = await deps.schema.getOverview();
     const ctx: ReadContext = { db: deps.db, overview, limits: { ...queryLimits(deps.config), queryLimitMax: Infinity } };
-    const reader: Reader = readerOf(job.accountability);
+    const reader: Reader = await readerOf(deps, overview, job.accountability);
     const query = exportQuery(job, requireCollection(overview, job.collection).primary);
     total = await countRows(ctx, job.collection, query, reader);
     await report({ status: 'running', rows_done: 0, rows_total: total, file: null, error: null });
@@ -73,7 +76,7 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
     await mkdir(workDir, { recursive: true });
     await pipeline(Readable.from(formatItems(counted(items), job.format, { tempDir: workDir })), createWriteStream(temporary));
 
-    const writer = commandContext(deps, job.accountability, overview);
+    const writer = await commandContext(deps, job.accountability, overview);
     const { type: _type, ...overrides } = job.file;
     const upload = { stream: createReadStream(temporary), filename: `${job.title}.${extension}`, type: contentType };
     const defaults = { title: job.title, filename_download: `${job.title}.${extension}`, folder: null };
