@@ -25,7 +25,7 @@ import { requireCollection } from '../../catalog/overview/lookup.js';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import { toServiceCollectionName } from '../../catalog/system/definitions.js';
 import { canReadCollection } from '../access/read-access.js';
-import { schemaReadFilter } from '../access/schema-access.js';
+import { schemaReadAccess } from '../access/schema-access.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { handleCreate } from '../commands/create.js';
 import { handleRevert } from '../commands/revert.js';
@@ -229,8 +229,8 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
     query['collections'] = {
       type: list(objects.collection),
       resolve: async (_r, _a, ctx) => {
-        const canRead = await schemaReadFilter(ctx.reader.accountability);
-        return listCollectionObjects(ctx.read.overview).filter((c) => canRead(c.collection));
+        const canRead = schemaReadAccess(ctx.reader.access);
+        return listCollectionObjects(ctx.read.overview).filter((c) => canRead.collection(c.collection));
       },
     };
     query['collections_by_name'] = {
@@ -238,7 +238,7 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
       args: { name: requiredString },
       resolve: async (_r, args: { name: string }, ctx) => {
         const name = toServiceCollectionName(args.name);
-        await requireSchemaRead(ctx, name);
+        requireSchemaRead(ctx, name);
         return requireFound(findCollectionObject(ctx.read.overview, name));
       },
     };
@@ -247,11 +247,11 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
     query['fields'] = {
       type: list(objects.field),
       resolve: async (_r, _a, ctx) => {
-        const canRead = await schemaReadFilter(ctx.reader.accountability);
+        const canRead = schemaReadAccess(ctx.reader.access);
         const overview = ctx.read.overview;
         return Object.values(overview.collections)
-          .filter((c) => canRead(c.collection))
-          .flatMap((c) => listFieldObjects(overview, c));
+          .filter((c) => canRead.collection(c.collection))
+          .flatMap((c) => listFieldObjects(overview, c).filter((f) => canRead.field(c.collection, f.field)));
       },
     };
     query['fields_in_collection'] = {
@@ -259,7 +259,7 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
       args: { collection: requiredString },
       resolve: async (_r, args: { collection: string }, ctx) => {
         const name = toServiceCollectionName(args.collection);
-        await requireSchemaRead(ctx, name);
+        requireSchemaRead(ctx, name);
         return listFieldObjects(ctx.read.overview, requireCollection(ctx.read.overview, name));
       },
     };
@@ -268,7 +268,7 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
       args: { collection: requiredString, field: requiredString },
       resolve: async (_r, args: { collection: string; field: string }, ctx) => {
         const name = toServiceCollectionName(args.collection);
-        await requireSchemaRead(ctx, name);
+        requireSchemaRead(ctx, name);
         return fieldObject(ctx.read.overview, name, args.field);
       },
     };
@@ -277,9 +277,9 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
     query['relations'] = {
       type: list(objects.relation),
       resolve: async (_r, _a, ctx) => {
-        const canRead = await schemaReadFilter(ctx.reader.accountability);
+        const canRead = schemaReadAccess(ctx.reader.access);
         const overview = ctx.read.overview;
-        return overview.relations.filter((r) => canRead(r.collection)).map((r) => toRelationObject(overview, r));
+        return overview.relations.filter((r) => canRead.relation(r)).map((r) => toRelationObject(overview, r));
       },
     };
     query['relations_in_collection'] = {
@@ -287,7 +287,7 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
       args: { collection: requiredString },
       resolve: async (_r, args: { collection: string }, ctx) => {
         const name = toServiceCollectionName(args.collection);
-        await requireSchemaRead(ctx, name);
+        requireSchemaRead(ctx, name);
         const overview = ctx.read.overview;
         return overview.relations.filter((r) => r.collection === name).map((r) => toRelationObject(overview, r));
       },
@@ -297,7 +297,7 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
       args: { collection: requiredString, field: requiredString },
       resolve: async (_r, args: { collection: string; field: string }, ctx) => {
         const name = toServiceCollectionName(args.collection);
-        await requireSchemaRead(ctx, name);
+        requireSchemaRead(ctx, name);
         return relationObject(ctx.read.overview, name, args.field);
       },
     };
@@ -404,9 +404,8 @@ function requireAdmin(ctx: GraphqlContext): void {
   if (!ctx.reader.accountability.admin) throw new ForbiddenError();
 }
 
-async function requireSchemaRead(ctx: GraphqlContext, collection: string): Promise<void> {
-  const canRead = await schemaReadFilter(ctx.reader.accountability);
-  if (!canRead(collection)) throw new ForbiddenError();
+function requireSchemaRead(ctx: GraphqlContext, collection: string): void {
+  if (!schemaReadAccess(ctx.reader.access).collection(collection)) throw new ForbiddenError();
 }
 
 function requireFound<T>(value: T | undefined): T {

@@ -75,7 +75,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
         const contextValue = createGraphqlContext({
           read: { db: deps.db, overview, limits: queryLimits(deps.config) },
           reader: { accountability, access: access.read },
-          commands: commandContext(deps, accountability, overview),
+          commands: await commandContext(deps, accountability, overview),
           system: systemServices(deps, req.raw, req.context.res),
           schemas,
         });
