@@ -1,6 +1,5 @@
 import type { Request } from 'express';
 import type { Knex } from 'knex';
-import type { PermissionStore } from '../access/permission-store.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
 import { parseQuery, parseQueryString, queryLimits, type Query, type ReadContext } from '../query/index.js';
@@ -9,7 +8,6 @@ export interface ReadContextDeps {
   readonly config: Config;
   readonly db: Knex;
   readonly schema: SchemaCache;
-  readonly permissions: PermissionStore;
 }
 
 /** What the read side needs for one request: the database, the current overview, the limits. */

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { createField, deleteField, updateField } from '../../../catalog/ddl/fields.js';
 import { isObject, parseFieldPatch, parseFieldPayload } from '../../../catalog/ddl/payloads.js';
 import { listFieldObjects, toFieldObject } from '../../../catalog/overview/api-objects.js';
@@ -7,7 +7,7 @@ import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
 import { requireAdmin } from '../require-admin.js';
 import { collectionParam } from '../collection-name.js';
-import { readableSchema, type SchemaRouteContext } from '../schema-read.js';
+import { readableCollectionSchema, readableSchema, type SchemaRouteContext } from '../schema-read.js';
 import type { SchemaReadAccess } from '../../access/schema-access.js';
 
 /** /fields (reference/routes.md, Schema routes): reads filtered by permission, writes admin only. */
@@ -21,12 +21,12 @@ export function fieldRoutes(ctx: SchemaRouteContext): Router {
   });
 
   router.get('/:collection', async (req, res) => {
-    const { overview, canRead } = await readable(ctx, req);
+    const { overview, canRead } = await readableCollectionSchema(ctx, req);
     res.json({ data: readableFields(overview, canRead, collectionParam(req)) });
   });
 
   router.get('/:collection/:field', async (req, res) => {
-    const { overview, canRead } = await readable(ctx, req);
+    const { overview, canRead } = await readableCollectionSchema(ctx, req);
     const collection = collectionParam(req);
     const field = String(req.params['field']);
     if (!canRead.field(collection, field)) throw new ForbiddenError();
@@ -71,13 +71,6 @@ export function fieldRoutes(ctx: SchemaRouteContext): Router {
   });
 
   return router;
-}
-
-/** The overview, after checking the caller may read the schema of the :collection in the path. */
-async function readable(ctx: SchemaRouteContext, req: Request): Promise<{ overview: SchemaOverview; canRead: SchemaReadAccess }> {
-  const schema = await readableSchema(ctx, req);
-  if (!schema.canRead.collection(collectionParam(req))) throw new ForbiddenError();
-  return schema;
 }
 
 /** The field objects of a collection the caller may read. */

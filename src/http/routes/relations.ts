@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { parseRelationPatch, parseRelationPayload } from '../../../catalog/ddl/payloads.js';
 import { createRelation, deleteRelation, updateRelation } from '../../../catalog/ddl/relations.js';
 import { toRelationObject } from '../../../catalog/overview/api-objects.js';
@@ -7,7 +7,7 @@ import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { ForbiddenError } from '../../errors.js';
 import { requireAdmin } from '../require-admin.js';
 import { collectionParam } from '../collection-name.js';
-import { readableSchema, type SchemaRouteContext } from '../schema-read.js';
+import { readableCollectionSchema, readableSchema, type SchemaRouteContext } from '../schema-read.js';
 import type { SchemaReadAccess } from '../../access/schema-access.js';
 
 /** /relations (reference/routes.md, Schema routes): reads filtered by permission, writes admin only. */
@@ -21,14 +21,14 @@ export function relationRoutes(ctx: SchemaRouteContext): Router {
   });
 
   router.get('/:collection', async (req, res) => {
-    const { overview, canRead } = await readable(ctx, req);
+    const { overview, canRead } = await readableCollectionSchema(ctx, req);
     const collection = requireCollection(overview, collectionParam(req)).collection;
     const relations = overview.relations.filter((r) => r.collection === collection && canRead.relation(r));
     res.json({ data: relations.map((r) => toRelationObject(overview, r)) });
   });
 
   router.get('/:collection/:field', async (req, res) => {
-    const { overview, canRead } = await readable(ctx, req);
+    const { overview, canRead } = await readableCollectionSchema(ctx, req);
     res.json({ data: relationObject(overview, collectionParam(req), String(req.params['field']), canRead) });
   });
 
@@ -54,12 +54,6 @@ export function relationRoutes(ctx: SchemaRouteContext): Router {
   });
 
   return router;
-}
-
-async function readable(ctx: SchemaRouteContext, req: Request): Promise<{ overview: SchemaOverview; canRead: SchemaReadAccess }> {
-  const schema = await readableSchema(ctx, req);
-  if (!schema.canRead.collection(collectionParam(req))) throw new ForbiddenError();
-  return schema;
 }
 
 /** One relation; FORBIDDEN when unknown or not readable (admin writes read it back with full access). */

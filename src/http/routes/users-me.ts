@@ -9,8 +9,7 @@ import { readBody, readRequiredString } from '../payload.js';
 import { readContext, requestQuery } from '../read-context.js';
 import { readWritten } from '../read-written.js';
 import { requireUser } from '../require-user.js';
-import type { ItemWriteDeps } from './item-writes.js';
-import { requireItem } from './item-writes.js';
+import { requireItem, type ItemWriteDeps } from './item-writes.js';
 
 const USERS = 'svc_users';
 

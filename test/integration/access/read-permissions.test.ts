@@ -215,6 +215,48 @@ describeEachDatabase('read permissions', (ctx) => {
     });
   });
 
+  describe('dynamic values in row filters', () => {
+    let dynamic: Caller;
+
+    before(async () => {
+      dynamic = await createCaller(ctx().server.db);
+      await ctx().server.db('svc_users').where('id', dynamic.user).update({ first_name: 'Ann' });
+      await grant(ctx(), dynamic.role, [
+        // Articles published more than a day ago, by the author named like the user.
+        { collection: 'articles', action: 'read', permissions: { published: { _lte: '$NOW(-1 day)' } }, fields: ['id', 'author'] },
+        { collection: 'authors', action: 'read', permissions: { name: { _eq: '$CURRENT_USER.first_name' } }, fields: ['id', 'name', 'articles'] },
+        { collection: 'svc_roles', action: 'read', permissions: { id: { _eq: '$CURRENT_ROLE' } }, fields: ['id'] },
+      ]);
+    });
+
+    it('resolve for the caller at every level of a read', async () => {
+      expect(dataOf(await call(ctx(), dynamic.token, 'GET', '/items/articles?fields=id,author.name&sort=id'))).to.deep.equal([
+        { id: 1, author: { name: 'Ann' } },
+        { id: 2, author: null },
+      ]);
+      expect(dataOf(await call(ctx(), dynamic.token, 'GET', '/items/authors?fields=name,articles.id'))).to.deep.equal([
+        { name: 'Ann', articles: [{ id: 1 }] },
+      ]);
+      expect(idsOf(await call(ctx(), dynamic.token, 'GET', '/roles'))).to.deep.equal([dynamic.role]);
+    });
+
+    it('rules are evaluated once per role and schema version, not per request or row', async () => {
+      const db = ctx().server.db;
+      await call(ctx(), dynamic.token, 'GET', '/items/articles');
+      let statements = 0;
+      const count = (query: { sql: string }) => {
+        if (query.sql.includes('svc_permissions')) statements++;
+      };
+      db.on('query', count);
+      try {
+        for (let i = 0; i < 3; i++) expect((await call(ctx(), dynamic.token, 'GET', '/items/articles?fields=id,author.name')).status).to.equal(200);
+      } finally {
+        db.off('query', count);
+      }
+      expect(statements).to.equal(0);
+    });
+  });
+
   describe('rules are reloaded when they change, on every instance', () => {
     it('a permission written through /permissions applies to the next request', async () => {
       expectForbidden(await get('/items/countries'));
