@@ -7,7 +7,12 @@ import { createServer } from 'node:http';
 import pg from 'pg';
 import { READ_SCENARIOS } from './scenarios.js';
 
-const pool = new pg.Pool({ database: process.env['BENCH_DB'] ?? 'svc_bench', host: '127.0.0.1', max: 10 });
+const pool = new pg.Pool({
+  database: process.env['BENCH_DB'] ?? 'svc_bench',
+  host: process.env['PGHOST'] ?? '127.0.0.1',
+  user: process.env['PGUSER'] ?? 'root',
+  max: 10,
+});
 // The JSON is built and serialized by PostgreSQL: the floor only passes text through.
 const byPath = new Map(READ_SCENARIOS.map((s) => [s.path, `SELECT (${s.sql})::text AS body`]));
 

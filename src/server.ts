@@ -9,6 +9,8 @@ import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
+import { createAuthServices, type AuthServices } from './auth/auth-context.js';
+import { PermissionStore } from './access/permission-store.js';
 import { EXPORT_JOB } from './files/export/export-job.js';
 import { exportJobHandler } from './files/export/run-export.js';
 import { FileLibrary } from './files/file-library.js';
@@ -62,6 +64,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
 
+  const auth = createAuthServices({ db, config, logger });
+  const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
   // Without Redis exports run here, through the same handler the worker process runs.
   const jobs = createJobQueue({
     redisUrl: config.redis.url,
@@ -71,7 +75,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
   });
 
-  const app = createApp({ config, db, logger, schema, storage, files, jobs });
+  const app = createApp({ config, db, logger, schema, auth, permissions, storage, files, jobs });
   const server = createServer(app);
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
@@ -86,7 +90,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema,
     bootstrap: result,
     close() {
-      closing ??= shutdown(server, { db, schema, jobs }, config.shutdownTimeoutMs, logger);
+      closing ??= shutdown(server, { db, schema, jobs, auth }, config.shutdownTimeoutMs, logger);
       return closing;
     },
   };
@@ -104,7 +108,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 async function shutdown(
   server: Server,
-  { db, schema, jobs }: { db: Knex; schema: SchemaCache; jobs: JobQueue },
+  { db, schema, jobs, auth }: { db: Knex; schema: SchemaCache; jobs: JobQueue; auth: AuthServices },
   timeoutMs: number,
   logger: Logger,
 ): Promise<void> {
@@ -120,6 +124,7 @@ async function shutdown(
   clearTimeout(timer);
   await jobs.close(timeoutMs);
   await schema.close();
+  await auth.close();
   await db.destroy();
   logger.info('stopped');
 }

@@ -14,10 +14,11 @@ const FK_ACTIONS: Readonly<Record<string, string>> = {
 // The catalogue tables directly (information_schema is several times slower on PostgreSQL
 // with hundreds of tables). Lengths and precisions are decoded from atttypmod the way
 // information_schema does it; the OIDs are the built-in types int2, int4, int8, float4,
-// float8, numeric, bpchar and varchar.
+// float8, numeric, bpchar and varchar. Comments are joined from pg_description: calling
+// obj_description/col_description per row made this query three times slower (bench/).
 const COLUMNS_SQL = `
 SELECT rel.relname AS table_name,
-       obj_description(rel.oid, 'pg_class') AS table_comment,
+       tdesc.description AS table_comment,
        att.attname AS column_name,
        format_type(CASE WHEN typ.typtype = 'd' THEN typ.typbasetype ELSE att.atttypid END, NULL) AS data_type,
        typ.typtype AS type_kind,
@@ -32,12 +33,16 @@ SELECT rel.relname AS table_name,
        END AS numeric_scale,
        att.attidentity AS identity,
        att.attgenerated AS generated,
-       col_description(rel.oid, att.attnum) AS column_comment
+       cdesc.description AS column_comment
 FROM pg_class rel
 JOIN pg_namespace ns ON ns.oid = rel.relnamespace
 JOIN pg_attribute att ON att.attrelid = rel.oid AND att.attnum > 0 AND NOT att.attisdropped
 JOIN pg_type typ ON typ.oid = att.atttypid
 LEFT JOIN pg_attrdef def ON def.adrelid = rel.oid AND def.adnum = att.attnum
+LEFT JOIN pg_description tdesc
+  ON tdesc.objoid = rel.oid AND tdesc.classoid = 'pg_class'::regclass AND tdesc.objsubid = 0
+LEFT JOIN pg_description cdesc
+  ON cdesc.objoid = rel.oid AND cdesc.classoid = 'pg_class'::regclass AND cdesc.objsubid = att.attnum
 WHERE ns.nspname = current_schema() AND rel.relkind IN ('r', 'p') AND NOT rel.relispartition
 ORDER BY rel.relname, att.attnum`;
 

@@ -90,10 +90,12 @@ export async function buildOverview(db: Knex, options: BuildOverviewOptions = {}
     );
   }
 
+  const tableNames = new Set(raw.tables.map((t) => t.name));
   return {
     version: options.version ?? 0,
     collections,
     relations: buildRelations(collections, relationRows, raw.foreignKeys),
+    folders: [...collectionMeta.entries()].filter(([name]) => !tableNames.has(name)).map(([, meta]) => meta),
   };
 }
 
@@ -123,27 +125,27 @@ function buildCollection(
   const fields: FieldOverview[] = [];
   for (const column of table.columns) {
     const systemField = definition?.fields[column.name];
-    const row = definition === undefined ? rowsByField.get(column.name) : undefined;
+    const row = rowsByField.get(column.name);
+    // A system table's own columns have no svc_fields row; a column added to it through the
+    // API has one, and is described by it like any user field.
     const fieldMetaRow: Row | null =
-      definition !== undefined
+      definition !== undefined && row === undefined
         ? systemFieldMeta(table.name, column.name, systemField?.special ?? null)
         : (row ?? null);
-    const special = (systemField?.special ?? (row?.['special'] as string[] | null) ?? []).slice();
+    const special = [...(systemField?.special ?? (row?.['special'] as string[] | null) ?? [])];
     fields.push(columnField(column, column.name === primary, systemField?.type, special, fieldMetaRow));
   }
 
-  const columnNames = new Set(table.columns.map((c) => c.name));
-  if (definition !== undefined) {
-    for (const [field, special] of Object.entries(definition.aliases ?? {})) {
-      fields.push(aliasField(field, [...special], systemFieldMeta(table.name, field, special)));
-    }
-  } else {
-    for (const row of fieldRows) {
-      const field = String(row['field']);
-      const special = (row['special'] as string[] | null) ?? [];
-      if (columnNames.has(field) || !special.some((s) => ALIAS_SPECIALS.has(s))) continue;
-      fields.push(aliasField(field, special, row));
-    }
+  const taken = new Set(table.columns.map((c) => c.name));
+  for (const [field, special] of Object.entries(definition?.aliases ?? {})) {
+    fields.push(aliasField(field, [...special], systemFieldMeta(table.name, field, special)));
+    taken.add(field);
+  }
+  for (const row of fieldRows) {
+    const field = String(row['field']);
+    const special = (row['special'] as string[] | null) ?? [];
+    if (taken.has(field) || !special.some((s) => ALIAS_SPECIALS.has(s))) continue;
+    fields.push(aliasField(field, special, row));
   }
 
   // reference/routes.md: fields in meta.sort, then name order.
@@ -154,7 +156,7 @@ function buildCollection(
     collection: table.name,
     primary,
     singleton: meta?.['singleton'] === true,
-    sortField: typeof sortField === 'string' && columnNames.has(sortField) ? sortField : null,
+    sortField: typeof sortField === 'string' && table.columns.some((c) => c.name === sortField) ? sortField : null,
     accountability: accountability === 'all' || accountability === 'activity' ? accountability : null,
     isSystem,
     fields: Object.fromEntries(fields.map((f) => [f.field, f])),

@@ -127,4 +127,6 @@ export interface SchemaOverview {
   readonly version: number;
   readonly collections: Readonly<Record<string, CollectionOverview>>;
   readonly relations: readonly RelationOverview[];
+  /** svc_collections rows without a table (folders that only group collections), decoded. */
+  readonly folders?: readonly CollectionMetaObject[];
 }

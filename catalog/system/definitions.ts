@@ -211,7 +211,19 @@ export const SYSTEM_RELATIONS: readonly SystemRelationDefinition[] = [
   { collection: 'svc_users', field: 'role', relatedCollection: 'svc_roles', meta: { oneField: 'users' } },
 ];
 
+/** The product prefix the SDK sends; accepted as an alias of `svc_` (reference/routes.md). */
+const PRODUCT_PREFIX = 'directus_';
+
 /** True for names the catalogue reserves (reference: system collections carry `svc_`). */
 export function isSystemName(name: string): boolean {
-  return name.toLowerCase().startsWith(SYSTEM_PREFIX);
+  const lower = name.toLowerCase();
+  return lower.startsWith(SYSTEM_PREFIX) || lower.startsWith(PRODUCT_PREFIX);
+}
+
+/**
+ * reference/routes.md, collection name resolution [DEVIATION]: `directus_<x>` in a path or
+ * body means `svc_<x>`; responses always use the `svc_` name.
+ */
+export function toServiceCollectionName(name: string): string {
+  return name.startsWith(PRODUCT_PREFIX) ? SYSTEM_PREFIX + name.slice(PRODUCT_PREFIX.length) : name;
 }

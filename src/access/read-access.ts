@@ -1,5 +1,6 @@
 import type { FilterObject } from '../../catalog/overview/types.js';
 import type { Accountability } from './accountability.js';
+import type { Permissions } from './permissions.js';
 
 /**
  * What the read side asks about the caller (reference/auth.md, read permissions): the row
@@ -33,6 +34,20 @@ export const NO_READ_ACCESS: ReadAccess = Object.freeze({
  */
 export function defaultReadAccess(accountability: Accountability): ReadAccess {
   return accountability.admin ? FULL_READ_ACCESS : NO_READ_ACCESS;
+}
+
+/**
+ * The read side's view of the caller's permissions: the `read` rule's item filter and
+ * fields. A collection without read permission has no fields (so it is not readable) and
+ * no filter, as in {@link NO_READ_ACCESS}.
+ */
+export function readAccessOf(permissions: Permissions): ReadAccess {
+  if (permissions.isAdmin) return FULL_READ_ACCESS;
+  return Object.freeze({
+    rowFilter: (collection: string) =>
+      permissions.allows(collection, 'read') ? permissions.rowFilter(collection, 'read') : null,
+    readableFields: (collection: string) => permissions.fields(collection, 'read'),
+  });
 }
 
 export function canReadCollection(access: ReadAccess, collection: string): boolean {

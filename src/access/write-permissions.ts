@@ -13,7 +13,7 @@ export interface WritePermissions {
    * FORBIDDEN unless the caller may `action` these payload fields of `collection`; returns the
    * payload with the permission's presets merged under it, after its `validation` passed.
    */
-  checkPayload(action: 'create' | 'update', collection: string, payload: Payload): Payload;
+  checkPayload(action: 'create' | 'update', collection: string, payload: Payload): Payload | Promise<Payload>;
   /** FORBIDDEN unless every key is within the caller's item filter for `action`. */
   checkItems(trx: Knex.Transaction, action: 'update' | 'delete', collection: string, keys: readonly Key[]): Promise<void>;
 }

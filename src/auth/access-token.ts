@@ -27,14 +27,28 @@ export function isOurJwt(token: string): boolean {
   return decoded !== null && decoded.iss === TOKEN_ISSUER;
 }
 
+/** True when `token` decodes as a JWT of any issuer. */
+export function isJwt(token: string): boolean {
+  return jwt.decode(token, { complete: true }) !== null;
+}
+
 /**
  * Verifies an access token: TOKEN_EXPIRED when only `exp` is past, INVALID_TOKEN for any other
- * failure (bad signature, alg none or other algorithms, missing claims).
+ * failure (bad signature, alg none or other algorithms, missing claims). `ignoreExpiration`
+ * serves session-mode refresh and logout, where the session row's expiry is what counts.
  */
-export function verifyAccessToken(token: string, secret: string): AccessTokenClaims {
+export function verifyAccessToken(
+  token: string,
+  secret: string,
+  options: { readonly ignoreExpiration?: boolean } = {},
+): AccessTokenClaims {
   let payload: jwt.JwtPayload | string;
   try {
-    payload = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: TOKEN_ISSUER });
+    payload = jwt.verify(token, secret, {
+      algorithms: ['HS256'],
+      issuer: TOKEN_ISSUER,
+      ignoreExpiration: options.ignoreExpiration === true,
+    });
   } catch (error) {
     if (error instanceof jwt.TokenExpiredError) throw new TokenExpiredError();
     throw new InvalidTokenError();

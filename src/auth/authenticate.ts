@@ -1,24 +1,41 @@
 import type { Knex } from 'knex';
 import type { Accountability } from '../access/accountability.js';
 import { publicAccountability } from '../access/accountability.js';
-import { InvalidCredentialsError } from '../errors.js';
-import { isOurJwt, verifyAccessToken } from './access-token.js';
+import { InvalidCredentialsError, InvalidTokenError } from '../errors.js';
+import { isJwt, isOurJwt, verifyAccessToken } from './access-token.js';
+import { findActiveUserByToken } from './auth-user.js';
+import { assertIpAllowed } from './ip-access.js';
+import { findSession } from './sessions.js';
 
 export type RequestOrigin = Pick<Accountability, 'ip' | 'userAgent' | 'origin'>;
 
+/** A role's svc_roles.ip_access as stored (CSV or null); cached by the caller. */
+export type IpAccessLookup = (role: string) => Promise<string | null>;
+
 /**
  * Turns a token (or its absence) into the caller's accountability (reference/auth.md):
- * our JWTs are verified; any other string must be the static token of an active user.
+ * our JWTs are verified (session-mode ones also need their session row); any other string
+ * must be the static token of an active user. A role's `ip_access` is enforced on every
+ * request (INVALID_IP).
+ *
+ * A JWT of another issuer that is nobody's static token is a forged token: INVALID_TOKEN
+ * (reference/errors.md: "wrong issuer"), where other unknown strings are INVALID_CREDENTIALS.
  */
 export async function authenticate(
   db: Knex,
   secret: string,
   token: string | undefined,
   request: RequestOrigin,
+  ipAccessOf: IpAccessLookup,
 ): Promise<Accountability> {
   if (token === undefined) return publicAccountability(request);
   if (isOurJwt(token)) {
     const claims = verifyAccessToken(token, secret);
+    if (claims.session !== undefined) {
+      const session = await findSession(db, claims.session);
+      if (session?.user !== claims.id) throw new InvalidCredentialsError();
+    }
+    if (claims.role !== null) assertIpAllowed(await ipAccessOf(claims.role), request.ip);
     return Object.freeze({
       user: claims.id,
       role: claims.role,
@@ -27,21 +44,14 @@ export async function authenticate(
       ...request,
     });
   }
-  const row = await db('svc_users as u')
-    .leftJoin('svc_roles as r', 'r.id', 'u.role')
-    .where({ 'u.token': token, 'u.status': 'active' })
-    .first<{ id: string; role: string | null; admin_access: unknown; app_access: unknown } | undefined>(
-      'u.id',
-      'u.role',
-      'r.admin_access',
-      'r.app_access',
-    );
-  if (row === undefined) throw new InvalidCredentialsError();
+  const user = await findActiveUserByToken(db, token);
+  if (user === undefined) throw isJwt(token) ? new InvalidTokenError() : new InvalidCredentialsError();
+  assertIpAllowed(user.ipAccess, request.ip);
   return Object.freeze({
-    user: row.id,
-    role: row.role,
-    admin: Boolean(row.admin_access),
-    app: Boolean(row.app_access),
+    user: user.id,
+    role: user.role,
+    admin: user.adminAccess,
+    app: user.appAccess,
     ...request,
   });
 }

@@ -1,24 +1,14 @@
 import type { Knex } from 'knex';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
-import { defaultReadAccess } from '../access/read-access.js';
 import { ALLOW_ALL, DENY_ALL } from '../access/write-permissions.js';
 import type { Config } from '../config/index.js';
-import type { ReadContext } from '../query/index.js';
+import { queryLimits, readerOf } from '../query/index.js';
 import type { CommandContext } from './types.js';
 
 export interface CommandContextDeps {
   readonly config: Config;
   readonly db: Knex;
-}
-
-/** QUERY_LIMIT_DEFAULT, QUERY_LIMIT_MAX and MAX_RELATIONAL_DEPTH, as reads take them. */
-export function queryLimits(config: Config): ReadContext['limits'] {
-  return {
-    queryLimitDefault: config.queryLimitDefault,
-    queryLimitMax: config.queryLimitMax,
-    maxRelationalDepth: config.maxRelationalDepth,
-  };
 }
 
 /**
@@ -33,7 +23,7 @@ export function commandContext(deps: CommandContextDeps, accountability: Account
     accountability,
     permissions: accountability.admin ? ALLOW_ALL : DENY_ALL,
     maxBatchMutation: deps.config.maxBatchMutation,
-    readAccess: defaultReadAccess(accountability),
+    readAccess: readerOf(accountability).access,
     readLimits: queryLimits(deps.config),
   };
 }

@@ -68,7 +68,7 @@ export class ItemWriter {
   async create(collectionName: string, payload: unknown): Promise<WriteResult> {
     const collection = this.collection(collectionName);
     this.#count(1);
-    const checked = this.#context.permissions.checkPayload('create', collection.collection, requireObject(payload));
+    const checked = await this.#context.permissions.checkPayload('create', collection.collection, requireObject(payload));
     const data = applySpecialFields(collection, withoutMaskedHashes(collection, checked), {
       action: 'create',
       accountability: this.#context.accountability,
@@ -80,7 +80,8 @@ export class ItemWriter {
     const row = toDatabaseRow(collection, values, this.#dialect);
     const key = await this.#statement(collection, row, () => insertReturningKey(this.#trx, collection.collection, row, collection.primary));
     const aliases = await this.#writeOneToMany(collection, key, data, children);
-    const written = { ...columnsOf(collection, values), [collection.primary]: key, ...(await this.#snapshot(collection, key, aliases)) };
+    const relatedKeys = collection.accountability === 'all' ? await this.#snapshot(collection, key, aliases) : {};
+    const written = { ...columnsOf(collection, values), [collection.primary]: key, ...relatedKeys };
     const revision = await this.#journal.record({ action: 'create', collection, key, revision: { data: written, delta: written } });
     if (revision !== null) await this.#journal.linkChildren(children, revision);
     this.touched.add(collection.collection);
@@ -94,7 +95,7 @@ export class ItemWriter {
     await this.requireExisting(collection, [key]);
     await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, [key]);
     const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
-    const checked = this.#context.permissions.checkPayload('update', collection.collection, withoutKey);
+    const checked = await this.#context.permissions.checkPayload('update', collection.collection, withoutKey);
     const data = applySpecialFields(collection, withoutMaskedHashes(collection, checked), {
       action: 'update',
       accountability: this.#context.accountability,
@@ -152,18 +153,21 @@ export class ItemWriter {
         if (typeof target !== 'string' || !relation.allowed.includes(target)) {
           throw new InvalidPayloadError(`Collection "${String(target)}" isn't allowed for field "${name}" in collection "${collection.collection}"`);
         }
-        if (isPlainObject(value)) values[name] = String(this.#collect(children, await this.#upsert(target, value)));
+        if (isPlainObject(value)) values[name] = String(this.#collect(children, await this.upsert(target, value)));
         continue;
       }
       if (relation?.kind === 'm2o' && isPlainObject(value)) {
-        values[name] = this.#collect(children, await this.#upsert(relation.related, value));
+        values[name] = this.#collect(children, await this.upsert(relation.related, value));
       }
     }
     return values;
   }
 
-  /** reference/relations.md, m2o: with an existing key → update that item, otherwise create it. */
-  async #upsert(collectionName: string, value: Item): Promise<WriteResult> {
+  /**
+   * reference/relations.md, m2o: with an existing key → update that item, otherwise create it
+   * (also the upsert of imports, reference/audit-and-utils.md).
+   */
+  async upsert(collectionName: string, value: Item): Promise<WriteResult> {
     const collection = this.collection(collectionName);
     const key = toPrimaryKey(collection, value[collection.primary]);
     if (key !== undefined && (await this.#exists(collection, key))) {
@@ -199,7 +203,7 @@ export class ItemWriter {
     const kept: PrimaryKey[] = [];
     for (const entry of entries) {
       if (isPlainObject(entry)) {
-        kept.push(this.#collect(children, await this.#upsert(many.collection, { ...entry, [foreignKey]: parent })));
+        kept.push(this.#collect(children, await this.upsert(many.collection, { ...entry, [foreignKey]: parent })));
       } else if (typeof entry === 'string' || typeof entry === 'number') {
         const key = requirePrimaryKey(many, entry);
         const current = await this.#trx(many.collection).where(many.primary, key).first<Record<string, unknown> | undefined>(foreignKey);

@@ -18,7 +18,7 @@ export function handleSort(cmd: SortCommand, ctx: CommandContext): Promise<void>
     if (sortField === null) throw new InvalidPayloadError(`Collection "${collection.collection}" doesn't have a sort field`);
     const item = requirePrimaryKey(collection, cmd.item);
     const to = requirePrimaryKey(collection, cmd.to);
-    ctx.permissions.checkPayload('update', collection.collection, { [sortField]: 0 });
+    await ctx.permissions.checkPayload('update', collection.collection, { [sortField]: 0 });
     await ctx.permissions.checkItems(trx, 'update', collection.collection, [item]);
     await normalizeSortValues(trx, collection, sortField);
 

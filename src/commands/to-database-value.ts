@@ -1,6 +1,9 @@
 import type { CollectionOverview, FieldOverview } from '../../catalog/overview/types.js';
 import type { DbClient } from '../config/index.js';
+import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { Item } from './types.js';
+
+export { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 
 /**
  * Validated payload values as the database stores them. Timestamps: PostgreSQL and MySQL get
@@ -55,10 +58,6 @@ export function toDatabaseValue(field: Pick<FieldOverview, 'type'>, value: unkno
     case 'alias':
       return value;
   }
-}
-
-export function toDatabaseTimestamp(date: Date, dialect: DbClient): Date | string {
-  return dialect === 'sqlite3' ? date.toISOString().replace('T', ' ').replace('Z', '') : date;
 }
 
 /** `2024-05-01T10:20:30+02:00` → `2024-05-01 10:20:30`: a dateTime has no zone. */

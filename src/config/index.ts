@@ -8,6 +8,40 @@ export { ConfigError } from './env-reader.js';
 export const DB_CLIENTS = ['sqlite3', 'pg', 'mysql'] as const;
 export type DbClient = (typeof DB_CLIENTS)[number];
 
+/** reference/config.md, Auth providers: drivers an AUTH_<NAME>_DRIVER may name. */
+export const AUTH_DRIVERS = ['oauth2', 'openid', 'ldap', 'saml'] as const;
+export type AuthDriver = (typeof AUTH_DRIVERS)[number];
+
+/** One entry of AUTH_PROVIDERS, as listed by GET /auth. */
+export interface AuthProviderConfig {
+  readonly name: string;
+  readonly driver: AuthDriver;
+  readonly icon: string | undefined;
+  readonly label: string | undefined;
+}
+
+/** EMAIL_TRANSPORT values this build can send with (reference/config.md lists more). */
+export const EMAIL_TRANSPORTS = ['sendmail', 'smtp'] as const;
+export type EmailTransport = (typeof EMAIL_TRANSPORTS)[number];
+
+export interface EmailConfig {
+  readonly from: string;
+  readonly transport: EmailTransport;
+  /** Check the transport at boot (a failure is logged, not fatal). */
+  readonly verifySetup: boolean;
+  readonly sendmail: { readonly newline: 'unix' | 'windows'; readonly path: string };
+  readonly smtp: {
+    readonly host: string | undefined;
+    readonly port: number | undefined;
+    readonly user: string | undefined;
+    readonly password: string | undefined;
+    readonly pool: boolean;
+    readonly secure: boolean;
+    readonly ignoreTls: boolean;
+    readonly name: string | undefined;
+  };
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -97,9 +131,17 @@ export interface Config {
     readonly secure: boolean;
     readonly sameSite: 'lax' | 'strict' | 'none';
   };
+  /** Session mode: how long a rotated session keeps serving in-flight requests. */
+  readonly sessionRefreshGracePeriodMs: number;
   readonly loginStallTimeMs: number;
+  readonly auth: {
+    readonly providers: readonly AuthProviderConfig[];
+    /** AUTH_DISABLE_DEFAULT: no e-mail/password login (/auth/login → 404). */
+    readonly disableDefault: boolean;
+  };
   readonly passwordResetUrlAllowList: readonly string[];
   readonly userInviteUrlAllowList: readonly string[];
+  readonly email: EmailConfig;
   readonly ipTrustProxy: boolean;
   readonly ipCustomHeader: string | false;
   readonly admin: {
@@ -122,6 +164,15 @@ export interface Config {
     readonly durationSeconds: number;
     readonly store: 'memory' | 'redis';
   };
+  /**
+   * Failed logins allowed per (account, IP) within the duration before 429 (an addition of
+   * ours, named like RATE_LIMITER_REGISTRATION_*). Counters live in Redis when REDIS is set.
+   */
+  readonly loginRateLimiter: {
+    readonly enabled: boolean;
+    readonly points: number;
+    readonly durationSeconds: number;
+  };
   readonly cache: {
     readonly enabled: boolean;
     readonly store: 'memory' | 'redis';
@@ -129,6 +180,8 @@ export interface Config {
     readonly namespace: string;
     readonly autoPurge: boolean;
     readonly schema: boolean;
+    /** CACHE_PERMISSIONS: compiled permission rules kept per (role, schema version). */
+    readonly permissions: boolean;
   };
   readonly storage: {
     /** STORAGE_LOCATIONS: location keys; the first is where uploads go by default. */
@@ -214,9 +267,15 @@ export function loadConfig(
       secure: env.bool('SESSION_COOKIE_SECURE', false),
       sameSite: env.oneOf('SESSION_COOKIE_SAME_SITE', cookieSameSite, 'lax'),
     },
+    sessionRefreshGracePeriodMs: env.duration('SESSION_REFRESH_GRACE_PERIOD', '10s'),
     loginStallTimeMs: env.duration('LOGIN_STALL_TIME', 500),
+    auth: {
+      providers: readAuthProviders(env),
+      disableDefault: env.bool('AUTH_DISABLE_DEFAULT', false),
+    },
     passwordResetUrlAllowList: env.list('PASSWORD_RESET_URL_ALLOW_LIST'),
     userInviteUrlAllowList: env.list('USER_INVITE_URL_ALLOW_LIST'),
+    email: readEmailConfig(env),
     ipTrustProxy: env.bool('IP_TRUST_PROXY', true),
     ipCustomHeader: readFalseOrString(env, 'IP_CUSTOM_HEADER'),
     admin: {
@@ -239,6 +298,11 @@ export function loadConfig(
       durationSeconds: env.int('RATE_LIMITER_DURATION', 1, { min: 1 }),
       store: env.oneOf('RATE_LIMITER_STORE', ['memory', 'redis'] as const, 'memory'),
     },
+    loginRateLimiter: {
+      enabled: env.bool('RATE_LIMITER_LOGIN_ENABLED', true),
+      points: env.int('RATE_LIMITER_LOGIN_POINTS', 10, { min: 1 }),
+      durationSeconds: env.int('RATE_LIMITER_LOGIN_DURATION', 900, { min: 1 }),
+    },
     cache: {
       enabled: env.bool('CACHE_ENABLED', false),
       store: env.oneOf('CACHE_STORE', ['memory', 'redis'] as const, 'memory'),
@@ -246,6 +310,7 @@ export function loadConfig(
       namespace: env.string('CACHE_NAMESPACE', 'system-cache'),
       autoPurge: env.bool('CACHE_AUTO_PURGE', false),
       schema: env.bool('CACHE_SCHEMA', true),
+      permissions: env.bool('CACHE_PERMISSIONS', true),
     },
     storage: readStorageConfig(env),
     mimeTypeAllowList: env.list('FILES_MIME_TYPE_ALLOW_LIST', ['*/*']),
@@ -311,6 +376,46 @@ function readRedisConfig(env: EnvReader): RedisConfig {
   const password = env.string('REDIS_PASSWORD');
   const auth = password === undefined ? '' : `${encodeURIComponent(user)}:${encodeURIComponent(password)}@`;
   return { url: `redis://${auth}${host}:${port}` };
+}
+
+function readAuthProviders(env: EnvReader): AuthProviderConfig[] {
+  return env.list('AUTH_PROVIDERS').map((name) => {
+    const prefix = `AUTH_${name.toUpperCase()}`;
+    const driver = env.raw(`${prefix}_DRIVER`);
+    if (driver === undefined) throw new ConfigError(`${prefix}_DRIVER`, `is required for provider "${name}"`);
+    return {
+      name,
+      driver: env.oneOf(`${prefix}_DRIVER`, AUTH_DRIVERS, 'oauth2'),
+      icon: env.string(`${prefix}_ICON`),
+      label: env.string(`${prefix}_LABEL`),
+    };
+  });
+}
+
+function readEmailConfig(env: EnvReader): EmailConfig {
+  const transport = env.string('EMAIL_TRANSPORT', 'sendmail');
+  if (!(EMAIL_TRANSPORTS as readonly string[]).includes(transport)) {
+    throw new ConfigError('EMAIL_TRANSPORT', `"${transport}" is not supported (use ${EMAIL_TRANSPORTS.join(' or ')})`);
+  }
+  return {
+    from: env.string('EMAIL_FROM', 'no-reply@example.com'),
+    transport: transport as EmailTransport,
+    verifySetup: env.bool('EMAIL_VERIFY_SETUP', true),
+    sendmail: {
+      newline: env.oneOf('EMAIL_SENDMAIL_NEW_LINE', ['unix', 'windows'] as const, 'unix'),
+      path: env.string('EMAIL_SENDMAIL_PATH', '/usr/sbin/sendmail'),
+    },
+    smtp: {
+      host: env.string('EMAIL_SMTP_HOST'),
+      port: env.raw('EMAIL_SMTP_PORT') === undefined ? undefined : env.int('EMAIL_SMTP_PORT', 0, { min: 1, max: 65535 }),
+      user: env.string('EMAIL_SMTP_USER'),
+      password: env.string('EMAIL_SMTP_PASSWORD'),
+      pool: env.bool('EMAIL_SMTP_POOL', false),
+      secure: env.bool('EMAIL_SMTP_SECURE', false),
+      ignoreTls: env.bool('EMAIL_SMTP_IGNORE_TLS', false),
+      name: env.string('EMAIL_SMTP_NAME'),
+    },
+  };
 }
 
 function readStorageConfig(env: EnvReader): Config['storage'] {

@@ -1,6 +1,9 @@
 import express, { type Express, type RequestHandler } from 'express';
+import cookieParser from 'cookie-parser';
 import { pinoHttp } from 'pino-http';
 import type { Knex } from 'knex';
+import type { PermissionStore } from '../access/permission-store.js';
+import type { AuthContext } from '../auth/auth-context.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
@@ -11,8 +14,14 @@ import { resolveAccountability } from './accountability.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
 import { createErrorHandler } from './error-handler.js';
+import { authRoutes } from './routes/auth.js';
+import { usersTfaRoutes } from './routes/users-tfa.js';
 import { itemWriteRoutes, SYSTEM_WRITE_ROUTES, systemWriteRoutes } from './routes/item-writes.js';
 import { serverRoutes } from './routes/server.js';
+import { cacheRoutes } from './routes/cache.js';
+import { collectionRoutes } from './routes/collections.js';
+import { fieldRoutes } from './routes/fields.js';
+import { relationRoutes } from './routes/relations.js';
 import { utilsWriteRoutes } from './routes/utils-writes.js';
 import { itemsReadRoutes } from './routes/items-read.js';
 import { assetRoutes } from './routes/assets.js';
@@ -26,6 +35,9 @@ export interface AppDeps {
   readonly logger: Logger;
   /** The schema overview (getOverview) and its invalidation after schema changes. */
   readonly schema: SchemaCache;
+  readonly auth: AuthContext;
+  /** Compiled permission rules per role (src/access/README.md: loadPermissions per request). */
+  readonly permissions: PermissionStore;
   /** File contents per storage location (STORAGE_*). */
   readonly storage: Storage;
   /** svc_files rows and their contents, kept in step. */
@@ -52,7 +64,10 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/server/health' } }));
   app.use(envelopeHeaders);
-  app.use(resolveAccountability(config, deps.db));
+  app.use(cookieParser());
+  // Auth routes are public and answered before the token is resolved (routes/auth.ts).
+  app.use('/auth', ...jsonBody(config.maxPayloadSize), authRoutes(deps.auth));
+  app.use(resolveAccountability(config, deps.db, deps.permissions, deps.schema));
   app.use(...jsonBody(config.maxPayloadSize));
 
   app.get('/robots.txt', (_req, res) => {
@@ -66,6 +81,13 @@ export function createApp(deps: AppDeps): Express {
   }
 
   app.use('/server', serverRoutes(deps));
+  // Before the system collection routes: /users/me/tfa/* and /users/:id/tfa/disable are not items.
+  app.use('/users', usersTfaRoutes(deps.db));
+  const schemaContext = { db: deps.db, schema: deps.schema, reporter: logger };
+  app.use('/collections', collectionRoutes(schemaContext));
+  app.use('/fields', fieldRoutes(schemaContext));
+  app.use('/relations', relationRoutes(schemaContext));
+  app.use('/utils/cache', cacheRoutes(deps));
   app.use(itemsReadRoutes(deps));
   app.use('/assets', assetRoutes(deps));
   app.use('/files', fileWriteRoutes(deps, { withImport: true }));

@@ -1,24 +1,15 @@
-import type { Request } from 'express';
 import type { Knex } from 'knex';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
-import { defaultReadAccess } from '../access/read-access.js';
-import { queryLimits } from '../commands/command-context.js';
 import type { PrimaryKey } from '../commands/types.js';
 import type { Config } from '../config/index.js';
 import { ForbiddenError } from '../errors.js';
-import { parseQuery, parseQueryString, readItemByKey, readItemsByKeys, type Item, type Query } from '../query/index.js';
+import { readItemByKey, readItemsByKeys, type Item, type Query } from '../query/index.js';
+import { queryLimits, readerOf } from '../query/index.js';
 
 export interface ReadWrittenDeps {
   readonly config: Config;
   readonly db: Knex;
-}
-
-export { queryLimits };
-
-/** The request's query string as a `Query` (INVALID_QUERY on bad syntax). */
-export function requestQuery(req: Request): Query {
-  return parseQuery(parseQueryString(new URL(req.originalUrl, 'http://localhost').search));
 }
 
 /**
@@ -36,7 +27,7 @@ export async function readWritten(
   shape: 'one' | 'many',
 ): Promise<Item | Item[] | undefined> {
   const ctx = { db: deps.db, overview, limits: queryLimits(deps.config) };
-  const reader = { accountability, access: defaultReadAccess(accountability) };
+  const reader = readerOf(accountability);
   try {
     if (shape === 'many') return await readItemsByKeys(ctx, collection.collection, keys, query, reader);
     const [key] = keys;

@@ -46,7 +46,11 @@ export interface ServerContext {
 export function describeEachDatabase(
   title: string,
   body: (ctx: () => ServerContext) => void,
-  options: { targets?: readonly DatabaseTarget[]; env?: Readonly<Record<string, string>> } = {},
+  options: {
+    targets?: readonly DatabaseTarget[];
+    /** Extra environment; a function is called when the server starts (e.g. a port known only then). */
+    env?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
+  } = {},
 ): void {
   for (const target of options.targets ?? DATABASE_TARGETS) {
     describe(`${title} [${target.dialect}]`, function () {
@@ -55,7 +59,8 @@ export function describeEachDatabase(
         requireOrSkip(this, await target.unavailable());
         const database = await target.create();
         try {
-          const server = await startServer(testConfig(database, options.env), {
+          const env = typeof options.env === 'function' ? options.env() : options.env;
+          const server = await startServer(testConfig(database, env), {
             logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
           });
           context = {

@@ -3,13 +3,11 @@ import type { Knex } from 'knex';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import type { Accountability } from '../../access/accountability.js';
-import { defaultReadAccess } from '../../access/read-access.js';
-import { queryLimits } from '../../commands/command-context.js';
 import type { Item, QueryObject } from '../../commands/types.js';
 import type { Config } from '../../config/index.js';
 import { InvalidPayloadError, ServiceUnavailableError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
-import { parseQuery, readItems, type ExportFormat } from '../../query/index.js';
+import { parseQuery, queryLimits, readItems, readerOf, type ExportFormat } from '../../query/index.js';
 import { EXPORT_QUERY_FORMATS } from './export-formats.js';
 import { recordExportQueued, updateExportStatus } from './export-status.js';
 import { FILES_COLLECTION } from '../file-library.js';
@@ -68,7 +66,7 @@ export async function prepareExport(
 
   const { export: _export, ...parsed } = parseQuery(query as QueryObject);
   const ctx = { db: deps.db, overview, limits: queryLimits(deps.config) };
-  await readItems(ctx, collection.collection, { ...parsed, limit: 0, offset: 0 }, { accountability, access: defaultReadAccess(accountability) });
+  await readItems(ctx, collection.collection, { ...parsed, limit: 0, offset: 0 }, readerOf(accountability));
 
   const title = `export-${collection.collection}-${titleStamp(new Date())}`;
   return {

@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
-import { defaultReadAccess } from '../../access/read-access.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
-import { commandContext, queryLimits } from '../../commands/command-context.js';
+import { commandContext } from '../../commands/command-context.js';
 import type { Config } from '../../config/index.js';
 import type { JobHandler, JobRun } from '../../jobs/job-queue.js';
-import { isAggregateQuery, parseQuery, readItems, readMeta, streamItems, type Item, type Query, type ReadContext, type Reader } from '../../query/index.js';
+import { isAggregateQuery, parseQuery, queryLimits, readItems, readMeta, readerOf, streamItems, type Item, type Query, type ReadContext, type Reader } from '../../query/index.js';
 import { FILES_COLLECTION, type FileLibrary } from '../file-library.js';
 import type { ExportJob } from './export-job.js';
 import { EXPORT_TYPES, formatItems } from './export-formats.js';
@@ -53,7 +52,7 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
   try {
     const overview = await deps.schema.getOverview();
     const ctx: ReadContext = { db: deps.db, overview, limits: { ...queryLimits(deps.config), queryLimitMax: Infinity } };
-    const reader: Reader = { accountability: job.accountability, access: defaultReadAccess(job.accountability) };
+    const reader: Reader = readerOf(job.accountability);
     const query = exportQuery(job, requireCollection(overview, job.collection).primary);
     total = await countRows(ctx, job.collection, query, reader);
     await report({ status: 'running', rows_done: 0, rows_total: total, file: null, error: null });

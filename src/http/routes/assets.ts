@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { defaultReadAccess } from '../../access/read-access.js';
-import { queryLimits } from '../../commands/command-context.js';
 import { RangeNotSatisfiableError } from '../../errors.js';
 import { checkTransformation, findAsset, parseRange } from '../../files/assets.js';
 import { contentDisposition } from '../../files/file-names.js';
 import type { Storage } from '../../files/storage/create-storage.js';
+import { readerOf } from '../../query/index.js';
+import { readContext } from '../read-context.js';
 import type { ItemWriteDeps } from './item-writes.js';
 
 export interface AssetRouteDeps extends ItemWriteDeps {
@@ -21,8 +21,8 @@ export function assetRoutes(deps: AssetRouteDeps): Router {
   const router = Router();
   router.get(['/:id', '/:id/:filename'], async (req, res) => {
     checkTransformation(req.query as Record<string, unknown>);
-    const ctx = { db: deps.db, overview: await deps.schema.getOverview(), limits: queryLimits(deps.config) };
-    const reader = { accountability: req.accountability, access: defaultReadAccess(req.accountability) };
+    const ctx = await readContext(deps);
+    const reader = readerOf(req.accountability);
     const asset = await findAsset(ctx, reader, deps.storage, String(req.params['id']));
     let range: ReturnType<typeof parseRange>;
     try {

@@ -5,9 +5,10 @@ import type { Item, PrimaryKey, Selection } from '../../commands/types.js';
 import { handleUpdate } from '../../commands/update.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { FILES_COLLECTION, type FileLibrary, type StagedFile } from '../../files/file-library.js';
-import { commandContext } from '../command-context.js';
+import { commandContext } from '../../commands/command-context.js';
 import { isMultipart, readMultipart } from '../multipart.js';
-import { readWritten, requestQuery } from '../read-written.js';
+import { requestQuery } from '../read-context.js';
+import { readWritten } from '../read-written.js';
 import { readSelection, requireItem, requireKey, type ItemWriteDeps } from './item-writes.js';
 
 export interface FileRouteDeps extends ItemWriteDeps {

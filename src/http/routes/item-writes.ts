@@ -9,9 +9,10 @@ import type { Item, PrimaryKey, QueryObject, Selection } from '../../commands/ty
 import { handleUpdate } from '../../commands/update.js';
 import type { Config } from '../../config/index.js';
 import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
-import { toCollectionName } from '../collection-name.js';
-import { commandContext } from '../command-context.js';
-import { readWritten, requestQuery } from '../read-written.js';
+import { collectionParam } from '../collection-name.js';
+import { commandContext } from '../../commands/command-context.js';
+import { requestQuery } from '../read-context.js';
+import { readWritten } from '../read-written.js';
 
 export interface ItemWriteDeps {
   readonly config: Config;
@@ -35,7 +36,7 @@ const NOT_WRITABLE_AS_ITEMS: ReadonlySet<string> = new Set([
 /** The writes of /items/:collection (reference/routes.md, Items): POST, PATCH, DELETE. */
 export function itemWriteRoutes(deps: ItemWriteDeps): Router {
   const router = Router();
-  router.use('/:collection', collectionWriteRoutes(deps, (req) => toCollectionName(String(req.params['collection']))));
+  router.use('/:collection', collectionWriteRoutes(deps, collectionParam));
   return router;
 }
 

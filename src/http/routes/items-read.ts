@@ -2,20 +2,20 @@ import { once } from 'node:events';
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
-import { defaultReadAccess } from '../../access/read-access.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
 import { InvalidPayloadError } from '../../errors.js';
+import { collectionParam } from '../collection-name.js';
+import { readContext, requestQuery } from '../read-context.js';
 import {
   isAggregateQuery,
   isUnlimited,
-  parseQuery,
-  parseQueryString,
   readItemByKey,
   readItems,
   readItemsByKeys,
   readMeta,
   readSingleton,
+  readerOf,
   streamItems,
   type Item,
   type Query,
@@ -74,12 +74,6 @@ export function itemsReadRoutes(deps: ReadRouteDeps): Router {
   return router;
 }
 
-/** reference/routes.md, [DEVIATION]: `directus_<x>` names `svc_<x>`. */
-function collectionParam(req: Request): string {
-  const name = String(req.params['collection']);
-  return name.startsWith('directus_') ? `svc_${name.slice('directus_'.length)}` : name;
-}
-
 function idParam(req: Request): string {
   return String(req.params['id']);
 }
@@ -88,8 +82,8 @@ class ItemReads {
   constructor(private readonly deps: ReadRouteDeps) {}
 
   async list(req: Request, res: Response, collection: string): Promise<void> {
-    const ctx = await this.context();
-    const reader = readerOf(req);
+    const ctx = await readContext(this.deps);
+    const reader = readerOf(req.accountability);
     const body = searchBody(req);
     const query = requestQuery(req, body?.query);
     const target = requireCollection(ctx.overview, collection);
@@ -118,8 +112,8 @@ class ItemReads {
   }
 
   async one(req: Request, res: Response, collection: string, id: string): Promise<void> {
-    const ctx = await this.context();
-    res.json({ data: await readItemByKey(ctx, collection, id, requestQuery(req, undefined), readerOf(req)) });
+    const ctx = await readContext(this.deps);
+    res.json({ data: await readItemByKey(ctx, collection, id, requestQuery(req, undefined), readerOf(req.accountability)) });
   }
 
   /**
@@ -158,19 +152,6 @@ class ItemReads {
     if (requireCollection(ctx.overview, collection).singleton) return fromList([await readSingleton(ctx, collection, query, reader)]);
     return streamItems(ctx, collection, query, reader, { batchSize: this.deps.config.exportBatchSize });
   }
-
-  private async context(): Promise<ReadContext> {
-    const { config } = this.deps;
-    return {
-      db: this.deps.db,
-      overview: await this.deps.schema.getOverview(),
-      limits: {
-        queryLimitDefault: config.queryLimitDefault,
-        queryLimitMax: config.queryLimitMax,
-        maxRelationalDepth: config.maxRelationalDepth,
-      },
-    };
-  }
 }
 
 async function* fromList(items: readonly Item[]): AsyncGenerator<Item> {
@@ -183,14 +164,6 @@ async function drained(res: Response): Promise<boolean> {
   const closed = once(res, 'close').then(() => false);
   const drain = once(res, 'drain').then(() => true);
   return Promise.race([drain, closed]);
-}
-
-/**
- * The caller and what they may read. Until role permissions are evaluated, admins read
- * everything and everybody else nothing.
- */
-function readerOf(req: Request): Reader {
-  return { accountability: req.accountability, access: defaultReadAccess(req.accountability) };
 }
 
 interface SearchBody {
@@ -212,10 +185,4 @@ function searchBody(req: Request): SearchBody | undefined {
     throw new InvalidPayloadError('"keys" must be an array of primary keys');
   }
   return { query: query as Readonly<Record<string, unknown>> | undefined, keys: keys as (string | number)[] | undefined };
-}
-
-/** The query string's query, or a SEARCH body's `query`, which replaces it (reference/routes.md). */
-function requestQuery(req: Request, bodyQuery: Readonly<Record<string, unknown>> | undefined): Query {
-  if (bodyQuery !== undefined) return parseQuery(bodyQuery);
-  return parseQuery(parseQueryString(new URL(req.originalUrl, 'http://localhost').search));
 }

@@ -4,7 +4,7 @@ import { InvalidPayloadError, UnsupportedMediaTypeError } from '../../errors.js'
 import { prepareExport, queueExport } from '../../files/export/export-job.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { toCollectionName } from '../collection-name.js';
-import { commandContext } from '../command-context.js';
+import { commandContext } from '../../commands/command-context.js';
 import { readMultipart } from '../multipart.js';
 import { requireWritable, type ItemWriteDeps } from './item-writes.js';
 

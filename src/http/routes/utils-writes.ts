@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { handleRevert } from '../../commands/revert.js';
 import { handleSort } from '../../commands/sort.js';
 import { InvalidPayloadError } from '../../errors.js';
-import { toCollectionName } from '../collection-name.js';
-import { commandContext } from '../command-context.js';
+import { collectionParam } from '../collection-name.js';
+import { commandContext } from '../../commands/command-context.js';
 import type { ItemWriteDeps } from './item-writes.js';
 
 /** POST /utils/sort/:collection and POST /utils/revert/:revision (reference/routes.md, Utils). */
@@ -20,7 +20,7 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
     }
     const overview = await deps.schema.getOverview();
     await handleSort(
-      { kind: 'sort', collection: toCollectionName(String(req.params['collection'])), item: item as string | number, to: to as string | number },
+      { kind: 'sort', collection: collectionParam(req), item: item as string | number, to: to as string | number },
       commandContext(deps, req.accountability, overview),
     );
     // reference/routes.md: sort answers 200 with an empty body.

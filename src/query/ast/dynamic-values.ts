@@ -1,45 +1,9 @@
 import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { findField, getFieldRelation } from '../../../catalog/overview/lookup.js';
+import { adjustNow } from '../../access/dynamic-values.js';
 import { InvalidQueryError } from '../../errors.js';
 import type { BuildContext } from './build-context.js';
 import type { LookupStep, Value } from './nodes.js';
-
-const UNIT_MS: Readonly<Record<string, number>> = {
-  ms: 1,
-  millisecond: 1,
-  milliseconds: 1,
-  s: 1000,
-  sec: 1000,
-  secs: 1000,
-  second: 1000,
-  seconds: 1000,
-  m: 60_000,
-  min: 60_000,
-  mins: 60_000,
-  minute: 60_000,
-  minutes: 60_000,
-  h: 3_600_000,
-  hr: 3_600_000,
-  hrs: 3_600_000,
-  hour: 3_600_000,
-  hours: 3_600_000,
-  d: 86_400_000,
-  day: 86_400_000,
-  days: 86_400_000,
-  w: 604_800_000,
-  week: 604_800_000,
-  weeks: 604_800_000,
-};
-const CALENDAR_UNITS: Readonly<Record<string, 'month' | 'year'>> = {
-  mo: 'month',
-  month: 'month',
-  months: 'month',
-  y: 'year',
-  yr: 'year',
-  yrs: 'year',
-  year: 'year',
-  years: 'year',
-};
 
 export function isDynamicValue(value: unknown): value is string {
   return typeof value === 'string' && /^\$(NOW|CURRENT_USER|CURRENT_ROLE)\b/.test(value);
@@ -69,19 +33,8 @@ export function resolveDynamicValue(ctx: BuildContext, text: string): Value {
 }
 
 function adjustDate(now: Date, adjustment: string, text: string): Date {
-  const match = /^\s*([+-]?)\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]+)\s*$/.exec(adjustment);
-  const unit = match?.[3]?.toLowerCase();
-  if (match === null || unit === undefined) throw new InvalidQueryError(`Invalid dynamic variable "${text}"`);
-  const amount = Number(match[2]) * (match[1] === '-' ? -1 : 1);
-  const calendar = CALENDAR_UNITS[unit];
-  const date = new Date(now.getTime());
-  if (calendar === 'year') date.setUTCFullYear(date.getUTCFullYear() + Math.trunc(amount));
-  else if (calendar === 'month') date.setUTCMonth(date.getUTCMonth() + Math.trunc(amount));
-  else {
-    const ms = UNIT_MS[unit];
-    if (ms === undefined) throw new InvalidQueryError(`Invalid dynamic variable "${text}"`);
-    date.setTime(date.getTime() + amount * ms);
-  }
+  const date = adjustNow(now, adjustment);
+  if (date === undefined) throw new InvalidQueryError(`Invalid dynamic variable "${text}"`);
   return date;
 }
 

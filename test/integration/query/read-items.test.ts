@@ -162,6 +162,19 @@ describeEachDatabase('read: items routes', (ctx) => {
     expect(await adminData(ctx(), '/users?fields=email&filter[password][_nnull]=true')).to.have.length(1);
   });
 
+  it('drops unknown fields for admins; odd identifiers are quoted, never spliced', async () => {
+    expect(await adminData(ctx(), '/items/articles/1?fields=id,nope,author.nope')).to.deep.equal({ id: 1, author: {} });
+    const db = ctx().server.db;
+    await db.schema.createTable('odd "names"', (t) => {
+      t.increments('id').primary();
+      t.string('we"ird`col', 20);
+    });
+    await db('odd "names"').insert({ id: 1, 'we"ird`col': "it's" });
+    await ctx().server.schema.invalidate();
+    const path = `/items/${encodeURIComponent('odd "names"')}?fields=${encodeURIComponent('we"ird`col')}&filter[${encodeURIComponent('we"ird`col')}][_eq]=${encodeURIComponent("it's")}`;
+    expect(await adminData(ctx(), path)).to.deep.equal([{ 'we"ird`col': "it's" }]);
+  });
+
   it('bad queries are 400 INVALID_QUERY with the reason, never a database error', async () => {
     const cases: readonly (readonly [string, string])[] = [
       ['limit=abc', '"limit" must be a number'],

@@ -1,0 +1,125 @@
+import type { Knex } from 'knex';
+import type { DbClient } from '../../src/config/index.js';
+import { invariant } from '../../src/errors.js';
+import type { FieldType } from '../overview/types.js';
+
+/** Everything needed to write one column's definition. */
+export interface ColumnDefinition {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly isPrimaryKey: boolean;
+  readonly hasAutoIncrement: boolean;
+  readonly isNullable: boolean;
+  /** undefined or null: no default. `CURRENT_TIMESTAMP`, `now()` or `{fn:"now"}`: the current time. */
+  readonly defaultValue: unknown;
+  readonly maxLength: number | null;
+  readonly precision: number | null;
+  readonly scale: number | null;
+  readonly comment: string | null;
+}
+
+const DEFAULT_STRING_LENGTH = 255;
+const DEFAULT_PRECISION = 10;
+const DEFAULT_SCALE = 5;
+
+/**
+ * Adds the column to a create/alter table builder, spelled so that introspection reads the
+ * same API type back on every dialect: SQLite gets declared types it would otherwise lose
+ * (timestamp, decimal), MySQL gets a plain `float` (knex writes float(8,2)) and signed
+ * auto-increment keys (knex writes int unsigned, which no signed integer FK can reference).
+ */
+export function defineColumn(
+  table: Knex.CreateTableBuilder | Knex.AlterTableBuilder,
+  db: Knex,
+  dialect: DbClient,
+  column: ColumnDefinition,
+): Knex.ColumnBuilder {
+  const isAutoKey = column.isPrimaryKey && column.hasAutoIncrement;
+  if (isAutoKey) return autoIncrementKey(table, dialect, column);
+
+  const builder = typedColumn(table, dialect, column);
+  if (column.isPrimaryKey) builder.primary();
+  if (column.isPrimaryKey || !column.isNullable) builder.notNullable();
+  else builder.nullable();
+  const defaultValue = toDefault(db, column);
+  if (defaultValue !== undefined) builder.defaultTo(defaultValue);
+  if (column.comment !== null && dialect !== 'sqlite3') builder.comment(column.comment);
+  return builder;
+}
+
+function autoIncrementKey(
+  table: Knex.CreateTableBuilder | Knex.AlterTableBuilder,
+  dialect: DbClient,
+  column: ColumnDefinition,
+): Knex.ColumnBuilder {
+  const isBig = column.type === 'bigInteger';
+  invariant(isBig || column.type === 'integer', `auto-increment key of type ${column.type}`);
+  if (dialect === 'mysql') {
+    return table.specificType(column.name, `${isBig ? 'bigint' : 'int'} not null auto_increment primary key`);
+  }
+  // SQLite: INTEGER PRIMARY KEY is the 64-bit rowid whatever the declared size.
+  if (isBig && dialect === 'pg') return table.bigIncrements(column.name, { primaryKey: true });
+  return table.increments(column.name, { primaryKey: true });
+}
+
+function typedColumn(
+  table: Knex.CreateTableBuilder | Knex.AlterTableBuilder,
+  dialect: DbClient,
+  column: ColumnDefinition,
+): Knex.ColumnBuilder {
+  const { name } = column;
+  switch (column.type) {
+    case 'string':
+    case 'hash':
+      return table.string(name, column.maxLength ?? DEFAULT_STRING_LENGTH);
+    case 'text':
+    case 'csv':
+      return table.text(name);
+    case 'integer':
+      return table.integer(name);
+    case 'bigInteger':
+      return table.bigInteger(name);
+    case 'float':
+      return dialect === 'mysql' ? table.specificType(name, 'float') : table.float(name);
+    case 'decimal': {
+      const precision = column.precision ?? DEFAULT_PRECISION;
+      const scale = column.scale ?? DEFAULT_SCALE;
+      return dialect === 'sqlite3'
+        ? table.specificType(name, `decimal(${precision}, ${scale})`)
+        : table.decimal(name, precision, scale);
+    }
+    case 'boolean':
+      return table.boolean(name);
+    case 'date':
+      return table.date(name);
+    case 'time':
+      return table.time(name);
+    case 'dateTime':
+      return dialect === 'pg' ? table.timestamp(name, { useTz: false }) : table.datetime(name);
+    case 'timestamp':
+      return dialect === 'sqlite3' ? table.specificType(name, 'timestamp') : table.timestamp(name, { useTz: true });
+    case 'json':
+      return table.json(name);
+    case 'uuid':
+      return table.uuid(name);
+    case 'binary':
+      return table.binary(name);
+    case 'alias':
+    case 'geometry':
+    case 'unknown':
+      throw new Error(`Invariant failed: no column for type ${column.type}`);
+  }
+}
+
+const NOW_DEFAULTS = /^(current_timestamp(\(\))?|now\(\))$/i;
+
+function toDefault(db: Knex, column: ColumnDefinition): Knex.Value | undefined {
+  const value = column.defaultValue;
+  if (value === undefined || value === null) return undefined;
+  const isNow =
+    (typeof value === 'string' && NOW_DEFAULTS.test(value)) ||
+    (typeof value === 'object' && (value as { fn?: unknown }).fn === 'now');
+  if (isNow && ['date', 'time', 'dateTime', 'timestamp'].includes(column.type)) return db.fn.now();
+  if (column.type === 'json' || typeof value === 'object') return JSON.stringify(value);
+  return value as Knex.Value;
+}

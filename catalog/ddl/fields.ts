@@ -1,0 +1,317 @@
+import type { Knex } from 'knex';
+import type { DbClient } from '../../src/config/index.js';
+import { dialectOf } from '../../src/db/index.js';
+import {
+  ContainsNullValuesError,
+  ForbiddenError,
+  InvalidPayloadError,
+  UnprocessableEntityError,
+} from '../../src/errors.js';
+import { requireCollection } from '../overview/lookup.js';
+import type { CollectionOverview, FieldOverview, FieldType, RelationOverview, SchemaOverview } from '../overview/types.js';
+import { defineColumn, type ColumnDefinition } from './columns.js';
+import type { SchemaContext } from './context.js';
+import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
+import { dropForeignKey, type ForeignKey } from './foreign-keys.js';
+import { constraintName } from './names.js';
+import type { ColumnSpec, FieldPatch, FieldSpec } from './payloads.js';
+import { runSchemaChange, type SchemaChange } from './schema-change.js';
+
+/** Types an existing column can be altered to or from (geometry and unknown columns are left alone). */
+const ALTERABLE: ReadonlySet<FieldType> = new Set([
+  'string', 'text', 'integer', 'bigInteger', 'float', 'decimal', 'boolean', 'date', 'time',
+  'dateTime', 'timestamp', 'json', 'uuid', 'hash', 'csv', 'binary',
+]);
+
+/** POST /fields/:collection: adds the column (none for an alias) and its svc_fields row. */
+export async function createField(ctx: SchemaContext, collection: string, spec: FieldSpec): Promise<void> {
+  const target = requireCollection(await ctx.schema.getOverview(), collection);
+  if (target.fields[spec.field] !== undefined) {
+    throw new InvalidPayloadError(`Field "${spec.field}" already exists in collection "${collection}"`);
+  }
+  if (spec.schema?.isPrimaryKey === true) {
+    throw new InvalidPayloadError(
+      `Field "${spec.field}" can't become the primary key: collection "${collection}" has one ("${target.primary}")`,
+    );
+  }
+  if (spec.schema !== null) await assertColumnCanBeAdded(ctx.db, collection, spec.field, spec.schema);
+  await runSchemaChange(
+    ctx.db,
+    async (change) => {
+      if (spec.schema !== null) await addColumn(change, dialectOf(ctx.db), collection, spec.field, spec.type, spec.schema);
+      await change.data((trx) => trx('svc_fields').insert(withoutUndefined(newFieldRow(collection, spec.field, spec.type, spec.meta))));
+    },
+    ctx.reporter,
+  );
+  await ctx.schema.invalidate();
+}
+
+/** A NOT NULL column without a default can only be added to an empty table. */
+async function assertColumnCanBeAdded(db: Knex, table: string, field: string, spec: ColumnSpec): Promise<void> {
+  const column = newColumnDefinition(field, 'string', spec);
+  if (!mustBeFilled(column)) return;
+  if ((await db(table).first(db.raw('1 as one'))) !== undefined) {
+    throw new ContainsNullValuesError({ collection: table, field });
+  }
+}
+
+function mustBeFilled(column: ColumnDefinition): boolean {
+  return !column.isNullable && (column.defaultValue === undefined || column.defaultValue === null);
+}
+
+/**
+ * Adds one column with its unique key or index. SQLite can't add a NOT NULL column without a
+ * default, so there it is added nullable and then tightened (the table is empty: checked before).
+ */
+export async function addColumn(
+  change: SchemaChange,
+  dialect: DbClient,
+  table: string,
+  field: string,
+  type: FieldType,
+  spec: ColumnSpec,
+): Promise<void> {
+  const column = newColumnDefinition(field, type, spec);
+  const addFirst = mustBeFilled(column) && dialect === 'sqlite3' ? { ...column, isNullable: true } : column;
+  await change.ddl(
+    (x) => x.schema.alterTable(table, (t) => {
+      defineColumn(t, x, dialect, addFirst);
+    }),
+    (x) => x.schema.alterTable(table, (t) => {
+      t.dropColumn(field);
+    }),
+  );
+  if (addFirst !== column) {
+    await change.ddl((x) => x.schema.alterTable(table, (t) => {
+      defineColumn(t, x, dialect, column).alter();
+    }));
+  }
+  await addKeys(change, table, field, spec);
+}
+
+/** Unique key and index of a new column (knex names, shortened to fit every dialect). */
+export async function addKeys(change: SchemaChange, table: string, field: string, spec: ColumnSpec): Promise<void> {
+  if (spec.isUnique === true && spec.isPrimaryKey !== true) {
+    const indexName = constraintName(table, field, 'unique');
+    await change.ddl(
+      (x) => x.schema.alterTable(table, (t) => {
+        t.unique([field], { indexName });
+      }),
+      (x) => x.schema.alterTable(table, (t) => {
+        t.dropUnique([field], indexName);
+      }),
+    );
+  }
+  if (spec.isIndexed === true && spec.isUnique !== true && spec.isPrimaryKey !== true) {
+    const indexName = constraintName(table, field, 'index');
+    await change.ddl(
+      (x) => x.schema.alterTable(table, (t) => {
+        t.index([field], indexName);
+      }),
+      (x) => x.schema.alterTable(table, (t) => {
+        t.dropIndex([field], indexName);
+      }),
+    );
+  }
+}
+
+export function newColumnDefinition(field: string, type: FieldType, spec: ColumnSpec): ColumnDefinition {
+  const isPrimaryKey = spec.isPrimaryKey === true;
+  return {
+    name: field,
+    type,
+    isPrimaryKey,
+    hasAutoIncrement: isPrimaryKey && spec.hasAutoIncrement === true,
+    isNullable: !isPrimaryKey && spec.isNullable !== false,
+    defaultValue: spec.defaultValue,
+    maxLength: spec.maxLength ?? null,
+    precision: spec.numericPrecision ?? null,
+    scale: spec.numericScale ?? null,
+    comment: spec.comment ?? null,
+  };
+}
+
+/**
+ * PATCH /fields/:collection/:field: alters the column (type, length, precision, nullability,
+ * default, unique) and updates or creates the svc_fields row. The primary key and the system
+ * tables' own fields can't be altered (422).
+ */
+export async function updateField(ctx: SchemaContext, collection: string, field: string, patch: FieldPatch): Promise<void> {
+  const target = requireCollection(await ctx.schema.getOverview(), collection);
+  const current = requireField(target, field);
+  assertNotSystemField(target, current, 'altered');
+  const type = patch.type ?? current.type;
+  if ((type === 'alias') !== current.isAlias) {
+    throw new InvalidPayloadError(`Field "${field}" of collection "${collection}" can't change between alias and column`);
+  }
+  const schema = patch.schema ?? {};
+  const isColumnChange =
+    !current.isAlias &&
+    (type !== current.type ||
+      ['defaultValue', 'isNullable', 'maxLength', 'numericPrecision', 'numericScale'].some((k) => k in schema));
+  const uniqueChange = !current.isAlias && schema.isUnique !== undefined && schema.isUnique !== current.isUnique;
+  if (current.isPrimaryKey && (isColumnChange || uniqueChange)) {
+    throw new UnprocessableEntityError(
+      type !== current.type
+        ? `The type of primary key "${collection}.${field}" can't be changed`
+        : `Primary key "${collection}.${field}" can't be altered`,
+    );
+  }
+  if (isColumnChange && (!ALTERABLE.has(current.type) || !ALTERABLE.has(type))) {
+    throw new InvalidPayloadError(`Field "${field}" of type "${current.type}" can't be altered to "${type}"`);
+  }
+
+  const before = existingColumnDefinition(current);
+  const after: ColumnDefinition = {
+    ...before,
+    type,
+    isNullable: schema.isNullable ?? before.isNullable,
+    defaultValue: 'defaultValue' in schema ? schema.defaultValue : before.defaultValue,
+    maxLength: 'maxLength' in schema ? (schema.maxLength ?? null) : type === current.type ? before.maxLength : null,
+    precision: 'numericPrecision' in schema ? (schema.numericPrecision ?? null) : before.precision,
+    scale: 'numericScale' in schema ? (schema.numericScale ?? null) : before.scale,
+  };
+  const db = ctx.db;
+  const dialect = dialectOf(db);
+  if (isColumnChange && before.isNullable && !after.isNullable) {
+    const withNull = await db(collection).whereNull(field).first(db.raw('1 as one'));
+    if (withNull !== undefined) throw new ContainsNullValuesError({ collection, field });
+  }
+
+  await runSchemaChange(
+    db,
+    async (change) => {
+      if (isColumnChange) {
+        await change.ddl(
+          (x) => x.schema.alterTable(collection, (t) => {
+            defineColumn(t, x, dialect, after).alter();
+          }),
+          (x) => x.schema.alterTable(collection, (t) => {
+            defineColumn(t, x, dialect, before).alter();
+          }),
+        );
+      }
+      if (uniqueChange) await changeUnique(change, collection, field, schema.isUnique === true);
+      const meta = patch.meta ?? {};
+      if (patch.meta !== undefined || type !== current.type) {
+        await change.data((trx) => upsertFieldRow(trx, collection, field, type, meta));
+      }
+    },
+    ctx.reporter,
+  );
+  await ctx.schema.invalidate();
+}
+
+async function changeUnique(change: SchemaChange, table: string, field: string, isUnique: boolean): Promise<void> {
+  const indexName = constraintName(table, field, 'unique');
+  const add = (x: Knex) => x.schema.alterTable(table, (t) => {
+    t.unique([field], { indexName });
+  });
+  const drop = (x: Knex) => x.schema.alterTable(table, (t) => {
+    t.dropUnique([field], indexName);
+  });
+  await (isUnique ? change.ddl(add, drop) : change.ddl(drop, add));
+}
+
+/** The definition an existing column has, so it can be rewritten (alter) or restored (undo). */
+function existingColumnDefinition(field: FieldOverview): ColumnDefinition {
+  const value = field.defaultValue;
+  const isExpression = typeof value === 'object' && value !== null && (value as { fn?: unknown }).fn === 'expression';
+  return {
+    name: field.field,
+    type: field.type,
+    isPrimaryKey: field.isPrimaryKey,
+    hasAutoIncrement: field.hasAutoIncrement,
+    isNullable: field.nullable,
+    defaultValue: isExpression ? undefined : value,
+    maxLength: field.maxLength,
+    precision: field.precision,
+    scale: field.scale,
+    comment: field.comment,
+  };
+}
+
+/**
+ * DELETE /fields/:collection/:field: drops the column with its foreign key, the svc_fields
+ * row, the relation stored for it and the alias that showed its other side.
+ */
+export async function deleteField(ctx: SchemaContext, collection: string, field: string): Promise<void> {
+  const overview = await ctx.schema.getOverview();
+  const target = requireCollection(overview, collection);
+  const current = requireField(target, field);
+  assertNotSystemField(target, current, 'deleted');
+  if (current.isPrimaryKey) {
+    throw new UnprocessableEntityError(`Primary key "${collection}.${field}" can't be deleted`);
+  }
+  await runSchemaChange(
+    ctx.db,
+    async (change) => {
+      await forgetField(change, overview, collection, field);
+      if (!current.isAlias) {
+        await change.ddl((x) => x.schema.alterTable(collection, (t) => {
+          t.dropColumn(field);
+        }));
+      }
+    },
+    ctx.reporter,
+  );
+  await ctx.schema.invalidate();
+}
+
+/**
+ * Everything that refers to `collection.field` apart from the column itself: its FK
+ * constraint and relation row (and the alias showing the relation's other side), the
+ * relations that use it as their o2m alias, sort field and svc_fields row.
+ */
+export async function forgetField(
+  change: SchemaChange,
+  overview: SchemaOverview,
+  collection: string,
+  field: string,
+): Promise<void> {
+  const own = overview.relations.find((r) => r.collection === collection && r.field === field);
+  if (own !== undefined) await forgetRelation(change, own);
+  await change.data(async (trx) => {
+    await trx('svc_relations').where({ one_collection: collection, one_field: field }).update({ one_field: null });
+    await trx('svc_collections').where({ collection, sort_field: field }).update({ sort_field: null });
+    await trx('svc_fields').where({ collection, field }).delete();
+  });
+}
+
+/** Drops a relation's FK constraint, its svc_relations row and its o2m alias field. */
+export async function forgetRelation(change: SchemaChange, relation: RelationOverview): Promise<void> {
+  const key = foreignKeyOf(relation);
+  if (key !== undefined) await dropForeignKey(change, key);
+  await change.data(async (trx) => {
+    await trx('svc_relations').where({ many_collection: relation.collection, many_field: relation.field }).delete();
+    const oneField = relation.meta?.oneField;
+    if (relation.relatedCollection !== null && oneField != null) {
+      await trx('svc_fields').where({ collection: relation.relatedCollection, field: oneField }).delete();
+    }
+  });
+}
+
+export function foreignKeyOf(relation: RelationOverview): ForeignKey | undefined {
+  if (relation.schema === null || relation.relatedCollection === null) return undefined;
+  return {
+    collection: relation.collection,
+    field: relation.field,
+    relatedCollection: relation.relatedCollection,
+    foreignColumn: relation.schema.foreignKeyColumn,
+    onDelete: relation.schema.onDelete ?? 'NO ACTION',
+    constraintName: relation.schema.constraintName,
+  };
+}
+
+export function requireField(collection: CollectionOverview, field: string): FieldOverview {
+  const found = collection.fields[field];
+  if (found === undefined) throw new ForbiddenError();
+  return found;
+}
+
+/** The svc_* tables' own fields are defined by the catalogue (reference/errors.md: 422). */
+function assertNotSystemField(collection: CollectionOverview, field: FieldOverview, action: string): void {
+  if (collection.isSystem && field.meta?.['system'] === true) {
+    throw new UnprocessableEntityError(`System field "${collection.collection}.${field.field}" can't be ${action}`);
+  }
+}

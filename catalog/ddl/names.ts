@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { InvalidPayloadError } from '../../src/errors.js';
+import { isSystemName } from '../system/definitions.js';
+
+/**
+ * Longest collection or field name: PostgreSQL's identifier limit (63 bytes), so the same
+ * names work on every dialect (MySQL allows 64, svc_* name columns hold 64).
+ */
+export const MAX_NAME_LENGTH = 63;
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A collection name the service may create: an identifier, not reserved, not too long. */
+export function assertCollectionName(name: unknown): asserts name is string {
+  assertIdentifier('Collection', 'collection', name);
+  if (isSystemName(name)) throw new InvalidPayloadError(`Collections can't start with "svc_"`);
+}
+
+/** A field name the service may create in `collection`. */
+export function assertFieldName(name: unknown, collection: string): asserts name is string {
+  assertIdentifier(`Field in collection "${collection}"`, 'field', name);
+}
+
+function assertIdentifier(what: string, key: string, name: unknown): asserts name is string {
+  if (name === undefined || name === null || name === '') throw new InvalidPayloadError(`"${key}" is required`);
+  if (typeof name !== 'string') throw new InvalidPayloadError(`"${key}" must be a string`);
+  if (name.length > MAX_NAME_LENGTH) {
+    throw new InvalidPayloadError(`${what} name "${name}" is longer than ${MAX_NAME_LENGTH} characters`);
+  }
+  if (!IDENTIFIER.test(name)) {
+    throw new InvalidPayloadError(
+      `${what} name "${name}" is not an identifier (letters, digits and "_", not starting with a digit)`,
+    );
+  }
+}
+
+/**
+ * A constraint or index name for `table.column` that fits every dialect (MySQL refuses names
+ * over 64 characters; PostgreSQL truncates at 63): knex's own pattern, shortened with a hash
+ * when too long.
+ */
+export function constraintName(table: string, column: string, kind: 'foreign' | 'unique' | 'index'): string {
+  const name = `${table}_${column}_${kind}`;
+  if (name.length <= 60) return name;
+  const hash = createHash('sha1').update(name).digest('hex').slice(0, 10);
+  return `${name.slice(0, 49)}_${hash}`;
+}

@@ -1,0 +1,112 @@
+import type { Knex } from 'knex';
+import { dialectOf } from '../../src/db/index.js';
+import { InvalidPayloadError } from '../../src/errors.js';
+
+/** The two kinds of work in a schema change (reference: no half-done schema change). */
+export interface SchemaChange {
+  /**
+   * A statement that changes the schema. `undo` reverses it; it is used only on MySQL, where
+   * DDL commits implicitly and a failure later in the change has to be undone by hand.
+   * Destructive statements (DROP) have no undo and come last.
+   */
+  ddl(run: (db: Knex) => Promise<unknown>, undo?: (db: Knex) => Promise<unknown>): Promise<void>;
+  /** Metadata rows (svc_collections, svc_fields, svc_relations ...): always in the transaction. */
+  data<T>(run: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
+}
+
+/** Receives undo failures on MySQL (the schema may then need an operator). */
+export interface UndoReporter {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * Runs `body` as one all-or-nothing schema change. Inside `body`, talk to the database only
+ * through the executor `ddl` and `data` hand over: on SQLite the one connection is pinned
+ * for the change, so a query on the pool would wait for ever. Checks that read go before.
+ *
+ * - PostgreSQL: DDL and metadata in one transaction.
+ * - SQLite: the same, on one pinned connection with foreign keys off: knex rebuilds tables to
+ *   alter them, and with enforcement on, dropping the old copy would fire ON DELETE actions
+ *   on the rows that reference it (the pragma cannot change inside a transaction). The
+ *   foreign keys are checked before commit instead.
+ * - MySQL/MariaDB: DDL commits implicitly, so each DDL statement runs on its own and records
+ *   its undo; the metadata transaction stays open meanwhile and commits last. On failure it
+ *   rolls back and the undos run in reverse.
+ */
+export async function runSchemaChange<T>(
+  db: Knex,
+  body: (change: SchemaChange) => Promise<T>,
+  reporter?: UndoReporter,
+): Promise<T> {
+  switch (dialectOf(db)) {
+    case 'pg':
+      return db.transaction((trx) => body(inTransaction(trx)));
+    case 'sqlite3':
+      return runOnSqlite(db, body);
+    case 'mysql':
+      return runWithUndo(db, body, reporter);
+  }
+}
+
+function inTransaction(trx: Knex.Transaction): SchemaChange {
+  return {
+    async ddl(run) {
+      await run(trx);
+    },
+    data: (run) => run(trx),
+  };
+}
+
+async function runOnSqlite<T>(db: Knex, body: (change: SchemaChange) => Promise<T>): Promise<T> {
+  const connection: unknown = await db.client.acquireConnection();
+  try {
+    await db.raw('PRAGMA foreign_keys = OFF').connection(connection);
+    return await db.transaction(
+      async (trx) => {
+        const result = await body(inTransaction(trx));
+        const broken = (await trx.raw('PRAGMA foreign_key_check')) as { table: string; parent: string }[];
+        const [first] = broken;
+        if (first !== undefined) {
+          throw new InvalidPayloadError(
+            `The change leaves rows of "${first.table}" referring to missing rows of "${first.parent}"`,
+          );
+        }
+        return result;
+      },
+      { connection },
+    );
+  } finally {
+    await db.raw('PRAGMA foreign_keys = ON').connection(connection);
+    await db.client.releaseConnection(connection);
+  }
+}
+
+async function runWithUndo<T>(
+  db: Knex,
+  body: (change: SchemaChange) => Promise<T>,
+  reporter: UndoReporter | undefined,
+): Promise<T> {
+  const trx = await db.transaction();
+  const undos: ((db: Knex) => Promise<unknown>)[] = [];
+  try {
+    const result = await body({
+      async ddl(run, undo) {
+        await run(db);
+        if (undo !== undefined) undos.push(undo);
+      },
+      data: (run) => run(trx),
+    });
+    await trx.commit();
+    return result;
+  } catch (error) {
+    if (!trx.isCompleted()) await trx.rollback().catch(() => undefined);
+    for (const undo of undos.reverse()) {
+      try {
+        await undo(db);
+      } catch (undoError) {
+        reporter?.warn({ err: undoError }, 'schema change: undo failed; the schema may need repair');
+      }
+    }
+    throw error;
+  }
+}

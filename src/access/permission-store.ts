@@ -1,0 +1,69 @@
+import type { Knex } from 'knex';
+import { compilePermissionRules, parsePermissionRow, type PermissionRow, type PermissionRules } from './permission-rules.js';
+
+/**
+ * svc_permissions compiled per (role, app_access), cached for one schema version
+ * (CACHE_PERMISSIONS). The cache empties when the version moves; writes to svc_permissions
+ * or svc_roles must move it (schema invalidation, so every instance rebuilds) or call
+ * `invalidate()` here.
+ */
+export class PermissionStore {
+  readonly #db: Knex;
+  readonly #isCaching: boolean;
+  readonly #cache = new Map<string, Promise<PermissionRules>>();
+  readonly #ipAccess = new Map<string, Promise<string | null>>();
+  #version: number | undefined;
+
+  constructor(db: Knex, options: { readonly enabled: boolean }) {
+    this.#db = db;
+    this.#isCaching = options.enabled;
+  }
+
+  /** The rules of `role` (null: the public rows), with the app_access rows when `app`. */
+  rulesFor(role: string | null, app: boolean, schemaVersion: number): Promise<PermissionRules> {
+    return this.#cached(this.#cache, `${role ?? ''}:${String(app)}`, schemaVersion, () => this.#load(role, app));
+  }
+
+  /**
+   * svc_roles.ip_access of `role` as stored (CSV or null), cached like the rules, so checking
+   * it on every request costs no query (reference/auth.md, INVALID_IP).
+   */
+  ipAccessOf(role: string, schemaVersion: number): Promise<string | null> {
+    return this.#cached(this.#ipAccess, role, schemaVersion, async () => {
+      const row = await this.#db('svc_roles').where('id', role).first<{ ip_access: string | null } | undefined>('ip_access');
+      return row?.ip_access ?? null;
+    });
+  }
+
+  invalidate(): void {
+    this.#cache.clear();
+    this.#ipAccess.clear();
+  }
+
+  #cached<T>(cache: Map<string, Promise<T>>, key: string, schemaVersion: number, load: () => Promise<T>): Promise<T> {
+    if (!this.#isCaching) return load();
+    if (this.#version === undefined || schemaVersion > this.#version) {
+      this.invalidate();
+      this.#version = schemaVersion;
+    } else if (schemaVersion < this.#version) {
+      // A request still holding an older overview: answer it without touching the cache.
+      return load();
+    }
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = load();
+      cache.set(key, value);
+      value.catch(() => cache.delete(key));
+    }
+    return value;
+  }
+
+  async #load(role: string | null, app: boolean): Promise<PermissionRules> {
+    const query = this.#db('svc_permissions').select('id', 'collection', 'action', 'permissions', 'validation', 'presets', 'fields');
+    const raw = await (role === null ? query.whereNull('role') : query.where('role', role)).orderBy('id');
+    const rows = (raw as Record<string, unknown>[])
+      .map(parsePermissionRow)
+      .filter((r): r is PermissionRow => r !== undefined);
+    return compilePermissionRules(rows, { app });
+  }
+}

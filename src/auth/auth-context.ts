@@ -1,0 +1,52 @@
+import { Redis } from 'ioredis';
+import type { Knex } from 'knex';
+import type { Config } from '../config/index.js';
+import type { Logger } from '../logger/index.js';
+import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './counter-store.js';
+import { createMailer, type Mailer } from './mailer.js';
+
+/** The collaborators of the auth flows (login, refresh, logout, TFA, password reset). */
+export interface AuthContext {
+  readonly db: Knex;
+  readonly config: Config;
+  readonly logger: Logger;
+  /** Login failure counters (memory, or Redis when configured). */
+  readonly counters: CounterStore;
+  readonly mailer: Mailer;
+}
+
+export interface AuthServices extends AuthContext {
+  /** Releases what the services hold open (mail transport, Redis); the database is not theirs. */
+  close(): Promise<void>;
+}
+
+// Keys of the login counters in a Redis shared with other services and instances.
+const REDIS_PREFIX = 'svc:auth:';
+
+/**
+ * Builds the auth collaborators from the config: login counters in Redis when REDIS is set
+ * (shared by every instance), else in memory. The mail transport is checked when
+ * EMAIL_VERIFY_SETUP is on; a failure is logged (mail is not needed to serve the API).
+ */
+export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'logger'>): AuthServices {
+  const { config, logger } = deps;
+  const mailer = createMailer(config.email);
+  if (config.email.verifySetup) {
+    mailer.verify().catch((error: unknown) => {
+      logger.warn({ err: error, transport: config.email.transport }, 'e-mail transport is not usable');
+    });
+  }
+  const redis = config.redis.url === undefined ? undefined : new Redis(config.redis.url, { maxRetriesPerRequest: 1 });
+  redis?.on('error', (error: unknown) => logger.warn({ err: error }, 'auth redis connection error'));
+  return {
+    ...deps,
+    counters: redis === undefined ? new MemoryCounterStore() : new RedisCounterStore(redis, REDIS_PREFIX),
+    mailer,
+    async close() {
+      mailer.close();
+      // quit() would wait for a server that may be unreachable.
+      if (redis?.status === 'ready') await redis.quit();
+      else redis?.disconnect();
+    },
+  };
+}

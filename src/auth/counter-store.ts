@@ -1,0 +1,121 @@
+import type { Redis } from 'ioredis';
+import { ServiceUnavailableError } from '../errors.js';
+
+/** A counter's value and when its window ends (null: it never expires on its own). */
+export interface Counter {
+  readonly count: number;
+  readonly resetAt: Date | null;
+}
+
+/**
+ * Counters shared by the login protections: consecutive failures per user and failed
+ * attempts per (account, IP). In memory for one instance, in Redis for several.
+ */
+export interface CounterStore {
+  /** Adds one; the first hit of a window starts it (`windowMs` null: no expiry). */
+  increment(key: string, windowMs: number | null): Promise<Counter>;
+  /** The current value, or undefined when the key is unset or its window has ended. */
+  get(key: string): Promise<Counter | undefined>;
+  reset(key: string): Promise<void>;
+}
+
+// Expired windows are swept every so many increments, so abandoned keys cannot pile up.
+const SWEEP_EVERY = 1000;
+
+/** The single-instance store. */
+export class MemoryCounterStore implements CounterStore {
+  readonly #counters = new Map<string, { count: number; resetAt: number | null }>();
+  #incrementsSinceSweep = 0;
+
+  increment(key: string, windowMs: number | null): Promise<Counter> {
+    if (++this.#incrementsSinceSweep >= SWEEP_EVERY) this.#sweep();
+    const now = Date.now();
+    const current = this.#live(key, now);
+    const next = current
+      ? { count: current.count + 1, resetAt: current.resetAt }
+      : { count: 1, resetAt: windowMs === null ? null : now + windowMs };
+    this.#counters.set(key, next);
+    return Promise.resolve(toCounter(next));
+  }
+
+  get(key: string): Promise<Counter | undefined> {
+    const current = this.#live(key, Date.now());
+    return Promise.resolve(current === undefined ? undefined : toCounter(current));
+  }
+
+  reset(key: string): Promise<void> {
+    this.#counters.delete(key);
+    return Promise.resolve();
+  }
+
+  #live(key: string, now: number): { count: number; resetAt: number | null } | undefined {
+    const current = this.#counters.get(key);
+    if (current?.resetAt != null && current.resetAt <= now) {
+      this.#counters.delete(key);
+      return undefined;
+    }
+    return current;
+  }
+
+  #sweep(): void {
+    this.#incrementsSinceSweep = 0;
+    const now = Date.now();
+    for (const [key, value] of this.#counters) {
+      if (value.resetAt !== null && value.resetAt <= now) this.#counters.delete(key);
+    }
+  }
+}
+
+function toCounter(value: { count: number; resetAt: number | null }): Counter {
+  return { count: value.count, resetAt: value.resetAt === null ? null : new Date(value.resetAt) };
+}
+
+// One round trip, atomic: the first hit of a window sets its expiry.
+const INCREMENT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 and tonumber(ARGV[1]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {count, redis.call('PTTL', KEYS[1])}`;
+
+/**
+ * The store shared by every instance. Redis failures are SERVICE_UNAVAILABLE
+ * (reference/errors.md: "rate-limiter store"): a login is never let through unchecked.
+ */
+export class RedisCounterStore implements CounterStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async increment(key: string, windowMs: number | null): Promise<Counter> {
+    const reply = await this.#call(() => this.redis.eval(INCREMENT_SCRIPT, 1, this.prefix + key, windowMs ?? 0));
+    const [count, ttl] = reply as [number, number];
+    return { count, resetAt: fromTtl(ttl) };
+  }
+
+  async get(key: string): Promise<Counter | undefined> {
+    const [value, ttl] = await this.#call(async () => {
+      const replies = await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec();
+      const failed = replies?.find(([error]) => error !== null)?.[0];
+      if (replies == null || failed != null) throw failed ?? new Error('transaction aborted');
+      return replies.map(([, result]) => result) as [string | null, number];
+    });
+    return value === null ? undefined : { count: Number(value), resetAt: fromTtl(ttl) };
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.#call(() => this.redis.del(this.prefix + key));
+  }
+
+  async #call<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw new ServiceUnavailableError('rate-limiter', (error as Error).message.replace(/\.$/, ''));
+    }
+  }
+}
+
+// PTTL: -1 = no expiry.
+function fromTtl(ttl: number): Date | null {
+  return ttl < 0 ? null : new Date(Date.now() + ttl);
+}

@@ -1,0 +1,37 @@
+import type { Knex } from 'knex';
+import type { AuthContext } from './auth-context.js';
+import type { AuthUser } from './auth-user.js';
+
+// svc_settings.auth_login_attempts default (reference/system-collections.md).
+const DEFAULT_LOGIN_ATTEMPTS = 25;
+
+const failuresKey = (userId: string) => `login-failures:${userId}`;
+
+/**
+ * Counts a failed login of an active user; at `settings.auth_login_attempts` consecutive
+ * failures the user is suspended (reference/auth.md, login 3). Null setting: no limit.
+ */
+export async function recordLoginFailure(ctx: AuthContext, user: AuthUser): Promise<void> {
+  if (user.status !== 'active') return;
+  const allowed = await readAllowedAttempts(ctx.db);
+  if (allowed === null) return;
+  const { count } = await ctx.counters.increment(failuresKey(user.id), null);
+  if (count < allowed) return;
+  await ctx.db('svc_users').where({ id: user.id, status: 'active' }).update({ status: 'suspended' });
+  await ctx.counters.reset(failuresKey(user.id));
+  ctx.logger.warn({ user: user.id, attempts: count }, 'user suspended after failed logins');
+}
+
+/** A successful login ends the run of consecutive failures. */
+export function resetLoginFailures(ctx: AuthContext, userId: string): Promise<void> {
+  return ctx.counters.reset(failuresKey(userId));
+}
+
+async function readAllowedAttempts(db: Knex): Promise<number | null> {
+  const row = await db('svc_settings').first<{ auth_login_attempts: number | string | null } | undefined>(
+    'auth_login_attempts',
+  );
+  if (row === undefined) return DEFAULT_LOGIN_ATTEMPTS;
+  const value = row.auth_login_attempts === null ? null : Number(row.auth_login_attempts);
+  return value === null || !Number.isFinite(value) || value < 1 ? null : value;
+}

@@ -1,0 +1,92 @@
+import { InvalidCredentialsError, InvalidOtpError } from '../errors.js';
+import { dialectOf } from '../db/index.js';
+import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
+import type { AuthContext } from './auth-context.js';
+import { findUserByEmail, type AuthUser } from './auth-user.js';
+import type { RequestOrigin } from './authenticate.js';
+import { assertIpAllowed } from './ip-access.js';
+import { recordLoginFailure, resetLoginFailures } from './login-attempts.js';
+import { assertLoginAllowed, clearLoginLimit, recordLimitedFailure } from './login-limiter.js';
+import { verifyPassword } from './passwords.js';
+import { createSession, deleteExpiredSessions } from './sessions.js';
+import { stall } from './stall.js';
+import { isValidOtp } from './tfa.js';
+import { grantTokens, type AuthMode, type TokenGrant } from './token-grant.js';
+
+export interface Credentials {
+  readonly email: string;
+  readonly password: string;
+  readonly otp: string | undefined;
+}
+
+/**
+ * POST /auth/login (reference/auth.md, "Login, refresh, logout"): checks the credentials,
+ * opens a session and signs an access token. Every failure takes at least LOGIN_STALL_TIME,
+ * so timing tells nothing about which check failed. Wrong credentials and OTPs count
+ * towards the (account, IP) limiter, which refuses with 429 before anything is checked.
+ */
+export async function login(
+  ctx: AuthContext,
+  credentials: Credentials,
+  mode: AuthMode,
+  origin: RequestOrigin,
+): Promise<TokenGrant> {
+  await assertLoginAllowed(ctx, credentials.email, origin.ip);
+  const startedAt = performance.now();
+  try {
+    const user = await checkCredentials(ctx, credentials);
+    assertIpAllowed(user.ipAccess, origin.ip);
+    await resetLoginFailures(ctx, user.id);
+    await clearLoginLimit(ctx, credentials.email, origin.ip);
+    return await openSession(ctx, user, mode, origin);
+  } catch (error) {
+    if (error instanceof InvalidCredentialsError || error instanceof InvalidOtpError) {
+      await recordLimitedFailure(ctx, credentials.email, origin.ip);
+    }
+    await stall(ctx.config.loginStallTimeMs, startedAt);
+    throw error;
+  }
+}
+
+async function checkCredentials(ctx: AuthContext, credentials: Credentials): Promise<AuthUser> {
+  const user = await findUserByEmail(ctx.db, credentials.email);
+  // Unknown, inactive, SSO-only and password-less users all look the same to the caller.
+  if (user?.status !== 'active' || user.provider !== 'default' || user.password === null) {
+    throw new InvalidCredentialsError();
+  }
+  if (!(await verifyPassword(user.password, credentials.password))) {
+    await recordLoginFailure(ctx, user);
+    throw new InvalidCredentialsError();
+  }
+  // reference/auth.md, login 4: a TFA user also needs the current one-time password.
+  if (user.tfaSecret !== null && (credentials.otp === undefined || !(await isValidOtp(user.tfaSecret, credentials.otp)))) {
+    await recordLoginFailure(ctx, user);
+    throw new InvalidOtpError();
+  }
+  return user;
+}
+
+async function openSession(
+  ctx: AuthContext,
+  user: AuthUser,
+  mode: AuthMode,
+  origin: RequestOrigin,
+): Promise<TokenGrant> {
+  const ttlMs = mode === 'session' ? ctx.config.sessionCookie.ttlMs : ctx.config.refreshTokenTtlMs;
+  const refreshToken = await ctx.db.transaction(async (trx) => {
+    await deleteExpiredSessions(trx);
+    const token = await createSession(trx, user.id, ttlMs, origin);
+    await trx('svc_activity').insert({
+      action: 'login',
+      user: user.id,
+      collection: 'svc_users',
+      item: user.id,
+      ip: origin.ip,
+      user_agent: origin.userAgent,
+      origin: origin.origin,
+    });
+    await trx('svc_users').where('id', user.id).update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
+    return token;
+  });
+  return grantTokens(ctx.config, user, refreshToken, mode);
+}

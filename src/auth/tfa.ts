@@ -1,0 +1,78 @@
+import type { Knex } from 'knex';
+import { createGuardrails, generateSecret, verify } from 'otplib';
+import { ForbiddenError, InvalidCredentialsError, InvalidPayloadError } from '../errors.js';
+import { findUserById } from './auth-user.js';
+import { verifyPassword } from './passwords.js';
+
+// reference/auth.md, TFA: 16-char base32 secrets are 10 bytes, below otplib's default minimum.
+const SECRET_BYTES = 10;
+const guardrails = createGuardrails({ MIN_SECRET_BYTES: SECRET_BYTES });
+const PERIOD_SECONDS = 30;
+const INVALID_OTP_REASON = '"otp" is invalid';
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True when `otp` is the TOTP of `secret` (SHA1, 6 digits, 30 s) within ±1 step. */
+export async function isValidOtp(secret: string, otp: string): Promise<boolean> {
+  if (!/^\d{6}$/.test(otp)) return false;
+  try {
+    const result = await verify({ secret, token: otp, guardrails, epochTolerance: PERIOD_SECONDS });
+    return result.valid;
+  } catch {
+    return false;
+  }
+}
+
+export interface TfaSetup {
+  readonly secret: string;
+  readonly otpauth_url: string;
+}
+
+/**
+ * POST /users/me/tfa/generate: a new secret and its otpauth URL for the user, once the
+ * password is confirmed. Nothing is stored until `enableTfa`.
+ */
+export async function generateTfa(db: Knex, userId: string, password: string): Promise<TfaSetup> {
+  const user = await findUserById(db, userId);
+  if (user?.password == null || !(await verifyPassword(user.password, password))) {
+    throw new InvalidCredentialsError();
+  }
+  if (user.tfaSecret !== null) throw new InvalidPayloadError('TFA Secret is already set for this user');
+  if (user.email === null) throw new InvalidPayloadError('User must have a valid email to enable TFA');
+  const secret = generateSecret({ length: SECRET_BYTES });
+  const project = encodeURIComponent(await readProjectName(db));
+  const label = `${project}:${encodeURIComponent(user.email)}`;
+  const query = `secret=${secret}&period=${PERIOD_SECONDS}&digits=6&algorithm=SHA1&issuer=${project}`;
+  return { secret, otpauth_url: `otpauth://totp/${label}?${query}` };
+}
+
+/** POST /users/me/tfa/enable: stores `secret` once `otp` proves the authenticator has it. */
+export async function enableTfa(db: Knex, userId: string, secret: string, otp: string): Promise<void> {
+  const user = await findUserById(db, userId);
+  if (user === undefined) throw new InvalidCredentialsError();
+  if (user.tfaSecret !== null) throw new InvalidPayloadError('TFA Secret is already set for this user');
+  if (!(await isValidOtp(secret, otp))) throw new InvalidPayloadError(INVALID_OTP_REASON);
+  await db('svc_users').where('id', userId).update({ tfa_secret: secret });
+}
+
+/** POST /users/me/tfa/disable: clears the secret, proven by a current OTP. */
+export async function disableTfa(db: Knex, userId: string, otp: string): Promise<void> {
+  const user = await findUserById(db, userId);
+  if (user === undefined) throw new InvalidCredentialsError();
+  if (user.tfaSecret === null || !(await isValidOtp(user.tfaSecret, otp))) {
+    throw new InvalidPayloadError(INVALID_OTP_REASON);
+  }
+  await db('svc_users').where('id', userId).update({ tfa_secret: null });
+}
+
+/** POST /users/:id/tfa/disable (admin): clears the secret; unknown users are FORBIDDEN. */
+export async function disableTfaOf(db: Knex, userId: string): Promise<void> {
+  // PostgreSQL rejects a malformed uuid outright; it names no user either way.
+  if (!UUID_PATTERN.test(userId)) throw new ForbiddenError();
+  const updated = await db('svc_users').where('id', userId).update({ tfa_secret: null });
+  if (updated === 0) throw new ForbiddenError();
+}
+
+async function readProjectName(db: Knex): Promise<string> {
+  const row = await db('svc_settings').first<{ project_name: string | null } | undefined>('project_name');
+  return row?.project_name ?? 'Content Data Service';
+}

@@ -1,0 +1,40 @@
+import type { Config } from '../config/index.js';
+import { signAccessToken } from './access-token.js';
+import type { AuthUser } from './auth-user.js';
+
+/** reference/auth.md, login 7: how tokens are handed back. */
+export const AUTH_MODES = ['json', 'cookie', 'session'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** The outcome of a login or refresh; the route turns it into a body and cookies by `mode`. */
+export interface TokenGrant {
+  readonly mode: AuthMode;
+  readonly accessToken: string;
+  /** ACCESS_TOKEN_TTL in milliseconds: the token response's `expires`. */
+  readonly expires: number;
+  /** The session's refresh token (inside the access token in session mode). */
+  readonly refreshToken: string;
+}
+
+/** Signs the access token of `user` for the session `refreshToken`. */
+export function grantTokens(
+  config: Pick<Config, 'secret' | 'accessTokenTtlMs'>,
+  user: AuthUser,
+  refreshToken: string,
+  mode: AuthMode,
+): TokenGrant {
+  const claims = {
+    id: user.id,
+    role: user.role,
+    app_access: user.appAccess,
+    admin_access: user.adminAccess,
+    // Session-mode tokens die with their session row (reference/auth.md, Access token).
+    ...(mode === 'session' ? { session: refreshToken } : {}),
+  };
+  return {
+    mode,
+    accessToken: signAccessToken(claims, config.secret, config.accessTokenTtlMs),
+    expires: config.accessTokenTtlMs,
+    refreshToken,
+  };
+}

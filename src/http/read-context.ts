@@ -1,0 +1,22 @@
+import type { Request } from 'express';
+import type { Knex } from 'knex';
+import type { SchemaCache } from '../cache/schema-cache.js';
+import type { Config } from '../config/index.js';
+import { parseQuery, parseQueryString, queryLimits, type Query, type ReadContext } from '../query/index.js';
+
+export interface ReadContextDeps {
+  readonly config: Config;
+  readonly db: Knex;
+  readonly schema: SchemaCache;
+}
+
+/** What the read side needs for one request: the database, the current overview, the limits. */
+export async function readContext(deps: ReadContextDeps): Promise<ReadContext> {
+  return { db: deps.db, overview: await deps.schema.getOverview(), limits: queryLimits(deps.config) };
+}
+
+/** The query string's query, or a SEARCH body's `query`, which replaces it (reference/routes.md). */
+export function requestQuery(req: Request, bodyQuery?: Readonly<Record<string, unknown>>): Query {
+  if (bodyQuery !== undefined) return parseQuery(bodyQuery);
+  return parseQuery(parseQueryString(new URL(req.originalUrl, 'http://localhost').search));
+}

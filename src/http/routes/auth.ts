@@ -1,0 +1,149 @@
+import { Router, type CookieOptions, type Request, type Response } from 'express';
+import { verifyAccessToken } from '../../auth/access-token.js';
+import type { AuthContext } from '../../auth/auth-context.js';
+import { login } from '../../auth/login.js';
+import { requestPasswordReset, resetPassword } from '../../auth/password-reset.js';
+import { refresh } from '../../auth/refresh.js';
+import { deleteSession } from '../../auth/sessions.js';
+import { AUTH_MODES, type AuthMode, type TokenGrant } from '../../auth/token-grant.js';
+import type { Config } from '../../config/index.js';
+import { InvalidPayloadError } from '../../errors.js';
+import { readCookie, requestOrigin } from '../accountability.js';
+import { readBody, readEmail, readOptionalString, readRequiredString } from '../payload.js';
+
+// Joi's wording, as the convention's clients see it.
+const MODE_REASON = `"mode" must be one of [${AUTH_MODES.join(', ')}]`;
+const MISSING_REFRESH_TOKEN = 'The refresh token is required in either the payload or cookie';
+
+/**
+ * /auth (reference/routes.md, Auth routes; reference/auth.md). Mounted before the
+ * accountability middleware: every auth route is public, and a stale or expired token sent
+ * along must not stand in the way of logging in or refreshing.
+ */
+export function authRoutes(ctx: AuthContext): Router {
+  const { config } = ctx;
+  const router = Router();
+
+  router.get('/', (_req, res) => {
+    res.json({
+      data: config.auth.providers.map((p) => ({
+        name: p.name,
+        driver: p.driver,
+        ...(p.icon === undefined ? {} : { icon: p.icon }),
+        ...(p.label === undefined ? {} : { label: p.label }),
+      })),
+      disableDefault: config.auth.disableDefault,
+    });
+  });
+
+  // reference/config.md: AUTH_DISABLE_DEFAULT turns /auth/login into ROUTE_NOT_FOUND.
+  if (!config.auth.disableDefault) {
+    router.post('/login', async (req, res) => {
+      const body = readBody(req);
+      const credentials = {
+        email: readEmail(body),
+        password: readRequiredString(body, 'password'),
+        otp: readOptionalString(body, 'otp'),
+      };
+      const mode = readMode(body) ?? 'json';
+      sendGrant(res, config, await login(ctx, credentials, mode, requestOrigin(config, req)));
+    });
+  }
+
+  router.post('/refresh', async (req, res) => {
+    const body = readBody(req);
+    const mode = resolveMode(body);
+    const token = readRefreshToken(req, body, mode, config);
+    sendGrant(res, config, await refresh(ctx, token, mode, requestOrigin(config, req)));
+  });
+
+  router.post('/password/request', async (req, res) => {
+    const body = readBody(req);
+    const email = readEmail(body);
+    await requestPasswordReset(ctx, email, readOptionalString(body, 'reset_url'));
+    res.status(204).end();
+  });
+
+  router.post('/password/reset', async (req, res) => {
+    const body = readBody(req);
+    const token = readRequiredString(body, 'token');
+    await resetPassword(ctx, token, readRequiredString(body, 'password'));
+    res.status(204).end();
+  });
+
+  router.post('/logout', async (req, res) => {
+    const body = readBody(req);
+    const token = readRefreshToken(req, body, resolveMode(body), config);
+    await deleteSession(ctx.db, token);
+    res.clearCookie(config.refreshTokenCookie.name, refreshCookieOptions(config));
+    res.clearCookie(config.sessionCookie.name, sessionCookieOptions(config));
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+/** reference/auth.md, login 7: the token response by mode, with its cookie. */
+function sendGrant(res: Response, config: Config, grant: TokenGrant): void {
+  switch (grant.mode) {
+    case 'json':
+      res.json({
+        data: { access_token: grant.accessToken, expires: grant.expires, refresh_token: grant.refreshToken },
+      });
+      return;
+    case 'cookie':
+      res.cookie(config.refreshTokenCookie.name, grant.refreshToken, {
+        ...refreshCookieOptions(config),
+        maxAge: config.refreshTokenTtlMs,
+      });
+      res.json({ data: { access_token: grant.accessToken, expires: grant.expires } });
+      return;
+    case 'session':
+      res.cookie(config.sessionCookie.name, grant.accessToken, {
+        ...sessionCookieOptions(config),
+        maxAge: config.sessionCookie.ttlMs,
+      });
+      res.json({ data: { expires: grant.expires } });
+      return;
+  }
+}
+
+function refreshCookieOptions(config: Config): CookieOptions {
+  const { domain, secure, sameSite } = config.refreshTokenCookie;
+  return { httpOnly: true, path: '/', secure, sameSite, ...(domain === undefined ? {} : { domain }) };
+}
+
+function sessionCookieOptions(config: Config): CookieOptions {
+  const { domain, secure, sameSite } = config.sessionCookie;
+  return { httpOnly: true, path: '/', secure, sameSite, ...(domain === undefined ? {} : { domain }) };
+}
+
+/** reference/auth.md, refresh: body.mode, else json when the body has the token, else cookie. */
+function resolveMode(body: Record<string, unknown>): AuthMode {
+  return readMode(body) ?? (body['refresh_token'] !== undefined ? 'json' : 'cookie');
+}
+
+function readRefreshToken(req: Request, body: Record<string, unknown>, mode: AuthMode, config: Config): string {
+  const token =
+    mode === 'json'
+      ? readOptionalString(body, 'refresh_token')
+      : mode === 'cookie'
+        ? readCookie(req, config.refreshTokenCookie.name)
+        : readSessionOfCookie(req, config);
+  if (token === undefined || token === '') throw new InvalidPayloadError(MISSING_REFRESH_TOKEN);
+  return token;
+}
+
+/** Session mode: the session is named inside the session cookie's access token. */
+function readSessionOfCookie(req: Request, config: Config): string | undefined {
+  const cookie = readCookie(req, config.sessionCookie.name);
+  if (cookie === undefined) return undefined;
+  return verifyAccessToken(cookie, config.secret, { ignoreExpiration: true }).session;
+}
+
+function readMode(body: Record<string, unknown>): AuthMode | undefined {
+  const mode = body['mode'];
+  if (mode === undefined) return undefined;
+  if (!(AUTH_MODES as readonly unknown[]).includes(mode)) throw new InvalidPayloadError(MODE_REASON);
+  return mode as AuthMode;
+}

@@ -1,0 +1,48 @@
+import { Router, type Request } from 'express';
+import type { Knex } from 'knex';
+import { disableTfa, disableTfaOf, enableTfa, generateTfa } from '../../auth/tfa.js';
+import { ForbiddenError, InvalidCredentialsError } from '../../errors.js';
+import { readBody, readRequiredString } from '../payload.js';
+
+/**
+ * Two-factor routes under /users (reference/routes.md, Users extras; reference/auth.md, TFA).
+ * The `me` routes need a user (401 INVALID_CREDENTIALS otherwise) and no update permission:
+ * roles with enforce_tfa must be able to use them.
+ */
+export function usersTfaRoutes(db: Knex): Router {
+  const router = Router();
+
+  router.post('/me/tfa/generate', async (req, res) => {
+    const user = requireUser(req);
+    const password = readRequiredString(readBody(req), 'password');
+    res.json({ data: await generateTfa(db, user, password) });
+  });
+
+  router.post('/me/tfa/enable', async (req, res) => {
+    const user = requireUser(req);
+    const body = readBody(req);
+    const secret = readRequiredString(body, 'secret');
+    await enableTfa(db, user, secret, readRequiredString(body, 'otp'));
+    res.status(204).end();
+  });
+
+  router.post('/me/tfa/disable', async (req, res) => {
+    const user = requireUser(req);
+    await disableTfa(db, user, readRequiredString(readBody(req), 'otp'));
+    res.status(204).end();
+  });
+
+  router.post('/:id/tfa/disable', async (req, res) => {
+    if (!req.accountability.admin) throw new ForbiddenError();
+    await disableTfaOf(db, req.params['id'] ?? '');
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+function requireUser(req: Request): string {
+  const { user } = req.accountability;
+  if (user === null) throw new InvalidCredentialsError();
+  return user;
+}

@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import type { ServerContext } from '../../support/server.js';
+import { TEST_ADMIN } from '../../support/server.js';
+
+export interface ApiResult {
+  readonly status: number;
+  readonly body: any;
+}
+
+/** JSON requests against the test server, as the admin unless `token` says otherwise (null: none). */
+export function schemaApi(ctx: () => ServerContext) {
+  return async (method: string, path: string, body?: unknown, token: string | null = TEST_ADMIN.token): Promise<ApiResult> => {
+    const headers: Record<string, string> = {};
+    if (token !== null) headers['Authorization'] = `Bearer ${token}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await ctx().api(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const text = await res.text();
+    return { status: res.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+  };
+}
+
+/** Asserts an error response: status, code, and (optionally) a message fragment. */
+export function expectError(result: ApiResult, status: number, code: string, message?: RegExp): void {
+  expect(result.status, JSON.stringify(result.body)).to.equal(status);
+  expect(result.body.errors[0].extensions.code).to.equal(code);
+  if (message !== undefined) expect(result.body.errors[0].message).to.match(message);
+}
+
+export function expectOk(result: ApiResult, status = 200): any {
+  expect(result.status, JSON.stringify(result.body)).to.equal(status);
+  return result.body?.data;
+}
+
+/** Inserts one row and returns its auto-increment id (no RETURNING on MySQL). */
+export async function insertRow(ctx: () => ServerContext, table: string, row: Record<string, unknown>): Promise<number> {
+  const { db } = ctx().server;
+  await db(table).insert(row);
+  const last = await db(table).max({ id: 'id' }).first();
+  return Number(last?.['id']);
+}
