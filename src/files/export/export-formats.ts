@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { stringify } from 'csv-stringify/sync';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { ExportFormat, Item } from '../../query/index.js';
@@ -22,6 +21,8 @@ export const EXPORT_QUERY_FORMATS = Object.keys(EXPORT_TYPES) as readonly Export
 export interface FormatOptions {
   /** Where csv keeps its first pass (TEMP_PATH); the file is removed when done. */
   readonly tempDir: string;
+  /** csv rows formatted at once (1000). */
+  readonly csvBatchRows?: number;
 }
 
 /** Text is handed on in pieces of about this many characters. */
@@ -38,7 +39,7 @@ export function formatItems(items: AsyncIterable<Item>, format: ExportFormat, op
     case 'json':
       return chunked(jsonPieces(items));
     case 'csv':
-      return csvPieces(items, options.tempDir);
+      return csvPieces(items, options.tempDir, options.csvBatchRows ?? 1000);
     case 'xml':
       return chunked(xmlPieces(items));
     case 'yaml':
@@ -100,44 +101,80 @@ async function* yamlPieces(items: AsyncIterable<Item>): AsyncGenerator<string> {
  * csv: header = union of flattened keys in first-seen order; nested objects flattened with
  * `.`, arrays as JSON text; strings quoted (inner `"` doubled), numbers and booleans not;
  * null or missing = empty cell; `\n` line ends.
+ *
+ * The header is known only at the end, so the rows go to a temporary file first, written as
+ * csv with the columns known at the time (batch by batch). Columns are only ever added at
+ * the end, so the file is already the body when no column appeared after the first batch,
+ * and is copied as it is; otherwise the rows of the earlier batches get empty cells added.
  */
-async function* csvPieces(items: AsyncIterable<Item>, tempDir: string): AsyncGenerator<string> {
+async function* csvPieces(items: AsyncIterable<Item>, tempDir: string, batchRows: number): AsyncGenerator<string> {
   await mkdir(tempDir, { recursive: true });
-  const spool = join(tempDir, `.csv-${randomBytes(8).toString('hex')}.ndjson`);
+  const spool = join(tempDir, `.csv-${randomBytes(8).toString('hex')}.part`);
   try {
     const columns = new Map<string, number>();
+    /** Consecutive rows written with the same number of columns. */
+    const runs: { rows: number; width: number }[] = [];
     const out = createWriteStream(spool);
     try {
+      let batch: Record<string, unknown>[] = [];
+      const flush = async () => {
+        const header = [...columns.keys()];
+        const text = stringify(batch.map((flat) => header.map((column) => flat[column])), CSV_OPTIONS);
+        const last = runs[runs.length - 1];
+        if (last?.width === header.length) last.rows += batch.length;
+        else runs.push({ rows: batch.length, width: header.length });
+        batch = [];
+        if (!out.write(text)) await once(out, 'drain');
+      };
       for await (const item of items) {
         const flat = flatten(item);
         for (const key of Object.keys(flat)) if (!columns.has(key)) columns.set(key, columns.size);
-        if (!out.write(JSON.stringify(flat) + '\n')) await once(out, 'drain');
+        batch.push(flat);
+        if (batch.length >= batchRows) await flush();
       }
+      if (batch.length > 0) await flush();
     } finally {
       out.end();
       await once(out, 'close');
     }
-    const header = [...columns.keys()];
-    if (header.length === 0) return;
-    const options = {
-      quoted_string: true,
-      record_delimiter: '\n',
-      cast: { boolean: (value: boolean) => String(value) },
-    };
-    yield stringify([header], options);
-    let batch: unknown[][] = [];
-    for await (const line of createInterface({ input: createReadStream(spool), crlfDelay: Infinity })) {
-      if (line === '') continue;
-      const flat = JSON.parse(line) as Record<string, unknown>;
-      batch.push(header.map((column) => flat[column]));
-      if (batch.length === 1000) {
-        yield stringify(batch, options);
-        batch = [];
-      }
-    }
-    if (batch.length > 0) yield stringify(batch, options);
+    const width = columns.size;
+    if (width === 0) return;
+    yield stringify([[...columns.keys()]], CSV_OPTIONS);
+    const body = createReadStream(spool, { encoding: 'utf8' });
+    if (runs.every((run) => run.width === width)) yield* body as AsyncIterable<string>;
+    else yield* padRows(body as AsyncIterable<string>, runs, width);
   } finally {
     await rm(spool, { force: true });
+  }
+}
+
+const CSV_OPTIONS = {
+  quoted_string: true,
+  record_delimiter: '\n',
+  cast: { boolean: (value: boolean) => String(value) },
+} as const;
+
+/** Adds empty cells to rows written before the last columns appeared (a newline inside quotes is data). */
+async function* padRows(body: AsyncIterable<string>, runs: readonly { rows: number; width: number }[], width: number): AsyncGenerator<string> {
+  let run = 0;
+  let rowsLeft = runs[0]?.rows ?? 0;
+  let inQuotes = false;
+  for await (const chunk of body) {
+    let out = '';
+    let from = 0;
+    for (let i = 0; i < chunk.length; i += 1) {
+      const c = chunk.charCodeAt(i);
+      if (c === 0x22) inQuotes = !inQuotes;
+      else if (c === 0x0a && !inQuotes) {
+        const rowWidth = runs[run]?.width ?? width;
+        const missing = rowWidth === 0 ? width - 1 : width - rowWidth;
+        out += chunk.slice(from, i) + ','.repeat(missing) + '\n';
+        from = i + 1;
+        rowsLeft -= 1;
+        while (rowsLeft === 0 && run < runs.length - 1) rowsLeft = runs[++run]?.rows ?? 0;
+      }
+    }
+    yield out + chunk.slice(from);
   }
 }
 

@@ -1,8 +1,6 @@
-import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
@@ -33,10 +31,11 @@ export function exportJobHandler(deps: ExportDeps): JobHandler {
 /**
  * Runs an export (reference/audit-and-utils.md, Export) with the caller's permissions: the
  * query's items streamed from the read side (a cursor or key-ordered batches of
- * EXPORT_BATCH_SIZE: flat memory), formatted into a temporary file under TEMP_PATH, which
- * becomes a file of the library only once complete, with the id the job reserved. A worker
- * that dies leaves at most its job's temporary folder (cleared by the retry, never in the
- * library); a retry that finds the file already stored only reports it. Progress (rows done
+ * EXPORT_BATCH_SIZE: flat memory), formatted as they come straight into storage under the
+ * file id the job reserved; the svc_files row is written only once the content is complete.
+ * A worker that dies mid-export leaves no row (nothing in the library), only the storage's
+ * hidden temporary file and csv's first pass under TEMP_PATH, both overwritten or cleared by
+ * the retry; a retry that finds the row already written only reports it. Progress (rows done
  * of total, per batch) goes to the export's svc_activity status row.
  */
 export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): Promise<void> {
@@ -47,9 +46,8 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
     await report({ status: 'done', rows_done: 0, rows_total: null, file: job.fileId, error: null });
     return;
   }
-  // One folder per job: a retry clears what a dead worker left in it.
+  // One folder per job (csv's first pass): a retry clears what a dead worker left in it.
   const workDir = join(deps.config.tempPath, `export-${job.id}`);
-  const temporary = join(workDir, `result.${extension}`);
   await rm(workDir, { recursive: true, force: true });
   let done = 0;
   let total: number | null = null;
@@ -74,11 +72,12 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
       ? fromList(await readItems(ctx, job.collection, query, reader))
       : streamItems(ctx, job.collection, query, reader, { batchSize });
     await mkdir(workDir, { recursive: true });
-    await pipeline(Readable.from(formatItems(counted(items), job.format, { tempDir: workDir })), createWriteStream(temporary));
 
+    // Formatted straight into storage: the write is all or nothing, and the row comes after it.
     const writer = await commandContext(deps, job.accountability, overview);
     const { type: _type, ...overrides } = job.file;
-    const upload = { stream: createReadStream(temporary), filename: `${job.title}.${extension}`, type: contentType };
+    const content = Readable.from(formatItems(counted(items), job.format, { tempDir: workDir }));
+    const upload = { stream: content, filename: `${job.title}.${extension}`, type: contentType };
     const defaults = { title: job.title, filename_download: `${job.title}.${extension}`, folder: null };
     const staged = await deps.files.stage(writer, upload, { ...defaults, ...overrides, id: job.fileId }, { isGenerated: true });
     await deps.files.create(writer, [staged]);

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { invariant } from '../../errors.js';
@@ -9,8 +8,10 @@ import type { ByteRange, StorageDriver, StoredFileStat } from './storage-driver.
 
 /**
  * Files under a root folder on local disk (STORAGE_<KEY>_ROOT). A write goes to a hidden
- * temporary file next to its target and is renamed over it when complete, which the file
- * system does atomically: readers see the old content or the new one, never a part.
+ * temporary file next to its target (`.<name>.part`) and is renamed over it when complete,
+ * which the file system does atomically: readers see the old content or the new one, never a
+ * part. The temporary name follows the target's, so a write that died with its process is
+ * overwritten by the next write of the same file (an export's retry).
  */
 export class LocalStorageDriver implements StorageDriver {
   readonly #root: string;
@@ -22,9 +23,9 @@ export class LocalStorageDriver implements StorageDriver {
   async write(path: string, content: Readable): Promise<{ size: number }> {
     const target = this.#resolve(path);
     await mkdir(dirname(target), { recursive: true });
-    const temporary = join(dirname(target), `.${randomBytes(8).toString('hex')}.part`);
+    const temporary = join(dirname(target), `.${basename(target)}.part`);
     try {
-      await pipeline(content, createWriteStream(temporary, { flags: 'wx' }));
+      await pipeline(content, createWriteStream(temporary));
       const { size } = await stat(temporary);
       await rename(temporary, target);
       return { size };

@@ -9,12 +9,12 @@ import type { ExportFormat, Item } from '../../../src/query/index.js';
 const tempDir = mkdtempSync(join(tmpdir(), 'svc-export-'));
 after(() => rmSync(tempDir, { recursive: true, force: true }));
 
-async function format(items: readonly Item[], as: ExportFormat): Promise<string> {
+async function format(items: readonly Item[], as: ExportFormat, csvBatchRows?: number): Promise<string> {
   async function* source(): AsyncGenerator<Item> {
     yield* items;
   }
   let text = '';
-  for await (const piece of formatItems(source(), as, { tempDir })) text += piece;
+  for await (const piece of formatItems(source(), as, { tempDir, ...(csvBatchRows === undefined ? {} : { csvBatchRows }) })) text += piece;
   return text;
 }
 
@@ -40,6 +40,12 @@ describe('export formats', () => {
     );
     expect(await format([], 'csv')).to.equal('');
     expect(readdirSync(tempDir), 'the first pass is removed').to.deep.equal([]);
+  });
+
+  it('csv: columns that appear in a later batch give the earlier rows empty cells, newlines in values included', async () => {
+    const items: Item[] = [{}, { a: 'x\ny', b: 1 }, { a: 'z' }, { a: '"q"', c: true }, { d: { e: null } }];
+    const expected = ['"a","b","c","d.e"', ',,,', '"x\ny",1,,', '"z",,,', '"""q""",,true,', ',,,', ''].join('\n');
+    for (const rows of [1, 2, 3, 1000]) expect(await format(items, 'csv', rows), `batches of ${rows}`).to.equal(expected);
   });
 
   it('xml: a <data> root with one <data> element per item, 4-space indent, arrays repeated, null as text', async () => {
