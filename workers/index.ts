@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { MIGRATIONS } from '../catalog/migrations/index.js';
 import { PermissionStore } from '../src/access/permission-store.js';
+import { createDataInvalidation } from '../src/cache/data-invalidation.js';
 import { openSchemaCache } from '../src/cache/open-schema-cache.js';
 import { loadConfigOrExit } from '../src/config/index.js';
 import { createDatabase, type Knex } from '../src/db/index.js';
@@ -30,11 +31,13 @@ async function main(): Promise<void> {
   await waitForCatalogue(db, logger);
   const schema = await openSchemaCache(config, db, logger);
   const files = new FileLibrary({ config, storage, logger });
+  const invalidation = await createDataInvalidation({ redisUrl, namespace: config.cache.namespace, logger });
+  const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
   const worker = await startJobWorker({
     redisUrl,
     namespace: config.cache.namespace,
     settings: config.jobs,
-    handlers: processors({ config, db, schema, files, permissions: new PermissionStore(db, { enabled: config.cache.permissions }) }),
+    handlers: processors({ config, db, schema, files, permissions, invalidation }),
     logger,
   });
   logger.info({ concurrency: config.jobs.concurrency }, 'worker ready');
@@ -44,6 +47,7 @@ async function main(): Promise<void> {
     worker
       .close()
       .then(() => schema.close())
+      .then(() => invalidation.close())
       .then(() => db.destroy())
       .then(
         () => process.exit(0),

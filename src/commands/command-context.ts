@@ -5,6 +5,7 @@ import { loadPermissions } from '../access/load-permissions.js';
 import type { PermissionStore } from '../access/permission-store.js';
 import { readAccessOf } from '../access/read-access.js';
 import { writePermissionsOf } from '../access/write-permissions.js';
+import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
 import { queryLimits } from '../query/index.js';
 import { itemMatcher } from './match-items.js';
@@ -17,6 +18,8 @@ export interface CommandContextDeps {
   readonly permissions: PermissionStore;
   /** Moved after writes that change permissions, so every instance drops its cached rules. */
   readonly schema: { invalidate(): Promise<void> };
+  /** Told after every commit which collections changed (static token users, ...). */
+  readonly invalidation: Pick<DataInvalidation, 'changed'>;
 }
 
 /**
@@ -47,6 +50,7 @@ export async function commandContext(deps: CommandContextDeps, accountability: A
     // it after the commit makes every instance reload the rules and ip_access.
     purgeCache: async (collections) => {
       if (collections.some((c) => PERMISSION_COLLECTIONS.has(c))) await deps.schema.invalidate();
+      await deps.invalidation.changed(collections);
     },
   };
 }

@@ -3,7 +3,8 @@ import cookieParser from 'cookie-parser';
 import { pinoHttp } from 'pino-http';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../access/permission-store.js';
-import type { AuthContext } from '../auth/auth-context.js';
+import type { AuthServices } from '../auth/auth-context.js';
+import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
@@ -38,7 +39,9 @@ export interface AppDeps {
   readonly logger: Logger;
   /** The schema overview (getOverview) and its invalidation after schema changes. */
   readonly schema: SchemaCache;
-  readonly auth: AuthContext;
+  readonly auth: AuthServices;
+  /** Told after writes which collections changed (caches of rows, on every instance). */
+  readonly invalidation: DataInvalidation;
   /** Compiled permission rules per role (src/access/README.md: loadPermissions per request). */
   readonly permissions: PermissionStore;
   /** File contents per storage location (STORAGE_*). */
@@ -70,7 +73,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(cookieParser());
   // Auth routes are public and answered before the token is resolved (routes/auth.ts).
   app.use('/auth', ...jsonBody(config.maxPayloadSize), authRoutes(deps.auth));
-  app.use(resolveAccountability(config, deps.db, deps.permissions, deps.schema));
+  app.use(resolveAccountability(config, deps.db, deps.permissions, deps.schema, deps.auth.staticTokens));
   app.use(...jsonBody(config.maxPayloadSize));
 
   app.get('/robots.txt', (_req, res) => {

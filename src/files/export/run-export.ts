@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
+import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { commandContext } from '../../commands/command-context.js';
 import type { Config } from '../../config/index.js';
@@ -21,6 +22,8 @@ export interface ExportDeps {
   readonly files: FileLibrary;
   /** The permission rules per role: the export reads, and stores its file, as its caller. */
   readonly permissions: PermissionStore;
+  /** Told which collections the export's write changed. */
+  readonly invalidation: DataInvalidation;
 }
 
 /** The export job's handler, for the worker and for the in-process runner alike. */

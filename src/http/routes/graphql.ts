@@ -4,6 +4,7 @@ import { createHandler, type Request as GraphqlHttpRequest, type RequestParams }
 import type { Knex } from 'knex';
 import { loadPermissions } from '../../access/load-permissions.js';
 import type { PermissionStore } from '../../access/permission-store.js';
+import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
 import type { AuthContext } from '../../auth/auth-context.js';
@@ -40,6 +41,7 @@ export interface GraphqlRouteDeps {
   readonly permissions: PermissionStore;
   readonly auth: AuthContext;
   readonly files: FileLibrary;
+  readonly invalidation: DataInvalidation;
 }
 
 /** graphql-http's view of a request; its context carries the response auth cookies go on. */

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../../catalog/overview/types.js';
+import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { handleCreate } from '../../commands/create.js';
 import { handleDelete } from '../../commands/delete.js';
@@ -20,6 +21,7 @@ export interface ItemWriteDeps {
   readonly db: Knex;
   readonly schema: SchemaCache;
   readonly permissions: PermissionStore;
+  readonly invalidation: DataInvalidation;
 }
 
 /**
