@@ -35,6 +35,17 @@ export function requestOrigin(config: Config, req: Request): RequestOrigin {
   return { ip: customIp ?? req.ip ?? null, userAgent: req.get('user-agent') ?? null, origin: req.get('origin') ?? null };
 }
 
+/**
+ * Whether the query string can name `access_token`: `req.query` parses all of it (qs) on
+ * every access, which most requests need not pay for here.
+ */
+function mayHaveQueryToken(url: string): boolean {
+  const start = url.indexOf('?');
+  if (start === -1) return false;
+  const search = url.slice(start);
+  return search.includes('access_token') || search.includes('%');
+}
+
 /** A cookie's value, or undefined when absent or empty. */
 export function readCookie(req: Request, name: string): string | undefined {
   const value: unknown = (req.cookies as Record<string, unknown> | undefined)?.[name];
@@ -42,7 +53,7 @@ export function readCookie(req: Request, name: string): string | undefined {
 }
 
 function readToken(req: Request, config: Config): string | undefined {
-  const fromQuery = req.query['access_token'];
+  const fromQuery = mayHaveQueryToken(req.url) ? req.query['access_token'] : undefined;
   const fromHeader = /^bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1]?.trim();
   const query = typeof fromQuery === 'string' && fromQuery !== '' ? fromQuery : undefined;
   const header = fromHeader === '' ? undefined : fromHeader;

@@ -68,7 +68,11 @@ export function createApp(deps: AppDeps): Express {
     res.type('text/html; charset=utf-8').send('pong');
   });
 
-  app.use(pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/server/health' } }));
+  // pino-http writes its lines at info: at a higher LOG_LEVEL it would cost every request a
+  // child logger and serializers for nothing.
+  if (logger.isLevelEnabled('info')) {
+    app.use(pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/server/health' } }));
+  }
   app.use(envelopeHeaders);
   app.use(cookieParser());
   // Auth routes are public and answered before the token is resolved (routes/auth.ts).

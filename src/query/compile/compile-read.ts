@@ -14,8 +14,10 @@ import { AliasCounter, writeCondition, writeJoin, writeOperand } from './compile
 import type { Dialect } from './dialect.js';
 import { SqlWriter, type CompiledSql, type Emit } from './sql-writer.js';
 
+const COLUMN_ALIASES: string[] = [];
+
 /** Column alias of the root row's i-th value (the shaper reads them by position). */
-export const columnAlias = (index: number): string => `c${index}`;
+export const columnAlias = (index: number): string => (COLUMN_ALIASES[index] ??= `c${index}`);
 
 /**
  * One table of the statement, and (PostgreSQL) the LATERAL subqueries its values are read

@@ -13,9 +13,11 @@ export function shapeRows(ast: ReadAst, rows: readonly Row[]): Item[] {
 
 export function shapeRow(ast: ReadAst, row: Row): Item {
   const item: Item = {};
-  ast.children.forEach((child, i) => {
+  const { children } = ast;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as ReadNode;
     setKey(item, child.key, shapeNode(child, row[columnAlias(i)]));
-  });
+  }
   return item;
 }
 
@@ -56,9 +58,10 @@ function shapeNode(node: ReadNode, raw: unknown): unknown {
 
 function shapeTuple(children: readonly ReadNode[], tuple: readonly unknown[]): Item {
   const item: Item = {};
-  children.forEach((child, i) => {
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as ReadNode;
     setKey(item, child.key, shapeNode(child, tuple[i]));
-  });
+  }
   return item;
 }
 

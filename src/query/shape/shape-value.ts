@@ -83,6 +83,35 @@ function toDecimal(raw: unknown, scale: number | null): string {
   return `${whole ?? ''}.${fraction.padEnd(scale, '0')}`;
 }
 
+/**
+ * The common text of a UTC instant (PostgreSQL's `+00`, SQLite's and MySQL's zoneless text):
+ * date, time, fraction. Read without building a Date, it is most of what reads shape.
+ */
+const UTC_TEXT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:Z|\+00(?::?00)?)?$/;
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS.sss` (UTC, no zone letter) of UTC text naming a real moment, as
+ * toISOString() would write it; undefined for anything else (the Date path decides those).
+ */
+function utcIsoText(raw: string): string | undefined {
+  const match = UTC_TEXT.exec(raw);
+  if (match === null) return undefined;
+  const [, year = '', month = '', day = '', hours = '', minutes = '', seconds = '', fraction = ''] = match;
+  const m = Number(month);
+  const d = Number(day);
+  if (m < 1 || m > 12 || d < 1 || d > (DAYS_IN_MONTH[m - 1] ?? 0) || Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) {
+    return undefined;
+  }
+  if (m === 2 && d === 29 && !isLeapYear(Number(year))) return undefined;
+  return `${year}-${month}-${day}T${hours}:${minutes}:${seconds}.${fraction.slice(0, 3).padEnd(3, '0')}`;
+}
+
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
 /** An instant from a driver value: text as stored (UTC when no offset), Date, or epoch ms. */
 function toInstant(raw: unknown): Date | undefined {
   if (raw instanceof Date) return raw;
@@ -108,6 +137,8 @@ function toDate(raw: unknown): unknown {
 
 /** dateTime carries no zone: `YYYY-MM-DDTHH:MM:SS`, milliseconds only when there are some. */
 function toDateTime(raw: unknown): unknown {
+  const text = typeof raw === 'string' ? utcIsoText(raw) : undefined;
+  if (text !== undefined) return text.endsWith('.000') ? text.slice(0, 19) : text;
   const instant = toInstant(raw);
   if (instant === undefined) return raw;
   const iso = instant.toISOString();
@@ -115,6 +146,8 @@ function toDateTime(raw: unknown): unknown {
 }
 
 function toTimestamp(raw: unknown): unknown {
+  const iso = typeof raw === 'string' ? utcIsoText(raw) : undefined;
+  if (iso !== undefined) return `${iso}Z`;
   const instant = toInstant(raw);
   return instant === undefined ? raw : instant.toISOString();
 }

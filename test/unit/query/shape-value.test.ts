@@ -61,3 +61,27 @@ describe('shapeValue: one API value per field type, whatever the driver gave', (
     expect(shapeValue('string', 'static-token', { masked: true })).to.equal(MASK);
   });
 });
+
+describe('shapeValue: timestamps and dateTimes read from UTC text without a Date', () => {
+  /** What the Date path makes of `text` (UTC when no zone), the reference for every form. */
+  const viaDate = (text: string): Date => new Date(`${text.replace(' ', 'T').replace(/\+00(:?00)?$/, '')}Z`);
+  const days = ['2024-01-15', '2024-02-29', '2023-02-29', '2024-04-31', '2024-12-31', '0000-02-29', '1900-02-29', '9999-12-31'];
+  const times = ['00:00:00', '23:59:59', '10:20:30.5', '10:20:30.123456', '10:20:30.000900', '24:00:00', '12:60:00'];
+  const zones = ['', '+00', '+00:00', 'Z'];
+  for (const day of days) {
+    for (const time of times) {
+      for (const zone of zones) {
+        const text = `${day} ${time}${zone}`;
+        it(`${text}`, () => {
+          const instant = viaDate(`${day} ${time}`);
+          const expectedTimestamp = Number.isNaN(instant.getTime()) ? text : instant.toISOString();
+          expect(shapeValue('timestamp', text)).to.equal(expectedTimestamp);
+          if (zone !== '') return;
+          const iso = Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
+          const expectedDateTime = iso === undefined ? text : instant.getUTCMilliseconds() === 0 ? iso.slice(0, 19) : iso.slice(0, 23);
+          expect(shapeValue('dateTime', text)).to.equal(expectedDateTime);
+        });
+      }
+    }
+  }
+});
