@@ -5,6 +5,7 @@ import {
   GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
+  GraphQLScalarType,
   GraphQLNonNull,
   GraphQLObjectType,
   GraphQLString,
@@ -419,8 +420,8 @@ function outputType(field: FieldOverview, collection: CollectionOverview): Graph
   return scalarOutput(field.type);
 }
 
-/** The output scalar of a field type (reference/graphql.md, "Scalars and field type mapping"). */
-export function scalarOutput(type: FieldType): GraphQLOutputType {
+/** The scalar of a field type (reference/graphql.md, "Scalars and field type mapping"); usable as input and output. */
+function fieldScalar(type: FieldType): GraphQLScalarType | GraphQLList<GraphQLScalarType> {
   switch (type) {
     case 'integer':
       return GraphQLInt;
@@ -452,35 +453,12 @@ export function scalarOutput(type: FieldType): GraphQLOutputType {
   }
 }
 
+/** The output scalar of a field type: hash fields read as their masked string. */
+export function scalarOutput(type: FieldType): GraphQLOutputType {
+  return fieldScalar(type);
+}
+
+/** The input scalar of a field type: hash fields take the Hash scalar. */
 function inputScalar(type: FieldType): GraphQLInputType {
-  switch (type) {
-    case 'hash':
-      return GraphQLHash;
-    case 'integer':
-      return GraphQLInt;
-    case 'bigInteger':
-      return GraphQLBigInt;
-    case 'float':
-    case 'decimal':
-      return GraphQLFloat;
-    case 'boolean':
-      return GraphQLBoolean;
-    case 'date':
-    case 'dateTime':
-    case 'timestamp':
-    case 'time':
-      return GraphQLDate;
-    case 'json':
-    case 'unknown':
-      return GraphQLJSON;
-    case 'csv':
-      return new GraphQLList(GraphQLString);
-    case 'string':
-    case 'text':
-    case 'uuid':
-    case 'binary':
-    case 'geometry':
-    case 'alias':
-      return GraphQLString;
-  }
+  return type === 'hash' ? GraphQLHash : fieldScalar(type);
 }
