@@ -6,6 +6,6 @@ COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN npx tsc -p tsconfig.json
-ENV HOST=0.0.0.0 PORT=8055
+ENV HOST=0.0.0.0 PORT=8055 NODE_ENV=production
 EXPOSE 8055
 CMD ["node", "dist/src/server.js"]

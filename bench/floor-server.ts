@@ -3,9 +3,10 @@
  * so the service's figures have something honest to be compared with.
  *   node --import tsx bench/floor-server.ts   (PORT, default 8099; PG* env for the database)
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import pg from 'pg';
 import { READ_SCENARIOS } from './scenarios.js';
+import { createArticles, updateArticle, type ArticleInput } from './write-floor.js';
 
 const pool = new pg.Pool({
   database: process.env['BENCH_DB'] ?? 'svc_bench',
@@ -17,6 +18,25 @@ const pool = new pg.Pool({
 const byPath = new Map(READ_SCENARIOS.map((s) => [s.path, `SELECT (${s.sql})::text AS body`]));
 
 const server = createServer((req, res) => {
+  const fail = (error: unknown) => res.writeHead(500).end(String(error));
+  const path = (req.url ?? '').split('?')[0];
+  if (req.method === 'POST' && path === '/items/articles') {
+    readJson(req).then(async (body) => {
+      const items = (Array.isArray(body) ? body : [body]) as ArticleInput[];
+      const ids = await createArticles(pool, items);
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ data: Array.isArray(body) ? ids.map((id) => ({ id })) : { id: ids[0] } }));
+    }).catch(fail);
+    return;
+  }
+  const update = req.method === 'PATCH' ? /^\/items\/articles\/(\d+)$/.exec(path ?? '') : null;
+  if (update?.[1] !== undefined) {
+    const id = Number(update[1]);
+    readJson(req).then(async (body) => {
+      await updateArticle(pool, id, (body as { title: string }).title);
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ data: { id } }));
+    }).catch(fail);
+    return;
+  }
   const sql = byPath.get(req.url ?? '');
   if (sql === undefined) {
     res.writeHead(404).end();
@@ -26,10 +46,14 @@ const server = createServer((req, res) => {
     (result) => {
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(result.rows[0]?.body ?? 'null');
     },
-    (error: unknown) => {
-      res.writeHead(500).end(String(error));
-    },
+    fail,
   );
 });
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
 
 server.listen(Number(process.env['PORT'] ?? 8099), '127.0.0.1');

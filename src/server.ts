@@ -2,9 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { bootstrap, type BootstrapResult } from '../catalog/bootstrap.js';
+import { createDataInvalidation, type DataInvalidation } from './cache/data-invalidation.js';
 import { openSchemaCache } from './cache/open-schema-cache.js';
 import type { SchemaCache } from './cache/schema-cache.js';
-import { ConfigError, loadConfig, type Config } from './config/index.js';
+import { loadConfigOrExit, type Config } from './config/index.js';
 import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger/index.js';
@@ -64,18 +65,26 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
 
-  const auth = createAuthServices({ db, config, logger });
+  let invalidation: DataInvalidation;
+  try {
+    invalidation = await createDataInvalidation({ redisUrl: config.redis.url, namespace: config.cache.namespace, logger });
+  } catch (error) {
+    await schema.close();
+    await db.destroy();
+    throw error;
+  }
+  const auth = createAuthServices({ db, config, logger, invalidation });
   const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
   // Without Redis exports run here, through the same handler the worker process runs.
   const jobs = createJobQueue({
     redisUrl: config.redis.url,
     namespace: config.cache.namespace,
     settings: config.jobs,
-    handlers: { [EXPORT_JOB]: exportJobHandler({ config, db, schema, files }) },
+    handlers: { [EXPORT_JOB]: exportJobHandler({ config, db, schema, files, permissions, invalidation }) },
     logger,
   });
 
-  const app = createApp({ config, db, logger, schema, auth, permissions, storage, files, jobs });
+  const app = createApp({ config, db, logger, schema, auth, invalidation, permissions, storage, files, jobs });
   const server = createServer(app);
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
@@ -90,7 +99,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema,
     bootstrap: result,
     close() {
-      closing ??= shutdown(server, { db, schema, jobs, auth }, config.shutdownTimeoutMs, logger);
+      closing ??= shutdown(server, { db, schema, jobs, auth, invalidation }, config.shutdownTimeoutMs, logger);
       return closing;
     },
   };
@@ -108,7 +117,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 async function shutdown(
   server: Server,
-  { db, schema, jobs, auth }: { db: Knex; schema: SchemaCache; jobs: JobQueue; auth: AuthServices },
+  { db, schema, jobs, auth, invalidation }: { db: Knex; schema: SchemaCache; jobs: JobQueue; auth: AuthServices; invalidation: DataInvalidation },
   timeoutMs: number,
   logger: Logger,
 ): Promise<void> {
@@ -125,6 +134,7 @@ async function shutdown(
   await jobs.close(timeoutMs);
   await schema.close();
   await auth.close();
+  await invalidation.close();
   await db.destroy();
   logger.info('stopped');
 }
@@ -142,16 +152,7 @@ function printCreatedAdmin(result: BootstrapResult): void {
 }
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(process.env);
   const logger = createLogger(config);
   // Listen for signals before starting, so one that arrives during the start is not fatal.
   let requested: string | undefined;

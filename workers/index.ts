@@ -1,8 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { MIGRATIONS } from '../catalog/migrations/index.js';
+import { PermissionStore } from '../src/access/permission-store.js';
+import { createDataInvalidation } from '../src/cache/data-invalidation.js';
 import { openSchemaCache } from '../src/cache/open-schema-cache.js';
-import { ConfigError, loadConfig, type Config } from '../src/config/index.js';
+import { loadConfigOrExit } from '../src/config/index.js';
 import { createDatabase, type Knex } from '../src/db/index.js';
 import { FileLibrary } from '../src/files/file-library.js';
 import { createStorage } from '../src/files/storage/create-storage.js';
@@ -17,16 +19,7 @@ import { processors } from './processors.js';
  * database; a worker only uses it. SIGTERM/SIGINT: the running jobs finish, then it exits.
  */
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(process.env);
   const redisUrl = config.redis.url;
   if (redisUrl === undefined) {
     process.stderr.write('The worker needs REDIS: without it the API runs jobs itself.\n');
@@ -38,11 +31,13 @@ async function main(): Promise<void> {
   await waitForCatalogue(db, logger);
   const schema = await openSchemaCache(config, db, logger);
   const files = new FileLibrary({ config, storage, logger });
+  const invalidation = await createDataInvalidation({ redisUrl, namespace: config.cache.namespace, logger });
+  const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
   const worker = await startJobWorker({
     redisUrl,
     namespace: config.cache.namespace,
     settings: config.jobs,
-    handlers: processors({ config, db, schema, files }),
+    handlers: processors({ config, db, schema, files, permissions, invalidation }),
     logger,
   });
   logger.info({ concurrency: config.jobs.concurrency }, 'worker ready');
@@ -52,6 +47,7 @@ async function main(): Promise<void> {
     worker
       .close()
       .then(() => schema.close())
+      .then(() => invalidation.close())
       .then(() => db.destroy())
       .then(
         () => process.exit(0),

@@ -163,6 +163,12 @@ export async function deleteCollection(ctx: SchemaContext, collection: string): 
         await trx('svc_fields').where({ collection }).delete();
         await trx('svc_collections').where({ collection }).delete();
         await trx('svc_collections').where({ group: collection }).update({ group: null });
+        // Revisions of other collections caused by this one's writes keep their rows, not the link
+        // (SQLite runs this with foreign keys off, so ON DELETE SET NULL would not fire).
+        await trx('svc_revisions')
+          .whereIn('parent', trx('svc_revisions').select('id').where({ collection }))
+          .whereNot({ collection })
+          .update({ parent: null });
         for (const table of ['svc_permissions', 'svc_presets', 'svc_comments', 'svc_revisions', 'svc_activity']) {
           await trx(table).where({ collection }).delete();
         }

@@ -1,5 +1,4 @@
 import type { FilterObject } from '../../catalog/overview/types.js';
-import type { Accountability } from './accountability.js';
 import type { Permissions } from './permissions.js';
 
 /**
@@ -14,32 +13,16 @@ export interface ReadAccess {
   readableFields(collection: string): '*' | ReadonlySet<string>;
 }
 
-const NO_FIELDS: ReadonlySet<string> = new Set();
-
 /** Admins: every row and field of every collection. */
 export const FULL_READ_ACCESS: ReadAccess = Object.freeze({
   rowFilter: () => null,
   readableFields: () => '*' as const,
 });
 
-/** Nothing is readable: data is private by default (spec, "What the service does"). */
-export const NO_READ_ACCESS: ReadAccess = Object.freeze({
-  rowFilter: () => null,
-  readableFields: () => NO_FIELDS,
-});
-
-/**
- * The caller's read access until role permissions are evaluated: admins read everything,
- * everybody else nothing. The permissions work replaces this with svc_permissions rows.
- */
-export function defaultReadAccess(accountability: Accountability): ReadAccess {
-  return accountability.admin ? FULL_READ_ACCESS : NO_READ_ACCESS;
-}
-
 /**
  * The read side's view of the caller's permissions: the `read` rule's item filter and
  * fields. A collection without read permission has no fields (so it is not readable) and
- * no filter, as in {@link NO_READ_ACCESS}.
+ * no filter.
  */
 export function readAccessOf(permissions: Permissions): ReadAccess {
   if (permissions.isAdmin) return FULL_READ_ACCESS;

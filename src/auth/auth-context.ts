@@ -1,9 +1,11 @@
 import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
+import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './counter-store.js';
 import { createMailer, type Mailer } from './mailer.js';
+import { StaticTokenUsers } from './static-token-users.js';
 
 /** The collaborators of the auth flows (login, refresh, logout, TFA, password reset). */
 export interface AuthContext {
@@ -13,9 +15,13 @@ export interface AuthContext {
   /** Login failure counters (memory, or Redis when configured). */
   readonly counters: CounterStore;
   readonly mailer: Mailer;
+  /** Told when an auth flow changes svc_users rows (a suspension). */
+  readonly invalidation: DataInvalidation;
 }
 
 export interface AuthServices extends AuthContext {
+  /** The users of static tokens, forgotten when svc_users or svc_roles change. */
+  readonly staticTokens: StaticTokenUsers;
   /** Releases what the services hold open (mail transport, Redis); the database is not theirs. */
   close(): Promise<void>;
 }
@@ -28,7 +34,7 @@ const REDIS_PREFIX = 'svc:auth:';
  * (shared by every instance), else in memory. The mail transport is checked when
  * EMAIL_VERIFY_SETUP is on; a failure is logged (mail is not needed to serve the API).
  */
-export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'logger'>): AuthServices {
+export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'logger' | 'invalidation'>): AuthServices {
   const { config, logger } = deps;
   const mailer = createMailer(config.email);
   if (config.email.verifySetup) {
@@ -38,11 +44,15 @@ export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'lo
   }
   const redis = config.redis.url === undefined ? undefined : new Redis(config.redis.url, { maxRetriesPerRequest: 1 });
   redis?.on('error', (error: unknown) => logger.warn({ err: error }, 'auth redis connection error'));
+  const staticTokens = new StaticTokenUsers(deps.db, { enabled: config.cache.permissions });
+  const unsubscribe = deps.invalidation.onChange(['svc_users', 'svc_roles'], () => staticTokens.clear());
   return {
     ...deps,
+    staticTokens,
     counters: redis === undefined ? new MemoryCounterStore() : new RedisCounterStore(redis, REDIS_PREFIX),
     mailer,
     async close() {
+      unsubscribe();
       mailer.close();
       // quit() would wait for a server that may be unreachable.
       if (redis?.status === 'ready') await redis.quit();

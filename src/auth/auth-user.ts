@@ -78,3 +78,14 @@ async function findUser(
     ipAccess: row.ip_access,
   };
 }
+
+/** svc_users.last_page holds at most this many characters. */
+export const LAST_PAGE_MAX_LENGTH = 255;
+
+/**
+ * PATCH /users/me/track/page (reference/routes.md, Users extras): the page the user is on,
+ * written whatever their update permissions, and not an item write (no activity, no revision).
+ */
+export async function trackLastPage(db: Knex, id: string, page: string): Promise<void> {
+  await db('svc_users').where('id', id).update({ last_page: page });
+}

@@ -3,7 +3,7 @@ import type { Accountability } from '../access/accountability.js';
 import { publicAccountability } from '../access/accountability.js';
 import { InvalidCredentialsError, InvalidTokenError } from '../errors.js';
 import { isJwt, isOurJwt, verifyAccessToken } from './access-token.js';
-import { findActiveUserByToken } from './auth-user.js';
+import type { AuthUser } from './auth-user.js';
 import { assertIpAllowed } from './ip-access.js';
 import { findSession } from './sessions.js';
 
@@ -11,6 +11,13 @@ export type RequestOrigin = Pick<Accountability, 'ip' | 'userAgent' | 'origin'>;
 
 /** A role's svc_roles.ip_access as stored (CSV or null); cached by the caller. */
 export type IpAccessLookup = (role: string) => Promise<string | null>;
+
+/** What authentication reads, besides sessions: cached by the caller (src/auth/static-token-users.ts). */
+export interface AuthLookups {
+  readonly ipAccessOf: IpAccessLookup;
+  /** The active user whose static token this is. */
+  readonly userByStaticToken: (token: string) => Promise<AuthUser | undefined>;
+}
 
 /**
  * Turns a token (or its absence) into the caller's accountability (reference/auth.md):
@@ -26,7 +33,7 @@ export async function authenticate(
   secret: string,
   token: string | undefined,
   request: RequestOrigin,
-  ipAccessOf: IpAccessLookup,
+  lookups: AuthLookups,
 ): Promise<Accountability> {
   if (token === undefined) return publicAccountability(request);
   if (isOurJwt(token)) {
@@ -35,7 +42,7 @@ export async function authenticate(
       const session = await findSession(db, claims.session);
       if (session?.user !== claims.id) throw new InvalidCredentialsError();
     }
-    if (claims.role !== null) assertIpAllowed(await ipAccessOf(claims.role), request.ip);
+    if (claims.role !== null) assertIpAllowed(await lookups.ipAccessOf(claims.role), request.ip);
     return Object.freeze({
       user: claims.id,
       role: claims.role,
@@ -44,7 +51,7 @@ export async function authenticate(
       ...request,
     });
   }
-  const user = await findActiveUserByToken(db, token);
+  const user = await lookups.userByStaticToken(token);
   if (user === undefined) throw isJwt(token) ? new InvalidTokenError() : new InvalidCredentialsError();
   assertIpAllowed(user.ipAccess, request.ip);
   return Object.freeze({

@@ -18,6 +18,7 @@ export async function recordLoginFailure(ctx: AuthContext, user: AuthUser): Prom
   const { count } = await ctx.counters.increment(failuresKey(user.id), null);
   if (count < allowed) return;
   await ctx.db('svc_users').where({ id: user.id, status: 'active' }).update({ status: 'suspended' });
+  await ctx.invalidation.changed(['svc_users']);
   await ctx.counters.reset(failuresKey(user.id));
   ctx.logger.warn({ user: user.id, attempts: count }, 'user suspended after failed logins');
 }

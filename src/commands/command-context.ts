@@ -1,29 +1,56 @@
 import type { Knex } from 'knex';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
-import { ALLOW_ALL, DENY_ALL } from '../access/write-permissions.js';
+import { loadPermissions } from '../access/load-permissions.js';
+import type { PermissionStore } from '../access/permission-store.js';
+import { readAccessOf } from '../access/read-access.js';
+import { writePermissionsOf } from '../access/write-permissions.js';
+import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
-import { queryLimits, readerOf } from '../query/index.js';
+import { queryLimits } from '../query/index.js';
+import { itemMatcher } from './match-items.js';
 import type { CommandContext } from './types.js';
 
 export interface CommandContextDeps {
   readonly config: Config;
   readonly db: Knex;
+  /** The permission rules per role (src/access/README.md). */
+  readonly permissions: PermissionStore;
+  /** Moved after writes that change permissions, so every instance drops its cached rules. */
+  readonly schema: { invalidate(): Promise<void> };
+  /** Told after every commit which collections changed (static token users, ...). */
+  readonly invalidation: Pick<DataInvalidation, 'changed'>;
 }
 
 /**
- * What a write handler needs for one caller: a request, or a background job acting for the
- * user who asked for it. Admins may write (and read) everything; everybody else nothing
- * until role permissions are evaluated (data is private by default).
+ * Collections whose rows are permissions or decide them: svc_permissions rows, and svc_roles
+ * (admin_access, app_access, ip_access).
  */
-export function commandContext(deps: CommandContextDeps, accountability: Accountability, overview: SchemaOverview): CommandContext {
+const PERMISSION_COLLECTIONS: ReadonlySet<string> = new Set(['svc_permissions', 'svc_roles']);
+
+/**
+ * What a write handler needs for one caller: a request, or a background job acting for the
+ * user who asked for it. The caller's permissions are loaded once for the command and give
+ * both its write rules and its read access (admins: everything).
+ */
+export async function commandContext(deps: CommandContextDeps, accountability: Accountability, overview: SchemaOverview): Promise<CommandContext> {
+  const now = new Date();
+  const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview }, accountability, now);
+  const readLimits = queryLimits(deps.config);
+  const variables = { now, user: accountability.user, role: accountability.role };
   return {
     db: deps.db,
     overview,
     accountability,
-    permissions: accountability.admin ? ALLOW_ALL : DENY_ALL,
+    permissions: writePermissionsOf(permissions, itemMatcher(overview, readLimits, accountability), variables),
     maxBatchMutation: deps.config.maxBatchMutation,
-    readAccess: readerOf(accountability).access,
-    readLimits: queryLimits(deps.config),
+    readAccess: readAccessOf(permissions),
+    readLimits,
+    // The schema version keys the permission cache (src/access/permission-store.ts): moving
+    // it after the commit makes every instance reload the rules and ip_access.
+    purgeCache: async (collections) => {
+      if (collections.some((c) => PERMISSION_COLLECTIONS.has(c))) await deps.schema.invalidate();
+      await deps.invalidation.changed(collections);
+    },
   };
 }

@@ -4,9 +4,7 @@ import type { CommandContext, CreateCommand, PrimaryKey } from './types.js';
 /** POST /items/:collection: every item (and its nested writes) in one transaction; their keys in input order. */
 export function handleCreate(cmd: CreateCommand, ctx: CommandContext): Promise<PrimaryKey[]> {
   return runWrite(ctx, async (writer) => {
-    writer.collection(cmd.collection);
-    const keys: PrimaryKey[] = [];
-    for (const item of cmd.data) keys.push((await writer.create(cmd.collection, item)).key);
-    return keys;
+    const created = await writer.createMany(cmd.collection, cmd.data);
+    return created.map((result) => result.key);
   });
 }

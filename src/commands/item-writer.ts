@@ -7,21 +7,33 @@ import type { FilterVariables } from '../access/validate-filter.js';
 import type { WritePermissions } from '../access/write-permissions.js';
 import type { DbClient } from '../config/index.js';
 import { dialectOf } from '../db/index.js';
-import { insertReturningKey } from '../db/insert-returning-key.js';
+import { insertReturningKeys, type InsertKeysOptions } from '../db/insert-returning-keys.js';
 import { translateDatabaseError } from '../db/translate-error.js';
-import { ForbiddenError, InvalidForeignKeyError, InvalidPayloadError } from '../errors.js';
-import { Journal } from './journal/journal.js';
+import { ForbiddenError, InvalidForeignKeyError, InvalidPayloadError, invariant } from '../errors.js';
+import { Journal, type RevisionRef } from './journal/journal.js';
 import { requirePrimaryKey, sameKey, toPrimaryKey } from './primary-key.js';
-import { applySpecialFields, hashSpecialFields, withoutMaskedHashes } from './special-fields.js';
+import { applySpecialFields, hashSpecialFields, withoutMaskedValues } from './special-fields.js';
 import { toDatabaseRow } from './to-database-value.js';
 import type { Item, PrimaryKey } from './types.js';
+import { checkUserPayload, USERS_COLLECTION } from './user-rules.js';
 import { validatePayload } from './validate-payload.js';
 import { readItemsByKeys, type Query, type ReadContext } from '../query/index.js';
 
 /** One item written: its key, and the revision recorded for it (null when none). */
 export interface WriteResult {
   readonly key: PrimaryKey;
-  readonly revision: number | null;
+  readonly revision: RevisionRef | null;
+}
+
+/** A create checked, its many-to-one items written: its row is ready to be inserted. */
+interface PreparedCreate {
+  /** The payload with presets and specials. */
+  readonly data: Item;
+  /** `data` with the keys of many-to-one items written first, hashes applied. */
+  readonly values: Item;
+  readonly row: Record<string, unknown>;
+  /** Revisions of the nested writes, to point at this item's revision. */
+  readonly children: RevisionRef[];
 }
 
 export interface ItemWriterContext {
@@ -66,26 +78,86 @@ export class ItemWriter {
   }
 
   async create(collectionName: string, payload: unknown): Promise<WriteResult> {
+    const [result] = await this.createMany(collectionName, [payload]);
+    invariant(result !== undefined, 'one result per created item');
+    return result;
+  }
+
+  /**
+   * Creates items of one collection, results in payload order. Items without nested writes
+   * are inserted together (a statement for many rows, the journal written in bulk at the
+   * end); an item with nested writes has the items before it inserted first, then is
+   * written alone, depth-first, as the algorithm of commands/README.md says.
+   */
+  async createMany(collectionName: string, payloads: readonly unknown[]): Promise<WriteResult[]> {
     const collection = this.collection(collectionName);
+    const results: WriteResult[] = [];
+    let batch: PreparedCreate[] = [];
+    for (const payload of payloads) {
+      const data = await this.#checkCreate(collection, payload);
+      if (this.#hasNestedWrites(collection, data)) {
+        results.push(...(await this.#insertCreated(collection, batch)));
+        batch = [];
+        results.push(...(await this.#insertCreated(collection, [await this.#prepareCreate(collection, data)])));
+      } else {
+        batch.push(await this.#prepareCreate(collection, data));
+      }
+    }
+    results.push(...(await this.#insertCreated(collection, batch)));
+    return results;
+  }
+
+  /** Permission, specials, validation and rules of one create: its data, or the error. */
+  async #checkCreate(collection: CollectionOverview, payload: unknown): Promise<Item> {
     this.#count(1);
     const checked = await this.#context.permissions.checkPayload('create', collection.collection, requireObject(payload));
-    const data = applySpecialFields(collection, withoutMaskedHashes(collection, checked), {
+    const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
       action: 'create',
       accountability: this.#context.accountability,
       now: this.#now,
     });
     validatePayload(this.#context.overview, collection, data, { action: 'create', variables: this.#variables() });
-    const children: number[] = [];
+    await this.#checkRules(collection, data);
+    return data;
+  }
+
+  async #prepareCreate(collection: CollectionOverview, data: Item): Promise<PreparedCreate> {
+    const children: RevisionRef[] = [];
     const values = await hashSpecialFields(collection, await this.#writeManyToOne(collection, data, children));
-    const row = toDatabaseRow(collection, values, this.#dialect);
-    const key = await this.#statement(collection, row, () => insertReturningKey(this.#trx, collection.collection, row, collection.primary));
-    const aliases = await this.#writeOneToMany(collection, key, data, children);
-    const relatedKeys = collection.accountability === 'all' ? await this.#snapshot(collection, key, aliases) : {};
-    const written = { ...columnsOf(collection, values), [collection.primary]: key, ...relatedKeys };
-    const revision = await this.#journal.record({ action: 'create', collection, key, revision: { data: written, delta: written } });
-    if (revision !== null) await this.#journal.linkChildren(children, revision);
+    return { data, values, row: toDatabaseRow(collection, values, this.#dialect), children };
+  }
+
+  /** Inserts the rows, then each item's one-to-many payloads, permission check, journal. */
+  async #insertCreated(collection: CollectionOverview, batch: readonly PreparedCreate[]): Promise<WriteResult[]> {
+    if (batch.length === 0) return [];
+    const rows = batch.map((p) => p.row);
+    const keys = await this.#statement(collection, rows, () =>
+      insertReturningKeys(this.#trx, collection.collection, rows, collection.primary, insertOptionsOf(collection)),
+    );
+    const created = batch.map((prepared, i) => {
+      const key = keys[i];
+      invariant(key !== undefined, 'a key per inserted row');
+      return { prepared, key };
+    });
+    const aliases: string[][] = [];
+    for (const { prepared, key } of created) aliases.push(await this.#writeOneToMany(collection, key, prepared.data, prepared.children));
+    // reference/auth.md: an item created outside what the caller may create is refused.
+    await this.#context.permissions.checkItems(this.#trx, 'create', collection.collection, keys);
+    const results: WriteResult[] = [];
+    for (const [i, { prepared, key }] of created.entries()) {
+      const relatedKeys = collection.accountability === 'all' ? await this.#snapshot(collection, key, aliases[i] ?? []) : {};
+      const written = { ...columnsOf(collection, prepared.values), [collection.primary]: key, ...relatedKeys };
+      const revision = this.#journal.record({ action: 'create', collection, key, revision: { data: written, delta: written } });
+      if (revision !== null) this.#journal.linkChildren(prepared.children, revision);
+      results.push({ key, revision });
+    }
     this.touched.add(collection.collection);
-    return { key, revision };
+    return results;
+  }
+
+  /** Writes the journal recorded so far; runWrite calls it before the commit. */
+  async flush(): Promise<void> {
+    await this.#journal.flush();
   }
 
   async update(collectionName: string, rawKey: unknown, payload: unknown): Promise<WriteResult> {
@@ -96,23 +168,24 @@ export class ItemWriter {
     await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, [key]);
     const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
     const checked = await this.#context.permissions.checkPayload('update', collection.collection, withoutKey);
-    const data = applySpecialFields(collection, withoutMaskedHashes(collection, checked), {
+    const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
       action: 'update',
       accountability: this.#context.accountability,
       now: this.#now,
     });
     validatePayload(this.#context.overview, collection, data, { action: 'update', variables: this.#variables() });
-    const children: number[] = [];
+    await this.#checkRules(collection, data);
+    const children: RevisionRef[] = [];
     const values = await hashSpecialFields(collection, await this.#writeManyToOne(collection, data, children));
     const row = toDatabaseRow(collection, values, this.#dialect);
     if (Object.keys(row).length > 0) {
-      await this.#statement(collection, row, () => this.#trx(collection.collection).where(collection.primary, key).update(row));
+      await this.#statement(collection, [row], () => this.#trx(collection.collection).where(collection.primary, key).update(row));
     }
     const aliases = await this.#writeOneToMany(collection, key, data, children);
     const snapshot = collection.accountability === 'all' ? await this.#snapshot(collection, key, '*') : {};
     const delta = { ...columnsOf(collection, values), ...pick(snapshot, aliases) };
-    const revision = await this.#journal.record({ action: 'update', collection, key, revision: { data: snapshot, delta } });
-    if (revision !== null) await this.#journal.linkChildren(children, revision);
+    const revision = this.#journal.record({ action: 'update', collection, key, revision: { data: snapshot, delta } });
+    if (revision !== null) this.#journal.linkChildren(children, revision);
     this.touched.add(collection.collection);
     return { key, revision };
   }
@@ -124,8 +197,8 @@ export class ItemWriter {
     this.#count(keys.length);
     await this.requireExisting(collection, keys);
     await this.#context.permissions.checkItems(this.#trx, 'delete', collection.collection, keys);
-    await this.#statement(collection, undefined, () => this.#trx(collection.collection).whereIn(collection.primary, keys).delete());
-    for (const key of keys) await this.#journal.record({ action: 'delete', collection, key });
+    await this.#statement(collection, [], () => this.#trx(collection.collection).whereIn(collection.primary, keys).delete());
+    for (const key of keys) this.#journal.record({ action: 'delete', collection, key });
     this.touched.add(collection.collection);
   }
 
@@ -144,7 +217,7 @@ export class ItemWriter {
   }
 
   /** Many-to-one and many-to-any item values that are objects: the related item is written first. */
-  async #writeManyToOne(collection: CollectionOverview, data: Item, children: number[]): Promise<Record<string, unknown>> {
+  async #writeManyToOne(collection: CollectionOverview, data: Item, children: RevisionRef[]): Promise<Record<string, unknown>> {
     const values: Record<string, unknown> = { ...data };
     for (const [name, value] of Object.entries(data)) {
       const relation = getFieldRelation(this.#context.overview, collection.collection, name);
@@ -179,7 +252,7 @@ export class ItemWriter {
   }
 
   /** The one-to-many aliases of the payload; returns the names of those written. */
-  async #writeOneToMany(collection: CollectionOverview, key: PrimaryKey, data: Item, children: number[]): Promise<string[]> {
+  async #writeOneToMany(collection: CollectionOverview, key: PrimaryKey, data: Item, children: RevisionRef[]): Promise<string[]> {
     const written: string[] = [];
     for (const [name, value] of Object.entries(data)) {
       const relation = getFieldRelation(this.#context.overview, collection.collection, name);
@@ -197,7 +270,7 @@ export class ItemWriter {
   }
 
   /** Basic array: the entries become the whole set; the rows left out are deselected. */
-  async #replaceSet(relation: OneToMany, parent: PrimaryKey, entries: readonly unknown[], children: number[], alias: string): Promise<void> {
+  async #replaceSet(relation: OneToMany, parent: PrimaryKey, entries: readonly unknown[], children: RevisionRef[], alias: string): Promise<void> {
     const many = this.collection(relation.related);
     const foreignKey = relation.relation.field;
     const kept: PrimaryKey[] = [];
@@ -224,14 +297,13 @@ export class ItemWriter {
   }
 
   /** Detailed object: `create`, `update` (rows of this parent only) and `delete` (deselect). */
-  async #editSet(relation: OneToMany, parent: PrimaryKey, changes: Item, children: number[], alias: string): Promise<void> {
+  async #editSet(relation: OneToMany, parent: PrimaryKey, changes: Item, children: RevisionRef[], alias: string): Promise<void> {
     const unknown = Object.keys(changes).find((k) => !DETAILED_KEYS.includes(k));
     if (unknown !== undefined) throw new InvalidPayloadError(`"${alias}.${unknown}" is not allowed`);
     const many = this.collection(relation.related);
     const foreignKey = relation.relation.field;
-    for (const entry of listOf(changes, 'create', alias)) {
-      this.#collect(children, await this.create(many.collection, { ...requireObject(entry), [foreignKey]: parent }));
-    }
+    const creates = listOf(changes, 'create', alias).map((entry) => ({ ...requireObject(entry), [foreignKey]: parent }));
+    for (const created of await this.createMany(many.collection, creates)) this.#collect(children, created);
     const updates = listOf(changes, 'update', alias).map((entry) => {
       const item = requireObject(entry);
       const key = toPrimaryKey(many, item[many.primary]);
@@ -297,15 +369,17 @@ export class ItemWriter {
     return (await this.#trx(collection.collection).where(collection.primary, key).first(collection.primary)) !== undefined;
   }
 
-  /** Runs a write statement; constraint violations become the service's errors. */
-  async #statement<T>(collection: CollectionOverview, row: Record<string, unknown> | undefined, run: () => Promise<T>): Promise<T> {
+  /** Runs a write statement of `rows`; constraint violations become the service's errors. */
+  async #statement<T>(collection: CollectionOverview, rows: readonly Record<string, unknown>[], run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
       const translated = translateDatabaseError(error, this.#dialect, { collection: collection.collection, primaryKey: collection.primary });
-      if (translated instanceof InvalidForeignKeyError && translated.extensions.field === null && row !== undefined) {
-        const field = await this.#brokenForeignKey(collection, row);
-        if (field !== undefined) throw new InvalidForeignKeyError({ collection: collection.collection, field });
+      if (translated instanceof InvalidForeignKeyError && translated.extensions.field === null) {
+        for (const row of rows) {
+          const field = await this.#brokenForeignKey(collection, row);
+          if (field !== undefined) throw new InvalidForeignKeyError({ collection: collection.collection, field });
+        }
       }
       throw translated;
     }
@@ -325,7 +399,12 @@ export class ItemWriter {
     return undefined;
   }
 
-  #collect(children: number[], result: WriteResult): PrimaryKey {
+  /** The rules of particular system collections, on top of the permissions. */
+  async #checkRules(collection: CollectionOverview, data: Item): Promise<void> {
+    if (collection.collection === USERS_COLLECTION) await checkUserPayload(this.#trx, this.#context.accountability, data);
+  }
+
+  #collect(children: RevisionRef[], result: WriteResult): PrimaryKey {
     if (result.revision !== null) children.push(result.revision);
     return result.key;
   }
@@ -338,9 +417,27 @@ export class ItemWriter {
     }
   }
 
+  /** Relational values the item writes itself: one-to-many payloads, many-to-one (and -any) objects. */
+  #hasNestedWrites(collection: CollectionOverview, data: Item): boolean {
+    return Object.entries(data).some(([name, value]) => {
+      const kind = getFieldRelation(this.#context.overview, collection.collection, name)?.kind;
+      return kind === 'o2m' ? value !== undefined : kind !== undefined && isPlainObject(value);
+    });
+  }
+
   #variables(): FilterVariables {
     return { now: this.#now, user: this.#context.accountability.user, role: this.#context.accountability.role };
   }
+}
+
+/** How the rows of a collection are inserted together (db/insert-returning-keys.ts). */
+function insertOptionsOf(collection: CollectionOverview): InsertKeysOptions {
+  const fields = Object.values(collection.fields);
+  return {
+    hasIncreasingKeys: ['integer', 'bigInteger'].includes(collection.fields[collection.primary]?.type ?? ''),
+    // to-database-value.ts writes json values as JSON text.
+    jsonColumns: new Set(fields.filter((f) => f.dbType === 'json' || f.dbType === 'jsonb').map((f) => f.field)),
+  };
 }
 
 /** The column values of a payload (alias fields left out), for revision data and delta. */

@@ -18,12 +18,13 @@ export function handleSort(cmd: SortCommand, ctx: CommandContext): Promise<void>
     if (sortField === null) throw new InvalidPayloadError(`Collection "${collection.collection}" doesn't have a sort field`);
     const item = requirePrimaryKey(collection, cmd.item);
     const to = requirePrimaryKey(collection, cmd.to);
-    await ctx.permissions.checkPayload('update', collection.collection, { [sortField]: 0 });
+    // reference/routes.md: update permission on the item, the sort field among its fields.
     await ctx.permissions.checkItems(trx, 'update', collection.collection, [item]);
     await normalizeSortValues(trx, collection, sortField);
 
     const from = await sortValueOf(trx, collection, sortField, item);
     const target = await sortValueOf(trx, collection, sortField, to);
+    await ctx.permissions.checkPayload('update', collection.collection, { [sortField]: target });
     const others = trx(collection.collection).whereNot(collection.primary, item);
     if (from < target) await others.where(sortField, '>', from).where(sortField, '<=', target).decrement(sortField, 1);
     else if (from > target) await others.where(sortField, '>=', target).where(sortField, '<', from).increment(sortField, 1);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import { hashPassword } from '../auth/passwords.js';
-import { MASK } from './journal/mask.js';
+import { isMaskedField, MASK } from './journal/mask.js';
 import type { Item } from './types.js';
 
 export interface SpecialContext {
@@ -42,9 +42,17 @@ function isHashField(collection: CollectionOverview, name: string): boolean {
   return field !== undefined && (field.type === 'hash' || field.special.includes('hash'));
 }
 
-/** Drops hash fields that carry the read mask: a re-sent or reverted item keeps its hash. */
-export function withoutMaskedHashes(collection: CollectionOverview, payload: Item): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(payload).filter(([name, value]) => !(value === MASK && isHashField(collection, name))));
+/**
+ * Drops masked fields (hash, conceal) that carry the read mask: a re-sent or reverted item
+ * keeps its password hash and static token (the mask must never become a token).
+ */
+export function withoutMaskedValues(collection: CollectionOverview, payload: Item): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(payload).filter(([name, value]) => {
+      const field = collection.fields[name];
+      return !(value === MASK && field !== undefined && isMaskedField(field));
+    }),
+  );
 }
 
 /** Hashes the hash fields with argon2 (reference/audit-and-utils.md, "Hash"). */

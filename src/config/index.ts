@@ -110,6 +110,8 @@ export interface Config {
   readonly rootRedirect: string | false;
   readonly tempPath: string;
   readonly graphqlIntrospection: boolean;
+  /** GRAPHQL_QUERY_TOKEN_LIMIT: the most tokens a GraphQL document may have. */
+  readonly graphqlQueryTokenLimit: number;
   readonly db: DbConfig;
   readonly redis: RedisConfig;
   readonly key: string;
@@ -247,6 +249,7 @@ export function loadConfig(
     rootRedirect: readRootRedirect(env),
     tempPath: env.string('TEMP_PATH', './data/tmp'),
     graphqlIntrospection: env.bool('GRAPHQL_INTROSPECTION', true),
+    graphqlQueryTokenLimit: env.int('GRAPHQL_QUERY_TOKEN_LIMIT', 5000, { min: 1 }),
     db: readDbConfig(env),
     redis: readRedisConfig(env),
     key: env.string('KEY') ?? randomBytes(16).toString('hex'),
@@ -454,4 +457,17 @@ function readUnlimitedSize(env: EnvReader, name: string): number {
   const value = env.raw(name);
   if (value === undefined || /^(unlimited|infinity)$/i.test(value)) return Infinity;
   return env.size(name, value);
+}
+
+/** loadConfig for a process entry point: a ConfigError is printed and the process exits 1. */
+export function loadConfigOrExit(processEnv: Readonly<Record<string, string | undefined>>): Config {
+  try {
+    return loadConfig(processEnv);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
 }

@@ -72,7 +72,7 @@ export class FileLibrary {
   async stage(ctx: CommandContext, upload: Upload, fields: Item, options: { isGenerated?: boolean } = {}): Promise<StagedFile> {
     const isGenerated = options.isGenerated === true;
     if (!isGenerated) this.#requireAllowedType(upload);
-    ctx.permissions.checkPayload('create', FILES_COLLECTION, fields);
+    await ctx.permissions.checkPayload('create', FILES_COLLECTION, fields);
     const id = fields['id'] === undefined ? randomUUID() : requireUuid(fields['id']);
     const location = this.#locationOf(fields);
     const path = diskName(id, upload.filename, upload.type);
@@ -101,7 +101,7 @@ export class FileLibrary {
    */
   async importUrl(ctx: CommandContext, url: unknown, fields: Item): Promise<PrimaryKey> {
     if (typeof url !== 'string' || !URL.canParse(url)) throw new InvalidPayloadError('"url" must be a valid uri');
-    ctx.permissions.checkPayload('create', FILES_COLLECTION, fields);
+    await ctx.permissions.checkPayload('create', FILES_COLLECTION, fields);
     const unavailable = (error: unknown) => {
       this.deps.logger.warn({ err: error, url }, 'file import: fetch failed');
       return new ServiceUnavailableError('external-file', `Couldn't fetch file from URL "${url}"`);
@@ -152,7 +152,7 @@ export class FileLibrary {
   async replace(ctx: CommandContext, rawKey: unknown, upload: Upload, fields: Item): Promise<PrimaryKey> {
     const row = await this.#requireRow(ctx, rawKey);
     this.#requireAllowedType(upload);
-    ctx.permissions.checkPayload('update', FILES_COLLECTION, fields);
+    await ctx.permissions.checkPayload('update', FILES_COLLECTION, fields);
     const location = fields['storage'] === undefined ? row.storage : this.#locationOf(fields);
     const path = diskName(row.id, upload.filename, upload.type);
     const staging = `${row.id}.${randomBytes(6).toString('hex')}.replacing`;

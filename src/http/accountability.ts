@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../access/permission-store.js';
+import type { StaticTokenUsers } from '../auth/static-token-users.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
 import { authenticate, type RequestOrigin } from '../auth/authenticate.js';
@@ -16,10 +17,14 @@ export function resolveAccountability(
   db: Knex,
   permissions: PermissionStore,
   schema: SchemaCache,
+  staticTokens: StaticTokenUsers,
 ): RequestHandler {
-  const ipAccessOf = async (role: string) => permissions.ipAccessOf(role, (await schema.getOverview()).version);
+  const lookups = {
+    ipAccessOf: async (role: string) => permissions.ipAccessOf(role, (await schema.getOverview()).version),
+    userByStaticToken: (token: string) => staticTokens.find(token),
+  };
   return async (req, _res, next) => {
-    req.accountability = await authenticate(db, config.secret, readToken(req, config), requestOrigin(config, req), ipAccessOf);
+    req.accountability = await authenticate(db, config.secret, readToken(req, config), requestOrigin(config, req), lookups);
     next();
   };
 }

@@ -3,7 +3,8 @@ import cookieParser from 'cookie-parser';
 import { pinoHttp } from 'pino-http';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../access/permission-store.js';
-import type { AuthContext } from '../auth/auth-context.js';
+import type { AuthServices } from '../auth/auth-context.js';
+import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
@@ -16,6 +17,7 @@ import { jsonBody } from './body.js';
 import { createErrorHandler } from './error-handler.js';
 import { authRoutes } from './routes/auth.js';
 import { usersTfaRoutes } from './routes/users-tfa.js';
+import { usersMeRoutes } from './routes/users-me.js';
 import { itemWriteRoutes, SYSTEM_WRITE_ROUTES, systemWriteRoutes } from './routes/item-writes.js';
 import { serverRoutes } from './routes/server.js';
 import { cacheRoutes } from './routes/cache.js';
@@ -27,6 +29,8 @@ import { itemsReadRoutes } from './routes/items-read.js';
 import { assetRoutes } from './routes/assets.js';
 import { fileWriteRoutes } from './routes/files.js';
 import { utilsTransferRoutes } from './routes/utils-transfer.js';
+import { graphqlRoutes, graphqlSpecRoutes } from './routes/graphql.js';
+import { SchemaStore } from '../graphql/index.js';
 import './request.js';
 
 export interface AppDeps {
@@ -35,7 +39,9 @@ export interface AppDeps {
   readonly logger: Logger;
   /** The schema overview (getOverview) and its invalidation after schema changes. */
   readonly schema: SchemaCache;
-  readonly auth: AuthContext;
+  readonly auth: AuthServices;
+  /** Told after writes which collections changed (caches of rows, on every instance). */
+  readonly invalidation: DataInvalidation;
   /** Compiled permission rules per role (src/access/README.md: loadPermissions per request). */
   readonly permissions: PermissionStore;
   /** File contents per storage location (STORAGE_*). */
@@ -67,7 +73,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(cookieParser());
   // Auth routes are public and answered before the token is resolved (routes/auth.ts).
   app.use('/auth', ...jsonBody(config.maxPayloadSize), authRoutes(deps.auth));
-  app.use(resolveAccountability(config, deps.db, deps.permissions, deps.schema));
+  app.use(resolveAccountability(config, deps.db, deps.permissions, deps.schema, deps.auth.staticTokens));
   app.use(...jsonBody(config.maxPayloadSize));
 
   app.get('/robots.txt', (_req, res) => {
@@ -81,9 +87,10 @@ export function createApp(deps: AppDeps): Express {
   }
 
   app.use('/server', serverRoutes(deps));
-  // Before the system collection routes: /users/me/tfa/* and /users/:id/tfa/disable are not items.
+  // Before the system collection routes: /users/me, /users/me/tfa/* and /users/:id/tfa/disable are not items.
   app.use('/users', usersTfaRoutes(deps.db));
-  const schemaContext = { db: deps.db, schema: deps.schema, reporter: logger };
+  app.use('/users', usersMeRoutes(deps));
+  const schemaContext = { db: deps.db, schema: deps.schema, reporter: logger, permissions: deps.permissions };
   app.use('/collections', collectionRoutes(schemaContext));
   app.use('/fields', fieldRoutes(schemaContext));
   app.use('/relations', relationRoutes(schemaContext));
@@ -96,6 +103,9 @@ export function createApp(deps: AppDeps): Express {
   app.use('/utils', utilsWriteRoutes(deps));
   app.use('/utils', utilsTransferRoutes(deps));
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
+  const graphqlSchemas = new SchemaStore();
+  app.use('/graphql', graphqlRoutes(deps, graphqlSchemas));
+  app.use('/server/specs/graphql', graphqlSpecRoutes(deps, graphqlSchemas));
 
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));

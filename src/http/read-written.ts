@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { PermissionStore } from '../access/permission-store.js';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import type { PrimaryKey } from '../commands/types.js';
@@ -10,6 +11,7 @@ import { queryLimits, readerOf } from '../query/index.js';
 export interface ReadWrittenDeps {
   readonly config: Config;
   readonly db: Knex;
+  readonly permissions: PermissionStore;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function readWritten(
   shape: 'one' | 'many',
 ): Promise<Item | Item[] | undefined> {
   const ctx = { db: deps.db, overview, limits: queryLimits(deps.config) };
-  const reader = readerOf(accountability);
+  const reader = await readerOf(deps, overview, accountability);
   try {
     if (shape === 'many') return await readItemsByKeys(ctx, collection.collection, keys, query, reader);
     const [key] = keys;

@@ -15,7 +15,7 @@ export { parseQuery, parseQueryString, parseFilter } from './parse/parse-query.j
 
 /** The database, the current schema overview and the limits a read runs with. */
 export type { ReadContext, Reader } from './read-context.js';
-export { queryLimits, readerOf } from './read-setup.js';
+export { queryLimits, readerOf, type ReaderDeps } from './read-setup.js';
 
 /**
  * Items of a query (or aggregate rows when it aggregates); meta counts; items by primary key

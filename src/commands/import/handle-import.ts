@@ -20,6 +20,10 @@ export async function handleImport(cmd: ImportCommand, ctx: CommandContext, batc
   return runWrite(ctx, async (writer) => {
     const collection = writer.collection(cmd.collection);
     if (collection.isSystem && !ctx.accountability.admin) throw new ForbiddenError();
+    // reference/audit-and-utils.md: an upsert needs create and update permission, whichever each row takes.
+    if (!ctx.permissions.allows(collection.collection, 'create') || !ctx.permissions.allows(collection.collection, 'update')) {
+      throw new ForbiddenError();
+    }
     const items = cmd.format === 'csv' ? readCsvItems(cmd.source, ctx.overview, collection) : readJsonItems(cmd.source);
     const known = new Set<string>();
     let row = 0;

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import type { Accountability } from '../../access/accountability.js';
 import type { DbClient } from '../../config/index.js';
-import { insertReturningKey } from '../../db/insert-returning-key.js';
+import { insertReturningKeys } from '../../db/insert-returning-keys.js';
 import { toDatabaseTimestamp } from '../to-database-value.js';
 import type { Item, PrimaryKey } from '../types.js';
 import { maskItem } from './mask.js';
@@ -15,13 +15,37 @@ export interface JournalEntry {
   readonly revision?: { readonly data: Item; readonly delta: Item };
 }
 
+/** A revision recorded in the journal; `id` is known once the journal has been flushed. */
+export interface RevisionRef {
+  readonly id: number | undefined;
+}
+
+interface PendingRevision extends RevisionRef {
+  id: number | undefined;
+  readonly row: Record<string, unknown>;
+}
+
+const REVISION_JSON_COLUMNS: ReadonlySet<string> = new Set(['data', 'delta']);
+
+interface PendingEntry {
+  readonly activity: Record<string, unknown>;
+  readonly revision: PendingRevision | undefined;
+}
+
 /**
  * Writes svc_activity and svc_revisions rows inside the command's transaction
  * (reference/audit-and-utils.md, "What each write records"): one activity row per item
  * touched, plus a revision for creates and updates when the collection's accountability is
  * `all`; nothing when it is null. Revision values are masked like reads.
+ *
+ * Entries are kept until {@link flush} (before the command commits), which writes all of
+ * them in a few statements (the activity rows, then the revisions, then the parent links)
+ * instead of two per item; rows get their ids in the order they were recorded.
  */
 export class Journal {
+  #pending: PendingEntry[] = [];
+  #links: { readonly children: readonly RevisionRef[]; readonly parent: RevisionRef }[] = [];
+
   constructor(
     private readonly trx: Knex.Transaction,
     private readonly dialect: DbClient,
@@ -29,45 +53,70 @@ export class Journal {
     private readonly now: Date,
   ) {}
 
-  /** Records one touched item; returns the id of its revision when one was written. */
-  async record(entry: JournalEntry): Promise<number | null> {
+  /** Records one touched item; returns its revision when one will be written. */
+  record(entry: JournalEntry): RevisionRef | null {
     const { accountability } = entry.collection;
     if (accountability === null) return null;
-    const activity = await insertReturningKey(
-      this.trx,
-      'svc_activity',
-      {
-        action: entry.action,
-        user: this.accountability.user,
-        timestamp: toDatabaseTimestamp(this.now, this.dialect),
-        ip: this.accountability.ip,
-        user_agent: this.accountability.userAgent,
-        origin: this.accountability.origin,
-        collection: entry.collection.collection,
-        item: String(entry.key),
-      },
-      'id',
-    );
-    if (accountability !== 'all' || entry.revision === undefined || entry.action === 'delete') return null;
-    const revision = await insertReturningKey(
-      this.trx,
-      'svc_revisions',
-      {
-        activity,
-        collection: entry.collection.collection,
-        item: String(entry.key),
-        data: JSON.stringify(maskItem(entry.collection, entry.revision.data)),
-        delta: JSON.stringify(maskItem(entry.collection, entry.revision.delta)),
-        parent: null,
-      },
-      'id',
-    );
-    return Number(revision);
+    const activity = {
+      action: entry.action,
+      user: this.accountability.user,
+      timestamp: toDatabaseTimestamp(this.now, this.dialect),
+      ip: this.accountability.ip,
+      user_agent: this.accountability.userAgent,
+      origin: this.accountability.origin,
+      collection: entry.collection.collection,
+      item: String(entry.key),
+    };
+    const hasRevision = accountability === 'all' && entry.revision !== undefined && entry.action !== 'delete';
+    const revision: PendingRevision | undefined = hasRevision
+      ? {
+          id: undefined,
+          row: {
+            collection: entry.collection.collection,
+            item: String(entry.key),
+            data: JSON.stringify(maskItem(entry.collection, entry.revision.data)),
+            delta: JSON.stringify(maskItem(entry.collection, entry.revision.delta)),
+            parent: null,
+          },
+        }
+      : undefined;
+    this.#pending.push({ activity, revision });
+    return revision ?? null;
   }
 
   /** Points the revisions of nested writes at the revision of the write that caused them. */
-  async linkChildren(children: readonly number[], parent: number): Promise<void> {
-    if (children.length === 0) return;
-    await this.trx('svc_revisions').whereIn('id', [...children]).update({ parent });
+  linkChildren(children: readonly RevisionRef[], parent: RevisionRef): void {
+    if (children.length > 0) this.#links.push({ children, parent });
+  }
+
+  /** Writes every entry recorded since the last flush, and the links between their revisions. */
+  async flush(): Promise<void> {
+    const pending = this.#pending;
+    this.#pending = [];
+    if (pending.length > 0) {
+      const activityIds = await insertReturningKeys(this.trx, 'svc_activity', pending.map((p) => p.activity), 'id', { hasIncreasingKeys: true });
+      const revisions = pending.flatMap((p, i) => (p.revision === undefined ? [] : [{ revision: p.revision, activity: activityIds[i] }]));
+      const revisionIds = await insertReturningKeys(
+        this.trx,
+        'svc_revisions',
+        revisions.map((r) => ({ activity: r.activity, ...r.revision.row })),
+        'id',
+        { hasIncreasingKeys: true, jsonColumns: REVISION_JSON_COLUMNS },
+      );
+      revisions.forEach((r, i) => {
+        r.revision.id = Number(revisionIds[i]);
+      });
+    }
+    const links = this.#links;
+    this.#links = [];
+    for (const link of links) {
+      const { id } = link.parent;
+      const children = link.children.flatMap((c) => (c.id === undefined ? [] : [c.id]));
+      if (id === undefined || children.length < link.children.length) {
+        this.#links.push(link);
+        continue;
+      }
+      await this.trx('svc_revisions').whereIn('id', children).update({ parent: id });
+    }
   }
 }

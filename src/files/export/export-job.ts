@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import type { Accountability } from '../../access/accountability.js';
@@ -34,6 +35,7 @@ export interface ExportJob {
 export interface PrepareExportDeps {
   readonly config: Config;
   readonly db: Knex;
+  readonly permissions: PermissionStore;
 }
 
 /**
@@ -66,7 +68,7 @@ export async function prepareExport(
 
   const { export: _export, ...parsed } = parseQuery(query as QueryObject);
   const ctx = { db: deps.db, overview, limits: queryLimits(deps.config) };
-  await readItems(ctx, collection.collection, { ...parsed, limit: 0, offset: 0 }, readerOf(accountability));
+  await readItems(ctx, collection.collection, { ...parsed, limit: 0, offset: 0 }, await readerOf(deps, overview, accountability));
 
   const title = `export-${collection.collection}-${titleStamp(new Date())}`;
   return {

@@ -2,7 +2,9 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
+import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
+import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { commandContext } from '../../commands/command-context.js';
 import type { Config } from '../../config/index.js';
@@ -18,6 +20,10 @@ export interface ExportDeps {
   readonly db: Knex;
   readonly schema: SchemaCache;
   readonly files: FileLibrary;
+  /** The permission rules per role: the export reads, and stores its file, as its caller. */
+  readonly permissions: PermissionStore;
+  /** Told which collections the export's write changed. */
+  readonly invalidation: DataInvalidation;
 }
 
 /** The export job's handler, for the worker and for the in-process runner alike. */
@@ -52,7 +58,7 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
   try {
     const overview = await deps.schema.getOverview();
     const ctx: ReadContext = { db: deps.db, overview, limits: { ...queryLimits(deps.config), queryLimitMax: Infinity } };
-    const reader: Reader = readerOf(job.accountability);
+    const reader: Reader = await readerOf(deps, overview, job.accountability);
     const query = exportQuery(job, requireCollection(overview, job.collection).primary);
     total = await countRows(ctx, job.collection, query, reader);
     await report({ status: 'running', rows_done: 0, rows_total: total, file: null, error: null });
@@ -71,7 +77,7 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
     await mkdir(workDir, { recursive: true });
 
     // Formatted straight into storage: the write is all or nothing, and the row comes after it.
-    const writer = commandContext(deps, job.accountability, overview);
+    const writer = await commandContext(deps, job.accountability, overview);
     const { type: _type, ...overrides } = job.file;
     const content = Readable.from(formatItems(counted(items), job.format, { tempDir: workDir }));
     const upload = { stream: content, filename: `${job.title}.${extension}`, type: contentType };

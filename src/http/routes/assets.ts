@@ -22,7 +22,7 @@ export function assetRoutes(deps: AssetRouteDeps): Router {
   router.get(['/:id', '/:id/:filename'], async (req, res) => {
     checkTransformation(req.query as Record<string, unknown>);
     const ctx = await readContext(deps);
-    const reader = readerOf(req.accountability);
+    const reader = await readerOf(deps, ctx.overview, req.accountability);
     const asset = await findAsset(ctx, reader, deps.storage, String(req.params['id']));
     let range: ReturnType<typeof parseRange>;
     try {

@@ -39,72 +39,95 @@ export function authRoutes(ctx: AuthContext): Router {
   // reference/config.md: AUTH_DISABLE_DEFAULT turns /auth/login into ROUTE_NOT_FOUND.
   if (!config.auth.disableDefault) {
     router.post('/login', async (req, res) => {
-      const body = readBody(req);
-      const credentials = {
-        email: readEmail(body),
-        password: readRequiredString(body, 'password'),
-        otp: readOptionalString(body, 'otp'),
-      };
-      const mode = readMode(body) ?? 'json';
-      sendGrant(res, config, await login(ctx, credentials, mode, requestOrigin(config, req)));
+      res.json({ data: await loginFrom(ctx, req, res, readBody(req)) });
     });
   }
 
   router.post('/refresh', async (req, res) => {
-    const body = readBody(req);
-    const mode = resolveMode(body);
-    const token = readRefreshToken(req, body, mode, config);
-    sendGrant(res, config, await refresh(ctx, token, mode, requestOrigin(config, req)));
+    res.json({ data: await refreshFrom(ctx, req, res, readBody(req)) });
   });
 
   router.post('/password/request', async (req, res) => {
-    const body = readBody(req);
-    const email = readEmail(body);
-    await requestPasswordReset(ctx, email, readOptionalString(body, 'reset_url'));
+    await passwordRequestFrom(ctx, readBody(req));
     res.status(204).end();
   });
 
   router.post('/password/reset', async (req, res) => {
-    const body = readBody(req);
-    const token = readRequiredString(body, 'token');
-    await resetPassword(ctx, token, readRequiredString(body, 'password'));
+    await passwordResetFrom(ctx, readBody(req));
     res.status(204).end();
   });
 
   router.post('/logout', async (req, res) => {
-    const body = readBody(req);
-    const token = readRefreshToken(req, body, resolveMode(body), config);
-    await deleteSession(ctx.db, token);
-    res.clearCookie(config.refreshTokenCookie.name, refreshCookieOptions(config));
-    res.clearCookie(config.sessionCookie.name, sessionCookieOptions(config));
+    await logoutFrom(ctx, req, res, readBody(req));
     res.status(204).end();
   });
 
   return router;
 }
 
-/** reference/auth.md, login 7: the token response by mode, with its cookie. */
-function sendGrant(res: Response, config: Config, grant: TokenGrant): void {
+/*
+ * The auth operations on a request body, shared by the routes above and GraphQL's auth
+ * mutations (reference/graphql.md): same checks, same errors, cookies set on `res`; each
+ * login or refresh answers the token response's `data`.
+ */
+
+export async function loginFrom(ctx: AuthContext, req: Request, res: Response, body: Record<string, unknown>): Promise<GrantData> {
+  const credentials = {
+    email: readEmail(body),
+    password: readRequiredString(body, 'password'),
+    otp: readOptionalString(body, 'otp'),
+  };
+  const mode = readMode(body) ?? 'json';
+  return applyGrant(res, ctx.config, await login(ctx, credentials, mode, requestOrigin(ctx.config, req)));
+}
+
+export async function refreshFrom(ctx: AuthContext, req: Request, res: Response, body: Record<string, unknown>): Promise<GrantData> {
+  const mode = resolveMode(body);
+  const token = readRefreshToken(req, body, mode, ctx.config);
+  return applyGrant(res, ctx.config, await refresh(ctx, token, mode, requestOrigin(ctx.config, req)));
+}
+
+export async function logoutFrom(ctx: AuthContext, req: Request, res: Response, body: Record<string, unknown>): Promise<void> {
+  const token = readRefreshToken(req, body, resolveMode(body), ctx.config);
+  await deleteSession(ctx.db, token);
+  res.clearCookie(ctx.config.refreshTokenCookie.name, refreshCookieOptions(ctx.config));
+  res.clearCookie(ctx.config.sessionCookie.name, sessionCookieOptions(ctx.config));
+}
+
+export async function passwordRequestFrom(ctx: AuthContext, body: Record<string, unknown>): Promise<void> {
+  const email = readEmail(body);
+  await requestPasswordReset(ctx, email, readOptionalString(body, 'reset_url'));
+}
+
+export async function passwordResetFrom(ctx: AuthContext, body: Record<string, unknown>): Promise<void> {
+  const token = readRequiredString(body, 'token');
+  await resetPassword(ctx, token, readRequiredString(body, 'password'));
+}
+
+/** The token response's `data` (reference/routes.md, Auth routes). */
+export interface GrantData {
+  readonly access_token?: string;
+  readonly expires: number;
+  readonly refresh_token?: string;
+}
+
+/** reference/auth.md, login 7: the token response by mode; its cookie set on `res`. */
+function applyGrant(res: Response, config: Config, grant: TokenGrant): GrantData {
   switch (grant.mode) {
     case 'json':
-      res.json({
-        data: { access_token: grant.accessToken, expires: grant.expires, refresh_token: grant.refreshToken },
-      });
-      return;
+      return { access_token: grant.accessToken, expires: grant.expires, refresh_token: grant.refreshToken };
     case 'cookie':
       res.cookie(config.refreshTokenCookie.name, grant.refreshToken, {
         ...refreshCookieOptions(config),
         maxAge: config.refreshTokenTtlMs,
       });
-      res.json({ data: { access_token: grant.accessToken, expires: grant.expires } });
-      return;
+      return { access_token: grant.accessToken, expires: grant.expires };
     case 'session':
       res.cookie(config.sessionCookie.name, grant.accessToken, {
         ...sessionCookieOptions(config),
         maxAge: config.sessionCookie.ttlMs,
       });
-      res.json({ data: { expires: grant.expires } });
-      return;
+      return { expires: grant.expires };
   }
 }
 

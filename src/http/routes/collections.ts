@@ -1,20 +1,19 @@
 import { Router, type Request, type Response } from 'express';
 import { createCollections, deleteCollection, updateCollection } from '../../../catalog/ddl/collections.js';
-import type { SchemaContext } from '../../../catalog/ddl/context.js';
 import { isObject, parseCollectionPayload } from '../../../catalog/ddl/payloads.js';
 import { findCollectionObject, listCollectionObjects } from '../../../catalog/overview/api-objects.js';
-import { schemaReadFilter } from '../../access/schema-access.js';
 import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
 import { collectionParam, toCollectionName } from '../collection-name.js';
 import { requireAdmin } from '../require-admin.js';
+import { readableSchema, type SchemaRouteContext } from '../schema-read.js';
 
 /** /collections (reference/routes.md, Schema routes): reads filtered by permission, writes admin only. */
-export function collectionRoutes(ctx: SchemaContext): Router {
+export function collectionRoutes(ctx: SchemaRouteContext): Router {
   const router = Router();
 
   const list = async (req: Request, res: Response) => {
-    const [overview, canRead] = await Promise.all([ctx.schema.getOverview(), schemaReadFilter(req.accountability)]);
-    res.json({ data: listCollectionObjects(overview).filter((c) => canRead(c.collection)) });
+    const { overview, canRead } = await readableSchema(ctx, req);
+    res.json({ data: listCollectionObjects(overview).filter((c) => canRead.collection(c.collection)) });
   };
   router.get('/', list);
   router.search('/', list);
@@ -64,10 +63,10 @@ export function collectionRoutes(ctx: SchemaContext): Router {
   return router;
 }
 
-async function readCollection(ctx: SchemaContext, req: Request, collection: string) {
-  const [overview, canRead] = await Promise.all([ctx.schema.getOverview(), schemaReadFilter(req.accountability)]);
+async function readCollection(ctx: SchemaRouteContext, req: Request, collection: string) {
+  const { overview, canRead } = await readableSchema(ctx, req);
   const found = findCollectionObject(overview, collection);
-  if (found === undefined || !canRead(collection)) throw new ForbiddenError();
+  if (found === undefined || !canRead.collection(collection)) throw new ForbiddenError();
   return found;
 }
 

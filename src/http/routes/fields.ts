@@ -1,33 +1,36 @@
-import { Router, type Request } from 'express';
-import type { SchemaContext } from '../../../catalog/ddl/context.js';
+import { Router } from 'express';
 import { createField, deleteField, updateField } from '../../../catalog/ddl/fields.js';
 import { isObject, parseFieldPatch, parseFieldPayload } from '../../../catalog/ddl/payloads.js';
 import { listFieldObjects, toFieldObject } from '../../../catalog/overview/api-objects.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import type { SchemaOverview } from '../../../catalog/overview/types.js';
-import { schemaReadFilter } from '../../access/schema-access.js';
 import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
 import { requireAdmin } from '../require-admin.js';
 import { collectionParam } from '../collection-name.js';
+import { readableCollectionSchema, readableSchema, type SchemaRouteContext } from '../schema-read.js';
+import type { SchemaReadAccess } from '../../access/schema-access.js';
 
 /** /fields (reference/routes.md, Schema routes): reads filtered by permission, writes admin only. */
-export function fieldRoutes(ctx: SchemaContext): Router {
+export function fieldRoutes(ctx: SchemaRouteContext): Router {
   const router = Router();
 
   router.get('/', async (req, res) => {
-    const [overview, canRead] = await Promise.all([ctx.schema.getOverview(), schemaReadFilter(req.accountability)]);
-    const collections = Object.values(overview.collections).filter((c) => canRead(c.collection));
-    res.json({ data: collections.flatMap((c) => listFieldObjects(overview, c)) });
+    const { overview, canRead } = await readableSchema(ctx, req);
+    const collections = Object.values(overview.collections).filter((c) => canRead.collection(c.collection));
+    res.json({ data: collections.flatMap((c) => readableFields(overview, canRead, c.collection)) });
   });
 
   router.get('/:collection', async (req, res) => {
-    const overview = await readable(ctx, req);
-    res.json({ data: listFieldObjects(overview, requireCollection(overview, collectionParam(req))) });
+    const { overview, canRead } = await readableCollectionSchema(ctx, req);
+    res.json({ data: readableFields(overview, canRead, collectionParam(req)) });
   });
 
   router.get('/:collection/:field', async (req, res) => {
-    const overview = await readable(ctx, req);
-    res.json({ data: fieldObject(overview, collectionParam(req), String(req.params['field'])) });
+    const { overview, canRead } = await readableCollectionSchema(ctx, req);
+    const collection = collectionParam(req);
+    const field = String(req.params['field']);
+    if (!canRead.field(collection, field)) throw new ForbiddenError();
+    res.json({ data: fieldObject(overview, collection, field) });
   });
 
   router.post('/:collection', async (req, res) => {
@@ -70,11 +73,9 @@ export function fieldRoutes(ctx: SchemaContext): Router {
   return router;
 }
 
-/** The overview, after checking the caller may read the schema of the :collection in the path. */
-async function readable(ctx: SchemaContext, req: Request): Promise<SchemaOverview> {
-  const [overview, canRead] = await Promise.all([ctx.schema.getOverview(), schemaReadFilter(req.accountability)]);
-  if (!canRead(collectionParam(req))) throw new ForbiddenError();
-  return overview;
+/** The field objects of a collection the caller may read. */
+function readableFields(overview: SchemaOverview, canRead: SchemaReadAccess, collection: string) {
+  return listFieldObjects(overview, requireCollection(overview, collection)).filter((f) => canRead.field(collection, f.field));
 }
 
 function fieldObject(overview: SchemaOverview, collection: string, field: string) {

@@ -34,7 +34,7 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
       if (written === undefined) res.status(204).end();
       else res.json({ data: written });
     };
-    return { overview, collection, ctx: commandContext(deps, req.accountability, overview), reply };
+    return { overview, collection, ctx: await commandContext(deps, req.accountability, overview), reply };
   };
 
   if (options.withImport) {

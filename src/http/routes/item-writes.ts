@@ -1,7 +1,9 @@
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
+import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../../catalog/overview/types.js';
+import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { handleCreate } from '../../commands/create.js';
 import { handleDelete } from '../../commands/delete.js';
@@ -18,6 +20,8 @@ export interface ItemWriteDeps {
   readonly config: Config;
   readonly db: Knex;
   readonly schema: SchemaCache;
+  readonly permissions: PermissionStore;
+  readonly invalidation: DataInvalidation;
 }
 
 /**
@@ -86,7 +90,7 @@ function collectionWriteRoutes(deps: ItemWriteDeps, nameOf: (req: Request) => st
       if (written === undefined) res.status(204).end();
       else res.json({ data: written });
     };
-    return { collection, ctx: commandContext(deps, req.accountability, overview), reply };
+    return { collection, ctx: await commandContext(deps, req.accountability, overview), reply };
   };
 
   router.post('/', async (req, res) => {

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
+import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
@@ -28,6 +29,7 @@ export interface ReadRouteDeps {
   readonly config: Config;
   readonly db: Knex;
   readonly schema: SchemaCache;
+  readonly permissions: PermissionStore;
 }
 
 /**
@@ -62,14 +64,8 @@ export function itemsReadRoutes(deps: ReadRouteDeps): Router {
   for (const [path, collection] of Object.entries(SYSTEM_ROUTES)) {
     router.get(path, (req, res) => reads.list(req, res, collection));
     router.search(path, (req, res) => reads.list(req, res, collection));
-    router.get(`${path}/:id`, (req, res, next) => {
-      // /users/me belongs to the users router (reference/routes.md, Users extras).
-      if (collection === 'svc_users' && idParam(req) === 'me') {
-        next();
-        return;
-      }
-      return reads.one(req, res, collection, idParam(req));
-    });
+    // /users/me is the users router's, mounted before this one (reference/routes.md, Users extras).
+    router.get(`${path}/:id`, (req, res) => reads.one(req, res, collection, idParam(req)));
   }
   return router;
 }
@@ -83,7 +79,7 @@ class ItemReads {
 
   async list(req: Request, res: Response, collection: string): Promise<void> {
     const ctx = await readContext(this.deps);
-    const reader = readerOf(req.accountability);
+    const reader = await readerOf(this.deps, ctx.overview, req.accountability);
     const body = searchBody(req);
     const query = requestQuery(req, body?.query);
     const target = requireCollection(ctx.overview, collection);
@@ -113,7 +109,8 @@ class ItemReads {
 
   async one(req: Request, res: Response, collection: string, id: string): Promise<void> {
     const ctx = await readContext(this.deps);
-    res.json({ data: await readItemByKey(ctx, collection, id, requestQuery(req, undefined), readerOf(req.accountability)) });
+    const reader = await readerOf(this.deps, ctx.overview, req.accountability);
+    res.json({ data: await readItemByKey(ctx, collection, id, requestQuery(req, undefined), reader) });
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../../config/index.js';
 import { checkDatabase, overallStatus, type HealthCheck } from '../../db/health.js';
 import { SERVICE_VERSION } from '../../version.js';
+import type { Accountability } from '../../access/accountability.js';
 
 const PUBLIC_PROJECT_FIELDS = [
   'project_name',
@@ -31,46 +32,63 @@ export interface ServerRouteDeps {
   readonly healthChecks?: Readonly<Record<string, () => Promise<HealthCheck>>>;
 }
 
+/**
+ * GET /server/info's data (reference/routes.md): the public project settings; any
+ * authenticated caller also gets the limits and versions. GraphQL's `server_info` too.
+ */
+export async function readServerInfo(
+  { config, db }: Pick<ServerRouteDeps, 'config' | 'db'>,
+  accountability: Accountability,
+): Promise<Record<string, unknown>> {
+  const row = await db('svc_settings').first(PUBLIC_PROJECT_FIELDS);
+  const project = Object.fromEntries(
+    PUBLIC_PROJECT_FIELDS.map((f) => {
+      const value: unknown = row?.[f] ?? null;
+      // SQLite and MySQL hand booleans back as 0/1.
+      return [f, BOOLEAN_SETTINGS.has(f) && value !== null ? Boolean(value) : value];
+    }),
+  );
+  const data: Record<string, unknown> = { project };
+  if (accountability.user !== null) {
+    data['rateLimit'] = config.rateLimiter.enabled
+      ? { points: config.rateLimiter.points, duration: config.rateLimiter.durationSeconds }
+      : false;
+    data['rateLimitGlobal'] = false;
+    data['queryLimit'] = {
+      default: config.queryLimitDefault,
+      max: Number.isFinite(config.queryLimitMax) ? config.queryLimitMax : -1,
+    };
+    data['websocket'] = false;
+    data['version'] = SERVICE_VERSION;
+  }
+  return data;
+}
+
+/** GET /server/health's body: status for everyone, the checks for admins. GraphQL's `server_health` too. */
+export async function readHealth(
+  { config, db, healthChecks = {} }: ServerRouteDeps,
+  accountability: Accountability,
+): Promise<{ status: string } & Record<string, unknown>> {
+  const checks: Record<string, HealthCheck[]> = {
+    [`${config.db.client}:responseTime`]: [await checkDatabase(db, config.db.healthcheckThresholdMs)],
+  };
+  for (const [name, check] of Object.entries(healthChecks)) checks[name] = [await check()];
+  const status = overallStatus(Object.values(checks).flat());
+  return accountability.admin ? { status, releaseId: SERVICE_VERSION, serviceId: config.key, checks } : { status };
+}
+
 /** /server/ping, /server/info, /server/health (reference/routes.md, Server routes). */
 export function serverRoutes({ config, db, healthChecks = {} }: ServerRouteDeps): Router {
   const router = Router();
 
   router.get('/info', async (req, res) => {
-    const row = await db('svc_settings').first(PUBLIC_PROJECT_FIELDS);
-    const project = Object.fromEntries(
-      PUBLIC_PROJECT_FIELDS.map((f) => {
-        const value: unknown = row?.[f] ?? null;
-        // SQLite and MySQL hand booleans back as 0/1.
-        return [f, BOOLEAN_SETTINGS.has(f) && value !== null ? Boolean(value) : value];
-      }),
-    );
-    const data: Record<string, unknown> = { project };
-    if (req.accountability.user !== null) {
-      data['rateLimit'] = config.rateLimiter.enabled
-        ? { points: config.rateLimiter.points, duration: config.rateLimiter.durationSeconds }
-        : false;
-      data['rateLimitGlobal'] = false;
-      data['queryLimit'] = {
-        default: config.queryLimitDefault,
-        max: Number.isFinite(config.queryLimitMax) ? config.queryLimitMax : -1,
-      };
-      data['websocket'] = false;
-      data['version'] = SERVICE_VERSION;
-    }
-    res.json({ data });
+    res.json({ data: await readServerInfo({ config, db }, req.accountability) });
   });
 
   router.get('/health', async (req, res) => {
-    const checks: Record<string, HealthCheck[]> = {
-      [`${config.db.client}:responseTime`]: [await checkDatabase(db, config.db.healthcheckThresholdMs)],
-    };
-    for (const [name, check] of Object.entries(healthChecks)) checks[name] = [await check()];
-    const status = overallStatus(Object.values(checks).flat());
-    const body = req.accountability.admin
-      ? { status, releaseId: SERVICE_VERSION, serviceId: config.key, checks }
-      : { status };
+    const body = await readHealth({ config, db, healthChecks }, req.accountability);
     res
-      .status(status === 'error' ? 503 : 200)
+      .status(body.status === 'error' ? 503 : 200)
       .type('application/health+json')
       .send(JSON.stringify(body));
   });

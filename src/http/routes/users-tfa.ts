@@ -1,8 +1,9 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import type { Knex } from 'knex';
 import { disableTfa, disableTfaOf, enableTfa, generateTfa } from '../../auth/tfa.js';
-import { ForbiddenError, InvalidCredentialsError } from '../../errors.js';
+import { ForbiddenError } from '../../errors.js';
 import { readBody, readRequiredString } from '../payload.js';
+import { requireUser } from '../require-user.js';
 
 /**
  * Two-factor routes under /users (reference/routes.md, Users extras; reference/auth.md, TFA).
@@ -39,10 +40,4 @@ export function usersTfaRoutes(db: Knex): Router {
   });
 
   return router;
-}
-
-function requireUser(req: Request): string {
-  const { user } = req.accountability;
-  if (user === null) throw new InvalidCredentialsError();
-  return user;
 }

@@ -27,7 +27,7 @@ export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
   router.post('/import/:collection', async (req, res) => {
     const overview = await deps.schema.getOverview();
     const collection = requireWritable(overview, toCollectionName(String(req.params['collection'])));
-    const ctx = commandContext(deps, req.accountability, overview);
+    const ctx = await commandContext(deps, req.accountability, overview);
     let isImported = false;
     for await (const part of readMultipart(req)) {
       if (part.kind !== 'file' || part.name !== 'file') continue;

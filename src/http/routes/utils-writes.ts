@@ -21,7 +21,7 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
     const overview = await deps.schema.getOverview();
     await handleSort(
       { kind: 'sort', collection: collectionParam(req), item: item as string | number, to: to as string | number },
-      commandContext(deps, req.accountability, overview),
+      await commandContext(deps, req.accountability, overview),
     );
     // reference/routes.md: sort answers 200 with an empty body.
     res.status(200).end();
@@ -29,7 +29,7 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
 
   router.post('/revert/:revision', async (req, res) => {
     const overview = await deps.schema.getOverview();
-    await handleRevert({ kind: 'revert', revision: String(req.params['revision']) }, commandContext(deps, req.accountability, overview));
+    await handleRevert({ kind: 'revert', revision: String(req.params['revision']) }, await commandContext(deps, req.accountability, overview));
     res.status(204).end();
   });
 

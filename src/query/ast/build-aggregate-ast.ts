@@ -2,16 +2,16 @@ import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import { InvalidQueryError } from '../../errors.js';
 import type { AggregateFunction, Query } from '../query.js';
 import type { BuildContext } from './build-context.js';
-import { andConditions, buildCondition, buildRowFilter } from './build-condition.js';
+import { andConditions, buildCondition, buildRowFilter, functionOperand } from './build-condition.js';
 import { buildSearch, resolveLimit } from './build-level.js';
 import type { AggregateAst, AggregateNode, CountAst, GroupNode } from './nodes.js';
 import {
   collectionRef,
   functionKey,
-  functionOperand,
   parseFunctionKey,
   readableCollection,
   requireField,
+  requireUnmasked,
 } from './resolve.js';
 
 /** Functions that count rows when given `*`. */
@@ -65,7 +65,7 @@ function groupNode(ctx: BuildContext, collection: CollectionOverview, name: stri
     const operand = functionOperand(ctx, collection, fn.fn, fn.field, reason);
     return { key: functionKey(fn.fn, fn.field), operand, type: 'integer', scale: null };
   }
-  const field = requireField(ctx, collection, name, reason);
+  const field = requireUnmasked(requireField(ctx, collection, name, reason));
   if (field.isAlias) throw new InvalidQueryError(reason);
   return { key: name, operand: { kind: 'column', column: name, type: field.type }, type: field.type, scale: field.scale };
 }
@@ -76,7 +76,9 @@ function aggregateNode(ctx: BuildContext, collection: CollectionOverview, fn: Ag
     return { fn, column: null, field: null, type: 'integer', scale: null };
   }
   const reason = `Invalid aggregate field "${name}" on "${collection.collection}"`;
-  const field = requireField(ctx, collection, name, reason);
+  const named = requireField(ctx, collection, name, reason);
+  // Counting values reveals nothing of them; any other function would.
+  const field = fn === 'count' ? named : requireUnmasked(named);
   if (field.isAlias) throw new InvalidQueryError(reason);
   return { fn, column: name, field: name, type: field.type, scale: field.scale };
 }

@@ -16,11 +16,12 @@ import {
 import type { FilterOperator } from '../validate/filter-operators.js';
 import type { BuildContext } from './build-context.js';
 import { isDynamicValue, resolveDynamicValue } from './dynamic-values.js';
-import type { Condition, Operand, Value } from './nodes.js';
+import { DATE_FUNCTIONS, type Condition, type DateFunction, type Operand, type RelationRef, type Value } from './nodes.js';
 import {
   a2oRef,
-  functionOperand,
+  isMasked,
   parseFunctionKey,
+  refOf,
   requireField,
   resolveRelation,
   type ResolvedRelation,
@@ -45,13 +46,94 @@ export function buildCondition(ctx: BuildContext, collection: string, filter: Fi
 
 /**
  * A permission's row filter: written by an administrator, so it is trusted (no field-level
- * read checks), and it never recurses into other permissions.
+ * read checks), and it never recurses into other permissions. Non-admins read svc_activity
+ * and svc_revisions rows only of items they may read (reference/auth.md: system collections
+ * follow the same rules).
  */
 export function buildRowFilter(ctx: BuildContext, collection: string): Condition | null {
   const filter = ctx.access.rowFilter(collection);
-  if (filter === null || Object.keys(filter).length === 0) return null;
-  const trusted: BuildContext = { ...ctx, access: FULL_READ_ACCESS, accountability: { ...ctx.accountability, admin: true } };
-  return buildCondition(trusted, collection, filter);
+  const own = filter === null || Object.keys(filter).length === 0 ? null : buildCondition(trusted(ctx), collection, filter);
+  if (!JOURNAL_COLLECTIONS.has(collection) || ctx.accountability.admin) return own;
+  return andConditions(own, buildJournalCondition(ctx));
+}
+
+/** Collections whose rows name an item of another collection by `collection` and `item`. */
+const JOURNAL_COLLECTIONS: ReadonlySet<string> = new Set(['svc_activity', 'svc_revisions']);
+
+function trusted(ctx: BuildContext): BuildContext {
+  return { ...ctx, access: FULL_READ_ACCESS, accountability: { ...ctx.accountability, admin: true } };
+}
+
+/**
+ * The journal rows of items the caller may read: their collection is readable and, where the
+ * read permission filters rows, the item is one of the rows it lets through (one uncorrelated
+ * subquery per such collection).
+ */
+function buildJournalCondition(ctx: BuildContext): Condition {
+  const collectionColumn: Operand = { kind: 'column', column: 'collection', type: 'string' };
+  const itemColumn: Operand = { kind: 'column', column: 'item', type: 'string' };
+  const unfiltered: Value[] = [];
+  const items: Condition[] = [];
+  for (const name of Object.keys(ctx.overview.collections)) {
+    if (JOURNAL_COLLECTIONS.has(name) || !canReadCollection(ctx.access, name)) continue;
+    const named: Value = { kind: 'literal', value: name, type: 'string' };
+    const rows = buildRowFilter(ctx, name);
+    if (rows === null) {
+      unfiltered.push(named);
+      continue;
+    }
+    items.push({
+      kind: 'and',
+      items: [
+        { kind: 'compare', operand: collectionColumn, op: '=', value: named },
+        { kind: 'keyIn', operand: itemColumn, target: refOf(ctx, name), condition: rows },
+      ],
+    });
+  }
+  if (unfiltered.length > 0) items.unshift({ kind: 'in', operand: collectionColumn, values: unfiltered, negated: false });
+  if (items.length === 0) return { kind: 'constant', value: false };
+  return items.length === 1 && items[0] !== undefined ? items[0] : { kind: 'or', items };
+}
+
+/** A related row the caller may read (its row permission) that satisfies `condition`. */
+function readableRelated(ctx: BuildContext, collection: string, condition: Condition | null): Condition {
+  return andConditions(buildRowFilter(ctx, collection), condition) ?? { kind: 'constant', value: true };
+}
+
+const TEMPORAL_TYPES: ReadonlySet<FieldType> = new Set(['date', 'dateTime', 'timestamp', 'time']);
+
+/**
+ * The operand of a function key: date parts of date/time fields, `count` of o2m/m2m/m2a
+ * aliases (the related rows the caller may read) and json/csv fields (reference/query.md,
+ * fields: functions).
+ */
+export function functionOperand(
+  ctx: BuildContext,
+  collection: CollectionOverview,
+  fn: string,
+  fieldName: string,
+  unknownReason: string,
+): Operand {
+  const field = requireField(ctx, collection, fieldName, unknownReason);
+  if (fn === 'count') {
+    const relation = resolveRelation(ctx, collection, fieldName);
+    if (relation?.kind === 'o2m') {
+      const target = relation.target.collection;
+      // Counting rows of a collection the caller cannot read would reveal them.
+      if (!canReadCollection(ctx.access, target)) throw new ForbiddenError();
+      return { kind: 'countRelated', relation, filter: buildRowFilter(ctx, target) };
+    }
+    if (isMasked(field)) throw new ForbiddenError();
+    if (field.type === 'json' || field.type === 'csv') return { kind: 'countElements', column: fieldName, type: field.type };
+    throw new InvalidQueryError(`"count" can't be applied to "${fieldName}" on "${collection.collection}"`);
+  }
+  if (!(DATE_FUNCTIONS as readonly string[]).includes(fn)) {
+    throw new InvalidQueryError(`Invalid function "${fn}"`);
+  }
+  if (!TEMPORAL_TYPES.has(field.type) || field.isAlias) {
+    throw new InvalidQueryError(`"${fn}" can't be applied to "${fieldName}" on "${collection.collection}"`);
+  }
+  return { kind: 'datePart', fn: fn as DateFunction, column: fieldName };
 }
 
 class FilterBuilder {
@@ -89,7 +171,8 @@ class FilterBuilder {
     const column: Operand = { kind: 'column', column: key, type: field.type };
     if (relation === undefined) {
       if (field.isAlias) throw new InvalidQueryError(unknown);
-      return this.operators(column, field.type, value, key);
+      // reference/system-collections.md: masked values are never revealed, not even by a filter.
+      return this.operators(column, isMasked(field) ? 'hash' : field.type, value, key);
     }
     const [operators, nested] = splitOperatorKeys(value);
     const items: Condition[] = [];
@@ -99,7 +182,7 @@ class FilterBuilder {
         if (nested !== null) {
           const target = requireCollection(this.ctx.overview, relation.target.collection);
           const condition = this.level(target, nested, depth + 1);
-          if (condition !== null) items.push({ kind: 'related', relation, condition, negated: false });
+          if (condition !== null) items.push(this.related(relation, condition, false));
         }
         break;
       }
@@ -109,13 +192,12 @@ class FilterBuilder {
           if (op !== '_some' && op !== '_none') items.push(this.relatedPresence(relation, op, raw));
           else {
             if (!isPlainObject(raw)) throw new InvalidQueryError(`Invalid filter object for "${key}.${op}"`);
-            const condition = this.level(target, raw, depth + 1) ?? { kind: 'constant', value: true };
-            items.push({ kind: 'related', relation, condition, negated: op === '_none' });
+            items.push(this.related(relation, this.level(target, raw, depth + 1), op === '_none'));
           }
         }
         if (nested !== null) {
           const condition = this.level(target, nested, depth + 1);
-          if (condition !== null) items.push({ kind: 'related', relation, condition, negated: false });
+          if (condition !== null) items.push(this.related(relation, condition, false));
         }
         break;
       }
@@ -138,8 +220,15 @@ class FilterBuilder {
     }
     const target = requireCollection(this.ctx.overview, scope);
     if (!canReadCollection(this.ctx.access, scope)) throw new ForbiddenError();
-    const condition = this.level(target, value, depth + 1) ?? { kind: 'constant', value: true };
-    return { kind: 'related', relation: a2oRef(this.ctx, relation, scope), condition, negated: false };
+    return this.related(a2oRef(this.ctx, relation, scope), this.level(target, value, depth + 1), false);
+  }
+
+  /**
+   * Some related row satisfies `condition` (none, when `negated`): only rows the caller may
+   * read count, so a filter never reveals what a read would not.
+   */
+  private related(relation: RelationRef, condition: Condition | null, negated: boolean): Condition {
+    return { kind: 'related', relation, condition: readableRelated(this.ctx, relation.target.collection, condition), negated };
   }
 
   /** `_null`/`_empty` (and negations) on an o2m alias: whether any related row exists. */
@@ -148,7 +237,7 @@ class FilterBuilder {
       throw new InvalidQueryError(`"alias" field type does not contain the "${op}" filter operator`);
     }
     const wantsNone = booleanValue(op as FilterOperator, raw) === (op === '_null' || op === '_empty');
-    return { kind: 'related', relation, condition: { kind: 'constant', value: true }, negated: wantsNone };
+    return this.related(relation, null, wantsNone);
   }
 
   /** `{_op: value, ...}` (or a bare value = `_eq`) on one operand. */

@@ -4,9 +4,9 @@ import { InvalidQueryError } from '../../errors.js';
 import type { NestedQuery } from '../query.js';
 import { isUuid } from '../validate/filter-values.js';
 import type { BuildContext, QueryLimits } from './build-context.js';
-import { andConditions, buildCondition, buildRowFilter } from './build-condition.js';
+import { andConditions, buildCondition, buildRowFilter, functionOperand } from './build-condition.js';
 import type { Condition, LevelQuery, Operand, SortNode } from './nodes.js';
-import { functionOperand, isMasked, parseFunctionKey, requireField, resolveRelation } from './resolve.js';
+import { isMasked, parseFunctionKey, requireField, requireUnmasked, resolveRelation } from './resolve.js';
 
 /**
  * One level's filter (row permission AND query filter AND search), sort and window.
@@ -61,12 +61,15 @@ function sortOperand(ctx: BuildContext, collection: CollectionOverview, segments
   const relation = resolveRelation(ctx, collection, head);
   if (rest.length === 0) {
     if (field.isAlias) throw new InvalidQueryError(reason);
+    requireUnmasked(field);
     return { kind: 'column', column: head, type: field.type };
   }
   if (relation?.kind !== 'm2o') throw new InvalidQueryError(reason);
   const target = ctx.overview.collections[relation.target.collection];
   if (target === undefined) throw new InvalidQueryError(reason);
-  return { kind: 'path', relation, operand: sortOperand(ctx, target, rest, entry) };
+  // Rows the caller may not read sort as if they had no value.
+  const filter = buildRowFilter(ctx, target.collection);
+  return { kind: 'path', relation, operand: sortOperand(ctx, target, rest, entry), filter };
 }
 
 const INTEGER = /^-?\d+$/;

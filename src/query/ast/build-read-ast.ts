@@ -4,7 +4,7 @@ import { canReadCollection, canReadField } from '../../access/read-access.js';
 import { ForbiddenError, InvalidQueryError } from '../../errors.js';
 import type { Deep, NestedQuery, Query } from '../query.js';
 import type { BuildContext } from './build-context.js';
-import { andConditions, buildCondition, buildRowFilter } from './build-condition.js';
+import { andConditions, buildCondition, buildRowFilter, functionOperand } from './build-condition.js';
 import { buildLevel } from './build-level.js';
 import type { A2OBranch, Condition, ReadAst, ReadNode, Value } from './nodes.js';
 import { coerceLiteral } from '../validate/filter-values.js';
@@ -13,7 +13,6 @@ import {
   a2oRef,
   collectionRef,
   functionKey,
-  functionOperand,
   isMasked,
   parseFunctionKey,
   readableCollection,

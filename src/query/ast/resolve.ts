@@ -1,9 +1,9 @@
-import type { CollectionOverview, FieldOverview, FieldType } from '../../../catalog/overview/types.js';
+import type { CollectionOverview, FieldOverview } from '../../../catalog/overview/types.js';
 import { findField, getFieldRelation, requireCollection } from '../../../catalog/overview/lookup.js';
 import { canReadCollection, canReadField } from '../../access/read-access.js';
 import { ForbiddenError, InvalidQueryError, invariant } from '../../errors.js';
 import type { BuildContext } from './build-context.js';
-import { DATE_FUNCTIONS, type CollectionRef, type DateFunction, type Operand, type RelationRef } from './nodes.js';
+import type { CollectionRef, RelationRef } from './nodes.js';
 
 /** The readable collection, or FORBIDDEN (unknown and unreadable look the same). */
 export function readableCollection(ctx: BuildContext, collection: string): CollectionOverview {
@@ -87,35 +87,6 @@ export function parseFunctionKey(key: string): { readonly fn: string; readonly f
   return fn === undefined || field === undefined ? undefined : { fn, field: field.trim() };
 }
 
-const TEMPORAL_TYPES: ReadonlySet<FieldType> = new Set(['date', 'dateTime', 'timestamp', 'time']);
-
-/**
- * The operand of a function key: date parts of date/time fields, `count` of o2m/m2m/m2a
- * aliases and json/csv fields (reference/query.md, fields: functions).
- */
-export function functionOperand(
-  ctx: BuildContext,
-  collection: CollectionOverview,
-  fn: string,
-  fieldName: string,
-  unknownReason: string,
-): Operand {
-  const field = requireField(ctx, collection, fieldName, unknownReason);
-  if (fn === 'count') {
-    const relation = resolveRelation(ctx, collection, fieldName);
-    if (relation?.kind === 'o2m') return { kind: 'countRelated', relation };
-    if (field.type === 'json' || field.type === 'csv') return { kind: 'countElements', column: fieldName, type: field.type };
-    throw new InvalidQueryError(`"count" can't be applied to "${fieldName}" on "${collection.collection}"`);
-  }
-  if (!(DATE_FUNCTIONS as readonly string[]).includes(fn)) {
-    throw new InvalidQueryError(`Invalid function "${fn}"`);
-  }
-  if (!TEMPORAL_TYPES.has(field.type) || field.isAlias) {
-    throw new InvalidQueryError(`"${fn}" can't be applied to "${fieldName}" on "${collection.collection}"`);
-  }
-  return { kind: 'datePart', fn: fn as DateFunction, column: fieldName };
-}
-
 /** The output key of a function field: `published_year`, `comments_count`. */
 export function functionKey(fn: string, field: string): string {
   return `${field}_${fn}`;
@@ -124,4 +95,10 @@ export function functionKey(fn: string, field: string): string {
 /** Fields with masked values (reference/system-collections.md): hash type, hash/conceal special. */
 export function isMasked(field: FieldOverview): boolean {
   return field.type === 'hash' || field.special.includes('hash') || field.special.includes('conceal');
+}
+
+/** Sorting, grouping or aggregating a masked field would reveal its values: FORBIDDEN. */
+export function requireUnmasked(field: FieldOverview): FieldOverview {
+  if (isMasked(field)) throw new ForbiddenError();
+  return field;
 }

@@ -84,9 +84,29 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
       w.raw(')');
       return;
     }
+    case 'keyIn': {
+      const target = aliases.next('t');
+      writeOperand(w, aliases, alias, c.operand);
+      w.raw(' in (select ');
+      w.dialect.asText(w, () => w.column(target, c.target.primary));
+      w.raw(' from ').id(c.target.collection).raw(' as ').id(target);
+      if (c.condition !== null) {
+        w.raw(' where ');
+        writeCondition(w, aliases, target, c.condition);
+      }
+      w.raw(')');
+      return;
+    }
     default:
       assertNever(c);
   }
+}
+
+/** ` and <condition>` after a WHERE that already has a term; nothing for null. */
+function writeAnd(w: SqlWriter, aliases: AliasCounter, alias: string, condition: Condition | null): void {
+  if (condition === null) return;
+  w.raw(' and ');
+  writeCondition(w, aliases, alias, condition);
 }
 
 function negate(w: SqlWriter, negated: boolean, body: () => void): void {
@@ -130,6 +150,7 @@ export function writeOperand(w: SqlWriter, aliases: AliasCounter, alias: string,
       const target = aliases.next('t');
       w.raw('(select count(*) from ').id(operand.relation.target.collection).raw(' as ').id(target).raw(' where ');
       writeJoin(w, alias, target, operand.relation);
+      writeAnd(w, aliases, target, operand.filter);
       w.raw(')');
       return;
     }
@@ -158,6 +179,7 @@ export function writeOperand(w: SqlWriter, aliases: AliasCounter, alias: string,
       writeOperand(w, aliases, target, operand.operand);
       w.raw(' from ').id(operand.relation.target.collection).raw(' as ').id(target).raw(' where ');
       writeJoin(w, alias, target, operand.relation);
+      writeAnd(w, aliases, target, operand.filter);
       w.raw(')');
       return;
     }

@@ -32,6 +32,8 @@ export interface Dialect {
   jsonLength(w: SqlWriter, column: Emit): void;
   /** avg() input, as double precision so every dialect averages the same way. */
   asDouble(w: SqlWriter, value: Emit): void;
+  /** A value as text, so keys of any type compare with keys stored as text (svc_revisions.item). */
+  asText(w: SqlWriter, value: Emit): void;
   /** A many-to-any item key (stored as text) as the target's primary key type. */
   keyAs(w: SqlWriter, key: Emit, type: FieldType): void;
   geoIntersects(w: SqlWriter, operand: Emit, mode: 'intersects' | 'bbox', geojson: string): void;

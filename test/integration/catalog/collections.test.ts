@@ -222,6 +222,13 @@ describeEachDatabase('schema routes: collections', (ctx) => {
     const id = await insertRow(ctx, 'doomed', { name: 'p' });
     await db('doomed_child').insert({ parent: id });
     await db('svc_activity').insert({ action: 'create', collection: 'doomed', item: String(id) });
+    // A nested write's revision in another collection, whose parent is a revision of 'doomed'.
+    const [activity] = await db('svc_activity').where({ collection: 'doomed' }).pluck('id');
+    await db('svc_revisions').insert({ activity, collection: 'doomed', item: String(id) });
+    const [parent] = await db('svc_revisions').where({ collection: 'doomed' }).pluck('id');
+    await db('svc_activity').insert({ action: 'create', collection: 'doomed_child', item: '1' });
+    const [childActivity] = await db('svc_activity').where({ collection: 'doomed_child' }).pluck('id');
+    await db('svc_revisions').insert({ activity: childActivity, collection: 'doomed_child', item: '1', parent });
 
     expectOk(await api('DELETE', '/collections/doomed'), 204);
     expectError(await api('GET', '/collections/doomed'), 403, 'FORBIDDEN');
@@ -229,6 +236,7 @@ describeEachDatabase('schema routes: collections', (ctx) => {
     expect(await db('svc_fields').where({ collection: 'doomed' })).to.deep.equal([]);
     expect(await db('svc_relations').where({ one_collection: 'doomed' })).to.deep.equal([]);
     expect(await db('svc_activity').where({ collection: 'doomed' })).to.deep.equal([]);
+    expect(await db('svc_revisions').where({ collection: 'doomed_child' }).pluck('parent')).to.deep.equal([null]);
     // The child keeps its column and its row; only the relation is gone.
     expect(await db('doomed_child').count({ n: '*' }).first()).to.satisfy((r: { n: unknown }) => Number(r.n) === 1);
     expect(expectOk(await api('GET', '/relations/doomed_child'))).to.deep.equal([]);

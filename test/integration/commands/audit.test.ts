@@ -108,6 +108,47 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
     expect(comments[0]?.data).to.include({ text: 'c1', article: article['id'] });
   });
 
+  it('a POST of many items takes one insert for the rows, one for the activity, one for the revisions', async () => {
+    const names = Array.from({ length: 300 }, (_, i) => `Bulk ${i}`);
+    const inserts: string[] = [];
+    const onQuery = (query: { sql: string }) => {
+      const table = /^insert into [`"](\w+)[`"]/i.exec(query.sql)?.[1];
+      if (table !== undefined) inserts.push(table);
+    };
+    db().on('query', onQuery);
+    let created: Row[];
+    try {
+      created = dataOf<Row[]>(await api('POST', '/items/authors', names.map((name) => ({ name }))));
+    } finally {
+      db().off('query', onQuery);
+    }
+    expect(inserts).to.deep.equal(['authors', 'svc_activity', 'svc_revisions']);
+    expect(created.map((a) => a['name'])).to.deep.equal(names);
+    const activity = await newActivity();
+    expect(activity.map((a) => a['item'])).to.deep.equal(created.map((a) => String(a['id'])));
+    const revisions = await revisionsOf(activity);
+    expect(revisions.map((r) => [r.activity, r.item, r.data])).to.deep.equal(
+      created.map((a, i) => [Number(activity[i]?.['id']), String(a['id']), { name: a['name'], id: a['id'] }]),
+    );
+  });
+
+  it('items with nested writes in a POST array are written depth-first between the others', async () => {
+    const created = dataOf<Row[]>(
+      await api('POST', '/items/articles', [{ title: 'Flat one' }, { title: 'Nested', comments: [{ text: 'inner' }] }, { title: 'Flat two' }]),
+    );
+    const activity = await newActivity();
+    expect(activity.map((a) => [a['collection'], a['item']])).to.deep.equal([
+      ['articles', String(created[0]?.['id'])],
+      ['comments', activity[1]?.['item']],
+      ['articles', String(created[1]?.['id'])],
+      ['articles', String(created[2]?.['id'])],
+    ]);
+    const revisions = await revisionsOf(activity);
+    const nested = only(revisions, (r) => r.item === String(created[1]?.['id']) && r.collection === 'articles');
+    expect(only(revisions, (r) => r.collection === 'comments').parent).to.equal(nested.id);
+    expect(revisions.filter((r) => r.collection === 'articles' && r.id !== nested.id).map((r) => r.parent)).to.deep.equal([null, null]);
+  });
+
   it('update: data is the full item after the write, delta only what the payload set', async () => {
     const article = dataOf<Row>(await api('POST', '/items/articles', { title: 'Before', views: 1, comments: [{ text: 'x' }] }));
     await newActivity();

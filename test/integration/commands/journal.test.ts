@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { migrate } from '../../../catalog/migrate.js';
-import { Journal } from '../../../src/commands/journal/journal.js';
+import { Journal, type RevisionRef } from '../../../src/commands/journal/journal.js';
 import { createDatabase, dialectOf, type Knex } from '../../../src/db/index.js';
 import { testConfig } from '../../support/server.js';
 import { DATABASE_TARGETS, requireOrSkip, type TestDatabase } from '../../support/services.js';
@@ -67,8 +67,14 @@ for (const target of DATABASE_TARGETS) {
       await db('svc_activity').delete();
     });
 
-    const record = (run: (journal: Journal) => Promise<unknown>) =>
-      db.transaction(async (trx) => run(new Journal(trx, dialectOf(db), accountability, now)));
+    /** Records in a transaction, flushes the journal; the id of the revision `run` answers. */
+    const record = (run: (journal: Journal) => RevisionRef | null | Promise<RevisionRef | null>) =>
+      db.transaction(async (trx) => {
+        const journal = new Journal(trx, dialectOf(db), accountability, now);
+        const revision = await run(journal);
+        await journal.flush();
+        return revision === null ? null : revision.id;
+      });
 
     it("'all': an activity row with the caller's details and a masked revision", async () => {
       const revisionId = await record((j) =>
@@ -122,13 +128,14 @@ for (const target of DATABASE_TARGETS) {
     });
 
     it('links the revisions of nested writes to their parent revision', async () => {
-      await record(async (j) => {
+      await record((j) => {
         const entry = (key: number) => ({ action: 'create' as const, collection: full, key, revision: { data: { id: key }, delta: { id: key } } });
-        const first = await j.record(entry(1));
-        const second = await j.record(entry(2));
-        const parent = await j.record(entry(3));
+        const first = j.record(entry(1));
+        const second = j.record(entry(2));
+        const parent = j.record(entry(3));
         if (first === null || second === null || parent === null) throw new Error('revisions expected');
-        await j.linkChildren([first, second], parent);
+        j.linkChildren([first, second], parent);
+        return null;
       });
       const rows = await db<RevisionRow>('svc_revisions').orderBy('id').select('id', 'item', 'parent');
       const parentId = rows[2]?.id;
@@ -139,9 +146,49 @@ for (const target of DATABASE_TARGETS) {
       ]);
     });
 
+    it('writes many entries in record order, each revision with its own activity row', async () => {
+      const collections = [full, activityOnly, silent, full];
+      await record((j) => {
+        for (let i = 0; i < 400; i++) {
+          const collection = collections[i % collections.length] ?? full;
+          j.record({ action: i % 5 === 0 ? 'update' : 'create', collection, key: i, revision: { data: { id: i }, delta: { title: `t${i}` } } });
+        }
+        return null;
+      });
+      const recorded = Array.from({ length: 400 }, (_, i) => i).filter((i) => i % 4 !== 2);
+      const activity = await db<ActivityRow>('svc_activity').orderBy('id').select('id', 'item', 'collection', 'action');
+      expect(activity.map((a) => a.item)).to.deep.equal(recorded.map(String));
+      const revisions = await db<RevisionRow>('svc_revisions').orderBy('id').select('activity', 'item', 'collection', 'delta');
+      expect(revisions.map((r) => r.item)).to.deep.equal(recorded.filter((i) => i % 4 !== 1).map(String));
+      const activityById = new Map(activity.map((a) => [a.id, a]));
+      for (const revision of revisions) {
+        expect(activityById.get(revision.activity)).to.include({ item: revision.item, collection: 'full' });
+        expect(parseJson(revision.delta)).to.deep.equal({ title: `t${revision.item}` });
+      }
+    });
+
+    it('links children written by an earlier flush to a parent written later', async () => {
+      await db.transaction(async (trx) => {
+        const journal = new Journal(trx, dialectOf(db), accountability, now);
+        const entry = (key: number) => ({ action: 'create' as const, collection: full, key, revision: { data: { id: key }, delta: { id: key } } });
+        const child = journal.record(entry(1));
+        await journal.flush();
+        const parent = journal.record(entry(2));
+        if (child === null || parent === null) throw new Error('revisions expected');
+        journal.linkChildren([child], parent);
+        await journal.flush();
+      });
+      const rows = await db<RevisionRow>('svc_revisions').orderBy('id').select('id', 'item', 'parent');
+      expect(rows.map((r) => [r.item, r.parent])).to.deep.equal([
+        ['1', rows[1]?.id],
+        ['2', null],
+      ]);
+    });
+
     it('writes nothing when the transaction rolls back', async () => {
       await record(async (j) => {
-        await j.record({ action: 'create', collection: full, key: 1, revision: { data: {}, delta: {} } });
+        j.record({ action: 'create', collection: full, key: 1, revision: { data: {}, delta: {} } });
+        await j.flush();
         throw new Error('boom');
       }).catch(() => undefined);
       expect(await db('svc_activity').select()).to.deep.equal([]);

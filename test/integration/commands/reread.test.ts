@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { publicAccountability } from '../../../src/access/accountability.js';
+import { PermissionStore } from '../../../src/access/permission-store.js';
 import { readWritten } from '../../../src/http/read-written.js';
 import { testConfig } from '../../support/server.js';
 import { describeEachDatabase } from '../../support/server.js';
@@ -68,7 +69,8 @@ describeEachDatabase('written items re-read through the read side', (ctx) => {
     if (articles === undefined) throw new Error('articles missing');
     const caller = publicAccountability({ ip: null, userAgent: null, origin: null });
     const config = testConfig(ctx().database);
-    const written = await readWritten({ config, db: db() }, caller, overview, articles, [id as number], {}, 'one');
+    const permissions = new PermissionStore(db(), { enabled: false });
+    const written = await readWritten({ config, db: db(), permissions }, caller, overview, articles, [id as number], {}, 'one');
     expect(written).to.equal(undefined);
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { verifyPassword } from '../../../src/auth/passwords.js';
-import { applySpecialFields, hashSpecialFields, withoutMaskedHashes } from '../../../src/commands/special-fields.js';
+import { applySpecialFields, hashSpecialFields, withoutMaskedValues } from '../../../src/commands/special-fields.js';
 import { MASK, maskItem } from '../../../src/commands/journal/mask.js';
 import { collection, field, requireFixture } from './fixture-overview.js';
 
@@ -59,7 +59,13 @@ describe('hash fields', () => {
   });
 
   it('drops a hash field that carries the read mask, so a re-sent item keeps its hash', () => {
-    expect(withoutMaskedHashes(things, { secret: MASK, label: MASK })).to.deep.equal({ label: MASK });
+    expect(withoutMaskedValues(things, { secret: MASK, label: MASK })).to.deep.equal({ label: MASK });
+  });
+
+  it('drops a conceal field that carries the read mask, so the mask never becomes a static token', () => {
+    const users = collection('svc_users', [field('id', 'uuid', { isPrimaryKey: true }), field('token', 'string', { special: ['conceal'] })]);
+    expect(withoutMaskedValues(users, { token: MASK })).to.deep.equal({});
+    expect(withoutMaskedValues(users, { token: 'new-token' })).to.deep.equal({ token: 'new-token' });
   });
 
   it('masks hash and conceal fields, null stays null', () => {

@@ -118,6 +118,9 @@ const cases: CompilerCase[] = [
   { name: 'wildcard-nested', collection: 'comments', qs: 'fields=*.*' },
   { name: 'field-functions', collection: 'articles', qs: 'fields=id,year(published),count(comments),count(data)' },
   { name: 'row-permission', collection: 'articles', qs: 'fields=id,comments.text,author.articles.title', access: ROW_FILTERED },
+  // Filters, counts and sorts through relations see only the related rows the caller may read.
+  { name: 'row-permission-related', collection: 'articles', qs: 'fields=id,count(comments)&filter[comments][_none][text][_eq]=spam', access: ROW_FILTERED },
+  { name: 'row-permission-path', collection: 'comments', qs: 'fields=id&filter[article][title][_contains]=x&sort=article.title', access: ROW_FILTERED },
   { name: 'aggregate-group', collection: 'articles', qs: 'aggregate[count]=*&aggregate[sum]=views&groupBy[]=status', kind: 'aggregate' },
   {
     name: 'aggregate-functions',

@@ -80,6 +80,11 @@ export const mysqlDialect: Dialect = {
     value(w);
     w.raw(' as double)');
   },
+  asText(w, value) {
+    w.raw('cast(');
+    value(w);
+    w.raw(' as char)');
+  },
   keyAs(w, key) {
     key(w);
   },

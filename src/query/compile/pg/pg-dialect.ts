@@ -77,6 +77,11 @@ export const pgDialect: Dialect = {
     value(w);
     w.raw(' as double precision)');
   },
+  asText(w, value) {
+    w.raw('cast(');
+    value(w);
+    w.raw(' as text)');
+  },
   keyAs(w, key, type) {
     const target = KEY_TYPES[type];
     if (target === undefined) return key(w);

@@ -80,6 +80,11 @@ export const sqliteDialect: Dialect = {
     value(w);
     w.raw(' as real)');
   },
+  asText(w, value) {
+    w.raw('cast(');
+    value(w);
+    w.raw(' as text)');
+  },
   keyAs(w, key) {
     key(w);
   },

@@ -1,0 +1,64 @@
+/**
+ * Write benchmark: single create, single update and a bulk create of 10,000 items, each with
+ * its full audit trail, against the service and against the write floor.
+ *   node --import tsx bench/run-writes.ts
+ * Env as run-reads.ts (SERVICE_URL, FLOOR_URL, TOKEN, DURATION, CONNECTIONS). Updates touch
+ * articles above 50,000 (../shared/bench-data/README.md); creates add rows (re-run setup.sh
+ * for a pristine dataset).
+ */
+import autocannon from 'autocannon';
+
+const SERVICE_URL = process.env['SERVICE_URL'] ?? 'http://127.0.0.1:8055';
+const FLOOR_URL = process.env['FLOOR_URL'] ?? 'http://127.0.0.1:8099';
+const TOKEN = process.env['TOKEN'] ?? 'bench-static-admin-token';
+const DURATION = Number(process.env['DURATION'] ?? 10);
+const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 10);
+const BULK = Number(process.env['BULK'] ?? 10_000);
+const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+
+const article = (i: number) => ({ title: `Bench article ${i}`, status: 'draft', author: 1 + (i % 1000), category: 1 + (i % 20) });
+
+async function rate(url: string, method: 'POST' | 'PATCH', body: (n: number) => { path: string; body: string }): Promise<number> {
+  let n = 0;
+  const result = await autocannon({
+    url,
+    headers,
+    method,
+    duration: DURATION,
+    connections: CONNECTIONS,
+    requests: [{ setupRequest: (req) => { const next = body(n++); return { ...req, path: next.path, body: next.body }; } }],
+  });
+  if (result.non2xx > 0 || result.errors > 0) console.error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+/** Seconds for one request creating BULK items (median of three). */
+async function bulk(url: string): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const body = JSON.stringify(Array.from({ length: BULK }, (_, i) => article(i)));
+    const started = performance.now();
+    const res = await fetch(`${url}/items/articles?fields=id`, { method: 'POST', headers, body });
+    if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+    times.push((performance.now() - started) / 1000);
+  }
+  return times.sort((a, b) => a - b)[1] ?? NaN;
+}
+
+const rows: string[] = [];
+const row = (name: string, service: number, floor: number, unit: string, higherIsBetter: boolean) => {
+  const ratio = higherIsBetter ? service / floor : floor / service;
+  rows.push(`| ${name} | ${service.toFixed(unit === 's' ? 2 : 0)} ${unit} | ${floor.toFixed(unit === 's' ? 2 : 0)} ${unit} | ${ratio.toFixed(2)} |`);
+  console.error(rows.at(-1));
+};
+
+const create = (n: number) => ({ path: '/items/articles?fields=id', body: JSON.stringify(article(n)) });
+const update = (n: number) => ({ path: `/items/articles/${50_001 + (n % 49_000)}?fields=id`, body: JSON.stringify({ title: `Updated ${n}` }) });
+row('single create + audit', await rate(SERVICE_URL, 'POST', create), await rate(FLOOR_URL, 'POST', create), 'req/s', true);
+row('single update + audit', await rate(SERVICE_URL, 'PATCH', update), await rate(FLOOR_URL, 'PATCH', update), 'req/s', true);
+row(`bulk create of ${BULK} + audit`, await bulk(SERVICE_URL), await bulk(FLOOR_URL), 's', false);
+
+console.log('| scenario | service | floor | service / floor throughput |');
+console.log('|---|---|---|---|');
+for (const r of rows) console.log(r);

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { CacheLogger } from './schema-cache.js';
+
+/**
+ * Tells what is remembered from rows (the static tokens' users, ...) that those rows changed:
+ * after a commit, the writer names the collections it touched; listeners of those collections
+ * run at once in this process and, with Redis, on every other instance when the message
+ * arrives (Redis pub/sub, as the schema cache's invalidations).
+ */
+export interface DataInvalidation {
+  /**
+   * The rows of `collections` changed (undefined: anything may have, /utils/cache/clear):
+   * their listeners run here and on every other instance.
+   */
+  changed(collections?: readonly string[]): Promise<void>;
+  /**
+   * Runs `listener` whenever one of `collections` changes, here or elsewhere, and after the
+   * Redis subscription reconnects (messages sent meanwhile are lost). Returns the unsubscribe.
+   */
+  onChange(collections: readonly string[], listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export interface DataInvalidationOptions {
+  /** With a URL, changes reach every instance sharing the Redis and the namespace. */
+  readonly redisUrl: string | undefined;
+  readonly namespace: string;
+  readonly logger: CacheLogger;
+}
+
+export async function createDataInvalidation(options: DataInvalidationOptions): Promise<DataInvalidation> {
+  if (options.redisUrl === undefined) return new Listeners();
+  const shared = new RedisInvalidation(options, options.redisUrl);
+  await shared.start();
+  return shared;
+}
+
+interface Subscription {
+  readonly collections: ReadonlySet<string>;
+  readonly listener: () => void;
+}
+
+/** This process's listeners: the whole of it without Redis. */
+class Listeners implements DataInvalidation {
+  #subscriptions: Subscription[] = [];
+
+  changed(collections?: readonly string[]): Promise<void> {
+    this.notify(collections);
+    return Promise.resolve();
+  }
+
+  onChange(collections: readonly string[], listener: () => void): () => void {
+    const subscription = { collections: new Set(collections), listener };
+    this.#subscriptions.push(subscription);
+    return () => {
+      this.#subscriptions = this.#subscriptions.filter((s) => s !== subscription);
+    };
+  }
+
+  /** Runs the listeners of these collections; of all of them when `collections` is undefined. */
+  notify(collections: readonly string[] | undefined): void {
+    for (const { collections: watched, listener } of this.#subscriptions) {
+      if (collections === undefined || collections.some((c) => watched.has(c))) listener();
+    }
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+class RedisInvalidation extends Listeners {
+  readonly #publisher: Redis;
+  readonly #subscriber: Redis;
+  readonly #channel: string;
+  /** Messages of this instance come back through the subscription: they were handled already. */
+  readonly #origin = randomUUID();
+
+  constructor(
+    private readonly options: DataInvalidationOptions,
+    url: string,
+  ) {
+    super();
+    const connection = { lazyConnect: true, maxRetriesPerRequest: 2 };
+    this.#publisher = new Redis(url, connection);
+    this.#subscriber = new Redis(url, connection);
+    for (const client of [this.#publisher, this.#subscriber]) {
+      client.on('error', (error: Error) => options.logger.warn({ err: error }, 'data invalidation: Redis error'));
+    }
+    this.#channel = `${options.namespace}:data:changed`;
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([this.#publisher.connect(), this.#subscriber.connect()]);
+    this.#subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.#channel) this.#receive(message);
+    });
+    this.#subscriber.on('ready', () => this.notify(undefined));
+    await this.#subscriber.subscribe(this.#channel);
+  }
+
+  override async changed(collections?: readonly string[]): Promise<void> {
+    this.notify(collections);
+    try {
+      await this.#publisher.publish(this.#channel, JSON.stringify({ origin: this.#origin, collections: collections ?? null }));
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'data invalidation: not shared with other instances (Redis failed)');
+    }
+  }
+
+  override async close(): Promise<void> {
+    await Promise.allSettled([this.#subscriber.quit(), this.#publisher.quit()]);
+  }
+
+  #receive(message: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(message);
+    } catch {
+      return;
+    }
+    const { origin, collections } = (parsed ?? {}) as { origin?: unknown; collections?: unknown };
+    if (origin === this.#origin) return;
+    // Anything unreadable may have named any collection.
+    this.notify(Array.isArray(collections) ? collections.map(String) : undefined);
+  }
+}

@@ -1,0 +1,106 @@
+import { GraphQLBoolean, GraphQLEnumType, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
+import { disableTfa, enableTfa, generateTfa } from '../auth/tfa.js';
+import { InvalidCredentialsError } from '../errors.js';
+import type { GraphqlContext, TokenData } from './context.js';
+import { GraphQLBigInt } from './scalars.js';
+
+type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
+
+const AUTH_MODE = new GraphQLEnumType({ name: 'auth_mode', values: { json: {}, cookie: {}, session: {} } });
+
+/** reference/graphql.md: `expires` as a string (`"900000"`); the refresh token null when it went into a cookie. */
+const AUTH_TOKENS = new GraphQLObjectType({
+  name: 'auth_tokens',
+  fields: {
+    access_token: { type: GraphQLString },
+    expires: { type: GraphQLBigInt },
+    refresh_token: { type: GraphQLString },
+  },
+});
+
+const TFA_SETUP = new GraphQLObjectType({
+  name: 'users_me_tfa_generate_data',
+  fields: { secret: { type: GraphQLString }, otpauth_url: { type: GraphQLString } },
+});
+
+const requiredString = { type: new GraphQLNonNull(GraphQLString) };
+const optionalString = { type: GraphQLString };
+
+/**
+ * The auth mutations of the system scope (reference/graphql.md): in every role's schema, the
+ * public one included, since they are how a caller gets a token. Login, refresh, logout and
+ * password reset run /auth's operations (same checks, errors and cookies); TFA needs a user.
+ */
+export function addAuthRoots(mutation: RootFields): void {
+  mutation['auth_login'] = {
+    type: AUTH_TOKENS,
+    args: { email: requiredString, password: requiredString, mode: { type: AUTH_MODE }, otp: optionalString },
+    resolve: async (_r, args: Record<string, unknown>, ctx) => toTokens(await ctx.system.auth.login(body(args))),
+  };
+  mutation['auth_refresh'] = {
+    type: AUTH_TOKENS,
+    args: { refresh_token: optionalString, mode: { type: AUTH_MODE } },
+    resolve: async (_r, args: Record<string, unknown>, ctx) => toTokens(await ctx.system.auth.refresh(body(args))),
+  };
+  mutation['auth_logout'] = {
+    type: GraphQLBoolean,
+    args: { refresh_token: optionalString, mode: { type: AUTH_MODE } },
+    resolve: async (_r, args: Record<string, unknown>, ctx) => {
+      await ctx.system.auth.logout(body(args));
+      return true;
+    },
+  };
+  mutation['auth_password_request'] = {
+    type: GraphQLBoolean,
+    args: { email: requiredString, reset_url: optionalString },
+    resolve: async (_r, args: Record<string, unknown>, ctx) => {
+      await ctx.system.auth.requestPasswordReset(body(args));
+      return true;
+    },
+  };
+  mutation['auth_password_reset'] = {
+    type: GraphQLBoolean,
+    args: { token: requiredString, password: requiredString },
+    resolve: async (_r, args: Record<string, unknown>, ctx) => {
+      await ctx.system.auth.resetPassword(body(args));
+      return true;
+    },
+  };
+  mutation['users_me_tfa_generate'] = {
+    type: TFA_SETUP,
+    args: { password: requiredString },
+    resolve: (_r, args: { password: string }, ctx) => generateTfa(ctx.commands.db, currentUser(ctx), args.password),
+  };
+  mutation['users_me_tfa_enable'] = {
+    type: GraphQLBoolean,
+    args: { otp: requiredString, secret: requiredString },
+    resolve: async (_r, args: { otp: string; secret: string }, ctx) => {
+      await enableTfa(ctx.commands.db, currentUser(ctx), args.secret, args.otp);
+      return true;
+    },
+  };
+  mutation['users_me_tfa_disable'] = {
+    type: GraphQLBoolean,
+    args: { otp: requiredString },
+    resolve: async (_r, args: { otp: string }, ctx) => {
+      await disableTfa(ctx.commands.db, currentUser(ctx), args.otp);
+      return true;
+    },
+  };
+}
+
+/** The arguments given, as the REST body of the same operation. */
+function body(args: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined));
+}
+
+function toTokens(data: TokenData): Record<string, unknown> {
+  return { access_token: data.access_token ?? null, expires: String(data.expires), refresh_token: data.refresh_token ?? null };
+}
+
+/** reference/errors.md: the `me` operations without a user are INVALID_CREDENTIALS. */
+export function currentUser(ctx: GraphqlContext): string {
+  const user = ctx.reader.accountability.user;
+  if (user === null) throw new InvalidCredentialsError();
+  return user;
+}

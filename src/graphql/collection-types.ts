@@ -1,0 +1,486 @@
+import {
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  GraphQLUnionType,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLInputFieldConfig,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+} from 'graphql';
+import { getFieldRelation, type FieldRelation } from '../../catalog/overview/lookup.js';
+import type { CollectionOverview, FieldOverview, FieldType, SchemaOverview } from '../../catalog/overview/types.js';
+import { canReadCollection, canReadField } from '../access/read-access.js';
+import { invariant } from '../errors.js';
+import type { GraphqlContext } from './context.js';
+import { byResponseKey, collectionOfUnionItem, functionValues, unionItem } from './item-values.js';
+import { toGraphqlName } from './names.js';
+import {
+  COUNT_FUNCTION_FILTER_OPERATORS,
+  COUNT_FUNCTIONS_TYPE,
+  DATETIME_FUNCTION_FILTER_OPERATORS,
+  DATETIME_FUNCTIONS_TYPE,
+  functionsOf,
+  operatorsOf,
+  STRING_FILTER_OPERATORS,
+} from './shared-types.js';
+import { GraphQLBigInt, GraphQLDate, GraphQLHash, GraphQLJSON } from './scalars.js';
+import { canWrite, canWriteField, type SchemaAccess } from './schema-access.js';
+import './type-meta.js';
+
+type Item = Readonly<Record<string, unknown>>;
+type FieldConfig = GraphQLFieldConfig<Item, GraphqlContext>;
+type InputAction = 'create' | 'update';
+
+/**
+ * svc_collections, svc_fields and svc_relations are read as the schema routes show them
+ * (reference/graphql.md, system scope), not as items: relations into them read as keys.
+ */
+export const SCHEMA_COLLECTIONS: ReadonlySet<string> = new Set(['svc_collections', 'svc_fields', 'svc_relations']);
+
+/** Specials whose value the write side fills (commands/special-fields.ts): never required. */
+const FILLED_SPECIALS = ['uuid', 'date-created', 'date-updated', 'user-created', 'user-updated', 'role-created'];
+
+/**
+ * The types of every collection one role may read (reference/graphql.md, Names and
+ * "Scalars and field type mapping"): object types, filters, aggregates, create/update inputs
+ * and many-to-any unions, each made once, on first use, and shared by both scopes' schemas.
+ * Fields the role cannot read, and relations into collections it cannot read, do not exist.
+ */
+export class CollectionTypes {
+  readonly #objects = new Map<string, GraphQLObjectType>();
+  readonly #filters = new Map<string, GraphQLInputObjectType>();
+  readonly #aggregates = new Map<string, GraphQLObjectType>();
+  readonly #inputs = new Map<string, GraphQLInputObjectType | null>();
+  readonly #unions = new Map<string, GraphQLUnionType | null>();
+  readonly #listArgs = new Map<string, GraphQLFieldConfigArgumentMap>();
+  readonly #relations = new Map<string, FieldRelation>();
+  /** The many side of a one-to-many → its one sides: its filter takes `_some` / `_none`. */
+  readonly #manySides = new Map<string, string[]>();
+  /** Foreign keys of a one-to-many: a parent's nested write fills them. */
+  readonly #parentKeys = new Set<string>();
+  /** Collections another collection's input can nest (m2o targets, o2m many sides). */
+  readonly #nestable = new Set<string>();
+
+  constructor(
+    readonly overview: SchemaOverview,
+    readonly access: SchemaAccess,
+  ) {
+    // getFieldRelation is the one resolver of relations; asked only for fields a relation names.
+    for (const relation of overview.relations) {
+      this.#indexRelation(relation.collection, relation.field);
+      if (relation.relatedCollection !== null) this.#nestable.add(relation.relatedCollection);
+      const oneField = relation.meta?.oneField;
+      if (relation.relatedCollection !== null && oneField != null) {
+        this.#indexRelation(relation.relatedCollection, oneField);
+        this.#manySides.set(relation.collection, [...(this.#manySides.get(relation.collection) ?? []), relation.relatedCollection]);
+        this.#parentKeys.add(`${relation.collection}\u0000${relation.field}`);
+        this.#nestable.add(relation.collection);
+      }
+    }
+  }
+
+  /** A collection the role reads as items. */
+  isItemCollection(collection: string): boolean {
+    return (
+      Object.hasOwn(this.overview.collections, collection) &&
+      !SCHEMA_COLLECTIONS.has(collection) &&
+      canReadCollection(this.access.read, collection)
+    );
+  }
+
+  typeName(collection: string): string {
+    return toGraphqlName(collection);
+  }
+
+  object(collection: string): GraphQLObjectType {
+    let type = this.#objects.get(collection);
+    if (type === undefined) {
+      type = new GraphQLObjectType<Item, GraphqlContext>({
+        name: this.typeName(collection),
+        extensions: { svcCollection: collection },
+        fields: () => this.#objectFields(this.#collection(collection)),
+      });
+      this.#objects.set(collection, type);
+    }
+    return type;
+  }
+
+  /** filter, sort, limit, offset, page, search: the arguments of every list of `collection`. */
+  listArgs(collection: string): GraphQLFieldConfigArgumentMap {
+    let args = this.#listArgs.get(collection);
+    if (args === undefined) {
+      args = {
+        filter: { type: this.filter(collection) },
+        sort: { type: new GraphQLList(GraphQLString) },
+        limit: { type: GraphQLInt },
+        offset: { type: GraphQLInt },
+        page: { type: GraphQLInt },
+        search: { type: GraphQLString },
+      };
+      this.#listArgs.set(collection, args);
+    }
+    return args;
+  }
+
+  filter(collection: string): GraphQLInputObjectType {
+    let type = this.#filters.get(collection);
+    if (type === undefined) {
+      type = new GraphQLInputObjectType({
+        name: `${this.typeName(collection)}_filter`,
+        extensions: { svcFilterOf: collection },
+        fields: () => this.#filterFields(this.#collection(collection)),
+      });
+      this.#filters.set(collection, type);
+    }
+    return type;
+  }
+
+  aggregated(collection: string): GraphQLObjectType {
+    let type = this.#aggregates.get(collection);
+    if (type === undefined) {
+      type = this.#aggregatedType(this.#collection(collection));
+      this.#aggregates.set(collection, type);
+    }
+    return type;
+  }
+
+  /** `create_C_input` / `update_C_input`, when the role may do that to a collection it reads. */
+  input(action: InputAction, collection: string): GraphQLInputObjectType | undefined {
+    const id = `${action}\u0000${collection}`;
+    let type = this.#inputs.get(id);
+    if (type === undefined) {
+      type = null;
+      if (this.isItemCollection(collection) && canWrite(this.access, action, collection)) {
+        const target = this.#collection(collection);
+        if (Object.values(target.fields).some((f) => !f.isAlias && canWriteField(this.access, action, collection, f.field))) {
+          type = new GraphQLInputObjectType({
+            name: `${action}_${this.typeName(collection)}_input`,
+            extensions: { svcInputOf: collection },
+            fields: () => this.#inputFields(action, target),
+          });
+        }
+      }
+      this.#inputs.set(id, type);
+    }
+    return type ?? undefined;
+  }
+
+  /** Every type made so far: both scopes' schemas contain them all. */
+  all(): GraphQLNamedType[] {
+    return [...this.#objects.values()];
+  }
+
+  #collection(name: string): CollectionOverview {
+    const collection = this.overview.collections[name];
+    invariant(collection !== undefined, `${name} is in the overview`);
+    return collection;
+  }
+
+  #indexRelation(collection: string, field: string): void {
+    const id = `${collection}\u0000${field}`;
+    if (this.#relations.has(id)) return;
+    const relation = getFieldRelation(this.overview, collection, field);
+    if (relation !== undefined) this.#relations.set(id, relation);
+  }
+
+  #relation(collection: string, field: string): FieldRelation | undefined {
+    return this.#relations.get(`${collection}\u0000${field}`);
+  }
+
+  #readableFields(collection: CollectionOverview): FieldOverview[] {
+    return Object.values(collection.fields).filter((f) => canReadField(this.access.read, collection.collection, f.field));
+  }
+
+  #objectFields(collection: CollectionOverview): Record<string, FieldConfig> {
+    const fields: Record<string, FieldConfig> = {};
+    const add = (name: string, config: FieldConfig) => {
+      if (!Object.hasOwn(fields, name)) fields[name] = config;
+    };
+    for (const field of this.#readableFields(collection)) {
+      const name = toGraphqlName(field.field);
+      const relation = this.#relation(collection.collection, field.field);
+      if (relation?.kind === 'm2o' && this.isItemCollection(relation.related)) {
+        add(name, {
+          type: this.object(relation.related),
+          args: this.listArgs(relation.related),
+          resolve: byResponseKey,
+          extensions: { svcField: { kind: 'm2o', field: field.field } },
+        });
+        continue;
+      }
+      if (relation?.kind === 'o2m') {
+        if (!this.isItemCollection(relation.related)) continue;
+        add(name, {
+          type: new GraphQLList(this.object(relation.related)),
+          args: this.listArgs(relation.related),
+          resolve: byResponseKey,
+          extensions: { svcField: { kind: 'o2m', field: field.field } },
+        });
+        add(`${name}_func`, {
+          type: COUNT_FUNCTIONS_TYPE,
+          resolve: functionValues,
+          extensions: { svcField: { kind: 'function', field: field.field } },
+        });
+        continue;
+      }
+      if (relation?.kind === 'a2o') {
+        const union = this.#union(collection.collection, field.field, relation.allowed);
+        if (union !== undefined) {
+          add(name, {
+            type: union,
+            resolve: unionItem,
+            extensions: { svcField: { kind: 'a2o', field: field.field, collectionField: relation.collectionField } },
+          });
+          continue;
+        }
+      }
+      if (field.isAlias) continue;
+      add(name, { type: outputType(field, collection), resolve: byResponseKey, extensions: { svcField: { kind: 'value', field: field.field } } });
+      const functions = functionsOf(field.type, false);
+      if (functions !== undefined) {
+        add(`${name}_func`, {
+          type: functions === 'datetime' ? DATETIME_FUNCTIONS_TYPE : COUNT_FUNCTIONS_TYPE,
+          resolve: functionValues,
+          extensions: { svcField: { kind: 'function', field: field.field } },
+        });
+      }
+    }
+    return fields;
+  }
+
+  /** `<junction>_<item field>_union` of the allowed collections the role reads; none readable: no union. */
+  #union(junction: string, field: string, allowed: readonly string[]): GraphQLUnionType | undefined {
+    const id = `${junction}\u0000${field}`;
+    let union = this.#unions.get(id);
+    if (union === undefined) {
+      const members = allowed.filter((c) => this.isItemCollection(c));
+      union =
+        members.length === 0
+          ? null
+          : new GraphQLUnionType({
+              name: `${this.typeName(junction)}_${toGraphqlName(field)}_union`,
+              types: () => members.map((m) => this.object(m)),
+              resolveType: (value: unknown) => {
+                const collection = collectionOfUnionItem(value);
+                return collection === undefined ? undefined : this.typeName(collection);
+              },
+            });
+      this.#unions.set(id, union);
+    }
+    return union ?? undefined;
+  }
+
+  #filterFields(collection: CollectionOverview): Record<string, GraphQLInputFieldConfig> {
+    const self = this.filter(collection.collection);
+    const fields: Record<string, GraphQLInputFieldConfig> = {};
+    const add = (name: string, config: GraphQLInputFieldConfig) => {
+      if (!Object.hasOwn(fields, name)) fields[name] = config;
+    };
+    for (const field of this.#readableFields(collection)) {
+      const name = toGraphqlName(field.field);
+      const meta = { kind: 'field', field: field.field } as const;
+      const relation = this.#relation(collection.collection, field.field);
+      if (relation?.kind === 'm2o' && this.isItemCollection(relation.related)) {
+        add(name, { type: this.filter(relation.related), extensions: { svcFilter: meta } });
+        continue;
+      }
+      if (relation?.kind === 'o2m') {
+        if (!this.isItemCollection(relation.related)) continue;
+        add(name, { type: this.filter(relation.related), extensions: { svcFilter: meta } });
+        add(`${name}_func`, { type: COUNT_FUNCTION_FILTER_OPERATORS, extensions: { svcFilter: { kind: 'function', field: field.field } } });
+        continue;
+      }
+      if (relation?.kind === 'a2o') {
+        add(name, { type: STRING_FILTER_OPERATORS, extensions: { svcFilter: meta } });
+        for (const member of relation.allowed.filter((c) => this.isItemCollection(c))) {
+          add(`${name}__${toGraphqlName(member)}`, {
+            type: this.filter(member),
+            extensions: { svcFilter: { kind: 'scope', field: field.field, collection: member } },
+          });
+        }
+        continue;
+      }
+      if (field.isAlias) continue;
+      add(name, { type: operatorsOf(field.type), extensions: { svcFilter: meta } });
+      const functions = functionsOf(field.type, false);
+      if (functions !== undefined) {
+        add(`${name}_func`, {
+          type: functions === 'datetime' ? DATETIME_FUNCTION_FILTER_OPERATORS : COUNT_FUNCTION_FILTER_OPERATORS,
+          extensions: { svcFilter: { kind: 'function', field: field.field } },
+        });
+      }
+    }
+    add('_and', { type: new GraphQLList(self), extensions: { svcFilter: { kind: 'logical' } } });
+    add('_or', { type: new GraphQLList(self), extensions: { svcFilter: { kind: 'logical' } } });
+    if ((this.#manySides.get(collection.collection) ?? []).some((one) => this.isItemCollection(one))) {
+      add('_some', { type: self, extensions: { svcFilter: { kind: 'quantifier' } } });
+      add('_none', { type: self, extensions: { svcFilter: { kind: 'quantifier' } } });
+    }
+    return fields;
+  }
+
+  /**
+   * `C_aggregated` (reference/graphql.md): `group`, `countAll`, `count`/`countDistinct` with one
+   * Int per field, the numeric functions with one Float per numeric field. Values are read by
+   * function and field name (query-resolvers.ts shapes the rows so).
+   */
+  #aggregatedType(collection: CollectionOverview): GraphQLObjectType {
+    const name = this.typeName(collection.collection);
+    const plain = this.#readableFields(collection).filter((f) => !f.isAlias);
+    const numeric = plain.filter((f) => NUMERIC_TYPES.has(f.type));
+    const perField = (typeName: string, list: readonly FieldOverview[], type: GraphQLOutputType) =>
+      new GraphQLObjectType<Item, GraphqlContext>({
+        name: typeName,
+        fields: () =>
+          Object.fromEntries(
+            list.map((f) => [
+              toGraphqlName(f.field),
+              {
+                type,
+                resolve: (values: Item) => values[f.field],
+                extensions: { svcField: { kind: 'aggregate', field: f.field } },
+              } satisfies FieldConfig,
+            ]),
+          ),
+      });
+    const count = perField(`${name}_aggregated_count`, plain, GraphQLInt);
+    const fields: Record<string, FieldConfig> = {
+      group: { type: GraphQLJSON },
+      countAll: { type: GraphQLInt },
+      count: { type: count },
+      countDistinct: { type: count },
+    };
+    if (numeric.length > 0) {
+      const values = perField(`${name}_aggregated_fields`, numeric, GraphQLFloat);
+      for (const fn of ['avg', 'sum', 'avgDistinct', 'sumDistinct', 'min', 'max']) fields[fn] = { type: values };
+    }
+    return new GraphQLObjectType<Item, GraphqlContext>({ name: `${name}_aggregated`, fields });
+  }
+
+  #inputFields(action: InputAction, collection: CollectionOverview): Record<string, GraphQLInputFieldConfig> {
+    const fields: Record<string, GraphQLInputFieldConfig> = {};
+    const integerKey = collection.fields[collection.primary]?.type === 'integer';
+    const add = (field: FieldOverview, type: GraphQLInputType) => {
+      const name = toGraphqlName(field.field);
+      if (Object.hasOwn(fields, name)) return;
+      fields[name] = { type, extensions: { svcInput: { field: field.field, isIntegerKey: field.isPrimaryKey && integerKey } } };
+    };
+    for (const field of Object.values(collection.fields)) {
+      if (!canWriteField(this.access, action, collection.collection, field.field)) continue;
+      if (field.isPrimaryKey) {
+        add(field, GraphQLID);
+        continue;
+      }
+      const relation = this.#relation(collection.collection, field.field);
+      if (relation?.kind === 'm2o') {
+        add(field, this.input(action, relation.related) ?? inputScalar(field.type));
+        continue;
+      }
+      if (relation?.kind === 'o2m') {
+        const many = this.input(action, relation.related);
+        if (many !== undefined) add(field, new GraphQLList(many));
+        continue;
+      }
+      if (field.isAlias) continue;
+      const type = inputScalar(field.type);
+      add(field, action === 'create' && this.#isRequired(collection, field) ? new GraphQLNonNull(type) : type);
+    }
+    return fields;
+  }
+
+  /**
+   * reference/graphql.md: `!` only when not nullable, without default and not filled by the
+   * database or the service. An input other inputs nest marks nothing required: nested, it
+   * also links an existing item by its key alone (`author: {id: 2}`, reference/relations.md),
+   * and GraphQL cannot say "required unless the key is given". The write side still refuses
+   * a created item without its required fields (FAILED_VALIDATION `required`).
+   */
+  #isRequired(collection: CollectionOverview, field: FieldOverview): boolean {
+    if (field.nullable || field.defaultValue !== null || field.isGenerated) return false;
+    if (field.special.some((s) => FILLED_SPECIALS.includes(s))) return false;
+    return !this.#nestable.has(collection.collection) && !this.#parentKeys.has(`${collection.collection}\u0000${field.field}`);
+  }
+}
+
+const NUMERIC_TYPES: ReadonlySet<FieldType> = new Set(['integer', 'bigInteger', 'float', 'decimal']);
+
+/** A column's output type; the primary key is `ID!` (a singleton's may be null: no row yet). */
+function outputType(field: FieldOverview, collection: CollectionOverview): GraphQLOutputType {
+  if (field.isPrimaryKey) return collection.singleton ? GraphQLID : new GraphQLNonNull(GraphQLID);
+  return scalarOutput(field.type);
+}
+
+/** The output scalar of a field type (reference/graphql.md, "Scalars and field type mapping"). */
+export function scalarOutput(type: FieldType): GraphQLOutputType {
+  switch (type) {
+    case 'integer':
+      return GraphQLInt;
+    case 'bigInteger':
+      return GraphQLBigInt;
+    case 'float':
+    case 'decimal':
+      return GraphQLFloat;
+    case 'boolean':
+      return GraphQLBoolean;
+    case 'date':
+    case 'dateTime':
+    case 'timestamp':
+    case 'time':
+      return GraphQLDate;
+    case 'json':
+    case 'unknown':
+      return GraphQLJSON;
+    case 'csv':
+      return new GraphQLList(GraphQLString);
+    case 'string':
+    case 'text':
+    case 'uuid':
+    case 'hash':
+    case 'binary':
+    case 'geometry':
+    case 'alias':
+      return GraphQLString;
+  }
+}
+
+function inputScalar(type: FieldType): GraphQLInputType {
+  switch (type) {
+    case 'hash':
+      return GraphQLHash;
+    case 'integer':
+      return GraphQLInt;
+    case 'bigInteger':
+      return GraphQLBigInt;
+    case 'float':
+    case 'decimal':
+      return GraphQLFloat;
+    case 'boolean':
+      return GraphQLBoolean;
+    case 'date':
+    case 'dateTime':
+    case 'timestamp':
+    case 'time':
+      return GraphQLDate;
+    case 'json':
+    case 'unknown':
+      return GraphQLJSON;
+    case 'csv':
+      return new GraphQLList(GraphQLString);
+    case 'string':
+    case 'text':
+    case 'uuid':
+    case 'binary':
+    case 'geometry':
+    case 'alias':
+      return GraphQLString;
+  }
+}

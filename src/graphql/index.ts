@@ -1,0 +1,24 @@
+/**
+ * GraphQL (reference/graphql.md): one schema per (role, schema version) generated from the
+ * schema overview, two scopes of root fields over it, and resolvers that compile each root
+ * field's selection into the read side's `Query` or run the write side's commands. The HTTP
+ * layer (graphql-http) is http/'s: it asks for the schema and the prepared operation here.
+ */
+
+/** Both scopes' schemas of one role, and the scope names (`items`, `system`). */
+export { buildSchemas, type ScopedSchemas, type Scope } from './build-schema.js';
+
+/** The schemas per (role, schema version): built on first use, rebuilt when the version moves. */
+export { SchemaStore } from './schema-store.js';
+
+/** What a role may use in its schema; admins get one shared schema, other roles per role. */
+export { fullSchemaAccess, readOnlySchemaAccess, schemaAccessOf, type SchemaAccess } from './schema-access.js';
+
+/** Parse (token limit) and validate (depth limit, introspection switch) a document; valid ones are remembered per schema. */
+export { OperationPreparer, prepareOperation, plainError, type OperationLimits, type PreparedOperation } from './prepare-operation.js';
+
+/** The per-request context every resolver gets. */
+export { createGraphqlContext, type GraphqlContext, type GraphqlContextParts, type SystemServices, type AuthOperations, type TokenData } from './context.js';
+
+/** Resolver errors with `extensions.code`, mapped by the caller's error mapping. */
+export { formatResult, toGraphqlError, type ErrorMapper } from './format-errors.js';

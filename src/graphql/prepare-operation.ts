@@ -1,0 +1,156 @@
+import {
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+  type ASTVisitor,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationTypeNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import { GraphqlExecutionError, GraphqlValidationError } from '../errors.js';
+
+export interface OperationLimits {
+  /** GRAPHQL_QUERY_TOKEN_LIMIT */
+  readonly tokenLimit: number;
+  /** Fields nested below a root field, as MAX_RELATIONAL_DEPTH allows for a REST `fields` path. */
+  readonly maxDepth: number;
+  /** GRAPHQL_INTROSPECTION */
+  readonly introspection: boolean;
+}
+
+export interface PreparedOperation {
+  readonly document: DocumentNode;
+  readonly operation: OperationTypeNode;
+}
+
+/** Valid documents kept per schema: a client repeats its few queries, each parsed and validated once. */
+const DOCUMENTS_PER_SCHEMA = 500;
+
+/**
+ * {@link prepareOperation} with the valid documents of each schema remembered (parsing and
+ * validating cost more than a simple read's execution). Keyed by the schema object, so a
+ * role's documents go with its schema when the schema version moves.
+ */
+export class OperationPreparer {
+  readonly #documents = new WeakMap<GraphQLSchema, Map<string, DocumentNode>>();
+
+  constructor(private readonly limits: OperationLimits) {}
+
+  prepare(schema: GraphQLSchema, query: string, operationName: string | undefined): PreparedOperation {
+    let documents = this.#documents.get(schema);
+    if (documents === undefined) {
+      documents = new Map();
+      this.#documents.set(schema, documents);
+    }
+    const known = documents.get(query);
+    if (known !== undefined) return { document: known, operation: operationOf(known, operationName) };
+    const prepared = prepareOperation(schema, query, operationName, this.limits);
+    if (documents.size >= DOCUMENTS_PER_SCHEMA) documents.delete(documents.keys().next().value as string);
+    documents.set(query, prepared.document);
+    return prepared;
+  }
+}
+
+/**
+ * Parses and validates a document against the caller's schema before anything runs
+ * (reference/graphql.md): syntax errors, unknown fields (those the role may not use do not
+ * exist), more tokens than the limit and selections nested deeper than the limit are 400
+ * GRAPHQL_VALIDATION; a document without the operation to run is 400 GRAPHQL_EXECUTION.
+ */
+export function prepareOperation(
+  schema: GraphQLSchema,
+  query: string,
+  operationName: string | undefined,
+  limits: OperationLimits,
+): PreparedOperation {
+  let document: DocumentNode;
+  try {
+    document = parse(query, { maxTokens: limits.tokenLimit });
+  } catch (error) {
+    if (error instanceof GraphQLError) throw new GraphqlValidationError([plainError(error)]);
+    throw error;
+  }
+  const rules: ValidationRule[] = [...specifiedRules, depthLimitRule(limits.maxDepth)];
+  if (!limits.introspection) rules.push(NoSchemaIntrospectionCustomRule);
+  const errors = validate(schema, document, rules);
+  if (errors.length > 0) throw new GraphqlValidationError(errors.map(plainError));
+  return { document, operation: operationOf(document, operationName) };
+}
+
+/** The kind of the operation to run; a document without it is GRAPHQL_EXECUTION. */
+function operationOf(document: DocumentNode, operationName: string | undefined): OperationTypeNode {
+  const operation = getOperationAST(document, operationName);
+  if (operation === null || operation === undefined) {
+    const message =
+      operationName === undefined
+        ? 'Must provide operation name if query contains multiple operations.'
+        : `Unknown operation named "${operationName}".`;
+    throw new GraphqlExecutionError([{ message }]);
+  }
+  return operation.operation;
+}
+
+/** graphql-js errors as reference/graphql.md lists them inside `extensions.errors`. */
+export function plainError(error: GraphQLError): { message: string; locations?: readonly unknown[] } {
+  return error.locations === undefined ? { message: error.message } : { message: error.message, locations: error.locations };
+}
+
+/**
+ * Refuses selections nested more than `maxDepth` fields below a root field (introspection
+ * excepted: it reads the schema, not the database), following fragments.
+ */
+export function depthLimitRule(maxDepth: number): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const definition of context.getDocument().definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    }
+    const depthOf = (set: SelectionSetNode | undefined, seen: ReadonlySet<string>): number => {
+      if (set === undefined) return 0;
+      let depth = 0;
+      for (const selection of set.selections) {
+        if (selection.kind === Kind.FIELD) {
+          depth = Math.max(depth, selection.selectionSet === undefined ? 1 : 1 + depthOf(selection.selectionSet, seen));
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          depth = Math.max(depth, depthOf(selection.selectionSet, seen));
+        } else if (!seen.has(selection.name.value)) {
+          depth = Math.max(depth, depthOf(fragments.get(selection.name.value)?.selectionSet, new Set([...seen, selection.name.value])));
+        }
+        if (depth > maxDepth) return depth;
+      }
+      return depth;
+    };
+    return {
+      OperationDefinition(operation) {
+        for (const root of rootFields(operation.selectionSet, fragments, new Set())) {
+          if (root.name.value.startsWith('__')) continue;
+          if (depthOf(root.selectionSet, new Set()) > maxDepth) {
+            context.reportError(
+              new GraphQLError(`Max query depth exceeded: "${root.name.value}" nests more than ${maxDepth} levels.`, { nodes: root }),
+            );
+          }
+        }
+      },
+    };
+  };
+}
+
+function rootFields(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen: Set<string>): FieldNode[] {
+  return set.selections.flatMap((selection) => {
+    if (selection.kind === Kind.FIELD) return [selection];
+    if (selection.kind === Kind.INLINE_FRAGMENT) return rootFields(selection.selectionSet, fragments, seen);
+    const fragment = fragments.get(selection.name.value);
+    if (fragment === undefined || seen.has(selection.name.value)) return [];
+    seen.add(selection.name.value);
+    return rootFields(fragment.selectionSet, fragments, seen);
+  });
+}

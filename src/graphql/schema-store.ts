@@ -1,0 +1,25 @@
+import type { SchemaOverview } from '../../catalog/overview/types.js';
+import { buildSchemas, type ScopedSchemas } from './build-schema.js';
+import type { SchemaAccess } from './schema-access.js';
+
+/**
+ * The schemas per (role, schema version) (DESIGN.md, GraphQL): built on a role's first
+ * request, kept until the overview's version moves, then all rebuilt on demand.
+ */
+export class SchemaStore {
+  #version: number | undefined;
+  readonly #byRole = new Map<string, ScopedSchemas>();
+
+  get(overview: SchemaOverview, access: SchemaAccess): ScopedSchemas {
+    if (overview.version !== this.#version) {
+      this.#byRole.clear();
+      this.#version = overview.version;
+    }
+    let schemas = this.#byRole.get(access.key);
+    if (schemas === undefined) {
+      schemas = buildSchemas(overview, access);
+      this.#byRole.set(access.key, schemas);
+    }
+    return schemas;
+  }
+}

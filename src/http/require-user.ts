@@ -1,0 +1,9 @@
+import type { Request } from 'express';
+import { InvalidCredentialsError } from '../errors.js';
+
+/** reference/routes.md, Auth column `user`: the caller's user id, else 401 INVALID_CREDENTIALS. */
+export function requireUser(req: Request): string {
+  const { user } = req.accountability;
+  if (user === null) throw new InvalidCredentialsError();
+  return user;
+}

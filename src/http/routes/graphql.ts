@@ -1,0 +1,207 @@
+import { Router, type Request, type Response } from 'express';
+import { GraphQLError, printSchema, type ExecutionResult } from 'graphql';
+import { createHandler, type Request as GraphqlHttpRequest, type RequestParams } from 'graphql-http';
+import type { Knex } from 'knex';
+import { loadPermissions } from '../../access/load-permissions.js';
+import type { PermissionStore } from '../../access/permission-store.js';
+import type { DataInvalidation } from '../../cache/data-invalidation.js';
+import type { SchemaCache } from '../../cache/schema-cache.js';
+import type { Config } from '../../config/index.js';
+import type { AuthContext } from '../../auth/auth-context.js';
+import type { FileLibrary } from '../../files/file-library.js';
+import { GraphqlExecutionError, InvalidPayloadError, MethodNotAllowedError, RouteNotFoundError } from '../../errors.js';
+import {
+  createGraphqlContext,
+  formatResult,
+  OperationPreparer,
+  plainError,
+  schemaAccessOf,
+  SchemaStore,
+  toGraphqlError,
+  type GraphqlContext,
+  type Scope,
+  type SchemaAccess,
+  type ScopedSchemas,
+  type SystemServices,
+} from '../../graphql/index.js';
+import type { Logger } from '../../logger/index.js';
+import type { Accountability } from '../../access/accountability.js';
+import type { SchemaOverview } from '../../../catalog/overview/types.js';
+import { commandContext } from '../../commands/command-context.js';
+import { queryLimits } from '../../query/index.js';
+import { toServiceErrors } from '../error-handler.js';
+import { loginFrom, logoutFrom, passwordRequestFrom, passwordResetFrom, refreshFrom } from './auth.js';
+import { readHealth, readServerInfo } from './server.js';
+
+export interface GraphqlRouteDeps {
+  readonly config: Config;
+  readonly db: Knex;
+  readonly logger: Logger;
+  readonly schema: SchemaCache;
+  readonly permissions: PermissionStore;
+  readonly auth: AuthContext;
+  readonly files: FileLibrary;
+  readonly invalidation: DataInvalidation;
+}
+
+/** graphql-http's view of a request; its context carries the response auth cookies go on. */
+type HttpRequest = GraphqlHttpRequest<Request, { readonly res: Response }>;
+
+/**
+ * POST|GET /graphql (items scope) and /graphql/system (reference/routes.md, GraphQL routes),
+ * served by graphql-http. The document is parsed and validated here against the caller's
+ * schema; failures before execution (invalid document, nothing to run, a mutation over GET)
+ * go to the one error handler as REST error bodies, resolver errors stay in `{data, errors}`.
+ */
+export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Router {
+  const router = Router();
+  const preparer = new OperationPreparer({
+    tokenLimit: deps.config.graphqlQueryTokenLimit,
+    // A REST `fields` path may be MAX_RELATIONAL_DEPTH long; GraphQL adds the function and
+    // aggregate objects as one more level.
+    maxDepth: deps.config.maxRelationalDepth + 1,
+    introspection: deps.config.graphqlIntrospection,
+  });
+
+  const handlerFor = (scope: Scope) =>
+    createHandler<Request, { readonly res: Response }, GraphqlContext>({
+      parseRequestParams: readGraphqlBody,
+      onSubscribe: async (req, params) => {
+        const { accountability } = req.raw;
+        const { overview, access, schemas } = await callerSchemas(deps, store, accountability);
+        const schema = schemas[scope];
+        const operationName = params.operationName ?? undefined;
+        const { document, operation } = preparer.prepare(schema, params.query, operationName);
+        // reference/routes.md: mutations over GET → 405 METHOD_NOT_ALLOWED.
+        if (operation === 'mutation' && req.method === 'GET') throw new MethodNotAllowedError('GET', ['POST']);
+        const contextValue = createGraphqlContext({
+          read: { db: deps.db, overview, limits: queryLimits(deps.config) },
+          reader: { accountability, access: access.read },
+          commands: await commandContext(deps, accountability, overview),
+          system: systemServices(deps, req.raw, req.context.res),
+          schemas,
+        });
+        return { schema, document, operationName, variableValues: params.variables ?? undefined, contextValue };
+      },
+      onOperation: (req, _args, result: ExecutionResult) => {
+        // No `data` at all: the operation could not run (variables that do not coerce).
+        if (!('data' in result)) throw new GraphqlExecutionError((result.errors ?? []).map(plainError));
+        const formatted = formatResult(result, (error) => toServiceErrors(error, req.raw.accountability, deps.logger));
+        // Serialised here: graphql-http's own serialiser calls a replacer for every value.
+        const type = `${responseMediaType(req.raw)}; charset=utf-8`;
+        return [JSON.stringify(formatted), { status: 200, statusText: 'OK', headers: { 'content-type': type } }];
+      },
+      formatError: (error) =>
+        error instanceof GraphQLError ? error : toGraphqlError(new InvalidPayloadError(error.message.replace(/\.$/, ''))),
+    });
+
+  const serve = (scope: Scope) => {
+    const handle = handlerFor(scope);
+    return async (req: Request, res: Response) => {
+      if (req.method !== 'GET' && req.method !== 'POST') throw new MethodNotAllowedError(req.method, ['GET', 'POST']);
+      const [body, init] = await handle(toHttpRequest(req, res));
+      res.status(init.status);
+      for (const [name, value] of Object.entries(init.headers ?? {})) res.setHeader(name, value);
+      res.end(body ?? undefined);
+    };
+  };
+  router.all('/', serve('items'));
+  router.all('/system', serve('system'));
+  return router;
+}
+
+/** The server, utility and auth services the system scope's fields use, for this request. */
+function systemServices(deps: GraphqlRouteDeps, req: Request, res: Response): SystemServices {
+  const { accountability } = req;
+  const auth = deps.auth;
+  return {
+    serverInfo: () => readServerInfo(deps, accountability),
+    health: () => readHealth(deps, accountability),
+    // reference/audit-and-utils.md, cache clear: as POST /utils/cache/clear.
+    clearCache: () => deps.schema.invalidate(),
+    schemaChanges: { db: deps.db, schema: deps.schema, reporter: deps.logger },
+    auth: {
+      login: (body) => {
+        // reference/config.md: AUTH_DISABLE_DEFAULT takes e-mail/password login away.
+        if (deps.config.auth.disableDefault) throw new RouteNotFoundError('/auth/login');
+        return loginFrom(auth, req, res, { ...body });
+      },
+      refresh: (body) => refreshFrom(auth, req, res, { ...body }),
+      logout: (body) => logoutFrom(auth, req, res, { ...body }),
+      requestPasswordReset: (body) => passwordRequestFrom(auth, { ...body }),
+      resetPassword: (body) => passwordResetFrom(auth, { ...body }),
+    },
+    files: deps.files,
+  };
+}
+
+/**
+ * GET /server/specs/graphql/ and /server/specs/graphql/system (reference/routes.md): the SDL
+ * of the caller's schema of that scope, as text.
+ */
+export function graphqlSpecRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Router {
+  const router = Router();
+  const sdl = (scope: Scope) => async (req: Request, res: Response) => {
+    const { schemas } = await callerSchemas(deps, store, req.accountability);
+    res.type('text/plain; charset=utf-8').send(printSchema(schemas[scope]));
+  };
+  router.get('/', sdl('items'));
+  router.get('/system', sdl('system'));
+  return router;
+}
+
+/**
+ * The caller's permissions (loaded once per request), what they allow in a schema, and the
+ * schemas of the caller's role: admins share one schema, any other role has its own.
+ */
+async function callerSchemas(
+  deps: GraphqlRouteDeps,
+  store: SchemaStore,
+  accountability: Accountability,
+): Promise<{ overview: SchemaOverview; access: SchemaAccess; schemas: ScopedSchemas }> {
+  const overview = await deps.schema.getOverview();
+  const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview }, accountability);
+  const access = schemaAccessOf(accountability, permissions);
+  return { overview, access, schemas: store.get(overview, access) };
+}
+
+/**
+ * The response type graphql-http negotiated from Accept (it answered 406 already when there
+ * was none): the first of `application/graphql-response+json` or JSON the client accepts.
+ */
+function responseMediaType(req: Request): 'application/graphql-response+json' | 'application/json' {
+  for (const accept of (req.get('accept') ?? '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
+    const [type] = accept.split(';');
+    if (type === 'application/graphql-response+json') return type;
+    if (type === 'application/json' || type === 'application/*' || type === '*/*') return 'application/json';
+  }
+  return 'application/json';
+}
+
+function toHttpRequest(req: Request, res: Response): HttpRequest {
+  return {
+    url: req.url,
+    method: req.method,
+    headers: req.headers,
+    // JSON bodies were parsed by the body middleware; others are read here.
+    body: () => (req.body === undefined ? readText(req) : (req.body as Record<string, unknown> | string)),
+    raw: req,
+    context: { res },
+  };
+}
+
+/** reference/routes.md: POST with `Content-Type: application/graphql` carries the raw document. */
+async function readGraphqlBody(req: HttpRequest): Promise<RequestParams | undefined> {
+  if (req.method !== 'POST' || !req.raw.is('application/graphql')) return undefined;
+  return { query: await readText(req.raw) };
+}
+
+function readText(req: Request): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}

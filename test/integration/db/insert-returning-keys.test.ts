@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { createDatabase, type Knex } from '../../../src/db/index.js';
+import { insertReturningKeys } from '../../../src/db/insert-returning-keys.js';
+import { testConfig } from '../../support/server.js';
+import { DATABASE_TARGETS, requireOrSkip, type TestDatabase } from '../../support/services.js';
+
+type Row = Record<string, unknown>;
+
+for (const target of DATABASE_TARGETS) {
+  describe(`insertReturningKeys [${target.dialect}]`, function () {
+    let database: TestDatabase | undefined;
+    let db: Knex;
+    let statements = 0;
+    const countStatement = () => {
+      statements += 1;
+    };
+
+    before(async function () {
+      requireOrSkip(this, await target.unavailable());
+      database = await target.create();
+      db = createDatabase(testConfig(database).db);
+      await db.schema.createTable('numbered', (t) => {
+        t.increments('id');
+        t.string('label').notNullable();
+        t.string('note').defaultTo('none');
+      });
+      await db.schema.createTable('named', (t) => {
+        t.string('code').primary();
+        t.string('label').notNullable();
+      });
+      db.on('query', countStatement);
+    });
+
+    after(async () => {
+      db?.off('query', countStatement);
+      await db?.destroy();
+      await database?.drop();
+    });
+
+    /** Each key read back: the row it names carries the label it was inserted with. */
+    async function expectKeysMatch(table: string, primary: string, rows: readonly Row[], keys: readonly unknown[]): Promise<void> {
+      expect(keys).to.have.length(rows.length);
+      const stored = await db(table).whereIn(primary, keys as (string | number)[]).select<Row[]>(primary, 'label');
+      const labelOf = new Map(stored.map((r) => [String(r[primary]), r['label']]));
+      expect(keys.map((k) => labelOf.get(String(k)))).to.deep.equal(rows.map((r) => r['label']));
+    }
+
+    it('many rows without keys: few statements, the generated keys in row order', async () => {
+      const rows = Array.from({ length: 1_200 }, (_, i) => ({ label: `generated ${i}` }));
+      statements = 0;
+      const keys = await db.transaction((trx) => insertReturningKeys(trx, 'numbered', rows, 'id', { hasIncreasingKeys: true }));
+      // SQLite takes 500 rows a statement; the transaction adds BEGIN and COMMIT where counted.
+      expect(statements).to.be.at.most(5);
+      expect(new Set(keys.map(String)).size).to.equal(rows.length);
+      await expectKeysMatch('numbered', 'id', rows, keys);
+    });
+
+    it('given and generated keys mixed, columns changing between rows', async () => {
+      const rows: Row[] = [
+        { label: 'first' },
+        { id: 900_001, label: 'given high' },
+        { label: 'second', note: 'with note' },
+        { label: 'third', note: 'with note' },
+        { id: 5_001, label: 'given low' },
+        { label: 'fourth' },
+        { label: 'fifth' },
+      ];
+      const keys = await insertReturningKeys(db, 'numbered', rows, 'id', { hasIncreasingKeys: true });
+      expect(Number(keys[1])).to.equal(900_001);
+      expect(Number(keys[4])).to.equal(5_001);
+      await expectKeysMatch('numbered', 'id', rows, keys);
+      const notes = await db('numbered').whereIn('id', keys as number[]).orderBy('id').select<Row[]>('label', 'note');
+      expect(notes.find((r) => r['label'] === 'first')?.['note']).to.equal('none');
+      expect(notes.find((r) => r['label'] === 'third')?.['note']).to.equal('with note');
+    });
+
+    it('given text keys are answered as given', async () => {
+      const rows = [{ code: 'b-2', label: 'two' }, { code: 'a-1', label: 'one' }];
+      const keys = await insertReturningKeys(db, 'named', rows, 'code', { hasIncreasingKeys: false });
+      expect(keys).to.deep.equal(['b-2', 'a-1']);
+      await expectKeysMatch('named', 'code', rows, keys);
+    });
+
+    it('without increasing keys, rows lacking one get a statement each', async () => {
+      const rows = [{ label: 'x' }, { label: 'y' }, { label: 'z' }];
+      statements = 0;
+      const keys = await insertReturningKeys(db, 'numbered', rows, 'id', { hasIncreasingKeys: false });
+      expect(statements).to.equal(3);
+      await expectKeysMatch('numbered', 'id', rows, keys);
+    });
+
+    it('a failing row fails its statement and nothing of it stays', async () => {
+      const before = await db('numbered').count<Row[]>({ n: '*' });
+      const rows = [{ label: 'fine' }, { label: null }];
+      let failed = false;
+      await insertReturningKeys(db, 'numbered', rows, 'id', { hasIncreasingKeys: true }).catch(() => {
+        failed = true;
+      });
+      expect(failed).to.equal(true);
+      expect(await db('numbered').count<Row[]>({ n: '*' })).to.deep.equal(before);
+    });
+  });
+}
