@@ -14,6 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import knex from 'knex';
 
 const DB = process.env['BENCH_TRANSFER_DB'] ?? 'svc_bench_transfer';
@@ -181,6 +182,19 @@ try {
   await stop(api);
   await db.destroy();
   rmSync(dir, { recursive: true, force: true });
+  await dropNamespace(env['CACHE_NAMESPACE'] ?? '');
+}
+
+/** The run's Redis keys (bull's queue, the schema cache). */
+async function dropNamespace(namespace: string): Promise<void> {
+  const redis = new Redis(env['REDIS'] ?? '');
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}:*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  redis.disconnect();
 }
 
 console.log('| what | rows | wall time | throughput | file | RSS MB of the worker (import: API) |');

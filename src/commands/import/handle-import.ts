@@ -25,12 +25,12 @@ export async function handleImport(cmd: ImportCommand, ctx: CommandContext, batc
       throw new ForbiddenError();
     }
     const items = cmd.format === 'csv' ? readCsvItems(cmd.source, ctx.overview, collection) : readJsonItems(cmd.source);
-    const known = new Set<string>();
     let row = 0;
     for await (const batch of batchesOf(items, batchSize)) {
       const keys = batch.map((item) => toPrimaryKey(collection, item[collection.primary]));
       const given = keys.filter((key): key is PrimaryKey => key !== undefined);
-      for (const key of await writer.filterExisting(collection, given)) known.add(keyId(key));
+      // Existing rows, those of earlier batches included; then the keys this batch creates.
+      const known = new Set((await writer.filterExisting(collection, given)).map(keyId));
       for (const [index, item] of batch.entries()) {
         row += 1;
         const key = keys[index];
@@ -41,6 +41,8 @@ export async function handleImport(cmd: ImportCommand, ctx: CommandContext, batc
           throw atRow(error, row);
         }
       }
+      // The journal of each batch is written with it: memory stays flat however long the file.
+      await writer.flush();
     }
     return row;
   });
