@@ -12,13 +12,16 @@ import {
   isAggregateQuery,
   isUnlimited,
   readItemByKey,
+  readItemJsonByKey,
   readItems,
+  readItemsJson,
   readItemsByKeys,
   readMeta,
   readSingleton,
   readerOf,
   streamItems,
   type Item,
+  type Meta,
   type Query,
   type ReadContext,
   type Reader,
@@ -70,6 +73,12 @@ export function itemsReadRoutes(deps: ReadRouteDeps): Router {
   return router;
 }
 
+/** `{"meta":…,"data":…}` around data already serialized (by the database or JSON.stringify). */
+function sendEnvelope(res: Response, data: string, meta: Meta): void {
+  const head = Object.keys(meta).length > 0 ? `{"meta":${JSON.stringify(meta)},"data":` : '{"data":';
+  res.type('application/json; charset=utf-8').send(`${head}${data}}`);
+}
+
 function idParam(req: Request): string {
   return String(req.params['id']);
 }
@@ -100,17 +109,19 @@ class ItemReads {
       await this.stream(res, ctx, collection, query, reader);
       return;
     }
-    const [data, meta] = await Promise.all([
-      readItems(ctx, collection, query, reader),
-      readMeta(ctx, collection, query, reader),
-    ]);
-    res.json(Object.keys(meta).length > 0 ? { meta, data } : { data });
+    const data = readItemsJson(ctx, collection, query, reader).then(
+      async (json) => json ?? JSON.stringify(await readItems(ctx, collection, query, reader)),
+    );
+    const [text, meta] = await Promise.all([data, readMeta(ctx, collection, query, reader)]);
+    sendEnvelope(res, text, meta);
   }
 
   async one(req: Request, res: Response, collection: string, id: string): Promise<void> {
     const ctx = await readContext(this.deps);
     const reader = await readerOf(this.deps, ctx.overview, req.accountability);
-    res.json({ data: await readItemByKey(ctx, collection, id, requestQuery(req, undefined), reader) });
+    const query = requestQuery(req, undefined);
+    const json = await readItemJsonByKey(ctx, collection, id, query, reader);
+    sendEnvelope(res, json ?? JSON.stringify(await readItemByKey(ctx, collection, id, query, reader)), {});
   }
 
   /**
