@@ -64,7 +64,8 @@ function cacheResponses(deps: ResponseCacheDeps, extraKey: (req: Request) => rea
       if (hit !== undefined) {
         res.status(hit.status).setHeader('Content-Type', hit.contentType);
         res.setHeader('Cache-Control', cacheControl(config, req, hit.expiresAt - Date.now()));
-        res.end(hit.body);
+        // send(): ETag and 304 for a client that has this answer already, as on a miss.
+        res.send(hit.body);
         return;
       }
       storeOnEnd(req, res, lookup, deps);

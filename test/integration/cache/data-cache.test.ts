@@ -68,6 +68,11 @@ describeEachDatabase(
       expect(await titleVia(1)).to.equal('one');
       expect(await titleVia(2)).to.equal('two');
 
+      const viaGet = async () => (await read(ctx().api, `/graphql?query=${encodeURIComponent('{ notes_by_id(id: 2) { title } }')}`)).body.data;
+      expect(await viaGet()).to.deep.equal({ notes_by_id: { title: 'two' } });
+      await retitleInSql(server.db, 2, 'two, later');
+      expect(await viaGet()).to.deep.equal({ notes_by_id: { title: 'two' } });
+
       // One root field fails validation at run time: the other still runs its statement.
       const failing = '{ notes_by_id(id: 1) { title } broken: notes(limit: -5) { id } }';
       const withErrors = await graphql(ctx(), failing);
