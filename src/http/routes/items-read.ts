@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
@@ -55,20 +55,21 @@ const SYSTEM_ROUTES: Readonly<Record<string, string>> = {
 /**
  * The read routes: GET and SEARCH /items/:collection, GET /items/:collection/:id, and the same
  * for the system collections' own paths (reference/routes.md). Thin: parse, read, envelope.
+ * `cache` runs before the GET routes (http/response-cache.ts; empty when the cache is off).
  */
-export function itemsReadRoutes(deps: ReadRouteDeps): Router {
+export function itemsReadRoutes(deps: ReadRouteDeps, cache: readonly RequestHandler[] = []): Router {
   const router = Router();
   const reads = new ItemReads(deps);
 
-  router.get('/items/:collection', (req, res) => reads.list(req, res, collectionParam(req)));
+  router.get('/items/:collection', ...cache, (req, res) => reads.list(req, res, collectionParam(req)));
   router.search('/items/:collection', (req, res) => reads.list(req, res, collectionParam(req)));
-  router.get('/items/:collection/:id', (req, res) => reads.one(req, res, collectionParam(req), idParam(req)));
+  router.get('/items/:collection/:id', ...cache, (req, res) => reads.one(req, res, collectionParam(req), idParam(req)));
 
   for (const [path, collection] of Object.entries(SYSTEM_ROUTES)) {
-    router.get(path, (req, res) => reads.list(req, res, collection));
+    router.get(path, ...cache, (req, res) => reads.list(req, res, collection));
     router.search(path, (req, res) => reads.list(req, res, collection));
     // /users/me is the users router's, mounted before this one (reference/routes.md, Users extras).
-    router.get(`${path}/:id`, (req, res) => reads.one(req, res, collection, idParam(req)));
+    router.get(`${path}/:id`, ...cache, (req, res) => reads.one(req, res, collection, idParam(req)));
   }
   return router;
 }
