@@ -9,13 +9,14 @@ import {
 } from '../../src/errors.js';
 import { requireCollection } from '../overview/lookup.js';
 import type { CollectionOverview, FieldOverview, FieldType, RelationOverview, SchemaOverview } from '../overview/types.js';
-import { defineColumn, type ColumnDefinition } from './columns.js';
+import { defineColumn, stringLengthOf, type ColumnDefinition } from './columns.js';
 import type { SchemaContext } from './context.js';
 import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
 import { dropForeignKey, type ForeignKey } from './foreign-keys.js';
 import { constraintName } from './names.js';
 import type { ColumnSpec, FieldPatch, FieldSpec } from './payloads.js';
 import { runSchemaChange, type SchemaChange } from './schema-change.js';
+import { assertSqliteConverted, assertValuesFit, translateSchemaError, type ChangedField } from './schema-errors.js';
 
 /** Types an existing column can be altered to or from (geometry and unknown columns are left alone). */
 const ALTERABLE: ReadonlySet<FieldType> = new Set([
@@ -35,14 +36,17 @@ export async function createField(ctx: SchemaContext, collection: string, spec: 
     );
   }
   if (spec.schema !== null) await assertColumnCanBeAdded(ctx.db, collection, spec.field, spec.schema);
+  const dialect = dialectOf(ctx.db);
   await runSchemaChange(
     ctx.db,
     async (change) => {
-      if (spec.schema !== null) await addColumn(change, dialectOf(ctx.db), collection, spec.field, spec.type, spec.schema);
+      if (spec.schema !== null) await addColumn(change, dialect, collection, spec.field, spec.type, spec.schema);
       await change.data((trx) => trx('svc_fields').insert(withoutUndefined(newFieldRow(collection, spec.field, spec.type, spec.meta))));
     },
     ctx.reporter,
-  );
+  ).catch((error: unknown) => {
+    throw translateSchemaError(error, dialect, { collection, field: spec.field, type: spec.type });
+  });
   await ctx.schema.invalidate();
 }
 
@@ -173,9 +177,14 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
   };
   const db = ctx.db;
   const dialect = dialectOf(db);
+  const changed: ChangedField = { collection, field, type };
   if (isColumnChange && before.isNullable && !after.isNullable) {
     const withNull = await db(collection).whereNull(field).first(db.raw('1 as one'));
     if (withNull !== undefined) throw new ContainsNullValuesError({ collection, field });
+  }
+  const [length, lengthBefore] = [stringLengthOf(after), stringLengthOf(before)];
+  if (isColumnChange && length !== null && (lengthBefore === null || length < lengthBefore)) {
+    await assertValuesFit(db, dialect, changed, length);
   }
 
   await runSchemaChange(
@@ -190,6 +199,7 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
             defineColumn(t, x, dialect, before).alter();
           }),
         );
+        if (dialect === 'sqlite3' && type !== current.type) await change.data((trx) => assertSqliteConverted(trx, changed));
       }
       if (uniqueChange) await changeUnique(change, collection, field, schema.isUnique === true);
       const meta = patch.meta ?? {};
@@ -198,7 +208,9 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
       }
     },
     ctx.reporter,
-  );
+  ).catch((error: unknown) => {
+    throw translateSchemaError(error, dialect, changed);
+  });
   await ctx.schema.invalidate();
 }
 
