@@ -18,6 +18,9 @@ export interface ChangedField {
   readonly type: FieldType;
 }
 
+/** MySQL: a unique key or index over a TEXT/BLOB column needs a prefix length (MariaDB hashes it). */
+const MYSQL_ER_BLOB_KEY_WITHOUT_LENGTH = 1170;
+
 /** MySQL/MariaDB errnos of a stored value the new column type can't hold. */
 const MYSQL_CONVERSION_ERRNOS: ReadonlySet<unknown> = new Set([
   1265, // ER_WARN_DATA_TRUNCATED: Data truncated for column
@@ -41,7 +44,21 @@ export function translateSchemaError(error: unknown, dialect: DbClient, changed:
   if (translated instanceof ValueTooLongError) return new ValueTooLongError(ref);
   if (translated instanceof ValueOutOfRangeError) return new ValueOutOfRangeError(ref);
   if (isConversionError(error, dialect)) return conversionError(changed);
+  // A prefix would make the key unique on the prefix only: refused instead.
+  if (dialect === 'mysql' && (error as { errno?: unknown }).errno === MYSQL_ER_BLOB_KEY_WITHOUT_LENGTH) return notIndexable(changed);
   return translated;
+}
+
+/** Types no dialect indexes the same way: PostgreSQL's json has no btree operator class. */
+const NOT_INDEXABLE: ReadonlySet<FieldType> = new Set(['json', 'alias', 'geometry', 'unknown']);
+
+/** INVALID_PAYLOAD before a unique key or index is made on a field whose type can't have one. */
+export function assertIndexable(changed: ChangedField): void {
+  if (NOT_INDEXABLE.has(changed.type)) throw notIndexable(changed);
+}
+
+function notIndexable({ collection, field, type }: ChangedField): InvalidPayloadError {
+  return new InvalidPayloadError(`Field "${field}" of collection "${collection}" of type "${type}" can't be unique or indexed`);
 }
 
 /** INVALID_PAYLOAD: a stored value can't be converted to the field's new type. */
