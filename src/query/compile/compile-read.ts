@@ -121,9 +121,9 @@ class ReadCompiler {
 
   private orderBy(alias: string, sort: readonly SortNode[]): void {
     if (sort.length === 0) return;
-    this.w.raw(' order by ').join(sort, ', ', (s) => {
-      writeOperand(this.w, this.aliases, alias, s.operand);
-      if (s.descending) this.w.raw(' desc');
+    const { w } = this;
+    w.raw(' order by ').join(sort, ', ', (s) => {
+      w.dialect.sortTerm(w, () => writeOperand(w, this.aliases, alias, s.operand), s.descending, s.canBeNull);
     });
   }
 
@@ -258,9 +258,9 @@ class ReadCompiler {
   /** ORDER BY inside the aggregate, on the sort values the derived table carries. */
   private derivedOrder(derived: string, level: LevelQuery): void {
     if (level.sort.length === 0) return;
-    this.w.raw(' order by ').join(level.sort, ', ', (s, i) => {
-      this.w.column(derived, `s${i}`);
-      if (s.descending) this.w.raw(' desc');
+    const { w } = this;
+    w.raw(' order by ').join(level.sort, ', ', (s, i) => {
+      w.dialect.sortTerm(w, () => w.column(derived, `s${i}`), s.descending, s.canBeNull);
     });
   }
 
