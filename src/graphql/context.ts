@@ -29,8 +29,9 @@ export interface TokenData {
 }
 
 /**
- * POST /auth/login, /refresh, /logout, /password/request, /password/reset on a body of the
- * same keys: the same checks and errors, cookies set on the HTTP response.
+ * POST /auth/login, /refresh, /logout, /password/request, /password/reset and the invite and
+ * registration routes on a body of the same keys: the same checks and errors, cookies set on
+ * the HTTP response.
  */
 export interface AuthOperations {
   login(body: Readonly<Record<string, unknown>>): Promise<TokenData>;
@@ -38,6 +39,11 @@ export interface AuthOperations {
   logout(body: Readonly<Record<string, unknown>>): Promise<void>;
   requestPasswordReset(body: Readonly<Record<string, unknown>>): Promise<void>;
   resetPassword(body: Readonly<Record<string, unknown>>): Promise<void>;
+  /** POST /users/invite, /users/invite/accept, /users/register, GET /users/register/verify-email. */
+  invite(body: Readonly<Record<string, unknown>>): Promise<void>;
+  acceptInvite(body: Readonly<Record<string, unknown>>): Promise<void>;
+  register(body: Readonly<Record<string, unknown>>): Promise<void>;
+  verifyRegistration(body: Readonly<Record<string, unknown>>): Promise<void>;
 }
 
 /**

@@ -66,7 +66,7 @@ const requiredId = { type: new GraphQLNonNull(GraphQLID) };
  */
 export function addSystemRoots(query: RootFields, mutation: RootFields, types: CollectionTypes, access: SchemaAccess): void {
   addServerRoots(query);
-  addAuthRoots(mutation);
+  addAuthRoots(mutation, access);
   addUtilityRoots(mutation, access);
   if (types.isItemCollection('svc_users')) addCurrentUserRoots(query, mutation, types);
   if (types.isItemCollection('svc_comments')) addCommentRoots(mutation, types, access);

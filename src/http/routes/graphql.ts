@@ -32,6 +32,7 @@ import { queryLimits } from '../../query/index.js';
 import { toServiceErrors } from '../error-handler.js';
 import { loginFrom, logoutFrom, passwordRequestFrom, passwordResetFrom, refreshFrom } from './auth.js';
 import { readHealth, readServerInfo } from './server.js';
+import { acceptInviteFrom, inviteFrom, registerFrom, verifyRegistrationFrom } from './users-accounts.js';
 
 export interface GraphqlRouteDeps {
   readonly config: Config;
@@ -130,6 +131,12 @@ function systemServices(deps: GraphqlRouteDeps, req: Request, res: Response): Sy
       logout: (body) => logoutFrom(auth, req, res, { ...body }),
       requestPasswordReset: (body) => passwordRequestFrom(auth, { ...body }),
       resetPassword: (body) => passwordResetFrom(auth, { ...body }),
+      invite: (body) => inviteFrom(deps, accountability, { ...body }),
+      acceptInvite: (body) => acceptInviteFrom(deps, accountability, { ...body }),
+      register: (body) => registerFrom(deps, accountability, { ...body }),
+      verifyRegistration: async (body) => {
+        await verifyRegistrationFrom(deps, accountability, { ...body });
+      },
     },
     files: deps.files,
   };

@@ -41,7 +41,7 @@ describe('invites', () => {
           expect(row).to.include({ email, role, status: 'invited', password: null });
           const activity = await activityOf(row?.['id']);
           expect(activity.map((a) => [a['action'], a['user']])).to.deep.equal([['create', admin?.['id']]]);
-          const revisions = await db()('svc_revisions').where('activity', activity[0]?.['id']).select('data');
+          const revisions = await db()('svc_revisions').where('activity', Number(activity[0]?.['id'])).select('data');
           expect(revisions).to.have.length(1);
           const link = await inbox.nextLink(email);
           expect(link.origin + link.pathname).to.equal('http://cds.test/admin/accept-invite');
