@@ -9,6 +9,8 @@ import { ItemLoaders } from './item-loaders.js';
 export interface SystemServices {
   /** GET /server/info's data for the caller. */
   serverInfo(): Promise<Readonly<Record<string, unknown>>>;
+  /** GET /server/specs/oas's document for the caller. */
+  specsOas(): Promise<Readonly<Record<string, unknown>>>;
   /** GET /server/health's body for the caller. */
   health(): Promise<Readonly<Record<string, unknown>>>;
   /** /utils/cache/clear: every cache, on every instance. */

@@ -30,7 +30,7 @@ import { itemsReadRoutes } from './routes/items-read.js';
 import { assetRoutes } from './routes/assets.js';
 import { fileWriteRoutes } from './routes/files.js';
 import { utilsTransferRoutes } from './routes/utils-transfer.js';
-import { graphqlRoutes, graphqlSpecRoutes } from './routes/graphql.js';
+import { graphqlRoutes, graphqlSpecRoutes, openApiRoutes } from './routes/graphql.js';
 import { SchemaStore } from '../graphql/index.js';
 import './request.js';
 
@@ -113,6 +113,7 @@ export function createApp(deps: AppDeps): Express {
   const graphqlSchemas = new SchemaStore();
   app.use('/graphql', graphqlRoutes(deps, graphqlSchemas));
   app.use('/server/specs/graphql', graphqlSpecRoutes(deps, graphqlSchemas));
+  app.use('/server/specs/oas', openApiRoutes(deps));
 
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));

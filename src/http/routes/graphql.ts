@@ -30,6 +30,7 @@ import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { commandContext } from '../../commands/command-context.js';
 import { queryLimits } from '../../query/index.js';
 import { toServiceErrors } from '../error-handler.js';
+import { readOpenApi } from '../openapi.js';
 import { loginFrom, logoutFrom, passwordRequestFrom, passwordResetFrom, refreshFrom } from './auth.js';
 import { readHealth, readServerInfo } from './server.js';
 import { acceptInviteFrom, inviteFrom, registerFrom, verifyRegistrationFrom } from './users-accounts.js';
@@ -79,7 +80,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
           read: { db: deps.db, overview, limits: queryLimits(deps.config) },
           reader: { accountability, access: access.read },
           commands: await commandContext(deps, accountability, overview),
-          system: systemServices(deps, req.raw, req.context.res),
+          system: systemServices(deps, req.raw, req.context.res, { overview, access }),
           schemas,
         });
         return { schema, document, operationName, variableValues: params.variables ?? undefined, contextValue };
@@ -112,11 +113,17 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
 }
 
 /** The server, utility and auth services the system scope's fields use, for this request. */
-function systemServices(deps: GraphqlRouteDeps, req: Request, res: Response): SystemServices {
+function systemServices(
+  deps: GraphqlRouteDeps,
+  req: Request,
+  res: Response,
+  caller: { readonly overview: SchemaOverview; readonly access: SchemaAccess },
+): SystemServices {
   const { accountability } = req;
   const auth = deps.auth;
   return {
     serverInfo: () => readServerInfo(deps, accountability),
+    specsOas: () => readOpenApi(deps, caller.overview, caller.access, accountability),
     health: () => readHealth(deps, accountability),
     // reference/audit-and-utils.md, cache clear: as POST /utils/cache/clear.
     clearCache: () => deps.schema.invalidate(),
@@ -157,19 +164,37 @@ export function graphqlSpecRoutes(deps: GraphqlRouteDeps, store: SchemaStore): R
   return router;
 }
 
-/**
- * The caller's permissions (loaded once per request), what they allow in a schema, and the
- * schemas of the caller's role: admins share one schema, any other role has its own.
- */
+/** The caller's schemas: admins share one schema, any other role has its own. */
 async function callerSchemas(
   deps: GraphqlRouteDeps,
   store: SchemaStore,
   accountability: Accountability,
 ): Promise<{ overview: SchemaOverview; access: SchemaAccess; schemas: ScopedSchemas }> {
+  const { overview, access } = await callerAccess(deps, accountability);
+  return { overview, access, schemas: store.get(overview, access) };
+}
+
+/** The caller's permissions (loaded once per request) and what they allow in a schema. */
+async function callerAccess(
+  deps: Pick<GraphqlRouteDeps, 'db' | 'schema' | 'permissions'>,
+  accountability: Accountability,
+): Promise<{ overview: SchemaOverview; access: SchemaAccess }> {
   const overview = await deps.schema.getOverview();
   const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview }, accountability);
-  const access = schemaAccessOf(accountability, permissions);
-  return { overview, access, schemas: store.get(overview, access) };
+  return { overview, access: schemaAccessOf(accountability, permissions) };
+}
+
+/**
+ * GET /server/specs/oas (reference/routes.md): the OpenAPI document of what the caller may
+ * use, decided as their GraphQL schema is (not enveloped).
+ */
+export function openApiRoutes(deps: GraphqlRouteDeps): Router {
+  const router = Router();
+  router.get('/', async (req, res) => {
+    const { overview, access } = await callerAccess(deps, req.accountability);
+    res.json(await readOpenApi(deps, overview, access, req.accountability));
+  });
+  return router;
 }
 
 /**
