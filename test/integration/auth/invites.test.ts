@@ -124,6 +124,22 @@ describe('invites', () => {
         expect(await inbox.nextLink(email)).to.be.instanceOf(URL);
       });
 
+      it('creates and role changes are one write: a refused role change leaves no new user and sends nothing', async () => {
+        const [first, second] = [await createRole(db()), await createRole(db())];
+        const invited = newEmail();
+        await invite(invited, first);
+        const caller = await createCaller(db());
+        await grant(ctx(), caller.role, [{ collection: 'svc_users', action: 'create', fields: ['email', 'role', 'status'] }]);
+        const fresh = newEmail();
+        const res = await call(ctx(), caller.token, 'POST', '/users/invite', { email: [fresh, invited], role: second });
+        expect(res.status, JSON.stringify(res.body)).to.equal(403);
+        expect(await userRow(fresh)).to.equal(undefined);
+        expect(await userRow(invited)).to.include({ role: first });
+        await invite(newEmail(), first);
+        expect(inbox.mailsTo(fresh)).to.have.length(0);
+        expect(inbox.mailsTo(invited)).to.have.length(0);
+      });
+
       it('refuses bad accept tokens: other scope 403 FORBIDDEN, forged or not a JWT 403 INVALID_TOKEN, expired 401 TOKEN_EXPIRED', async () => {
         const email = newEmail();
         await invite(email, await createRole(db()));
