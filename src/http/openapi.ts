@@ -187,13 +187,19 @@ function collectionPaths(collection: CollectionOverview, base: string, name: str
   const ref = schemaRef(name);
   const one = { type: 'object', properties: { data: ref } };
   const many = { type: 'object', properties: { data: { type: 'array', items: ref }, meta: { type: 'object' } } };
-  const operation = (verb: string, summary: string, parameters: readonly Json[], schema: Json, body?: Json) => ({
+  // `schema` undefined: the operation answers 204 without a body.
+  const operation = (verb: string, summary: string, parameters: readonly Json[], schema: Json | undefined, body?: Json) => ({
     tags: [name],
     summary,
     operationId: `${verb}${name}`,
     parameters,
     ...(body === undefined ? {} : { requestBody: { content: { 'application/json': { schema: body } } } }),
-    responses: { '200': { description: 'Successful request', content: { 'application/json': { schema } } }, ...ERROR_RESPONSES },
+    responses: {
+      ...(schema === undefined
+        ? { '204': { description: 'Done, nothing to return' } }
+        : { '200': { description: 'Successful request', content: { 'application/json': { schema } } } }),
+      ...ERROR_RESPONSES,
+    },
   });
   const canCreate = access !== undefined && canWrite(access, 'create', collection.collection);
   const canUpdate = access !== undefined && canWrite(access, 'update', collection.collection);
@@ -212,8 +218,8 @@ function collectionPaths(collection: CollectionOverview, base: string, name: str
     item['patch'] = operation('updateOne', `Update one ${collection.collection} item`, [ID_PARAMETER, ...ITEM_PARAMETERS], one, ref);
   }
   if (canDelete) {
-    list['delete'] = { ...operation('delete', `Delete ${collection.collection} items`, [], {}, { type: 'array', items: {} }), responses: { '204': { description: 'Deleted' }, ...ERROR_RESPONSES } };
-    item['delete'] = { ...operation('deleteOne', `Delete one ${collection.collection} item`, [ID_PARAMETER], {}), responses: { '204': { description: 'Deleted' }, ...ERROR_RESPONSES } };
+    list['delete'] = operation('delete', `Delete ${collection.collection} items`, [], undefined, { type: 'array', items: {} });
+    item['delete'] = operation('deleteOne', `Delete one ${collection.collection} item`, [ID_PARAMETER], undefined);
   }
   return { [base]: list, [`${base}/{id}`]: item };
 }

@@ -62,6 +62,11 @@ describeEachDatabase('GET /server/specs/oas', (ctx) => {
     expect(documentedCollections(doc)).to.include.members([...FIXTURE_COLLECTIONS, 'svc_users', 'svc_roles', 'svc_files', 'svc_activity', 'svc_settings']);
     expect(doc['paths']['/items/articles']).to.have.keys('get', 'post', 'patch', 'delete');
     expect(doc['paths']['/items/articles/{id}']).to.have.keys('get', 'patch', 'delete');
+    expect(doc['paths']['/items/articles/{id}'].delete.responses).to.have.keys('204', '400', '401', '403');
+    expect(doc['paths']['/items/articles/{id}'].get.responses['200'].content['application/json'].schema).to.deep.equal({
+      type: 'object',
+      properties: { data: { $ref: '#/components/schemas/ItemsArticles' } },
+    });
     expect(doc['paths']['/items/site_settings']).to.have.keys('get', 'patch');
     expect(doc['paths']['/items/site_settings/{id}']).to.equal(undefined);
     expect(doc['paths']['/users']).to.have.keys('get', 'post', 'patch', 'delete');
