@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { bootstrap, type BootstrapResult } from '../catalog/bootstrap.js';
+import { Redis } from 'ioredis';
+import { createDataCache, purgeOnChange, type DataCache } from './cache/data-cache.js';
 import { createDataInvalidation, type DataInvalidation } from './cache/data-invalidation.js';
 import { openSchemaCache } from './cache/open-schema-cache.js';
 import type { SchemaCache } from './cache/schema-cache.js';
@@ -11,6 +13,7 @@ import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
 import { createAuthServices, type AuthServices } from './auth/auth-context.js';
+import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './auth/counter-store.js';
 import { PermissionStore } from './access/permission-store.js';
 import { EXPORT_JOB } from './files/export/export-job.js';
 import { exportJobHandler } from './files/export/run-export.js';
@@ -84,7 +87,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
   });
 
-  const app = createApp({ config, db, logger, schema, auth, invalidation, permissions, storage, files, jobs });
+  const shared = openSharedState(config, invalidation, logger);
+  const { dataCache, rateLimitCounters } = shared;
+  const app = createApp({ config, db, logger, schema, auth, invalidation, permissions, storage, files, jobs, dataCache, rateLimitCounters });
   const server = createServer(app);
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
@@ -99,8 +104,44 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema,
     bootstrap: result,
     close() {
-      closing ??= shutdown(server, { db, schema, jobs, auth, invalidation }, config.shutdownTimeoutMs, logger);
+      closing ??= shutdown(server, { db, schema, jobs, auth, invalidation, shared }, config.shutdownTimeoutMs, logger);
       return closing;
+    },
+  };
+}
+
+interface SharedState {
+  readonly dataCache: DataCache | undefined;
+  readonly rateLimitCounters: CounterStore;
+  close(): Promise<void>;
+}
+
+/**
+ * The data cache (cleared after the writes `invalidation` reports) and the general rate
+ * limiters' counters, each in memory or in Redis per CACHE_STORE / RATE_LIMITER_STORE; one
+ * Redis connection serves both (config checked that REDIS is set when a store needs it).
+ */
+function openSharedState(config: Config, invalidation: DataInvalidation, logger: Logger): SharedState {
+  const { cache, rateLimiter, redis: redisConfig } = config;
+  const isCacheInRedis = cache.enabled && cache.store === 'redis';
+  const isLimiterInRedis = (rateLimiter.enabled || rateLimiter.global.enabled) && rateLimiter.store === 'redis';
+  const redis =
+    redisConfig.url !== undefined && (isCacheInRedis || isLimiterInRedis) ? new Redis(redisConfig.url, { maxRetriesPerRequest: 1 }) : undefined;
+  redis?.on('error', (error: unknown) => logger.warn({ err: error }, 'data cache / rate limiter: Redis error'));
+  const base = { ttlMs: cache.ttlMs, namespace: cache.namespace, logger };
+  let dataCache: DataCache | undefined;
+  if (cache.enabled) {
+    dataCache = isCacheInRedis && redis !== undefined ? createDataCache({ ...base, store: 'redis', redis }) : createDataCache({ ...base, store: 'memory', maxSize: cache.memoryMaxSize });
+  }
+  const stopPurging = dataCache === undefined ? undefined : purgeOnChange(invalidation, dataCache, { autoPurge: cache.autoPurge, ignore: cache.autoPurgeIgnoreList });
+  return {
+    dataCache,
+    rateLimitCounters: isLimiterInRedis && redis !== undefined ? new RedisCounterStore(redis, `${cache.namespace}:`) : new MemoryCounterStore(),
+    async close() {
+      stopPurging?.();
+      // quit() would wait for a server that may be unreachable.
+      if (redis?.status === 'ready') await redis.quit();
+      else redis?.disconnect();
     },
   };
 }
@@ -117,7 +158,14 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 async function shutdown(
   server: Server,
-  { db, schema, jobs, auth, invalidation }: { db: Knex; schema: SchemaCache; jobs: JobQueue; auth: AuthServices; invalidation: DataInvalidation },
+  {
+    db,
+    schema,
+    jobs,
+    auth,
+    invalidation,
+    shared,
+  }: { db: Knex; schema: SchemaCache; jobs: JobQueue; auth: AuthServices; invalidation: DataInvalidation; shared: SharedState },
   timeoutMs: number,
   logger: Logger,
 ): Promise<void> {
@@ -134,6 +182,7 @@ async function shutdown(
   await jobs.close(timeoutMs);
   await schema.close();
   await auth.close();
+  await shared.close();
   await invalidation.close();
   await db.destroy();
   logger.info('stopped');

@@ -57,7 +57,7 @@ export async function createCollections(ctx: SchemaContext, specs: readonly Coll
             }),
             (x) => x.schema.dropTableIfExists(spec.collection),
           );
-          for (const f of columns) await addKeys(change, spec.collection, f.field, f.schema ?? {});
+          for (const f of columns) await addKeys(change, { collection: spec.collection, field: f.field, type: f.type }, f.schema ?? {});
         }
         await change.data(async (trx) => {
           await trx('svc_collections').insert(newCollectionRow(spec.collection, spec.meta ?? {}));

@@ -111,6 +111,11 @@ function typedColumn(
   }
 }
 
+/** The declared length of a string column (knex's default when none is given); null for other types. */
+export function stringLengthOf(column: ColumnDefinition): number | null {
+  return column.type === 'string' || column.type === 'hash' ? (column.maxLength ?? DEFAULT_STRING_LENGTH) : null;
+}
+
 const NOW_DEFAULTS = /^(current_timestamp(\(\))?|now\(\))$/i;
 
 function toDefault(db: Knex, column: ColumnDefinition): Knex.Value | undefined {

@@ -9,13 +9,20 @@ import {
 } from '../../src/errors.js';
 import { requireCollection } from '../overview/lookup.js';
 import type { CollectionOverview, FieldOverview, FieldType, RelationOverview, SchemaOverview } from '../overview/types.js';
-import { defineColumn, type ColumnDefinition } from './columns.js';
+import { defineColumn, stringLengthOf, type ColumnDefinition } from './columns.js';
 import type { SchemaContext } from './context.js';
 import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
 import { dropForeignKey, type ForeignKey } from './foreign-keys.js';
 import { constraintName } from './names.js';
 import type { ColumnSpec, FieldPatch, FieldSpec } from './payloads.js';
 import { runSchemaChange, type SchemaChange } from './schema-change.js';
+import {
+  assertIndexable,
+  assertSqliteConverted,
+  assertValuesFit,
+  translateSchemaError,
+  type ChangedField,
+} from './schema-errors.js';
 
 /** Types an existing column can be altered to or from (geometry and unknown columns are left alone). */
 const ALTERABLE: ReadonlySet<FieldType> = new Set([
@@ -35,14 +42,17 @@ export async function createField(ctx: SchemaContext, collection: string, spec: 
     );
   }
   if (spec.schema !== null) await assertColumnCanBeAdded(ctx.db, collection, spec.field, spec.schema);
+  const dialect = dialectOf(ctx.db);
   await runSchemaChange(
     ctx.db,
     async (change) => {
-      if (spec.schema !== null) await addColumn(change, dialectOf(ctx.db), collection, spec.field, spec.type, spec.schema);
+      if (spec.schema !== null) await addColumn(change, dialect, collection, spec.field, spec.type, spec.schema);
       await change.data((trx) => trx('svc_fields').insert(withoutUndefined(newFieldRow(collection, spec.field, spec.type, spec.meta))));
     },
     ctx.reporter,
-  );
+  ).catch((error: unknown) => {
+    throw translateSchemaError(error, dialect, { collection, field: spec.field, type: spec.type });
+  });
   await ctx.schema.invalidate();
 }
 
@@ -86,33 +96,30 @@ export async function addColumn(
       defineColumn(t, x, dialect, column).alter();
     }));
   }
-  await addKeys(change, table, field, spec);
+  await addKeys(change, { collection: table, field, type }, spec);
 }
 
 /** Unique key and index of a new column (knex names, shortened to fit every dialect). */
-export async function addKeys(change: SchemaChange, table: string, field: string, spec: ColumnSpec): Promise<void> {
-  if (spec.isUnique === true && spec.isPrimaryKey !== true) {
-    const indexName = constraintName(table, field, 'unique');
-    await change.ddl(
-      (x) => x.schema.alterTable(table, (t) => {
-        t.unique([field], { indexName });
-      }),
-      (x) => x.schema.alterTable(table, (t) => {
-        t.dropUnique([field], indexName);
-      }),
-    );
-  }
-  if (spec.isIndexed === true && spec.isUnique !== true && spec.isPrimaryKey !== true) {
-    const indexName = constraintName(table, field, 'index');
-    await change.ddl(
-      (x) => x.schema.alterTable(table, (t) => {
-        t.index([field], indexName);
-      }),
-      (x) => x.schema.alterTable(table, (t) => {
-        t.dropIndex([field], indexName);
-      }),
-    );
-  }
+export async function addKeys(change: SchemaChange, column: ChangedField, spec: ColumnSpec): Promise<void> {
+  if (spec.isPrimaryKey === true) return;
+  if (spec.isUnique === true || spec.isIndexed === true) assertIndexable(column);
+  if (spec.isUnique === true) await changeKey(change, column, 'unique', true);
+  else if (spec.isIndexed === true) await changeKey(change, column, 'index', true);
+}
+
+/** Adds or drops a column's unique key or plain index; the opposite is the undo. */
+async function changeKey(change: SchemaChange, column: ChangedField, kind: 'unique' | 'index', isAdded: boolean): Promise<void> {
+  const { collection: table, field } = column;
+  const indexName = constraintName(table, field, kind);
+  const add = (x: Knex) => x.schema.alterTable(table, (t) => {
+    if (kind === 'unique') t.unique([field], { indexName });
+    else t.index([field], indexName);
+  });
+  const drop = (x: Knex) => x.schema.alterTable(table, (t) => {
+    if (kind === 'unique') t.dropUnique([field], indexName);
+    else t.dropIndex([field], indexName);
+  });
+  await (isAdded ? change.ddl(add, drop) : change.ddl(drop, add));
 }
 
 export function newColumnDefinition(field: string, type: FieldType, spec: ColumnSpec): ColumnDefinition {
@@ -150,6 +157,14 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
     (type !== current.type ||
       ['defaultValue', 'isNullable', 'maxLength', 'numericPrecision', 'numericScale'].some((k) => k in schema));
   const uniqueChange = !current.isAlias && schema.isUnique !== undefined && schema.isUnique !== current.isUnique;
+  const isUnique = schema.isUnique ?? current.isUnique;
+  // A plain index of its own, kept unless is_indexed says; a unique key replaces it (it is an index).
+  const hadIndex = current.isIndexed && !current.isUnique;
+  const wantsIndex = !isUnique && (schema.isIndexed ?? hadIndex);
+  const indexChange = !current.isAlias && wantsIndex !== hadIndex;
+  if (!current.isAlias && schema.isIndexed === false && isUnique) {
+    throw new InvalidPayloadError(`Field "${field}" of collection "${collection}" is unique: its unique key is an index`);
+  }
   if (current.isPrimaryKey && (isColumnChange || uniqueChange)) {
     throw new UnprocessableEntityError(
       type !== current.type
@@ -173,9 +188,15 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
   };
   const db = ctx.db;
   const dialect = dialectOf(db);
+  const changed: ChangedField = { collection, field, type };
+  if ((uniqueChange && isUnique) || (indexChange && wantsIndex)) assertIndexable(changed);
   if (isColumnChange && before.isNullable && !after.isNullable) {
     const withNull = await db(collection).whereNull(field).first(db.raw('1 as one'));
     if (withNull !== undefined) throw new ContainsNullValuesError({ collection, field });
+  }
+  const [length, lengthBefore] = [stringLengthOf(after), stringLengthOf(before)];
+  if (isColumnChange && length !== null && (lengthBefore === null || length < lengthBefore)) {
+    await assertValuesFit(db, dialect, changed, length);
   }
 
   await runSchemaChange(
@@ -190,27 +211,20 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
             defineColumn(t, x, dialect, before).alter();
           }),
         );
+        if (dialect === 'sqlite3' && type !== current.type) await change.data((trx) => assertSqliteConverted(trx, changed));
       }
-      if (uniqueChange) await changeUnique(change, collection, field, schema.isUnique === true);
+      if (uniqueChange) await changeKey(change, changed, 'unique', isUnique);
+      if (indexChange) await changeKey(change, changed, 'index', wantsIndex);
       const meta = patch.meta ?? {};
       if (patch.meta !== undefined || type !== current.type) {
         await change.data((trx) => upsertFieldRow(trx, collection, field, type, meta));
       }
     },
     ctx.reporter,
-  );
+  ).catch((error: unknown) => {
+    throw translateSchemaError(error, dialect, changed);
+  });
   await ctx.schema.invalidate();
-}
-
-async function changeUnique(change: SchemaChange, table: string, field: string, isUnique: boolean): Promise<void> {
-  const indexName = constraintName(table, field, 'unique');
-  const add = (x: Knex) => x.schema.alterTable(table, (t) => {
-    t.unique([field], { indexName });
-  });
-  const drop = (x: Knex) => x.schema.alterTable(table, (t) => {
-    t.dropUnique([field], indexName);
-  });
-  await (isUnique ? change.ddl(add, drop) : change.ddl(drop, add));
 }
 
 /** The definition an existing column has, so it can be rewritten (alter) or restored (undo). */

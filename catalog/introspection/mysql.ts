@@ -14,10 +14,10 @@ JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_
 WHERE c.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE = 'BASE TABLE'
 ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION`;
 
-const UNIQUE_SQL = `
-SELECT TABLE_NAME AS table_name, INDEX_NAME AS index_name, COLUMN_NAME AS column_name
+const INDEX_SQL = `
+SELECT TABLE_NAME AS table_name, INDEX_NAME AS index_name, COLUMN_NAME AS column_name, NON_UNIQUE AS non_unique
 FROM information_schema.STATISTICS
-WHERE TABLE_SCHEMA = DATABASE() AND NON_UNIQUE = 0
+WHERE TABLE_SCHEMA = DATABASE()
 ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX`;
 
 const FOREIGN_KEYS_SQL = `
@@ -55,10 +55,11 @@ interface ColumnRow {
   column_comment: string | null;
 }
 
-interface UniqueRow {
+interface IndexRow {
   table_name: string;
   index_name: string;
   column_name: string | null;
+  non_unique: string | number;
 }
 
 interface ForeignKeyRow {
@@ -73,10 +74,10 @@ interface ForeignKeyRow {
 
 /** Tables, columns, keys and foreign keys of the connected database (MySQL 8, MariaDB 10.11). */
 export async function introspectMysql(db: Knex): Promise<RawSchema> {
-  const [versionRows, columns, uniques, foreignKeys] = await Promise.all([
+  const [versionRows, columns, indexRows, foreignKeys] = await Promise.all([
     selectRows<{ version: string }>(db, 'SELECT VERSION() AS version'),
     selectRows<ColumnRow>(db, COLUMNS_SQL),
-    selectRows<UniqueRow>(db, UNIQUE_SQL),
+    selectRows<IndexRow>(db, INDEX_SQL),
     selectRows<ForeignKeyRow>(db, FOREIGN_KEYS_SQL),
   ]);
   const isMariaDb = /mariadb/i.test(versionRows[0]?.version ?? '');
@@ -84,13 +85,16 @@ export async function introspectMysql(db: Knex): Promise<RawSchema> {
 
   const primaryKeys = new Map<string, string[]>();
   const uniqueColumns = new Set<string>();
-  for (const rows of groupBy(uniques, (r) => `${r.table_name}\u0000${r.index_name}`).values()) {
+  const indexedColumns = new Set<string>();
+  for (const rows of groupBy(indexRows, (r) => `${r.table_name}\u0000${r.index_name}`).values()) {
     const [first] = rows;
     // Functional index parts have no column name: such an index is not a column's key.
     if (first === undefined || rows.some((r) => r.column_name === null)) continue;
     const names = rows.map((r) => r.column_name as string);
     if (first.index_name === 'PRIMARY') primaryKeys.set(first.table_name, names);
-    if (names.length === 1) uniqueColumns.add(`${first.table_name}.${names[0]}`);
+    if (names.length !== 1) continue;
+    indexedColumns.add(`${first.table_name}.${names[0]}`);
+    if (Number(first.non_unique) === 0) uniqueColumns.add(`${first.table_name}.${names[0]}`);
   }
 
   const tables: RawTable[] = [];
@@ -101,7 +105,7 @@ export async function introspectMysql(db: Knex): Promise<RawSchema> {
       primaryKey: primaryKeys.get(name) ?? [],
       columns: rows.map((r) => {
         const key = `${name}.${r.column_name}`;
-        return toColumn(r, isMariaDb, uniqueColumns.has(key), jsonColumns.has(key));
+        return toColumn(r, isMariaDb, { isUnique: uniqueColumns.has(key), isIndexed: indexedColumns.has(key) }, jsonColumns.has(key));
       }),
     });
   }
@@ -135,7 +139,12 @@ async function readJsonChecks(db: Knex): Promise<Set<string>> {
   return columns;
 }
 
-function toColumn(row: ColumnRow, isMariaDb: boolean, isUnique: boolean, hasJsonCheck: boolean): RawColumn {
+function toColumn(
+  row: ColumnRow,
+  isMariaDb: boolean,
+  { isUnique, isIndexed }: { isUnique: boolean; isIndexed: boolean },
+  hasJsonCheck: boolean,
+): RawColumn {
   const extra = row.extra.toLowerCase();
   const isGenerated = /\b(virtual|stored|persistent) generated\b|^(virtual|persistent|stored)$/.test(extra);
   const dataType = row.data_type.toLowerCase();
@@ -151,6 +160,7 @@ function toColumn(row: ColumnRow, isMariaDb: boolean, isUnique: boolean, hasJson
     numericPrecision: toNumber(row.numeric_precision),
     numericScale: toNumber(row.numeric_scale),
     isUnique,
+    isIndexed,
     hasAutoIncrement: extra.includes('auto_increment'),
     isGenerated,
     generationExpression: isGenerated ? emptyToNull(row.generation_expression) : null,

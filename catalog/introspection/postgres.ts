@@ -47,15 +47,15 @@ WHERE ns.nspname = current_schema() AND rel.relkind IN ('r', 'p') AND NOT rel.re
 ORDER BY rel.relname, att.attnum`;
 
 // Unique indexes cover both UNIQUE constraints and CREATE UNIQUE INDEX; partial ones don't count.
-const UNIQUE_SQL = `
+const INDEX_SQL = `
 SELECT rel.relname AS table_name, idx.indexrelid::text AS index_id, idx.indisprimary AS is_primary,
-       idx.indnkeyatts AS column_count, att.attname AS column_name
+       idx.indisunique AS is_unique, idx.indnkeyatts AS column_count, att.attname AS column_name
 FROM pg_index idx
 JOIN pg_class rel ON rel.oid = idx.indrelid
 JOIN pg_namespace ns ON ns.oid = rel.relnamespace
 CROSS JOIN LATERAL unnest(idx.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
 JOIN pg_attribute att ON att.attrelid = rel.oid AND att.attnum = k.attnum
-WHERE ns.nspname = current_schema() AND idx.indisunique AND idx.indpred IS NULL
+WHERE ns.nspname = current_schema() AND idx.indpred IS NULL
   AND k.ord <= idx.indnkeyatts
 ORDER BY rel.relname, idx.indexrelid, k.ord`;
 
@@ -88,10 +88,11 @@ interface ColumnRow {
   column_comment: string | null;
 }
 
-interface UniqueRow {
+interface IndexRow {
   table_name: string;
   index_id: string;
   is_primary: boolean;
+  is_unique: boolean;
   column_count: number;
   column_name: string;
 }
@@ -108,20 +109,23 @@ interface ForeignKeyRow {
 
 /** Tables, columns, keys and foreign keys of the current schema: three queries in all. */
 export async function introspectPostgres(db: Knex): Promise<RawSchema> {
-  const [columns, uniques, foreignKeys] = await Promise.all([
+  const [columns, indexRows, foreignKeys] = await Promise.all([
     db.raw<{ rows: ColumnRow[] }>(COLUMNS_SQL),
-    db.raw<{ rows: UniqueRow[] }>(UNIQUE_SQL),
+    db.raw<{ rows: IndexRow[] }>(INDEX_SQL),
     db.raw<{ rows: ForeignKeyRow[] }>(FOREIGN_KEYS_SQL),
   ]);
 
-  const indexes = groupBy(uniques.rows, (r) => r.index_id);
+  const indexes = groupBy(indexRows.rows, (r) => r.index_id);
   const primaryKeys = new Map<string, string[]>();
   const uniqueColumns = new Set<string>();
+  const indexedColumns = new Set<string>();
   for (const rows of indexes.values()) {
     const [first] = rows;
     if (first === undefined || rows.length !== first.column_count) continue;
     if (first.is_primary) primaryKeys.set(first.table_name, rows.map((r) => r.column_name));
-    if (rows.length === 1) uniqueColumns.add(`${first.table_name}.${first.column_name}`);
+    if (rows.length !== 1) continue;
+    indexedColumns.add(`${first.table_name}.${first.column_name}`);
+    if (first.is_unique) uniqueColumns.add(`${first.table_name}.${first.column_name}`);
   }
 
   const tables: RawTable[] = [];
@@ -130,7 +134,7 @@ export async function introspectPostgres(db: Knex): Promise<RawSchema> {
       name,
       comment: rows[0]?.table_comment ?? null,
       primaryKey: primaryKeys.get(name) ?? [],
-      columns: rows.map((r) => toColumn(r, uniqueColumns.has(`${name}.${r.column_name}`))),
+      columns: rows.map((r) => toColumn(r, uniqueColumns.has(`${name}.${r.column_name}`), indexedColumns.has(`${name}.${r.column_name}`))),
     });
   }
 
@@ -150,7 +154,7 @@ export async function introspectPostgres(db: Knex): Promise<RawSchema> {
   };
 }
 
-function toColumn(row: ColumnRow, isUnique: boolean): RawColumn {
+function toColumn(row: ColumnRow, isUnique: boolean, isIndexed: boolean): RawColumn {
   const isGenerated = row.generated !== '';
   const defaultRaw = isGenerated ? null : row.default_raw;
   const isSerial = defaultRaw !== null && /^nextval\(/i.test(defaultRaw);
@@ -166,6 +170,7 @@ function toColumn(row: ColumnRow, isUnique: boolean): RawColumn {
     numericPrecision: row.numeric_precision,
     numericScale: row.numeric_scale,
     isUnique,
+    isIndexed,
     hasAutoIncrement: isSerial || row.identity !== '',
     isGenerated,
     generationExpression: isGenerated ? row.default_raw : null,

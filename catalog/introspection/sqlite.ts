@@ -12,13 +12,13 @@ JOIN pragma_table_xinfo(m.name) p
 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
 ORDER BY m.name, p.cid`;
 
-const UNIQUE_SQL = `
-SELECT m.name AS table_name, il.name AS index_name, ii.name AS column_name,
+const INDEX_SQL = `
+SELECT m.name AS table_name, il.name AS index_name, ii.name AS column_name, il."unique" AS is_unique,
        (SELECT count(*) FROM pragma_index_info(il.name)) AS column_count
 FROM sqlite_master m
 JOIN pragma_index_list(m.name) il
 JOIN pragma_index_info(il.name) ii
-WHERE m.type = 'table' AND il."unique" = 1 AND il.partial = 0`;
+WHERE m.type = 'table' AND il.partial = 0`;
 
 const FOREIGN_KEYS_SQL = `
 SELECT m.name AS table_name, fk.id, fk."table" AS foreign_table, fk."from" AS column_name,
@@ -39,10 +39,11 @@ interface ColumnRow {
   hidden: number;
 }
 
-interface UniqueRow {
+interface IndexRow {
   table_name: string;
   index_name: string;
   column_name: string | null;
+  is_unique: number;
   column_count: number;
 }
 
@@ -59,14 +60,12 @@ interface ForeignKeyRow {
 /** Tables, columns, keys and foreign keys of the SQLite database (declared types as written). */
 export async function introspectSqlite(db: Knex): Promise<RawSchema> {
   const columns = await db.raw<ColumnRow[]>(COLUMNS_SQL);
-  const uniques = await db.raw<UniqueRow[]>(UNIQUE_SQL);
+  const indexRows = await db.raw<IndexRow[]>(INDEX_SQL);
   const foreignKeys = await db.raw<ForeignKeyRow[]>(FOREIGN_KEYS_SQL);
 
-  const uniqueColumns = new Set(
-    uniques
-      .filter((r) => r.column_count === 1 && r.column_name !== null)
-      .map((r) => `${r.table_name}.${r.column_name}`),
-  );
+  const singleColumn = indexRows.filter((r) => r.column_count === 1 && r.column_name !== null);
+  const indexedColumns = new Set(singleColumn.map((r) => `${r.table_name}.${r.column_name}`));
+  const uniqueColumns = new Set(singleColumn.filter((r) => r.is_unique === 1).map((r) => `${r.table_name}.${r.column_name}`));
 
   const tables: RawTable[] = [];
   for (const [name, rows] of groupBy(columns, (r) => r.table_name)) {
@@ -78,7 +77,10 @@ export async function introspectSqlite(db: Knex): Promise<RawSchema> {
       name,
       comment: null,
       primaryKey,
-      columns: rows.map((r) => toColumn(r, primaryKey, uniqueColumns.has(`${name}.${r.column_name}`))),
+      columns: rows.map((r) => {
+        const key = `${name}.${r.column_name}`;
+        return toColumn(r, primaryKey, { isUnique: uniqueColumns.has(key), isIndexed: indexedColumns.has(key) });
+      }),
     });
   }
 
@@ -103,7 +105,11 @@ export async function introspectSqlite(db: Knex): Promise<RawSchema> {
   };
 }
 
-function toColumn(row: ColumnRow, primaryKey: readonly string[], isUnique: boolean): RawColumn {
+function toColumn(
+  row: ColumnRow,
+  primaryKey: readonly string[],
+  { isUnique, isIndexed }: { isUnique: boolean; isIndexed: boolean },
+): RawColumn {
   const declared = row.type.trim().toLowerCase();
   const dataType = declared.replace(/\s*\(.*$/s, '');
   const [first, second] = /\(([^)]*)\)/.exec(declared)?.[1]?.split(',').map((s) => Number(s.trim())) ?? [];
@@ -120,6 +126,8 @@ function toColumn(row: ColumnRow, primaryKey: readonly string[], isUnique: boole
     numericPrecision: isNumeric && first !== undefined && Number.isFinite(first) ? first : null,
     numericScale: isNumeric && second !== undefined && Number.isFinite(second) ? second : null,
     isUnique: isUnique || isPrimary,
+    // The rowid key has no index of its own: the table is ordered by it.
+    isIndexed: isIndexed || isPrimary,
     // INTEGER PRIMARY KEY is the rowid: SQLite assigns it when the insert leaves it out.
     hasAutoIncrement: isPrimary && dataType === 'integer',
     // pragma_table_xinfo: hidden 2 = virtual generated, 3 = stored generated.

@@ -32,6 +32,8 @@ export interface RawColumn {
   readonly numericScale: number | null;
   /** In a single-column unique index or constraint (the primary key counts). */
   readonly isUnique: boolean;
+  /** In a single-column index of any kind (unique ones and the primary key count). */
+  readonly isIndexed: boolean;
   readonly hasAutoIncrement: boolean;
   /** A generated (computed) column; its expression when the dialect tells. */
   readonly isGenerated: boolean;

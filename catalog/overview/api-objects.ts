@@ -75,6 +75,7 @@ export function toFieldObject(overview: SchemaOverview, collection: string, fiel
       numeric_scale: field.scale,
       is_nullable: field.nullable,
       is_unique: field.isUnique,
+      is_indexed: field.isIndexed,
       is_primary_key: field.isPrimaryKey,
       is_generated: field.isGenerated && !field.hasAutoIncrement,
       generation_expression: field.generationExpression,

@@ -189,6 +189,7 @@ function columnField(
     generationExpression: column.generationExpression,
     comment: column.comment,
     isUnique: column.isUnique || isPrimaryKey,
+    isIndexed: column.isIndexed || isPrimaryKey,
     isAlias: false,
     ...metaProperties(meta),
   };
@@ -211,6 +212,7 @@ function aliasField(field: string, special: string[], meta: Row | null): FieldOv
     generationExpression: null,
     comment: null,
     isUnique: false,
+    isIndexed: false,
     isAlias: true,
     ...metaProperties(meta),
   };

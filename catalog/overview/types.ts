@@ -53,6 +53,8 @@ export interface FieldOverview {
   readonly generationExpression: string | null;
   readonly comment: string | null;
   readonly isUnique: boolean;
+  /** In a single-column index of any kind (a unique key, the primary key). */
+  readonly isIndexed: boolean;
   /** No column behind the field (o2m, m2m, m2a, presentation). */
   readonly isAlias: boolean;
   /** meta.required */

@@ -19,8 +19,16 @@ export interface DataInvalidation {
    * Redis subscription reconnects (messages sent meanwhile are lost). Returns the unsubscribe.
    */
   onChange(collections: readonly string[], listener: () => void): () => void;
+  /**
+   * Runs `listener` after every change, with the collections named (undefined: anything may
+   * have changed). `changed()` waits for it here, so a listener that clears a cache has
+   * cleared it before the writer answers. Returns the unsubscribe.
+   */
+  onAnyChange(listener: ChangeListener): () => void;
   close(): Promise<void>;
 }
+
+export type ChangeListener = (collections: readonly string[] | undefined) => void | Promise<void>;
 
 export interface DataInvalidationOptions {
   /** With a URL, changes reach every instance sharing the Redis and the namespace. */
@@ -37,8 +45,9 @@ export async function createDataInvalidation(options: DataInvalidationOptions): 
 }
 
 interface Subscription {
-  readonly collections: ReadonlySet<string>;
-  readonly listener: () => void;
+  /** Undefined: every change. */
+  readonly collections: ReadonlySet<string> | undefined;
+  readonly listener: ChangeListener;
 }
 
 /** This process's listeners: the whole of it without Redis. */
@@ -46,23 +55,31 @@ class Listeners implements DataInvalidation {
   #subscriptions: Subscription[] = [];
 
   changed(collections?: readonly string[]): Promise<void> {
-    this.notify(collections);
-    return Promise.resolve();
+    return this.notify(collections);
   }
 
   onChange(collections: readonly string[], listener: () => void): () => void {
-    const subscription = { collections: new Set(collections), listener };
+    return this.#subscribe({ collections: new Set(collections), listener });
+  }
+
+  onAnyChange(listener: ChangeListener): () => void {
+    return this.#subscribe({ collections: undefined, listener });
+  }
+
+  /** Runs the listeners of these collections (all of them when `collections` is undefined) and waits for them. */
+  async notify(collections: readonly string[] | undefined): Promise<void> {
+    const running: (void | Promise<void>)[] = [];
+    for (const { collections: watched, listener } of this.#subscriptions) {
+      if (collections === undefined || watched === undefined || collections.some((c) => watched.has(c))) running.push(listener(collections));
+    }
+    await Promise.all(running);
+  }
+
+  #subscribe(subscription: Subscription): () => void {
     this.#subscriptions.push(subscription);
     return () => {
       this.#subscriptions = this.#subscriptions.filter((s) => s !== subscription);
     };
-  }
-
-  /** Runs the listeners of these collections; of all of them when `collections` is undefined. */
-  notify(collections: readonly string[] | undefined): void {
-    for (const { collections: watched, listener } of this.#subscriptions) {
-      if (collections === undefined || collections.some((c) => watched.has(c))) listener();
-    }
   }
 
   close(): Promise<void> {
@@ -96,12 +113,12 @@ class RedisInvalidation extends Listeners {
     this.#subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.#channel) this.#receive(message);
     });
-    this.#subscriber.on('ready', () => this.notify(undefined));
+    this.#subscriber.on('ready', () => void this.notify(undefined));
     await this.#subscriber.subscribe(this.#channel);
   }
 
   override async changed(collections?: readonly string[]): Promise<void> {
-    this.notify(collections);
+    await this.notify(collections);
     try {
       await this.#publisher.publish(this.#channel, JSON.stringify({ origin: this.#origin, collections: collections ?? null }));
     } catch (error) {
@@ -123,6 +140,6 @@ class RedisInvalidation extends Listeners {
     const { origin, collections } = (parsed ?? {}) as { origin?: unknown; collections?: unknown };
     if (origin === this.#origin) return;
     // Anything unreadable may have named any collection.
-    this.notify(Array.isArray(collections) ? collections.map(String) : undefined);
+    void this.notify(Array.isArray(collections) ? collections.map(String) : undefined);
   }
 }

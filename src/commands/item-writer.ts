@@ -8,6 +8,7 @@ import type { WritePermissions } from '../access/write-permissions.js';
 import type { DbClient } from '../config/index.js';
 import { dialectOf } from '../db/index.js';
 import { insertReturningKeys, type InsertKeysOptions } from '../db/insert-returning-keys.js';
+import { SerialSequences } from '../db/serial-sequences.js';
 import { translateDatabaseError } from '../db/translate-error.js';
 import { ForbiddenError, InvalidForeignKeyError, InvalidPayloadError, invariant } from '../errors.js';
 import { Journal, type RevisionRef } from './journal/journal.js';
@@ -63,6 +64,8 @@ export class ItemWriter {
   readonly #dialect: DbClient;
   readonly #journal: Journal;
   readonly #now: Date;
+  /** PostgreSQL: sequences to move past the integer keys creates gave. */
+  readonly #sequences: SerialSequences | undefined;
   #mutations = 0;
 
   constructor(trx: Knex.Transaction, context: ItemWriterContext, now: Date) {
@@ -71,6 +74,7 @@ export class ItemWriter {
     this.#dialect = dialectOf(trx);
     this.#journal = new Journal(trx, this.#dialect, context.accountability, now);
     this.#now = now;
+    this.#sequences = this.#dialect === 'pg' ? new SerialSequences() : undefined;
   }
 
   collection(name: string): CollectionOverview {
@@ -132,7 +136,7 @@ export class ItemWriter {
     if (batch.length === 0) return [];
     const rows = batch.map((p) => p.row);
     const keys = await this.#statement(collection, rows, () =>
-      insertReturningKeys(this.#trx, collection.collection, rows, collection.primary, insertOptionsOf(collection)),
+      insertReturningKeys(this.#trx, collection.collection, rows, collection.primary, insertOptionsOf(collection, this.#sequences)),
     );
     const created = batch.map((prepared, i) => {
       const key = keys[i];
@@ -155,9 +159,15 @@ export class ItemWriter {
     return results;
   }
 
-  /** Writes the journal recorded so far; runWrite calls it before the commit. */
+  /** Writes the journal recorded so far. */
   async flush(): Promise<void> {
     await this.#journal.flush();
+  }
+
+  /** The journal written, sequences moved past given keys; runWrite calls it before the commit. */
+  async finish(): Promise<void> {
+    await this.flush();
+    await this.#sequences?.moveAll(this.#trx);
   }
 
   async update(collectionName: string, rawKey: unknown, payload: unknown): Promise<WriteResult> {
@@ -431,12 +441,14 @@ export class ItemWriter {
 }
 
 /** How the rows of a collection are inserted together (db/insert-returning-keys.ts). */
-function insertOptionsOf(collection: CollectionOverview): InsertKeysOptions {
+function insertOptionsOf(collection: CollectionOverview, sequences: SerialSequences | undefined): InsertKeysOptions {
   const fields = Object.values(collection.fields);
+  const primary = collection.fields[collection.primary];
   return {
-    hasIncreasingKeys: ['integer', 'bigInteger'].includes(collection.fields[collection.primary]?.type ?? ''),
+    hasIncreasingKeys: ['integer', 'bigInteger'].includes(primary?.type ?? ''),
     // to-database-value.ts writes json values as JSON text.
     jsonColumns: new Set(fields.filter((f) => f.dbType === 'json' || f.dbType === 'jsonb').map((f) => f.field)),
+    ...(primary?.hasAutoIncrement === true && sequences !== undefined ? { sequences } : {}),
   };
 }
 

@@ -13,7 +13,7 @@ export async function runWrite<T>(ctx: CommandContext, work: (writer: ItemWriter
   const result = await ctx.db.transaction(async (trx) => {
     const writer = new ItemWriter(trx, ctx, now);
     const value = await work(writer, trx);
-    await writer.flush();
+    await writer.finish();
     touched = [...writer.touched];
     return value;
   });

@@ -162,11 +162,16 @@ export interface Config {
     readonly credentials: boolean;
     readonly maxAgeSeconds: number;
   };
+  /**
+   * The general rate limiter (reference/auth.md, Rate limiting): RATE_LIMITER_* per client IP,
+   * RATE_LIMITER_GLOBAL_* for all requests together; counters in RATE_LIMITER_STORE.
+   */
   readonly rateLimiter: {
     readonly enabled: boolean;
     readonly points: number;
     readonly durationSeconds: number;
     readonly store: 'memory' | 'redis';
+    readonly global: { readonly enabled: boolean; readonly points: number; readonly durationSeconds: number };
   };
   /**
    * Failed logins allowed per (account, IP) within the duration before 429 (an addition of
@@ -189,6 +194,16 @@ export interface Config {
     readonly ttlMs: number;
     readonly namespace: string;
     readonly autoPurge: boolean;
+    /** CACHE_AUTO_PURGE_IGNORE_LIST: writes to these collections leave the data cache alone. */
+    readonly autoPurgeIgnoreList: readonly string[];
+    /** CACHE_CONTROL_S_MAXAGE: `s-maxage` of cacheable responses; true = the TTL, false = none. */
+    readonly controlSMaxAge: number | boolean;
+    /** CACHE_SKIP_ALLOWED: a request's `Cache-Control: no-store` bypasses the data cache. */
+    readonly skipAllowed: boolean;
+    /** CACHE_VALUE_MAX_SIZE: bigger response bodies are not cached (undefined: no limit). */
+    readonly valueMaxSize: number | undefined;
+    /** CACHE_MEMORY_MAX_SIZE (ours): total body bytes the memory store keeps, least recently used out first. */
+    readonly memoryMaxSize: number;
     readonly schema: boolean;
     /** CACHE_PERMISSIONS: compiled permission rules kept per (role, schema version). */
     readonly permissions: boolean;
@@ -242,7 +257,7 @@ export function loadConfig(
   const secret = env.string('SECRET');
   const cookieSameSite = ['lax', 'strict', 'none'] as const;
 
-  return Object.freeze({
+  const config = {
     host: env.string('HOST', '0.0.0.0'),
     port: env.int('PORT', 8055, { min: 0, max: 65535 }),
     publicUrl: env.string('PUBLIC_URL', '/'),
@@ -309,6 +324,11 @@ export function loadConfig(
       points: env.int('RATE_LIMITER_POINTS', 50, { min: 1 }),
       durationSeconds: env.int('RATE_LIMITER_DURATION', 1, { min: 1 }),
       store: env.oneOf('RATE_LIMITER_STORE', ['memory', 'redis'] as const, 'memory'),
+      global: {
+        enabled: env.bool('RATE_LIMITER_GLOBAL_ENABLED', false),
+        points: env.int('RATE_LIMITER_GLOBAL_POINTS', 1000, { min: 1 }),
+        durationSeconds: env.int('RATE_LIMITER_GLOBAL_DURATION', 1, { min: 1 }),
+      },
     },
     loginRateLimiter: {
       enabled: env.bool('RATE_LIMITER_LOGIN_ENABLED', true),
@@ -326,6 +346,11 @@ export function loadConfig(
       ttlMs: env.duration('CACHE_TTL', '5m'),
       namespace: env.string('CACHE_NAMESPACE', 'system-cache'),
       autoPurge: env.bool('CACHE_AUTO_PURGE', false),
+      autoPurgeIgnoreList: env.list('CACHE_AUTO_PURGE_IGNORE_LIST', ['svc_activity', 'svc_presets']),
+      controlSMaxAge: readSMaxAge(env),
+      skipAllowed: env.bool('CACHE_SKIP_ALLOWED', false),
+      valueMaxSize: readFalseOrString(env, 'CACHE_VALUE_MAX_SIZE') === false ? undefined : env.size('CACHE_VALUE_MAX_SIZE', '0'),
+      memoryMaxSize: env.size('CACHE_MEMORY_MAX_SIZE', '64mb'),
       schema: env.bool('CACHE_SCHEMA', true),
       permissions: env.bool('CACHE_PERMISSIONS', true),
     },
@@ -341,7 +366,19 @@ export function loadConfig(
       concurrency: env.int('JOBS_CONCURRENCY', 1, { min: 1 }),
     },
     shutdownTimeoutMs: env.duration('SHUTDOWN_TIMEOUT', '10s'),
-  } satisfies Config);
+  } satisfies Config;
+  assertRedisStores(config);
+  return Object.freeze(config);
+}
+
+/** A store in Redis needs a Redis to be in; only checked for what is switched on. */
+function assertRedisStores(config: Config): void {
+  if (config.redis.url !== undefined) return;
+  const { rateLimiter, cache } = config;
+  if ((rateLimiter.enabled || rateLimiter.global.enabled) && rateLimiter.store === 'redis') {
+    throw new ConfigError('RATE_LIMITER_STORE', 'is redis but REDIS is not set');
+  }
+  if (cache.enabled && cache.store === 'redis') throw new ConfigError('CACHE_STORE', 'is redis but REDIS is not set');
 }
 
 function readEnvFile(path: string, isExplicit: boolean): Record<string, string> {
@@ -452,6 +489,13 @@ function readStorageConfig(env: EnvReader): Config['storage'] {
 
 function readRootRedirect(env: EnvReader): string | false {
   return readFalseOrString(env, 'ROOT_REDIRECT', './admin');
+}
+
+/** CACHE_CONTROL_S_MAXAGE: seconds, or true (the TTL) / false (left out). */
+function readSMaxAge(env: EnvReader): number | boolean {
+  const value = env.raw('CACHE_CONTROL_S_MAXAGE');
+  if (value === 'true' || value === 'false') return value === 'true';
+  return env.int('CACHE_CONTROL_S_MAXAGE', 0, { min: 0 });
 }
 
 function readFalseOrString(env: EnvReader, name: string, fallback?: string): string | false {

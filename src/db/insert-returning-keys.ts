@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { invariant } from '../errors.js';
 import { dialectOf } from './index.js';
+import type { SerialSequences } from './serial-sequences.js';
 
 type Row = Readonly<Record<string, unknown>>;
 type Key = string | number;
@@ -19,6 +20,8 @@ export interface InsertKeysOptions {
   readonly hasIncreasingKeys: boolean;
   /** json/jsonb columns, whose values are JSON text: PostgreSQL takes them as they are. */
   readonly jsonColumns?: ReadonlySet<string>;
+  /** PostgreSQL, an auto-increment key: its sequence is kept ahead of the given keys. */
+  readonly sequences?: SerialSequences;
 }
 
 /**
@@ -40,8 +43,11 @@ export async function insertReturningKeys(
   options: InsertKeysOptions,
 ): Promise<Key[]> {
   const keys: Key[] = [];
+  const { sequences } = options;
   for (const chunk of statementsOf(db, rows, primaryKey, options)) {
+    if (sequences !== undefined && chunk.some((row) => !hasKey(row, primaryKey))) await sequences.moveBeforeGenerating(db, table);
     keys.push(...(await insertChunk(db, table, chunk, primaryKey, options.jsonColumns ?? NO_COLUMNS)));
+    if (sequences !== undefined && chunk.some((row) => hasKey(row, primaryKey))) sequences.noteGivenKeys(table, primaryKey);
   }
   return keys;
 }

@@ -109,7 +109,7 @@ export function schemaObjectTypes(collections: Readonly<Record<string, Collectio
             ...fieldsOf(['name', 'table', 'data_type', 'generation_expression', 'foreign_key_table', 'foreign_key_column', 'comment'], GraphQLString),
             default_value: { type: GraphQLJSON },
             ...fieldsOf(['max_length', 'numeric_precision', 'numeric_scale'], GraphQLInt),
-            ...fieldsOf(['is_nullable', 'is_unique', 'is_primary_key', 'is_generated', 'has_auto_increment'], GraphQLBoolean),
+            ...fieldsOf(['is_nullable', 'is_unique', 'is_indexed', 'is_primary_key', 'is_generated', 'has_auto_increment'], GraphQLBoolean),
           },
         }),
       },

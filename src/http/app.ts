@@ -4,6 +4,8 @@ import { pinoHttp } from 'pino-http';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../access/permission-store.js';
 import type { AuthServices } from '../auth/auth-context.js';
+import type { CounterStore } from '../auth/counter-store.js';
+import type { DataCache } from '../cache/data-cache.js';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
@@ -14,6 +16,8 @@ import type { Storage } from '../files/storage/create-storage.js';
 import { resolveAccountability } from './accountability.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
+import { rateLimiters } from './rate-limit.js';
+import { cacheGraphql, cacheReads } from './response-cache.js';
 import { createErrorHandler } from './error-handler.js';
 import { authRoutes } from './routes/auth.js';
 import { usersTfaRoutes } from './routes/users-tfa.js';
@@ -51,11 +55,16 @@ export interface AppDeps {
   readonly files: FileLibrary;
   /** Background jobs (exports): bull with Redis, in-process without. */
   readonly jobs: JobQueue;
+  /** The data cache of reads (CACHE_ENABLED), cleared after writes; undefined when off. */
+  readonly dataCache: DataCache | undefined;
+  /** Counters of the general rate limiters (RATE_LIMITER_STORE); unused when they are off. */
+  readonly rateLimitCounters: CounterStore;
 }
 
 /**
- * The Express app: ping before anything else, then logging, body parsing, accountability,
- * the routers, ROUTE_NOT_FOUND for the rest, and the one error handler.
+ * The Express app: ping before anything else, then logging, the rate limiters, body parsing,
+ * accountability, the routers (reads and GraphQL behind the data cache), ROUTE_NOT_FOUND for
+ * the rest, and the one error handler.
  */
 export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
@@ -75,6 +84,8 @@ export function createApp(deps: AppDeps): Express {
     app.use(pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/server/health' } }));
   }
   app.use(envelopeHeaders);
+  const limiters = rateLimiters(config, deps.rateLimitCounters);
+  if (limiters.length > 0) app.use(limiters);
   app.use(cookieParser());
   // Auth routes are public and answered before the token is resolved (routes/auth.ts).
   app.use('/auth', ...jsonBody(config.maxPayloadSize), authRoutes(deps.auth));
@@ -102,7 +113,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/fields', fieldRoutes(schemaContext));
   app.use('/relations', relationRoutes(schemaContext));
   app.use('/utils/cache', cacheRoutes(deps));
-  app.use(itemsReadRoutes(deps));
+  app.use(itemsReadRoutes(deps, cacheReads(deps)));
   app.use('/assets', assetRoutes(deps));
   app.use('/files', fileWriteRoutes(deps, { withImport: true }));
   app.use(['/items/svc_files', '/items/directus_files'], fileWriteRoutes(deps, { withImport: false }));
@@ -111,7 +122,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/utils', utilsTransferRoutes(deps));
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
   const graphqlSchemas = new SchemaStore();
-  app.use('/graphql', graphqlRoutes(deps, graphqlSchemas));
+  app.use('/graphql', graphqlRoutes(deps, graphqlSchemas, cacheGraphql(deps)));
   app.use('/server/specs/graphql', graphqlSpecRoutes(deps, graphqlSchemas));
   app.use('/server/specs/oas', openApiRoutes(deps));
 

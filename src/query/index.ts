@@ -20,12 +20,16 @@ export { queryLimits, readerOf, type ReaderDeps } from './read-setup.js';
 /**
  * Items of a query (or aggregate rows when it aggregates); meta counts; items by primary key
  * (in key order; `readItemByKey` is FORBIDDEN when missing); a singleton's item or defaults.
+ * `readItemsJson` / `readItemJsonByKey`: the same as JSON text written by the database, where
+ * the dialect and fields allow (null otherwise).
  */
 export {
   readItems,
   readMeta,
   readItemsByKeys,
   readItemByKey,
+  readItemsJson,
+  readItemJsonByKey,
   readSingleton,
   isAggregateQuery,
   type Item,

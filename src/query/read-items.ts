@@ -6,7 +6,8 @@ import { andConditions } from './ast/build-condition.js';
 import { buildKeysCondition, buildReadAst } from './ast/build-read-ast.js';
 import type { ReadAst, ReadNode } from './ast/nodes.js';
 import { compileAggregate, compileCount } from './compile/compile-aggregate.js';
-import { compileRead } from './compile/compile-read.js';
+import { compileRead, compileReadJson } from './compile/compile-read.js';
+import { hasJsonForm } from './compile/pg/pg-json-value.js';
 import { dialectFor } from './compile/dialect-for.js';
 import type { Dialect } from './compile/dialect.js';
 import { selectRows } from './execute.js';
@@ -50,6 +51,42 @@ export async function readItems(ctx: ReadContext, collection: string, query: Que
   }
   const ast = buildReadAst(build, collection, query);
   return shapeRows(ast, await selectRows(ctx.db, compileRead(dialect, ast)));
+}
+
+/**
+ * The items of a (non-aggregate) query as their JSON array text, written by PostgreSQL
+ * (compileReadJson): what `JSON.stringify(await readItems(...))` would give, without the
+ * rows passing through JavaScript. Null where that form is not available (other dialects,
+ * aggregates, fields the shaper must type), and the caller reads items instead.
+ */
+export async function readItemsJson(ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<string | null> {
+  if (dialectOf(ctx.db) !== 'pg' || isAggregateQuery(query)) return null;
+  return selectJson(ctx, buildReadAst(buildContext(ctx, reader), collection, query));
+}
+
+/** readItemByKey's item as JSON text (readItemsJson); FORBIDDEN when missing, null when not available. */
+export async function readItemJsonByKey(
+  ctx: ReadContext,
+  collection: string,
+  key: string | number,
+  query: Query,
+  reader: Reader,
+): Promise<string | null> {
+  if (dialectOf(ctx.db) !== 'pg') return null;
+  const build = buildContext(ctx, reader);
+  const base = buildReadAst(build, collection, singleItemQuery(query));
+  const filter = andConditions(base.level.filter, buildKeysCondition(build, collection, [key]));
+  const list = await selectJson(ctx, { ...base, level: { ...base.level, filter, limit: null, offset: 0 } });
+  if (list === null) return null;
+  // One key selects one row at most: `[{...}]`, or `[]` when missing or not readable.
+  if (list === '[]') throw new ForbiddenError();
+  return list.slice(1, -1);
+}
+
+async function selectJson(ctx: ReadContext, ast: ReadAst): Promise<string | null> {
+  if (!hasJsonForm(ctx.overview, ast.collection.collection, ast.children)) return null;
+  const [row] = await selectRows(ctx.db, compileReadJson(dialectOfContext(ctx), ast));
+  return String(row?.['json'] ?? '[]');
 }
 
 /** meta.total_count / meta.filter_count (reference/query.md, meta), in one statement. */

@@ -65,7 +65,7 @@ async function* batchedRows(db: Knex | Knex.Transaction, ast: ReadAst, batchSize
   const isPrimary = (s: SortNode) => s.operand.kind === 'column' && s.operand.column === primary;
   const byKey = ast.level.sort.length === 0 || (ast.level.sort.length === 1 && ast.level.sort.every(isPrimary));
   const descending = ast.level.sort[0]?.descending ?? false;
-  const tieBreak: SortNode = { operand: { kind: 'column', column: primary, type: primaryType }, descending };
+  const tieBreak: SortNode = { operand: { kind: 'column', column: primary, type: primaryType }, descending, canBeNull: false };
   const sort = ast.level.sort.some(isPrimary) ? ast.level.sort : [...ast.level.sort, tieBreak];
   const keyColumn = columnAlias(ast.children.length);
   const keyed: ReadAst = {

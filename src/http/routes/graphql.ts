@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { GraphQLError, printSchema, type ExecutionResult } from 'graphql';
 import { createHandler, type Request as GraphqlHttpRequest, type RequestParams } from 'graphql-http';
 import type { Knex } from 'knex';
@@ -31,6 +31,8 @@ import { commandContext } from '../../commands/command-context.js';
 import { queryLimits } from '../../query/index.js';
 import { toServiceErrors } from '../error-handler.js';
 import { readOpenApi } from '../openapi.js';
+import { skipResponseCache } from '../response-cache.js';
+import { clearCaches } from './cache.js';
 import { loginFrom, logoutFrom, passwordRequestFrom, passwordResetFrom, refreshFrom } from './auth.js';
 import { readHealth, readServerInfo } from './server.js';
 import { acceptInviteFrom, inviteFrom, registerFrom, verifyRegistrationFrom } from './users-accounts.js';
@@ -55,7 +57,7 @@ type HttpRequest = GraphqlHttpRequest<Request, { readonly res: Response }>;
  * schema; failures before execution (invalid document, nothing to run, a mutation over GET)
  * go to the one error handler as REST error bodies, resolver errors stay in `{data, errors}`.
  */
-export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Router {
+export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache: readonly RequestHandler[] = []): Router {
   const router = Router();
   const preparer = new OperationPreparer({
     tokenLimit: deps.config.graphqlQueryTokenLimit,
@@ -76,6 +78,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
         const { document, operation } = preparer.prepare(schema, params.query, operationName);
         // reference/routes.md: mutations over GET → 405 METHOD_NOT_ALLOWED.
         if (operation === 'mutation' && req.method === 'GET') throw new MethodNotAllowedError('GET', ['POST']);
+        if (operation !== 'query') skipResponseCache(req.context.res);
         const contextValue = createGraphqlContext({
           read: { db: deps.db, overview, limits: queryLimits(deps.config) },
           reader: { accountability, access: access.read },
@@ -89,6 +92,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
         // No `data` at all: the operation could not run (variables that do not coerce).
         if (!('data' in result)) throw new GraphqlExecutionError((result.errors ?? []).map(plainError));
         const formatted = formatResult(result, (error) => toServiceErrors(error, req.raw.accountability, deps.logger));
+        if (result.errors !== undefined) skipResponseCache(req.context.res);
         // Serialised here: graphql-http's own serialiser calls a replacer for every value.
         const type = `${responseMediaType(req.raw)}; charset=utf-8`;
         return [JSON.stringify(formatted), { status: 200, statusText: 'OK', headers: { 'content-type': type } }];
@@ -107,8 +111,8 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Route
       res.end(body ?? undefined);
     };
   };
-  router.all('/', serve('items'));
-  router.all('/system', serve('system'));
+  router.all('/', ...cache, serve('items'));
+  router.all('/system', ...cache, serve('system'));
   return router;
 }
 
@@ -126,7 +130,7 @@ function systemServices(
     specsOas: () => readOpenApi(deps, caller.overview, caller.access, accountability),
     health: () => readHealth(deps, accountability),
     // reference/audit-and-utils.md, cache clear: as POST /utils/cache/clear.
-    clearCache: () => deps.schema.invalidate(),
+    clearCache: () => clearCaches(deps),
     schemaChanges: { db: deps.db, schema: deps.schema, reporter: deps.logger },
     auth: {
       login: (body) => {

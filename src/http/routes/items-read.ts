@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
@@ -12,13 +12,16 @@ import {
   isAggregateQuery,
   isUnlimited,
   readItemByKey,
+  readItemJsonByKey,
   readItems,
+  readItemsJson,
   readItemsByKeys,
   readMeta,
   readSingleton,
   readerOf,
   streamItems,
   type Item,
+  type Meta,
   type Query,
   type ReadContext,
   type Reader,
@@ -52,22 +55,29 @@ export const SYSTEM_READ_ROUTES: Readonly<Record<string, string>> = {
 /**
  * The read routes: GET and SEARCH /items/:collection, GET /items/:collection/:id, and the same
  * for the system collections' own paths (reference/routes.md). Thin: parse, read, envelope.
+ * `cache` runs before the GET routes (http/response-cache.ts; empty when the cache is off).
  */
-export function itemsReadRoutes(deps: ReadRouteDeps): Router {
+export function itemsReadRoutes(deps: ReadRouteDeps, cache: readonly RequestHandler[] = []): Router {
   const router = Router();
   const reads = new ItemReads(deps);
 
-  router.get('/items/:collection', (req, res) => reads.list(req, res, collectionParam(req)));
+  router.get('/items/:collection', ...cache, (req, res) => reads.list(req, res, collectionParam(req)));
   router.search('/items/:collection', (req, res) => reads.list(req, res, collectionParam(req)));
-  router.get('/items/:collection/:id', (req, res) => reads.one(req, res, collectionParam(req), idParam(req)));
+  router.get('/items/:collection/:id', ...cache, (req, res) => reads.one(req, res, collectionParam(req), idParam(req)));
 
   for (const [path, collection] of Object.entries(SYSTEM_READ_ROUTES)) {
-    router.get(path, (req, res) => reads.list(req, res, collection));
+    router.get(path, ...cache, (req, res) => reads.list(req, res, collection));
     router.search(path, (req, res) => reads.list(req, res, collection));
     // /users/me is the users router's, mounted before this one (reference/routes.md, Users extras).
-    router.get(`${path}/:id`, (req, res) => reads.one(req, res, collection, idParam(req)));
+    router.get(`${path}/:id`, ...cache, (req, res) => reads.one(req, res, collection, idParam(req)));
   }
   return router;
+}
+
+/** `{"meta":…,"data":…}` around data already serialized (by the database or JSON.stringify). */
+function sendEnvelope(res: Response, data: string, meta: Meta): void {
+  const head = Object.keys(meta).length > 0 ? `{"meta":${JSON.stringify(meta)},"data":` : '{"data":';
+  res.type('application/json; charset=utf-8').send(`${head}${data}}`);
 }
 
 function idParam(req: Request): string {
@@ -100,17 +110,19 @@ class ItemReads {
       await this.stream(res, ctx, collection, query, reader);
       return;
     }
-    const [data, meta] = await Promise.all([
-      readItems(ctx, collection, query, reader),
-      readMeta(ctx, collection, query, reader),
-    ]);
-    res.json(Object.keys(meta).length > 0 ? { meta, data } : { data });
+    const data = readItemsJson(ctx, collection, query, reader).then(
+      async (json) => json ?? JSON.stringify(await readItems(ctx, collection, query, reader)),
+    );
+    const [text, meta] = await Promise.all([data, readMeta(ctx, collection, query, reader)]);
+    sendEnvelope(res, text, meta);
   }
 
   async one(req: Request, res: Response, collection: string, id: string): Promise<void> {
     const ctx = await readContext(this.deps);
     const reader = await readerOf(this.deps, ctx.overview, req.accountability);
-    res.json({ data: await readItemByKey(ctx, collection, id, requestQuery(req, undefined), reader) });
+    const query = requestQuery(req, undefined);
+    const json = await readItemJsonByKey(ctx, collection, id, query, reader);
+    sendEnvelope(res, json ?? JSON.stringify(await readItemByKey(ctx, collection, id, query, reader)), {});
   }
 
   /**

@@ -3,7 +3,7 @@ import { InvalidQueryError } from '../../errors.js';
 import type { AggregateFunction, Query } from '../query.js';
 import type { BuildContext } from './build-context.js';
 import { andConditions, buildCondition, buildRowFilter, functionOperand } from './build-condition.js';
-import { buildSearch, resolveLimit } from './build-level.js';
+import { buildSearch, canBeNull, resolveLimit } from './build-level.js';
 import type { AggregateAst, AggregateNode, CountAst, GroupNode } from './nodes.js';
 import {
   collectionRef,
@@ -16,6 +16,8 @@ import {
 
 /** Functions that count rows when given `*`. */
 const ROW_COUNTS: ReadonlySet<AggregateFunction> = new Set(['count', 'countAll']);
+/** Aggregates that are never NULL (the others are over no non-NULL value). */
+const COUNTS: ReadonlySet<AggregateFunction> = new Set(['count', 'countDistinct', 'countAll']);
 
 /**
  * reference/query.md, aggregate and groupBy: group keys (fields or date functions) and
@@ -39,7 +41,10 @@ export function buildAggregateAst(ctx: BuildContext, collection: string, query: 
     const name = descending ? entry.slice(1) : entry;
     const output = outputs.indexOf(name);
     if (output < 0) throw new InvalidQueryError(`Invalid sort field "${entry}" on "${collection}"`);
-    return { output, descending };
+    const group = groups[output];
+    const aggregate = aggregates[output - groups.length];
+    const isNullable = group === undefined ? aggregate !== undefined && !COUNTS.has(aggregate.fn) : canBeNull(root, group.operand);
+    return { output, descending, canBeNull: isNullable };
   });
   const limit = resolveLimit(query.limit, ctx.limits);
   return {

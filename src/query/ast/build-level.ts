@@ -1,6 +1,6 @@
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import { canReadField } from '../../access/read-access.js';
-import { InvalidQueryError } from '../../errors.js';
+import { assertNever, InvalidQueryError } from '../../errors.js';
 import type { NestedQuery } from '../query.js';
 import { isUuid } from '../validate/filter-values.js';
 import type { BuildContext, QueryLimits } from './build-context.js';
@@ -47,8 +47,27 @@ export function buildSort(ctx: BuildContext, collection: CollectionOverview, ent
     const name = descending ? entry.slice(1) : entry;
     const segments = name.split('.');
     if (segments.length > ctx.limits.maxRelationalDepth) throw new InvalidQueryError('Max relational depth exceeded');
-    return { operand: sortOperand(ctx, collection, segments, entry), descending };
+    const operand = sortOperand(ctx, collection, segments, entry);
+    return { operand, descending, canBeNull: canBeNull(collection, operand) };
   });
+}
+
+/** Whether a sort value may be NULL: a nullable column (primary keys never), any m2o path. */
+export function canBeNull(collection: CollectionOverview, operand: Operand): boolean {
+  switch (operand.kind) {
+    case 'column':
+    case 'datePart': {
+      const field = collection.fields[operand.column];
+      return field === undefined || (field.nullable && !field.isPrimaryKey);
+    }
+    case 'path':
+      return true;
+    case 'countRelated':
+    case 'countElements':
+      return false;
+    default:
+      return assertNever(operand);
+  }
 }
 
 function sortOperand(ctx: BuildContext, collection: CollectionOverview, segments: readonly string[], entry: string): Operand {

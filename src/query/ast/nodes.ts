@@ -115,6 +115,11 @@ export type Condition =
 export interface SortNode {
   readonly operand: Operand;
   readonly descending: boolean;
+  /**
+   * The value may be NULL (a nullable column, a value through a many-to-one): the compiler
+   * then pins NULLs as the largest value on every dialect.
+   */
+  readonly canBeNull: boolean;
 }
 
 /** filter (query filter, search and row permission merged), sort and window of one level. */
@@ -213,7 +218,8 @@ export interface AggregateAst {
   readonly groups: readonly GroupNode[];
   readonly aggregates: readonly AggregateNode[];
   readonly filter: Condition | null;
-  readonly sort: readonly { readonly output: number; readonly descending: boolean }[];
+  /** canBeNull as in SortNode: nullable groups, aggregates other than counts. */
+  readonly sort: readonly { readonly output: number; readonly descending: boolean; readonly canBeNull: boolean }[];
   readonly limit: number | null;
   readonly offset: number;
 }

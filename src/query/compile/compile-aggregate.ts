@@ -35,8 +35,11 @@ export function compileAggregate(dialect: Dialect, ast: AggregateAst): CompiledS
   }
   if (ast.sort.length > 0) {
     w.raw(' order by ').join(ast.sort, ', ', (s) => {
-      w.id(columnAlias(s.output));
-      if (s.descending) w.raw(' desc');
+      const aggregate = ast.aggregates[s.output - ast.groups.length];
+      // MariaDB refuses an aggregate's alias inside an expression (`c1 is null`, "reference to
+      // group function"): an aggregate that can be NULL is sorted on its expression.
+      const value = () => (aggregate !== undefined && s.canBeNull ? writeAggregate(w, alias, aggregate) : w.id(columnAlias(s.output)));
+      dialect.sortTerm(w, value, s.descending, s.canBeNull);
     });
   }
   dialect.limitOffset(w, ast.limit, ast.offset);

@@ -1,4 +1,4 @@
-import { assertNever } from '../../errors.js';
+import { assertNever, invariant } from '../../errors.js';
 import type {
   A2ONode,
   CollectionRef,
@@ -12,6 +12,7 @@ import type {
 } from '../ast/nodes.js';
 import { AliasCounter, writeCondition, writeJoin, writeOperand } from './compile-condition.js';
 import type { Dialect } from './dialect.js';
+import { pgJsonValue } from './pg/pg-json-value.js';
 import { SqlWriter, type CompiledSql, type Emit } from './sql-writer.js';
 
 const COLUMN_ALIASES: string[] = [];
@@ -35,14 +36,31 @@ interface Scope {
  * MySQL/MariaDB and SQLite. Every nested level applies its own filter, sort and window.
  */
 export function compileRead(dialect: Dialect, ast: ReadAst): CompiledSql {
-  const compiler = new ReadCompiler(new SqlWriter(dialect));
+  const compiler = new ReadCompiler(new SqlWriter(dialect), false);
   compiler.root(ast);
+  return compiler.w.finish();
+}
+
+/**
+ * PostgreSQL only: the same read as ONE row whose `json` column is the items' JSON array as
+ * text, objects keyed as the shaper keys them and values in its forms, so the response is
+ * written without parsing, shaping and serializing the rows in JavaScript. Only for trees
+ * `hasJsonForm` accepts (pg/pg-json-value.ts).
+ */
+export function compileReadJson(dialect: Dialect, ast: ReadAst): CompiledSql {
+  invariant(dialect.name === 'pg', 'JSON output is written by PostgreSQL');
+  const compiler = new ReadCompiler(new SqlWriter(dialect), true);
+  compiler.jsonRoot(ast);
   return compiler.w.finish();
 }
 
 class ReadCompiler {
   readonly aliases = new AliasCounter();
-  constructor(readonly w: SqlWriter) {}
+  /** `json`: tuples become objects and values their API JSON form (compileReadJson). */
+  constructor(
+    readonly w: SqlWriter,
+    private readonly json: boolean,
+  ) {}
 
   /** SELECT c0, c1, ... FROM root [LATERAL ...] WHERE ... ORDER BY ... LIMIT ... */
   root(ast: ReadAst): void {
@@ -59,6 +77,36 @@ class ReadCompiler {
     w.dialect.limitOffset(w, ast.level.limit, ast.level.offset);
   }
 
+  /**
+   * SELECT coalesce(json_agg(x.v ORDER BY x.s0 ...), '[]')::text FROM (SELECT {object} AS v,
+   * sort values AS s0 ... FROM root ... ORDER BY ... LIMIT ...) AS x: the window applies
+   * before aggregation, and the aggregate keeps the level's order.
+   */
+  jsonRoot(ast: ReadAst): void {
+    const { w } = this;
+    const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
+    const derived = this.aliases.next('x');
+    w.raw('select cast(coalesce(json_agg(').column(derived, 'v');
+    this.derivedOrder(derived, ast.level);
+    w.raw("), '[]') as text) as ").id('json').raw(' from (select ');
+    this.tuple(scope, ast.children);
+    w.raw(' as ').id('v');
+    this.sortValues(scope.alias, ast.level);
+    this.from(scope, ast.collection, null, ast.level.filter);
+    this.orderBy(scope.alias, ast.level.sort);
+    w.dialect.limitOffset(w, ast.level.limit, ast.level.offset);
+    w.raw(') as ').id(derived);
+  }
+
+  /** `, <sort operand> AS s0, ...`: what derivedOrder orders the aggregate by. */
+  private sortValues(alias: string, level: LevelQuery): void {
+    level.sort.forEach((s, i) => {
+      this.w.raw(', ');
+      writeOperand(this.w, this.aliases, alias, s.operand);
+      this.w.raw(' as ').id(`s${i}`);
+    });
+  }
+
   /** FROM table AS alias, its laterals, and WHERE join AND filter. */
   private from(scope: Scope, collection: CollectionRef, join: Emit | null, filter: Condition | null): void {
     const { w } = this;
@@ -73,9 +121,9 @@ class ReadCompiler {
 
   private orderBy(alias: string, sort: readonly SortNode[]): void {
     if (sort.length === 0) return;
-    this.w.raw(' order by ').join(sort, ', ', (s) => {
-      writeOperand(this.w, this.aliases, alias, s.operand);
-      if (s.descending) this.w.raw(' desc');
+    const { w } = this;
+    w.raw(' order by ').join(sort, ', ', (s) => {
+      w.dialect.sortTerm(w, () => writeOperand(w, this.aliases, alias, s.operand), s.descending, s.canBeNull);
     });
   }
 
@@ -84,12 +132,18 @@ class ReadCompiler {
     const { w } = this;
     switch (node.kind) {
       case 'field':
-        w.dialect.readColumn(w, () => w.column(scope.alias, node.column), node.type);
+        if (this.json) pgJsonValue(w, () => w.column(scope.alias, node.column), node.type, node.masked);
+        else w.dialect.readColumn(w, () => w.column(scope.alias, node.column), node.type);
         return;
       case 'function':
         writeOperand(w, this.aliases, scope.alias, node.operand);
         return;
       case 'm2o':
+        // A scalar subquery on every dialect: PostgreSQL then probes the target's primary key
+        // per row, where a LATERAL join let it hash-join a scan of the whole target table
+        // (bench/README.md: o2m + m2m 1.4x faster in PostgreSQL).
+        this.subquery(scope.alias, node);
+        return;
       case 'o2m':
         if (w.dialect.name === 'pg') this.lateral(scope, node);
         else this.subquery(scope.alias, node);
@@ -102,28 +156,35 @@ class ReadCompiler {
     }
   }
 
-  /** The JSON tuple of one row of `scope`: its values by position. */
+  /** The JSON tuple of one row of `scope`: its values by position (objects by key in JSON output). */
   private tuple(scope: Scope, children: readonly ReadNode[]): void {
+    if (this.json) {
+      // Keys are plain (hasJsonForm), so they are written as literals like the floor's SQL.
+      this.w.raw('json_build_object(').join(children, ', ', (child) => {
+        this.w.raw(`'${child.key}', `);
+        this.value(scope, child);
+      }).raw(')');
+      return;
+    }
     this.w.dialect.jsonArray(
       this.w,
       children.map((child) => () => this.value(scope, child)),
     );
   }
 
-  /** PostgreSQL: the related value comes from LEFT JOIN LATERAL (...) AS lN ON true. */
-  private lateral(scope: Scope, node: M2ONode | O2MNode): void {
+  /** PostgreSQL: an o2m list comes from LEFT JOIN LATERAL (...) AS lN ON true. */
+  private lateral(scope: Scope, node: O2MNode): void {
     const { w } = this;
     const alias = this.aliases.next('l');
     w.column(alias, 'v');
     scope.laterals.push(() => {
       w.raw(' left join lateral (');
-      if (node.kind === 'm2o') this.relatedRow(scope.alias, node);
-      else this.relatedList(scope.alias, node);
+      this.relatedList(scope.alias, node);
       w.raw(') as ').id(alias).raw(' on true');
     });
   }
 
-  /** MySQL/MariaDB and SQLite: the related value is a correlated scalar subquery. */
+  /** A correlated scalar subquery: m2o rows everywhere, o2m lists on MySQL/MariaDB and SQLite. */
   private subquery(parent: string, node: M2ONode | O2MNode): void {
     this.w.raw('(');
     if (node.kind === 'm2o') this.relatedRow(parent, node);
@@ -153,7 +214,9 @@ class ReadCompiler {
     const element: Emit = () => {
       if (node.children === null) {
         const target = node.relation.target;
-        w.dialect.readColumn(w, () => w.column(scope.alias, target.primary), target.primaryType);
+        const key: Emit = () => w.column(scope.alias, target.primary);
+        if (this.json) pgJsonValue(w, key, target.primaryType, false);
+        else w.dialect.readColumn(w, key, target.primaryType);
       } else {
         this.tuple(scope, node.children);
       }
@@ -180,11 +243,7 @@ class ReadCompiler {
         w.raw('), ').raw(w.dialect.emptyJsonArray).raw(') as ').id('v').raw(' from (select ');
         element(w);
         w.raw(' as ').id('v');
-        level.sort.forEach((s, i) => {
-          w.raw(', ');
-          writeOperand(w, this.aliases, scope.alias, s.operand);
-          w.raw(' as ').id(`s${i}`);
-        });
+        this.sortValues(scope.alias, level);
         this.from(scope, node.relation.target, join, level.filter);
         this.orderBy(scope.alias, level.sort);
         w.dialect.limitOffset(w, level.limit, level.offset);
@@ -199,9 +258,9 @@ class ReadCompiler {
   /** ORDER BY inside the aggregate, on the sort values the derived table carries. */
   private derivedOrder(derived: string, level: LevelQuery): void {
     if (level.sort.length === 0) return;
-    this.w.raw(' order by ').join(level.sort, ', ', (s, i) => {
-      this.w.column(derived, `s${i}`);
-      if (s.descending) this.w.raw(' desc');
+    const { w } = this;
+    w.raw(' order by ').join(level.sort, ', ', (s, i) => {
+      w.dialect.sortTerm(w, () => w.column(derived, `s${i}`), s.descending, s.canBeNull);
     });
   }
 

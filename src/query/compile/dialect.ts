@@ -26,6 +26,12 @@ export interface Dialect {
   /** A case-(in)sensitive substring, prefix or suffix test; `text` is bound. */
   match(w: SqlWriter, operand: Emit, mode: MatchMode, caseInsensitive: boolean, text: string): void;
   concat(w: SqlWriter, parts: readonly Emit[]): void;
+  /**
+   * One ORDER BY term in which NULLs sort as the largest value, PostgreSQL's own order (last
+   * ascending, first descending), so every dialect returns the same order. `canBeNull`
+   * false (counts): the plain term.
+   */
+  sortTerm(w: SqlWriter, value: Emit, descending: boolean, canBeNull: boolean): void;
   /** LIMIT/OFFSET clause with its leading space; nothing when there is neither. */
   limitOffset(w: SqlWriter, limit: number | null, offset: number): void;
   /** Number of elements of a JSON array column. */

@@ -14,6 +14,7 @@ function column(dataType: string, extra: Partial<RawColumn> = {}): RawColumn {
     numericPrecision: null,
     numericScale: null,
     isUnique: false,
+    isIndexed: false,
     hasAutoIncrement: false,
     isGenerated: false,
     generationExpression: null,

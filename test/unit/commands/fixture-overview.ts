@@ -24,6 +24,7 @@ export function field(name: string, type: FieldType, overrides: Partial<FieldOve
     generationExpression: null,
     comment: null,
     isUnique: false,
+    isIndexed: false,
     isAlias: type === 'alias',
     required: false,
     validation: null,

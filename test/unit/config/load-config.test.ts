@@ -90,6 +90,36 @@ describe('loadConfig', () => {
     expect(loadConfig({ REDIS: 'redis://x', REDIS_ENABLED: 'false' }, NO_FILE).redis.url).to.equal(undefined);
   });
 
+  it('reads the data cache and rate limiter settings, Directus defaults first', () => {
+    const defaults = loadConfig({}, NO_FILE);
+    expect(defaults.cache).to.deep.include({
+      enabled: false,
+      autoPurgeIgnoreList: ['svc_activity', 'svc_presets'],
+      controlSMaxAge: 0,
+      skipAllowed: false,
+      valueMaxSize: undefined,
+    });
+    expect(defaults.rateLimiter.global).to.deep.equal({ enabled: false, points: 1000, durationSeconds: 1 });
+    const set = loadConfig(
+      {
+        CACHE_AUTO_PURGE_IGNORE_LIST: 'svc_activity,logs',
+        CACHE_CONTROL_S_MAXAGE: 'true',
+        CACHE_VALUE_MAX_SIZE: '10kb',
+        RATE_LIMITER_GLOBAL_POINTS: '20',
+        RATE_LIMITER_GLOBAL_DURATION: '5',
+        // A store in Redis is fine while its feature is off.
+        CACHE_STORE: 'redis',
+      },
+      NO_FILE,
+    );
+    expect(set.cache).to.deep.include({ autoPurgeIgnoreList: ['svc_activity', 'logs'], controlSMaxAge: true, valueMaxSize: 10 * 1024 });
+    expect(set.rateLimiter.global).to.deep.include({ points: 20, durationSeconds: 5 });
+    expect(loadConfig({ CACHE_CONTROL_S_MAXAGE: 'false', CACHE_VALUE_MAX_SIZE: 'false' }, NO_FILE).cache).to.deep.include({
+      controlSMaxAge: false,
+      valueMaxSize: undefined,
+    });
+  });
+
   it('reads a value from <NAME>_FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
     writeFileSync(join(dir, 'secret'), 'from-file\n');
@@ -120,6 +150,10 @@ describe('loadConfig', () => {
     [{ RATE_LIMITER_REGISTRATION_ENABLED: 'on' }, 'RATE_LIMITER_REGISTRATION_ENABLED', /true or false/],
     [{ SECRET_FILE: '/nonexistent/secret' }, 'SECRET_FILE', /cannot be read/],
     [{ CONFIG_PATH: '/nonexistent/.env' }, 'CONFIG_PATH', /missing file/],
+    [{ CACHE_ENABLED: 'true', CACHE_STORE: 'redis' }, 'CACHE_STORE', /REDIS is not set/],
+    [{ RATE_LIMITER_GLOBAL_ENABLED: 'true', RATE_LIMITER_STORE: 'redis' }, 'RATE_LIMITER_STORE', /REDIS is not set/],
+    [{ CACHE_VALUE_MAX_SIZE: 'big' }, 'CACHE_VALUE_MAX_SIZE', /size/],
+    [{ CACHE_CONTROL_S_MAXAGE: '-1' }, 'CACHE_CONTROL_S_MAXAGE', /at least 0/],
   ];
   for (const [env, variable, problem] of invalid) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {

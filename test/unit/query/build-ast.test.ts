@@ -238,7 +238,7 @@ describe('read AST: filter validation (reference/errors.md, INVALID_QUERY reason
 
 describe('read AST: sort, limit, search', () => {
   it('sorts by the sort field or the primary key unless told otherwise', () => {
-    expect(read('fields=id').level.sort.map((s) => s.operand)).to.deep.equal([{ kind: 'column', column: 'id', type: 'integer' }]);
+    expect(read('fields=id').level.sort).to.deep.equal([{ operand: { kind: 'column', column: 'id', type: 'integer' }, descending: false, canBeNull: false }]);
     expect(read('fields=id&sort=').level.sort).to.deep.equal([]);
     const [, sections] = read('fields=id,sections').children;
     if (sections?.kind === 'o2m') expect(sections.level.sort[0]?.operand).to.deep.include({ column: 'sort' });
@@ -278,9 +278,14 @@ describe('aggregate AST', () => {
   it('sorts by group keys by default and by aggregate outputs on request', () => {
     const ast = aggregate('aggregate[count]=*&aggregate[sum]=views&groupBy=status&sort=-count');
     expect(ast.groups.map((g) => g.key)).to.deep.equal(['status']);
-    expect(ast.sort).to.deep.equal([{ output: 1, descending: true }]);
-    expect(aggregate('aggregate[count]=*&groupBy=status').sort).to.deep.equal([{ output: 0, descending: false }]);
-    expect(aggregate('aggregate[sum]=views&groupBy=status&sort=sum.views').sort).to.deep.equal([{ output: 1, descending: false }]);
+    // Counts are never NULL; nullable groups and other aggregates may be (NULLs sort as largest).
+    expect(ast.sort).to.deep.equal([{ output: 1, descending: true, canBeNull: false }]);
+    expect(aggregate('aggregate[count]=*&groupBy=status').sort).to.deep.equal([{ output: 0, descending: false, canBeNull: true }]);
+    expect(aggregate('aggregate[sum]=views&groupBy=status&sort=sum.views').sort).to.deep.equal([{ output: 1, descending: false, canBeNull: true }]);
+    expect(aggregate('aggregate[countDistinct]=views&groupBy=id&sort=id,countDistinct.views').sort).to.deep.equal([
+      { output: 0, descending: false, canBeNull: false },
+      { output: 1, descending: false, canBeNull: false },
+    ]);
   });
 
   it('refuses unknown fields, * outside counts and sorts on nothing', () => {

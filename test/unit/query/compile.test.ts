@@ -3,7 +3,7 @@ import type { ReadAccess } from '../../../src/access/read-access.js';
 import { buildAggregateAst, buildCountAst } from '../../../src/query/ast/build-aggregate-ast.js';
 import { buildReadAst } from '../../../src/query/ast/build-read-ast.js';
 import { compileAggregate, compileCount } from '../../../src/query/compile/compile-aggregate.js';
-import { compileRead } from '../../../src/query/compile/compile-read.js';
+import { compileRead, compileReadJson } from '../../../src/query/compile/compile-read.js';
 import { dialectFor } from '../../../src/query/compile/dialect-for.js';
 import type { CompiledSql } from '../../../src/query/compile/sql-writer.js';
 import { parseQuery, parseQueryString } from '../../../src/query/parse/parse-query.js';
@@ -164,3 +164,28 @@ for (const dialectName of DIALECT_NAMES) {
     }
   });
 }
+
+/** PostgreSQL's JSON output (compileReadJson): one text value, objects keyed, API value forms. */
+describe('compile (pg, JSON output)', () => {
+  const jsonCases: readonly CompilerCase[] = [
+    { name: 'json-fields', collection: 'articles', qs: 'fields=id,title,rating,big,featured,published_on,published,created,starts,tags,secret&sort=-created' },
+    {
+      name: 'json-nested',
+      collection: 'articles',
+      qs: 'fields=id,author.name,comments.text,comments.author.name,categories&deep[comments][_sort]=-id&deep[comments][_limit]=2',
+    },
+  ];
+  for (const c of jsonCases) {
+    it(c.name, () => {
+      const query = parseQuery(parseQueryString(c.qs));
+      const compiled = compileReadJson(dialectFor('pg'), buildReadAst(testBuildContext({}), c.collection, query));
+      expect(compiled.sql.split('?').length - 1).to.equal(compiled.values.length);
+      expectSqlSnapshot(`pg/${c.name}`, compiled);
+    });
+  }
+
+  it('refuses other dialects', () => {
+    const ast = buildReadAst(testBuildContext({}), 'articles', parseQuery(parseQueryString('fields=id')));
+    expect(() => compileReadJson(dialectFor('sqlite3'), ast)).to.throw(/PostgreSQL/);
+  });
+});

@@ -31,6 +31,7 @@ export function field(name: string, type: FieldType, options: FieldOptions = {})
     generationExpression: null,
     comment: null,
     isUnique: false,
+    isIndexed: false,
     isAlias: type === 'alias',
     required: false,
     validation: null,

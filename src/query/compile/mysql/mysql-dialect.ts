@@ -62,6 +62,15 @@ export const mysqlDialect: Dialect = {
   concat(w, parts) {
     w.raw('concat(').join(parts, ', ', (part) => part(w)).raw(')');
   },
+  sortTerm(w, value, descending, canBeNull) {
+    // MariaDB sorts NULLs as smallest and has no NULLS FIRST/LAST: order on `is null` first.
+    if (canBeNull) {
+      value(w);
+      w.raw(descending ? ' is null desc, ' : ' is null, ');
+    }
+    value(w);
+    if (descending) w.raw(' desc');
+  },
   limitOffset(w, limit, offset) {
     if (limit !== null) w.raw(' limit ').value(limit);
     else if (offset > 0) w.raw(' limit 18446744073709551615');

@@ -60,6 +60,11 @@ export const pgDialect: Dialect = {
   concat(w, parts) {
     w.raw('(').join(parts, ' || ', (part) => part(w)).raw(')');
   },
+  sortTerm(w, value, descending) {
+    // Already NULLs as largest: the plain term, which an index can serve.
+    value(w);
+    if (descending) w.raw(' desc');
+  },
   limitOffset(w, limit, offset) {
     if (limit !== null) w.raw(' limit ').value(limit);
     if (offset > 0) w.raw(' offset ').value(offset);

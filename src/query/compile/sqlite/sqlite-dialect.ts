@@ -65,6 +65,12 @@ export const sqliteDialect: Dialect = {
   concat(w, parts) {
     w.raw('(').join(parts, ' || ', (part) => part(w)).raw(')');
   },
+  sortTerm(w, value, descending, canBeNull) {
+    // SQLite sorts NULLs as smallest; NULLS FIRST/LAST since 3.30.
+    value(w);
+    if (descending) w.raw(canBeNull ? ' desc nulls first' : ' desc');
+    else if (canBeNull) w.raw(' nulls last');
+  },
   limitOffset(w, limit, offset) {
     if (limit !== null) w.raw(' limit ').value(limit);
     else if (offset > 0) w.raw(' limit -1');

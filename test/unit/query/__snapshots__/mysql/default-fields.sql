@@ -10,7 +10,7 @@ select `t1`.`id` as `c0`, `t1`.`status` as `c1`, `t1`.`title` as `c2`, `t1`.`bod
   from `articles_categories` as `t3`
   where `t3`.`articles_id` = `t1`.`id`) as `c18`, (
   select coalesce(json_arrayagg(`t4`.`id`
-      order by `t4`.`sort`
+      order by `t4`.`sort` is null, `t4`.`sort`
       limit ?), json_array())
   from `articles_sections` as `t4`
   where `t4`.`articles_id` = `t1`.`id`) as `c19`

@@ -4,7 +4,7 @@ select (
                     select json_array(`t4`.`title`)
                     from `headings` as `t4`
                     where `t3`.`collection` = ? and `t4`.`id` = `t3`.`item`) end))
-              order by `t3`.`sort`
+              order by `t3`.`sort` is null, `t3`.`sort`
               limit ?), json_array())
           from `articles_sections` as `t3`
           where `t3`.`articles_id` = `t2`.`id`))

@@ -6,7 +6,7 @@ select `t1`.`id` as `c0`, (
             select json_array(`t4`.`body`)
             from `texts` as `t4`
             where `t2`.`collection` = ? and `t4`.`id` = `t2`.`item`) end))
-      order by `t2`.`sort`
+      order by `t2`.`sort` is null, `t2`.`sort`
       limit ?), json_array())
   from `articles_sections` as `t2`
   where `t2`.`articles_id` = `t1`.`id`) as `c1`

@@ -7,6 +7,9 @@ where ((`t1`.`text` is not null and `t1`.`text` <> '') and exists (
 order by (
   select `t3`.`title`
   from `articles` as `t3`
-  where `t3`.`id` = `t1`.`article` and `t3`.`status` = ?)
+  where `t3`.`id` = `t1`.`article` and `t3`.`status` = ?) is null, (
+  select `t4`.`title`
+  from `articles` as `t4`
+  where `t4`.`id` = `t1`.`article` and `t4`.`status` = ?)
 limit ?
--- values: ["published","%x%","published",100]
+-- values: ["published","%x%","published","published",100]

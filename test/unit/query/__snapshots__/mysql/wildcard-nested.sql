@@ -11,7 +11,7 @@ select `t1`.`id` as `c0`, (
       from `articles_categories` as `t4`
       where `t4`.`articles_id` = `t2`.`id`), (
       select coalesce(json_arrayagg(`t5`.`id`
-          order by `t5`.`sort`
+          order by `t5`.`sort` is null, `t5`.`sort`
           limit ?), json_array())
       from `articles_sections` as `t5`
       where `t5`.`articles_id` = `t2`.`id`)) as `v`

@@ -1,4 +1,7 @@
-select "t1"."id" as "c0", "l2"."v" as "c1", "l3"."v" as "c2"
+select "t1"."id" as "c0", "l2"."v" as "c1", (
+  select json_build_array("t3"."name") as "v"
+  from "authors" as "t3"
+  where "t3"."id" = "t1"."author" and "t3"."name" <> ?) as "c2"
 from "articles" as "t1"
 left join lateral (
   select coalesce(json_agg("x5"."v"
@@ -10,10 +13,6 @@ left join lateral (
     order by "t4"."id" desc
     limit ?
     offset ?) as "x5") as "l2" on true
-left join lateral (
-  select json_build_array("t6"."name") as "v"
-  from "authors" as "t6"
-  where "t6"."id" = "t1"."author" and "t6"."name" <> ?) as "l3" on true
 order by "t1"."id"
 limit ?
--- values: ["%x%",2,1,"Bob",100]
+-- values: ["Bob","%x%",2,1,100]

@@ -10,12 +10,11 @@ left join lateral (
       select coalesce(json_agg("x7"."v"
           order by "x7"."s0"), '[]') as "v"
       from (
-        select json_build_array("l8"."v") as "v", "t6"."id" as "s0"
+        select json_build_array((
+            select json_build_array("t8"."name") as "v"
+            from "authors" as "t8"
+            where "t8"."id" = "t6"."author")) as "v", "t6"."id" as "s0"
         from "comments" as "t6"
-        left join lateral (
-          select json_build_array("t9"."name") as "v"
-          from "authors" as "t9"
-          where "t9"."id" = "t6"."author") as "l8" on true
         where "t6"."article" = "t3"."id"
         order by "t6"."id"
         limit ?) as "x7") as "l5" on true

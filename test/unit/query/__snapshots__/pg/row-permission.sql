@@ -1,28 +1,27 @@
-select "t1"."id" as "c0", "l2"."v" as "c1", "l3"."v" as "c2"
+select "t1"."id" as "c0", "l2"."v" as "c1", (
+  select json_build_array("l4"."v") as "v"
+  from "authors" as "t3"
+  left join lateral (
+    select coalesce(json_agg("x6"."v"
+        order by "x6"."s0"), '[]') as "v"
+    from (
+      select json_build_array("t5"."title") as "v", "t5"."id" as "s0"
+      from "articles" as "t5"
+      where "t5"."author" = "t3"."id" and "t5"."status" = ?
+      order by "t5"."id"
+      limit ?) as "x6") as "l4" on true
+  where "t3"."id" = "t1"."author") as "c2"
 from "articles" as "t1"
 left join lateral (
-  select coalesce(json_agg("x5"."v"
-      order by "x5"."s0"), '[]') as "v"
+  select coalesce(json_agg("x8"."v"
+      order by "x8"."s0"), '[]') as "v"
   from (
-    select json_build_array("t4"."text") as "v", "t4"."id" as "s0"
-    from "comments" as "t4"
-    where "t4"."article" = "t1"."id" and ("t4"."text" is not null and "t4"."text" <> '')
-    order by "t4"."id"
-    limit ?) as "x5") as "l2" on true
-left join lateral (
-  select json_build_array("l7"."v") as "v"
-  from "authors" as "t6"
-  left join lateral (
-    select coalesce(json_agg("x9"."v"
-        order by "x9"."s0"), '[]') as "v"
-    from (
-      select json_build_array("t8"."title") as "v", "t8"."id" as "s0"
-      from "articles" as "t8"
-      where "t8"."author" = "t6"."id" and "t8"."status" = ?
-      order by "t8"."id"
-      limit ?) as "x9") as "l7" on true
-  where "t6"."id" = "t1"."author") as "l3" on true
+    select json_build_array("t7"."text") as "v", "t7"."id" as "s0"
+    from "comments" as "t7"
+    where "t7"."article" = "t1"."id" and ("t7"."text" is not null and "t7"."text" <> '')
+    order by "t7"."id"
+    limit ?) as "x8") as "l2" on true
 where "t1"."status" = ?
 order by "t1"."id"
 limit ?
--- values: [100,"published",100,"published",100]
+-- values: ["published",100,100,"published",100]

@@ -16,12 +16,12 @@ select "t1"."id" as "c0", "t1"."status" as "c1", "t1"."title" as "c2", "t1"."bod
     order by "t4"."id"
     limit ?) as "x5") as "c18", (
   select coalesce(json_group_array("x7"."v"
-      order by "x7"."s0"), json_array()) as "v"
+      order by "x7"."s0" nulls last), json_array()) as "v"
   from (
     select "t6"."id" as "v", "t6"."sort" as "s0"
     from "articles_sections" as "t6"
     where "t6"."articles_id" = "t1"."id"
-    order by "t6"."sort"
+    order by "t6"."sort" nulls last
     limit ?) as "x7") as "c19"
 from "articles" as "t1"
 order by "t1"."id"

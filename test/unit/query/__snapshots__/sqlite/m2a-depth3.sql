@@ -4,7 +4,7 @@ select (
   from (
     select json_array((
         select coalesce(json_group_array(json("x5"."v")
-            order by "x5"."s0"), json_array()) as "v"
+            order by "x5"."s0" nulls last), json_array()) as "v"
         from (
           select json_array(json_array("t4"."collection", "t4"."item", case when "t4"."collection" = ? then (
                 select json_array("t6"."title")
@@ -12,7 +12,7 @@ select (
                 where "t4"."collection" = ? and "t6"."id" = "t4"."item") end)) as "v", "t4"."sort" as "s0"
           from "articles_sections" as "t4"
           where "t4"."articles_id" = "t2"."id"
-          order by "t4"."sort"
+          order by "t4"."sort" nulls last
           limit ?) as "x5")) as "v", "t2"."id" as "s0"
     from "articles" as "t2"
     where "t2"."author" = "t1"."id"

@@ -1,6 +1,6 @@
 select "t1"."id" as "c0", (
   select coalesce(json_group_array(json("x3"."v")
-      order by "x3"."s0"), json_array()) as "v"
+      order by "x3"."s0" nulls last), json_array()) as "v"
   from (
     select json_array("t2"."collection", json_array("t2"."collection", "t2"."item", case when "t2"."collection" = ? then (
           select json_array("t4"."title")
@@ -11,7 +11,7 @@ select "t1"."id" as "c0", (
           where "t2"."collection" = ? and "t5"."id" = "t2"."item") end)) as "v", "t2"."sort" as "s0"
     from "articles_sections" as "t2"
     where "t2"."articles_id" = "t1"."id"
-    order by "t2"."sort"
+    order by "t2"."sort" nulls last
     limit ?) as "x3") as "c1"
 from "articles" as "t1"
 order by "t1"."id"

@@ -7,6 +7,6 @@ where (("t1"."text" is not null and "t1"."text" <> '') and exists (
 order by (
   select "t3"."title"
   from "articles" as "t3"
-  where "t3"."id" = "t1"."article" and "t3"."status" = ?)
+  where "t3"."id" = "t1"."article" and "t3"."status" = ?) nulls last
 limit ?
 -- values: ["published","*x*","published",100]

@@ -17,12 +17,12 @@ select "t1"."id" as "c0", (
         order by "t5"."id"
         limit ?) as "x6"), (
       select coalesce(json_group_array("x8"."v"
-          order by "x8"."s0"), json_array()) as "v"
+          order by "x8"."s0" nulls last), json_array()) as "v"
       from (
         select "t7"."id" as "v", "t7"."sort" as "s0"
         from "articles_sections" as "t7"
         where "t7"."articles_id" = "t2"."id"
-        order by "t7"."sort"
+        order by "t7"."sort" nulls last
         limit ?) as "x8")) as "v"
   from "articles" as "t2"
   where "t2"."id" = "t1"."article") as "c1", (

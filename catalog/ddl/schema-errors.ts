@@ -1,0 +1,109 @@
+import type { Knex } from 'knex';
+import type { DbClient } from '../../src/config/index.js';
+import { translateDatabaseError } from '../../src/db/translate-error.js';
+import {
+  InvalidPayloadError,
+  NotNullViolationError,
+  RecordNotUniqueError,
+  ServiceError,
+  ValueOutOfRangeError,
+  ValueTooLongError,
+} from '../../src/errors.js';
+import type { FieldType } from '../overview/types.js';
+
+/** The field a schema change alters or adds, and the type it is to have. */
+export interface ChangedField {
+  readonly collection: string;
+  readonly field: string;
+  readonly type: FieldType;
+}
+
+/** MySQL: a unique key or index over a TEXT/BLOB column needs a prefix length (MariaDB hashes it). */
+const MYSQL_ER_BLOB_KEY_WITHOUT_LENGTH = 1170;
+
+/** MySQL/MariaDB errnos of a stored value the new column type can't hold. */
+const MYSQL_CONVERSION_ERRNOS: ReadonlySet<unknown> = new Set([
+  1265, // ER_WARN_DATA_TRUNCATED: Data truncated for column
+  1292, // ER_TRUNCATED_WRONG_VALUE: Truncated incorrect INTEGER value
+  1366, // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: Incorrect integer value
+]);
+
+/**
+ * A database error of a schema change as the error of reference/errors.md, naming the field
+ * the change was about (the database errors of DDL often don't): a unique key over
+ * duplicates → RECORD_NOT_UNIQUE, NOT NULL over nulls → NOT_NULL_VIOLATION, values too long
+ * or out of range for the new column → VALUE_TOO_LONG / VALUE_OUT_OF_RANGE, other values
+ * the new type can't take → INVALID_PAYLOAD. Anything else is returned unchanged (500).
+ */
+export function translateSchemaError(error: unknown, dialect: DbClient, changed: ChangedField): unknown {
+  if (error instanceof ServiceError) return error;
+  const ref = { collection: changed.collection, field: changed.field };
+  const translated = translateDatabaseError(error, dialect, { collection: changed.collection });
+  if (translated instanceof RecordNotUniqueError) return new RecordNotUniqueError(ref);
+  if (translated instanceof NotNullViolationError) return new NotNullViolationError(ref);
+  if (translated instanceof ValueTooLongError) return new ValueTooLongError(ref);
+  if (translated instanceof ValueOutOfRangeError) return new ValueOutOfRangeError(ref);
+  if (isConversionError(error, dialect)) return conversionError(changed);
+  // A prefix would make the key unique on the prefix only: refused instead.
+  if (dialect === 'mysql' && (error as { errno?: unknown }).errno === MYSQL_ER_BLOB_KEY_WITHOUT_LENGTH) return notIndexable(changed);
+  return translated;
+}
+
+/** Types no dialect indexes the same way: PostgreSQL's json has no btree operator class. */
+const NOT_INDEXABLE: ReadonlySet<FieldType> = new Set(['json', 'alias', 'geometry', 'unknown']);
+
+/** INVALID_PAYLOAD before a unique key or index is made on a field whose type can't have one. */
+export function assertIndexable(changed: ChangedField): void {
+  if (NOT_INDEXABLE.has(changed.type)) throw notIndexable(changed);
+}
+
+function notIndexable({ collection, field, type }: ChangedField): InvalidPayloadError {
+  return new InvalidPayloadError(`Field "${field}" of collection "${collection}" of type "${type}" can't be unique or indexed`);
+}
+
+/** INVALID_PAYLOAD: a stored value can't be converted to the field's new type. */
+function conversionError({ collection, field, type }: ChangedField): InvalidPayloadError {
+  return new InvalidPayloadError(`Field "${field}" of collection "${collection}" can't be altered to "${type}": a stored value can't be converted`);
+}
+
+function isConversionError(error: unknown, dialect: DbClient): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, errno } = error as { code?: unknown; errno?: unknown };
+  switch (dialect) {
+    case 'pg':
+      // SQLSTATE class 22, data exception: invalid text representation, datetime format, ...
+      return typeof code === 'string' && code.startsWith('22');
+    case 'mysql':
+      return MYSQL_CONVERSION_ERRNOS.has(errno);
+    case 'sqlite3':
+      return false;
+  }
+}
+
+/** Types whose SQLite column (numeric affinity) keeps a value it can't convert as text. */
+const SQLITE_NUMERIC: ReadonlySet<FieldType> = new Set(['integer', 'bigInteger', 'float', 'decimal', 'boolean']);
+
+/**
+ * SQLite converts nothing when a column changes type (a text value stays text in an integer
+ * column), where PostgreSQL and MySQL refuse: run inside the change, after the new column is
+ * in place, it refuses the same values the others do.
+ */
+export async function assertSqliteConverted(trx: Knex.Transaction, changed: ChangedField): Promise<void> {
+  if (!SQLITE_NUMERIC.has(changed.type)) return;
+  const unconverted = await trx(changed.collection)
+    .whereRaw("typeof(??) in ('text', 'blob')", [changed.field])
+    .first(trx.raw('1 as one'));
+  if (unconverted !== undefined) throw conversionError(changed);
+}
+
+/**
+ * VALUE_TOO_LONG when a stored value (as text) is longer than `maxLength`: PostgreSQL's
+ * ALTER ... USING (column::varchar(n)) would cut it silently, SQLite would keep it.
+ */
+export async function assertValuesFit(db: Knex, dialect: DbClient, changed: ChangedField, maxLength: number): Promise<void> {
+  const length = dialect === 'pg' ? 'length(cast(?? as text))' : dialect === 'mysql' ? 'char_length(??)' : 'length(??)';
+  const tooLong = await db(changed.collection)
+    .whereRaw(`${length} > ?`, [changed.field, maxLength])
+    .first(db.raw('1 as one'));
+  if (tooLong !== undefined) throw new ValueTooLongError({ collection: changed.collection, field: changed.field });
+}

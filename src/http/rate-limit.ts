@@ -1,0 +1,34 @@
+import type { Request, RequestHandler } from 'express';
+import type { CounterStore } from '../auth/counter-store.js';
+import type { Config } from '../config/index.js';
+import { RequestsExceededError } from '../errors.js';
+import { requestOrigin } from './accountability.js';
+
+/**
+ * The general rate limiters (reference/auth.md, Rate limiting), in the order Directus runs
+ * them: RATE_LIMITER_GLOBAL_* counts every request together, RATE_LIMITER_* each client IP
+ * (IP_TRUST_PROXY / IP_CUSTOM_HEADER). A window starts at its first request and lasts its
+ * duration; past the points, 429 REQUESTS_EXCEEDED with `Retry-After` until it ends. None is
+ * installed when switched off.
+ */
+export function rateLimiters(config: Config, counters: CounterStore): RequestHandler[] {
+  const { rateLimiter } = config;
+  const limiters: RequestHandler[] = [];
+  if (rateLimiter.global.enabled) {
+    const { points, durationSeconds } = rateLimiter.global;
+    limiters.push(limiter(counters, points, durationSeconds, () => 'rate-limit:global'));
+  }
+  if (rateLimiter.enabled) {
+    const { points, durationSeconds } = rateLimiter;
+    limiters.push(limiter(counters, points, durationSeconds, (req) => `rate-limit:ip:${requestOrigin(config, req).ip ?? ''}`));
+  }
+  return limiters;
+}
+
+function limiter(counters: CounterStore, points: number, durationSeconds: number, keyOf: (req: Request) => string): RequestHandler {
+  return async (req, _res, next) => {
+    const { count, resetAt } = await counters.increment(keyOf(req), durationSeconds * 1000);
+    if (count > points) throw new RequestsExceededError(points, resetAt ?? new Date(Date.now() + durationSeconds * 1000));
+    next();
+  };
+}

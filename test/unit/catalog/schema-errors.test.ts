@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { translateSchemaError } from '../../../catalog/ddl/schema-errors.js';
+import { ContainsNullValuesError, ServiceError } from '../../../src/errors.js';
+
+const changed = { collection: 'lamps', field: 'body', type: 'text' } as const;
+
+/** The code and extensions a driver error of a schema change comes out as. */
+function translated(error: unknown, dialect: 'pg' | 'mysql' | 'sqlite3'): unknown {
+  const result = translateSchemaError(error, dialect, changed);
+  return result instanceof ServiceError ? [result.code, result.extensions] : result;
+}
+
+describe('translateSchemaError', () => {
+  it('MySQL 8: a key over TEXT without a prefix length is a clear INVALID_PAYLOAD', () => {
+    const error = { errno: 1170, code: 'ER_BLOB_KEY_WITHOUT_LENGTH', message: "BLOB/TEXT column 'body' used in key specification without a key length" };
+    expect(translated(error, 'mysql')).to.deep.equal([
+      'INVALID_PAYLOAD',
+      { reason: 'Field "body" of collection "lamps" of type "text" can\'t be unique or indexed' },
+    ]);
+  });
+
+  it('names the changed field in constraint errors that do not, and in conversion errors', () => {
+    expect(translated({ code: '23505', detail: 'Key (body)=(a) is duplicated.' }, 'pg')).to.deep.equal([
+      'RECORD_NOT_UNIQUE',
+      { collection: 'lamps', field: 'body' },
+    ]);
+    expect(translated({ errno: 1062, sqlMessage: "Duplicate entry 'a' for key 'x'" }, 'mysql')).to.deep.equal([
+      'RECORD_NOT_UNIQUE',
+      { collection: 'lamps', field: 'body' },
+    ]);
+    expect(translated({ code: '22P02' }, 'pg')).to.deep.equal([
+      'INVALID_PAYLOAD',
+      { reason: 'Field "body" of collection "lamps" can\'t be altered to "text": a stored value can\'t be converted' },
+    ]);
+  });
+
+  it('leaves service errors and unknown database errors as they are', () => {
+    const own = new ContainsNullValuesError({ collection: 'lamps', field: 'body' });
+    expect(translateSchemaError(own, 'pg', changed)).to.equal(own);
+    const unknown = { code: '42P01' };
+    expect(translateSchemaError(unknown, 'pg', changed)).to.equal(unknown);
+    expect(translateSchemaError(unknown, 'mysql', changed)).to.equal(unknown);
+  });
+});
