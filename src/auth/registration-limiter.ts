@@ -1,5 +1,5 @@
-import { RequestsExceededError } from '../errors.js';
 import type { AuthContext } from './auth-context.js';
+import { consumePoint } from './counter-store.js';
 
 /**
  * reference/config.md, RATE_LIMITER_REGISTRATION_*: POST /users/register attempts per IP,
@@ -8,7 +8,5 @@ import type { AuthContext } from './auth-context.js';
  */
 export async function countRegistrationAttempt(ctx: Pick<AuthContext, 'config' | 'counters'>, ip: string | null): Promise<void> {
   const { enabled, points, durationSeconds } = ctx.config.registrationRateLimiter;
-  if (!enabled) return;
-  const counter = await ctx.counters.increment(`register-limit:${ip ?? ''}`, durationSeconds * 1000);
-  if (counter.count > points) throw new RequestsExceededError(points, counter.resetAt ?? new Date());
+  if (enabled) await consumePoint(ctx.counters, `register-limit:${ip ?? ''}`, points, durationSeconds);
 }
