@@ -15,3 +15,13 @@ export function publicAccountability(
 ): Accountability {
   return Object.freeze({ user: null, role: null, admin: false, app: false, ...request });
 }
+
+/**
+ * The service acting for an anonymous request on its own authority (accepting an invite,
+ * registering, verifying an e-mail address): full access and no user, the request's IP,
+ * user agent and origin kept so the journal still says where the write came from.
+ */
+export function serviceAccountability(request: Accountability): Accountability {
+  const { ip, userAgent, origin } = request;
+  return Object.freeze({ user: null, role: null, admin: true, app: false, ip, userAgent, origin });
+}

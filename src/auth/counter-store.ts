@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { ServiceUnavailableError } from '../errors.js';
+import { RequestsExceededError, ServiceUnavailableError } from '../errors.js';
 
 /** A counter's value and when its window ends (null: it never expires on its own). */
 export interface Counter {
@@ -17,6 +17,15 @@ export interface CounterStore {
   /** The current value, or undefined when the key is unset or its window has ended. */
   get(key: string): Promise<Counter | undefined>;
   reset(key: string): Promise<void>;
+}
+
+/**
+ * One hit of `key` in a window of `durationSeconds` started by its first hit; past `points`
+ * hits → 429 REQUESTS_EXCEEDED (Retry-After) until the window ends. The rate limiters' step.
+ */
+export async function consumePoint(counters: CounterStore, key: string, points: number, durationSeconds: number): Promise<void> {
+  const { count, resetAt } = await counters.increment(key, durationSeconds * 1000);
+  if (count > points) throw new RequestsExceededError(points, resetAt ?? new Date(Date.now() + durationSeconds * 1000));
 }
 
 // Expired windows are swept every so many increments, so abandoned keys cannot pile up.

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import jwt from 'jsonwebtoken';
-import { ForbiddenError, InvalidPayloadError, InvalidTokenError, TokenExpiredError } from '../errors.js';
-import { TOKEN_ISSUER } from './access-token.js';
+import { ForbiddenError } from '../errors.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserByEmail } from './auth-user.js';
+import { assertAllowedUrl, linkWithToken, sendLinkMail } from './mail-link.js';
 import { hashPassword } from './passwords.js';
 import { assertPasswordPolicy } from './password-policy.js';
+import { signScopedToken, verifyScopedToken } from './scoped-token.js';
 import { stall } from './stall.js';
 
 const SCOPE = 'password-reset';
@@ -21,26 +21,19 @@ export async function requestPasswordReset(
   email: string,
   resetUrl: string | undefined,
 ): Promise<void> {
-  if (resetUrl !== undefined && !isAllowedUrl(resetUrl, ctx.config.passwordResetUrlAllowList)) {
-    throw new InvalidPayloadError(`URL "${resetUrl}" can't be used to reset passwords`);
-  }
+  assertAllowedUrl(resetUrl, ctx.config.passwordResetUrlAllowList, 'reset passwords');
   const startedAt = performance.now();
   const user = await findUserByEmail(ctx.db, email);
   if (user?.status === 'active' && user.email !== null) {
-    const token = jwt.sign(
-      { email: user.email, scope: SCOPE, hash: fingerprint(user.password) },
-      ctx.config.secret,
-      { algorithm: 'HS256', expiresIn: TOKEN_TTL, issuer: TOKEN_ISSUER },
-    );
-    const link = withToken(resetUrl ?? `${ctx.config.publicUrl.replace(/\/+$/, '')}/admin/reset-password`, token);
-    ctx.mailer
-      .send({
-        to: user.email,
-        subject: 'Password Reset Request',
-        text: `You requested to reset your password. Open this link to choose a new one:\n\n${link}\n\nIf you did not ask for this, ignore this e-mail.`,
-        html: `<p>You requested to reset your password.</p><p><a href="${escapeHtml(link)}">Reset your password</a></p><p>If you did not ask for this, ignore this e-mail.</p>`,
-      })
-      .catch((error: unknown) => ctx.logger.error({ err: error }, 'password reset e-mail failed'));
+    const token = signScopedToken(ctx.config.secret, { email: user.email, scope: SCOPE, hash: fingerprint(user.password) }, TOKEN_TTL);
+    sendLinkMail(ctx, {
+      to: user.email,
+      subject: 'Password Reset Request',
+      intro: 'You requested to reset your password. Open this link to choose a new one.',
+      label: 'Reset your password',
+      link: linkWithToken(ctx.config, resetUrl, '/admin/reset-password', token),
+      outro: 'If you did not ask for this, ignore this e-mail.',
+    });
   }
   await stall(ctx.config.loginStallTimeMs, startedAt);
 }
@@ -53,11 +46,9 @@ export async function requestPasswordReset(
 export async function resetPassword(ctx: AuthContext, token: string, password: string): Promise<void> {
   const startedAt = performance.now();
   try {
-    const claims = verifyResetToken(token, ctx.config.secret);
-    const user = typeof claims['email'] === 'string' ? await findUserByEmail(ctx.db, claims['email']) : undefined;
-    if (claims['scope'] !== SCOPE || user?.status !== 'active' || claims['hash'] !== fingerprint(user.password)) {
-      throw new ForbiddenError();
-    }
+    const claims = verifyScopedToken(token, ctx.config.secret, SCOPE);
+    const user = await findUserByEmail(ctx.db, claims.email);
+    if (user?.status !== 'active' || claims['hash'] !== fingerprint(user.password)) throw new ForbiddenError();
     await assertPasswordPolicy(ctx.db, password);
     const hash = await hashPassword(password);
     await ctx.db.transaction(async (trx) => {
@@ -70,45 +61,7 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
   }
 }
 
-/** Expired → TOKEN_EXPIRED; anything else unverifiable → INVALID_TOKEN (errors.md [DEVIATION]). */
-function verifyResetToken(token: string, secret: string): jwt.JwtPayload {
-  try {
-    const payload = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: TOKEN_ISSUER });
-    if (typeof payload === 'string') throw new InvalidTokenError();
-    return payload;
-  } catch (error) {
-    if (error instanceof jwt.TokenExpiredError) throw new TokenExpiredError();
-    throw new InvalidTokenError();
-  }
-}
-
 /** Changes whenever the password does, so a used (or outdated) token no longer matches. */
 function fingerprint(passwordHash: string | null): string {
   return createHash('sha256').update(passwordHash ?? '').digest('hex');
-}
-
-/** reference/auth.md: a reset_url must match an allow-list entry on origin and path. */
-function isAllowedUrl(url: string, allowList: readonly string[]): boolean {
-  const target = parseUrl(url);
-  if (target === undefined) return false;
-  return allowList.some((entry) => {
-    const allowed = parseUrl(entry);
-    return allowed !== undefined && allowed.origin === target.origin && allowed.pathname === target.pathname;
-  });
-}
-
-function parseUrl(url: string): URL | undefined {
-  try {
-    return new URL(url);
-  } catch {
-    return undefined;
-  }
-}
-
-function withToken(url: string, token: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

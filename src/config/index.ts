@@ -143,6 +143,8 @@ export interface Config {
   };
   readonly passwordResetUrlAllowList: readonly string[];
   readonly userInviteUrlAllowList: readonly string[];
+  /** USER_REGISTER_URL_ALLOW_LIST: where a registration's verification link may lead. */
+  readonly userRegisterUrlAllowList: readonly string[];
   readonly email: EmailConfig;
   readonly ipTrustProxy: boolean;
   readonly ipCustomHeader: string | false;
@@ -176,6 +178,12 @@ export interface Config {
    * ours, named like RATE_LIMITER_REGISTRATION_*). Counters live in Redis when REDIS is set.
    */
   readonly loginRateLimiter: {
+    readonly enabled: boolean;
+    readonly points: number;
+    readonly durationSeconds: number;
+  };
+  /** POST /users/register attempts allowed per IP within the duration before 429. */
+  readonly registrationRateLimiter: {
     readonly enabled: boolean;
     readonly points: number;
     readonly durationSeconds: number;
@@ -293,6 +301,7 @@ export function loadConfig(
     },
     passwordResetUrlAllowList: env.list('PASSWORD_RESET_URL_ALLOW_LIST'),
     userInviteUrlAllowList: env.list('USER_INVITE_URL_ALLOW_LIST'),
+    userRegisterUrlAllowList: env.list('USER_REGISTER_URL_ALLOW_LIST'),
     email: readEmailConfig(env),
     ipTrustProxy: env.bool('IP_TRUST_PROXY', true),
     ipCustomHeader: readFalseOrString(env, 'IP_CUSTOM_HEADER'),
@@ -325,6 +334,11 @@ export function loadConfig(
       enabled: env.bool('RATE_LIMITER_LOGIN_ENABLED', true),
       points: env.int('RATE_LIMITER_LOGIN_POINTS', 10, { min: 1 }),
       durationSeconds: env.int('RATE_LIMITER_LOGIN_DURATION', 900, { min: 1 }),
+    },
+    registrationRateLimiter: {
+      enabled: env.bool('RATE_LIMITER_REGISTRATION_ENABLED', true),
+      points: env.int('RATE_LIMITER_REGISTRATION_POINTS', 5, { min: 1 }),
+      durationSeconds: env.int('RATE_LIMITER_REGISTRATION_DURATION', 60, { min: 1 }),
     },
     cache: {
       enabled: env.bool('CACHE_ENABLED', false),

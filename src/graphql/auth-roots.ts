@@ -1,7 +1,8 @@
 import { GraphQLBoolean, GraphQLEnumType, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
 import { disableTfa, enableTfa, generateTfa } from '../auth/tfa.js';
 import { InvalidCredentialsError } from '../errors.js';
-import type { GraphqlContext, TokenData } from './context.js';
+import type { AuthOperations, GraphqlContext, TokenData } from './context.js';
+import { canWrite, type SchemaAccess } from './schema-access.js';
 import { GraphQLBigInt } from './scalars.js';
 
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
@@ -31,7 +32,7 @@ const optionalString = { type: GraphQLString };
  * public one included, since they are how a caller gets a token. Login, refresh, logout and
  * password reset run /auth's operations (same checks, errors and cookies); TFA needs a user.
  */
-export function addAuthRoots(mutation: RootFields): void {
+export function addAuthRoots(mutation: RootFields, access: SchemaAccess): void {
   mutation['auth_login'] = {
     type: AUTH_TOKENS,
     args: { email: requiredString, password: requiredString, mode: { type: AUTH_MODE }, otp: optionalString },
@@ -66,6 +67,7 @@ export function addAuthRoots(mutation: RootFields): void {
       return true;
     },
   };
+  addAccountRoots(mutation, access);
   mutation['users_me_tfa_generate'] = {
     type: TFA_SETUP,
     args: { password: requiredString },
@@ -86,6 +88,40 @@ export function addAuthRoots(mutation: RootFields): void {
       await disableTfa(ctx.commands.db, currentUser(ctx), args.otp);
       return true;
     },
+  };
+}
+
+/**
+ * Invites and registration (reference/graphql.md): the /users routes' operations. Inviting
+ * exists where the role may create users; accepting, registering and verifying are public.
+ */
+function addAccountRoots(mutation: RootFields, access: SchemaAccess): void {
+  const run = (operation: (auth: AuthOperations) => (body: Record<string, unknown>) => Promise<unknown>) =>
+    async (_r: unknown, args: Record<string, unknown>, ctx: GraphqlContext) => {
+      await operation(ctx.system.auth)(body(args));
+      return true;
+    };
+  if (canWrite(access, 'create', 'svc_users')) {
+    mutation['users_invite'] = {
+      type: GraphQLBoolean,
+      args: { email: requiredString, role: requiredString, invite_url: optionalString },
+      resolve: run((auth) => auth.invite),
+    };
+  }
+  mutation['users_invite_accept'] = {
+    type: GraphQLBoolean,
+    args: { token: requiredString, password: requiredString },
+    resolve: run((auth) => auth.acceptInvite),
+  };
+  mutation['users_register'] = {
+    type: GraphQLBoolean,
+    args: { email: requiredString, password: requiredString, verification_url: optionalString, first_name: optionalString, last_name: optionalString },
+    resolve: run((auth) => auth.register),
+  };
+  mutation['users_register_verify'] = {
+    type: GraphQLBoolean,
+    args: { token: requiredString },
+    resolve: run((auth) => auth.verifyRegistration),
   };
 }
 

@@ -175,6 +175,16 @@ export class CollectionTypes {
     return type ?? undefined;
   }
 
+  /** The fields of `collection` the role reads, relational ones included (OpenAPI documents them too). */
+  readableFields(collection: string): FieldOverview[] {
+    return this.#readableFields(this.#collection(collection));
+  }
+
+  /** The relation `field` of `collection` is a side of, if any. */
+  relationOf(collection: string, field: string): FieldRelation | undefined {
+    return this.#relation(collection, field);
+  }
+
   /** Every type made so far: both scopes' schemas contain them all. */
   all(): GraphQLNamedType[] {
     return [...this.#objects.values()];

@@ -9,6 +9,8 @@ import { ItemLoaders } from './item-loaders.js';
 export interface SystemServices {
   /** GET /server/info's data for the caller. */
   serverInfo(): Promise<Readonly<Record<string, unknown>>>;
+  /** GET /server/specs/oas's document for the caller. */
+  specsOas(): Promise<Readonly<Record<string, unknown>>>;
   /** GET /server/health's body for the caller. */
   health(): Promise<Readonly<Record<string, unknown>>>;
   /** /utils/cache/clear: every cache, on every instance. */
@@ -29,8 +31,9 @@ export interface TokenData {
 }
 
 /**
- * POST /auth/login, /refresh, /logout, /password/request, /password/reset on a body of the
- * same keys: the same checks and errors, cookies set on the HTTP response.
+ * POST /auth/login, /refresh, /logout, /password/request, /password/reset and the invite and
+ * registration routes on a body of the same keys: the same checks and errors, cookies set on
+ * the HTTP response.
  */
 export interface AuthOperations {
   login(body: Readonly<Record<string, unknown>>): Promise<TokenData>;
@@ -38,6 +41,11 @@ export interface AuthOperations {
   logout(body: Readonly<Record<string, unknown>>): Promise<void>;
   requestPasswordReset(body: Readonly<Record<string, unknown>>): Promise<void>;
   resetPassword(body: Readonly<Record<string, unknown>>): Promise<void>;
+  /** POST /users/invite, /users/invite/accept, /users/register, GET /users/register/verify-email. */
+  invite(body: Readonly<Record<string, unknown>>): Promise<void>;
+  acceptInvite(body: Readonly<Record<string, unknown>>): Promise<void>;
+  register(body: Readonly<Record<string, unknown>>): Promise<void>;
+  verifyRegistration(body: Readonly<Record<string, unknown>>): Promise<void>;
 }
 
 /**

@@ -12,7 +12,13 @@ export { buildSchemas, type ScopedSchemas, type Scope } from './build-schema.js'
 export { SchemaStore } from './schema-store.js';
 
 /** What a role may use in its schema; admins get one shared schema, other roles per role. */
-export { fullSchemaAccess, readOnlySchemaAccess, schemaAccessOf, type SchemaAccess } from './schema-access.js';
+export { canWrite, fullSchemaAccess, readOnlySchemaAccess, schemaAccessOf, type SchemaAccess } from './schema-access.js';
+
+/**
+ * Which collections a role reads as items, which of their fields, and their relations: the
+ * decisions the GraphQL types are made of, for other descriptions of the API (OpenAPI).
+ */
+export { CollectionTypes } from './collection-types.js';
 
 /** Parse (token limit) and validate (depth limit, introspection switch) a document; valid ones are remembered per schema. */
 export { OperationPreparer, prepareOperation, plainError, type OperationLimits, type PreparedOperation } from './prepare-operation.js';

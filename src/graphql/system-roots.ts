@@ -66,7 +66,7 @@ const requiredId = { type: new GraphQLNonNull(GraphQLID) };
  */
 export function addSystemRoots(query: RootFields, mutation: RootFields, types: CollectionTypes, access: SchemaAccess): void {
   addServerRoots(query);
-  addAuthRoots(mutation);
+  addAuthRoots(mutation, access);
   addUtilityRoots(mutation, access);
   if (types.isItemCollection('svc_users')) addCurrentUserRoots(query, mutation, types);
   if (types.isItemCollection('svc_comments')) addCommentRoots(mutation, types, access);
@@ -78,6 +78,7 @@ function addServerRoots(query: RootFields): void {
   query['server_info'] = { type: SERVER_INFO, resolve: async (_r, _a, ctx) => toServerInfo(await ctx.system.serverInfo()) };
   query['server_ping'] = { type: GraphQLString, resolve: () => 'pong' };
   query['server_health'] = { type: GraphQLJSON, resolve: (_r, _a, ctx) => ctx.system.health() };
+  query['server_specs_oas'] = { type: GraphQLJSON, resolve: (_r, _a, ctx) => ctx.system.specsOas() };
   query['server_specs_graphql'] = {
     type: GraphQLString,
     args: { scope: { type: SDL_SCOPE } },

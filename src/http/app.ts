@@ -22,6 +22,7 @@ import { createErrorHandler } from './error-handler.js';
 import { authRoutes } from './routes/auth.js';
 import { usersTfaRoutes } from './routes/users-tfa.js';
 import { usersMeRoutes } from './routes/users-me.js';
+import { usersAccountRoutes } from './routes/users-accounts.js';
 import { itemWriteRoutes, SYSTEM_WRITE_ROUTES, systemWriteRoutes } from './routes/item-writes.js';
 import { serverRoutes } from './routes/server.js';
 import { cacheRoutes } from './routes/cache.js';
@@ -33,7 +34,7 @@ import { itemsReadRoutes } from './routes/items-read.js';
 import { assetRoutes } from './routes/assets.js';
 import { fileWriteRoutes } from './routes/files.js';
 import { utilsTransferRoutes } from './routes/utils-transfer.js';
-import { graphqlRoutes, graphqlSpecRoutes } from './routes/graphql.js';
+import { graphqlRoutes, graphqlSpecRoutes, openApiRoutes } from './routes/graphql.js';
 import { SchemaStore } from '../graphql/index.js';
 import './request.js';
 
@@ -102,9 +103,11 @@ export function createApp(deps: AppDeps): Express {
   }
 
   app.use('/server', serverRoutes(deps));
-  // Before the system collection routes: /users/me, /users/me/tfa/* and /users/:id/tfa/disable are not items.
+  // Before the system collection routes: /users/me, /users/me/tfa/*, /users/:id/tfa/disable,
+  // /users/invite* and /users/register* are not items.
   app.use('/users', usersTfaRoutes(deps.db));
   app.use('/users', usersMeRoutes(deps));
+  app.use('/users', usersAccountRoutes(deps));
   const schemaContext = { db: deps.db, schema: deps.schema, reporter: logger, permissions: deps.permissions };
   app.use('/collections', collectionRoutes(schemaContext));
   app.use('/fields', fieldRoutes(schemaContext));
@@ -121,6 +124,7 @@ export function createApp(deps: AppDeps): Express {
   const graphqlSchemas = new SchemaStore();
   app.use('/graphql', graphqlRoutes(deps, graphqlSchemas, cacheGraphql(deps)));
   app.use('/server/specs/graphql', graphqlSpecRoutes(deps, graphqlSchemas));
+  app.use('/server/specs/oas', openApiRoutes(deps));
 
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));

@@ -1,7 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import type { CounterStore } from '../auth/counter-store.js';
+import { consumePoint, type CounterStore } from '../auth/counter-store.js';
 import type { Config } from '../config/index.js';
-import { RequestsExceededError } from '../errors.js';
 import { requestOrigin } from './accountability.js';
 
 /**
@@ -27,8 +26,7 @@ export function rateLimiters(config: Config, counters: CounterStore): RequestHan
 
 function limiter(counters: CounterStore, points: number, durationSeconds: number, keyOf: (req: Request) => string): RequestHandler {
   return async (req, _res, next) => {
-    const { count, resetAt } = await counters.increment(keyOf(req), durationSeconds * 1000);
-    if (count > points) throw new RequestsExceededError(points, resetAt ?? new Date(Date.now() + durationSeconds * 1000));
+    await consumePoint(counters, keyOf(req), points, durationSeconds);
     next();
   };
 }

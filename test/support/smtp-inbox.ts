@@ -73,6 +73,14 @@ export class SmtpInbox {
     });
   }
 
+  /** The first link of the next message for `to` (HTML-escaped `&` undone). */
+  async nextLink(to: string): Promise<URL> {
+    const mail = await this.next(to);
+    const link = /https?:\/\/[^\s"<>]+/.exec(mail.text)?.[0];
+    if (link === undefined) throw new Error(`no link in the mail to ${to}: ${mail.text}`);
+    return new URL(link.replace(/&amp;/g, '&'));
+  }
+
   #deliver(mail: ReceivedMail): void {
     const waiter = this.#waiters.findIndex((w) => mail.to.includes(w.to));
     if (waiter === -1) {

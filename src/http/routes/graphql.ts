@@ -30,10 +30,12 @@ import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { commandContext } from '../../commands/command-context.js';
 import { queryLimits } from '../../query/index.js';
 import { toServiceErrors } from '../error-handler.js';
+import { readOpenApi } from '../openapi.js';
 import { skipResponseCache } from '../response-cache.js';
 import { clearCaches } from './cache.js';
 import { loginFrom, logoutFrom, passwordRequestFrom, passwordResetFrom, refreshFrom } from './auth.js';
 import { readHealth, readServerInfo } from './server.js';
+import { acceptInviteFrom, inviteFrom, registerFrom, verifyRegistrationFrom } from './users-accounts.js';
 
 export interface GraphqlRouteDeps {
   readonly config: Config;
@@ -81,7 +83,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache:
           read: { db: deps.db, overview, limits: queryLimits(deps.config) },
           reader: { accountability, access: access.read },
           commands: await commandContext(deps, accountability, overview),
-          system: systemServices(deps, req.raw, req.context.res),
+          system: systemServices(deps, req.raw, req.context.res, { overview, access }),
           schemas,
         });
         return { schema, document, operationName, variableValues: params.variables ?? undefined, contextValue };
@@ -115,11 +117,17 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache:
 }
 
 /** The server, utility and auth services the system scope's fields use, for this request. */
-function systemServices(deps: GraphqlRouteDeps, req: Request, res: Response): SystemServices {
+function systemServices(
+  deps: GraphqlRouteDeps,
+  req: Request,
+  res: Response,
+  caller: { readonly overview: SchemaOverview; readonly access: SchemaAccess },
+): SystemServices {
   const { accountability } = req;
   const auth = deps.auth;
   return {
     serverInfo: () => readServerInfo(deps, accountability),
+    specsOas: () => readOpenApi(deps, caller.overview, caller.access, accountability),
     health: () => readHealth(deps, accountability),
     // reference/audit-and-utils.md, cache clear: as POST /utils/cache/clear.
     clearCache: () => clearCaches(deps),
@@ -134,6 +142,12 @@ function systemServices(deps: GraphqlRouteDeps, req: Request, res: Response): Sy
       logout: (body) => logoutFrom(auth, req, res, { ...body }),
       requestPasswordReset: (body) => passwordRequestFrom(auth, { ...body }),
       resetPassword: (body) => passwordResetFrom(auth, { ...body }),
+      invite: (body) => inviteFrom(deps, accountability, { ...body }),
+      acceptInvite: (body) => acceptInviteFrom(deps, accountability, { ...body }),
+      register: (body) => registerFrom(deps, accountability, { ...body }),
+      verifyRegistration: async (body) => {
+        await verifyRegistrationFrom(deps, accountability, { ...body });
+      },
     },
     files: deps.files,
   };
@@ -154,19 +168,37 @@ export function graphqlSpecRoutes(deps: GraphqlRouteDeps, store: SchemaStore): R
   return router;
 }
 
-/**
- * The caller's permissions (loaded once per request), what they allow in a schema, and the
- * schemas of the caller's role: admins share one schema, any other role has its own.
- */
+/** The caller's schemas: admins share one schema, any other role has its own. */
 async function callerSchemas(
   deps: GraphqlRouteDeps,
   store: SchemaStore,
   accountability: Accountability,
 ): Promise<{ overview: SchemaOverview; access: SchemaAccess; schemas: ScopedSchemas }> {
+  const { overview, access } = await callerAccess(deps, accountability);
+  return { overview, access, schemas: store.get(overview, access) };
+}
+
+/** The caller's permissions (loaded once per request) and what they allow in a schema. */
+async function callerAccess(
+  deps: Pick<GraphqlRouteDeps, 'db' | 'schema' | 'permissions'>,
+  accountability: Accountability,
+): Promise<{ overview: SchemaOverview; access: SchemaAccess }> {
   const overview = await deps.schema.getOverview();
   const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview }, accountability);
-  const access = schemaAccessOf(accountability, permissions);
-  return { overview, access, schemas: store.get(overview, access) };
+  return { overview, access: schemaAccessOf(accountability, permissions) };
+}
+
+/**
+ * GET /server/specs/oas (reference/routes.md): the OpenAPI document of what the caller may
+ * use, decided as their GraphQL schema is (not enveloped).
+ */
+export function openApiRoutes(deps: GraphqlRouteDeps): Router {
+  const router = Router();
+  router.get('/', async (req, res) => {
+    const { overview, access } = await callerAccess(deps, req.accountability);
+    res.json(await readOpenApi(deps, overview, access, req.accountability));
+  });
+  return router;
 }
 
 /**

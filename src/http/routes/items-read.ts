@@ -39,7 +39,7 @@ export interface ReadRouteDeps {
  * System collections with their own base path (reference/routes.md, "System collections"):
  * the same reads as /items/svc_<x>. Writes are other routers' business.
  */
-const SYSTEM_ROUTES: Readonly<Record<string, string>> = {
+export const SYSTEM_READ_ROUTES: Readonly<Record<string, string>> = {
   '/activity': 'svc_activity',
   '/comments': 'svc_comments',
   '/files': 'svc_files',
@@ -65,7 +65,7 @@ export function itemsReadRoutes(deps: ReadRouteDeps, cache: readonly RequestHand
   router.search('/items/:collection', (req, res) => reads.list(req, res, collectionParam(req)));
   router.get('/items/:collection/:id', ...cache, (req, res) => reads.one(req, res, collectionParam(req), idParam(req)));
 
-  for (const [path, collection] of Object.entries(SYSTEM_ROUTES)) {
+  for (const [path, collection] of Object.entries(SYSTEM_READ_ROUTES)) {
     router.get(path, ...cache, (req, res) => reads.list(req, res, collection));
     router.search(path, (req, res) => reads.list(req, res, collection));
     // /users/me is the users router's, mounted before this one (reference/routes.md, Users extras).

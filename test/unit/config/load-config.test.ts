@@ -63,6 +63,25 @@ describe('loadConfig', () => {
     expect(config.storage.locations).to.deep.equal(['local', 's3']);
   });
 
+  it('reads the registration limiter (true / 5 / 60 by default) and the invite and register URL allow-lists', () => {
+    const defaults = loadConfig({}, NO_FILE);
+    expect(defaults.registrationRateLimiter).to.deep.equal({ enabled: true, points: 5, durationSeconds: 60 });
+    expect(defaults.userRegisterUrlAllowList).to.deep.equal([]);
+    const config = loadConfig(
+      {
+        RATE_LIMITER_REGISTRATION_ENABLED: 'false',
+        RATE_LIMITER_REGISTRATION_POINTS: '2',
+        RATE_LIMITER_REGISTRATION_DURATION: '30',
+        USER_INVITE_URL_ALLOW_LIST: 'https://a.example/accept',
+        USER_REGISTER_URL_ALLOW_LIST: 'https://a.example/verify,https://b.example/verify',
+      },
+      NO_FILE,
+    );
+    expect(config.registrationRateLimiter).to.deep.equal({ enabled: false, points: 2, durationSeconds: 30 });
+    expect(config.userInviteUrlAllowList).to.deep.equal(['https://a.example/accept']);
+    expect(config.userRegisterUrlAllowList).to.deep.equal(['https://a.example/verify', 'https://b.example/verify']);
+  });
+
   it('builds the Redis URL from REDIS or REDIS_HOST/PORT/PASSWORD', () => {
     expect(loadConfig({ REDIS: 'redis://cache:6379' }, NO_FILE).redis.url).to.equal('redis://cache:6379');
     expect(loadConfig({ REDIS_HOST: 'cache', REDIS_PASSWORD: 'p w' }, NO_FILE).redis.url).to.equal(
@@ -127,6 +146,8 @@ describe('loadConfig', () => {
     [{ CORS_ENABLED: 'yes' }, 'CORS_ENABLED', /true or false/],
     [{ MAX_RELATIONAL_DEPTH: '1' }, 'MAX_RELATIONAL_DEPTH', /at least 2/],
     [{ REDIS: 'localhost:6379' }, 'REDIS', /redis:\/\/ URL/],
+    [{ RATE_LIMITER_REGISTRATION_POINTS: '0' }, 'RATE_LIMITER_REGISTRATION_POINTS', /at least 1/],
+    [{ RATE_LIMITER_REGISTRATION_ENABLED: 'on' }, 'RATE_LIMITER_REGISTRATION_ENABLED', /true or false/],
     [{ SECRET_FILE: '/nonexistent/secret' }, 'SECRET_FILE', /cannot be read/],
     [{ CONFIG_PATH: '/nonexistent/.env' }, 'CONFIG_PATH', /missing file/],
     [{ CACHE_ENABLED: 'true', CACHE_STORE: 'redis' }, 'CACHE_STORE', /REDIS is not set/],

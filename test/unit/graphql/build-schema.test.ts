@@ -226,13 +226,16 @@ describe('graphql schema of a limited role', () => {
     const none = buildSchemas(FIXTURE_OVERVIEW, readOnlySchemaAccess('role:none', { rowFilter: () => null, readableFields: () => new Set() }));
     expect(Object.keys(objectType(none.items, 'Query').getFields())).to.deep.equal(['_empty']);
     expect(none.items.getMutationType()).to.equal(undefined);
-    expect(Object.keys(objectType(none.system, 'Query').getFields())).to.deep.equal(['server_info', 'server_ping', 'server_health', 'server_specs_graphql']);
+    expect(Object.keys(objectType(none.system, 'Query').getFields())).to.deep.equal(['server_info', 'server_ping', 'server_health', 'server_specs_oas', 'server_specs_graphql']);
     expect(Object.keys(none.system.getMutationType()?.getFields() ?? {})).to.deep.equal([
       'auth_login',
       'auth_refresh',
       'auth_logout',
       'auth_password_request',
       'auth_password_reset',
+      'users_invite_accept',
+      'users_register',
+      'users_register_verify',
       'users_me_tfa_generate',
       'users_me_tfa_enable',
       'users_me_tfa_disable',
