@@ -1,5 +1,5 @@
 import { GraphQLBoolean, GraphQLEnumType, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
-import { disableTfa, enableTfa, generateTfa } from '../auth/tfa.js';
+import { disableTfa, enableTfa, generateTfa, type TfaStore } from '../auth/tfa.js';
 import { InvalidCredentialsError } from '../errors.js';
 import type { AuthOperations, GraphqlContext, TokenData } from './context.js';
 import { canWrite, type SchemaAccess } from './schema-access.js';
@@ -77,7 +77,7 @@ export function addAuthRoots(mutation: RootFields, access: SchemaAccess): void {
     type: GraphQLBoolean,
     args: { otp: requiredString, secret: requiredString },
     resolve: async (_r, args: { otp: string; secret: string }, ctx) => {
-      await enableTfa(ctx.commands.db, currentUser(ctx), args.secret, args.otp);
+      await enableTfa(tfaStoreOf(ctx), currentUser(ctx), args.secret, args.otp);
       return true;
     },
   };
@@ -85,7 +85,7 @@ export function addAuthRoots(mutation: RootFields, access: SchemaAccess): void {
     type: GraphQLBoolean,
     args: { otp: requiredString },
     resolve: async (_r, args: { otp: string }, ctx) => {
-      await disableTfa(ctx.commands.db, currentUser(ctx), args.otp);
+      await disableTfa(tfaStoreOf(ctx), currentUser(ctx), args.otp);
       return true;
     },
   };
@@ -139,4 +139,9 @@ export function currentUser(ctx: GraphqlContext): string {
   const user = ctx.reader.accountability.user;
   if (user === null) throw new InvalidCredentialsError();
   return user;
+}
+
+/** The TFA writes of a GraphQL request, cache purge included, as REST's (auth/tfa.ts). */
+function tfaStoreOf(ctx: GraphqlContext): TfaStore {
+  return { db: ctx.commands.db, changed: async (collections) => ctx.commands.purgeCache?.(collections) };
 }

@@ -105,7 +105,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/server', serverRoutes(deps));
   // Before the system collection routes: /users/me, /users/me/tfa/*, /users/:id/tfa/disable,
   // /users/invite* and /users/register* are not items.
-  app.use('/users', usersTfaRoutes(deps.db));
+  app.use('/users', usersTfaRoutes({ db: deps.db, changed: (collections) => deps.invalidation.changed(collections) }));
   app.use('/users', usersMeRoutes(deps));
   app.use('/users', usersAccountRoutes(deps));
   const schemaContext = { db: deps.db, schema: deps.schema, reporter: logger, permissions: deps.permissions };

@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import type { Knex } from 'knex';
-import { disableTfa, disableTfaOf, enableTfa, generateTfa } from '../../auth/tfa.js';
+import { disableTfa, disableTfaOf, enableTfa, generateTfa, type TfaStore } from '../../auth/tfa.js';
 import { ForbiddenError } from '../../errors.js';
 import { readBody, readRequiredString } from '../payload.js';
 import { requireUser } from '../require-user.js';
@@ -10,7 +9,8 @@ import { requireUser } from '../require-user.js';
  * The `me` routes need a user (401 INVALID_CREDENTIALS otherwise) and no update permission:
  * roles with enforce_tfa must be able to use them.
  */
-export function usersTfaRoutes(db: Knex): Router {
+export function usersTfaRoutes(store: TfaStore): Router {
+  const { db } = store;
   const router = Router();
 
   router.post('/me/tfa/generate', async (req, res) => {
@@ -23,19 +23,19 @@ export function usersTfaRoutes(db: Knex): Router {
     const user = requireUser(req);
     const body = readBody(req);
     const secret = readRequiredString(body, 'secret');
-    await enableTfa(db, user, secret, readRequiredString(body, 'otp'));
+    await enableTfa(store, user, secret, readRequiredString(body, 'otp'));
     res.status(204).end();
   });
 
   router.post('/me/tfa/disable', async (req, res) => {
     const user = requireUser(req);
-    await disableTfa(db, user, readRequiredString(readBody(req), 'otp'));
+    await disableTfa(store, user, readRequiredString(readBody(req), 'otp'));
     res.status(204).end();
   });
 
   router.post('/:id/tfa/disable', async (req, res) => {
     if (!req.accountability.admin) throw new ForbiddenError();
-    await disableTfaOf(db, req.params['id'] ?? '');
+    await disableTfaOf(store, req.params['id'] ?? '');
     res.status(204).end();
   });
 

@@ -1,9 +1,12 @@
 import { expect } from 'chai';
+import { createGuardrails, generate } from 'otplib';
 import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
 import { sqliteTarget } from '../../support/services.js';
 import { createCaller, grant } from '../access/permission-helpers.js';
 import { graphql, graphqlData } from '../graphql/graphql-client.js';
 import { adminWrite, createNotes, notesQueriesDuring, read, retitleInSql, titleOf, uniqueNamespace } from './cache-helpers.js';
+
+const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
 
 describeEachDatabase(
   'data cache with CACHE_AUTO_PURGE',
@@ -44,6 +47,19 @@ describeEachDatabase(
       // The same mutation document again runs again: it writes, and the next read sees it.
       expect(await graphqlData(ctx(), mutation)).to.deep.equal({ update_notes_item: { title: 'by graphql' } });
       expect(await server.db('notes').where('id', 3).first('title')).to.deep.equal({ title: 'by graphql' });
+    });
+
+    it('enabling and disabling TFA purges: a cached read of the user shows the secret set, then cleared', async () => {
+      const { api, server } = ctx();
+      const admin = (await server.db('svc_users').where('email', TEST_ADMIN.email).first('id')) as { id: string };
+      const secretRead = async () => ((await read(api, `/users/${admin.id}?fields=tfa_secret`)).body.data as { tfa_secret: unknown }).tfa_secret;
+      expect(await secretRead()).to.equal(null);
+      const generated = await adminWrite(api, 'POST', '/users/me/tfa/generate', { password: TEST_ADMIN.password });
+      const { secret } = generated as { secret: string };
+      await adminWrite(api, 'POST', '/users/me/tfa/enable', { secret, otp: await generate({ secret, guardrails }) });
+      expect(await secretRead()).to.equal('**********');
+      await adminWrite(api, 'POST', `/users/${admin.id}/tfa/disable`, {});
+      expect(await secretRead()).to.equal(null);
     });
 
     it('a write to a collection of CACHE_AUTO_PURGE_IGNORE_LIST leaves the cache alone', async () => {
