@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import knex from 'knex';
+import { createGeneratedRows } from './generated-rows.js';
 
 const DB = process.env['BENCH_TRANSFER_DB'] ?? 'svc_bench_transfer';
 const PORT = process.env['BENCH_TRANSFER_PORT'] ?? '8078';
@@ -52,22 +53,7 @@ await admin.destroy();
 
 const db = knex({ client: 'pg', connection: { host: '127.0.0.1', user: USER, database: DB } });
 const maxRows = Math.max(...EXPORT_ROWS);
-await db.schema.createTable('bench_export', (t) => {
-  t.increments('id');
-  t.string('title', 255);
-  t.integer('views');
-  t.boolean('published');
-  t.timestamp('created_at', { useTz: true });
-  t.text('body');
-});
-await db.raw(
-  `insert into bench_export (title, views, published, created_at, body)
-   select 'Row ' || g, g % 1000, g % 2 = 0, timestamp '2026-01-01' + g * interval '1 second', repeat('x', 40) || ' "quoted" ' || g
-   from generate_series(1, ?) g`,
-  [maxRows],
-);
-// Fresh rows: set their hint bits and statistics now, not during the first measured export.
-await db.raw('VACUUM ANALYZE bench_export');
+await createGeneratedRows(db, 'bench_export', maxRows);
 await db.schema.createTable('bench_import', (t) => {
   t.increments('id');
   t.string('title', 255);

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import knex from 'knex';
+import { createGeneratedRows } from './generated-rows.js';
 
 const SERVICE_URL = process.env['SERVICE_URL'] ?? 'http://127.0.0.1:8055';
 const TOKEN = process.env['TOKEN'] ?? 'bench-static-admin-token';
@@ -24,23 +25,7 @@ function memory(): { rss: number; peak: number } {
 }
 
 const db = knex({ client: 'pg', connection: { host: '127.0.0.1', user: process.env['PGUSER'] ?? 'root', database: DB } });
-if (!(await db.schema.hasTable('bench_stream'))) {
-  await db.schema.createTable('bench_stream', (t) => {
-    t.increments('id');
-    t.string('title', 255);
-    t.integer('views');
-    t.boolean('published');
-    t.timestamp('created_at', { useTz: true });
-    t.text('body');
-  });
-  await db.raw(
-    `insert into bench_stream (title, views, published, created_at, body)
-     select 'Row ' || g, g % 1000, g % 2 = 0, timestamp '2026-01-01' + g * interval '1 second', repeat('x', 40) || ' ' || g
-     from generate_series(1, ?) g`,
-    [ROWS],
-  );
-  await db.raw('VACUUM ANALYZE bench_stream');
-}
+if (!(await db.schema.hasTable('bench_stream'))) await createGeneratedRows(db, 'bench_stream', ROWS);
 await db.destroy();
 const cleared = await fetch(`${SERVICE_URL}/utils/cache/clear`, { method: 'POST', headers });
 if (!cleared.ok) throw new Error(`cache clear: ${cleared.status}`);
