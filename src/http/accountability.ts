@@ -4,7 +4,7 @@ import type { PermissionStore } from '../access/permission-store.js';
 import type { StaticTokenUsers } from '../auth/static-token-users.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
-import { authenticate, type RequestOrigin } from '../auth/authenticate.js';
+import { authenticate, type AuthLookups, type RequestOrigin } from '../auth/authenticate.js';
 import { InvalidPayloadError } from '../errors.js';
 
 /**
@@ -19,13 +19,18 @@ export function resolveAccountability(
   schema: SchemaCache,
   staticTokens: StaticTokenUsers,
 ): RequestHandler {
-  const lookups = {
-    ipAccessOf: async (role: string) => permissions.ipAccessOf(role, (await schema.getOverview()).version),
-    userByStaticToken: (token: string) => staticTokens.find(token),
-  };
+  const lookups = authLookups(permissions, schema, staticTokens);
   return async (req, _res, next) => {
     req.accountability = await authenticate(db, config.secret, readToken(req, config), requestOrigin(config, req), lookups);
     next();
+  };
+}
+
+/** What authentication reads through caches: role ip_access per schema version, static tokens' users. */
+export function authLookups(permissions: PermissionStore, schema: SchemaCache, staticTokens: StaticTokenUsers): AuthLookups {
+  return {
+    ipAccessOf: async (role: string) => permissions.ipAccessOf(role, (await schema.getOverview()).version),
+    userByStaticToken: (token: string) => staticTokens.find(token),
   };
 }
 
@@ -39,11 +44,17 @@ export function requestOrigin(config: Config, req: Request): RequestOrigin {
  * Whether the query string can name `access_token`: `req.query` parses all of it (qs) on
  * every access, which most requests need not pay for here.
  */
-function mayHaveQueryToken(url: string): boolean {
+export function mayHaveQueryToken(url: string): boolean {
   const start = url.indexOf('?');
   if (start === -1) return false;
   const search = url.slice(start);
   return search.includes('access_token') || search.includes('%');
+}
+
+/** The token of an `Authorization: Bearer <token>` header; undefined without one. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  const token = /^bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
+  return token === '' ? undefined : token;
 }
 
 /** A cookie's value, or undefined when absent or empty. */
@@ -54,9 +65,8 @@ export function readCookie(req: Request, name: string): string | undefined {
 
 function readToken(req: Request, config: Config): string | undefined {
   const fromQuery = mayHaveQueryToken(req.url) ? req.query['access_token'] : undefined;
-  const fromHeader = /^bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1]?.trim();
   const query = typeof fromQuery === 'string' && fromQuery !== '' ? fromQuery : undefined;
-  const header = fromHeader === '' ? undefined : fromHeader;
+  const header = bearerToken(req.get('authorization'));
   if (query !== undefined && header !== undefined) {
     throw new InvalidPayloadError('The request uses more than one method for including an access token');
   }

@@ -75,9 +75,37 @@ export function itemsReadRoutes(deps: ReadRouteDeps, cache: readonly RequestHand
 }
 
 /** `{"meta":…,"data":…}` around data already serialized (by the database or JSON.stringify). */
-function sendEnvelope(res: Response, data: string, meta: Meta): void {
+function envelope(data: string, meta: Meta): string {
   const head = Object.keys(meta).length > 0 ? `{"meta":${JSON.stringify(meta)},"data":` : '{"data":';
-  res.type('application/json; charset=utf-8').send(`${head}${data}}`);
+  return `${head}${data}}`;
+}
+
+function sendEnvelope(res: Response, text: string): void {
+  res.type('application/json; charset=utf-8').send(text);
+}
+
+/**
+ * The envelope of a plain GET read, written as JSON by the database (readItemsJson,
+ * readItemJsonByKey; src/query/README.md), with `id` the item's, else the list's with its
+ * meta. Null when the read is not plain (export, singleton, aggregate, unlimited stream) or
+ * its fields have no such form: the caller reads rows instead. The GET routes below and
+ * http/fast-reads.ts both answer with it.
+ */
+export async function databaseEnvelope(
+  ctx: ReadContext,
+  reader: Reader,
+  collection: string,
+  query: Query,
+  id: string | undefined,
+): Promise<string | null> {
+  if (id !== undefined) {
+    const json = await readItemJsonByKey(ctx, collection, id, query, reader);
+    return json === null ? null : envelope(json, {});
+  }
+  const target = requireCollection(ctx.overview, collection);
+  if (query.export !== undefined || target.singleton || isAggregateQuery(query) || isUnlimited(query, ctx.limits)) return null;
+  const json = await readItemsJson(ctx, collection, query, reader);
+  return json === null ? null : envelope(json, await readMeta(ctx, collection, query, reader));
 }
 
 function idParam(req: Request): string {
@@ -110,19 +138,21 @@ class ItemReads {
       await this.stream(res, ctx, collection, query, reader);
       return;
     }
-    const data = readItemsJson(ctx, collection, query, reader).then(
-      async (json) => json ?? JSON.stringify(await readItems(ctx, collection, query, reader)),
-    );
-    const [text, meta] = await Promise.all([data, readMeta(ctx, collection, query, reader)]);
-    sendEnvelope(res, text, meta);
+    const written = await databaseEnvelope(ctx, reader, collection, query, undefined);
+    if (written !== null) {
+      sendEnvelope(res, written);
+      return;
+    }
+    const [items, meta] = await Promise.all([readItems(ctx, collection, query, reader), readMeta(ctx, collection, query, reader)]);
+    sendEnvelope(res, envelope(JSON.stringify(items), meta));
   }
 
   async one(req: Request, res: Response, collection: string, id: string): Promise<void> {
     const ctx = await readContext(this.deps);
     const reader = await readerOf(this.deps, ctx.overview, req.accountability);
     const query = requestQuery(req, undefined);
-    const json = await readItemJsonByKey(ctx, collection, id, query, reader);
-    sendEnvelope(res, json ?? JSON.stringify(await readItemByKey(ctx, collection, id, query, reader)), {});
+    const written = await databaseEnvelope(ctx, reader, collection, query, id);
+    sendEnvelope(res, written ?? envelope(JSON.stringify(await readItemByKey(ctx, collection, id, query, reader)), {}));
   }
 
   /**
