@@ -43,7 +43,7 @@ const isBrowser = (): boolean => typeof (globalThis as { window?: unknown }).win
  * handlers for the system collections, `auth`, `server`, `utils`, `graphql`. `T` maps
  * collection names to item types; a `svc_*` entry extends the built-in system type.
  */
-export class ContentClient<T extends object = Record<string, never>> {
+export class ContentClient<T extends object = object> {
   readonly url: string;
   readonly storage: IStorage;
   readonly transport: ITransport;
