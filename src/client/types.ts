@@ -80,6 +80,8 @@ export interface CollectionType {
   collection: string;
   meta: Record<string, unknown> | null;
   schema: Record<string, unknown> | null;
+  /** Only when creating: the new collection's fields. */
+  fields?: Partial<FieldType>[];
 }
 
 export interface FieldType {

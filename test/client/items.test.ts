@@ -30,7 +30,7 @@ describeEachDatabase(
           { field: 'status', type: 'string' },
           { field: 'rank', type: 'integer' },
         ],
-      } as never);
+      });
     });
 
     beforeEach(async () => {
