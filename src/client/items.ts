@@ -19,8 +19,8 @@ export function requestWith(query: object | undefined, options?: HandlerOptions)
   return { ...(query === undefined ? {} : { params: query as Record<string, unknown> }), ...options?.requestOptions };
 }
 
-/** Items of one collection through the REST item endpoints. */
-export class ItemsHandler<T = AnyItem> {
+/** A collection's endpoint and the transport to reach it. */
+abstract class CollectionHandler {
   readonly endpoint: string;
 
   constructor(
@@ -30,7 +30,10 @@ export class ItemsHandler<T = AnyItem> {
     requireParam('collection', collection);
     this.endpoint = endpointOf(collection);
   }
+}
 
+/** Items of one collection through the REST item endpoints. */
+export class ItemsHandler<T = AnyItem> extends CollectionHandler {
   async readOne(id: ID, query?: QueryOne, options?: HandlerOptions): Promise<OneItem<T>> {
     const response = await this.transport.get<T>(this.itemPath(id), requestWith(query, options));
     return response.data;
@@ -92,17 +95,7 @@ export class ItemsHandler<T = AnyItem> {
 }
 
 /** A singleton collection (one item, e.g. settings): read and update without a key. */
-export class SingletonHandler<T = AnyItem> {
-  readonly endpoint: string;
-
-  constructor(
-    readonly collection: string,
-    protected readonly transport: ITransport,
-  ) {
-    requireParam('collection', collection);
-    this.endpoint = endpointOf(collection);
-  }
-
+export class SingletonHandler<T = AnyItem> extends CollectionHandler {
   async read(query?: QueryOne, options?: HandlerOptions): Promise<OneItem<T>> {
     return (await this.transport.get<T>(this.endpoint, requestWith(query, options))).data;
   }
