@@ -34,6 +34,7 @@ import { itemsReadRoutes } from './routes/items-read.js';
 import { assetRoutes } from './routes/assets.js';
 import { fileWriteRoutes } from './routes/files.js';
 import { utilsTransferRoutes } from './routes/utils-transfer.js';
+import { utilsValueRoutes } from './routes/utils-values.js';
 import { graphqlRoutes, graphqlSpecRoutes, openApiRoutes } from './routes/graphql.js';
 import { SchemaStore } from '../graphql/index.js';
 import './request.js';
@@ -118,6 +119,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/files', fileWriteRoutes(deps, { withImport: true }));
   app.use(['/items/svc_files', '/items/directus_files'], fileWriteRoutes(deps, { withImport: false }));
   app.use('/items', itemWriteRoutes(deps));
+  app.use('/utils', utilsValueRoutes());
   app.use('/utils', utilsWriteRoutes(deps));
   app.use('/utils', utilsTransferRoutes(deps));
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));

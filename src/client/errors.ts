@@ -1,0 +1,39 @@
+import type { TransportResponse } from './transport.js';
+
+/** One entry of the server's `errors` array (reference/errors.md). */
+export interface ErrorEntry {
+  readonly message?: string;
+  readonly extensions?: { readonly code?: string; readonly [key: string]: unknown };
+}
+
+/**
+ * A failed request (reference/client.md, Errors): the server's `errors` array, the response when
+ * one arrived (`undefined` for a network failure), and the underlying error when there was one.
+ */
+export class TransportError<T = unknown> extends Error {
+  readonly parent: Error | null;
+  readonly response: Partial<TransportResponse<T>> | undefined;
+  readonly errors: readonly ErrorEntry[];
+
+  constructor(parent: Error | null, response?: Partial<TransportResponse<T>>) {
+    const errors = response?.errors ?? [];
+    super(errors[0]?.message ?? parent?.message ?? 'Unknown transport error');
+    this.name = 'TransportError';
+    this.parent = parent;
+    this.response = response;
+    this.errors = errors;
+  }
+}
+
+/** Thrown before any request when an id or collection argument is the empty string. */
+export class EmptyParamError extends Error {
+  constructor(param: string) {
+    super(`${param} cannot be an empty string`);
+    this.name = 'EmptyParamError';
+  }
+}
+
+/** Throws EmptyParamError when `value` is `''`. */
+export function requireParam(name: string, value: unknown): void {
+  if (value === '') throw new EmptyParamError(name);
+}

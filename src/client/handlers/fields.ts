@@ -1,0 +1,45 @@
+import { requireParam } from '../errors.js';
+import type { ITransport } from '../transport.js';
+import type { FieldType, ManyItems } from '../types.js';
+
+/** Fields through /fields/{collection}/{field}. */
+export class FieldsHandler<T = FieldType> {
+  constructor(private readonly transport: ITransport) {}
+
+  async readOne(collection: string, field: string): Promise<T | undefined> {
+    return (await this.transport.get<T>(fieldPath('fields', collection, field))).data;
+  }
+
+  async readMany(collection: string): Promise<ManyItems<T>> {
+    const { data } = await this.transport.get<T[]>(collectionPath('fields', collection));
+    return { data: data ?? null };
+  }
+
+  async readAll(): Promise<T[] | undefined> {
+    return (await this.transport.get<T[]>('/fields')).data;
+  }
+
+  async createOne(collection: string, item: Partial<T>): Promise<T | undefined> {
+    return (await this.transport.post<T>(collectionPath('fields', collection), item)).data;
+  }
+
+  async updateOne(collection: string, field: string, item: Partial<T>): Promise<T | undefined> {
+    return (await this.transport.patch<T>(fieldPath('fields', collection, field), item)).data;
+  }
+
+  async deleteOne(collection: string, field: string): Promise<void> {
+    await this.transport.delete(fieldPath('fields', collection, field));
+  }
+}
+
+/** `/<root>/<collection>`, refusing an empty name. */
+export function collectionPath(root: string, collection: string): string {
+  requireParam('collection', collection);
+  return `/${root}/${encodeURIComponent(collection)}`;
+}
+
+/** `/<root>/<collection>/<field>`, refusing empty names. */
+export function fieldPath(root: string, collection: string, field: string): string {
+  requireParam('field', field);
+  return `${collectionPath(root, collection)}/${encodeURIComponent(field)}`;
+}

@@ -1,0 +1,20 @@
+import type { ITransport } from '../transport.js';
+import type { ServerInfo } from '../types.js';
+
+/** /server: ping, info and the OpenAPI document. */
+export class ServerHandler {
+  constructor(private readonly transport: ITransport) {}
+
+  /** `'pong'`, as the server sent it. */
+  async ping(): Promise<string> {
+    return (await this.transport.get<never, string>('/server/ping')).raw;
+  }
+
+  async info(): Promise<ServerInfo | undefined> {
+    return (await this.transport.get<ServerInfo>('/server/info')).data;
+  }
+
+  async oas(): Promise<Record<string, unknown>> {
+    return (await this.transport.get<never, Record<string, unknown>>('/server/specs/oas')).raw;
+  }
+}

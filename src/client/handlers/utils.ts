@@ -1,0 +1,41 @@
+import { requireParam } from '../errors.js';
+import type { ITransport } from '../transport.js';
+import type { ID } from '../types.js';
+
+/** /utils: random strings, hashes, manual sort, revert, cache clear. */
+export class UtilsHandler {
+  readonly random: { string: (length?: number) => Promise<string | undefined> };
+  readonly hash: {
+    generate: (string: string) => Promise<string | undefined>;
+    verify: (string: string, hash: string) => Promise<boolean | undefined>;
+  };
+  readonly cache: { clear: () => Promise<void> };
+
+  constructor(private readonly transport: ITransport) {
+    this.random = {
+      string: async (length = 32) =>
+        (await transport.get<string>('/utils/random/string', { params: { length } })).data,
+    };
+    this.hash = {
+      generate: async (string) => (await transport.post<string>('/utils/hash/generate', { string })).data,
+      verify: async (string, hash) =>
+        (await transport.post<boolean>('/utils/hash/verify', { string, hash })).data,
+    };
+    this.cache = {
+      clear: async () => {
+        await transport.post('/utils/cache/clear');
+      },
+    };
+  }
+
+  /** Moves `item` of `collection` to the position of `to`. */
+  async sort(collection: string, item: ID, to: ID): Promise<void> {
+    requireParam('collection', collection);
+    await this.transport.post(`/utils/sort/${encodeURI(collection)}`, { item, to });
+  }
+
+  async revert(revision: ID): Promise<void> {
+    requireParam('revision', revision);
+    await this.transport.post(`/utils/revert/${encodeURI(String(revision))}`);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The companion client library: wraps the service's REST and GraphQL API for browsers and
+ * server-side JavaScript over the platform `fetch`. It imports nothing from the server.
+ */
+
+/**
+ * The client: `new ContentClient(url, { auth?, transport?, storage? })`. `Directus` is the same
+ * class under the name the convention's code expects.
+ */
+export { ContentClient, ContentClient as Directus, type ClientOptions } from './client.js';
+
+/** Authentication (login, refresh, static tokens, logout, password reset) and its interface. */
+export {
+  Auth,
+  IAuth,
+  PasswordsHandler,
+  type AuthCredentials,
+  type AuthMode,
+  type AuthOptions,
+  type AuthResult,
+} from './auth.js';
+
+/** Token storage: the interface, the prefixed base, in-memory and browser localStorage. */
+export { IStorage, BaseStorage, MemoryStorage, LocalStorage, type StorageOptions, type WebStorage } from './storage.js';
+
+/** The HTTP layer over `fetch` and its interface. */
+export {
+  ITransport,
+  Transport,
+  type HttpMethod,
+  type ItemMetadata,
+  type RequestConfig,
+  type RequestOptions,
+  type ResponseType,
+  type TransportOptions,
+  type TransportResponse,
+  type UploadProgress,
+  type UploadProgressHandler,
+} from './transport.js';
+
+/** A failed request carrying the server's `errors`, and the empty-argument error. */
+export { TransportError, EmptyParamError, type ErrorEntry } from './errors.js';
+
+/** Query parameters encoded the convention's way (arrays `key[]=v`, objects as JSON). */
+export { encodeQuery } from './query-string.js';
+
+/** Handlers for any collection and for singletons. */
+export { ItemsHandler, SingletonHandler, type HandlerOptions } from './items.js';
+
+/** The named handlers behind the client's accessors. */
+export { ActivityHandler, CommentsHandler } from './handlers/activity.js';
+export { AssetsHandler } from './handlers/assets.js';
+export { CollectionsHandler } from './handlers/collections.js';
+export { FieldsHandler } from './handlers/fields.js';
+export { FilesHandler } from './handlers/files.js';
+export { GraphQLHandler } from './handlers/graphql.js';
+export { RelationsHandler } from './handlers/relations.js';
+export { ServerHandler } from './handlers/server.js';
+export { InvitesHandler, MeHandler, TFAHandler, UsersHandler } from './handlers/users.js';
+export { UtilsHandler } from './handlers/utils.js';
+
+/** Item and query types, system collection types, `Meta`. */
+export * from './types.js';

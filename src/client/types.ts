@@ -1,0 +1,217 @@
+/** Item shapes and query types of the client (reference/client.md, Typed collection map). */
+
+export type ID = string | number;
+
+/** An item of an untyped collection. */
+export type AnyItem = Record<string, unknown>;
+
+/** `meta` values a query may ask for. */
+export enum Meta {
+  TOTAL_COUNT = 'total_count',
+  FILTER_COUNT = 'filter_count',
+}
+
+/** A filter object (reference/query.md): `{ field: { _op: value } }`, `_and`, `_or`. */
+export type Filter = Readonly<Record<string, unknown>>;
+
+/** The global query parameters of a single-item read. */
+export interface QueryOne {
+  readonly fields?: string | readonly string[];
+  readonly deep?: Readonly<Record<string, unknown>>;
+  readonly alias?: Readonly<Record<string, string>>;
+  readonly export?: 'json' | 'csv' | 'xml' | 'yaml';
+  readonly [param: string]: unknown;
+}
+
+/** The global query parameters of a list read. `limit: -1` returns all results. */
+export interface QueryMany extends QueryOne {
+  readonly filter?: Filter;
+  readonly search?: string;
+  readonly sort?: string | readonly string[];
+  readonly limit?: number;
+  readonly offset?: number;
+  readonly page?: number;
+  readonly meta?: Meta | '*' | string | readonly string[];
+  readonly aggregate?: Readonly<Record<string, string | readonly string[]>>;
+  readonly groupBy?: string | readonly string[];
+}
+
+export interface ManyItems<T> {
+  data?: T[] | null;
+  meta?: { total_count?: number; filter_count?: number };
+}
+
+export type OneItem<T> = T | null | undefined;
+
+/** The user-supplied type of `name` in the map `T`, or an open item. */
+export type TypeOf<T, K extends string> = K extends keyof T ? T[K] : AnyItem;
+
+/** A system collection type, merged with the user's type of the same name. */
+export type SystemType<T, K extends string, Base> = Base & (K extends keyof T ? T[K] : unknown);
+
+// Columns of reference/system-collections.md.
+
+export interface ActivityType {
+  id: number;
+  action: string;
+  user: string | UserType | null;
+  timestamp: string;
+  ip: string | null;
+  user_agent: string | null;
+  collection: string;
+  item: string;
+  comment: string | null;
+  origin: string | null;
+  revisions: (number | RevisionType)[];
+}
+
+export interface CommentType {
+  id: string;
+  collection: string;
+  item: string;
+  comment: string;
+  date_created: string | null;
+  date_updated: string | null;
+  user_created: string | UserType | null;
+  user_updated: string | UserType | null;
+}
+
+export interface CollectionType {
+  collection: string;
+  meta: Record<string, unknown> | null;
+  schema: Record<string, unknown> | null;
+  /** Only when creating: the new collection's fields. */
+  fields?: Partial<FieldType>[];
+}
+
+export interface FieldType {
+  collection: string;
+  field: string;
+  type: string;
+  meta: Record<string, unknown> | null;
+  schema: ({ is_primary_key?: boolean } & Record<string, unknown>) | null;
+}
+
+export interface FileType {
+  id: string;
+  storage: string;
+  filename_disk: string | null;
+  filename_download: string;
+  title: string | null;
+  type: string | null;
+  folder: string | FolderType | null;
+  uploaded_by: string | UserType | null;
+  created_on: string;
+  modified_by: string | UserType | null;
+  modified_on: string;
+  charset: string | null;
+  filesize: number | null;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  embed: string | null;
+  description: string | null;
+  location: string | null;
+  tags: string[] | null;
+  metadata: Record<string, unknown> | null;
+  focal_point_x: number | null;
+  focal_point_y: number | null;
+  uploaded_on: string | null;
+}
+
+export interface FolderType {
+  id: string;
+  name: string;
+  parent: string | FolderType | null;
+}
+
+export interface PermissionType {
+  id: number;
+  role: string | RoleType | null;
+  collection: string;
+  action: string;
+  permissions: Filter | null;
+  validation: Filter | null;
+  presets: Record<string, unknown> | null;
+  fields: string[] | null;
+}
+
+export interface PresetType {
+  id: number;
+  bookmark: string | null;
+  user: string | UserType | null;
+  role: string | RoleType | null;
+  collection: string | null;
+  search: string | null;
+  layout: string | null;
+  layout_query: Record<string, unknown> | null;
+  layout_options: Record<string, unknown> | null;
+  filter: Filter | null;
+}
+
+export interface RelationType {
+  collection: string;
+  field: string;
+  related_collection: string | null;
+  meta: Record<string, unknown> | null;
+  schema: Record<string, unknown> | null;
+}
+
+export interface RevisionType {
+  id: number;
+  activity: number | ActivityType;
+  collection: string;
+  item: string;
+  data: Record<string, unknown> | null;
+  delta: Record<string, unknown> | null;
+  parent: number | RevisionType | null;
+}
+
+export interface RoleType {
+  id: string;
+  name: string;
+  icon: string | null;
+  description: string | null;
+  ip_access: string[] | null;
+  enforce_tfa: boolean;
+  admin_access: boolean;
+  app_access: boolean;
+  users: (string | UserType)[];
+}
+
+export interface SettingsType {
+  id: number;
+  project_name: string | null;
+  project_url: string | null;
+  [setting: string]: unknown;
+}
+
+export interface UserType {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  password: string | null;
+  location: string | null;
+  title: string | null;
+  description: string | null;
+  tags: string[] | null;
+  avatar: string | FileType | null;
+  language: string | null;
+  tfa_secret: string | null;
+  status: string;
+  role: string | RoleType | null;
+  token: string | null;
+  last_access: string | null;
+  last_page: string | null;
+  provider: string;
+  external_identifier: string | null;
+  auth_data: Record<string, unknown> | null;
+  email_notifications: boolean | null;
+}
+
+/** What /server/info answers; more fields for authenticated callers. */
+export interface ServerInfo {
+  project?: Record<string, unknown>;
+  [key: string]: unknown;
+}

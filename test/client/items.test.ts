@@ -1,0 +1,173 @@
+import { expect } from 'chai';
+import { ContentClient, EmptyParamError, Meta, TransportError } from '../../src/client/index.js';
+import { describeEachDatabase } from '../support/server.js';
+import { createRole, createUser } from '../integration/auth/helpers.js';
+import { adminClient, expectServerError, rejection, SQLITE_ONLY } from './support.js';
+
+interface Article {
+  id: number;
+  title: string;
+  status: string;
+  rank: number;
+}
+
+describeEachDatabase(
+  'client items',
+  (ctx) => {
+    let client: ContentClient<{ articles: Article }>;
+    const articles = () => client.items('articles');
+    const rowCount = async () => Number((await ctx().server.db('articles').count({ n: '*' }))[0]?.['n']);
+
+    before(async () => {
+      client = (await adminClient(ctx())) as ContentClient<{ articles: Article }>;
+      await client.collections.createOne({
+        collection: 'articles',
+        schema: {},
+        meta: {},
+        fields: [
+          { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+          { field: 'title', type: 'string' },
+          { field: 'status', type: 'string' },
+          { field: 'rank', type: 'integer' },
+        ],
+      });
+    });
+
+    beforeEach(async () => {
+      await ctx().server.db('articles').delete();
+    });
+
+    it('round-trips one item: create, read, update, delete, each journalled', async () => {
+      const created = await articles().createOne({ title: 'First', status: 'draft', rank: 1 });
+      expect(created).to.include({ title: 'First', status: 'draft', rank: 1 });
+      const id = created?.id as number;
+      expect(await articles().readOne(id, { fields: ['title'] })).to.deep.equal({ title: 'First' });
+      expect(await articles().updateOne(id, { status: 'published' }, { fields: ['id', 'status'] })).to.deep.equal({
+        id,
+        status: 'published',
+      });
+      await articles().deleteOne(id);
+      expect(await rowCount()).to.equal(0);
+      const activity = await client.activity.readByQuery({
+        filter: { collection: { _eq: 'articles' }, item: { _eq: String(id) } },
+        fields: ['action'],
+        sort: ['id'],
+      });
+      expect(activity.data?.map((a) => a.action)).to.deep.equal(['create', 'update', 'delete']);
+    });
+
+    it('creates, updates and deletes many', async () => {
+      const created = await articles().createMany([
+        { title: 'a', status: 'draft', rank: 1 },
+        { title: 'b', status: 'draft', rank: 2 },
+        { title: 'c', status: 'draft', rank: 3 },
+      ]);
+      expect(created.status).to.equal(200);
+      const ids = (created.data ?? []).map((a) => a.id);
+      expect(ids).to.have.length(3);
+      const [first = 0, , third = 0] = ids;
+
+      const many = await articles().updateMany(ids.slice(0, 2), { status: 'published' }, { fields: ['id', 'status'] });
+      expect(many.data?.map((a) => a.status)).to.deep.equal(['published', 'published']);
+      const batch = await articles().updateBatch([
+        { id: first, rank: 10 },
+        { id: third, rank: 30 },
+      ]);
+      expect(batch.data?.map((a) => a.rank)).to.deep.equal([10, 30]);
+
+      const read = await articles().readMany([third, first], { fields: ['title', 'status', 'rank'] });
+      expect(read.data).to.deep.equal([
+        { title: 'a', status: 'published', rank: 10 },
+        { title: 'c', status: 'draft', rank: 30 },
+      ]);
+
+      await articles().deleteMany(ids.slice(0, 2));
+      expect(await ctx().server.db('articles').pluck('title')).to.deep.equal(['c']);
+    });
+
+    it('sends fields arrays, filter objects, sort and meta the way the server reads them', async () => {
+      await articles().createMany([
+        { title: 'low', status: 'published', rank: 1 },
+        { title: 'high', status: 'published', rank: 9 },
+        { title: 'hidden', status: 'draft', rank: 5 },
+        { title: 'quote "&=?', status: 'published', rank: 3 },
+      ]);
+      const result = await articles().readByQuery({
+        fields: ['title', 'rank'],
+        filter: { _and: [{ status: { _eq: 'published' } }, { rank: { _gte: 2 } }] },
+        sort: ['-rank'],
+        meta: Meta.FILTER_COUNT,
+        limit: -1,
+      });
+      expect(result.data).to.deep.equal([
+        { title: 'high', rank: 9 },
+        { title: 'quote "&=?', rank: 3 },
+      ]);
+      expect(result.meta).to.deep.equal({ filter_count: 2 });
+      const searched = await articles().readByQuery({ filter: { title: { _eq: 'quote "&=?' } }, fields: 'rank' });
+      expect(searched.data).to.deep.equal([{ rank: 3 }]);
+      const aliased = await articles().readByQuery({ fields: ['name'], alias: { name: 'title' }, sort: 'rank', limit: 1 });
+      expect(aliased.data).to.deep.equal([{ name: 'low' }]);
+    });
+
+    it('sends deep objects: a nested filter on an o2m reaches the server', async () => {
+      const role = await client.roles.createOne({ name: 'deep-editors' });
+      const roleId = role?.id as string;
+      await client.users.createMany([
+        { email: 'deep-a@example.com', role: roleId },
+        { email: 'deep-b@example.com', role: roleId },
+      ]);
+      const read = await client.roles.readOne(roleId, {
+        fields: ['name', 'users.email'],
+        deep: { users: { _filter: { email: { _eq: 'deep-b@example.com' } } } },
+      });
+      expect(read).to.deep.equal({ name: 'deep-editors', users: [{ email: 'deep-b@example.com' }] });
+    });
+
+    it('requestOptions override the query parameters, and their headers the Authorization', async () => {
+      await articles().createMany([{ title: 'one', status: 'x', rank: 1 }, { title: 'two', status: 'x', rank: 2 }]);
+      const result = await articles().readByQuery(
+        { fields: ['title'], sort: 'rank' },
+        { requestOptions: { params: { fields: ['rank'], sort: '-rank' } } },
+      );
+      expect(result.data).to.deep.equal([{ rank: 2 }, { rank: 1 }]);
+      const anonymous = articles().readByQuery({}, { requestOptions: { headers: { Authorization: null } } });
+      expectServerError(await rejection(anonymous), 403, 'FORBIDDEN');
+    });
+
+    it('an unknown collection is FORBIDDEN and a bad filter INVALID_QUERY, as TransportError', async () => {
+      expectServerError(await rejection(client.items('no_such').readByQuery()), 403, 'FORBIDDEN');
+      const invalid = await rejection(articles().readByQuery({ filter: { nope: { _eq: 1 } } }));
+      expectServerError(invalid, 400, 'INVALID_QUERY');
+      expect(invalid.response?.raw).to.deep.equal({ errors: invalid.errors });
+      expect(invalid.parent?.message).to.equal('Request failed with status code 400');
+    });
+
+    it('a role without permission gets FORBIDDEN and nothing is written', async () => {
+      const user = await createUser(ctx().server.db, { role: await createRole(ctx().server.db), token: 'no-perm-token' });
+      const limited = new ContentClient<{ articles: Article }>(ctx().server.url, { auth: { staticToken: 'no-perm-token' } });
+      expect((await limited.users.me.read({ fields: ['id'] }))?.id).to.equal(user.id);
+      const error = await rejection(limited.items('articles').createOne({ title: 'sneaky', status: 'x', rank: 0 }));
+      expectServerError(error, 403, 'FORBIDDEN');
+      expect(await rowCount()).to.equal(0);
+    });
+
+    it('an empty id or collection throws EmptyParamError before any request', async () => {
+      const offline = new ContentClient('http://127.0.0.1:9');
+      let caught: unknown;
+      await offline.items('articles').readOne('').catch((error: unknown) => (caught = error));
+      expect(caught).to.be.instanceOf(EmptyParamError).with.property('message', 'id cannot be an empty string');
+      expect(() => offline.items('')).to.throw(EmptyParamError, 'collection cannot be an empty string');
+    });
+
+    it('a network failure is a TransportError without response', async () => {
+      const offline = new ContentClient('http://127.0.0.1:9');
+      const error = await rejection(offline.server.info());
+      expect(error).to.be.instanceOf(TransportError);
+      expect(error.response).to.equal(undefined);
+      expect(error.parent).to.be.instanceOf(Error);
+      expect(error.errors).to.deep.equal([]);
+    });
+  },
+  SQLITE_ONLY,
+);

@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { ContentClient, type UploadProgress } from '../../src/client/index.js';
+import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
+import { pngHeader } from '../support/png-header.js';
+import { adminClient, expectServerError, rejection, SQLITE_ONLY } from './support.js';
+
+async function readAll(stream: ReadableStream<Uint8Array> | null): Promise<Buffer> {
+  expect(stream).to.not.equal(null);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream as ReadableStream<Uint8Array>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+describeEachDatabase(
+  'client system handlers',
+  (ctx) => {
+    let client: ContentClient;
+
+    before(async () => {
+      client = await adminClient(ctx());
+      await client.collections.createOne({
+        collection: 'notes',
+        schema: {},
+        fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }, { field: 'body', type: 'text' }],
+      });
+    });
+
+    it('files.createOne uploads a multipart form; /assets serves the same bytes', async () => {
+      const form = new FormData();
+      form.append('title', 'A pixel');
+      form.append('file', new Blob([pngHeader(4, 3)], { type: 'image/png' }), 'pixel.png');
+      const file = await client.files.createOne(form);
+      expect(file).to.include({ title: 'A pixel', filename_download: 'pixel.png', type: 'image/png', width: 4, height: 3 });
+      const bytes = await readAll(await client.assets.readOne(file?.id as string));
+      expect(bytes.equals(pngHeader(4, 3))).to.equal(true);
+    });
+
+    it('reports upload progress per chunk up to the whole body when onUploadProgress is set', async () => {
+      const events: UploadProgress[] = [];
+      const uploader = await adminClient(ctx(), { transport: { onUploadProgress: (p) => events.push(p) } });
+      const content = randomBytes(300 * 1024);
+      const form = new FormData();
+      form.append('file', new Blob([content], { type: 'application/octet-stream' }), 'blob.bin');
+      const file = await uploader.files.createOne(form);
+      expect(Number(file?.filesize)).to.equal(content.byteLength);
+      expect(events.length).to.be.above(4);
+      const last = events[events.length - 1];
+      expect(last?.loaded).to.equal(last?.total).and.to.be.above(content.byteLength);
+      expect(last?.progress).to.equal(1);
+      expect(events.every((e, i) => i === 0 || e.loaded > (events[i - 1]?.loaded ?? 0))).to.equal(true);
+      expect((await readAll(await client.assets.readOne(file?.id as string))).equals(content)).to.equal(true);
+    });
+
+    it('graphql.items and graphql.system answer the full response', async () => {
+      await client.items('notes').createOne({ body: 'hello' });
+      const items = await client.graphql.items<{ notes: { body: string }[] }>('query ($b: String) { notes(filter: { body: { _eq: $b } }) { body } }', { b: 'hello' });
+      expect(items.status).to.equal(200);
+      expect(items.data).to.deep.equal({ notes: [{ body: 'hello' }] });
+      const system = await client.graphql.system<{ users_me: { email: string } }>('{ users_me { email } }');
+      expect(system.data).to.deep.equal({ users_me: { email: TEST_ADMIN.email } });
+      const invalid = await rejection(client.graphql.items('{ notes { nope } }'));
+      expectServerError(invalid, 400, 'GRAPHQL_VALIDATION');
+      // A resolver error comes with status 200 and `errors`: the client throws it too.
+      const denied = await rejection(client.graphql.items('{ notes(sort: ["nope"]) { id } }'));
+      expectServerError(denied, 200, 'INVALID_QUERY');
+      expect(denied.parent).to.equal(null);
+      expect(denied.response?.raw).to.deep.include({ data: null });
+    });
+
+    it('utils.random.string, hash.generate and hash.verify', async () => {
+      expect(await client.utils.random.string()).to.match(/^[A-Za-z0-9_-]{32}$/);
+      expect(await client.utils.random.string(7)).to.match(/^[A-Za-z0-9_-]{7}$/);
+      expectServerError(await rejection(client.utils.random.string(0)), 400, 'INVALID_QUERY');
+      const hash = (await client.utils.hash.generate('s3cret')) ?? '';
+      expect(hash).to.match(/^\$argon2id\$/);
+      expect(await client.utils.hash.verify('s3cret', hash)).to.equal(true);
+      expect(await client.utils.hash.verify('other', hash)).to.equal(false);
+    });
+
+    it('utils.revert applies a revision', async () => {
+      const note = await client.items('notes').createOne({ body: 'before' });
+      await client.items('notes').updateOne(note?.['id'] as number, { body: 'after' });
+      const revisions = await client.revisions.readByQuery({
+        filter: { collection: { _eq: 'notes' }, item: { _eq: String(note?.['id']) } },
+        sort: ['id'],
+        fields: ['id'],
+      });
+      await client.utils.revert(revisions.data?.[0]?.id as number);
+      expect(await client.items('notes').readOne(note?.['id'] as number, { fields: ['body'] })).to.deep.equal({ body: 'before' });
+    });
+
+    it('server.ping, info and oas', async () => {
+      expect(await client.server.ping()).to.equal('pong');
+      expect((await client.server.info())?.project).to.be.an('object');
+      expect((await client.server.oas())['openapi']).to.match(/^3\./);
+    });
+
+    it('users.me.read and users.me.update on the caller', async () => {
+      expect(await client.users.me.read({ fields: ['email'] })).to.deep.equal({ email: TEST_ADMIN.email });
+      const updated = await client.users.me.update({ title: 'Editor in chief' }, { fields: ['title'] });
+      expect(updated).to.deep.equal({ title: 'Editor in chief' });
+      expect(await ctx().server.db('svc_users').where('email', TEST_ADMIN.email).first('title')).to.deep.equal({ title: 'Editor in chief' });
+    });
+
+    it('reads the schema through collections, fields and relations, and settings as a singleton', async () => {
+      expect((await client.collections.readOne('notes'))?.collection).to.equal('notes');
+      expect((await client.collections.readAll()).data?.map((c) => c.collection)).to.include('notes');
+      expect((await client.fields.readOne('notes', 'body'))?.type).to.equal('text');
+      expect((await client.fields.readMany('notes')).data?.map((f) => f.field).sort()).to.deep.equal(['body', 'id']);
+      expect((await client.relations.readAll())?.some((r) => r.collection === 'svc_users' && r.field === 'role')).to.equal(true);
+      expect(await client.settings.read({ fields: ['id'] })).to.have.property('id');
+    });
+  },
+  SQLITE_ONLY,
+);
