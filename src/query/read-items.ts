@@ -85,8 +85,8 @@ export async function readItemJsonByKey(
 
 async function selectJson(ctx: ReadContext, ast: ReadAst): Promise<string | null> {
   if (!hasJsonForm(ctx.overview, ast.collection.collection, ast.children)) return null;
-  const [row] = await selectRows(ctx.db, compileReadJson(dialectOfContext(ctx), ast));
-  return String(row?.['json'] ?? '[]');
+  const rows = await selectRows(ctx.db, compileReadJson(dialectOfContext(ctx), ast));
+  return `[${rows.map((row) => String(row['json'])).join(',')}]`;
 }
 
 /** meta.total_count / meta.filter_count (reference/query.md, meta), in one statement. */

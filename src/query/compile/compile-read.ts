@@ -42,9 +42,9 @@ export function compileRead(dialect: Dialect, ast: ReadAst): CompiledSql {
 }
 
 /**
- * PostgreSQL only: the same read as ONE row whose `json` column is the items' JSON array as
- * text, objects keyed as the shaper keys them and values in its forms, so the response is
- * written without parsing, shaping and serializing the rows in JavaScript. Only for trees
+ * PostgreSQL only: the same read with one `json` column per row, each item's JSON text keyed
+ * as the shaper keys it and its values in the shaper's forms, so the response is written
+ * without parsing, shaping and serializing the rows in JavaScript. Only for trees
  * `hasJsonForm` accepts (pg/pg-json-value.ts).
  */
 export function compileReadJson(dialect: Dialect, ast: ReadAst): CompiledSql {
@@ -78,24 +78,18 @@ class ReadCompiler {
   }
 
   /**
-   * SELECT coalesce(json_agg(x.v ORDER BY x.s0 ...), '[]')::text FROM (SELECT {object} AS v,
-   * sort values AS s0 ... FROM root ... ORDER BY ... LIMIT ...) AS x: the window applies
-   * before aggregation, and the aggregate keeps the level's order.
+   * SELECT cast({object} AS text) AS json FROM root ... ORDER BY ... LIMIT ...: one JSON text
+   * per item, in order (no aggregate to sort again; the caller joins them).
    */
   jsonRoot(ast: ReadAst): void {
     const { w } = this;
     const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
-    const derived = this.aliases.next('x');
-    w.raw('select cast(coalesce(json_agg(').column(derived, 'v');
-    this.derivedOrder(derived, ast.level);
-    w.raw("), '[]') as text) as ").id('json').raw(' from (select ');
+    w.raw('select cast(');
     this.tuple(scope, ast.children);
-    w.raw(' as ').id('v');
-    this.sortValues(scope.alias, ast.level);
+    w.raw(' as text) as ').id('json');
     this.from(scope, ast.collection, null, ast.level.filter);
     this.orderBy(scope.alias, ast.level.sort);
     w.dialect.limitOffset(w, ast.level.limit, ast.level.offset);
-    w.raw(') as ').id(derived);
   }
 
   /** `, <sort operand> AS s0, ...`: what derivedOrder orders the aggregate by. */
