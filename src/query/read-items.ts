@@ -10,7 +10,7 @@ import { compileRead, compileReadJson } from './compile/compile-read.js';
 import { hasJsonForm } from './compile/pg/pg-json-value.js';
 import { dialectFor } from './compile/dialect-for.js';
 import type { Dialect } from './compile/dialect.js';
-import { selectRows } from './execute.js';
+import { selectPreparedRows, selectRows } from './execute.js';
 import type { Query } from './query.js';
 import type { ReadContext, Reader } from './read-context.js';
 import { shapeAggregateRows, shapeCounts, shapeRows, type Item } from './shape/shape-rows.js';
@@ -85,8 +85,8 @@ export async function readItemJsonByKey(
 
 async function selectJson(ctx: ReadContext, ast: ReadAst): Promise<string | null> {
   if (!hasJsonForm(ctx.overview, ast.collection.collection, ast.children)) return null;
-  const rows = await selectRows(ctx.db, compileReadJson(dialectOfContext(ctx), ast));
-  return `[${rows.map((row) => String(row['json'])).join(',')}]`;
+  const [row] = await selectPreparedRows(ctx.db, compileReadJson(dialectOfContext(ctx), ast));
+  return String(row?.['json'] ?? '[]');
 }
 
 /** meta.total_count / meta.filter_count (reference/query.md, meta), in one statement. */

@@ -27,8 +27,11 @@ const JSON_COLUMN_TYPES: Partial<Readonly<Record<FieldType, ReadonlySet<string>>
   timestamp: new Set(['timestamp with time zone', 'timestamptz']),
 };
 
-/** Object keys are written as SQL literals: only plain ones. */
-const PLAIN_KEY = /^[A-Za-z0-9_$ -]+$/;
+/**
+ * Object keys are written as SQL literals and column names: only plain ones, within
+ * PostgreSQL's 63-byte identifiers (longer ones would be cut).
+ */
+const PLAIN_KEY = /^[A-Za-z0-9_$ -]{1,63}$/;
 
 /** json_build_object takes at most 100 arguments: 50 keys with their values. */
 const MAX_KEYS = 50;

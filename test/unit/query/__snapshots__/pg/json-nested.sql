@@ -1,29 +1,32 @@
-select cast(json_build_object('id', "t1"."id", 'author', (
-      select json_build_object('name', "t2"."name") as "v"
-      from "authors" as "t2"
-      where "t2"."id" = "t1"."author"), 'comments', "l3"."v", 'categories', "l4"."v") as text) as "json"
-from "articles" as "t1"
-left join lateral (
-  select coalesce(json_agg("x6"."v"
-      order by "x6"."s0" desc), '[]') as "v"
-  from (
-    select json_build_object('text', "t5"."text", 'author', (
-        select json_build_object('name', "t7"."name") as "v"
-        from "authors" as "t7"
-        where "t7"."id" = "t5"."author")) as "v", "t5"."id" as "s0"
-    from "comments" as "t5"
-    where "t5"."article" = "t1"."id"
-    order by "t5"."id" desc
-    limit ?) as "x6") as "l3" on true
-left join lateral (
-  select coalesce(json_agg("x9"."v"
-      order by "x9"."s0"), '[]') as "v"
-  from (
-    select "t8"."id" as "v", "t8"."id" as "s0"
-    from "articles_categories" as "t8"
-    where "t8"."articles_id" = "t1"."id"
-    order by "t8"."id"
-    limit ?) as "x9") as "l4" on true
-order by "t1"."id"
-limit ?
+select cast(array_to_json(array(
+      select "x2"
+      from (
+        select "t1"."id" as "id", (
+          select json_build_object('name', "t3"."name") as "v"
+          from "authors" as "t3"
+          where "t3"."id" = "t1"."author") as "author", "l4"."v" as "comments", "l5"."v" as "categories"
+        from "articles" as "t1"
+        left join lateral (
+          select coalesce(json_agg("x7"."v"
+              order by "x7"."s0" desc), '[]') as "v"
+          from (
+            select json_build_object('text', "t6"."text", 'author', (
+                select json_build_object('name', "t8"."name") as "v"
+                from "authors" as "t8"
+                where "t8"."id" = "t6"."author")) as "v", "t6"."id" as "s0"
+            from "comments" as "t6"
+            where "t6"."article" = "t1"."id"
+            order by "t6"."id" desc
+            limit ?) as "x7") as "l4" on true
+        left join lateral (
+          select coalesce(json_agg("x10"."v"
+              order by "x10"."s0"), '[]') as "v"
+          from (
+            select "t9"."id" as "v", "t9"."id" as "s0"
+            from "articles_categories" as "t9"
+            where "t9"."articles_id" = "t1"."id"
+            order by "t9"."id"
+            limit ?) as "x10") as "l5" on true
+        order by "t1"."id"
+        limit ?) as "x2")) as text) as "json"
 -- values: [2,100,100]
