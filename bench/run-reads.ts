@@ -2,7 +2,8 @@
  * Read benchmark: each scenario against the service and against the floor, with autocannon.
  *   node --import tsx bench/run-reads.ts
  * Env: SERVICE_URL (http://127.0.0.1:8055), FLOOR_URL (http://127.0.0.1:8099), TOKEN (admin
- * static token), DURATION seconds per run (10), CONNECTIONS (10). Prints a markdown table.
+ * static token), DURATION seconds per run (10), CONNECTIONS (10), WARMUP seconds of load before
+ * each measured run (3: both processes' JIT compilers settle first). Prints a markdown table.
  */
 import autocannon from 'autocannon';
 import { isDeepStrictEqual } from 'node:util';
@@ -13,9 +14,11 @@ const FLOOR_URL = process.env['FLOOR_URL'] ?? 'http://127.0.0.1:8099';
 const TOKEN = process.env['TOKEN'] ?? 'bench-static-admin-token';
 const DURATION = Number(process.env['DURATION'] ?? 10);
 const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 10);
+const WARMUP = Number(process.env['WARMUP'] ?? 3);
 const headers = { Authorization: `Bearer ${TOKEN}` };
 
 async function measure(url: string): Promise<{ rps: number; p99: number; errors: number }> {
+  if (WARMUP > 0) await autocannon({ url, headers, duration: WARMUP, connections: CONNECTIONS });
   const result = await autocannon({ url, headers, duration: DURATION, connections: CONNECTIONS });
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
