@@ -16,6 +16,7 @@ import type { Storage } from '../files/storage/create-storage.js';
 import { resolveAccountability } from './accountability.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
+import { ENVELOPE_HEADERS } from './envelope-headers.js';
 import { rateLimiters } from './rate-limit.js';
 import { cacheGraphql, cacheReads } from './response-cache.js';
 import { createErrorHandler } from './error-handler.js';
@@ -137,7 +138,6 @@ export function createApp(deps: AppDeps): Express {
 
 /** reference/routes.md, cross-cutting: every enveloped response is uncached by default. */
 const envelopeHeaders: RequestHandler = (_req, res, next) => {
-  res.setHeader('Cache-Control', 'no-cache');
-  res.setHeader('Vary', 'Origin, Cache-Control');
+  for (const [name, value] of Object.entries(ENVELOPE_HEADERS)) res.setHeader(name, value);
   next();
 };

@@ -6,6 +6,7 @@ import { parseQuery, parseQueryString, readerOf } from '../query/index.js';
 import { authLookups, bearerToken } from './accountability.js';
 import type { AppDeps } from './app.js';
 import { toCollectionName } from './collection-name.js';
+import { ENVELOPE_HEADERS } from './envelope-headers.js';
 import { readContext } from './read-context.js';
 import { databaseEnvelope } from './routes/items-read.js';
 
@@ -70,8 +71,7 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
 
   function respond(res: ServerResponse, body: string): void {
     const headers: Record<string, string | number> = {
-      'Cache-Control': 'no-cache',
-      Vary: 'Origin, Cache-Control',
+      ...ENVELOPE_HEADERS,
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(body),
     };

@@ -73,14 +73,19 @@ export async function readItemJsonByKey(
   reader: Reader,
 ): Promise<string | null> {
   if (dialectOf(ctx.db) !== 'pg') return null;
-  const build = buildContext(ctx, reader);
-  const base = buildReadAst(build, collection, singleItemQuery(query));
-  const filter = andConditions(base.level.filter, buildKeysCondition(build, collection, [key]));
-  const list = await selectJson(ctx, { ...base, level: { ...base.level, filter, limit: null, offset: 0 } });
+  const list = await selectJson(ctx, keysAst(ctx, reader, collection, [key], singleItemQuery(query)));
   if (list === null) return null;
   // One key selects one row at most: `[{...}]`, or `[]` when missing or not readable.
   if (list === '[]') throw new ForbiddenError();
   return list.slice(1, -1);
+}
+
+/** The query's read of exactly these keys (their filter ANDed in, no window). */
+function keysAst(ctx: ReadContext, reader: Reader, collection: string, keys: readonly (string | number)[], query: Query): ReadAst {
+  const build = buildContext(ctx, reader);
+  const base = buildReadAst(build, collection, query);
+  const filter = andConditions(base.level.filter, buildKeysCondition(build, collection, keys));
+  return { ...base, level: { ...base.level, filter, limit: null, offset: 0 } };
 }
 
 async function selectJson(ctx: ReadContext, ast: ReadAst): Promise<string | null> {
@@ -108,23 +113,13 @@ export async function readItemsByKeys(
   query: Query,
   reader: Reader,
 ): Promise<Item[]> {
-  const build = buildContext(ctx, reader);
-  const base = buildReadAst(build, collection, query);
-  const primary = base.collection.primary;
-  const ast: ReadAst = {
-    ...base,
-    level: {
-      ...base.level,
-      filter: andConditions(base.level.filter, buildKeysCondition(build, collection, keys)),
-      limit: null,
-      offset: 0,
-    },
-  };
+  const ast = keysAst(ctx, reader, collection, keys, query);
+  const primary = ast.collection.primary;
   const withKey = includesPrimary(ast) ? ast : { ...ast, children: [...ast.children, primaryNode(ast)] };
   const items = shapeRows(withKey, await selectRows(ctx.db, compileRead(dialectOfContext(ctx), withKey)));
   // uuid keys compare case-insensitively (the filter lower-cases them too).
   const normalize = (key: unknown): string =>
-    base.collection.primaryType === 'uuid' ? String(key).toLowerCase() : String(key);
+    ast.collection.primaryType === 'uuid' ? String(key).toLowerCase() : String(key);
   const byKey = new Map(items.map((item) => [normalize(item[KEY_PROBE] ?? item[primary]), item]));
   const ordered = keys.flatMap((key) => {
     const item = byKey.get(normalize(key));
