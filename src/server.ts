@@ -10,7 +10,7 @@ import type { SchemaCache } from './cache/schema-cache.js';
 import { loadConfigOrExit, type Config } from './config/index.js';
 import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
-import { requestListener } from './http/fast-reads.js';
+import { requestListener } from './http/fast-path.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
 import { createAuthServices, type AuthServices } from './auth/auth-context.js';
@@ -34,8 +34,8 @@ export interface RunningServer {
 
 export interface StartOptions {
   readonly logger?: Logger;
-  /** false: every request goes through the Express app (http/fast-reads.ts; tests compare both). */
-  readonly fastReads?: boolean;
+  /** false: every request goes through the Express app (http/fast-path.ts; tests compare both). */
+  readonly fastPath?: boolean;
 }
 
 /** Composition root: config → database (migrated, bootstrapped) → app → listening server. */
@@ -94,7 +94,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const { dataCache, rateLimitCounters } = shared;
   const appDeps = { config, db, logger, schema, auth, invalidation, permissions, storage, files, jobs, dataCache, rateLimitCounters };
   const app = createApp(appDeps);
-  const server = createServer(options.fastReads === false ? app : requestListener(app, appDeps));
+  const server = createServer(options.fastPath === false ? app : requestListener(app, appDeps));
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;

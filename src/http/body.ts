@@ -10,13 +10,18 @@ const OTHER_ACCEPTED_TYPES = ['multipart/form-data', 'application/graphql'];
  * other type is refused with 415 (reference/routes.md, [DEVIATION]).
  */
 export function jsonBody(maxPayloadSize: number): RequestHandler[] {
-  const parseJson = express.json({ limit: maxPayloadSize, type: ['application/json', 'application/*+json'] });
+  const parseJson = jsonParser(maxPayloadSize);
   const refuseOthers: RequestHandler = (req, _res, next) => {
     if (!hasBody(req.headers) || req.is(['json', '+json', ...OTHER_ACCEPTED_TYPES])) return next();
     const type = req.headers['content-type'] ?? '';
     next(new UnsupportedMediaTypeError(type.split(';')[0]?.trim() || 'none', 'Content-Type header'));
   };
   return [refuseOthers, parseJson];
+}
+
+/** The JSON parser alone (body-parser: it also reads plain node:http requests, fast-path.ts). */
+export function jsonParser(maxPayloadSize: number): RequestHandler {
+  return express.json({ limit: maxPayloadSize, type: ['application/json', 'application/*+json'] });
 }
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {

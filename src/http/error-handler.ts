@@ -48,26 +48,39 @@ function fromBodyParserError(err: unknown): ServiceError | undefined {
   }
 }
 
+/** An error answer: status, the headers some errors add, and the body. */
+export interface ErrorAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: { readonly errors: readonly { readonly message: string; readonly extensions: Record<string, unknown> }[] };
+}
+
 /**
  * The one place errors become HTTP (reference/errors.md): `{errors:[{message, extensions}]}`,
  * the common status of all errors or 500 when they differ.
  */
+export function errorAnswer(err: unknown, accountability: Accountability | undefined, logger: Logger): ErrorAnswer {
+  const errors = toServiceErrors(err, accountability, logger);
+  const [first, ...rest] = errors.map((e) => e.status);
+  const status = first !== undefined && rest.every((s) => s === first) ? first : 500;
+  const headers: Record<string, string> = {};
+  for (const e of errors) {
+    if (e instanceof RequestsExceededError) headers['Retry-After'] = String(e.retryAfterSeconds);
+    if (e instanceof MethodNotAllowedError) headers['Allow'] = e.extensions.allowed.join(', ');
+  }
+  const body = { errors: errors.map((e) => ({ message: e.message, extensions: { ...e.extensions, code: e.code } })) };
+  return { status, headers, body };
+}
+
+/** Express's error handler: {@link errorAnswer}, or a closed connection once the response started. */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const errors = toServiceErrors(err, req.accountability, logger);
-    const [first, ...rest] = errors.map((e) => e.status);
-    const status = first !== undefined && rest.every((s) => s === first) ? first : 500;
-    for (const e of errors) {
-      if (e instanceof RequestsExceededError) res.setHeader('Retry-After', String(e.retryAfterSeconds));
-      if (e instanceof MethodNotAllowedError) res.setHeader('Allow', e.extensions.allowed.join(', '));
-    }
+    const answer = errorAnswer(err, req.accountability, logger);
     if (res.headersSent) {
       logger.warn({ err }, 'error after the response started; connection closed');
       res.destroy();
       return;
     }
-    res.status(status).json({
-      errors: errors.map((e) => ({ message: e.message, extensions: { ...e.extensions, code: e.code } })),
-    });
+    res.set(answer.headers).status(answer.status).json(answer.body);
   };
 }

@@ -13,8 +13,9 @@ import type { Config } from '../../config/index.js';
 import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
 import { commandContext } from '../../commands/command-context.js';
-import { requestQuery } from '../read-context.js';
 import { readWritten } from '../read-written.js';
+import { parseQuery, parseQueryString } from '../../query/index.js';
+import type { Accountability } from '../../access/accountability.js';
 
 export interface ItemWriteDeps {
   readonly config: Config;
@@ -77,74 +78,114 @@ function collectionWriteRoutes(deps: ItemWriteDeps, nameOf: (req: Request) => st
   router.all('/:id', (req, _res, next) => {
     next(reservedIds.includes(String(req.params['id'])) ? 'router' : undefined);
   });
-
-  const target = async (req: Request, options: { singletonRoute: boolean }) => {
-    const overview = await deps.schema.getOverview();
-    const collection = requireWritable(overview, nameOf(req));
-    // reference/routes.md: POST and /:id writes do not exist on a singleton.
-    if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(req.originalUrl.split('?')[0] ?? req.path);
-    // Parsed before writing: a malformed query string must not leave a write behind.
-    const query = requestQuery(req);
-    const reply = async (res: Response, keys: readonly PrimaryKey[], shape: 'one' | 'many') => {
-      const written = await readWritten(deps, req.accountability, overview, collection, keys, query, shape);
-      if (written === undefined) res.status(204).end();
-      else res.json({ data: written });
-    };
-    return { collection, ctx: await commandContext(deps, req.accountability, overview), reply };
+  const route = (write: ItemWrite) => async (req: Request, res: Response) => {
+    const id = req.params['id'];
+    const search = new URL(req.originalUrl, 'http://localhost').search;
+    const answer = await write(deps, {
+      accountability: req.accountability,
+      collection: nameOf(req),
+      id: id === undefined ? undefined : String(id),
+      body: req.body,
+      search,
+      path: req.originalUrl.split('?')[0] ?? req.path,
+    });
+    if (answer === undefined) res.status(204).end();
+    else res.json({ data: answer });
   };
-
-  router.post('/', async (req, res) => {
-    const { collection, ctx, reply } = await target(req, { singletonRoute: false });
-    const body: unknown = req.body;
-    const items = Array.isArray(body) ? body : [requireItem(body)];
-    const keys = await handleCreate({ kind: 'create', collection: collection.collection, data: items.map(requireItem) }, ctx);
-    await reply(res, keys, Array.isArray(body) ? 'many' : 'one');
-  });
-
-  router.patch('/', async (req, res) => {
-    const { collection, ctx, reply } = await target(req, { singletonRoute: true });
-    const body: unknown = req.body;
-    if (collection.singleton) {
-      const keys = await handleUpdate({ kind: 'update', collection: collection.collection, singleton: true, data: requireItem(body) }, ctx);
-      await reply(res, keys, 'one');
-      return;
-    }
-    if (Array.isArray(body)) {
-      const keys = await handleUpdate({ kind: 'update', collection: collection.collection, batch: body.map(requireItem) }, ctx);
-      await reply(res, keys, 'many');
-      return;
-    }
-    const { data, ...rest } = requireItem(body ?? {});
-    const selection = readSelection(rest);
-    if (data === undefined) throw new InvalidPayloadError('"data" is required');
-    const keys = await handleUpdate({ kind: 'update', collection: collection.collection, ...selection, data: requireItem(data) }, ctx);
-    await reply(res, keys, 'many');
-  });
-
-  router.patch('/:id', async (req, res) => {
-    const { collection, ctx, reply } = await target(req, { singletonRoute: false });
-    const keys = await handleUpdate(
-      { kind: 'update', collection: collection.collection, keys: [String(req.params['id'])], data: requireItem(req.body) },
-      ctx,
-    );
-    await reply(res, keys, 'one');
-  });
-
-  router.delete('/', async (req, res) => {
-    const { collection, ctx } = await target(req, { singletonRoute: false });
-    const body: unknown = req.body;
-    const selection: Selection = Array.isArray(body) ? { keys: body.map(requireKey) } : readSelection(requireItem(body ?? {}));
-    await handleDelete({ kind: 'delete', collection: collection.collection, ...selection }, ctx);
-    res.status(204).end();
-  });
-
-  router.delete('/:id', async (req, res) => {
-    const { collection, ctx } = await target(req, { singletonRoute: false });
-    await handleDelete({ kind: 'delete', collection: collection.collection, keys: [String(req.params['id'])] }, ctx);
-    res.status(204).end();
-  });
-
+  router.post('/', route(ITEM_WRITES.POST.collection));
+  router.patch('/', route(ITEM_WRITES.PATCH.collection));
+  router.patch('/:id', route(ITEM_WRITES.PATCH.item));
+  router.delete('/', route(ITEM_WRITES.DELETE.collection));
+  router.delete('/:id', route(ITEM_WRITES.DELETE.item));
   return router;
+}
+
+/** One write request to /items/:collection[/:id] or a system route, whoever received it. */
+export interface ItemWriteRequest {
+  readonly accountability: Accountability;
+  /** The collection, its name resolved (collection-name.ts). */
+  readonly collection: string;
+  /** The `:id` path segment, decoded; undefined on the collection's route. */
+  readonly id: string | undefined;
+  /** The parsed JSON body. */
+  readonly body: unknown;
+  /** The query string (`?fields=...`), shaping what the answer re-reads. */
+  readonly search: string;
+  /** The path, for ROUTE_NOT_FOUND. */
+  readonly path: string;
+}
+
+/** The answer's `data`: the written items re-read, or undefined for 204. */
+export type ItemWrite = (deps: ItemWriteDeps, request: ItemWriteRequest) => Promise<Item | Item[] | undefined>;
+
+/**
+ * The writes of reference/routes.md by method and route, for Express (above) and for the
+ * HTTP server's direct path (fast-path.ts): one implementation for both.
+ */
+export const ITEM_WRITES = {
+  POST: {
+    collection: async (deps, request) => {
+      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false });
+      const body = request.body;
+      const items = Array.isArray(body) ? body : [requireItem(body)];
+      const keys = await handleCreate({ kind: 'create', collection: collection.collection, data: items.map(requireItem) }, ctx);
+      return reply(keys, Array.isArray(body) ? 'many' : 'one');
+    },
+  },
+  PATCH: {
+    collection: async (deps, request) => {
+      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: true });
+      const body = request.body;
+      if (collection.singleton) {
+        const keys = await handleUpdate({ kind: 'update', collection: collection.collection, singleton: true, data: requireItem(body) }, ctx);
+        return reply(keys, 'one');
+      }
+      if (Array.isArray(body)) {
+        const keys = await handleUpdate({ kind: 'update', collection: collection.collection, batch: body.map(requireItem) }, ctx);
+        return reply(keys, 'many');
+      }
+      const { data, ...rest } = requireItem(body ?? {});
+      const selection = readSelection(rest);
+      if (data === undefined) throw new InvalidPayloadError('"data" is required');
+      const keys = await handleUpdate({ kind: 'update', collection: collection.collection, ...selection, data: requireItem(data) }, ctx);
+      return reply(keys, 'many');
+    },
+    item: async (deps, request) => {
+      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false });
+      const keys = await handleUpdate(
+        { kind: 'update', collection: collection.collection, keys: [String(request.id)], data: requireItem(request.body) },
+        ctx,
+      );
+      return reply(keys, 'one');
+    },
+  },
+  DELETE: {
+    collection: async (deps, request) => {
+      const { collection, ctx } = await target(deps, request, { singletonRoute: false });
+      const body = request.body;
+      const selection: Selection = Array.isArray(body) ? { keys: body.map(requireKey) } : readSelection(requireItem(body ?? {}));
+      await handleDelete({ kind: 'delete', collection: collection.collection, ...selection }, ctx);
+      return undefined;
+    },
+    item: async (deps, request) => {
+      const { collection, ctx } = await target(deps, request, { singletonRoute: false });
+      await handleDelete({ kind: 'delete', collection: collection.collection, keys: [String(request.id)] }, ctx);
+      return undefined;
+    },
+  },
+} as const satisfies Record<string, { readonly collection: ItemWrite; readonly item?: ItemWrite }>;
+
+/** The collection written to, the caller's command context, and how to re-read what was written. */
+async function target(deps: ItemWriteDeps, request: ItemWriteRequest, options: { singletonRoute: boolean }) {
+  const overview = await deps.schema.getOverview();
+  const collection = requireWritable(overview, request.collection);
+  // reference/routes.md: POST and /:id writes do not exist on a singleton.
+  if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(request.path);
+  // Parsed before writing: a malformed query string must not leave a write behind.
+  const query = parseQuery(parseQueryString(request.search));
+  const reply = (keys: readonly PrimaryKey[], shape: 'one' | 'many') =>
+    readWritten(deps, request.accountability, overview, collection, keys, query, shape);
+  return { collection, ctx: await commandContext(deps, request.accountability, overview), reply };
 }
 
 /** The collection, or FORBIDDEN when it is unknown or not written as items. */

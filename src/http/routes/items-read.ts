@@ -89,7 +89,7 @@ function sendEnvelope(res: Response, text: string): void {
  * readItemJsonByKey; src/query/README.md), with `id` the item's, else the list's with its
  * meta. Null when the read is not plain (export, singleton, aggregate, unlimited stream) or
  * its fields have no such form: the caller reads rows instead. The GET routes below and
- * http/fast-reads.ts both answer with it.
+ * http/fast-path.ts both answer with it.
  */
 export async function databaseEnvelope(
   ctx: ReadContext,

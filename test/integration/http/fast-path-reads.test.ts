@@ -6,7 +6,7 @@ import { createCaller, grant } from '../access/permission-helpers.js';
 import { createQueryFixture } from '../query/fixture-schema.js';
 
 /**
- * On PostgreSQL, plain GET reads are answered before Express (src/http/fast-reads.ts). A
+ * On PostgreSQL, plain GET reads are answered before Express (src/http/fast-path.ts). A
  * second server on the same database runs every request through Express: both must give the
  * same status, headers and body for reads the fast path takes and for those it hands over.
  */
@@ -19,7 +19,7 @@ describeEachDatabase('http: reads answered before Express equal Express answers'
     await createQueryFixture(c);
     viaExpress = await startServer(testConfig(c.database), {
       logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
-      fastReads: false,
+      fastPath: false,
     });
     const caller = await createCaller(c.server.db);
     limited = caller.token;

@@ -1,0 +1,191 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Express, RequestHandler } from 'express';
+import type { Accountability } from '../access/accountability.js';
+import { authenticate } from '../auth/authenticate.js';
+import { dialectOf } from '../db/index.js';
+import { parseQuery, parseQueryString, readerOf } from '../query/index.js';
+import { authLookups, bearerToken } from './accountability.js';
+import type { AppDeps } from './app.js';
+import { jsonParser } from './body.js';
+import { toCollectionName } from './collection-name.js';
+import { ENVELOPE_HEADERS } from './envelope-headers.js';
+import { errorAnswer } from './error-handler.js';
+import { readContext } from './read-context.js';
+import { databaseEnvelope } from './routes/items-read.js';
+import { ITEM_WRITES, type ItemWrite } from './routes/item-writes.js';
+
+/** Headers that ask for more than Express's plain answer: conditional requests, a proxy's view. */
+const EXPRESS_HEADERS = ['if-none-match', 'if-modified-since', 'x-forwarded-for'] as const;
+/** A read with a body is not plain either. */
+const BODY_HEADERS = ['content-length', 'transfer-encoding'] as const;
+/** The routers in front of the item writes that take some /items paths (app.ts): file uploads. */
+const FILES_COLLECTION = 'svc_files';
+/** `application/json` and `application/*+json`, the types body.ts parses as JSON. */
+const JSON_TYPE = /^application\/(?:[^;\s]*\+)?json\s*(?:;|$)/i;
+
+type EtagOf = (body: string, encoding: BufferEncoding) => string | undefined;
+
+/** `/items/:collection[/:id]`: the collection's name resolved, the id decoded. */
+interface ItemsPath {
+  readonly collection: string;
+  readonly id: string | undefined;
+  readonly search: string;
+  readonly path: string;
+}
+
+/**
+ * The HTTP server's request listener: plain reads and writes of `/items/:collection[/:id]`
+ * are answered here, everything else by the Express app. Express's routing and the
+ * middleware in front of the item routes cost about as much CPU as a read or write itself
+ * (bench/README.md); here the same steps run directly, with the same headers and ETag: the
+ * token through `authenticate`, then the route's own implementation.
+ *
+ * Only where nothing Express adds could change the answer: no request logging and no rate
+ * limiter (decided once); per request no cookie or query-string token and no conditional or
+ * proxied request.
+ * - Reads (PostgreSQL, no data cache, no body): the route's `databaseEnvelope`. A read that
+ *   fails in any way goes to the Express app, which answers it from the start (reads change
+ *   nothing): errors have one path.
+ * - Writes (JSON bodies): `ITEM_WRITES`, the routes' own handlers, and the one body parser
+ *   (body.ts). The body is read here, so a failure is answered here, through the error
+ *   handler's `errorAnswer`.
+ */
+export function requestListener(app: Express, deps: AppDeps): RequestListener {
+  const { config, logger } = deps;
+  if (logger.isLevelEnabled('info') || config.rateLimiter.enabled || config.rateLimiter.global.enabled) return app;
+  const readsHere = dialectOf(deps.db) === 'pg' && !config.cache.enabled;
+  const lookups = authLookups(deps.permissions, deps.schema, deps.auth.staticTokens);
+  const etagOf = app.get('etag fn') as EtagOf | undefined;
+  const customIpHeader = config.ipCustomHeader === false ? undefined : config.ipCustomHeader.toLowerCase();
+  const parseBody = promisify(jsonParser(config.maxPayloadSize));
+
+  /** The caller, as resolveAccountability finds it for a bearer token or none. */
+  function caller(req: IncomingMessage): Promise<Accountability> {
+    const { headers } = req;
+    const customIp = customIpHeader === undefined ? undefined : headers[customIpHeader];
+    return authenticate(
+      deps.db,
+      config.secret,
+      bearerToken(headers.authorization),
+      { ip: (customIp as string | undefined) ?? req.socket.remoteAddress ?? null, userAgent: headers['user-agent'] ?? null, origin: headers.origin ?? null },
+      lookups,
+    );
+  }
+
+  /** The envelope of a plain read, or null for Express to answer. */
+  async function read(req: IncomingMessage, target: ItemsPath): Promise<string | null> {
+    const accountability = await caller(req);
+    const ctx = await readContext(deps);
+    const reader = await readerOf(deps, ctx.overview, accountability);
+    return databaseEnvelope(ctx, reader, target.collection, parseQuery(parseQueryString(target.search)), target.id);
+  }
+
+  async function write(req: IncomingMessage, res: ServerResponse, target: ItemsPath, run: ItemWrite): Promise<void> {
+    let accountability: Accountability | undefined;
+    try {
+      accountability = await caller(req);
+      await parseBody(req, res);
+      const data = await run(deps, {
+        accountability,
+        collection: target.collection,
+        id: target.id,
+        body: (req as IncomingMessage & { body?: unknown }).body,
+        search: target.search,
+        path: target.path,
+      });
+      if (data === undefined) res.writeHead(204, ENVELOPE_HEADERS).end();
+      else respond(res, 200, JSON.stringify({ data }));
+    } catch (error) {
+      const answer = errorAnswer(error, accountability, logger);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      respond(res, answer.status, JSON.stringify(answer.body), answer.headers);
+    }
+  }
+
+  function respond(res: ServerResponse, status: number, body: string, extra?: Readonly<Record<string, string>>): void {
+    const headers: Record<string, string | number> = {
+      ...ENVELOPE_HEADERS,
+      ...extra,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+    };
+    const etag = etagOf?.(body, 'utf8');
+    if (etag !== undefined) headers['ETag'] = etag;
+    res.writeHead(status, headers).end(body);
+  }
+
+  return (req, res) => {
+    const target = plainItemsRequest(req);
+    if (target === undefined) {
+      app(req, res);
+      return;
+    }
+    if (req.method === 'GET') {
+      if (!readsHere || BODY_HEADERS.some((h) => req.headers[h] !== undefined)) {
+        app(req, res);
+        return;
+      }
+      read(req, target).then(
+        (body) => {
+          if (body === null) app(req, res);
+          else respond(res, 200, body);
+        },
+        () => app(req, res),
+      );
+      return;
+    }
+    const run = writeOf(req, target);
+    if (run === undefined) app(req, res);
+    else void write(req, res, target, run);
+  };
+}
+
+/** The item path of a request Express would add nothing to, or undefined. */
+function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
+  const url = req.url ?? '';
+  if (!url.startsWith('/items/')) return undefined;
+  const { headers } = req;
+  if (EXPRESS_HEADERS.some((h) => headers[h] !== undefined)) return undefined;
+  if (headers.authorization === undefined && headers.cookie !== undefined) return undefined;
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  const search = queryStart === -1 ? '' : url.slice(queryStart);
+  if (search.includes('access_token') && new URLSearchParams(search).has('access_token')) return undefined;
+  const [, , collection, id, ...rest] = path.split('/');
+  if (collection === undefined || collection === '' || id === '' || rest.length > 0) return undefined;
+  const name = decoded(collection);
+  const key = id === undefined ? undefined : decoded(id);
+  if (name === undefined || (id !== undefined && key === undefined)) return undefined;
+  return { collection: toCollectionName(name), id: key, search, path };
+}
+
+/** The write of a plain JSON write request; undefined for Express (file uploads, other bodies). */
+function writeOf(req: IncomingMessage, target: ItemsPath): ItemWrite | undefined {
+  const routes = req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE' ? ITEM_WRITES[req.method] : undefined;
+  if (routes === undefined || target.collection === FILES_COLLECTION) return undefined;
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (hasBody && !JSON_TYPE.test(req.headers['content-type'] ?? '')) return undefined;
+  const byTarget: { readonly collection: ItemWrite; readonly item?: ItemWrite } = routes;
+  return target.id === undefined ? byTarget.collection : byTarget.item;
+}
+
+/** A path segment decoded, or undefined when it is not valid percent-encoding (Express answers). */
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An Express body parser as a promise; it sets `req.body` (body-parser works on node:http requests). */
+function promisify(parser: RequestHandler): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return (req, res) =>
+    new Promise((resolve, reject) => {
+      const next = (error?: unknown) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error))));
+      parser(req as Parameters<RequestHandler>[0], res as Parameters<RequestHandler>[1], next);
+    });
+}
