@@ -10,7 +10,7 @@ import { requirePrimaryKey, sameKey } from './primary-key.js';
 import { runWrite } from './run-write.js';
 import { applySpecialFields } from './special-fields.js';
 import { toDatabaseRow } from './to-database-value.js';
-import type { CommandContext, CreateCommentCommand, DeleteCommentCommand, UpdateCommentCommand } from './types.js';
+import type { CommandContext, CreateCommentCommand, DeleteCommentCommand, PrimaryKey, UpdateCommentCommand } from './types.js';
 
 /*
  * The SDK's comment routes (reference/routes.md, "Activity comments"). A comment is its
@@ -89,7 +89,7 @@ export function handleDeleteComment(cmd: DeleteCommentCommand, ctx: CommandConte
  * another action's row, and unless the caller wrote the comment or is an admin
  * (reference/routes.md, "Activity comments").
  */
-async function requireOwnComment(writer: ItemWriter, trx: Knex.Transaction, ctx: CommandContext, id: unknown): Promise<number> {
+async function requireOwnComment(writer: ItemWriter, trx: Knex.Transaction, ctx: CommandContext, id: PrimaryKey): Promise<number> {
   const key = requirePrimaryKey(writer.collection(ACTIVITY_COLLECTION), id);
   const row = await trx(ACTIVITY_COLLECTION).where('id', key).first<Record<string, unknown> | undefined>('id', 'action', 'user');
   if (row === undefined || row['action'] !== 'comment') throw new ForbiddenError();
