@@ -17,6 +17,7 @@ import { applySpecialFields, hashSpecialFields, withoutMaskedValues } from './sp
 import { toDatabaseRow } from './to-database-value.js';
 import type { Item, PrimaryKey } from './types.js';
 import { checkUserPayload, USERS_COLLECTION } from './user-rules.js';
+import { ACTIVITY_COLLECTION, checkCommentPayload, COMMENTS_COLLECTION, deleteLinkedActivity, mirrorCommentText } from './comment-link.js';
 import { validatePayload } from './validate-payload.js';
 import { readItemsByKeys, type Query, type ReadContext } from '../query/index.js';
 
@@ -191,6 +192,7 @@ export class ItemWriter {
     if (Object.keys(row).length > 0) {
       await this.#statement(collection, [row], () => this.#trx(collection.collection).where(collection.primary, key).update(row));
     }
+    if (collection.collection === COMMENTS_COLLECTION && (await mirrorCommentText(this.#trx, key, values))) this.touched.add(ACTIVITY_COLLECTION);
     const aliases = await this.#writeOneToMany(collection, key, data, children);
     const snapshot = collection.accountability === 'all' ? await this.#snapshot(collection, key, '*') : {};
     const delta = { ...columnsOf(collection, values), ...pick(snapshot, aliases) };
@@ -208,6 +210,7 @@ export class ItemWriter {
     await this.requireExisting(collection, keys);
     await this.#context.permissions.checkItems(this.#trx, 'delete', collection.collection, keys);
     await this.#statement(collection, [], () => this.#trx(collection.collection).whereIn(collection.primary, keys).delete());
+    if (collection.collection === COMMENTS_COLLECTION && (await deleteLinkedActivity(this.#trx, keys))) this.touched.add(ACTIVITY_COLLECTION);
     for (const key of keys) this.#journal.record({ action: 'delete', collection, key });
     this.touched.add(collection.collection);
   }
@@ -412,6 +415,7 @@ export class ItemWriter {
   /** The rules of particular system collections, on top of the permissions. */
   async #checkRules(collection: CollectionOverview, data: Item): Promise<void> {
     if (collection.collection === USERS_COLLECTION) await checkUserPayload(this.#trx, this.#context.accountability, data);
+    if (collection.collection === COMMENTS_COLLECTION) checkCommentPayload(data);
   }
 
   #collect(children: RevisionRef[], result: WriteResult): PrimaryKey {

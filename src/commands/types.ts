@@ -67,7 +67,39 @@ export interface ImportCommand {
   readonly source: Readable;
 }
 
-export type Command = CreateCommand | UpdateCommand | DeleteCommand | SortCommand | RevertCommand | ImportCommand;
+/**
+ * reference/routes.md, "Activity comments": a comment on an item, kept as an svc_activity row
+ * (action `comment`) and an svc_comments row with the same text. `collection` is resolved
+ * (`svc_` names); update and delete name the activity row.
+ */
+export interface CreateCommentCommand {
+  readonly kind: 'createComment';
+  readonly collection: string;
+  readonly item: PrimaryKey;
+  readonly comment: string;
+}
+
+export interface UpdateCommentCommand {
+  readonly kind: 'updateComment';
+  readonly id: PrimaryKey;
+  readonly comment: string;
+}
+
+export interface DeleteCommentCommand {
+  readonly kind: 'deleteComment';
+  readonly id: PrimaryKey;
+}
+
+export type Command =
+  | CreateCommand
+  | UpdateCommand
+  | DeleteCommand
+  | SortCommand
+  | RevertCommand
+  | ImportCommand
+  | CreateCommentCommand
+  | UpdateCommentCommand
+  | DeleteCommentCommand;
 
 /** Everything a handler needs; built once per request by the caller. */
 export interface CommandContext {

@@ -27,7 +27,7 @@ import { toServiceCollectionName } from '../../catalog/system/definitions.js';
 import { canReadCollection } from '../access/read-access.js';
 import { schemaReadAccess } from '../access/schema-access.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
-import { handleCreate } from '../commands/create.js';
+import { handleCreateComment, handleDeleteComment, handleUpdateComment } from '../commands/comments.js';
 import { handleRevert } from '../commands/revert.js';
 import { handleSort } from '../commands/sort.js';
 import { handleUpdate } from '../commands/update.js';
@@ -37,10 +37,10 @@ import { addAuthRoots, currentUser } from './auth-roots.js';
 import type { CollectionTypes } from './collection-types.js';
 import type { GraphqlContext } from './context.js';
 import { toPayload } from './input-values.js';
-import { deleteKeys, readOne } from './mutation-resolvers.js';
+import { readOne } from './mutation-resolvers.js';
 import { selectionQuery } from './query-resolvers.js';
 import { GraphQLJSON, GraphQLVoid } from './scalars.js';
-import type { SchemaAccess } from './schema-access.js';
+import { canWrite, type SchemaAccess } from './schema-access.js';
 import { DELETE_ONE } from './shared-types.js';
 import {
   DELETE_COLLECTION,
@@ -56,6 +56,9 @@ import {
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
 type Input = Readonly<Record<string, unknown>>;
 
+const ACTIVITY = 'svc_activity';
+const COMMENTS = 'svc_comments';
+
 const requiredString = { type: new GraphQLNonNull(GraphQLString) };
 const requiredId = { type: new GraphQLNonNull(GraphQLID) };
 
@@ -69,7 +72,7 @@ export function addSystemRoots(query: RootFields, mutation: RootFields, types: C
   addAuthRoots(mutation, access);
   addUtilityRoots(mutation, access);
   if (types.isItemCollection('svc_users')) addCurrentUserRoots(query, mutation, types);
-  if (types.isItemCollection('svc_comments')) addCommentRoots(mutation, types, access);
+  addCommentRoots(mutation, types, access);
   addFileImport(mutation, types);
   addSchemaRoots(query, mutation, types, access);
 }
@@ -163,38 +166,49 @@ function requireString(value: string, name: string): string {
   return value;
 }
 
-/** create_comment / update_comment / delete_comment on svc_comments, as the role may write it. */
+/**
+ * create_comment / update_comment / delete_comment: POST, PATCH and DELETE /activity/comment
+ * (reference/graphql.md), answering the comment's svc_activity row; each where the role may
+ * write the rows a comment takes (commands/comments.ts).
+ */
 function addCommentRoots(mutation: RootFields, types: CollectionTypes, access: SchemaAccess): void {
-  const comment = types.object('svc_comments');
-  if (types.input('create', 'svc_comments') !== undefined) {
-    mutation['create_comment'] = {
-      type: comment,
-      args: { collection: requiredString, item: requiredId, comment: requiredString },
-      resolve: async (_r, args: { collection: string; item: string; comment: string }, ctx, info) => {
-        const query = selectionQuery(ctx, info, {});
-        const data = { collection: toServiceCollectionName(args.collection), item: args.item, comment: args.comment };
-        const [key] = await handleCreate({ kind: 'create', collection: 'svc_comments', data: [data] }, ctx.commands);
-        return readOne(ctx, 'svc_comments', key, query);
-      },
-    };
+  if (types.isItemCollection(ACTIVITY)) {
+    const activity = types.object(ACTIVITY);
+    if (canWrite(access, 'create', ACTIVITY) && canWrite(access, 'create', COMMENTS)) {
+      mutation['create_comment'] = {
+        type: activity,
+        args: { collection: requiredString, item: requiredId, comment: requiredString },
+        resolve: async (_r, args: { collection: string; item: string; comment: string }, ctx, info) => {
+          const query = selectionQuery(ctx, info, {});
+          const command = {
+            kind: 'createComment',
+            collection: toServiceCollectionName(requireString(args.collection, 'collection')),
+            item: requireString(args.item, 'item'),
+            comment: requireString(args.comment, 'comment'),
+          } as const;
+          return readOne(ctx, ACTIVITY, await handleCreateComment(command, ctx.commands), query);
+        },
+      };
+    }
+    if (canWrite(access, 'update', COMMENTS)) {
+      mutation['update_comment'] = {
+        type: activity,
+        args: { id: requiredId, comment: requiredString },
+        resolve: async (_r, args: { id: string; comment: string }, ctx, info) => {
+          const query = selectionQuery(ctx, info, {});
+          const command = { kind: 'updateComment', id: args.id, comment: requireString(args.comment, 'comment') } as const;
+          return readOne(ctx, ACTIVITY, await handleUpdateComment(command, ctx.commands), query);
+        },
+      };
+    }
   }
-  if (types.input('update', 'svc_comments') !== undefined) {
-    mutation['update_comment'] = {
-      type: comment,
-      args: { id: requiredId, comment: requiredString },
-      resolve: async (_r, args: { id: string; comment: string }, ctx, info) => {
-        const query = selectionQuery(ctx, info, {});
-        const [key] = await handleUpdate({ kind: 'update', collection: 'svc_comments', keys: [args.id], data: { comment: args.comment } }, ctx.commands);
-        return readOne(ctx, 'svc_comments', key, query);
-      },
-    };
-  }
-  if (access.canDelete('svc_comments')) {
+  if (access.canDelete(COMMENTS)) {
     mutation['delete_comment'] = {
       type: DELETE_ONE,
       args: { id: requiredId },
       resolve: async (_r, args: { id: string }, ctx) => {
-        await deleteKeys(ctx, 'svc_comments', [args.id]);
+        await handleDeleteComment({ kind: 'deleteComment', id: args.id }, ctx.commands);
+        ctx.loaders.clear();
         return { id: args.id };
       },
     };

@@ -25,6 +25,7 @@ import { usersTfaRoutes } from './routes/users-tfa.js';
 import { usersMeRoutes } from './routes/users-me.js';
 import { usersAccountRoutes } from './routes/users-accounts.js';
 import { itemWriteRoutes, SYSTEM_WRITE_ROUTES, systemWriteRoutes } from './routes/item-writes.js';
+import { activityCommentRoutes } from './routes/activity-comments.js';
 import { serverRoutes } from './routes/server.js';
 import { cacheRoutes } from './routes/cache.js';
 import { collectionRoutes } from './routes/collections.js';
@@ -124,6 +125,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/utils', utilsWriteRoutes(deps));
   app.use('/utils', utilsTransferRoutes(deps));
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
+  app.use('/activity/comment', activityCommentRoutes(deps));
   const graphqlSchemas = new SchemaStore();
   app.use('/graphql', graphqlRoutes(deps, graphqlSchemas, cacheGraphql(deps)));
   app.use('/server/specs/graphql', graphqlSpecRoutes(deps, graphqlSchemas));

@@ -90,6 +90,21 @@ describeEachDatabase(
       expect(await client.items('notes').readOne(note?.['id'] as number, { fields: ['body'] })).to.deep.equal({ body: 'before' });
     });
 
+    it('activity.comments create, update and delete a comment; svc_comments follows', async () => {
+      const note = await client.items('notes').createOne({ body: 'commented' });
+      const comments = () => client.comments.readByQuery({ filter: { item: { _eq: String(note?.['id']) } }, fields: ['comment'] });
+      const created = await client.activity.comments.create({ collection: 'notes', item: note?.['id'] as number, comment: 'Nice' });
+      expect(created).to.include({ action: 'comment', collection: 'notes', item: String(note?.['id']), comment: 'Nice' });
+      expect((await comments()).data).to.deep.equal([{ comment: 'Nice' }]);
+      const updated = await client.activity.comments.update(created?.id as number, 'Nicer');
+      expect(updated).to.include({ id: created?.id, comment: 'Nicer' });
+      expect((await comments()).data).to.deep.equal([{ comment: 'Nicer' }]);
+      await client.activity.comments.delete(created?.id as number);
+      expect((await comments()).data).to.deep.equal([]);
+      expectServerError(await rejection(client.activity.comments.update(created?.id as number, 'Gone')), 403, 'FORBIDDEN');
+      expectServerError(await rejection(client.activity.comments.create({ collection: 'notes', item: 1, comment: '' })), 400, 'INVALID_PAYLOAD');
+    });
+
     it('server.ping, info and oas', async () => {
       expect(await client.server.ping()).to.equal('pong');
       expect((await client.server.info())?.project).to.be.an('object');

@@ -33,6 +33,30 @@ interface PendingEntry {
 }
 
 /**
+ * A svc_activity row: what was done to which item, by whom, when and from where
+ * (reference/system-collections.md). Comments (commands/comments.ts) add their `comment`.
+ */
+export function activityRow(
+  action: JournalEntry['action'] | 'comment',
+  collection: string,
+  key: PrimaryKey,
+  accountability: Accountability,
+  now: Date,
+  dialect: DbClient,
+): Record<string, unknown> {
+  return {
+    action,
+    user: accountability.user,
+    timestamp: toDatabaseTimestamp(now, dialect),
+    ip: accountability.ip,
+    user_agent: accountability.userAgent,
+    origin: accountability.origin,
+    collection,
+    item: String(key),
+  };
+}
+
+/**
  * Writes svc_activity and svc_revisions rows inside the command's transaction
  * (reference/audit-and-utils.md, "What each write records"): one activity row per item
  * touched, plus a revision for creates and updates when the collection's accountability is
@@ -57,16 +81,7 @@ export class Journal {
   record(entry: JournalEntry): RevisionRef | null {
     const { accountability } = entry.collection;
     if (accountability === null) return null;
-    const activity = {
-      action: entry.action,
-      user: this.accountability.user,
-      timestamp: toDatabaseTimestamp(this.now, this.dialect),
-      ip: this.accountability.ip,
-      user_agent: this.accountability.userAgent,
-      origin: this.accountability.origin,
-      collection: entry.collection.collection,
-      item: String(entry.key),
-    };
+    const activity = activityRow(entry.action, entry.collection.collection, entry.key, this.accountability, this.now, this.dialect);
     const hasRevision = accountability === 'all' && entry.revision !== undefined && entry.action !== 'delete';
     const revision: PendingRevision | undefined = hasRevision
       ? {

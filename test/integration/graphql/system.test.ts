@@ -113,23 +113,6 @@ describeEachDatabase('graphql: system scope', (ctx) => {
     });
   });
 
-  describe('comments', () => {
-    it('create_comment, update_comment and delete_comment write svc_comments', async () => {
-      const created = await graphqlData(
-        ctx(),
-        'mutation { create_comment(collection: "authors", item: "1", comment: "First!") { id collection item comment user_created { email } } }',
-        system,
-      );
-      const comment = created['create_comment'] as Row;
-      expect(comment).to.deep.include({ collection: 'authors', item: '1', comment: 'First!', user_created: { email: TEST_ADMIN.email } });
-      const updated = await graphqlData(ctx(), `mutation { update_comment(id: "${String(comment['id'])}", comment: "Edited") { comment } }`, system);
-      expect(updated).to.deep.equal({ update_comment: { comment: 'Edited' } });
-      const deleted = await graphqlData(ctx(), `mutation { delete_comment(id: "${String(comment['id'])}") { id } }`, system);
-      expect(deleted).to.deep.equal({ delete_comment: { id: comment['id'] } });
-      expect(await db()('svc_comments').count({ n: '*' }).first()).to.satisfy((r: Row) => Number(r['n']) === 0);
-    });
-  });
-
   describe('schema', () => {
     it('collections, fields and relations read as the schema routes show them', async () => {
       const data = await graphqlData(
