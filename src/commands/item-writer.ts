@@ -175,7 +175,19 @@ export class ItemWriter {
     const collection = this.collection(collectionName);
     const key = requirePrimaryKey(collection, rawKey);
     this.#count(1);
-    await this.requireExisting(collection, [key]);
+    try {
+      return await this.#updateExisting(collection, key, payload);
+    } catch (error) {
+      // Spec, Errors, rule 1: a write to an item that does not exist is FORBIDDEN, whatever
+      // else is wrong with it. The update finds out itself (no row matched), so the item is
+      // looked up only when something failed first.
+      if (error instanceof ForbiddenError || (await this.#existsUnlessAborted(collection, key))) throw error;
+      throw new ForbiddenError();
+    }
+  }
+
+  /** An update; FORBIDDEN when no row has the key. */
+  async #updateExisting(collection: CollectionOverview, key: PrimaryKey, payload: unknown): Promise<WriteResult> {
     await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, [key]);
     const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
     const checked = await this.#context.permissions.checkPayload('update', collection.collection, withoutKey);
@@ -190,7 +202,10 @@ export class ItemWriter {
     const values = await hashSpecialFields(collection, await this.#writeManyToOne(collection, data, children));
     const row = toDatabaseRow(collection, values, this.#dialect);
     if (Object.keys(row).length > 0) {
-      await this.#statement(collection, [row], () => this.#trx(collection.collection).where(collection.primary, key).update(row));
+      const matched = await this.#statement(collection, [row], () => this.#trx(collection.collection).where(collection.primary, key).update(row));
+      if (matched === 0) throw new ForbiddenError();
+    } else {
+      await this.requireExisting(collection, [key]);
     }
     if (collection.collection === COMMENTS_COLLECTION && (await mirrorCommentText(this.#trx, key, values))) this.touched.add(ACTIVITY_COLLECTION);
     const aliases = await this.#writeOneToMany(collection, key, data, children);
@@ -380,6 +395,18 @@ export class ItemWriter {
 
   async #exists(collection: CollectionOverview, key: PrimaryKey): Promise<boolean> {
     return (await this.#trx(collection.collection).where(collection.primary, key).first(collection.primary)) !== undefined;
+  }
+
+  /**
+   * Whether the item exists, after a failure; true when the database cannot tell (PostgreSQL
+   * refuses every statement after a failed one), so that the failure itself is reported.
+   */
+  async #existsUnlessAborted(collection: CollectionOverview, key: PrimaryKey): Promise<boolean> {
+    try {
+      return await this.#exists(collection, key);
+    } catch {
+      return true;
+    }
   }
 
   /** Runs a write statement of `rows`; constraint violations become the service's errors. */

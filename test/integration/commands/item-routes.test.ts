@@ -85,6 +85,16 @@ describeEachDatabase('item write routes', (ctx) => {
       errorsOf(await api('DELETE', '/items/articles/999999'), 403);
     });
 
+    it('FORBIDDEN wins over what else is wrong with the write, and its nested writes are undone', async () => {
+      errorsOf(await api('PATCH', '/items/articles/999999', { title: 'x'.repeat(30) }), 403);
+      errorsOf(await api('PATCH', '/items/articles/999999', { nope: 1 }), 403);
+      errorsOf(await api('PATCH', '/items/articles/999999', {}), 403);
+      errorsOf(await api('PATCH', '/items/articles/999999', { comments: [{ text: 'x' }] }), 403);
+      const authors = await ctx().server.db('authors').count({ n: '*' });
+      errorsOf(await api('PATCH', '/items/articles/999999', { author: { name: 'Written first' } }), 403);
+      expect(await ctx().server.db('authors').count({ n: '*' })).to.deep.equal(authors);
+    });
+
     it('an id that cannot be a key of the collection', async () => {
       errorsOf(await api('PATCH', '/items/articles/abc', { title: 'x' }), 403);
       errorsOf(await api('DELETE', '/items/gadgets/not-a-uuid'), 403);
