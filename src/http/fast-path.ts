@@ -23,7 +23,8 @@ const FILES_COLLECTION = 'svc_files';
 /** `application/json` and `application/*+json`, the types body.ts parses as JSON. */
 const JSON_TYPE = /^application\/(?:[^;\s]*\+)?json\s*(?:;|$)/i;
 
-type EtagOf = (body: string, encoding: BufferEncoding) => string | undefined;
+/** Express's `etag fn` (express/lib/utils.js): the same tag for a string or its UTF-8 bytes. */
+type EtagOf = (body: Buffer) => string | undefined;
 
 /** `/items/:collection[/:id]`: the collection's name resolved, the id decoded. */
 interface ItemsPath {
@@ -105,16 +106,18 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
     }
   }
 
+  /** Express's `res.json` answer; the text encoded once, for the ETag, the length and the socket. */
   function respond(res: ServerResponse, status: number, body: string, extra?: Readonly<Record<string, string>>): void {
+    const bytes = Buffer.from(body, 'utf8');
     const headers: Record<string, string | number> = {
       ...ENVELOPE_HEADERS,
       ...extra,
       'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
+      'Content-Length': bytes.length,
     };
-    const etag = etagOf?.(body, 'utf8');
+    const etag = etagOf?.(bytes);
     if (etag !== undefined) headers['ETag'] = etag;
-    res.writeHead(status, headers).end(body);
+    res.writeHead(status, headers).end(bytes);
   }
 
   return (req, res) => {
