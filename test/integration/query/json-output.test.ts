@@ -231,8 +231,8 @@ async function getText(ctx: ServerContext, path: string, token = TEST_ADMIN.toke
 }
 
 /**
- * PostgreSQL spells objects `{"id" : 1, "title" : "x"}`: the same JSON as JSON.stringify's,
- * compared through one spelling. (JSON.parse keeps key order, but for integer-like keys.)
+ * PostgreSQL spells some numbers its own way (`-2e-07` for JSON.stringify's `-2e-7`): the same
+ * JSON, compared through one spelling. (JSON.parse keeps key order, but for integer-like keys.)
  */
 function inSpelling(text: string): string {
   return JSON.stringify(JSON.parse(text));
