@@ -31,9 +31,10 @@ interface Scope {
 
 /**
  * The whole read tree as ONE statement (reference/query.md; DESIGN.md, the read side):
- * related rows become JSON tuples built in the database, m2o and o2m through LATERAL joins
- * on PostgreSQL, through correlated subqueries (JSON_ARRAYAGG / json_group_array) on
- * MySQL/MariaDB and SQLite. Every nested level applies its own filter, sort and window.
+ * related rows become JSON tuples built in the database: m2o rows through scalar subqueries,
+ * o2m lists through LATERAL joins on PostgreSQL and correlated subqueries (JSON_ARRAYAGG /
+ * json_group_array) on MySQL/MariaDB and SQLite. Every nested level applies its own filter,
+ * sort and window.
  */
 export function compileRead(dialect: Dialect, ast: ReadAst): CompiledSql {
   const compiler = new ReadCompiler(new SqlWriter(dialect), false);
@@ -45,7 +46,10 @@ export function compileRead(dialect: Dialect, ast: ReadAst): CompiledSql {
  * PostgreSQL only: the same read as ONE row whose `json` column is the items' JSON array
  * text, each item keyed as the shaper keys it and its values in the shaper's forms, so the
  * response is written without parsing, shaping and serializing rows in JavaScript. Only for
- * trees `hasJsonForm` accepts (pg/pg-json-value.ts).
+ * trees `hasJsonForm` accepts (pg/pg-json-value.ts). Every level, nested ones included, is a
+ * derived table whose column names are the keys (`records`): an m2o value is one such record,
+ * an o2m list an array of them, and the root's array_to_json turns the whole tree into JSON
+ * at once (bench/README.md: cheaper than json_build_object and json_agg per level).
  */
 export function compileReadJson(dialect: Dialect, ast: ReadAst): CompiledSql {
   invariant(dialect.name === 'pg', 'JSON output is written by PostgreSQL');
@@ -78,25 +82,69 @@ class ReadCompiler {
   }
 
   /**
-   * SELECT cast(array_to_json(ARRAY(SELECT x FROM (SELECT value AS "key", ... FROM root ...
-   * ORDER BY ... LIMIT ...) AS x)) AS text) AS json: one row. Each item is its row as JSON,
-   * keyed by the column names (row_to_json: half the cost of json_build_object and a cast per
-   * row), in the derived table's order, which a plain scan of it keeps (as PostgREST's
-   * json_agg over an ordered subquery relies on); no aggregate sorts the rows again.
+   * SELECT cast(array_to_json(ARRAY(<records of the root>)) AS text) AS json: one row. Each
+   * item is its record as JSON, keyed by the column names (row_to_json: half the cost of
+   * json_build_object and a cast per row), in the derived table's order, which a plain scan
+   * of it keeps (as PostgREST's json_agg over an ordered subquery relies on); no aggregate
+   * sorts the rows again.
    */
   jsonRoot(ast: ReadAst): void {
     const { w } = this;
     const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
+    w.raw('select cast(array_to_json(array(');
+    this.records(scope, ast.children, ast.collection, null, ast.level);
+    w.raw(')) as text) as ').id('json');
+  }
+
+  /**
+   * JSON output: SELECT x FROM (SELECT value AS "key", ... FROM table WHERE join AND filter
+   * ORDER BY ... LIMIT ...) AS x, the level's rows as records whose column names are the keys
+   * (hasJsonForm keeps them within PostgreSQL's 63-byte names). Nested records and arrays of
+   * them become JSON objects and arrays when the root's array_to_json reaches them.
+   */
+  private records(scope: Scope, children: readonly ReadNode[], collection: CollectionRef, join: Emit | null, level: LevelQuery): void {
+    const { w } = this;
     const derived = this.aliases.next('x');
-    w.raw('select cast(array_to_json(array(select ').id(derived).raw(' from (select ');
-    w.join(ast.children, ', ', (child) => {
+    w.raw('select ').id(derived).raw(' from (select ');
+    w.join(children, ', ', (child) => {
       this.value(scope, child);
       w.raw(' as ').id(child.key);
     });
-    this.from(scope, ast.collection, null, ast.level.filter);
-    this.orderBy(scope.alias, ast.level.sort);
-    w.dialect.limitOffset(w, ast.level.limit, ast.level.offset);
-    w.raw(') as ').id(derived).raw(')) as text) as ').id('json');
+    this.from(scope, collection, join, level.filter);
+    this.orderBy(scope.alias, level.sort);
+    w.dialect.limitOffset(w, level.limit, level.offset);
+    w.raw(') as ').id(derived);
+  }
+
+  /** JSON output, m2o: (records of the related row), null when there is none or it fails the filter. */
+  private relatedRecord(parent: string, node: M2ONode): void {
+    const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
+    const join: Emit = () => writeJoin(this.w, parent, scope.alias, node.relation);
+    this.w.raw('(');
+    this.records(scope, node.children, node.relation.target, join, { filter: node.filter, sort: [], limit: null, offset: 0 });
+    this.w.raw(')');
+  }
+
+  /**
+   * JSON output, o2m: ARRAY(records of the related rows), or ARRAY(SELECT key ...) for a list of
+   * keys, in the level's order and window; an empty array when there are none.
+   */
+  private relatedRecords(parent: string, node: O2MNode): void {
+    const { w } = this;
+    const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
+    const { target } = node.relation;
+    const join: Emit = () => writeJoin(w, parent, scope.alias, node.relation);
+    w.raw('array(');
+    if (node.children !== null) {
+      this.records(scope, node.children, target, join, node.level);
+    } else {
+      w.raw('select ');
+      pgJsonValue(w, () => w.column(scope.alias, target.primary), target.primaryType, false);
+      this.from(scope, target, join, node.level.filter);
+      this.orderBy(scope.alias, node.level.sort);
+      w.dialect.limitOffset(w, node.level.limit, node.level.offset);
+    }
+    w.raw(')');
   }
 
   /** `, <sort operand> AS s0, ...`: what derivedOrder orders the aggregate by. */
@@ -143,10 +191,12 @@ class ReadCompiler {
         // A scalar subquery on every dialect: PostgreSQL then probes the target's primary key
         // per row, where a LATERAL join let it hash-join a scan of the whole target table
         // (bench/README.md: o2m + m2m 1.4x faster in PostgreSQL).
-        this.subquery(scope.alias, node);
+        if (this.json) this.relatedRecord(scope.alias, node);
+        else this.subquery(scope.alias, node);
         return;
       case 'o2m':
-        if (w.dialect.name === 'pg') this.lateral(scope, node);
+        if (this.json) this.relatedRecords(scope.alias, node);
+        else if (w.dialect.name === 'pg') this.lateral(scope, node);
         else this.subquery(scope.alias, node);
         return;
       case 'a2o':
@@ -157,16 +207,8 @@ class ReadCompiler {
     }
   }
 
-  /** The JSON tuple of one row of `scope`: its values by position (objects by key in JSON output). */
+  /** The JSON tuple of one row of `scope`: its values by position (the row path's). */
   private tuple(scope: Scope, children: readonly ReadNode[]): void {
-    if (this.json) {
-      // Keys are plain (hasJsonForm), so they are written as literals like the floor's SQL.
-      this.w.raw('json_build_object(').join(children, ', ', (child) => {
-        this.w.raw(`'${child.key}', `);
-        this.value(scope, child);
-      }).raw(')');
-      return;
-    }
     this.w.dialect.jsonArray(
       this.w,
       children.map((child) => () => this.value(scope, child)),
@@ -185,7 +227,7 @@ class ReadCompiler {
     });
   }
 
-  /** A correlated scalar subquery: m2o rows everywhere, o2m lists on MySQL/MariaDB and SQLite. */
+  /** A correlated scalar subquery: m2o rows on every dialect, o2m lists on MySQL/MariaDB and SQLite. */
   private subquery(parent: string, node: M2ONode | O2MNode): void {
     this.w.raw('(');
     if (node.kind === 'm2o') this.relatedRow(parent, node);
@@ -215,9 +257,7 @@ class ReadCompiler {
     const element: Emit = () => {
       if (node.children === null) {
         const target = node.relation.target;
-        const key: Emit = () => w.column(scope.alias, target.primary);
-        if (this.json) pgJsonValue(w, key, target.primaryType, false);
-        else w.dialect.readColumn(w, key, target.primaryType);
+        w.dialect.readColumn(w, () => w.column(scope.alias, target.primary), target.primaryType);
       } else {
         this.tuple(scope, node.children);
       }

@@ -14,6 +14,7 @@ import {
   type ReadContext,
   type Reader,
 } from '../../../src/query/index.js';
+import { createCaller, grant, type Caller } from '../access/permission-helpers.js';
 import { createQueryFixture } from './fixture-schema.js';
 
 /**
@@ -70,7 +71,21 @@ describeEachDatabase('read: JSON written by the database equals shaped rows', (c
     ]);
     if (c.dialect === 'postgres') await db('measures').insert({ ratio: Number.NaN, ratio4: Number.POSITIVE_INFINITY });
     await c.server.schema.invalidate();
+    limited = await createCaller(db);
+    const published = { status: { _eq: 'published' } };
+    await grant(c, limited.role, [
+      { collection: 'articles', action: 'read', permissions: published, fields: ['id', 'title', 'author', 'comments', 'categories'] },
+      { collection: 'authors', action: 'read', permissions: { id: { _neq: 2 } }, fields: ['id', 'name', 'articles'] },
+      { collection: 'comments', action: 'read', permissions: { text: { _ncontains: 'spam' } }, fields: ['id', 'text', 'author'] },
+      { collection: 'articles_categories', action: 'read', permissions: { categories_id: { _neq: 1 } } },
+      { collection: 'categories', action: 'read' },
+    ]);
   });
+
+  let limited: Caller;
+  /** Keys at PostgreSQL's 63-byte limit on names, and a level of more than 50 keys. */
+  const KEY_63 = 'k'.repeat(63);
+  const WIDE = Array.from({ length: 60 }, (_, i) => `w${i}`);
 
   const QUERIES: readonly [string, string][] = [
     ['measures', 'fields=*&sort=id'],
@@ -84,6 +99,33 @@ describeEachDatabase('read: JSON written by the database equals shaped rows', (c
     ['articles', 'fields=id,headline,writer.name&alias[headline]=title&alias[writer]=author&sort=id'],
     ['articles', 'fields=id,title&filter[author][name][_eq]=Ann&sort=-views&limit=1&offset=1'],
     ['authors', 'fields=id,articles.title,articles.comments.author.name&sort=id'],
+    // Nested levels, each with its own sort, window, filter and aliases (derived tables in SQL).
+    [
+      'authors',
+      'fields=id,articles.id,articles.comments.text,articles.comments.author.name&deep[articles][_sort]=-views&deep[articles][_limit]=1' +
+        '&deep[articles][comments][_sort]=-sort&deep[articles][comments][_limit]=2&deep[articles][comments][_offset]=1&sort=id',
+    ],
+    [
+      'authors',
+      'fields=id,articles.title,articles.categories.id,articles.categories.categories_id.name&deep[articles][_filter][status][_eq]=published' +
+        '&deep[articles][categories][_sort]=-categories_id.name&deep[articles][categories][categories_id][_filter][name][_neq]=tech&sort=id',
+    ],
+    [
+      'countries',
+      'fields=id,authors.name,authors.articles.comments,authors.articles.categories&deep[authors][_sort]=-name&deep[authors][articles][_sort]=-id' +
+        '&deep[authors][articles][comments][_sort]=-id&deep[authors][articles][categories][_limit]=1&sort=id',
+    ],
+    ['articles', 'fields=id,sections.id,sections.collection&deep[sections][_sort]=-sort&deep[sections][_filter][collection][_eq]=headings&sort=id'],
+    [
+      'articles',
+      'fields=id,writer.name,notes.text,notes.by.country.name&alias[writer]=author&alias[notes]=comments' +
+        '&deep[notes][_alias][by]=author&deep[notes][_filter][text][_contains]=spam&sort=id',
+    ],
+    [
+      'authors',
+      `fields=id,articles.${KEY_63},${WIDE.map((k) => `articles.comments.${k}`).join(',')}&deep[articles][_alias][${KEY_63}]=title` +
+        `&${WIDE.map((k) => `deep[articles][comments][_alias][${k}]=text`).join('&')}&sort=id`,
+    ],
   ];
 
   for (const [collection, params] of QUERIES) {
@@ -112,6 +154,58 @@ describeEachDatabase('read: JSON written by the database equals shaped rows', (c
     });
   }
 
+  it('nested levels keep the row permissions of a limited role', async () => {
+    const c = ctx();
+    const params =
+      'fields=id,name,articles.title,articles.comments.text,articles.comments.author.name,' +
+      'articles.categories.categories_id.name&sort=id';
+    const read = await readSetup(c, limited);
+    const query = parseQuery(parseQueryString(`?${params}`));
+    const items = await readItems(read.ctx, 'authors', query, read.reader);
+    // Bob (2) is not readable; neither are drafts, spam comments or the junction rows of news.
+    const hello = {
+      title: 'Hello world',
+      comments: [
+        { text: 'c1 good', author: null },
+        { text: 'c3 good', author: null },
+      ],
+      categories: [{ categories_id: { name: 'tech' } }],
+    };
+    const quantum = { title: 'Quantum leap', comments: [{ text: 'e1 good', author: { name: 'Ann' } }], categories: [] };
+    expect(items).to.deep.equal([
+      { id: 1, name: 'Ann', articles: [hello, quantum] },
+      { id: 3, name: 'Cid', articles: [] },
+    ]);
+    const json = await readItemsJson(read.ctx, 'authors', query, read.reader);
+    if (c.dialect === 'postgres') expect(inSpelling(json ?? '')).to.equal(JSON.stringify(items));
+    else expect(json).to.equal(null);
+    const listed = await getText(c, `/items/authors?${params}`, limited.token);
+    expect(inSpelling(listed)).to.equal(JSON.stringify({ data: items }));
+  });
+
+  it('keys longer than 63 bytes and many-to-any items keep the row path', async () => {
+    const c = ctx();
+    const read = await readSetup(c);
+    const longKey = 'k'.repeat(64);
+    const cases: readonly [string, unknown][] = [
+      [
+        `fields=id,comments.${longKey}&deep[comments][_alias][${longKey}]=text&filter[id][_eq]=1`,
+        [{ id: 1, comments: ['c1 good', 'c2 spam', 'c3 good'].map((text) => ({ [longKey]: text })) }],
+      ],
+      [
+        'fields=id,sections.id,sections.item:headings.title&filter[id][_eq]=2',
+        [{ id: 2, sections: [{ id: 4, item: { title: 'H2' } }] }],
+      ],
+    ];
+    for (const [params, expected] of cases) {
+      const query = parseQuery(parseQueryString(`?${params}`));
+      expect(await readItemsJson(read.ctx, 'articles', query, read.reader), params).to.equal(null);
+      expect(await readItems(read.ctx, 'articles', query, read.reader)).to.deep.equal(expected);
+      const listed = await getText(c, `/items/articles?${params}`);
+      expect(JSON.parse(listed)).to.deep.equal({ data: expected });
+    }
+  });
+
   it('a missing item is still 403 FORBIDDEN', async () => {
     const res = await ctx().api('/items/measures/999999?fields=id,at', { headers: auth });
     expect(res.status).to.equal(403);
@@ -128,8 +222,8 @@ describeEachDatabase('read: JSON written by the database equals shaped rows', (c
 
 const auth = { Authorization: `Bearer ${TEST_ADMIN.token}` };
 
-async function getText(ctx: ServerContext, path: string): Promise<string> {
-  const res = await ctx.api(path, { headers: auth });
+async function getText(ctx: ServerContext, path: string, token = TEST_ADMIN.token): Promise<string> {
+  const res = await ctx.api(path, { headers: { Authorization: `Bearer ${token}` } });
   const text = await res.text();
   expect(res.status, text).to.equal(200);
   expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
@@ -137,18 +231,19 @@ async function getText(ctx: ServerContext, path: string): Promise<string> {
 }
 
 /**
- * PostgreSQL spells objects `{"id" : 1, "title" : "x"}`: the same JSON as JSON.stringify's,
- * compared through one spelling. (JSON.parse keeps key order, but for integer-like keys.)
+ * PostgreSQL spells some numbers its own way (`-2e-07` for JSON.stringify's `-2e-7`): the same
+ * JSON, compared through one spelling. (JSON.parse keeps key order, but for integer-like keys.)
  */
 function inSpelling(text: string): string {
   return JSON.stringify(JSON.parse(text));
 }
 
-/** The read side as the service calls it, for the admin. */
-async function readSetup(c: ServerContext): Promise<{ ctx: ReadContext; reader: Reader }> {
+/** The read side as the service calls it, for the admin or a limited caller. */
+async function readSetup(c: ServerContext, caller?: Caller): Promise<{ ctx: ReadContext; reader: Reader }> {
   const db = c.server.db;
   const overview = await c.server.schema.getOverview();
-  const accountability = { user: null, role: null, admin: true, app: true, ip: null, userAgent: null, origin: null };
+  const who = caller === undefined ? { user: null, role: null, admin: true } : { user: caller.user, role: caller.role, admin: false };
+  const accountability = { ...who, app: caller === undefined, ip: null, userAgent: null, origin: null };
   const reader = await readerOf({ db, permissions: new PermissionStore(db, { enabled: false }) }, overview, accountability);
   return { ctx: { db, overview, limits: queryLimits(loadConfig({})) }, reader };
 }

@@ -174,11 +174,34 @@ describe('compile (pg, JSON output)', () => {
       collection: 'articles',
       qs: 'fields=id,author.name,comments.text,comments.author.name,categories&deep[comments][_sort]=-id&deep[comments][_limit]=2',
     },
+    {
+      // Every level keeps its deep filter, sort (through an m2o too), window and aliases.
+      name: 'json-deep',
+      collection: 'authors',
+      qs:
+        'fields=id,posts.id,posts.notes.text,posts.notes.writer.name,posts.categories.categories_id.name&alias[posts]=articles' +
+        '&deep=' +
+        encodeURIComponent(
+          JSON.stringify({
+            posts: {
+              _filter: { status: { _eq: 'published' } },
+              _sort: ['-views', 'author.name'],
+              _limit: 3,
+              _offset: 1,
+              _alias: { notes: 'comments' },
+              notes: { _alias: { writer: 'author' }, _filter: { text: { _nempty: true } }, _sort: ['-id'], _limit: 2 },
+              categories: { categories_id: { _filter: { name: { _neq: 'x' } } } },
+            },
+          }),
+        ),
+    },
+    { name: 'json-row-permission', collection: 'articles', qs: 'fields=id,comments.text,author.articles.title', access: ROW_FILTERED },
   ];
   for (const c of jsonCases) {
     it(c.name, () => {
       const query = parseQuery(parseQueryString(c.qs));
-      const compiled = compileReadJson(dialectFor('pg'), buildReadAst(testBuildContext({}), c.collection, query));
+      const ctx = testBuildContext(c.access === undefined ? {} : { access: c.access });
+      const compiled = compileReadJson(dialectFor('pg'), buildReadAst(ctx, c.collection, query));
       expect(compiled.sql.split('?').length - 1).to.equal(compiled.values.length);
       expectSqlSnapshot(`pg/${c.name}`, compiled);
     });

@@ -28,13 +28,10 @@ const JSON_COLUMN_TYPES: Partial<Readonly<Record<FieldType, ReadonlySet<string>>
 };
 
 /**
- * Object keys are written as SQL literals and column names: only plain ones, within
- * PostgreSQL's 63-byte identifiers (longer ones would be cut).
+ * Object keys are the column names of derived tables (compileReadJson): only plain ones,
+ * within PostgreSQL's 63-byte identifiers (longer ones would be cut); others keep the row path.
  */
 const PLAIN_KEY = /^[A-Za-z0-9_$ -]{1,63}$/;
-
-/** json_build_object takes at most 100 arguments: 50 keys with their values. */
-const MAX_KEYS = 50;
 
 /**
  * Whether every value of the tree has a JSON form written by PostgreSQL identical to what
@@ -42,7 +39,6 @@ const MAX_KEYS = 50;
  * left to the shaper.
  */
 export function hasJsonForm(overview: SchemaOverview, collection: string, children: readonly ReadNode[]): boolean {
-  if (children.length > MAX_KEYS) return false;
   const fields = overview.collections[collection]?.fields;
   return children.every((node) => {
     if (!PLAIN_KEY.test(node.key)) return false;
