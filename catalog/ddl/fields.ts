@@ -7,6 +7,7 @@ import {
   InvalidPayloadError,
   UnprocessableEntityError,
 } from '../../src/errors.js';
+import { readIndexNames } from '../introspection/index.js';
 import { requireCollection } from '../overview/lookup.js';
 import type { CollectionOverview, FieldOverview, FieldType, RelationOverview, SchemaOverview } from '../overview/types.js';
 import { defineColumn, stringLengthOf, type ColumnDefinition } from './columns.js';
@@ -107,10 +108,18 @@ export async function addKeys(change: SchemaChange, column: ChangedField, spec: 
   else if (spec.isIndexed === true) await changeKey(change, column, 'index', true);
 }
 
-/** Adds or drops a column's unique key or plain index; the opposite is the undo. */
-async function changeKey(change: SchemaChange, column: ChangedField, kind: 'unique' | 'index', isAdded: boolean): Promise<void> {
+/**
+ * Adds or drops a column's unique key or plain index (by default under the name the service
+ * gives it); the opposite is the undo.
+ */
+async function changeKey(
+  change: SchemaChange,
+  column: ChangedField,
+  kind: 'unique' | 'index',
+  isAdded: boolean,
+  indexName = constraintName(column.collection, column.field, kind),
+): Promise<void> {
   const { collection: table, field } = column;
-  const indexName = constraintName(table, field, kind);
   const add = (x: Knex) => x.schema.alterTable(table, (t) => {
     if (kind === 'unique') t.unique([field], { indexName });
     else t.index([field], indexName);
@@ -144,7 +153,8 @@ export function newColumnDefinition(field: string, type: FieldType, spec: Column
  * tables' own fields can't be altered (422).
  */
 export async function updateField(ctx: SchemaContext, collection: string, field: string, patch: FieldPatch): Promise<void> {
-  const target = requireCollection(await ctx.schema.getOverview(), collection);
+  const overview = await ctx.schema.getOverview();
+  const target = requireCollection(overview, collection);
   const current = requireField(target, field);
   assertNotSystemField(target, current, 'altered');
   const type = patch.type ?? current.type;
@@ -158,12 +168,22 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
       ['defaultValue', 'isNullable', 'maxLength', 'numericPrecision', 'numericScale'].some((k) => k in schema));
   const uniqueChange = !current.isAlias && schema.isUnique !== undefined && schema.isUnique !== current.isUnique;
   const isUnique = schema.isUnique ?? current.isUnique;
+  const db = ctx.db;
+  const dialect = dialectOf(db);
+  // InnoDB makes an index with each foreign key and refuses to drop its last one: there the
+  // column keeps an index (a plain one replaces a dropped unique key), and is_indexed says so.
+  const keepsIndex = dialect === 'mysql' && hasForeignKey(overview, collection, field);
   // A plain index of its own, kept unless is_indexed says; a unique key replaces it (it is an index).
   const hadIndex = current.isIndexed && !current.isUnique;
-  const wantsIndex = !isUnique && (schema.isIndexed ?? hadIndex);
+  const wantsIndex = !isUnique && (schema.isIndexed ?? (hadIndex || keepsIndex));
   const indexChange = !current.isAlias && wantsIndex !== hadIndex;
   if (!current.isAlias && schema.isIndexed === false && isUnique) {
     throw new InvalidPayloadError(`Field "${field}" of collection "${collection}" is unique: its unique key is an index`);
+  }
+  if (schema.isIndexed === false && keepsIndex) {
+    throw new InvalidPayloadError(
+      `Field "${field}" of collection "${collection}" has a foreign key: MariaDB keeps an index on a foreign key's column`,
+    );
   }
   if (current.isPrimaryKey && (isColumnChange || uniqueChange)) {
     throw new UnprocessableEntityError(
@@ -186,8 +206,6 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
     precision: 'numericPrecision' in schema ? (schema.numericPrecision ?? null) : before.precision,
     scale: 'numericScale' in schema ? (schema.numericScale ?? null) : before.scale,
   };
-  const db = ctx.db;
-  const dialect = dialectOf(db);
   const changed: ChangedField = { collection, field, type };
   if ((uniqueChange && isUnique) || (indexChange && wantsIndex)) assertIndexable(changed);
   if (isColumnChange && before.isNullable && !after.isNullable) {
@@ -213,8 +231,14 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
         );
         if (dialect === 'sqlite3' && type !== current.type) await change.data((trx) => assertSqliteConverted(trx, changed));
       }
+      // Keys are added before others are dropped: a foreign key on MariaDB is never left without one.
+      if (indexChange && wantsIndex) await changeKey(change, changed, 'index', true);
       if (uniqueChange) await changeKey(change, changed, 'unique', isUnique);
-      if (indexChange) await changeKey(change, changed, 'index', wantsIndex);
+      if (indexChange && !wantsIndex) {
+        // By the names the database reports: MariaDB's own FK index and indexes made elsewhere too.
+        const names = await change.data((trx) => readIndexNames(trx, collection, field));
+        for (const name of names) await changeKey(change, changed, 'index', false, name);
+      }
       const meta = patch.meta ?? {};
       if (patch.meta !== undefined || type !== current.type) {
         await change.data((trx) => upsertFieldRow(trx, collection, field, type, meta));
@@ -315,6 +339,10 @@ export function foreignKeyOf(relation: RelationOverview): ForeignKey | undefined
     onDelete: relation.schema.onDelete ?? 'NO ACTION',
     constraintName: relation.schema.constraintName,
   };
+}
+
+function hasForeignKey(overview: SchemaOverview, collection: string, field: string): boolean {
+  return overview.relations.some((r) => r.collection === collection && r.field === field && r.schema !== null);
 }
 
 export function requireField(collection: CollectionOverview, field: string): FieldOverview {

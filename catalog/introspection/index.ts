@@ -23,3 +23,13 @@ export function introspect(db: Knex): Promise<RawSchema> {
       return introspectSqlite(db);
   }
 }
+
+/**
+ * The plain (not unique) single-column indexes on `table.column` as the database has them
+ * now, read the same way as for the overview. A schema change reads them after its own adds:
+ * MariaDB silently drops the index it made for a foreign key once another index serves the key.
+ */
+export async function readIndexNames(db: Knex, table: string, column: string): Promise<readonly string[]> {
+  const { tables } = await introspect(db);
+  return tables.find((t) => t.name === table)?.columns.find((c) => c.name === column)?.indexNames ?? [];
+}

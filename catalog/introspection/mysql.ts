@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ColumnKeyIndex, type ColumnKeys } from './column-keys.js';
 import { groupBy } from './group-by.js';
 import type { RawColumn, RawForeignKey, RawSchema, RawTable } from './types.js';
 
@@ -84,17 +85,16 @@ export async function introspectMysql(db: Knex): Promise<RawSchema> {
   const jsonColumns = isMariaDb ? await readJsonChecks(db) : new Set<string>();
 
   const primaryKeys = new Map<string, string[]>();
-  const uniqueColumns = new Set<string>();
-  const indexedColumns = new Set<string>();
+  const columnKeys = new ColumnKeyIndex();
   for (const rows of groupBy(indexRows, (r) => `${r.table_name}\u0000${r.index_name}`).values()) {
     const [first] = rows;
     // Functional index parts have no column name: such an index is not a column's key.
     if (first === undefined || rows.some((r) => r.column_name === null)) continue;
     const names = rows.map((r) => r.column_name as string);
     if (first.index_name === 'PRIMARY') primaryKeys.set(first.table_name, names);
-    if (names.length !== 1) continue;
-    indexedColumns.add(`${first.table_name}.${names[0]}`);
-    if (Number(first.non_unique) === 0) uniqueColumns.add(`${first.table_name}.${names[0]}`);
+    const [column] = names;
+    if (names.length !== 1 || column === undefined) continue;
+    columnKeys.add(first.table_name, column, { name: first.index_name, isUnique: Number(first.non_unique) === 0 });
   }
 
   const tables: RawTable[] = [];
@@ -103,10 +103,9 @@ export async function introspectMysql(db: Knex): Promise<RawSchema> {
       name,
       comment: emptyToNull(rows[0]?.table_comment ?? null),
       primaryKey: primaryKeys.get(name) ?? [],
-      columns: rows.map((r) => {
-        const key = `${name}.${r.column_name}`;
-        return toColumn(r, isMariaDb, { isUnique: uniqueColumns.has(key), isIndexed: indexedColumns.has(key) }, jsonColumns.has(key));
-      }),
+      columns: rows.map((r) =>
+        toColumn(r, isMariaDb, columnKeys.of(name, r.column_name), jsonColumns.has(`${name}.${r.column_name}`)),
+      ),
     });
   }
 
@@ -142,7 +141,7 @@ async function readJsonChecks(db: Knex): Promise<Set<string>> {
 function toColumn(
   row: ColumnRow,
   isMariaDb: boolean,
-  { isUnique, isIndexed }: { isUnique: boolean; isIndexed: boolean },
+  keys: ColumnKeys,
   hasJsonCheck: boolean,
 ): RawColumn {
   const extra = row.extra.toLowerCase();
@@ -159,8 +158,7 @@ function toColumn(
     maxLength: toNumber(row.max_length),
     numericPrecision: toNumber(row.numeric_precision),
     numericScale: toNumber(row.numeric_scale),
-    isUnique,
-    isIndexed,
+    ...keys,
     hasAutoIncrement: extra.includes('auto_increment'),
     isGenerated,
     generationExpression: isGenerated ? emptyToNull(row.generation_expression) : null,

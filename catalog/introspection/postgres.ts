@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ColumnKeyIndex, type ColumnKeys } from './column-keys.js';
 import { groupBy } from './group-by.js';
 import type { RawColumn, RawForeignKey, RawSchema, RawTable } from './types.js';
 
@@ -48,10 +49,12 @@ ORDER BY rel.relname, att.attnum`;
 
 // Unique indexes cover both UNIQUE constraints and CREATE UNIQUE INDEX; partial ones don't count.
 const INDEX_SQL = `
-SELECT rel.relname AS table_name, idx.indexrelid::text AS index_id, idx.indisprimary AS is_primary,
-       idx.indisunique AS is_unique, idx.indnkeyatts AS column_count, att.attname AS column_name
+SELECT rel.relname AS table_name, idx.indexrelid::text AS index_id, irel.relname AS index_name,
+       idx.indisprimary AS is_primary, idx.indisunique AS is_unique, idx.indnkeyatts AS column_count,
+       att.attname AS column_name
 FROM pg_index idx
 JOIN pg_class rel ON rel.oid = idx.indrelid
+JOIN pg_class irel ON irel.oid = idx.indexrelid
 JOIN pg_namespace ns ON ns.oid = rel.relnamespace
 CROSS JOIN LATERAL unnest(idx.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
 JOIN pg_attribute att ON att.attrelid = rel.oid AND att.attnum = k.attnum
@@ -91,6 +94,7 @@ interface ColumnRow {
 interface IndexRow {
   table_name: string;
   index_id: string;
+  index_name: string;
   is_primary: boolean;
   is_unique: boolean;
   column_count: number;
@@ -117,15 +121,13 @@ export async function introspectPostgres(db: Knex): Promise<RawSchema> {
 
   const indexes = groupBy(indexRows.rows, (r) => r.index_id);
   const primaryKeys = new Map<string, string[]>();
-  const uniqueColumns = new Set<string>();
-  const indexedColumns = new Set<string>();
+  const columnKeys = new ColumnKeyIndex();
   for (const rows of indexes.values()) {
     const [first] = rows;
     if (first === undefined || rows.length !== first.column_count) continue;
     if (first.is_primary) primaryKeys.set(first.table_name, rows.map((r) => r.column_name));
     if (rows.length !== 1) continue;
-    indexedColumns.add(`${first.table_name}.${first.column_name}`);
-    if (first.is_unique) uniqueColumns.add(`${first.table_name}.${first.column_name}`);
+    columnKeys.add(first.table_name, first.column_name, { name: first.index_name, isUnique: first.is_unique });
   }
 
   const tables: RawTable[] = [];
@@ -134,7 +136,7 @@ export async function introspectPostgres(db: Knex): Promise<RawSchema> {
       name,
       comment: rows[0]?.table_comment ?? null,
       primaryKey: primaryKeys.get(name) ?? [],
-      columns: rows.map((r) => toColumn(r, uniqueColumns.has(`${name}.${r.column_name}`), indexedColumns.has(`${name}.${r.column_name}`))),
+      columns: rows.map((r) => toColumn(r, columnKeys.of(name, r.column_name))),
     });
   }
 
@@ -154,7 +156,7 @@ export async function introspectPostgres(db: Knex): Promise<RawSchema> {
   };
 }
 
-function toColumn(row: ColumnRow, isUnique: boolean, isIndexed: boolean): RawColumn {
+function toColumn(row: ColumnRow, keys: ColumnKeys): RawColumn {
   const isGenerated = row.generated !== '';
   const defaultRaw = isGenerated ? null : row.default_raw;
   const isSerial = defaultRaw !== null && /^nextval\(/i.test(defaultRaw);
@@ -169,8 +171,7 @@ function toColumn(row: ColumnRow, isUnique: boolean, isIndexed: boolean): RawCol
     maxLength: row.max_length,
     numericPrecision: row.numeric_precision,
     numericScale: row.numeric_scale,
-    isUnique,
-    isIndexed,
+    ...keys,
     hasAutoIncrement: isSerial || row.identity !== '',
     isGenerated,
     generationExpression: isGenerated ? row.default_raw : null,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ColumnKeyIndex, type ColumnKeys } from './column-keys.js';
 import { groupBy } from './group-by.js';
 import type { RawColumn, RawForeignKey, RawSchema, RawTable } from './types.js';
 
@@ -63,9 +64,11 @@ export async function introspectSqlite(db: Knex): Promise<RawSchema> {
   const indexRows = await db.raw<IndexRow[]>(INDEX_SQL);
   const foreignKeys = await db.raw<ForeignKeyRow[]>(FOREIGN_KEYS_SQL);
 
-  const singleColumn = indexRows.filter((r) => r.column_count === 1 && r.column_name !== null);
-  const indexedColumns = new Set(singleColumn.map((r) => `${r.table_name}.${r.column_name}`));
-  const uniqueColumns = new Set(singleColumn.filter((r) => r.is_unique === 1).map((r) => `${r.table_name}.${r.column_name}`));
+  const columnKeys = new ColumnKeyIndex();
+  for (const r of indexRows) {
+    if (r.column_count !== 1 || r.column_name === null) continue;
+    columnKeys.add(r.table_name, r.column_name, { name: r.index_name, isUnique: r.is_unique === 1 });
+  }
 
   const tables: RawTable[] = [];
   for (const [name, rows] of groupBy(columns, (r) => r.table_name)) {
@@ -77,10 +80,7 @@ export async function introspectSqlite(db: Knex): Promise<RawSchema> {
       name,
       comment: null,
       primaryKey,
-      columns: rows.map((r) => {
-        const key = `${name}.${r.column_name}`;
-        return toColumn(r, primaryKey, { isUnique: uniqueColumns.has(key), isIndexed: indexedColumns.has(key) });
-      }),
+      columns: rows.map((r) => toColumn(r, primaryKey, columnKeys.of(name, r.column_name))),
     });
   }
 
@@ -108,7 +108,7 @@ export async function introspectSqlite(db: Knex): Promise<RawSchema> {
 function toColumn(
   row: ColumnRow,
   primaryKey: readonly string[],
-  { isUnique, isIndexed }: { isUnique: boolean; isIndexed: boolean },
+  keys: ColumnKeys,
 ): RawColumn {
   const declared = row.type.trim().toLowerCase();
   const dataType = declared.replace(/\s*\(.*$/s, '');
@@ -125,9 +125,10 @@ function toColumn(
     maxLength: !isNumeric && first !== undefined && Number.isFinite(first) ? first : null,
     numericPrecision: isNumeric && first !== undefined && Number.isFinite(first) ? first : null,
     numericScale: isNumeric && second !== undefined && Number.isFinite(second) ? second : null,
-    isUnique: isUnique || isPrimary,
+    isUnique: keys.isUnique || isPrimary,
     // The rowid key has no index of its own: the table is ordered by it.
-    isIndexed: isIndexed || isPrimary,
+    isIndexed: keys.isIndexed || isPrimary,
+    indexNames: keys.indexNames,
     // INTEGER PRIMARY KEY is the rowid: SQLite assigns it when the insert leaves it out.
     hasAutoIncrement: isPrimary && dataType === 'integer',
     // pragma_table_xinfo: hidden 2 = virtual generated, 3 = stored generated.

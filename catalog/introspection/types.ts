@@ -34,6 +34,8 @@ export interface RawColumn {
   readonly isUnique: boolean;
   /** In a single-column index of any kind (unique ones and the primary key count). */
   readonly isIndexed: boolean;
+  /** The plain (not unique) single-column indexes on it, by name, whoever made them. */
+  readonly indexNames: readonly string[];
   readonly hasAutoIncrement: boolean;
   /** A generated (computed) column; its expression when the dialect tells. */
   readonly isGenerated: boolean;

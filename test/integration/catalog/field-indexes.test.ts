@@ -72,6 +72,53 @@ describeEachDatabase('schema routes: indexes and unique keys', (ctx) => {
     expect(await keysOf('body')).to.deep.equal({ is_unique: false, is_indexed: true });
   });
 
+  it('an index made outside the service, whatever its name: is_indexed reads it, is_indexed false drops it', async () => {
+    expectOk(await api('POST', '/fields/lamps', { field: 'shade', type: 'string' }));
+    const { db, schema } = ctx().server;
+    await db.schema.alterTable('lamps', (t) => {
+      t.index(['shade'], 'lamps_by_shade');
+    });
+    await schema.invalidate();
+    expect(await keysOf('shade')).to.deep.equal({ is_unique: false, is_indexed: true });
+    expectOk(await api('PATCH', '/fields/lamps/shade', { schema: { is_indexed: false } }));
+    expect(await keysOf('shade')).to.deep.equal({ is_unique: false, is_indexed: false });
+  });
+
+  it('an m2o: is_indexed is what the database keeps; MariaDB keeps an index on a foreign key (400)', async () => {
+    // InnoDB creates an index with each foreign key and refuses to drop the last one.
+    const keepsIndex = ctx().dialect === 'mariadb';
+    const refused = async (schema: Record<string, unknown>) => {
+      const result = await api('PATCH', '/fields/lamps/maker', { schema });
+      if (!keepsIndex) return expectOk(result);
+      expectError(result, 400, 'INVALID_PAYLOAD', /Field "maker" of collection "lamps" has a foreign key.*index/);
+    };
+    expectOk(await api('POST', '/collections', { collection: 'makers', schema: {}, fields: [] }));
+    expectOk(await api('POST', '/fields/lamps', { field: 'maker', type: 'integer' }));
+    expectOk(await api('POST', '/relations', { collection: 'lamps', field: 'maker', related_collection: 'makers' }));
+    expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: keepsIndex });
+    await refused({ is_indexed: false });
+    expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: keepsIndex });
+
+    expectOk(await api('PATCH', '/fields/lamps/maker', { schema: { is_indexed: true } }));
+    expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: true });
+    await refused({ is_indexed: false });
+    expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: keepsIndex });
+
+    expectOk(await api('PATCH', '/fields/lamps/maker', { schema: { is_unique: true } }));
+    expect(await keysOf('maker')).to.deep.equal({ is_unique: true, is_indexed: true });
+    await refused({ is_unique: false, is_indexed: false });
+    expect(await keysOf('maker')).to.deep.equal({ is_unique: keepsIndex, is_indexed: keepsIndex });
+    if (keepsIndex) {
+      expectOk(await api('PATCH', '/fields/lamps/maker', { schema: { is_unique: false } }));
+      expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: true });
+    }
+
+    // Without its foreign key the column's index (MariaDB's own one included) can go.
+    expectOk(await api('DELETE', '/relations/lamps/maker'), 204);
+    expectOk(await api('PATCH', '/fields/lamps/maker', { schema: { is_indexed: false } }));
+    expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: false });
+  });
+
   it('json fields can be neither unique nor indexed: a clear 400, nothing changed', async () => {
     const unique = await api('PATCH', '/fields/lamps/doc', { schema: { is_unique: true } });
     expectError(unique, 400, 'INVALID_PAYLOAD', /Field "doc" of collection "lamps" of type "json" can't be unique or indexed/);

@@ -15,6 +15,7 @@ function column(dataType: string, extra: Partial<RawColumn> = {}): RawColumn {
     numericScale: null,
     isUnique: false,
     isIndexed: false,
+    indexNames: [],
     hasAutoIncrement: false,
     isGenerated: false,
     generationExpression: null,
