@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../access/permission-store.js';
 import type { StaticTokenUsers } from '../auth/static-token-users.js';
@@ -6,6 +7,7 @@ import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
 import { authenticate, type AuthLookups, type RequestOrigin } from '../auth/authenticate.js';
 import { InvalidPayloadError } from '../errors.js';
+import { requestOverview } from './request-overview.js';
 
 /**
  * Sets `req.accountability` from the access token (reference/auth.md, "Where the token is
@@ -19,17 +21,25 @@ export function resolveAccountability(
   schema: SchemaCache,
   staticTokens: StaticTokenUsers,
 ): RequestHandler {
-  const lookups = authLookups(permissions, schema, staticTokens);
   return async (req, _res, next) => {
+    const lookups = authLookups(permissions, schema, staticTokens, req);
     req.accountability = await authenticate(db, config.secret, readToken(req, config), requestOrigin(config, req), lookups);
     next();
   };
 }
 
-/** What authentication reads through caches: role ip_access per schema version, static tokens' users. */
-export function authLookups(permissions: PermissionStore, schema: SchemaCache, staticTokens: StaticTokenUsers): AuthLookups {
+/**
+ * What authenticating `req` reads through caches: role ip_access per schema version (of the
+ * request's overview), static tokens' users.
+ */
+export function authLookups(
+  permissions: PermissionStore,
+  schema: SchemaCache,
+  staticTokens: StaticTokenUsers,
+  req: IncomingMessage,
+): AuthLookups {
   return {
-    ipAccessOf: async (role: string) => permissions.ipAccessOf(role, (await schema.getOverview()).version),
+    ipAccessOf: async (role: string) => permissions.ipAccessOf(role, (await requestOverview(req, schema)).version),
     userByStaticToken: (token: string) => staticTokens.find(token),
   };
 }

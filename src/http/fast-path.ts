@@ -55,7 +55,6 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
   const { config, logger } = deps;
   if (logger.isLevelEnabled('info') || config.rateLimiter.enabled || config.rateLimiter.global.enabled) return app;
   const readsHere = dialectOf(deps.db) === 'pg' && !config.cache.enabled;
-  const lookups = authLookups(deps.permissions, deps.schema, deps.auth.staticTokens);
   const etagOf = app.get('etag fn') as EtagOf | undefined;
   const customIpHeader = config.ipCustomHeader === false ? undefined : config.ipCustomHeader.toLowerCase();
   const parseBody = promisify(jsonParser(config.maxPayloadSize));
@@ -69,14 +68,14 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
       config.secret,
       bearerToken(headers.authorization),
       { ip: (customIp as string | undefined) ?? req.socket.remoteAddress ?? null, userAgent: headers['user-agent'] ?? null, origin: headers.origin ?? null },
-      lookups,
+      authLookups(deps.permissions, deps.schema, deps.auth.staticTokens, req),
     );
   }
 
   /** The envelope of a plain read, or null for Express to answer. */
   async function read(req: IncomingMessage, target: ItemsPath): Promise<string | null> {
     const accountability = await caller(req);
-    const ctx = await readContext(deps);
+    const ctx = await readContext(deps, req);
     const reader = await readerOf(deps, ctx.overview, accountability);
     return databaseEnvelope(ctx, reader, target.collection, parseQuery(parseQueryString(target.search)), target.id);
   }

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { dataCacheKey, type CacheLookup, type DataCache } from '../cache/data-cache.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
+import { requestOverview } from './request-overview.js';
 
 export interface ResponseCacheDeps {
   readonly config: Config;
@@ -58,7 +59,7 @@ function cacheResponses(deps: ResponseCacheDeps, extraKey: (req: Request) => rea
         return next();
       }
       const { user, role, admin, app } = req.accountability;
-      const { version } = await deps.schema.getOverview();
+      const { version } = await requestOverview(req, deps.schema);
       const lookup = await dataCache.lookup(dataCacheKey([version, req.method, req.originalUrl, user, role, admin, app, ...extra]));
       const { hit } = lookup;
       if (hit !== undefined) {

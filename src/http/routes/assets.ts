@@ -21,7 +21,7 @@ export function assetRoutes(deps: AssetRouteDeps): Router {
   const router = Router();
   router.get(['/:id', '/:id/:filename'], async (req, res) => {
     checkTransformation(req.query as Record<string, unknown>);
-    const ctx = await readContext(deps);
+    const ctx = await readContext(deps, req);
     const reader = await readerOf(deps, ctx.overview, req.accountability);
     const asset = await findAsset(ctx, reader, deps.storage, String(req.params['id']));
     let range: ReturnType<typeof parseRange>;

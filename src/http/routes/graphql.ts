@@ -25,12 +25,12 @@ import {
   type SystemServices,
 } from '../../graphql/index.js';
 import type { Logger } from '../../logger/index.js';
-import type { Accountability } from '../../access/accountability.js';
 import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { commandContext } from '../../commands/command-context.js';
 import { queryLimits } from '../../query/index.js';
 import { toServiceErrors } from '../error-handler.js';
 import { readOpenApi } from '../openapi.js';
+import { requestOverview } from '../request-overview.js';
 import { skipResponseCache } from '../response-cache.js';
 import { clearCaches } from './cache.js';
 import { loginFrom, logoutFrom, passwordRequestFrom, passwordResetFrom, refreshFrom } from './auth.js';
@@ -72,7 +72,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache:
       parseRequestParams: readGraphqlBody,
       onSubscribe: async (req, params) => {
         const { accountability } = req.raw;
-        const { overview, access, schemas } = await callerSchemas(deps, store, accountability);
+        const { overview, access, schemas } = await callerSchemas(deps, store, req.raw);
         const schema = schemas[scope];
         const operationName = params.operationName ?? undefined;
         const { document, operation } = preparer.prepare(schema, params.query, operationName);
@@ -160,7 +160,7 @@ function systemServices(
 export function graphqlSpecRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Router {
   const router = Router();
   const sdl = (scope: Scope) => async (req: Request, res: Response) => {
-    const { schemas } = await callerSchemas(deps, store, req.accountability);
+    const { schemas } = await callerSchemas(deps, store, req);
     res.type('text/plain; charset=utf-8').send(printSchema(schemas[scope]));
   };
   router.get('/', sdl('items'));
@@ -172,18 +172,19 @@ export function graphqlSpecRoutes(deps: GraphqlRouteDeps, store: SchemaStore): R
 async function callerSchemas(
   deps: GraphqlRouteDeps,
   store: SchemaStore,
-  accountability: Accountability,
+  req: Request,
 ): Promise<{ overview: SchemaOverview; access: SchemaAccess; schemas: ScopedSchemas }> {
-  const { overview, access } = await callerAccess(deps, accountability);
+  const { overview, access } = await callerAccess(deps, req);
   return { overview, access, schemas: store.get(overview, access) };
 }
 
-/** The caller's permissions (loaded once per request) and what they allow in a schema. */
+/** The request's overview, the caller's permissions (loaded once per request) and what they allow in a schema. */
 async function callerAccess(
   deps: Pick<GraphqlRouteDeps, 'db' | 'schema' | 'permissions'>,
-  accountability: Accountability,
+  req: Request,
 ): Promise<{ overview: SchemaOverview; access: SchemaAccess }> {
-  const overview = await deps.schema.getOverview();
+  const { accountability } = req;
+  const overview = await requestOverview(req, deps.schema);
   const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview }, accountability);
   return { overview, access: schemaAccessOf(accountability, permissions) };
 }
@@ -195,7 +196,7 @@ async function callerAccess(
 export function openApiRoutes(deps: GraphqlRouteDeps): Router {
   const router = Router();
   router.get('/', async (req, res) => {
-    const { overview, access } = await callerAccess(deps, req.accountability);
+    const { overview, access } = await callerAccess(deps, req);
     res.json(await readOpenApi(deps, overview, access, req.accountability));
   });
   return router;

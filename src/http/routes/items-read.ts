@@ -116,7 +116,7 @@ class ItemReads {
   constructor(private readonly deps: ReadRouteDeps) {}
 
   async list(req: Request, res: Response, collection: string): Promise<void> {
-    const ctx = await readContext(this.deps);
+    const ctx = await readContext(this.deps, req);
     const reader = await readerOf(this.deps, ctx.overview, req.accountability);
     const body = searchBody(req);
     const query = requestQuery(req, body?.query);
@@ -148,7 +148,7 @@ class ItemReads {
   }
 
   async one(req: Request, res: Response, collection: string, id: string): Promise<void> {
-    const ctx = await readContext(this.deps);
+    const ctx = await readContext(this.deps, req);
     const reader = await readerOf(this.deps, ctx.overview, req.accountability);
     const query = requestQuery(req, undefined);
     const written = await databaseEnvelope(ctx, reader, collection, query, id);

@@ -23,7 +23,7 @@ export function usersMeRoutes(deps: ItemWriteDeps): Router {
 
   router.get('/me', async (req, res) => {
     const user = requireUser(req);
-    const ctx = await readContext(deps);
+    const ctx = await readContext(deps, req);
     const reader = await readerOf(deps, ctx.overview, req.accountability);
     try {
       res.json({ data: await readItemByKey(ctx, USERS, user, requestQuery(req), reader) });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createGuardrails, generate } from 'otplib';
 import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
 import { sqliteTarget } from '../../support/services.js';
-import { createCaller, grant } from '../access/permission-helpers.js';
+import { createCaller, grant, jwtFor } from '../access/permission-helpers.js';
 import { graphql, graphqlData } from '../graphql/graphql-client.js';
 import { adminWrite, createNotes, notesQueriesDuring, read, retitleInSql, titleOf, uniqueNamespace } from './cache-helpers.js';
 
@@ -263,4 +263,46 @@ describeEachDatabase(
     });
   },
   { targets: [sqliteTarget], env: () => ({ CACHE_ENABLED: 'true', CACHE_NAMESPACE: uniqueNamespace() }) },
+);
+
+describeEachDatabase(
+  'data cache without CACHE_SCHEMA',
+  (ctx) => {
+    before(() => createNotes(ctx()));
+
+    /** Overview builds while `work` runs: each reads svc_relations once (catalog/overview/build.ts), nothing else does. */
+    const overviewBuildsDuring = async (work: () => Promise<void>): Promise<number> => {
+      let builds = 0;
+      const onQuery = (query: { sql: string }) => {
+        if (/\bfrom [`"]?svc_relations\b/i.test(query.sql)) builds += 1;
+      };
+      const { db } = ctx().server;
+      db.on('query', onQuery);
+      try {
+        await work();
+      } finally {
+        db.removeListener('query', onQuery);
+      }
+      return builds;
+    };
+
+    it('builds the overview once per read: the cache key, the role\'s ip_access and the read share it', async () => {
+      const { api, server } = ctx();
+      const caller = await createCaller(server.db);
+      await grant(ctx(), caller.role, [{ collection: 'notes', action: 'read' }]);
+      const token = jwtFor(caller);
+      let miss: Awaited<ReturnType<typeof read>> | undefined;
+      expect(await overviewBuildsDuring(async () => void (miss = await read(api, '/items/notes/1?fields=title', token)))).to.equal(1);
+      expect(miss?.body.data).to.deep.equal({ title: 'first' });
+      let hit: Awaited<ReturnType<typeof read>> | undefined;
+      expect(await overviewBuildsDuring(async () => void (hit = await read(api, '/items/notes/1?fields=title', token)))).to.equal(1);
+      expect(hit?.text).to.equal(miss?.text);
+      expect(await overviewBuildsDuring(async () => void (await read(api, '/items/notes?fields=title&sort=id')))).to.equal(1);
+      const graphqlRead = `/graphql?query=${encodeURIComponent('{ notes_by_id(id: 1) { title } }')}`;
+      let viaGraphql: Awaited<ReturnType<typeof read>> | undefined;
+      expect(await overviewBuildsDuring(async () => void (viaGraphql = await read(api, graphqlRead, token)))).to.equal(1);
+      expect(viaGraphql?.body.data).to.deep.equal({ notes_by_id: { title: 'first' } });
+    });
+  },
+  { targets: [sqliteTarget], env: () => ({ CACHE_ENABLED: 'true', CACHE_SCHEMA: 'false', CACHE_NAMESPACE: uniqueNamespace() }) },
 );
