@@ -69,16 +69,52 @@ class ReadCompiler {
   /** SELECT c0, c1, ... FROM root [LATERAL ...] WHERE ... ORDER BY ... LIMIT ... */
   root(ast: ReadAst): void {
     const { w } = this;
+    if (w.dialect.name === 'mysql' && ast.level.sort.some(repeatsSubquery)) {
+      this.derivedRoot(ast);
+      return;
+    }
     const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
     w.raw('select ');
+    this.rootValues(scope, ast);
+    this.from(scope, ast.collection, null, ast.level.filter);
+    this.orderBy(scope.alias, ast.level.sort);
+    w.dialect.limitOffset(w, ast.level.limit, ast.level.offset);
+  }
+
+  /**
+   * MariaDB, sorted on a nullable value through a many-to-one: NULLs-largest order names the
+   * value twice (`v is null, v`), which would write the correlated subquery twice. The rows
+   * and their sort values (s0, s1, ...) come from a derived table ordered outside by those
+   * names (an alias of the same SELECT can't be used: in an ORDER BY expression MariaDB reads
+   * a same-named column of the table first). MariaDB merges the derived table, and both sort
+   * terms run the one subquery through its expression cache.
+   * SELECT x.c0, ... FROM (SELECT ... AS c0, ..., <sort value> AS s0, ... FROM root WHERE ...)
+   * AS x ORDER BY x.s0 IS NULL, x.s0, ... LIMIT ...
+   */
+  private derivedRoot(ast: ReadAst): void {
+    const { w } = this;
+    const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
+    const derived = this.aliases.next('x');
+    w.raw('select ');
+    const count = Math.max(ast.children.length, 1);
+    w.join(Array.from({ length: count }, (_, i) => columnAlias(i)), ', ', (column) => w.column(derived, column));
+    w.raw(' from (select ');
+    this.rootValues(scope, ast);
+    this.sortValues(scope.alias, ast.level);
+    this.from(scope, ast.collection, null, ast.level.filter);
+    w.raw(') as ').id(derived);
+    this.derivedOrder(derived, ast.level);
+    w.dialect.limitOffset(w, ast.level.limit, ast.level.offset);
+  }
+
+  /** `<value> AS c0, <value> AS c1, ...`: the root row's values by position (null AS c0 for none). */
+  private rootValues(scope: Scope, ast: ReadAst): void {
+    const { w } = this;
     if (ast.children.length === 0) w.raw('null as ').id(columnAlias(0));
     w.join(ast.children, ', ', (child, i) => {
       this.value(scope, child);
       w.raw(' as ').id(columnAlias(i));
     });
-    this.from(scope, ast.collection, null, ast.level.filter);
-    this.orderBy(scope.alias, ast.level.sort);
-    w.dialect.limitOffset(w, ast.level.limit, ast.level.offset);
   }
 
   /**
@@ -296,7 +332,7 @@ class ReadCompiler {
     }
   }
 
-  /** ORDER BY inside the aggregate, on the sort values the derived table carries. */
+  /** ORDER BY on the sort values the derived table carries (inside the aggregate for o2m lists). */
   private derivedOrder(derived: string, level: LevelQuery): void {
     if (level.sort.length === 0) return;
     const { w } = this;
@@ -331,4 +367,9 @@ class ReadCompiler {
       branchValue,
     ]);
   }
+}
+
+/** A sort term that names a correlated subquery twice where NULLs need a term of their own. */
+function repeatsSubquery(sort: SortNode): boolean {
+  return sort.canBeNull && sort.operand.kind === 'path';
 }

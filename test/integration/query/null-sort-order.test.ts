@@ -57,6 +57,10 @@ describeEachDatabase('read: NULLs sort as the largest value', (ctx) => {
     expect(ascending.map((r) => r['id'])).to.deep.equal([6, 1, 7, 8]);
     const descending = await read('/items/boxes?fields=id&filter[id][_in]=1,6,7,8&sort=-shelf.name,id');
     expect(descending.map((r) => r['id'])).to.deep.equal([7, 8, 1, 6]);
+    const page = await read('/items/boxes?fields=id,shelf.name&filter[id][_in]=1,6,7,8&sort=-shelf.name,id&limit=2&offset=1');
+    expect(page).to.deep.equal([{ id: 8, shelf: null }, { id: 1, shelf: { name: 'b' } }]);
+    const streamed = await read('/items/boxes?fields=id&sort=shelf.name,-rank,id&limit=-1');
+    expect(streamed.map((r) => r['id'])).to.deep.equal([6, 2, 4, 5, 1, 3, 7, 8]);
   });
 
   it('sort inside one-to-many lists (deep _sort), with and without a window', async () => {
