@@ -79,17 +79,6 @@ async function findUser(
   };
 }
 
-/**
- * Where an auth flow writes a user's own row, and who is told: a changed `tfa_secret`,
- * `last_access` or `last_page` reads differently, so cached reads of svc_users must not keep
- * the old value.
- */
-export interface UserRowStore {
-  readonly db: Knex;
-  /** DataInvalidation.changed, or a command context's purgeCache. */
-  readonly changed: (collections: readonly string[]) => Promise<void>;
-}
-
 /** svc_users.last_page holds at most this many characters. */
 export const LAST_PAGE_MAX_LENGTH = 255;
 
@@ -97,7 +86,6 @@ export const LAST_PAGE_MAX_LENGTH = 255;
  * PATCH /users/me/track/page (reference/routes.md, Users extras): the page the user is on,
  * written whatever their update permissions, and not an item write (no activity, no revision).
  */
-export async function trackLastPage(store: UserRowStore, id: string, page: string): Promise<void> {
-  await store.db('svc_users').where('id', id).update({ last_page: page });
-  await store.changed(['svc_users']);
+export async function trackLastPage(db: Knex, id: string, page: string): Promise<void> {
+  await db('svc_users').where('id', id).update({ last_page: page });
 }

@@ -88,6 +88,5 @@ async function openSession(
     await trx('svc_users').where('id', user.id).update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
     return token;
   });
-  await ctx.invalidation.changed(['svc_users']); // last_access, after the commit
   return grantTokens(ctx.config, user, refreshToken, mode);
 }

@@ -33,6 +33,5 @@ export async function refresh(
       : await rotateSession(ctx.db, refreshToken, config.refreshTokenTtlMs);
   if (next === undefined) throw new InvalidCredentialsError();
   await ctx.db('svc_users').where('id', user.id).update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
-  await ctx.invalidation.changed(['svc_users']);
   return grantTokens(config, user, next, mode);
 }

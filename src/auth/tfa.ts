@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { createGuardrails, generateSecret, verify } from 'otplib';
 import { ForbiddenError, InvalidCredentialsError, InvalidPayloadError } from '../errors.js';
-import { findUserById, type UserRowStore } from './auth-user.js';
+import { findUserById } from './auth-user.js';
 import { verifyPassword } from './passwords.js';
 
 // reference/auth.md, TFA: 16-char base32 secrets are 10 bytes, below otplib's default minimum.
@@ -45,14 +45,24 @@ export async function generateTfa(db: Knex, userId: string, password: string): P
   return { secret, otpauth_url: `otpauth://totp/${label}?${query}` };
 }
 
-async function setTfaSecret(store: UserRowStore, userId: string, secret: string | null): Promise<number> {
+/**
+ * Where TFA secrets are written, and who is told: a changed `tfa_secret` reads differently
+ * (null or masked), so cached reads of svc_users must not keep the old one.
+ */
+export interface TfaStore {
+  readonly db: Knex;
+  /** DataInvalidation.changed, or a command context's purgeCache. */
+  readonly changed: (collections: readonly string[]) => Promise<void>;
+}
+
+async function setTfaSecret(store: TfaStore, userId: string, secret: string | null): Promise<number> {
   const updated = await store.db('svc_users').where('id', userId).update({ tfa_secret: secret });
   if (updated > 0) await store.changed(['svc_users']);
   return updated;
 }
 
 /** POST /users/me/tfa/enable: stores `secret` once `otp` proves the authenticator has it. */
-export async function enableTfa(store: UserRowStore, userId: string, secret: string, otp: string): Promise<void> {
+export async function enableTfa(store: TfaStore, userId: string, secret: string, otp: string): Promise<void> {
   const { db } = store;
   const user = await findUserById(db, userId);
   if (user === undefined) throw new InvalidCredentialsError();
@@ -62,7 +72,7 @@ export async function enableTfa(store: UserRowStore, userId: string, secret: str
 }
 
 /** POST /users/me/tfa/disable: clears the secret, proven by a current OTP. */
-export async function disableTfa(store: UserRowStore, userId: string, otp: string): Promise<void> {
+export async function disableTfa(store: TfaStore, userId: string, otp: string): Promise<void> {
   const user = await findUserById(store.db, userId);
   if (user === undefined) throw new InvalidCredentialsError();
   if (user.tfaSecret === null || !(await isValidOtp(user.tfaSecret, otp))) {
@@ -72,7 +82,7 @@ export async function disableTfa(store: UserRowStore, userId: string, otp: strin
 }
 
 /** POST /users/:id/tfa/disable (admin): clears the secret; unknown users are FORBIDDEN. */
-export async function disableTfaOf(store: UserRowStore, userId: string): Promise<void> {
+export async function disableTfaOf(store: TfaStore, userId: string): Promise<void> {
   // PostgreSQL rejects a malformed uuid outright; it names no user either way.
   if (!UUID_PATTERN.test(userId)) throw new ForbiddenError();
   if ((await setTfaSecret(store, userId, null)) === 0) throw new ForbiddenError();

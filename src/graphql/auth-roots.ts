@@ -1,6 +1,5 @@
 import { GraphQLBoolean, GraphQLEnumType, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
-import type { UserRowStore } from '../auth/auth-user.js';
-import { disableTfa, enableTfa, generateTfa } from '../auth/tfa.js';
+import { disableTfa, enableTfa, generateTfa, type TfaStore } from '../auth/tfa.js';
 import { InvalidCredentialsError } from '../errors.js';
 import type { AuthOperations, GraphqlContext, TokenData } from './context.js';
 import { canWrite, type SchemaAccess } from './schema-access.js';
@@ -143,6 +142,6 @@ export function currentUser(ctx: GraphqlContext): string {
 }
 
 /** The TFA writes of a GraphQL request, cache purge included, as REST's (auth/tfa.ts). */
-function tfaStoreOf(ctx: GraphqlContext): UserRowStore {
+function tfaStoreOf(ctx: GraphqlContext): TfaStore {
   return { db: ctx.commands.db, changed: async (collections) => ctx.commands.purgeCache?.(collections) };
 }

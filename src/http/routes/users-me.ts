@@ -51,7 +51,7 @@ export function usersMeRoutes(deps: ItemWriteDeps): Router {
     if (page.length > LAST_PAGE_MAX_LENGTH) {
       throw new InvalidPayloadError(`"last_page" length must be less than or equal to ${LAST_PAGE_MAX_LENGTH} characters long`);
     }
-    await trackLastPage({ db: deps.db, changed: (collections) => deps.invalidation.changed(collections) }, user, page);
+    await trackLastPage(deps.db, user, page);
     res.status(204).end();
   });
 

@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import type { UserRowStore } from '../../auth/auth-user.js';
-import { disableTfa, disableTfaOf, enableTfa, generateTfa } from '../../auth/tfa.js';
+import { disableTfa, disableTfaOf, enableTfa, generateTfa, type TfaStore } from '../../auth/tfa.js';
 import { ForbiddenError } from '../../errors.js';
 import { readBody, readRequiredString } from '../payload.js';
 import { requireUser } from '../require-user.js';
@@ -10,7 +9,7 @@ import { requireUser } from '../require-user.js';
  * The `me` routes need a user (401 INVALID_CREDENTIALS otherwise) and no update permission:
  * roles with enforce_tfa must be able to use them.
  */
-export function usersTfaRoutes(store: UserRowStore): Router {
+export function usersTfaRoutes(store: TfaStore): Router {
   const { db } = store;
   const router = Router();
 

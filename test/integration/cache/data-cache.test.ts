@@ -62,34 +62,6 @@ describeEachDatabase(
       expect(await secretRead()).to.equal(null);
     });
 
-    it('login, refresh and page tracking purge: a cached read of the user shows last_access and last_page', async () => {
-      const { api, server } = ctx();
-      const admin = (await server.db('svc_users').where('email', TEST_ADMIN.email).first('id')) as { id: string };
-      const tracked = async () =>
-        (await read(api, `/users/${admin.id}?fields=last_access,last_page`)).body.data as { last_access: string | null; last_page: string | null };
-      const post = (path: string, body: unknown) =>
-        api(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-      const longAgo = new Date('2001-02-03T04:05:06Z');
-      await server.db('svc_users').where('id', admin.id).update({ last_access: longAgo, last_page: null });
-      await adminWrite(api, 'POST', '/utils/cache/clear', {});
-      expect(new Date((await tracked()).last_access ?? 0).getUTCFullYear()).to.equal(2001);
-
-      const login = await post('/auth/login', { email: TEST_ADMIN.email, password: TEST_ADMIN.password });
-      expect(login.status).to.equal(200);
-      const { refresh_token: refreshToken } = ((await login.json()) as { data: { refresh_token: string } }).data;
-      expect(new Date((await tracked()).last_access ?? 0).getUTCFullYear()).to.be.greaterThan(2001);
-
-      await server.db('svc_users').where('id', admin.id).update({ last_access: longAgo });
-      await adminWrite(api, 'POST', '/utils/cache/clear', {});
-      expect(new Date((await tracked()).last_access ?? 0).getUTCFullYear()).to.equal(2001);
-      expect((await post('/auth/refresh', { refresh_token: refreshToken })).status).to.equal(200);
-      expect(new Date((await tracked()).last_access ?? 0).getUTCFullYear()).to.be.greaterThan(2001);
-
-      expect((await tracked()).last_page).to.equal(null);
-      await adminWrite(api, 'PATCH', '/users/me/track/page', { last_page: '/content/notes' });
-      expect((await tracked()).last_page).to.equal('/content/notes');
-    });
-
     it('a write to a collection of CACHE_AUTO_PURGE_IGNORE_LIST leaves the cache alone', async () => {
       const { api, server } = ctx();
       const cached = await titleOf(api, 1);
