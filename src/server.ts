@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { bootstrap, type BootstrapResult } from '../catalog/bootstrap.js';
@@ -28,6 +29,8 @@ export interface RunningServer {
   readonly db: Knex;
   readonly schema: SchemaCache;
   readonly bootstrap: BootstrapResult;
+  /** The Express app behind the listener; its router stack is the list of routes served (tests read it). */
+  readonly app: Express;
   /** Graceful stop: refuse new connections, let in-flight requests finish, close the pools. */
   close(): Promise<void>;
 }
@@ -107,6 +110,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     db,
     schema,
     bootstrap: result,
+    app,
     close() {
       closing ??= shutdown(server, { db, schema, jobs, auth, invalidation, shared }, config.shutdownTimeoutMs, logger);
       return closing;
