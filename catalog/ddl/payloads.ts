@@ -59,7 +59,7 @@ export interface RelationPatch {
 }
 
 /** Types a column can be created with; geometry needs PostGIS, unknown and alias are not columns. */
-const CREATABLE_TYPES: readonly FieldType[] = FIELD_TYPES.filter((t) => t !== 'geometry' && t !== 'unknown');
+export const CREATABLE_TYPES: readonly FieldType[] = FIELD_TYPES.filter((t) => t !== 'geometry' && t !== 'unknown');
 
 export const REFERENTIAL_ACTIONS = ['NO ACTION', 'RESTRICT', 'CASCADE', 'SET NULL', 'SET DEFAULT'] as const;
 export type ReferentialAction = (typeof REFERENTIAL_ACTIONS)[number];

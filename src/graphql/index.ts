@@ -12,7 +12,7 @@ export { buildSchemas, type ScopedSchemas, type Scope } from './build-schema.js'
 export { SchemaStore } from './schema-store.js';
 
 /** What a role may use in its schema; admins get one shared schema, other roles per role. */
-export { canWrite, fullSchemaAccess, readOnlySchemaAccess, schemaAccessOf, type SchemaAccess } from './schema-access.js';
+export { canWrite, canWriteField, fullSchemaAccess, readOnlySchemaAccess, schemaAccessOf, type SchemaAccess } from './schema-access.js';
 
 /**
  * Which collections a role reads as items, which of their fields, and their relations: the

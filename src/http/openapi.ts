@@ -3,21 +3,22 @@ import type { CollectionOverview, FieldType, SchemaOverview } from '../../catalo
 import type { Accountability } from '../access/accountability.js';
 import type { Config } from '../config/index.js';
 import { canWrite, CollectionTypes, type SchemaAccess } from '../graphql/index.js';
+import { FILES_COLLECTION } from '../files/file-library.js';
 import { SERVICE_VERSION } from '../version.js';
+import {
+  FIXED_ROUTES,
+  parameterRef,
+  pathParameter,
+  queryParameter,
+  type Answer,
+  type FixedRoute,
+  type Json,
+  type OpenApiInput,
+} from './openapi-fixed-routes.js';
 import { SYSTEM_WRITE_ROUTES } from './routes/item-writes.js';
 import { SYSTEM_READ_ROUTES } from './routes/items-read.js';
 
-/** An OpenAPI 3.0 object, built as plain JSON. */
-type Json = Record<string, unknown>;
-
-export interface OpenApiInput {
-  readonly overview: SchemaOverview;
-  /** What the caller's role may use: the same decisions as its GraphQL schema. */
-  readonly access: SchemaAccess;
-  readonly accountability: Accountability;
-  readonly projectName: string;
-  readonly publicUrl: string;
-}
+export type { OpenApiInput } from './openapi-fixed-routes.js';
 
 /** System collections whose own routes take writes (the journal's are read only). */
 const WRITABLE_SYSTEM_COLLECTIONS: ReadonlySet<string> = new Set(SYSTEM_WRITE_ROUTES.map(([, collection]) => collection));
@@ -31,48 +32,9 @@ export async function readOpenApi(
 ): Promise<Json> {
   const row = await deps.db('svc_settings').first<{ project_name: string | null } | undefined>('project_name');
   const projectName = row?.project_name ?? 'Content data service';
-  return buildOpenApi({ overview, access, accountability, projectName, publicUrl: deps.config.publicUrl });
+  const hasDefaultLogin = !deps.config.auth.disableDefault;
+  return buildOpenApi({ overview, access, accountability, projectName, publicUrl: deps.config.publicUrl, hasDefaultLogin });
 }
-
-/** A route outside the collections, and who may use it. */
-interface FixedRoute {
-  readonly path: string;
-  readonly method: 'get' | 'post' | 'patch';
-  readonly tag: string;
-  readonly summary: string;
-  readonly caller: 'any' | 'user' | 'admin' | 'inviter';
-}
-
-/** reference/routes.md: the routes beside the collections', by who may call them. */
-const FIXED_ROUTES: readonly FixedRoute[] = [
-  { path: '/server/ping', method: 'get', tag: 'Server', summary: 'Ping the server', caller: 'any' },
-  { path: '/server/info', method: 'get', tag: 'Server', summary: 'Project information', caller: 'any' },
-  { path: '/server/health', method: 'get', tag: 'Server', summary: 'Health of the service', caller: 'any' },
-  { path: '/server/specs/oas', method: 'get', tag: 'Server', summary: 'This OpenAPI document', caller: 'any' },
-  { path: '/server/specs/graphql/', method: 'get', tag: 'Server', summary: 'GraphQL SDL of the items scope', caller: 'any' },
-  { path: '/server/specs/graphql/system', method: 'get', tag: 'Server', summary: 'GraphQL SDL of the system scope', caller: 'any' },
-  { path: '/auth/login', method: 'post', tag: 'Authentication', summary: 'Log in', caller: 'any' },
-  { path: '/auth/refresh', method: 'post', tag: 'Authentication', summary: 'Refresh the tokens', caller: 'any' },
-  { path: '/auth/logout', method: 'post', tag: 'Authentication', summary: 'Log out', caller: 'any' },
-  { path: '/auth/password/request', method: 'post', tag: 'Authentication', summary: 'Request a password reset', caller: 'any' },
-  { path: '/auth/password/reset', method: 'post', tag: 'Authentication', summary: 'Reset a password', caller: 'any' },
-  { path: '/users/invite', method: 'post', tag: 'Users', summary: 'Invite users', caller: 'inviter' },
-  { path: '/users/invite/accept', method: 'post', tag: 'Users', summary: 'Accept an invitation', caller: 'any' },
-  { path: '/users/register', method: 'post', tag: 'Users', summary: 'Register a user', caller: 'any' },
-  { path: '/users/register/verify-email', method: 'get', tag: 'Users', summary: 'Verify a registered e-mail address', caller: 'any' },
-  { path: '/users/me', method: 'get', tag: 'Users', summary: 'The current user', caller: 'user' },
-  { path: '/users/me', method: 'patch', tag: 'Users', summary: 'Update the current user', caller: 'user' },
-  { path: '/users/me/track/page', method: 'patch', tag: 'Users', summary: 'Track the current page', caller: 'user' },
-  { path: '/users/me/tfa/generate', method: 'post', tag: 'Users', summary: 'Generate a TFA secret', caller: 'user' },
-  { path: '/users/me/tfa/enable', method: 'post', tag: 'Users', summary: 'Enable TFA', caller: 'user' },
-  { path: '/users/me/tfa/disable', method: 'post', tag: 'Users', summary: 'Disable TFA', caller: 'user' },
-  { path: '/utils/random/string', method: 'get', tag: 'Utilities', summary: 'A random string', caller: 'any' },
-  { path: '/utils/hash/generate', method: 'post', tag: 'Utilities', summary: 'Hash a string', caller: 'any' },
-  { path: '/utils/hash/verify', method: 'post', tag: 'Utilities', summary: 'Verify a hash', caller: 'any' },
-  { path: '/utils/cache/clear', method: 'post', tag: 'Utilities', summary: 'Clear the caches', caller: 'admin' },
-  { path: '/graphql', method: 'post', tag: 'GraphQL', summary: 'GraphQL, items scope', caller: 'any' },
-  { path: '/graphql/system', method: 'post', tag: 'GraphQL', summary: 'GraphQL, system scope', caller: 'any' },
-];
 
 /** reference/query.md: the read parameters, shared by every list and item route. */
 const QUERY_PARAMETERS: Readonly<Record<string, Json>> = {
@@ -132,15 +94,11 @@ export function buildOpenApi(input: OpenApiInput): Json {
   }
 
   for (const route of FIXED_ROUTES) {
-    if (!mayCall(route.caller, input)) continue;
+    const operation = fixedOperation(route, input, names);
+    if (operation === undefined) continue;
     tags.set(route.tag, tags.get(route.tag) ?? route.tag);
     const operations = (paths[route.path] ??= {}) as Json;
-    operations[route.method] = {
-      tags: [route.tag],
-      summary: route.summary,
-      operationId: operationId(route.method, route.path),
-      responses: { '200': { description: 'Successful request' }, '204': { description: 'Done, nothing to return' }, ...ERROR_RESPONSES },
-    };
+    operations[route.method] = operation;
   }
 
   return {
@@ -169,17 +127,53 @@ export function buildOpenApi(input: OpenApiInput): Json {
   };
 }
 
-function mayCall(caller: FixedRoute['caller'], input: OpenApiInput): boolean {
-  switch (caller) {
-    case 'any':
-      return true;
-    case 'user':
-      return input.accountability.user !== null;
-    case 'admin':
-      return input.access.isAdmin;
-    case 'inviter':
-      return canWrite(input.access, 'create', 'svc_users');
+/**
+ * A fixed route's operation, or undefined when the caller may not use it: not among its
+ * callers, or, for a `{collection}` route, allowed on no collection.
+ */
+function fixedOperation(route: FixedRoute, input: OpenApiInput, names: ReadonlyMap<string, string>): Json | undefined {
+  if (!route.caller(input)) return undefined;
+  const parameters = [...(route.parameters ?? [])];
+  if (route.collections !== undefined) {
+    const filter = route.collections;
+    const allowed = Object.values(input.overview.collections).filter((c) => filter(input, c)).map((c) => c.collection);
+    if (allowed.length === 0) return undefined;
+    parameters.unshift(pathParameter('collection', 'A collection the caller may use this on', { type: 'string', enum: allowed.sort() }));
   }
+  return {
+    tags: [route.tag],
+    summary: route.summary,
+    operationId: operationId(route.method, route.path),
+    ...(parameters.length === 0 ? {} : { parameters }),
+    ...(route.body === undefined ? {} : { requestBody: { required: route.isBodyOptional !== true, content: route.body } }),
+    responses: { ...answerResponses(route.answer, names), ...ERROR_RESPONSES },
+  };
+}
+
+/** The success responses of an answer; an item is its collection's schema where the caller reads it. */
+function answerResponses(answer: Answer, names: ReadonlyMap<string, string>): Json {
+  switch (answer.kind) {
+    case 'data':
+      return { '200': dataResponse(answer.schema) };
+    case 'item': {
+      const name = names.get(answer.collection);
+      return {
+        '200': dataResponse(name === undefined ? { type: 'object' } : schemaRef(name)),
+        '204': { description: 'Done; the caller cannot read the result' },
+      };
+    }
+    case 'empty':
+      return { '200': { description: 'Done, empty body' } };
+    case 'none':
+      return { '204': { description: 'Done, nothing to return' } };
+    case 'raw':
+      return answer.responses;
+  }
+}
+
+function dataResponse(schema: Json): Json {
+  const envelope = { type: 'object', properties: { data: schema } };
+  return { description: 'Successful request', content: { 'application/json': { schema: envelope } } };
 }
 
 /** The list and item paths of one collection; writes only where `access` (when given) allows them. */
@@ -187,13 +181,13 @@ function collectionPaths(collection: CollectionOverview, base: string, name: str
   const ref = schemaRef(name);
   const one = { type: 'object', properties: { data: ref } };
   const many = { type: 'object', properties: { data: { type: 'array', items: ref }, meta: { type: 'object' } } };
-  // `schema` undefined: the operation answers 204 without a body.
-  const operation = (verb: string, summary: string, parameters: readonly Json[], schema: Json | undefined, body?: Json) => ({
+  // `schema` undefined: the operation answers 204 without a body. `uploads`: multipart content too.
+  const operation = (verb: string, summary: string, parameters: readonly Json[], schema: Json | undefined, body?: Json, uploads?: Json) => ({
     tags: [name],
     summary,
     operationId: `${verb}${name}`,
     parameters,
-    ...(body === undefined ? {} : { requestBody: { content: { 'application/json': { schema: body } } } }),
+    ...(body === undefined ? {} : { requestBody: { content: { 'application/json': { schema: body }, ...uploads } } }),
     responses: {
       ...(schema === undefined
         ? { '204': { description: 'Done, nothing to return' } }
@@ -204,24 +198,44 @@ function collectionPaths(collection: CollectionOverview, base: string, name: str
   const canCreate = access !== undefined && canWrite(access, 'create', collection.collection);
   const canUpdate = access !== undefined && canWrite(access, 'update', collection.collection);
   const canDelete = access?.canDelete(collection.collection) ?? false;
+  const isFiles = collection.collection === FILES_COLLECTION;
 
+  const item: Json = { get: operation('readOne', `Read one ${collection.collection} item`, [ID_PARAMETER, ...ITEM_PARAMETERS], one) };
   if (collection.singleton) {
+    // reference/routes.md, singletons: GET by key still works; no POST, PATCH or DELETE by key.
     const singleton: Json = { get: operation('read', `Read the ${collection.collection} singleton`, ITEM_PARAMETERS, one) };
     if (canUpdate) singleton['patch'] = operation('update', `Update the ${collection.collection} singleton`, ITEM_PARAMETERS, one, ref);
-    return { [base]: singleton };
+    return { [base]: singleton, [`${base}/{id}`]: item };
   }
   const list: Json = { get: operation('read', `List ${collection.collection} items`, LIST_PARAMETERS, many) };
-  const item: Json = { get: operation('readOne', `Read one ${collection.collection} item`, [ID_PARAMETER, ...ITEM_PARAMETERS], one) };
-  if (canCreate) list['post'] = operation('create', `Create ${collection.collection} items`, ITEM_PARAMETERS, one, { oneOf: [ref, { type: 'array', items: ref }] });
+  if (canCreate) {
+    const body = { oneOf: [ref, { type: 'array', items: ref }] };
+    list['post'] = operation('create', `Create ${collection.collection} items`, ITEM_PARAMETERS, one, body, isFiles ? upload(true) : undefined);
+  }
   if (canUpdate) {
     list['patch'] = operation('update', `Update ${collection.collection} items`, ITEM_PARAMETERS, many, { type: 'object', properties: { keys: { type: 'array', items: {} }, query: { type: 'object' }, data: ref } });
-    item['patch'] = operation('updateOne', `Update one ${collection.collection} item`, [ID_PARAMETER, ...ITEM_PARAMETERS], one, ref);
+    const parameters = [ID_PARAMETER, ...ITEM_PARAMETERS];
+    item['patch'] = operation('updateOne', `Update one ${collection.collection} item`, parameters, one, ref, isFiles ? upload(false) : undefined);
   }
   if (canDelete) {
     list['delete'] = operation('delete', `Delete ${collection.collection} items`, [], undefined, { type: 'array', items: {} });
     item['delete'] = operation('deleteOne', `Delete one ${collection.collection} item`, [ID_PARAMETER], undefined);
   }
   return { [base]: list, [`${base}/{id}`]: item };
+}
+
+/**
+ * reference/routes.md, Files: POST /files uploads (each `file` part one file, the text parts
+ * before it its fields); PATCH /files/{id} replaces the content when it has a `file` part.
+ */
+function upload(isFileRequired: boolean): Json {
+  const schema = {
+    type: 'object',
+    properties: { file: { type: 'string', format: 'binary' } },
+    additionalProperties: { type: 'string' },
+    ...(isFileRequired ? { required: ['file'] } : {}),
+  };
+  return { 'multipart/form-data': { schema } };
 }
 
 /**
@@ -322,14 +336,6 @@ function systemPath(collection: string): string | undefined {
 
 function operationId(method: string, path: string): string {
   return `${method}${pascal(path)}`;
-}
-
-function queryParameter(name: string, description: string, schema: Json): Json {
-  return { name, in: 'query', required: false, description, schema };
-}
-
-function parameterRef(name: string): Json {
-  return { $ref: `#/components/parameters/${name}` };
 }
 
 function responseRef(name: string): Json {

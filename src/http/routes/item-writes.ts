@@ -188,9 +188,14 @@ async function target(deps: ItemWriteDeps, request: ItemWriteRequest, options: {
   return { collection, ctx: await commandContext(deps, request.accountability, overview), reply };
 }
 
+/** Whether /items (and the import) writes `collection`'s rows: not the journal's, not the schema's. */
+export function isWritableAsItems(collection: string): boolean {
+  return !NOT_WRITABLE_AS_ITEMS.has(collection);
+}
+
 /** The collection, or FORBIDDEN when it is unknown or not written as items. */
 export function requireWritable(overview: SchemaOverview, name: string): CollectionOverview {
-  if (NOT_WRITABLE_AS_ITEMS.has(name)) throw new ForbiddenError();
+  if (!isWritableAsItems(name)) throw new ForbiddenError();
   return requireCollection(overview, name);
 }
 

@@ -9,7 +9,7 @@ import { readMultipart } from '../multipart.js';
 import { requireWritable, type ItemWriteDeps } from './item-writes.js';
 
 /** reference/audit-and-utils.md, Import: the file part's type decides the format. */
-const IMPORT_FORMATS: Readonly<Record<string, 'csv' | 'json'>> = {
+export const IMPORT_FORMATS: Readonly<Record<string, 'csv' | 'json'>> = {
   'application/json': 'json',
   'text/csv': 'csv',
   'application/vnd.ms-excel': 'csv',

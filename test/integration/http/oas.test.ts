@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { describeEachDatabase, TEST_ADMIN, type ServerContext } from '../../support/server.js';
+import { servedRoutes, type ServedRoute } from '../../support/served-routes.js';
+import { sqliteTarget } from '../../support/services.js';
 import { createCaller, grant } from '../access/permission-helpers.js';
 import { graphqlData } from '../graphql/graphql-client.js';
 import { createQueryFixture } from '../query/fixture-schema.js';
@@ -39,6 +41,103 @@ function unresolvedRefs(document: Json): string[] {
   });
 }
 
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** `<method> <path>` of every operation, trailing slashes dropped (`/server/specs/graphql/`). */
+function operationsOf(document: Json): string[] {
+  return Object.entries(document['paths'] as Record<string, Json>).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => METHODS.includes(m))
+      .map((m) => `${m} ${path.replace(/(.)\/$/, '$1')}`),
+  );
+}
+
+/**
+ * Served routes the document leaves out on purpose, and why. Everything else the app serves
+ * must be documented, so a new route without an OpenAPI entry fails here.
+ */
+const NOT_DOCUMENTED: Readonly<Record<string, string>> = {
+  'get /': 'ROOT_REDIRECT: a redirect to the app, not an API operation',
+  'get /robots.txt': 'ROBOTS_TXT, for crawlers',
+  // reference/routes.md, Items: a singleton (svc_settings) answers these with ROUTE_NOT_FOUND.
+  'post /settings': 'singleton',
+  'delete /settings': 'singleton',
+  'patch /settings/{id}': 'singleton',
+  'delete /settings/{id}': 'singleton',
+};
+
+/**
+ * The operation a served route is documented as: `/items/{collection}` by every collection's
+ * paths (checked on articles), `/items/svc_files` and `/items/directus_files` by /files
+ * (reference/routes.md: `/items/svc_<x>` is the dedicated route).
+ */
+function documentedAs(route: ServedRoute): string {
+  const path = route.path
+    .replace(/^\/items\/(svc|directus)_files(?=\/|$)/, '/files')
+    .replace(/^\/items\/\{collection\}/, '/items/articles');
+  return `${route.method} ${path}`;
+}
+
+/** The served route an operation of the document stands for: the inverse of {@link documentedAs}. */
+function servedAs(operation: string): { method: string; path: string } {
+  const [method = '', path = ''] = operation.split(' ');
+  return { method, path: path.replace(/^\/items\/[^/{]+/, '/items/{collection}') };
+}
+
+/** Paths whose `{name}` some operation does not declare as a path parameter (refs resolved). */
+function undeclaredPathParameters(document: Json): string[] {
+  const resolve = (parameter: Json): Json => {
+    const ref = parameter['$ref'] as string | undefined;
+    return ref === undefined ? parameter : (document['components'].parameters[ref.replace('#/components/parameters/', '')] as Json);
+  };
+  const problems: string[] = [];
+  for (const [path, item] of Object.entries(document['paths'] as Record<string, Json>)) {
+    const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    for (const [method, operation] of Object.entries(item)) {
+      const declared = ((operation['parameters'] ?? []) as Json[])
+        .map(resolve)
+        .filter((p) => p['in'] === 'path' && p['required'] === true)
+        .map((p) => p['name']);
+      if (!names.every((n) => declared.includes(n)) || declared.length !== names.length) problems.push(`${method} ${path}`);
+    }
+  }
+  return problems;
+}
+
+/** What every document must be, whoever asks: refs resolve, path parameters declared, operation ids unique. */
+function expectWellFormed(document: Json): void {
+  expect(unresolvedRefs(document)).to.deep.equal([]);
+  expect(undeclaredPathParameters(document)).to.deep.equal([]);
+  const operations = Object.values(document['paths'] as Record<string, Json>).flatMap((item) => Object.values(item) as Json[]);
+  const ids = operations.map((o) => o['operationId']);
+  expect(ids.length, 'operation ids are unique').to.equal(new Set(ids).size);
+}
+
+/** The collections a `{collection}` route lists for the caller; undefined when the route is absent. */
+function collectionsOf(document: Json, method: string, path: string): string[] | undefined {
+  const operation = document['paths'][path]?.[method] as Json | undefined;
+  if (operation === undefined) return undefined;
+  const parameter = (operation['parameters'] as Json[]).find((p) => p['name'] === 'collection');
+  return parameter?.['schema'].enum as string[];
+}
+
+/** Routes only admins may call (reference/routes.md: Auth admin, schema writes, cache clear). */
+const ADMIN_ONLY = [
+  'post /utils/cache/clear',
+  'post /users/{id}/tfa/disable',
+  'post /collections',
+  'patch /collections',
+  'patch /collections/{collection}',
+  'delete /collections/{collection}',
+  'post /fields/{collection}',
+  'patch /fields/{collection}',
+  'patch /fields/{collection}/{field}',
+  'delete /fields/{collection}/{field}',
+  'post /relations',
+  'patch /relations/{collection}/{field}',
+  'delete /relations/{collection}/{field}',
+];
+
 /** The collection each component schema documents. */
 function documentedCollections(document: Json): string[] {
   return Object.values(document['components'].schemas as Record<string, Json>)
@@ -50,6 +149,9 @@ describeEachDatabase('GET /server/specs/oas', (ctx) => {
   before(async () => {
     await createQueryFixture(ctx());
     await ctx().server.db('svc_settings').update({ project_name: 'OAS Project' });
+    // comments gets a sort field: /utils/sort/{collection} has a collection to list.
+    await ctx().server.db('svc_collections').insert({ collection: 'comments', sort_field: 'sort' });
+    await ctx().server.schema.invalidate();
   });
 
   it('admin: a 3.0.1 document of every collection, every $ref resolving, the project and server named', async () => {
@@ -68,12 +170,127 @@ describeEachDatabase('GET /server/specs/oas', (ctx) => {
       properties: { data: { $ref: '#/components/schemas/ItemsArticles' } },
     });
     expect(doc['paths']['/items/site_settings']).to.have.keys('get', 'patch');
-    expect(doc['paths']['/items/site_settings/{id}']).to.equal(undefined);
+    expect(doc['paths']['/items/site_settings/{id}'], 'a singleton is read by key, never written by key').to.have.keys('get');
     expect(doc['paths']['/users']).to.have.keys('get', 'post', 'patch', 'delete');
     expect(doc['paths']['/activity']).to.have.keys('get');
     expect(doc['paths']).to.include.keys('/users/me', '/users/invite', '/utils/cache/clear', '/auth/login', '/server/specs/oas');
     const listParameters = doc['paths']['/items/articles'].get.parameters.map((p: Json) => p['$ref']);
     expect(listParameters).to.deep.equal(['Fields', 'Filter', 'Sort', 'Limit', 'Offset', 'Page', 'Search', 'Meta'].map((p) => `#/components/parameters/${p}`));
+  });
+
+  it('admin: every route the app serves is documented, and every documented operation is served', async () => {
+    const doc = await specFor(ctx(), TEST_ADMIN.token);
+    expectWellFormed(doc);
+    const served = servedRoutes(ctx().server.app);
+    expect(served.length).to.be.greaterThan(100);
+    const operations = new Set(operationsOf(doc));
+    const paths = new Set(operationsOf(doc).map((o) => o.split(' ')[1]));
+    const undocumented = served
+      // OpenAPI 3.0 has no SEARCH operation: SEARCH routes sit beside their documented GET.
+      .filter((r) => r.method !== 'search' && !Object.hasOwn(NOT_DOCUMENTED, `${r.method} ${r.path}`))
+      // router.all (GraphQL, the reserved ids of system routes): some operation of that path.
+      .filter((r) => (r.method === 'all' ? !paths.has(documentedAs(r).split(' ')[1] ?? '') : !operations.has(documentedAs(r))))
+      .map((r) => `${r.method} ${r.path}`);
+    expect(undocumented).to.deep.equal([]);
+
+    const servedKeys = new Set(served.map((r) => `${r.method} ${r.path}`));
+    const unserved = [...operations].filter((o) => {
+      const { method, path } = servedAs(o);
+      return !servedKeys.has(`${method} ${path}`) && !servedKeys.has(`all ${path}`);
+    });
+    expect(unserved).to.deep.equal([]);
+    expect(operations).to.include.members(ADMIN_ONLY);
+  });
+
+  it('fixed routes: path parameters, request bodies and answers as the routes take and give them', async () => {
+    const doc = await specFor(ctx(), TEST_ADMIN.token);
+    const paths = doc['paths'];
+    expect(collectionsOf(doc, 'post', '/utils/sort/{collection}'), 'admin: every collection with a sort field').to.deep.equal(['comments']);
+    expect(collectionsOf(doc, 'post', '/utils/import/{collection}')).to.include.members([...FIXTURE_COLLECTIONS, 'svc_users']).and.not.include('svc_activity');
+    expect(collectionsOf(doc, 'post', '/utils/export/{collection}')).to.include.members([...FIXTURE_COLLECTIONS, 'svc_activity']);
+    expect(paths['/utils/sort/{collection}'].post.requestBody.content['application/json'].schema).to.deep.include({ required: ['item', 'to'] });
+    expect(paths['/utils/sort/{collection}'].post.responses).to.have.keys('200', '400', '401', '403');
+    const importBody = paths['/utils/import/{collection}'].post.requestBody.content;
+    expect(importBody).to.have.keys('multipart/form-data');
+    expect(importBody['multipart/form-data'].schema).to.deep.equal({ type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] });
+    expect(importBody['multipart/form-data'].encoding.file.contentType).to.equal('application/json, text/csv, application/vnd.ms-excel');
+    const exportBody = paths['/utils/export/{collection}'].post.requestBody.content['application/json'].schema;
+    expect(exportBody.required).to.deep.equal(['format', 'query']);
+    expect(exportBody.properties.format.enum).to.deep.equal(['csv', 'json', 'xml', 'yaml']);
+    expect(paths['/utils/export/{collection}'].post.responses).to.have.keys('204', '400', '401', '403');
+    expect(paths['/utils/revert/{revision}'].post.parameters).to.deep.equal([
+      { name: 'revision', in: 'path', required: true, description: 'The svc_revisions row', schema: { type: 'integer' } },
+    ]);
+    expect(paths['/activity/comment'].post.requestBody.content['application/json'].schema.required).to.deep.equal(['collection', 'item', 'comment']);
+    expect(paths['/activity/comment'].post.responses['200'].content['application/json'].schema).to.deep.equal({
+      type: 'object',
+      properties: { data: { $ref: '#/components/schemas/Activity' } },
+    });
+    expect(paths['/activity/comment/{id}']).to.have.keys('patch', 'delete');
+    expect(paths['/assets/{id}'].get.responses).to.include.keys('200', '206', '416');
+    expect(paths['/assets/{id}/{filename}'].get.parameters.map((p: Json) => p['name'])).to.include.members(['id', 'filename', 'download', 'width']);
+    expect(paths['/files/import'].post.requestBody.content['application/json'].schema.required).to.deep.equal(['url']);
+    expect(paths['/files'].post.requestBody.content).to.have.keys('application/json', 'multipart/form-data');
+    expect(paths['/files'].post.requestBody.content['multipart/form-data'].schema.required).to.deep.equal(['file']);
+    expect(paths['/files/{id}'].patch.requestBody.content['multipart/form-data'].schema).to.not.have.key('required');
+    expect(paths['/items/articles'].post.requestBody.content, 'uploads are svc_files only').to.have.keys('application/json');
+    expect(paths['/auth'].get.responses['200'].content['application/json'].schema.properties).to.have.keys('data', 'disableDefault');
+    expect(paths['/auth/login'].post.requestBody.content['application/json'].schema.properties.mode.enum).to.deep.equal(['json', 'cookie', 'session']);
+    expect(paths['/auth/login'].post.requestBody.required).to.equal(true);
+    expect(paths['/auth/refresh'].post.requestBody.required, 'the refresh token may be a cookie').to.equal(false);
+    expect(paths['/graphql']).to.have.keys('get', 'post');
+    expect(paths['/graphql'].post.requestBody.content).to.have.keys('application/json', 'application/graphql');
+    expect(paths['/fields/{collection}/{field}'].patch.parameters.map((p: Json) => p['name'])).to.deep.equal(['collection', 'field']);
+  });
+
+  it('public and a limited role: no admin-only route; collection routes list what their permissions allow', async () => {
+    const publicDoc = await specFor(ctx(), null);
+    expectWellFormed(publicDoc);
+    expect(operationsOf(publicDoc)).to.not.include.any.members(ADMIN_ONLY);
+    expect(publicDoc['paths']).to.include.keys('/collections', '/fields', '/relations', '/graphql', '/auth');
+    expect(publicDoc['paths'], 'public reads no collection').to.not.have.any.keys(
+      '/utils/sort/{collection}',
+      '/utils/import/{collection}',
+      '/utils/export/{collection}',
+      '/utils/revert/{revision}',
+      '/fields/{collection}',
+      '/assets/{id}',
+      '/activity/comment',
+      '/files/import',
+    );
+
+    const caller = await createCaller(ctx().server.db);
+    await grant(ctx(), caller.role, [
+      { collection: 'comments', action: 'read' },
+      { collection: 'comments', action: 'create' },
+      { collection: 'comments', action: 'update', fields: ['text', 'sort'] },
+      { collection: 'articles', action: 'read', fields: ['id', 'title'] },
+      { collection: 'articles', action: 'update', fields: ['title'] },
+      { collection: 'categories', action: 'create' },
+      { collection: 'svc_revisions', action: 'read' },
+      { collection: 'svc_files', action: 'read' },
+    ]);
+    const doc = await specFor(ctx(), caller.token);
+    expectWellFormed(doc);
+    expect(operationsOf(doc)).to.not.include.any.members(ADMIN_ONLY);
+    expect(collectionsOf(doc, 'post', '/utils/sort/{collection}')).to.deep.equal(['comments']);
+    expect(collectionsOf(doc, 'post', '/utils/import/{collection}'), 'create and update').to.deep.equal(['comments']);
+    expect(collectionsOf(doc, 'post', '/utils/export/{collection}')).to.deep.equal(['articles', 'comments', 'svc_files', 'svc_revisions']);
+    expect(collectionsOf(doc, 'get', '/fields/{collection}')).to.deep.equal(['articles', 'comments', 'svc_files', 'svc_revisions']);
+    expect(collectionsOf(doc, 'get', '/collections/{collection}')).to.deep.equal(['articles', 'comments', 'svc_files', 'svc_revisions']);
+    expect(doc['paths']).to.include.keys('/utils/revert/{revision}', '/assets/{id}', '/assets/{id}/{filename}', '/users/me');
+    expect(doc['paths'], 'no create on svc_files, svc_activity or svc_comments').to.not.have.any.keys('/files/import', '/activity/comment');
+  });
+
+  it('without sort permission on the sort field, no manual sort', async () => {
+    const caller = await createCaller(ctx().server.db);
+    await grant(ctx(), caller.role, [
+      { collection: 'comments', action: 'read' },
+      { collection: 'comments', action: 'update', fields: ['text'] },
+    ]);
+    const doc = await specFor(ctx(), caller.token);
+    expect(doc['paths']).to.not.have.any.keys('/utils/sort/{collection}', '/utils/revert/{revision}', '/utils/import/{collection}');
+    expect(collectionsOf(doc, 'post', '/utils/export/{collection}')).to.deep.equal(['comments']);
   });
 
   it('field types, nullability and relations as key-or-object', async () => {
@@ -146,3 +363,16 @@ describeEachDatabase('GET /server/specs/oas', (ctx) => {
     expect(publicData['server_specs_oas']).to.deep.equal(await specFor(ctx(), null));
   });
 }, { env: { PUBLIC_URL: 'http://cds.test' } });
+
+describeEachDatabase(
+  'GET /server/specs/oas with AUTH_DISABLE_DEFAULT',
+  (ctx) => {
+    it('documents no e-mail/password login, as none is served', async () => {
+      const doc = await specFor(ctx(), null);
+      expect(doc['paths']['/auth/login']).to.equal(undefined);
+      expect(servedRoutes(ctx().server.app).map((r) => `${r.method} ${r.path}`)).to.not.include('post /auth/login');
+      expect(doc['paths']).to.include.keys('/auth', '/auth/refresh');
+    });
+  },
+  { targets: [sqliteTarget], env: { AUTH_DISABLE_DEFAULT: 'true' } },
+);
