@@ -2,7 +2,7 @@
  * Write benchmark: single create, single update and a bulk create of 10,000 items, each with
  * its full audit trail, against the service and against the write floor.
  *   node --import tsx bench/run-writes.ts
- * Env as run-reads.ts (SERVICE_URL, FLOOR_URL, TOKEN, DURATION, CONNECTIONS). Updates touch
+ * Env as run-reads.ts (SERVICE_URL, FLOOR_URL, TOKEN, DURATION, CONNECTIONS, WARMUP). Updates touch
  * articles above 50,000 (../shared/bench-data/README.md); creates add rows (re-run setup.sh
  * for a pristine dataset).
  */
@@ -14,20 +14,25 @@ const TOKEN = process.env['TOKEN'] ?? 'bench-static-admin-token';
 const DURATION = Number(process.env['DURATION'] ?? 10);
 const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 10);
 const BULK = Number(process.env['BULK'] ?? 10_000);
+/** Seconds of the same writes before each measured run: both processes' JIT compilers settle first. */
+const WARMUP = Number(process.env['WARMUP'] ?? 3);
 const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
 
 const article = (i: number) => ({ title: `Bench article ${i}`, status: 'draft', author: 1 + (i % 1000), category: 1 + (i % 20) });
 
 async function rate(url: string, method: 'POST' | 'PATCH', body: (n: number) => { path: string; body: string }): Promise<number> {
   let n = 0;
-  const result = await autocannon({
-    url,
-    headers,
-    method,
-    duration: DURATION,
-    connections: CONNECTIONS,
-    requests: [{ setupRequest: (req) => { const next = body(n++); return { ...req, path: next.path, body: next.body }; } }],
-  });
+  const run = (duration: number) =>
+    autocannon({
+      url,
+      headers,
+      method,
+      duration,
+      connections: CONNECTIONS,
+      requests: [{ setupRequest: (req) => { const next = body(n++); return { ...req, path: next.path, body: next.body }; } }],
+    });
+  if (WARMUP > 0) await run(WARMUP);
+  const result = await run(DURATION);
   if (result.non2xx > 0 || result.errors > 0) console.error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }

@@ -3,7 +3,7 @@ import type { Express, RequestHandler } from 'express';
 import type { Accountability } from '../access/accountability.js';
 import { authenticate } from '../auth/authenticate.js';
 import { dialectOf } from '../db/index.js';
-import { parseQuery, parseQueryString, readerOf } from '../query/index.js';
+import { queryOfSearch, readerOf } from '../query/index.js';
 import { authLookups, bearerToken } from './accountability.js';
 import type { AppDeps } from './app.js';
 import { jsonParser } from './body.js';
@@ -77,7 +77,7 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
     const accountability = await caller(req);
     const ctx = await readContext(deps, req);
     const reader = await readerOf(deps, ctx.overview, accountability);
-    return databaseEnvelope(ctx, reader, target.collection, parseQuery(parseQueryString(target.search)), target.id);
+    return databaseEnvelope(ctx, reader, target.collection, queryOfSearch(target.search), target.id);
   }
 
   async function write(req: IncomingMessage, res: ServerResponse, target: ItemsPath, run: ItemWrite): Promise<void> {

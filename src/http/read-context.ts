@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Knex } from 'knex';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
-import { parseQuery, parseQueryString, queryLimits, type Query, type ReadContext } from '../query/index.js';
+import { parseQuery, queryLimits, queryOfSearch, type Query, type ReadContext } from '../query/index.js';
 import { requestOverview } from './request-overview.js';
 
 export interface ReadContextDeps {
@@ -20,5 +20,5 @@ export async function readContext(deps: ReadContextDeps, req: IncomingMessage): 
 /** The query string's query, or a SEARCH body's `query`, which replaces it (reference/routes.md). */
 export function requestQuery(req: Request, bodyQuery?: Readonly<Record<string, unknown>>): Query {
   if (bodyQuery !== undefined) return parseQuery(bodyQuery);
-  return parseQuery(parseQueryString(new URL(req.originalUrl, 'http://localhost').search));
+  return queryOfSearch(new URL(req.originalUrl, 'http://localhost').search);
 }

@@ -14,7 +14,7 @@ import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../e
 import { collectionParam } from '../collection-name.js';
 import { commandContext } from '../../commands/command-context.js';
 import { readWritten } from '../read-written.js';
-import { parseQuery, parseQueryString } from '../../query/index.js';
+import { queryOfSearch } from '../../query/index.js';
 import type { Accountability } from '../../access/accountability.js';
 
 export interface ItemWriteDeps {
@@ -182,7 +182,7 @@ async function target(deps: ItemWriteDeps, request: ItemWriteRequest, options: {
   // reference/routes.md: POST and /:id writes do not exist on a singleton.
   if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(request.path);
   // Parsed before writing: a malformed query string must not leave a write behind.
-  const query = parseQuery(parseQueryString(request.search));
+  const query = queryOfSearch(request.search);
   const reply = (keys: readonly PrimaryKey[], shape: 'one' | 'many') =>
     readWritten(deps, request.accountability, overview, collection, keys, query, shape);
   return { collection, ctx: await commandContext(deps, request.accountability, overview), reply };

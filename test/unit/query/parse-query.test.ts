@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidQueryError } from '../../../src/errors.js';
-import { parseQuery, parseQueryString } from '../../../src/query/parse/parse-query.js';
+import { parseQuery, parseQueryString, queryOfSearch } from '../../../src/query/parse/parse-query.js';
 import type { Query } from '../../../src/query/query.js';
 
 const fromString = (qs: string): Query => parseQuery(parseQueryString(qs));
@@ -133,5 +133,30 @@ describe('parseQuery: encodings (reference/query.md)', () => {
     expect(Object.keys(query.filter ?? {})).to.deep.equal(['__proto__']);
     expect(Object.getPrototypeOf(query.filter)).to.equal(Object.prototype);
     expect(({} as Record<string, unknown>)['polluted']).to.equal(undefined);
+  });
+});
+
+describe('queryOfSearch: the query of a query string, remembered', () => {
+  it('parses as parseQuery(parseQueryString(...)) does, with or without the "?"', () => {
+    const search = 'fields=id,title&filter[views][_gt]=1&deep[comments][_limit]=2&limit=5';
+    expect(queryOfSearch(`?${search}`)).to.deep.equal(parseQuery(parseQueryString(search)));
+    expect(queryOfSearch(search)).to.deep.equal(parseQuery(parseQueryString(search)));
+  });
+
+  it('gives the same query again, frozen to the leaves: no request can change another\'s', () => {
+    const search = '?fields=id&filter[title][_in]=a,b&sort=-id';
+    const query = queryOfSearch(search);
+    expect(queryOfSearch(search)).to.equal(query);
+    expect(() => {
+      (query.fields as string[]).push('secret');
+    }).to.throw(TypeError);
+    expect(() => {
+      (query.filter as Record<string, unknown>)['title'] = {};
+    }).to.throw(TypeError);
+    expect(queryOfSearch(search).fields).to.deep.equal(['id']);
+  });
+
+  it('a bad query string fails every time, nothing remembered', () => {
+    for (let i = 0; i < 2; i++) expect(() => queryOfSearch('?limit=many')).to.throw(InvalidQueryError);
   });
 });
