@@ -1,3 +1,4 @@
+import { statementsRunOn } from '../../support/statements.js';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -26,17 +27,7 @@ describeEachDatabase('loading permissions from svc_permissions', (ctx) => {
 
   /** Counts statements on svc_permissions while `run` runs. */
   async function permissionQueries(run: () => Promise<unknown>): Promise<number> {
-    let count = 0;
-    const listener = (query: { sql: string }) => {
-      if (query.sql.includes('svc_permissions')) count++;
-    };
-    db.on('query', listener);
-    try {
-      await run();
-    } finally {
-      db.off('query', listener);
-    }
-    return count;
+    return (await statementsRunOn(db, run)).filter((sql) => sql.includes('svc_permissions')).length;
   }
 
   before(async () => {

@@ -1,3 +1,4 @@
+import { statementsRunOn } from '../../support/statements.js';
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -67,15 +68,5 @@ export async function adminWrite(api: Api, method: string, path: string, body: u
 
 /** Counts the statements run on `db` that name the notes table while `work` runs. */
 export async function notesQueriesDuring(db: Knex, work: () => Promise<void>): Promise<number> {
-  let count = 0;
-  const onQuery = (query: { sql: string }) => {
-    if (/\bnotes\b/.test(query.sql)) count += 1;
-  };
-  db.on('query', onQuery);
-  try {
-    await work();
-  } finally {
-    db.off('query', onQuery);
-  }
-  return count;
+  return (await statementsRunOn(db, work)).filter((sql) => /\bnotes\b/.test(sql)).length;
 }

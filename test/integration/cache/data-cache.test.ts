@@ -1,3 +1,4 @@
+import { statementsRunOn } from '../../support/statements.js';
 import { expect } from 'chai';
 import { createGuardrails, generate } from 'otplib';
 import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
@@ -243,20 +244,8 @@ describeEachDatabase(
     before(() => createNotes(ctx()));
 
     /** Overview builds while `work` runs: each reads svc_relations once (catalog/overview/build.ts), nothing else does. */
-    const overviewBuildsDuring = async (work: () => Promise<void>): Promise<number> => {
-      let builds = 0;
-      const onQuery = (query: { sql: string }) => {
-        if (/\bfrom [`"]?svc_relations\b/i.test(query.sql)) builds += 1;
-      };
-      const { db } = ctx().server;
-      db.on('query', onQuery);
-      try {
-        await work();
-      } finally {
-        db.removeListener('query', onQuery);
-      }
-      return builds;
-    };
+    const overviewBuildsDuring = async (work: () => Promise<void>): Promise<number> =>
+      (await statementsRunOn(ctx().server.db, work)).filter((sql) => /\bfrom [`"]?svc_relations\b/i.test(sql)).length;
 
     it('builds the overview once per read: the cache key, the role\'s ip_access and the read share it', async () => {
       const { api, server } = ctx();

@@ -1,3 +1,4 @@
+import { statementsRunOn } from '../../support/statements.js';
 import { expect } from 'chai';
 import { TEST_ADMIN, describeEachDatabase } from '../../support/server.js';
 import { adminApi, createCommandSchema, dataOf, parseJson } from './schema.js';
@@ -110,18 +111,11 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
 
   it('a POST of many items takes one insert for the rows, one for the activity, one for the revisions', async () => {
     const names = Array.from({ length: 300 }, (_, i) => `Bulk ${i}`);
-    const inserts: string[] = [];
-    const onQuery = (query: { sql: string }) => {
-      const table = /^insert into [`"](\w+)[`"]/i.exec(query.sql)?.[1];
-      if (table !== undefined) inserts.push(table);
-    };
-    db().on('query', onQuery);
-    let created: Row[];
-    try {
+    let created: Row[] = [];
+    const statements = await statementsRunOn(db(), async () => {
       created = dataOf<Row[]>(await api('POST', '/items/authors', names.map((name) => ({ name }))));
-    } finally {
-      db().off('query', onQuery);
-    }
+    });
+    const inserts = statements.flatMap((sql) => /^insert into [`"](\w+)[`"]/i.exec(sql)?.[1] ?? []);
     expect(inserts).to.deep.equal(['authors', 'svc_activity', 'svc_revisions']);
     expect(created.map((a) => a['name'])).to.deep.equal(names);
     const activity = await newActivity();

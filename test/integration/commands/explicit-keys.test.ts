@@ -1,3 +1,4 @@
+import { statementsRunOn } from '../../support/statements.js';
 import { expect } from 'chai';
 import { describeEachDatabase } from '../../support/server.js';
 import { sendForm } from '../files/helpers.js';
@@ -30,16 +31,11 @@ describeEachDatabase('explicit keys of auto-increment primary keys', (ctx) => {
   });
 
   it('moves the sequence once per table and request, not per row', async () => {
-    const statements: string[] = [];
-    const record = (query: { sql: string }) => statements.push(query.sql);
-    ctx().server.db.on('query', record);
-    try {
+    const statements = await statementsRunOn(ctx().server.db, async () => {
       const content = JSON.stringify([{ id: 200, label: 'x' }, { id: 201, label: 'y' }, { id: 202, label: 'z' }]);
       const res = await sendForm(ctx(), 'POST', '/utils/import/tags', [['file', content, 'tags.json', 'application/json']]);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    } finally {
-      ctx().server.db.off('query', record);
-    }
+    });
     expect(statements.filter((sql) => sql.includes('setval'))).to.have.length(ctx().dialect === 'postgres' ? 1 : 0);
     expect(idOf(dataOf<Row>(await api('POST', '/items/tags', { label: 'after' })))).to.equal(203);
   });

@@ -1,3 +1,4 @@
+import { statementsRunOn } from '../../support/statements.js';
 import { expect } from 'chai';
 import { signAccessToken } from '../../../src/auth/access-token.js';
 import { TEST_ADMIN, type ServerContext } from '../../support/server.js';
@@ -60,13 +61,5 @@ export async function statementsDuring(ctx: ServerContext, run: (token: string) 
   // One request first, so what the caller's token costs once (its role's ip_access, cached
   // per schema version) is not counted as part of the read.
   await ctx.api('/server/info', { headers: { Authorization: `Bearer ${token}` } });
-  const statements: string[] = [];
-  const listener = (query: { sql: string }) => statements.push(query.sql);
-  ctx.server.db.on('query', listener);
-  try {
-    await run(token);
-  } finally {
-    ctx.server.db.off('query', listener);
-  }
-  return statements;
+  return statementsRunOn(ctx.server.db, () => run(token));
 }
