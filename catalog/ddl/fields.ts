@@ -7,7 +7,7 @@ import {
   InvalidPayloadError,
   UnprocessableEntityError,
 } from '../../src/errors.js';
-import { readIndexNames } from '../introspection/index.js';
+import { readColumnKeys, type RawUniqueKey } from '../introspection/index.js';
 import { requireCollection } from '../overview/lookup.js';
 import type { CollectionOverview, FieldOverview, FieldType, RelationOverview, SchemaOverview } from '../overview/types.js';
 import { defineColumn, stringLengthOf, type ColumnDefinition } from './columns.js';
@@ -109,26 +109,47 @@ export async function addKeys(change: SchemaChange, column: ChangedField, spec: 
 }
 
 /**
- * Adds or drops a column's unique key or plain index (by default under the name the service
- * gives it); the opposite is the undo.
+ * Adds or drops a column's unique key (a constraint on PostgreSQL), unique index or plain
+ * index (by default under the name the service gives it); the opposite is the undo.
  */
 async function changeKey(
   change: SchemaChange,
   column: ChangedField,
-  kind: 'unique' | 'index',
+  kind: 'unique' | 'uniqueIndex' | 'index',
   isAdded: boolean,
-  indexName = constraintName(column.collection, column.field, kind),
+  indexName = constraintName(column.collection, column.field, kind === 'index' ? 'index' : 'unique'),
 ): Promise<void> {
   const { collection: table, field } = column;
   const add = (x: Knex) => x.schema.alterTable(table, (t) => {
-    if (kind === 'unique') t.unique([field], { indexName });
-    else t.index([field], indexName);
+    if (kind === 'index') t.index([field], indexName);
+    else t.unique([field], { indexName, useConstraint: kind === 'unique' });
   });
   const drop = (x: Knex) => x.schema.alterTable(table, (t) => {
     if (kind === 'unique') t.dropUnique([field], indexName);
     else t.dropIndex([field], indexName);
   });
   await (isAdded ? change.ddl(add, drop) : change.ddl(drop, add));
+}
+
+/**
+ * Drops the column's single-column unique keys by the names and kinds the database reports,
+ * whoever made them; keys over more columns are other keys, left as they are. SQLite drops a
+ * UNIQUE written in CREATE TABLE only with its table: a 400, before anything is dropped.
+ */
+async function dropUniqueKeys(change: SchemaChange, column: ChangedField): Promise<void> {
+  const { uniqueKeys } = await change.data((trx) => readColumnKeys(trx, column.collection, column.field));
+  const inTable = uniqueKeys.find((key) => key.kind === 'table');
+  if (inTable !== undefined) {
+    throw new InvalidPayloadError(
+      `Field "${column.field}" of collection "${column.collection}" is unique by its table's definition ` +
+        `("${inTable.name}"): SQLite drops such a key only with the table`,
+    );
+  }
+  for (const key of uniqueKeys) await changeKey(change, column, uniqueKindOf(key), false, key.name);
+}
+
+function uniqueKindOf(key: RawUniqueKey): 'unique' | 'uniqueIndex' {
+  return key.kind === 'constraint' ? 'unique' : 'uniqueIndex';
 }
 
 export function newColumnDefinition(field: string, type: FieldType, spec: ColumnSpec): ColumnDefinition {
@@ -233,11 +254,12 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
       }
       // Keys are added before others are dropped: a foreign key on MariaDB is never left without one.
       if (indexChange && wantsIndex) await changeKey(change, changed, 'index', true);
-      if (uniqueChange) await changeKey(change, changed, 'unique', isUnique);
+      if (uniqueChange && isUnique) await changeKey(change, changed, 'unique', true);
+      if (uniqueChange && !isUnique) await dropUniqueKeys(change, changed);
       if (indexChange && !wantsIndex) {
         // By the names the database reports: MariaDB's own FK index and indexes made elsewhere too.
-        const names = await change.data((trx) => readIndexNames(trx, collection, field));
-        for (const name of names) await changeKey(change, changed, 'index', false, name);
+        const { indexNames } = await change.data((trx) => readColumnKeys(trx, collection, field));
+        for (const name of indexNames) await changeKey(change, changed, 'index', false, name);
       }
       const meta = patch.meta ?? {};
       if (patch.meta !== undefined || type !== current.type) {

@@ -3,9 +3,11 @@ import { dialectOf } from '../../src/db/index.js';
 import { introspectMysql } from './mysql.js';
 import { introspectPostgres } from './postgres.js';
 import { introspectSqlite } from './sqlite.js';
+import { NO_KEYS, type ColumnKeys } from './column-keys.js';
 import type { RawSchema } from './types.js';
 
-export type { RawColumn, RawForeignKey, RawSchema, RawTable } from './types.js';
+export type { RawColumn, RawForeignKey, RawSchema, RawTable, RawUniqueKey } from './types.js';
+export type { ColumnKeys } from './column-keys.js';
 export { parseSqlDefault, type ColumnDefault } from './defaults.js';
 
 /**
@@ -25,11 +27,13 @@ export function introspect(db: Knex): Promise<RawSchema> {
 }
 
 /**
- * The plain (not unique) single-column indexes on `table.column` as the database has them
- * now, read the same way as for the overview. A schema change reads them after its own adds:
- * MariaDB silently drops the index it made for a foreign key once another index serves the key.
+ * The keys of `table.column` as the database has them now, read the same way as for the
+ * overview: its plain indexes' names and its unique keys (by name and kind), whoever made
+ * them. A schema change reads them after its own adds: MariaDB silently drops the index it
+ * made for a foreign key once another index serves the key.
  */
-export async function readIndexNames(db: Knex, table: string, column: string): Promise<readonly string[]> {
+export async function readColumnKeys(db: Knex, table: string, column: string): Promise<ColumnKeys> {
   const { tables } = await introspect(db);
-  return tables.find((t) => t.name === table)?.columns.find((c) => c.name === column)?.indexNames ?? [];
+  const found = tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
+  return found ?? NO_KEYS;
 }

@@ -94,7 +94,9 @@ export async function introspectMysql(db: Knex): Promise<RawSchema> {
     if (first.index_name === 'PRIMARY') primaryKeys.set(first.table_name, names);
     const [column] = names;
     if (names.length !== 1 || column === undefined) continue;
-    columnKeys.add(first.table_name, column, { name: first.index_name, isUnique: Number(first.non_unique) === 0 });
+    // UNIQUE constraints are indexes here: DROP INDEX drops them.
+    const role = first.index_name === 'PRIMARY' ? 'primary' : Number(first.non_unique) === 0 ? 'index' : 'plain';
+    columnKeys.add(first.table_name, column, first.index_name, role);
   }
 
   const tables: RawTable[] = [];

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ColumnKeyIndex, type ColumnKeys } from './column-keys.js';
+import { ColumnKeyIndex, type ColumnKeys, type IndexRole } from './column-keys.js';
 import { groupBy } from './group-by.js';
 import type { RawColumn, RawForeignKey, RawSchema, RawTable } from './types.js';
 
@@ -51,7 +51,10 @@ ORDER BY rel.relname, att.attnum`;
 const INDEX_SQL = `
 SELECT rel.relname AS table_name, idx.indexrelid::text AS index_id, irel.relname AS index_name,
        idx.indisprimary AS is_primary, idx.indisunique AS is_unique, idx.indnkeyatts AS column_count,
-       att.attname AS column_name
+       att.attname AS column_name,
+       EXISTS (SELECT 1 FROM pg_constraint con
+               WHERE con.conindid = idx.indexrelid AND con.conrelid = idx.indrelid AND con.contype = 'u'
+       ) AS is_constraint
 FROM pg_index idx
 JOIN pg_class rel ON rel.oid = idx.indrelid
 JOIN pg_class irel ON irel.oid = idx.indexrelid
@@ -97,6 +100,8 @@ interface IndexRow {
   index_name: string;
   is_primary: boolean;
   is_unique: boolean;
+  /** A UNIQUE constraint's index: dropped with the constraint, never by DROP INDEX. */
+  is_constraint: boolean;
   column_count: number;
   column_name: string;
 }
@@ -127,7 +132,7 @@ export async function introspectPostgres(db: Knex): Promise<RawSchema> {
     if (first === undefined || rows.length !== first.column_count) continue;
     if (first.is_primary) primaryKeys.set(first.table_name, rows.map((r) => r.column_name));
     if (rows.length !== 1) continue;
-    columnKeys.add(first.table_name, first.column_name, { name: first.index_name, isUnique: first.is_unique });
+    columnKeys.add(first.table_name, first.column_name, first.index_name, postgresRole(first));
   }
 
   const tables: RawTable[] = [];
@@ -154,6 +159,12 @@ export async function introspectPostgres(db: Knex): Promise<RawSchema> {
       }),
     ),
   };
+}
+
+function postgresRole(index: IndexRow): IndexRole {
+  if (index.is_primary) return 'primary';
+  if (!index.is_unique) return 'plain';
+  return index.is_constraint ? 'constraint' : 'index';
 }
 
 function toColumn(row: ColumnRow, keys: ColumnKeys): RawColumn {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ColumnKeyIndex, type ColumnKeys } from './column-keys.js';
+import { ColumnKeyIndex, type ColumnKeys, type IndexRole } from './column-keys.js';
 import { groupBy } from './group-by.js';
 import type { RawColumn, RawForeignKey, RawSchema, RawTable } from './types.js';
 
@@ -15,6 +15,7 @@ ORDER BY m.name, p.cid`;
 
 const INDEX_SQL = `
 SELECT m.name AS table_name, il.name AS index_name, ii.name AS column_name, il."unique" AS is_unique,
+       il.origin,
        (SELECT count(*) FROM pragma_index_info(il.name)) AS column_count
 FROM sqlite_master m
 JOIN pragma_index_list(m.name) il
@@ -45,6 +46,8 @@ interface IndexRow {
   index_name: string;
   column_name: string | null;
   is_unique: number;
+  /** pragma_index_list: `c` CREATE INDEX, `u` a UNIQUE of CREATE TABLE, `pk` the primary key. */
+  origin: string;
   column_count: number;
 }
 
@@ -67,7 +70,7 @@ export async function introspectSqlite(db: Knex): Promise<RawSchema> {
   const columnKeys = new ColumnKeyIndex();
   for (const r of indexRows) {
     if (r.column_count !== 1 || r.column_name === null) continue;
-    columnKeys.add(r.table_name, r.column_name, { name: r.index_name, isUnique: r.is_unique === 1 });
+    columnKeys.add(r.table_name, r.column_name, r.index_name, sqliteRole(r));
   }
 
   const tables: RawTable[] = [];
@@ -105,6 +108,13 @@ export async function introspectSqlite(db: Knex): Promise<RawSchema> {
   };
 }
 
+function sqliteRole(index: IndexRow): IndexRole {
+  if (index.origin === 'pk') return 'primary';
+  if (index.is_unique !== 1) return 'plain';
+  // A UNIQUE of CREATE TABLE is an index SQLite refuses to drop on its own.
+  return index.origin === 'u' ? 'table' : 'index';
+}
+
 function toColumn(
   row: ColumnRow,
   primaryKey: readonly string[],
@@ -129,6 +139,7 @@ function toColumn(
     // The rowid key has no index of its own: the table is ordered by it.
     isIndexed: keys.isIndexed || isPrimary,
     indexNames: keys.indexNames,
+    uniqueKeys: keys.uniqueKeys,
     // INTEGER PRIMARY KEY is the rowid: SQLite assigns it when the insert leaves it out.
     hasAutoIncrement: isPrimary && dataType === 'integer',
     // pragma_table_xinfo: hidden 2 = virtual generated, 3 = stored generated.

@@ -36,6 +36,8 @@ export interface RawColumn {
   readonly isIndexed: boolean;
   /** The plain (not unique) single-column indexes on it, by name, whoever made them. */
   readonly indexNames: readonly string[];
+  /** The single-column unique keys on it (not the primary key), whoever made them. */
+  readonly uniqueKeys: readonly RawUniqueKey[];
   readonly hasAutoIncrement: boolean;
   /** A generated (computed) column; its expression when the dialect tells. */
   readonly isGenerated: boolean;
@@ -43,6 +45,16 @@ export interface RawColumn {
   /** MariaDB stores JSON as longtext with a json_valid check: true when such a check exists. */
   readonly hasJsonCheck: boolean;
   readonly comment: string | null;
+}
+
+/**
+ * A unique key by its name and how it can be dropped: `constraint` a PostgreSQL UNIQUE
+ * constraint (DROP CONSTRAINT), `index` a unique index (DROP INDEX; MariaDB's UNIQUE too),
+ * `table` a UNIQUE written in SQLite's CREATE TABLE (only a new table drops it).
+ */
+export interface RawUniqueKey {
+  readonly name: string;
+  readonly kind: 'constraint' | 'index' | 'table';
 }
 
 export interface RawForeignKey {

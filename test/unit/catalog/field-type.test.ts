@@ -16,6 +16,7 @@ function column(dataType: string, extra: Partial<RawColumn> = {}): RawColumn {
     isUnique: false,
     isIndexed: false,
     indexNames: [],
+    uniqueKeys: [],
     hasAutoIncrement: false,
     isGenerated: false,
     generationExpression: null,
