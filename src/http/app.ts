@@ -1,6 +1,5 @@
 import express, { type Express, type RequestHandler } from 'express';
 import cookieParser from 'cookie-parser';
-import { pinoHttp } from 'pino-http';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../access/permission-store.js';
 import type { AuthServices } from '../auth/auth-context.js';
@@ -19,6 +18,7 @@ import { jsonBody } from './body.js';
 import { ENVELOPE_HEADERS } from './envelope-headers.js';
 import { rateLimiters } from './rate-limit.js';
 import { cacheGraphql, cacheReads } from './response-cache.js';
+import { requestLogging } from './request-logging.js';
 import { createErrorHandler } from './error-handler.js';
 import { authRoutes } from './routes/auth.js';
 import { usersTfaRoutes } from './routes/users-tfa.js';
@@ -81,10 +81,12 @@ export function createApp(deps: AppDeps): Express {
     res.type('text/html; charset=utf-8').send('pong');
   });
 
-  // pino-http writes its lines at info: at a higher LOG_LEVEL it would cost every request a
-  // child logger and serializers for nothing.
-  if (logger.isLevelEnabled('info')) {
-    app.use(pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/server/health' } }));
+  const logRequest = requestLogging(logger);
+  if (logRequest !== undefined) {
+    app.use((req, res, next) => {
+      logRequest(req, res);
+      next();
+    });
   }
   app.use(envelopeHeaders);
   const limiters = rateLimiters(config, deps.rateLimitCounters);

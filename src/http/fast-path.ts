@@ -10,6 +10,7 @@ import { jsonParser } from './body.js';
 import { toCollectionName } from './collection-name.js';
 import { ENVELOPE_HEADERS } from './envelope-headers.js';
 import { errorAnswer } from './error-handler.js';
+import { markArrival, requestLogging } from './request-logging.js';
 import { readContext } from './read-context.js';
 import { databaseEnvelope } from './routes/items-read.js';
 import { ITEM_WRITES, type ItemWrite } from './routes/item-writes.js';
@@ -41,9 +42,9 @@ interface ItemsPath {
  * (bench/README.md); here the same steps run directly, with the same headers and ETag: the
  * token through `authenticate`, then the route's own implementation.
  *
- * Only where nothing Express adds could change the answer: no request logging and no rate
- * limiter (decided once); per request no cookie or query-string token and no conditional or
- * proxied request.
+ * Only where nothing Express adds could change the answer: no rate limiter (decided once); per
+ * request no cookie or query-string token and no conditional or proxied request. Requests
+ * answered here are logged by the same request logging (request-logging.ts).
  * - Reads (PostgreSQL, no data cache, no body): the route's `databaseEnvelope`. A read that
  *   fails in any way goes to the Express app, which answers it from the start (reads change
  *   nothing): errors have one path.
@@ -53,7 +54,8 @@ interface ItemsPath {
  */
 export function requestListener(app: Express, deps: AppDeps): RequestListener {
   const { config, logger } = deps;
-  if (logger.isLevelEnabled('info') || config.rateLimiter.enabled || config.rateLimiter.global.enabled) return app;
+  if (config.rateLimiter.enabled || config.rateLimiter.global.enabled) return app;
+  const logRequest = requestLogging(logger);
   const readsHere = dialectOf(deps.db) === 'pg' && !config.cache.enabled;
   const etagOf = app.get('etag fn') as EtagOf | undefined;
   const customIpHeader = config.ipCustomHeader === false ? undefined : config.ipCustomHeader.toLowerCase();
@@ -93,33 +95,50 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
         search: target.search,
         path: target.path,
       });
-      if (data === undefined) res.writeHead(204, ENVELOPE_HEADERS).end();
-      else respond(res, 200, JSON.stringify({ data }));
+      if (data === undefined) {
+        logRequest?.(req, res);
+        writeHead(res, 204, ENVELOPE_HEADERS).end();
+      } else {
+        respond(req, res, 200, JSON.stringify({ data }));
+      }
     } catch (error) {
       const answer = errorAnswer(error, accountability, logger);
       if (res.headersSent) {
+        logRequest?.(req, res);
         res.destroy();
         return;
       }
-      respond(res, answer.status, JSON.stringify(answer.body), answer.headers);
+      respond(req, res, answer.status, JSON.stringify(answer.body), answer.headers);
     }
   }
 
   /** Express's `res.json` answer; the text encoded once, for the ETag, the length and the socket. */
-  function respond(res: ServerResponse, status: number, body: string, extra?: Readonly<Record<string, string>>): void {
+  function respond(req: IncomingMessage, res: ServerResponse, status: number, body: string, extra?: Readonly<Record<string, string>>): void {
+    logRequest?.(req, res);
     const bytes = Buffer.from(body, 'utf8');
     const headers: Record<string, string | number> = {
       ...ENVELOPE_HEADERS,
       ...extra,
       'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': bytes.length,
+      'Content-Length': String(bytes.length),
     };
     const etag = etagOf?.(bytes);
     if (etag !== undefined) headers['ETag'] = etag;
-    res.writeHead(status, headers).end(bytes);
+    writeHead(res, status, headers).end(bytes);
+  }
+
+  /**
+   * The status and headers; set one by one when requests are logged, so that the log line
+   * shows them as it does for Express's answers (node:http keeps no copy of writeHead's).
+   */
+  function writeHead(res: ServerResponse, status: number, headers: Readonly<Record<string, string | number>>): ServerResponse {
+    if (logRequest === undefined) return res.writeHead(status, headers);
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    return res.writeHead(status);
   }
 
   return (req, res) => {
+    if (logRequest !== undefined) markArrival(res);
     const target = plainItemsRequest(req);
     if (target === undefined) {
       app(req, res);
@@ -133,7 +152,7 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
       read(req, target).then(
         (body) => {
           if (body === null) app(req, res);
-          else respond(res, 200, body);
+          else respond(req, res, 200, body);
         },
         () => app(req, res),
       );
