@@ -21,6 +21,10 @@ export interface ChangedField {
 /** MySQL: a unique key or index over a TEXT/BLOB column needs a prefix length (MariaDB hashes it). */
 const MYSQL_ER_BLOB_KEY_WITHOUT_LENGTH = 1170;
 
+/** A key another table's foreign key needs: PostgreSQL's SQLSTATE, MySQL's errno (ER_DROP_INDEX_FK). */
+const PG_DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
+const MYSQL_ER_DROP_INDEX_FK = 1553;
+
 /** MySQL/MariaDB errnos of a stored value the new column type can't hold. */
 const MYSQL_CONVERSION_ERRNOS: ReadonlySet<unknown> = new Set([
   1265, // ER_WARN_DATA_TRUNCATED: Data truncated for column
@@ -33,7 +37,8 @@ const MYSQL_CONVERSION_ERRNOS: ReadonlySet<unknown> = new Set([
  * the change was about (the database errors of DDL often don't): a unique key over
  * duplicates → RECORD_NOT_UNIQUE, NOT NULL over nulls → NOT_NULL_VIOLATION, values too long
  * or out of range for the new column → VALUE_TOO_LONG / VALUE_OUT_OF_RANGE, other values
- * the new type can't take → INVALID_PAYLOAD. Anything else is returned unchanged (500).
+ * the new type can't take, and keys another table's foreign key needs → INVALID_PAYLOAD.
+ * Anything else is returned unchanged (500).
  */
 export function translateSchemaError(error: unknown, dialect: DbClient, changed: ChangedField): unknown {
   if (error instanceof ServiceError) return error;
@@ -44,6 +49,7 @@ export function translateSchemaError(error: unknown, dialect: DbClient, changed:
   if (translated instanceof ValueTooLongError) return new ValueTooLongError(ref);
   if (translated instanceof ValueOutOfRangeError) return new ValueOutOfRangeError(ref);
   if (isConversionError(error, dialect)) return conversionError(changed);
+  if (isDependencyError(error, dialect)) return dependencyError(changed);
   // A prefix would make the key unique on the prefix only: refused instead.
   if (dialect === 'mysql' && (error as { errno?: unknown }).errno === MYSQL_ER_BLOB_KEY_WITHOUT_LENGTH) return notIndexable(changed);
   return translated;
@@ -64,6 +70,17 @@ function notIndexable({ collection, field, type }: ChangedField): InvalidPayload
 /** INVALID_PAYLOAD: a stored value can't be converted to the field's new type. */
 function conversionError({ collection, field, type }: ChangedField): InvalidPayloadError {
   return new InvalidPayloadError(`Field "${field}" of collection "${collection}" can't be altered to "${type}": a stored value can't be converted`);
+}
+
+/** INVALID_PAYLOAD: the change would drop a key that another table's foreign key needs. */
+function dependencyError({ collection, field }: ChangedField): InvalidPayloadError {
+  return new InvalidPayloadError(`Field "${field}" of collection "${collection}" can't be changed so: a foreign key of another table depends on its key`);
+}
+
+function isDependencyError(error: unknown, dialect: DbClient): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, errno } = error as { code?: unknown; errno?: unknown };
+  return (dialect === 'pg' && code === PG_DEPENDENT_OBJECTS_STILL_EXIST) || (dialect === 'mysql' && errno === MYSQL_ER_DROP_INDEX_FK);
 }
 
 function isConversionError(error: unknown, dialect: DbClient): boolean {

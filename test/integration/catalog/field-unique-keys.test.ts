@@ -48,6 +48,22 @@ describeEachDatabase('schema routes: unique keys made outside the service', (ctx
     expectOk(await api('POST', '/items/bulbs', { serial: 'a-1' }));
   });
 
+  it('a unique key another table\'s foreign key needs (PostgreSQL, MariaDB): 400 naming the field, the key stays', async function () {
+    // SQLite checks a foreign key's parent key only when rows are written, not when it is dropped.
+    if (ctx().dialect === 'sqlite') this.skip();
+    const { db, schema } = ctx().server;
+    expectOk(await api('POST', '/collections', { collection: 'fittings', schema: {}, fields: [{ field: 'code', type: 'string', schema: { is_unique: true } }] }));
+    await db.schema.createTable('lamps', (t) => {
+      t.increments('id');
+      t.string('fitting', 255).references('code').inTable('fittings');
+    });
+    await schema.invalidate();
+
+    expectError(await api('PATCH', '/fields/fittings/code', { schema: { is_unique: false } }), 400, 'INVALID_PAYLOAD', /"code" of collection "fittings".*foreign key/);
+    expect(await keysOf('fittings', 'code')).to.include({ is_unique: true });
+    expectError(await insertTwice('fittings', { code: 'E27' }), 400, 'RECORD_NOT_UNIQUE');
+  });
+
   it('a UNIQUE constraint added under its own name (PostgreSQL, MariaDB) and the service\'s own key: both dropped', async function () {
     if (ctx().dialect === 'sqlite') this.skip(); // SQLite has no ALTER TABLE … ADD CONSTRAINT
     const { db, schema } = ctx().server;
