@@ -1,13 +1,6 @@
 import { expect } from 'chai';
 import { describeEachDatabase } from '../../support/server.js';
-import type { DialectName } from '../../support/services.js';
-import { expectError, expectOk, schemaApi } from './schema-api.js';
-
-function serialKey(dialect: DialectName): string {
-  if (dialect === 'postgres') return 'serial PRIMARY KEY';
-  if (dialect === 'mariadb') return 'integer AUTO_INCREMENT PRIMARY KEY';
-  return 'integer PRIMARY KEY';
-}
+import { expectError, expectOk, schemaApi, serialKey } from './schema-api.js';
 
 describeEachDatabase('POST /utils/cache/clear and tables made outside the service', (ctx) => {
   const api = schemaApi(ctx);

@@ -1,13 +1,6 @@
 import { expect } from 'chai';
 import { describeEachDatabase } from '../../support/server.js';
-import type { DialectName } from '../../support/services.js';
-import { expectError, expectOk, schemaApi } from './schema-api.js';
-
-function serialKey(dialect: DialectName): string {
-  if (dialect === 'postgres') return 'serial PRIMARY KEY';
-  if (dialect === 'mariadb') return 'integer AUTO_INCREMENT PRIMARY KEY';
-  return 'integer PRIMARY KEY';
-}
+import { expectError, expectOk, schemaApi, serialKey } from './schema-api.js';
 
 /** PATCH /fields is_unique false on unique keys made outside the service, whatever their names. */
 describeEachDatabase('schema routes: unique keys made outside the service', (ctx) => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { ServerContext } from '../../support/server.js';
 import { TEST_ADMIN } from '../../support/server.js';
+import type { DialectName } from '../../support/services.js';
 
 export interface ApiResult {
   readonly status: number;
@@ -37,4 +38,11 @@ export async function insertRow(ctx: () => ServerContext, table: string, row: Re
   await db(table).insert(row);
   const last = await db(table).max({ id: 'id' }).first();
   return Number(last?.['id']);
+}
+
+/** An auto-incrementing integer primary key in each dialect's DDL, for tables made outside the service. */
+export function serialKey(dialect: DialectName): string {
+  if (dialect === 'postgres') return 'serial PRIMARY KEY';
+  if (dialect === 'mariadb') return 'integer AUTO_INCREMENT PRIMARY KEY';
+  return 'integer PRIMARY KEY';
 }
