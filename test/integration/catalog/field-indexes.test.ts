@@ -1,15 +1,11 @@
 import { expect } from 'chai';
 import { describeEachDatabase } from '../../support/server.js';
-import { expectError, expectOk, schemaApi } from './schema-api.js';
+import { expectError, expectOk, keysOf, schemaApi } from './schema-api.js';
 
 /** schema.is_indexed and is_unique through POST/PATCH /fields, read back by introspection. */
 describeEachDatabase('schema routes: indexes and unique keys', (ctx) => {
   const api = schemaApi(ctx);
-  /** is_unique and is_indexed as GET /fields shows them. */
-  const keysOf = async (field: string) => {
-    const { schema } = expectOk(await api('GET', `/fields/lamps/${field}`));
-    return { is_unique: schema.is_unique, is_indexed: schema.is_indexed };
-  };
+  const lampKeys = (field: string) => keysOf(api, 'lamps', field);
 
   before(async () => {
     expectOk(
@@ -27,41 +23,41 @@ describeEachDatabase('schema routes: indexes and unique keys', (ctx) => {
   });
 
   it('PATCH is_indexed creates and drops the index', async () => {
-    expect(await keysOf('name')).to.deep.equal({ is_unique: false, is_indexed: false });
+    expect(await lampKeys('name')).to.deep.equal({ is_unique: false, is_indexed: false });
     const patched = expectOk(await api('PATCH', '/fields/lamps/name', { schema: { is_indexed: true } }));
     expect(patched.schema).to.include({ is_unique: false, is_indexed: true });
-    expect(await keysOf('name')).to.deep.equal({ is_unique: false, is_indexed: true });
+    expect(await lampKeys('name')).to.deep.equal({ is_unique: false, is_indexed: true });
     expectOk(await api('PATCH', '/fields/lamps/name', { schema: { is_indexed: true } }));
     expectOk(await api('PATCH', '/fields/lamps/name', { schema: { is_indexed: false } }));
-    expect(await keysOf('name')).to.deep.equal({ is_unique: false, is_indexed: false });
+    expect(await lampKeys('name')).to.deep.equal({ is_unique: false, is_indexed: false });
   });
 
   it('a new field with is_indexed, the primary key: indexed', async () => {
     const added = expectOk(await api('POST', '/fields/lamps', { field: 'rank', type: 'integer', schema: { is_indexed: true } }));
     expect(added.schema).to.include({ is_unique: false, is_indexed: true });
-    expect(await keysOf('id')).to.deep.equal({ is_unique: true, is_indexed: true });
+    expect(await lampKeys('id')).to.deep.equal({ is_unique: true, is_indexed: true });
   });
 
   it('a unique key is an index; is_unique false with is_indexed true keeps one', async () => {
     expectOk(await api('PATCH', '/fields/lamps/code', { schema: { is_unique: true } }));
-    expect(await keysOf('code')).to.deep.equal({ is_unique: true, is_indexed: true });
+    expect(await lampKeys('code')).to.deep.equal({ is_unique: true, is_indexed: true });
     expectOk(await api('PATCH', '/fields/lamps/code', { schema: { is_unique: false, is_indexed: true } }));
-    expect(await keysOf('code')).to.deep.equal({ is_unique: false, is_indexed: true });
+    expect(await lampKeys('code')).to.deep.equal({ is_unique: false, is_indexed: true });
     expectOk(await api('PATCH', '/fields/lamps/code', { schema: { is_unique: true } }));
     expectOk(await api('PATCH', '/fields/lamps/code', { schema: { is_unique: false } }));
-    expect(await keysOf('code')).to.deep.equal({ is_unique: false, is_indexed: false });
+    expect(await lampKeys('code')).to.deep.equal({ is_unique: false, is_indexed: false });
   });
 
   it('refuses is_indexed false for a unique field and the primary key', async () => {
     expectOk(await api('PATCH', '/fields/lamps/code', { schema: { is_unique: true } }));
     expectError(await api('PATCH', '/fields/lamps/code', { schema: { is_indexed: false } }), 400, 'INVALID_PAYLOAD', /"code".*unique/);
-    expect(await keysOf('code')).to.deep.equal({ is_unique: true, is_indexed: true });
+    expect(await lampKeys('code')).to.deep.equal({ is_unique: true, is_indexed: true });
     expect((await api('PATCH', '/fields/lamps/id', { schema: { is_indexed: false } })).status).to.be.oneOf([400, 422]);
   });
 
   it('text fields can be unique and indexed on every dialect; the key holds', async () => {
     expectOk(await api('PATCH', '/fields/lamps/body', { schema: { is_unique: true } }));
-    expect(await keysOf('body')).to.deep.equal({ is_unique: true, is_indexed: true });
+    expect(await lampKeys('body')).to.deep.equal({ is_unique: true, is_indexed: true });
     const long = 'x'.repeat(3000);
     expectOk(await api('POST', '/items/lamps', { body: `${long}a` }));
     expectOk(await api('POST', '/items/lamps', { body: `${long}b` }));
@@ -69,7 +65,7 @@ describeEachDatabase('schema routes: indexes and unique keys', (ctx) => {
     expectError(duplicate, 400, 'RECORD_NOT_UNIQUE');
     expect(duplicate.body.errors[0].extensions).to.include({ collection: 'lamps', field: 'body' });
     expectOk(await api('PATCH', '/fields/lamps/body', { schema: { is_unique: false, is_indexed: true } }));
-    expect(await keysOf('body')).to.deep.equal({ is_unique: false, is_indexed: true });
+    expect(await lampKeys('body')).to.deep.equal({ is_unique: false, is_indexed: true });
   });
 
   it('an index made outside the service, whatever its name: is_indexed reads it, is_indexed false drops it', async () => {
@@ -79,9 +75,9 @@ describeEachDatabase('schema routes: indexes and unique keys', (ctx) => {
       t.index(['shade'], 'lamps_by_shade');
     });
     await schema.invalidate();
-    expect(await keysOf('shade')).to.deep.equal({ is_unique: false, is_indexed: true });
+    expect(await lampKeys('shade')).to.deep.equal({ is_unique: false, is_indexed: true });
     expectOk(await api('PATCH', '/fields/lamps/shade', { schema: { is_indexed: false } }));
-    expect(await keysOf('shade')).to.deep.equal({ is_unique: false, is_indexed: false });
+    expect(await lampKeys('shade')).to.deep.equal({ is_unique: false, is_indexed: false });
   });
 
   it('an m2o: is_indexed is what the database keeps; MariaDB keeps an index on a foreign key (400)', async () => {
@@ -95,28 +91,28 @@ describeEachDatabase('schema routes: indexes and unique keys', (ctx) => {
     expectOk(await api('POST', '/collections', { collection: 'makers', schema: {}, fields: [] }));
     expectOk(await api('POST', '/fields/lamps', { field: 'maker', type: 'integer' }));
     expectOk(await api('POST', '/relations', { collection: 'lamps', field: 'maker', related_collection: 'makers' }));
-    expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: keepsIndex });
+    expect(await lampKeys('maker')).to.deep.equal({ is_unique: false, is_indexed: keepsIndex });
     await refused({ is_indexed: false });
-    expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: keepsIndex });
+    expect(await lampKeys('maker')).to.deep.equal({ is_unique: false, is_indexed: keepsIndex });
 
     expectOk(await api('PATCH', '/fields/lamps/maker', { schema: { is_indexed: true } }));
-    expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: true });
+    expect(await lampKeys('maker')).to.deep.equal({ is_unique: false, is_indexed: true });
     await refused({ is_indexed: false });
-    expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: keepsIndex });
+    expect(await lampKeys('maker')).to.deep.equal({ is_unique: false, is_indexed: keepsIndex });
 
     expectOk(await api('PATCH', '/fields/lamps/maker', { schema: { is_unique: true } }));
-    expect(await keysOf('maker')).to.deep.equal({ is_unique: true, is_indexed: true });
+    expect(await lampKeys('maker')).to.deep.equal({ is_unique: true, is_indexed: true });
     await refused({ is_unique: false, is_indexed: false });
-    expect(await keysOf('maker')).to.deep.equal({ is_unique: keepsIndex, is_indexed: keepsIndex });
+    expect(await lampKeys('maker')).to.deep.equal({ is_unique: keepsIndex, is_indexed: keepsIndex });
     if (keepsIndex) {
       expectOk(await api('PATCH', '/fields/lamps/maker', { schema: { is_unique: false } }));
-      expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: true });
+      expect(await lampKeys('maker')).to.deep.equal({ is_unique: false, is_indexed: true });
     }
 
     // Without its foreign key the column's index (MariaDB's own one included) can go.
     expectOk(await api('DELETE', '/relations/lamps/maker'), 204);
     expectOk(await api('PATCH', '/fields/lamps/maker', { schema: { is_indexed: false } }));
-    expect(await keysOf('maker')).to.deep.equal({ is_unique: false, is_indexed: false });
+    expect(await lampKeys('maker')).to.deep.equal({ is_unique: false, is_indexed: false });
   });
 
   it('json fields can be neither unique nor indexed: a clear 400, nothing changed', async () => {
@@ -124,7 +120,7 @@ describeEachDatabase('schema routes: indexes and unique keys', (ctx) => {
     expectError(unique, 400, 'INVALID_PAYLOAD', /Field "doc" of collection "lamps" of type "json" can't be unique or indexed/);
     expectError(await api('PATCH', '/fields/lamps/doc', { schema: { is_indexed: true } }), 400, 'INVALID_PAYLOAD');
     expectError(await api('POST', '/fields/lamps', { field: 'doc2', type: 'json', schema: { is_indexed: true } }), 400, 'INVALID_PAYLOAD');
-    expect(await keysOf('doc')).to.deep.equal({ is_unique: false, is_indexed: false });
+    expect(await lampKeys('doc')).to.deep.equal({ is_unique: false, is_indexed: false });
     expect(await ctx().server.db.schema.hasColumn('lamps', 'doc2')).to.equal(false);
   });
 });

@@ -1,14 +1,10 @@
 import { expect } from 'chai';
 import { describeEachDatabase } from '../../support/server.js';
-import { expectError, expectOk, schemaApi, serialKey } from './schema-api.js';
+import { expectError, expectOk, keysOf, schemaApi, serialKey } from './schema-api.js';
 
 /** PATCH /fields is_unique false on unique keys made outside the service, whatever their names. */
 describeEachDatabase('schema routes: unique keys made outside the service', (ctx) => {
   const api = schemaApi(ctx);
-  const keysOf = async (collection: string, field: string) => {
-    const { schema } = expectOk(await api('GET', `/fields/${collection}/${field}`));
-    return { is_unique: schema.is_unique, is_indexed: schema.is_indexed };
-  };
   /** Two items with the same value: both stored, or the key refuses the second. */
   const insertTwice = async (collection: string, item: Record<string, unknown>) => {
     expectOk(await api('POST', `/items/${collection}`, item));
@@ -33,11 +29,11 @@ describeEachDatabase('schema routes: unique keys made outside the service', (ctx
     const { db, schema } = ctx().server;
     await db.raw('CREATE UNIQUE INDEX bulbs_one_per_serial ON bulbs (serial)');
     await schema.invalidate();
-    expect(await keysOf('bulbs', 'serial')).to.deep.equal({ is_unique: true, is_indexed: true });
+    expect(await keysOf(api, 'bulbs', 'serial')).to.deep.equal({ is_unique: true, is_indexed: true });
     expectError(await insertTwice('bulbs', { serial: 'a-1' }), 400, 'RECORD_NOT_UNIQUE');
 
     expectOk(await api('PATCH', '/fields/bulbs/serial', { schema: { is_unique: false } }));
-    expect(await keysOf('bulbs', 'serial')).to.deep.equal({ is_unique: false, is_indexed: false });
+    expect(await keysOf(api, 'bulbs', 'serial')).to.deep.equal({ is_unique: false, is_indexed: false });
     expectOk(await api('POST', '/items/bulbs', { serial: 'a-1' }));
   });
 
@@ -53,7 +49,7 @@ describeEachDatabase('schema routes: unique keys made outside the service', (ctx
     await schema.invalidate();
 
     expectError(await api('PATCH', '/fields/fittings/code', { schema: { is_unique: false } }), 400, 'INVALID_PAYLOAD', /"code" of collection "fittings".*foreign key/);
-    expect(await keysOf('fittings', 'code')).to.include({ is_unique: true });
+    expect(await keysOf(api, 'fittings', 'code')).to.include({ is_unique: true });
     expectError(await insertTwice('fittings', { code: 'E27' }), 400, 'RECORD_NOT_UNIQUE');
   });
 
@@ -63,10 +59,10 @@ describeEachDatabase('schema routes: unique keys made outside the service', (ctx
     expectOk(await api('PATCH', '/fields/bulbs/watts', { schema: { is_unique: true } }));
     await db.raw('ALTER TABLE bulbs ADD CONSTRAINT my_own_name UNIQUE (watts)');
     await schema.invalidate();
-    expect(await keysOf('bulbs', 'watts')).to.deep.equal({ is_unique: true, is_indexed: true });
+    expect(await keysOf(api, 'bulbs', 'watts')).to.deep.equal({ is_unique: true, is_indexed: true });
 
     expectOk(await api('PATCH', '/fields/bulbs/watts', { schema: { is_unique: false } }));
-    expect(await keysOf('bulbs', 'watts')).to.deep.equal({ is_unique: false, is_indexed: false });
+    expect(await keysOf(api, 'bulbs', 'watts')).to.deep.equal({ is_unique: false, is_indexed: false });
     expectOk(await insertTwice('bulbs', { watts: 60 }));
   });
 
@@ -74,11 +70,11 @@ describeEachDatabase('schema routes: unique keys made outside the service', (ctx
     const { db, schema } = ctx().server;
     await db.raw('CREATE UNIQUE INDEX bulbs_socket_serial ON bulbs (socket, serial)');
     await schema.invalidate();
-    expect(await keysOf('bulbs', 'socket')).to.deep.equal({ is_unique: false, is_indexed: false });
+    expect(await keysOf(api, 'bulbs', 'socket')).to.deep.equal({ is_unique: false, is_indexed: false });
 
     expectOk(await api('PATCH', '/fields/bulbs/socket', { schema: { is_unique: true } }));
     expectOk(await api('PATCH', '/fields/bulbs/socket', { schema: { is_unique: false } }));
-    expect(await keysOf('bulbs', 'socket')).to.deep.equal({ is_unique: false, is_indexed: false });
+    expect(await keysOf(api, 'bulbs', 'socket')).to.deep.equal({ is_unique: false, is_indexed: false });
     expectOk(await api('POST', '/items/bulbs', { socket: 'E27', serial: 'b-1' }));
     expectOk(await api('POST', '/items/bulbs', { socket: 'E27', serial: 'b-2' }));
     // The two-column key is still there: the same pair again is refused.
@@ -90,17 +86,17 @@ describeEachDatabase('schema routes: unique keys made outside the service', (ctx
     const dialect = ctx().dialect;
     await db.raw(`CREATE TABLE sockets (id ${serialKey(dialect)}, code varchar(20) UNIQUE)`);
     await schema.invalidate();
-    expect(await keysOf('sockets', 'code')).to.deep.equal({ is_unique: true, is_indexed: true });
+    expect(await keysOf(api, 'sockets', 'code')).to.deep.equal({ is_unique: true, is_indexed: true });
 
     const result = await api('PATCH', '/fields/sockets/code', { schema: { is_unique: false } });
     if (dialect === 'sqlite') {
       expectError(result, 400, 'INVALID_PAYLOAD', /Field "code" of collection "sockets" is unique by its table's definition.*SQLite/);
-      expect(await keysOf('sockets', 'code')).to.deep.equal({ is_unique: true, is_indexed: true });
+      expect(await keysOf(api, 'sockets', 'code')).to.deep.equal({ is_unique: true, is_indexed: true });
       expectError(await insertTwice('sockets', { code: 'GU10' }), 400, 'RECORD_NOT_UNIQUE');
       return;
     }
     expectOk(result);
-    expect(await keysOf('sockets', 'code')).to.deep.equal({ is_unique: false, is_indexed: false });
+    expect(await keysOf(api, 'sockets', 'code')).to.deep.equal({ is_unique: false, is_indexed: false });
     expectOk(await insertTwice('sockets', { code: 'GU10' }));
   });
 });

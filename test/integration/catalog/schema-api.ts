@@ -46,3 +46,9 @@ export function serialKey(dialect: DialectName): string {
   if (dialect === 'mariadb') return 'integer AUTO_INCREMENT PRIMARY KEY';
   return 'integer PRIMARY KEY';
 }
+
+/** A field's is_unique and is_indexed as GET /fields shows them. */
+export async function keysOf(api: ReturnType<typeof schemaApi>, collection: string, field: string): Promise<{ is_unique: unknown; is_indexed: unknown }> {
+  const { schema } = expectOk(await api('GET', `/fields/${collection}/${field}`));
+  return { is_unique: schema.is_unique, is_indexed: schema.is_indexed };
+}
