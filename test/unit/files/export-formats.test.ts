@@ -122,7 +122,7 @@ describe('export formats', () => {
             expect(parsed[i + 1]).to.deep.equal([isFormula ? `'${row.t}` : row.t, String(row.n)]);
           });
         }),
-        { numRuns: 200 },
+        { numRuns: 100 },
       );
     });
 
