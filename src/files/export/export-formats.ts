@@ -76,8 +76,9 @@ type XmlNode = Record<string, unknown>;
 /**
  * `<data>` root, one `<data>` element per item, 4-space indent, null as the text `null`.
  * Well-formed whatever the data: a key that is not an XML name (an alias, a json field's
- * key, or `field`) becomes `<field name="…">`, text and attribute values are escaped by the builder,
- * and characters XML cannot carry (control characters, lone surrogates) become U+FFFD.
+ * key, or `field`) becomes `<field name="…">`, text and attribute values are escaped by the
+ * builder, and characters XML cannot carry (control characters, lone surrogates) become
+ * U+FFFD. A carriage return is written as it is; XML readers take it for a line feed.
  */
 async function* xmlPieces(items: AsyncIterable<Item>): AsyncGenerator<string> {
   yield "<?xml version='1.0'?>\n<data>";
