@@ -222,6 +222,11 @@ export interface Config {
   /** IMPORT_IP_DENY_LIST: addresses and CIDR ranges /files/import refuses; `0.0.0.0` = every local interface. */
   readonly importIpDenyList: readonly string[];
   readonly exportBatchSize: number;
+  /**
+   * EXPORT_CSV_ESCAPE_FORMULAS: csv exports put `'` before a text cell starting with `=`, `+`,
+   * `-`, `@`, tab or carriage return, so a spreadsheet shows it instead of running it (OWASP).
+   */
+  readonly exportCsvEscapeFormulas: boolean;
   /** Background jobs (exports): bull settings with Redis, the in-process runner without. */
   readonly jobs: {
     /** Tries of a failing job before it is given up. */
@@ -359,6 +364,7 @@ export function loadConfig(
     assetsCacheTtlMs: env.duration('ASSETS_CACHE_TTL', '30d'),
     importIpDenyList: env.list('IMPORT_IP_DENY_LIST', DEFAULT_IMPORT_IP_DENY_LIST),
     exportBatchSize: env.int('EXPORT_BATCH_SIZE', 5000, { min: 1 }),
+    exportCsvEscapeFormulas: env.bool('EXPORT_CSV_ESCAPE_FORMULAS', true),
     jobs: {
       attempts: env.int('JOBS_ATTEMPTS', 3, { min: 1 }),
       lockDurationMs: env.duration('JOBS_LOCK_DURATION', '30s'),

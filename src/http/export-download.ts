@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { EXPORT_TYPES, formatItems } from '../files/export/export-formats.js';
+import { EXPORT_TYPES, formatItems, type FormatOptions } from '../files/export/export-formats.js';
 import { contentDisposition } from '../files/file-names.js';
 import type { ExportFormat, Item } from '../query/index.js';
 
@@ -15,7 +15,7 @@ export async function sendExport(
   collection: string,
   format: ExportFormat,
   items: AsyncIterable<Item>,
-  tempDir: string,
+  options: FormatOptions,
 ): Promise<void> {
   const iterator = items[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -32,7 +32,7 @@ export async function sendExport(
   res.status(200).type(contentType);
   res.setHeader('Content-Disposition', contentDisposition('attachment', `${collection} ${downloadStamp(new Date())}.${extension}`));
   try {
-    await pipeline(Readable.from(formatItems(rest(), format, { tempDir })), res);
+    await pipeline(Readable.from(formatItems(rest(), format, options)), res);
   } catch (error) {
     // The client went away mid-download: nothing to answer.
     if (!res.destroyed) throw error;

@@ -21,6 +21,8 @@ export const EXPORT_QUERY_FORMATS = Object.keys(EXPORT_TYPES) as readonly Export
 export interface FormatOptions {
   /** Where csv keeps its first pass (TEMP_PATH); the file is removed when done. */
   readonly tempDir: string;
+  /** EXPORT_CSV_ESCAPE_FORMULAS: csv text cells that a spreadsheet would run get a leading `'`. */
+  readonly csvEscapeFormulas: boolean;
   /** csv rows formatted at once (1000). */
   readonly csvBatchRows?: number;
 }
@@ -39,7 +41,7 @@ export function formatItems(items: AsyncIterable<Item>, format: ExportFormat, op
     case 'json':
       return chunked(jsonPieces(items));
     case 'csv':
-      return csvPieces(items, options.tempDir, options.csvBatchRows ?? 1000);
+      return csvPieces(items, options.tempDir, options.csvBatchRows ?? 1000, csvOptions(options.csvEscapeFormulas));
     case 'xml':
       return chunked(xmlPieces(items));
     case 'yaml':
@@ -58,32 +60,60 @@ async function* jsonPieces(items: AsyncIterable<Item>): AsyncGenerator<string> {
 }
 
 const xmlBuilder = new XMLBuilder({
+  // Ordered nodes: element names, text and attributes are all spelled out, none guessed from keys.
+  preserveOrder: true,
   format: true,
   indentBy: '    ',
-  // Field names are element names; none of them may turn into text or attributes.
-  textNodeName: '\u0000text',
-  ignoreAttributes: true,
+  ignoreAttributes: false,
   suppressEmptyNode: false,
+  suppressBooleanAttributes: false,
+  // A json field nests as deep as it likes; JSON.stringify has no limit either.
+  maxNestedTags: Number.POSITIVE_INFINITY,
 });
 
-/** `<data>` root, one `<data>` element per item, 4-space indent, null as the text `null`. */
+type XmlNode = Record<string, unknown>;
+
+/**
+ * `<data>` root, one `<data>` element per item, 4-space indent, null as the text `null`.
+ * Well-formed whatever the data: a key that is not an XML name (an alias, a json field's
+ * key, or `field`) becomes `<field name="…">`, text and attribute values are escaped by the
+ * builder, and characters XML cannot carry (control characters, lone surrogates) become
+ * U+FFFD. A carriage return is written as it is; XML readers take it for a line feed.
+ */
 async function* xmlPieces(items: AsyncIterable<Item>): AsyncGenerator<string> {
-  yield "<?xml version='1.0'?>\n<data>\n";
+  yield "<?xml version='1.0'?>\n<data>";
   for await (const item of items) {
-    // Built inside a root so the builder indents it; the root's own lines are dropped.
-    const wrapped = xmlBuilder.build({ data: { data: toXmlValue(item) } }) as string;
-    yield wrapped.slice(wrapped.indexOf('\n') + 1, wrapped.trimEnd().lastIndexOf('\n') + 1);
+    // Built inside a root so the builder indents it one level; the root's own tags are dropped.
+    const wrapped = xmlBuilder.build([{ data: [{ data: xmlContent(item) }] }]) as string;
+    yield wrapped.slice('\n<data>'.length, -'\n</data>'.length);
   }
-  yield '</data>\n';
+  yield '\n</data>\n';
 }
 
-function toXmlValue(value: unknown): unknown {
-  if (value === null || value === undefined) return 'null';
-  if (Array.isArray(value)) return value.map(toXmlValue);
-  if (typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, toXmlValue(v)]));
-  }
-  return value;
+/** Elements named `key` for a value: one per entry of an array (an array in an array nests). */
+function xmlElements(key: string, value: unknown): XmlNode[] {
+  if (!Array.isArray(value)) return [xmlElement(key, xmlContent(value))];
+  return value.flatMap((entry) => (Array.isArray(entry) ? [xmlElement(key, xmlElements(key, entry))] : xmlElements(key, entry)));
+}
+
+function xmlContent(value: unknown): XmlNode[] {
+  if (value === null || value === undefined) return [{ '#text': 'null' }];
+  if (typeof value === 'object') return Object.entries(value).flatMap(([key, v]) => xmlElements(key, v));
+  return [{ '#text': xmlText(String(value)) }];
+}
+
+/** A key `field` is written as `<field name="field">` too: every `<field>` then has its name. */
+function xmlElement(key: string, children: XmlNode[]): XmlNode {
+  return key !== 'field' && XML_NAME.test(key) ? { [key]: children } : { field: children, ':@': { '@_name': xmlText(key) } };
+}
+
+// XML 1.0 Name without `:` (no namespace prefix to declare) and within the BMP.
+const XML_NAME_START = 'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
+const XML_NAME = new RegExp(`^[${XML_NAME_START}][${XML_NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F\\u2040]*$`, 'u');
+
+/** Characters outside XML 1.0's Char production (lone surrogates included) → U+FFFD. */
+function xmlText(text: string): string {
+  return text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
 }
 
 /** A YAML sequence of mappings; keys and values written as JSON, which YAML reads as such. */
@@ -91,10 +121,20 @@ async function* yamlPieces(items: AsyncIterable<Item>): AsyncGenerator<string> {
   let empty = true;
   for await (const item of items) {
     empty = false;
-    const entries = Object.entries(item).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value ?? null)}`);
+    const entries = Object.entries(item).map(([key, value]) => `${yamlJson(key)}: ${yamlJson(value ?? null)}`);
     yield entries.length === 0 ? '- {}\n' : `- ${entries.join('\n  ')}\n`;
   }
   if (empty) yield '[]\n';
+}
+
+/**
+ * JSON text YAML reads as the same value: the characters YAML does not allow in a stream
+ * (DEL, C1 controls, U+FFFE, U+FFFF) or reads as line breaks (U+0085, U+2028, U+2029), and
+ * U+FEFF, which
+ * JSON writes as they are, escaped.
+ */
+function yamlJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007F-\u009F\u2028\u2029\uFEFF\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -107,7 +147,7 @@ async function* yamlPieces(items: AsyncIterable<Item>): AsyncGenerator<string> {
  * the end, so the file is already the body when no column appeared after the first batch,
  * and is copied as it is; otherwise the rows of the earlier batches get empty cells added.
  */
-async function* csvPieces(items: AsyncIterable<Item>, tempDir: string, batchRows: number): AsyncGenerator<string> {
+async function* csvPieces(items: AsyncIterable<Item>, tempDir: string, batchRows: number, options: CsvOptions): AsyncGenerator<string> {
   await mkdir(tempDir, { recursive: true });
   const spool = join(tempDir, `.csv-${randomBytes(8).toString('hex')}.part`);
   try {
@@ -119,7 +159,7 @@ async function* csvPieces(items: AsyncIterable<Item>, tempDir: string, batchRows
       let batch: Record<string, unknown>[] = [];
       const flush = async () => {
         const header = [...columns.keys()];
-        const text = stringify(batch.map((flat) => header.map((column) => flat[column])), CSV_OPTIONS);
+        const text = stringify(batch.map((flat) => header.map((column) => flat[column])), options);
         const last = runs[runs.length - 1];
         if (last?.width === header.length) last.rows += batch.length;
         else runs.push({ rows: batch.length, width: header.length });
@@ -139,7 +179,7 @@ async function* csvPieces(items: AsyncIterable<Item>, tempDir: string, batchRows
     }
     const width = columns.size;
     if (width === 0) return;
-    yield stringify([[...columns.keys()]], CSV_OPTIONS);
+    yield stringify([[...columns.keys()]], options);
     const body = createReadStream(spool, { encoding: 'utf8' });
     if (runs.every((run) => run.width === width)) yield* body as AsyncIterable<string>;
     else yield* padRows(body as AsyncIterable<string>, runs, width);
@@ -148,11 +188,25 @@ async function* csvPieces(items: AsyncIterable<Item>, tempDir: string, batchRows
   }
 }
 
-const CSV_OPTIONS = {
-  quoted_string: true,
-  record_delimiter: '\n',
-  cast: { boolean: (value: boolean) => String(value) },
-} as const;
+type CsvOptions = ReturnType<typeof csvOptions>;
+
+function csvOptions(escapeFormulas: boolean) {
+  return {
+    quoted_string: true,
+    record_delimiter: '\n',
+    cast: { boolean: (value: boolean) => String(value), ...(escapeFormulas ? { string: escapeFormula } : {}) },
+  } as const;
+}
+
+/**
+ * OWASP, CSV injection: a text cell starting with `=`, `+`, `-`, `@`, tab or carriage return
+ * gets a leading `'`, so a spreadsheet shows it as text instead of running it. Header cells
+ * too. Numbers are not text cells; neither is text that is just a number (a decimal
+ * field's `-5.50`), which a spreadsheet reads as that number.
+ */
+export function escapeFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) && !/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(text) ? `'${text}` : text;
+}
 
 /** Adds empty cells to rows written before the last columns appeared (a newline inside quotes is data). */
 async function* padRows(body: AsyncIterable<string>, runs: readonly { rows: number; width: number }[], width: number): AsyncGenerator<string> {

@@ -79,7 +79,7 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
     // Formatted straight into storage: the write is all or nothing, and the row comes after it.
     const writer = await commandContext(deps, job.accountability, overview);
     const { type: _type, ...overrides } = job.file;
-    const content = Readable.from(formatItems(counted(items), job.format, { tempDir: workDir }));
+    const content = Readable.from(formatItems(counted(items), job.format, { tempDir: workDir, csvEscapeFormulas: deps.config.exportCsvEscapeFormulas }));
     const upload = { stream: content, filename: `${job.title}.${extension}`, type: contentType };
     const defaults = { title: job.title, filename_download: `${job.title}.${extension}`, folder: null };
     const staged = await deps.files.stage(writer, upload, { ...defaults, ...overrides, id: job.fileId }, { isGenerated: true });

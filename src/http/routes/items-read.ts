@@ -123,7 +123,8 @@ class ItemReads {
     const target = requireCollection(ctx.overview, collection);
     if (query.export !== undefined) {
       const { export: format, ...read } = query;
-      await sendExport(res, collection, format, await this.exported(ctx, collection, read, reader, body?.keys), this.deps.config.tempPath);
+      const { tempPath: tempDir, exportCsvEscapeFormulas: csvEscapeFormulas } = this.deps.config;
+      await sendExport(res, collection, format, await this.exported(ctx, collection, read, reader, body?.keys), { tempDir, csvEscapeFormulas });
       return;
     }
     if (body?.keys !== undefined) {

@@ -120,6 +120,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('escapes csv formulas in exports unless EXPORT_CSV_ESCAPE_FORMULAS=false', () => {
+    expect(loadConfig({}, NO_FILE).exportCsvEscapeFormulas).to.equal(true);
+    expect(loadConfig({ EXPORT_CSV_ESCAPE_FORMULAS: 'false' }, NO_FILE).exportCsvEscapeFormulas).to.equal(false);
+    expect(configError({ EXPORT_CSV_ESCAPE_FORMULAS: 'no' }).variable).to.equal('EXPORT_CSV_ESCAPE_FORMULAS');
+  });
+
   it('reads a value from <NAME>_FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
     writeFileSync(join(dir, 'secret'), 'from-file\n');
