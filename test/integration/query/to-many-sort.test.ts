@@ -39,6 +39,15 @@ describeEachDatabase('read: sort through to-many paths', (ctx) => {
     expect(await adminIds(ctx(), '/items/authors?fields=id&sort=-articles.year(published)')).to.deep.equal([3, 1, 2]);
   });
 
+  it('boolean and uuid values through an o2m path (types PostgreSQL has no plain min/max for)', async () => {
+    // Ann's articles are featured (true) and unknown (null); Bob's is not featured; Cid has none.
+    expect(await adminIds(ctx(), '/items/authors?fields=id&sort=articles.featured,id')).to.deep.equal([2, 1, 3]);
+    expect(await adminIds(ctx(), '/items/authors?fields=id&sort=-articles.featured,id')).to.deep.equal([3, 1, 2]);
+    // Only Ann's first article has a uid.
+    expect(await adminIds(ctx(), '/items/authors?fields=id&sort=articles.uid,id')).to.deep.equal([1, 2, 3]);
+    expect(await adminIds(ctx(), '/items/authors?fields=id&sort=-articles.uid,id')).to.deep.equal([2, 3, 1]);
+  });
+
   it('m2a: through the scoped item of the junction, functions included', async () => {
     expect(await adminIds(ctx(), '/items/articles?fields=id&sort=sections.item:headings.title,id')).to.deep.equal([1, 2, 3, 4]);
     expect(await adminIds(ctx(), '/items/articles?fields=id&sort=-sections.item:headings.title,id')).to.deep.equal([3, 4, 1, 2]);
