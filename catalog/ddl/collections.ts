@@ -60,6 +60,7 @@ export async function createCollections(ctx: SchemaContext, specs: readonly Coll
           for (const f of columns) await addKeys(change, { collection: spec.collection, field: f.field, type: f.type }, f.schema ?? {});
         }
         await change.data(async (trx) => {
+          await replaceStaleRows(trx, spec.collection);
           await trx('svc_collections').insert(newCollectionRow(spec.collection, spec.meta ?? {}));
           for (const f of spec.isFolder ? [] : spec.fields) {
             await trx('svc_fields').insert(withoutUndefined(newFieldRow(spec.collection, f.field, f.type, f.meta)));
@@ -70,6 +71,18 @@ export async function createCollections(ctx: SchemaContext, specs: readonly Coll
     ctx.reporter,
   );
   await ctx.schema.invalidate();
+}
+
+/**
+ * A table dropped outside the service (with its svc_collections row) can leave its svc_fields
+ * and svc_relations rows: they describe fields that are gone, so a collection created under
+ * the same name replaces them, in its transaction. Relations of other collections into it
+ * stay (their columns exist) but lose the o2m alias that went with the old fields.
+ */
+async function replaceStaleRows(trx: Knex.Transaction, collection: string): Promise<void> {
+  await trx('svc_fields').where({ collection }).delete();
+  await trx('svc_relations').where({ many_collection: collection }).delete();
+  await trx('svc_relations').where({ one_collection: collection }).whereNotNull('one_field').update({ one_field: null });
 }
 
 /** The spec with exactly one primary key field, first; a uuid key without a default gets special `uuid`. */

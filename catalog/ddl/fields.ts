@@ -48,7 +48,11 @@ export async function createField(ctx: SchemaContext, collection: string, spec: 
     ctx.db,
     async (change) => {
       if (spec.schema !== null) await addColumn(change, dialect, collection, spec.field, spec.type, spec.schema);
-      await change.data((trx) => trx('svc_fields').insert(withoutUndefined(newFieldRow(collection, spec.field, spec.type, spec.meta))));
+      await change.data(async (trx) => {
+        // A row left by a column dropped outside the service describes a field that is gone.
+        await trx('svc_fields').where({ collection, field: spec.field }).delete();
+        await trx('svc_fields').insert(withoutUndefined(newFieldRow(collection, spec.field, spec.type, spec.meta)));
+      });
     },
     ctx.reporter,
   ).catch((error: unknown) => {

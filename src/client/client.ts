@@ -5,6 +5,7 @@ import { CollectionsHandler } from './handlers/collections.js';
 import { FieldsHandler } from './handlers/fields.js';
 import { FilesHandler } from './handlers/files.js';
 import { GraphQLHandler } from './handlers/graphql.js';
+import { PermissionsHandler } from './handlers/permissions.js';
 import { RelationsHandler } from './handlers/relations.js';
 import { ServerHandler } from './handlers/server.js';
 import { UsersHandler } from './handlers/users.js';
@@ -97,8 +98,8 @@ export class ContentClient<T extends object = object> {
   get folders(): ItemsHandler<SystemType<T, 'svc_folders', FolderType>> {
     return new ItemsHandler('svc_folders', this.transport);
   }
-  get permissions(): ItemsHandler<SystemType<T, 'svc_permissions', PermissionType>> {
-    return new ItemsHandler('svc_permissions', this.transport);
+  get permissions(): PermissionsHandler<SystemType<T, 'svc_permissions', PermissionType>> {
+    return new PermissionsHandler(this.transport);
   }
   get presets(): ItemsHandler<SystemType<T, 'svc_presets', PresetType>> {
     return new ItemsHandler('svc_presets', this.transport);

@@ -54,6 +54,12 @@ export { CollectionsHandler } from './handlers/collections.js';
 export { FieldsHandler } from './handlers/fields.js';
 export { FilesHandler } from './handlers/files.js';
 export { GraphQLHandler } from './handlers/graphql.js';
+export {
+  PermissionsHandler,
+  type ActionAccess,
+  type CollectionAccess,
+  type ItemPermissions,
+} from './handlers/permissions.js';
 export { RelationsHandler } from './handlers/relations.js';
 export { ServerHandler } from './handlers/server.js';
 export { InvitesHandler, MeHandler, TFAHandler, UsersHandler } from './handlers/users.js';

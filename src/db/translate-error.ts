@@ -136,3 +136,20 @@ function translateSqlite(error: DriverError, target: StatementTarget): ServiceEr
       return undefined;
   }
 }
+
+/** The start of a statement, as knex puts it in front of a driver's message (`insert into ... - ...`). */
+const SQL_TEXT = /^\s*(select|insert|update|delete|create|alter|drop|with|pragma|truncate|begin|commit|rollback|savepoint|release)\b|\bquery:\s/i;
+
+/**
+ * Whether `error` comes from the database or knex's handling of a statement: its message may
+ * hold SQL, bound values and constraint names, which no answer may show (reference/errors.md:
+ * 500s show admins the original message, never the statement). pg errors carry a SQLSTATE
+ * and severity, mysql2's a sqlState or sqlMessage, better-sqlite3's a SQLITE_ code.
+ */
+export function isDatabaseError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as DriverError & { readonly severity?: unknown; readonly sqlState?: unknown; readonly sql?: unknown };
+  if (e.sqlMessage !== undefined || e.sqlState !== undefined || e.sql !== undefined) return true;
+  if (typeof e.code === 'string' && (e.code.startsWith('SQLITE_') || (typeof e.severity === 'string' && /^[0-9A-Z]{5}$/.test(e.code)))) return true;
+  return typeof e.message === 'string' && SQL_TEXT.test(e.message);
+}

@@ -10,6 +10,7 @@ import {
   UnsupportedMediaTypeError,
 } from '../errors.js';
 import type { Accountability } from '../access/accountability.js';
+import { isDatabaseError } from '../db/translate-error.js';
 
 /** The errors of a failure, as the caller may see them; anything unknown becomes a 500. */
 export function toServiceErrors(
@@ -22,8 +23,9 @@ export function toServiceErrors(
   const fromParser = fromBodyParserError(err);
   if (fromParser !== undefined) return [fromParser];
   logger.error({ err }, 'unexpected error');
-  // reference/errors.md: admins may see the original message, never a stack trace.
-  const message = accountability?.admin === true && err instanceof Error ? err.message : undefined;
+  // reference/errors.md: admins may see the original message, never a stack trace, and never
+  // a database's (its statement, values and constraint names are the server's business).
+  const message = accountability?.admin === true && err instanceof Error && !isDatabaseError(err) ? err.message : undefined;
   return [new InternalServerError(message)];
 }
 

@@ -158,6 +158,25 @@ const COMMENT_ID = pathParameter('id', "The comment's svc_activity row", { type:
 const FILE_ID = pathParameter('id', 'The svc_files row', UUID);
 const ANY_COLLECTION = pathParameter('collection', 'The collection', TEXT);
 const FIELD = pathParameter('field', 'The field', TEXT);
+const ACCESS: Json = object({ access: { type: 'boolean' } }, ['access']);
+/** GET /permissions/me/{collection}/{id}: update (with presets and fields for singletons), delete, share. */
+const ITEM_PERMISSIONS: Json = object(
+  {
+    update: object({ access: { type: 'boolean' }, presets: OBJECT, fields: { type: 'array', items: TEXT } }, ['access']),
+    delete: ACCESS,
+    share: ACCESS,
+  },
+  ['update', 'delete', 'share'],
+);
+const ACTION_ACCESS: Json = object(
+  { access: { type: 'string', enum: ['none', 'partial', 'full'] }, fields: { type: 'array', items: TEXT }, presets: OBJECT },
+  ['access'],
+);
+/** GET /permissions/me: one collection's actions. */
+const COLLECTION_ACCESS: Json = object(
+  { create: ACTION_ACCESS, read: ACTION_ACCESS, update: ACTION_ACCESS, delete: ACTION_ACCESS, share: ACTION_ACCESS },
+  ['create', 'read', 'update', 'delete', 'share'],
+);
 
 const AUTH_PROVIDER: Json = object({ name: TEXT, driver: TEXT, icon: TEXT, label: TEXT }, ['name', 'driver']);
 const TOKEN_GRANT: Json = object({ access_token: TEXT, expires: { type: 'integer' }, refresh_token: TEXT });
@@ -415,6 +434,33 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     parameters: [FIELDS],
     body: json(OBJECT),
     answer: { kind: 'item', collection: USERS },
+  },
+  {
+    path: '/permissions/me',
+    method: 'get',
+    tag: 'Permissions',
+    summary: "The caller's access per collection and action",
+    caller: user,
+    answer: { kind: 'data', schema: { type: 'object', additionalProperties: COLLECTION_ACCESS } },
+  },
+  {
+    path: '/permissions/me/{collection}',
+    method: 'get',
+    tag: 'Permissions',
+    summary: 'Whether the caller may update, delete and share items of a collection',
+    caller: user,
+    collections: readable,
+    answer: { kind: 'data', schema: ITEM_PERMISSIONS },
+  },
+  {
+    path: '/permissions/me/{collection}/{id}',
+    method: 'get',
+    tag: 'Permissions',
+    summary: 'Whether the caller may update, delete and share one item',
+    caller: user,
+    collections: readable,
+    parameters: [pathParameter('id', 'The primary key of the item', KEY)],
+    answer: { kind: 'data', schema: ITEM_PERMISSIONS },
   },
   {
     path: '/users/me/track/page',

@@ -118,6 +118,17 @@ describeEachDatabase(
       expect(await ctx().server.db('svc_users').where('email', TEST_ADMIN.email).first('title')).to.deep.equal({ title: 'Editor in chief' });
     });
 
+    it('permissions.readUserPermissions and readItemPermissions: the caller\'s own permissions', async () => {
+      const access = await client.permissions.readUserPermissions();
+      expect(access?.['notes']?.['update']).to.deep.equal({ access: 'full', fields: ['*'] });
+      const all = { update: { access: true }, delete: { access: true }, share: { access: true } };
+      expect(await client.permissions.readItemPermissions('notes')).to.deep.equal(all);
+      expect(await client.permissions.readItemPermissions('notes', 1)).to.deep.equal(all);
+      expectServerError(await rejection(client.permissions.readItemPermissions('no_such_thing', 1)), 403, 'FORBIDDEN');
+      // The svc_permissions items are still there.
+      expect((await client.permissions.readByQuery({ limit: 1 })).data).to.be.an('array');
+    });
+
     it('reads the schema through collections, fields and relations, and settings as a singleton', async () => {
       expect((await client.collections.readOne('notes'))?.collection).to.equal('notes');
       expect((await client.collections.readAll()).data?.map((c) => c.collection)).to.include('notes');

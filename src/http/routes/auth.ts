@@ -71,9 +71,24 @@ export function authRoutes(ctx: AuthContext): Router {
  * login or refresh answers the token response's `data`.
  */
 
-export async function loginFrom(ctx: AuthContext, req: Request, res: Response, body: Record<string, unknown>): Promise<GrantData> {
+/**
+ * How a login reads a malformed e-mail: `refuse` (POST /auth/login: 400 INVALID_PAYLOAD
+ * naming it, reference/auth.md) or `unknown` (GraphQL's auth_login, as Directus answers it:
+ * an e-mail no user has, so 401 INVALID_CREDENTIALS after the same stall, no hint which part
+ * was wrong).
+ */
+export type MalformedEmail = 'refuse' | 'unknown';
+
+export async function loginFrom(
+  ctx: AuthContext,
+  req: Request,
+  res: Response,
+  body: Record<string, unknown>,
+  malformedEmail: MalformedEmail = 'refuse',
+): Promise<GrantData> {
+  const email = body['email'];
   const credentials = {
-    email: readEmail(body),
+    email: malformedEmail === 'unknown' && typeof email === 'string' ? email : readEmail(body),
     password: readRequiredString(body, 'password'),
     otp: readOptionalString(body, 'otp'),
   };

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { createCollections, deleteCollection, updateCollection } from '../../../catalog/ddl/collections.js';
 import { isObject, parseCollectionPayload } from '../../../catalog/ddl/payloads.js';
-import { findCollectionObject, listCollectionObjects } from '../../../catalog/overview/api-objects.js';
+import { findCollectionObject, listCollectionObjects, type CollectionObject } from '../../../catalog/overview/api-objects.js';
 import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
 import { collectionParam, toCollectionName } from '../collection-name.js';
 import { requireAdmin } from '../require-admin.js';
@@ -12,8 +12,10 @@ export function collectionRoutes(ctx: SchemaRouteContext): Router {
   const router = Router();
 
   const list = async (req: Request, res: Response) => {
-    const { overview, canRead } = await readableSchema(ctx, req);
-    res.json({ data: listCollectionObjects(overview).filter((c) => canRead.collection(c.collection)) });
+    const { overview, canRead } = await collectionsSchema(ctx, req);
+    const all = listCollectionObjects(overview);
+    const shown = withGroups(all, (c) => canRead.collection(c.collection));
+    res.json({ data: all.filter((c) => shown.has(c.collection)) });
   };
   router.get('/', list);
   router.search('/', list);
@@ -63,8 +65,37 @@ export function collectionRoutes(ctx: SchemaRouteContext): Router {
   return router;
 }
 
+/**
+ * The schema as the caller may see it, for routes that read svc_collections: as in Directus
+ * 10, callers who may not read it (no role, a role without app access and without an own
+ * permission on it) get FORBIDDEN rather than an empty list.
+ */
+async function collectionsSchema(ctx: SchemaRouteContext, req: Request): ReturnType<typeof readableSchema> {
+  const schema = await readableSchema(ctx, req);
+  if (!schema.canRead.collection('svc_collections')) throw new ForbiddenError();
+  return schema;
+}
+
+/**
+ * The names of the readable collections and of the groups (folders or collections) they sit
+ * in, up to the top: a caller sees the folder tree that leads to what it may read.
+ */
+function withGroups(all: readonly CollectionObject[], isReadable: (c: CollectionObject) => boolean): Set<string> {
+  const groupOf = new Map(all.map((c) => [c.collection, c.meta?.['group']]));
+  const shown = new Set<string>();
+  for (const c of all) {
+    if (!isReadable(c)) continue;
+    let name: unknown = c.collection;
+    while (typeof name === 'string' && !shown.has(name)) {
+      shown.add(name);
+      name = groupOf.get(name);
+    }
+  }
+  return shown;
+}
+
 async function readCollection(ctx: SchemaRouteContext, req: Request, collection: string) {
-  const { overview, canRead } = await readableSchema(ctx, req);
+  const { overview, canRead } = await collectionsSchema(ctx, req);
   const found = findCollectionObject(overview, collection);
   if (found === undefined || !canRead.collection(collection)) throw new ForbiddenError();
   return found;

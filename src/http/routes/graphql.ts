@@ -136,7 +136,8 @@ function systemServices(
       login: (body) => {
         // reference/config.md: AUTH_DISABLE_DEFAULT takes e-mail/password login away.
         if (deps.config.auth.disableDefault) throw new RouteNotFoundError('/auth/login');
-        return loginFrom(auth, req, res, { ...body });
+        // Directus's auth_login: a malformed e-mail is wrong credentials, not a payload error.
+        return loginFrom(auth, req, res, { ...body }, 'unknown');
       },
       refresh: (body) => refreshFrom(auth, req, res, { ...body }),
       logout: (body) => logoutFrom(auth, req, res, { ...body }),

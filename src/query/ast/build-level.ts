@@ -1,12 +1,20 @@
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
-import { canReadField } from '../../access/read-access.js';
-import { assertNever, InvalidQueryError } from '../../errors.js';
+import { canReadCollection, canReadField } from '../../access/read-access.js';
+import { assertNever, ForbiddenError, InvalidQueryError } from '../../errors.js';
 import type { NestedQuery } from '../query.js';
 import { isUuid } from '../validate/filter-values.js';
 import type { BuildContext, QueryLimits } from './build-context.js';
 import { andConditions, buildCondition, buildRowFilter, functionOperand } from './build-condition.js';
-import type { Condition, LevelQuery, Operand, SortNode } from './nodes.js';
-import { isMasked, parseFunctionKey, requireField, requireUnmasked, resolveRelation } from './resolve.js';
+import type { Condition, LevelQuery, Operand, RelationRef, SortNode } from './nodes.js';
+import {
+  a2oRef,
+  isMasked,
+  parseFunctionKey,
+  requireField,
+  requireUnmasked,
+  resolveRelation,
+  type ResolvedRelation,
+} from './resolve.js';
 
 /**
  * One level's filter (row permission AND query filter AND search), sort and window.
@@ -47,12 +55,12 @@ export function buildSort(ctx: BuildContext, collection: CollectionOverview, ent
     const name = descending ? entry.slice(1) : entry;
     const segments = name.split('.');
     if (segments.length > ctx.limits.maxRelationalDepth) throw new InvalidQueryError('Max relational depth exceeded');
-    const operand = sortOperand(ctx, collection, segments, entry);
+    const operand = sortOperand(ctx, collection, segments, entry, descending);
     return { operand, descending, canBeNull: canBeNull(collection, operand) };
   });
 }
 
-/** Whether a sort value may be NULL: a nullable column (primary keys never), any m2o path. */
+/** Whether a sort value may be NULL: a nullable column (primary keys never), any relational path. */
 export function canBeNull(collection: CollectionOverview, operand: Operand): boolean {
   switch (operand.kind) {
     case 'column':
@@ -70,25 +78,52 @@ export function canBeNull(collection: CollectionOverview, operand: Operand): boo
   }
 }
 
-function sortOperand(ctx: BuildContext, collection: CollectionOverview, segments: readonly string[], entry: string): Operand {
+/**
+ * The value a sort entry names: a column or function here, or one reached through relations
+ * (reference/query.md, sort). To-many hops (o2m, m2m, m2a: `children.item:circles.name`) pick
+ * the smallest related value ascending and the largest descending (Directus sorts a parent by
+ * its first related row in the requested order); a2o hops need the `field:collection` scope.
+ * Fields are checked as a filter checks them: unknown or unreadable is refused alike.
+ */
+function sortOperand(
+  ctx: BuildContext,
+  collection: CollectionOverview,
+  segments: readonly string[],
+  entry: string,
+  descending: boolean,
+): Operand {
   const [head, ...rest] = segments;
   const reason = `Invalid sort field "${entry}" on "${collection.collection}"`;
   if (head === undefined || head === '') throw new InvalidQueryError(reason);
   const fn = parseFunctionKey(head);
   if (fn !== undefined && rest.length === 0) return functionOperand(ctx, collection, fn.fn, fn.field, reason);
-  const field = requireField(ctx, collection, head, reason);
-  const relation = resolveRelation(ctx, collection, head);
+  const scoped = /^([^:]+):(.+)$/.exec(head);
+  const name = scoped?.[1] ?? head;
+  const field = requireField(ctx, collection, name, reason);
+  const relation = resolveRelation(ctx, collection, name);
   if (rest.length === 0) {
-    if (field.isAlias) throw new InvalidQueryError(reason);
+    if (field.isAlias || scoped !== null) throw new InvalidQueryError(reason);
     requireUnmasked(field);
     return { kind: 'column', column: head, type: field.type };
   }
-  if (relation?.kind !== 'm2o') throw new InvalidQueryError(reason);
-  const target = ctx.overview.collections[relation.target.collection];
+  const hop = sortHop(ctx, relation, scoped?.[2]);
+  if (hop === undefined) throw new InvalidQueryError(reason);
+  const target = ctx.overview.collections[hop.target.collection];
   if (target === undefined) throw new InvalidQueryError(reason);
   // Rows the caller may not read sort as if they had no value.
   const filter = buildRowFilter(ctx, target.collection);
-  return { kind: 'path', relation, operand: sortOperand(ctx, target, rest, entry), filter };
+  const operand = sortOperand(ctx, target, rest, entry, descending);
+  const pick = hop.kind === 'o2m' ? (descending ? 'max' : 'min') : null;
+  return { kind: 'path', relation: hop, operand, filter, pick };
+}
+
+/** The relation one sort hop follows: m2o and o2m as they are, a2o only into a scoped collection. */
+function sortHop(ctx: BuildContext, relation: ResolvedRelation | undefined, scope: string | undefined): RelationRef | undefined {
+  if (relation === undefined) return undefined;
+  if (relation.kind !== 'a2o') return scope === undefined ? relation : undefined;
+  if (scope === undefined || !relation.allowed.includes(scope)) return undefined;
+  if (!canReadCollection(ctx.access, scope)) throw new ForbiddenError();
+  return a2oRef(ctx, relation, scope);
 }
 
 const INTEGER = /^-?\d+$/;

@@ -42,15 +42,23 @@ export type Operand =
   /** count(<json or csv field>): the number of elements. */
   | { readonly kind: 'countElements'; readonly column: string; readonly type: 'json' | 'csv' }
   /**
-   * A value of a related row reached through m2o hops (`sort=author.name`); null when the row
-   * fails `filter` (the row permission).
+   * A value of a related row (`sort=author.name`, `sort=children.item:circles.name`); rows
+   * that fail `filter` (the row permission) don't count. An m2o or a2o hop reaches one row
+   * (null when there is none); an o2m hop reaches many, reduced to one value by `pick`: the
+   * smallest for ascending sorts, the largest for descending ones (NULLs ignored; null when
+   * no related row has a value), so each parent row still appears once.
    */
   | {
       readonly kind: 'path';
-      readonly relation: RelationRef & { readonly kind: 'm2o' };
+      readonly relation: RelationRef;
       readonly operand: Operand;
       readonly filter: Condition | null;
+      /** null: the hop reaches at most one row (m2o, a2o). */
+      readonly pick: SortPick | null;
     };
+
+/** How a sort through a to-many hop reduces the related values to one. */
+export type SortPick = 'min' | 'max';
 
 export type Literal = string | number | boolean | Date | null;
 

@@ -1,3 +1,4 @@
+import type { FieldType } from '../../../catalog/overview/types.js';
 import { assertNever } from '../../errors.js';
 import type { Condition, Operand, RelationRef, Value } from '../ast/nodes.js';
 import type { Emit, SqlWriter } from './sql-writer.js';
@@ -174,9 +175,12 @@ export function writeOperand(w: SqlWriter, aliases: AliasCounter, alias: string,
       return;
     }
     case 'path': {
+      // SELECT [min|max](<value>) FROM target WHERE join AND row permission: one value per row.
       const target = aliases.next('t');
+      const inner = operand.operand;
       w.raw('(select ');
-      writeOperand(w, aliases, target, operand.operand);
+      if (operand.pick === null) writeOperand(w, aliases, target, inner);
+      else w.dialect.pick(w, operand.pick, () => writeOperand(w, aliases, target, inner), operandType(inner));
       w.raw(' from ').id(operand.relation.target.collection).raw(' as ').id(target).raw(' where ');
       writeJoin(w, alias, target, operand.relation);
       writeAnd(w, aliases, target, operand.filter);
@@ -185,6 +189,22 @@ export function writeOperand(w: SqlWriter, aliases: AliasCounter, alias: string,
     }
     default:
       assertNever(operand);
+  }
+}
+
+/** The type of the value an operand reads (date parts and counts are integers). */
+export function operandType(operand: Operand): FieldType {
+  switch (operand.kind) {
+    case 'column':
+      return operand.type;
+    case 'datePart':
+    case 'countRelated':
+    case 'countElements':
+      return 'integer';
+    case 'path':
+      return operandType(operand.operand);
+    default:
+      return assertNever(operand);
   }
 }
 

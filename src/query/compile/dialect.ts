@@ -1,6 +1,6 @@
 import type { FieldType } from '../../../catalog/overview/types.js';
 import type { DbClient } from '../../config/index.js';
-import type { DateFunction, Literal, MatchMode } from '../ast/nodes.js';
+import type { DateFunction, Literal, MatchMode, SortPick } from '../ast/nodes.js';
 import type { Emit, SqlWriter } from './sql-writer.js';
 
 /**
@@ -32,6 +32,11 @@ export interface Dialect {
    * false (counts): the plain term.
    */
   sortTerm(w: SqlWriter, value: Emit, descending: boolean, canBeNull: boolean): void;
+  /**
+   * min()/max() of a to-many sort path's values (`pick`), for a value of `type`, comparing as
+   * the same value would in an ORDER BY.
+   */
+  pick(w: SqlWriter, pick: SortPick, value: Emit, type: FieldType): void;
   /** LIMIT/OFFSET clause with its leading space; nothing when there is neither. */
   limitOffset(w: SqlWriter, limit: number | null, offset: number): void;
   /** Number of elements of a JSON array column. */
@@ -43,6 +48,13 @@ export interface Dialect {
   /** A many-to-any item key (stored as text) as the target's primary key type. */
   keyAs(w: SqlWriter, key: Emit, type: FieldType): void;
   geoIntersects(w: SqlWriter, operand: Emit, mode: 'intersects' | 'bbox', geojson: string): void;
+}
+
+/** `min(value)` / `max(value)`: the plain aggregate, for dialects that order every type with it. */
+export function plainPick(w: SqlWriter, pick: SortPick, value: Emit): void {
+  w.raw(`${pick}(`);
+  value(w);
+  w.raw(')');
 }
 
 /** LIKE patterns escape their wildcards with `!` (not `\`, which MySQL strings also use). */

@@ -125,9 +125,13 @@ describeEachDatabase('read permissions', (ctx) => {
   });
 
   describe('schema routes show what the role may read', () => {
-    it('collections with a read permission only', async () => {
+    it('collections with a read permission only, once svc_collections is readable', async () => {
+      // Without app access and without a permission on svc_collections: FORBIDDEN (Directus 10).
+      expectForbidden(await get('/collections'));
+      expectForbidden(await get('/collections/articles'));
+      await grant(ctx(), reader.role, [{ collection: 'svc_collections', action: 'read' }]);
       const names = dataOf<Row[]>(await get('/collections')).map((c) => c['collection']);
-      expect(names).to.deep.equal(['articles', 'authors', 'comments']);
+      expect(names).to.deep.equal(['articles', 'authors', 'comments', 'svc_collections']);
       expectForbidden(await get('/collections/countries'));
       expect(dataOf<Row>(await get('/collections/articles'))['collection']).to.equal('articles');
     });

@@ -46,6 +46,33 @@ describeEachDatabase('graphql: auth mutations', (ctx) => {
     expect(res.body.errors?.map((e) => [e.extensions['code'], e.path])).to.deep.equal([['INVALID_CREDENTIALS', ['auth_login']]]);
   });
 
+  it('a malformed e-mail is INVALID_CREDENTIALS at auth_login, the answer of an unknown one (as Directus); REST names it', async () => {
+    const sessions = await ctx().server.db('svc_sessions').count({ n: '*' });
+    const answers = [];
+    for (const email of ['invalidEmail', '', 'nobody@example.com']) {
+      const res = await graphql(ctx(), `mutation { auth_login(email: "${email}", password: "${user.password}") { access_token } }`, system);
+      expect(res.status).to.equal(200);
+      expect(res.body.data).to.deep.equal({ auth_login: null });
+      answers.push(res.body.errors?.map((e) => ({ message: e.message, extensions: e.extensions, path: e.path })));
+    }
+    expect(answers[0]).to.deep.equal([
+      { message: 'Invalid user credentials.', extensions: { code: 'INVALID_CREDENTIALS' }, path: ['auth_login'] },
+    ]);
+    expect(answers[1]).to.deep.equal(answers[0]);
+    expect(answers[2]).to.deep.equal(answers[0]);
+    expect(await ctx().server.db('svc_sessions').count({ n: '*' })).to.deep.equal(sessions);
+    // POST /auth/login validates its body (reference/auth.md): the e-mail is named, as in Directus.
+    const rest = await ctx().api('/auth/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'invalidEmail', password: user.password }),
+    });
+    expect(rest.status).to.equal(400);
+    expect(await rest.json()).to.deep.equal({
+      errors: [{ message: 'Invalid payload. "email" must be a valid email.', extensions: { code: 'INVALID_PAYLOAD', reason: '"email" must be a valid email' } }],
+    });
+  });
+
   it('cookie mode sets the refresh cookie and answers no refresh token; auth_refresh reads the cookie', async () => {
     const res = await ctx().api('/graphql/system', {
       method: 'POST',

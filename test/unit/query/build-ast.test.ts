@@ -171,7 +171,9 @@ describe('read AST: filter validation (reference/errors.md, INVALID_QUERY reason
     ['filter[_and]=1', 'Invalid filter object'],
     ['filter[_eq]=1', 'Invalid filter key "_eq" on "articles"'],
     ['sort=nope', 'Invalid sort field "nope" on "articles"'],
-    ['sort=comments.text', 'Invalid sort field "comments.text" on "articles"'],
+    ['sort=comments', 'Invalid sort field "comments" on "articles"'],
+    ['sort=sections.item.title', 'Invalid sort field "sections.item.title" on "articles_sections"'],
+    ['sort=sections.item:comments.text', 'Invalid sort field "sections.item:comments.text" on "articles_sections"'],
   ];
   for (const [qs, reason] of cases) {
     it(`${decodeURIComponent(qs)} → ${reason}`, () => {

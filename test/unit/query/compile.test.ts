@@ -84,6 +84,7 @@ const cases: CompilerCase[] = [
   { name: 'search-text', collection: 'articles', qs: 'fields=id&search=hello' },
   { name: 'search-number', collection: 'articles', qs: 'fields=id&search=5&filter[status][_eq]=published' },
   { name: 'sort', collection: 'articles', qs: 'fields=id&sort=-views,author.name,year(published)' },
+  { name: 'sort-to-many', collection: 'articles', qs: 'fields=id&sort=categories.categories_id.name,-sections.item:headings.title,-comments.id' },
   { name: 'sort-disabled', collection: 'articles', qs: 'fields=id&sort=' },
   { name: 'limit-all', collection: 'articles', qs: 'fields=id&limit=-1' },
   { name: 'page', collection: 'articles', qs: 'fields=id&limit=10&page=3' },

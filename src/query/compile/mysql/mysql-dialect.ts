@@ -1,6 +1,6 @@
 import type { FieldType } from '../../../../catalog/overview/types.js';
 import type { DateFunction } from '../../ast/nodes.js';
-import { bindTemporal, likePattern, utcDateTime, type Dialect } from '../dialect.js';
+import { bindTemporal, likePattern, plainPick, utcDateTime, type Dialect } from '../dialect.js';
 
 /** Read as text: exact digits, JSON columns as their text, temporal values as stored. */
 const TEXT_TYPES: ReadonlySet<FieldType> = new Set(['bigInteger', 'decimal', 'json', 'date', 'dateTime', 'timestamp', 'time']);
@@ -71,6 +71,7 @@ export const mysqlDialect: Dialect = {
     value(w);
     if (descending) w.raw(' desc');
   },
+  pick: plainPick,
   limitOffset(w, limit, offset) {
     if (limit !== null) w.raw(' limit ').value(limit);
     else if (offset > 0) w.raw(' limit 18446744073709551615');

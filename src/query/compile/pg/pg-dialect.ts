@@ -1,6 +1,6 @@
 import type { FieldType } from '../../../../catalog/overview/types.js';
 import type { DateFunction } from '../../ast/nodes.js';
-import { bindTemporal, likePattern, type Dialect } from '../dialect.js';
+import { bindTemporal, likePattern, plainPick, type Dialect } from '../dialect.js';
 import type { Emit } from '../sql-writer.js';
 
 /** Read as text: exact digits, and temporal values independent of the driver's Date parsing. */
@@ -64,6 +64,22 @@ export const pgDialect: Dialect = {
     // Already NULLs as largest: the plain term, which an index can serve.
     value(w);
     if (descending) w.raw(' desc');
+  },
+  pick(w, pick, value, type) {
+    // PostgreSQL has no min/max for boolean (bool_and/bool_or are; false < true) nor uuid
+    // and json (their text orders as the values do).
+    if (type === 'boolean') {
+      w.raw(pick === 'min' ? 'bool_and(' : 'bool_or(');
+      value(w);
+      w.raw(')');
+      return;
+    }
+    if (type !== 'uuid' && type !== 'json') return plainPick(w, pick, value);
+    plainPick(w, pick, () => {
+      w.raw('cast(');
+      value(w);
+      w.raw(' as text)');
+    });
   },
   limitOffset(w, limit, offset) {
     if (limit !== null) w.raw(' limit ').value(limit);

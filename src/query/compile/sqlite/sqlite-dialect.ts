@@ -1,7 +1,7 @@
 import type { FieldType } from '../../../../catalog/overview/types.js';
 import { InvalidQueryError } from '../../../errors.js';
 import type { DateFunction, MatchMode } from '../../ast/nodes.js';
-import { bindTemporal, likePattern, utcDateTime, type Dialect } from '../dialect.js';
+import { bindTemporal, likePattern, plainPick, utcDateTime, type Dialect } from '../dialect.js';
 
 /** Integers beyond 2^53 and decimals as text, so no digit is lost on the way to JavaScript. */
 const TEXT_TYPES: ReadonlySet<FieldType> = new Set(['bigInteger', 'decimal']);
@@ -71,6 +71,7 @@ export const sqliteDialect: Dialect = {
     if (descending) w.raw(canBeNull ? ' desc nulls first' : ' desc');
     else if (canBeNull) w.raw(' nulls last');
   },
+  pick: plainPick,
   limitOffset(w, limit, offset) {
     if (limit !== null) w.raw(' limit ').value(limit);
     else if (offset > 0) w.raw(' limit -1');

@@ -1,0 +1,40 @@
+import { requireParam } from '../errors.js';
+import { ItemsHandler } from '../items.js';
+import type { ITransport } from '../transport.js';
+import type { ID, PermissionType } from '../types.js';
+
+/** One action on one collection as GET /permissions/me reports it. */
+export interface ActionAccess {
+  access: 'none' | 'partial' | 'full';
+  fields?: string[];
+  presets?: Record<string, unknown>;
+}
+
+/** GET /permissions/me: per collection, what each action allows the caller. */
+export type CollectionAccess = Record<string, Record<'create' | 'read' | 'update' | 'delete' | 'share', ActionAccess>>;
+
+/** GET /permissions/me/{collection}/{id}: what the caller may do with one item. */
+export interface ItemPermissions {
+  update: { access: boolean; presets?: Record<string, unknown> | null; fields?: string[] | null };
+  delete: { access: boolean };
+  share: { access: boolean };
+}
+
+/** svc_permissions items plus the caller's own permissions (the SDK's readUserPermissions / readItemPermissions). */
+export class PermissionsHandler<T = PermissionType> extends ItemsHandler<T> {
+  constructor(transport: ITransport) {
+    super('svc_permissions', transport);
+  }
+
+  /** The caller's access per collection and action. */
+  async readUserPermissions(): Promise<CollectionAccess | undefined> {
+    return (await this.transport.get<CollectionAccess>('/permissions/me')).data;
+  }
+
+  /** Whether the caller may update, delete and share the item (without `id`: items of the collection). */
+  async readItemPermissions(collection: string, id?: ID): Promise<ItemPermissions | undefined> {
+    requireParam('collection', collection);
+    const path = `/permissions/me/${encodeURIComponent(collection)}${id === undefined ? '' : `/${encodeURIComponent(String(id))}`}`;
+    return (await this.transport.get<ItemPermissions>(path)).data;
+  }
+}
