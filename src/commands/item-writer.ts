@@ -464,13 +464,16 @@ export class ItemWriter {
   /**
    * A comment created, or moved to another item, is on an item the caller may read, in a
    * collection that exists (comment-target.ts); an update leaving `collection` and `item`
-   * alone keeps its target.
+   * alone keeps its target. A missing one is left to the database (both are NOT NULL).
    */
   async #checkCommentTarget(collection: CollectionOverview, data: Item, key: PrimaryKey | undefined): Promise<void> {
     if (key !== undefined && data['collection'] === undefined && data['item'] === undefined) return;
     const current = key === undefined ? undefined : await this.#trx(collection.collection).where(collection.primary, key).first<Record<string, unknown> | undefined>('collection', 'item');
     if (key !== undefined && current === undefined) throw new ForbiddenError();
-    await requireCommentTarget(this.#trx, this.#context, data['collection'] ?? current?.['collection'], data['item'] ?? current?.['item']);
+    const target = data['collection'] ?? current?.['collection'];
+    const item = data['item'] ?? current?.['item'];
+    if (target === undefined || target === null || item === undefined || item === null) return;
+    await requireCommentTarget(this.#trx, this.#context, target, item);
   }
 
   #collect(children: RevisionRef[], result: WriteResult): PrimaryKey {

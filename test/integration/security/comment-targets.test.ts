@@ -69,6 +69,15 @@ describeEachDatabase(
       expect(made).to.deep.equal({ collection: 'articles', item: '3', comment: 'fine' });
     });
 
+    it('a comment without its collection or item is a bad payload, not a refusal', async () => {
+      const before = await dumpTables(ctx.server.db, WATCHED);
+      for (const body of [{ item: '1', comment: 'x' }, { collection: 'articles', comment: 'x' }]) {
+        const res = await as('POST', '/comments', body);
+        expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      }
+      expect(await dumpTables(ctx.server.db, WATCHED), 'no row changed').to.deep.equal(before);
+    });
+
     it('POST /comments', () => expectAllRefused((t) => as('POST', '/comments', { ...t, comment: 'sneaky' })));
 
     it('POST /items/svc_comments', () => expectAllRefused((t) => as('POST', '/items/svc_comments', { ...t, comment: 'sneaky' })));
