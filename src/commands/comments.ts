@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import { dialectOf } from '../db/index.js';
 import { insertReturningKeys } from '../db/insert-returning-keys.js';
 import { ForbiddenError, invariant } from '../errors.js';
-import { readItemByKey } from '../query/index.js';
 import { ACTIVITY_COLLECTION, commentIdOf, COMMENTS_COLLECTION } from './comment-link.js';
+import { requireCommentTarget } from './comment-target.js';
 import type { ItemWriter } from './item-writer.js';
 import { activityRow } from './journal/journal.js';
 import { requirePrimaryKey, sameKey } from './primary-key.js';
@@ -21,21 +21,16 @@ import type { CommandContext, CreateCommentCommand, DeleteCommentCommand, Primar
  */
 
 /**
- * POST /activity/comment: the item must exist and be readable by the caller. Returns the
- * activity id.
+ * POST /activity/comment: the item must exist and be readable by the caller
+ * (comment-target.ts, checked first). Returns the activity id.
  */
 export function handleCreateComment(cmd: CreateCommentCommand, ctx: CommandContext): Promise<number> {
   return runWrite(ctx, async (writer, trx, now) => {
-    const target = writer.collection(cmd.collection);
-    const item = requirePrimaryKey(target, cmd.item);
+    // An item the caller cannot read is FORBIDDEN like a missing one (spec, Errors, rule 1).
+    const { collection: target, item } = await requireCommentTarget(trx, ctx, cmd.collection, cmd.item);
     const payload = { collection: target.collection, item: String(item), comment: cmd.comment };
     await ctx.permissions.checkPayload('create', ACTIVITY_COLLECTION, payload);
     await ctx.permissions.checkPayload('create', COMMENTS_COLLECTION, payload);
-    // An item the caller cannot read is FORBIDDEN like a missing one (spec, Errors, rule 1).
-    await readItemByKey({ db: trx, overview: ctx.overview, limits: ctx.readLimits }, target.collection, item, { fields: [target.primary] }, {
-      accountability: ctx.accountability,
-      access: ctx.readAccess,
-    });
 
     const dialect = dialectOf(trx);
     const activity = { ...activityRow('comment', target.collection, item, ctx.accountability, now, dialect), comment: cmd.comment };

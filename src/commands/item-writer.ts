@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { getFieldRelation, requireCollection, type FieldRelation } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
-import { FULL_READ_ACCESS } from '../access/read-access.js';
+import { FULL_READ_ACCESS, type ReadAccess } from '../access/read-access.js';
 import type { FilterVariables } from '../access/validate-filter.js';
 import type { WritePermissions } from '../access/write-permissions.js';
 import type { DbClient } from '../config/index.js';
@@ -13,11 +13,12 @@ import { translateDatabaseError } from '../db/translate-error.js';
 import { ForbiddenError, InvalidForeignKeyError, InvalidPayloadError, invariant } from '../errors.js';
 import { Journal, type RevisionRef } from './journal/journal.js';
 import { requirePrimaryKey, sameKey, toPrimaryKey } from './primary-key.js';
-import { applySpecialFields, hashSpecialFields, withoutMaskedValues } from './special-fields.js';
+import { applySpecialFields, hashSpecialFields, withoutMaskedValues, withoutServerOwned } from './special-fields.js';
 import { toDatabaseRow } from './to-database-value.js';
 import type { Item, PrimaryKey } from './types.js';
 import { checkUserPayload, USERS_COLLECTION } from './user-rules.js';
 import { ACTIVITY_COLLECTION, checkCommentPayload, COMMENTS_COLLECTION, deleteLinkedActivity, mirrorCommentText } from './comment-link.js';
+import { requireCommentTarget } from './comment-target.js';
 import { validatePayload } from './validate-payload.js';
 import { readItemsByKeys, type Query, type ReadContext } from '../query/index.js';
 
@@ -43,6 +44,8 @@ export interface ItemWriterContext {
   readonly accountability: Accountability;
   readonly permissions: WritePermissions;
   readonly maxBatchMutation: number;
+  /** What the caller may read: a comment's item must be readable (comment-target.ts). */
+  readonly readAccess: ReadAccess;
   readonly readLimits: ReadContext['limits'];
 }
 
@@ -92,14 +95,15 @@ export class ItemWriter {
    * Creates items of one collection, results in payload order. Items without nested writes
    * are inserted together (a statement for many rows, the journal written in bulk at the
    * end); an item with nested writes has the items before it inserted first, then is
-   * written alone, depth-first, as the algorithm of commands/README.md says.
+   * written alone, depth-first, as the algorithm of commands/README.md says. `serverValues`:
+   * per payload, the service's own values (types.ts, CreateCommand).
    */
-  async createMany(collectionName: string, payloads: readonly unknown[]): Promise<WriteResult[]> {
+  async createMany(collectionName: string, payloads: readonly unknown[], serverValues: readonly Item[] = []): Promise<WriteResult[]> {
     const collection = this.collection(collectionName);
     const results: WriteResult[] = [];
     let batch: PreparedCreate[] = [];
-    for (const payload of payloads) {
-      const data = await this.#checkCreate(collection, payload);
+    for (const [index, payload] of payloads.entries()) {
+      const data = await this.#checkCreate(collection, payload, serverValues[index]);
       if (this.#hasNestedWrites(collection, data)) {
         results.push(...(await this.#insertCreated(collection, batch)));
         batch = [];
@@ -112,17 +116,21 @@ export class ItemWriter {
     return results;
   }
 
-  /** Permission, specials, validation and rules of one create: its data, or the error. */
-  async #checkCreate(collection: CollectionOverview, payload: unknown): Promise<Item> {
+  /**
+   * Permission, specials, validation and rules of one create: its data, or the error. The
+   * client's server-owned fields are dropped before anything looks at the payload.
+   */
+  async #checkCreate(collection: CollectionOverview, payload: unknown, serverValues: Item = {}): Promise<Item> {
     this.#count(1);
-    const checked = await this.#context.permissions.checkPayload('create', collection.collection, requireObject(payload));
+    const client = withoutServerOwned(collection, requireObject(payload), 'create');
+    const checked = await this.#context.permissions.checkPayload('create', collection.collection, { ...client, ...serverValues });
     const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
       action: 'create',
       accountability: this.#context.accountability,
       now: this.#now,
     });
     validatePayload(this.#context.overview, collection, data, { action: 'create', variables: this.#variables() });
-    await this.#checkRules(collection, data);
+    await this.#checkRules(collection, data, undefined);
     return data;
   }
 
@@ -171,12 +179,13 @@ export class ItemWriter {
     await this.#sequences?.moveAll(this.#trx);
   }
 
-  async update(collectionName: string, rawKey: unknown, payload: unknown): Promise<WriteResult> {
+  /** An update of one item; `serverValues` as for {@link createMany}. */
+  async update(collectionName: string, rawKey: unknown, payload: unknown, serverValues: Item = {}): Promise<WriteResult> {
     const collection = this.collection(collectionName);
     const key = requirePrimaryKey(collection, rawKey);
     this.#count(1);
     try {
-      return await this.#updateExisting(collection, key, payload);
+      return await this.#updateExisting(collection, key, payload, serverValues);
     } catch (error) {
       // Spec, Errors, rule 1: a write to an item that does not exist is FORBIDDEN, whatever
       // else is wrong with it. The update finds out itself (no row matched), so the item is
@@ -187,17 +196,18 @@ export class ItemWriter {
   }
 
   /** An update; FORBIDDEN when no row has the key. */
-  async #updateExisting(collection: CollectionOverview, key: PrimaryKey, payload: unknown): Promise<WriteResult> {
+  async #updateExisting(collection: CollectionOverview, key: PrimaryKey, payload: unknown, serverValues: Item): Promise<WriteResult> {
     await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, [key]);
     const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
-    const checked = await this.#context.permissions.checkPayload('update', collection.collection, withoutKey);
+    const client = withoutServerOwned(collection, withoutKey, 'update');
+    const checked = await this.#context.permissions.checkPayload('update', collection.collection, { ...client, ...serverValues });
     const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
       action: 'update',
       accountability: this.#context.accountability,
       now: this.#now,
     });
     validatePayload(this.#context.overview, collection, data, { action: 'update', variables: this.#variables() });
-    await this.#checkRules(collection, data);
+    await this.#checkRules(collection, data, key);
     const children: RevisionRef[] = [];
     const values = await hashSpecialFields(collection, await this.#writeManyToOne(collection, data, children));
     const row = toDatabaseRow(collection, values, this.#dialect);
@@ -439,10 +449,31 @@ export class ItemWriter {
     return undefined;
   }
 
-  /** The rules of particular system collections, on top of the permissions. */
-  async #checkRules(collection: CollectionOverview, data: Item): Promise<void> {
+  /**
+   * The rules of particular system collections, on top of the permissions; `key`: the item
+   * updated, undefined for a create.
+   */
+  async #checkRules(collection: CollectionOverview, data: Item, key: PrimaryKey | undefined): Promise<void> {
     if (collection.collection === USERS_COLLECTION) await checkUserPayload(this.#trx, this.#context.accountability, data);
-    if (collection.collection === COMMENTS_COLLECTION) checkCommentPayload(data);
+    if (collection.collection === COMMENTS_COLLECTION) {
+      checkCommentPayload(data);
+      await this.#checkCommentTarget(collection, data, key);
+    }
+  }
+
+  /**
+   * A comment created, or moved to another item, is on an item the caller may read, in a
+   * collection that exists (comment-target.ts); an update leaving `collection` and `item`
+   * alone keeps its target. A missing one is left to the database (both are NOT NULL).
+   */
+  async #checkCommentTarget(collection: CollectionOverview, data: Item, key: PrimaryKey | undefined): Promise<void> {
+    if (key !== undefined && data['collection'] === undefined && data['item'] === undefined) return;
+    const current = key === undefined ? undefined : await this.#trx(collection.collection).where(collection.primary, key).first<Record<string, unknown> | undefined>('collection', 'item');
+    if (key !== undefined && current === undefined) throw new ForbiddenError();
+    const target = data['collection'] ?? current?.['collection'];
+    const item = data['item'] ?? current?.['item'];
+    if (target === undefined || target === null || item === undefined || item === null) return;
+    await requireCommentTarget(this.#trx, this.#context, target, item);
   }
 
   #collect(children: RevisionRef[], result: WriteResult): PrimaryKey {

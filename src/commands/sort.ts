@@ -14,6 +14,8 @@ import type { CommandContext, PrimaryKey, SortCommand } from './types.js';
 export function handleSort(cmd: SortCommand, ctx: CommandContext): Promise<void> {
   return runWrite(ctx, async (writer, trx) => {
     const collection = writer.collection(cmd.collection);
+    // Before anything about the collection shows: forbidden reads like missing (spec, Errors, rule 1).
+    if (!ctx.permissions.allows(collection.collection, 'update')) throw new ForbiddenError();
     const sortField = collection.sortField;
     if (sortField === null) throw new InvalidPayloadError(`Collection "${collection.collection}" doesn't have a sort field`);
     const item = requirePrimaryKey(collection, cmd.item);

@@ -11,24 +11,65 @@ export interface SpecialContext {
   readonly now: Date;
 }
 
+/** Authorship specials: the service's values, set on the action they name, never the client's. */
+const CREATED_SPECIALS: readonly string[] = ['date-created', 'user-created', 'role-created'];
+const UPDATED_SPECIALS: readonly string[] = ['date-updated', 'user-updated', 'role-updated'];
+const AUTHORSHIP_SPECIALS: readonly string[] = [...CREATED_SPECIALS, ...UPDATED_SPECIALS];
+
+/**
+ * svc_files fields that describe the stored content (reference/system-collections.md, "ro"):
+ * only the file library writes them, through a command's `serverValues`. `storage` may be
+ * named on a create (a metadata-only row has no content; an upload's location is checked by
+ * the library), never changed by an update: the row would point into another location.
+ */
+const FILE_CONTENT_FIELDS: Readonly<Record<'create' | 'update', readonly string[]>> = {
+  create: ['filename_disk', 'filesize', 'uploaded_on'],
+  update: ['filename_disk', 'filesize', 'uploaded_on', 'storage'],
+};
+
+/**
+ * Whether the service alone writes `field` on `action`: the authorship specials (on every
+ * write: a create sets the `*-created` ones and leaves the `*-updated` ones alone, an update
+ * the other way round) and the content fields of svc_files. A client's value is dropped.
+ */
+export function isServerOwned(collection: CollectionOverview, field: string, action: 'create' | 'update'): boolean {
+  const special = collection.fields[field]?.special ?? [];
+  if (special.some((s) => AUTHORSHIP_SPECIALS.includes(s))) return true;
+  return collection.collection === 'svc_files' && FILE_CONTENT_FIELDS[action].includes(field);
+}
+
+/**
+ * The payload without its server-owned fields ({@link isServerOwned}): what a client may not
+ * write is ignored, like Directus ignores a `user_created` it overwrites (forged authorship,
+ * a `filename_disk` pointing at another user's content).
+ */
+export function withoutServerOwned(collection: CollectionOverview, payload: Item, action: 'create' | 'update'): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(payload).filter(([name]) => !isServerOwned(collection, name, action)));
+}
+
 /**
  * The values the service fills itself (reference/system-collections.md, "Specials with write
  * behaviour"): a uuid for a missing uuid key (special `uuid`, or a uuid primary key) on
  * create; `date-created`, `user-created`, `role-created` on create and `date-updated`,
- * `user-updated` on update, whatever the payload says. Hashing is {@link hashSpecialFields}.
+ * `user-updated` on update, whatever the payload says; the authorship specials of the other
+ * action are left out (their stored value stays). Hashing is {@link hashSpecialFields}.
  */
 export function applySpecialFields(collection: CollectionOverview, payload: Item, context: SpecialContext): Record<string, unknown> {
   const result: Record<string, unknown> = { ...payload };
   const { action, accountability, now } = context;
   for (const field of Object.values(collection.fields)) {
     const special = field.special;
+    const isCreated = special.some((s) => CREATED_SPECIALS.includes(s));
+    const isUpdated = special.some((s) => UPDATED_SPECIALS.includes(s));
     if (action === 'create') {
       const isUuidKey = special.includes('uuid') || (field.isPrimaryKey && field.type === 'uuid');
       if (isUuidKey && (result[field.field] === undefined || result[field.field] === null)) result[field.field] = randomUUID();
+      if (isUpdated && !isCreated) delete result[field.field];
       if (special.includes('date-created')) result[field.field] = now.toISOString();
       if (special.includes('user-created')) result[field.field] = accountability.user;
       if (special.includes('role-created')) result[field.field] = accountability.role;
     } else {
+      if (isCreated && !isUpdated) delete result[field.field];
       if (special.includes('date-updated')) result[field.field] = now.toISOString();
       if (special.includes('user-updated')) result[field.field] = accountability.user;
     }

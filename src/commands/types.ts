@@ -24,17 +24,24 @@ export interface CreateCommand {
   readonly kind: 'create';
   readonly collection: string;
   readonly data: readonly Item[];
+  /**
+   * Per item of `data`, values the service sets itself over the client's payload once its
+   * server-owned fields are dropped (special-fields.ts `isServerOwned`): the file library's
+   * `filename_disk`, `storage`, `filesize`... Never from a request.
+   */
+  readonly serverValues?: readonly Item[];
 }
 
 /**
- * `data` applied to the selected items; `batch` = one payload per item, each with its primary
- * key; `singleton` = the single row of a singleton collection, created when missing.
+ * `data` applied to the selected items (with `serverValues` as in {@link CreateCommand});
+ * `batch` = one payload per item, each with its primary key; `singleton` = the single row of a
+ * singleton collection, created when missing.
  */
 export type UpdateCommand = {
   readonly kind: 'update';
   readonly collection: string;
 } & (
-  | (Selection & { readonly data: Item })
+  | (Selection & { readonly data: Item; readonly serverValues?: Item })
   | { readonly batch: readonly Item[] }
   | { readonly singleton: true; readonly data: Item }
 );

@@ -27,7 +27,7 @@ export function handleUpdate(cmd: UpdateCommand, ctx: CommandContext): Promise<P
     }
     if ('singleton' in cmd) return [await upsertSingleton(writer, trx, cmd.collection, cmd.data)];
     const keys = 'keys' in cmd ? cmd.keys.map((k) => requirePrimaryKey(collection, k)) : await selectByQuery(ctx, trx, collection, cmd.query);
-    for (const key of keys) await writer.update(collection.collection, key, cmd.data);
+    for (const key of keys) await writer.update(collection.collection, key, cmd.data, cmd.serverValues);
     return keys;
   });
 }

@@ -30,9 +30,15 @@ export interface Upload {
 
 /** Stored content waiting for its svc_files row. */
 export interface StagedFile {
+  /** The caller's fields over the upload's defaults: written with the caller's permissions. */
   readonly payload: Item;
+  /** What only the content tells (`id`, `filename_disk`, `storage`, `filesize`, ...): the service's. */
+  readonly serverValues: Item;
   readonly location: string;
+  /** `filename_disk`: where the content goes once its row is written. */
   readonly path: string;
+  /** Where the content waits until then. */
+  readonly staging: string;
 }
 
 export interface FileLibraryDeps {
@@ -64,10 +70,15 @@ export class FileLibrary {
   /**
    * Stores the content of a new file and returns the row to create for it: `fields` (the
    * caller's partial file object) over the defaults from the upload (`filename_download`,
-   * `title`), under what only the content can tell (`id`, `filename_disk`, `type`,
-   * `filesize`, `width`/`height`, `uploaded_on`). The caller's create permission is checked
-   * before a byte is stored. Content the service made itself (`isGenerated`: exports) is not
-   * held to the limits of uploads (FILES_MIME_TYPE_ALLOW_LIST, FILES_MAX_UPLOAD_SIZE).
+   * `title`), and the server's values, what only the content can tell (`id`, `storage`,
+   * `filename_disk`, `type`, `filesize`, `width`/`height`, `uploaded_on`; a `filename_disk`
+   * or `filesize` among `fields` is ignored by the write side). The caller's create
+   * permission is checked before a byte is stored. The content waits under a staging name
+   * until {@link create} wrote its row: an upload naming the `id` of an existing file never
+   * touches that file's content. Content the service made itself (`isGenerated`: exports,
+   * under an id the service reserved) goes straight to its place, so that a retry overwrites
+   * what a dead worker left, and is not held to the limits of uploads
+   * (FILES_MIME_TYPE_ALLOW_LIST, FILES_MAX_UPLOAD_SIZE).
    */
   async stage(ctx: CommandContext, upload: Upload, fields: Item, options: { isGenerated?: boolean } = {}): Promise<StagedFile> {
     const isGenerated = options.isGenerated === true;
@@ -76,20 +87,14 @@ export class FileLibrary {
     const id = fields['id'] === undefined ? randomUUID() : requireUuid(fields['id']);
     const location = this.#locationOf(fields);
     const path = diskName(id, upload.filename, upload.type);
-    const content = await this.#store(location, path, upload.stream, isGenerated ? Infinity : this.deps.config.storage.maxUploadSize);
+    const staging = isGenerated ? path : `${path}.${randomBytes(6).toString('hex')}.staging`;
+    const content = await this.#store(location, staging, upload.stream, isGenerated ? Infinity : this.deps.config.storage.maxUploadSize);
     return {
       location,
       path,
-      payload: {
-        filename_download: upload.filename,
-        title: titleOf(upload.filename),
-        ...fields,
-        ...content,
-        id,
-        storage: location,
-        filename_disk: path,
-        type: upload.type,
-      },
+      staging,
+      payload: { filename_download: upload.filename, title: titleOf(upload.filename), ...fields },
+      serverValues: { ...content, id, storage: location, filename_disk: path, type: upload.type },
     };
   }
 
@@ -129,19 +134,28 @@ export class FileLibrary {
     return key;
   }
 
-  /** Creates the rows of staged files in one transaction; their contents go when it fails. */
+  /**
+   * Creates the rows of staged files in one transaction, then puts their contents in place;
+   * their contents go when it fails.
+   */
   async create(ctx: CommandContext, staged: readonly StagedFile[]): Promise<PrimaryKey[]> {
+    let keys: PrimaryKey[];
     try {
-      return await handleCreate({ kind: 'create', collection: FILES_COLLECTION, data: staged.map((s) => s.payload) }, ctx);
+      const command = { kind: 'create', collection: FILES_COLLECTION, data: staged.map((s) => s.payload), serverValues: staged.map((s) => s.serverValues) } as const;
+      keys = await handleCreate(command, ctx);
     } catch (error) {
       await this.discard(staged);
       throw error;
     }
+    for (const file of staged) {
+      if (file.staging !== file.path) await this.deps.storage.location(file.location).move(file.staging, file.path);
+    }
+    return keys;
   }
 
   /** Removes the contents of staged files whose rows will not be written. */
   async discard(staged: readonly StagedFile[]): Promise<void> {
-    for (const file of staged) await this.#deleteContent(file.location, file.path);
+    for (const file of staged) await this.#deleteContent(file.location, file.staging);
   }
 
   /**
@@ -159,8 +173,9 @@ export class FileLibrary {
     const content = await this.#store(location, staging, upload.stream, this.deps.config.storage.maxUploadSize);
     let keys: PrimaryKey[];
     try {
-      const payload = { filename_download: upload.filename, ...fields, ...content, storage: location, filename_disk: path, type: upload.type };
-      keys = await handleUpdate({ kind: 'update', collection: FILES_COLLECTION, keys: [row.id], data: payload }, ctx);
+      const serverValues = { ...content, storage: location, filename_disk: path, type: upload.type };
+      const command = { kind: 'update', collection: FILES_COLLECTION, keys: [row.id], data: { filename_download: upload.filename, ...fields }, serverValues } as const;
+      keys = await handleUpdate(command, ctx);
     } catch (error) {
       await this.#deleteContent(location, staging);
       throw error;

@@ -1,3 +1,4 @@
+import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import { ForbiddenError, ServiceError, ServiceErrorList } from '../../errors.js';
 import { toPrimaryKey } from '../primary-key.js';
 import { runWrite } from '../run-write.js';
@@ -19,11 +20,7 @@ export const IMPORT_BATCH_SIZE = 500;
 export async function handleImport(cmd: ImportCommand, ctx: CommandContext, batchSize = IMPORT_BATCH_SIZE): Promise<number> {
   return runWrite(ctx, async (writer) => {
     const collection = writer.collection(cmd.collection);
-    if (collection.isSystem && !ctx.accountability.admin) throw new ForbiddenError();
-    // reference/audit-and-utils.md: an upsert needs create and update permission, whichever each row takes.
-    if (!ctx.permissions.allows(collection.collection, 'create') || !ctx.permissions.allows(collection.collection, 'update')) {
-      throw new ForbiddenError();
-    }
+    requireImportAllowed(ctx, collection);
     const items = cmd.format === 'csv' ? readCsvItems(cmd.source, ctx.overview, collection) : readJsonItems(cmd.source);
     let row = 0;
     for await (const batch of batchesOf(items, batchSize)) {
@@ -46,6 +43,19 @@ export async function handleImport(cmd: ImportCommand, ctx: CommandContext, batc
     }
     return row;
   });
+}
+
+/**
+ * FORBIDDEN unless the caller may import into `collection`: system collections for admins
+ * only, and (reference/audit-and-utils.md) an upsert needs create and update permission,
+ * whichever each row takes. The route asks before it reads the body, so that a collection
+ * the caller may not import into answers like a missing one.
+ */
+export function requireImportAllowed(ctx: CommandContext, collection: CollectionOverview): void {
+  if (collection.isSystem && !ctx.accountability.admin) throw new ForbiddenError();
+  if (!ctx.permissions.allows(collection.collection, 'create') || !ctx.permissions.allows(collection.collection, 'update')) {
+    throw new ForbiddenError();
+  }
 }
 
 async function* batchesOf(items: AsyncIterable<Item>, size: number): AsyncGenerator<Item[]> {

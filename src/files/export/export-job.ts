@@ -6,7 +6,8 @@ import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import type { Accountability } from '../../access/accountability.js';
 import type { Item, QueryObject } from '../../commands/types.js';
 import type { Config } from '../../config/index.js';
-import { InvalidPayloadError, ServiceUnavailableError } from '../../errors.js';
+import { canReadCollection } from '../../access/read-access.js';
+import { ForbiddenError, InvalidPayloadError, ServiceUnavailableError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { parseQuery, queryLimits, readItems, readerOf, type ExportFormat } from '../../query/index.js';
 import { EXPORT_QUERY_FORMATS } from './export-formats.js';
@@ -40,7 +41,8 @@ export interface PrepareExportDeps {
 
 /**
  * POST /utils/export/:collection `{format, query, file?}` (reference/audit-and-utils.md,
- * Export), checked before anything is queued: the body's shape (INVALID_PAYLOAD), the query
+ * Export), checked before anything is queued: read permission on the collection (FORBIDDEN,
+ * before the body is looked at), the body's shape (INVALID_PAYLOAD), the query
  * against the schema and the caller's read access (INVALID_QUERY, FORBIDDEN: the query is
  * run with limit 0), the file object's fields.
  */
@@ -52,6 +54,10 @@ export async function prepareExport(
   body: unknown,
 ): Promise<ExportJob> {
   const collection = requireCollection(overview, collectionName);
+  // Read permission first: a collection the caller may not read answers like a missing one,
+  // whatever the body (spec, Errors, rule 1).
+  const reader = await readerOf(deps, overview, accountability);
+  if (!canReadCollection(reader.access, collection.collection)) throw new ForbiddenError();
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidPayloadError('"value" must be of type object');
   const { format, query, file } = body as Record<string, unknown>;
   if (format === undefined || format === null) throw new InvalidPayloadError('"format" is required');
@@ -68,7 +74,7 @@ export async function prepareExport(
 
   const { export: _export, ...parsed } = parseQuery(query as QueryObject);
   const ctx = { db: deps.db, overview, limits: queryLimits(deps.config) };
-  await readItems(ctx, collection.collection, { ...parsed, limit: 0, offset: 0 }, await readerOf(deps, overview, accountability));
+  await readItems(ctx, collection.collection, { ...parsed, limit: 0, offset: 0 }, reader);
 
   const title = `export-${collection.collection}-${titleStamp(new Date())}`;
   return {

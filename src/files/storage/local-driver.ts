@@ -1,10 +1,10 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { invariant } from '../../errors.js';
-import type { ByteRange, StorageDriver, StoredFileStat } from './storage-driver.js';
+import { ForbiddenError } from '../../errors.js';
+import { isPlainFileName, type ByteRange, type StorageDriver, type StoredFileStat } from './storage-driver.js';
 
 /**
  * Files under a root folder on local disk (STORAGE_<KEY>_ROOT). A write goes to a hidden
@@ -22,8 +22,8 @@ export class LocalStorageDriver implements StorageDriver {
 
   async write(path: string, content: Readable): Promise<{ size: number }> {
     const target = this.#resolve(path);
-    await mkdir(dirname(target), { recursive: true });
-    const temporary = join(dirname(target), `.${basename(target)}.part`);
+    await mkdir(this.#root, { recursive: true });
+    const temporary = join(this.#root, `.${path}.part`);
     try {
       await pipeline(content, createWriteStream(temporary));
       const { size } = await stat(temporary);
@@ -58,18 +58,18 @@ export class LocalStorageDriver implements StorageDriver {
 
   async move(from: string, to: string): Promise<void> {
     const target = this.#resolve(to);
-    await mkdir(dirname(target), { recursive: true });
-    await rename(this.#resolve(from), target);
+    const source = this.#resolve(from);
+    await mkdir(this.#root, { recursive: true });
+    await rename(source, target);
   }
 
   async delete(path: string): Promise<void> {
     await rm(this.#resolve(path), { force: true });
   }
 
-  /** The absolute path of `path` inside the root; anything escaping it is a bug. */
+  /** The absolute path of `path`, a plain file name in the root; FORBIDDEN for anything else. */
   #resolve(path: string): string {
-    const relative = normalize(path);
-    invariant(relative !== '' && !isAbsolute(relative) && !relative.split(sep).includes('..'), `storage path "${path}" leaves the root`);
-    return join(this.#root, relative);
+    if (!isPlainFileName(path)) throw new ForbiddenError();
+    return join(this.#root, path);
   }
 }

@@ -13,7 +13,9 @@ export interface StoredFileStat {
 
 /**
  * Where file contents live (reference/config.md, STORAGE_*). Paths are the files'
- * `filename_disk`, relative to the location; a driver never sees a path from a request.
+ * `filename_disk`: plain file names in the location's root ({@link isPlainFileName}); a driver
+ * refuses any other path with FORBIDDEN, whatever the caller (a stored row written before
+ * `filename_disk` was the service's own, a bug) hands it.
  * `write` is all or nothing: a failed or aborted write leaves nothing at `path`, and a
  * reader never sees half of a file. An S3-style driver implements the same five calls.
  */
@@ -28,4 +30,12 @@ export interface StorageDriver {
   move(from: string, to: string): Promise<void>;
   /** Removes the file; nothing stored at `path` is not an error. */
   delete(path: string): Promise<void>;
+}
+
+/**
+ * A name that stays inside its folder: no separator, no `.`/`..`, no control character (NUL
+ * included), at most 255 characters (reference/system-collections.md: `<id>.<ext>`).
+ */
+export function isPlainFileName(name: string): boolean {
+  return name.length > 0 && name.length <= 255 && name !== '.' && name !== '..' && !/[/\\\x00-\x1f\x7f]/.test(name);
 }

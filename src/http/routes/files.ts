@@ -9,7 +9,8 @@ import { commandContext } from '../../commands/command-context.js';
 import { isMultipart, readMultipart } from '../multipart.js';
 import { requestQuery } from '../read-context.js';
 import { readWritten } from '../read-written.js';
-import { readSelection, requireItem, requireKey, type ItemWriteDeps } from './item-writes.js';
+import { readSelection, requireAllowed, requireItem, requireKey, type ItemWriteDeps } from './item-writes.js';
+import type { WriteAction } from '../../access/write-permissions.js';
 
 export interface FileRouteDeps extends ItemWriteDeps {
   readonly files: FileLibrary;
@@ -24,9 +25,12 @@ export interface FileRouteDeps extends ItemWriteDeps {
 export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: boolean }): Router {
   const router = Router();
 
-  const context = async (req: Request) => {
+  // Permission to `action` files at all is decided before the body is read (item-writes.ts).
+  const context = async (req: Request, action: WriteAction) => {
     const overview = await deps.schema.getOverview();
     const collection = requireCollection(overview, FILES_COLLECTION);
+    const ctx = await commandContext(deps, req.accountability, overview);
+    requireAllowed(ctx, collection, [action]);
     // Parsed before writing: a malformed query string must not leave a write behind.
     const query = requestQuery(req);
     const reply = async (res: Response, keys: readonly PrimaryKey[], shape: 'one' | 'many') => {
@@ -34,12 +38,12 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
       if (written === undefined) res.status(204).end();
       else res.json({ data: written });
     };
-    return { overview, collection, ctx: await commandContext(deps, req.accountability, overview), reply };
+    return { overview, collection, ctx, reply };
   };
 
   if (options.withImport) {
     router.post('/import', async (req, res) => {
-      const { ctx, reply } = await context(req);
+      const { ctx, reply } = await context(req, 'create');
       const { url, data } = requireItem(req.body ?? {});
       if (url === undefined) throw new InvalidPayloadError('"url" is required');
       const key = await deps.files.importUrl(ctx, url, data === undefined || data === null ? {} : requireItem(data));
@@ -50,7 +54,7 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
   // Text parts are the fields of the files after them; each `file` part is one file.
   router.post('/', async (req, res, next) => {
     if (!isMultipart(req)) return next();
-    const { overview, collection, ctx, reply } = await context(req);
+    const { overview, collection, ctx, reply } = await context(req, 'create');
     const fields: Record<string, unknown> = {};
     const staged: StagedFile[] = [];
     try {
@@ -71,7 +75,7 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
   // file part is a plain update. Parts after the file part are not read.
   router.patch('/:id', async (req, res, next) => {
     if (!isMultipart(req)) return next();
-    const { overview, collection, ctx, reply } = await context(req);
+    const { overview, collection, ctx, reply } = await context(req, 'update');
     const id = String(req.params['id']);
     const fields: Record<string, unknown> = {};
     let key: PrimaryKey | undefined;
@@ -88,7 +92,7 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
   });
 
   router.delete('/', async (req, res) => {
-    const { ctx } = await context(req);
+    const { ctx } = await context(req, 'delete');
     const body: unknown = req.body;
     const selection: Selection = Array.isArray(body) ? { keys: body.map(requireKey) } : readSelection(requireItem(body ?? {}));
     await deps.files.delete(ctx, selection);
@@ -96,7 +100,7 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
   });
 
   router.delete('/:id', async (req, res) => {
-    const { ctx } = await context(req);
+    const { ctx } = await context(req, 'delete');
     await deps.files.delete(ctx, { keys: [String(req.params['id'])] });
     res.status(204).end();
   });

@@ -7,7 +7,8 @@ import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { handleCreate } from '../../commands/create.js';
 import { handleDelete } from '../../commands/delete.js';
-import type { Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
+import type { CommandContext, Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
+import type { WriteAction } from '../../access/write-permissions.js';
 import { handleUpdate } from '../../commands/update.js';
 import type { Config } from '../../config/index.js';
 import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
@@ -125,7 +126,7 @@ export type ItemWrite = (deps: ItemWriteDeps, request: ItemWriteRequest) => Prom
 export const ITEM_WRITES = {
   POST: {
     collection: async (deps, request) => {
-      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false });
+      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false, action: 'create' });
       const body = request.body;
       const items = Array.isArray(body) ? body : [requireItem(body)];
       const keys = await handleCreate({ kind: 'create', collection: collection.collection, data: items.map(requireItem) }, ctx);
@@ -134,7 +135,7 @@ export const ITEM_WRITES = {
   },
   PATCH: {
     collection: async (deps, request) => {
-      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: true });
+      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: true, action: 'update' });
       const body = request.body;
       if (collection.singleton) {
         const keys = await handleUpdate({ kind: 'update', collection: collection.collection, singleton: true, data: requireItem(body) }, ctx);
@@ -151,7 +152,7 @@ export const ITEM_WRITES = {
       return reply(keys, 'many');
     },
     item: async (deps, request) => {
-      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false });
+      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false, action: 'update' });
       const keys = await handleUpdate(
         { kind: 'update', collection: collection.collection, keys: [String(request.id)], data: requireItem(request.body) },
         ctx,
@@ -161,31 +162,49 @@ export const ITEM_WRITES = {
   },
   DELETE: {
     collection: async (deps, request) => {
-      const { collection, ctx } = await target(deps, request, { singletonRoute: false });
+      const { collection, ctx } = await target(deps, request, { singletonRoute: false, action: 'delete' });
       const body = request.body;
       const selection: Selection = Array.isArray(body) ? { keys: body.map(requireKey) } : readSelection(requireItem(body ?? {}));
       await handleDelete({ kind: 'delete', collection: collection.collection, ...selection }, ctx);
       return undefined;
     },
     item: async (deps, request) => {
-      const { collection, ctx } = await target(deps, request, { singletonRoute: false });
+      const { collection, ctx } = await target(deps, request, { singletonRoute: false, action: 'delete' });
       await handleDelete({ kind: 'delete', collection: collection.collection, keys: [String(request.id)] }, ctx);
       return undefined;
     },
   },
 } as const satisfies Record<string, { readonly collection: ItemWrite; readonly item?: ItemWrite }>;
 
-/** The collection written to, the caller's command context, and how to re-read what was written. */
-async function target(deps: ItemWriteDeps, request: ItemWriteRequest, options: { singletonRoute: boolean }) {
+/**
+ * The collection written to, the caller's command context, and how to re-read what was
+ * written. Whether the caller may `action` the collection at all is decided first, before
+ * the route, the query string or the body are looked at: a collection the caller may not
+ * write answers the same FORBIDDEN as a missing one, whatever else is wrong with the request.
+ */
+async function target(deps: ItemWriteDeps, request: ItemWriteRequest, options: { singletonRoute: boolean; action: WriteAction }) {
   const overview = await deps.schema.getOverview();
   const collection = requireWritable(overview, request.collection);
+  const ctx = await commandContext(deps, request.accountability, overview);
+  // A singleton's PATCH creates its row when missing.
+  const isUpsert = collection.singleton && options.action === 'update';
+  requireAllowed(ctx, collection, isUpsert ? ['update', 'create'] : [options.action]);
   // reference/routes.md: POST and /:id writes do not exist on a singleton.
   if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(request.path);
   // Parsed before writing: a malformed query string must not leave a write behind.
   const query = queryOfSearch(request.search);
   const reply = (keys: readonly PrimaryKey[], shape: 'one' | 'many') =>
     readWritten(deps, request.accountability, overview, collection, keys, query, shape);
-  return { collection, ctx: await commandContext(deps, request.accountability, overview), reply };
+  return { collection, ctx, reply };
+}
+
+/**
+ * FORBIDDEN unless a permission allows one of `actions` on the collection (admins: always):
+ * the first check of a write route (spec, Errors, rule 1: no answer tells a forbidden
+ * collection from a missing one).
+ */
+export function requireAllowed(ctx: CommandContext, collection: CollectionOverview, actions: readonly WriteAction[]): void {
+  if (!actions.some((action) => ctx.permissions.allows(collection.collection, action))) throw new ForbiddenError();
 }
 
 /** Whether /items (and the import) writes `collection`'s rows: not the journal's, not the schema's. */

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { handleImport } from '../../commands/import/handle-import.js';
+import { handleImport, requireImportAllowed } from '../../commands/import/handle-import.js';
 import { InvalidPayloadError, UnsupportedMediaTypeError } from '../../errors.js';
 import { prepareExport, queueExport } from '../../files/export/export-job.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
@@ -28,6 +28,8 @@ export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
     const overview = await deps.schema.getOverview();
     const collection = requireWritable(overview, toCollectionName(String(req.params['collection'])));
     const ctx = await commandContext(deps, req.accountability, overview);
+    // Before the body: a collection the caller may not import into reads like a missing one.
+    requireImportAllowed(ctx, collection);
     let isImported = false;
     for await (const part of readMultipart(req)) {
       if (part.kind !== 'file' || part.name !== 'file') continue;

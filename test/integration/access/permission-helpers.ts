@@ -54,15 +54,16 @@ export async function grant(ctx: ServerContext, role: string | null, grants: rea
   await ctx.server.schema.invalidate();
 }
 
-/** A request as `token` (undefined: no token), JSON in and out. */
+/** A request as `token` (undefined: no token), JSON in and out; `extraHeaders` on top. */
 export async function call(
   ctx: ServerContext,
   token: string | undefined,
   method: string,
   path: string,
   body?: unknown,
+  extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<JsonResponse> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...extraHeaders };
   if (token !== undefined) headers['Authorization'] = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await ctx.api(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });

@@ -8,6 +8,7 @@ import { mariadbTarget, postgresTarget, sqliteTarget, type DatabaseTarget } from
 import { createQueryFixture } from '../query/fixture-schema.js';
 import { createUser, expectOnlyError, postJson } from '../auth/helpers.js';
 import { asAdmin, call, createCaller, dataOf, expectForbidden, grant, idsOf, type Caller, type JsonResponse } from '../access/permission-helpers.js';
+import { dumpTables as dumpWatched, expectSameRefusal, type Row } from './helpers.js';
 
 /*
  * Attempts of a limited role (and of callers without a token) to read or write what it may
@@ -17,8 +18,6 @@ import { asAdmin, call, createCaller, dataOf, expectForbidden, grant, idsOf, typ
  * changed. Forged, expired, alg:none and wrongly-signed JWTs are attempted in
  * test/integration/auth/token-security.test.ts.
  */
-
-type Row = Record<string, unknown>;
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-security-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,11 +43,7 @@ const WATCHED: readonly (readonly [string, string])[] = [
   ['svc_files', 'id'],
 ];
 
-async function dumpTables(db: Knex): Promise<Record<string, Row[]>> {
-  const dump: Record<string, Row[]> = {};
-  for (const [table, key] of WATCHED) dump[table] = await db(table).orderBy(key).select<Row[]>('*');
-  return dump;
-}
+const dumpTables = (db: Knex) => dumpWatched(db, WATCHED);
 
 interface World {
   readonly ctx: ServerContext;
@@ -72,12 +67,6 @@ interface Attempt {
 
 const get = (w: World, path: string) => w.as('GET', path);
 const refused = async (w: World, path: string) => expectForbidden(await get(w, path));
-
-/** Two refusals that must not tell their targets apart (existing but hidden vs missing). */
-function expectSameRefusal(a: JsonResponse, b: JsonResponse): void {
-  expectForbidden(a);
-  expect(b).to.deep.equal(a);
-}
 
 const ATTEMPTS: readonly Attempt[] = [
   // Relational filters and deep reads through a forbidden collection.

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { verifyPassword } from '../../../src/auth/passwords.js';
-import { applySpecialFields, hashSpecialFields, withoutMaskedValues } from '../../../src/commands/special-fields.js';
+import { applySpecialFields, hashSpecialFields, isServerOwned, withoutMaskedValues, withoutServerOwned } from '../../../src/commands/special-fields.js';
 import { MASK, maskItem } from '../../../src/commands/journal/mask.js';
 import { collection, field, requireFixture } from './fixture-overview.js';
 
@@ -43,8 +43,45 @@ describe('applySpecialFields', () => {
     expect(result).to.deep.equal({ title: 'u', updated: '2024-05-01T10:00:00.000Z', editor: accountability.user });
   });
 
+  it('leaves out the authorship of the other action: a create sets no updater, an update no creator', () => {
+    const forged = { title: 't', created: '1999-01-01T00:00:00Z', creator: 'someone', creator_role: 'r', updated: '1999-01-01T00:00:00Z', editor: 'someone' };
+    expect(applySpecialFields(audited, forged, { action: 'create', accountability, now })).not.to.have.any.keys('updated', 'editor');
+    expect(applySpecialFields(audited, forged, { action: 'update', accountability, now })).to.deep.equal({
+      title: 't',
+      updated: '2024-05-01T10:00:00.000Z',
+      editor: accountability.user,
+    });
+  });
+
   it('leaves collections without specials alone (integer keys are the database’s)', () => {
     expect(applySpecialFields(requireFixture('authors'), { name: 'n' }, { action: 'create', accountability, now })).to.deep.equal({ name: 'n' });
+  });
+});
+
+describe('server-owned fields', () => {
+  const files = collection('svc_files', [
+    field('id', 'uuid', { isPrimaryKey: true }),
+    field('storage', 'string'),
+    field('filename_disk', 'string'),
+    field('filename_download', 'string'),
+    field('filesize', 'bigInteger'),
+    field('uploaded_on', 'timestamp'),
+    field('uploaded_by', 'uuid', { special: ['user-created'] }),
+    field('title', 'string'),
+  ]);
+
+  it('are the authorship specials, on create and update alike', () => {
+    const forged = { title: 't', created: 'c', updated: 'u', creator: 'x', editor: 'y', creator_role: 'r' };
+    expect(withoutServerOwned(audited, forged, 'create')).to.deep.equal({ title: 't' });
+    expect(withoutServerOwned(audited, forged, 'update')).to.deep.equal({ title: 't' });
+  });
+
+  it("are svc_files' content fields; storage may be named on a create only", () => {
+    const payload = { title: 't', filename_download: 'd', filename_disk: '../x', filesize: 1, uploaded_on: 'now', uploaded_by: 'x', storage: 'local' };
+    expect(withoutServerOwned(files, payload, 'create')).to.deep.equal({ title: 't', filename_download: 'd', storage: 'local' });
+    expect(withoutServerOwned(files, payload, 'update')).to.deep.equal({ title: 't', filename_download: 'd' });
+    expect(isServerOwned(files, 'filename_disk', 'create')).to.equal(true);
+    expect(isServerOwned(requireFixture('authors'), 'filename_disk', 'update')).to.equal(false);
   });
 });
 

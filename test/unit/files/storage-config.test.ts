@@ -8,6 +8,7 @@ import { text } from 'node:stream/consumers';
 import { ConfigError, DEFAULT_IMPORT_IP_DENY_LIST, loadConfig } from '../../../src/config/index.js';
 import { createStorage } from '../../../src/files/storage/create-storage.js';
 import { LocalStorageDriver } from '../../../src/files/storage/local-driver.js';
+import { ForbiddenError } from '../../../src/errors.js';
 
 const NO_FILE = { defaultConfigPath: '/nonexistent/.env' };
 
@@ -70,9 +71,23 @@ describe('local storage driver', () => {
     expect(await text(await driver.read('keep.txt'))).to.equal('old');
   });
 
-  it('refuses paths that leave its root, and fails reads of missing files', async () => {
-    const escaped = await driver.write('../escape.txt', Readable.from(['x'])).then(() => 'written', (error: Error) => error.message);
-    expect(escaped).to.match(/leaves the root/);
+  it('refuses any key that is not a plain file name in its root with FORBIDDEN, on every call', async () => {
+    await driver.write('kept.txt', Readable.from(['kept']));
+    const refusal = (run: () => Promise<unknown>) => run().then(() => 'done', (error: unknown) => (error instanceof ForbiddenError ? 'FORBIDDEN' : String(error)));
+    for (const key of ['../escape.txt', 'sub/../../escape.txt', 'sub/file.txt', '/etc/passwd', '..\\escape.txt', 'x\u0000.txt', '.', '..', '', 'x'.repeat(256)]) {
+      expect(await refusal(() => driver.write(key, Readable.from(['x']))), key).to.equal('FORBIDDEN');
+      expect(await refusal(() => driver.read(key)), key).to.equal('FORBIDDEN');
+      expect(await refusal(() => driver.stat(key)), key).to.equal('FORBIDDEN');
+      expect(await refusal(() => driver.move('kept.txt', key)), key).to.equal('FORBIDDEN');
+      expect(await refusal(() => driver.move(key, 'moved.txt')), key).to.equal('FORBIDDEN');
+      expect(await refusal(() => driver.delete(key)), key).to.equal('FORBIDDEN');
+    }
+    expect(await readdir(root)).to.include('kept.txt').and.not.include('moved.txt');
+    expect(await readdir(join(root, '..'))).not.to.include('escape.txt');
+    await driver.delete('kept.txt');
+  });
+
+  it('fails reads of missing files', async () => {
     let missing = false;
     await driver.read('nothing.txt').catch(() => (missing = true));
     expect(missing).to.equal(true);
