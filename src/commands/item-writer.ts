@@ -15,7 +15,7 @@ import { Journal, type RevisionRef } from './journal/journal.js';
 import { requirePrimaryKey, sameKey, toPrimaryKey } from './primary-key.js';
 import { applySpecialFields, hashSpecialFields, withoutMaskedValues } from './special-fields.js';
 import { toDatabaseRow } from './to-database-value.js';
-import type { Item, PrimaryKey } from './types.js';
+import type { DebugLog, Item, PrimaryKey } from './types.js';
 import { checkUserPayload, USERS_COLLECTION } from './user-rules.js';
 import { ACTIVITY_COLLECTION, checkCommentPayload, COMMENTS_COLLECTION, deleteLinkedActivity, mirrorCommentText } from './comment-link.js';
 import { validatePayload } from './validate-payload.js';
@@ -44,6 +44,7 @@ export interface ItemWriterContext {
   readonly permissions: WritePermissions;
   readonly maxBatchMutation: number;
   readonly readLimits: ReadContext['limits'];
+  readonly log?: DebugLog;
 }
 
 type OneToMany = Extract<FieldRelation, { kind: 'o2m' }>;
@@ -115,7 +116,8 @@ export class ItemWriter {
   /** Permission, specials, validation and rules of one create: its data, or the error. */
   async #checkCreate(collection: CollectionOverview, payload: unknown): Promise<Item> {
     this.#count(1);
-    const checked = await this.#context.permissions.checkPayload('create', collection.collection, requireObject(payload));
+    const known = this.#withoutUnknownKeys(collection, requireObject(payload));
+    const checked = await this.#context.permissions.checkPayload('create', collection.collection, known);
     const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
       action: 'create',
       accountability: this.#context.accountability,
@@ -189,7 +191,7 @@ export class ItemWriter {
   /** An update; FORBIDDEN when no row has the key. */
   async #updateExisting(collection: CollectionOverview, key: PrimaryKey, payload: unknown): Promise<WriteResult> {
     await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, [key]);
-    const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
+    const { [collection.primary]: _key, ...withoutKey } = this.#withoutUnknownKeys(collection, requireObject(payload));
     const checked = await this.#context.permissions.checkPayload('update', collection.collection, withoutKey);
     const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
       action: 'update',
@@ -464,6 +466,18 @@ export class ItemWriter {
       const kind = getFieldRelation(this.#context.overview, collection.collection, name)?.kind;
       return kind === 'o2m' ? value !== undefined : kind !== undefined && isPlainObject(value);
     });
+  }
+
+  /**
+   * Directus 10 drops payload keys that are not fields of the collection (columns or
+   * aliases) instead of refusing them; they are noted at debug level. Fields that exist but
+   * are not writable stay the permission check's 403.
+   */
+  #withoutUnknownKeys(collection: CollectionOverview, payload: Item): Item {
+    const unknown = Object.keys(payload).filter((name) => collection.fields[name] === undefined);
+    if (unknown.length === 0) return payload;
+    this.#context.log?.debug({ collection: collection.collection, keys: unknown }, 'payload keys that are not fields dropped');
+    return Object.fromEntries(Object.entries(payload).filter(([name]) => collection.fields[name] !== undefined));
   }
 
   #variables(): FilterVariables {

@@ -7,7 +7,7 @@ import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { handleCreate } from '../../commands/create.js';
 import { handleDelete } from '../../commands/delete.js';
-import type { Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
+import type { DebugLog, Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
 import { handleUpdate } from '../../commands/update.js';
 import type { Config } from '../../config/index.js';
 import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
@@ -23,6 +23,8 @@ export interface ItemWriteDeps {
   readonly schema: SchemaCache;
   readonly permissions: PermissionStore;
   readonly invalidation: DataInvalidation;
+  /** Debug notes of writes (commands/types.ts, DebugLog). */
+  readonly logger?: DebugLog;
 }
 
 /**
