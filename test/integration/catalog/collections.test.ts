@@ -18,7 +18,7 @@ const EVERY_TYPE_FIELDS = [
   { field: 'js', type: 'json' },
   { field: 'uu', type: 'uuid' },
   { field: 'ha', type: 'hash' },
-  { field: 'cs', type: 'csv' },
+  { field: 'cs', type: 'csv', meta: { special: ['cast-csv'] } },
   { field: 'bin', type: 'binary' },
   { field: 'divider', type: 'alias', meta: { special: ['alias', 'no-data'], interface: 'presentation-divider' } },
 ];
