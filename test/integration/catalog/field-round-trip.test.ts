@@ -1,29 +1,12 @@
 import { expect } from 'chai';
 import { describeEachDatabase } from '../../support/server.js';
-import { expectOk, schemaApi } from './schema-api.js';
+import { EVERY_TYPE_FIELDS, expectOk, schemaApi } from './schema-api.js';
 
 const FIELDS = [
-  { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
-  { field: 's', type: 'string', schema: { max_length: 40, is_nullable: false, default_value: 'hello', is_unique: true } },
+  ...EVERY_TYPE_FIELDS,
   { field: 'si', type: 'string', schema: { is_indexed: true } },
-  { field: 'tx', type: 'text', meta: { note: 'a note', interface: 'input-multiline' } },
-  { field: 'i', type: 'integer', schema: { default_value: 7 } },
-  { field: 'bi', type: 'bigInteger' },
-  { field: 'fl', type: 'float' },
-  { field: 'de', type: 'decimal', schema: { numeric_precision: 12, numeric_scale: 3 } },
   { field: 'dz', type: 'decimal', schema: { numeric_precision: 10, numeric_scale: 0 } },
-  { field: 'bo', type: 'boolean', schema: { default_value: true } },
-  { field: 'da', type: 'date' },
-  { field: 'ti', type: 'time' },
-  { field: 'dt', type: 'dateTime' },
-  { field: 'ts', type: 'timestamp', schema: { default_value: 'CURRENT_TIMESTAMP' } },
-  { field: 'js', type: 'json' },
-  { field: 'uu', type: 'uuid' },
-  { field: 'ha', type: 'hash' },
-  { field: 'cs', type: 'csv', meta: { special: ['cast-csv'] } },
-  { field: 'bin', type: 'binary' },
   { field: 'owner', type: 'integer' },
-  { field: 'divider', type: 'alias', meta: { special: ['alias', 'no-data'], interface: 'presentation-divider' } },
 ];
 
 // Directus clients read a field and send it back as it was (the app's field editor does):
