@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { describeEachDatabase } from '../../support/server.js';
+import { pino } from 'pino';
+import { startServer } from '../../../src/server.js';
+import { describeEachDatabase, TEST_ADMIN, testConfig } from '../../support/server.js';
 import { call, createCaller, grant } from '../access/permission-helpers.js';
 import { sendForm } from '../files/helpers.js';
 import { ARTICLE_TABLES, adminApi, countRows, createCommandSchema, dataOf, errorsOf } from './schema.js';
@@ -71,5 +73,23 @@ describeEachDatabase('payload keys that are not fields', (ctx) => {
     const article = await db()('articles').where({ title: 'Imported' }).first<Row>('id');
     expect(article).to.not.equal(undefined);
     expect(await db()('comments').where({ article: article?.['id'] as number }).select<Row[]>('text')).to.deep.equal([{ text: 'ic' }]);
+  });
+
+  it('the dropped keys are logged at debug level', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+    const second = await startServer(testConfig(ctx().database), { logger });
+    try {
+      const res = await fetch(`${second.url}/items/articles`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TEST_ADMIN.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: 'Logged', nope: 1 }),
+      });
+      expect(res.status).to.equal(200);
+    } finally {
+      await second.close();
+    }
+    const entries = lines.map((line) => JSON.parse(line) as Row).filter((entry) => entry['msg'] === 'payload keys that are not fields dropped');
+    expect(entries.map((entry) => [entry['level'], entry['collection'], entry['keys']])).to.deep.equal([[20, 'articles', ['nope']]]);
   });
 });
