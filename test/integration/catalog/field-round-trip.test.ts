@@ -34,6 +34,15 @@ describeEachDatabase('schema routes: a field read back and PATCHed unchanged', (
     expect(await ctx().server.db('round_trip').select()).to.deep.equal(rowsBefore);
   });
 
+  it('the whole list of GET /fields/:collection PATCHed back at once', async () => {
+    const fields: any[] = expectOk(await api('GET', '/fields/round_trip'));
+    const rowsBefore = await ctx().server.db('round_trip').select();
+    const result = await api('PATCH', '/fields/round_trip', fields);
+    expect(result.status, JSON.stringify(result.body)).to.equal(200);
+    expect(expectOk(await api('GET', '/fields/round_trip'))).to.deep.equal(fields);
+    expect(await ctx().server.db('round_trip').select()).to.deep.equal(rowsBefore);
+  });
+
   it('a column of a type the service does not know (unknown) round-trips too; no field becomes one', async () => {
     const odd = { sqlite: 'xml', postgres: 'xml', mariadb: 'bit(8)' }[ctx().dialect];
     await ctx().server.db.raw(`alter table round_trip add column odd ${odd}`);
