@@ -116,9 +116,8 @@ export class ItemWriter {
   /** Permission, specials, validation and rules of one create: its data, or the error. */
   async #checkCreate(collection: CollectionOverview, payload: unknown): Promise<Item> {
     this.#count(1);
-    const known = this.#withoutUnknownKeys(collection, requireObject(payload));
-    const checked = await this.#context.permissions.checkPayload('create', collection.collection, known);
-    const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
+    const checked = await this.#context.permissions.checkPayload('create', collection.collection, requireObject(payload));
+    const data = applySpecialFields(collection, withoutMaskedValues(collection, this.#withoutUnknownKeys(collection, checked)), {
       action: 'create',
       accountability: this.#context.accountability,
       now: this.#now,
@@ -191,9 +190,9 @@ export class ItemWriter {
   /** An update; FORBIDDEN when no row has the key. */
   async #updateExisting(collection: CollectionOverview, key: PrimaryKey, payload: unknown): Promise<WriteResult> {
     await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, [key]);
-    const { [collection.primary]: _key, ...withoutKey } = this.#withoutUnknownKeys(collection, requireObject(payload));
+    const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
     const checked = await this.#context.permissions.checkPayload('update', collection.collection, withoutKey);
-    const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
+    const data = applySpecialFields(collection, withoutMaskedValues(collection, this.#withoutUnknownKeys(collection, checked)), {
       action: 'update',
       accountability: this.#context.accountability,
       now: this.#now,
@@ -470,8 +469,8 @@ export class ItemWriter {
 
   /**
    * Directus 10 drops payload keys that are not fields of the collection (columns or
-   * aliases) instead of refusing them; they are noted at debug level. Fields that exist but
-   * are not writable stay the permission check's 403.
+   * aliases) instead of refusing them; they are noted at debug level. After the permission
+   * check, as there: a role limited to some fields is refused any other key (403).
    */
   #withoutUnknownKeys(collection: CollectionOverview, payload: Item): Item {
     const unknown = Object.keys(payload).filter((name) => collection.fields[name] === undefined);
