@@ -6,13 +6,15 @@ import { FIELD_ROW, FIELD_ROW_DEFAULTS, encodeRow, parseCsv } from '../overview/
 const ALIAS_SPECIALS = ['alias', 'o2m', 'm2m', 'm2a', 'files', 'translations', 'no-data', 'group'];
 
 /**
- * The specials a field of `type` needs for its type to read back (a hash or csv column is a
- * plain varchar/text to the database; an alias needs an alias special to exist at all).
+ * The specials a field of `type` needs for its type to read back (a hash column is a plain
+ * varchar to the database; an alias needs an alias special to exist at all). A csv field gets
+ * `cast-csv` only when asked, as in Directus 10: without it the column is text and its values
+ * read and write as the stored string.
  */
 export function specialFor(type: FieldType, given: unknown): string[] | null {
   const special = parseCsv(given) ?? [];
   const needed =
-    type === 'hash' ? ['hash'] : type === 'csv' ? ['cast-csv'] : type === 'alias' && !special.some((s) => ALIAS_SPECIALS.includes(s)) ? ['alias', 'no-data'] : [];
+    type === 'hash' ? ['hash'] : type === 'alias' && !special.some((s) => ALIAS_SPECIALS.includes(s)) ? ['alias', 'no-data'] : [];
   const merged = [...special, ...needed.filter((s) => !special.includes(s))];
   return merged.length === 0 ? null : merged;
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isDeepStrictEqual } from 'node:util';
 import type { DbClient } from '../../src/config/index.js';
 import { dialectOf } from '../../src/db/index.js';
 import {
@@ -8,6 +9,7 @@ import {
   UnprocessableEntityError,
 } from '../../src/errors.js';
 import { readColumnKeys, type RawUniqueKey } from '../introspection/index.js';
+import { apiDefault } from '../overview/api-objects.js';
 import { requireCollection } from '../overview/lookup.js';
 import type { CollectionOverview, FieldOverview, FieldType, RelationOverview, SchemaOverview } from '../overview/types.js';
 import { defineColumn, stringLengthOf, type ColumnDefinition } from './columns.js';
@@ -186,7 +188,7 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
   if ((type === 'alias') !== current.isAlias) {
     throw new InvalidPayloadError(`Field "${field}" of collection "${collection}" can't change between alias and column`);
   }
-  const schema = patch.schema ?? {};
+  const schema = withoutUnchanged(patch.schema ?? {}, current);
   const isColumnChange =
     !current.isAlias &&
     (type !== current.type ||
@@ -266,7 +268,8 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
         for (const name of indexNames) await changeKey(change, changed, 'index', false, name);
       }
       const meta = patch.meta ?? {};
-      if (patch.meta !== undefined || type !== current.type) {
+      // `meta: null` (what GET shows for a field without a svc_fields row) leaves it as it is.
+      if ((patch.meta !== undefined && patch.meta !== null) || type !== current.type) {
         await change.data((trx) => upsertFieldRow(trx, collection, field, type, meta));
       }
     },
@@ -275,6 +278,29 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
     throw translateSchemaError(error, dialect, changed);
   });
   await ctx.schema.invalidate();
+}
+
+/** The column definition keys of a PATCH, and what each is compared with: the field as GET shows it. */
+const DEFINITION_VALUE: Readonly<Partial<Record<keyof ColumnSpec, (field: FieldOverview) => unknown>>> = {
+  defaultValue: (f) => apiDefault(f.defaultValue),
+  isNullable: (f) => f.nullable,
+  maxLength: (f) => f.maxLength,
+  numericPrecision: (f) => f.precision,
+  numericScale: (f) => f.scale,
+};
+
+/**
+ * The PATCH's column keys without the definition values it leaves as they are: a field
+ * object read by GET /fields and sent back unchanged (as Directus clients do) alters nothing.
+ * is_unique and is_indexed keep their own rules (given together they decide the keys).
+ */
+function withoutUnchanged(schema: ColumnSpec, current: FieldOverview): ColumnSpec {
+  return Object.fromEntries(
+    Object.entries(schema).filter(([key, value]) => {
+      const currentValue = DEFINITION_VALUE[key as keyof ColumnSpec];
+      return currentValue === undefined || !isDeepStrictEqual(value, currentValue(current));
+    }),
+  ) as ColumnSpec;
 }
 
 /** The definition an existing column has, so it can be rewritten (alter) or restored (undo). */

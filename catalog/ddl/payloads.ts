@@ -163,9 +163,14 @@ function parseOnDelete(schema: unknown): ReferentialAction | undefined {
   return upper as ReferentialAction;
 }
 
+/**
+ * A field's type: one a column can be created with, or on PATCH any type (a field of type
+ * unknown or geometry sent back as GET showed it; changing to such a type is refused later).
+ */
 function parseType(value: unknown, field: string, isCreate: boolean): FieldType | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || !(CREATABLE_TYPES as readonly string[]).includes(value)) {
+  const allowed: readonly string[] = isCreate ? CREATABLE_TYPES : FIELD_TYPES;
+  if (typeof value !== 'string' || !allowed.includes(value)) {
     const shown = typeof value === 'string' ? value : JSON.stringify(value);
     throw new InvalidPayloadError(
       `Field "${field}" has an unknown type "${shown}"${isCreate ? `; use one of [${CREATABLE_TYPES.join(', ')}]` : ''}`,
@@ -199,8 +204,12 @@ function parseColumnSpec(schema: Body, field: string): ColumnSpec {
     if (BOOLEAN_KEYS.has(key) && value !== null && typeof value !== 'boolean') {
       throw new InvalidPayloadError(`"schema.${key}" of field "${field}" must be a boolean`);
     }
-    if (NUMBER_KEYS.has(key) && value !== null && !(Number.isInteger(value) && (value as number) > 0)) {
-      throw new InvalidPayloadError(`"schema.${key}" of field "${field}" must be a positive integer`);
+    // A scale of 0 is a scale (decimal(10, 0), and what integer columns report).
+    const least = key === 'numeric_scale' ? 0 : 1;
+    if (NUMBER_KEYS.has(key) && value !== null && !(Number.isInteger(value) && (value as number) >= least)) {
+      throw new InvalidPayloadError(
+        `"schema.${key}" of field "${field}" must be ${least === 0 ? 'a non-negative' : 'a positive'} integer`,
+      );
     }
     if (key === 'comment' && value !== null && typeof value !== 'string') {
       throw new InvalidPayloadError(`"schema.comment" of field "${field}" must be a string`);

@@ -127,7 +127,8 @@ export function toRelationObject(overview: SchemaOverview, relation: RelationOve
 }
 
 /** `{fn:"now"}` reads as CURRENT_TIMESTAMP, other expressions as their SQL. */
-function apiDefault(value: unknown): unknown {
+/** A column default as the API shows it (`CURRENT_TIMESTAMP`, an expression's SQL, or the value). */
+export function apiDefault(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const fn = (value as { fn?: unknown; sql?: unknown }).fn;
   if (fn === 'now') return 'CURRENT_TIMESTAMP';

@@ -9,7 +9,7 @@ import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
 import { queryLimits } from '../query/index.js';
 import { itemMatcher } from './match-items.js';
-import type { CommandContext } from './types.js';
+import type { CommandContext, DebugLog } from './types.js';
 
 export interface CommandContextDeps {
   readonly config: Config;
@@ -20,6 +20,8 @@ export interface CommandContextDeps {
   readonly schema: { invalidate(): Promise<void> };
   /** Told after every commit which collections changed (static token users, ...). */
   readonly invalidation: Pick<DataInvalidation, 'changed'>;
+  /** Where a write's debug notes go (the server's logger). */
+  readonly logger?: DebugLog;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function commandContext(deps: CommandContextDeps, accountability: A
     maxBatchMutation: deps.config.maxBatchMutation,
     readAccess: readAccessOf(permissions),
     readLimits,
+    ...(deps.logger === undefined ? {} : { log: deps.logger }),
     // The schema version keys the permission cache (src/access/permission-store.ts): moving
     // it after the commit makes every instance reload the rules and ip_access.
     purgeCache: async (collections) => {

@@ -15,7 +15,7 @@ import { Journal, type RevisionRef } from './journal/journal.js';
 import { requirePrimaryKey, sameKey, toPrimaryKey } from './primary-key.js';
 import { applySpecialFields, hashSpecialFields, withoutMaskedValues, withoutServerOwned } from './special-fields.js';
 import { toDatabaseRow } from './to-database-value.js';
-import type { Item, PrimaryKey } from './types.js';
+import type { DebugLog, Item, PrimaryKey } from './types.js';
 import { checkUserPayload, USERS_COLLECTION } from './user-rules.js';
 import { ACTIVITY_COLLECTION, checkCommentPayload, COMMENTS_COLLECTION, deleteLinkedActivity, mirrorCommentText } from './comment-link.js';
 import { requireCommentTarget } from './comment-target.js';
@@ -47,6 +47,7 @@ export interface ItemWriterContext {
   /** What the caller may read: a comment's item must be readable (comment-target.ts). */
   readonly readAccess: ReadAccess;
   readonly readLimits: ReadContext['limits'];
+  readonly log?: DebugLog;
 }
 
 type OneToMany = Extract<FieldRelation, { kind: 'o2m' }>;
@@ -124,7 +125,7 @@ export class ItemWriter {
     this.#count(1);
     const client = withoutServerOwned(collection, requireObject(payload), 'create');
     const checked = await this.#context.permissions.checkPayload('create', collection.collection, { ...client, ...serverValues });
-    const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
+    const data = applySpecialFields(collection, withoutMaskedValues(collection, this.#withoutUnknownKeys(collection, checked)), {
       action: 'create',
       accountability: this.#context.accountability,
       now: this.#now,
@@ -201,7 +202,7 @@ export class ItemWriter {
     const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
     const client = withoutServerOwned(collection, withoutKey, 'update');
     const checked = await this.#context.permissions.checkPayload('update', collection.collection, { ...client, ...serverValues });
-    const data = applySpecialFields(collection, withoutMaskedValues(collection, checked), {
+    const data = applySpecialFields(collection, withoutMaskedValues(collection, this.#withoutUnknownKeys(collection, checked)), {
       action: 'update',
       accountability: this.#context.accountability,
       now: this.#now,
@@ -495,6 +496,18 @@ export class ItemWriter {
       const kind = getFieldRelation(this.#context.overview, collection.collection, name)?.kind;
       return kind === 'o2m' ? value !== undefined : kind !== undefined && isPlainObject(value);
     });
+  }
+
+  /**
+   * Directus 10 drops payload keys that are not fields of the collection (columns or
+   * aliases) instead of refusing them; they are noted at debug level. After the permission
+   * check, as there: a role limited to some fields is refused any other key (403).
+   */
+  #withoutUnknownKeys(collection: CollectionOverview, payload: Item): Item {
+    const unknown = Object.keys(payload).filter((name) => collection.fields[name] === undefined);
+    if (unknown.length === 0) return payload;
+    this.#context.log?.debug({ collection: collection.collection, keys: unknown }, 'payload keys that are not fields dropped');
+    return Object.fromEntries(Object.entries(payload).filter(([name]) => collection.fields[name] !== undefined));
   }
 
   #variables(): FilterVariables {

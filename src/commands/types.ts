@@ -124,4 +124,11 @@ export interface CommandContext {
   readonly purgeCache?: (collections: readonly string[]) => Promise<void>;
   /** The clock of date-created/date-updated and the journal; a fake in tests. */
   readonly now?: () => Date;
+  /** Debug notes of a write (payload keys dropped as not fields); none when absent. */
+  readonly log?: DebugLog;
+}
+
+/** The part of the logger (pino) commands use. */
+export interface DebugLog {
+  debug(details: object, message: string): void;
 }

@@ -7,7 +7,7 @@ import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { handleCreate } from '../../commands/create.js';
 import { handleDelete } from '../../commands/delete.js';
-import type { CommandContext, Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
+import type { CommandContext, DebugLog, Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
 import type { WriteAction } from '../../access/write-permissions.js';
 import { handleUpdate } from '../../commands/update.js';
 import type { Config } from '../../config/index.js';
@@ -24,6 +24,8 @@ export interface ItemWriteDeps {
   readonly schema: SchemaCache;
   readonly permissions: PermissionStore;
   readonly invalidation: DataInvalidation;
+  /** Debug notes of writes (commands/types.ts, DebugLog). */
+  readonly logger?: DebugLog;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import { InvalidQueryError } from '../../errors.js';
 import type { AggregateFunction, Query } from '../query.js';
+import { checkRelationalDepth } from '../validate/relational-depth.js';
 import type { BuildContext } from './build-context.js';
 import { andConditions, buildCondition, buildRowFilter, functionOperand } from './build-condition.js';
 import { buildSearch, canBeNull, resolveLimit } from './build-level.js';
@@ -25,6 +26,7 @@ const COUNTS: ReadonlySet<AggregateFunction> = new Set(['count', 'countDistinct'
  * group keys or `count`, `<fn>.<field>`), limit and offset apply.
  */
 export function buildAggregateAst(ctx: BuildContext, collection: string, query: Query): AggregateAst {
+  checkRelationalDepth(query, ctx.limits.maxRelationalDepth);
   const root = readableCollection(ctx, collection);
   const groups = (query.groupBy ?? []).map((name) => groupNode(ctx, root, name));
   const aggregates: AggregateNode[] = [];
@@ -90,6 +92,7 @@ function aggregateNode(ctx: BuildContext, collection: CollectionOverview, fn: Ag
 
 /** meta counts: total_count = rows the caller may read; filter_count = plus filter and search. */
 export function buildCountAst(ctx: BuildContext, collection: string, query: Query): CountAst {
+  checkRelationalDepth(query, ctx.limits.maxRelationalDepth);
   const root = readableCollection(ctx, collection);
   const rowFilter = buildRowFilter(ctx, collection);
   const counts = (query.meta ?? []).map((key) => {

@@ -41,7 +41,7 @@ export function andConditions(...items: readonly (Condition | null)[]): Conditio
  * INVALID_QUERY naming the key; unknown or unreadable fields are 403 for non-admins.
  */
 export function buildCondition(ctx: BuildContext, collection: string, filter: Filter): Condition | null {
-  return new FilterBuilder(ctx).level(requireCollection(ctx.overview, collection), filter, 0);
+  return new FilterBuilder(ctx).level(requireCollection(ctx.overview, collection), filter);
 }
 
 /**
@@ -139,24 +139,23 @@ export function functionOperand(
 class FilterBuilder {
   constructor(private readonly ctx: BuildContext) {}
 
-  level(collection: CollectionOverview, filter: Filter, depth: number): Condition | null {
-    if (depth > this.ctx.limits.maxRelationalDepth) throw new InvalidQueryError('Max relational depth exceeded');
+  level(collection: CollectionOverview, filter: Filter): Condition | null {
     const items: Condition[] = [];
     for (const [key, value] of Object.entries(filter)) {
       if (key === '_and' || key === '_or') {
         if (!Array.isArray(value) || !value.every(isPlainObject)) throw new InvalidQueryError('Invalid filter object');
         const group = value
-          .map((item) => this.level(collection, item as Filter, depth))
+          .map((item) => this.level(collection, item as Filter))
           .filter((c): c is Condition => c !== null);
         if (group.length > 0) items.push({ kind: key === '_and' ? 'and' : 'or', items: group });
         continue;
       }
-      items.push(this.key(collection, key, value, depth));
+      items.push(this.key(collection, key, value));
     }
     return andConditions(...items);
   }
 
-  private key(collection: CollectionOverview, key: string, value: unknown, depth: number): Condition {
+  private key(collection: CollectionOverview, key: string, value: unknown): Condition {
     const unknown = `Invalid filter key "${key}" on "${collection.collection}"`;
     const fn = parseFunctionKey(key);
     if (fn !== undefined) {
@@ -165,7 +164,7 @@ class FilterBuilder {
     }
     if (key.startsWith('_')) throw new InvalidQueryError(unknown);
     const scoped = /^([^:]+):(.+)$/.exec(key);
-    if (scoped?.[1] !== undefined && scoped[2] !== undefined) return this.scoped(collection, scoped[1], scoped[2], value, depth);
+    if (scoped?.[1] !== undefined && scoped[2] !== undefined) return this.scoped(collection, scoped[1], scoped[2], value);
     const field = requireField(this.ctx, collection, key, unknown);
     const relation = resolveRelation(this.ctx, collection, key);
     const column: Operand = { kind: 'column', column: key, type: field.type };
@@ -181,7 +180,7 @@ class FilterBuilder {
         if (operators !== null) items.push(this.operators(column, field.type, operators, key));
         if (nested !== null) {
           const target = requireCollection(this.ctx.overview, relation.target.collection);
-          const condition = this.level(target, nested, depth + 1);
+          const condition = this.level(target, nested);
           if (condition !== null) items.push(this.related(relation, condition, false));
         }
         break;
@@ -192,11 +191,11 @@ class FilterBuilder {
           if (op !== '_some' && op !== '_none') items.push(this.relatedPresence(relation, op, raw));
           else {
             if (!isPlainObject(raw)) throw new InvalidQueryError(`Invalid filter object for "${key}.${op}"`);
-            items.push(this.related(relation, this.level(target, raw, depth + 1), op === '_none'));
+            items.push(this.related(relation, this.level(target, raw), op === '_none'));
           }
         }
         if (nested !== null) {
-          const condition = this.level(target, nested, depth + 1);
+          const condition = this.level(target, nested);
           if (condition !== null) items.push(this.related(relation, condition, false));
         }
         break;
@@ -211,7 +210,7 @@ class FilterBuilder {
   }
 
   /** `item:<collection>` on a many-to-any junction: the related row in that collection matches. */
-  private scoped(collection: CollectionOverview, name: string, scope: string, value: unknown, depth: number): Condition {
+  private scoped(collection: CollectionOverview, name: string, scope: string, value: unknown): Condition {
     const unknown = `Invalid filter key "${name}:${scope}" on "${collection.collection}"`;
     requireField(this.ctx, collection, name, unknown);
     const relation = resolveRelation(this.ctx, collection, name);
@@ -220,7 +219,7 @@ class FilterBuilder {
     }
     const target = requireCollection(this.ctx.overview, scope);
     if (!canReadCollection(this.ctx.access, scope)) throw new ForbiddenError();
-    return this.related(a2oRef(this.ctx, relation, scope), this.level(target, value, depth + 1), false);
+    return this.related(a2oRef(this.ctx, relation, scope), this.level(target, value), false);
   }
 
   /**

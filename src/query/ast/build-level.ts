@@ -54,7 +54,6 @@ export function buildSort(ctx: BuildContext, collection: CollectionOverview, ent
     const descending = entry.startsWith('-');
     const name = descending ? entry.slice(1) : entry;
     const segments = name.split('.');
-    if (segments.length > ctx.limits.maxRelationalDepth) throw new InvalidQueryError('Max relational depth exceeded');
     const operand = sortOperand(ctx, collection, segments, entry, descending);
     return { operand, descending, canBeNull: canBeNull(collection, operand) };
   });

@@ -8,6 +8,7 @@ import { andConditions, buildCondition, buildRowFilter, functionOperand } from '
 import { buildLevel } from './build-level.js';
 import type { A2OBranch, Condition, ReadAst, ReadNode, Value } from './nodes.js';
 import { coerceLiteral } from '../validate/filter-values.js';
+import { checkRelationalDepth } from '../validate/relational-depth.js';
 import { ownValue } from '../parse/parse-values.js';
 import {
   a2oRef,
@@ -41,11 +42,8 @@ interface FieldRequest {
  */
 export function buildReadAst(ctx: BuildContext, collection: string, query: Query): ReadAst {
   const root = readableCollection(ctx, collection);
+  checkRelationalDepth(query, ctx.limits.maxRelationalDepth);
   const paths = (query.fields ?? ['*']).map((f) => f.split('.'));
-  if (paths.some((p) => p.length > ctx.limits.maxRelationalDepth)) {
-    throw new InvalidQueryError('Max relational depth exceeded');
-  }
-  checkDeepDepth(query.deep, 1, ctx.limits.maxRelationalDepth);
   const builder = new FieldsBuilder(ctx);
   return {
     kind: 'read',
@@ -69,12 +67,6 @@ export function buildKeysCondition(ctx: BuildContext, collection: string, keys: 
   }
   if (values.length === 0) return { kind: 'constant', value: false };
   return { kind: 'in', operand: { kind: 'column', column: ref.primary, type: ref.primaryType }, values, negated: false };
-}
-
-function checkDeepDepth(deep: Deep | undefined, depth: number, max: number): void {
-  if (deep === undefined) return;
-  if (depth > max) throw new InvalidQueryError('Max relational depth exceeded');
-  for (const nested of Object.values(deep)) checkDeepDepth(nested.deep, depth + 1, max);
 }
 
 class FieldsBuilder {

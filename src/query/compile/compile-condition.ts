@@ -23,16 +23,16 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
       w.raw(c.value ? '1 = 1' : '1 = 0');
       return;
     case 'compare':
-      writeOperand(w, aliases, alias, c.operand);
+      writeCompared(w, aliases, alias, c.operand);
       w.raw(` ${c.op} `);
       writeValue(w, aliases, c.value);
       return;
     case 'in':
-      writeOperand(w, aliases, alias, c.operand);
+      writeCompared(w, aliases, alias, c.operand);
       w.raw(c.negated ? ' not in (' : ' in (').join(c.values, ', ', (v) => writeValue(w, aliases, v)).raw(')');
       return;
     case 'between':
-      writeOperand(w, aliases, alias, c.operand);
+      writeCompared(w, aliases, alias, c.operand);
       w.raw(c.negated ? ' not between ' : ' between ');
       writeValue(w, aliases, c.low);
       w.raw(' and ');
@@ -101,6 +101,12 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
     default:
       assertNever(c);
   }
+}
+
+/** An operand compared with bound values: a column in the form the dialect compares it. */
+function writeCompared(w: SqlWriter, aliases: AliasCounter, alias: string, operand: Operand): void {
+  if (operand.kind === 'column') w.dialect.compareColumn(w, () => w.column(alias, operand.column), operand.type);
+  else writeOperand(w, aliases, alias, operand);
 }
 
 /** ` and <condition>` after a WHERE that already has a term; nothing for null. */

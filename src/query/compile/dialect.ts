@@ -18,6 +18,11 @@ export interface Dialect {
    * big numbers and decimals as text (JSON numbers would lose digits), temporal values as text.
    */
   readColumn(w: SqlWriter, column: Emit, type: FieldType): void;
+  /**
+   * A column as a filter compares it with values bound by `bind` (`=`, `in`, `between`, `<`...):
+   * the column itself where the database has typed columns; SQLite's temporal text in one form.
+   */
+  compareColumn(w: SqlWriter, column: Emit, type: FieldType): void;
   /** A JSON array of the items (one tuple per row). */
   jsonArray(w: SqlWriter, items: readonly Emit[]): void;
   /** The empty JSON array, for lists without rows. */

@@ -52,3 +52,25 @@ export async function keysOf(api: ReturnType<typeof schemaApi>, collection: stri
   const { schema } = expectOk(await api('GET', `/fields/${collection}/${field}`));
   return { is_unique: schema.is_unique, is_indexed: schema.is_indexed };
 }
+
+/** A field of every type a column can be created with (and an alias), some with schema and meta. */
+export const EVERY_TYPE_FIELDS = [
+  { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+  { field: 's', type: 'string', schema: { max_length: 40, is_nullable: false, default_value: 'hello', is_unique: true } },
+  { field: 'tx', type: 'text' },
+  { field: 'i', type: 'integer', schema: { default_value: 7 } },
+  { field: 'bi', type: 'bigInteger' },
+  { field: 'fl', type: 'float' },
+  { field: 'de', type: 'decimal', schema: { numeric_precision: 12, numeric_scale: 3 } },
+  { field: 'bo', type: 'boolean', schema: { default_value: true } },
+  { field: 'da', type: 'date' },
+  { field: 'ti', type: 'time' },
+  { field: 'dt', type: 'dateTime' },
+  { field: 'ts', type: 'timestamp', schema: { default_value: 'CURRENT_TIMESTAMP' } },
+  { field: 'js', type: 'json' },
+  { field: 'uu', type: 'uuid' },
+  { field: 'ha', type: 'hash' },
+  { field: 'cs', type: 'csv', meta: { special: ['cast-csv'] } },
+  { field: 'bin', type: 'binary' },
+  { field: 'divider', type: 'alias', meta: { special: ['alias', 'no-data'], interface: 'presentation-divider' } },
+];

@@ -39,6 +39,9 @@ export const mysqlDialect: Dialect = {
     column(w);
     w.raw(' as char)');
   },
+  compareColumn(w, column) {
+    column(w);
+  },
   jsonArray(w, items) {
     w.raw('json_array(').join(items, ', ', (item) => item(w)).raw(')');
   },

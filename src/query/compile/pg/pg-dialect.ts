@@ -36,6 +36,9 @@ export const pgDialect: Dialect = {
     column(w);
     w.raw(' as text)');
   },
+  compareColumn(w, column) {
+    column(w);
+  },
   jsonArray(w, items) {
     if (items.length <= MAX_ARGS) {
       w.raw('json_build_array(').join(items, ', ', (item) => item(w)).raw(')');

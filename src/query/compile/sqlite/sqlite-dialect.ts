@@ -1,7 +1,7 @@
 import type { FieldType } from '../../../../catalog/overview/types.js';
 import { InvalidQueryError } from '../../../errors.js';
 import type { DateFunction, MatchMode } from '../../ast/nodes.js';
-import { bindTemporal, likePattern, plainPick, utcDateTime, type Dialect } from '../dialect.js';
+import { bindTemporal, likePattern, plainPick, utcDate, utcTime, type Dialect } from '../dialect.js';
 
 /** Integers beyond 2^53 and decimals as text, so no digit is lost on the way to JavaScript. */
 const TEXT_TYPES: ReadonlySet<FieldType> = new Set(['bigInteger', 'decimal']);
@@ -16,6 +16,27 @@ const DATE_FORMAT: Readonly<Record<DateFunction, string>> = {
   minute: '%M',
   second: '%S',
 };
+
+/** The one text form filters compare temporal columns in (`compareColumn`, `bind`). */
+const TEMPORAL_FORMAT: Readonly<Partial<Record<FieldType, string>>> = {
+  date: '%Y-%m-%d',
+  time: '%H:%M:%f',
+  dateTime: '%Y-%m-%d %H:%M:%f',
+  timestamp: '%Y-%m-%d %H:%M:%f',
+};
+
+/** `YYYY-MM-DD HH:MM:SS.SSS`, what strftime's `%Y-%m-%d %H:%M:%f` writes. */
+function dateTimeText(date: Date): string {
+  return `${utcDate(date)} ${utcTime(date)}.${String(date.getUTCMilliseconds()).padStart(3, '0')}`;
+}
+
+/** A filter's `HH:MM[:SS[.fff]]` as `HH:MM:SS.SSS`, what strftime's `%H:%M:%f` writes. */
+function timeText(text: string): string {
+  const match = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?$/.exec(text);
+  if (match === null) return text;
+  const [, hours, minutes, seconds = '00', fraction = ''] = match;
+  return `${hours ?? ''}:${minutes ?? ''}:${seconds}.${fraction.slice(0, 3).padEnd(3, '0')}`;
+}
 
 /** GLOB is SQLite's case-sensitive LIKE; its wildcards are escaped by bracketing them. */
 function globPattern(mode: MatchMode, text: string): string {
@@ -35,13 +56,27 @@ export const sqliteDialect: Dialect = {
   quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
   bind(value, type) {
     if (typeof value === 'boolean') return value ? 1 : 0;
-    return bindTemporal(value, type, utcDateTime);
+    if (type === 'time' && typeof value === 'string') return timeText(value);
+    return bindTemporal(value, type, dateTimeText);
   },
   readColumn(w, column, type) {
     if (!TEXT_TYPES.has(type)) return column(w);
     w.raw('cast(');
     column(w);
     w.raw(' as text)');
+  },
+  compareColumn(w, column, type) {
+    const format = TEMPORAL_FORMAT[type];
+    if (format === undefined) return column(w);
+    // Temporal text is stored as written (with or without milliseconds, `T`, `Z`), and
+    // rows written elsewhere may hold epoch milliseconds: both sides in one form compare.
+    w.raw("(case when typeof(");
+    column(w);
+    w.raw(`) in ('integer', 'real') then strftime('${format}', `);
+    column(w);
+    w.raw(` / 1000.0, 'unixepoch') else strftime('${format}', `);
+    column(w);
+    w.raw(') end)');
   },
   jsonArray(w, items) {
     w.raw('json_array(').join(items, ', ', (item) => item(w)).raw(')');
