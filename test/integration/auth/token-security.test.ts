@@ -64,6 +64,12 @@ describeEachDatabase(
       expect(error.errors[0]?.message).to.equal('Token expired.');
     });
 
+    it('a token without exp, even signed with our secret, is 403 INVALID_TOKEN (it would never expire)', async () => {
+      const endless = jwt.sign(claims, SECRET, { issuer: 'svc' });
+      expect(jwt.decode(endless, { json: true })).to.not.have.property('exp');
+      await expectRefused(endless, 403, 'INVALID_TOKEN');
+    });
+
     it('an expired token with a forged signature is INVALID_TOKEN, not TOKEN_EXPIRED', async () => {
       const now = Math.floor(Date.now() / 1000);
       await expectRefused(jwt.sign({ ...claims, iat: now - 3600, exp: now - 60 }, 'other', { issuer: 'svc' }), 403, 'INVALID_TOKEN');
