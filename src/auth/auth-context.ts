@@ -15,7 +15,7 @@ export interface AuthContext {
   /** Login failure counters (memory, or Redis when configured). */
   readonly counters: CounterStore;
   readonly mailer: Mailer;
-  /** Told when an auth flow changes svc_users rows (a suspension, a password reset). */
+  /** Told when an auth flow changes svc_users rows (a suspension). */
   readonly invalidation: DataInvalidation;
 }
 

@@ -200,18 +200,20 @@ describeEachDatabase(
       await expectOnlyError(await ctx().api('/items/svc_settings', bearer(access)), 401, 'INVALID_IP');
     });
 
-    it('a change made outside the service (SQL) takes effect within AUTH_USER_CACHE_TTL (1s)', async () => {
-      const user = await createAppUser();
+    it('a change made outside the service (SQL) ends JWTs and static tokens within AUTH_USER_CACHE_TTL (1s)', async () => {
+      const user = await createUser(ctx().server.db, { role: appRole, token: `sql-suspended-${appRole}` });
       const { access } = await login(ctx().api, user);
-      expect((await me(ctx().api, access)).status).to.equal(200);
+      const tokens = [access, `sql-suspended-${appRole}`];
+      for (const token of tokens) expect((await me(ctx().api, token)).status).to.equal(200);
       await ctx().server.db('svc_users').where('id', user.id).update({ status: 'suspended' });
       const changedAt = Date.now();
-      let status = 200;
-      while (status === 200 && Date.now() - changedAt < 3000) {
-        status = (await me(ctx().api, access)).status;
-        if (status === 200) await sleep(50);
+      const statuses = async () => Promise.all(tokens.map(async (token) => (await me(ctx().api, token)).status));
+      let now = await statuses();
+      while (now.includes(200) && Date.now() - changedAt < 3000) {
+        await sleep(50);
+        now = await statuses();
       }
-      expect(status).to.equal(401);
+      expect(now).to.deep.equal([401, 401]);
       expect(Date.now() - changedAt).to.be.below(2000);
     });
   },
