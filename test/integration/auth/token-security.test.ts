@@ -87,6 +87,12 @@ describeEachDatabase(
       });
     }
 
+    it('a well-signed token whose id names no user (not even a UUID) is 401 INVALID_CREDENTIALS', async () => {
+      for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+        await expectRefused(jwt.sign({ ...claims, id }, SECRET, { issuer: 'svc', expiresIn: 60 }), 401, 'INVALID_CREDENTIALS');
+      }
+    });
+
     it('claims of the wrong type are 403 INVALID_TOKEN', async () => {
       await expectRefused(jwt.sign({ ...claims, admin_access: 'true' }, SECRET, { issuer: 'svc', expiresIn: 60 }), 403, 'INVALID_TOKEN');
     });
