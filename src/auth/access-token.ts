@@ -34,7 +34,7 @@ export function isJwt(token: string): boolean {
 
 /**
  * Verifies an access token: TOKEN_EXPIRED when only `exp` is past, INVALID_TOKEN for any other
- * failure (bad signature, alg none or other algorithms, missing claims). `ignoreExpiration`
+ * failure (bad signature, alg none or other algorithms, missing claims, `exp` included). `ignoreExpiration`
  * serves session-mode refresh and logout, where the session row's expiry is what counts.
  */
 export function verifyAccessToken(
@@ -54,8 +54,10 @@ export function verifyAccessToken(
     throw new InvalidTokenError();
   }
   if (typeof payload === 'string') throw new InvalidTokenError();
-  const { id, role, app_access: app, admin_access: admin, session } = payload;
+  const { id, role, app_access: app, admin_access: admin, session, exp } = payload;
   if (
+    // A token without `exp` would never expire: only our own signing could make one, by mistake.
+    typeof exp !== 'number' ||
     typeof id !== 'string' ||
     !(typeof role === 'string' || role === null) ||
     typeof app !== 'boolean' ||

@@ -5,7 +5,7 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './counter-store.js';
 import { createMailer, type Mailer } from './mailer.js';
-import { StaticTokenUsers } from './static-token-users.js';
+import { UserLookups } from './user-lookups.js';
 
 /** The collaborators of the auth flows (login, refresh, logout, TFA, password reset). */
 export interface AuthContext {
@@ -20,8 +20,8 @@ export interface AuthContext {
 }
 
 export interface AuthServices extends AuthContext {
-  /** The users of static tokens, forgotten when svc_users or svc_roles change. */
-  readonly staticTokens: StaticTokenUsers;
+  /** The users of tokens (by id, by static token), forgotten when svc_users or svc_roles change. */
+  readonly users: UserLookups;
   /** Releases what the services hold open (mail transport, Redis); the database is not theirs. */
   close(): Promise<void>;
 }
@@ -44,11 +44,11 @@ export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'lo
   }
   const redis = config.redis.url === undefined ? undefined : new Redis(config.redis.url, { maxRetriesPerRequest: 1 });
   redis?.on('error', (error: unknown) => logger.warn({ err: error }, 'auth redis connection error'));
-  const staticTokens = new StaticTokenUsers(deps.db, { enabled: config.cache.permissions });
-  const unsubscribe = deps.invalidation.onChange(['svc_users', 'svc_roles'], () => staticTokens.clear());
+  const users = new UserLookups(deps.db, { enabled: config.cache.permissions, ttlMs: config.authUserCacheTtlMs });
+  const unsubscribe = deps.invalidation.onChange(['svc_users', 'svc_roles'], () => users.clear());
   return {
     ...deps,
-    staticTokens,
+    users,
     counters: redis === undefined ? new MemoryCounterStore() : new RedisCounterStore(redis, REDIS_PREFIX),
     mailer,
     async close() {

@@ -34,8 +34,17 @@ export function findUserByEmail(db: Knex, email: string): Promise<AuthUser | und
   return findUser(db, (q) => q.whereRaw('LOWER(??) = ?', ['u.email', email.toLowerCase()]));
 }
 
-export function findUserById(db: Knex, id: string): Promise<AuthUser | undefined> {
+/** The user of this id; none for an id that is not a UUID (PostgreSQL would reject it outright). */
+export async function findUserById(db: Knex, id: string): Promise<AuthUser | undefined> {
+  if (!isUserId(id)) return undefined;
   return findUser(db, (q) => q.where('u.id', id));
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** svc_users keys are UUIDs: anything else names no user. */
+export function isUserId(id: string): boolean {
+  return UUID_PATTERN.test(id);
 }
 
 /** The active user whose static token is `token` (reference/auth.md, Static tokens). */

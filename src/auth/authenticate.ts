@@ -9,12 +9,10 @@ import { findSession } from './sessions.js';
 
 export type RequestOrigin = Pick<Accountability, 'ip' | 'userAgent' | 'origin'>;
 
-/** A role's svc_roles.ip_access as stored (CSV or null); cached by the caller. */
-export type IpAccessLookup = (role: string) => Promise<string | null>;
-
-/** What authentication reads, besides sessions: cached by the caller (src/auth/static-token-users.ts). */
+/** What authentication reads of users, besides sessions: cached by the caller (src/auth/user-lookups.ts). */
 export interface AuthLookups {
-  readonly ipAccessOf: IpAccessLookup;
+  /** The user of this id, whatever its status, with its current role. */
+  readonly userById: (id: string) => Promise<AuthUser | undefined>;
   /** The active user whose static token this is. */
   readonly userByStaticToken: (token: string) => Promise<AuthUser | undefined>;
 }
@@ -22,8 +20,13 @@ export interface AuthLookups {
 /**
  * Turns a token (or its absence) into the caller's accountability (reference/auth.md):
  * our JWTs are verified (session-mode ones also need their session row); any other string
- * must be the static token of an active user. A role's `ip_access` is enforced on every
- * request (INVALID_IP).
+ * must be the static token of an active user.
+ *
+ * Every token is only as good as its user now: a JWT's user must still exist and be
+ * `active` (else INVALID_CREDENTIALS, as a static token of an inactive user), and the role,
+ * its admin and app access and its `ip_access` are the user's current ones, not the claims
+ * signed when the token was issued. A role's `ip_access` is enforced on every request
+ * (INVALID_IP).
  *
  * A JWT of another issuer that is nobody's static token is a forged token: INVALID_TOKEN
  * (reference/errors.md: "wrong issuer"), where other unknown strings are INVALID_CREDENTIALS.
@@ -42,17 +45,16 @@ export async function authenticate(
       const session = await findSession(db, claims.session);
       if (session?.user !== claims.id) throw new InvalidCredentialsError();
     }
-    if (claims.role !== null) assertIpAllowed(await lookups.ipAccessOf(claims.role), request.ip);
-    return Object.freeze({
-      user: claims.id,
-      role: claims.role,
-      admin: claims.admin_access,
-      app: claims.app_access,
-      ...request,
-    });
+    const user = await lookups.userById(claims.id);
+    if (user?.status !== 'active') throw new InvalidCredentialsError();
+    return accountabilityOf(user, request);
   }
   const user = await lookups.userByStaticToken(token);
   if (user === undefined) throw isJwt(token) ? new InvalidTokenError() : new InvalidCredentialsError();
+  return accountabilityOf(user, request);
+}
+
+function accountabilityOf(user: AuthUser, request: RequestOrigin): Accountability {
   assertIpAllowed(user.ipAccess, request.ip);
   return Object.freeze({
     user: user.id,

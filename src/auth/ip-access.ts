@@ -13,11 +13,20 @@ export function parseIpAccess(value: unknown): string[] {
  */
 export function isIpAllowed(ipAccess: readonly string[], ip: string | null): boolean {
   if (ipAccess.length === 0) return true;
-  if (ip === null) return false;
-  const address = unmapIpv4(ip);
-  const family = isIP(address);
-  if (family === 0) return false;
-  return toBlockList(ipAccess).check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return ip !== null && ipMatcher(ipAccess)(ip);
+}
+
+/**
+ * A test of addresses against a list of IPs and CIDR ranges (IPv4 and IPv6; an IPv4 caller of
+ * a dual-stack socket matches its IPv4 entries). Malformed entries and addresses match nothing.
+ */
+export function ipMatcher(entries: readonly string[]): (ip: string) => boolean {
+  const list = toBlockList(entries);
+  return (ip) => {
+    const address = unmapIpv4(ip);
+    const family = isIP(address);
+    return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  };
 }
 
 /** INVALID_IP unless `ip` may use a role with this `ip_access` value. */

@@ -17,7 +17,11 @@ export async function recordLoginFailure(ctx: AuthContext, user: AuthUser): Prom
   if (allowed === null) return;
   const { count } = await ctx.counters.increment(failuresKey(user.id), null);
   if (count < allowed) return;
-  await ctx.db('svc_users').where({ id: user.id, status: 'active' }).update({ status: 'suspended' });
+  await ctx.db.transaction(async (trx) => {
+    const suspended = await trx('svc_users').where({ id: user.id, status: 'active' }).update({ status: 'suspended' });
+    // As any suspension (commands/user-rules.ts): the user keeps no session.
+    if (suspended > 0) await trx('svc_sessions').where('user', user.id).delete();
+  });
   await ctx.invalidation.changed(['svc_users']);
   await ctx.counters.reset(failuresKey(user.id));
   ctx.logger.warn({ user: user.id, attempts: count }, 'user suspended after failed logins');

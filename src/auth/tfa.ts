@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { createGuardrails, generateSecret, verify } from 'otplib';
 import { ForbiddenError, InvalidCredentialsError, InvalidPayloadError } from '../errors.js';
-import { findUserById } from './auth-user.js';
+import { findUserById, isUserId } from './auth-user.js';
 import { verifyPassword } from './passwords.js';
 
 // reference/auth.md, TFA: 16-char base32 secrets are 10 bytes, below otplib's default minimum.
@@ -9,7 +9,6 @@ const SECRET_BYTES = 10;
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: SECRET_BYTES });
 const PERIOD_SECONDS = 30;
 const INVALID_OTP_REASON = '"otp" is invalid';
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** True when `otp` is the TOTP of `secret` (SHA1, 6 digits, 30 s) within ±1 step. */
 export async function isValidOtp(secret: string, otp: string): Promise<boolean> {
@@ -84,7 +83,7 @@ export async function disableTfa(store: TfaStore, userId: string, otp: string): 
 /** POST /users/:id/tfa/disable (admin): clears the secret; unknown users are FORBIDDEN. */
 export async function disableTfaOf(store: TfaStore, userId: string): Promise<void> {
   // PostgreSQL rejects a malformed uuid outright; it names no user either way.
-  if (!UUID_PATTERN.test(userId)) throw new ForbiddenError();
+  if (!isUserId(userId)) throw new ForbiddenError();
   if ((await setTfaSecret(store, userId, null)) === 0) throw new ForbiddenError();
 }
 

@@ -16,7 +16,7 @@ import { requirePrimaryKey, sameKey, toPrimaryKey } from './primary-key.js';
 import { applySpecialFields, hashSpecialFields, withoutMaskedValues, withoutServerOwned } from './special-fields.js';
 import { toDatabaseRow } from './to-database-value.js';
 import type { DebugLog, Item, PrimaryKey } from './types.js';
-import { checkUserPayload, USERS_COLLECTION } from './user-rules.js';
+import { checkUserPayload, endSessionsOnUserWrite, USERS_COLLECTION } from './user-rules.js';
 import { ACTIVITY_COLLECTION, checkCommentPayload, COMMENTS_COLLECTION, deleteLinkedActivity, mirrorCommentText } from './comment-link.js';
 import { requireCommentTarget } from './comment-target.js';
 import { validatePayload } from './validate-payload.js';
@@ -219,6 +219,7 @@ export class ItemWriter {
       await this.requireExisting(collection, [key]);
     }
     if (collection.collection === COMMENTS_COLLECTION && (await mirrorCommentText(this.#trx, key, values))) this.touched.add(ACTIVITY_COLLECTION);
+    if (collection.collection === USERS_COLLECTION) await endSessionsOnUserWrite(this.#trx, key, data);
     const aliases = await this.#writeOneToMany(collection, key, data, children);
     const snapshot = collection.accountability === 'all' ? await this.#snapshot(collection, key, '*') : {};
     const delta = { ...columnsOf(collection, values), ...pick(snapshot, aliases) };

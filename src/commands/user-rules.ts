@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Accountability } from '../access/accountability.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { ForbiddenError } from '../errors.js';
-import type { Item } from './types.js';
+import type { Item, PrimaryKey } from './types.js';
 
 /** The collection of users, whose writes have rules of their own. */
 export const USERS_COLLECTION = 'svc_users';
@@ -16,4 +16,16 @@ export async function checkUserPayload(trx: Knex.Transaction, accountability: Ac
   if ('tfa_secret' in payload && !(payload['tfa_secret'] === null && accountability.admin)) throw new ForbiddenError();
   const password = payload['password'];
   if (typeof password === 'string' && password !== '') await assertPasswordPolicy(trx, password);
+}
+
+/**
+ * A user who leaves `active` (suspended, archived, any other status) or whose password changes
+ * or is removed, by themselves or by an admin, keeps no session: their refresh tokens and
+ * session-mode tokens die with the write, in its transaction. A deleted user's sessions go
+ * with the row (svc_sessions.user ON DELETE CASCADE). Access tokens already issued are
+ * refused by authentication once the user is not active (auth/authenticate.ts).
+ */
+export async function endSessionsOnUserWrite(trx: Knex.Transaction, key: PrimaryKey, data: Item): Promise<void> {
+  const leavesActive = 'status' in data && data['status'] !== 'active';
+  if (leavesActive || 'password' in data) await trx('svc_sessions').where('user', key).delete();
 }

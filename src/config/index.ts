@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { parseEnv } from 'node:util';
 import { ConfigError, EnvReader } from './env-reader.js';
 
@@ -41,6 +42,16 @@ export interface EmailConfig {
     readonly name: string | undefined;
   };
 }
+
+/** IP_TRUST_PROXY: no proxy, a number of hops, or the proxies' addresses and CIDR ranges. */
+export type TrustedProxies = false | number | readonly string[];
+
+/** The named ranges Express's `trust proxy` accepts (proxy-addr), as CIDR ranges. */
+const PROXY_RANGES: Readonly<Record<string, readonly string[]>> = {
+  loopback: ['127.0.0.1/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -146,8 +157,20 @@ export interface Config {
   /** USER_REGISTER_URL_ALLOW_LIST: where a registration's verification link may lead. */
   readonly userRegisterUrlAllowList: readonly string[];
   readonly email: EmailConfig;
-  readonly ipTrustProxy: boolean;
+  /**
+   * IP_TRUST_PROXY: which proxies in front of the service may name the client in
+   * X-Forwarded-For: none (false, the default), a number of hops (`true` is one hop), or a list
+   * of proxy addresses and CIDR ranges (http/client-ip.ts).
+   */
+  readonly ipTrustProxy: TrustedProxies;
+  /** IP_CUSTOM_HEADER: a header a trusted proxy sets to the client's address; false: none. */
   readonly ipCustomHeader: string | false;
+  /**
+   * AUTH_USER_CACHE_TTL (ours): how long an instance keeps what it read of a token's user
+   * (status, role, role flags, ip_access) before reading it again; changes made through the
+   * service are forgotten at once on every instance anyway (data invalidation).
+   */
+  readonly authUserCacheTtlMs: number;
   readonly admin: {
     readonly email: string | undefined;
     readonly password: string | undefined;
@@ -308,8 +331,9 @@ export function loadConfig(
     userInviteUrlAllowList: env.list('USER_INVITE_URL_ALLOW_LIST'),
     userRegisterUrlAllowList: env.list('USER_REGISTER_URL_ALLOW_LIST'),
     email: readEmailConfig(env),
-    ipTrustProxy: env.bool('IP_TRUST_PROXY', true),
+    ipTrustProxy: readTrustedProxies(env),
     ipCustomHeader: readFalseOrString(env, 'IP_CUSTOM_HEADER'),
+    authUserCacheTtlMs: env.duration('AUTH_USER_CACHE_TTL', '1s'),
     admin: {
       email: env.string('ADMIN_EMAIL'),
       password: env.string('ADMIN_PASSWORD'),
@@ -374,6 +398,10 @@ export function loadConfig(
     shutdownTimeoutMs: env.duration('SHUTDOWN_TIMEOUT', '10s'),
   } satisfies Config;
   assertRedisStores(config);
+  if (config.ipCustomHeader !== false && config.ipTrustProxy === false) {
+    // Anyone could name their own address in it: only a trusted proxy's value counts.
+    throw new ConfigError('IP_CUSTOM_HEADER', 'needs IP_TRUST_PROXY (the proxies that set it)');
+  }
   return Object.freeze(config);
 }
 
@@ -508,6 +536,38 @@ function readFalseOrString(env: EnvReader, name: string, fallback?: string): str
   const value = env.string(name);
   if (value === undefined) return fallback ?? false;
   return value === 'false' ? false : value;
+}
+
+/**
+ * IP_TRUST_PROXY: `false` (default) trusts no proxy; `true` one hop (the nearest proxy's view,
+ * never the client's own claims: [DEVIATION] Express's `true` trusts every hop); a number,
+ * that many hops; else a comma list of addresses, CIDR ranges and the names loopback,
+ * linklocal, uniquelocal.
+ */
+function readTrustedProxies(env: EnvReader): TrustedProxies {
+  const value = env.string('IP_TRUST_PROXY');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return 1;
+  if (/^(number:)?\d+$/.test(value)) {
+    const hops = env.int('IP_TRUST_PROXY', 0, { min: 0 });
+    return hops === 0 ? false : hops;
+  }
+  const entries = env.list('IP_TRUST_PROXY').flatMap((entry) => PROXY_RANGES[entry] ?? [entry]);
+  for (const entry of entries) {
+    if (!isAddressOrRange(entry)) {
+      throw new ConfigError('IP_TRUST_PROXY', `must be true, false, a number of hops or a list of addresses and CIDR ranges, got "${entry}"`);
+    }
+  }
+  return entries.length === 0 ? false : entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = /^\d+$/.test(prefix) ? Number(prefix) : NaN;
+  return bits <= (family === 4 ? 32 : 128);
 }
 
 function readCorsOrigin(env: EnvReader): boolean | string[] {

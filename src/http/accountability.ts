@@ -1,53 +1,27 @@
 import type { Request, RequestHandler } from 'express';
 import type { IncomingMessage } from 'node:http';
 import type { Knex } from 'knex';
-import type { PermissionStore } from '../access/permission-store.js';
-import type { StaticTokenUsers } from '../auth/static-token-users.js';
-import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
 import { authenticate, type AuthLookups, type RequestOrigin } from '../auth/authenticate.js';
 import { InvalidPayloadError } from '../errors.js';
-import { requestOverview } from './request-overview.js';
+import { clientIp } from './client-ip.js';
 
 /**
  * Sets `req.accountability` from the access token (reference/auth.md, "Where the token is
  * read"): the `access_token` query parameter or `Authorization: Bearer`, never both, else the
  * session cookie. Needs cookie-parser before it.
  */
-export function resolveAccountability(
-  config: Config,
-  db: Knex,
-  permissions: PermissionStore,
-  schema: SchemaCache,
-  staticTokens: StaticTokenUsers,
-): RequestHandler {
+export function resolveAccountability(config: Config, db: Knex, users: AuthLookups): RequestHandler {
   return async (req, _res, next) => {
-    const lookups = authLookups(permissions, schema, staticTokens, req);
-    req.accountability = await authenticate(db, config.secret, readToken(req, config), requestOrigin(config, req), lookups);
+    req.accountability = await authenticate(db, config.secret, readToken(req, config), requestOrigin(config, req), users);
     next();
   };
 }
 
-/**
- * What authenticating `req` reads through caches: role ip_access per schema version (of the
- * request's overview), static tokens' users.
- */
-export function authLookups(
-  permissions: PermissionStore,
-  schema: SchemaCache,
-  staticTokens: StaticTokenUsers,
-  req: IncomingMessage,
-): AuthLookups {
-  return {
-    ipAccessOf: async (role: string) => permissions.ipAccessOf(role, (await requestOverview(req, schema)).version),
-    userByStaticToken: (token: string) => staticTokens.find(token),
-  };
-}
-
-/** The caller's IP (IP_CUSTOM_HEADER, else Express's `trust proxy` view), user agent and origin. */
-export function requestOrigin(config: Config, req: Request): RequestOrigin {
-  const customIp = config.ipCustomHeader === false ? undefined : req.get(config.ipCustomHeader);
-  return { ip: customIp ?? req.ip ?? null, userAgent: req.get('user-agent') ?? null, origin: req.get('origin') ?? null };
+/** The caller's IP (`clientIp`: IP_TRUST_PROXY, IP_CUSTOM_HEADER), user agent and origin. */
+export function requestOrigin(config: Config, req: IncomingMessage): RequestOrigin {
+  const { headers } = req;
+  return { ip: clientIp(config, req), userAgent: headers['user-agent'] ?? null, origin: headers.origin ?? null };
 }
 
 /**

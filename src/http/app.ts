@@ -13,6 +13,7 @@ import type { FileLibrary } from '../files/file-library.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Storage } from '../files/storage/create-storage.js';
 import { resolveAccountability } from './accountability.js';
+import { proxyTrust } from './client-ip.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
 import { ENVELOPE_HEADERS } from './envelope-headers.js';
@@ -74,7 +75,8 @@ export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.ipTrustProxy);
+  // req.ip, req.protocol and req.hostname trust the proxies client-ip.ts trusts.
+  app.set('trust proxy', proxyTrust(config));
   app.set('query parser', 'extended');
 
   // reference/routes.md: ping is answered before authentication and never fails.
@@ -95,7 +97,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(cookieParser());
   // Auth routes are public and answered before the token is resolved (routes/auth.ts).
   app.use('/auth', ...jsonBody(config.maxPayloadSize), authRoutes(deps.auth));
-  app.use(resolveAccountability(config, deps.db, deps.permissions, deps.schema, deps.auth.staticTokens));
+  app.use(resolveAccountability(config, deps.db, deps.auth.users));
   app.use(...jsonBody(config.maxPayloadSize));
 
   app.get('/robots.txt', (_req, res) => {

@@ -4,7 +4,7 @@ import type { Accountability } from '../access/accountability.js';
 import { authenticate } from '../auth/authenticate.js';
 import { dialectOf } from '../db/index.js';
 import { queryOfSearch, readerOf } from '../query/index.js';
-import { authLookups, bearerToken } from './accountability.js';
+import { bearerToken, requestOrigin } from './accountability.js';
 import type { AppDeps } from './app.js';
 import { jsonParser } from './body.js';
 import { toCollectionName } from './collection-name.js';
@@ -15,8 +15,8 @@ import { readContext } from './read-context.js';
 import { databaseEnvelope } from './routes/items-read.js';
 import { ITEM_WRITES, type ItemWrite } from './routes/item-writes.js';
 
-/** Headers that ask for more than Express's plain answer: conditional requests, a proxy's view. */
-const EXPRESS_HEADERS = ['if-none-match', 'if-modified-since', 'x-forwarded-for'] as const;
+/** Headers that ask for more than Express's plain answer: conditional requests. */
+const EXPRESS_HEADERS = ['if-none-match', 'if-modified-since'] as const;
 /** A read with a body is not plain either. */
 const BODY_HEADERS = ['content-length', 'transfer-encoding'] as const;
 /** The routers in front of the item writes that take some /items paths (app.ts): file uploads. */
@@ -43,7 +43,8 @@ interface ItemsPath {
  * token through `authenticate`, then the route's own implementation.
  *
  * Only where nothing Express adds could change the answer: no rate limiter (decided once); per
- * request no cookie or query-string token and no conditional or proxied request. Requests
+ * request no cookie or query-string token and no conditional request. The caller's IP is
+ * Express's (`requestOrigin`, client-ip.ts). Requests
  * answered here are logged by the same request logging (request-logging.ts).
  * - Reads (PostgreSQL, no data cache, no body): the route's `databaseEnvelope`. A read that
  *   fails in any way goes to the Express app, which answers it from the start (reads change
@@ -58,19 +59,16 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
   const logRequest = requestLogging(logger);
   const readsHere = dialectOf(deps.db) === 'pg' && !config.cache.enabled;
   const etagOf = app.get('etag fn') as EtagOf | undefined;
-  const customIpHeader = config.ipCustomHeader === false ? undefined : config.ipCustomHeader.toLowerCase();
   const parseBody = promisify(jsonParser(config.maxPayloadSize));
 
   /** The caller, as resolveAccountability finds it for a bearer token or none. */
   function caller(req: IncomingMessage): Promise<Accountability> {
-    const { headers } = req;
-    const customIp = customIpHeader === undefined ? undefined : headers[customIpHeader];
     return authenticate(
       deps.db,
       config.secret,
-      bearerToken(headers.authorization),
-      { ip: (customIp as string | undefined) ?? req.socket.remoteAddress ?? null, userAgent: headers['user-agent'] ?? null, origin: headers.origin ?? null },
-      authLookups(deps.permissions, deps.schema, deps.auth.staticTokens, req),
+      bearerToken(req.headers.authorization),
+      requestOrigin(config, req),
+      deps.auth.users,
     );
   }
 

@@ -1,12 +1,12 @@
 import type { Request, RequestHandler } from 'express';
 import { consumePoint, type CounterStore } from '../auth/counter-store.js';
 import type { Config } from '../config/index.js';
-import { requestOrigin } from './accountability.js';
+import { clientIp } from './client-ip.js';
 
 /**
  * The general rate limiters (reference/auth.md, Rate limiting), in the order Directus runs
  * them: RATE_LIMITER_GLOBAL_* counts every request together, RATE_LIMITER_* each client IP
- * (IP_TRUST_PROXY / IP_CUSTOM_HEADER). A window starts at its first request and lasts its
+ * (client-ip.ts: IP_TRUST_PROXY / IP_CUSTOM_HEADER). A window starts at its first request and lasts its
  * duration; past the points, 429 REQUESTS_EXCEEDED with `Retry-After` until it ends. None is
  * installed when switched off.
  */
@@ -19,7 +19,7 @@ export function rateLimiters(config: Config, counters: CounterStore): RequestHan
   }
   if (rateLimiter.enabled) {
     const { points, durationSeconds } = rateLimiter;
-    limiters.push(limiter(counters, points, durationSeconds, (req) => `rate-limit:ip:${requestOrigin(config, req).ip ?? ''}`));
+    limiters.push(limiter(counters, points, durationSeconds, (req) => `rate-limit:ip:${clientIp(config, req) ?? ''}`));
   }
   return limiters;
 }

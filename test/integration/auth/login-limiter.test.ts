@@ -7,7 +7,8 @@ import { describeEachDatabase, testConfig } from '../../support/server.js';
 import { redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/services.js';
 import { createUser, expectOnlyError, postJson } from './helpers.js';
 
-const LIMITED = { LOGIN_STALL_TIME: '0', RATE_LIMITER_LOGIN_POINTS: '3', RATE_LIMITER_LOGIN_DURATION: '60' };
+// The tests name the client in X-Forwarded-For: one proxy hop (the test itself) is trusted.
+const LIMITED = { LOGIN_STALL_TIME: '0', RATE_LIMITER_LOGIN_POINTS: '3', RATE_LIMITER_LOGIN_DURATION: '60', IP_TRUST_PROXY: 'true' };
 
 type Api = (path: string, init?: RequestInit) => Promise<Response>;
 

@@ -185,7 +185,8 @@ describe('public registration', () => {
     },
   );
 
-  const LIMITED = { LOGIN_STALL_TIME: '20', RATE_LIMITER_REGISTRATION_POINTS: '2', RATE_LIMITER_REGISTRATION_DURATION: '60' };
+  // The tests name the client in X-Forwarded-For: one proxy hop (the test itself) is trusted.
+  const LIMITED = { LOGIN_STALL_TIME: '20', RATE_LIMITER_REGISTRATION_POINTS: '2', RATE_LIMITER_REGISTRATION_DURATION: '60', IP_TRUST_PROXY: 'true' };
   // A fresh address per run: Redis keeps the counters between runs.
   const randomIp = () => `2001:db8::${randomUUID().slice(0, 4)}:${randomUUID().slice(0, 4)}`;
   const registerFrom = (api: ServerContext['api'], ip: string) =>

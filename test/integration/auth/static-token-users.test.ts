@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { StaticTokenUsers } from '../../../src/auth/static-token-users.js';
+import { UserLookups } from '../../../src/auth/user-lookups.js';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer } from '../../../src/server.js';
 import { TEST_ADMIN, describeEachDatabase, testConfig } from '../../support/server.js';
@@ -99,21 +99,21 @@ describeEachDatabase(
 
     it('remembers at most maxEntries tokens, and no unknown ones', async () => {
       const db = ctx().server.db;
-      const users = new StaticTokenUsers(db, { enabled: true, maxEntries: 2 });
+      const users = new UserLookups(db, { enabled: true, ttlMs: 60_000, maxEntries: 2 });
       for (const token of ['lru-a', 'lru-b', 'lru-c']) await createUser(db, { token });
       const lookups = countTokenLookups(db);
       try {
-        expect((await users.find('lru-a'))?.id).to.be.a('string');
-        await users.find('lru-b');
-        await users.find('lru-a');
+        expect((await users.userByStaticToken('lru-a'))?.id).to.be.a('string');
+        await users.userByStaticToken('lru-b');
+        await users.userByStaticToken('lru-a');
         expect(lookups.count()).to.equal(2);
-        await users.find('lru-c'); // evicts lru-b, the least recently used
-        await users.find('lru-a');
+        await users.userByStaticToken('lru-c'); // evicts lru-b, the least recently used
+        await users.userByStaticToken('lru-a');
         expect(lookups.count()).to.equal(3);
-        await users.find('lru-b');
+        await users.userByStaticToken('lru-b');
         expect(lookups.count()).to.equal(4);
-        expect(await users.find('nobody-has-this')).to.equal(undefined);
-        expect(await users.find('nobody-has-this')).to.equal(undefined);
+        expect(await users.userByStaticToken('nobody-has-this')).to.equal(undefined);
+        expect(await users.userByStaticToken('nobody-has-this')).to.equal(undefined);
         expect(lookups.count()).to.equal(6);
       } finally {
         lookups.stop();
@@ -123,6 +123,9 @@ describeEachDatabase(
   { env: FAST },
 );
 
+// A cache lifetime far past the test's bound: only the Redis message can end the token in time.
+const LONG_CACHE = { AUTH_USER_CACHE_TTL: '10m' };
+
 describeEachDatabase(
   'static tokens across instances sharing Redis',
   (ctx) => {
@@ -131,7 +134,7 @@ describeEachDatabase(
     });
 
     it('a suspension written on one instance ends the token on the other', async () => {
-      const second = await startServer(testConfig(ctx().database, { ...FAST, REDIS: TEST_REDIS_URL }), {
+      const second = await startServer(testConfig(ctx().database, { ...FAST, ...LONG_CACHE, REDIS: TEST_REDIS_URL }), {
         logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
       });
       try {
@@ -150,5 +153,5 @@ describeEachDatabase(
       }
     });
   },
-  { env: () => ({ ...FAST, REDIS: TEST_REDIS_URL }) },
+  { env: () => ({ ...FAST, ...LONG_CACHE, REDIS: TEST_REDIS_URL }) },
 );

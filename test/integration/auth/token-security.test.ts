@@ -64,6 +64,12 @@ describeEachDatabase(
       expect(error.errors[0]?.message).to.equal('Token expired.');
     });
 
+    it('a token without exp, even signed with our secret, is 403 INVALID_TOKEN (it would never expire)', async () => {
+      const endless = jwt.sign(claims, SECRET, { issuer: 'svc' });
+      expect(jwt.decode(endless, { json: true })).to.not.have.property('exp');
+      await expectRefused(endless, 403, 'INVALID_TOKEN');
+    });
+
     it('an expired token with a forged signature is INVALID_TOKEN, not TOKEN_EXPIRED', async () => {
       const now = Math.floor(Date.now() / 1000);
       await expectRefused(jwt.sign({ ...claims, iat: now - 3600, exp: now - 60 }, 'other', { issuer: 'svc' }), 403, 'INVALID_TOKEN');
@@ -80,6 +86,12 @@ describeEachDatabase(
         await expectRefused(jwt.sign(partial, SECRET, { issuer: 'svc', expiresIn: 60 }), 403, 'INVALID_TOKEN');
       });
     }
+
+    it('a well-signed token whose id names no user (not even a UUID) is 401 INVALID_CREDENTIALS', async () => {
+      for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+        await expectRefused(jwt.sign({ ...claims, id }, SECRET, { issuer: 'svc', expiresIn: 60 }), 401, 'INVALID_CREDENTIALS');
+      }
+    });
 
     it('claims of the wrong type are 403 INVALID_TOKEN', async () => {
       await expectRefused(jwt.sign({ ...claims, admin_access: 'true' }, SECRET, { issuer: 'svc', expiresIn: 60 }), 403, 'INVALID_TOKEN');

@@ -9,12 +9,13 @@ import { expectOnlyError } from '../auth/helpers.js';
 type Api = (path: string, init?: RequestInit) => Promise<Response>;
 
 // Long windows: no test depends on one ending.
-const PER_IP = { RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '3', RATE_LIMITER_DURATION: '600' };
+// The tests name the client in X-Forwarded-For: one proxy hop (the test itself) is trusted.
+const PER_IP = { RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '3', RATE_LIMITER_DURATION: '600', IP_TRUST_PROXY: 'true' };
 
 // The namespace keeps these counters apart from other suites' servers on the same Redis.
 const redisEnv = { ...PER_IP, REDIS: TEST_REDIS_URL, RATE_LIMITER_STORE: 'redis', CACHE_NAMESPACE: `limiter-test-${randomBytes(6).toString('hex')}` };
 
-/** A request from `ip` (IP_TRUST_PROXY is on by default: X-Forwarded-For names the client). */
+/** A request from `ip` (with IP_TRUST_PROXY=true, X-Forwarded-For names the client). */
 const from = (api: Api, ip: string, path = '/server/info') => api(path, { headers: { 'X-Forwarded-For': ip, Authorization: `Bearer ${TEST_ADMIN.token}` } });
 
 async function expectLimited(res: Response, durationSeconds: number): Promise<void> {

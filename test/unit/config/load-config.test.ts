@@ -30,6 +30,8 @@ describe('loadConfig', () => {
     expect(config.accessTokenTtlMs).to.equal(15 * 60 * 1000);
     expect(config.refreshTokenTtlMs).to.equal(7 * 24 * 3600 * 1000);
     expect(config.refreshTokenCookie).to.include({ name: 'svc_refresh_token', secure: true, sameSite: 'lax' });
+    expect(config.ipTrustProxy).to.equal(false);
+    expect(config.authUserCacheTtlMs).to.equal(1000);
   });
 
   it('generates a SECRET when none is set and says so', () => {
@@ -160,6 +162,11 @@ describe('loadConfig', () => {
     [{ RATE_LIMITER_GLOBAL_ENABLED: 'true', RATE_LIMITER_STORE: 'redis' }, 'RATE_LIMITER_STORE', /REDIS is not set/],
     [{ CACHE_VALUE_MAX_SIZE: 'big' }, 'CACHE_VALUE_MAX_SIZE', /size/],
     [{ CACHE_CONTROL_S_MAXAGE: '-1' }, 'CACHE_CONTROL_S_MAXAGE', /at least 0/],
+    ...['yes', '10.0.0.0/33', '10.0.0.1/8/2', 'proxy.example.com', '-1', '::1/129'].map(
+      (value): [Record<string, string>, string, RegExp] => [{ IP_TRUST_PROXY: value }, 'IP_TRUST_PROXY', /number of hops or a list of addresses/],
+    ),
+    [{ IP_CUSTOM_HEADER: 'X-Real-IP' }, 'IP_CUSTOM_HEADER', /needs IP_TRUST_PROXY/],
+    [{ AUTH_USER_CACHE_TTL: 'a while' }, 'AUTH_USER_CACHE_TTL', /duration/],
   ];
   for (const [env, variable, problem] of invalid) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
