@@ -106,3 +106,16 @@ export function checkTransformation(query: Readonly<Record<string, unknown>>): v
     if (!Array.isArray(parsed)) throw new IllegalAssetTransformationError();
   }
 }
+
+/** Media types a browser runs as a document or script when served inline from the API's origin. */
+const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/xsl)\b/i;
+
+/**
+ * Headers that keep an uploaded file from acting as a page of the API's origin (a `type` is the
+ * uploader's word): no sniffing for any asset, and a sandbox without scripts for active content.
+ */
+export function assetSafetyHeaders(type: string): Record<string, string> {
+  const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
+  if (ACTIVE_CONTENT.test(type.trim())) headers['Content-Security-Policy'] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
+  return headers;
+}

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { RangeNotSatisfiableError } from '../../errors.js';
-import { checkTransformation, findAsset, parseRange } from '../../files/assets.js';
+import { assetSafetyHeaders, checkTransformation, findAsset, parseRange } from '../../files/assets.js';
 import { contentDisposition } from '../../files/file-names.js';
 import type { Storage } from '../../files/storage/create-storage.js';
 import { readerOf } from '../../query/index.js';
@@ -34,6 +34,7 @@ export function assetRoutes(deps: AssetRouteDeps): Router {
     const disposition = req.query['download'] === undefined ? 'inline' : 'attachment';
     res.status(range === undefined ? 200 : 206);
     res.setHeader('Content-Type', asset.type);
+    res.set(assetSafetyHeaders(asset.type));
     res.setHeader('Content-Disposition', contentDisposition(disposition, asset.filenameDownload));
     res.setHeader('Accept-Ranges', 'bytes');
     res.setHeader('Last-Modified', asset.modified.toUTCString());

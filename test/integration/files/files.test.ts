@@ -118,6 +118,21 @@ describeEachDatabase(
       expect(await download.text()).to.equal('abcdefghij');
     });
 
+    it('GET /assets/:id never lets a file act as a page of the API: nosniff always, a script-free sandbox for active types', async () => {
+      const text = dataOf<Row>(await upload([['file', 'plain', 'a.txt', 'text/plain']]));
+      const plain = await adminGet(ctx(), `/assets/${String(text['id'])}`);
+      expect(plain.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(plain.headers.get('content-security-policy')).to.equal(null);
+      const page = dataOf<Row>(await upload([['file', '<script>alert(1)</script>', 'x.txt', 'text/plain']]));
+      // The uploader may change `type` afterwards: the answer follows it, sandboxed.
+      await api('PATCH', `/files/${String(page['id'])}`, { type: 'text/html; charset=utf-8' });
+      const html = await adminGet(ctx(), `/assets/${String(page['id'])}`);
+      expect(html.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+      expect(html.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(html.headers.get('content-security-policy')).to.match(/default-src 'none'.*; sandbox$/);
+      expect(await html.text()).to.equal('<script>alert(1)</script>');
+    });
+
     it('GET /assets/:id answers Range requests with 206, and an unsatisfiable range with 416', async () => {
       const file = dataOf<Row>(await upload([['file', '0123456789', 'digits.txt', 'text/plain']]));
       const path = `/assets/${String(file['id'])}`;
