@@ -112,6 +112,10 @@ export interface Config {
   readonly graphqlIntrospection: boolean;
   /** GRAPHQL_QUERY_TOKEN_LIMIT: the most tokens a GraphQL document may have. */
   readonly graphqlQueryTokenLimit: number;
+  /** GRAPHQL_QUERY_COST_LIMIT: the most rows one GraphQL operation may ask for (graphql/query-cost.ts). */
+  readonly graphqlQueryCostLimit: number;
+  /** GRAPHQL_QUERY_ALIAS_LIMIT: the most aliased fields one GraphQL operation may have. */
+  readonly graphqlQueryAliasLimit: number;
   readonly db: DbConfig;
   readonly redis: RedisConfig;
   readonly key: string;
@@ -273,6 +277,8 @@ export function loadConfig(
     tempPath: env.string('TEMP_PATH', './data/tmp'),
     graphqlIntrospection: env.bool('GRAPHQL_INTROSPECTION', true),
     graphqlQueryTokenLimit: env.int('GRAPHQL_QUERY_TOKEN_LIMIT', 5000, { min: 1 }),
+    graphqlQueryCostLimit: env.limit('GRAPHQL_QUERY_COST_LIMIT', 250_000, 1),
+    graphqlQueryAliasLimit: env.limit('GRAPHQL_QUERY_ALIAS_LIMIT', 100, 0),
     db: readDbConfig(env),
     redis: readRedisConfig(env),
     key: env.string('KEY') ?? randomBytes(16).toString('hex'),

@@ -120,6 +120,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the GraphQL cost limits (250000 rows, 100 aliases; Infinity switches one off)', () => {
+    const defaults = loadConfig({}, NO_FILE);
+    expect([defaults.graphqlQueryCostLimit, defaults.graphqlQueryAliasLimit]).to.deep.equal([250_000, 100]);
+    const set = loadConfig({ GRAPHQL_QUERY_COST_LIMIT: 'Infinity', GRAPHQL_QUERY_ALIAS_LIMIT: '0' }, NO_FILE);
+    expect([set.graphqlQueryCostLimit, set.graphqlQueryAliasLimit]).to.deep.equal([Infinity, 0]);
+  });
+
   it('reads a value from <NAME>_FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
     writeFileSync(join(dir, 'secret'), 'from-file\n');
@@ -154,6 +161,8 @@ describe('loadConfig', () => {
     [{ RATE_LIMITER_GLOBAL_ENABLED: 'true', RATE_LIMITER_STORE: 'redis' }, 'RATE_LIMITER_STORE', /REDIS is not set/],
     [{ CACHE_VALUE_MAX_SIZE: 'big' }, 'CACHE_VALUE_MAX_SIZE', /size/],
     [{ CACHE_CONTROL_S_MAXAGE: '-1' }, 'CACHE_CONTROL_S_MAXAGE', /at least 0/],
+    [{ GRAPHQL_QUERY_COST_LIMIT: '0' }, 'GRAPHQL_QUERY_COST_LIMIT', /at least 1/],
+    [{ GRAPHQL_QUERY_ALIAS_LIMIT: 'many' }, 'GRAPHQL_QUERY_ALIAS_LIMIT', /integer/],
   ];
   for (const [env, variable, problem] of invalid) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
