@@ -127,6 +127,14 @@ describe('loadConfig', () => {
     expect([set.graphqlQueryCostLimit, set.graphqlQueryAliasLimit]).to.deep.equal([Infinity, 0]);
   });
 
+  it('reads REDIS_COMMAND_TIMEOUT (500ms) and RATE_LIMITER_REDIS_FALLBACK (memory)', () => {
+    const defaults = loadConfig({}, NO_FILE);
+    expect(defaults.redis.commandTimeoutMs).to.equal(500);
+    expect(defaults.rateLimiter.redisFallback).to.equal('memory');
+    const set = loadConfig({ REDIS_COMMAND_TIMEOUT: '2s', RATE_LIMITER_REDIS_FALLBACK: 'open' }, NO_FILE);
+    expect([set.redis.commandTimeoutMs, set.rateLimiter.redisFallback]).to.deep.equal([2000, 'open']);
+  });
+
   it('reads a value from <NAME>_FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
     writeFileSync(join(dir, 'secret'), 'from-file\n');
@@ -162,6 +170,8 @@ describe('loadConfig', () => {
     [{ CACHE_VALUE_MAX_SIZE: 'big' }, 'CACHE_VALUE_MAX_SIZE', /size/],
     [{ CACHE_CONTROL_S_MAXAGE: '-1' }, 'CACHE_CONTROL_S_MAXAGE', /at least 0/],
     [{ GRAPHQL_QUERY_COST_LIMIT: '0' }, 'GRAPHQL_QUERY_COST_LIMIT', /at least 1/],
+    [{ REDIS_COMMAND_TIMEOUT: '0' }, 'REDIS_COMMAND_TIMEOUT', /longer than 0ms/],
+    [{ RATE_LIMITER_REDIS_FALLBACK: 'allow' }, 'RATE_LIMITER_REDIS_FALLBACK', /one of memory, open, closed/],
     [{ GRAPHQL_QUERY_ALIAS_LIMIT: 'many' }, 'GRAPHQL_QUERY_ALIAS_LIMIT', /integer/],
   ];
   for (const [env, variable, problem] of invalid) {
