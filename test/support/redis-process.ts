@@ -12,6 +12,8 @@ export interface RedisProcess {
   resume(): void;
   /** Kills the process (resumed first, so it can exit). */
   stop(): Promise<void>;
+  /** A new redis-server on the same port (after {@link stop}): a Redis restarted empty. */
+  restart(): Promise<RedisProcess>;
 }
 
 async function freePort(): Promise<number> {
@@ -23,9 +25,12 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Starts `redis-server` and waits until it answers PING. */
-export async function startRedisProcess(): Promise<RedisProcess> {
-  const port = await freePort();
+/** Starts `redis-server` (on a free port unless given) and waits until it answers PING. */
+export async function startRedisProcess(port?: number): Promise<RedisProcess> {
+  return startOn(port ?? (await freePort()));
+}
+
+async function startOn(port: number): Promise<RedisProcess> {
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
   });
@@ -45,7 +50,7 @@ export async function startRedisProcess(): Promise<RedisProcess> {
     try {
       await probe.connect();
       await probe.ping();
-      return { url, pause: () => signal('SIGSTOP'), resume: () => signal('SIGCONT'), stop };
+      return { url, pause: () => signal('SIGSTOP'), resume: () => signal('SIGCONT'), stop, restart: () => startOn(port) };
     } catch {
       await delay(50);
     } finally {

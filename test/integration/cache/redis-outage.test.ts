@@ -163,3 +163,69 @@ describe('Redis hung (SIGSTOP), then back (SIGCONT)', function () {
     }
   });
 });
+
+describe('Redis down (killed), then restarted', function () {
+  this.timeout(60_000);
+  let redis: RedisProcess | undefined;
+  let database: TestDatabase | undefined;
+  let server: RunningServer | undefined;
+  const api = (path: string, init?: RequestInit) => {
+    if (server === undefined) throw new Error('server not started');
+    return fetch(server.url + path, init);
+  };
+  const db = () => {
+    if (server === undefined) throw new Error('server not started');
+    return server.db;
+  };
+
+  before(async () => {
+    redis = await startRedisProcess();
+    database = await sqliteTarget.create();
+    const env = {
+      REDIS: redis.url,
+      CACHE_ENABLED: 'true',
+      CACHE_STORE: 'redis',
+      CACHE_NAMESPACE: uniqueNamespace(),
+      RATE_LIMITER_ENABLED: 'true',
+      RATE_LIMITER_STORE: 'redis',
+      RATE_LIMITER_POINTS: '10000',
+    };
+    server = await startServer(testConfig(database, env), { logger: pino({ level: 'silent' }) });
+    const running = server;
+    await createNotes({ dialect: 'sqlite', database, server: running, api });
+  });
+
+  after(async () => {
+    await server?.close();
+    await database?.drop();
+    await redis?.stop();
+  });
+
+  it('answers in time while Redis is down, and caches again once it is back', async () => {
+    expect(await titleOf(api, 1)).to.equal('first');
+    await redis?.stop();
+    const auth = { Authorization: `Bearer ${TEST_ADMIN.token}`, 'Content-Type': 'application/json' };
+    for (const [method, path, body, status] of [
+      ['POST', '/auth/login', { email: TEST_ADMIN.email, password: TEST_ADMIN.password }, 200],
+      ['GET', '/items/notes/1?fields=title', undefined, 200],
+      ['PATCH', '/items/notes/1', { title: 'while down' }, 200],
+      ['POST', '/utils/export/notes', { format: 'json', query: { fields: ['id'] } }, 503],
+    ] as const) {
+      const started = Date.now();
+      const res = await api(path, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      expect(res.status, `${method} ${path}: ${await res.text()}`).to.equal(status);
+      expect(Date.now() - started, `${method} ${path}`).to.be.lessThan(BOUND_MS);
+    }
+    redis = await redis?.restart();
+    const deadline = Date.now() + 15_000;
+    let isCached = false;
+    while (!isCached && Date.now() < deadline) {
+      await delay(200);
+      const before = await titleOf(api, 3);
+      await retitleInSql(db(), 3, `third ${Date.now()}`);
+      isCached = (await titleOf(api, 3)) === before;
+    }
+    expect(isCached, 'reads cached again').to.equal(true);
+    expect(await titleOf(api, 1)).to.equal('while down');
+  });
+});
