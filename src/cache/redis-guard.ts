@@ -18,7 +18,7 @@ export interface GuardLogger {
 }
 
 /** Thrown instead of sending a command while Redis is known to be failing. */
-export class RedisUnavailableError extends Error {
+class RedisUnavailableError extends Error {
   constructor(readonly user: string) {
     super(`${user}: Redis unavailable`);
   }
@@ -40,10 +40,6 @@ export class RedisGuard {
     private readonly logger: GuardLogger,
     private readonly onRecover?: () => void,
   ) {}
-
-  get isFailing(): boolean {
-    return this.#isFailing;
-  }
 
   async run<T>(command: () => Promise<T>): Promise<T> {
     if (this.#isFailing && Date.now() < this.#retryAt) throw new RedisUnavailableError(this.user);
