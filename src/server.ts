@@ -15,7 +15,8 @@ import { requestListener } from './http/fast-path.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
 import { createAuthServices, type AuthServices } from './auth/auth-context.js';
-import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './auth/counter-store.js';
+import { FallbackCounterStore, MemoryCounterStore, RedisCounterStore, type CounterStore } from './auth/counter-store.js';
+import { closeRedis, RedisGuard, redisClientOptions } from './cache/redis-guard.js';
 import { PermissionStore } from './access/permission-store.js';
 import { EXPORT_JOB } from './files/export/export-job.js';
 import { exportJobHandler } from './files/export/run-export.js';
@@ -76,7 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   let invalidation: DataInvalidation;
   try {
-    invalidation = await createDataInvalidation({ redisUrl: config.redis.url, namespace: config.cache.namespace, logger });
+    invalidation = await createDataInvalidation({ redis: config.redis, namespace: config.cache.namespace, logger });
   } catch (error) {
     await schema.close();
     await db.destroy();
@@ -86,7 +87,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
   // Without Redis exports run here, through the same handler the worker process runs.
   const jobs = createJobQueue({
-    redisUrl: config.redis.url,
+    redis: config.redis,
     namespace: config.cache.namespace,
     settings: config.jobs,
     handlers: { [EXPORT_JOB]: exportJobHandler({ config, db, schema, files, permissions, invalidation }) },
@@ -128,31 +129,43 @@ interface SharedState {
  * The data cache (cleared after the writes `invalidation` reports) and the general rate
  * limiters' counters, each in memory or in Redis per CACHE_STORE / RATE_LIMITER_STORE; one
  * Redis connection serves both (config checked that REDIS is set when a store needs it).
+ * While Redis fails the cache is bypassed and the limiters follow RATE_LIMITER_REDIS_FALLBACK.
  */
 function openSharedState(config: Config, invalidation: DataInvalidation, logger: Logger): SharedState {
   const { cache, rateLimiter, redis: redisConfig } = config;
   const isCacheInRedis = cache.enabled && cache.store === 'redis';
   const isLimiterInRedis = (rateLimiter.enabled || rateLimiter.global.enabled) && rateLimiter.store === 'redis';
   const redis =
-    redisConfig.url !== undefined && (isCacheInRedis || isLimiterInRedis) ? new Redis(redisConfig.url, { maxRetriesPerRequest: 1 }) : undefined;
-  redis?.on('error', (error: unknown) => logger.warn({ err: error }, 'data cache / rate limiter: Redis error'));
+    redisConfig.url !== undefined && (isCacheInRedis || isLimiterInRedis)
+      ? new Redis(redisConfig.url, redisClientOptions(redisConfig.commandTimeoutMs))
+      : undefined;
   const base = { ttlMs: cache.ttlMs, namespace: cache.namespace, logger };
   let dataCache: DataCache | undefined;
   if (cache.enabled) {
     dataCache = isCacheInRedis && redis !== undefined ? createDataCache({ ...base, store: 'redis', redis }) : createDataCache({ ...base, store: 'memory', maxSize: cache.memoryMaxSize });
   }
   const stopPurging = dataCache === undefined ? undefined : purgeOnChange(invalidation, dataCache, { autoPurge: cache.autoPurge, ignore: cache.autoPurgeIgnoreList });
+  let rateLimitCounters: CounterStore = new MemoryCounterStore();
+  if (isLimiterInRedis && redis !== undefined) {
+    const guard = new RedisGuard('rate limiter', LIMITER_DEGRADATIONS[rateLimiter.redisFallback], logger);
+    guard.watch(redis);
+    rateLimitCounters = new FallbackCounterStore(new RedisCounterStore(redis, `${cache.namespace}:`), guard, rateLimiter.redisFallback);
+  }
   return {
     dataCache,
-    rateLimitCounters: isLimiterInRedis && redis !== undefined ? new RedisCounterStore(redis, `${cache.namespace}:`) : new MemoryCounterStore(),
+    rateLimitCounters,
     async close() {
       stopPurging?.();
-      // quit() would wait for a server that may be unreachable.
-      if (redis?.status === 'ready') await redis.quit();
-      else redis?.disconnect();
+      if (redis !== undefined) await closeRedis(redis);
     },
   };
 }
+
+const LIMITER_DEGRADATIONS: Readonly<Record<Config['rateLimiter']['redisFallback'], string>> = {
+  memory: 'requests are counted in this instance only',
+  open: 'requests are not limited',
+  closed: 'requests are refused (503)',
+};
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {

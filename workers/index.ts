@@ -31,10 +31,10 @@ async function main(): Promise<void> {
   await waitForCatalogue(db, logger);
   const schema = await openSchemaCache(config, db, logger);
   const files = new FileLibrary({ config, storage, logger });
-  const invalidation = await createDataInvalidation({ redisUrl, namespace: config.cache.namespace, logger });
+  const invalidation = await createDataInvalidation({ redis: config.redis, namespace: config.cache.namespace, logger });
   const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
   const worker = await startJobWorker({
-    redisUrl,
+    redis: { ...config.redis, url: redisUrl },
     namespace: config.cache.namespace,
     settings: config.jobs,
     handlers: processors({ config, db, schema, files, permissions, invalidation }),

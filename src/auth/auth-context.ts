@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
-import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './counter-store.js';
+import { closeRedis, RedisGuard, redisClientOptions } from '../cache/redis-guard.js';
+import { FallbackCounterStore, MemoryCounterStore, RedisCounterStore, type CounterStore } from './counter-store.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { UserLookups } from './user-lookups.js';
 
@@ -31,7 +32,7 @@ const REDIS_PREFIX = 'svc:auth:';
 
 /**
  * Builds the auth collaborators from the config: login counters in Redis when REDIS is set
- * (shared by every instance), else in memory. The mail transport is checked when
+ * (shared by every instance; counted in this process while Redis fails), else in memory. The mail transport is checked when
  * EMAIL_VERIFY_SETUP is on; a failure is logged (mail is not needed to serve the API).
  */
 export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'logger' | 'invalidation'>): AuthServices {
@@ -42,21 +43,21 @@ export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'lo
       logger.warn({ err: error, transport: config.email.transport }, 'e-mail transport is not usable');
     });
   }
-  const redis = config.redis.url === undefined ? undefined : new Redis(config.redis.url, { maxRetriesPerRequest: 1 });
-  redis?.on('error', (error: unknown) => logger.warn({ err: error }, 'auth redis connection error'));
+  const redis = config.redis.url === undefined ? undefined : new Redis(config.redis.url, redisClientOptions(config.redis.commandTimeoutMs));
+  // A login is never let through unchecked: without Redis its counters are this instance's.
+  const guard = new RedisGuard('login counters', 'counted in this instance only', logger);
+  if (redis !== undefined) guard.watch(redis);
   const users = new UserLookups(deps.db, { enabled: config.cache.permissions, ttlMs: config.authUserCacheTtlMs });
   const unsubscribe = deps.invalidation.onChange(['svc_users', 'svc_roles'], () => users.clear());
   return {
     ...deps,
     users,
-    counters: redis === undefined ? new MemoryCounterStore() : new RedisCounterStore(redis, REDIS_PREFIX),
+    counters: redis === undefined ? new MemoryCounterStore() : new FallbackCounterStore(new RedisCounterStore(redis, REDIS_PREFIX), guard, 'memory'),
     mailer,
     async close() {
       unsubscribe();
       mailer.close();
-      // quit() would wait for a server that may be unreachable.
-      if (redis?.status === 'ready') await redis.quit();
-      else redis?.disconnect();
+      if (redis !== undefined) await closeRedis(redis);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { RedisGuard } from '../cache/redis-guard.js';
 import { RequestsExceededError, ServiceUnavailableError } from '../errors.js';
 
 /** A counter's value and when its window ends (null: it never expires on its own). */
@@ -120,6 +121,52 @@ export class RedisCounterStore implements CounterStore {
       return await command();
     } catch (error) {
       throw new ServiceUnavailableError('rate-limiter', (error as Error).message.replace(/\.$/, ''));
+    }
+  }
+}
+
+/** What a Redis store does while Redis fails (RATE_LIMITER_REDIS_FALLBACK). */
+export type CounterFallback = 'memory' | 'open' | 'closed';
+
+/**
+ * A Redis store that degrades while Redis fails, each failure bounded by REDIS_COMMAND_TIMEOUT
+ * and then skipped for a while (`guard`): `memory` counts in this process (the limits hold
+ * per instance), `open` counts nothing (everything passes), `closed` is 503
+ * SERVICE_UNAVAILABLE. Redis is used again as soon as it answers.
+ */
+export class FallbackCounterStore implements CounterStore {
+  readonly #memory = new MemoryCounterStore();
+
+  constructor(
+    private readonly redis: CounterStore,
+    private readonly guard: RedisGuard,
+    private readonly fallback: CounterFallback,
+  ) {}
+
+  increment(key: string, windowMs: number | null): Promise<Counter> {
+    return this.#call((store) => store.increment(key, windowMs), { count: 0, resetAt: null });
+  }
+
+  get(key: string): Promise<Counter | undefined> {
+    return this.#call((store) => store.get(key), undefined);
+  }
+
+  reset(key: string): Promise<void> {
+    return this.#call((store) => store.reset(key), undefined);
+  }
+
+  async #call<T>(operation: (store: CounterStore) => Promise<T>, open: T): Promise<T> {
+    try {
+      return await this.guard.run(() => operation(this.redis));
+    } catch (error) {
+      switch (this.fallback) {
+        case 'memory':
+          return operation(this.#memory);
+        case 'open':
+          return open;
+        case 'closed':
+          throw error instanceof ServiceUnavailableError ? error : new ServiceUnavailableError('rate-limiter', 'Redis is unavailable');
+      }
     }
   }
 }

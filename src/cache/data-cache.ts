@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { DataInvalidation } from './data-invalidation.js';
+import { RedisGuard } from './redis-guard.js';
 import type { CacheLogger } from './schema-cache.js';
 
 /** A cached answer to a read: what a hit sends back. */
@@ -122,8 +123,8 @@ return {generation, redis.call('GET', ARGV[1] .. generation .. ':' .. ARGV[2])}`
 
 /**
  * Entries are `<prefix><generation>:<key>` with a PX expiry; entries of older generations are
- * never read again and expire on their own. Redis failures bypass the cache (logged): a read
- * is answered from the database rather than failed.
+ * never read again and expire on their own. Redis failures bypass the cache (logged once per
+ * outage, see RedisGuard): a read is answered from the database rather than failed.
  */
 class RedisDataCache implements DataCache {
   readonly ttlMs: number;
@@ -131,11 +132,14 @@ class RedisDataCache implements DataCache {
   readonly #entryPrefix: string;
   /** A clear failed: nothing is read from or stored in Redis until one succeeds. */
   #isClearPending = false;
+  readonly #guard: RedisGuard;
 
   constructor(
-    private readonly options: DataCacheOptions,
+    options: DataCacheOptions,
     private readonly redis: Redis,
   ) {
+    this.#guard = new RedisGuard('data cache', 'reads are not cached', options.logger);
+    this.#guard.watch(redis);
     this.ttlMs = options.ttlMs;
     this.#generationKey = `${options.namespace}:data:generation`;
     this.#entryPrefix = `${options.namespace}:data:entry:`;
@@ -145,10 +149,12 @@ class RedisDataCache implements DataCache {
     if (this.ttlMs === 0) return UNCACHED;
     try {
       if (this.#isClearPending) await this.#clear();
-      const [generation, value] = (await this.redis.eval(LOOKUP_SCRIPT, 1, this.#generationKey, this.#entryPrefix, key)) as [string, string | null];
+      const [generation, value] = (await this.#guard.run(() => this.redis.eval(LOOKUP_SCRIPT, 1, this.#generationKey, this.#entryPrefix, key))) as [
+        string,
+        string | null,
+      ];
       return { hit: value === null ? undefined : parseEntry(value), store: (response) => this.#store(`${generation}:${key}`, response) };
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'data cache: Redis unavailable, read not cached');
+    } catch {
       return UNCACHED;
     }
   }
@@ -156,23 +162,23 @@ class RedisDataCache implements DataCache {
   async clear(): Promise<void> {
     try {
       await this.#clear();
-    } catch (error) {
+    } catch {
+      // Logged by the guard. The clear may not have happened: bypassed until one has.
       this.#isClearPending = true;
-      this.options.logger.warn({ err: error }, 'data cache: clear failed (Redis), cache bypassed until it succeeds');
     }
   }
 
   async #clear(): Promise<void> {
-    await this.redis.incr(this.#generationKey);
+    await this.#guard.run(() => this.redis.incr(this.#generationKey));
     this.#isClearPending = false;
   }
 
   async #store(entryKey: string, response: Omit<CachedResponse, 'expiresAt'>): Promise<void> {
     try {
       const entry = formatEntry({ ...response, expiresAt: Date.now() + this.ttlMs });
-      await this.redis.set(this.#entryPrefix + entryKey, entry, 'PX', this.ttlMs);
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'data cache: answer not stored (Redis)');
+      await this.#guard.run(() => this.redis.set(this.#entryPrefix + entryKey, entry, 'PX', this.ttlMs));
+    } catch {
+      // Logged by the guard: the answer is simply not cached.
     }
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { closeRedis, RedisGuard, redisClientOptions } from './redis-guard.js';
 import type { CacheLogger } from './schema-cache.js';
 
 /**
@@ -32,14 +33,14 @@ export type ChangeListener = (collections: readonly string[] | undefined) => voi
 
 export interface DataInvalidationOptions {
   /** With a URL, changes reach every instance sharing the Redis and the namespace. */
-  readonly redisUrl: string | undefined;
+  readonly redis: { readonly url: string | undefined; readonly commandTimeoutMs: number };
   readonly namespace: string;
   readonly logger: CacheLogger;
 }
 
 export async function createDataInvalidation(options: DataInvalidationOptions): Promise<DataInvalidation> {
-  if (options.redisUrl === undefined) return new Listeners();
-  const shared = new RedisInvalidation(options, options.redisUrl);
+  if (options.redis.url === undefined) return new Listeners();
+  const shared = new RedisInvalidation(options, options.redis.url);
   await shared.start();
   return shared;
 }
@@ -93,18 +94,16 @@ class RedisInvalidation extends Listeners {
   readonly #channel: string;
   /** Messages of this instance come back through the subscription: they were handled already. */
   readonly #origin = randomUUID();
+  readonly #guard: RedisGuard;
 
-  constructor(
-    private readonly options: DataInvalidationOptions,
-    url: string,
-  ) {
+  constructor(options: DataInvalidationOptions, url: string) {
     super();
-    const connection = { lazyConnect: true, maxRetriesPerRequest: 2 };
+    const connection = { ...redisClientOptions(options.redis.commandTimeoutMs), lazyConnect: true };
     this.#publisher = new Redis(url, connection);
     this.#subscriber = new Redis(url, connection);
-    for (const client of [this.#publisher, this.#subscriber]) {
-      client.on('error', (error: Error) => options.logger.warn({ err: error }, 'data invalidation: Redis error'));
-    }
+    // Messages of other instances may have been lost meanwhile: everything may have changed.
+    this.#guard = new RedisGuard('data invalidation', 'changes are not shared with other instances', options.logger, () => void this.notify(undefined));
+    for (const client of [this.#publisher, this.#subscriber]) this.#guard.watch(client);
     this.#channel = `${options.namespace}:data:changed`;
   }
 
@@ -119,15 +118,16 @@ class RedisInvalidation extends Listeners {
 
   override async changed(collections?: readonly string[]): Promise<void> {
     await this.notify(collections);
+    const message = JSON.stringify({ origin: this.#origin, collections: collections ?? null });
     try {
-      await this.#publisher.publish(this.#channel, JSON.stringify({ origin: this.#origin, collections: collections ?? null }));
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'data invalidation: not shared with other instances (Redis failed)');
+      await this.#guard.run(() => this.#publisher.publish(this.#channel, message));
+    } catch {
+      // Logged by the guard.
     }
   }
 
   override async close(): Promise<void> {
-    await Promise.allSettled([this.#subscriber.quit(), this.#publisher.quit()]);
+    await Promise.all([closeRedis(this.#subscriber), closeRedis(this.#publisher)]);
   }
 
   #receive(message: string): void {

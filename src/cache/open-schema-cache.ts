@@ -11,7 +11,7 @@ export async function openSchemaCache(config: Config, db: Knex, logger: CacheLog
   const schema = await createSchemaCache({
     build: (version) => buildOverview(db, { version, excludeTables: config.db.excludeTables, reporter: logger }),
     enabled: config.cache.schema,
-    redisUrl: config.redis.url,
+    redis: config.redis,
     namespace: config.cache.namespace,
     logger,
   });

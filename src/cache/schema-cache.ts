@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
+import { closeRedis, RedisGuard, redisClientOptions } from './redis-guard.js';
 
 /**
  * The schema overview, built once and held until the schema changes (reference/config.md,
@@ -21,7 +22,7 @@ export interface SchemaCacheOptions {
   /** CACHE_SCHEMA=false: build on every call (versions still move on invalidate). */
   readonly enabled: boolean;
   /** With a URL the overview and its version are shared by all instances through Redis. */
-  readonly redisUrl: string | undefined;
+  readonly redis: { readonly url: string | undefined; readonly commandTimeoutMs: number };
   /** CACHE_NAMESPACE: key prefix, distinct per deployment sharing one Redis. */
   readonly namespace: string;
   readonly logger: CacheLogger;
@@ -33,8 +34,8 @@ export interface CacheLogger {
 
 /** The memory cache, or the Redis one when a URL is configured. */
 export async function createSchemaCache(options: SchemaCacheOptions): Promise<SchemaCache> {
-  if (options.redisUrl === undefined) return new MemorySchemaCache(options);
-  const cache = new RedisSchemaCache(options, options.redisUrl);
+  if (options.redis.url === undefined) return new MemorySchemaCache(options);
+  const cache = new RedisSchemaCache(options, options.redis.url);
   await cache.start();
   return cache;
 }
@@ -70,12 +71,16 @@ class MemorySchemaCache implements SchemaCache {
 }
 
 const OVERVIEW_TTL_SECONDS = 24 * 60 * 60;
+// Invalidations published meanwhile by other instances were lost: an overview built without Redis is not kept long.
+const LOCAL_OVERVIEW_TTL_MS = 10_000;
 
 /**
  * Shared by every instance: the version is a Redis counter, the overview of each version is
  * stored as JSON under its own key (so a build racing an invalidation can never overwrite
  * the newer one), and invalidations are published so each instance drops its local copy.
- * When Redis fails, the instance builds for itself and logs it rather than failing requests.
+ * When Redis fails, the instance builds for itself (each such overview with a version of its
+ * own, below 0) and logs it once rather than failing requests; once Redis answers again the
+ * shared overview is used again.
  */
 class RedisSchemaCache implements SchemaCache {
   readonly #redis: Redis;
@@ -85,17 +90,22 @@ class RedisSchemaCache implements SchemaCache {
   #current: Promise<SchemaOverview> | undefined;
   /** Moves with every invalidation seen here: a build started before one is not kept. */
   #generation = 0;
+  /** The versions of overviews built without Redis: -1, -2, ... (consumers key by version). */
+  #localVersion = 0;
+  /** When the overview in use was built without Redis: it is kept a while, then Redis is tried again. */
+  #localBuiltAt: number | undefined;
+  readonly #guard: RedisGuard;
 
   constructor(
     private readonly options: SchemaCacheOptions,
     url: string,
   ) {
-    const connection = { lazyConnect: true, maxRetriesPerRequest: 2 };
+    const connection = { ...redisClientOptions(options.redis.commandTimeoutMs), lazyConnect: true };
     this.#redis = new Redis(url, connection);
     this.#subscriber = new Redis(url, connection);
-    for (const client of [this.#redis, this.#subscriber]) {
-      client.on('error', (error: Error) => options.logger.warn({ err: error }, 'schema cache: Redis error'));
-    }
+    // Invalidations of other instances may have been lost meanwhile: load the shared overview again.
+    this.#guard = new RedisGuard('schema cache', 'the schema is built by this instance', options.logger, () => this.#forget());
+    for (const client of [this.#redis, this.#subscriber]) this.#guard.watch(client);
     this.#versionKey = `${options.namespace}:schema:version`;
     this.#channel = `${options.namespace}:schema:invalidate`;
   }
@@ -112,6 +122,7 @@ class RedisSchemaCache implements SchemaCache {
 
   getOverview(): Promise<SchemaOverview> {
     if (!this.options.enabled) return this.#load();
+    if (this.#localBuiltAt !== undefined && Date.now() - this.#localBuiltAt > LOCAL_OVERVIEW_TTL_MS) this.#forget();
     if (this.#current === undefined) {
       const generation = this.#generation;
       const loading = this.#load();
@@ -131,21 +142,24 @@ class RedisSchemaCache implements SchemaCache {
   async invalidate(): Promise<void> {
     this.#forget();
     try {
-      const version = await this.#redis.incr(this.#versionKey);
-      await this.#redis.del(this.#overviewKey(version - 1));
-      await this.#redis.publish(this.#channel, String(version));
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'schema cache: invalidation not shared (Redis failed)');
+      await this.#guard.run(async () => {
+        const version = await this.#redis.incr(this.#versionKey);
+        await this.#redis.del(this.#overviewKey(version - 1));
+        await this.#redis.publish(this.#channel, String(version));
+      });
+    } catch {
+      // Logged by the guard: other instances do not hear of it.
     }
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.#subscriber.quit(), this.#redis.quit()]);
+    await Promise.all([closeRedis(this.#subscriber), closeRedis(this.#redis)]);
   }
 
   #forget(): void {
     this.#generation += 1;
     this.#current = undefined;
+    this.#localBuiltAt = undefined;
   }
 
   #overviewKey(version: number): string {
@@ -155,20 +169,25 @@ class RedisSchemaCache implements SchemaCache {
   async #load(): Promise<SchemaOverview> {
     let version: number;
     try {
-      await this.#redis.setnx(this.#versionKey, '1');
-      version = Number(await this.#redis.get(this.#versionKey));
-      const cached = this.options.enabled ? await this.#redis.get(this.#overviewKey(version)) : null;
-      if (cached !== null) return JSON.parse(cached) as SchemaOverview;
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'schema cache: Redis unavailable, building locally');
-      return this.options.build(0);
+      const shared = await this.#guard.run(async () => {
+        await this.#redis.setnx(this.#versionKey, '1');
+        const current = Number(await this.#redis.get(this.#versionKey));
+        return { current, cached: this.options.enabled ? await this.#redis.get(this.#overviewKey(current)) : null };
+      });
+      if (shared.cached !== null) return JSON.parse(shared.cached) as SchemaOverview;
+      version = shared.current;
+    } catch {
+      this.#localVersion -= 1;
+      this.#localBuiltAt = Date.now();
+      return this.options.build(this.#localVersion);
     }
     const overview = await this.options.build(version);
     if (this.options.enabled) {
+      const text = JSON.stringify(overview);
       try {
-        await this.#redis.set(this.#overviewKey(version), JSON.stringify(overview), 'EX', OVERVIEW_TTL_SECONDS);
-      } catch (error) {
-        this.options.logger.warn({ err: error }, 'schema cache: overview not stored in Redis');
+        await this.#guard.run(() => this.#redis.set(this.#overviewKey(version), text, 'EX', OVERVIEW_TTL_SECONDS));
+      } catch {
+        // Logged by the guard: the next instance builds it too.
       }
     }
     return overview;

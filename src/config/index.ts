@@ -103,6 +103,8 @@ export const DEFAULT_IMPORT_IP_DENY_LIST = [
 export interface RedisConfig {
   /** A redis:// URL; undefined means no Redis (memory caches, in-process jobs). */
   readonly url: string | undefined;
+  /** REDIS_COMMAND_TIMEOUT: a command unanswered this long fails (and what needed it degrades). */
+  readonly commandTimeoutMs: number;
 }
 
 /** The one typed, validated configuration object. Only `loadConfig` reads the environment. */
@@ -123,6 +125,10 @@ export interface Config {
   readonly graphqlIntrospection: boolean;
   /** GRAPHQL_QUERY_TOKEN_LIMIT: the most tokens a GraphQL document may have. */
   readonly graphqlQueryTokenLimit: number;
+  /** GRAPHQL_QUERY_COST_LIMIT: the most rows one GraphQL operation may ask for (graphql/query-cost.ts). */
+  readonly graphqlQueryCostLimit: number;
+  /** GRAPHQL_QUERY_ALIAS_LIMIT: the most aliased fields one GraphQL operation may have. */
+  readonly graphqlQueryAliasLimit: number;
   readonly db: DbConfig;
   readonly redis: RedisConfig;
   readonly key: string;
@@ -194,6 +200,11 @@ export interface Config {
     readonly points: number;
     readonly durationSeconds: number;
     readonly store: 'memory' | 'redis';
+    /**
+     * RATE_LIMITER_REDIS_FALLBACK, while the Redis store fails: `memory` counts in this process,
+     * `open` lets requests through uncounted, `closed` answers 503 SERVICE_UNAVAILABLE.
+     */
+    readonly redisFallback: 'memory' | 'open' | 'closed';
     readonly global: { readonly enabled: boolean; readonly points: number; readonly durationSeconds: number };
   };
   /**
@@ -301,6 +312,8 @@ export function loadConfig(
     tempPath: env.string('TEMP_PATH', './data/tmp'),
     graphqlIntrospection: env.bool('GRAPHQL_INTROSPECTION', true),
     graphqlQueryTokenLimit: env.int('GRAPHQL_QUERY_TOKEN_LIMIT', 5000, { min: 1 }),
+    graphqlQueryCostLimit: env.limit('GRAPHQL_QUERY_COST_LIMIT', 250_000, 1),
+    graphqlQueryAliasLimit: env.limit('GRAPHQL_QUERY_ALIAS_LIMIT', 100, 0),
     db: readDbConfig(env),
     redis: readRedisConfig(env),
     key: env.string('KEY') ?? randomBytes(16).toString('hex'),
@@ -353,6 +366,7 @@ export function loadConfig(
       points: env.int('RATE_LIMITER_POINTS', 50, { min: 1 }),
       durationSeconds: env.int('RATE_LIMITER_DURATION', 1, { min: 1 }),
       store: env.oneOf('RATE_LIMITER_STORE', ['memory', 'redis'] as const, 'memory'),
+      redisFallback: env.oneOf('RATE_LIMITER_REDIS_FALLBACK', ['memory', 'open', 'closed'] as const, 'memory'),
       global: {
         enabled: env.bool('RATE_LIMITER_GLOBAL_ENABLED', false),
         points: env.int('RATE_LIMITER_GLOBAL_POINTS', 1000, { min: 1 }),
@@ -449,21 +463,25 @@ function readDbConfig(env: EnvReader): DbConfig {
 }
 
 function readRedisConfig(env: EnvReader): RedisConfig {
-  if (env.raw('REDIS_ENABLED') !== undefined && !env.bool('REDIS_ENABLED', true)) {
-    return { url: undefined };
-  }
+  const commandTimeoutMs = env.duration('REDIS_COMMAND_TIMEOUT', 500);
+  if (commandTimeoutMs <= 0) throw new ConfigError('REDIS_COMMAND_TIMEOUT', 'must be longer than 0ms');
+  return { url: readRedisUrl(env), commandTimeoutMs };
+}
+
+function readRedisUrl(env: EnvReader): string | undefined {
+  if (env.raw('REDIS_ENABLED') !== undefined && !env.bool('REDIS_ENABLED', true)) return undefined;
   const url = env.string('REDIS');
   if (url !== undefined) {
     if (!/^rediss?:\/\//.test(url)) throw new ConfigError('REDIS', `must be a redis:// URL, got "${url}"`);
-    return { url };
+    return url;
   }
   const host = env.string('REDIS_HOST');
-  if (host === undefined) return { url: undefined };
+  if (host === undefined) return undefined;
   const port = env.int('REDIS_PORT', 6379, { min: 1, max: 65535 });
   const user = env.string('REDIS_USERNAME') ?? '';
   const password = env.string('REDIS_PASSWORD');
   const auth = password === undefined ? '' : `${encodeURIComponent(user)}:${encodeURIComponent(password)}@`;
-  return { url: `redis://${auth}${host}:${port}` };
+  return `redis://${auth}${host}:${port}`;
 }
 
 function readAuthProviders(env: EnvReader): AuthProviderConfig[] {

@@ -17,6 +17,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { GraphqlExecutionError, GraphqlValidationError } from '../errors.js';
+import { queryCostRule, type QueryCostLimits } from './query-cost.js';
 
 export interface OperationLimits {
   /** GRAPHQL_QUERY_TOKEN_LIMIT */
@@ -25,6 +26,8 @@ export interface OperationLimits {
   readonly maxDepth: number;
   /** GRAPHQL_INTROSPECTION */
   readonly introspection: boolean;
+  /** GRAPHQL_QUERY_COST_LIMIT, GRAPHQL_QUERY_ALIAS_LIMIT and the list sizes they count with. */
+  readonly cost: QueryCostLimits;
 }
 
 export interface PreparedOperation {
@@ -45,15 +48,24 @@ export class OperationPreparer {
 
   constructor(private readonly limits: OperationLimits) {}
 
-  prepare(schema: GraphQLSchema, query: string, operationName: string | undefined): PreparedOperation {
+  prepare(
+    schema: GraphQLSchema,
+    query: string,
+    operationName: string | undefined,
+    variables: Readonly<Record<string, unknown>> | undefined,
+  ): PreparedOperation {
     let documents = this.#documents.get(schema);
     if (documents === undefined) {
       documents = new Map();
       this.#documents.set(schema, documents);
     }
     const known = documents.get(query);
-    if (known !== undefined) return { document: known, operation: operationOf(known, operationName) };
-    const prepared = prepareOperation(schema, query, operationName, this.limits);
+    if (known !== undefined) {
+      // The cost depends on the variables: counted for every request.
+      assertValid(schema, known, [queryCostRule(this.limits.cost, variables)]);
+      return { document: known, operation: operationOf(known, operationName) };
+    }
+    const prepared = prepareOperation(schema, query, operationName, this.limits, variables);
     if (documents.size >= DOCUMENTS_PER_SCHEMA) documents.delete(documents.keys().next().value as string);
     documents.set(query, prepared.document);
     return prepared;
@@ -63,14 +75,17 @@ export class OperationPreparer {
 /**
  * Parses and validates a document against the caller's schema before anything runs
  * (reference/graphql.md): syntax errors, unknown fields (those the role may not use do not
- * exist), more tokens than the limit and selections nested deeper than the limit are 400
- * GRAPHQL_VALIDATION; a document without the operation to run is 400 GRAPHQL_EXECUTION.
+ * exist), more tokens than the limit, selections nested deeper than the limit and operations
+ * costing more than the limits (query-cost.ts; a `limit` variable counts at its value in
+ * `variables`) are 400 GRAPHQL_VALIDATION; a document without the operation to run is 400
+ * GRAPHQL_EXECUTION.
  */
 export function prepareOperation(
   schema: GraphQLSchema,
   query: string,
   operationName: string | undefined,
   limits: OperationLimits,
+  variables?: Readonly<Record<string, unknown>>,
 ): PreparedOperation {
   let document: DocumentNode;
   try {
@@ -79,11 +94,15 @@ export function prepareOperation(
     if (error instanceof GraphQLError) throw new GraphqlValidationError([plainError(error)]);
     throw error;
   }
-  const rules: ValidationRule[] = [...specifiedRules, depthLimitRule(limits.maxDepth)];
+  const rules: ValidationRule[] = [...specifiedRules, depthLimitRule(limits.maxDepth), queryCostRule(limits.cost, variables)];
   if (!limits.introspection) rules.push(NoSchemaIntrospectionCustomRule);
+  assertValid(schema, document, rules);
+  return { document, operation: operationOf(document, operationName) };
+}
+
+function assertValid(schema: GraphQLSchema, document: DocumentNode, rules: readonly ValidationRule[]): void {
   const errors = validate(schema, document, rules);
   if (errors.length > 0) throw new GraphqlValidationError(errors.map(plainError));
-  return { document, operation: operationOf(document, operationName) };
 }
 
 /** The kind of the operation to run; a document without it is GRAPHQL_EXECUTION. */
@@ -114,6 +133,9 @@ export function depthLimitRule(maxDepth: number): ValidationRule {
     for (const definition of context.getDocument().definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     }
+    // A fragment's depth is measured once: walking every spread again is exponential in a
+    // chain of fragments spreading the next one twice.
+    const fragmentDepths = new Map<string, number>();
     const depthOf = (set: SelectionSetNode | undefined, seen: ReadonlySet<string>): number => {
       if (set === undefined) return 0;
       let depth = 0;
@@ -123,7 +145,13 @@ export function depthLimitRule(maxDepth: number): ValidationRule {
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           depth = Math.max(depth, depthOf(selection.selectionSet, seen));
         } else if (!seen.has(selection.name.value)) {
-          depth = Math.max(depth, depthOf(fragments.get(selection.name.value)?.selectionSet, new Set([...seen, selection.name.value])));
+          const name = selection.name.value;
+          let fragmentDepth = fragmentDepths.get(name);
+          if (fragmentDepth === undefined) {
+            fragmentDepth = depthOf(fragments.get(name)?.selectionSet, new Set([...seen, name]));
+            fragmentDepths.set(name, fragmentDepth);
+          }
+          depth = Math.max(depth, fragmentDepth);
         }
         if (depth > maxDepth) return depth;
       }

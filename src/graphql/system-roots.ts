@@ -14,18 +14,9 @@ import { createCollections, deleteCollection, updateCollection } from '../../cat
 import { createField, deleteField, updateField } from '../../catalog/ddl/fields.js';
 import { isObject, parseCollectionPayload, parseFieldPatch, parseFieldPayload, parseRelationPatch, parseRelationPayload } from '../../catalog/ddl/payloads.js';
 import { createRelation, deleteRelation, updateRelation } from '../../catalog/ddl/relations.js';
-import {
-  findCollectionObject,
-  listCollectionObjects,
-  listFieldObjects,
-  toFieldObject,
-  toRelationObject,
-} from '../../catalog/overview/api-objects.js';
-import { requireCollection } from '../../catalog/overview/lookup.js';
-import type { SchemaOverview } from '../../catalog/overview/types.js';
 import { toServiceCollectionName } from '../../catalog/system/definitions.js';
-import { canReadCollection } from '../access/read-access.js';
-import { schemaReadAccess } from '../access/schema-access.js';
+import { canReadCollection, FULL_READ_ACCESS } from '../access/read-access.js';
+import { readableSchemaObjects } from '../access/schema-objects.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { handleCreateComment, handleDeleteComment, handleUpdateComment } from '../commands/comments.js';
 import { handleRevert } from '../commands/revert.js';
@@ -240,81 +231,51 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
   const list = (type: GraphQLObjectType) => new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type)));
   const readable = (collection: string) => canReadCollection(access.read, collection);
 
+  // The same objects, and the same refusals, as REST /collections, /fields and /relations.
+  const readableObjects = (ctx: GraphqlContext) => readableSchemaObjects(ctx.read.overview, ctx.reader.access);
   if (readable('svc_collections')) {
     query['collections'] = {
       type: list(objects.collection),
-      resolve: async (_r, _a, ctx) => {
-        const canRead = schemaReadAccess(ctx.reader.access);
-        return listCollectionObjects(ctx.read.overview).filter((c) => canRead.collection(c.collection));
-      },
+      resolve: async (_r, _a, ctx) => readableObjects(ctx).collections(),
     };
     query['collections_by_name'] = {
       type: objects.collection,
       args: { name: requiredString },
-      resolve: async (_r, args: { name: string }, ctx) => {
-        const name = toServiceCollectionName(args.name);
-        requireSchemaRead(ctx, name);
-        return requireFound(findCollectionObject(ctx.read.overview, name));
-      },
+      resolve: async (_r, args: { name: string }, ctx) => readableObjects(ctx).collection(toServiceCollectionName(args.name)),
     };
   }
   if (readable('svc_fields')) {
     query['fields'] = {
       type: list(objects.field),
-      resolve: async (_r, _a, ctx) => {
-        const canRead = schemaReadAccess(ctx.reader.access);
-        const overview = ctx.read.overview;
-        return Object.values(overview.collections)
-          .filter((c) => canRead.collection(c.collection))
-          .flatMap((c) => listFieldObjects(overview, c).filter((f) => canRead.field(c.collection, f.field)));
-      },
+      resolve: async (_r, _a, ctx) => readableObjects(ctx).fields(),
     };
     query['fields_in_collection'] = {
       type: list(objects.field),
       args: { collection: requiredString },
-      resolve: async (_r, args: { collection: string }, ctx) => {
-        const name = toServiceCollectionName(args.collection);
-        requireSchemaRead(ctx, name);
-        return listFieldObjects(ctx.read.overview, requireCollection(ctx.read.overview, name));
-      },
+      resolve: async (_r, args: { collection: string }, ctx) => readableObjects(ctx).fieldsIn(toServiceCollectionName(args.collection)),
     };
     query['fields_by_name'] = {
       type: objects.field,
       args: { collection: requiredString, field: requiredString },
-      resolve: async (_r, args: { collection: string; field: string }, ctx) => {
-        const name = toServiceCollectionName(args.collection);
-        requireSchemaRead(ctx, name);
-        return fieldObject(ctx.read.overview, name, args.field);
-      },
+      resolve: async (_r, args: { collection: string; field: string }, ctx) =>
+        readableObjects(ctx).field(toServiceCollectionName(args.collection), args.field),
     };
   }
   if (readable('svc_relations')) {
     query['relations'] = {
       type: list(objects.relation),
-      resolve: async (_r, _a, ctx) => {
-        const canRead = schemaReadAccess(ctx.reader.access);
-        const overview = ctx.read.overview;
-        return overview.relations.filter((r) => canRead.relation(r)).map((r) => toRelationObject(overview, r));
-      },
+      resolve: async (_r, _a, ctx) => readableObjects(ctx).relations(),
     };
     query['relations_in_collection'] = {
       type: list(objects.relation),
       args: { collection: requiredString },
-      resolve: async (_r, args: { collection: string }, ctx) => {
-        const name = toServiceCollectionName(args.collection);
-        requireSchemaRead(ctx, name);
-        const overview = ctx.read.overview;
-        return overview.relations.filter((r) => r.collection === name).map((r) => toRelationObject(overview, r));
-      },
+      resolve: async (_r, args: { collection: string }, ctx) => readableObjects(ctx).relationsIn(toServiceCollectionName(args.collection)),
     };
     query['relations_by_name'] = {
       type: objects.relation,
       args: { collection: requiredString, field: requiredString },
-      resolve: async (_r, args: { collection: string; field: string }, ctx) => {
-        const name = toServiceCollectionName(args.collection);
-        requireSchemaRead(ctx, name);
-        return relationObject(ctx.read.overview, name, args.field);
-      },
+      resolve: async (_r, args: { collection: string; field: string }, ctx) =>
+        readableObjects(ctx).relation(toServiceCollectionName(args.collection), args.field),
     };
   }
   if (access.isAdmin) addSchemaMutations(mutation, objects);
@@ -322,7 +283,8 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
 
 /** reference/routes.md, Schema routes: writes are admin only; each answers the changed object. */
 function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof schemaObjectTypes>): void {
-  const fresh = (ctx: GraphqlContext) => ctx.system.schemaChanges.schema.getOverview();
+  // Admins only: the changed object is read back from the new overview with every object readable.
+  const fresh = async (ctx: GraphqlContext) => readableSchemaObjects(await ctx.system.schemaChanges.schema.getOverview(), FULL_READ_ACCESS);
   mutation['create_collections_item'] = {
     type: objects.collection,
     args: { data: { type: new GraphQLNonNull(SCHEMA_INPUTS.createCollection) } },
@@ -330,7 +292,7 @@ function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof sch
       requireAdmin(ctx);
       const spec = parseCollectionPayload(args.data);
       await createCollections(ctx.system.schemaChanges, [spec]);
-      return requireFound(findCollectionObject(await fresh(ctx), spec.collection));
+      return (await fresh(ctx)).collection(spec.collection);
     },
   };
   mutation['update_collections_item'] = {
@@ -342,7 +304,7 @@ function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof sch
       const meta = args.data['meta'];
       if (!isObject(meta)) throw new InvalidPayloadError('"meta" is required and must be an object');
       await updateCollection(ctx.system.schemaChanges, name, meta);
-      return requireFound(findCollectionObject(await fresh(ctx), name));
+      return (await fresh(ctx)).collection(name);
     },
   };
   mutation['delete_collections_item'] = {
@@ -362,7 +324,7 @@ function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof sch
       const name = toServiceCollectionName(args.collection);
       const spec = parseFieldPayload(args.data, name);
       await createField(ctx.system.schemaChanges, name, spec);
-      return fieldObject(await fresh(ctx), name, spec.field);
+      return (await fresh(ctx)).field(name, spec.field);
     },
   };
   mutation['update_fields_item'] = {
@@ -372,7 +334,7 @@ function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof sch
       requireAdmin(ctx);
       const name = toServiceCollectionName(args.collection);
       await updateField(ctx.system.schemaChanges, name, args.field, parseFieldPatch(args.data, args.field));
-      return fieldObject(await fresh(ctx), name, args.field);
+      return (await fresh(ctx)).field(name, args.field);
     },
   };
   mutation['delete_fields_item'] = {
@@ -391,7 +353,7 @@ function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof sch
       requireAdmin(ctx);
       const spec = parseRelationPayload(args.data);
       await createRelation(ctx.system.schemaChanges, spec);
-      return relationObject(await fresh(ctx), spec.collection, spec.field);
+      return (await fresh(ctx)).relation(spec.collection, spec.field);
     },
   };
   mutation['update_relations_item'] = {
@@ -401,7 +363,7 @@ function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof sch
       requireAdmin(ctx);
       const name = toServiceCollectionName(args.collection);
       await updateRelation(ctx.system.schemaChanges, name, args.field, parseRelationPatch(args.data));
-      return relationObject(await fresh(ctx), name, args.field);
+      return (await fresh(ctx)).relation(name, args.field);
     },
   };
   mutation['delete_relations_item'] = {
@@ -417,23 +379,4 @@ function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof sch
 
 function requireAdmin(ctx: GraphqlContext): void {
   if (!ctx.reader.accountability.admin) throw new ForbiddenError();
-}
-
-function requireSchemaRead(ctx: GraphqlContext, collection: string): void {
-  if (!schemaReadAccess(ctx.reader.access).collection(collection)) throw new ForbiddenError();
-}
-
-function requireFound<T>(value: T | undefined): T {
-  if (value === undefined) throw new ForbiddenError();
-  return value;
-}
-
-function fieldObject(overview: SchemaOverview, collection: string, field: string) {
-  const found = requireCollection(overview, collection).fields[field];
-  return toFieldObject(overview, collection, requireFound(found));
-}
-
-function relationObject(overview: SchemaOverview, collection: string, field: string) {
-  const found = overview.relations.find((r) => r.collection === collection && r.field === field);
-  return toRelationObject(overview, requireFound(found));
 }

@@ -1,7 +1,8 @@
 import Bull from 'bull';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Config } from '../config/index.js';
-import { invariant } from '../errors.js';
+import { RedisGuard } from '../cache/redis-guard.js';
+import type { Config, RedisConfig } from '../config/index.js';
+import { invariant, ServiceUnavailableError } from '../errors.js';
 
 /** One run of a job, as its handler sees it. */
 export interface JobRun {
@@ -24,7 +25,7 @@ export interface JobQueue {
 
 export interface JobQueueOptions {
   /** With a URL jobs go to bull for the worker process; without, they run here. */
-  readonly redisUrl: string | undefined;
+  readonly redis: RedisConfig;
   /** CACHE_NAMESPACE: deployments sharing one Redis keep their queues apart. */
   readonly namespace: string;
   readonly settings: Config['jobs'];
@@ -43,7 +44,7 @@ const QUEUE_NAME = 'jobs';
 
 /** The API side: a bull producer with Redis, the in-process runner without (DESIGN.md). */
 export function createJobQueue(options: JobQueueOptions): JobQueue {
-  return options.redisUrl === undefined ? new InProcessJobQueue(options) : new BullJobQueue(openBull(options.redisUrl, options));
+  return options.redis.url === undefined ? new InProcessJobQueue(options) : new BullJobQueue(openBull(options.redis.url, options), options);
 }
 
 /**
@@ -52,8 +53,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
  * JOBS_LOCK_DURATION) is found by a stalled check (every JOBS_STALLED_INTERVAL, and at
  * start) and run again; a failed one is retried up to JOBS_ATTEMPTS with backoff.
  */
-export async function startJobWorker(options: JobQueueOptions & { readonly redisUrl: string }): Promise<{ close(): Promise<void> }> {
-  const queue = openBull(options.redisUrl, options);
+export async function startJobWorker(options: JobQueueOptions & { readonly redis: { readonly url: string } }): Promise<{ close(): Promise<void> }> {
+  const queue = openBull(options.redis.url, options);
   await queue.isReady();
   queue.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
   queue.on('stalled', (job: Bull.Job) => options.logger.warn({ job: job.id, name: job.name }, 'job stalled: its worker died; it runs again'));
@@ -84,15 +85,57 @@ function openBull(redisUrl: string, options: JobQueueOptions): Bull.Queue {
   });
 }
 
+/**
+ * An add waits at most this many REDIS_COMMAND_TIMEOUTs (bull makes a few round trips); past
+ * it, or while Redis is known to fail, it is 503 SERVICE_UNAVAILABLE rather than a request
+ * held as long as Redis hangs.
+ */
+const ADD_TIMEOUT_COMMANDS = 4;
+
 class BullJobQueue implements JobQueue {
-  constructor(private readonly queue: Bull.Queue) {}
+  readonly #guard: RedisGuard;
+  readonly #addTimeoutMs: number;
+
+  constructor(
+    private readonly queue: Bull.Queue,
+    options: JobQueueOptions,
+  ) {
+    this.#guard = new RedisGuard('job queue', 'jobs are refused (503)', options.logger);
+    this.#addTimeoutMs = options.redis.commandTimeoutMs * ADD_TIMEOUT_COMMANDS;
+    // Bull re-emits its clients' connection errors; unheard, an 'error' event would end the process.
+    queue.on('error', (error) => this.#guard.failed(error));
+  }
 
   async add(name: string, id: string, data: unknown): Promise<void> {
-    await this.queue.add(name, data, { jobId: id });
+    let adding: Promise<Bull.Job> | undefined;
+    try {
+      await this.#guard.run(() => {
+        adding = this.queue.add(name, data, { jobId: id });
+        return withTimeout(adding, this.#addTimeoutMs);
+      });
+    } catch (error) {
+      // Answered as not queued: should Redis take it after all, it does not run.
+      adding?.then((job) => job.remove()).catch(() => undefined);
+      throw new ServiceUnavailableError('jobs', error instanceof Error ? error.message.replace(/\.$/, '') : 'Redis is unavailable');
+    }
   }
 
   close(): Promise<void> {
     return this.queue.close();
+  }
+}
+
+async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  const timeout = new AbortController();
+  try {
+    return await Promise.race([
+      work,
+      delay(timeoutMs, undefined, { signal: timeout.signal }).then(() => {
+        throw new Error(`Redis did not answer within ${timeoutMs}ms`);
+      }),
+    ]);
+  } finally {
+    timeout.abort();
   }
 }
 

@@ -65,6 +65,12 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache:
     // aggregate objects as one more level.
     maxDepth: deps.config.maxRelationalDepth + 1,
     introspection: deps.config.graphqlIntrospection,
+    cost: {
+      costLimit: deps.config.graphqlQueryCostLimit,
+      aliasLimit: deps.config.graphqlQueryAliasLimit,
+      queryLimitDefault: deps.config.queryLimitDefault,
+      queryLimitMax: deps.config.queryLimitMax,
+    },
   });
 
   const handlerFor = (scope: Scope) =>
@@ -75,7 +81,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache:
         const { overview, access, schemas } = await callerSchemas(deps, store, req.raw);
         const schema = schemas[scope];
         const operationName = params.operationName ?? undefined;
-        const { document, operation } = preparer.prepare(schema, params.query, operationName);
+        const { document, operation } = preparer.prepare(schema, params.query, operationName, params.variables ?? undefined);
         // reference/routes.md: mutations over GET → 405 METHOD_NOT_ALLOWED.
         if (operation === 'mutation' && req.method === 'GET') throw new MethodNotAllowedError('GET', ['POST']);
         if (operation !== 'query') skipResponseCache(req.context.res);

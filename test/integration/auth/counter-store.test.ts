@@ -2,7 +2,16 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { MemoryCounterStore, RedisCounterStore, type CounterStore } from '../../../src/auth/counter-store.js';
+import {
+  consumePoint,
+  FallbackCounterStore,
+  MemoryCounterStore,
+  RedisCounterStore,
+  type CounterFallback,
+  type CounterStore,
+} from '../../../src/auth/counter-store.js';
+import { RedisGuard, redisClientOptions } from '../../../src/cache/redis-guard.js';
+import { startRedisProcess, type RedisProcess } from '../../support/redis-process.js';
 import { redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/services.js';
 
 /** The behaviour every CounterStore must have, whatever holds the counters. */
@@ -89,5 +98,68 @@ describe('RedisCounterStore', function () {
     } finally {
       down.disconnect();
     }
+  });
+});
+
+describe('FallbackCounterStore (RATE_LIMITER_REDIS_FALLBACK)', function () {
+  this.timeout(20_000);
+  let server: RedisProcess | undefined;
+  let redis: Redis | undefined;
+  const warnings: string[] = [];
+  const infos: string[] = [];
+  const storeWith = (fallback: CounterFallback) => {
+    if (redis === undefined) throw new Error('redis not started');
+    const logger = { warn: (_d: unknown, message: string) => void warnings.push(message), info: (_d: unknown, message: string) => void infos.push(message) };
+    return new FallbackCounterStore(new RedisCounterStore(redis, `svc-test:${randomUUID()}:`), new RedisGuard('rate limiter', 'degraded', logger), fallback);
+  };
+  const limitOf = async (store: CounterStore) => {
+    const outcomes: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const started = Date.now();
+      outcomes.push(await consumePoint(store, 'k', 2, 60).then(() => 'ok', (error: unknown) => (error as { code: string }).code));
+      expect(Date.now() - started).to.be.lessThan(1500);
+    }
+    return outcomes;
+  };
+
+  before(async () => {
+    server = await startRedisProcess();
+    redis = new Redis(server.url, redisClientOptions(200));
+  });
+  beforeEach(() => {
+    warnings.length = 0;
+    infos.length = 0;
+  });
+  afterEach(() => server?.resume());
+  after(async () => {
+    redis?.disconnect();
+    await server?.stop();
+  });
+
+  it('memory: while Redis hangs the limit holds in this process, logged once; Redis counts again after', async () => {
+    const store = storeWith('memory');
+    expect(await store.increment('shared', 60_000)).to.include({ count: 1 });
+    server?.pause();
+    expect(await limitOf(store)).to.deep.equal(['ok', 'ok', 'REQUESTS_EXCEEDED', 'REQUESTS_EXCEEDED']);
+    expect(warnings).to.deep.equal(['rate limiter: Redis unavailable, degraded until it answers again']);
+    server?.resume();
+    await sleep(1100);
+    // The Redis counter again (an increment sent as Redis hung may have been counted on its return).
+    expect((await store.increment('shared', 60_000)).count).to.be.within(2, 3);
+    expect(infos).to.deep.equal(['rate limiter: Redis answers again']);
+  });
+
+  it('open: while Redis hangs nothing is limited', async () => {
+    const store = storeWith('open');
+    server?.pause();
+    expect(await limitOf(store)).to.deep.equal(['ok', 'ok', 'ok', 'ok']);
+    expect(warnings).to.have.length(1);
+  });
+
+  it('closed: while Redis hangs every request is 503 SERVICE_UNAVAILABLE, answered at once', async () => {
+    const store = storeWith('closed');
+    server?.pause();
+    expect(await limitOf(store)).to.deep.equal(['SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE']);
+    expect(warnings).to.have.length(1);
   });
 });

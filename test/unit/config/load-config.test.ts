@@ -128,6 +128,21 @@ describe('loadConfig', () => {
     expect(configError({ EXPORT_CSV_ESCAPE_FORMULAS: 'no' }).variable).to.equal('EXPORT_CSV_ESCAPE_FORMULAS');
   });
 
+  it('reads the GraphQL cost limits (250000 rows, 100 aliases; Infinity switches one off)', () => {
+    const defaults = loadConfig({}, NO_FILE);
+    expect([defaults.graphqlQueryCostLimit, defaults.graphqlQueryAliasLimit]).to.deep.equal([250_000, 100]);
+    const set = loadConfig({ GRAPHQL_QUERY_COST_LIMIT: 'Infinity', GRAPHQL_QUERY_ALIAS_LIMIT: '0' }, NO_FILE);
+    expect([set.graphqlQueryCostLimit, set.graphqlQueryAliasLimit]).to.deep.equal([Infinity, 0]);
+  });
+
+  it('reads REDIS_COMMAND_TIMEOUT (500ms) and RATE_LIMITER_REDIS_FALLBACK (memory)', () => {
+    const defaults = loadConfig({}, NO_FILE);
+    expect(defaults.redis.commandTimeoutMs).to.equal(500);
+    expect(defaults.rateLimiter.redisFallback).to.equal('memory');
+    const set = loadConfig({ REDIS_COMMAND_TIMEOUT: '2s', RATE_LIMITER_REDIS_FALLBACK: 'open' }, NO_FILE);
+    expect([set.redis.commandTimeoutMs, set.rateLimiter.redisFallback]).to.deep.equal([2000, 'open']);
+  });
+
   it('reads a value from <NAME>_FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
     writeFileSync(join(dir, 'secret'), 'from-file\n');
@@ -167,6 +182,10 @@ describe('loadConfig', () => {
     ),
     [{ IP_CUSTOM_HEADER: 'X-Real-IP' }, 'IP_CUSTOM_HEADER', /needs IP_TRUST_PROXY/],
     [{ AUTH_USER_CACHE_TTL: 'a while' }, 'AUTH_USER_CACHE_TTL', /duration/],
+    [{ GRAPHQL_QUERY_COST_LIMIT: '0' }, 'GRAPHQL_QUERY_COST_LIMIT', /at least 1/],
+    [{ REDIS_COMMAND_TIMEOUT: '0' }, 'REDIS_COMMAND_TIMEOUT', /longer than 0ms/],
+    [{ RATE_LIMITER_REDIS_FALLBACK: 'allow' }, 'RATE_LIMITER_REDIS_FALLBACK', /one of memory, open, closed/],
+    [{ GRAPHQL_QUERY_ALIAS_LIMIT: 'many' }, 'GRAPHQL_QUERY_ALIAS_LIMIT', /integer/],
   ];
   for (const [env, variable, problem] of invalid) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {

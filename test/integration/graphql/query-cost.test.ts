@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import { describeEachDatabase, type ServerContext } from '../../support/server.js';
+import { statementsRunOn } from '../../support/statements.js';
+import { createCaller, grant, type Caller } from '../access/permission-helpers.js';
+import { createQueryFixture } from '../query/fixture-schema.js';
+import { graphql, graphqlData, type GraphqlResponse } from './graphql-client.js';
+
+/*
+ * A document's work is bounded before it runs (graphql/query-cost.ts): rows read, counted
+ * from the lists' limits (nested lists multiply), and aliases. Over the limits the document
+ * is refused as 400 GRAPHQL_VALIDATION, and the database is never asked.
+ */
+
+const aliased = (count: number, selection: string) => Array.from({ length: count }, (_, i) => `a${i}: ${selection}`).join(' ');
+
+/** A limited role reading articles and comments, its permissions loaded by a first request. */
+async function limitedReader(ctx: ServerContext): Promise<Caller> {
+  await createQueryFixture(ctx);
+  const reader = await createCaller(ctx.server.db);
+  await grant(ctx, reader.role, [
+    { collection: 'articles', action: 'read', fields: ['id', 'title', 'comments'] },
+    { collection: 'comments', action: 'read', fields: ['id', 'text', 'article'] },
+  ]);
+  await graphqlData(ctx, '{ articles(limit: 1) { id } }', { token: reader.token });
+  return reader;
+}
+
+/** The request's answer and the statements the database ran meanwhile. */
+async function sent(ctx: ServerContext, reader: Caller, query: string, variables?: Record<string, unknown>) {
+  let res: GraphqlResponse | undefined;
+  const statements = await statementsRunOn(ctx.server.db, async () => {
+    res = await graphql(ctx, query, { token: reader.token, ...(variables === undefined ? {} : { variables }) });
+  });
+  if (res === undefined) throw new Error('no answer');
+  return { res, statements };
+}
+
+function expectRefused(result: { res: GraphqlResponse; statements: string[] }, ...messages: string[]): void {
+  expect(result.res.status, JSON.stringify(result.res.body)).to.equal(400);
+  expect(result.res.body.errors).to.have.length(1);
+  const [error] = result.res.body.errors ?? [];
+  expect(error?.message).to.equal('GraphQL validation error.');
+  expect(error?.extensions['code']).to.equal('GRAPHQL_VALIDATION');
+  expect((error?.extensions['errors'] as { message: string }[]).map((e) => e.message)).to.deep.equal(messages);
+  expect(result.statements).to.deep.equal([]);
+}
+
+describeEachDatabase('graphql: the cost of a document is bounded before it runs (default limits)', (ctx) => {
+  let reader: Caller;
+  before(async () => {
+    reader = await limitedReader(ctx());
+  });
+
+  it('many aliases of an unlimited list are refused without reading', async () => {
+    const result = await sent(ctx(), reader, `{ ${aliased(440, 'articles(limit: -1) { id }')} }`);
+    expectRefused(
+      result,
+      'The operation has 440 aliases, more than the limit of 100.',
+      'The operation may read 4400000 rows, more than the limit of 250000.',
+    );
+  });
+
+  it('unlimited lists count as 10000 rows each, up to GRAPHQL_QUERY_COST_LIMIT (250000)', async () => {
+    const over = await sent(ctx(), reader, `query Many { ${aliased(26, 'articles(limit: -1) { id }')} }`);
+    expectRefused(over, 'Operation "Many" may read 260000 rows, more than the limit of 250000.');
+    const within = await sent(ctx(), reader, `{ ${aliased(25, 'articles(limit: -1) { id }')} }`);
+    expect(within.res.status).to.equal(200);
+    expect((within.res.body.data?.['a24'] as unknown[]).length).to.equal(4);
+    expect(within.statements.length).to.be.greaterThan(0);
+  });
+
+  it('a limit given as a variable counts at its value, on every request of the same document', async () => {
+    const query = `query Limited($n: Int) { ${aliased(30, 'articles(limit: $n) { id }')} }`;
+    expectRefused(await sent(ctx(), reader, query, { n: -1 }), 'Operation "Limited" may read 300000 rows, more than the limit of 250000.');
+    const small = await sent(ctx(), reader, query, { n: 2 });
+    expect(small.res.status).to.equal(200);
+    expect(small.res.body.data?.['a0']).to.have.length(2);
+    // The document is remembered as valid now: another request with a big limit is still refused.
+    expectRefused(await sent(ctx(), reader, query, { n: -1 }), 'Operation "Limited" may read 300000 rows, more than the limit of 250000.');
+  });
+
+  it('a chain of fragments each spreading the next twice is measured once per fragment', async () => {
+    // Walked spread by spread, 2^60 selections: the depth and cost rules would never finish.
+    const chain = Array.from({ length: 60 }, (_, i) => `fragment F${i} on articles { ...F${i + 1} ...F${i + 1} }`).join(' ');
+    const started = Date.now();
+    const data = await graphqlData(ctx(), `{ articles(limit: 2, sort: ["id"]) { ...F0 } } ${chain} fragment F60 on articles { id }`, {
+      token: reader.token,
+    });
+    expect(data['articles']).to.deep.equal([{ id: '1' }, { id: '2' }]);
+    expect(Date.now() - started).to.be.lessThan(3000);
+  });
+
+  it('fragments count at every spread', async () => {
+    const query = `{ ${aliased(13, 'articles(limit: -1) { ...F }')} } fragment F on articles { id comments(limit: -1) { id } }`;
+    // 13 x (10000 articles + 10000 comments: one level never reads more than a table).
+    expectRefused(await sent(ctx(), reader, query), 'The operation may read 260000 rows, more than the limit of 250000.');
+  });
+});
+
+describeEachDatabase(
+  'graphql: nested lists multiply the cost (GRAPHQL_QUERY_COST_LIMIT=1000, GRAPHQL_QUERY_ALIAS_LIMIT=2)',
+  (ctx) => {
+    let reader: Caller;
+    before(async () => {
+      reader = await limitedReader(ctx());
+    });
+
+    it('rows of a nested list are counted per parent row', async () => {
+      const ok = await sent(ctx(), reader, '{ articles(limit: 10, sort: ["id"]) { id comments(limit: 10) { id } } }');
+      expect(ok.res.status, JSON.stringify(ok.res.body)).to.equal(200);
+      expect((ok.res.body.data?.['articles'] as unknown[]).length).to.equal(4);
+      // 30 articles + 30 x 40 comments.
+      const over = await sent(ctx(), reader, '{ articles(limit: 30) { id comments(limit: 40) { id } } }');
+      expectRefused(over, 'The operation may read 1230 rows, more than the limit of 1000.');
+      // Without a limit a list counts QUERY_LIMIT_DEFAULT (100) rows: 100 + 100 x 100.
+      const defaults = await sent(ctx(), reader, '{ articles { id comments { id } } }');
+      expectRefused(defaults, 'The operation may read 10100 rows, more than the limit of 1000.');
+    });
+
+    it('aliases count wherever they are', async () => {
+      const over = await sent(ctx(), reader, '{ articles(limit: 1) { a: id b: title comments(limit: 1) { c: id } } }');
+      expectRefused(over, 'The operation has 3 aliases, more than the limit of 2.');
+      const ok = await graphqlData(ctx(), '{ articles(limit: 1, sort: ["id"]) { a: id b: id } }', { token: reader.token });
+      expect(ok['articles']).to.deep.equal([{ a: '1', b: '1' }]);
+    });
+  },
+  { env: { GRAPHQL_QUERY_COST_LIMIT: '1000', GRAPHQL_QUERY_ALIAS_LIMIT: '2' } },
+);
