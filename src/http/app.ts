@@ -118,7 +118,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/fields', fieldRoutes(schemaContext));
   app.use('/relations', relationRoutes(schemaContext));
   app.use('/utils/cache', cacheRoutes(deps));
-  app.use(itemsReadRoutes(deps, cacheReads(deps)));
+  app.use(itemsReadRoutes(deps, (collectionOf) => cacheReads(deps, collectionOf)));
   app.use('/assets', assetRoutes(deps));
   app.use('/files', fileWriteRoutes(deps, { withImport: true }));
   app.use(['/items/svc_files', '/items/directus_files'], fileWriteRoutes(deps, { withImport: false }));
