@@ -59,6 +59,8 @@ export interface DbConfig {
   readonly pool: { readonly min: number | undefined; readonly max: number | undefined };
   readonly excludeTables: readonly string[];
   readonly healthcheckThresholdMs: number;
+  /** DB_SSL, DB_SSL__REJECT_UNAUTHORIZED, DB_SSL__CA (pg and mysql); undefined: no TLS. */
+  readonly ssl?: { readonly rejectUnauthorized: boolean; readonly ca: string | undefined } | undefined;
 }
 
 export interface StorageLocationConfig {
@@ -407,6 +409,9 @@ function readDbConfig(env: EnvReader): DbConfig {
     },
     excludeTables: env.list('DB_EXCLUDE_TABLES', ['spatial_ref_sys', 'sysdiagrams']),
     healthcheckThresholdMs: env.int('DB_HEALTHCHECK_THRESHOLD', 150, { min: 0 }),
+    ssl: env.bool('DB_SSL', false)
+      ? { rejectUnauthorized: env.bool('DB_SSL__REJECT_UNAUTHORIZED', true), ca: env.string('DB_SSL__CA') }
+      : undefined,
   };
   if (client !== 'sqlite3' && config.connectionString === undefined && config.database === undefined) {
     throw new ConfigError('DB_DATABASE', `is required when DB_CLIENT is ${client}`);
