@@ -241,6 +241,8 @@ export interface Config {
 export interface LoadConfigOptions {
   /** Where the `.env` file is looked for when CONFIG_PATH is unset. */
   readonly defaultConfigPath?: string;
+  /** Told the name of every variable read (the settings table's test: src/config/settings.ts). */
+  readonly onRead?: (name: string) => void;
 }
 
 /**
@@ -252,9 +254,10 @@ export function loadConfig(
   processEnv: Readonly<Record<string, string | undefined>>,
   options: LoadConfigOptions = {},
 ): Config {
+  options.onRead?.('CONFIG_PATH');
   const configPath = processEnv['CONFIG_PATH'] ?? options.defaultConfigPath ?? './.env';
   const fileEnv = readEnvFile(configPath, processEnv['CONFIG_PATH'] !== undefined);
-  const env = new EnvReader({ ...fileEnv, ...processEnv });
+  const env = new EnvReader({ ...fileEnv, ...processEnv }, options.onRead);
 
   const secret = env.string('SECRET');
   const cookieSameSite = ['lax', 'strict', 'none'] as const;
