@@ -23,6 +23,18 @@ function oneLine(result: Exited): string {
   return lines[0] ?? '';
 }
 
+/** Runs `work` while another server holds a local port. */
+async function withBusyPort(work: (port: number) => Promise<void>): Promise<void> {
+  const busy: Server = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  const address = busy.address();
+  try {
+    await work(typeof address === 'object' && address !== null ? address.port : 0);
+  } finally {
+    await new Promise<void>((resolve) => busy.close(() => resolve()));
+  }
+}
+
 async function withDatabaseEnv(ctx: Mocha.Context, target: DatabaseTarget): Promise<Record<string, string>> {
   requireOrSkip(ctx, await target.unavailable());
   const database = await target.create();
@@ -33,34 +45,19 @@ async function withDatabaseEnv(ctx: Mocha.Context, target: DatabaseTarget): Prom
 describe('start-up failures', function () {
   this.timeout(60_000);
 
-  it('a port in use names the port and PORT', async () => {
-    const busy: Server = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
-    const address = busy.address();
-    const port = typeof address === 'object' && address !== null ? address.port : 0;
-    try {
-      const file = join(dir, 'port.sqlite');
-      const line = oneLine(await runUntilExit({ ...BASE, PORT: String(port), DB_FILENAME: file }));
+  it('a port in use names the port and PORT', () =>
+    withBusyPort(async (port) => {
+      const line = oneLine(await runUntilExit({ ...BASE, PORT: String(port), DB_FILENAME: join(dir, 'port.sqlite') }));
       expect(line).to.equal(`Port ${port} on 127.0.0.1 is already in use (another instance of the service, or another program): stop it, or set PORT to a free port.`);
-    } finally {
-      await new Promise<void>((resolve) => busy.close(() => resolve()));
-    }
-  });
+    }));
 
-  it('with LOG_LEVEL=debug the same line is followed by the stack', async () => {
-    const busy: Server = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
-    const address = busy.address();
-    const port = typeof address === 'object' && address !== null ? address.port : 0;
-    try {
+  it('with LOG_LEVEL=debug the same line is followed by the stack', () =>
+    withBusyPort(async (port) => {
       const result = await runUntilExit({ ...BASE, PORT: String(port), DB_FILENAME: join(dir, 'debug.sqlite'), LOG_LEVEL: 'debug' });
       expect(result.code).to.equal(1);
       expect(result.stderr.split('\n')[0]).to.match(new RegExp(`^Port ${port} on 127\\.0\\.0\\.1 is already in use`));
       expect(result.stderr).to.contain('EADDRINUSE').and.match(STACK_LINE);
-    } finally {
-      await new Promise<void>((resolve) => busy.close(() => resolve()));
-    }
-  });
+    }));
 
   it('a SQLite file that cannot be made names DB_FILENAME', async () => {
     const blocker = join(dir, 'a-file');
