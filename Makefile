@@ -2,16 +2,24 @@
 .PHONY: start test build typecheck lint install clean worker
 
 INSTALL_STAMP := node_modules/.install-stamp
+BUILD_STAMP := dist/.build-stamp
+# Everything tsc compiles (tsconfig.json "include"): a change to any of it rebuilds, nothing else does.
+SOURCES := tsconfig.json $(shell find src catalog workers test bench -name '*.ts' -not -path '*/node_modules/*' 2>/dev/null)
 
-# Installs (and builds the native modules: better-sqlite3, argon2) only when the manifest changed.
+# Installs exactly the lock file (npm ci; builds the native modules better-sqlite3 and argon2),
+# only when package.json or package-lock.json changed since the last install.
 $(INSTALL_STAMP): package.json package-lock.json
-	npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	@touch $@
 
 install: $(INSTALL_STAMP)
 
-build: $(INSTALL_STAMP)
-	npx tsc -p tsconfig.json
+# Compiles only when a source changed (the stamp), and then incrementally (dist/.tsbuildinfo).
+$(BUILD_STAMP): $(INSTALL_STAMP) $(SOURCES)
+	npx tsc -p tsconfig.json --incremental --tsBuildInfoFile dist/.tsbuildinfo
+	@touch $@
+
+build: $(BUILD_STAMP)
 
 typecheck: $(INSTALL_STAMP)
 	npx tsc -p tsconfig.json --noEmit
@@ -22,17 +30,17 @@ lint: $(INSTALL_STAMP)
 
 # Serves the API on PORT (8055) against DB_CLIENT (SQLite under ./data/ by default).
 # NODE_ENV=production: graphql-js skips its development-only checks (~1/3 of a query's CPU).
-start: build
+start: $(BUILD_STAMP)
 	NODE_ENV=production node dist/src/server.js
 
 # A smaller young generation keeps a streaming export's RSS flat (bench/README.md, Exports).
 WORKER_NODE_FLAGS ?= --max-semi-space-size=4
-worker: build
+worker: $(BUILD_STAMP)
 	NODE_ENV=production node $(WORKER_NODE_FLAGS) dist/workers/index.js
 
 # Every test: unit, contract, integration on SQLite, and on PostgreSQL, MariaDB and Redis
 # when reachable (REQUIRE_SERVICES=1 makes an unreachable one fail).
-test: build lint
+test: $(BUILD_STAMP) lint
 	npx mocha 'test/**/*.test.ts'
 
 clean:

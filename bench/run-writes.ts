@@ -3,7 +3,7 @@
  * its full audit trail, against the service and against the write floor.
  *   node --import tsx bench/run-writes.ts
  * Env as run-reads.ts (SERVICE_URL, FLOOR_URL, TOKEN, DURATION, CONNECTIONS, WARMUP). Updates touch
- * articles above 50,000 (../shared/bench-data/README.md); creates add rows (re-run setup.sh
+ * articles above 50,000 (bench/data/README.md); creates add rows (re-run setup.sh
  * for a pristine dataset).
  */
 import autocannon from 'autocannon';

@@ -1,6 +1,6 @@
 /**
  * The read scenarios of the benchmark (issue #4), each as the service's request and the
- * floor's hand-written SQL returning the same JSON. Rows come from ../shared/bench-data.
+ * floor's hand-written SQL returning the same JSON. Rows come from bench/data.
  */
 export interface ReadScenario {
   readonly name: string;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares the benchmark dataset of ../shared/bench-data on a PostgreSQL database:
+# Prepares the benchmark dataset of bench/data on a PostgreSQL database:
 # starts the built service on it once (migrate + bootstrap with a known static token),
 # creates the data model through the service's own schema API, then loads the rows in SQL.
 #   bench/setup.sh            (BENCH_DB, default svc_bench; dropped and recreated)
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 DB="${BENCH_DB:-svc_bench}"
 PORT="${BENCH_SETUP_PORT:-8077}"
 TOKEN="${BENCH_TOKEN:-bench-static-admin-token}"
-DATA="$(cd ../shared/bench-data && pwd)"
+DATA="$(cd bench/data && pwd)"
 
 make build >/dev/null
 psql -h 127.0.0.1 -d postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"

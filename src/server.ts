@@ -9,6 +9,7 @@ import { createDataInvalidation, type DataInvalidation } from './cache/data-inva
 import { openSchemaCache } from './cache/open-schema-cache.js';
 import type { SchemaCache } from './cache/schema-cache.js';
 import { loadConfigOrExit, type Config } from './config/index.js';
+import { describeConnectionFailure } from './db/connection-failure.js';
 import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { requestListener } from './http/fast-path.js';
@@ -50,7 +51,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const storage = createStorage(config.storage);
   const files = new FileLibrary({ config, storage, logger });
-  const db = createDatabase(config.db);
+  const db = createDatabase(config.db, { warn: (message) => logger.warn(message), debug: (message) => logger.debug(message) });
   let result: BootstrapResult;
   try {
     result = await bootstrap(db, {
@@ -99,7 +100,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const appDeps = { config, db, logger, schema, auth, invalidation, permissions, storage, files, jobs, dataCache, rateLimitCounters };
   const app = createApp(appDeps);
   const server = createServer(options.fastPath === false ? app : requestListener(app, appDeps));
-  await listen(server, config.port, config.host);
+  try {
+    await listen(server, config.port, config.host);
+  } catch (error) {
+    await shutdown(server, { db, schema, jobs, auth, invalidation, shared }, config.shutdownTimeoutMs, logger, { isStartFailure: true });
+    throw describeListenFailure(error, config);
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   logger.info({ port }, 'listening');
@@ -167,6 +173,50 @@ const LIMITER_DEGRADATIONS: Readonly<Record<Config['rateLimiter']['redisFallback
   closed: 'requests are refused (503)',
 };
 
+/** A start-up failure the person starting the service can fix: its message is the one line to print. */
+export class StartupFailure extends Error {
+  constructor(
+    message: string,
+    override readonly cause: unknown,
+  ) {
+    super(message);
+    this.name = 'StartupFailure';
+  }
+}
+
+/** PORT / HOST problems as a StartupFailure; other errors unchanged. */
+function describeListenFailure(error: unknown, config: Config): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const { port, host } = config;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new StartupFailure(`Port ${port} on ${host} is already in use (another instance of the service, or another program): stop it, or set PORT to a free port.`, error);
+    case 'EACCES':
+      return new StartupFailure(`Not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges): set PORT to 1024 or above.`, error);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new StartupFailure(`HOST ${host} is not an address of this machine: set HOST to one of its addresses, or to 0.0.0.0 for all of them.`, error);
+    default:
+      return error;
+  }
+}
+
+/**
+ * The one line saying why the service could not start and what to change, or undefined for an
+ * unexpected error (a bug: its stack is printed).
+ */
+export function describeStartupFailure(error: unknown, config: Config): string | undefined {
+  if (error instanceof StartupFailure) return error.message;
+  return describeConnectionFailure(error, config.db) ?? describeRedisFailure(error, config);
+}
+
+/** ioredis gives up on an unreachable REDIS with this error (caches and jobs open it at start). */
+function describeRedisFailure(error: unknown, config: Config): string | undefined {
+  if (config.redis.url === undefined || !(error instanceof Error) || error.message !== 'Connection is closed.') return undefined;
+  const url = new URL(config.redis.url);
+  return `Cannot reach Redis at ${url.hostname}:${url.port === '' ? '6379' : url.port} (REDIS): start it, or leave REDIS unset to keep caches in memory and run jobs in this process.`;
+}
+
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -189,6 +239,7 @@ async function shutdown(
   }: { db: Knex; schema: SchemaCache; jobs: JobQueue; auth: AuthServices; invalidation: DataInvalidation; shared: SharedState },
   timeoutMs: number,
   logger: Logger,
+  { isStartFailure = false }: { isStartFailure?: boolean } = {},
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // Keep-alive connections turn idle as their last request finishes: close them as they do.
@@ -206,7 +257,9 @@ async function shutdown(
   await shared.close();
   await invalidation.close();
   await db.destroy();
-  logger.info('stopped');
+  // After a failed start, the one line main() prints is all the news.
+  if (isStartFailure) logger.debug('stopped');
+  else logger.info('stopped');
 }
 
 function printCreatedAdmin(result: BootstrapResult): void {
@@ -232,7 +285,20 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => onSignal('SIGTERM'));
   process.once('SIGINT', () => onSignal('SIGINT'));
 
-  const running = await startServer(config, { logger });
+  let running: RunningServer;
+  try {
+    running = await startServer(config, { logger });
+  } catch (error) {
+    const line = describeStartupFailure(error, config);
+    if (line === undefined) throw error;
+    process.stderr.write(`${line}\n`);
+    // The driver's stack helps only someone debugging the service itself.
+    if (config.logLevel === 'debug' || config.logLevel === 'trace') {
+      const cause = error instanceof StartupFailure ? error.cause : error;
+      process.stderr.write(`${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}\n`);
+    }
+    process.exit(1);
+  }
   printCreatedAdmin(running.bootstrap);
   onSignal = (signal: string) => {
     logger.info({ signal }, 'shutting down');

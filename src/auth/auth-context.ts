@@ -32,15 +32,20 @@ const REDIS_PREFIX = 'svc:auth:';
 
 /**
  * Builds the auth collaborators from the config: login counters in Redis when REDIS is set
- * (shared by every instance; counted in this process while Redis fails), else in memory. The mail transport is checked when
- * EMAIL_VERIFY_SETUP is on; a failure is logged (mail is not needed to serve the API).
+ * (shared by every instance; counted in this process while Redis fails), else in memory. The
+ * mail transport is checked when EMAIL_VERIFY_SETUP is on; a failure is one warning line (mail
+ * is not needed to serve the API) and `/server/health` reports it.
  */
 export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'logger' | 'invalidation'>): AuthServices {
   const { config, logger } = deps;
   const mailer = createMailer(config.email);
   if (config.email.verifySetup) {
+    const { transport } = config.email;
     mailer.verify().catch((error: unknown) => {
-      logger.warn({ err: error, transport: config.email.transport }, 'e-mail transport is not usable');
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.warn(
+        `e-mail cannot be sent: the ${transport} transport is not usable (${reason}); invites, password resets and registration mails are not delivered. Set EMAIL_TRANSPORT=smtp with EMAIL_SMTP_HOST, or EMAIL_SENDMAIL_PATH`,
+      );
     });
   }
   const redis = config.redis.url === undefined ? undefined : new Redis(config.redis.url, redisClientOptions(config.redis.commandTimeoutMs));

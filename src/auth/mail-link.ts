@@ -59,7 +59,10 @@ export function sendLinkMail(ctx: Pick<AuthContext, 'mailer' | 'logger'>, mail: 
       text: `${mail.intro}\n\n${mail.label}: ${mail.link}\n\n${mail.outro}`,
       html: `<p>${escapeHtml(mail.intro)}</p><p><a href="${escapeHtml(mail.link)}">${escapeHtml(mail.label)}</a></p><p>${escapeHtml(mail.outro)}</p>`,
     })
-    .catch((error: unknown) => ctx.logger.error({ err: error, subject: mail.subject }, 'e-mail failed'));
+    .catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      ctx.logger.error({ subject: mail.subject, to: mail.to }, `e-mail "${mail.subject}" to ${mail.to} was not sent: ${reason}`);
+    });
 }
 
 function escapeHtml(text: string): string {

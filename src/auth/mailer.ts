@@ -1,6 +1,7 @@
 import { access, constants } from 'node:fs/promises';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { EmailConfig } from '../config/index.js';
+import type { HealthCheck } from '../db/health.js';
 
 export interface Mail {
   readonly to: string;
@@ -14,24 +15,54 @@ export interface Mailer {
   send(mail: Mail): Promise<void>;
   /** Rejects when the transport cannot be used (EMAIL_VERIFY_SETUP). */
   verify(): Promise<void>;
+  /**
+   * `/server/health`'s `email:connection` check: the outcome of the last verify or send
+   * (`warn` with the reason when it failed); undefined while the transport is untried.
+   */
+  health(): HealthCheck | undefined;
   close(): void;
 }
 
 export function createMailer(config: EmailConfig): Mailer {
   const transporter = createTransport(config);
+  // undefined: untried; null: the last verify or send worked; else why it failed.
+  let problem: string | null | undefined;
+  const track = async (work: () => Promise<unknown>) => {
+    try {
+      await work();
+      problem = null;
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+      throw error;
+    }
+  };
   return {
     async send(mail) {
-      await transporter.sendMail({ from: config.from, ...mail });
+      await track(() => transporter.sendMail({ from: config.from, ...mail }));
     },
     async verify() {
-      // nodemailer verifies SMTP only; for sendmail, the binary must be there.
-      if (config.transport === 'sendmail') await access(config.sendmail.path, constants.X_OK);
-      else await transporter.verify();
+      await track(async () => {
+        // nodemailer verifies SMTP only; for sendmail, the binary must be there.
+        if (config.transport === 'sendmail') await assertExecutable(config.sendmail.path);
+        else await transporter.verify();
+      });
+    },
+    health() {
+      if (problem === undefined) return undefined;
+      return problem === null ? { componentType: 'email', status: 'ok' } : { componentType: 'email', status: 'warn', output: problem };
     },
     close() {
       transporter.close();
     },
   };
+}
+
+async function assertExecutable(path: string): Promise<void> {
+  try {
+    await access(path, constants.X_OK);
+  } catch {
+    throw new Error(`${path} is not an executable program (EMAIL_SENDMAIL_PATH)`);
+  }
 }
 
 function createTransport(config: EmailConfig): Transporter {

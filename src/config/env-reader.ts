@@ -21,10 +21,15 @@ type Env = Readonly<Record<string, string | undefined>>;
  * naming the variable when the value cannot be used.
  */
 export class EnvReader {
-  constructor(private readonly env: Env) {}
+  constructor(
+    private readonly env: Env,
+    /** Told every variable name read (the settings table's test). */
+    private readonly onRead: (name: string) => void = () => undefined,
+  ) {}
 
   /** The raw value after `_FILE` indirection; undefined when unset or empty. */
   raw(name: string): string | undefined {
+    this.onRead(name);
     const file = this.env[`${name}_FILE`];
     if (file !== undefined && file !== '') {
       try {

@@ -70,6 +70,8 @@ export interface DbConfig {
   readonly pool: { readonly min: number | undefined; readonly max: number | undefined };
   readonly excludeTables: readonly string[];
   readonly healthcheckThresholdMs: number;
+  /** DB_SSL, DB_SSL__REJECT_UNAUTHORIZED, DB_SSL__CA (pg and mysql); undefined: no TLS. */
+  readonly ssl?: { readonly rejectUnauthorized: boolean; readonly ca: string | undefined } | undefined;
 }
 
 export interface StorageLocationConfig {
@@ -278,6 +280,8 @@ export interface Config {
 export interface LoadConfigOptions {
   /** Where the `.env` file is looked for when CONFIG_PATH is unset. */
   readonly defaultConfigPath?: string;
+  /** Told the name of every variable read (the settings table's test: src/config/settings.ts). */
+  readonly onRead?: (name: string) => void;
 }
 
 /**
@@ -289,9 +293,10 @@ export function loadConfig(
   processEnv: Readonly<Record<string, string | undefined>>,
   options: LoadConfigOptions = {},
 ): Config {
+  options.onRead?.('CONFIG_PATH');
   const configPath = processEnv['CONFIG_PATH'] ?? options.defaultConfigPath ?? './.env';
   const fileEnv = readEnvFile(configPath, processEnv['CONFIG_PATH'] !== undefined);
-  const env = new EnvReader({ ...fileEnv, ...processEnv });
+  const env = new EnvReader({ ...fileEnv, ...processEnv }, options.onRead);
 
   const secret = env.string('SECRET');
   const cookieSameSite = ['lax', 'strict', 'none'] as const;
@@ -455,6 +460,9 @@ function readDbConfig(env: EnvReader): DbConfig {
     },
     excludeTables: env.list('DB_EXCLUDE_TABLES', ['spatial_ref_sys', 'sysdiagrams']),
     healthcheckThresholdMs: env.int('DB_HEALTHCHECK_THRESHOLD', 150, { min: 0 }),
+    ssl: env.bool('DB_SSL', false)
+      ? { rejectUnauthorized: env.bool('DB_SSL__REJECT_UNAUTHORIZED', true), ca: env.string('DB_SSL__CA') }
+      : undefined,
   };
   if (client !== 'sqlite3' && config.connectionString === undefined && config.database === undefined) {
     throw new ConfigError('DB_DATABASE', `is required when DB_CLIENT is ${client}`);
@@ -539,8 +547,12 @@ function readStorageConfig(env: EnvReader): Config['storage'] {
   return { locations, localRoot, drivers, maxUploadSize: readUnlimitedSize(env, 'FILES_MAX_UPLOAD_SIZE') };
 }
 
+/**
+ * [DEVIATION] ROOT_REDIRECT defaults to false (GET / is 404 ROUTE_NOT_FOUND), not `./admin`:
+ * there is no console at /admin yet, and a redirect to a 404 only confuses a first visit.
+ */
 function readRootRedirect(env: EnvReader): string | false {
-  return readFalseOrString(env, 'ROOT_REDIRECT', './admin');
+  return readFalseOrString(env, 'ROOT_REDIRECT');
 }
 
 /** CACHE_CONTROL_S_MAXAGE: seconds, or true (the TTL) / false (left out). */

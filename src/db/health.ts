@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 export type HealthStatus = 'ok' | 'warn' | 'error';
 
 export interface HealthCheck {
-  readonly componentType: 'datastore' | 'cache';
+  readonly componentType: 'datastore' | 'cache' | 'email';
   readonly observedValue?: number;
   readonly observedUnit?: 'ms';
   readonly threshold?: number;

@@ -12,16 +12,24 @@ const KNEX_CLIENT: Record<DbClient, string> = {
   mysql: 'mysql2',
 };
 
+/** Where knex's own messages go (the service's logger); without it knex prints to the console. */
+export interface DatabaseLog {
+  warn(message: string): void;
+  debug(message: string): void;
+}
+
 /**
  * Opens the configured database through knex. SQLite gets its folder created, foreign keys
  * enforced and WAL journaling; MySQL/MariaDB talk UTC and keep big numbers exact.
  */
-export function createDatabase(db: DbConfig): Knex {
+export function createDatabase(db: DbConfig, log?: DatabaseLog): Knex {
   const pool = withoutUndefined({ min: db.pool.min, max: db.pool.max });
+  const base = log === undefined ? {} : { log: knexLog(log) };
   switch (db.client) {
     case 'sqlite3':
       if (db.filename !== ':memory:') mkdirSync(dirname(db.filename), { recursive: true });
       return knex({
+        ...base,
         client: KNEX_CLIENT.sqlite3,
         connection: { filename: db.filename },
         useNullAsDefault: true,
@@ -37,6 +45,7 @@ export function createDatabase(db: DbConfig): Knex {
       });
     case 'pg':
       return knex({
+        ...base,
         client: KNEX_CLIENT.pg,
         connection:
           db.connectionString ??
@@ -46,12 +55,14 @@ export function createDatabase(db: DbConfig): Knex {
             database: db.database,
             user: db.user,
             password: db.password,
+            ssl: tlsOptions(db),
           }),
         searchPath: [...db.searchPath],
         pool,
       });
     case 'mysql':
       return knex({
+        ...base,
         client: KNEX_CLIENT.mysql,
         pool: {
           ...pool,
@@ -67,6 +78,7 @@ export function createDatabase(db: DbConfig): Knex {
           database: db.database,
           user: db.user,
           password: db.password,
+          ssl: tlsOptions(db),
           timezone: 'Z',
           supportBigNumbers: true,
           bigNumberStrings: true,
@@ -74,6 +86,26 @@ export function createDatabase(db: DbConfig): Knex {
         }),
       });
   }
+}
+
+/**
+ * knex's messages through `log`. A failed connection attempt is also thrown to the caller
+ * (and said in one line at start, db/connection-failure.ts), so its stack is debug only.
+ */
+function knexLog(log: DatabaseLog): Knex.Logger {
+  const text = (message: unknown) => (typeof message === 'string' ? message : String(message));
+  return {
+    warn: (message: unknown) => (text(message).startsWith('Acquire connection error') ? log.debug(text(message)) : log.warn(text(message))),
+    error: (message: unknown) => log.warn(text(message)),
+    deprecate: (message: unknown) => log.warn(text(message)),
+    debug: (message: unknown) => log.debug(text(message)),
+  };
+}
+
+/** DB_SSL*: the TLS options both drivers take (a CA given replaces the system's). */
+function tlsOptions(db: DbConfig): { rejectUnauthorized: boolean; ca?: string } | undefined {
+  if (db.ssl === undefined) return undefined;
+  return db.ssl.ca === undefined ? { rejectUnauthorized: db.ssl.rejectUnauthorized } : { rejectUnauthorized: db.ssl.rejectUnauthorized, ca: db.ssl.ca };
 }
 
 interface MysqlConnection {

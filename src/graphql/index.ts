@@ -21,7 +21,7 @@ export { canWrite, canWriteField, fullSchemaAccess, readOnlySchemaAccess, schema
 export { CollectionTypes } from './collection-types.js';
 
 /** Parse (token limit) and validate (depth limit, introspection switch) a document; valid ones are remembered per schema. */
-export { OperationPreparer, prepareOperation, plainError, type OperationLimits, type PreparedOperation } from './prepare-operation.js';
+export { OperationPreparer, prepareOperation, plainError, rootFieldNames, type OperationLimits, type PreparedOperation } from './prepare-operation.js';
 
 /** The per-request context every resolver gets. */
 export { createGraphqlContext, type GraphqlContext, type GraphqlContextParts, type SystemServices, type AuthOperations, type TokenData } from './context.js';

@@ -118,6 +118,20 @@ function operationOf(document: DocumentNode, operationName: string | undefined):
   return operation.operation;
 }
 
+/**
+ * The names of the root fields the operation to run selects (through fragments too), e.g.
+ * `activity`, `users_by_id`; empty when the document has no such operation.
+ */
+export function rootFieldNames(document: DocumentNode, operationName: string | undefined): string[] {
+  const operation = getOperationAST(document, operationName);
+  if (operation === null || operation === undefined) return [];
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  return rootFields(operation.selectionSet, fragments, new Set()).map((field) => field.name.value);
+}
+
 /** graphql-js errors as reference/graphql.md lists them inside `extensions.errors`. */
 export function plainError(error: GraphQLError): { message: string; locations?: readonly unknown[] } {
   return error.locations === undefined ? { message: error.message } : { message: error.message, locations: error.locations };

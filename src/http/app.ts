@@ -123,7 +123,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/utils/cache', cacheRoutes(deps));
   // Before the svc_permissions item routes: /permissions/me* are not items.
   app.use('/permissions', permissionsMeRoutes(deps));
-  app.use(itemsReadRoutes(deps, cacheReads(deps)));
+  app.use(itemsReadRoutes(deps, (collectionOf) => cacheReads(deps, collectionOf)));
   app.use('/assets', assetRoutes(deps));
   app.use('/files', fileWriteRoutes(deps, { withImport: true }));
   app.use(['/items/svc_files', '/items/directus_files'], fileWriteRoutes(deps, { withImport: false }));

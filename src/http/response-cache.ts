@@ -20,15 +20,23 @@ export function skipResponseCache(res: Response): void {
 }
 
 /**
+ * Collections whose reads never go through the data cache: the journal is where job progress
+ * (export rows of svc_activity) and the audit trail are read, and both must be current, which
+ * CACHE_AUTO_PURGE_IGNORE_LIST (svc_activity by default) would otherwise prevent.
+ */
+export const UNCACHED_COLLECTIONS: ReadonlySet<string> = new Set(['svc_activity', 'svc_revisions']);
+
+/**
  * The data cache around GET reads (reference/config.md, CACHE_*): a hit answers at once with
  * the stored status, content type and body; a miss runs the route and stores its answer when
  * it is a 200 JSON body without cookies or attachment, within CACHE_VALUE_MAX_SIZE. Streamed
  * bodies (`limit=-1`) are stored only when CACHE_VALUE_MAX_SIZE bounds what is held back.
  * The key is the method, the full URL, the caller (user, role, admin, app) and the schema
- * version, so schema and permission changes never meet old entries.
+ * version, so schema and permission changes never meet old entries. Reads of
+ * {@link UNCACHED_COLLECTIONS} (`collectionOf` the request) always run.
  */
-export function cacheReads(deps: ResponseCacheDeps): RequestHandler[] {
-  return cacheResponses(deps, (req) => (req.method === 'GET' ? [] : undefined));
+export function cacheReads(deps: ResponseCacheDeps, collectionOf: (req: Request) => string): RequestHandler[] {
+  return cacheResponses(deps, (req) => (req.method === 'GET' && !UNCACHED_COLLECTIONS.has(collectionOf(req)) ? [] : undefined));
 }
 
 /**

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import * as errors from '../../src/errors.js';
 import { ERROR_STATUS, ServiceError } from '../../src/errors.js';
 
-// STYLE.md §5: errors.ts mirrors reference/errors.md both ways.
-const referencePath = new URL('../../../shared/reference/errors.md', import.meta.url);
+// errors.ts and the repository's own error table (docs/errors.md) mirror each other both ways.
+const referencePath = new URL('../../docs/errors.md', import.meta.url);
 
 function referenceCodes(): Map<string, number> {
   const table = new Map<string, number>();
@@ -38,7 +38,7 @@ function instances(): ServiceError[] {
 }
 
 describe('error codes contract', () => {
-  it('ERROR_STATUS has exactly the codes and statuses of reference/errors.md', () => {
+  it('ERROR_STATUS has exactly the codes and statuses of docs/errors.md', () => {
     expect(Object.fromEntries(referenceCodes())).to.deep.equal({ ...ERROR_STATUS });
   });
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { describeEachDatabase } from '../support/server.js';
+import { sqliteTarget } from '../support/services.js';
 
 async function errorOf(res: Response): Promise<{ status: number; code: unknown; message: unknown; extensions: Record<string, unknown> }> {
   const body = (await res.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
@@ -100,6 +101,13 @@ describeEachDatabase('HTTP foundation', (ctx) => {
     expect(e.extensions['path']).to.equal('/no/search/route');
   });
 
+  it('GET / is 404 ROUTE_NOT_FOUND by default, not a redirect to a console that does not exist', async () => {
+    const res = await ctx().api('/', { redirect: 'manual' });
+    expect(res.headers.get('location')).to.equal(null);
+    const e = await errorOf(res);
+    expect([e.status, e.code, e.message]).to.deep.equal([404, 'ROUTE_NOT_FOUND', "Route / doesn't exist."]);
+  });
+
   it('GET /robots.txt disallows crawling by default', async () => {
     const res = await ctx().api('/robots.txt');
     expect(res.status).to.equal(200);
@@ -137,3 +145,14 @@ describeEachDatabase('token resolution', (ctx) => {
     expect(body.data['version']).to.be.a('string');
   });
 });
+
+describeEachDatabase(
+  'ROOT_REDIRECT set',
+  (ctx) => {
+    it('GET / redirects to it', async () => {
+      const res = await ctx().api('/', { redirect: 'manual' });
+      expect([res.status, res.headers.get('location')]).to.deep.equal([302, '/docs']);
+    });
+  },
+  { targets: [sqliteTarget], env: { ROOT_REDIRECT: '/docs' } },
+);

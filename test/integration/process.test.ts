@@ -8,8 +8,8 @@ import { startServer } from '../../src/server.js';
 import { createLogger } from '../../src/logger/index.js';
 import { sqliteTarget } from '../support/services.js';
 import { testConfig } from '../support/server.js';
+import { runUntilExit, SERVER_ENTRY } from '../support/service-process.js';
 
-const SERVER_ENTRY = new URL('../../src/server.ts', import.meta.url).pathname;
 
 interface Started {
   readonly child: ChildProcessWithoutNullStreams;
@@ -72,12 +72,7 @@ describe('the service process', function () {
   });
 
   it('refuses to start with an invalid variable, naming it', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
-      env: { PATH: process.env['PATH'] ?? '', PORT: 'eighty', DB_FILENAME: join(dir, 'x.sqlite') },
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const { code, stderr } = await runUntilExit({ PORT: 'eighty', DB_FILENAME: join(dir, 'x.sqlite') });
     expect(code).to.equal(1);
     expect(stderr).to.contain('PORT').and.contain('must be an integer');
   });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createLogger } from '../../src/logger/index.js';
@@ -11,6 +14,21 @@ import {
 
 export const TEST_ADMIN = { email: 'admin@example.com', password: 'admin-password', token: 'test-admin-static-token' };
 
+let scratch: string | undefined;
+
+/**
+ * One temporary folder per test process for files and exports of servers whose suite names
+ * no folder itself, so a run leaves nothing in the checkout (./uploads, ./data/tmp).
+ */
+function scratchDir(): string {
+  if (scratch === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-test-files-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    scratch = dir;
+  }
+  return scratch;
+}
+
 /** Configuration for a test server on a random port against `database`. */
 export function testConfig(database: TestDatabase, env: Readonly<Record<string, string>> = {}): Config {
   return loadConfig(
@@ -23,6 +41,10 @@ export function testConfig(database: TestDatabase, env: Readonly<Record<string, 
       ADMIN_EMAIL: TEST_ADMIN.email,
       ADMIN_PASSWORD: TEST_ADMIN.password,
       ADMIN_TOKEN: TEST_ADMIN.token,
+      // No sendmail on a test machine: suites that send mail name a transport (SmtpInbox).
+      EMAIL_VERIFY_SETUP: 'false',
+      STORAGE_LOCAL_ROOT: join(scratchDir(), 'uploads'),
+      TEMP_PATH: join(scratchDir(), 'tmp'),
       ...database.env,
       ...env,
     },

@@ -15,6 +15,7 @@ import {
   formatResult,
   OperationPreparer,
   plainError,
+  rootFieldNames,
   schemaAccessOf,
   SchemaStore,
   toGraphqlError,
@@ -31,7 +32,8 @@ import { queryLimits } from '../../query/index.js';
 import { toServiceErrors } from '../error-handler.js';
 import { readOpenApi } from '../openapi.js';
 import { requestOverview } from '../request-overview.js';
-import { skipResponseCache } from '../response-cache.js';
+import { skipResponseCache, UNCACHED_COLLECTIONS } from '../response-cache.js';
+import { rootName } from '../../graphql/names.js';
 import { clearCaches } from './cache.js';
 import { loginFrom, logoutFrom, passwordRequestFrom, passwordResetFrom, refreshFrom } from './auth.js';
 import { readHealth, readServerInfo } from './server.js';
@@ -84,7 +86,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache:
         const { document, operation } = preparer.prepare(schema, params.query, operationName, params.variables ?? undefined);
         // reference/routes.md: mutations over GET → 405 METHOD_NOT_ALLOWED.
         if (operation === 'mutation' && req.method === 'GET') throw new MethodNotAllowedError('GET', ['POST']);
-        if (operation !== 'query') skipResponseCache(req.context.res);
+        if (operation !== 'query' || (scope === 'system' && readsJournal(rootFieldNames(document, operationName)))) skipResponseCache(req.context.res);
         const contextValue = createGraphqlContext({
           read: { db: deps.db, overview, limits: queryLimits(deps.config) },
           reader: { accountability, access: access.read },
@@ -248,4 +250,11 @@ function readText(req: Request): Promise<string> {
     req.on('end', () => resolve(text));
     req.on('error', reject);
   });
+}
+
+/** System-scope root fields of the collections the data cache never serves (`activity`, `activity_by_id`, ...). */
+const JOURNAL_ROOTS = [...UNCACHED_COLLECTIONS].map((collection) => rootName(collection, true));
+
+function readsJournal(rootFields: readonly string[]): boolean {
+  return rootFields.some((field) => JOURNAL_ROOTS.some((root) => field === root || field.startsWith(`${root}_`)));
 }

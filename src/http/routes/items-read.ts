@@ -55,17 +55,23 @@ export const SYSTEM_READ_ROUTES: Readonly<Record<string, string>> = {
 /**
  * The read routes: GET and SEARCH /items/:collection, GET /items/:collection/:id, and the same
  * for the system collections' own paths (reference/routes.md). Thin: parse, read, envelope.
- * `cache` runs before the GET routes (http/response-cache.ts; empty when the cache is off).
+ * `cacheFor` gives what runs before the GET routes, told how a request names its collection
+ * (http/response-cache.ts; nothing when the cache is off).
  */
-export function itemsReadRoutes(deps: ReadRouteDeps, cache: readonly RequestHandler[] = []): Router {
+export function itemsReadRoutes(
+  deps: ReadRouteDeps,
+  cacheFor: (collectionOf: (req: Request) => string) => readonly RequestHandler[] = () => [],
+): Router {
   const router = Router();
   const reads = new ItemReads(deps);
+  const cache = cacheFor(collectionParam);
 
   router.get('/items/:collection', ...cache, (req, res) => reads.list(req, res, collectionParam(req)));
   router.search('/items/:collection', (req, res) => reads.list(req, res, collectionParam(req)));
   router.get('/items/:collection/:id', ...cache, (req, res) => reads.one(req, res, collectionParam(req), idParam(req)));
 
   for (const [path, collection] of Object.entries(SYSTEM_READ_ROUTES)) {
+    const cache = cacheFor(() => collection);
     router.get(path, ...cache, (req, res) => reads.list(req, res, collection));
     router.search(path, (req, res) => reads.list(req, res, collection));
     // /users/me is the users router's, mounted before this one (reference/routes.md, Users extras).

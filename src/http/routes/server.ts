@@ -30,6 +30,8 @@ export interface ServerRouteDeps {
   readonly db: Knex;
   /** Extra health checks (Redis, storage) keyed by component name. */
   readonly healthChecks?: Readonly<Record<string, () => Promise<HealthCheck>>>;
+  /** The mail transport's state (`email:connection`), once verified or used. */
+  readonly auth?: { readonly mailer: { health(): HealthCheck | undefined } };
 }
 
 /**
@@ -66,19 +68,21 @@ export async function readServerInfo(
 
 /** GET /server/health's body: status for everyone, the checks for admins. GraphQL's `server_health` too. */
 export async function readHealth(
-  { config, db, healthChecks = {} }: ServerRouteDeps,
+  { config, db, healthChecks = {}, auth }: ServerRouteDeps,
   accountability: Accountability,
 ): Promise<{ status: string } & Record<string, unknown>> {
   const checks: Record<string, HealthCheck[]> = {
     [`${config.db.client}:responseTime`]: [await checkDatabase(db, config.db.healthcheckThresholdMs)],
   };
   for (const [name, check] of Object.entries(healthChecks)) checks[name] = [await check()];
+  const mail = auth?.mailer.health();
+  if (mail !== undefined) checks['email:connection'] = [mail];
   const status = overallStatus(Object.values(checks).flat());
   return accountability.admin ? { status, releaseId: SERVICE_VERSION, serviceId: config.key, checks } : { status };
 }
 
 /** /server/ping, /server/info, /server/health (reference/routes.md, Server routes). */
-export function serverRoutes({ config, db, healthChecks = {} }: ServerRouteDeps): Router {
+export function serverRoutes({ config, db, healthChecks = {}, auth }: ServerRouteDeps): Router {
   const router = Router();
 
   router.get('/info', async (req, res) => {
@@ -86,7 +90,7 @@ export function serverRoutes({ config, db, healthChecks = {} }: ServerRouteDeps)
   });
 
   router.get('/health', async (req, res) => {
-    const body = await readHealth({ config, db, healthChecks }, req.accountability);
+    const body = await readHealth(auth === undefined ? { config, db, healthChecks } : { config, db, healthChecks, auth }, req.accountability);
     res
       .status(body.status === 'error' ? 503 : 200)
       .type('application/health+json')

@@ -57,7 +57,7 @@ function operationsOf(document: Json): string[] {
  * must be documented, so a new route without an OpenAPI entry fails here.
  */
 const NOT_DOCUMENTED: Readonly<Record<string, string>> = {
-  'get /': 'ROOT_REDIRECT: a redirect to the app, not an API operation',
+  'get /': 'ROOT_REDIRECT (off by default): a redirect, not an API operation',
   'get /robots.txt': 'ROBOTS_TXT, for crawlers',
   // reference/routes.md, Items: a singleton (svc_settings) answers these with ROUTE_NOT_FOUND.
   'post /settings': 'singleton',

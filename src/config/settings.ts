@@ -1,0 +1,199 @@
+/**
+ * The one table of the settings `loadConfig` reads: name, default and meaning of each.
+ * docs/configuration.md is rendered from it (`configuration-doc.ts`), and
+ * test/unit/config/settings-table.test.ts fails when the two differ or when loadConfig reads
+ * a variable this table does not list (or the table lists one it never reads).
+ * `<NAME>` / `<KEY>` stand for a provider name or a storage location key, upper-cased.
+ */
+export interface Setting {
+  readonly name: string;
+  /** As a person would write it in the environment; `–` when unset means "none". */
+  readonly default: string;
+  readonly meaning: string;
+}
+
+export interface SettingsSection {
+  readonly title: string;
+  readonly settings: readonly Setting[];
+}
+
+const s = (name: string, defaultValue: string, meaning: string): Setting => ({ name, default: defaultValue, meaning });
+
+export const SETTINGS: readonly SettingsSection[] = [
+  {
+    title: 'Server',
+    settings: [
+      s('CONFIG_PATH', './.env', 'a file of `NAME=value` lines read at start; the process environment wins over it. Named explicitly, it must exist'),
+      s('HOST', '0.0.0.0', 'the address the API listens on'),
+      s('PORT', '8055', 'the port the API listens on (`0`: any free port)'),
+      s('PUBLIC_URL', '/', 'the address the service is reached at from outside: the OpenAPI server, and where mailed links lead by default'),
+      s('LOG_LEVEL', 'info', '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; `debug` also prints the stack of a start-up failure'),
+      s('LOG_STYLE', 'pretty', '`pretty`: one readable line per entry; `raw`: one JSON object per line'),
+      s('MAX_PAYLOAD_SIZE', '1mb', 'the largest JSON body accepted'),
+      s('MAX_RELATIONAL_DEPTH', '10', 'how deep `fields`, `filter`, `sort` and `deep` may follow relations (at least 2)'),
+      s('QUERY_LIMIT_DEFAULT', '100', 'items per read when the request gives no `limit`'),
+      s('QUERY_LIMIT_MAX', 'Infinity', 'the largest `limit` a read may ask for (`-1` means this much)'),
+      s('MAX_BATCH_MUTATION', 'Infinity', 'the most items one write may touch, nested ones included'),
+      s('ROBOTS_TXT', 'every robot disallowed', 'the body of `GET /robots.txt`'),
+      s('ROOT_REDIRECT', 'false', 'where `GET /` redirects; `false`: 404 (there is no console at `/admin` yet)'),
+      s('TEMP_PATH', './data/tmp', 'where exports are assembled before they join the file library'),
+      s('GRAPHQL_INTROSPECTION', 'true', 'whether GraphQL answers introspection queries'),
+      s('GRAPHQL_QUERY_TOKEN_LIMIT', '5000', 'the most tokens a GraphQL document may have'),
+      s('GRAPHQL_QUERY_COST_LIMIT', '250000', 'the most rows one GraphQL operation may ask for, refused (400 `GRAPHQL_VALIDATION`) before it runs: a list counts its `limit` (`QUERY_LIMIT_DEFAULT` without one; `-1`: `QUERY_LIMIT_MAX`, or 10000 when that is unlimited), nested lists multiply per parent row, one field of one level counts at most a table. `Infinity`: no limit'),
+      s('GRAPHQL_QUERY_ALIAS_LIMIT', '100', 'the most aliased fields in one GraphQL operation, counted at every fragment spread; more: 400 `GRAPHQL_VALIDATION`. `Infinity`: no limit'),
+      s('SHUTDOWN_TIMEOUT', '10s', 'on SIGTERM, how long requests in flight may take before their connections are closed'),
+    ],
+  },
+  {
+    title: 'Database',
+    settings: [
+      s('DB_CLIENT', 'sqlite3', '`sqlite3`, `pg` (PostgreSQL) or `mysql` (MariaDB 10.5+; MySQL 8 loses the order of nested lists)'),
+      s('DB_FILENAME', './data/database.sqlite', 'the SQLite file (its folder is created)'),
+      s('DB_HOST', '127.0.0.1', 'the database server (pg, mysql)'),
+      s('DB_PORT', '5432 / 3306', 'its port (pg / mysql)'),
+      s('DB_DATABASE', '–', 'the database to use; required for pg and mysql unless DB_CONNECTION_STRING is set. It must exist (`createdb <name>`)'),
+      s('DB_USER', '–', 'the user to log in as'),
+      s('DB_PASSWORD', '–', 'its password'),
+      s('DB_CONNECTION_STRING', '–', 'a `postgres://` URL instead of the separate settings (pg)'),
+      s('DB_SEARCH_PATH', 'public', 'PostgreSQL schemas to look for tables in (comma list)'),
+      s('DB_POOL__MIN', 'driver default', 'connections kept open'),
+      s('DB_POOL__MAX', 'driver default', 'connections opened at most'),
+      s('DB_EXCLUDE_TABLES', 'spatial_ref_sys,sysdiagrams', 'tables never served (comma list)'),
+      s('DB_HEALTHCHECK_THRESHOLD', '150', 'milliseconds; a slower round trip makes `/server/health` say `warn`'),
+      s('DB_SSL', 'false', '`true`: talk TLS to the database (pg, mysql)'),
+      s('DB_SSL__REJECT_UNAUTHORIZED', 'true', 'with DB_SSL: refuse a server certificate that does not check out'),
+      s('DB_SSL__CA', '–', "with DB_SSL: the certificate (PEM) of the authority that signed the server's; `DB_SSL__CA_FILE` reads it from a file"),
+    ],
+  },
+  {
+    title: 'Redis',
+    settings: [
+      s('REDIS', '–', 'a `redis://` URL: shared caches, rate limits and job queues for several instances. Without it all of these stay in the process'),
+      s('REDIS_HOST', '–', 'instead of REDIS: the Redis host'),
+      s('REDIS_PORT', '6379', 'with REDIS_HOST: its port'),
+      s('REDIS_USERNAME', '–', 'with REDIS_HOST: the user'),
+      s('REDIS_PASSWORD', '–', 'with REDIS_HOST: the password'),
+      s('REDIS_ENABLED', '–', '`false` ignores REDIS and REDIS_HOST'),
+      s('REDIS_COMMAND_TIMEOUT', '500ms', 'a Redis command unanswered this long fails, and what needed it degrades (data cache bypassed, schema built per instance, exports 503, rate limits per RATE_LIMITER_REDIS_FALLBACK); each outage is logged once and Redis is used again once it answers'),
+    ],
+  },
+  {
+    title: 'Tokens, sessions and users',
+    settings: [
+      s('KEY', 'random per start', 'identifies this deployment in `/server/health`'),
+      s('SECRET', 'random per start', 'signs access tokens; when random, tokens stop working on restart (a warning says so)'),
+      s('ACCESS_TOKEN_TTL', '15m', 'lifetime of an access token'),
+      s('REFRESH_TOKEN_TTL', '7d', 'lifetime of a refresh token (and its session)'),
+      s('REFRESH_TOKEN_COOKIE_NAME', 'svc_refresh_token', 'the cookie of `mode: cookie` logins'),
+      s('REFRESH_TOKEN_COOKIE_DOMAIN', '–', 'its Domain'),
+      s('REFRESH_TOKEN_COOKIE_SECURE', 'true', 'its Secure flag (`false` only for plain-HTTP development)'),
+      s('REFRESH_TOKEN_COOKIE_SAME_SITE', 'lax', '`lax`, `strict` or `none`'),
+      s('SESSION_COOKIE_NAME', 'svc_session_token', 'the cookie of `mode: session` logins'),
+      s('SESSION_COOKIE_TTL', '1d', 'its lifetime'),
+      s('SESSION_COOKIE_DOMAIN', '–', 'its Domain'),
+      s('SESSION_COOKIE_SECURE', 'false', 'its Secure flag'),
+      s('SESSION_COOKIE_SAME_SITE', 'lax', '`lax`, `strict` or `none`'),
+      s('SESSION_REFRESH_GRACE_PERIOD', '10s', 'how long a replaced session still serves requests already on their way'),
+      s('LOGIN_STALL_TIME', '500', 'milliseconds every login and reset request takes at least, so timing tells nothing about accounts'),
+      s('AUTH_PROVIDERS', '–', 'single sign-on providers listed by `GET /auth` (comma list of names)'),
+      s('AUTH_DISABLE_DEFAULT', 'false', '`true`: no e-mail/password login (`/auth/login` is 404)'),
+      s('AUTH_<NAME>_DRIVER', '–', 'required per provider: `oauth2`, `openid`, `ldap` or `saml`'),
+      s('AUTH_<NAME>_ICON', '–', 'the icon `GET /auth` shows for it'),
+      s('AUTH_<NAME>_LABEL', '–', 'the label `GET /auth` shows for it'),
+      s('PASSWORD_RESET_URL_ALLOW_LIST', '–', 'addresses a `reset_url` may name (comma list, matched on origin and path); anything else is 400'),
+      s('USER_INVITE_URL_ALLOW_LIST', '–', 'the same for the `invite_url` of `POST /users/invite`'),
+      s('USER_REGISTER_URL_ALLOW_LIST', '–', 'the same for the `verification_url` of `POST /users/register`'),
+      s('IP_TRUST_PROXY', 'false', 'which proxies may name the client: `false` none (`X-Forwarded-For` is ignored); `true` one hop; a number: that many hops; a comma list: the proxies\' addresses or CIDR ranges (`loopback`, `linklocal`, `uniquelocal` name those ranges)'),
+      s('IP_CUSTOM_HEADER', 'false', 'a header a trusted proxy sets to the client address (its last entry); needs IP_TRUST_PROXY'),
+      s('AUTH_USER_CACHE_TTL', '1s', "how long an instance trusts what it read of a token's user (status, role, ip_access); writes through the service clear it on every instance. `0`: read on every request"),
+      s('ADMIN_EMAIL', 'admin@example.com', 'the first administrator, created on the first start'),
+      s('ADMIN_PASSWORD', 'generated', "the first administrator's password (a generated one is printed once)"),
+      s('ADMIN_TOKEN', '–', "the first administrator's static token"),
+    ],
+  },
+  {
+    title: 'CORS',
+    settings: [
+      s('CORS_ENABLED', 'false', 'answer cross-origin requests'),
+      s('CORS_ORIGIN', 'false', '`true` mirrors the request origin; or a comma list of allowed origins'),
+      s('CORS_METHODS', 'GET,POST,PATCH,DELETE', 'allowed methods'),
+      s('CORS_ALLOWED_HEADERS', 'Content-Type,Authorization', 'allowed request headers'),
+      s('CORS_EXPOSED_HEADERS', 'Content-Range', 'response headers scripts may read'),
+      s('CORS_CREDENTIALS', 'true', 'allow cookies'),
+      s('CORS_MAX_AGE', '18000', 'seconds browsers may keep a preflight answer'),
+    ],
+  },
+  {
+    title: 'Rate limits',
+    settings: [
+      s('RATE_LIMITER_ENABLED', 'false', 'limit requests per client address; past the limit: 429 with `Retry-After`'),
+      s('RATE_LIMITER_POINTS', '50', 'requests allowed per address per duration'),
+      s('RATE_LIMITER_DURATION', '1', 'the duration, in seconds'),
+      s('RATE_LIMITER_STORE', 'memory', '`redis` counts across instances (needs REDIS)'),
+      s('RATE_LIMITER_REDIS_FALLBACK', 'memory', 'while the Redis store fails: `memory` counts per instance, `open` does not limit, `closed` answers 503 (login counters always fall back to memory)'),
+      s('RATE_LIMITER_GLOBAL_ENABLED', 'false', 'limit all requests together'),
+      s('RATE_LIMITER_GLOBAL_POINTS', '1000', 'requests allowed per duration'),
+      s('RATE_LIMITER_GLOBAL_DURATION', '1', 'the duration, in seconds'),
+      s('RATE_LIMITER_LOGIN_ENABLED', 'true', 'limit failed logins per account and address'),
+      s('RATE_LIMITER_LOGIN_POINTS', '10', 'failed logins allowed per duration'),
+      s('RATE_LIMITER_LOGIN_DURATION', '900', 'the duration, in seconds'),
+      s('RATE_LIMITER_REGISTRATION_ENABLED', 'true', 'limit `POST /users/register` per address'),
+      s('RATE_LIMITER_REGISTRATION_POINTS', '5', 'registrations allowed per duration'),
+      s('RATE_LIMITER_REGISTRATION_DURATION', '60', 'the duration, in seconds'),
+    ],
+  },
+  {
+    title: 'Cache',
+    settings: [
+      s('CACHE_ENABLED', 'false', 'keep answers of GET reads and GraphQL queries, per caller (never of svc_activity or svc_revisions, where job progress is read)'),
+      s('CACHE_STORE', 'memory', '`redis` shares the data cache between instances (needs REDIS)'),
+      s('CACHE_TTL', '5m', 'how long an answer is kept'),
+      s('CACHE_NAMESPACE', 'system-cache', 'key prefix in Redis: one per deployment sharing a Redis'),
+      s('CACHE_AUTO_PURGE', 'false', 'clear the data cache after every write (schema, role, permission and user changes always clear it)'),
+      s('CACHE_AUTO_PURGE_IGNORE_LIST', 'svc_activity,svc_presets', 'collections whose writes leave the data cache alone'),
+      s('CACHE_CONTROL_S_MAXAGE', '0', "`s-maxage` of cached answers' Cache-Control: seconds, `true` (the TTL) or `false` (none)"),
+      s('CACHE_SKIP_ALLOWED', 'false', "let a request's `Cache-Control: no-store` bypass the cache"),
+      s('CACHE_VALUE_MAX_SIZE', 'false', 'bigger answers are not kept; streamed `limit=-1` reads are kept only when this is set'),
+      s('CACHE_MEMORY_MAX_SIZE', '64mb', 'total size of the memory store (least recently used out first)'),
+      s('CACHE_SCHEMA', 'true', 'keep the schema overview between requests'),
+      s('CACHE_PERMISSIONS', 'true', "keep roles' compiled permissions between requests"),
+    ],
+  },
+  {
+    title: 'Files, exports and jobs',
+    settings: [
+      s('STORAGE_LOCATIONS', 'local', 'storage location keys (comma list); uploads go to the first'),
+      s('STORAGE_LOCAL_ROOT', './uploads', 'the folder of the `local` location'),
+      s('STORAGE_<KEY>_DRIVER', 'local for `local`', 'the driver of another location (only `local` is built in)'),
+      s('STORAGE_<KEY>_ROOT', '–', 'the folder of another location'),
+      s('FILES_MAX_UPLOAD_SIZE', 'unlimited', 'bigger uploads are 413'),
+      s('FILES_MIME_TYPE_ALLOW_LIST', '*/*', 'accepted upload types (comma list; `image/*` style allowed); others are 415'),
+      s('ASSETS_CACHE_TTL', '30d', '`max-age` of `/assets` answers'),
+      s('IMPORT_IP_DENY_LIST', 'local and private ranges', 'addresses and CIDR ranges `/files/import` never fetches from, checked after DNS and on every redirect (default: every local interface, loopback, private, shared and link-local ranges, cloud metadata addresses)'),
+      s('EXPORT_BATCH_SIZE', '5000', 'rows per read batch of exports and `limit=-1` reads'),
+      s('EXPORT_CSV_ESCAPE_FORMULAS', 'true', "csv exports put `'` before a text cell starting with `=`, `+`, `-`, `@`, tab or carriage return, so spreadsheets do not run it (numbers untouched); `false` writes cells as they are"),
+      s('JOBS_ATTEMPTS', '3', 'tries of a background job before it is given up'),
+      s('JOBS_LOCK_DURATION', '30s', "how soon a dead worker's job runs again"),
+      s('JOBS_STALLED_INTERVAL', '30s', 'how often workers look for such jobs'),
+      s('JOBS_CONCURRENCY', '1', 'jobs one worker runs at once'),
+    ],
+  },
+  {
+    title: 'E-mail',
+    settings: [
+      s('EMAIL_TRANSPORT', 'sendmail', '`sendmail` (the program at EMAIL_SENDMAIL_PATH) or `smtp`. Invites, password resets and registrations answer the same whether or not the mail leaves; an unusable transport is one warning at start and an `email:connection` check in `/server/health`'),
+      s('EMAIL_FROM', 'no-reply@example.com', 'the sender of every mail'),
+      s('EMAIL_VERIFY_SETUP', 'true', 'check the transport at start'),
+      s('EMAIL_SENDMAIL_PATH', '/usr/sbin/sendmail', 'the sendmail program'),
+      s('EMAIL_SENDMAIL_NEW_LINE', 'unix', '`unix` or `windows` line ends for it'),
+      s('EMAIL_SMTP_HOST', '–', 'the SMTP server'),
+      s('EMAIL_SMTP_PORT', '587 (465 with EMAIL_SMTP_SECURE)', 'its port'),
+      s('EMAIL_SMTP_USER', '–', 'login user'),
+      s('EMAIL_SMTP_PASSWORD', '–', 'login password'),
+      s('EMAIL_SMTP_POOL', 'false', 'keep connections open between mails'),
+      s('EMAIL_SMTP_SECURE', 'false', '`true`: TLS from the first byte (port 465); `false`: STARTTLS when the server offers it'),
+      s('EMAIL_SMTP_IGNORE_TLS', 'false', '`true`: never STARTTLS'),
+      s('EMAIL_SMTP_NAME', '–', 'the name this host gives in HELO'),
+    ],
+  },
+];

@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { SETTINGS } from '../../src/config/settings.js';
+import { parseComposeYaml, type YamlValue } from '../support/compose-yaml.js';
+
+// The files that start the service outside `make start` agree with each other and with what
+// the service reads: docker-compose.yml, the Dockerfile, the Makefile and CI.
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+
+type Service = Record<string, YamlValue>;
+
+const compose = parseComposeYaml(read('docker-compose.yml'));
+const services = compose['services'] as Record<string, Service>;
+const dockerfile = read('Dockerfile');
+const stages = dockerfile.split(/^FROM /m).slice(1);
+const finalStage = stages.at(-1) ?? '';
+const APP_SERVICES = ['api-1', 'api-2', 'worker'];
+const SETTING_NAMES = new Set(SETTINGS.flatMap((section) => section.settings.map((setting) => setting.name)));
+
+const envOf = (name: string) => (services[name]?.['environment'] ?? {}) as Record<string, string>;
+
+describe('deployment files', () => {
+  it('docker-compose.yml has PostgreSQL, Redis, two API instances and one worker, each restarting unless stopped', () => {
+    expect(Object.keys(services).sort()).to.deep.equal(['api-1', 'api-2', 'postgres', 'redis', 'worker']);
+    for (const [name, service] of Object.entries(services)) expect(service['restart'], name).to.equal('unless-stopped');
+  });
+
+  it('the app services are this repository\'s image, wait for healthy PostgreSQL and Redis, and set only variables the service reads', () => {
+    const postgres = envOf('postgres');
+    for (const name of APP_SERVICES) {
+      const service = services[name] ?? {};
+      expect(service['build'], name).to.equal('.');
+      expect(service['depends_on'], name).to.deep.equal({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+      const env = envOf(name);
+      expect(Object.keys(env).filter((variable) => !SETTING_NAMES.has(variable)), `${name}: unknown variables`).to.deep.equal([]);
+      expect(env).to.include({ DB_CLIENT: 'pg', DB_HOST: 'postgres', DB_DATABASE: postgres['POSTGRES_DB'], DB_USER: postgres['POSTGRES_USER'], DB_PASSWORD: postgres['POSTGRES_PASSWORD'] });
+      expect(new URL(env['REDIS'] ?? '').hostname, name).to.equal('redis');
+      expect(service['volumes'], `${name} keeps files in a volume`).to.include(`uploads:${env['STORAGE_LOCAL_ROOT']}`);
+    }
+  });
+
+  it('the API instances publish the port the image listens on and are checked by the image\'s HEALTHCHECK; the worker runs the compiled worker unchecked', () => {
+    const port = /^ENV .*\bPORT=(\d+)/m.exec(finalStage)?.[1];
+    expect(port).to.equal('8055');
+    expect(finalStage).to.match(new RegExp(`^EXPOSE ${port}$`, 'm'));
+    for (const name of ['api-1', 'api-2']) {
+      const ports = services[name]?.['ports'] as string[];
+      expect(ports.map((mapping) => mapping.split(':')[1]), name).to.deep.equal([port]);
+      expect(services[name], name).not.to.have.property('healthcheck');
+      expect(services[name], name).not.to.have.property('command');
+    }
+    const worker = services['worker'] ?? {};
+    expect(worker['command']).to.include('dist/workers/index.js');
+    expect(worker['healthcheck']).to.deep.equal({ disable: 'true' });
+    expect(finalStage).to.match(/^COPY --from=build \/app\/dist\/workers dist\/workers$/m);
+  });
+
+  it('the image runs dist/src/server.js as a non-root user with production dependencies only and a HEALTHCHECK on /server/health', () => {
+    expect(stages.length, 'a build stage and a final stage at least').to.be.greaterThan(1);
+    expect(finalStage).to.match(/^CMD \["node", "dist\/src\/server\.js"\]$/m);
+    expect(read('Makefile')).to.match(/^\tNODE_ENV=production node dist\/src\/server\.js$/m);
+    expect(finalStage).to.match(/^USER (?!root\b|0\b)\S+$/m);
+    expect(finalStage, 'no toolchain in the final image').not.to.match(/apt-get install|npm (ci|install)\b/);
+    const deps = stages.find((stage) => /\bnpm ci --omit=dev\b/.test(stage));
+    expect(deps, 'a stage installs production dependencies with npm ci --omit=dev').to.be.a('string');
+    const depsName = /^\S+ AS (\S+)/.exec(deps ?? '')?.[1];
+    expect(finalStage).to.match(new RegExp(`^COPY --from=${depsName} /app/node_modules node_modules$`, 'm'));
+    const healthcheck = /^HEALTHCHECK [^\n]*\\\n\s+CMD (.*)$/m.exec(finalStage)?.[1] ?? /^HEALTHCHECK .*CMD (.*)$/m.exec(finalStage)?.[1];
+    expect(healthcheck).to.contain('/server/health');
+  });
+
+  it('every install is npm ci (the lock file, exactly): Makefile, CI and the image', () => {
+    for (const path of ['Makefile', '.ci/run', 'Dockerfile']) expect(read(path), path).not.to.match(/npm (install|i)\b/);
+    expect(read('Makefile')).to.match(/^\tnpm ci\b/m);
+  });
+
+  it('.dockerignore keeps local state and secrets out of the image', () => {
+    const ignored = read('.dockerignore').split('\n');
+    expect(ignored).to.include.members(['node_modules', 'dist', 'data', 'uploads', '.env', '.git']);
+  });
+});

@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** The service's entry point, run the way `make start` runs it (from source through tsx). */
+export const SERVER_ENTRY = new URL('../../src/server.ts', import.meta.url).pathname;
+
+export interface Exited {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs the service as its own process with only `env` (and PATH) and waits for it to exit
+ * (a start that fails); killed after `timeoutMs` so a start that hangs fails the test.
+ */
+export function runUntilExit(env: Readonly<Record<string, string>>, timeoutMs = 30_000): Promise<Exited> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) => {
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A TCP port nothing listens on (taken from the system, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
