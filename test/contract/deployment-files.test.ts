@@ -1,15 +1,16 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { SETTINGS } from '../../src/config/settings.js';
-import { parseComposeYaml, type YamlValue } from '../support/compose-yaml.js';
+import { parse } from 'yaml';
 
 // The files that start the service outside `make start` agree with each other and with what
 // the service reads: docker-compose.yml, the Dockerfile, the Makefile and CI.
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
+type YamlValue = string | number | boolean | null | YamlValue[] | { [key: string]: YamlValue };
 type Service = Record<string, YamlValue>;
 
-const compose = parseComposeYaml(read('docker-compose.yml'));
+const compose = parse(read('docker-compose.yml'), { merge: true }) as Record<string, YamlValue>;
 const services = compose['services'] as Record<string, Service>;
 const dockerfile = read('Dockerfile');
 const stages = dockerfile.split(/^FROM /m).slice(1);
@@ -51,7 +52,7 @@ describe('deployment files', () => {
     }
     const worker = services['worker'] ?? {};
     expect(worker['command']).to.include('dist/workers/index.js');
-    expect(worker['healthcheck']).to.deep.equal({ disable: 'true' });
+    expect(worker['healthcheck']).to.deep.equal({ disable: true });
     expect(finalStage).to.match(/^COPY --from=build \/app\/dist\/workers dist\/workers$/m);
   });
 
