@@ -51,7 +51,7 @@ export function diffSnapshots(current: Snapshot, target: Snapshot): SchemaDiff {
       collection: c.collection,
       diff,
     })),
-    fields: diffLists(current.fields, target.fields, fieldKey).map(([f, diff]) => ({
+    fields: diffLists(current.fields, target.fields, fieldKey, current.vendor === 'mysql' ? withoutImplicitIndex : undefined).map(([f, diff]) => ({
       collection: f.collection,
       field: f.field,
       diff,
@@ -65,7 +65,22 @@ export function diffSnapshots(current: Snapshot, target: Snapshot): SchemaDiff {
   };
 }
 
-function diffLists<T extends object>(current: readonly T[], target: readonly T[], key: (t: T) => string): [T, DiffEntry[]][] {
+/**
+ * On MySQL/MariaDB a foreign key column is indexed whatever the snapshot says (InnoDB): an
+ * edit of its is_indexed alone would be planned on every diff and change nothing.
+ */
+function withoutImplicitIndex(entries: DiffEntry[], current: object): DiffEntry[] {
+  const schema = (current as { schema?: unknown }).schema;
+  if (!isObject(schema) || schema['foreign_key_table'] == null) return entries;
+  return entries.filter((e) => !(e.kind === 'E' && e.path.join('.') === 'schema.is_indexed'));
+}
+
+function diffLists<T extends object>(
+  current: readonly T[],
+  target: readonly T[],
+  key: (t: T) => string,
+  filter?: (entries: DiffEntry[], current: T) => DiffEntry[],
+): [T, DiffEntry[]][] {
   const before = new Map(current.map((c) => [key(c), c]));
   const after = new Map(target.map((t) => [key(t), t]));
   const out: [T, DiffEntry[]][] = [];
@@ -73,7 +88,8 @@ function diffLists<T extends object>(current: readonly T[], target: readonly T[]
     const c = before.get(k);
     if (c === undefined) out.push([t, [{ kind: 'N', rhs: t }]]);
     else {
-      const entries = diffValues(c, t, []);
+      const all = diffValues(c, t, []);
+      const entries = filter === undefined ? all : filter(all, c);
       if (entries.length > 0) out.push([t, entries]);
     }
   }

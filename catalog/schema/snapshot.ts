@@ -68,6 +68,7 @@ export function vendorOf(db: Knex): Vendor {
 
 /** The snapshot of `overview` (read from `db`, for the vendor). */
 export function takeSnapshot(db: Knex, overview: SchemaOverview, service: string): Snapshot {
+  const vendor = vendorOf(db);
   const collections = listCollectionObjects(overview).filter((c) => !isSystemName(c.collection) && c.meta?.['system'] !== true);
   const tables = Object.values(overview.collections).filter((c) => !c.isSystem);
   const userNames = new Set(tables.map((t) => t.collection));
@@ -78,7 +79,7 @@ export function takeSnapshot(db: Knex, overview: SchemaOverview, service: string
       field: f.field,
       type: f.type,
       meta: f.meta === null ? null : withoutKeys(f.meta, ['id', 'system']),
-      schema: f.schema === null ? null : neutralColumn(f.type as FieldType, f.schema),
+      schema: f.schema === null ? null : neutralColumn(f.type as FieldType, f.schema, vendor),
     }));
   const relations = overview.relations
     .filter((r) => userNames.has(r.collection))
@@ -88,12 +89,12 @@ export function takeSnapshot(db: Knex, overview: SchemaOverview, service: string
       field: r.field,
       related_collection: r.related_collection,
       meta: r.meta === null ? null : withoutKeys(r.meta, ['id', 'system']),
-      schema: r.schema === null ? null : neutralForeignKey(r.schema),
+      schema: r.schema === null ? null : neutralForeignKey(r.schema, vendor),
     }));
   return {
     version: SNAPSHOT_VERSION,
     service,
-    vendor: vendorOf(db),
+    vendor,
     collections: collections.map((c) => ({ collection: c.collection, meta: c.meta, schema: c.schema === null ? null : { name: c.schema.name } })),
     fields: fields.sort((a, b) => compare(a.collection, b.collection) || compare(a.field, b.field)),
     relations: relations.sort((a, b) => compare(a.collection, b.collection) || compare(a.field, b.field)),
@@ -121,23 +122,28 @@ function sortKeys(value: unknown): unknown {
   return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
 }
 
-function neutralColumn(type: FieldType, schema: Json): Json {
+function neutralColumn(type: FieldType, schema: Json, vendor: Vendor): Json {
   const sized = SIZED[type] ?? [];
   const out: Record<string, unknown> = {};
+  // InnoDB keeps an index on every foreign key column: it says nothing about the schema asked for.
+  const isImplicitIndex = vendor === 'mysql' && schema['foreign_key_table'] != null && schema['is_unique'] !== true;
   for (const [key, value] of Object.entries(schema)) {
     if (DIALECT_KEYS.has(key)) continue;
     if ((key === 'max_length' || key === 'numeric_precision' || key === 'numeric_scale') && !sized.includes(key)) {
       out[key] = null;
       continue;
     }
-    out[key] = value;
+    out[key] = key === 'is_indexed' && isImplicitIndex ? false : value;
   }
   return out;
 }
 
-function neutralForeignKey(schema: Json): Json {
+function neutralForeignKey(schema: Json, vendor: Vendor): Json {
   const { constraint_name: _name, foreign_key_schema: _schema, table: _table, column: _column, ...rest } = schema;
-  return rest;
+  // InnoDB reports the default rule as RESTRICT, which it enforces as NO ACTION.
+  if (vendor !== 'mysql') return rest;
+  const neutral = (rule: unknown) => (rule === 'RESTRICT' ? 'NO ACTION' : rule);
+  return { ...rest, on_update: neutral(rest['on_update']) };
 }
 
 function withoutKeys(object: Json, keys: readonly string[]): Json {
