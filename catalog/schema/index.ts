@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { InvalidPayloadError } from '../../src/errors.js';
 import type { SchemaContext } from '../ddl/context.js';
+import { buildOverview } from '../overview/build.js';
 import type { SchemaOverview } from '../overview/types.js';
 import { destructiveSteps, describeStep, planSteps, runSteps, type SchemaStep } from './apply.js';
 import { diffSnapshots, isEmptyDiff, parseApplyBody, parseSnapshot, type SchemaDiff } from './diff.js';
@@ -15,6 +16,18 @@ export interface SchemaPromotionContext extends SchemaContext {
   readonly service: string;
   /** Builds an overview from one connection (a transaction on PostgreSQL). */
   readonly buildOverview: (db: Knex) => Promise<SchemaOverview>;
+}
+
+/** The promotion context over a schema context: overviews built as the schema cache builds them. */
+export function promotionContext(
+  ctx: SchemaContext,
+  options: { readonly service: string; readonly excludeTables: readonly string[] },
+): SchemaPromotionContext {
+  return {
+    ...ctx,
+    service: options.service,
+    buildOverview: (db: Knex) => buildOverview(db, { excludeTables: options.excludeTables }),
+  };
 }
 
 /** The diff as /schema/diff answers it, with the hash of the state it was computed against. */

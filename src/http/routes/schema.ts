@@ -1,8 +1,6 @@
 import { Router, type Request } from 'express';
-import type { Knex } from 'knex';
 import { stringify as toYaml } from 'yaml';
-import { buildOverview } from '../../../catalog/overview/build.js';
-import { applySchema, diffSchema, snapshotSchema, type SchemaPromotionContext } from '../../../catalog/schema/index.js';
+import { applySchema, diffSchema, promotionContext, snapshotSchema } from '../../../catalog/schema/index.js';
 import type { SchemaContext } from '../../../catalog/ddl/context.js';
 import { InvalidQueryError } from '../../errors.js';
 import { contentDisposition } from '../../files/file-names.js';
@@ -14,15 +12,6 @@ export interface SchemaPromotionDeps extends SchemaContext {
   readonly excludeTables: readonly string[];
 }
 
-/** Promotion context of the server: overviews built as the schema cache builds them. */
-export function promotionContext(deps: SchemaPromotionDeps): SchemaPromotionContext {
-  return {
-    ...deps,
-    service: SERVICE_VERSION,
-    buildOverview: (db: Knex) => buildOverview(db, { excludeTables: deps.excludeTables }),
-  };
-}
-
 /**
  * /schema (Directus 10's schema endpoints, admin only): GET /snapshot (`?export=json|yaml`
  * downloads it), POST /diff (`?force=true` across vendors; 204 when nothing differs),
@@ -30,7 +19,7 @@ export function promotionContext(deps: SchemaPromotionDeps): SchemaPromotionCont
  */
 export function schemaRoutes(deps: SchemaPromotionDeps): Router {
   const router = Router();
-  const ctx = promotionContext(deps);
+  const ctx = promotionContext(deps, { service: SERVICE_VERSION, excludeTables: deps.excludeTables });
 
   router.get('/snapshot', async (req, res) => {
     requireAdmin(req);
