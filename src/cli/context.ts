@@ -57,7 +57,14 @@ export async function withDatabase<T>(config: Config, body: (ctx: CliContext) =>
       config,
       db,
       logger,
-      schema: async () => (schema ??= await openSchemaCache(config, db, logger)),
+      schema: async () => {
+        if (schema !== undefined) return schema;
+        if (!(await db.schema.hasTable('svc_collections'))) {
+          throw new CliError('The database has no catalogue yet: run `bootstrap` first', EXIT.failed);
+        }
+        schema = await openSchemaCache(config, db, logger);
+        return schema;
+      },
     });
   } finally {
     await schema?.close();

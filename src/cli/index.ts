@@ -12,7 +12,11 @@ import { applySchema, diffSchema, promotionContext, snapshotSchema, type SchemaP
 import { hashPassword } from '../auth/passwords.js';
 import { ServiceError } from '../errors.js';
 import { SERVICE_VERSION } from '../version.js';
+import { EXPORT_QUERY_FORMATS } from '../files/export/export-formats.js';
+import type { ExportFormat } from '../query/index.js';
 import { CliError, cliConfig, EXIT, withDatabase, type CliContext } from './context.js';
+import { progressBar } from './progress.js';
+import { exportCollection, fileOutput, importFile } from './transfer.js';
 
 /**
  * The command line (src/cli/README.md): same configuration as the server (environment and
@@ -158,7 +162,49 @@ export function buildProgram(env: Readonly<Record<string, string | undefined>>, 
       }),
     );
 
+  program
+    .command('export <collection>')
+    .description('Stream the items of a collection to stdout or a file (progress bar on a terminal)')
+    .addOption(new Option('--format <format>', 'file format').choices(EXPORT_QUERY_FORMATS).default('json'))
+    .option('--query <json>', 'a query as JSON: fields, filter, sort, limit, ... (default: every item)')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .action((collection: string, options: { format: ExportFormat; query?: string; output?: string }) =>
+      run(async (ctx) => {
+        const query = parseJsonOption(options.query, '--query');
+        const stream = options.output === undefined ? process.stdout : fileOutput(options.output);
+        const count = await exportCollection(ctx, { collection, format: options.format, query, out: stream, progress: progressBar('export') });
+        process.stderr.write(`exported ${String(count)} items\n`);
+      }),
+    );
+
+  program
+    .command('import <collection> <file>')
+    .description('Import a csv or json file into a collection, all or nothing (progress bar on a terminal)')
+    .addOption(new Option('--format <format>', 'file format (default: from the extension)').choices(['csv', 'json']))
+    .action((collection: string, file: string, options: { format?: 'csv' | 'json' }) =>
+      run(async (ctx) => {
+        const format = options.format ?? formatOf(file);
+        const count = await importFile(ctx, { collection, file, format, progress: progressBar('import') });
+        print(`imported ${String(count)} items`);
+      }),
+    );
+
   return program;
+}
+
+function parseJsonOption(text: string | undefined, name: string): unknown {
+  if (text === undefined) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new CliError(`${name} is not JSON: ${(error as Error).message}`, EXIT.usage);
+  }
+}
+
+function formatOf(file: string): 'csv' | 'json' {
+  if (/\.csv$/i.test(file)) return 'csv';
+  if (/\.json$/i.test(file)) return 'json';
+  throw new CliError(`Can't tell the format of "${file}": name it .csv or .json, or pass --format`, EXIT.usage);
 }
 
 async function promotion(ctx: CliContext): Promise<SchemaPromotionContext> {

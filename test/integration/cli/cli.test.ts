@@ -139,6 +139,44 @@ describeEachDatabase(
       expect((await cli(['no-such-command'], targetEnv())).code).to.equal(2);
     });
 
+    it('import writes a file through the import handler (journal included), all or nothing; export streams it back', async () => {
+      const env = { ...targetEnv(), TEMP_PATH: join(dir, 'tmp') };
+      const { knexOf } = await import('./target-db.js');
+      const db = knexOf(env);
+      try {
+        const file = join(dir, 'books.json');
+        await writeFile(file, JSON.stringify([{ title: 'Dune' }, { title: 'Emma' }, { title: 'Ulysses' }]));
+        const imported = await cli(['import', 'books', file], env);
+        expect(imported.code, imported.stderr).to.equal(0);
+        expect(imported.stdout).to.equal('imported 3 items\n');
+        expect((await db('books').orderBy('id').select('title')).map((r) => r['title'])).to.deep.equal(['Dune', 'Emma', 'Ulysses']);
+        const journal = await db('svc_activity').where({ collection: 'books', action: 'create' }).select('user_agent');
+        expect(journal).to.deep.equal([{ user_agent: 'cli' }, { user_agent: 'cli' }, { user_agent: 'cli' }]);
+
+        const bad = join(dir, 'bad.csv');
+        await writeFile(bad, 'title\nOk\n' + `${'x'.repeat(200)}\n`);
+        const refused = await cli(['import', 'books', bad], env);
+        expect(refused.code).to.equal(1);
+        expect(refused.stderr).to.match(/error: .*(too long|row 2)/i);
+        expect(await db('books').count({ n: '*' }).first()).to.satisfy((r: any) => Number(r.n) === 3);
+        expect((await cli(['import', 'books', join(dir, 'books.txt')], env)).code).to.equal(2);
+        expect((await cli(['import', 'nowhere', file], env)).code).to.equal(1);
+
+        const csv = await cli(['export', 'books', '--format', 'csv', '--query', '{"fields":["title"],"sort":["-title"],"limit":2}'], env);
+        expect(csv.code, csv.stderr).to.equal(0);
+        expect(csv.stdout).to.equal('"title"\n"Ulysses"\n"Emma"\n');
+        expect(csv.stderr).to.equal('exported 2 items\n');
+        const out = join(dir, 'books-export.json');
+        const toFile = await cli(['export', 'books', '--query', '{"fields":["title"],"filter":{"title":{"_eq":"Emma"}}}', '-o', out], env);
+        expect(toFile.code, toFile.stderr).to.equal(0);
+        expect(JSON.parse(await readFile(out, 'utf8'))).to.deep.equal([{ title: 'Emma' }]);
+        expect((await cli(['export', 'books', '--query', '{not json'], env)).code).to.equal(2);
+        expect((await cli(['export', 'books', '--format', 'pdf'], env)).code).to.equal(2);
+      } finally {
+        await db.destroy();
+      }
+    });
+
     it('roles create and users create make a user who can log in; users passwd changes the password', async () => {
       const role = await cli(['roles', 'create', '--name', 'Editors'], targetEnv());
       expect(role.code, role.stderr).to.equal(0);
