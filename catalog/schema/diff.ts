@@ -131,7 +131,7 @@ export function applyEntries(object: unknown, entries: readonly DiffEntry[]): un
       continue;
     }
     let parent: unknown = result;
-    for (const key of path.slice(0, -1)) parent = isObject(parent) ? parent[key] : undefined;
+    for (const key of path.slice(0, -1)) parent = isObject(parent) && Object.hasOwn(parent, key) ? parent[key] : undefined;
     if (!isObject(parent)) throw new InvalidPayloadError(`The diff doesn't fit the current schema at "${path.join('.')}"`);
     const last = path[path.length - 1] as string;
     const target = parent as Record<string, unknown>;
@@ -250,6 +250,9 @@ function assertUnique(keys: readonly string[], what: string): void {
   }
 }
 
+/** Keys a path may not name: they reach the object's prototype, not its data. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** POST /schema/apply's body: `{ hash, diff }` as /schema/diff answered it. */
 export function parseApplyBody(body: unknown): { readonly hash: string; readonly diff: SchemaDiff } {
   if (!isObject(body)) throw new InvalidPayloadError('The body must be an object with "hash" and "diff"');
@@ -288,7 +291,7 @@ export function parseApplyBody(body: unknown): { readonly hash: string; readonly
 function parseEntry(value: unknown, where: string): DiffEntry {
   if (!isObject(value)) throw new InvalidPayloadError(`"${where}.diff" must hold objects`);
   const path = value['path'];
-  if (path !== undefined && (!Array.isArray(path) || !path.every((p) => typeof p === 'string'))) {
+  if (path !== undefined && (!Array.isArray(path) || !path.every((p) => typeof p === 'string' && !UNSAFE_KEYS.has(p)))) {
     throw new InvalidPayloadError(`"${where}.diff[].path" must be an array of keys`);
   }
   const at = path as string[] | undefined;
