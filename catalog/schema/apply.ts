@@ -93,6 +93,10 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
       if (before !== undefined && !dropped.has(r.collection)) steps.push({ kind: 'deleteRelation', collection: r.collection, field: r.field });
     } else if (before === undefined) {
       relationSteps.push({ kind: 'createRelation', spec: parseRelationPayload(target) });
+    } else if (before.related_collection !== target.related_collection) {
+      // Another related collection is another foreign key: the old one goes first.
+      steps.push({ kind: 'deleteRelation', collection: r.collection, field: r.field });
+      relationSteps.push({ kind: 'createRelation', spec: parseRelationPayload(target) });
     } else {
       relationSteps.push({ kind: 'updateRelation', collection: r.collection, field: r.field, patch: relationPatch(before, target) });
     }

@@ -208,6 +208,26 @@ describeEachDatabase('schema promotion: snapshot, diff, apply', (ctx) => {
     expect(await env.server.db('authors').select('name')).to.deep.equal([{ name: 'Ann' }]);
   });
 
+  it('moves a relation to another related collection: the old foreign key goes, the new one comes', async () => {
+    const env = target();
+    expectOk(await env.api('POST', '/collections', { collection: 'editors', schema: {}, fields: [id] }));
+    const source = await snapshotOf(env.api);
+    const moved = structuredClone(source);
+    const relation = moved.relations.find((r: any) => r.field === 'author');
+    relation.related_collection = 'editors';
+    relation.schema.foreign_key_table = 'editors';
+    relation.meta.one_collection = 'editors';
+    relation.meta.one_field = null;
+    moved.fields = moved.fields.filter((f: any) => !(f.collection === 'authors' && f.field === 'articles'));
+    moved.fields.find((f: any) => f.field === 'author').schema.foreign_key_table = 'editors';
+    const plan = expectOk(await env.api('POST', '/schema/diff', moved));
+    expectOk(await env.api('POST', '/schema/apply', plan), 204);
+    expect(schemaPart(await snapshotOf(env.api))).to.deep.equal(schemaPart(moved));
+    expect((await env.api('POST', '/schema/diff', moved)).status).to.equal(204);
+    // And back, so the next tests find the schema they expect.
+    expectOk(await env.api('POST', '/schema/apply?allow_destructive=true', expectOk(await env.api('POST', '/schema/diff', await snapshotOf(api)))), 204);
+  });
+
   it('refuses bad snapshots and diffs with a clear error, changing nothing', async () => {
     const good = await snapshotOf(api);
     const before = await snapshotOf(api);
