@@ -32,6 +32,7 @@ import { cacheRoutes } from './routes/cache.js';
 import { collectionRoutes } from './routes/collections.js';
 import { fieldRoutes } from './routes/fields.js';
 import { relationRoutes } from './routes/relations.js';
+import { schemaRoutes } from './routes/schema.js';
 import { utilsWriteRoutes } from './routes/utils-writes.js';
 import { itemsReadRoutes } from './routes/items-read.js';
 import { permissionsMeRoutes } from './routes/permissions-me.js';
@@ -120,6 +121,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/collections', collectionRoutes(schemaContext));
   app.use('/fields', fieldRoutes(schemaContext));
   app.use('/relations', relationRoutes(schemaContext));
+  app.use('/schema', schemaRoutes({ ...schemaContext, excludeTables: config.db.excludeTables }));
   app.use('/utils/cache', cacheRoutes(deps));
   // Before the svc_permissions item routes: /permissions/me* are not items.
   app.use('/permissions', permissionsMeRoutes(deps));

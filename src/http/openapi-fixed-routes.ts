@@ -115,6 +115,7 @@ const REQUIRED_TEXT: Json = { type: 'string', minLength: 1 };
 const EMAIL: Json = { type: 'string', format: 'email' };
 const KEY: Json = { oneOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] };
 const OBJECT: Json = { type: 'object' };
+const ARRAY: Json = { type: 'array', items: OBJECT };
 const NULLABLE_OBJECT: Json = { type: 'object', nullable: true };
 const NULLABLE_TEXT: Json = { type: 'string', nullable: true };
 const BINARY: Json = { type: 'string', format: 'binary' };
@@ -648,6 +649,36 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     caller: admin,
     parameters: [flagParameter('system', 'Accepted; changes nothing.')],
     answer: { kind: 'empty' },
+  },
+
+  {
+    path: '/schema/snapshot',
+    method: 'get',
+    tag: 'Schema',
+    summary: 'Snapshot of the user schema (collections, fields, relations)',
+    caller: admin,
+    parameters: [queryParameter('export', 'Download the snapshot as a file.', { type: 'string', enum: ['json', 'yaml'] })],
+    answer: { kind: 'data', schema: object({ version: { type: 'integer' }, vendor: TEXT, hash: TEXT, collections: ARRAY, fields: ARRAY, relations: ARRAY }) },
+  },
+  {
+    path: '/schema/diff',
+    method: 'post',
+    tag: 'Schema',
+    summary: 'Difference from the current schema to a snapshot; 204 when none',
+    caller: admin,
+    parameters: [flagParameter('force', 'Diff a snapshot of another database vendor.')],
+    body: json(object({ version: { type: 'integer' }, vendor: REQUIRED_TEXT, collections: ARRAY, fields: ARRAY, relations: ARRAY }, ['version', 'vendor', 'collections', 'fields', 'relations'])),
+    answer: { kind: 'data', schema: object({ hash: TEXT, diff: OBJECT }) },
+  },
+  {
+    path: '/schema/apply',
+    method: 'post',
+    tag: 'Schema',
+    summary: 'Apply a diff made against the current schema',
+    caller: admin,
+    parameters: [flagParameter('allow_destructive', 'Allow steps that drop stored data.')],
+    body: json(object({ hash: REQUIRED_TEXT, diff: OBJECT }, ['hash', 'diff'])),
+    answer: { kind: 'none' },
   },
 
   {

@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import { openSchemaCache } from '../cache/open-schema-cache.js';
+import type { SchemaCache } from '../cache/schema-cache.js';
+import { loadConfig, type Config } from '../config/index.js';
+import { ConfigError } from '../config/env-reader.js';
+import { createDatabase } from '../db/index.js';
+import { createLogger, type Logger } from '../logger/index.js';
+
+/** Exit codes a script can rely on. */
+export const EXIT = {
+  ok: 0,
+  /** The command ran and failed (bad file, refused change, stale hash, ...). */
+  failed: 1,
+  /** Bad arguments or configuration. */
+  usage: 2,
+  /** The database (or Redis) can't be reached. */
+  unreachable: 3,
+} as const;
+
+/** A failure with its exit code and a one-line message for stderr. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface CliContext {
+  readonly config: Config;
+  readonly db: Knex;
+  readonly logger: Logger;
+  schema(): Promise<SchemaCache>;
+}
+
+/** The server's configuration (same environment and .env file), or a usage error. */
+export function cliConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message, EXIT.usage);
+    throw error;
+  }
+}
+
+/** Runs `body` with the database of the configuration, closed afterwards whatever happens. */
+export async function withDatabase<T>(config: Config, body: (ctx: CliContext) => Promise<T>): Promise<T> {
+  const logger = createLogger({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  const db = createDatabase(config.db);
+  let schema: SchemaCache | undefined;
+  try {
+    await db.raw('select 1').catch((error: unknown) => {
+      throw new CliError(`Database unreachable: ${(error as Error).message || String(error)}`, EXIT.unreachable);
+    });
+    return await body({
+      config,
+      db,
+      logger,
+      schema: async () => {
+        if (schema !== undefined) return schema;
+        if (!(await db.schema.hasTable('svc_collections'))) {
+          throw new CliError('The database has no catalogue yet: run `bootstrap` first', EXIT.failed);
+        }
+        schema = await openSchemaCache(config, db, logger);
+        return schema;
+      },
+    });
+  } finally {
+    await schema?.close();
+    await db.destroy();
+  }
+}

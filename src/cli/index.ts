@@ -1,0 +1,276 @@
+#!/usr/bin/env node
+import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
+import { Command, CommanderError, Option } from 'commander';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { bootstrap } from '../../catalog/bootstrap.js';
+import { migrate } from '../../catalog/migrate.js';
+import { applySchema, diffSchema, promotionContext, snapshotSchema, type SchemaPromotionContext } from '../../catalog/schema/index.js';
+import { hashPassword } from '../auth/passwords.js';
+import { ServiceError } from '../errors.js';
+import { SERVICE_VERSION } from '../version.js';
+import { EXPORT_QUERY_FORMATS } from '../files/export/export-formats.js';
+import type { ExportFormat } from '../query/index.js';
+import { CliError, cliConfig, EXIT, withDatabase, type CliContext } from './context.js';
+import { progressBar } from './progress.js';
+import { exportCollection, fileOutput, importFile } from './transfer.js';
+
+/**
+ * The command line (src/cli/README.md): same configuration as the server (environment and
+ * .env), one line per result on stdout, errors on stderr, exit codes of `EXIT`.
+ */
+export function buildProgram(env: Readonly<Record<string, string | undefined>>, out: NodeJS.WritableStream = process.stdout): Command {
+  const run = <T>(body: (ctx: CliContext) => Promise<T>) => withDatabase(cliConfig(env), body);
+  const print = (line: string) => out.write(`${line}\n`);
+  // Before the commands: subcommands inherit it (usage errors throw, mapped to EXIT.usage by main).
+  const program = new Command('content-data-service')
+    .description('Content data service command line')
+    .version(SERVICE_VERSION)
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+  program
+    .command('bootstrap')
+    .description('Migrate the catalogue and create the first admin (ADMIN_EMAIL, ADMIN_PASSWORD) when no user exists')
+    .action(() =>
+      run(async ({ config, db }) => {
+        const result = await bootstrap(db, {
+          adminEmail: config.admin.email,
+          adminPassword: config.admin.password,
+          adminToken: config.admin.token,
+          hashPassword,
+        });
+        print(`migrations applied: ${result.appliedMigrations.length === 0 ? 'none' : result.appliedMigrations.join(', ')}`);
+        if (result.createdAdmin !== undefined) {
+          const { email, password, isGenerated } = result.createdAdmin;
+          print(`admin created: ${email}${isGenerated ? ` (generated password: ${password})` : ''}`);
+        }
+      }),
+    );
+
+  const database = program.command('database').description('The catalogue tables');
+  database
+    .command('migrate:latest')
+    .description('Apply the pending catalogue migrations')
+    .action(() =>
+      run(async ({ db }) => {
+        const applied = await migrate(db);
+        print(`migrations applied: ${applied.length === 0 ? 'none' : applied.join(', ')}`);
+      }),
+    );
+  database
+    .command('migrate:down')
+    .description('Undo the last catalogue migration')
+    .action(() => {
+      throw new CliError('The catalogue migrations are forward-only: restore a backup to go back', EXIT.failed);
+    });
+
+  const schema = program.command('schema').description('Promote a schema between environments');
+  schema
+    .command('snapshot [file]')
+    .description('Write the schema snapshot to a file, or to stdout')
+    .addOption(new Option('--format <format>', 'file format').choices(['yaml', 'json']).default('yaml'))
+    .action((file: string | undefined, options: { format: 'yaml' | 'json' }) =>
+      run(async (ctx) => {
+        const snapshot = await snapshotSchema(await promotion(ctx));
+        const text = options.format === 'yaml' ? toYaml(snapshot) : `${JSON.stringify(snapshot, null, 2)}\n`;
+        if (file === undefined) out.write(text);
+        else {
+          await writeFile(file, text);
+          print(`snapshot written to ${file}`);
+        }
+      }),
+    );
+  schema
+    .command('apply <file>')
+    .description('Apply a snapshot file (yaml or json): print the plan, then apply it')
+    .option('-y, --yes', 'apply without asking')
+    .option('--dry-run', 'print the plan only')
+    .option('--force', 'apply a snapshot of another database vendor')
+    .option('--allow-destructive', 'allow steps that drop stored data')
+    .action((file: string, options: { yes?: true; dryRun?: true; force?: true; allowDestructive?: true }) =>
+      run(async (ctx) => {
+        const snapshot = await readSnapshotFile(file);
+        const promoting = await promotion(ctx);
+        const plan = await diffSchema(promoting, snapshot, { force: options.force === true });
+        if (plan === null) {
+          print('no changes: the schema matches the snapshot');
+          return;
+        }
+        print(`plan (${String(plan.steps.length)} steps):`);
+        for (const step of plan.steps) print(`  - ${step}`);
+        if (options.dryRun === true) return;
+        if (options.yes !== true && !(await confirm('Apply these changes?'))) {
+          throw new CliError('Not applied: confirm with --yes (or answer "y" on a terminal)', EXIT.failed);
+        }
+        await applySchema(promoting, { hash: plan.hash, diff: plan.diff }, { allowDestructive: options.allowDestructive === true });
+        print('applied');
+      }),
+    );
+
+  program
+    .command('roles')
+    .description('Roles')
+    .command('create')
+    .description('Create a role; prints its id')
+    .requiredOption('--name <name>', 'role name')
+    .option('--admin', 'full access (admin_access and app_access)')
+    .action((options: { name: string; admin?: true }) =>
+      run(async ({ db }) => {
+        const id = randomUUID();
+        const isAdmin = options.admin === true;
+        await db('svc_roles').insert({ id, name: options.name, icon: 'supervised_user_circle', admin_access: isAdmin, app_access: isAdmin });
+        print(id);
+      }),
+    );
+
+  const users = program.command('users').description('Users');
+  users
+    .command('create')
+    .description('Create an active user; prints its id')
+    .requiredOption('--email <email>', 'e-mail address')
+    .requiredOption('--password <password>', 'password')
+    .requiredOption('--role <role>', 'role id or name')
+    .action((options: { email: string; password: string; role: string }) =>
+      run(async ({ db }) => {
+        const email = options.email.trim().toLowerCase();
+        if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new CliError(`Invalid e-mail address "${options.email}"`, EXIT.usage);
+        const role = await findRole(db, options.role);
+        if ((await db('svc_users').whereRaw('lower(email) = ?', [email]).first('id')) !== undefined) {
+          throw new CliError(`A user with e-mail "${email}" exists already`, EXIT.failed);
+        }
+        const id = randomUUID();
+        await db('svc_users').insert({ id, email, password: await hashPassword(options.password), role, status: 'active' });
+        print(id);
+      }),
+    );
+  users
+    .command('passwd')
+    .description("Set a user's password")
+    .requiredOption('--email <email>', 'e-mail address')
+    .requiredOption('--password <password>', 'new password')
+    .action((options: { email: string; password: string }) =>
+      run(async ({ db }) => {
+        const changed = await db('svc_users')
+          .whereRaw('lower(email) = ?', [options.email.trim().toLowerCase()])
+          .update({ password: await hashPassword(options.password) });
+        if (changed === 0) throw new CliError(`No user with e-mail "${options.email}"`, EXIT.failed);
+        print('password changed');
+      }),
+    );
+
+  program
+    .command('export <collection>')
+    .description('Stream the items of a collection to stdout or a file (progress bar on a terminal)')
+    .addOption(new Option('--format <format>', 'file format').choices(EXPORT_QUERY_FORMATS).default('json'))
+    .option('--query <json>', 'a query as JSON: fields, filter, sort, limit, ... (default: every item)')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .action((collection: string, options: { format: ExportFormat; query?: string; output?: string }) =>
+      run(async (ctx) => {
+        const query = parseJsonOption(options.query, '--query');
+        const stream = options.output === undefined ? process.stdout : fileOutput(options.output);
+        const count = await exportCollection(ctx, { collection, format: options.format, query, out: stream, progress: progressBar('export') });
+        process.stderr.write(`exported ${String(count)} items\n`);
+      }),
+    );
+
+  program
+    .command('import <collection> <file>')
+    .description('Import a csv or json file into a collection, all or nothing (progress bar on a terminal)')
+    .addOption(new Option('--format <format>', 'file format (default: from the extension)').choices(['csv', 'json']))
+    .action((collection: string, file: string, options: { format?: 'csv' | 'json' }) =>
+      run(async (ctx) => {
+        const format = options.format ?? formatOf(file);
+        const count = await importFile(ctx, { collection, file, format, progress: progressBar('import') });
+        print(`imported ${String(count)} items`);
+      }),
+    );
+
+  return program;
+}
+
+function parseJsonOption(text: string | undefined, name: string): unknown {
+  if (text === undefined) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new CliError(`${name} is not JSON: ${(error as Error).message}`, EXIT.usage);
+  }
+}
+
+function formatOf(file: string): 'csv' | 'json' {
+  if (/\.csv$/i.test(file)) return 'csv';
+  if (/\.json$/i.test(file)) return 'json';
+  throw new CliError(`Can't tell the format of "${file}": name it .csv or .json, or pass --format`, EXIT.usage);
+}
+
+async function promotion(ctx: CliContext): Promise<SchemaPromotionContext> {
+  const schema = await ctx.schema();
+  return promotionContext({ db: ctx.db, schema, reporter: ctx.logger }, { service: SERVICE_VERSION, excludeTables: ctx.config.db.excludeTables });
+}
+
+/** A snapshot file, YAML or JSON (JSON is YAML); a truncated or garbled file fails with its line. */
+async function readSnapshotFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`Can't read "${file}": ${(error as Error).message}`, EXIT.usage);
+  }
+  try {
+    return parseYaml(text) as unknown;
+  } catch (error) {
+    throw new CliError(`"${file}" is not a snapshot (YAML or JSON): ${(error as Error).message.split('\n')[0] ?? ''}`, EXIT.failed);
+  }
+}
+
+async function findRole(db: CliContext['db'], role: string): Promise<string> {
+  const rows = await db('svc_roles').select<{ id: string; name: string }[]>('id', 'name');
+  const found = rows.filter((r) => r.id === role || r.name === role);
+  const [first] = found;
+  if (first === undefined) throw new CliError(`No role "${role}"`, EXIT.failed);
+  if (found.length > 1) throw new CliError(`Several roles are named "${role}": give its id`, EXIT.failed);
+  return first.id;
+}
+
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+/** Runs the command line; resolves to the exit code. */
+export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  const program = buildProgram(env);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof CliError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if (error instanceof ServiceError) {
+      process.stderr.write(`error: ${error.message} (${error.code})\n`);
+      return EXIT.failed;
+    }
+    process.stderr.write(`error: ${(error as Error).message || String(error)}\n`);
+    return EXIT.failed;
+  }
+}
+
+/** Run as a program (also through npm's bin symlink), not when imported. */
+function isEntry(): boolean {
+  const script = process.argv[1];
+  return script !== undefined && realpathSync(script) === fileURLToPath(import.meta.url);
+}
+
+if (isEntry()) process.exitCode = await main(process.argv.slice(2), process.env);

@@ -1,0 +1,107 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable, Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Accountability } from '../access/accountability.js';
+import { PermissionStore } from '../access/permission-store.js';
+import { createDataInvalidation } from '../cache/data-invalidation.js';
+import { commandContext } from '../commands/command-context.js';
+import { handleImport } from '../commands/import/handle-import.js';
+import { formatItems } from '../files/export/export-formats.js';
+import { parseQuery, queryLimits, readMeta, readerOf, streamItems, type ExportFormat, type Item, type Query, type ReadContext } from '../query/index.js';
+import { CliError, EXIT, type CliContext } from './context.js';
+import type { Progress } from './progress.js';
+
+/** The command line acts as an administrator without a user (the journal says `user: null`, agent `cli`). */
+const CLI_ACCOUNTABILITY: Accountability = Object.freeze({ user: null, role: null, admin: true, app: false, ip: null, userAgent: 'cli', origin: null });
+
+/**
+ * `export <collection>`: the query's items (every row unless `limit` says) streamed in the
+ * format to `out`, batch by batch from the read side (flat memory); progress in rows.
+ */
+export async function exportCollection(
+  ctx: CliContext,
+  options: { collection: string; format: ExportFormat; query: unknown; out: Writable; progress: Progress },
+): Promise<number> {
+  const overview = await (await ctx.schema()).getOverview();
+  const collection = requireKnown(overview.collections, options.collection);
+  const query = exportQuery(options.query, collection.primary);
+  const readContext: ReadContext = { db: ctx.db, overview, limits: { ...queryLimits(ctx.config), queryLimitMax: Infinity } };
+  const reader = await readerOf({ db: ctx.db, permissions: new PermissionStore(ctx.db, { enabled: false }) }, overview, CLI_ACCOUNTABILITY);
+  const { filter_count: matching = 0 } = await readMeta(readContext, collection.collection, { ...query, meta: ['filter_count'] }, reader);
+  const total = query.limit === undefined || query.limit < 0 ? matching : Math.min(matching, query.limit);
+  let done = 0;
+  const counted = async function* (items: AsyncIterable<Item>): AsyncGenerator<Item> {
+    for await (const item of items) {
+      yield item;
+      done += 1;
+      options.progress.update(done, total);
+    }
+  };
+  await mkdir(ctx.config.tempPath, { recursive: true });
+  const tempDir = await mkdtemp(join(ctx.config.tempPath, 'cli-export-'));
+  try {
+    const items = streamItems(readContext, collection.collection, query, reader, { batchSize: ctx.config.exportBatchSize });
+    const text = Readable.from(formatItems(counted(items), options.format, { tempDir, csvEscapeFormulas: ctx.config.exportCsvEscapeFormulas }));
+    await pipeline(text, options.out, { end: options.out !== process.stdout });
+  } finally {
+    await rm(tempDir, { recursive: true, force: true });
+    options.progress.done();
+  }
+  return done;
+}
+
+/**
+ * `import <collection> <file>`: the file (csv or json) through the same handler as POST
+ * /utils/import (one transaction, journal per item, upsert by key); progress in bytes read.
+ */
+export async function importFile(
+  ctx: CliContext,
+  options: { collection: string; file: string; format: 'csv' | 'json'; progress: Progress },
+): Promise<number> {
+  const size = await stat(options.file).then(
+    (s) => s.size,
+    (error: unknown) => {
+      throw new CliError(`Can't read "${options.file}": ${(error as Error).message}`, EXIT.usage);
+    },
+  );
+  const schema = await ctx.schema();
+  const overview = await schema.getOverview();
+  const collection = requireKnown(overview.collections, options.collection);
+  const invalidation = await createDataInvalidation({ redisUrl: ctx.config.redis.url, namespace: ctx.config.cache.namespace, logger: ctx.logger });
+  try {
+    const deps = { config: ctx.config, db: ctx.db, permissions: new PermissionStore(ctx.db, { enabled: false }), schema, invalidation };
+    const commands = await commandContext(deps, CLI_ACCOUNTABILITY, overview);
+    let read = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        read += chunk.length;
+        options.progress.update(read, size);
+        callback(null, chunk);
+      },
+    });
+    const source = createReadStream(options.file).pipe(meter);
+    return await handleImport({ kind: 'import', collection: collection.collection, format: options.format, source }, commands);
+  } finally {
+    options.progress.done();
+    await invalidation.close();
+  }
+}
+
+/** An output file, created only when the export starts writing. */
+export function fileOutput(path: string): Writable {
+  return createWriteStream(path);
+}
+
+function exportQuery(raw: unknown, primary: string): Query {
+  const { export: _export, meta: _meta, ...query } = parseQuery((raw ?? {}) as Parameters<typeof parseQuery>[0]);
+  const sort = query.sort === undefined || query.sort.length === 0 || query.sort.some((s) => s.replace(/^-/, '') === primary) ? query.sort : [...query.sort, primary];
+  return { ...query, limit: query.limit ?? -1, ...(sort === undefined ? {} : { sort }) };
+}
+
+function requireKnown<T>(collections: Readonly<Record<string, T>>, name: string): T {
+  const found = Object.hasOwn(collections, name) ? collections[name] : undefined;
+  if (found === undefined) throw new CliError(`No collection "${name}"`, EXIT.failed);
+  return found;
+}

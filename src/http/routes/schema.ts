@@ -1,0 +1,66 @@
+import { Router, type Request } from 'express';
+import { stringify as toYaml } from 'yaml';
+import { applySchema, diffSchema, promotionContext, snapshotSchema } from '../../../catalog/schema/index.js';
+import type { SchemaContext } from '../../../catalog/ddl/context.js';
+import { InvalidQueryError } from '../../errors.js';
+import { contentDisposition } from '../../files/file-names.js';
+import { SERVICE_VERSION } from '../../version.js';
+import { requireAdmin } from '../require-admin.js';
+
+/** The schema context plus the table exclusions the overview builder needs (DB_EXCLUDE_TABLES). */
+export interface SchemaPromotionDeps extends SchemaContext {
+  readonly excludeTables: readonly string[];
+}
+
+/**
+ * /schema (Directus 10's schema endpoints, admin only): GET /snapshot (`?export=json|yaml`
+ * downloads it), POST /diff (`?force=true` across vendors; 204 when nothing differs),
+ * POST /apply (`{hash, diff}`; `?allow_destructive=true` for steps that drop data; 204).
+ */
+export function schemaRoutes(deps: SchemaPromotionDeps): Router {
+  const router = Router();
+  const ctx = promotionContext(deps, { service: SERVICE_VERSION, excludeTables: deps.excludeTables });
+
+  router.get('/snapshot', async (req, res) => {
+    requireAdmin(req);
+    const format = req.query['export'];
+    if (format !== undefined && format !== 'json' && format !== 'yaml') {
+      throw new InvalidQueryError('"export" must be one of [json, yaml]');
+    }
+    const snapshot = await snapshotSchema(ctx);
+    if (format === undefined) {
+      res.json({ data: snapshot });
+      return;
+    }
+    const name = `snapshot-${new Date().toISOString().replace(/[:.]/g, '-')}.${format}`;
+    res.setHeader('Content-Disposition', contentDisposition('attachment', name));
+    if (format === 'yaml') res.type('text/yaml; charset=utf-8').send(toYaml(snapshot));
+    else res.type('application/json; charset=utf-8').send(JSON.stringify(snapshot, null, 2));
+  });
+
+  router.post('/diff', async (req, res) => {
+    requireAdmin(req);
+    const plan = await diffSchema(ctx, req.body, { force: flag(req, 'force') });
+    if (plan === null) {
+      res.status(204).end();
+      return;
+    }
+    res.json({ data: { hash: plan.hash, diff: plan.diff } });
+  });
+
+  router.post('/apply', async (req, res) => {
+    requireAdmin(req);
+    await applySchema(ctx, req.body, { allowDestructive: flag(req, 'allow_destructive') });
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+/** `?name`, `?name=true` or `?name=1`: on; absent or `false`: off. */
+function flag(req: Request, name: string): boolean {
+  const value = req.query[name];
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === '' || value === 'true' || value === '1') return true;
+  throw new InvalidQueryError(`"${name}" must be true or false`);
+}

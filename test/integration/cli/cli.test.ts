@@ -1,0 +1,213 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { startServer } from '../../../src/server.js';
+import { createLogger } from '../../../src/logger/index.js';
+import { describeEachDatabase, testConfig, TEST_ADMIN } from '../../support/server.js';
+import { postgresTarget, sqliteTarget, type TestDatabase } from '../../support/services.js';
+import { expectOk, schemaApi } from '../catalog/schema-api.js';
+
+const CLI = join(import.meta.dirname, '../../../src/cli/index.ts');
+
+interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the CLI module in a child process, as `npx content-data-service ...` would. */
+function cli(args: readonly string[], env: Readonly<Record<string, string>>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', SECRET: 'cli-secret', LOG_LEVEL: 'silent', CONFIG_PATH: '/dev/null', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const id = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
+
+describeEachDatabase(
+  'command line',
+  (ctx) => {
+    const api = schemaApi(ctx);
+    let dir = '';
+    let target: TestDatabase | undefined;
+    const targetEnv = () => {
+      if (target === undefined) throw new Error('no target database');
+      return target.env;
+    };
+
+    before(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
+      expectOk(
+        await api('POST', '/collections', [
+          { collection: 'books', meta: { note: 'library' }, schema: {}, fields: [id, { field: 'title', type: 'string', schema: { max_length: 80 } }] },
+          { collection: 'reviews', schema: {}, fields: [id, { field: 'book', type: 'integer' }, { field: 'stars', type: 'integer' }] },
+        ]),
+      );
+      expectOk(await api('POST', '/relations', { collection: 'reviews', field: 'book', related_collection: 'books', meta: { one_field: 'reviews' } }));
+      target = await (ctx().dialect === 'postgres' ? postgresTarget : sqliteTarget).create();
+    });
+    after(async () => {
+      await target?.drop();
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('bootstrap migrates an empty database and creates the first admin once', async () => {
+      const env = { ...targetEnv(), ADMIN_EMAIL: 'first@example.com', ADMIN_PASSWORD: 'first-password' };
+      const first = await cli(['bootstrap'], env);
+      expect(first.code, first.stderr).to.equal(0);
+      expect(first.stdout).to.equal('migrations applied: 0001\nadmin created: first@example.com\n');
+      const second = await cli(['bootstrap'], env);
+      expect(second.code, second.stderr).to.equal(0);
+      expect(second.stdout).to.equal('migrations applied: none\n');
+      const again = await cli(['database', 'migrate:latest'], env);
+      expect(again.stdout).to.equal('migrations applied: none\n');
+      const down = await cli(['database', 'migrate:down'], env);
+      expect(down.code).to.equal(1);
+      expect(down.stderr).to.match(/forward-only/);
+    });
+
+    it('schema snapshot writes the same snapshot as GET /schema/snapshot, as YAML or JSON', async () => {
+      const file = join(dir, 'snapshot.yaml');
+      const written = await cli(['schema', 'snapshot', file], ctx().database.env);
+      expect(written.code, written.stderr).to.equal(0);
+      expect(written.stdout).to.equal(`snapshot written to ${file}\n`);
+      const fromApi = expectOk(await api('GET', '/schema/snapshot'));
+      expect(parseYaml(await readFile(file, 'utf8'))).to.deep.equal(fromApi);
+      const json = await cli(['schema', 'snapshot', '--format', 'json'], ctx().database.env);
+      expect(JSON.parse(json.stdout)).to.deep.equal(fromApi);
+      const bad = await cli(['schema', 'snapshot', '--format', 'xml'], ctx().database.env);
+      expect(bad.code).to.equal(2);
+      expect(bad.stderr).to.match(/xml/);
+    });
+
+    it('schema apply prints the plan; --dry-run and a refused confirmation change nothing; --yes applies; a second apply has nothing to do', async () => {
+      const file = join(dir, 'snapshot.yaml');
+      const before = await cli(['schema', 'snapshot', '--format', 'json'], targetEnv());
+      const dry = await cli(['schema', 'apply', file, '--dry-run'], targetEnv());
+      expect(dry.code, dry.stderr).to.equal(0);
+      expect(dry.stdout).to.equal(
+        'plan (2 steps):\n  - create collections "books", "reviews"\n  - create relation "reviews.book"\n',
+      );
+      const unconfirmed = await cli(['schema', 'apply', file], targetEnv());
+      expect(unconfirmed.code).to.equal(1);
+      expect(unconfirmed.stderr).to.match(/--yes/);
+      expect((await cli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout).to.equal(before.stdout);
+
+      const applied = await cli(['schema', 'apply', file, '--yes'], targetEnv());
+      expect(applied.code, applied.stderr).to.equal(0);
+      expect(applied.stdout).to.match(/applied\n$/);
+      const promoted = JSON.parse((await cli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout);
+      expect(promoted.hash).to.equal(expectOk(await api('GET', '/schema/snapshot')).hash);
+      const second = await cli(['schema', 'apply', file, '--yes'], targetEnv());
+      expect(second.stdout).to.equal('no changes: the schema matches the snapshot\n');
+    });
+
+    it('refuses a truncated file, a newer version, a missing file and an unreachable database with their exit codes', async () => {
+      const file = join(dir, 'snapshot.yaml');
+      const text = await readFile(file, 'utf8');
+      const truncated = join(dir, 'truncated.json');
+      await writeFile(truncated, JSON.stringify(parseYaml(text)).slice(0, 120));
+      const before = (await cli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout;
+
+      const broken = await cli(['schema', 'apply', truncated, '--yes'], targetEnv());
+      expect(broken.code).to.equal(1);
+      expect(broken.stderr).to.match(/is not a snapshot/);
+      const newer = join(dir, 'newer.yaml');
+      await writeFile(newer, text.replace(/^version: 1$/m, 'version: 9'));
+      const refused = await cli(['schema', 'apply', newer, '--yes'], targetEnv());
+      expect(refused.code).to.equal(1);
+      expect(refused.stderr).to.match(/version 9 is newer.*\(INVALID_PAYLOAD\)/);
+      const missing = await cli(['schema', 'apply', join(dir, 'nope.yaml')], targetEnv());
+      expect(missing.code).to.equal(2);
+      expect((await cli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout).to.equal(before);
+
+      const unreachable = await cli(['schema', 'snapshot'], { DB_CLIENT: 'pg', DB_HOST: '127.0.0.1', DB_PORT: '1', DB_DATABASE: 'none' });
+      expect(unreachable.code).to.equal(3);
+      expect(unreachable.stderr).to.match(/Database unreachable/);
+      expect((await cli(['no-such-command'], targetEnv())).code).to.equal(2);
+    });
+
+    it('import writes a file through the import handler (journal included), all or nothing; export streams it back', async () => {
+      const env = { ...targetEnv(), TEMP_PATH: join(dir, 'tmp') };
+      const { knexOf } = await import('./target-db.js');
+      const db = knexOf(env);
+      try {
+        const file = join(dir, 'books.json');
+        await writeFile(file, JSON.stringify([{ title: 'Dune' }, { title: 'Emma' }, { title: 'Ulysses' }]));
+        const imported = await cli(['import', 'books', file], env);
+        expect(imported.code, imported.stderr).to.equal(0);
+        expect(imported.stdout).to.equal('imported 3 items\n');
+        expect((await db('books').orderBy('id').select('title')).map((r) => r['title'])).to.deep.equal(['Dune', 'Emma', 'Ulysses']);
+        const journal = await db('svc_activity').where({ collection: 'books', action: 'create' }).select('user_agent');
+        expect(journal).to.deep.equal([{ user_agent: 'cli' }, { user_agent: 'cli' }, { user_agent: 'cli' }]);
+
+        const bad = join(dir, 'bad.csv');
+        await writeFile(bad, 'title\nOk\n' + `${'x'.repeat(200)}\n`);
+        const refused = await cli(['import', 'books', bad], env);
+        expect(refused.code).to.equal(1);
+        expect(refused.stderr).to.match(/error: .*(too long|row 2)/i);
+        expect(await db('books').count({ n: '*' }).first()).to.satisfy((r: any) => Number(r.n) === 3);
+        expect((await cli(['import', 'books', join(dir, 'books.txt')], env)).code).to.equal(2);
+        expect((await cli(['import', 'nowhere', file], env)).code).to.equal(1);
+
+        const csv = await cli(['export', 'books', '--format', 'csv', '--query', '{"fields":["title"],"sort":["-title"],"limit":2}'], env);
+        expect(csv.code, csv.stderr).to.equal(0);
+        expect(csv.stdout).to.equal('"title"\n"Ulysses"\n"Emma"\n');
+        expect(csv.stderr).to.equal('exported 2 items\n');
+        const out = join(dir, 'books-export.json');
+        const toFile = await cli(['export', 'books', '--query', '{"fields":["title"],"filter":{"title":{"_eq":"Emma"}}}', '-o', out], env);
+        expect(toFile.code, toFile.stderr).to.equal(0);
+        expect(JSON.parse(await readFile(out, 'utf8'))).to.deep.equal([{ title: 'Emma' }]);
+        expect((await cli(['export', 'books', '--query', '{not json'], env)).code).to.equal(2);
+        expect((await cli(['export', 'books', '--format', 'pdf'], env)).code).to.equal(2);
+      } finally {
+        await db.destroy();
+      }
+    });
+
+    it('roles create and users create make a user who can log in; users passwd changes the password', async () => {
+      const role = await cli(['roles', 'create', '--name', 'Editors'], targetEnv());
+      expect(role.code, role.stderr).to.equal(0);
+      const roleId = role.stdout.trim();
+      const user = await cli(['users', 'create', '--email', 'Ed@Example.com', '--password', 'ed-password', '--role', 'Editors'], targetEnv());
+      expect(user.code, user.stderr).to.equal(0);
+      const duplicate = await cli(['users', 'create', '--email', 'ed@example.com', '--password', 'x', '--role', roleId], targetEnv());
+      expect(duplicate.code).to.equal(1);
+      expect((await cli(['users', 'create', '--email', 'x@example.com', '--password', 'x', '--role', 'Nobody'], targetEnv())).code).to.equal(1);
+      expect((await cli(['users', 'passwd', '--email', 'ed@example.com', '--password', 'new-password'], targetEnv())).code).to.equal(0);
+      expect((await cli(['users', 'passwd', '--email', 'nobody@example.com', '--password', 'x'], targetEnv())).code).to.equal(1);
+
+      const database = target as TestDatabase;
+      const server = await startServer(testConfig(database), { logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }) });
+      try {
+        const login = (password: string) =>
+          fetch(`${server.url}/auth/login`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ email: 'ed@example.com', password }),
+          });
+        expect((await login('ed-password')).status).to.equal(401);
+        expect((await login('new-password')).status).to.equal(200);
+        const users = await server.db('svc_users').where({ email: 'ed@example.com' }).select('role', 'status');
+        expect(users).to.deep.equal([{ role: roleId, status: 'active' }]);
+        expect(await server.db('svc_users').count({ n: '*' }).first()).to.satisfy((r: any) => Number(r.n) === 2);
+      } finally {
+        await server.close();
+      }
+      expect(TEST_ADMIN.email).to.not.equal('ed@example.com');
+    });
+  },
+  { targets: [sqliteTarget, postgresTarget] },
+);
