@@ -1,5 +1,5 @@
 # The two commands a newcomer needs: `make start` and `make test`.
-.PHONY: start test build typecheck lint install clean worker
+.PHONY: start test build typecheck lint install clean worker cli
 
 INSTALL_STAMP := node_modules/.install-stamp
 BUILD_STAMP := dist/.build-stamp
@@ -37,6 +37,11 @@ start: $(BUILD_STAMP)
 WORKER_NODE_FLAGS ?= --max-semi-space-size=4
 worker: $(BUILD_STAMP)
 	NODE_ENV=production node $(WORKER_NODE_FLAGS) dist/workers/index.js
+
+# The command line (src/cli/README.md) with the server's environment, e.g.
+# `make cli ARGS="schema snapshot schema.yaml"`; the same as `npx content-data-service ...`.
+cli: $(BUILD_STAMP)
+	node dist/src/cli/index.js $(ARGS)
 
 # Every test: unit, contract, integration on SQLite, and on PostgreSQL, MariaDB and Redis
 # when reachable (REQUIRE_SERVICES=1 makes an unreachable one fail).
