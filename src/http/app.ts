@@ -19,6 +19,7 @@ import { ENVELOPE_HEADERS } from './envelope-headers.js';
 import { rateLimiters } from './rate-limit.js';
 import { cacheGraphql, cacheReads } from './response-cache.js';
 import { requestLogging } from './request-logging.js';
+import { refuseUndecodablePaths } from './url-path.js';
 import { createErrorHandler } from './error-handler.js';
 import { authRoutes } from './routes/auth.js';
 import { usersTfaRoutes } from './routes/users-tfa.js';
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps): Express {
     });
   }
   app.use(envelopeHeaders);
+  app.use(refuseUndecodablePaths);
   const limiters = rateLimiters(config, deps.rateLimitCounters);
   if (limiters.length > 0) app.use(limiters);
   app.use(cookieParser());

@@ -14,6 +14,7 @@ import { markArrival, requestLogging } from './request-logging.js';
 import { readContext } from './read-context.js';
 import { databaseEnvelope } from './routes/items-read.js';
 import { ITEM_WRITES, type ItemWrite } from './routes/item-writes.js';
+import { decodePathSegment } from './url-path.js';
 
 /** Headers that ask for more than Express's plain answer: conditional requests, a proxy's view. */
 const EXPRESS_HEADERS = ['if-none-match', 'if-modified-since', 'x-forwarded-for'] as const;
@@ -177,8 +178,9 @@ function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
   if (search.includes('access_token') && new URLSearchParams(search).has('access_token')) return undefined;
   const [, , collection, id, ...rest] = path.split('/');
   if (collection === undefined || collection === '' || id === '' || rest.length > 0) return undefined;
-  const name = decoded(collection);
-  const key = id === undefined ? undefined : decoded(id);
+  // Not valid percent-encoding: Express answers (url-path.ts).
+  const name = decodePathSegment(collection);
+  const key = id === undefined ? undefined : decodePathSegment(id);
   if (name === undefined || (id !== undefined && key === undefined)) return undefined;
   return { collection: toCollectionName(name), id: key, search, path };
 }
@@ -191,15 +193,6 @@ function writeOf(req: IncomingMessage, target: ItemsPath): ItemWrite | undefined
   if (hasBody && !JSON_TYPE.test(req.headers['content-type'] ?? '')) return undefined;
   const byTarget: { readonly collection: ItemWrite; readonly item?: ItemWrite } = routes;
   return target.id === undefined ? byTarget.collection : byTarget.item;
-}
-
-/** A path segment decoded, or undefined when it is not valid percent-encoding (Express answers). */
-function decoded(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
 }
 
 /** An Express body parser as a promise; it sets `req.body` (body-parser works on node:http requests). */
