@@ -95,9 +95,9 @@ export function createApp(deps: AppDeps): Express {
   if (limiters.length > 0) app.use(limiters);
   app.use(cookieParser());
   // Auth routes are public and answered before the token is resolved (routes/auth.ts).
-  app.use('/auth', ...jsonBody(config.maxPayloadSize), authRoutes(deps.auth));
+  app.use('/auth', ...jsonBody(config.maxPayloadSize, config.db.client), authRoutes(deps.auth));
   app.use(resolveAccountability(config, deps.db, deps.permissions, deps.schema, deps.auth.staticTokens));
-  app.use(...jsonBody(config.maxPayloadSize));
+  app.use(...jsonBody(config.maxPayloadSize, config.db.client));
 
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').send(config.robotsTxt);
@@ -138,7 +138,7 @@ export function createApp(deps: AppDeps): Express {
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));
   });
-  app.use(createErrorHandler(logger));
+  app.use(createErrorHandler({ logger, dialect: config.db.client }));
   return app;
 }
 

@@ -60,7 +60,7 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
   const readsHere = dialectOf(deps.db) === 'pg' && !config.cache.enabled;
   const etagOf = app.get('etag fn') as EtagOf | undefined;
   const customIpHeader = config.ipCustomHeader === false ? undefined : config.ipCustomHeader.toLowerCase();
-  const parseBody = promisify(jsonParser(config.maxPayloadSize));
+  const parseBody = promisify(jsonParser(config.maxPayloadSize, config.db.client));
 
   /** The caller, as resolveAccountability finds it for a bearer token or none. */
   function caller(req: IncomingMessage): Promise<Accountability> {
@@ -84,9 +84,8 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
   }
 
   async function write(req: IncomingMessage, res: ServerResponse, target: ItemsPath, run: ItemWrite): Promise<void> {
-    let accountability: Accountability | undefined;
     try {
-      accountability = await caller(req);
+      const accountability = await caller(req);
       await parseBody(req, res);
       const data = await run(deps, {
         accountability,
@@ -103,7 +102,7 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
         respond(req, res, 200, JSON.stringify({ data }));
       }
     } catch (error) {
-      const answer = errorAnswer(error, accountability, logger);
+      const answer = errorAnswer(error, { logger, dialect: config.db.client });
       if (res.headersSent) {
         logRequest?.(req, res);
         res.destroy();

@@ -91,7 +91,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache:
       onOperation: (req, _args, result: ExecutionResult) => {
         // No `data` at all: the operation could not run (variables that do not coerce).
         if (!('data' in result)) throw new GraphqlExecutionError((result.errors ?? []).map(plainError));
-        const formatted = formatResult(result, (error) => toServiceErrors(error, req.raw.accountability, deps.logger));
+        const formatted = formatResult(result, (error) => toServiceErrors(error, { logger: deps.logger, dialect: deps.config.db.client }));
         if (result.errors !== undefined) skipResponseCache(req.context.res);
         // Serialised here: graphql-http's own serialiser calls a replacer for every value.
         const type = `${responseMediaType(req.raw)}; charset=utf-8`;

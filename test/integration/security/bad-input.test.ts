@@ -1,9 +1,13 @@
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync, brotliCompressSync, deflateSync } from 'node:zlib';
 import { describeEachDatabase, TEST_ADMIN, type ServerContext } from '../../support/server.js';
 import { createQueryFixture } from '../query/fixture-schema.js';
 import { grant } from '../access/permission-helpers.js';
+import { storedNames } from '../files/helpers.js';
 
 /*
  * Requests of every caller that once answered 500 (bad percent-encoding, huge numbers, keys out
@@ -56,6 +60,9 @@ function expectError(answer: Answer, status: number, code: string): void {
 }
 
 const admin = { token: TEST_ADMIN.token };
+const storageRoot = mkdtempSync(join(tmpdir(), 'svc-bad-input-'));
+after(() => rmSync(storageRoot, { recursive: true, force: true }));
+const storedFiles = () => storedNames(storageRoot);
 
 describeEachDatabase('bad input is a 4xx, never a 500', (ctx) => {
   let countsBefore: Record<string, number>;
@@ -113,21 +120,54 @@ describeEachDatabase('bad input is a 4xx, never a 500', (ctx) => {
   });
 
   describe('text a database cannot store', () => {
-    for (const [label, text] of [['NUL', 'a\u0000b'], ['a lone surrogate', '\ud800'], ['a lone low surrogate', 'x\udfffy']] as const) {
-      it(`${label} in a payload value`, async () => {
-        const res = await raw(ctx(), 'POST', '/items/articles', { ...admin, headers: { 'Content-Type': 'application/json' }, body: `{"title":"${text}"}` });
-        if (label === 'NUL' && ctx().dialect !== 'postgres') expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 400]);
-        else expectError(res, 400, 'INVALID_PAYLOAD');
+    // storable-text.ts: PostgreSQL stores no NUL; no database stores a lone surrogate.
+    const cases = [['NUL', '\\u0000', 'postgres'], ['a lone high surrogate', '\\ud800', 'all'], ['a lone low surrogate', 'x\\udfffy', 'all']] as const;
+    for (const [label, escaped, where] of cases) {
+      const refused = () => where === 'all' || ctx().dialect === where;
+      it(`${label} in a payload value or key, on REST and the fast path`, async () => {
+        for (const body of [`{"title":"a${escaped}b"}`, `{"data":{"k${escaped}":1}}`, `[{"title":"${escaped}"}]`]) {
+          const res = await raw(ctx(), 'POST', '/items/articles', { ...admin, headers: { 'Content-Type': 'application/json' }, body });
+          if (refused()) expectError(res, 400, 'INVALID_PAYLOAD');
+          else {
+            expect(res.status, JSON.stringify(res.body)).to.equal(200);
+            await ctx().server.db('articles').where('id', '>', 4).delete();
+            await ctx().server.db('svc_revisions').where('collection', 'articles').delete();
+            await ctx().server.db('svc_activity').where('collection', 'articles').delete();
+          }
+        }
       });
-      it(`${label} in search and in a filter`, async () => {
-        const encoded = encodeURIComponent(JSON.parse(`"${text}"`) as string).replace(/%EF%BF%BD/g, '%ED%A0%80');
-        for (const q of [`search=${encoded}`, `filter[text][_contains]=${encoded}`, `filter={"text":{"_eq":"${text}"}}`]) {
-          const res = await raw(ctx(), 'GET', `/items/comments?${q.replace(/[{}"]/g, (c) => encodeURIComponent(c))}`);
-          expect(res.status, `${q}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 400]);
-          if (res.status === 400) expectError(res, 400, 'INVALID_QUERY');
+      it(`${label} in a login body`, async () => {
+        const res = await raw(ctx(), 'POST', '/auth/login', { headers: { 'Content-Type': 'application/json' }, body: `{"email":"a${escaped}@example.com","password":"x"}` });
+        if (refused()) expectError(res, 400, 'INVALID_PAYLOAD');
+        else expectError(res, 401, 'INVALID_CREDENTIALS');
+      });
+      it(`${label} in search and in filters`, async () => {
+        const text = JSON.parse(`"${escaped}"`) as string;
+        for (const query of [
+          { search: text },
+          { filter: JSON.stringify({ text: { _contains: text } }) },
+          { filter: JSON.stringify({ text: { _in: ['a', text] } }) },
+        ]) {
+          const search = new URLSearchParams(query).toString().replace(/%EF%BF%BD/g, '');
+          const res = await raw(ctx(), 'GET', `/items/comments?${search}`);
+          if (refused() && !search.startsWith('search=')) expectError(res, 400, 'INVALID_QUERY');
+          else expect(res.status, `${search}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 400]);
+          const viaSearch = await raw(ctx(), 'SEARCH', '/items/comments', { headers: { 'Content-Type': 'application/json' }, body: `{"query":{"filter":{"text":{"_eq":"${escaped}"}}}}` });
+          if (refused()) expect(viaSearch.body.errors?.[0]?.extensions['code'], JSON.stringify(viaSearch.body)).to.be.oneOf(['INVALID_PAYLOAD', 'INVALID_QUERY']);
+          else expect(viaSearch.status).to.equal(200);
         }
       });
     }
+    it('a NUL written through a GraphQL string literal', async () => {
+      const query = 'mutation { create_articles_item(data: { title: "a\\u0000b" }) { id } }';
+      const res = await raw(ctx(), 'POST', '/graphql', { ...admin, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query }) });
+      expect(JSON.stringify(res.body)).to.not.include('INTERNAL_SERVER_ERROR');
+      if (ctx().dialect !== 'postgres') {
+        await ctx().server.db('articles').where('id', '>', 4).delete();
+        await ctx().server.db('svc_revisions').where('collection', 'articles').delete();
+        await ctx().server.db('svc_activity').where('collection', 'articles').delete();
+      }
+    });
   });
 
   describe('aggregates of the wrong type', () => {
@@ -162,12 +202,33 @@ describeEachDatabase('bad input is a 4xx, never a 500', (ctx) => {
     });
   });
 
+  describe('unexpected errors', () => {
+    it('a 500 carries the generic message and a request id, never the database message, even for an admin', async () => {
+      await ctx().server.db.schema.createTable('broken', (t) => {
+        t.increments('id');
+        t.string('name');
+      });
+      await ctx().server.schema.invalidate();
+      expect((await raw(ctx(), 'GET', '/items/broken', admin)).status).to.equal(200);
+      // The table goes away behind the service's back: the read fails in the database.
+      await ctx().server.db.schema.dropTable('broken');
+      const res = await raw(ctx(), 'GET', '/items/broken', admin);
+      expect(res.status).to.equal(500);
+      const [error] = res.body.errors ?? [];
+      expect(error?.message).to.equal('An unexpected error occurred.');
+      expect(Object.keys(error?.extensions ?? {})).to.deep.equal(['request_id', 'code']);
+      expect(error?.extensions['request_id']).to.match(/^[0-9a-f-]{36}$/);
+      await ctx().server.schema.invalidate();
+    });
+  });
+
   describe('multipart', () => {
     it('a truncated multipart body to POST /files', async () => {
       const boundary = 'XyZ';
       const part = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello wor`;
       const res = await raw(ctx(), 'POST', '/files', { ...admin, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body: part });
       expectError(res, 400, 'INVALID_PAYLOAD');
+      expect(await storedFiles()).to.deep.equal([]);
     });
   });
-});
+}, { env: { STORAGE_LOCAL_ROOT: storageRoot } });
