@@ -12,6 +12,7 @@ import { loadConfigOrExit, type Config } from './config/index.js';
 import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { requestListener } from './http/fast-path.js';
+import { answerClientError } from './http/error-handler.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
 import { createAuthServices, type AuthServices } from './auth/auth-context.js';
@@ -98,6 +99,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const appDeps = { config, db, logger, schema, auth, invalidation, permissions, storage, files, jobs, dataCache, rateLimitCounters };
   const app = createApp(appDeps);
   const server = createServer(options.fastPath === false ? app : requestListener(app, appDeps));
+  server.on('clientError', answerClientError);
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { ErrorRequestHandler } from 'express';
 import type { DbClient } from '../config/index.js';
 import { translateBadInput } from '../db/translate-error.js';
@@ -95,4 +96,23 @@ export function createErrorHandler(reporting: ErrorReporting): ErrorRequestHandl
     }
     res.set(answer.headers).status(answer.status).json(answer.body);
   };
+}
+
+/**
+ * node:http's `clientError`: a request it cannot parse (headers over the size limit, bytes no
+ * HTTP request has) is answered with the error body of reference/errors.md, 400 INVALID_PAYLOAD,
+ * instead of node's bare status line; the connection closes.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const reason = error.code === 'HPE_HEADER_OVERFLOW' ? 'Request header fields too large' : 'Malformed HTTP request';
+  const failure = new InvalidPayloadError(reason);
+  const body = JSON.stringify({ errors: [{ message: failure.message, extensions: { ...failure.extensions, code: failure.code } }] });
+  socket.end(
+    `HTTP/1.1 ${failure.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync, brotliCompressSync, deflateSync } from 'node:zlib';
@@ -8,6 +7,7 @@ import { describeEachDatabase, TEST_ADMIN, type ServerContext } from '../../supp
 import { createQueryFixture } from '../query/fixture-schema.js';
 import { grant } from '../access/permission-helpers.js';
 import { storedNames } from '../files/helpers.js';
+import { rawRequest } from '../../support/raw-request.js';
 
 /*
  * Requests of every caller that once answered 500 (bad percent-encoding, huge numbers, keys out
@@ -32,25 +32,10 @@ interface Answer {
   readonly body: { errors?: { message: string; extensions: Row }[] } & Row;
 }
 
-/** A raw request: the path is sent as written (fetch would normalise percent-encoding). */
-function raw(ctx: ServerContext, method: string, path: string, options: { headers?: Record<string, string>; body?: Buffer | string; token?: string } = {}): Promise<Answer> {
-  const url = new URL(ctx.server.url);
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token !== undefined) headers['Authorization'] = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(options.body));
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, body: text === '' ? {} : (JSON.parse(text) as Answer['body']) });
-      });
-    });
-    req.on('error', reject);
-    if (options.body !== undefined) req.write(options.body);
-    req.end();
-  });
+/** A raw request (test/support/raw-request.ts), its body as JSON. */
+async function raw(ctx: ServerContext, method: string, path: string, options: { headers?: Record<string, string>; body?: Buffer | string; token?: string } = {}): Promise<Answer> {
+  const answer = await rawRequest(ctx.server.url, { method, path, ...options });
+  return { status: answer.status, body: (answer.json ?? {}) as Answer['body'] };
 }
 
 function expectError(answer: Answer, status: number, code: string): void {

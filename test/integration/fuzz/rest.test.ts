@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { describeEachDatabase } from '../../support/server.js';
+import { itemKey, jsonBodyText, queryParams, rawQueryNoise, toQueryString } from './arbitraries.js';
+import { checkProperty, createFuzzWorld, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
+
+/*
+ * Property: whatever the query string or body, REST answers below 500 with the error body
+ * from 400 on, the server stays up, and a refused write changes no row (fuzz-world.ts).
+ */
+
+const role = fc.constantFrom(...ROLES);
+const collection = fc.constantFrom('articles', 'comments', 'articles', 'svc_activity', 'nope', 'directus_users');
+const queryString = fc
+  .tuple(queryParams, fc.boolean(), fc.boolean(), rawQueryNoise)
+  .map(([params, json, arrays, noise]) => [toQueryString(params, { json, arrays }), noise].filter((s) => s !== '').join('&'));
+
+describeEachDatabase('fuzz: REST', (ctx) => {
+  let world: FuzzWorld;
+  before(async () => {
+    world = await createFuzzWorld(ctx());
+  });
+
+  it('GET of a collection with any query string', () =>
+    checkProperty(fc.tuple(role, collection, queryString), async ([who, name, search]) => {
+      await send(world, who, { method: 'GET', path: `/items/${name}?${search}` });
+    }));
+
+  it('GET of an item by any key with any query string', () =>
+    checkProperty(fc.tuple(role, collection, itemKey, queryString), async ([who, name, key, search]) => {
+      await send(world, who, { method: 'GET', path: `/items/${name}/${key}?${search}` });
+    }));
+
+  it('SEARCH with any query object', () =>
+    checkProperty(fc.tuple(role, queryParams), async ([who, params]) => {
+      const body = JSON.stringify({ query: Object.fromEntries(params) });
+      await send(world, who, { method: 'SEARCH', path: '/items/articles', headers: JSON_HEADERS, body });
+    }));
+
+  it('POST, PATCH and DELETE with any body', () =>
+    checkProperty(
+      fc.tuple(role, fc.constantFrom('POST', 'PATCH', 'DELETE'), fc.constantFrom('articles', 'comments'), fc.option(itemKey, { nil: undefined }), jsonBodyText, fc.constantFrom('application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded')),
+      async ([who, method, name, key, body, type]) => {
+        const path = key === undefined ? `/items/${name}` : `/items/${name}/${key}`;
+        await sendWrite(world, who, { method, path, headers: { 'Content-Type': type }, body });
+      },
+    ));
+
+  it('writes with a query string on top', () =>
+    checkProperty(fc.tuple(role, fc.constantFrom('PATCH', 'DELETE'), queryString, jsonBodyText), async ([who, method, search, body]) => {
+      await sendWrite(world, who, { method, path: `/items/comments?${search}`, headers: JSON_HEADERS, body });
+    }));
+});
