@@ -52,7 +52,7 @@ export class OperationPreparer {
       this.#documents.set(schema, documents);
     }
     const known = documents.get(query);
-    if (known !== undefined) return { document: known, operation: operationOf(known, operationName) };
+    if (known !== undefined) return { document: known, operation: operationOf(schema, known, operationName) };
     const prepared = prepareOperation(schema, query, operationName, this.limits);
     if (documents.size >= DOCUMENTS_PER_SCHEMA) documents.delete(documents.keys().next().value as string);
     documents.set(query, prepared.document);
@@ -83,11 +83,16 @@ export function prepareOperation(
   if (!limits.introspection) rules.push(NoSchemaIntrospectionCustomRule);
   const errors = validate(schema, document, rules);
   if (errors.length > 0) throw new GraphqlValidationError(errors.map(plainError));
-  return { document, operation: operationOf(document, operationName) };
+  return { document, operation: operationOf(schema, document, operationName) };
 }
 
-/** The kind of the operation to run; a document without it is GRAPHQL_EXECUTION. */
-function operationOf(document: DocumentNode, operationName: string | undefined): OperationTypeNode {
+/**
+ * The kind of the operation to run; a document without it is GRAPHQL_EXECUTION. A mutation
+ * (or subscription) where the caller's schema has none (the public role without write
+ * permissions) is GRAPHQL_VALIDATION: graphql-js's validation lets it pass and its execution
+ * fails outside any resolver, which would read as an unexpected error.
+ */
+function operationOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): OperationTypeNode {
   const operation = getOperationAST(document, operationName);
   if (operation === null || operation === undefined) {
     const message =
@@ -95,6 +100,9 @@ function operationOf(document: DocumentNode, operationName: string | undefined):
         ? 'Must provide operation name if query contains multiple operations.'
         : `Unknown operation named "${operationName}".`;
     throw new GraphqlExecutionError([{ message }]);
+  }
+  if (schema.getRootType(operation.operation) === undefined) {
+    throw new GraphqlValidationError([plainError(new GraphQLError(`Schema is not configured to execute ${operation.operation} operation.`, { nodes: operation }))]);
   }
   return operation.operation;
 }

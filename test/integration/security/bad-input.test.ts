@@ -187,6 +187,16 @@ describeEachDatabase('bad input is a 4xx, never a 500', (ctx) => {
     });
   });
 
+  describe('found by the fuzz suite (test/integration/fuzz)', () => {
+    it('a mutation where the caller\'s schema has none is GRAPHQL_VALIDATION, not a resolver-less 500', async () => {
+      const body = JSON.stringify({ query: 'mutation { create_comments_item(data: {  }) { id } }' });
+      const res = await raw(ctx(), 'POST', '/graphql', { headers: { 'Content-Type': 'application/json' }, body });
+      expectError(res, 400, 'GRAPHQL_VALIDATION');
+      const subscription = await raw(ctx(), 'POST', '/graphql', { ...admin, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'subscription { x }' }) });
+      expectError(subscription, 400, 'GRAPHQL_VALIDATION');
+    });
+  });
+
   describe('unexpected errors', () => {
     it('a 500 carries the generic message and a request id, never the database message, even for an admin', async () => {
       await ctx().server.db.schema.createTable('broken', (t) => {
