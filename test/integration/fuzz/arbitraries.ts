@@ -127,6 +127,7 @@ export const queryParams: fc.Arbitrary<Param[]> = fc
       deep,
       alias: fc.dictionary(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('a.b', 'id', '__proto__')), fieldName, { maxKeys: 2 }),
       meta: fc.constantFrom('*', 'total_count', 'filter_count', 'total_count,filter_count', 'nope', ''),
+      export: fc.constantFrom('json', 'csv', 'xml', 'yaml', 'nope', ''),
     },
     { requiredKeys: [] },
   )

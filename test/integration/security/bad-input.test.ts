@@ -195,6 +195,11 @@ describeEachDatabase('bad input is a 4xx, never a 500', (ctx) => {
       const subscription = await raw(ctx(), 'POST', '/graphql', { ...admin, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'subscription { x }' }) });
       expectError(subscription, 400, 'GRAPHQL_VALIDATION');
     });
+    it('a GraphQL POST of a type graphql-http does not read gets the error body, not a bare 415', async () => {
+      for (const body of ['', '{ articles { id } }']) {
+        expectError(await raw(ctx(), 'POST', '/graphql', { ...admin, headers: { 'Content-Type': 'text/plain' }, body }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      }
+    });
   });
 
   describe('unexpected errors', () => {
