@@ -94,7 +94,7 @@ const MYSQL_BAD_INPUT: Readonly<Record<number, BadInput>> = {
   1139: 'wrong form', // ER_REGEXP_ERROR
   3140: 'wrong form', // ER_INVALID_JSON_TEXT
   4038: 'wrong form', // ER_JSON_SYNTAX (MariaDB)
-  1366: 'unstorable text', // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: incorrect string value
+  1366: 'wrong form', // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: incorrect integer / string value
   1118: 'too large', // ER_TOO_BIG_ROWSIZE
   1153: 'too large', // ER_NET_PACKET_TOO_LARGE
   1301: 'too large', // ER_WARN_ALLOWED_PACKET_OVERFLOWED
