@@ -41,7 +41,7 @@ export function toServiceErrors(err: unknown, reporting: ErrorReporting): Servic
 
 /** express.json() failures: malformed JSON, too large, unsupported encoding. */
 function fromBodyParserError(err: unknown): ServiceError | undefined {
-  if (typeof err !== 'object' || err === null || !(err instanceof Error)) return undefined;
+  if (!(err instanceof Error)) return undefined;
   const { type, message } = err as Error & { type?: unknown };
   switch (type) {
     case 'entity.parse.failed':
