@@ -180,6 +180,14 @@ describeEachDatabase('bad input is a 4xx, never a 500', (ctx) => {
         }
       });
     }
+    it('MAX_PAYLOAD_SIZE applies to the decoded body (a small gzip of 2 MB is refused)', async () => {
+      const bomb = gzipSync(Buffer.from(`{"title":"x","body":"${' '.repeat(2 * 1024 * 1024)}"}`));
+      expect(bomb.length).to.be.below(64 * 1024);
+      for (const path of ['/items/articles', '/items/articles?fields=id']) {
+        const res = await raw(ctx(), 'POST', path, { ...admin, headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: bomb });
+        expectError(res, 400, 'INVALID_PAYLOAD');
+      }
+    });
     it('an unknown encoding is 415', async () => {
       expectError(await raw(ctx(), 'POST', '/items/articles', { ...admin, headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'zstd-x' }, body }), 415, 'UNSUPPORTED_MEDIA_TYPE');
     });
