@@ -25,6 +25,11 @@ describeEachDatabase('fuzz: REST', (ctx) => {
       await send(world, who, { method: 'GET', path: `/items/${name}?${search}` });
     }));
 
+  it('GET of the system collections\' routes with any query string', () =>
+    checkProperty(fc.tuple(role, fc.constantFrom('/users', '/roles', '/permissions', '/activity', '/revisions', '/files', '/items/svc_sessions', '/users/me', '/collections', '/fields/articles', '/relations'), queryString), async ([who, path, search]) => {
+      await send(world, who, { method: 'GET', path: `${path}?${search}` });
+    }));
+
   it('GET of an item by any key with any query string', () =>
     checkProperty(fc.tuple(role, collection, itemKey, queryString), async ([who, name, key, search]) => {
       await send(world, who, { method: 'GET', path: `/items/${name}/${key}?${search}` });
