@@ -180,6 +180,30 @@ export const itemKey = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('%', '%ff', '%ED%A0%80', 'abc', '1.5', '%00', '..', '%2e%2e', 'aaaaaaaa-bbbb-4ccc-8ddd-000000000001', "1'or'1'='1") },
 );
 
+/** The query string of an asset: transformation parameters, `download`, keys of presets. */
+export const assetParams = fc
+  .record(
+    {
+      width: nastyNumber,
+      height: nastyNumber,
+      quality: nastyNumber,
+      fit: fc.constantFrom('cover', 'contain', 'inside', 'outside', 'nope'),
+      format: fc.constantFrom('jpg', 'png', 'webp', 'avif', 'tiff', 'auto', 'gif', 'nope'),
+      transforms: fc.oneof(fc.constant('[["blur",10]]'), fc.constant('[['), jsonValue.map((v) => JSON.stringify(v) ?? '')),
+      key: fc.string({ maxLength: 8 }),
+      download: fc.constantFrom('', '1'),
+    },
+    { requiredKeys: [] },
+  )
+  .map((record) => toQueryString(Object.entries(record), { json: false, arrays: false }));
+
+/** Range headers, satisfiable or not, and malformed. */
+export const rangeHeader = fc.oneof(
+  // Header values are latin1 text: anything else never leaves the client.
+  fc.tuple(nastyNumber, nastyNumber).map(([a, b]) => `bytes=${String(a)}-${String(b)}`.replace(/[^\x20-\x7e]/g, '?')),
+  fc.constantFrom('bytes=0-', 'bytes=-3', 'bytes=5-2', 'bytes=0-0,2-3', 'bytes=-', 'items=0-1', 'bytes=99999999999999999999-', 'bytes= 1-2', ''),
+);
+
 // ---------------------------------------------------------------------------------------------
 // Bodies
 

@@ -26,6 +26,8 @@ export const ROLES: readonly Role[] = ['admin', 'limited', 'public'];
 
 export interface FuzzWorld {
   readonly ctx: ServerContext;
+  /** The id of a small text file every caller may read (public read of svc_files). */
+  readonly file: string;
   /** The bearer token of each caller; the public role sends none. */
   token(role: Role): string | undefined;
 }
@@ -44,9 +46,17 @@ export async function createFuzzWorld(ctx: ServerContext): Promise<FuzzWorld> {
     { collection: 'comments', action: 'update', fields: ['text'], permissions: { sort: { _gt: 1 } } },
     { collection: 'comments', action: 'delete', permissions: { article: { _eq: 3 } } },
   ]);
-  await grant(ctx, null, [{ collection: 'comments', action: 'read', fields: ['id', 'text', 'article'] }]);
+  await grant(ctx, null, [
+    { collection: 'comments', action: 'read', fields: ['id', 'text', 'article'] },
+    { collection: 'svc_files', action: 'read' },
+  ]);
+  const form = new FormData();
+  form.append('file', new Blob(['hello fuzz'], { type: 'text/plain' }), 'hello.txt');
+  const upload = await ctx.api('/files', { method: 'POST', body: form, headers: { Authorization: `Bearer ${TEST_ADMIN.token}` } });
+  const file = ((await upload.json()) as { data: { id: string } }).data.id;
   return {
     ctx,
+    file,
     token: (role) => (role === 'admin' ? TEST_ADMIN.token : role === 'limited' ? limited.token : undefined),
   };
 }

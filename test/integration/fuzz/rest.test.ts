@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describeEachDatabase } from '../../support/server.js';
-import { itemKey, jsonBodyText, queryParams, rawQueryNoise, toQueryString } from './arbitraries.js';
+import { assetParams, itemKey, jsonBodyText, queryParams, rangeHeader, rawQueryNoise, toQueryString } from './arbitraries.js';
 import { checkProperty, createFuzzWorld, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
 
 /*
@@ -29,6 +29,15 @@ describeEachDatabase('fuzz: REST', (ctx) => {
     checkProperty(fc.tuple(role, fc.constantFrom('/users', '/roles', '/permissions', '/activity', '/revisions', '/files', '/items/svc_sessions', '/users/me', '/collections', '/fields/articles', '/relations'), queryString), async ([who, path, search]) => {
       await send(world, who, { method: 'GET', path: `${path}?${search}` });
     }));
+
+  it('GET of assets with any key, transformation parameters and Range header', () =>
+    checkProperty(
+      fc.tuple(role, fc.option(itemKey, { nil: undefined }), assetParams, fc.option(rangeHeader, { nil: undefined })),
+      async ([who, key, search, range]) => {
+        const headers: Record<string, string> = range === undefined ? {} : { Range: range };
+        await send(world, who, { method: 'GET', path: `/assets/${key ?? world.file}?${search}`, headers });
+      },
+    ));
 
   it('GET of an item by any key with any query string', () =>
     checkProperty(fc.tuple(role, collection, itemKey, queryString), async ([who, name, key, search]) => {
