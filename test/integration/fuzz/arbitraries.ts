@@ -214,6 +214,30 @@ export const itemPayload = fc.dictionary(
   { maxKeys: 5 },
 );
 
+/**
+ * A multipart/form-data body for POST /files and its boundary: text fields and file parts,
+ * cut anywhere, with broken part headers now and then.
+ */
+export const multipartBody = fc
+  .tuple(
+    fc.array(
+      fc.oneof(
+        fc.tuple(fc.constantFrom('title', 'folder', 'id', 'storage', 'nope', 'filename_disk'), jsonValue).map(([name, value]) => `Content-Disposition: form-data; name="${name}"\r\n\r\n${typeof value === 'string' ? value : JSON.stringify(value)}`),
+        fc.tuple(fc.constantFrom('a.txt', 'b.png', '../../etc/passwd', '', 'x"y'), fc.constantFrom('text/plain', 'image/png', 'application/x-evil', ''), fc.string({ maxLength: 40 })).map(
+          ([filename, type, content]) => `Content-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n${content}`,
+        ),
+        fc.constantFrom('Content-Disposition: nonsense\r\n\r\nx', 'no headers at all', '\r\n\r\n'),
+      ),
+      { minLength: 1, maxLength: 3 },
+    ),
+    fc.constantFrom('XyZ', 'a'.repeat(70), '--', ' '),
+    fc.option(fc.nat(), { nil: undefined }),
+  )
+  .map(([parts, boundary, cut]) => {
+    const body = parts.map((part) => `--${boundary}\r\n${part}\r\n`).join('') + `--${boundary}--\r\n`;
+    return { boundary, body: cut === undefined ? body : body.slice(0, cut % (body.length + 1)) };
+  });
+
 /** Deeply nested JSON as text (a parser's stack, not ours, should give up). */
 const deepJson = fc.integer({ min: 50, max: 5000 }).map((depth) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describeEachDatabase } from '../../support/server.js';
 import { createUser } from '../auth/helpers.js';
 import { authRequest, jsonBodyText, utilsRequest } from './arbitraries.js';
-import { checkProperty, createFuzzWorld, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
+import { checkProperty, createFuzzWorld, FUZZ_ENV, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
 
 /*
  * Property: whatever the body, the public auth routes and the utils routes answer below 500
@@ -35,4 +35,4 @@ describeEachDatabase('fuzz: auth and utils', (ctx) => {
       const req = body === undefined ? { method, path } : { method, path, headers: JSON_HEADERS, body: JSON.stringify(body) ?? 'null' };
       await sendWrite(world, who, req);
     }));
-});
+}, { env: FUZZ_ENV });

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ERROR_STATUS, type ErrorCode } from '../../../src/errors.js';
 import { TEST_ADMIN, type ServerContext } from '../../support/server.js';
 import { rawRequest, type RawAnswer, type RawRequest } from '../../support/raw-request.js';
@@ -20,6 +23,12 @@ export const FUZZ_SETTINGS = {
   seed: Number(process.env['FUZZ_SEED'] ?? 20261125),
   runs: Number(process.env['FUZZ_RUNS'] ?? 40),
 } as const;
+
+const storageRoot = mkdtempSync(join(tmpdir(), 'svc-fuzz-'));
+after(() => rmSync(storageRoot, { recursive: true, force: true }));
+
+/** The server environment of the fuzz suites: file contents in a temporary folder. */
+export const FUZZ_ENV = { STORAGE_LOCAL_ROOT: storageRoot } as const;
 
 export type Role = 'admin' | 'limited' | 'public';
 export const ROLES: readonly Role[] = ['admin', 'limited', 'public'];

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { RawAnswer } from '../../support/raw-request.js';
 import { describeEachDatabase } from '../../support/server.js';
 import { graphqlDocument, graphqlVariables, jsonBodyText } from './arbitraries.js';
-import { checkProperty, createFuzzWorld, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
+import { checkProperty, createFuzzWorld, FUZZ_ENV, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
 
 /*
  * Property: whatever the GraphQL document, variables or body, /graphql answers below 500,
@@ -36,4 +36,4 @@ describeEachDatabase('fuzz: GraphQL', (ctx) => {
     checkProperty(fc.tuple(role, jsonBodyText, fc.constantFrom('application/json', 'application/graphql', 'text/plain')), async ([who, body, type]) => {
       await sendWrite(world, who, { method: 'POST', path: '/graphql', headers: { 'Content-Type': type }, body }, hasErrors);
     }));
-});
+}, { env: FUZZ_ENV });

@@ -1,7 +1,9 @@
+import { expect } from 'chai';
 import fc from 'fast-check';
 import { describeEachDatabase } from '../../support/server.js';
-import { assetParams, itemKey, jsonBodyText, queryParams, rangeHeader, rawQueryNoise, toQueryString } from './arbitraries.js';
-import { checkProperty, createFuzzWorld, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
+import { storedNames } from '../files/helpers.js';
+import { assetParams, itemKey, multipartBody, jsonBodyText, queryParams, rangeHeader, rawQueryNoise, toQueryString } from './arbitraries.js';
+import { checkProperty, createFuzzWorld, FUZZ_ENV, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
 
 /*
  * Property: whatever the query string or body, REST answers below 500 with the error body
@@ -59,8 +61,15 @@ describeEachDatabase('fuzz: REST', (ctx) => {
       },
     ));
 
+  it('POST /files with any multipart body: a refused upload leaves no row and no file', () =>
+    checkProperty(fc.tuple(role, multipartBody), async ([who, { boundary, body }]) => {
+      const before = await storedNames(FUZZ_ENV.STORAGE_LOCAL_ROOT);
+      const answer = await sendWrite(world, who, { method: 'POST', path: '/files', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body });
+      if (answer.status >= 400) expect(await storedNames(FUZZ_ENV.STORAGE_LOCAL_ROOT)).to.deep.equal(before);
+    }));
+
   it('writes with a query string on top', () =>
     checkProperty(fc.tuple(role, fc.constantFrom('PATCH', 'DELETE'), queryString, jsonBodyText), async ([who, method, search, body]) => {
       await sendWrite(world, who, { method, path: `/items/comments?${search}`, headers: JSON_HEADERS, body });
     }));
-});
+}, { env: FUZZ_ENV });
