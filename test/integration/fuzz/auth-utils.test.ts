@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describeEachDatabase } from '../../support/server.js';
 import { createUser } from '../auth/helpers.js';
 import { authRequest, jsonBodyText, utilsRequest } from './arbitraries.js';
-import { checkProperty, createFuzzWorld, FUZZ_ENV, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
+import { checkProperty, createFuzzWorld, FUZZ_ENV, fuzzIt, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
 
 /*
  * Property: whatever the body, the public auth routes and the utils routes answer below 500
@@ -20,17 +20,17 @@ describeEachDatabase('fuzz: auth and utils', (ctx) => {
     await createUser(ctx().server.db, { email: 'fuzz@example.com', password: 'fuzz-password' });
   });
 
-  it('auth routes with any body', () =>
+  fuzzIt('auth routes with any body', () =>
     checkProperty(authRequest, async ({ path, body }) => {
       await send(world, 'public', { method: 'POST', path, headers: JSON_HEADERS, body: JSON.stringify(body) ?? 'null' });
     }));
 
-  it('auth routes with bodies that are not JSON objects', () =>
+  fuzzIt('auth routes with bodies that are not JSON objects', () =>
     checkProperty(fc.tuple(fc.constantFrom('/auth/login', '/auth/refresh', '/auth/logout', '/auth/password/request', '/auth/password/reset'), jsonBodyText), async ([path, body]) => {
       await send(world, 'public', { method: 'POST', path, headers: JSON_HEADERS, body });
     }));
 
-  it('utils routes with any body', () =>
+  fuzzIt('utils routes with any body', () =>
     checkProperty(fc.tuple(role, utilsRequest), async ([who, { method, path, body }]) => {
       const req = body === undefined ? { method, path } : { method, path, headers: JSON_HEADERS, body: JSON.stringify(body) ?? 'null' };
       await sendWrite(world, who, req);

@@ -70,6 +70,17 @@ export async function createFuzzWorld(ctx: ServerContext): Promise<FuzzWorld> {
   };
 }
 
+/** Mocha's timeout of one property: FUZZ_RUNS of up to about a second each (argon2 in auth and utils). */
+const FUZZ_TIMEOUT_MS = Math.max(30_000, FUZZ_SETTINGS.runs * 1_000);
+
+/** `it` for a property: its timeout grows with FUZZ_RUNS. */
+export function fuzzIt(title: string, run: () => Promise<void>): void {
+  it(title, function () {
+    this.timeout(FUZZ_TIMEOUT_MS);
+    return run();
+  });
+}
+
 /** Runs a property with the suite's seed and run count; a failure names the seed and the shrunk case. */
 export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>): Promise<void> {
   await fc.assert(fc.asyncProperty(arbitrary, predicate), { seed: FUZZ_SETTINGS.seed, numRuns: FUZZ_SETTINGS.runs, endOnFailure: false });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { RawAnswer } from '../../support/raw-request.js';
 import { describeEachDatabase } from '../../support/server.js';
 import { graphqlDocument, graphqlVariables, jsonBodyText } from './arbitraries.js';
-import { checkProperty, createFuzzWorld, FUZZ_ENV, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
+import { checkProperty, createFuzzWorld, FUZZ_ENV, fuzzIt, JSON_HEADERS, ROLES, send, sendWrite, type FuzzWorld } from './fuzz-world.js';
 
 /*
  * Property: whatever the GraphQL document, variables or body, /graphql answers below 500,
@@ -19,7 +19,7 @@ describeEachDatabase('fuzz: GraphQL', (ctx) => {
     world = await createFuzzWorld(ctx());
   });
 
-  it('POST of any document with any variables', () =>
+  fuzzIt('POST of any document with any variables', () =>
     checkProperty(fc.tuple(role, graphqlDocument, graphqlVariables, fc.constantFrom('/graphql', '/graphql', '/graphql/system')), async ([who, doc, variables, path]) => {
       const body = JSON.stringify({ query: doc.query, ...(variables === undefined ? {} : { variables }) });
       const req = { method: 'POST', path, headers: JSON_HEADERS, body };
@@ -27,12 +27,12 @@ describeEachDatabase('fuzz: GraphQL', (ctx) => {
       else await send(world, who, req);
     }));
 
-  it('GET with the document in the query string', () =>
+  fuzzIt('GET with the document in the query string', () =>
     checkProperty(fc.tuple(role, graphqlDocument), async ([who, doc]) => {
       await sendWrite(world, who, { method: 'GET', path: `/graphql?query=${encodeURIComponent(doc.query)}` }, hasErrors);
     }));
 
-  it('bodies that are not a GraphQL request', () =>
+  fuzzIt('bodies that are not a GraphQL request', () =>
     checkProperty(fc.tuple(role, jsonBodyText, fc.constantFrom('application/json', 'application/graphql', 'text/plain')), async ([who, body, type]) => {
       await sendWrite(world, who, { method: 'POST', path: '/graphql', headers: { 'Content-Type': type }, body }, hasErrors);
     }));
