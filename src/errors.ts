@@ -286,10 +286,11 @@ export class RequestsExceededError extends ServiceError<{ limit: number; reset: 
   }
 }
 
-export class InternalServerError extends ServiceError<NoExtensions> {
+/** `request_id` names the log entry of the failure (http/error-handler.ts); nothing else is told. */
+export class InternalServerError extends ServiceError<{ request_id?: string }> {
   readonly code = 'INTERNAL_SERVER_ERROR';
-  constructor(message = 'An unexpected error occurred.') {
-    super(message, none);
+  constructor(requestId?: string) {
+    super('An unexpected error occurred.', requestId === undefined ? none : { request_id: requestId });
   }
 }
 

@@ -13,6 +13,7 @@ import { describeConnectionFailure } from './db/connection-failure.js';
 import { createDatabase, type Knex } from './db/index.js';
 import { createApp } from './http/app.js';
 import { requestListener } from './http/fast-path.js';
+import { answerClientError } from './http/error-handler.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
 import { createAuthServices, type AuthServices } from './auth/auth-context.js';
@@ -100,6 +101,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const appDeps = { config, db, logger, schema, auth, invalidation, permissions, storage, files, jobs, dataCache, rateLimitCounters };
   const app = createApp(appDeps);
   const server = createServer(options.fastPath === false ? app : requestListener(app, appDeps));
+  server.on('clientError', answerClientError);
   try {
     await listen(server, config.port, config.host);
   } catch (error) {

@@ -69,7 +69,7 @@ export async function importFile(
   const schema = await ctx.schema();
   const overview = await schema.getOverview();
   const collection = requireKnown(overview.collections, options.collection);
-  const invalidation = await createDataInvalidation({ redisUrl: ctx.config.redis.url, namespace: ctx.config.cache.namespace, logger: ctx.logger });
+  const invalidation = await createDataInvalidation({ redis: ctx.config.redis, namespace: ctx.config.cache.namespace, logger: ctx.logger });
   try {
     const deps = { config: ctx.config, db: ctx.db, permissions: new PermissionStore(ctx.db, { enabled: false }), schema, invalidation };
     const commands = await commandContext(deps, CLI_ACCOUNTABILITY, overview);

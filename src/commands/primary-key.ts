@@ -1,8 +1,8 @@
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import { ForbiddenError } from '../errors.js';
+import { integerRange, isIntegerInRange } from '../query/validate/numbers.js';
 import type { PrimaryKey } from './types.js';
 
-const INTEGER_TEXT = /^-?\d+$/;
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -11,13 +11,15 @@ const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  * where PostgreSQL would fail the whole statement on it.
  */
 export function toPrimaryKey(collection: CollectionOverview, value: unknown): PrimaryKey | undefined {
-  const type = collection.fields[collection.primary]?.type;
+  const field = collection.fields[collection.primary];
+  const type = field?.type;
   const text = typeof value === 'number' || typeof value === 'string' ? String(value).trim() : undefined;
   if (text === undefined || text === '') return undefined;
   switch (type) {
     case 'integer':
     case 'bigInteger': {
-      if (!INTEGER_TEXT.test(text)) return undefined;
+      // A key out of the column's range names no row (numbers.ts); PostgreSQL would fail on it.
+      if (field === undefined || !/^-?\d+$/.test(text) || !isIntegerInRange(text, integerRange(field))) return undefined;
       const number = Number(text);
       return Number.isSafeInteger(number) ? number : text;
     }

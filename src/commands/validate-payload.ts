@@ -10,6 +10,7 @@ import {
   type ServiceError,
 } from '../errors.js';
 import type { Item } from './types.js';
+import { integerRange, isIntegerInRange } from '../query/validate/numbers.js';
 
 export interface PayloadCheck {
   readonly action: 'create' | 'update';
@@ -137,20 +138,11 @@ function isTooLong(field: FieldOverview, value: unknown): boolean {
   return [...text].length > field.maxLength;
 }
 
-const INT_RANGES: readonly (readonly [RegExp, bigint, bigint])[] = [
-  [/^tinyint/, -128n, 127n],
-  [/^(smallint|int2|smallserial)/, -32768n, 32767n],
-  [/^mediumint/, -8388608n, 8388607n],
-  [/^(bigint|int8|bigserial)/, -(2n ** 63n), 2n ** 63n - 1n],
-];
-
 function isInRange(field: FieldOverview, value: unknown): boolean {
   switch (field.type) {
     case 'integer':
     case 'bigInteger': {
-      const number = BigInt(String(value).trim());
-      const [min, max] = integerRange(field);
-      return number >= min && number <= max;
+      return isIntegerInRange(value, integerRange(field));
     }
     case 'decimal': {
       if (field.precision === null) return true;
@@ -163,18 +155,6 @@ function isInRange(field: FieldOverview, value: unknown): boolean {
     default:
       return true;
   }
-}
-
-function integerRange(field: FieldOverview): readonly [bigint, bigint] {
-  const dbType = (field.dbType ?? '').toLowerCase();
-  const unsigned = dbType.includes('unsigned');
-  const found = INT_RANGES.find(([pattern]) => pattern.test(dbType));
-  const [min, max] = found
-    ? [found[1], found[2]]
-    : field.type === 'bigInteger'
-      ? [-(2n ** 63n), 2n ** 63n - 1n]
-      : [-(2n ** 31n), 2n ** 31n - 1n];
-  return unsigned ? [0n, max * 2n + 1n] : [min, max];
 }
 
 function isObject(value: unknown): boolean {

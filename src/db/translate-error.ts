@@ -1,6 +1,8 @@
 import type { DbClient } from '../config/index.js';
 import {
   InvalidForeignKeyError,
+  InvalidPayloadError,
+  InvalidQueryError,
   NotNullViolationError,
   RecordNotUniqueError,
   ValueOutOfRangeError,
@@ -31,12 +33,12 @@ interface DriverError {
  * Turns a constraint violation reported by the database into the service error of
  * reference/errors.md (RECORD_NOT_UNIQUE, NOT_NULL_VIOLATION, VALUE_TOO_LONG,
  * VALUE_OUT_OF_RANGE, INVALID_FOREIGN_KEY), by SQLSTATE on PostgreSQL, errno on MySQL/MariaDB
- * and the extended result code on SQLite. Anything else is returned unchanged.
+ * and the extended result code on SQLite. Other refused values become INVALID_PAYLOAD ({@link translateBadInput}); anything else is returned unchanged.
  */
 export function translateDatabaseError(error: unknown, dialect: DbClient, target: StatementTarget): unknown {
   if (typeof error !== 'object' || error === null) return error;
   const translated = translateByDialect(error as DriverError, dialect, target);
-  return translated ?? error;
+  return translated ?? translateBadInput(error, dialect, 'write');
 }
 
 function translateByDialect(error: DriverError, dialect: DbClient, target: StatementTarget): ServiceError | undefined {
@@ -48,6 +50,86 @@ function translateByDialect(error: DriverError, dialect: DbClient, target: State
     case 'sqlite3':
       return translateSqlite(error, target);
   }
+}
+
+/**
+ * What a statement failed on when the database refused a value the caller sent (as opposed
+ * to a fault of the service): a number out of range, text in the wrong form or that cannot
+ * be stored, a value too large for the database. The reasons are fixed words: never the
+ * database's message, which may quote SQL, constraint names or other rows' values.
+ */
+export type BadInput = 'out of range' | 'wrong form' | 'unstorable text' | 'too large';
+
+const BAD_INPUT_REASONS: Readonly<Record<BadInput, string>> = {
+  'out of range': 'A numeric value is out of range',
+  'wrong form': 'A value is not in the form its field takes',
+  'unstorable text': 'A text value contains characters the database cannot store',
+  'too large': 'A value is too large for the database',
+};
+
+/** PostgreSQL SQLSTATEs of class 22 (data exception) and 54 (program limit) by what they mean. */
+const PG_BAD_INPUT: Readonly<Record<string, BadInput>> = {
+  '22003': 'out of range', // numeric_value_out_of_range
+  '22008': 'out of range', // datetime_field_overflow
+  '22P02': 'wrong form', // invalid_text_representation (also a lone surrogate in json)
+  '22007': 'wrong form', // invalid_datetime_format
+  '22023': 'wrong form', // invalid_parameter_value
+  '2201B': 'wrong form', // invalid_regular_expression
+  '22025': 'wrong form', // invalid_escape_sequence
+  '22019': 'wrong form', // invalid_escape_character
+  '22021': 'unstorable text', // character_not_in_repertoire: NUL in text
+  '22P05': 'unstorable text', // untranslatable_character: \u0000 in json
+  '54000': 'too large', // program_limit_exceeded: an index row or a value too big
+  '54001': 'too large', // statement_too_complex
+};
+
+/** MariaDB / MySQL errnos of refused values. */
+const MYSQL_BAD_INPUT: Readonly<Record<number, BadInput>> = {
+  1264: 'out of range', // ER_WARN_DATA_OUT_OF_RANGE
+  1690: 'out of range', // ER_DATA_OUT_OF_RANGE (BIGINT UNSIGNED value is out of range)
+  1292: 'wrong form', // ER_TRUNCATED_WRONG_VALUE
+  1265: 'wrong form', // WARN_DATA_TRUNCATED
+  1367: 'wrong form', // ER_ILLEGAL_VALUE_FOR_TYPE
+  1411: 'wrong form', // ER_WRONG_VALUE_FOR_TYPE
+  1139: 'wrong form', // ER_REGEXP_ERROR
+  3140: 'wrong form', // ER_INVALID_JSON_TEXT
+  4038: 'wrong form', // ER_JSON_SYNTAX (MariaDB)
+  1366: 'wrong form', // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: incorrect integer / string value
+  1118: 'too large', // ER_TOO_BIG_ROWSIZE
+  1153: 'too large', // ER_NET_PACKET_TOO_LARGE
+  1301: 'too large', // ER_WARN_ALLOWED_PACKET_OVERFLOWED
+};
+
+/** SQLite result codes of refused values. */
+const SQLITE_BAD_INPUT: Readonly<Record<string, BadInput>> = {
+  SQLITE_MISMATCH: 'wrong form',
+  SQLITE_TOOBIG: 'too large',
+  SQLITE_RANGE: 'out of range',
+};
+
+/** The kind of refused value behind a driver error, or undefined for any other failure. */
+export function badInputOf(error: unknown, dialect: DbClient): BadInput | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, errno } = error as DriverError;
+  switch (dialect) {
+    case 'pg':
+      return typeof code === 'string' ? PG_BAD_INPUT[code] : undefined;
+    case 'mysql':
+      return typeof errno === 'number' ? MYSQL_BAD_INPUT[errno] : undefined;
+    case 'sqlite3':
+      return typeof code === 'string' ? SQLITE_BAD_INPUT[code] : undefined;
+  }
+}
+
+/**
+ * A database's refusal of a value the caller sent, as the 400 of its side: INVALID_QUERY for a
+ * read (a filter, search or key), INVALID_PAYLOAD for a write. Anything else is returned as it is.
+ */
+export function translateBadInput(error: unknown, dialect: DbClient, side: 'read' | 'write'): unknown {
+  const kind = badInputOf(error, dialect);
+  if (kind === undefined) return error;
+  const reason = BAD_INPUT_REASONS[kind];
+  return side === 'read' ? new InvalidQueryError(reason) : new InvalidPayloadError(reason);
 }
 
 function translatePostgres(error: DriverError, target: StatementTarget): ServiceError | undefined {

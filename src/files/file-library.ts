@@ -223,8 +223,12 @@ export class FileLibrary {
     const meter = new UploadMeter(maxSize);
     const results = await Promise.allSettled([pipeline(stream, meter), this.deps.storage.location(location).write(path, meter)]);
     const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-    // The meter's own error (CONTENT_TOO_LARGE) explains the other side's premature close.
-    if (failures.length > 0) throw failures.find((e) => e instanceof ServiceError) ?? failures[0];
+    if (failures.length > 0) {
+      // A cut or oversize upload leaves nothing behind (the driver may have written a part).
+      await this.#deleteContent(location, path);
+      // The meter's own error (CONTENT_TOO_LARGE) explains the other side's premature close.
+      throw failures.find((e) => e instanceof ServiceError) ?? failures[0];
+    }
     const size = imageSize(meter.head());
     return {
       filesize: meter.size,

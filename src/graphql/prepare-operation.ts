@@ -63,7 +63,7 @@ export class OperationPreparer {
     if (known !== undefined) {
       // The cost depends on the variables: counted for every request.
       assertValid(schema, known, [queryCostRule(this.limits.cost, variables)]);
-      return { document: known, operation: operationOf(known, operationName) };
+      return { document: known, operation: operationOf(schema, known, operationName) };
     }
     const prepared = prepareOperation(schema, query, operationName, this.limits, variables);
     if (documents.size >= DOCUMENTS_PER_SCHEMA) documents.delete(documents.keys().next().value as string);
@@ -97,7 +97,7 @@ export function prepareOperation(
   const rules: ValidationRule[] = [...specifiedRules, depthLimitRule(limits.maxDepth), queryCostRule(limits.cost, variables)];
   if (!limits.introspection) rules.push(NoSchemaIntrospectionCustomRule);
   assertValid(schema, document, rules);
-  return { document, operation: operationOf(document, operationName) };
+  return { document, operation: operationOf(schema, document, operationName) };
 }
 
 function assertValid(schema: GraphQLSchema, document: DocumentNode, rules: readonly ValidationRule[]): void {
@@ -105,8 +105,13 @@ function assertValid(schema: GraphQLSchema, document: DocumentNode, rules: reado
   if (errors.length > 0) throw new GraphqlValidationError(errors.map(plainError));
 }
 
-/** The kind of the operation to run; a document without it is GRAPHQL_EXECUTION. */
-function operationOf(document: DocumentNode, operationName: string | undefined): OperationTypeNode {
+/**
+ * The kind of the operation to run; a document without it is GRAPHQL_EXECUTION. A mutation
+ * (or subscription) where the caller's schema has none (the public role without write
+ * permissions) is GRAPHQL_VALIDATION: graphql-js's validation lets it pass and its execution
+ * fails outside any resolver, which would read as an unexpected error.
+ */
+function operationOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): OperationTypeNode {
   const operation = getOperationAST(document, operationName);
   if (operation === null || operation === undefined) {
     const message =
@@ -114,6 +119,9 @@ function operationOf(document: DocumentNode, operationName: string | undefined):
         ? 'Must provide operation name if query contains multiple operations.'
         : `Unknown operation named "${operationName}".`;
     throw new GraphqlExecutionError([{ message }]);
+  }
+  if (schema.getRootType(operation.operation) === undefined) {
+    throw new GraphqlValidationError([plainError(new GraphQLError(`Schema is not configured to execute ${operation.operation} operation.`, { nodes: operation }))]);
   }
   return operation.operation;
 }

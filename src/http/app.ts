@@ -20,6 +20,7 @@ import { ENVELOPE_HEADERS } from './envelope-headers.js';
 import { rateLimiters } from './rate-limit.js';
 import { cacheGraphql, cacheReads } from './response-cache.js';
 import { requestLogging } from './request-logging.js';
+import { refuseUndecodablePaths } from './url-path.js';
 import { createErrorHandler } from './error-handler.js';
 import { authRoutes } from './routes/auth.js';
 import { usersTfaRoutes } from './routes/users-tfa.js';
@@ -93,13 +94,14 @@ export function createApp(deps: AppDeps): Express {
     });
   }
   app.use(envelopeHeaders);
+  app.use(refuseUndecodablePaths);
   const limiters = rateLimiters(config, deps.rateLimitCounters);
   if (limiters.length > 0) app.use(limiters);
   app.use(cookieParser());
   // Auth routes are public and answered before the token is resolved (routes/auth.ts).
-  app.use('/auth', ...jsonBody(config.maxPayloadSize), authRoutes(deps.auth));
+  app.use('/auth', ...jsonBody(config.maxPayloadSize, config.db.client), authRoutes(deps.auth));
   app.use(resolveAccountability(config, deps.db, deps.auth.users));
-  app.use(...jsonBody(config.maxPayloadSize));
+  app.use(...jsonBody(config.maxPayloadSize, config.db.client));
 
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').send(config.robotsTxt);
@@ -143,7 +145,7 @@ export function createApp(deps: AppDeps): Express {
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));
   });
-  app.use(createErrorHandler(logger));
+  app.use(createErrorHandler({ logger, dialect: config.db.client }));
   return app;
 }
 

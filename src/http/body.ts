@@ -1,5 +1,7 @@
-import express, { type RequestHandler } from 'express';
-import { UnsupportedMediaTypeError } from '../errors.js';
+import express, { type Request, type RequestHandler } from 'express';
+import type { DbClient } from '../config/index.js';
+import { findUnstorableText } from '../db/storable-text.js';
+import { InvalidPayloadError, UnsupportedMediaTypeError } from '../errors.js';
 
 /** Content types a route may take besides JSON; each route that parses them says so. */
 const OTHER_ACCEPTED_TYPES = ['multipart/form-data', 'application/graphql'];
@@ -9,8 +11,8 @@ const OTHER_ACCEPTED_TYPES = ['multipart/form-data', 'application/graphql'];
  * body-parser errors the error handler maps to INVALID_PAYLOAD; a non-empty body of any
  * other type is refused with 415 (reference/routes.md, [DEVIATION]).
  */
-export function jsonBody(maxPayloadSize: number): RequestHandler[] {
-  const parseJson = jsonParser(maxPayloadSize);
+export function jsonBody(maxPayloadSize: number, dialect: DbClient): RequestHandler[] {
+  const parseJson = jsonParser(maxPayloadSize, dialect);
   const refuseOthers: RequestHandler = (req, _res, next) => {
     if (!hasBody(req.headers) || req.is(['json', '+json', ...OTHER_ACCEPTED_TYPES])) return next();
     const type = req.headers['content-type'] ?? '';
@@ -19,9 +21,33 @@ export function jsonBody(maxPayloadSize: number): RequestHandler[] {
   return [refuseOthers, parseJson];
 }
 
-/** The JSON parser alone (body-parser: it also reads plain node:http requests, fast-path.ts). */
-export function jsonParser(maxPayloadSize: number): RequestHandler {
-  return express.json({ limit: maxPayloadSize, type: ['application/json', 'application/*+json'] });
+/** `\u` in the raw body: only a JSON escape can write NUL or a lone surrogate into a string. */
+const ESCAPE = Buffer.from('\\u');
+const HAS_ESCAPES = Symbol('body has \\u escapes');
+type MarkedRequest = Request & { [HAS_ESCAPES]?: true };
+
+/**
+ * The JSON parser alone (body-parser: it also reads plain node:http requests, fast-path.ts).
+ * Bodies in Content-Encoding gzip, deflate or br are decoded, MAX_PAYLOAD_SIZE applying to the
+ * decoded size; other encodings are 415. Strings the database cannot store (storable-text.ts)
+ * are INVALID_PAYLOAD before any route sees them, whatever the route does with them.
+ */
+export function jsonParser(maxPayloadSize: number, dialect: DbClient): RequestHandler {
+  const parse = express.json({
+    limit: maxPayloadSize,
+    type: ['application/json', 'application/*+json'],
+    verify: (req, _res, buf) => {
+      if (buf.includes(ESCAPE)) (req as MarkedRequest)[HAS_ESCAPES] = true;
+    },
+  });
+  return (req, res, next) => {
+    parse(req, res, (error?: unknown) => {
+      if (error !== undefined) return next(error);
+      if ((req as MarkedRequest)[HAS_ESCAPES] !== true) return next();
+      const reason = findUnstorableText(dialect, req.body);
+      next(reason === undefined ? undefined : new InvalidPayloadError(reason));
+    });
+  };
 }
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {

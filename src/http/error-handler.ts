@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { ErrorRequestHandler } from 'express';
+import type { DbClient } from '../config/index.js';
+import { translateBadInput } from '../db/translate-error.js';
 import type { Logger } from '../logger/index.js';
 import {
   InternalServerError,
@@ -9,30 +13,36 @@ import {
   ServiceErrorList,
   UnsupportedMediaTypeError,
 } from '../errors.js';
-import type { Accountability } from '../access/accountability.js';
-import { isDatabaseError } from '../db/translate-error.js';
 
-/** The errors of a failure, as the caller may see them; anything unknown becomes a 500. */
-export function toServiceErrors(
-  err: unknown,
-  accountability: Accountability | undefined,
-  logger: Logger,
-): ServiceError[] {
+/** Where unexpected errors are logged, and the database whose refusals of values are 400s. */
+export interface ErrorReporting {
+  readonly logger: Logger;
+  readonly dialect: DbClient;
+}
+
+/**
+ * The errors of a failure, as the caller may see them. A database's refusal of a value no
+ * earlier step caught (db/translate-error.ts) is INVALID_PAYLOAD; anything else unknown is
+ * logged with a new request id and becomes a 500 whose body holds the generic message and
+ * that id only, for every caller: a driver's message may quote SQL, constraint names or
+ * other rows' values (reference/errors.md allows the generic message for admins too).
+ */
+export function toServiceErrors(err: unknown, reporting: ErrorReporting): ServiceError[] {
   if (err instanceof ServiceErrorList) return [...err.errors];
   if (err instanceof ServiceError) return [err];
   const fromParser = fromBodyParserError(err);
   if (fromParser !== undefined) return [fromParser];
-  logger.error({ err }, 'unexpected error');
-  // reference/errors.md: admins may see the original message, never a stack trace, and never
-  // a database's (its statement, values and constraint names are the server's business).
-  const message = accountability?.admin === true && err instanceof Error && !isDatabaseError(err) ? err.message : undefined;
-  return [new InternalServerError(message)];
+  const badInput = translateBadInput(err, reporting.dialect, 'write');
+  if (badInput instanceof ServiceError) return [badInput];
+  const requestId = randomUUID();
+  reporting.logger.error({ err, requestId }, 'unexpected error');
+  return [new InternalServerError(requestId)];
 }
 
 /** express.json() failures: malformed JSON, too large, unsupported encoding. */
 function fromBodyParserError(err: unknown): ServiceError | undefined {
-  if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
-  const { type, message } = err as { type: unknown; message: string };
+  if (!(err instanceof Error)) return undefined;
+  const { type, message } = err as Error & { type?: unknown };
   switch (type) {
     case 'entity.parse.failed':
       return new InvalidPayloadError(message.replace(/\.$/, ''));
@@ -46,7 +56,8 @@ function fromBodyParserError(err: unknown): ServiceError | undefined {
     case 'stream.encoding.set':
       return new InvalidPayloadError(message.replace(/\.$/, ''));
     default:
-      return undefined;
+      // body-parser passes other stream failures (a gzip body that is not gzip) as http-errors 400.
+      return (err as { status?: unknown }).status === 400 ? new InvalidPayloadError(message.replace(/\.$/, '')) : undefined;
   }
 }
 
@@ -61,8 +72,8 @@ export interface ErrorAnswer {
  * The one place errors become HTTP (reference/errors.md): `{errors:[{message, extensions}]}`,
  * the common status of all errors or 500 when they differ.
  */
-export function errorAnswer(err: unknown, accountability: Accountability | undefined, logger: Logger): ErrorAnswer {
-  const errors = toServiceErrors(err, accountability, logger);
+export function errorAnswer(err: unknown, reporting: ErrorReporting): ErrorAnswer {
+  const errors = toServiceErrors(err, reporting);
   const [first, ...rest] = errors.map((e) => e.status);
   const status = first !== undefined && rest.every((s) => s === first) ? first : 500;
   const headers: Record<string, string> = {};
@@ -75,14 +86,33 @@ export function errorAnswer(err: unknown, accountability: Accountability | undef
 }
 
 /** Express's error handler: {@link errorAnswer}, or a closed connection once the response started. */
-export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+export function createErrorHandler(reporting: ErrorReporting): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const answer = errorAnswer(err, req.accountability, logger);
+    const answer = errorAnswer(err, reporting);
     if (res.headersSent) {
-      logger.warn({ err }, 'error after the response started; connection closed');
+      reporting.logger.warn({ err }, 'error after the response started; connection closed');
       res.destroy();
       return;
     }
     res.set(answer.headers).status(answer.status).json(answer.body);
   };
+}
+
+/**
+ * node:http's `clientError`: a request it cannot parse (headers over the size limit, bytes no
+ * HTTP request has) is answered with the error body of reference/errors.md, 400 INVALID_PAYLOAD,
+ * instead of node's bare status line; the connection closes.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const reason = error.code === 'HPE_HEADER_OVERFLOW' ? 'Request header fields too large' : 'Malformed HTTP request';
+  const failure = new InvalidPayloadError(reason);
+  const body = JSON.stringify({ errors: [{ message: failure.message, extensions: { ...failure.extensions, code: failure.code } }] });
+  socket.end(
+    `HTTP/1.1 ${failure.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

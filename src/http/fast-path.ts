@@ -14,6 +14,7 @@ import { markArrival, requestLogging } from './request-logging.js';
 import { readContext } from './read-context.js';
 import { databaseEnvelope } from './routes/items-read.js';
 import { ITEM_WRITES, type ItemWrite } from './routes/item-writes.js';
+import { decodePathSegment } from './url-path.js';
 
 /** Headers that ask for more than Express's plain answer: conditional requests. */
 const EXPRESS_HEADERS = ['if-none-match', 'if-modified-since'] as const;
@@ -59,7 +60,7 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
   const logRequest = requestLogging(logger);
   const readsHere = dialectOf(deps.db) === 'pg' && !config.cache.enabled;
   const etagOf = app.get('etag fn') as EtagOf | undefined;
-  const parseBody = promisify(jsonParser(config.maxPayloadSize));
+  const parseBody = promisify(jsonParser(config.maxPayloadSize, config.db.client));
 
   /** The caller, as resolveAccountability finds it for a bearer token or none. */
   function caller(req: IncomingMessage): Promise<Accountability> {
@@ -81,9 +82,8 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
   }
 
   async function write(req: IncomingMessage, res: ServerResponse, target: ItemsPath, run: ItemWrite): Promise<void> {
-    let accountability: Accountability | undefined;
     try {
-      accountability = await caller(req);
+      const accountability = await caller(req);
       await parseBody(req, res);
       const data = await run(deps, {
         accountability,
@@ -100,7 +100,7 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
         respond(req, res, 200, JSON.stringify({ data }));
       }
     } catch (error) {
-      const answer = errorAnswer(error, accountability, logger);
+      const answer = errorAnswer(error, { logger, dialect: config.db.client });
       if (res.headersSent) {
         logRequest?.(req, res);
         res.destroy();
@@ -175,8 +175,9 @@ function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
   if (search.includes('access_token') && new URLSearchParams(search).has('access_token')) return undefined;
   const [, , collection, id, ...rest] = path.split('/');
   if (collection === undefined || collection === '' || id === '' || rest.length > 0) return undefined;
-  const name = decoded(collection);
-  const key = id === undefined ? undefined : decoded(id);
+  // Not valid percent-encoding: Express answers (url-path.ts).
+  const name = decodePathSegment(collection);
+  const key = id === undefined ? undefined : decodePathSegment(id);
   if (name === undefined || (id !== undefined && key === undefined)) return undefined;
   return { collection: toCollectionName(name), id: key, search, path };
 }
@@ -189,15 +190,6 @@ function writeOf(req: IncomingMessage, target: ItemsPath): ItemWrite | undefined
   if (hasBody && !JSON_TYPE.test(req.headers['content-type'] ?? '')) return undefined;
   const byTarget: { readonly collection: ItemWrite; readonly item?: ItemWrite } = routes;
   return target.id === undefined ? byTarget.collection : byTarget.item;
-}
-
-/** A path segment decoded, or undefined when it is not valid percent-encoding (Express answers). */
-function decoded(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
 }
 
 /** An Express body parser as a promise; it sets `req.body` (body-parser works on node:http requests). */

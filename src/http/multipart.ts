@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { InvalidPayloadError, UnsupportedMediaTypeError } from '../errors.js';
 
 export type MultipartPart =
@@ -27,7 +27,7 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
   try {
     parser = busboy({ headers: req.headers, defParamCharset: 'utf8' });
   } catch (error) {
-    throw new InvalidPayloadError((error as Error).message.replace(/\.$/, ''));
+    throw malformed(error as Error);
   }
   const parts: MultipartPart[] = [];
   let finished = false;
@@ -41,7 +41,13 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
     parts.push({ kind: 'field', name, value });
     signal();
   });
-  parser.on('file', (name, stream, info) => {
+  parser.on('file', (name, source, info) => {
+    // A body cut inside a file fails the file's stream with busboy's plain error: INVALID_PAYLOAD.
+    const stream = new PassThrough();
+    source.on('error', (error: Error) => stream.destroy(malformed(error)));
+    // Its reader may not be attached yet (or never be): the failure stays on the stream, never uncaught.
+    stream.on('error', () => undefined);
+    source.pipe(stream);
     parts.push({ kind: 'file', name, stream, filename: info.filename || 'file', type: (info.mimeType || 'application/octet-stream').toLowerCase() });
     signal();
   });
@@ -62,7 +68,7 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
         if (part.kind === 'file' && !part.stream.readableEnded) part.stream.resume();
         continue;
       }
-      if (failure !== undefined) throw new InvalidPayloadError(failure.message.replace(/\.$/, ''));
+      if (failure !== undefined) throw malformed(failure);
       if (finished) return;
       await new Promise<void>((resolve) => (wake = resolve));
     }
@@ -74,4 +80,9 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
       req.resume();
     }
   }
+}
+
+/** busboy's complaint about a body (`Unexpected end of form`, `Malformed part header`) as INVALID_PAYLOAD. */
+function malformed(error: Error): InvalidPayloadError {
+  return new InvalidPayloadError(error.message.replace(/\.$/, ''));
 }

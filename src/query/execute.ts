@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { dialectOf } from '../db/index.js';
+import { unstorableText } from '../db/storable-text.js';
+import { translateBadInput } from '../db/translate-error.js';
+import { InvalidQueryError } from '../errors.js';
 import type { CompiledSql } from './compile/sql-writer.js';
 
 export type Row = Readonly<Record<string, unknown>>;
 
 /** Runs one compiled SELECT and returns its rows, whatever shape the driver answers in. */
 export async function selectRows(db: Knex | Knex.Transaction, compiled: CompiledSql): Promise<Row[]> {
-  const result: unknown = await db.raw(compiled.sql, [...compiled.values] as Knex.RawBinding[]);
+  const result: unknown = await runRead(db, compiled, (values) => db.raw(compiled.sql, values));
   switch (dialectOf(db)) {
     case 'pg':
       return (result as { rows: Row[] }).rows;
@@ -36,7 +39,28 @@ export async function selectPreparedRows(db: Knex | Knex.Transaction, compiled: 
     name = `q${createHash('sha1').update(compiled.sql).digest('hex')}`;
     preparedNames.set(compiled.sql, name);
   }
-  const raw = db.raw(compiled.sql, [...compiled.values] as Knex.RawBinding[]);
-  const result = (await (name === undefined ? raw : raw.options({ name }))) as { rows: Row[] };
+  const result = (await runRead(db, compiled, (values) => {
+    const raw = db.raw(compiled.sql, values);
+    return name === undefined ? raw : raw.options({ name });
+  })) as { rows: Row[] };
   return result.rows;
+}
+
+/**
+ * Every read's statement runs through here: text values (filters, search, keys) a database
+ * cannot hold are INVALID_QUERY before they are sent, and the database's refusal of a value
+ * (db/translate-error.ts, e.g. PostgreSQL 22003 for a smallint compared with 40000) is
+ * INVALID_QUERY too, never a 500.
+ */
+export async function runRead<T>(db: Knex | Knex.Transaction, compiled: CompiledSql, run: (values: Knex.RawBinding[]) => PromiseLike<T>): Promise<T> {
+  const dialect = dialectOf(db);
+  for (const value of compiled.values) {
+    const reason = typeof value === 'string' ? unstorableText(dialect, value) : undefined;
+    if (reason !== undefined) throw new InvalidQueryError(reason);
+  }
+  try {
+    return await run([...compiled.values] as Knex.RawBinding[]);
+  } catch (error) {
+    throw translateBadInput(error, dialect, 'read');
+  }
 }

@@ -5,7 +5,7 @@ import { andConditions } from './ast/build-condition.js';
 import type { Condition, Literal, ReadAst, SortNode } from './ast/nodes.js';
 import { columnAlias, compileRead } from './compile/compile-read.js';
 import { dialectFor } from './compile/dialect-for.js';
-import { selectRows, type Row } from './execute.js';
+import { runRead, selectRows, type Row } from './execute.js';
 import type { Query } from './query.js';
 import type { ReadContext, Reader } from './read-context.js';
 import { buildContext } from './read-items.js';
@@ -41,7 +41,7 @@ async function* cursorRows(db: Knex | Knex.Transaction, ast: ReadAst, batchSize:
   const compiled = compileRead(dialectFor('pg'), ast);
   const trx = await db.transaction(undefined, { readOnly: true });
   try {
-    await trx.raw(`declare read_cursor no scroll cursor for ${compiled.sql}`, [...compiled.values] as Knex.RawBinding[]);
+    await runRead(trx, compiled, (values) => trx.raw(`declare read_cursor no scroll cursor for ${compiled.sql}`, values));
     // FETCH takes no parameters; the count is the configured batch size, never input.
     const fetch = { sql: `fetch forward ${Math.trunc(batchSize)} from read_cursor`, values: [] };
     for (;;) {

@@ -9,7 +9,7 @@ import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { FileLibrary } from '../../files/file-library.js';
-import { GraphqlExecutionError, InvalidPayloadError, MethodNotAllowedError, RouteNotFoundError } from '../../errors.js';
+import { GraphqlExecutionError, InvalidPayloadError, MethodNotAllowedError, RouteNotFoundError, UnsupportedMediaTypeError, type ServiceError } from '../../errors.js';
 import {
   createGraphqlContext,
   formatResult,
@@ -99,7 +99,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache:
       onOperation: (req, _args, result: ExecutionResult) => {
         // No `data` at all: the operation could not run (variables that do not coerce).
         if (!('data' in result)) throw new GraphqlExecutionError((result.errors ?? []).map(plainError));
-        const formatted = formatResult(result, (error) => toServiceErrors(error, req.raw.accountability, deps.logger));
+        const formatted = formatResult(result, (error) => toServiceErrors(error, { logger: deps.logger, dialect: deps.config.db.client }));
         if (result.errors !== undefined) skipResponseCache(req.context.res);
         // Serialised here: graphql-http's own serialiser calls a replacer for every value.
         const type = `${responseMediaType(req.raw)}; charset=utf-8`;
@@ -114,6 +114,8 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache:
     return async (req: Request, res: Response) => {
       if (req.method !== 'GET' && req.method !== 'POST') throw new MethodNotAllowedError(req.method, ['GET', 'POST']);
       const [body, init] = await handle(toHttpRequest(req, res));
+      // graphql-http refuses some requests with a bare status (a body type it does not read): the error body instead.
+      if (init.status >= 400 && (body === null || body === '')) throw bareRefusal(req, init.status, init.statusText);
       res.status(init.status);
       for (const [name, value] of Object.entries(init.headers ?? {})) res.setHeader(name, value);
       res.end(body ?? undefined);
@@ -237,6 +239,13 @@ function toHttpRequest(req: Request, res: Response): HttpRequest {
 }
 
 /** reference/routes.md: POST with `Content-Type: application/graphql` carries the raw document. */
+/** graphql-http's status without a body as the error of reference/errors.md. */
+function bareRefusal(req: Request, status: number, statusText: string | undefined): ServiceError {
+  if (status === 415) return new UnsupportedMediaTypeError(req.headers['content-type']?.split(';')[0]?.trim() || 'none', 'Content-Type header');
+  if (status === 405) return new MethodNotAllowedError(req.method, ['GET', 'POST']);
+  return new InvalidPayloadError(statusText ?? 'Invalid GraphQL request');
+}
+
 async function readGraphqlBody(req: HttpRequest): Promise<RequestParams | undefined> {
   if (req.method !== 'POST' || !req.raw.is('application/graphql')) return undefined;
   return { query: await readText(req.raw) };

@@ -1,4 +1,4 @@
-import type { CollectionOverview } from '../../../catalog/overview/types.js';
+import type { CollectionOverview, FieldType } from '../../../catalog/overview/types.js';
 import { InvalidQueryError } from '../../errors.js';
 import type { AggregateFunction, Query } from '../query.js';
 import { checkRelationalDepth } from '../validate/relational-depth.js';
@@ -17,6 +17,11 @@ import {
 
 /** Functions that count rows when given `*`. */
 const ROW_COUNTS: ReadonlySet<AggregateFunction> = new Set(['count', 'countAll']);
+/** Aggregates of numbers: sum() of text fails on PostgreSQL and answers 0 elsewhere. */
+const NUMERIC_AGGREGATES: ReadonlySet<AggregateFunction> = new Set(['sum', 'sumDistinct', 'avg', 'avgDistinct']);
+const NUMERIC_TYPES: ReadonlySet<FieldType> = new Set(['integer', 'bigInteger', 'float', 'decimal']);
+/** Types min() and max() order on every dialect (PostgreSQL has none for boolean, uuid, json, bytea). */
+const ORDERED_TYPES: ReadonlySet<FieldType> = new Set([...NUMERIC_TYPES, 'string', 'text', 'csv', 'hash', 'date', 'dateTime', 'timestamp', 'time']);
 /** Aggregates that are never NULL (the others are over no non-NULL value). */
 const COUNTS: ReadonlySet<AggregateFunction> = new Set(['count', 'countDistinct', 'countAll']);
 
@@ -87,6 +92,10 @@ function aggregateNode(ctx: BuildContext, collection: CollectionOverview, fn: Ag
   // Counting values reveals nothing of them; any other function would.
   const field = fn === 'count' ? named : requireUnmasked(named);
   if (field.isAlias) throw new InvalidQueryError(reason);
+  const types = NUMERIC_AGGREGATES.has(fn) ? NUMERIC_TYPES : fn === 'min' || fn === 'max' ? ORDERED_TYPES : undefined;
+  if (types !== undefined && !types.has(field.type)) {
+    throw new InvalidQueryError(`"${fn}" can't be applied to the ${field.type} field "${name}"`);
+  }
   return { fn, column: name, field: name, type: field.type, scale: field.scale };
 }
 

@@ -3,6 +3,7 @@ import { canReadCollection, canReadField } from '../../access/read-access.js';
 import { assertNever, ForbiddenError, InvalidQueryError } from '../../errors.js';
 import type { NestedQuery } from '../query.js';
 import { isUuid } from '../validate/filter-values.js';
+import { MAX_QUERY_INTEGER } from '../validate/numbers.js';
 import type { BuildContext, QueryLimits } from './build-context.js';
 import { andConditions, buildCondition, buildRowFilter, functionOperand } from './build-condition.js';
 import type { Condition, LevelQuery, Operand, RelationRef, SortNode } from './nodes.js';
@@ -34,6 +35,7 @@ export function buildLevel(
   const sortEntries = query?.sort ?? (defaultSort === null ? [] : [defaultSort]);
   const limit = resolveLimit(query?.limit, ctx.limits);
   const offset = query?.page !== undefined && limit !== null ? limit * (query.page - 1) : (query?.offset ?? 0);
+  if (offset > MAX_QUERY_INTEGER) throw new InvalidQueryError(`"page" must be less than or equal to ${Math.floor(MAX_QUERY_INTEGER / Math.max(limit ?? 1, 1)) + 1}`);
   return { filter, sort: buildSort(ctx, collection, sortEntries), limit, offset };
 }
 

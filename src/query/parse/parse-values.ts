@@ -1,4 +1,5 @@
 import { InvalidQueryError } from '../../errors.js';
+import { MAX_QUERY_INTEGER } from '../validate/numbers.js';
 
 export function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -54,7 +55,7 @@ function splitTopLevelCommas(text: string): string[] {
   return parts;
 }
 
-/** An integer parameter with the INVALID_QUERY reasons of reference/errors.md. */
+/** An integer parameter with the INVALID_QUERY reasons of reference/errors.md, bounded (numbers.ts). */
 export function parseInteger(value: unknown, name: string, min: number): number {
   let n: number;
   if (typeof value === 'number') n = value;
@@ -63,6 +64,7 @@ export function parseInteger(value: unknown, name: string, min: number): number 
   if (!Number.isFinite(n)) throw new InvalidQueryError(`"${name}" must be a number`);
   if (!Number.isInteger(n)) throw new InvalidQueryError(`"${name}" must be an integer`);
   if (n < min) throw new InvalidQueryError(`"${name}" must be greater than or equal to ${min}`);
+  if (n > MAX_QUERY_INTEGER) throw new InvalidQueryError(`"${name}" must be less than or equal to ${MAX_QUERY_INTEGER}`);
   return n;
 }
 

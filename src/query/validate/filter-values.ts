@@ -3,6 +3,7 @@ import { InvalidQueryError } from '../../errors.js';
 import { asArray } from '../parse/parse-values.js';
 import type { Literal } from '../ast/nodes.js';
 import { BOOLEAN_OPERATORS, LIST_OPERATORS, OPERATORS_BY_TYPE, isFilterOperator, type FilterOperator } from './filter-operators.js';
+import { integerRangeOfType, isIntegerInRange } from './numbers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^[+-]?\d+$/;
@@ -73,6 +74,8 @@ export function coerceLiteral(type: FieldType, raw: string | number | boolean | 
     case 'bigInteger': {
       const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
       if (!INTEGER.test(text)) return refuse('an integer');
+      const [min, max] = integerRangeOfType(type);
+      if (!isIntegerInRange(text, [min, max])) return refuse(`an integer from ${min} to ${max}`);
       const n = Number(text);
       return Number.isSafeInteger(n) ? n : text.replace(/^\+/, '');
     }

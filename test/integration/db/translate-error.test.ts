@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createDatabase, dialectOf, type Knex } from '../../../src/db/index.js';
-import { translateDatabaseError } from '../../../src/db/translate-error.js';
-import { ServiceError } from '../../../src/errors.js';
+import { badInputOf, translateBadInput, translateDatabaseError } from '../../../src/db/translate-error.js';
+import { InvalidPayloadError, InvalidQueryError, ServiceError } from '../../../src/errors.js';
 import { testConfig } from '../../support/server.js';
 import { DATABASE_TARGETS, requireOrSkip, type TestDatabase } from '../../support/services.js';
 
@@ -100,6 +100,29 @@ for (const target of DATABASE_TARGETS) {
       expect(e.code).to.equal('VALUE_OUT_OF_RANGE');
       expect(e.extensions['collection']).to.equal('parents');
       expect(e.extensions['field']).to.equal(target.dialect === 'mariadb' ? 'rank' : null);
+    });
+
+    it('a refused value in a read is INVALID_QUERY, in a write INVALID_PAYLOAD, with a fixed reason', async () => {
+      const statement = {
+        postgres: () => db.raw('select * from parents where rank = ?', ['40000']), // 22003 for a smallint
+        mariadb: () => db('parents').insert({ id: 8, name: 'x', rank: 'abc' }), // 1366 incorrect integer value (strict mode)
+        sqlite: () => db.raw('insert into parents (id, name) values (?, ?)', ['abc', 'x']), // datatype mismatch on the integer key
+      }[target.dialect];
+      const original = await statement().then(() => undefined, (error: unknown) => error);
+      expect(original).to.not.equal(undefined);
+      const read = translateBadInput(original, dialectOf(db), 'read');
+      const write = translateBadInput(original, dialectOf(db), 'write');
+      expect(read).to.be.instanceOf(InvalidQueryError);
+      expect(write).to.be.instanceOf(InvalidPayloadError);
+      expect((read as ServiceError).message).to.not.include('parents').and.not.include('select');
+      expect(translateDatabaseError(original, dialectOf(db), { collection: 'parents' })).to.be.instanceOf(ServiceError);
+    });
+
+    it('NUL in text is refused by PostgreSQL and translated', async function () {
+      if (target.dialect !== 'postgres') this.skip(); // MariaDB and SQLite store NUL (db/storable-text.ts)
+      const original = await db('parents').insert({ id: 7, name: 'a\u0000b' }).then(() => undefined, (error: unknown) => error);
+      expect(badInputOf(original, 'pg')).to.equal('unstorable text');
+      expect(await db('parents').where({ id: 7 }).first()).to.equal(undefined);
     });
 
     it('other errors pass through unchanged', async () => {
