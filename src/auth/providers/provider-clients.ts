@@ -88,7 +88,10 @@ export class ProviderClients {
     const execute = provider.allowInsecureRequests ? [oidc.allowInsecureRequests] : [];
     if (provider.driver === 'openid') {
       const issuer = new URL(requireSetting(provider.issuerUrl));
-      return oidc.discovery(issuer, provider.clientId, provider.clientSecret, undefined, { execute, timeout: PROVIDER_TIMEOUT_S });
+      // openid-client trusts TLS for an ID token from the token endpoint unless told to check
+      // its signature against the provider's JWKS too: we always check.
+      const checks = [...execute, oidc.enableNonRepudiationChecks];
+      return oidc.discovery(issuer, provider.clientId, provider.clientSecret, undefined, { execute: checks, timeout: PROVIDER_TIMEOUT_S });
     }
     const metadata = {
       issuer: provider.issuerUrl ?? new URL(requireSetting(provider.authorizeUrl)).origin,
