@@ -1,10 +1,8 @@
 import { expect } from 'chai';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import { hashPassword } from '../../../src/auth/passwords.js';
 import { Browser, type Hop } from '../../support/browser.js';
-import { TEST_CLIENT, TestIdentityProvider, type Forgery, type TestAccount } from '../../support/identity-provider.js';
+import { freePort, TEST_CLIENT, TestIdentityProvider, type Forgery, type TestAccount } from '../../support/identity-provider.js';
 import { describeEachDatabase } from '../../support/server.js';
 import { createUser, expectOnlyError, postJson, type ErrorBody } from './helpers.js';
 
@@ -18,15 +16,6 @@ interface Tokens {
   readonly access_token: string;
   readonly refresh_token?: string;
   readonly expires: number;
-}
-
-/** A port that was free a moment ago (the service's PUBLIC_URL must be known before it starts). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('single sign-on against a real OpenID provider', function () {
