@@ -10,7 +10,7 @@ import { createUser, expectOnlyError, postJson, type ErrorBody } from './helpers
 const STAFF_ROLE = '0b6f1f3e-4c52-4a8e-9d6e-5a0c1d2e3f40';
 const EDITOR_ROLE = '7d1c2b3a-9e8f-4d6c-8b5a-1f2e3d4c5b6a';
 const APP = 'https://app.example/done';
-const PROVIDERS = ['corp', 'plain'] as const;
+const PROVIDERS = ['corp', 'plain', 'linked'] as const;
 
 interface Tokens {
   readonly access_token: string;
@@ -130,6 +130,7 @@ describe('single sign-on against a real OpenID provider', function () {
               { name: 'corp', driver: 'openid', icon: 'key', label: 'Corp login' },
               { name: 'plain', driver: 'oauth2' },
               { name: 'down', driver: 'openid' },
+              { name: 'linked', driver: 'openid' },
             ],
             disableDefault: false,
           });
@@ -203,6 +204,54 @@ describe('single sign-on against a real OpenID provider', function () {
           const tokens = await tokensOf(await login(new Browser(), 'plain'));
           expect(await me(tokens.access_token)).to.include({ email: who.email, provider: 'plain', external_identifier: who.email, role: STAFF_ROLE });
           expect((await counts()).users).to.equal(before.users + 1);
+        });
+      });
+
+      describe('LINK_VERIFIED_EMAIL, no public registration, session mode', () => {
+        it('links a password user whose e-mail the provider says is verified; the password no longer logs in', async () => {
+          const holder = await createUser(db());
+          const who = account({ email: holder.email.toUpperCase(), email_verified: true });
+          const before = await counts();
+          const browser = new Browser();
+          const last = await login(browser, 'linked', APP);
+          expect(last.response.headers.get('location')).to.equal(APP);
+          const session = browser.cookie(base(), 'svc_session_token');
+          expect(session).to.be.a('string');
+          expect(browser.cookie(base(), 'svc_refresh_token')).to.equal(undefined);
+          const res = await browser.request(`${base()}/users/me?fields=id`);
+          expect(((await res.json()) as { data: unknown }).data).to.deep.equal({ id: holder.id });
+          const row = await db()('svc_users').where('id', holder.id).first('provider', 'external_identifier');
+          expect(row).to.deep.equal({ provider: 'linked', external_identifier: who.sub });
+          expect(await counts()).to.deep.equal({ users: before.users, sessions: before.sessions + 1, logins: before.logins + 1 });
+          const password = await postJson(ctx().api, '/auth/login', { email: holder.email, password: holder.password });
+          await expectOnlyError(password, 401, 'INVALID_CREDENTIALS');
+        });
+
+        it('does not link when the provider does not say the e-mail is verified', async () => {
+          const holder = await createUser(db());
+          account({ email: holder.email, email_verified: false });
+          await expectNothingChanged(async () => {
+            expect((await login(new Browser(), 'linked')).response.status).to.equal(401);
+          });
+          const row = await db()('svc_users').where('id', holder.id).first('provider', 'external_identifier');
+          expect(row).to.deep.equal({ provider: 'default', external_identifier: null });
+        });
+
+        it('does not link a user of another provider', async () => {
+          const who = account();
+          await tokensOf(await login(new Browser(), 'corp'));
+          await expectNothingChanged(async () => {
+            expect((await login(new Browser(), 'linked')).response.status).to.equal(401);
+          });
+          expect(await db()('svc_users').where('email', who.email).select('provider')).to.deep.equal([{ provider: 'corp' }]);
+        });
+
+        it('refuses a stranger when public registration is off', async () => {
+          account();
+          await expectNothingChanged(async () => {
+            const last = await login(new Browser(), 'linked');
+            expect(last.response.status).to.equal(401);
+          });
         });
       });
 
@@ -398,7 +447,7 @@ describe('single sign-on against a real OpenID provider', function () {
           PUBLIC_URL: `http://127.0.0.1:${port}`,
           REFRESH_TOKEN_COOKIE_SECURE: 'false',
           LOGIN_STALL_TIME: '0',
-          AUTH_PROVIDERS: 'corp,plain,down',
+          AUTH_PROVIDERS: 'corp,plain,down,linked',
           ...settings('CORP', {
             DRIVER: 'openid',
             ISSUER_URL: issuer,
@@ -417,6 +466,13 @@ describe('single sign-on against a real OpenID provider', function () {
             SCOPE: 'email profile',
           }),
           ...settings('DOWN', { DRIVER: 'openid', ISSUER_URL: `http://127.0.0.1:${closedPort}` }),
+          ...settings('LINKED', {
+            DRIVER: 'openid',
+            ISSUER_URL: issuer,
+            ALLOW_PUBLIC_REGISTRATION: 'false',
+            LINK_VERIFIED_EMAIL: 'true',
+            MODE: 'session',
+          }),
         };
       },
     },
