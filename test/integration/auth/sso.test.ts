@@ -3,7 +3,10 @@ import type { Knex } from 'knex';
 import { hashPassword } from '../../../src/auth/passwords.js';
 import { Browser, type Hop } from '../../support/browser.js';
 import { freePort, TEST_CLIENT, TestIdentityProvider, type Forgery, type TestAccount } from '../../support/identity-provider.js';
-import { describeEachDatabase } from '../../support/server.js';
+import { pino } from 'pino';
+import { startServer, type RunningServer } from '../../../src/server.js';
+import { describeEachDatabase, testConfig } from '../../support/server.js';
+import { sqliteTarget, type TestDatabase } from '../../support/services.js';
 import { createUser, expectOnlyError, postJson, type ErrorBody } from './helpers.js';
 
 // The roles of the providers' users: DEFAULT_ROLE_ID, and ROLE_MAPPING's "editors".
@@ -24,6 +27,7 @@ describe('single sign-on against a real OpenID provider', function () {
   const ports: number[] = [];
   let idp: TestIdentityProvider | undefined;
   let closedPort = 0;
+  let logPort = 0;
   const provider = (): TestIdentityProvider => {
     if (idp === undefined) throw new Error('provider not started');
     return idp;
@@ -31,8 +35,9 @@ describe('single sign-on against a real OpenID provider', function () {
 
   before(async () => {
     for (let i = 0; i < 3; i++) ports.push(await freePort());
+    logPort = await freePort();
     closedPort = await freePort();
-    const callbacks = ports.flatMap((port) => PROVIDERS.map((name) => `http://127.0.0.1:${port}/auth/login/${name}/callback`));
+    const callbacks = [...ports, logPort].flatMap((port) => PROVIDERS.map((name) => `http://127.0.0.1:${port}/auth/login/${name}/callback`));
     idp = await TestIdentityProvider.start(callbacks);
   });
 
@@ -44,6 +49,53 @@ describe('single sign-on against a real OpenID provider', function () {
     provider().forgery = undefined;
     provider().loginAs = undefined;
   });
+
+  /** The service's settings: four providers at the test provider (one down), callbacks on `port`. */
+  function serviceEnv(port: number): Record<string, string> {
+    const issuer = provider().issuer;
+    const client = {
+      CLIENT_ID: TEST_CLIENT.id,
+      CLIENT_SECRET: TEST_CLIENT.secret,
+      ALLOW_INSECURE_REQUESTS: 'true',
+      ALLOW_PUBLIC_REGISTRATION: 'true',
+      DEFAULT_ROLE_ID: STAFF_ROLE,
+      REDIRECT_ALLOW_LIST: APP,
+    };
+    const settings = (name: string, values: Record<string, string>): Record<string, string> =>
+      Object.fromEntries(Object.entries({ ...client, ...values }).map(([key, value]) => [`AUTH_${name}_${key}`, value]));
+    return {
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      REFRESH_TOKEN_COOKIE_SECURE: 'false',
+      LOGIN_STALL_TIME: '0',
+      AUTH_PROVIDERS: 'corp,plain,down,linked',
+      ...settings('CORP', {
+        DRIVER: 'openid',
+        ISSUER_URL: issuer,
+        SCOPE: 'openid profile email groups',
+        FIRST_NAME_KEY: 'given_name',
+        LAST_NAME_KEY: 'family_name',
+        ROLE_MAPPING: JSON.stringify({ editors: EDITOR_ROLE }),
+        ICON: 'key',
+        LABEL: 'Corp login',
+      }),
+      ...settings('PLAIN', {
+        DRIVER: 'oauth2',
+        AUTHORIZE_URL: `${issuer}/auth`,
+        ACCESS_URL: `${issuer}/token`,
+        PROFILE_URL: `${issuer}/profile`,
+        SCOPE: 'email profile',
+      }),
+      ...settings('DOWN', { DRIVER: 'openid', ISSUER_URL: `http://127.0.0.1:${closedPort}` }),
+      ...settings('LINKED', {
+        DRIVER: 'openid',
+        ISSUER_URL: issuer,
+        ALLOW_PUBLIC_REGISTRATION: 'false',
+        LINK_VERIFIED_EMAIL: 'true',
+        MODE: 'session',
+      }),
+    };
+  }
 
   describeEachDatabase(
     'SSO',
@@ -431,50 +483,56 @@ describe('single sign-on against a real OpenID provider', function () {
       env: () => {
         const port = ports.shift();
         if (port === undefined) throw new Error('no port reserved');
-        const issuer = provider().issuer;
-        const client = {
-          CLIENT_ID: TEST_CLIENT.id,
-          CLIENT_SECRET: TEST_CLIENT.secret,
-          ALLOW_INSECURE_REQUESTS: 'true',
-          ALLOW_PUBLIC_REGISTRATION: 'true',
-          DEFAULT_ROLE_ID: STAFF_ROLE,
-          REDIRECT_ALLOW_LIST: APP,
-        };
-        const settings = (name: string, values: Record<string, string>): Record<string, string> =>
-          Object.fromEntries(Object.entries({ ...client, ...values }).map(([key, value]) => [`AUTH_${name}_${key}`, value]));
-        return {
-          PORT: String(port),
-          PUBLIC_URL: `http://127.0.0.1:${port}`,
-          REFRESH_TOKEN_COOKIE_SECURE: 'false',
-          LOGIN_STALL_TIME: '0',
-          AUTH_PROVIDERS: 'corp,plain,down,linked',
-          ...settings('CORP', {
-            DRIVER: 'openid',
-            ISSUER_URL: issuer,
-            SCOPE: 'openid profile email groups',
-            FIRST_NAME_KEY: 'given_name',
-            LAST_NAME_KEY: 'family_name',
-            ROLE_MAPPING: JSON.stringify({ editors: EDITOR_ROLE }),
-            ICON: 'key',
-            LABEL: 'Corp login',
-          }),
-          ...settings('PLAIN', {
-            DRIVER: 'oauth2',
-            AUTHORIZE_URL: `${issuer}/auth`,
-            ACCESS_URL: `${issuer}/token`,
-            PROFILE_URL: `${issuer}/profile`,
-            SCOPE: 'email profile',
-          }),
-          ...settings('DOWN', { DRIVER: 'openid', ISSUER_URL: `http://127.0.0.1:${closedPort}` }),
-          ...settings('LINKED', {
-            DRIVER: 'openid',
-            ISSUER_URL: issuer,
-            ALLOW_PUBLIC_REGISTRATION: 'false',
-            LINK_VERIFIED_EMAIL: 'true',
-            MODE: 'session',
-          }),
-        };
+        return serviceEnv(port);
       },
     },
   );
+
+  describe('SSO logs [sqlite]', () => {
+    const lines: string[] = [];
+    let running: { server: RunningServer; database: TestDatabase } | undefined;
+
+    before(async () => {
+      const database = await sqliteTarget.create();
+      const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+      running = { database, server: await startServer(testConfig(database, serviceEnv(logPort)), { logger }) };
+    });
+
+    after(async () => {
+      await running?.server.close();
+      await running?.database.drop();
+    });
+
+    it("a refused login is logged with the provider's reason; no line holds a token, code, state or secret", async () => {
+      const base = running?.server.url ?? '';
+      await running?.server.db('svc_roles').insert({ id: STAFF_ROLE, name: 'Staff', admin_access: false, app_access: true });
+      provider().loginAs = provider().addAccount({ email: 'logged@corp.example' }).sub;
+      // A good login, through the callback with its code and state: the secrets to look for.
+      const browser = new Browser();
+      const hops = await browser.navigate(`${base}/auth/login/corp?redirect=${encodeURIComponent(APP)}`);
+      const callback = new URL(hops.find((hop) => hop.url.includes('/callback'))?.url ?? '');
+      const secrets = [
+        TEST_CLIENT.secret,
+        callback.searchParams.get('code') ?? 'no code',
+        callback.searchParams.get('state') ?? 'no state',
+        browser.cookie(base, 'svc_refresh_token') ?? 'no refresh token',
+      ];
+      const refreshed = await browser.request(`${base}/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const accessToken = ((await refreshed.json()) as { data: Tokens }).data.access_token;
+      secrets.push(accessToken, browser.cookie(base, 'svc_refresh_token') ?? 'no rotated token');
+      await fetch(`${base}/users/me?access_token=${accessToken}`);
+      // A refused one: an ID token signed by another key.
+      provider().forgery = 'other-key';
+      const refused = (await new Browser().navigate(`${base}/auth/login/corp`)).at(-1);
+      expect(refused?.response.status).to.equal(401);
+
+      const refusal = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry['msg'] === 'SSO login refused');
+      expect(refusal).to.include({ provider: 'corp', step: 'login' });
+      expect(refusal?.['reason']).to.match(/signature/i);
+      expect(lines.some((line) => line.includes('/auth/login/corp/callback'))).to.equal(true);
+      for (const secret of secrets) {
+        expect(lines.filter((line) => line.includes(secret)), secret).to.deep.equal([]);
+      }
+    });
+  });
 });
