@@ -47,6 +47,11 @@ export function isUserId(id: string): boolean {
   return UUID_PATTERN.test(id);
 }
 
+/** The user an SSO provider knows as `identifier` (svc_users.provider + external_identifier). */
+export function findUserByExternalIdentifier(db: Knex, provider: string, identifier: string): Promise<AuthUser | undefined> {
+  return findUser(db, (q) => q.where({ 'u.provider': provider, 'u.external_identifier': identifier }));
+}
+
 /** The active user whose static token is `token` (reference/auth.md, Static tokens). */
 export function findActiveUserByToken(db: Knex, token: string): Promise<AuthUser | undefined> {
   return findUser(db, (q) => q.where({ 'u.token': token, 'u.status': 'active' }));

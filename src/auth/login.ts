@@ -66,8 +66,12 @@ async function checkCredentials(ctx: AuthContext, credentials: Credentials): Pro
   return user;
 }
 
-async function openSession(
-  ctx: AuthContext,
+/**
+ * Opens a session for `user` who has proven who they are (password login, SSO callback):
+ * the svc_sessions row, the `login` activity, last_access, and the tokens of `mode`.
+ */
+export async function openSession(
+  ctx: Pick<AuthContext, 'db' | 'config'>,
   user: AuthUser,
   mode: AuthMode,
   origin: RequestOrigin,

@@ -24,7 +24,8 @@ export async function requestPasswordReset(
   assertAllowedUrl(resetUrl, ctx.config.passwordResetUrlAllowList, 'reset passwords');
   const startedAt = performance.now();
   const user = await findUserByEmail(ctx.db, email);
-  if (user?.status === 'active' && user.email !== null) {
+  // A user of an SSO provider has no password here: same answer, no mail.
+  if (user?.status === 'active' && user.provider === 'default' && user.email !== null) {
     const token = signScopedToken(ctx.config.secret, { email: user.email, scope: SCOPE, hash: fingerprint(user.password) }, TOKEN_TTL);
     sendLinkMail(ctx, {
       to: user.email,
@@ -48,7 +49,7 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
   try {
     const claims = verifyScopedToken(token, ctx.config.secret, SCOPE);
     const user = await findUserByEmail(ctx.db, claims.email);
-    if (user?.status !== 'active' || claims['hash'] !== fingerprint(user.password)) throw new ForbiddenError();
+    if (user?.status !== 'active' || user.provider !== 'default' || claims['hash'] !== fingerprint(user.password)) throw new ForbiddenError();
     await assertPasswordPolicy(ctx.db, password);
     const hash = await hashPassword(password);
     await ctx.db.transaction(async (trx) => {

@@ -27,6 +27,20 @@ export interface AuthOptions {
   readonly staticToken?: string;
 }
 
+/** A single sign-on provider, as GET /auth lists it. */
+export interface AuthProvider {
+  readonly name: string;
+  readonly driver: string;
+  readonly icon?: string;
+  readonly label?: string;
+}
+
+/** GET /auth: the providers, and whether e-mail/password login is off. */
+export interface AuthProviders {
+  readonly data: readonly AuthProvider[];
+  readonly disableDefault: boolean;
+}
+
 /** Password reset e-mails and the reset itself. */
 export class PasswordsHandler {
   constructor(private readonly transport: ITransport) {}
@@ -46,6 +60,8 @@ export abstract class IAuth {
   abstract get token(): Promise<string | null>;
   abstract get password(): PasswordsHandler;
   abstract login(credentials: AuthCredentials): Promise<AuthResult>;
+  abstract providers(): Promise<AuthProviders>;
+  abstract loginUrl(provider: string, redirect?: string): string;
   abstract refresh(): Promise<AuthResult>;
   abstract refreshIfExpired(): Promise<void>;
   abstract static(token: string): Promise<boolean>;
@@ -67,8 +83,12 @@ export class Auth extends IAuth {
   readonly #password: PasswordsHandler;
   #refreshing: Promise<AuthResult> | undefined;
 
-  constructor(options: AuthOptions & { transport: ITransport; storage: IStorage }) {
+  /** The service's URL, for the single sign-on links. */
+  readonly #url: string | undefined;
+
+  constructor(options: AuthOptions & { transport: ITransport; storage: IStorage; url?: string }) {
     super();
+    this.#url = options.url?.replace(/\/+$/, '');
     this.mode = options.mode ?? (typeof (globalThis as { window?: unknown }).window === 'undefined' ? 'json' : 'cookie');
     this.autoRefresh = options.autoRefresh ?? true;
     this.msRefreshBeforeExpires = options.msRefreshBeforeExpires ?? 30000;
@@ -114,6 +134,24 @@ export class Auth extends IAuth {
       void this.refresh().catch(() => undefined);
     }
     await this.#refreshing?.catch(() => undefined);
+  }
+
+  /** GET /auth: the single sign-on providers, and `disableDefault`. */
+  async providers(): Promise<AuthProviders> {
+    const response = await this.#transport.get<unknown, AuthProviders>('/auth', { headers: { Authorization: null } });
+    return response.raw;
+  }
+
+  /**
+   * Where to send the browser to log in with `provider` (GET /auth/login/:provider). With a
+   * `redirect` (on the provider's REDIRECT_ALLOW_LIST) the browser comes back there with the
+   * refresh cookie: then `refresh()` in cookie mode gets the tokens. Without one, the callback
+   * answers the tokens as JSON.
+   */
+  loginUrl(provider: string, redirect?: string): string {
+    if (this.#url === undefined) throw new Error('The client was built without the service URL');
+    const query = redirect === undefined ? '' : `?redirect=${encodeURIComponent(redirect)}`;
+    return `${this.#url}/auth/login/${encodeURIComponent(provider)}${query}`;
   }
 
   async static(token: string): Promise<boolean> {

@@ -66,7 +66,7 @@ export class ContentClient<T extends object = object> {
     this.auth =
       options.auth instanceof IAuth
         ? options.auth
-        : new Auth({ ...options.auth, transport: this.transport, storage: this.storage });
+        : new Auth({ ...options.auth, transport: this.transport, storage: this.storage, url });
   }
 
   items<C extends string>(collection: C): ItemsHandler<TypeOf<T, C>> {

@@ -9,7 +9,7 @@
  */
 export { ContentClient, ContentClient as Directus, type ClientOptions } from './client.js';
 
-/** Authentication (login, refresh, static tokens, logout, password reset) and its interface. */
+/** Authentication (login, single sign-on links and providers, refresh, static tokens, logout, password reset) and its interface. */
 export {
   Auth,
   IAuth,
@@ -17,6 +17,8 @@ export {
   type AuthCredentials,
   type AuthMode,
   type AuthOptions,
+  type AuthProvider,
+  type AuthProviders,
   type AuthResult,
 } from './auth.js';
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { parseEnv } from 'node:util';
+import { readAuthProviders, type AuthProviderConfig } from './auth-providers.js';
 import { ConfigError, EnvReader } from './env-reader.js';
 
 export { ConfigError } from './env-reader.js';
@@ -9,17 +10,7 @@ export { ConfigError } from './env-reader.js';
 export const DB_CLIENTS = ['sqlite3', 'pg', 'mysql'] as const;
 export type DbClient = (typeof DB_CLIENTS)[number];
 
-/** reference/config.md, Auth providers: drivers an AUTH_<NAME>_DRIVER may name. */
-export const AUTH_DRIVERS = ['oauth2', 'openid', 'ldap', 'saml'] as const;
-export type AuthDriver = (typeof AUTH_DRIVERS)[number];
-
-/** One entry of AUTH_PROVIDERS, as listed by GET /auth. */
-export interface AuthProviderConfig {
-  readonly name: string;
-  readonly driver: AuthDriver;
-  readonly icon: string | undefined;
-  readonly label: string | undefined;
-}
+export { AUTH_DRIVERS, type AuthDriver, type AuthProviderConfig } from './auth-providers.js';
 
 /** EMAIL_TRANSPORT values this build can send with (reference/config.md lists more). */
 export const EMAIL_TRANSPORTS = ['sendmail', 'smtp'] as const;
@@ -342,7 +333,7 @@ export function loadConfig(
     sessionRefreshGracePeriodMs: env.duration('SESSION_REFRESH_GRACE_PERIOD', '10s'),
     loginStallTimeMs: env.duration('LOGIN_STALL_TIME', 500),
     auth: {
-      providers: readAuthProviders(env),
+      providers: readAuthProviders(env, env.string('PUBLIC_URL', '/')),
       disableDefault: env.bool('AUTH_DISABLE_DEFAULT', false),
     },
     passwordResetUrlAllowList: env.list('PASSWORD_RESET_URL_ALLOW_LIST'),
@@ -490,20 +481,6 @@ function readRedisUrl(env: EnvReader): string | undefined {
   const password = env.string('REDIS_PASSWORD');
   const auth = password === undefined ? '' : `${encodeURIComponent(user)}:${encodeURIComponent(password)}@`;
   return `redis://${auth}${host}:${port}`;
-}
-
-function readAuthProviders(env: EnvReader): AuthProviderConfig[] {
-  return env.list('AUTH_PROVIDERS').map((name) => {
-    const prefix = `AUTH_${name.toUpperCase()}`;
-    const driver = env.raw(`${prefix}_DRIVER`);
-    if (driver === undefined) throw new ConfigError(`${prefix}_DRIVER`, `is required for provider "${name}"`);
-    return {
-      name,
-      driver: env.oneOf(`${prefix}_DRIVER`, AUTH_DRIVERS, 'oauth2'),
-      icon: env.string(`${prefix}_ICON`),
-      label: env.string(`${prefix}_LABEL`),
-    };
-  });
 }
 
 function readEmailConfig(env: EnvReader): EmailConfig {

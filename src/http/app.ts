@@ -23,6 +23,7 @@ import { requestLogging } from './request-logging.js';
 import { refuseUndecodablePaths } from './url-path.js';
 import { createErrorHandler } from './error-handler.js';
 import { authRoutes } from './routes/auth.js';
+import { ssoRoutes } from './routes/auth-sso.js';
 import { usersTfaRoutes } from './routes/users-tfa.js';
 import { usersMeRoutes } from './routes/users-me.js';
 import { usersAccountRoutes } from './routes/users-accounts.js';
@@ -99,6 +100,7 @@ export function createApp(deps: AppDeps): Express {
   if (limiters.length > 0) app.use(limiters);
   app.use(cookieParser());
   // Auth routes are public and answered before the token is resolved (routes/auth.ts).
+  app.use('/auth', ssoRoutes(deps));
   app.use('/auth', ...jsonBody(config.maxPayloadSize, config.db.client), authRoutes(deps.auth));
   app.use(resolveAccountability(config, deps.db, deps.auth.users));
   app.use(...jsonBody(config.maxPayloadSize, config.db.client));

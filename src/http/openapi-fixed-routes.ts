@@ -178,6 +178,7 @@ const COLLECTION_ACCESS: Json = object(
   { create: ACTION_ACCESS, read: ACTION_ACCESS, update: ACTION_ACCESS, delete: ACTION_ACCESS, share: ACTION_ACCESS },
   ['create', 'read', 'update', 'delete', 'share'],
 );
+const SSO_PROVIDER = pathParameter('provider', 'A name of AUTH_PROVIDERS', TEXT);
 
 const AUTH_PROVIDER: Json = object({ name: TEXT, driver: TEXT, icon: TEXT, label: TEXT }, ['name', 'driver']);
 const TOKEN_GRANT: Json = object({ access_token: TEXT, expires: { type: 'integer' }, refresh_token: TEXT });
@@ -334,6 +335,30 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     caller: (input) => input.hasDefaultLogin,
     body: json(object({ email: EMAIL, password: REQUIRED_TEXT, otp: TEXT, mode: AUTH_MODE }, ['email', 'password'])),
     answer: { kind: 'data', schema: TOKEN_GRANT },
+  },
+  {
+    path: '/auth/login/{provider}',
+    method: 'get',
+    tag: 'Authentication',
+    summary: 'Log in with a single sign-on provider',
+    caller: anyone,
+    parameters: [SSO_PROVIDER, queryParameter('redirect', "Where to go after the login (on the provider's REDIRECT_ALLOW_LIST).", TEXT)],
+    answer: { kind: 'raw', responses: { '302': { description: "To the provider's login" } } },
+  },
+  {
+    path: '/auth/login/{provider}/callback',
+    method: 'get',
+    tag: 'Authentication',
+    summary: 'Where the single sign-on provider sends the browser back',
+    caller: anyone,
+    parameters: [SSO_PROVIDER, queryParameter('code', 'The authorization code.', TEXT), queryParameter('state', 'The state of the login.', TEXT)],
+    answer: {
+      kind: 'raw',
+      responses: {
+        '200': { description: 'Logged in without redirect: the tokens', content: json(object({ data: TOKEN_GRANT })) },
+        '302': { description: 'To the redirect of the login, with the refresh (or session) cookie, or ?reason=<code> on failure' },
+      },
+    },
   },
   {
     path: '/auth/refresh',

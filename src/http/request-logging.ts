@@ -12,7 +12,21 @@ export type RequestLogging = (req: IncomingMessage, res: ServerResponse) => void
  */
 export function requestLogging(logger: Logger): RequestLogging | undefined {
   if (!logger.isLevelEnabled('info')) return undefined;
-  const log = pinoHttp({ logger, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/server/health' } });
+  const log = pinoHttp({
+    logger,
+    quietReqLogger: true,
+    autoLogging: { ignore: (req) => req.url === '/server/health' },
+    // pino-http hands these the standard serialisations ({url, headers, ...}).
+    serializers: {
+      req: (req: { url?: string; query?: Record<string, unknown>; headers?: Record<string, unknown> }) => ({
+        ...req,
+        url: redactUrl(req.url),
+        ...(req.query === undefined ? {} : { query: redactEntries(req.query, SECRET_PARAMS) }),
+        headers: redactHeaders(req.headers),
+      }),
+      res: (res: { headers?: Record<string, unknown> }) => ({ ...res, headers: redactHeaders(res.headers) }),
+    },
+  });
   return (req, res) => {
     log(req, res);
   };
@@ -21,4 +35,41 @@ export function requestLogging(logger: Logger): RequestLogging | undefined {
 /** The request arrived now: its line's responseTime counts from here, whoever answers it. */
 export function markArrival(res: ServerResponse): void {
   (res as ServerResponse & { [startTime]?: number })[startTime] = Date.now();
+}
+
+// Tokens never reach the log: bearer and cookie headers, cookies set, and the query parameters
+// that carry them (access_token; the SSO callback's code and state; mailed-link tokens).
+const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie']);
+const SECRET_PARAMS = new Set(['access_token', 'code', 'state', 'token']);
+const REDACTED = '[redacted]';
+
+function redactHeaders(headers: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (headers === undefined) return undefined;
+  const redacted = redactEntries(headers, SECRET_HEADERS);
+  // The SSO redirects' Location carries the state (to the provider) or a reason (back).
+  const location = redacted['location'];
+  return typeof location === 'string' ? { ...redacted, location: redactUrl(location) } : redacted;
+}
+
+function redactEntries(entries: Record<string, unknown>, secret: ReadonlySet<string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entries).map(([name, value]) => [name, secret.has(name.toLowerCase()) ? REDACTED : value]));
+}
+
+function redactUrl(url: string | undefined): string | undefined {
+  const start = url?.indexOf('?') ?? -1;
+  if (url === undefined || start === -1) return url;
+  // Piece by piece, so the other parameters stay as the client wrote them.
+  const pieces = url.slice(start + 1).split('&').map((piece) => {
+    const name = piece.split('=', 1)[0] ?? '';
+    return SECRET_PARAMS.has(safeDecode(name)) ? `${name}=${REDACTED}` : piece;
+  });
+  return `${url.slice(0, start)}?${pieces.join('&')}`;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
 }

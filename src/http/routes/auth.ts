@@ -127,7 +127,7 @@ export interface GrantData {
 }
 
 /** reference/auth.md, login 7: the token response by mode; its cookie set on `res`. */
-function applyGrant(res: Response, config: Config, grant: TokenGrant): GrantData {
+export function applyGrant(res: Response, config: Config, grant: TokenGrant): GrantData {
   switch (grant.mode) {
     case 'json':
       return { access_token: grant.accessToken, expires: grant.expires, refresh_token: grant.refreshToken };

@@ -82,6 +82,15 @@ describe('password reset by e-mail', () => {
         expect(inbox.mailsTo(inactive.email)).to.have.length(0);
       });
 
+      it('a user of an SSO provider gets the same 204, and no mail', async () => {
+        const ssoUser = await createUser(ctx().server.db, { provider: 'corp' });
+        const res = await post('/auth/password/request', { email: ssoUser.email });
+        expect(res.status).to.equal(204);
+        // A mail for a password user sent afterwards arrives: one for the SSO user would be there by then.
+        await requestLink(await createUser(ctx().server.db));
+        expect(inbox.mailsTo(ssoUser.email)).to.have.length(0);
+      });
+
       it('refuses tokens of the wrong scope (FORBIDDEN), forged or malformed (INVALID_TOKEN), expired (TOKEN_EXPIRED)', async () => {
         const user = await createUser(ctx().server.db);
         const login = await post('/auth/login', { email: user.email, password: user.password });

@@ -16,7 +16,19 @@ const ENVIRONMENTS: readonly Record<string, string>[] = [
   {},
   { DB_CLIENT: 'pg', DB_DATABASE: 'svc', DB_PORT: '5432', DB_SSL: 'true', DB_POOL__MIN: '0', DB_POOL__MAX: '4' },
   { DB_CLIENT: 'mysql', DB_DATABASE: 'svc', REDIS_ENABLED: 'true', REDIS_HOST: 'redis', REDIS_PASSWORD: 'x' },
-  { AUTH_PROVIDERS: 'github', AUTH_GITHUB_DRIVER: 'oauth2', STORAGE_LOCATIONS: 'local,archive', STORAGE_ARCHIVE_DRIVER: 'local' },
+  {
+    PUBLIC_URL: 'https://data.example.com',
+    AUTH_PROVIDERS: 'github',
+    AUTH_GITHUB_DRIVER: 'oauth2',
+    AUTH_GITHUB_CLIENT_ID: 'id',
+    AUTH_GITHUB_CLIENT_SECRET: 'secret',
+    AUTH_GITHUB_AUTHORIZE_URL: 'https://github.example.com/authorize',
+    AUTH_GITHUB_ACCESS_URL: 'https://github.example.com/token',
+    AUTH_GITHUB_PROFILE_URL: 'https://github.example.com/user',
+    AUTH_GITHUB_ISSUER_URL: 'https://github.example.com',
+    STORAGE_LOCATIONS: 'local,archive',
+    STORAGE_ARCHIVE_DRIVER: 'local',
+  },
   { EMAIL_TRANSPORT: 'smtp', EMAIL_SMTP_PORT: '25', CACHE_VALUE_MAX_SIZE: '1mb', CACHE_CONTROL_S_MAXAGE: '10' },
 ];
 

@@ -1,0 +1,181 @@
+import * as oidc from 'openid-client';
+import type { AuthProviderConfig } from '../../config/index.js';
+import {
+  InvalidCredentialsError,
+  InvalidProviderConfigError,
+  ServiceError,
+  ServiceUnavailableError,
+  UnexpectedResponseError,
+} from '../../errors.js';
+import type { Logger } from '../../logger/index.js';
+
+/** Seconds a provider has to answer one request (discovery, token, JWKS, profile). */
+const PROVIDER_TIMEOUT_S = 10;
+
+/** What a provider said about the user: the verified ID token claims, its userinfo or profile. */
+export type ProviderProfile = Readonly<Record<string, unknown>>;
+
+/** The secrets of one authorization request, kept until its callback (sso-state.ts). */
+export interface AuthorizationChecks {
+  readonly state: string;
+  /** openid only. */
+  readonly nonce: string | undefined;
+  readonly codeVerifier: string;
+}
+
+/**
+ * The openid-client `Configuration` of each provider: built at the first login (openid: its
+ * discovery document; oauth2: the configured endpoints) and kept; a failed discovery is not
+ * kept, so a provider that was down is asked again at the next login.
+ */
+export class ProviderClients {
+  readonly #configurations = new Map<string, Promise<oidc.Configuration>>();
+
+  constructor(private readonly logger: Logger) {}
+
+  /** The provider's authorization URL for a new login, and the checks its callback needs. */
+  async authorizationUrl(provider: AuthProviderConfig, callbackUrl: string): Promise<{ url: string; checks: AuthorizationChecks }> {
+    const configuration = await this.configuration(provider);
+    const codeVerifier = oidc.randomPKCECodeVerifier();
+    const checks = {
+      state: oidc.randomState(),
+      nonce: provider.driver === 'openid' ? oidc.randomNonce() : undefined,
+      codeVerifier,
+    };
+    const parameters: Record<string, string> = {
+      ...provider.params,
+      redirect_uri: callbackUrl,
+      response_type: 'code',
+      scope: provider.scope,
+      state: checks.state,
+      code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+      ...(checks.nonce === undefined ? {} : { nonce: checks.nonce }),
+    };
+    return { url: oidc.buildAuthorizationUrl(configuration, parameters).href, checks };
+  }
+
+  /**
+   * The authorization response at `currentUrl` (the callback with its query) exchanged for
+   * tokens and checked by openid-client: state, PKCE, and for openid the ID token's
+   * signature (the provider's JWKS), issuer, audience, expiry and nonce. Returns the profile:
+   * openid the userinfo (when offered) under the ID token's claims; oauth2 the PROFILE_URL
+   * answer. Every refusal is logged with the provider's reason and thrown as a service error.
+   */
+  async completeAuthorization(provider: AuthProviderConfig, currentUrl: URL, checks: AuthorizationChecks): Promise<ProviderProfile> {
+    const configuration = await this.configuration(provider);
+    try {
+      const tokens = await oidc.authorizationCodeGrant(configuration, currentUrl, {
+        expectedState: checks.state,
+        pkceCodeVerifier: checks.codeVerifier,
+        ...(checks.nonce === undefined ? {} : { expectedNonce: checks.nonce, idTokenExpected: true }),
+      });
+      if (provider.driver === 'openid') {
+        const claims = tokens.claims();
+        if (claims === undefined) throw new oidc.ClientError('no ID token in the token response');
+        const userInfo = configuration.serverMetadata().userinfo_endpoint === undefined
+          ? {}
+          : await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub);
+        return { ...userInfo, ...claims };
+      }
+      return await this.fetchProfile(configuration, provider, tokens.access_token);
+    } catch (error) {
+      throw this.refusal(provider, error);
+    }
+  }
+
+  async #discover(provider: AuthProviderConfig): Promise<oidc.Configuration> {
+    const execute = provider.allowInsecureRequests ? [oidc.allowInsecureRequests] : [];
+    if (provider.driver === 'openid') {
+      const issuer = new URL(requireSetting(provider.issuerUrl));
+      // openid-client trusts TLS for an ID token from the token endpoint unless told to check
+      // its signature against the provider's JWKS too: we always check.
+      const checks = [...execute, oidc.enableNonRepudiationChecks];
+      return oidc.discovery(issuer, provider.clientId, provider.clientSecret, undefined, { execute: checks, timeout: PROVIDER_TIMEOUT_S });
+    }
+    const metadata = {
+      issuer: provider.issuerUrl ?? new URL(requireSetting(provider.authorizeUrl)).origin,
+      authorization_endpoint: requireSetting(provider.authorizeUrl),
+      token_endpoint: requireSetting(provider.accessUrl),
+    };
+    const configuration = new oidc.Configuration(metadata, provider.clientId, provider.clientSecret);
+    for (const step of execute) step(configuration);
+    return configuration;
+  }
+
+  private async configuration(provider: AuthProviderConfig): Promise<oidc.Configuration> {
+    let configuration = this.#configurations.get(provider.name);
+    if (configuration === undefined) {
+      configuration = this.#discover(provider).then((c) => {
+        c.timeout = PROVIDER_TIMEOUT_S;
+        return c;
+      });
+      this.#configurations.set(provider.name, configuration);
+    }
+    try {
+      return await configuration;
+    } catch (error) {
+      this.#configurations.delete(provider.name);
+      throw this.refusal(provider, error, 'discovery');
+    }
+  }
+
+  private async fetchProfile(configuration: oidc.Configuration, provider: AuthProviderConfig, accessToken: string): Promise<ProviderProfile> {
+    const url = new URL(requireSetting(provider.profileUrl));
+    const headers = new Headers({ accept: 'application/json' });
+    const res = await oidc.fetchProtectedResource(configuration, accessToken, url, 'GET', undefined, headers);
+    if (!res.ok) throw new ProfileError(`the profile endpoint answered ${res.status}`);
+    const profile: unknown = await res.json().catch(() => undefined);
+    if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) {
+      throw new ProfileError('the profile endpoint answered no JSON object');
+    }
+    return profile as ProviderProfile;
+  }
+
+  /**
+   * The service error of a provider failure, logged with the provider's reason (never a token:
+   * openid-client's messages and the provider's `error`/`error_description` carry none).
+   * Unreachable or timed out → 503 SERVICE_UNAVAILABLE; a discovery document or profile that
+   * makes no sense → 503 UNEXPECTED_RESPONSE; a discovery naming another issuer → 503
+   * INVALID_PROVIDER_CONFIG; anything refused in the user's login → 401 INVALID_CREDENTIALS.
+   */
+  private refusal(provider: AuthProviderConfig, error: unknown, step: 'discovery' | 'login' = 'login'): ServiceError {
+    if (error instanceof ServiceError) return error;
+    const reason = describe(error);
+    this.logger.warn({ provider: provider.name, step, reason }, 'SSO login refused');
+    if (isUnreachable(error)) return new ServiceUnavailableError(provider.name, 'The identity provider cannot be reached');
+    if (step === 'discovery') {
+      return error instanceof oidc.ClientError && error.code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED'
+        ? new InvalidProviderConfigError()
+        : new UnexpectedResponseError();
+    }
+    if (error instanceof ProfileError) return new UnexpectedResponseError();
+    return new InvalidCredentialsError();
+  }
+}
+
+/** The profile endpoint's answer could not be used. */
+class ProfileError extends Error {}
+
+function requireSetting(value: string | undefined): string {
+  // config/auth-providers.ts requires each driver's URLs at start.
+  if (value === undefined) throw new InvalidProviderConfigError();
+  return value;
+}
+
+function isUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'AbortError' || error.name === 'TimeoutError') return true;
+  // undici: `TypeError: fetch failed` with the socket error as its cause.
+  return error instanceof TypeError && error.message === 'fetch failed';
+}
+
+function describe(error: unknown): string {
+  if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) {
+    return `${error.error}${error.error_description === undefined ? '' : `: ${error.error_description}`}`;
+  }
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${typeof code === 'string' ? `${code}: ` : ''}${error.message}${cause}`;
+}
