@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { ContentClient } from '../../src/client/index.js';
 import { Browser } from '../support/browser.js';
-import { freePort, TEST_CLIENT, TestIdentityProvider } from '../support/identity-provider.js';
+import { freePort } from '../support/ports.js';
+import { TEST_CLIENT, TestIdentityProvider } from '../support/identity-provider.js';
 import { describeEachDatabase } from '../support/server.js';
 import { SQLITE_ONLY } from './support.js';
 

@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mariadbTarget, postgresTarget, requireOrSkip, type DatabaseTarget } from '../support/services.js';
-import { closedPort, runUntilExit, type Exited } from '../support/service-process.js';
+import { freePort } from '../support/ports.js';
+import { runUntilExit, type Exited } from '../support/service-process.js';
 
 // A start that cannot succeed says why in one line on stderr, with what to change, and exits 1:
 // no driver stack unless LOG_LEVEL=debug.
@@ -68,7 +69,7 @@ describe('start-up failures', function () {
 
   it('PostgreSQL not listening: host, port and database named, and the fix', async function () {
     const env = await withDatabaseEnv(this, postgresTarget);
-    const port = await closedPort();
+    const port = await freePort();
     const line = oneLine(await runUntilExit({ ...BASE, ...env, DB_HOST: '127.0.0.1', DB_PORT: String(port), DB_DATABASE: 'svc' }));
     expect(line).to.equal(
       `Cannot reach PostgreSQL at 127.0.0.1:${port} (database "svc"): nothing listens there. Start the database server, or set DB_HOST / DB_PORT to where it runs.`,
@@ -111,7 +112,7 @@ describe('start-up failures', function () {
   });
 
   it('Redis not listening names REDIS', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const line = oneLine(await runUntilExit({ ...BASE, DB_FILENAME: join(dir, 'redis.sqlite'), REDIS: `redis://127.0.0.1:${port}`, LOG_LEVEL: 'error' }));
     expect(line).to.equal(`Cannot reach Redis at 127.0.0.1:${port} (REDIS): start it, or leave REDIS unset to keep caches in memory and run jobs in this process.`);
   });

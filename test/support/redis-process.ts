@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { freePort } from './ports.js';
 
 /** A redis-server process of one test, on a free loopback port, with no persistence. */
 export interface RedisProcess {
@@ -16,14 +16,6 @@ export interface RedisProcess {
   restart(): Promise<RedisProcess>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** Starts `redis-server` (on a free port unless given) and waits until it answers PING. */
 export async function startRedisProcess(port?: number): Promise<RedisProcess> {

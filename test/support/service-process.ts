@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 
 /** The service's entry point, run the way `make start` runs it (from source through tsx). */
 export const SERVER_ENTRY = new URL('../../src/server.ts', import.meta.url).pathname;
@@ -31,12 +30,3 @@ export function runUntilExit(env: Readonly<Record<string, string>>, timeoutMs = 
   });
 }
 
-/** A TCP port nothing listens on (taken from the system, then released). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
