@@ -9,7 +9,8 @@ import { createDataInvalidation } from '../cache/data-invalidation.js';
 import { commandContext } from '../commands/command-context.js';
 import { handleImport } from '../commands/import/handle-import.js';
 import { formatItems } from '../files/export/export-formats.js';
-import { parseQuery, queryLimits, readMeta, readerOf, streamItems, type ExportFormat, type Item, type Query, type ReadContext } from '../query/index.js';
+import { exportQuery } from '../files/export/run-export.js';
+import { queryLimits, readMeta, readerOf, streamItems, type ExportFormat, type Item, type ReadContext } from '../query/index.js';
 import { CliError, EXIT, type CliContext } from './context.js';
 import type { Progress } from './progress.js';
 
@@ -92,12 +93,6 @@ export async function importFile(
 /** An output file, created only when the export starts writing. */
 export function fileOutput(path: string): Writable {
   return createWriteStream(path);
-}
-
-function exportQuery(raw: unknown, primary: string): Query {
-  const { export: _export, meta: _meta, ...query } = parseQuery((raw ?? {}) as Parameters<typeof parseQuery>[0]);
-  const sort = query.sort === undefined || query.sort.length === 0 || query.sort.some((s) => s.replace(/^-/, '') === primary) ? query.sort : [...query.sort, primary];
-  return { ...query, limit: query.limit ?? -1, ...(sort === undefined ? {} : { sort }) };
 }
 
 function requireKnown<T>(collections: Readonly<Record<string, T>>, name: string): T {

@@ -59,7 +59,7 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
     const overview = await deps.schema.getOverview();
     const ctx: ReadContext = { db: deps.db, overview, limits: { ...queryLimits(deps.config), queryLimitMax: Infinity } };
     const reader: Reader = await readerOf(deps, overview, job.accountability);
-    const query = exportQuery(job, requireCollection(overview, job.collection).primary);
+    const query = exportQuery(job.query, requireCollection(overview, job.collection).primary);
     total = await countRows(ctx, job.collection, query, reader);
     await report({ status: 'running', rows_done: 0, rows_total: total, file: null, error: null });
 
@@ -100,8 +100,9 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
 }
 
 /** reference/audit-and-utils.md: `limit` missing = every row; a given sort gets the key appended. */
-function exportQuery(job: ExportJob, primary: string): Query {
-  const { export: _export, meta: _meta, ...query } = parseQuery(job.query);
+/** An export's query: every row unless it says otherwise, ordered to the key last (stable batches). */
+export function exportQuery(raw: unknown, primary: string): Query {
+  const { export: _export, meta: _meta, ...query } = parseQuery((raw ?? {}) as Parameters<typeof parseQuery>[0]);
   const sort = query.sort === undefined || query.sort.length === 0 || query.sort.some((s) => s.replace(/^-/, '') === primary) ? query.sort : [...query.sort, primary];
   return { ...query, limit: query.limit ?? -1, ...(sort === undefined ? {} : { sort }) };
 }
