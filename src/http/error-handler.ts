@@ -10,7 +10,7 @@ import {
   UnsupportedMediaTypeError,
 } from '../errors.js';
 import type { Accountability } from '../access/accountability.js';
-import { isDatabaseError } from '../db/translate-error.js';
+import { isDatabaseError, translateConnectionError } from '../db/translate-error.js';
 
 /** The errors of a failure, as the caller may see them; anything unknown becomes a 500. */
 export function toServiceErrors(
@@ -22,6 +22,11 @@ export function toServiceErrors(
   if (err instanceof ServiceError) return [err];
   const fromParser = fromBodyParserError(err);
   if (fromParser !== undefined) return [fromParser];
+  const unreachable = translateConnectionError(err);
+  if (unreachable !== undefined) {
+    logger.warn({ err }, 'database unreachable');
+    return [unreachable];
+  }
   logger.error({ err }, 'unexpected error');
   // reference/errors.md: admins may see the original message, never a stack trace, and never
   // a database's (its statement, values and constraint names are the server's business).
