@@ -6,7 +6,7 @@ import { invariant } from '../errors.js';
 /** One run of a job, as its handler sees it. */
 export interface JobRun {
   readonly id: string;
-  /** 1 on the first try. A run after a worker died is the same attempt again. */
+  /** 1 on the first try; each retry, after a failure or after its worker died, counts one more. */
   readonly attempt: number;
   readonly attempts: number;
 }
@@ -50,7 +50,9 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
  * The worker side (workers/index.ts): takes jobs from bull and runs their handlers,
  * `settings.concurrency` at a time. A job whose worker died (its lock not renewed within
  * JOBS_LOCK_DURATION) is found by a stalled check (every JOBS_STALLED_INTERVAL, and at
- * start) and run again; a failed one is retried up to JOBS_ATTEMPTS with backoff.
+ * start) and run again, as its next attempt; a failed one is retried up to JOBS_ATTEMPTS with
+ * backoff. A dead worker's job runs again within JOBS_LOCK_DURATION (its lock expiring) plus
+ * JOBS_STALLED_INTERVAL (the next check); one whose workers keep dying fails after JOBS_ATTEMPTS.
  */
 export async function startJobWorker(options: JobQueueOptions & { readonly redisUrl: string }): Promise<{ close(): Promise<void> }> {
   const queue = openBull(options.redisUrl, options);
@@ -63,7 +65,9 @@ export async function startJobWorker(options: JobQueueOptions & { readonly redis
   void queue.process('*', options.settings.concurrency, async (job: Bull.Job) => {
     const handler = options.handlers[job.name];
     invariant(handler !== undefined, `no handler for job "${job.name}"`);
-    await handler(job.data, { id: String(job.id), attempt: job.attemptsMade + 1, attempts: options.settings.attempts });
+    // bull counts a run after a stall apart from failed attempts (stalledCounter, not attemptsMade).
+    const stalls = Number((await queue.client.hget(queue.toKey(String(job.id)), 'stalledCounter')) ?? 0);
+    await handler(job.data, { id: String(job.id), attempt: job.attemptsMade + stalls + 1, attempts: options.settings.attempts });
   });
   return { close: () => queue.close() };
 }
@@ -74,6 +78,8 @@ function openBull(redisUrl: string, options: JobQueueOptions): Bull.Queue {
     settings: {
       lockDuration: options.settings.lockDurationMs,
       stalledInterval: options.settings.stalledIntervalMs,
+      // A job whose workers keep dying (say, it crashes them) fails like one that keeps failing.
+      maxStalledCount: Math.max(0, options.settings.attempts - 1),
     },
     defaultJobOptions: {
       attempts: options.settings.attempts,
