@@ -10,6 +10,7 @@ import { openSchemaCache } from './cache/open-schema-cache.js';
 import type { SchemaCache } from './cache/schema-cache.js';
 import { loadConfigOrExit, type Config } from './config/index.js';
 import { createDatabase, type Knex } from './db/index.js';
+import { waitForDatabase } from './db/wait.js';
 import { createApp } from './http/app.js';
 import { requestListener } from './http/fast-path.js';
 import { createLogger, type Logger } from './logger/index.js';
@@ -49,9 +50,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const storage = createStorage(config.storage);
   const files = new FileLibrary({ config, storage, logger });
-  const db = createDatabase(config.db);
+  const db = createDatabase(config.db, logger);
   let result: BootstrapResult;
   try {
+    await waitForDatabase(db, config.db.connectWaitMs, logger);
     result = await bootstrap(db, {
       adminEmail: config.admin.email,
       adminPassword: config.admin.password,

@@ -70,6 +70,8 @@ export interface DbConfig {
   readonly pool: { readonly min: number | undefined; readonly max: number | undefined };
   readonly excludeTables: readonly string[];
   readonly healthcheckThresholdMs: number;
+  /** DB_CONNECT_WAIT: how long a start waits for a database that is not up yet (0: not at all). */
+  readonly connectWaitMs: number;
 }
 
 export interface StorageLocationConfig {
@@ -441,6 +443,7 @@ function readDbConfig(env: EnvReader): DbConfig {
     },
     excludeTables: env.list('DB_EXCLUDE_TABLES', ['spatial_ref_sys', 'sysdiagrams']),
     healthcheckThresholdMs: env.int('DB_HEALTHCHECK_THRESHOLD', 150, { min: 0 }),
+    connectWaitMs: env.duration('DB_CONNECT_WAIT', '60s'),
   };
   if (client !== 'sqlite3' && config.connectionString === undefined && config.database === undefined) {
     throw new ConfigError('DB_DATABASE', `is required when DB_CLIENT is ${client}`);

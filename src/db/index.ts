@@ -1,9 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import knex, { type Knex } from 'knex';
+import openKnex, { type Knex } from 'knex';
 import type { DbConfig, DbClient } from '../config/index.js';
 
 export type { Knex } from 'knex';
+
+/** Where knex's own warnings go (pool acquisition failures, deprecations): the app's logger. */
+export interface DatabaseLog {
+  warn(details: object, message: string): void;
+}
 
 /** The knex driver behind each DB_CLIENT value. */
 const KNEX_CLIENT: Record<DbClient, string> = {
@@ -16,7 +21,8 @@ const KNEX_CLIENT: Record<DbClient, string> = {
  * Opens the configured database through knex. SQLite gets its folder created, foreign keys
  * enforced and WAL journaling; MySQL/MariaDB talk UTC and keep big numbers exact.
  */
-export function createDatabase(db: DbConfig): Knex {
+export function createDatabase(db: DbConfig, logger?: DatabaseLog): Knex {
+  const knex = (config: Knex.Config) => openKnex(logger === undefined ? config : { ...config, log: knexLog(logger) });
   const pool = withoutUndefined({ min: db.pool.min, max: db.pool.max });
   switch (db.client) {
     case 'sqlite3':
@@ -74,6 +80,12 @@ export function createDatabase(db: DbConfig): Knex {
         }),
       });
   }
+}
+
+/** knex logs plain strings (or errors) on the console by default. */
+function knexLog(logger: DatabaseLog): NonNullable<Knex.Config['log']> {
+  const warn = (message: unknown) => logger.warn({ detail: message instanceof Error ? message.message : String(message) }, 'database driver');
+  return { warn, error: warn, deprecate: warn, debug: () => undefined };
 }
 
 interface MysqlConnection {

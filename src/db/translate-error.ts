@@ -175,7 +175,8 @@ export function translateConnectionError(error: unknown): ServiceUnavailableErro
   return isConnectionError(error) ? new ServiceUnavailableError('database', 'The database is not reachable, retry later') : undefined;
 }
 
-function isConnectionError(error: unknown): boolean {
+/** Whether `error` says the database is unreachable (see {@link translateConnectionError}). */
+export function isConnectionError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as DriverError & { readonly name?: unknown };
   if (typeof e.code === 'string' && (CONNECTION_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code) || /^57P0[123]$/.test(e.code))) return true;
