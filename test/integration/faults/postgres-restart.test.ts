@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { setTimeout as delay } from 'node:timers/promises';
+import { requireCollection } from '../../../catalog/overview/lookup.js';
+import { serviceAccountability } from '../../../src/access/accountability.js';
+import { PermissionStore } from '../../../src/access/permission-store.js';
+import { readWritten } from '../../../src/http/read-written.js';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
+import { capturingLogger } from '../../support/logs.js';
 import { TEST_ADMIN, testConfig } from '../../support/server.js';
 import { requireOrSkip } from '../../support/services.js';
 import { createThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../../support/throwaway-postgres.js';
@@ -114,5 +119,58 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
     expect(revisions.map((r) => String(r.item)).sort()).to.deep.equal(ids);
     const activityIds = new Set(activity.map((a) => a.id));
     expect(revisions.filter((r) => !activityIds.has(r.activity))).to.deep.equal([]);
+  });
+
+  it('a start while the database is down waits, says so in one line, and starts once it is up (DB_CONNECT_WAIT)', async () => {
+    const lines: Record<string, unknown>[] = [];
+    await cluster!.stop('fast');
+    const database = { dialect: 'postgres' as const, env: cluster!.env, drop: () => Promise.resolve() };
+    const starting = startServer(testConfig(database, { DB_CONNECT_WAIT: '30s' }), { logger: capturingLogger(lines) });
+    await delay(2500);
+    const waiting = lines.filter((l) => String(l['msg']).startsWith('database not reachable yet'));
+    expect(waiting, JSON.stringify(lines)).to.have.length(1);
+    expect(waiting[0]).to.include({ level: 40, waitMs: 30_000 });
+    await cluster!.start();
+    const second = await starting;
+    try {
+      expect(lines.map((l) => l['msg'])).to.include.members(['database reachable: starting', 'listening']);
+      const notes = await request(`${second.url}/items/notes?aggregate[count]=*`, 'GET');
+      expect(notes.status, JSON.stringify(notes.body)).to.equal(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('DB_CONNECT_WAIT=0: a start against a database that is down fails at once with the connection error', async () => {
+    await cluster!.stop('fast');
+    try {
+      const database = { dialect: 'postgres' as const, env: cluster!.env, drop: () => Promise.resolve() };
+      const started = Date.now();
+      const failure = await startServer(testConfig(database, { DB_CONNECT_WAIT: '0' }), { logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }) }).then(
+        () => expect.fail('the server started'),
+        (error: unknown) => error as { code?: string },
+      );
+      expect(failure.code).to.equal('ECONNREFUSED');
+      expect(Date.now() - started).to.be.below(5000);
+    } finally {
+      await cluster!.start();
+    }
+  });
+
+  it('a committed write whose re-read fails (database gone after the commit) answers its keys, not an error', async () => {
+    const { db, schema } = server!;
+    const overview = await schema.getOverview();
+    const notes = requireCollection(overview, 'notes');
+    const caller = serviceAccountability({ user: null, role: null, admin: true, app: false, ip: null, userAgent: null, origin: null });
+    const warnings: unknown[] = [];
+    const deps = { config: testConfig({ dialect: 'postgres', env: cluster!.env, drop: () => Promise.resolve() }), db, permissions: new PermissionStore(db, { enabled: false }), logger: { debug: () => undefined, warn: (details: object) => warnings.push(details) } };
+    await cluster!.stop('fast');
+    try {
+      expect(await readWritten(deps, caller, overview, notes, [41], { fields: ['*'] }, 'one')).to.deep.equal({ id: 41 });
+      expect(await readWritten(deps, caller, overview, notes, [41, 42], { fields: ['*'] }, 'many')).to.deep.equal([{ id: 41 }, { id: 42 }]);
+      expect(warnings).to.have.length(2);
+    } finally {
+      await cluster!.start();
+    }
   });
 });

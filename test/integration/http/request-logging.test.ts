@@ -1,20 +1,8 @@
 import { expect } from 'chai';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { TEST_ADMIN, describeEachDatabase, testConfig } from '../../support/server.js';
 import { createQueryFixture } from '../query/fixture-schema.js';
-
-/** A logger at info whose lines (parsed) land in `lines`. */
-function capturingLogger(lines: Record<string, unknown>[]) {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return pino({ level: 'info' }, sink);
-}
+import { capturingLogger } from '../../support/logs.js';
 
 /** What a request line says, without what differs from run to run. */
 function essence(line: Record<string, unknown> | undefined) {

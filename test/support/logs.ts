@@ -1,0 +1,13 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+
+/** A logger at info whose lines (parsed) land in `lines`. */
+export function capturingLogger(lines: Record<string, unknown>[]) {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return pino({ level: 'info' }, sink);
+}
