@@ -72,7 +72,8 @@ export async function createThrowawayPostgres(): Promise<ThrowawayPostgres> {
   return cluster;
 }
 
-function freePort(): Promise<number> {
+/** A TCP port nothing listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
