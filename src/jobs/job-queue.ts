@@ -9,6 +9,11 @@ export interface JobRun {
   /** 1 on the first try; each retry, after a failure or after its worker died, counts one more. */
   readonly attempt: number;
   readonly attempts: number;
+  /**
+   * Aborted when the worker stops (SIGTERM): the handler stops at its next safe point (an
+   * export: after its current batch) by throwing, and the job runs again on a worker.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Does the work of one kind of job; a throw fails the attempt (retried until `attempts`). */
@@ -56,6 +61,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
  */
 export async function startJobWorker(options: JobQueueOptions & { readonly redisUrl: string }): Promise<{ close(): Promise<void> }> {
   const queue = openBull(options.redisUrl, options);
+  const stopping = new AbortController();
   await queue.isReady();
   queue.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
   queue.on('stalled', (job: Bull.Job) => options.logger.warn({ job: job.id, name: job.name }, 'job stalled: its worker died; it runs again'));
@@ -67,9 +73,16 @@ export async function startJobWorker(options: JobQueueOptions & { readonly redis
     invariant(handler !== undefined, `no handler for job "${job.name}"`);
     // bull counts a run after a stall apart from failed attempts (stalledCounter, not attemptsMade).
     const stalls = Number((await queue.client.hget(queue.toKey(String(job.id)), 'stalledCounter')) ?? 0);
-    await handler(job.data, { id: String(job.id), attempt: job.attemptsMade + stalls + 1, attempts: options.settings.attempts });
+    stopping.signal.throwIfAborted();
+    await handler(job.data, { id: String(job.id), attempt: job.attemptsMade + stalls + 1, attempts: options.settings.attempts, signal: stopping.signal });
   });
-  return { close: () => queue.close() };
+  return {
+    // The running jobs end at their next safe point (failed, so retried), then bull closes.
+    close: () => {
+      stopping.abort(new Error('the worker is stopping: the job runs again'));
+      return queue.close();
+    },
+  };
 }
 
 function openBull(redisUrl: string, options: JobQueueOptions): Bull.Queue {

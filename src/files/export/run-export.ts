@@ -72,7 +72,11 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
       for await (const item of items) {
         yield item;
         done += 1;
-        if (done % batchSize === 0) await report({ status: progress, rows_done: done, rows_total: total, file: null, error: null });
+        if (done % batchSize === 0) {
+          await report({ status: progress, rows_done: done, rows_total: total, file: null, error: null });
+          // A stopping worker ends here, between batches: the job runs again elsewhere.
+          run.signal?.throwIfAborted();
+        }
       }
     };
     const items = isAggregateQuery(query)

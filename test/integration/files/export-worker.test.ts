@@ -181,5 +181,28 @@ for (const target of DATABASE_TARGETS) {
       expect(lines[ROWS]).to.equal(`${ROWS},"n${ROWS}",${(ROWS * ROWS) % 1_000_003}`);
       expect(await readdir(join(dir, 'tmp'))).to.deep.equal([]);
     });
+
+    it('SIGTERM: the worker ends the export after its current batch and exits; the job runs again on the next worker', async () => {
+      const files = await countRows(ctx().server.db, ['svc_files']);
+      expect((await adminApi(ctx(), 'POST', '/utils/export/numbers', { format: 'json', query: { fields: ['id', 'label'] } })).status).to.equal(204);
+      const midway = await waitForExport(ctx(), (r) => r.status.format === 'json' && r.status.rows_done > 0 && r.status.status !== 'done', 60_000, 10);
+      await stopWorker(worker, 'SIGTERM');
+      expect(worker?.child.exitCode).to.equal(0);
+      const stopped = await waitForExport(ctx(), () => true);
+      expect(stopped.item).to.equal(midway.item);
+      expect(stopped.status).to.include({ status: 'retrying', file: null, error: 'the worker is stopping: the job runs again' });
+      expect(stopped.status.rows_done % 1000, 'stopped at a batch boundary').to.equal(0);
+      expect(stopped.status.rows_done).to.be.lessThan(ROWS);
+      expect(await countRows(ctx().server.db, ['svc_files'])).to.deep.equal(files);
+
+      worker = await startWorker({ ...database!.env, ...env });
+      const done = await waitForExport(ctx(), (r) => r.item === midway.item && r.status.status === 'done', 120_000);
+      expect(done.status).to.include({ rows_done: ROWS, rows_total: ROWS, attempt: 2, error: null });
+      const listed = dataOf<Row[]>(await adminApi(ctx(), 'GET', `/files?filter[id][_eq]=${String(done.status.file)}`));
+      expect(listed).to.have.length(1);
+      const content = JSON.parse(await (await adminGet(ctx(), `/assets/${String(done.status.file)}`)).text()) as Row[];
+      expect(content).to.have.length(ROWS);
+      expect(content[ROWS - 1]).to.deep.equal({ id: ROWS, label: `n${ROWS}` });
+    });
   });
 }
