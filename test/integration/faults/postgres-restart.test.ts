@@ -7,34 +7,23 @@ import { readWritten } from '../../../src/http/read-written.js';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { capturingLogger } from '../../support/logs.js';
-import { TEST_ADMIN, testConfig } from '../../support/server.js';
+import { testConfig } from '../../support/server.js';
 import { requireOrSkip } from '../../support/services.js';
+import { adminRequest, createNotes, journaledNotes, type Reply } from './load.js';
 import { createThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../../support/throwaway-postgres.js';
 
 type Row = Record<string, unknown>;
 
 /** One answer of the load: what a client saw, or that it saw no HTTP answer at all. */
-interface Answer {
+interface Answer extends Reply {
   readonly kind: 'write' | 'read';
   readonly title: string;
   readonly sentAt: number;
-  readonly status: number;
-  readonly body: { data?: Row | Row[]; errors?: { message: string; extensions: { code?: string } }[] } | undefined;
 }
 
 const WRITE_LOOPS = 5;
 /** Issue 24: the pool recovers by itself within 5 s of the database being back. */
 const RECOVERY_MS = 5000;
-
-async function request(url: string, method: string, body?: unknown): Promise<Pick<Answer, 'status' | 'body'>> {
-  const res = await fetch(url, {
-    method,
-    headers: { Authorization: `Bearer ${TEST_ADMIN.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : (JSON.parse(text) as Answer['body']) };
-}
 
 describe('PostgreSQL restarted under a write load (throw-away cluster)', function () {
   this.timeout(60_000);
@@ -47,15 +36,7 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
     server = await startServer(testConfig({ dialect: 'postgres', env: cluster.env, drop: () => Promise.resolve() }, { DB_POOL__MAX: '8' }), {
       logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
     });
-    const created = await request(`${server.url}/collections`, 'POST', {
-      collection: 'notes',
-      schema: {},
-      fields: [
-        { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
-        { field: 'title', type: 'string', schema: {} },
-      ],
-    });
-    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    await createNotes(server.url);
   });
 
   after(async () => {
@@ -69,7 +50,7 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
     let isLoading = true;
     const send = async (kind: Answer['kind'], title: string, method: string, path: string, body?: unknown) => {
       const sentAt = Date.now();
-      answers.push({ kind, title, sentAt, ...(await request(url + path, method, body)) });
+      answers.push({ kind, title, sentAt, ...(await adminRequest(url, method, path, body)) });
     };
     const writer = async (loop: number) => {
       for (let i = 0; isLoading; i += 1) await send('write', `w${loop}-${i}`, 'POST', '/items/notes', { title: `w${loop}-${i}` });
@@ -104,21 +85,11 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
       `      ${answers.length} requests, ${failed.length} answered 503; first success ${firstSuccess - backAt} ms after the database was back\n`,
     );
 
-    // Every acknowledged write is there once, with the key it was answered with.
-    const notes = await db('notes').select<{ id: number; title: string }[]>('id', 'title');
-    const byTitle = new Map(notes.map((n) => [n.title, n.id]));
-    expect(notes.length, 'no title written twice').to.equal(byTitle.size);
+    // Every acknowledged write is there once, with the key it was answered with, and journaled.
+    const byTitle = new Map((await journaledNotes(db)).map((n) => [n.title, n.id]));
     for (const write of answers.filter((a) => a.kind === 'write' && a.status === 200)) {
       expect(byTitle.get(write.title), write.title).to.equal(Number((write.body?.data as Row)['id']));
     }
-    // No item without its activity and revision, no journal row without its item.
-    const activity = await db('svc_activity').where({ collection: 'notes', action: 'create' }).select<{ id: number; item: string }[]>('id', 'item');
-    const revisions = await db('svc_revisions').where({ collection: 'notes' }).select<{ activity: number; item: string }[]>('activity', 'item');
-    const ids = notes.map((n) => String(n.id)).sort();
-    expect(activity.map((a) => String(a.item)).sort()).to.deep.equal(ids);
-    expect(revisions.map((r) => String(r.item)).sort()).to.deep.equal(ids);
-    const activityIds = new Set(activity.map((a) => a.id));
-    expect(revisions.filter((r) => !activityIds.has(r.activity))).to.deep.equal([]);
   });
 
   it('a start while the database is down waits, says so in one line, and starts once it is up (DB_CONNECT_WAIT)', async () => {
@@ -134,7 +105,7 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
     const second = await starting;
     try {
       expect(lines.map((l) => l['msg'])).to.include.members(['database reachable: starting', 'listening']);
-      const notes = await request(`${second.url}/items/notes?aggregate[count]=*`, 'GET');
+      const notes = await adminRequest(second.url, 'GET', '/items/notes?aggregate[count]=*');
       expect(notes.status, JSON.stringify(notes.body)).to.equal(200);
     } finally {
       await second.close();

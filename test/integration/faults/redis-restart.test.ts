@@ -4,19 +4,15 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { capturingLogger } from '../../support/logs.js';
-import { TEST_ADMIN, testConfig } from '../../support/server.js';
+import { testConfig } from '../../support/server.js';
 import { postgresTarget, requireOrSkip, type TestDatabase } from '../../support/services.js';
+import { adminRequest as request, createNotes, journaledNotes, type Reply } from './load.js';
 import { createThrowawayRedis, throwawayRedisUnavailable, type ThrowawayRedis } from '../../support/throwaway-redis.js';
 
-interface Answer {
+interface Answer extends Reply {
   readonly kind: 'write' | 'read';
   readonly title: string;
-  readonly status: number;
-  readonly body: unknown;
 }
-
-/** A request that no answer within this long counts as not answered. */
-const ANSWER_WITHIN_MS = 5000;
 
 /**
  * Issue 24: Redis stopped and started while the API serves reads and writes, with the data
@@ -48,15 +44,7 @@ describe('Redis stopped and started under reads and writes (throw-away redis-ser
       RATE_LIMITER_POINTS: '100000',
     };
     server = await startServer(testConfig(database, env), { logger: capturingLogger(lines) });
-    const created = await request(server.url, 'POST', '/collections', {
-      collection: 'notes',
-      schema: {},
-      fields: [
-        { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
-        { field: 'title', type: 'string', schema: {} },
-      ],
-    });
-    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    await createNotes(server.url);
   });
 
   after(async () => {
@@ -88,14 +76,8 @@ describe('Redis stopped and started under reads and writes (throw-away redis-ser
     expect(lines.some((l) => l['level'] === 40 && /redis/i.test(String(l['msg']))), 'the lost Redis was logged').to.equal(true);
 
     // Nothing half-written: every acknowledged write once, with its activity and revision.
-    const notes = await db('notes').select<{ id: number; title: string }[]>('id', 'title');
-    const ids = notes.map((n) => String(n.id)).sort();
-    expect(new Set(notes.map((n) => n.title)).size).to.equal(notes.length);
+    const notes = await journaledNotes(db);
     expect(answers.filter((a) => a.kind === 'write').map((a) => a.title).sort()).to.deep.equal(notes.map((n) => n.title).sort());
-    const activity = await db('svc_activity').where({ collection: 'notes', action: 'create' }).pluck('item');
-    const revisions = await db('svc_revisions').where({ collection: 'notes' }).pluck('item');
-    expect(activity.map(String).sort()).to.deep.equal(ids);
-    expect(revisions.map(String).sort()).to.deep.equal(ids);
 
     // Reconnected by itself: the restarted (empty) Redis holds this namespace's cache again.
     const direct = new Redis(redis!.url);
@@ -108,18 +90,3 @@ describe('Redis stopped and started under reads and writes (throw-away redis-ser
     }
   });
 });
-
-async function request(url: string, method: string, path: string, body?: unknown): Promise<Pick<Answer, 'status' | 'body'>> {
-  try {
-    const res = await fetch(url + path, {
-      method,
-      signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
-      headers: { Authorization: `Bearer ${TEST_ADMIN.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
-  } catch (error) {
-    return { status: 0, body: `no answer: ${(error as Error).message}` };
-  }
-}
