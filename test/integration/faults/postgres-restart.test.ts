@@ -16,7 +16,7 @@ type Row = Record<string, unknown>;
 
 /** One answer of the load: what a client saw, or that it saw no HTTP answer at all. */
 interface Answer extends Reply {
-  readonly kind: 'write' | 'read';
+  readonly kind: 'write' | 'read' | 'graphql';
   readonly title: string;
   readonly sentAt: number;
 }
@@ -58,7 +58,12 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
     const reader = async () => {
       while (isLoading) await send('read', '', 'GET', '/items/notes?limit=5&sort=-id');
     };
-    const loops = [...Array.from({ length: WRITE_LOOPS }, (_, loop) => writer(loop)), reader()];
+    const graphqlWriter = async () => {
+      for (let i = 0; isLoading; i += 1) {
+        await send('graphql', `g-${i}`, 'POST', '/graphql', { query: `mutation { create_notes_item(data: { title: "g-${i}" }) { id title } }` });
+      }
+    };
+    const loops = [...Array.from({ length: WRITE_LOOPS }, (_, loop) => writer(loop)), reader(), graphqlWriter()];
 
     await delay(1000);
     await cluster!.stop('fast');
@@ -89,6 +94,14 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
     const byTitle = new Map((await journaledNotes(db)).map((n) => [n.title, n.id]));
     for (const write of answers.filter((a) => a.kind === 'write' && a.status === 200)) {
       expect(byTitle.get(write.title), write.title).to.equal(Number((write.body?.data as Row)['id']));
+    }
+    // GraphQL: 200 (its errors in the body) or 503 before execution; only SERVICE_UNAVAILABLE
+    // errors, and an item answered as created is there.
+    for (const mutation of answers.filter((a) => a.kind === 'graphql')) {
+      expect(mutation.status).to.be.oneOf([200, 503]);
+      expect((mutation.body?.errors ?? []).map((e) => e.extensions.code).filter((code) => code !== 'SERVICE_UNAVAILABLE'), JSON.stringify(mutation.body)).to.deep.equal([]);
+      const created = (mutation.body?.data as { create_notes_item?: Row | null } | undefined)?.create_notes_item;
+      if (created !== undefined && created !== null) expect(byTitle.get(mutation.title), mutation.title).to.equal(Number(created['id']));
     }
   });
 
