@@ -11,9 +11,16 @@ export interface JobRun {
   readonly attempts: number;
   /**
    * Aborted when the worker stops (SIGTERM): the handler stops at its next safe point (an
-   * export: after its current batch) by throwing, and the job runs again on a worker.
+   * export: after its current batch) by throwing the signal's reason, a {@link JobStopped}.
    */
   readonly signal?: AbortSignal;
+}
+
+/** The reason of an aborted {@link JobRun.signal}: whether anything runs the job again. */
+export class JobStopped extends Error {
+  constructor(readonly isRetried: boolean) {
+    super(isRetried ? 'the worker is stopping: the job runs again' : 'the server stopped before the job finished');
+  }
 }
 
 /** Does the work of one kind of job; a throw fails the attempt (retried until `attempts`). */
@@ -45,6 +52,8 @@ export interface JobLogger {
 }
 
 const QUEUE_NAME = 'jobs';
+/** After SHUTDOWN_TIMEOUT, how long the in-process runner gives its job to end its batch. */
+const STOP_GRACE_MS = 5000;
 
 /** The API side: a bull producer with Redis, the in-process runner without (DESIGN.md). */
 export function createJobQueue(options: JobQueueOptions): JobQueue {
@@ -79,7 +88,7 @@ export async function startJobWorker(options: JobQueueOptions & { readonly redis
   return {
     // The running jobs end at their next safe point (failed, so retried), then bull closes.
     close: () => {
-      stopping.abort(new Error('the worker is stopping: the job runs again'));
+      stopping.abort(new JobStopped(true));
       return queue.close();
     },
   };
@@ -117,11 +126,13 @@ class BullJobQueue implements JobQueue {
 
 /**
  * Without Redis: the same handlers, run one job at a time in this process, with the same
- * retries. The data goes through structuredClone, as it would through Redis.
+ * retries. The data goes through structuredClone, as it would through Redis. On close the
+ * running job may finish within the timeout; then its signal asks it to end after its batch.
  */
 class InProcessJobQueue implements JobQueue {
   #running: Promise<void> = Promise.resolve();
   #isClosed = false;
+  readonly #stopping = new AbortController();
 
   constructor(private readonly options: JobQueueOptions) {}
 
@@ -138,7 +149,12 @@ class InProcessJobQueue implements JobQueue {
     this.#isClosed = true;
     const timeout = Number.isFinite(timeoutMs) ? delay(timeoutMs).then(() => 'timeout' as const) : new Promise<never>(() => undefined);
     if ((await Promise.race([this.#running.then(() => 'done' as const), timeout])) === 'timeout') {
-      this.options.logger.warn({}, 'job runner closed with a job still running');
+      // Nothing runs it again here: the job ends after its current batch, marked as stopped.
+      this.#stopping.abort(new JobStopped(false));
+      const grace = delay(STOP_GRACE_MS).then(() => 'timeout' as const);
+      if ((await Promise.race([this.#running.then(() => 'done' as const), grace])) === 'timeout') {
+        this.options.logger.warn({}, 'job runner closed with a job still running');
+      }
     }
   }
 
@@ -147,11 +163,11 @@ class InProcessJobQueue implements JobQueue {
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
       if (this.#isClosed && attempt > 1) return;
       try {
-        await handler(data, { id, attempt, attempts });
+        await handler(data, { id, attempt, attempts, signal: this.#stopping.signal });
         return;
       } catch (error) {
         this.options.logger.warn({ err: error, job: id, name, attempt }, 'job failed');
-        if (attempt < attempts) await delay(1000 * 2 ** (attempt - 1));
+        if (attempt < attempts && !this.#isClosed) await delay(1000 * 2 ** (attempt - 1));
       }
     }
   }

@@ -8,7 +8,7 @@ import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { commandContext } from '../../commands/command-context.js';
 import type { Config } from '../../config/index.js';
-import type { JobHandler, JobRun } from '../../jobs/job-queue.js';
+import { JobStopped, type JobHandler, type JobRun } from '../../jobs/job-queue.js';
 import { isAggregateQuery, parseQuery, queryLimits, readItems, readMeta, readerOf, streamItems, type Item, type Query, type ReadContext, type Reader } from '../../query/index.js';
 import { FILES_COLLECTION, type FileLibrary } from '../file-library.js';
 import type { ExportJob } from './export-job.js';
@@ -103,7 +103,9 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
     return;
   }
   const reason = failure.error instanceof Error ? failure.error.message : String(failure.error);
-  await report({ status: run.attempt < run.attempts ? 'retrying' : 'failed', rows_done: done, rows_total: total, file: null, error: reason }).catch(() => undefined);
+  // A run its stopping server ends without another to come (no worker) failed for good.
+  const isRetried = run.attempt < run.attempts && !(failure.error instanceof JobStopped && !failure.error.isRetried);
+  await report({ status: isRetried ? 'retrying' : 'failed', rows_done: done, rows_total: total, file: null, error: reason }).catch(() => undefined);
   throw failure.error;
 }
 
