@@ -33,6 +33,7 @@ const db = createDatabase({
   pool: { min: 1, max: 1 },
   excludeTables: [],
   healthcheckThresholdMs: 0,
+  connectWaitMs: 0,
 });
 
 try {

@@ -38,6 +38,7 @@ export async function withScratchSchema(options: ScratchOptions, work: (db: Knex
     pool: { min: undefined, max: undefined },
     excludeTables: [],
     healthcheckThresholdMs: 150,
+    connectWaitMs: 0,
   });
   try {
     await migrate(db);

@@ -11,6 +11,7 @@ import type { SchemaCache } from './cache/schema-cache.js';
 import { loadConfigOrExit, type Config } from './config/index.js';
 import { describeConnectionFailure } from './db/connection-failure.js';
 import { createDatabase, type Knex } from './db/index.js';
+import { waitForDatabase } from './db/wait.js';
 import { createApp } from './http/app.js';
 import { requestListener } from './http/fast-path.js';
 import { answerClientError } from './http/error-handler.js';
@@ -55,6 +56,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const db = createDatabase(config.db, { warn: (message) => logger.warn(message), debug: (message) => logger.debug(message) });
   let result: BootstrapResult;
   try {
+    await waitForDatabase(db, config.db.connectWaitMs, logger);
     result = await bootstrap(db, {
       adminEmail: config.admin.email,
       adminPassword: config.admin.password,

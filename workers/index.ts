@@ -6,6 +6,7 @@ import { createDataInvalidation } from '../src/cache/data-invalidation.js';
 import { openSchemaCache } from '../src/cache/open-schema-cache.js';
 import { loadConfigOrExit } from '../src/config/index.js';
 import { createDatabase, type Knex } from '../src/db/index.js';
+import { waitForDatabase } from '../src/db/wait.js';
 import { FileLibrary } from '../src/files/file-library.js';
 import { createStorage } from '../src/files/storage/create-storage.js';
 import { startJobWorker } from '../src/jobs/job-queue.js';
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config);
   const storage = createStorage(config.storage);
-  const db = createDatabase(config.db);
+  const db = createDatabase(config.db, logger);
+  await waitForDatabase(db, config.db.connectWaitMs, logger);
   await waitForCatalogue(db, logger);
   const schema = await openSchemaCache(config, db, logger);
   const files = new FileLibrary({ config, storage, logger });

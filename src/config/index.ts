@@ -63,6 +63,8 @@ export interface DbConfig {
   readonly healthcheckThresholdMs: number;
   /** DB_SSL, DB_SSL__REJECT_UNAUTHORIZED, DB_SSL__CA (pg and mysql); undefined: no TLS. */
   readonly ssl?: { readonly rejectUnauthorized: boolean; readonly ca: string | undefined } | undefined;
+  /** DB_CONNECT_WAIT: how long a start waits for a database that is not up yet (0: not at all). */
+  readonly connectWaitMs: number;
 }
 
 export interface StorageLocationConfig {
@@ -454,6 +456,7 @@ function readDbConfig(env: EnvReader): DbConfig {
     ssl: env.bool('DB_SSL', false)
       ? { rejectUnauthorized: env.bool('DB_SSL__REJECT_UNAUTHORIZED', true), ca: env.string('DB_SSL__CA') }
       : undefined,
+    connectWaitMs: env.duration('DB_CONNECT_WAIT', '60s'),
   };
   if (client !== 'sqlite3' && config.connectionString === undefined && config.database === undefined) {
     throw new ConfigError('DB_DATABASE', `is required when DB_CLIENT is ${client}`);

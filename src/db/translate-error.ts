@@ -5,6 +5,7 @@ import {
   InvalidQueryError,
   NotNullViolationError,
   RecordNotUniqueError,
+  ServiceUnavailableError,
   ValueOutOfRangeError,
   ValueTooLongError,
   type ServiceError,
@@ -217,6 +218,53 @@ function translateSqlite(error: DriverError, target: StatementTarget): ServiceEr
     default:
       return undefined;
   }
+}
+
+/** Socket-level failures: the database is down, restarting or unreachable (any dialect's driver). */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // mysql2
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+]);
+
+/** MySQL/MariaDB: server gone away (2006), lost during query (2013), shutdown in progress (1053). */
+const MYSQL_CONNECTION_ERRNOS = new Set([1053, 2006, 2013, 1927]);
+
+/** The messages of drivers and knex that carry no code: a closed socket or an exhausted pool. */
+const CONNECTION_MESSAGE =
+  /Connection terminated|Client has encountered a connection error|connection is in closed state|Can't add new command when connection is in closed state|Timeout acquiring a connection|Connection lost: The server closed the connection/i;
+
+/**
+ * The database could not be reached or dropped the connection (restart, failover, network):
+ * SERVICE_UNAVAILABLE (503, reference/errors.md) rather than a 500, whatever the statement.
+ * PostgreSQL: SQLSTATE class 08 (connection exception), 57P01–57P03 (admin shutdown, crash
+ * shutdown, cannot connect now); MySQL/MariaDB: the errno and codes above; knex: pool
+ * acquisition timeouts. Undefined for any other error. The one place connection failures
+ * become an answer (http/error-handler.ts calls it for every error).
+ */
+export function translateConnectionError(error: unknown): ServiceUnavailableError | undefined {
+  return isConnectionError(error) ? new ServiceUnavailableError('database', 'The database is not reachable, retry later') : undefined;
+}
+
+/** Whether `error` says the database is unreachable (see {@link translateConnectionError}). */
+export function isConnectionError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as DriverError & { readonly name?: unknown };
+  if (typeof e.code === 'string' && (CONNECTION_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code) || /^57P0[123]$/.test(e.code))) return true;
+  if (typeof e.errno === 'number' && MYSQL_CONNECTION_ERRNOS.has(e.errno)) return true;
+  if (e.name === 'KnexTimeoutError') return true;
+  return typeof e.message === 'string' && CONNECTION_MESSAGE.test(e.message);
 }
 
 /** The start of a statement, as knex puts it in front of a driver's message (`insert into ... - ...`). */

@@ -3,9 +3,10 @@ import { handleCreate } from '../commands/create.js';
 import { handleDelete } from '../commands/delete.js';
 import type { PrimaryKey } from '../commands/types.js';
 import { handleUpdate } from '../commands/update.js';
-import { ForbiddenError, invariant } from '../errors.js';
+import { ForbiddenError, ServiceError, invariant } from '../errors.js';
 import { FILES_COLLECTION } from '../files/file-library.js';
 import { readItemsByKeys, readSingleton, type Item, type Query } from '../query/index.js';
+import { requireCollection } from '../../catalog/overview/lookup.js';
 import type { GraphqlContext } from './context.js';
 import { toPayload } from './input-values.js';
 import { selectionQuery, type RootResolver } from './query-resolvers.js';
@@ -125,15 +126,30 @@ function ids(value: unknown): PrimaryKey[] {
 /** A written item as the caller reads it; earlier reads of this request are stale now. */
 export async function readOne(ctx: GraphqlContext, collection: string, key: PrimaryKey | undefined, query: Query): Promise<Item | null> {
   ctx.loaders.clear();
-  return key === undefined ? null : ctx.loaders.load(collection, query, key);
+  if (key === undefined) return null;
+  return afterCommit(ctx, collection, () => ctx.loaders.load(collection, query, key), (primary) => ({ [primary]: key }));
 }
 
 async function readMany(ctx: GraphqlContext, collection: string, keys: readonly PrimaryKey[], query: Query): Promise<Item[]> {
   ctx.loaders.clear();
   try {
-    return await readItemsByKeys(ctx.read, collection, keys, query, ctx.reader);
+    return await afterCommit(ctx, collection, () => readItemsByKeys(ctx.read, collection, keys, query, ctx.reader), (primary) => keys.map((key) => ({ [primary]: key })));
   } catch (error) {
     if (error instanceof ForbiddenError) return [];
     throw error;
+  }
+}
+
+/**
+ * The re-read of a committed write; one that fails for another reason than the caller's input
+ * (the database dropped the connection after the commit) answers the written keys only: a
+ * committed write is never answered with an error, which a client would retry into a duplicate.
+ */
+async function afterCommit<T>(ctx: GraphqlContext, collection: string, read: () => Promise<T>, keysOnly: (primary: string) => T): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ServiceError) throw error;
+    return keysOnly(requireCollection(ctx.read.overview, collection).primary);
   }
 }

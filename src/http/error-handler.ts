@@ -13,6 +13,7 @@ import {
   ServiceErrorList,
   UnsupportedMediaTypeError,
 } from '../errors.js';
+import { translateConnectionError } from '../db/translate-error.js';
 
 /** Where unexpected errors are logged, and the database whose refusals of values are 400s. */
 export interface ErrorReporting {
@@ -32,6 +33,11 @@ export function toServiceErrors(err: unknown, reporting: ErrorReporting): Servic
   if (err instanceof ServiceError) return [err];
   const fromParser = fromBodyParserError(err);
   if (fromParser !== undefined) return [fromParser];
+  const unreachable = translateConnectionError(err);
+  if (unreachable !== undefined) {
+    reporting.logger.warn({ err }, 'database unreachable');
+    return [unreachable];
+  }
   const badInput = translateBadInput(err, reporting.dialect, 'write');
   if (badInput instanceof ServiceError) return [badInput];
   const requestId = randomUUID();

@@ -7,9 +7,21 @@ import { invariant, ServiceUnavailableError } from '../errors.js';
 /** One run of a job, as its handler sees it. */
 export interface JobRun {
   readonly id: string;
-  /** 1 on the first try. A run after a worker died is the same attempt again. */
+  /** 1 on the first try; each retry, after a failure or after its worker died, counts one more. */
   readonly attempt: number;
   readonly attempts: number;
+  /**
+   * Aborted when the worker stops (SIGTERM): the handler stops at its next safe point (an
+   * export: after its current batch) by throwing the signal's reason, a {@link JobStopped}.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** The reason of an aborted {@link JobRun.signal}: whether anything runs the job again. */
+export class JobStopped extends Error {
+  constructor(readonly isRetried: boolean) {
+    super(isRetried ? 'the worker is stopping: the job runs again' : 'the server stopped before the job finished');
+  }
 }
 
 /** Does the work of one kind of job; a throw fails the attempt (retried until `attempts`). */
@@ -41,6 +53,8 @@ export interface JobLogger {
 }
 
 const QUEUE_NAME = 'jobs';
+/** After SHUTDOWN_TIMEOUT, how long the in-process runner gives its job to end its batch. */
+const STOP_GRACE_MS = 5000;
 
 /** The API side: a bull producer with Redis, the in-process runner without (DESIGN.md). */
 export function createJobQueue(options: JobQueueOptions): JobQueue {
@@ -51,10 +65,13 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
  * The worker side (workers/index.ts): takes jobs from bull and runs their handlers,
  * `settings.concurrency` at a time. A job whose worker died (its lock not renewed within
  * JOBS_LOCK_DURATION) is found by a stalled check (every JOBS_STALLED_INTERVAL, and at
- * start) and run again; a failed one is retried up to JOBS_ATTEMPTS with backoff.
+ * start) and run again, as its next attempt; a failed one is retried up to JOBS_ATTEMPTS with
+ * backoff. A dead worker's job runs again within JOBS_LOCK_DURATION (its lock expiring) plus
+ * JOBS_STALLED_INTERVAL (the next check); one whose workers keep dying fails after JOBS_ATTEMPTS.
  */
 export async function startJobWorker(options: JobQueueOptions & { readonly redis: { readonly url: string } }): Promise<{ close(): Promise<void> }> {
   const queue = openBull(options.redis.url, options);
+  const stopping = new AbortController();
   await queue.isReady();
   queue.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
   queue.on('stalled', (job: Bull.Job) => options.logger.warn({ job: job.id, name: job.name }, 'job stalled: its worker died; it runs again'));
@@ -64,9 +81,18 @@ export async function startJobWorker(options: JobQueueOptions & { readonly redis
   void queue.process('*', options.settings.concurrency, async (job: Bull.Job) => {
     const handler = options.handlers[job.name];
     invariant(handler !== undefined, `no handler for job "${job.name}"`);
-    await handler(job.data, { id: String(job.id), attempt: job.attemptsMade + 1, attempts: options.settings.attempts });
+    // bull counts a run after a stall apart from failed attempts (stalledCounter, not attemptsMade).
+    const stalls = Number((await queue.client.hget(queue.toKey(String(job.id)), 'stalledCounter')) ?? 0);
+    stopping.signal.throwIfAborted();
+    await handler(job.data, { id: String(job.id), attempt: job.attemptsMade + stalls + 1, attempts: options.settings.attempts, signal: stopping.signal });
   });
-  return { close: () => queue.close() };
+  return {
+    // The running jobs end at their next safe point (failed, so retried), then bull closes.
+    close: () => {
+      stopping.abort(new JobStopped(true));
+      return queue.close();
+    },
+  };
 }
 
 function openBull(redisUrl: string, options: JobQueueOptions): Bull.Queue {
@@ -75,6 +101,8 @@ function openBull(redisUrl: string, options: JobQueueOptions): Bull.Queue {
     settings: {
       lockDuration: options.settings.lockDurationMs,
       stalledInterval: options.settings.stalledIntervalMs,
+      // A job whose workers keep dying (say, it crashes them) fails like one that keeps failing.
+      maxStalledCount: Math.max(0, options.settings.attempts - 1),
     },
     defaultJobOptions: {
       attempts: options.settings.attempts,
@@ -141,11 +169,13 @@ async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
 
 /**
  * Without Redis: the same handlers, run one job at a time in this process, with the same
- * retries. The data goes through structuredClone, as it would through Redis.
+ * retries. The data goes through structuredClone, as it would through Redis. On close the
+ * running job may finish within the timeout; then its signal asks it to end after its batch.
  */
 class InProcessJobQueue implements JobQueue {
   #running: Promise<void> = Promise.resolve();
   #isClosed = false;
+  readonly #stopping = new AbortController();
 
   constructor(private readonly options: JobQueueOptions) {}
 
@@ -162,7 +192,12 @@ class InProcessJobQueue implements JobQueue {
     this.#isClosed = true;
     const timeout = Number.isFinite(timeoutMs) ? delay(timeoutMs).then(() => 'timeout' as const) : new Promise<never>(() => undefined);
     if ((await Promise.race([this.#running.then(() => 'done' as const), timeout])) === 'timeout') {
-      this.options.logger.warn({}, 'job runner closed with a job still running');
+      // Nothing runs it again here: the job ends after its current batch, marked as stopped.
+      this.#stopping.abort(new JobStopped(false));
+      const grace = delay(STOP_GRACE_MS).then(() => 'timeout' as const);
+      if ((await Promise.race([this.#running.then(() => 'done' as const), grace])) === 'timeout') {
+        this.options.logger.warn({}, 'job runner closed with a job still running');
+      }
     }
   }
 
@@ -171,11 +206,11 @@ class InProcessJobQueue implements JobQueue {
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
       if (this.#isClosed && attempt > 1) return;
       try {
-        await handler(data, { id, attempt, attempts });
+        await handler(data, { id, attempt, attempts, signal: this.#stopping.signal });
         return;
       } catch (error) {
         this.options.logger.warn({ err: error, job: id, name, attempt }, 'job failed');
-        if (attempt < attempts) await delay(1000 * 2 ** (attempt - 1));
+        if (attempt < attempts && !this.#isClosed) await delay(1000 * 2 ** (attempt - 1));
       }
     }
   }

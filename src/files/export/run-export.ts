@@ -8,7 +8,7 @@ import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { commandContext } from '../../commands/command-context.js';
 import type { Config } from '../../config/index.js';
-import type { JobHandler, JobRun } from '../../jobs/job-queue.js';
+import { JobStopped, type JobHandler, type JobRun } from '../../jobs/job-queue.js';
 import { isAggregateQuery, parseQuery, queryLimits, readItems, readMeta, readerOf, streamItems, type Item, type Query, type ReadContext, type Reader } from '../../query/index.js';
 import { FILES_COLLECTION, type FileLibrary } from '../file-library.js';
 import type { ExportJob } from './export-job.js';
@@ -39,7 +39,8 @@ export function exportJobHandler(deps: ExportDeps): JobHandler {
  * A worker that dies mid-export leaves no row (nothing in the library), only the storage's
  * hidden temporary file and csv's first pass under TEMP_PATH, both overwritten or cleared by
  * the retry; a retry that finds the row already written only reports it. Progress (rows done
- * of total, per batch) goes to the export's svc_activity status row.
+ * of total, per batch) goes to the export's svc_activity status row: `running` on the first
+ * attempt, `retrying` with the attempt number on the later ones.
  */
 export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): Promise<void> {
   const { extension, contentType } = EXPORT_TYPES[job.format];
@@ -49,6 +50,9 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
     await report({ status: 'done', rows_done: 0, rows_total: null, file: job.fileId, error: null });
     return;
   }
+  // A retry (after a failure or a dead worker) says so, and its attempt, until it ends.
+  const progress = run.attempt > 1 ? 'retrying' : 'running';
+  if (run.attempt > 1) await report({ status: progress, rows_done: 0, rows_total: null, file: null, error: null });
   // One folder per job (csv's first pass): a retry clears what a dead worker left in it.
   const workDir = join(deps.config.tempPath, `export-${job.id}`);
   await rm(workDir, { recursive: true, force: true });
@@ -61,14 +65,18 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
     const reader: Reader = await readerOf(deps, overview, job.accountability);
     const query = exportQuery(job.query, requireCollection(overview, job.collection).primary);
     total = await countRows(ctx, job.collection, query, reader);
-    await report({ status: 'running', rows_done: 0, rows_total: total, file: null, error: null });
+    await report({ status: progress, rows_done: 0, rows_total: total, file: null, error: null });
 
     const batchSize = deps.config.exportBatchSize;
     const counted = async function* (items: AsyncIterable<Item>): AsyncGenerator<Item> {
       for await (const item of items) {
         yield item;
         done += 1;
-        if (done % batchSize === 0) await report({ status: 'running', rows_done: done, rows_total: total, file: null, error: null });
+        if (done % batchSize === 0) {
+          await report({ status: progress, rows_done: done, rows_total: total, file: null, error: null });
+          // A stopping worker ends here, between batches: the job runs again elsewhere.
+          run.signal?.throwIfAborted();
+        }
       }
     };
     const items = isAggregateQuery(query)
@@ -95,7 +103,9 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
     return;
   }
   const reason = failure.error instanceof Error ? failure.error.message : String(failure.error);
-  await report({ status: run.attempt < run.attempts ? 'retrying' : 'failed', rows_done: done, rows_total: total, file: null, error: reason }).catch(() => undefined);
+  // A run its stopping server ends without another to come (no worker) failed for good.
+  const isRetried = run.attempt < run.attempts && !(failure.error instanceof JobStopped && !failure.error.isRetried);
+  await report({ status: isRetried ? 'retrying' : 'failed', rows_done: done, rows_total: total, file: null, error: reason }).catch(() => undefined);
   throw failure.error;
 }
 
