@@ -33,6 +33,7 @@ import { fieldRoutes } from './routes/fields.js';
 import { relationRoutes } from './routes/relations.js';
 import { utilsWriteRoutes } from './routes/utils-writes.js';
 import { itemsReadRoutes } from './routes/items-read.js';
+import { historyRoutes } from './routes/history.js';
 import { permissionsMeRoutes } from './routes/permissions-me.js';
 import { assetRoutes } from './routes/assets.js';
 import { fileWriteRoutes } from './routes/files.js';
@@ -121,6 +122,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/utils/cache', cacheRoutes(deps));
   // Before the svc_permissions item routes: /permissions/me* are not items.
   app.use('/permissions', permissionsMeRoutes(deps));
+  app.use(historyRoutes(deps));
   app.use(itemsReadRoutes(deps, cacheReads(deps)));
   app.use('/assets', assetRoutes(deps));
   app.use('/files', fileWriteRoutes(deps, { withImport: true }));

@@ -605,6 +605,33 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     answer: { kind: 'empty' },
   },
   {
+    path: '/revisions/{id}/diff',
+    method: 'get',
+    tag: 'Revisions',
+    summary: 'What changed, per field, between a revision and the previous one (or `to`)',
+    caller: mayRead(REVISIONS),
+    parameters: [
+      pathParameter('id', 'The svc_revisions row', { type: 'integer' }),
+      queryParameter('to', 'A later revision of the same item (default: compare with the previous one)', { type: 'integer' }),
+    ],
+    answer: { kind: 'data', schema: OBJECT },
+  },
+  {
+    path: '/items/{collection}/{id}/history',
+    method: 'get',
+    tag: 'Revisions',
+    summary: "An item's revisions, newest first (with `field`: one field's)",
+    caller: mayRead(REVISIONS),
+    collections: readable,
+    parameters: [
+      pathParameter('id', 'The primary key of the item', KEY),
+      queryParameter('limit', 'Revisions per page', { type: 'integer', minimum: 1 }),
+      queryParameter('page', 'The page, from 1', { type: 'integer', minimum: 1 }),
+      queryParameter('field', 'Only the revisions that set this field, with its value', TEXT),
+    ],
+    answer: { kind: 'data', schema: { type: 'array', items: OBJECT } },
+  },
+  {
     path: '/utils/revert/{revision}',
     method: 'post',
     tag: 'Utilities',
