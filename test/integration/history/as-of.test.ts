@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { dialectOf } from '../../../src/db/index.js';
 import { toDatabaseTimestamp } from '../../../src/db/to-database-timestamp.js';
 import { describeEachDatabase } from '../../support/server.js';
+import { graphql, graphqlData } from '../graphql/graphql-client.js';
 import { call, createCaller, grant, type Caller } from '../access/permission-helpers.js';
 import { adminApi, countRows, createCommandSchema, dataOf, errorsOf, type ApiResult } from '../commands/schema.js';
 
@@ -94,6 +95,18 @@ describeEachDatabase('items as of a moment', (ctx) => {
     await stamp('articles', article, [1, 3, 6]);
     expect(dataOf<Row>(await api('GET', `/items/articles/${String(article)}?as_of=${day(5)}&fields=title`))).to.deep.equal({ title: 'Second' });
     errorsOf(await api('GET', `/items/articles/${String(article)}?as_of=${day(7)}&fields=title`), 403);
+  });
+
+  it('GraphQL: C_by_id(as_of:) answers the same item; null before the creation; malformed moments INVALID_QUERY', async () => {
+    const { article } = await story();
+    const query = `query ($at: String) { articles_by_id(id: ${String(article)}, as_of: $at) { title author { name } comments { text } } }`;
+    const then = await graphqlData(ctx(), query, { variables: { at: day(1, 12) } });
+    expect(then['articles_by_id']).to.deep.equal({ title: 'First', author: { name: 'Ann' }, comments: [] });
+    const later = await graphqlData(ctx(), query, { variables: { at: day(3, 12) }, token: reader.token });
+    expect(later['articles_by_id']).to.deep.equal({ title: 'Second', author: { name: 'Ann' }, comments: [{ text: 'hi' }] });
+    expect((await graphqlData(ctx(), query, { variables: { at: '2026-02-01T00:00:00Z' } }))['articles_by_id']).to.equal(null);
+    const bad = await graphql(ctx(), query, { variables: { at: 'yesterday' } });
+    expect(bad.body.errors?.map((e) => e.extensions['code'])).to.deep.equal(['INVALID_QUERY']);
   });
 
   it('a limited caller: fields readable now, `*` trimmed, other fields and items FORBIDDEN; hash values masked', async () => {
