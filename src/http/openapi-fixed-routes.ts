@@ -97,6 +97,9 @@ const mayRead =
 const reverter: Caller = (input) =>
   mayRead(REVISIONS)(input) && Object.keys(input.overview.collections).some((c) => canWrite(input.access, 'update', c));
 
+/** Issue 18, Restore: the item read with the caller's access, then updated; no svc_revisions permission needed. */
+const restorer: Caller = (input) => Object.keys(input.overview.collections).some((c) => canWrite(input.access, 'update', c));
+
 // Collection filters of the `{collection}` routes (reference/audit-and-utils.md).
 const readable: CollectionFilter = (input, c) => canReadCollection(input.access.read, c.collection);
 /** Manual sort: a sort field, and update permission with the sort field among the fields. */
@@ -630,6 +633,15 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
       queryParameter('field', 'Only the revisions that set this field, with its value', TEXT),
     ],
     answer: { kind: 'data', schema: { type: 'array', items: OBJECT } },
+  },
+  {
+    path: '/utils/revert',
+    method: 'post',
+    tag: 'Utilities',
+    summary: 'Restore an item to how it was at a moment (an audited update)',
+    caller: restorer,
+    body: json(object({ collection: REQUIRED_TEXT, item: KEY, as_of: REQUIRED_TEXT }, ['collection', 'item', 'as_of'])),
+    answer: { kind: 'none' },
   },
   {
     path: '/utils/revert/{revision}',

@@ -48,4 +48,4 @@ export { isUnlimited } from './is-unlimited.js';
  */
 export { readRevisionDiff, type RevisionDiff, type FieldDiff } from './history/revision-diff.js';
 export { readItemHistory, historyOptions, type HistoryEntry, type HistoryOptions } from './history/item-history.js';
-export { readItemAsOf, parseAsOf, type AsOf } from './history/item-as-of.js';
+export { readItemAsOf, readRevisionDataAsOf, parseAsOf, type AsOf } from './history/item-as-of.js';

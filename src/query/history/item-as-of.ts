@@ -62,22 +62,9 @@ async function snapshotOf(
   fields: readonly string[],
   cutoff: Cutoff,
 ): Promise<Item | undefined> {
-  const target = requireCollection(ctx.overview, collection);
-  const item = storedKey(target, key);
-  const last = await ctx.db('svc_revisions as r')
-    .join('svc_activity as a', 'a.id', 'r.activity')
-    .where({ 'r.collection': collection, 'r.item': item })
-    .modify(cutoff)
-    .orderBy('r.id', 'desc')
-    .first<{ data: unknown; activity: number | string } | undefined>('r.data', 'r.activity');
-  if (last === undefined) return undefined;
-  const deleted = await ctx.db('svc_activity as a')
-    .where({ 'a.collection': collection, 'a.item': item, 'a.action': 'delete' })
-    .where('a.id', '>', Number(last.activity))
-    .modify(cutoff)
-    .first('a.id');
-  if (deleted !== undefined) return undefined;
-  const values = visibleValues(ctx, reader, collection, revisionValues(last.data));
+  const data = await lastData(ctx, collection, key, cutoff);
+  if (data === undefined) return undefined;
+  const values = visibleValues(ctx, reader, collection, data);
   const result: Item = {};
   for (const [name, nested] of fieldTree(ctx, reader, collection, fields)) {
     const relation = getFieldRelation(ctx.overview, collection, name);
@@ -92,6 +79,46 @@ async function snapshotOf(
     }
   }
   return result;
+}
+
+/**
+ * The `data` of the item's last revision at the moment (everything it holds, masked values
+ * as stored), or undefined when it had none then or had been deleted since.
+ */
+async function lastData(ctx: ReadContext, collection: string, key: string, cutoff: Cutoff): Promise<Readonly<Record<string, unknown>> | undefined> {
+  const item = storedKey(requireCollection(ctx.overview, collection), key);
+  const last = await ctx.db('svc_revisions as r')
+    .join('svc_activity as a', 'a.id', 'r.activity')
+    .where({ 'r.collection': collection, 'r.item': item })
+    .modify(cutoff)
+    .orderBy('r.id', 'desc')
+    .first<{ data: unknown; activity: number | string } | undefined>('r.data', 'r.activity');
+  if (last === undefined) return undefined;
+  const deleted = await ctx.db('svc_activity as a')
+    .where({ 'a.collection': collection, 'a.item': item, 'a.action': 'delete' })
+    .where('a.id', '>', Number(last.activity))
+    .modify(cutoff)
+    .first('a.id');
+  return deleted === undefined ? revisionValues(last.data) : undefined;
+}
+
+/**
+ * What a restore to a moment writes back (POST /utils/revert with `as_of`): the item's
+ * revision `data` then, whole; the item readable by the caller now, else FORBIDDEN, as is a
+ * moment when it did not exist. The write itself checks the caller's update permission.
+ */
+export async function readRevisionDataAsOf(
+  ctx: ReadContext,
+  reader: Reader,
+  collection: string,
+  key: string,
+  asOf: AsOf,
+): Promise<Readonly<Record<string, unknown>>> {
+  const cutoff = await cutoffOf(ctx, asOf);
+  await requireHistoryReadable(ctx, reader, collection, key);
+  const data = await lastData(ctx, collection, key, cutoff);
+  if (data === undefined) throw new ForbiddenError();
+  return data;
 }
 
 /** A related item as of the moment; its key when it has no revision then; null when the caller may not read it now. */

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { dialectOf } from '../../../src/db/index.js';
-import { toDatabaseTimestamp } from '../../../src/db/to-database-timestamp.js';
 import { describeEachDatabase } from '../../support/server.js';
+import { day, stampJournal } from './journal-clock.js';
 import { graphql, graphqlData } from '../graphql/graphql-client.js';
 import { call, createCaller, grant, type Caller } from '../access/permission-helpers.js';
 import { adminApi, countRows, createCommandSchema, dataOf, errorsOf, type ApiResult } from '../commands/schema.js';
@@ -9,20 +8,12 @@ import { adminApi, countRows, createCommandSchema, dataOf, errorsOf, type ApiRes
 type Row = Record<string, unknown>;
 
 const JOURNAL = ['svc_activity', 'svc_revisions', 'articles', 'authors', 'comments', 'gadgets'] as const;
-const day = (n: number, hour = 10): string => `2026-03-0${String(n)}T${String(hour).padStart(2, '0')}:00:00.000Z`;
 
 describeEachDatabase('items as of a moment', (ctx) => {
   const db = () => ctx().server.db;
   const api = (method: string, path: string, body?: unknown) => adminApi(ctx(), method, path, body);
   const as = async (caller: Caller | undefined, path: string): Promise<ApiResult> => (await call(ctx(), caller?.token, 'GET', path)) as ApiResult;
-  /** Dates the journal rows of an item, oldest first, so moments between them are known. */
-  const stamp = async (collection: string, item: unknown, days: readonly number[]): Promise<void> => {
-    const rows = await db()('svc_activity').where({ collection, item: String(item) }).orderBy('id').select<Row[]>('id');
-    expect(rows).to.have.length(days.length);
-    for (const [i, row] of rows.entries()) {
-      await db()('svc_activity').where({ id: row['id'] }).update({ timestamp: toDatabaseTimestamp(new Date(day(days[i] ?? 0)), dialectOf(db())) });
-    }
-  };
+  const stamp = (collection: string, item: unknown, days: readonly number[]) => stampJournal(db(), collection, item, days);
   let reader: Caller;
 
   before(async () => {
