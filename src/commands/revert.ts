@@ -52,7 +52,8 @@ export function handleRevertAsOf(cmd: RevertAsOfCommand, ctx: CommandContext): P
   });
 }
 
-async function revertiblePayload(writer: ItemWriter, overview: SchemaOverview, collection: CollectionOverview, data: Item): Promise<Item> {
+/** A revision's data as an update payload: fields gone skipped, to-many keys of rows deleted since dropped. */
+export async function revertiblePayload(writer: ItemWriter, overview: SchemaOverview, collection: CollectionOverview, data: Item): Promise<Item> {
   const payload: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(data)) {
     const field = collection.fields[name];

@@ -644,6 +644,15 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     answer: { kind: 'none' },
   },
   {
+    path: '/utils/undo',
+    method: 'post',
+    tag: 'Utilities',
+    summary: 'Undo the writes of the activity rows a filter selects (or answer the plan: dry_run)',
+    caller: mayRead(ACTIVITY),
+    body: json(object({ filter: OBJECT, dry_run: { type: 'boolean' }, force: { type: 'boolean' } }, ['filter'])),
+    answer: { kind: 'data', schema: { type: 'array', items: OBJECT } },
+  },
+  {
     path: '/utils/revert/{revision}',
     method: 'post',
     tag: 'Utilities',

@@ -49,3 +49,5 @@ export { isUnlimited } from './is-unlimited.js';
 export { readRevisionDiff, type RevisionDiff, type FieldDiff } from './history/revision-diff.js';
 export { readItemHistory, historyOptions, type HistoryEntry, type HistoryOptions } from './history/item-history.js';
 export { readItemAsOf, readRevisionDataAsOf, parseAsOf, type AsOf } from './history/item-as-of.js';
+/** The revision `data`/`delta` column as an object; a revision's values as the caller may see them now. */
+export { revisionValues, visibleValues } from './history/history-access.js';

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { handleRevert, handleRevertAsOf } from '../../commands/revert.js';
-import { parseAsOf, type AsOf } from '../../query/index.js';
+import { handleUndo } from '../../commands/undo.js';
+import { parseAsOf, parseFilter, type AsOf } from '../../query/index.js';
 import { handleSort } from '../../commands/sort.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
@@ -46,6 +47,21 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
     const overview = await deps.schema.getOverview();
     await handleRevertAsOf({ kind: 'revert-as-of', collection, item, asOf: parsed }, await commandContext(deps, req.accountability, overview));
     res.status(204).end();
+  });
+
+  // Issue 18, bulk undo: the writes of the svc_activity rows a filter selects, or the plan (`dry_run`).
+  router.post('/undo', async (req, res) => {
+    const body: unknown = req.body ?? {};
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidPayloadError('"value" must be of type object');
+    const { filter, dry_run: dryRun = false, force = false } = body as Record<string, unknown>;
+    if (typeof filter !== 'object' || filter === null || Array.isArray(filter) || Object.keys(filter).length === 0) {
+      throw new InvalidPayloadError('"filter" must be a non-empty filter object of svc_activity');
+    }
+    if (typeof dryRun !== 'boolean') throw new InvalidPayloadError('"dry_run" must be a boolean');
+    if (typeof force !== 'boolean') throw new InvalidPayloadError('"force" must be a boolean');
+    const overview = await deps.schema.getOverview();
+    const ctx = await commandContext(deps, req.accountability, overview);
+    res.json({ data: await handleUndo({ kind: 'undo', filter: parseFilter(filter), dryRun, force }, ctx) });
   });
 
   router.post('/revert/:revision', async (req, res) => {
