@@ -81,9 +81,12 @@ function deltaHasField(db: Knex | Knex.Transaction, field: string): [string, str
   return ['json_type("delta", ?) is not null', [path]];
 }
 
-/** `limit` (1 to the query limit maximum, default the query limit default) and `page` (from 1). */
+/** Revisions per page at most when QUERY_LIMIT_MAX is unlimited. */
+const HISTORY_LIMIT_MAX = 1000;
+
+/** `limit` (1 to QUERY_LIMIT_MAX or 1,000, default QUERY_LIMIT_DEFAULT) and `page` (from 1). */
 export function historyOptions(ctx: ReadContext, params: Readonly<Record<string, unknown>>): HistoryOptions {
-  const max = ctx.limits.queryLimitMax > 0 ? ctx.limits.queryLimitMax : 1000;
+  const max = Number.isFinite(ctx.limits.queryLimitMax) && ctx.limits.queryLimitMax > 0 ? ctx.limits.queryLimitMax : HISTORY_LIMIT_MAX;
   const limit = positiveInteger(params['limit'], 'limit', Math.min(ctx.limits.queryLimitDefault, max));
   if (limit > max) throw new InvalidQueryError(`"limit" can't be more than ${String(max)}`);
   const page = positiveInteger(params['page'], 'page', 1);
