@@ -35,6 +35,7 @@ const UNDOABLE: ReadonlySet<string> = new Set(['create', 'update', 'delete']);
 interface JournalRow {
   readonly activity: number;
   readonly action: string;
+  readonly user: string | null;
   readonly revision: number | null;
   readonly data: unknown;
   readonly delta: unknown;
@@ -45,7 +46,7 @@ interface JournalRow {
  * filter selects (creates, updates, deletes), per item: the fields those writes set go back
  * to their values in the item's last revision before the first of them; an item they created
  * is deleted, one they deleted is created again from that revision. Later writes outside the
- * selection touching the same fields (or deleting the item) refuse the whole undo with
+ * selection by other users touching the same fields (or deleting the item) refuse the whole undo with
  * UNPROCESSABLE_ENTITY naming them, unless `force`. All in one transaction, through the
  * writer (permissions, journal); latest items first. Answers the plan, written or not.
  */
@@ -111,7 +112,9 @@ function planItem(journal: readonly JournalRow[], selected: ReadonlySet<number>,
   const before = journal.filter((j) => j.activity < first && j.revision !== null).at(-1);
   const prior = before === undefined ? undefined : revisionValues(before.data);
   const mine = journal.filter((j) => selected.has(j.activity));
-  const later = journal.filter((j) => j.activity > first && !selected.has(j.activity));
+  const users = new Set(mine.map((j) => j.user));
+  // Later writes outside the selection by someone else: theirs to keep (a deletion by anyone).
+  const later = journal.filter((j) => j.activity > first && !selected.has(j.activity) && (j.action === 'delete' || !users.has(j.user)));
   const touched = [...new Set(mine.flatMap((j) => Object.keys(revisionValues(j.delta))))].filter(isUndoable);
   const deletedSince = later.some((j) => j.action === 'delete');
   const conflicts = deletedSince ? ['deleted'] : [...new Set(later.flatMap((j) => Object.keys(revisionValues(j.delta))))].filter((f) => touched.includes(f));
@@ -135,10 +138,11 @@ async function journalOf(trx: Knex.Transaction, collection: string, item: string
     .where({ 'a.collection': collection, 'a.item': item })
     .whereIn('a.action', [...UNDOABLE])
     .orderBy('a.id')
-    .select<Record<string, unknown>[]>('a.id as activity', 'a.action', 'r.id as revision', 'r.data', 'r.delta');
+    .select<Record<string, unknown>[]>('a.id as activity', 'a.action', 'a.user', 'r.id as revision', 'r.data', 'r.delta');
   return rows.map((r) => ({
     activity: Number(r['activity']),
     action: String(r['action']),
+    user: r['user'] == null ? null : String(r['user']).toLowerCase(),
     revision: r['revision'] == null ? null : Number(r['revision']),
     data: r['data'],
     delta: r['delta'],
