@@ -26,6 +26,7 @@ import { exportJobHandler } from './files/export/run-export.js';
 import { FileLibrary } from './files/file-library.js';
 import { createStorage } from './files/storage/create-storage.js';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
+import { startJournalPruner, type JournalPruner } from './commands/journal/prune-journal.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -101,13 +102,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const shared = openSharedState(config, invalidation, logger);
   const { dataCache, rateLimitCounters } = shared;
   const appDeps = { config, db, logger, schema, auth, invalidation, permissions, storage, files, jobs, dataCache, rateLimitCounters };
+  const { retention } = config;
+  const pruner =
+    retention.activityMs === null && retention.revisionsMs === null
+      ? undefined
+      : startJournalPruner(db, config.db.client, retention, (error) => logger.warn({ err: error }, 'journal retention: prune failed'));
   const app = createApp(appDeps);
   const server = createServer(options.fastPath === false ? app : requestListener(app, appDeps));
   server.on('clientError', answerClientError);
   try {
     await listen(server, config.port, config.host);
   } catch (error) {
-    await shutdown(server, { db, schema, jobs, auth, invalidation, shared }, config.shutdownTimeoutMs, logger, { isStartFailure: true });
+    await shutdown(server, { db, schema, jobs, auth, invalidation, shared, pruner }, config.shutdownTimeoutMs, logger, { isStartFailure: true });
     throw describeListenFailure(error, config);
   }
   const { port } = server.address() as AddressInfo;
@@ -123,7 +129,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     bootstrap: result,
     app,
     close() {
-      closing ??= shutdown(server, { db, schema, jobs, auth, invalidation, shared }, config.shutdownTimeoutMs, logger);
+      closing ??= shutdown(server, { db, schema, jobs, auth, invalidation, shared, pruner }, config.shutdownTimeoutMs, logger);
       return closing;
     },
   };
@@ -240,7 +246,16 @@ async function shutdown(
     auth,
     invalidation,
     shared,
-  }: { db: Knex; schema: SchemaCache; jobs: JobQueue; auth: AuthServices; invalidation: DataInvalidation; shared: SharedState },
+    pruner,
+  }: {
+    db: Knex;
+    schema: SchemaCache;
+    jobs: JobQueue;
+    auth: AuthServices;
+    invalidation: DataInvalidation;
+    shared: SharedState;
+    pruner: JournalPruner | undefined;
+  },
   timeoutMs: number,
   logger: Logger,
   { isStartFailure = false }: { isStartFailure?: boolean } = {},
@@ -255,6 +270,7 @@ async function shutdown(
   await closed;
   clearInterval(sweeper);
   clearTimeout(timer);
+  await pruner?.stop();
   await jobs.close(timeoutMs);
   await schema.close();
   await auth.close();

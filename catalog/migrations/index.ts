@@ -1,7 +1,8 @@
 import type { Migration } from './types.js';
 import { systemTables } from './0001-system-tables.js';
+import { journalIndexes } from './0002-journal-indexes.js';
 
 export type { Migration } from './types.js';
 
 /** Every migration, oldest first. Append only. */
-export const MIGRATIONS: readonly Migration[] = [systemTables];
+export const MIGRATIONS: readonly Migration[] = [systemTables, journalIndexes];

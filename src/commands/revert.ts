@@ -1,11 +1,11 @@
 import { getFieldRelation } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import { InvalidPayloadError } from '../errors.js';
-import { readItemByKey } from '../query/index.js';
+import { readItemByKey, readRevisionDataAsOf } from '../query/index.js';
 import type { ItemWriter } from './item-writer.js';
 import { requirePrimaryKey, toPrimaryKey } from './primary-key.js';
 import { runWrite } from './run-write.js';
-import type { CommandContext, Item, PrimaryKey, RevertCommand } from './types.js';
+import type { CommandContext, Item, PrimaryKey, RevertAsOfCommand, RevertCommand } from './types.js';
 
 /**
  * POST /utils/revert/:revision (reference/audit-and-utils.md, "Revert"): a normal update of
@@ -32,7 +32,28 @@ export function handleRevert(cmd: RevertCommand, ctx: CommandContext): Promise<v
   });
 }
 
-async function revertiblePayload(writer: ItemWriter, overview: SchemaOverview, collection: CollectionOverview, data: Item): Promise<Item> {
+/**
+ * POST /utils/revert `{collection, item, as_of}` (issue 18, Restore): the item back to its
+ * revision `data` at a moment (query/history/item-as-of.ts), the same audited update as a
+ * revert of that revision.
+ */
+export function handleRevertAsOf(cmd: RevertAsOfCommand, ctx: CommandContext): Promise<void> {
+  return runWrite(ctx, async (writer, trx) => {
+    const collection = writer.collection(cmd.collection);
+    const key = requirePrimaryKey(collection, cmd.item);
+    const data = await readRevisionDataAsOf(
+      { db: trx, overview: ctx.overview, limits: ctx.readLimits },
+      { accountability: ctx.accountability, access: ctx.readAccess },
+      collection.collection,
+      String(key),
+      cmd.asOf,
+    );
+    await writer.update(collection.collection, key, await revertiblePayload(writer, ctx.overview, collection, data));
+  });
+}
+
+/** A revision's data as an update payload: fields gone skipped, to-many keys of rows deleted since dropped. */
+export async function revertiblePayload(writer: ItemWriter, overview: SchemaOverview, collection: CollectionOverview, data: Item): Promise<Item> {
   const payload: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(data)) {
     const field = collection.fields[name];

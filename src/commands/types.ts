@@ -4,7 +4,7 @@ import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import type { ReadAccess } from '../access/read-access.js';
 import type { WritePermissions } from '../access/write-permissions.js';
-import type { ReadContext } from '../query/index.js';
+import type { AsOf, ReadContext } from '../query/index.js';
 
 /** A primary key as it travels in payloads and URLs. */
 export type PrimaryKey = string | number;
@@ -62,6 +62,14 @@ export interface RevertCommand {
   readonly revision: PrimaryKey;
 }
 
+/** Issue 18, Restore: apply the item's revision `data` of a moment back to it. */
+export interface RevertAsOfCommand {
+  readonly kind: 'revert-as-of';
+  readonly collection: string;
+  readonly item: PrimaryKey;
+  readonly asOf: AsOf;
+}
+
 /**
  * reference/audit-and-utils.md, "Import": the items of a JSON or CSV file, each upserted
  * (created, or updated when its key exists), all in one transaction.
@@ -103,6 +111,7 @@ export type Command =
   | DeleteCommand
   | SortCommand
   | RevertCommand
+  | RevertAsOfCommand
   | ImportCommand
   | CreateCommentCommand
   | UpdateCommentCommand

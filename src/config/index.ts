@@ -268,6 +268,17 @@ export interface Config {
     readonly concurrency: number;
   };
   readonly shutdownTimeoutMs: number;
+  /**
+   * Issue 18, retention: svc_activity rows (ACTIVITY_RETENTION) and svc_revisions rows
+   * (REVISIONS_RETENTION) older than these durations are deleted by a background pruner every
+   * RETENTION_INTERVAL, RETENTION_BATCH_SIZE rows per statement; null (unset) keeps them forever.
+   */
+  readonly retention: {
+    readonly activityMs: number | null;
+    readonly revisionsMs: number | null;
+    readonly intervalMs: number;
+    readonly batchSize: number;
+  };
 }
 
 export interface LoadConfigOptions {
@@ -408,6 +419,12 @@ export function loadConfig(
       concurrency: env.int('JOBS_CONCURRENCY', 1, { min: 1 }),
     },
     shutdownTimeoutMs: env.duration('SHUTDOWN_TIMEOUT', '10s'),
+    retention: {
+      activityMs: env.raw('ACTIVITY_RETENTION') === undefined ? null : env.duration('ACTIVITY_RETENTION', 0),
+      revisionsMs: env.raw('REVISIONS_RETENTION') === undefined ? null : env.duration('REVISIONS_RETENTION', 0),
+      intervalMs: env.duration('RETENTION_INTERVAL', '1h'),
+      batchSize: env.int('RETENTION_BATCH_SIZE', 1000, { min: 1 }),
+    },
   } satisfies Config;
   assertRedisStores(config);
   if (config.ipCustomHeader !== false && config.ipTrustProxy === false) {

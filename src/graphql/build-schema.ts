@@ -96,7 +96,9 @@ function addQueryRoots(fields: RootFields, types: CollectionTypes, collection: C
     args: types.listArgs(name),
     resolve: listResolver(name),
   });
-  addRoot(fields, `${root}_by_id`, { type, args: { id: { type: new GraphQLNonNull(GraphQLID) } }, resolve: byIdResolver(name) });
+  // as_of (issue 18): the item as it was at a moment (ISO 8601) or revision id.
+  const byIdArgs = { id: { type: new GraphQLNonNull(GraphQLID) }, as_of: { type: GraphQLString } };
+  addRoot(fields, `${root}_by_id`, { type, args: byIdArgs, resolve: byIdResolver(name) });
   addRoot(fields, `${root}_aggregated`, {
     type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(types.aggregated(name)))),
     args: { groupBy: { type: new GraphQLList(GraphQLString) }, ...types.listArgs(name) },

@@ -1,6 +1,6 @@
 import { getNamedType, isObjectType, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo } from 'graphql';
-import { invariant } from '../errors.js';
-import { readItems, readSingleton, type Aggregate, type AggregateFunction, type Item, type Query } from '../query/index.js';
+import { ForbiddenError, invariant } from '../errors.js';
+import { parseAsOf, readItemAsOf, readItems, readSingleton, type Aggregate, type AggregateFunction, type Item, type Query } from '../query/index.js';
 import type { GraphqlContext } from './context.js';
 import { argumentQuery, SelectionWalker } from './selection.js';
 import './type-meta.js';
@@ -19,9 +19,22 @@ export function listResolver(collection: string): RootResolver {
   return (_root, args, ctx, info) => readItems(ctx.read, collection, selectionQuery(ctx, info, args), ctx.reader);
 }
 
-/** `C_by_id(id: ID!): C`; null when the item does not exist or cannot be read. */
+/**
+ * `C_by_id(id: ID!, as_of: String): C`; null when the item does not exist or cannot be read
+ * (then, with `as_of`: src/query/history/item-as-of.ts).
+ */
 export function byIdResolver(collection: string): RootResolver {
-  return (_root, args, ctx, info) => ctx.loaders.load(collection, selectionQuery(ctx, info, {}), String(args['id']));
+  return async (_root, args, ctx, info) => {
+    const query = selectionQuery(ctx, info, {});
+    const asOf = args['as_of'];
+    if (asOf === undefined || asOf === null) return ctx.loaders.load(collection, query, String(args['id']));
+    try {
+      return await readItemAsOf(ctx.read, ctx.reader, collection, String(args['id']), query, parseAsOf(asOf));
+    } catch (error) {
+      if (error instanceof ForbiddenError) return null;
+      throw error;
+    }
+  };
 }
 
 /** `S: S` for a singleton: its item, or the defaults when it has none. */

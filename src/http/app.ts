@@ -37,6 +37,7 @@ import { relationRoutes } from './routes/relations.js';
 import { schemaRoutes } from './routes/schema.js';
 import { utilsWriteRoutes } from './routes/utils-writes.js';
 import { itemsReadRoutes } from './routes/items-read.js';
+import { historyRoutes } from './routes/history.js';
 import { permissionsMeRoutes } from './routes/permissions-me.js';
 import { assetRoutes } from './routes/assets.js';
 import { fileWriteRoutes } from './routes/files.js';
@@ -129,6 +130,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/utils/cache', cacheRoutes(deps));
   // Before the svc_permissions item routes: /permissions/me* are not items.
   app.use('/permissions', permissionsMeRoutes(deps));
+  app.use(historyRoutes(deps));
   app.use(itemsReadRoutes(deps, (collectionOf) => cacheReads(deps, collectionOf)));
   app.use('/assets', assetRoutes(deps));
   app.use('/files', fileWriteRoutes(deps, { withImport: true }));

@@ -173,6 +173,8 @@ function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
   const search = queryStart === -1 ? '' : url.slice(queryStart);
   if (search.includes('access_token') && new URLSearchParams(search).has('access_token')) return undefined;
+  // An item as it was (`as_of`) is read from the journal by the Express route.
+  if (search.includes('as_of') && new URLSearchParams(search).has('as_of')) return undefined;
   const [, , collection, id, ...rest] = path.split('/');
   if (collection === undefined || collection === '' || id === '' || rest.length > 0) return undefined;
   // Not valid percent-encoding: Express answers (url-path.ts).

@@ -97,6 +97,9 @@ const mayRead =
 const reverter: Caller = (input) =>
   mayRead(REVISIONS)(input) && Object.keys(input.overview.collections).some((c) => canWrite(input.access, 'update', c));
 
+/** Issue 18, Restore: the item read with the caller's access, then updated; no svc_revisions permission needed. */
+const restorer: Caller = (input) => Object.keys(input.overview.collections).some((c) => canWrite(input.access, 'update', c));
+
 // Collection filters of the `{collection}` routes (reference/audit-and-utils.md).
 const readable: CollectionFilter = (input, c) => canReadCollection(input.access.read, c.collection);
 /** Manual sort: a sort field, and update permission with the sort field among the fields. */
@@ -629,6 +632,51 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     collections: sortable,
     body: json(object({ item: KEY, to: KEY }, ['item', 'to'])),
     answer: { kind: 'empty' },
+  },
+  {
+    path: '/revisions/{id}/diff',
+    method: 'get',
+    tag: 'Revisions',
+    summary: 'What changed, per field, between a revision and the previous one (or `to`)',
+    caller: mayRead(REVISIONS),
+    parameters: [
+      pathParameter('id', 'The svc_revisions row', { type: 'integer' }),
+      queryParameter('to', 'A later revision of the same item (default: compare with the previous one)', { type: 'integer' }),
+    ],
+    answer: { kind: 'data', schema: OBJECT },
+  },
+  {
+    path: '/items/{collection}/{id}/history',
+    method: 'get',
+    tag: 'Revisions',
+    summary: "An item's revisions, newest first (with `field`: one field's)",
+    caller: mayRead(REVISIONS),
+    collections: readable,
+    parameters: [
+      pathParameter('id', 'The primary key of the item', KEY),
+      queryParameter('limit', 'Revisions per page', { type: 'integer', minimum: 1 }),
+      queryParameter('page', 'The page, from 1', { type: 'integer', minimum: 1 }),
+      queryParameter('field', 'Only the revisions that set this field, with its value', TEXT),
+    ],
+    answer: { kind: 'data', schema: { type: 'array', items: OBJECT } },
+  },
+  {
+    path: '/utils/revert',
+    method: 'post',
+    tag: 'Utilities',
+    summary: 'Restore an item to how it was at a moment (an audited update)',
+    caller: restorer,
+    body: json(object({ collection: REQUIRED_TEXT, item: KEY, as_of: REQUIRED_TEXT }, ['collection', 'item', 'as_of'])),
+    answer: { kind: 'none' },
+  },
+  {
+    path: '/utils/undo',
+    method: 'post',
+    tag: 'Utilities',
+    summary: 'Undo the writes of the activity rows a filter selects (or answer the plan: dry_run)',
+    caller: mayRead(ACTIVITY),
+    body: json(object({ filter: OBJECT, dry_run: { type: 'boolean' }, force: { type: 'boolean' } }, ['filter'])),
+    answer: { kind: 'data', schema: { type: 'array', items: OBJECT } },
   },
   {
     path: '/utils/revert/{revision}',

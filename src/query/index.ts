@@ -41,3 +41,13 @@ export { streamItems, type StreamOptions } from './stream-items.js';
 
 /** Whether a query reads without a limit (`limit=-1` with no QUERY_LIMIT_MAX). */
 export { isUnlimited } from './is-unlimited.js';
+
+/**
+ * History (issue 18): a diff between two revisions, an item's revisions (or one field's), an
+ * item as it was at a moment; each shows only what the caller may read now.
+ */
+export { readRevisionDiff, type RevisionDiff, type FieldDiff } from './history/revision-diff.js';
+export { readItemHistory, historyOptions, type HistoryEntry, type HistoryOptions } from './history/item-history.js';
+export { readItemAsOf, readRevisionDataAsOf, parseAsOf, type AsOf } from './history/item-as-of.js';
+/** The revision `data`/`delta` column as an object; a revision's values as the caller may see them now. */
+export { revisionValues, visibleValues } from './history/history-access.js';

@@ -90,6 +90,22 @@ describeEachDatabase(
       expect(await client.items('notes').readOne(note?.['id'] as number, { fields: ['body'] })).to.deep.equal({ body: 'before' });
     });
 
+    it('utils.revertAsOf restores a moment; utils.undo answers a dry run and undoes', async () => {
+      const note = await client.items('notes').createOne({ body: 'before' });
+      const id = note?.['id'] as number;
+      await client.items('notes').updateOne(id, { body: 'after' });
+      const revisions = await client.revisions.readByQuery({ filter: { collection: { _eq: 'notes' }, item: { _eq: String(id) } }, sort: ['id'], fields: ['id'] });
+      await client.utils.revertAsOf('notes', id, revisions.data?.[0]?.id as number);
+      expect(await client.items('notes').readOne(id, { fields: ['body'] })).to.deep.equal({ body: 'before' });
+      const filter = { collection: { _eq: 'notes' }, item: { _eq: String(id) }, action: { _eq: 'create' } };
+      const plan = await client.utils.undo(filter, { dryRun: true });
+      // the later updates are the same user's: no conflict
+      expect(plan).to.deep.equal([{ collection: 'notes', item: String(id), action: 'delete', fields: [], values: {}, conflicts: [] }]);
+      expect(await client.items('notes').readOne(id, { fields: ['body'] })).to.deep.equal({ body: 'before' });
+      expect(await client.utils.undo(filter)).to.deep.equal(plan);
+      expectServerError(await rejection(client.items('notes').readOne(id)), 403, 'FORBIDDEN');
+    });
+
     it('activity.comments create, update and delete a comment; svc_comments follows', async () => {
       const note = await client.items('notes').createOne({ body: 'commented' });
       const comments = () => client.comments.readByQuery({ filter: { item: { _eq: String(note?.['id']) } }, fields: ['comment'] });

@@ -2,7 +2,7 @@ import { requireParam } from '../errors.js';
 import type { ITransport } from '../transport.js';
 import type { ID } from '../types.js';
 
-/** /utils: random strings, hashes, manual sort, revert, cache clear. */
+/** /utils: random strings, hashes, manual sort, revert (also to a moment), bulk undo, cache clear. */
 export class UtilsHandler {
   readonly random: { string: (length?: number) => Promise<string | undefined> };
   readonly hash: {
@@ -37,5 +37,20 @@ export class UtilsHandler {
   async revert(revision: ID): Promise<void> {
     requireParam('revision', revision);
     await this.transport.post(`/utils/revert/${encodeURI(String(revision))}`);
+  }
+
+  /** Restores an item to how it was at `asOf` (an ISO 8601 timestamp or a revision id). */
+  async revertAsOf(collection: string, item: ID, asOf: string | number): Promise<void> {
+    requireParam('collection', collection);
+    await this.transport.post('/utils/revert', { collection, item, as_of: asOf });
+  }
+
+  /**
+   * Undoes the writes of the svc_activity rows `filter` selects; `dryRun` answers the plan
+   * only, `force` undoes fields later changed by others too.
+   */
+  async undo(filter: Record<string, unknown>, options: { dryRun?: boolean; force?: boolean } = {}): Promise<Record<string, unknown>[] | undefined> {
+    const body = { filter, dry_run: options.dryRun ?? false, force: options.force ?? false };
+    return (await this.transport.post<Record<string, unknown>[]>('/utils/undo', body)).data;
   }
 }

@@ -11,6 +11,8 @@ import { readContext, requestQuery } from '../read-context.js';
 import {
   isAggregateQuery,
   isUnlimited,
+  parseAsOf,
+  readItemAsOf,
   readItemByKey,
   readItemJsonByKey,
   readItems,
@@ -55,6 +57,7 @@ export const SYSTEM_READ_ROUTES: Readonly<Record<string, string>> = {
 /**
  * The read routes: GET and SEARCH /items/:collection, GET /items/:collection/:id, and the same
  * for the system collections' own paths (reference/routes.md). Thin: parse, read, envelope.
+ * A single item with `as_of` reads as it was then (src/query/history/item-as-of.ts).
  * `cacheFor` gives what runs before the GET routes, told how a request names its collection
  * (http/response-cache.ts; nothing when the cache is off).
  */
@@ -158,6 +161,11 @@ class ItemReads {
     const ctx = await readContext(this.deps, req);
     const reader = await readerOf(this.deps, ctx.overview, req.accountability);
     const query = requestQuery(req, undefined);
+    const asOf = req.query['as_of'];
+    if (asOf !== undefined) {
+      res.json({ data: await readItemAsOf(ctx, reader, collection, id, query, parseAsOf(asOf)) });
+      return;
+    }
     const written = await databaseEnvelope(ctx, reader, collection, query, id);
     sendEnvelope(res, written ?? envelope(JSON.stringify(await readItemByKey(ctx, collection, id, query, reader)), {}));
   }

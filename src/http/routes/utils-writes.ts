@@ -1,5 +1,7 @@
 import { Router } from 'express';
-import { handleRevert } from '../../commands/revert.js';
+import { handleRevert, handleRevertAsOf } from '../../commands/revert.js';
+import { handleUndo } from '../../commands/undo.js';
+import { parseAsOf, parseFilter, type AsOf } from '../../query/index.js';
 import { handleSort } from '../../commands/sort.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
@@ -7,7 +9,7 @@ import { commandContext } from '../../commands/command-context.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import { requireAllowed, type ItemWriteDeps } from './item-writes.js';
 
-/** POST /utils/sort/:collection and POST /utils/revert/:revision (reference/routes.md, Utils). */
+/** POST /utils/sort/:collection, POST /utils/revert/:revision and POST /utils/revert `{collection, item, as_of}` (reference/routes.md, Utils; issue 18). */
 export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
   const router = Router();
 
@@ -26,6 +28,40 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
     await handleSort({ kind: 'sort', collection: collectionParam(req), item: item as string | number, to: to as string | number }, ctx);
     // reference/routes.md: sort answers 200 with an empty body.
     res.status(200).end();
+  });
+
+  // Issue 18, Restore: an item back to how it was at a moment (`as_of`: ISO 8601 or a revision id).
+  router.post('/revert', async (req, res) => {
+    const body: unknown = req.body ?? {};
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidPayloadError('"value" must be of type object');
+    const { collection, item, as_of: asOf } = body as Record<string, unknown>;
+    if (typeof collection !== 'string') throw new InvalidPayloadError('"collection" is required');
+    if (typeof item !== 'string' && typeof item !== 'number') throw new InvalidPayloadError('"item" must be a primary key');
+    const moment = typeof asOf === 'number' ? String(asOf) : asOf;
+    let parsed: AsOf;
+    try {
+      parsed = parseAsOf(moment);
+    } catch {
+      throw new InvalidPayloadError('"as_of" must be an ISO 8601 timestamp or a revision id');
+    }
+    const overview = await deps.schema.getOverview();
+    await handleRevertAsOf({ kind: 'revert-as-of', collection, item, asOf: parsed }, await commandContext(deps, req.accountability, overview));
+    res.status(204).end();
+  });
+
+  // Issue 18, bulk undo: the writes of the svc_activity rows a filter selects, or the plan (`dry_run`).
+  router.post('/undo', async (req, res) => {
+    const body: unknown = req.body ?? {};
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidPayloadError('"value" must be of type object');
+    const { filter, dry_run: dryRun = false, force = false } = body as Record<string, unknown>;
+    if (typeof filter !== 'object' || filter === null || Array.isArray(filter) || Object.keys(filter).length === 0) {
+      throw new InvalidPayloadError('"filter" must be a non-empty filter object of svc_activity');
+    }
+    if (typeof dryRun !== 'boolean') throw new InvalidPayloadError('"dry_run" must be a boolean');
+    if (typeof force !== 'boolean') throw new InvalidPayloadError('"force" must be a boolean');
+    const overview = await deps.schema.getOverview();
+    const ctx = await commandContext(deps, req.accountability, overview);
+    res.json({ data: await handleUndo({ kind: 'undo', filter: parseFilter(filter), dryRun, force }, ctx) });
   });
 
   router.post('/revert/:revision', async (req, res) => {

@@ -53,7 +53,7 @@ describeEachDatabase('graphql: system scope', (ctx) => {
 
     it('server_specs_graphql prints the caller\'s schema of a scope; so does GET /server/specs/graphql', async () => {
       const data = await graphqlData(ctx(), '{ items: server_specs_graphql sys: server_specs_graphql(scope: system) }', system);
-      expect(data['items']).to.be.a('string').and.match(/articles_by_id\(id: ID!\): articles/);
+      expect(data['items']).to.be.a('string').and.match(/articles_by_id\(id: ID!, as_of: String\): articles/);
       expect(data['sys']).to.be.a('string').and.match(/users_me: svc_users/);
       const res = await ctx().api('/server/specs/graphql/', { headers: { Authorization: `Bearer ${TEST_ADMIN.token}` } });
       expect(res.status).to.equal(200);

@@ -69,12 +69,13 @@ const NOT_DOCUMENTED: Readonly<Record<string, string>> = {
 /**
  * The operation a served route is documented as: `/items/{collection}` by every collection's
  * paths (checked on articles), `/items/svc_files` and `/items/directus_files` by /files
- * (reference/routes.md: `/items/svc_<x>` is the dedicated route).
+ * (reference/routes.md: `/items/svc_<x>` is the dedicated route); an item's history is one
+ * fixed route with the readable collections as its `{collection}` values.
  */
 function documentedAs(route: ServedRoute): string {
   const path = route.path
     .replace(/^\/items\/(svc|directus)_files(?=\/|$)/, '/files')
-    .replace(/^\/items\/\{collection\}/, '/items/articles');
+    .replace(/^\/items\/\{collection\}(?!\/\{id\}\/history$)/, '/items/articles');
   return `${route.method} ${path}`;
 }
 

@@ -34,6 +34,15 @@ describe('loadConfig', () => {
     expect(config.authUserCacheTtlMs).to.equal(1000);
   });
 
+  it('journal retention: off by default; durations when set; anything else refuses to start', () => {
+    expect(loadConfig({}, NO_FILE).retention).to.deep.equal({ activityMs: null, revisionsMs: null, intervalMs: 3600_000, batchSize: 1000 });
+    const set = loadConfig({ ACTIVITY_RETENTION: '90d', REVISIONS_RETENTION: '30d', RETENTION_INTERVAL: '5m', RETENTION_BATCH_SIZE: '50' }, NO_FILE);
+    expect(set.retention).to.deep.equal({ activityMs: 90 * 86_400_000, revisionsMs: 30 * 86_400_000, intervalMs: 300_000, batchSize: 50 });
+    expect(configError({ ACTIVITY_RETENTION: 'forever' }).message).to.include('ACTIVITY_RETENTION');
+    expect(configError({ REVISIONS_RETENTION: '-1d' }).message).to.include('REVISIONS_RETENTION');
+    expect(configError({ RETENTION_BATCH_SIZE: '0' }).message).to.include('RETENTION_BATCH_SIZE');
+  });
+
   it('generates a SECRET when none is set and says so', () => {
     const a = loadConfig({}, NO_FILE);
     const b = loadConfig({}, NO_FILE);
