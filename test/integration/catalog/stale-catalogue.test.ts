@@ -93,7 +93,11 @@ describeEachDatabase('schema routes: stale catalogue rows', (ctx) => {
         continue;
       }
       expect(JSON.stringify(res.body)).not.to.match(/insert into|haunts_lucky_check|values \(|lucky < 100/i);
-      expect(res.body).to.deep.equal({ errors: [{ message: 'An unexpected error occurred.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      const requestId = (res.body as { errors: { extensions: { request_id?: unknown } }[] }).errors[0]?.extensions.request_id;
+      expect(requestId).to.be.a('string');
+      expect(res.body).to.deep.equal({
+        errors: [{ message: 'An unexpected error occurred.', extensions: { code: 'INTERNAL_SERVER_ERROR', request_id: requestId } }],
+      });
       expect(res.status).to.equal(500);
     }
     const [count] = (await db('haunts').count({ n: '*' })) as { n: unknown }[];

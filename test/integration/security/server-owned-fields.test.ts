@@ -125,7 +125,13 @@ describeEachDatabase(
       it('a filename_disk leading out of the storage root is ignored, never a 500', () =>
         attempt(async () => {
           for (const disk of ['../outside.txt', `a/../../${w.victimFile.disk}`, '..', 'x\u0000.txt', '/etc/passwd']) {
-            const created = dataOf<Row>(await w.as('POST', '/files', { filename_download: 'p.txt', storage: 'local', filename_disk: disk }));
+            const res = await w.as('POST', '/files', { filename_download: 'p.txt', storage: 'local', filename_disk: disk });
+            if (disk.includes('\u0000') && w.ctx.dialect === 'postgres') {
+              // PostgreSQL cannot store NUL in text: the body is refused before anything reads it.
+              expect(res.status, JSON.stringify(res.body)).to.equal(400);
+              continue;
+            }
+            const created = dataOf<Row>(res);
             expect((await fileRow(w.ctx.server.db, String(created['id'])))?.['filename_disk'], disk).to.equal(null);
             await expectNoAsset(String(created['id']));
           }
