@@ -11,7 +11,6 @@ export class PermissionStore {
   readonly #db: Knex;
   readonly #isCaching: boolean;
   readonly #cache = new Map<string, Promise<PermissionRules>>();
-  readonly #ipAccess = new Map<string, Promise<string | null>>();
   #version: number | undefined;
 
   constructor(db: Knex, options: { readonly enabled: boolean }) {
@@ -24,20 +23,8 @@ export class PermissionStore {
     return this.#cached(this.#cache, `${role ?? ''}:${String(app)}`, schemaVersion, () => this.#load(role, app));
   }
 
-  /**
-   * svc_roles.ip_access of `role` as stored (CSV or null), cached like the rules, so checking
-   * it on every request costs no query (reference/auth.md, INVALID_IP).
-   */
-  ipAccessOf(role: string, schemaVersion: number): Promise<string | null> {
-    return this.#cached(this.#ipAccess, role, schemaVersion, async () => {
-      const row = await this.#db('svc_roles').where('id', role).first<{ ip_access: string | null } | undefined>('ip_access');
-      return row?.ip_access ?? null;
-    });
-  }
-
   invalidate(): void {
     this.#cache.clear();
-    this.#ipAccess.clear();
   }
 
   #cached<T>(cache: Map<string, Promise<T>>, key: string, schemaVersion: number, load: () => Promise<T>): Promise<T> {

@@ -127,26 +127,6 @@ describeEachDatabase('loading permissions from svc_permissions', (ctx) => {
     }
   });
 
-  it("caches a role's ip_access the same way", async () => {
-    const store = new PermissionStore(db, { enabled: true });
-    await db('svc_roles').where('id', roleId).update({ ip_access: '10.0.0.0/8' });
-    let queries = 0;
-    const listener = (query: { sql: string }) => {
-      if (query.sql.includes('svc_roles')) queries++;
-    };
-    db.on('query', listener);
-    try {
-      expect(await store.ipAccessOf(roleId, 1)).to.equal('10.0.0.0/8');
-      await db('svc_roles').where('id', roleId).update({ ip_access: null });
-      expect(await store.ipAccessOf(roleId, 1), 'cached').to.equal('10.0.0.0/8');
-      expect(await store.ipAccessOf(roleId, 2), 'a newer schema version reloads').to.equal(null);
-      expect(await store.ipAccessOf(randomUUID(), 2), 'unknown role').to.equal(null);
-    } finally {
-      db.off('query', listener);
-    }
-    expect(queries).to.equal(4, 'three reads (one cached away) and one update');
-  });
-
   it('without CACHE_PERMISSIONS every load reads the rows', async () => {
     const store = new PermissionStore(db, { enabled: false });
     const overview = await ctx().server.schema.getOverview();
