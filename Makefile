@@ -1,5 +1,5 @@
 # The two commands a newcomer needs: `make start` and `make test`.
-.PHONY: start test build typecheck lint install clean worker cli
+.PHONY: start test build typecheck lint format install clean worker cli
 
 INSTALL_STAMP := node_modules/.install-stamp
 BUILD_STAMP := dist/.build-stamp
@@ -24,9 +24,15 @@ build: $(BUILD_STAMP)
 typecheck: $(INSTALL_STAMP)
 	npx tsc -p tsconfig.json --noEmit
 
-# typescript-eslint + the dependency direction of STYLE.md §2 (eslint.config.js).
+# Prettier's format (.prettierrc.json; `make format` rewrites), then typescript-eslint + the
+# dependency direction of STYLE.md §2 (eslint.config.js).
+FORMATTED := src catalog workers test bench eslint.config.js
 lint: $(INSTALL_STAMP)
+	npx prettier --check --log-level warn $(FORMATTED)
 	npx eslint .
+
+format: $(INSTALL_STAMP)
+	npx prettier --write --log-level warn $(FORMATTED)
 
 # Serves the API on PORT (8055) against DB_CLIENT (SQLite under ./data/ by default).
 # NODE_ENV=production: graphql-js skips its development-only checks (~1/3 of a query's CPU).

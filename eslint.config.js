@@ -19,16 +19,32 @@ export default tseslint.config(
           zones: [
             // Nothing imports http, graphql, workers or the composition root.
             layer(['./src/!(http)/**', './catalog/**', './workers/**'], './src/http', 'nothing imports http'),
-            layer(['./src/!(graphql|http)/**', './catalog/**', './workers/**'], './src/graphql', 'nothing imports graphql'),
+            layer(
+              ['./src/!(graphql|http)/**', './catalog/**', './workers/**'],
+              './src/graphql',
+              'nothing imports graphql',
+            ),
             layer(['./src/**', './catalog/**'], './workers', 'nothing imports workers'),
             layer(['./src/**', './catalog/**', './workers/**'], './src/server.ts', 'server.ts is the composition root'),
             // The read side never imports the write side.
             layer('./src/query', './src/commands', 'query never imports commands'),
             // Lower layers do not reach up.
-            layer(['./src/access', './catalog', './src/cache', './src/db'], ['./src/query', './src/commands', './src/auth', './src/files', './src/jobs'], 'access, catalog, cache and db sit below the read and write sides'),
-            layer(['./src/errors.ts', './src/config'], ['./src/!(errors.ts|config)/**', './catalog/**'], 'errors and config are leaves'),
+            layer(
+              ['./src/access', './catalog', './src/cache', './src/db'],
+              ['./src/query', './src/commands', './src/auth', './src/files', './src/jobs'],
+              'access, catalog, cache and db sit below the read and write sides',
+            ),
+            layer(
+              ['./src/errors.ts', './src/config'],
+              ['./src/!(errors.ts|config)/**', './catalog/**'],
+              'errors and config are leaves',
+            ),
             // The client library imports nothing from the server.
-            layer('./src/client', ['./src/!(client)/**', './src/*.ts', './catalog/**', './workers/**'], 'client imports nothing from the server'),
+            layer(
+              './src/client',
+              ['./src/!(client)/**', './src/*.ts', './catalog/**', './workers/**'],
+              'client imports nothing from the server',
+            ),
           ],
         },
       ],

@@ -52,7 +52,8 @@ try {
     const [, collection = '', qs = ''] = list;
     const ast = buildReadAst(build, collection, parseQuery(parseQueryString(qs)));
     const service = compileReadJson(dialectFor('pg'), ast);
-    if (process.env['SHOW_SQL'] === '1') console.log(`-- ${scenario.name}\n${service.sql}\n-- ${JSON.stringify(service.values)}`);
+    if (process.env['SHOW_SQL'] === '1')
+      console.log(`-- ${scenario.name}\n${service.sql}\n-- ${JSON.stringify(service.values)}`);
     const floor: CompiledSql = { sql: scenario.sql, values: [] };
     const serviceTimes: Timing[] = [];
     const floorTimes: Timing[] = [];
@@ -75,7 +76,9 @@ interface Timing {
 }
 
 async function explain(compiled: CompiledSql): Promise<Timing> {
-  const result = (await db.raw(`explain (analyze, buffers, format json) ${compiled.sql}`, [...compiled.values] as Knex.RawBinding[])) as {
+  const result = (await db.raw(`explain (analyze, buffers, format json) ${compiled.sql}`, [
+    ...compiled.values,
+  ] as Knex.RawBinding[])) as {
     rows: { 'QUERY PLAN': [{ 'Execution Time': number; 'Planning Time': number }] }[];
   };
   const plan = result.rows[0]?.['QUERY PLAN'][0];

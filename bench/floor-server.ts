@@ -21,20 +21,26 @@ const server = createServer((req, res) => {
   const fail = (error: unknown) => res.writeHead(500).end(String(error));
   const path = (req.url ?? '').split('?')[0];
   if (req.method === 'POST' && path === '/items/articles') {
-    readJson(req).then(async (body) => {
-      const items = (Array.isArray(body) ? body : [body]) as ArticleInput[];
-      const ids = await createArticles(pool, items);
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ data: Array.isArray(body) ? ids.map((id) => ({ id })) : { id: ids[0] } }));
-    }).catch(fail);
+    readJson(req)
+      .then(async (body) => {
+        const items = (Array.isArray(body) ? body : [body]) as ArticleInput[];
+        const ids = await createArticles(pool, items);
+        res
+          .writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' })
+          .end(JSON.stringify({ data: Array.isArray(body) ? ids.map((id) => ({ id })) : { id: ids[0] } }));
+      })
+      .catch(fail);
     return;
   }
   const update = req.method === 'PATCH' ? /^\/items\/articles\/(\d+)$/.exec(path ?? '') : null;
   if (update?.[1] !== undefined) {
     const id = Number(update[1]);
-    readJson(req).then(async (body) => {
-      await updateArticle(pool, id, (body as { title: string }).title);
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ data: { id } }));
-    }).catch(fail);
+    readJson(req)
+      .then(async (body) => {
+        await updateArticle(pool, id, (body as { title: string }).title);
+        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ data: { id } }));
+      })
+      .catch(fail);
     return;
   }
   const sql = byPath.get(req.url ?? '');
@@ -42,12 +48,9 @@ const server = createServer((req, res) => {
     res.writeHead(404).end();
     return;
   }
-  pool.query<{ body: string }>(sql).then(
-    (result) => {
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(result.rows[0]?.body ?? 'null');
-    },
-    fail,
-  );
+  pool.query<{ body: string }>(sql).then((result) => {
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(result.rows[0]?.body ?? 'null');
+  }, fail);
 });
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

@@ -42,7 +42,9 @@ await withScratchSchema({ collections: COLLECTIONS, reverse: true }, async (db) 
     const at = (q: number) => timings[Math.min(timings.length - 1, Math.floor(q * timings.length))]?.toFixed(0);
     return `min ${at(0)} ms, median ${at(0.5)} ms, max ${at(1)} ms`;
   };
-  console.log(`GraphQL schemas: ${Object.keys(overview.collections).length} collections, ${types} types per scope, ${RUNS} runs`);
+  console.log(
+    `GraphQL schemas: ${Object.keys(overview.collections).length} collections, ${types} types per scope, ${RUNS} runs`,
+  );
   console.log(`  one scope (the first request):   ${summary(first)}`);
   console.log(`  both scopes:                     ${summary(both)}`);
 });

@@ -49,7 +49,8 @@ async function measure(options: autocannon.Options, duration = DURATION): Promis
   const cpuBefore = serviceCpuMs();
   const result = await autocannon({ duration, connections: CONNECTIONS, ...options });
   const cpuAfter = serviceCpuMs();
-  const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.requests.total;
+  const cpuMs =
+    cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.requests.total;
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx, cpuMs };
 }
 
@@ -70,7 +71,9 @@ function normalize(value: unknown): unknown {
 }
 
 const floorBody = (await fetch(FLOOR_URL + scenario.path).then((r) => r.json())) as { data: unknown };
-const graphqlBody = (await fetch(`${SERVICE_URL}/graphql`, graphqlRequest).then((r) => r.json())) as { data: { articles: unknown } };
+const graphqlBody = (await fetch(`${SERVICE_URL}/graphql`, graphqlRequest).then((r) => r.json())) as {
+  data: { articles: unknown };
+};
 const same = isDeepStrictEqual(normalize(graphqlBody.data.articles), normalize(floorBody.data));
 
 const endpoints: Record<'floor' | 'rest' | 'graphql', autocannon.Options> = {

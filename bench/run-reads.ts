@@ -48,6 +48,8 @@ for (const scenario of READ_SCENARIOS) {
   );
   console.error(rows.at(-1));
 }
-console.log(`| scenario | service req/s | floor req/s | ratio | p99 ms (service / floor) | same body | service errors |`);
+console.log(
+  `| scenario | service req/s | floor req/s | ratio | p99 ms (service / floor) | same body | service errors |`,
+);
 console.log(`|---|---|---|---|---|---|---|`);
 for (const row of rows) console.log(row);

@@ -98,7 +98,9 @@ interface Status {
 }
 
 async function latestExport(): Promise<{ item: string; status: Status } | undefined> {
-  const res = await fetch(`${BASE}/activity?filter[action][_eq]=export&sort=-id&limit=1&fields=item,comment`, { headers });
+  const res = await fetch(`${BASE}/activity?filter[action][_eq]=export&sort=-id&limit=1&fields=item,comment`, {
+    headers,
+  });
   const row = ((await res.json()) as { data: { item: string; comment: string }[] }).data[0];
   return row === undefined ? undefined : { item: row.item, status: JSON.parse(row.comment) as Status };
 }
@@ -136,7 +138,9 @@ try {
     }, 250);
     const seconds = (performance.now() - started) / 1000;
     const { peak } = memory(pid);
-    const file = (await (await fetch(`${BASE}/files/${String(done.file)}?fields=filesize`, { headers })).json()) as { data: { filesize: number } };
+    const file = (await (await fetch(`${BASE}/files/${String(done.file)}?fields=filesize`, { headers })).json()) as {
+      data: { filesize: number };
+    };
     const megabytes = Number(file.data.filesize) / 1024 / 1024;
     results.push(
       `| export csv | ${rows.toLocaleString('en')} | ${seconds.toFixed(1)} s | ${Math.round(rows / seconds).toLocaleString('en')} rows/s | ${megabytes.toFixed(0)} MB | idle ${idle.toFixed(0)}, ${samples.join(', ')}; **peak ${peak.toFixed(0)} MB** |`,

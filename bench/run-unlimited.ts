@@ -24,7 +24,10 @@ function memory(): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-const db = knex({ client: 'pg', connection: { host: '127.0.0.1', user: process.env['PGUSER'] ?? 'root', database: DB } });
+const db = knex({
+  client: 'pg',
+  connection: { host: '127.0.0.1', user: process.env['PGUSER'] ?? 'root', database: DB },
+});
 if (!(await db.schema.hasTable('bench_stream'))) await createGeneratedRows(db, 'bench_stream', ROWS);
 await db.destroy();
 const cleared = await fetch(`${SERVICE_URL}/utils/cache/clear`, { method: 'POST', headers });

@@ -18,9 +18,18 @@ const BULK = Number(process.env['BULK'] ?? 10_000);
 const WARMUP = Number(process.env['WARMUP'] ?? 3);
 const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
 
-const article = (i: number) => ({ title: `Bench article ${i}`, status: 'draft', author: 1 + (i % 1000), category: 1 + (i % 20) });
+const article = (i: number) => ({
+  title: `Bench article ${i}`,
+  status: 'draft',
+  author: 1 + (i % 1000),
+  category: 1 + (i % 20),
+});
 
-async function rate(url: string, method: 'POST' | 'PATCH', body: (n: number) => { path: string; body: string }): Promise<number> {
+async function rate(
+  url: string,
+  method: 'POST' | 'PATCH',
+  body: (n: number) => { path: string; body: string },
+): Promise<number> {
   let n = 0;
   const run = (duration: number) =>
     autocannon({
@@ -29,11 +38,19 @@ async function rate(url: string, method: 'POST' | 'PATCH', body: (n: number) => 
       method,
       duration,
       connections: CONNECTIONS,
-      requests: [{ setupRequest: (req) => { const next = body(n++); return { ...req, path: next.path, body: next.body }; } }],
+      requests: [
+        {
+          setupRequest: (req) => {
+            const next = body(n++);
+            return { ...req, path: next.path, body: next.body };
+          },
+        },
+      ],
     });
   if (WARMUP > 0) await run(WARMUP);
   const result = await run(DURATION);
-  if (result.non2xx > 0 || result.errors > 0) console.error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    console.error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -54,14 +71,31 @@ async function bulk(url: string): Promise<number> {
 const rows: string[] = [];
 const row = (name: string, service: number, floor: number, unit: string, higherIsBetter: boolean) => {
   const ratio = higherIsBetter ? service / floor : floor / service;
-  rows.push(`| ${name} | ${service.toFixed(unit === 's' ? 2 : 0)} ${unit} | ${floor.toFixed(unit === 's' ? 2 : 0)} ${unit} | ${ratio.toFixed(2)} |`);
+  rows.push(
+    `| ${name} | ${service.toFixed(unit === 's' ? 2 : 0)} ${unit} | ${floor.toFixed(unit === 's' ? 2 : 0)} ${unit} | ${ratio.toFixed(2)} |`,
+  );
   console.error(rows.at(-1));
 };
 
 const create = (n: number) => ({ path: '/items/articles?fields=id', body: JSON.stringify(article(n)) });
-const update = (n: number) => ({ path: `/items/articles/${50_001 + (n % 49_000)}?fields=id`, body: JSON.stringify({ title: `Updated ${n}` }) });
-row('single create + audit', await rate(SERVICE_URL, 'POST', create), await rate(FLOOR_URL, 'POST', create), 'req/s', true);
-row('single update + audit', await rate(SERVICE_URL, 'PATCH', update), await rate(FLOOR_URL, 'PATCH', update), 'req/s', true);
+const update = (n: number) => ({
+  path: `/items/articles/${50_001 + (n % 49_000)}?fields=id`,
+  body: JSON.stringify({ title: `Updated ${n}` }),
+});
+row(
+  'single create + audit',
+  await rate(SERVICE_URL, 'POST', create),
+  await rate(FLOOR_URL, 'POST', create),
+  'req/s',
+  true,
+);
+row(
+  'single update + audit',
+  await rate(SERVICE_URL, 'PATCH', update),
+  await rate(FLOOR_URL, 'PATCH', update),
+  'req/s',
+  true,
+);
 row(`bulk create of ${BULK} + audit`, await bulk(SERVICE_URL), await bulk(FLOOR_URL), 's', false);
 
 console.log('| scenario | service | floor | service / floor throughput |');

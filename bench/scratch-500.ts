@@ -63,13 +63,27 @@ async function createTables(db: Knex, { collections, reverse = false }: ScratchO
       );
     }
     const names = Array.from({ length: collections }, (_, i) => `bench_c${i}`);
-    await trx.batchInsert('svc_collections', names.map((collection) => ({ collection, icon: 'box' })), 500);
+    await trx.batchInsert(
+      'svc_collections',
+      names.map((collection) => ({ collection, icon: 'box' })),
+      500,
+    );
     const fields = ['id', 'title', 'body', 'status', 'price', 'active', 'data', 'created_at', 'ref', 'code'];
     const fieldRows = names.flatMap((collection) =>
-      fields.map((field, sort) => ({ collection, field, sort, interface: 'input', special: field === 'ref' ? 'm2o' : null })),
+      fields.map((field, sort) => ({
+        collection,
+        field,
+        sort,
+        interface: 'input',
+        special: field === 'ref' ? 'm2o' : null,
+      })),
     );
     if (reverse) {
-      fieldRows.push(...names.slice(0, -1).map((collection) => ({ collection, field: 'children', sort: 10, interface: 'list-o2m', special: 'o2m' })));
+      fieldRows.push(
+        ...names
+          .slice(0, -1)
+          .map((collection) => ({ collection, field: 'children', sort: 10, interface: 'list-o2m', special: 'o2m' })),
+      );
     }
     await trx.batchInsert('svc_fields', fieldRows, 1000);
     const relationRows = names.slice(1).map((collection, i) => ({

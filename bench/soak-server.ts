@@ -16,7 +16,13 @@ const ms = (ns: number) => Math.max(0, Math.round(ns / 1e4 - RESOLUTION_MS * 100
 process.on('message', (message: unknown) => {
   if (message === 'sample') {
     const { rss, heapUsed } = process.memoryUsage();
-    process.send?.({ rss, heapUsed, delayP50: ms(delay.percentile(50)), delayP99: ms(delay.percentile(99)), delayMax: ms(delay.max) });
+    process.send?.({
+      rss,
+      heapUsed,
+      delayP50: ms(delay.percentile(50)),
+      delayP99: ms(delay.percentile(99)),
+      delayMax: ms(delay.max),
+    });
     delay.reset();
   } else if (message === 'stop') {
     void server.close().then(() => process.exit(0));

@@ -45,7 +45,11 @@ const env: Record<string, string | undefined> = {
   STORAGE_LOCAL_ROOT: join(dir, 'uploads'),
   TEMP_PATH: join(dir, 'tmp'),
 };
-const child = fork(new URL('./soak-server.ts', import.meta.url).pathname, { env, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const child = fork(new URL('./soak-server.ts', import.meta.url).pathname, {
+  env,
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+});
 const replies: ((message: unknown) => void)[] = [];
 child.on('message', (message) => replies.shift()?.(message));
 const reply = <T>() => new Promise<T>((resolve) => replies.push((m) => resolve(m as T)));
@@ -66,7 +70,11 @@ try {
     ],
   });
   if (!created.ok) throw new Error(`creating the collection: ${created.status} ${await created.text()}`);
-  const seeded = await call('POST', '/items/soak?fields=id', Array.from({ length: 1000 }, (_, n) => ({ title: `seed ${n}`, n })));
+  const seeded = await call(
+    'POST',
+    '/items/soak?fields=id',
+    Array.from({ length: 1000 }, (_, n) => ({ title: `seed ${n}`, n })),
+  );
   if (!seeded.ok) throw new Error(`seeding: ${seeded.status} ${await seeded.text()}`);
 
   let latencies: number[] = [];
@@ -90,11 +98,19 @@ try {
   const kinds: readonly [number, () => Promise<Response>][] = [
     [0.6, () => call('GET', `/items/soak?limit=20&sort=-id&filter[n][_gte]=${counter % 500}`)],
     [0.25, () => call('POST', '/items/soak?fields=id', { title: `soak ${counter}`, n: counter % 1000 })],
-    [0.15, () => call('POST', '/graphql', { query: `{ soak(limit: 10, sort: ["-id"], filter: { n: { _lt: ${counter % 1000} } }) { id title n } }` })],
+    [
+      0.15,
+      () =>
+        call('POST', '/graphql', {
+          query: `{ soak(limit: 10, sort: ["-id"], filter: { n: { _lt: ${counter % 1000} } }) { id title n } }`,
+        }),
+    ],
   ];
 
   console.log(`soak: ${DURATION} s at ${RATE} req/s against ${url} (${env['DB_CLIENT']}), samples every ${SAMPLE} s`);
-  console.log('| t (s) | requests | errors | in flight | p50 ms | p99 ms | RSS MB | heap MB | loop delay p50 / p99 / max ms |');
+  console.log(
+    '| t (s) | requests | errors | in flight | p50 ms | p99 ms | RSS MB | heap MB | loop delay p50 / p99 / max ms |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   const started = Date.now();
   let nextSample = SAMPLE;
@@ -109,13 +125,17 @@ try {
       // Paced against the clock, so the rate stays steady whatever each iteration costs.
       await delay(Math.max(0, started + (counter * 1000) / RATE - Date.now()));
     }
-    if (second % EXPORT_EVERY === 0) void timed(() => call('POST', '/utils/export/soak', { format: 'json', query: { fields: ['id', 'title', 'n'], limit: -1 } }));
+    if (second % EXPORT_EVERY === 0)
+      void timed(() =>
+        call('POST', '/utils/export/soak', { format: 'json', query: { fields: ['id', 'title', 'n'], limit: -1 } }),
+      );
     if (second === nextSample) {
       nextSample += SAMPLE;
       child.send('sample');
       const sample = await reply<Sample>();
       const sorted = latencies.sort((a, b) => a - b);
-      const at = (p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!);
+      const at = (p: number) =>
+        sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
       const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
       console.log(
         `| ${Math.round((Date.now() - started) / 1000)} | ${sorted.length} | ${errors} | ${inFlight} | ${at(0.5).toFixed(1)} | ${at(0.99).toFixed(1)} | ${mb(sample.rss)} | ${mb(sample.heapUsed)} | ${sample.delayP50} / ${sample.delayP99} / ${sample.delayMax} |`,

@@ -40,7 +40,13 @@ export function createArticles(pool: pg.Pool, items: readonly ArticleInput[]): P
       values,
     );
     const ids = inserted.rows.map((r) => r.id);
-    await recordAudit(client, 'create', ids, inserted.rows.map((r) => r.data), inserted.rows.map((r) => r.data));
+    await recordAudit(
+      client,
+      'create',
+      ids,
+      inserted.rows.map((r) => r.data),
+      inserted.rows.map((r) => r.data),
+    );
     return ids;
   });
 }
@@ -52,7 +58,13 @@ export function updateArticle(pool: pg.Pool, id: number, title: string): Promise
       `UPDATE articles SET title = $2 WHERE id = $1 RETURNING row_to_json(articles) AS data`,
       [id, title],
     );
-    await recordAudit(client, 'update', [id], updated.rows.map((r) => r.data), [{ title }]);
+    await recordAudit(
+      client,
+      'update',
+      [id],
+      updated.rows.map((r) => r.data),
+      [{ title }],
+    );
   });
 }
 
@@ -71,6 +83,11 @@ async function recordAudit(
   await client.query(
     `INSERT INTO svc_revisions (activity, collection, item, data, delta)
      SELECT unnest($1::int[]), 'articles', unnest($2::text[]), unnest($3::json[]), unnest($4::json[])`,
-    [activity.rows.map((r) => r.id), ids.map(String), data.map((d) => JSON.stringify(d)), delta.map((d) => JSON.stringify(d))],
+    [
+      activity.rows.map((r) => r.id),
+      ids.map(String),
+      data.map((d) => JSON.stringify(d)),
+      delta.map((d) => JSON.stringify(d)),
+    ],
   );
 }

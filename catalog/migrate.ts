@@ -33,9 +33,7 @@ export async function migrate(db: Knex, migrations: readonly Migration[] = MIGRA
 
 async function applyPending(db: Knex, migrations: readonly Migration[]): Promise<string[]> {
   await ensureMigrationsTable(db);
-  const done = new Set(
-    (await db(MIGRATIONS_TABLE).select<{ version: string }[]>('version')).map((r) => r.version),
-  );
+  const done = new Set((await db(MIGRATIONS_TABLE).select<{ version: string }[]>('version')).map((r) => r.version));
   const applied: string[] = [];
   for (const migration of migrations) {
     if (done.has(migration.version)) continue;

@@ -114,10 +114,7 @@ export class ValueTooLongError extends ServiceError<ColumnRef> {
 export class ValueOutOfRangeError extends ServiceError<ColumnRef> {
   readonly code = 'VALUE_OUT_OF_RANGE';
   constructor(ref: ColumnRef) {
-    super(
-      `Numeric value for field "${ref.field}" in collection "${ref.collection}" is out of range.`,
-      ref,
-    );
+    super(`Numeric value for field "${ref.field}" in collection "${ref.collection}" is out of range.`, ref);
   }
 }
 
@@ -262,10 +259,7 @@ export class UnsupportedMediaTypeError extends ServiceError<{ mediaType: string;
 export class RangeNotSatisfiableError extends ServiceError<{ range: string }> {
   readonly code = 'RANGE_NOT_SATISFIABLE';
   constructor(range: string) {
-    super(
-      `Range "${range}" is invalid or the file's size doesn't match the requested range.`,
-      { range },
-    );
+    super(`Range "${range}" is invalid or the file's size doesn't match the requested range.`, { range });
   }
 }
 

@@ -18,7 +18,12 @@ import { answerClientError } from './http/error-handler.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
 import { createAuthServices, type AuthServices } from './auth/auth-context.js';
-import { FallbackCounterStore, MemoryCounterStore, RedisCounterStore, type CounterStore } from './auth/counter-store.js';
+import {
+  FallbackCounterStore,
+  MemoryCounterStore,
+  RedisCounterStore,
+  type CounterStore,
+} from './auth/counter-store.js';
 import { closeRedis, RedisGuard, redisClientOptions } from './cache/redis-guard.js';
 import { PermissionStore } from './access/permission-store.js';
 import { EXPORT_JOB } from './files/export/export-job.js';
@@ -54,7 +59,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const storage = createStorage(config.storage);
   const files = new FileLibrary({ config, storage, logger });
-  const db = createDatabase(config.db, { warn: (message) => logger.warn(message), debug: (message) => logger.debug(message) });
+  const db = createDatabase(config.db, {
+    warn: (message) => logger.warn(message),
+    debug: (message) => logger.debug(message),
+  });
   let result: BootstrapResult;
   try {
     await waitForDatabase(db, config.db.connectWaitMs, logger);
@@ -101,19 +109,36 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const shared = openSharedState(config, invalidation, logger);
   const { dataCache, rateLimitCounters } = shared;
-  const appDeps = { config, db, logger, schema, auth, invalidation, permissions, storage, files, jobs, dataCache, rateLimitCounters };
+  const appDeps = {
+    config,
+    db,
+    logger,
+    schema,
+    auth,
+    invalidation,
+    permissions,
+    storage,
+    files,
+    jobs,
+    dataCache,
+    rateLimitCounters,
+  };
   const { retention } = config;
   const pruner =
     retention.activityMs === null && retention.revisionsMs === null
       ? undefined
-      : startJournalPruner(db, config.db.client, retention, (error) => logger.warn({ err: error }, 'journal retention: prune failed'));
+      : startJournalPruner(db, config.db.client, retention, (error) =>
+          logger.warn({ err: error }, 'journal retention: prune failed'),
+        );
   const app = createApp(appDeps);
   const server = createServer(options.fastPath === false ? app : requestListener(app, appDeps));
   server.on('clientError', answerClientError);
   try {
     await listen(server, config.port, config.host);
   } catch (error) {
-    await shutdown(server, { db, schema, jobs, auth, invalidation, shared, pruner }, config.shutdownTimeoutMs, logger, { isStartFailure: true });
+    await shutdown(server, { db, schema, jobs, auth, invalidation, shared, pruner }, config.shutdownTimeoutMs, logger, {
+      isStartFailure: true,
+    });
     throw describeListenFailure(error, config);
   }
   const { port } = server.address() as AddressInfo;
@@ -129,7 +154,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     bootstrap: result,
     app,
     close() {
-      closing ??= shutdown(server, { db, schema, jobs, auth, invalidation, shared, pruner }, config.shutdownTimeoutMs, logger);
+      closing ??= shutdown(
+        server,
+        { db, schema, jobs, auth, invalidation, shared, pruner },
+        config.shutdownTimeoutMs,
+        logger,
+      );
       return closing;
     },
   };
@@ -158,14 +188,24 @@ function openSharedState(config: Config, invalidation: DataInvalidation, logger:
   const base = { ttlMs: cache.ttlMs, namespace: cache.namespace, logger };
   let dataCache: DataCache | undefined;
   if (cache.enabled) {
-    dataCache = isCacheInRedis && redis !== undefined ? createDataCache({ ...base, store: 'redis', redis }) : createDataCache({ ...base, store: 'memory', maxSize: cache.memoryMaxSize });
+    dataCache =
+      isCacheInRedis && redis !== undefined
+        ? createDataCache({ ...base, store: 'redis', redis })
+        : createDataCache({ ...base, store: 'memory', maxSize: cache.memoryMaxSize });
   }
-  const stopPurging = dataCache === undefined ? undefined : purgeOnChange(invalidation, dataCache, { autoPurge: cache.autoPurge, ignore: cache.autoPurgeIgnoreList });
+  const stopPurging =
+    dataCache === undefined
+      ? undefined
+      : purgeOnChange(invalidation, dataCache, { autoPurge: cache.autoPurge, ignore: cache.autoPurgeIgnoreList });
   let rateLimitCounters: CounterStore = new MemoryCounterStore();
   if (isLimiterInRedis && redis !== undefined) {
     const guard = new RedisGuard('rate limiter', LIMITER_DEGRADATIONS[rateLimiter.redisFallback], logger);
     guard.watch(redis);
-    rateLimitCounters = new FallbackCounterStore(new RedisCounterStore(redis, `${cache.namespace}:`), guard, rateLimiter.redisFallback);
+    rateLimitCounters = new FallbackCounterStore(
+      new RedisCounterStore(redis, `${cache.namespace}:`),
+      guard,
+      rateLimiter.redisFallback,
+    );
   }
   return {
     dataCache,
@@ -200,12 +240,21 @@ function describeListenFailure(error: unknown, config: Config): unknown {
   const { port, host } = config;
   switch (code) {
     case 'EADDRINUSE':
-      return new StartupFailure(`Port ${port} on ${host} is already in use (another instance of the service, or another program): stop it, or set PORT to a free port.`, error);
+      return new StartupFailure(
+        `Port ${port} on ${host} is already in use (another instance of the service, or another program): stop it, or set PORT to a free port.`,
+        error,
+      );
     case 'EACCES':
-      return new StartupFailure(`Not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges): set PORT to 1024 or above.`, error);
+      return new StartupFailure(
+        `Not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges): set PORT to 1024 or above.`,
+        error,
+      );
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
-      return new StartupFailure(`HOST ${host} is not an address of this machine: set HOST to one of its addresses, or to 0.0.0.0 for all of them.`, error);
+      return new StartupFailure(
+        `HOST ${host} is not an address of this machine: set HOST to one of its addresses, or to 0.0.0.0 for all of them.`,
+        error,
+      );
     default:
       return error;
   }
@@ -222,7 +271,8 @@ export function describeStartupFailure(error: unknown, config: Config): string |
 
 /** ioredis gives up on an unreachable REDIS with this error (caches and jobs open it at start). */
 function describeRedisFailure(error: unknown, config: Config): string | undefined {
-  if (config.redis.url === undefined || !(error instanceof Error) || error.message !== 'Connection is closed.') return undefined;
+  if (config.redis.url === undefined || !(error instanceof Error) || error.message !== 'Connection is closed.')
+    return undefined;
   const url = new URL(config.redis.url);
   return `Cannot reach Redis at ${url.hostname}:${url.port === '' ? '6379' : url.port} (REDIS): start it, or leave REDIS unset to keep caches in memory and run jobs in this process.`;
 }

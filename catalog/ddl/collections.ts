@@ -52,12 +52,15 @@ export async function createCollections(ctx: SchemaContext, specs: readonly Coll
         const columns = spec.isFolder ? [] : spec.fields.filter((f) => f.schema !== null);
         if (!spec.isFolder) {
           await change.ddl(
-            (x) => x.schema.createTable(spec.collection, (t) => {
-              for (const f of columns) defineColumn(t, x, dialect, newColumnDefinition(f.field, f.type, f.schema ?? {}));
-            }),
+            (x) =>
+              x.schema.createTable(spec.collection, (t) => {
+                for (const f of columns)
+                  defineColumn(t, x, dialect, newColumnDefinition(f.field, f.type, f.schema ?? {}));
+              }),
             (x) => x.schema.dropTableIfExists(spec.collection),
           );
-          for (const f of columns) await addKeys(change, { collection: spec.collection, field: f.field, type: f.type }, f.schema ?? {});
+          for (const f of columns)
+            await addKeys(change, { collection: spec.collection, field: f.field, type: f.type }, f.schema ?? {});
         }
         await change.data(async (trx) => {
           await replaceStaleRows(trx, spec.collection);
@@ -82,7 +85,10 @@ export async function createCollections(ctx: SchemaContext, specs: readonly Coll
 async function replaceStaleRows(trx: Knex.Transaction, collection: string): Promise<void> {
   await trx('svc_fields').where({ collection }).delete();
   await trx('svc_relations').where({ many_collection: collection }).delete();
-  await trx('svc_relations').where({ one_collection: collection }).whereNotNull('one_field').update({ one_field: null });
+  await trx('svc_relations')
+    .where({ one_collection: collection })
+    .whereNotNull('one_field')
+    .update({ one_field: null });
 }
 
 /** The spec with exactly one primary key field, first; a uuid key without a default gets special `uuid`. */
@@ -121,7 +127,11 @@ export async function updateCollection(ctx: SchemaContext, collection: string, m
     throw new UnprocessableEntityError(`System collection "${collection}" can't be altered`);
   }
   if (target !== undefined) {
-    assertSortField(collection, meta, Object.values(target.fields).map((f) => ({ field: f.field, schema: f.isAlias ? null : {} })));
+    assertSortField(
+      collection,
+      meta,
+      Object.values(target.fields).map((f) => ({ field: f.field, schema: f.isAlias ? null : {} })),
+    );
   }
   await runSchemaChange(
     ctx.db,
@@ -172,7 +182,10 @@ export async function deleteCollection(ctx: SchemaContext, collection: string): 
             await trx('svc_fields').where({ collection: relation.relatedCollection, field: oneField }).delete();
           }
         }
-        await trx('svc_relations').where({ many_collection: collection }).orWhere({ one_collection: collection }).delete();
+        await trx('svc_relations')
+          .where({ many_collection: collection })
+          .orWhere({ one_collection: collection })
+          .delete();
         await trx('svc_fields').where({ collection }).delete();
         await trx('svc_collections').where({ collection }).delete();
         await trx('svc_collections').where({ group: collection }).update({ group: null });
@@ -193,11 +206,7 @@ export async function deleteCollection(ctx: SchemaContext, collection: string): 
   await ctx.schema.invalidate();
 }
 
-async function removeFromManyToAny(
-  trx: Knex.Transaction,
-  overview: SchemaOverview,
-  collection: string,
-): Promise<void> {
+async function removeFromManyToAny(trx: Knex.Transaction, overview: SchemaOverview, collection: string): Promise<void> {
   for (const relation of overview.relations) {
     const allowed = relation.meta?.oneAllowedCollections;
     if (relation.meta?.id == null || allowed == null || !allowed.includes(collection)) continue;
@@ -220,6 +229,8 @@ function assertSortField(
   const sortField = meta?.['sort_field'];
   if (sortField === undefined || sortField === null) return;
   if (!fields.some((f) => f.field === sortField && f.schema !== null)) {
-    throw new InvalidPayloadError(`"meta.sort_field": field "${String(sortField)}" doesn't exist in collection "${collection}"`);
+    throw new InvalidPayloadError(
+      `"meta.sort_field": field "${String(sortField)}" doesn't exist in collection "${collection}"`,
+    );
   }
 }

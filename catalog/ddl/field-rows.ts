@@ -14,7 +14,11 @@ const ALIAS_SPECIALS = ['alias', 'o2m', 'm2m', 'm2a', 'files', 'translations', '
 export function specialFor(type: FieldType, given: unknown): string[] | null {
   const special = parseCsv(given) ?? [];
   const needed =
-    type === 'hash' ? ['hash'] : type === 'alias' && !special.some((s) => ALIAS_SPECIALS.includes(s)) ? ['alias', 'no-data'] : [];
+    type === 'hash'
+      ? ['hash']
+      : type === 'alias' && !special.some((s) => ALIAS_SPECIALS.includes(s))
+        ? ['alias', 'no-data']
+        : [];
   const merged = [...special, ...needed.filter((s) => !special.includes(s))];
   return merged.length === 0 ? null : merged;
 }
@@ -43,13 +47,20 @@ export async function upsertFieldRow(
   type: FieldType,
   meta: Readonly<Record<string, unknown>>,
 ): Promise<void> {
-  const existing = await trx('svc_fields').where({ collection, field }).first<{ special: unknown } | undefined>('special');
+  const existing = await trx('svc_fields')
+    .where({ collection, field })
+    .first<{ special: unknown } | undefined>('special');
   if (existing === undefined) {
     await trx('svc_fields').insert(withoutUndefined(newFieldRow(collection, field, type, meta)));
     return;
   }
   const special = 'special' in meta ? meta['special'] : existing.special;
-  const { id: _id, collection: _c, field: _f, ...changes } = encodeRow(FIELD_ROW, { ...meta, special: specialFor(type, special) });
+  const {
+    id: _id,
+    collection: _c,
+    field: _f,
+    ...changes
+  } = encodeRow(FIELD_ROW, { ...meta, special: specialFor(type, special) });
   await trx('svc_fields').where({ collection, field }).update(changes);
 }
 

@@ -11,7 +11,13 @@ import {
 import { readColumnKeys, type RawUniqueKey } from '../introspection/index.js';
 import { apiDefault } from '../overview/api-objects.js';
 import { requireCollection } from '../overview/lookup.js';
-import type { CollectionOverview, FieldOverview, FieldType, RelationOverview, SchemaOverview } from '../overview/types.js';
+import type {
+  CollectionOverview,
+  FieldOverview,
+  FieldType,
+  RelationOverview,
+  SchemaOverview,
+} from '../overview/types.js';
 import { defineColumn, stringLengthOf, type ColumnDefinition } from './columns.js';
 import type { SchemaContext } from './context.js';
 import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
@@ -29,8 +35,22 @@ import {
 
 /** Types an existing column can be altered to or from (geometry and unknown columns are left alone). */
 const ALTERABLE: ReadonlySet<FieldType> = new Set([
-  'string', 'text', 'integer', 'bigInteger', 'float', 'decimal', 'boolean', 'date', 'time',
-  'dateTime', 'timestamp', 'json', 'uuid', 'hash', 'csv', 'binary',
+  'string',
+  'text',
+  'integer',
+  'bigInteger',
+  'float',
+  'decimal',
+  'boolean',
+  'date',
+  'time',
+  'dateTime',
+  'timestamp',
+  'json',
+  'uuid',
+  'hash',
+  'csv',
+  'binary',
 ]);
 
 /** POST /fields/:collection: adds the column (none for an alias) and its svc_fields row. */
@@ -91,17 +111,21 @@ export async function addColumn(
   const column = newColumnDefinition(field, type, spec);
   const addFirst = mustBeFilled(column) && dialect === 'sqlite3' ? { ...column, isNullable: true } : column;
   await change.ddl(
-    (x) => x.schema.alterTable(table, (t) => {
-      defineColumn(t, x, dialect, addFirst);
-    }),
-    (x) => x.schema.alterTable(table, (t) => {
-      t.dropColumn(field);
-    }),
+    (x) =>
+      x.schema.alterTable(table, (t) => {
+        defineColumn(t, x, dialect, addFirst);
+      }),
+    (x) =>
+      x.schema.alterTable(table, (t) => {
+        t.dropColumn(field);
+      }),
   );
   if (addFirst !== column) {
-    await change.ddl((x) => x.schema.alterTable(table, (t) => {
-      defineColumn(t, x, dialect, column).alter();
-    }));
+    await change.ddl((x) =>
+      x.schema.alterTable(table, (t) => {
+        defineColumn(t, x, dialect, column).alter();
+      }),
+    );
   }
   await addKeys(change, { collection: table, field, type }, spec);
 }
@@ -126,14 +150,16 @@ async function changeKey(
   indexName = constraintName(column.collection, column.field, kind === 'index' ? 'index' : 'unique'),
 ): Promise<void> {
   const { collection: table, field } = column;
-  const add = (x: Knex) => x.schema.alterTable(table, (t) => {
-    if (kind === 'index') t.index([field], indexName);
-    else t.unique([field], { indexName, useConstraint: kind === 'unique' });
-  });
-  const drop = (x: Knex) => x.schema.alterTable(table, (t) => {
-    if (kind === 'unique') t.dropUnique([field], indexName);
-    else t.dropIndex([field], indexName);
-  });
+  const add = (x: Knex) =>
+    x.schema.alterTable(table, (t) => {
+      if (kind === 'index') t.index([field], indexName);
+      else t.unique([field], { indexName, useConstraint: kind === 'unique' });
+    });
+  const drop = (x: Knex) =>
+    x.schema.alterTable(table, (t) => {
+      if (kind === 'unique') t.dropUnique([field], indexName);
+      else t.dropIndex([field], indexName);
+    });
   await (isAdded ? change.ddl(add, drop) : change.ddl(drop, add));
 }
 
@@ -179,14 +205,21 @@ export function newColumnDefinition(field: string, type: FieldType, spec: Column
  * default, unique) and updates or creates the svc_fields row. The primary key and the system
  * tables' own fields can't be altered (422).
  */
-export async function updateField(ctx: SchemaContext, collection: string, field: string, patch: FieldPatch): Promise<void> {
+export async function updateField(
+  ctx: SchemaContext,
+  collection: string,
+  field: string,
+  patch: FieldPatch,
+): Promise<void> {
   const overview = await ctx.schema.getOverview();
   const target = requireCollection(overview, collection);
   const current = requireField(target, field);
   assertNotSystemField(target, current, 'altered');
   const type = patch.type ?? current.type;
   if ((type === 'alias') !== current.isAlias) {
-    throw new InvalidPayloadError(`Field "${field}" of collection "${collection}" can't change between alias and column`);
+    throw new InvalidPayloadError(
+      `Field "${field}" of collection "${collection}" can't change between alias and column`,
+    );
   }
   const schema = withoutUnchanged(patch.schema ?? {}, current);
   const isColumnChange =
@@ -205,7 +238,9 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
   const wantsIndex = !isUnique && (schema.isIndexed ?? (hadIndex || keepsIndex));
   const indexChange = !current.isAlias && wantsIndex !== hadIndex;
   if (!current.isAlias && schema.isIndexed === false && isUnique) {
-    throw new InvalidPayloadError(`Field "${field}" of collection "${collection}" is unique: its unique key is an index`);
+    throw new InvalidPayloadError(
+      `Field "${field}" of collection "${collection}" is unique: its unique key is an index`,
+    );
   }
   if (schema.isIndexed === false && keepsIndex) {
     throw new InvalidPayloadError(
@@ -249,14 +284,17 @@ export async function updateField(ctx: SchemaContext, collection: string, field:
     async (change) => {
       if (isColumnChange) {
         await change.ddl(
-          (x) => x.schema.alterTable(collection, (t) => {
-            defineColumn(t, x, dialect, after).alter();
-          }),
-          (x) => x.schema.alterTable(collection, (t) => {
-            defineColumn(t, x, dialect, before).alter();
-          }),
+          (x) =>
+            x.schema.alterTable(collection, (t) => {
+              defineColumn(t, x, dialect, after).alter();
+            }),
+          (x) =>
+            x.schema.alterTable(collection, (t) => {
+              defineColumn(t, x, dialect, before).alter();
+            }),
         );
-        if (dialect === 'sqlite3' && type !== current.type) await change.data((trx) => assertSqliteConverted(trx, changed));
+        if (dialect === 'sqlite3' && type !== current.type)
+          await change.data((trx) => assertSqliteConverted(trx, changed));
       }
       // Keys are added before others are dropped: a foreign key on MariaDB is never left without one.
       if (indexChange && wantsIndex) await changeKey(change, changed, 'index', true);
@@ -338,9 +376,11 @@ export async function deleteField(ctx: SchemaContext, collection: string, field:
     async (change) => {
       await forgetField(change, overview, collection, field);
       if (!current.isAlias) {
-        await change.ddl((x) => x.schema.alterTable(collection, (t) => {
-          t.dropColumn(field);
-        }));
+        await change.ddl((x) =>
+          x.schema.alterTable(collection, (t) => {
+            t.dropColumn(field);
+          }),
+        );
       }
     },
     ctx.reporter,

@@ -18,9 +18,13 @@ export async function addForeignKey(change: SchemaChange, key: ForeignKey): Prom
   const name = key.constraintName ?? constraintName(key.collection, key.field, 'foreign');
   try {
     await change.ddl(
-      (db) => db.schema.alterTable(key.collection, (t) => {
-        t.foreign(key.field, name).references(key.foreignColumn).inTable(key.relatedCollection).onDelete(key.onDelete);
-      }),
+      (db) =>
+        db.schema.alterTable(key.collection, (t) => {
+          t.foreign(key.field, name)
+            .references(key.foreignColumn)
+            .inTable(key.relatedCollection)
+            .onDelete(key.onDelete);
+        }),
       (db) => dropConstraint(db, { ...key, constraintName: name }),
     );
   } catch (error) {
@@ -35,12 +39,13 @@ export async function addForeignKey(change: SchemaChange, key: ForeignKey): Prom
 export async function dropForeignKey(change: SchemaChange, key: ForeignKey): Promise<void> {
   await change.ddl(
     (db) => dropConstraint(db, key),
-    (db) => db.schema.alterTable(key.collection, (t) => {
-      t.foreign(key.field, key.constraintName ?? undefined)
-        .references(key.foreignColumn)
-        .inTable(key.relatedCollection)
-        .onDelete(key.onDelete);
-    }),
+    (db) =>
+      db.schema.alterTable(key.collection, (t) => {
+        t.foreign(key.field, key.constraintName ?? undefined)
+          .references(key.foreignColumn)
+          .inTable(key.relatedCollection)
+          .onDelete(key.onDelete);
+      }),
   );
 }
 

@@ -68,7 +68,8 @@ type Body = Readonly<Record<string, unknown>>;
 
 export function parseCollectionPayload(body: unknown): CollectionSpec {
   const object = requireObject(body, 'collection');
-  const collection = typeof object['collection'] === 'string' ? toServiceCollectionName(object['collection']) : object['collection'];
+  const collection =
+    typeof object['collection'] === 'string' ? toServiceCollectionName(object['collection']) : object['collection'];
   assertCollectionName(collection);
   const schema = object['schema'];
   if (schema !== undefined && schema !== null && !isObject(schema)) {
@@ -79,7 +80,8 @@ export function parseCollectionPayload(body: unknown): CollectionSpec {
   const fields = rawFields.map((f: unknown) => parseFieldPayload(f, collection));
   const seen = new Set<string>();
   for (const f of fields) {
-    if (seen.has(f.field)) throw new InvalidPayloadError(`Field "${f.field}" is given twice for collection "${collection}"`);
+    if (seen.has(f.field))
+      throw new InvalidPayloadError(`Field "${f.field}" is given twice for collection "${collection}"`);
     seen.add(f.field);
   }
   return { collection, meta: optionalMeta(object), isFolder: schema === undefined || schema === null, fields };

@@ -32,7 +32,8 @@ export async function createRelation(ctx: SchemaContext, spec: RelationSpec): Pr
     );
   }
   const meta = spec.meta ?? {};
-  const related = spec.relatedCollection === null ? null : requireExisting(overview, spec.relatedCollection, 'Related collection');
+  const related =
+    spec.relatedCollection === null ? null : requireExisting(overview, spec.relatedCollection, 'Related collection');
   assertRelationMeta(overview, many, related, meta);
   const oneField = stringOrNull(meta['one_field']);
 
@@ -72,7 +73,10 @@ export async function updateRelation(
   const overview = await ctx.schema.getOverview();
   const relation = requireRelation(overview, collection, field);
   const many = requireExisting(overview, collection, 'Collection');
-  const related = relation.relatedCollection === null ? null : requireExisting(overview, relation.relatedCollection, 'Related collection');
+  const related =
+    relation.relatedCollection === null
+      ? null
+      : requireExisting(overview, relation.relatedCollection, 'Related collection');
   const meta = patch.meta ?? {};
   assertRelationMeta(overview, many, related, meta);
   const oneField = stringOrNull(meta['one_field']);
@@ -87,7 +91,9 @@ export async function updateRelation(
         await change.data(async (trx) => {
           const where = { many_collection: collection, many_field: field };
           if ((await trx('svc_relations').where(where).first('id')) === undefined) {
-            await trx('svc_relations').insert(newRelationRow({ collection, field, relatedCollection: relation.relatedCollection }, meta));
+            await trx('svc_relations').insert(
+              newRelationRow({ collection, field, relatedCollection: relation.relatedCollection }, meta),
+            );
           } else {
             const changes = encodeRow(RELATION_ROW, withoutKeys(meta));
             if (Object.keys(changes).length > 0) await trx('svc_relations').where(where).update(changes);
@@ -127,13 +133,21 @@ async function replaceForeignKey(
 }
 
 /** The alias field showing the o2m side, created when the related collection lacks it. */
-async function ensureAlias(trx: Knex.Transaction, related: CollectionOverview, oneField: string, meta: Meta): Promise<void> {
+async function ensureAlias(
+  trx: Knex.Transaction,
+  related: CollectionOverview,
+  oneField: string,
+  meta: Meta,
+): Promise<void> {
   const existing = related.fields[oneField];
   if (existing !== undefined) return;
-  const isStored = (await trx('svc_fields').where({ collection: related.collection, field: oneField }).first('id')) !== undefined;
+  const isStored =
+    (await trx('svc_fields').where({ collection: related.collection, field: oneField }).first('id')) !== undefined;
   if (isStored) return;
   const special = stringOrNull(meta['junction_field']) === null ? 'o2m' : 'm2m';
-  await trx('svc_fields').insert(withoutUndefined(newFieldRow(related.collection, oneField, 'alias', { special: [special] })));
+  await trx('svc_fields').insert(
+    withoutUndefined(newFieldRow(related.collection, oneField, 'alias', { special: [special] })),
+  );
 }
 
 function assertRelationMeta(

@@ -51,7 +51,8 @@ export function translateSchemaError(error: unknown, dialect: DbClient, changed:
   if (isConversionError(error, dialect)) return conversionError(changed);
   if (isDependencyError(error, dialect)) return dependencyError(changed);
   // A prefix would make the key unique on the prefix only: refused instead.
-  if (dialect === 'mysql' && (error as { errno?: unknown }).errno === MYSQL_ER_BLOB_KEY_WITHOUT_LENGTH) return notIndexable(changed);
+  if (dialect === 'mysql' && (error as { errno?: unknown }).errno === MYSQL_ER_BLOB_KEY_WITHOUT_LENGTH)
+    return notIndexable(changed);
   return translated;
 }
 
@@ -64,23 +65,32 @@ export function assertIndexable(changed: ChangedField): void {
 }
 
 function notIndexable({ collection, field, type }: ChangedField): InvalidPayloadError {
-  return new InvalidPayloadError(`Field "${field}" of collection "${collection}" of type "${type}" can't be unique or indexed`);
+  return new InvalidPayloadError(
+    `Field "${field}" of collection "${collection}" of type "${type}" can't be unique or indexed`,
+  );
 }
 
 /** INVALID_PAYLOAD: a stored value can't be converted to the field's new type. */
 function conversionError({ collection, field, type }: ChangedField): InvalidPayloadError {
-  return new InvalidPayloadError(`Field "${field}" of collection "${collection}" can't be altered to "${type}": a stored value can't be converted`);
+  return new InvalidPayloadError(
+    `Field "${field}" of collection "${collection}" can't be altered to "${type}": a stored value can't be converted`,
+  );
 }
 
 /** INVALID_PAYLOAD: the change would drop a key that another table's foreign key needs. */
 function dependencyError({ collection, field }: ChangedField): InvalidPayloadError {
-  return new InvalidPayloadError(`Field "${field}" of collection "${collection}" can't be changed so: a foreign key of another table depends on its key`);
+  return new InvalidPayloadError(
+    `Field "${field}" of collection "${collection}" can't be changed so: a foreign key of another table depends on its key`,
+  );
 }
 
 function isDependencyError(error: unknown, dialect: DbClient): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, errno } = error as { code?: unknown; errno?: unknown };
-  return (dialect === 'pg' && code === PG_DEPENDENT_OBJECTS_STILL_EXIST) || (dialect === 'mysql' && errno === MYSQL_ER_DROP_INDEX_FK);
+  return (
+    (dialect === 'pg' && code === PG_DEPENDENT_OBJECTS_STILL_EXIST) ||
+    (dialect === 'mysql' && errno === MYSQL_ER_DROP_INDEX_FK)
+  );
 }
 
 function isConversionError(error: unknown, dialect: DbClient): boolean {
@@ -117,7 +127,12 @@ export async function assertSqliteConverted(trx: Knex.Transaction, changed: Chan
  * VALUE_TOO_LONG when a stored value (as text) is longer than `maxLength`: PostgreSQL's
  * ALTER ... USING (column::varchar(n)) would cut it silently, SQLite would keep it.
  */
-export async function assertValuesFit(db: Knex, dialect: DbClient, changed: ChangedField, maxLength: number): Promise<void> {
+export async function assertValuesFit(
+  db: Knex,
+  dialect: DbClient,
+  changed: ChangedField,
+  maxLength: number,
+): Promise<void> {
   const length = dialect === 'pg' ? 'length(cast(?? as text))' : dialect === 'mysql' ? 'char_length(??)' : 'length(??)';
   const tooLong = await db(changed.collection)
     .whereRaw(`${length} > ?`, [changed.field, maxLength])

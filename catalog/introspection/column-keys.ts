@@ -25,7 +25,8 @@ export class ColumnKeyIndex {
       isIndexed: true,
       indexNames: role === 'plain' ? [...known.indexNames, name] : known.indexNames,
       // The primary key is no unique key of its own: it is altered never (422), not dropped.
-      uniqueKeys: role === 'plain' || role === 'primary' ? known.uniqueKeys : [...known.uniqueKeys, { name, kind: role }],
+      uniqueKeys:
+        role === 'plain' || role === 'primary' ? known.uniqueKeys : [...known.uniqueKeys, { name, kind: role }],
     });
   }
 

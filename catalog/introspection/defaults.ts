@@ -4,14 +4,10 @@
  * `{ fn: "expression", sql }`. Each dialect first strips its own decoration.
  */
 export type ColumnDefault =
-  | string
-  | number
-  | boolean
-  | null
-  | { readonly fn: 'now' }
-  | { readonly fn: 'expression'; readonly sql: string };
+  string | number | boolean | null | { readonly fn: 'now' } | { readonly fn: 'expression'; readonly sql: string };
 
-const NOW_EXPRESSIONS = /^(now\(\)|current_timestamp(\(\d*\))?|localtimestamp(\(\d*\))?|current_date|current_time(\(\d*\))?|datetime\('now'\)|\(datetime\('now'\)\))$/i;
+const NOW_EXPRESSIONS =
+  /^(now\(\)|current_timestamp(\(\d*\))?|localtimestamp(\(\d*\))?|current_date|current_time(\(\d*\))?|datetime\('now'\)|\(datetime\('now'\)\))$/i;
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i;
 
 export function isNowExpression(sql: string): boolean {

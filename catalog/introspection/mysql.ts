@@ -116,17 +116,15 @@ export async function introspectMysql(db: Knex): Promise<RawSchema> {
     .flat();
   return {
     tables,
-    foreignKeys: single.map(
-      (r): RawForeignKey => ({
-        table: r.table_name,
-        column: r.column_name,
-        foreignTable: r.foreign_table,
-        foreignColumn: r.foreign_column,
-        constraintName: r.constraint_name,
-        onUpdate: r.on_update,
-        onDelete: r.on_delete,
-      }),
-    ),
+    foreignKeys: single.map((r): RawForeignKey => ({
+      table: r.table_name,
+      column: r.column_name,
+      foreignTable: r.foreign_table,
+      foreignColumn: r.foreign_column,
+      constraintName: r.constraint_name,
+      onUpdate: r.on_update,
+      onDelete: r.on_delete,
+    })),
   };
 }
 
@@ -140,12 +138,7 @@ async function readJsonChecks(db: Knex): Promise<Set<string>> {
   return columns;
 }
 
-function toColumn(
-  row: ColumnRow,
-  isMariaDb: boolean,
-  keys: ColumnKeys,
-  hasJsonCheck: boolean,
-): RawColumn {
+function toColumn(row: ColumnRow, isMariaDb: boolean, keys: ColumnKeys, hasJsonCheck: boolean): RawColumn {
   const extra = row.extra.toLowerCase();
   const isGenerated = /\b(virtual|stored|persistent) generated\b|^(virtual|persistent|stored)$/.test(extra);
   const dataType = row.data_type.toLowerCase();

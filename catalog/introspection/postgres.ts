@@ -121,9 +121,18 @@ export async function introspectPostgres(db: Knex): Promise<RawSchema> {
   const read = <T>(sql: string) => db.raw<{ rows: T[] }>(sql);
   // A transaction's one connection runs them one after another (pg deprecates queueing
   // statements on a busy client); the pool runs them side by side.
-  const [columns, indexRows, foreignKeys] = db.isTransaction === true
-    ? [await read<ColumnRow>(COLUMNS_SQL), await read<IndexRow>(INDEX_SQL), await read<ForeignKeyRow>(FOREIGN_KEYS_SQL)]
-    : await Promise.all([read<ColumnRow>(COLUMNS_SQL), read<IndexRow>(INDEX_SQL), read<ForeignKeyRow>(FOREIGN_KEYS_SQL)]);
+  const [columns, indexRows, foreignKeys] =
+    db.isTransaction === true
+      ? [
+          await read<ColumnRow>(COLUMNS_SQL),
+          await read<IndexRow>(INDEX_SQL),
+          await read<ForeignKeyRow>(FOREIGN_KEYS_SQL),
+        ]
+      : await Promise.all([
+          read<ColumnRow>(COLUMNS_SQL),
+          read<IndexRow>(INDEX_SQL),
+          read<ForeignKeyRow>(FOREIGN_KEYS_SQL),
+        ]);
 
   const indexes = groupBy(indexRows.rows, (r) => r.index_id);
   const primaryKeys = new Map<string, string[]>();
@@ -131,7 +140,11 @@ export async function introspectPostgres(db: Knex): Promise<RawSchema> {
   for (const rows of indexes.values()) {
     const [first] = rows;
     if (first === undefined || rows.length !== first.column_count) continue;
-    if (first.is_primary) primaryKeys.set(first.table_name, rows.map((r) => r.column_name));
+    if (first.is_primary)
+      primaryKeys.set(
+        first.table_name,
+        rows.map((r) => r.column_name),
+      );
     if (rows.length !== 1) continue;
     columnKeys.add(first.table_name, first.column_name, first.index_name, postgresRole(first));
   }
@@ -148,17 +161,15 @@ export async function introspectPostgres(db: Knex): Promise<RawSchema> {
 
   return {
     tables,
-    foreignKeys: foreignKeys.rows.map(
-      (r): RawForeignKey => ({
-        table: r.table_name,
-        column: r.column_name,
-        foreignTable: r.foreign_table,
-        foreignColumn: r.foreign_column,
-        constraintName: r.constraint_name,
-        onUpdate: FK_ACTIONS[r.on_update] ?? null,
-        onDelete: FK_ACTIONS[r.on_delete] ?? null,
-      }),
-    ),
+    foreignKeys: foreignKeys.rows.map((r): RawForeignKey => ({
+      table: r.table_name,
+      column: r.column_name,
+      foreignTable: r.foreign_table,
+      foreignColumn: r.foreign_column,
+      constraintName: r.constraint_name,
+      onUpdate: FK_ACTIONS[r.on_update] ?? null,
+      onDelete: FK_ACTIONS[r.on_delete] ?? null,
+    })),
   };
 }
 

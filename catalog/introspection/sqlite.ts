@@ -93,18 +93,16 @@ export async function introspectSqlite(db: Knex): Promise<RawSchema> {
     .flat();
   return {
     tables,
-    foreignKeys: single.map(
-      (r): RawForeignKey => ({
-        table: r.table_name,
-        column: r.column_name,
-        foreignTable: r.foreign_table,
-        // `REFERENCES t` without a column means t's primary key.
-        foreignColumn: r.foreign_column ?? primaryKeyOf.get(r.foreign_table)?.[0] ?? null,
-        constraintName: null,
-        onUpdate: r.on_update,
-        onDelete: r.on_delete,
-      }),
-    ),
+    foreignKeys: single.map((r): RawForeignKey => ({
+      table: r.table_name,
+      column: r.column_name,
+      foreignTable: r.foreign_table,
+      // `REFERENCES t` without a column means t's primary key.
+      foreignColumn: r.foreign_column ?? primaryKeyOf.get(r.foreign_table)?.[0] ?? null,
+      constraintName: null,
+      onUpdate: r.on_update,
+      onDelete: r.on_delete,
+    })),
   };
 }
 
@@ -115,14 +113,14 @@ function sqliteRole(index: IndexRow): IndexRole {
   return index.origin === 'u' ? 'table' : 'index';
 }
 
-function toColumn(
-  row: ColumnRow,
-  primaryKey: readonly string[],
-  keys: ColumnKeys,
-): RawColumn {
+function toColumn(row: ColumnRow, primaryKey: readonly string[], keys: ColumnKeys): RawColumn {
   const declared = row.type.trim().toLowerCase();
   const dataType = declared.replace(/\s*\(.*$/s, '');
-  const [first, second] = /\(([^)]*)\)/.exec(declared)?.[1]?.split(',').map((s) => Number(s.trim())) ?? [];
+  const [first, second] =
+    /\(([^)]*)\)/
+      .exec(declared)?.[1]
+      ?.split(',')
+      .map((s) => Number(s.trim())) ?? [];
   const isPrimary = primaryKey.length === 1 && primaryKey[0] === row.column_name;
   const isNumeric = /^(decimal|numeric|float|double|real)/.test(dataType);
   return {

@@ -29,9 +29,11 @@ export interface RelationObject {
 /** Every collection, tables and folders, by name. */
 export function listCollectionObjects(overview: SchemaOverview): CollectionObject[] {
   const tables = Object.values(overview.collections).map(toCollectionObject);
-  const folders = (overview.folders ?? []).map(
-    (meta): CollectionObject => ({ collection: String(meta['collection']), meta, schema: null }),
-  );
+  const folders = (overview.folders ?? []).map((meta): CollectionObject => ({
+    collection: String(meta['collection']),
+    meta,
+    schema: null,
+  }));
   return [...tables, ...folders].sort((a, b) => compare(a.collection, b.collection));
 }
 

@@ -1,5 +1,11 @@
 import type { Knex } from 'knex';
-import { introspect, parseSqlDefault, type RawColumn, type RawForeignKey, type RawTable } from '../introspection/index.js';
+import {
+  introspect,
+  parseSqlDefault,
+  type RawColumn,
+  type RawForeignKey,
+  type RawTable,
+} from '../introspection/index.js';
 import { groupBy } from '../introspection/group-by.js';
 import {
   INTERNAL_TABLES,
@@ -218,7 +224,9 @@ function aliasField(field: string, special: string[], meta: Row | null): FieldOv
   };
 }
 
-function metaProperties(meta: Row | null): Pick<FieldOverview, 'required' | 'validation' | 'validationMessage' | 'sort' | 'meta'> {
+function metaProperties(
+  meta: Row | null,
+): Pick<FieldOverview, 'required' | 'validation' | 'validationMessage' | 'sort' | 'meta'> {
   const validation = meta?.['validation'];
   const message = meta?.['validation_message'];
   const sort = meta?.['sort'];

@@ -25,11 +25,7 @@ export function requireCollection(overview: SchemaOverview, collection: string):
   return found;
 }
 
-export function findField(
-  overview: SchemaOverview,
-  collection: string,
-  field: string,
-): FieldOverview | undefined {
+export function findField(overview: SchemaOverview, collection: string, field: string): FieldOverview | undefined {
   const fields = Object.hasOwn(overview.collections, collection) ? overview.collections[collection]?.fields : undefined;
   return fields !== undefined && Object.hasOwn(fields, field) ? fields[field] : undefined;
 }

@@ -14,10 +14,26 @@ interface RowCodec {
 
 export const COLLECTION_ROW: RowCodec = {
   columns: [
-    'collection', 'icon', 'note', 'display_template', 'hidden', 'singleton', 'translations',
-    'archive_field', 'archive_app_filter', 'archive_value', 'unarchive_value', 'sort_field',
-    'accountability', 'color', 'item_duplication_fields', 'sort', 'group', 'collapse',
-    'preview_url', 'versioning',
+    'collection',
+    'icon',
+    'note',
+    'display_template',
+    'hidden',
+    'singleton',
+    'translations',
+    'archive_field',
+    'archive_app_filter',
+    'archive_value',
+    'unarchive_value',
+    'sort_field',
+    'accountability',
+    'color',
+    'item_duplication_fields',
+    'sort',
+    'group',
+    'collapse',
+    'preview_url',
+    'versioning',
   ],
   json: ['translations', 'item_duplication_fields'],
   boolean: ['hidden', 'singleton', 'archive_app_filter', 'versioning'],
@@ -26,9 +42,25 @@ export const COLLECTION_ROW: RowCodec = {
 
 export const FIELD_ROW: RowCodec = {
   columns: [
-    'id', 'collection', 'field', 'special', 'interface', 'options', 'display', 'display_options',
-    'readonly', 'hidden', 'sort', 'width', 'translations', 'note', 'conditions', 'required',
-    'group', 'validation', 'validation_message',
+    'id',
+    'collection',
+    'field',
+    'special',
+    'interface',
+    'options',
+    'display',
+    'display_options',
+    'readonly',
+    'hidden',
+    'sort',
+    'width',
+    'translations',
+    'note',
+    'conditions',
+    'required',
+    'group',
+    'validation',
+    'validation_message',
   ],
   json: ['options', 'display_options', 'translations', 'conditions', 'validation'],
   boolean: ['readonly', 'hidden', 'required'],
@@ -37,8 +69,16 @@ export const FIELD_ROW: RowCodec = {
 
 export const RELATION_ROW: RowCodec = {
   columns: [
-    'id', 'many_collection', 'many_field', 'one_collection', 'one_field', 'one_collection_field',
-    'one_allowed_collections', 'junction_field', 'sort_field', 'one_deselect_action',
+    'id',
+    'many_collection',
+    'many_field',
+    'one_collection',
+    'one_field',
+    'one_collection_field',
+    'one_allowed_collections',
+    'junction_field',
+    'sort_field',
+    'one_deselect_action',
   ],
   json: [],
   boolean: [],
@@ -47,18 +87,45 @@ export const RELATION_ROW: RowCodec = {
 
 /** What a new svc_collections row holds when the caller gives nothing (migration defaults). */
 export const COLLECTION_ROW_DEFAULTS: Row = {
-  icon: null, note: null, display_template: null, hidden: false, singleton: false,
-  translations: null, archive_field: null, archive_app_filter: true, archive_value: null,
-  unarchive_value: null, sort_field: null, accountability: 'all', color: null,
-  item_duplication_fields: null, sort: null, group: null, collapse: 'open', preview_url: null,
+  icon: null,
+  note: null,
+  display_template: null,
+  hidden: false,
+  singleton: false,
+  translations: null,
+  archive_field: null,
+  archive_app_filter: true,
+  archive_value: null,
+  unarchive_value: null,
+  sort_field: null,
+  accountability: 'all',
+  color: null,
+  item_duplication_fields: null,
+  sort: null,
+  group: null,
+  collapse: 'open',
+  preview_url: null,
   versioning: false,
 };
 
 /** What a new svc_fields row holds when the caller gives nothing (migration defaults). */
 export const FIELD_ROW_DEFAULTS: Row = {
-  special: null, interface: null, options: null, display: null, display_options: null,
-  readonly: false, hidden: false, sort: null, width: 'full', translations: null, note: null,
-  conditions: null, required: false, group: null, validation: null, validation_message: null,
+  special: null,
+  interface: null,
+  options: null,
+  display: null,
+  display_options: null,
+  readonly: false,
+  hidden: false,
+  sort: null,
+  width: 'full',
+  translations: null,
+  note: null,
+  conditions: null,
+  required: false,
+  group: null,
+  validation: null,
+  validation_message: null,
 };
 
 /** A stored row → the API's meta object (unknown columns dropped). */
@@ -97,7 +164,11 @@ export function parseCsv(value: unknown): string[] | null {
     const parsed = parseJson(text);
     if (Array.isArray(parsed)) return parsed.map(String);
   }
-  return text.replace(/^\{(.*)\}$/s, '$1').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return text
+    .replace(/^\{(.*)\}$/s, '$1')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 export function parseJson(value: unknown): unknown {

@@ -32,7 +32,12 @@ export type SchemaStep =
   | { readonly kind: 'updateField'; readonly collection: string; readonly field: string; readonly patch: FieldPatch }
   | { readonly kind: 'deleteField'; readonly collection: string; readonly field: string; readonly isColumn: boolean }
   | { readonly kind: 'createRelation'; readonly spec: RelationSpec }
-  | { readonly kind: 'updateRelation'; readonly collection: string; readonly field: string; readonly patch: RelationPatch }
+  | {
+      readonly kind: 'updateRelation';
+      readonly collection: string;
+      readonly field: string;
+      readonly patch: RelationPatch;
+    }
   | { readonly kind: 'deleteRelation'; readonly collection: string; readonly field: string };
 
 /**
@@ -47,8 +52,13 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
   const created: CollectionSpec[] = [];
   const newFields = new Map<string, SnapshotField[]>();
   for (const f of diff.fields) {
-    const target = targetOf(current.fields.find((x) => x.collection === f.collection && x.field === f.field), f.diff, `field "${f.collection}.${f.field}"`) as SnapshotField | undefined;
-    if (target !== undefined && isNew(f.diff)) newFields.set(f.collection, [...(newFields.get(f.collection) ?? []), target]);
+    const target = targetOf(
+      current.fields.find((x) => x.collection === f.collection && x.field === f.field),
+      f.diff,
+      `field "${f.collection}.${f.field}"`,
+    ) as SnapshotField | undefined;
+    if (target !== undefined && isNew(f.diff))
+      newFields.set(f.collection, [...(newFields.get(f.collection) ?? []), target]);
   }
   const collectionSteps: SchemaStep[] = [];
   for (const c of diff.collections) {
@@ -76,10 +86,16 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
     const target = targetOf(before, f.diff, `field "${f.collection}.${f.field}"`) as SnapshotField | undefined;
     if (target === undefined) {
       if (before !== undefined && !dropped.has(f.collection)) {
-        fieldDrops.push({ kind: 'deleteField', collection: f.collection, field: f.field, isColumn: before.schema !== null });
+        fieldDrops.push({
+          kind: 'deleteField',
+          collection: f.collection,
+          field: f.field,
+          isColumn: before.schema !== null,
+        });
       }
     } else if (before === undefined) {
-      if (!isCreated(f.collection)) steps.push({ kind: 'createField', collection: f.collection, spec: parseFieldPayload(target, f.collection) });
+      if (!isCreated(f.collection))
+        steps.push({ kind: 'createField', collection: f.collection, spec: parseFieldPayload(target, f.collection) });
     } else {
       steps.push({ kind: 'updateField', collection: f.collection, field: f.field, patch: fieldPatch(before, target) });
     }
@@ -90,7 +106,8 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
     const before = current.relations.find((x) => x.collection === r.collection && x.field === r.field);
     const target = targetOf(before, r.diff, `relation "${r.collection}.${r.field}"`) as SnapshotRelation | undefined;
     if (target === undefined) {
-      if (before !== undefined && !dropped.has(r.collection)) steps.push({ kind: 'deleteRelation', collection: r.collection, field: r.field });
+      if (before !== undefined && !dropped.has(r.collection))
+        steps.push({ kind: 'deleteRelation', collection: r.collection, field: r.field });
     } else if (before === undefined) {
       relationSteps.push({ kind: 'createRelation', spec: parseRelationPayload(target) });
     } else if (before.related_collection !== target.related_collection) {
@@ -98,7 +115,12 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
       steps.push({ kind: 'deleteRelation', collection: r.collection, field: r.field });
       relationSteps.push({ kind: 'createRelation', spec: parseRelationPayload(target) });
     } else {
-      relationSteps.push({ kind: 'updateRelation', collection: r.collection, field: r.field, patch: relationPatch(before, target) });
+      relationSteps.push({
+        kind: 'updateRelation',
+        collection: r.collection,
+        field: r.field,
+        patch: relationPatch(before, target),
+      });
     }
   }
   steps.push(...relationSteps, ...fieldDrops);
@@ -115,9 +137,11 @@ function isNew(entries: readonly DiffEntry[]): boolean {
 
 /** The object after the diff, undefined when the diff removes it. */
 function targetOf(before: object | undefined, entries: readonly DiffEntry[], what: string): unknown {
-  if (before === undefined && !isNew(entries)) throw new InvalidPayloadError(`The diff changes ${what}, which doesn't exist`);
+  if (before === undefined && !isNew(entries))
+    throw new InvalidPayloadError(`The diff changes ${what}, which doesn't exist`);
   const after = applyEntries(before, entries);
-  if (after !== undefined && !isObject(after)) throw new InvalidPayloadError(`The diff leaves ${what} without an object`);
+  if (after !== undefined && !isObject(after))
+    throw new InvalidPayloadError(`The diff leaves ${what} without an object`);
   return after;
 }
 
@@ -127,7 +151,9 @@ function fieldPatch(before: SnapshotField, after: SnapshotField): FieldPatch {
   if (after.type !== before.type) body['type'] = after.type;
   if (JSON.stringify(after.meta) !== JSON.stringify(before.meta)) body['meta'] = after.meta ?? {};
   if (after.schema !== null) {
-    const changed = Object.entries(after.schema).filter(([k, v]) => JSON.stringify(before.schema?.[k]) !== JSON.stringify(v));
+    const changed = Object.entries(after.schema).filter(
+      ([k, v]) => JSON.stringify(before.schema?.[k]) !== JSON.stringify(v),
+    );
     if (changed.length > 0) body['schema'] = Object.fromEntries(changed);
   }
   return parseFieldPatch(body, after.field);
@@ -257,7 +283,12 @@ async function runStep(ctx: SchemaContext, step: SchemaStep): Promise<void> {
 }
 
 /** Dropping a relation takes its o2m alias along: the alias's own drop step then has nothing to do. */
-async function ifStillThere(ctx: SchemaContext, collection: string, field: string, run: () => Promise<void>): Promise<void> {
+async function ifStillThere(
+  ctx: SchemaContext,
+  collection: string,
+  field: string,
+  run: () => Promise<void>,
+): Promise<void> {
   const overview = await ctx.schema.getOverview();
   if (overview.collections[collection]?.fields[field] === undefined) return;
   await run();

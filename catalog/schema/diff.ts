@@ -51,7 +51,12 @@ export function diffSnapshots(current: Snapshot, target: Snapshot): SchemaDiff {
       collection: c.collection,
       diff,
     })),
-    fields: diffLists(current.fields, target.fields, fieldKey, current.vendor === 'mysql' ? withoutImplicitIndex : undefined).map(([f, diff]) => ({
+    fields: diffLists(
+      current.fields,
+      target.fields,
+      fieldKey,
+      current.vendor === 'mysql' ? withoutImplicitIndex : undefined,
+    ).map(([f, diff]) => ({
       collection: f.collection,
       field: f.field,
       diff,
@@ -131,8 +136,10 @@ export function applyEntries(object: unknown, entries: readonly DiffEntry[]): un
       continue;
     }
     let parent: unknown = result;
-    for (const key of path.slice(0, -1)) parent = isObject(parent) && Object.hasOwn(parent, key) ? parent[key] : undefined;
-    if (!isObject(parent)) throw new InvalidPayloadError(`The diff doesn't fit the current schema at "${path.join('.')}"`);
+    for (const key of path.slice(0, -1))
+      parent = isObject(parent) && Object.hasOwn(parent, key) ? parent[key] : undefined;
+    if (!isObject(parent))
+      throw new InvalidPayloadError(`The diff doesn't fit the current schema at "${path.join('.')}"`);
     const last = path[path.length - 1] as string;
     const target = parent as Record<string, unknown>;
     if (entry.kind === 'D') delete target[last];
@@ -158,19 +165,31 @@ export function parseSnapshot(body: unknown): Snapshot {
     );
   }
   const vendor = body['vendor'];
-  if (typeof vendor !== 'string' || vendor === '') throw new InvalidPayloadError('"vendor" of the snapshot must be a string');
+  if (typeof vendor !== 'string' || vendor === '')
+    throw new InvalidPayloadError('"vendor" of the snapshot must be a string');
   const collections = requireList(body, 'collections').map((c, i) => parseCollection(c, i));
   const fields = requireList(body, 'fields').map((f, i) => parseField(f, i));
   const relations = requireList(body, 'relations').map((r, i) => parseRelation(r, i));
-  assertUnique(collections.map((c) => c.collection), 'collection');
-  assertUnique(fields.map((f) => `${f.collection}.${f.field}`), 'field');
-  assertUnique(relations.map((r) => `${r.collection}.${r.field}`), 'relation');
+  assertUnique(
+    collections.map((c) => c.collection),
+    'collection',
+  );
+  assertUnique(
+    fields.map((f) => `${f.collection}.${f.field}`),
+    'field',
+  );
+  assertUnique(
+    relations.map((r) => `${r.collection}.${r.field}`),
+    'relation',
+  );
   const tables = new Set(collections.filter((c) => c.schema !== null).map((c) => c.collection));
   for (const f of fields) {
-    if (!tables.has(f.collection)) throw new InvalidPayloadError(`Field "${f.collection}.${f.field}" belongs to no collection of the snapshot`);
+    if (!tables.has(f.collection))
+      throw new InvalidPayloadError(`Field "${f.collection}.${f.field}" belongs to no collection of the snapshot`);
   }
   for (const r of relations) {
-    if (!tables.has(r.collection)) throw new InvalidPayloadError(`Relation "${r.collection}.${r.field}" belongs to no collection of the snapshot`);
+    if (!tables.has(r.collection))
+      throw new InvalidPayloadError(`Relation "${r.collection}.${r.field}" belongs to no collection of the snapshot`);
     if (!fields.some((f) => f.collection === r.collection && f.field === r.field)) {
       throw new InvalidPayloadError(`Relation "${r.collection}.${r.field}" has no field in the snapshot`);
     }
@@ -192,13 +211,19 @@ function requireEntry(value: unknown, what: string, index: number): Readonly<Rec
 
 function requireString(object: Readonly<Record<string, unknown>>, key: string, where: string): string {
   const value = object[key];
-  if (typeof value !== 'string' || value === '') throw new InvalidPayloadError(`"${key}" of ${where} must be a non-empty string`);
+  if (typeof value !== 'string' || value === '')
+    throw new InvalidPayloadError(`"${key}" of ${where} must be a non-empty string`);
   return value;
 }
 
-function objectOrNull(object: Readonly<Record<string, unknown>>, key: string, where: string): Readonly<Record<string, unknown>> | null {
+function objectOrNull(
+  object: Readonly<Record<string, unknown>>,
+  key: string,
+  where: string,
+): Readonly<Record<string, unknown>> | null {
   const value = object[key] ?? null;
-  if (value !== null && !isObject(value)) throw new InvalidPayloadError(`"${key}" of ${where} must be an object or null`);
+  if (value !== null && !isObject(value))
+    throw new InvalidPayloadError(`"${key}" of ${where} must be an object or null`);
   return value;
 }
 
@@ -207,7 +232,11 @@ function parseCollection(value: unknown, index: number): SnapshotCollection {
   const collection = requireString(object, 'collection', `collection ${String(index)}`);
   const where = `collection "${collection}"`;
   const schema = objectOrNull(object, 'schema', where);
-  return { collection, meta: objectOrNull(object, 'meta', where), schema: schema === null ? null : { name: collection } };
+  return {
+    collection,
+    meta: objectOrNull(object, 'meta', where),
+    schema: schema === null ? null : { name: collection },
+  };
 }
 
 function parseField(value: unknown, index: number): SnapshotField {
@@ -269,8 +298,14 @@ export function parseApplyBody(body: unknown): { readonly hash: string; readonly
       const collection = requireString(entry, 'collection', `"${where}"`);
       const field = key === 'collections' ? '' : requireString(entry, 'field', `"${where}"`);
       const entries = entry['diff'];
-      if (!Array.isArray(entries) || entries.length === 0) throw new InvalidPayloadError(`"${where}.diff" must be a non-empty array`);
-      return { collection, field, related: entry['related_collection'] ?? null, diff: entries.map((e: unknown) => parseEntry(e, where)) };
+      if (!Array.isArray(entries) || entries.length === 0)
+        throw new InvalidPayloadError(`"${where}.diff" must be a non-empty array`);
+      return {
+        collection,
+        field,
+        related: entry['related_collection'] ?? null,
+        diff: entries.map((e: unknown) => parseEntry(e, where)),
+      };
     });
   };
   return {
@@ -291,7 +326,10 @@ export function parseApplyBody(body: unknown): { readonly hash: string; readonly
 function parseEntry(value: unknown, where: string): DiffEntry {
   if (!isObject(value)) throw new InvalidPayloadError(`"${where}.diff" must hold objects`);
   const path = value['path'];
-  if (path !== undefined && (!Array.isArray(path) || !path.every((p) => typeof p === 'string' && !UNSAFE_KEYS.has(p)))) {
+  if (
+    path !== undefined &&
+    (!Array.isArray(path) || !path.every((p) => typeof p === 'string' && !UNSAFE_KEYS.has(p)))
+  ) {
     throw new InvalidPayloadError(`"${where}.diff[].path" must be an array of keys`);
   }
   const at = path as string[] | undefined;

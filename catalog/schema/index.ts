@@ -52,7 +52,11 @@ export async function snapshotSchema(ctx: SchemaPromotionContext): Promise<Snaps
  * there is nothing to do. A snapshot of another vendor needs `force` (types and defaults may
  * not carry over). Every target object is checked as its route would, before any apply.
  */
-export async function diffSchema(ctx: SchemaPromotionContext, body: unknown, options: { force: boolean }): Promise<SchemaPlan | null> {
+export async function diffSchema(
+  ctx: SchemaPromotionContext,
+  body: unknown,
+  options: { force: boolean },
+): Promise<SchemaPlan | null> {
   const target = parseSnapshot(body);
   const current = takeSnapshot(ctx.db, await ctx.schema.getOverview(), ctx.service);
   if (target.vendor !== current.vendor && !options.force) {
@@ -76,7 +80,11 @@ export async function diffSchema(ctx: SchemaPromotionContext, body: unknown, opt
  * change since the diff → INVALID_PAYLOAD, nothing done). Steps that drop stored data need
  * `allowDestructive`.
  */
-export async function applySchema(ctx: SchemaPromotionContext, body: unknown, options: { allowDestructive: boolean }): Promise<readonly string[]> {
+export async function applySchema(
+  ctx: SchemaPromotionContext,
+  body: unknown,
+  options: { allowDestructive: boolean },
+): Promise<readonly string[]> {
   const { hash, diff } = parseApplyBody(body);
   const current = takeSnapshot(ctx.db, await ctx.schema.getOverview(), ctx.service);
   if (hash !== snapshotHash(current)) {

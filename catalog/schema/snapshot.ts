@@ -69,7 +69,9 @@ export function vendorOf(db: Knex): Vendor {
 /** The snapshot of `overview` (read from `db`, for the vendor). */
 export function takeSnapshot(db: Knex, overview: SchemaOverview, service: string): Snapshot {
   const vendor = vendorOf(db);
-  const collections = listCollectionObjects(overview).filter((c) => !isSystemName(c.collection) && c.meta?.['system'] !== true);
+  const collections = listCollectionObjects(overview).filter(
+    (c) => !isSystemName(c.collection) && c.meta?.['system'] !== true,
+  );
   const tables = Object.values(overview.collections).filter((c) => !c.isSystem);
   const userNames = new Set(tables.map((t) => t.collection));
   const fields = tables
@@ -95,7 +97,11 @@ export function takeSnapshot(db: Knex, overview: SchemaOverview, service: string
     version: SNAPSHOT_VERSION,
     service,
     vendor,
-    collections: collections.map((c) => ({ collection: c.collection, meta: c.meta, schema: c.schema === null ? null : { name: c.schema.name } })),
+    collections: collections.map((c) => ({
+      collection: c.collection,
+      meta: c.meta,
+      schema: c.schema === null ? null : { name: c.schema.name },
+    })),
     fields: fields.sort((a, b) => compare(a.collection, b.collection) || compare(a.field, b.field)),
     relations: relations.sort((a, b) => compare(a.collection, b.collection) || compare(a.field, b.field)),
   };

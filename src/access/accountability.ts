@@ -10,9 +10,7 @@ export interface Accountability {
 }
 
 /** A request without a token: the public role (reference/auth.md). */
-export function publicAccountability(
-  request: Pick<Accountability, 'ip' | 'userAgent' | 'origin'>,
-): Accountability {
+export function publicAccountability(request: Pick<Accountability, 'ip' | 'userAgent' | 'origin'>): Accountability {
   return Object.freeze({ user: null, role: null, admin: false, app: false, ...request });
 }
 

@@ -19,16 +19,40 @@ const VARIABLE = /^\$(CURRENT_USER|CURRENT_ROLE)(?:\.([A-Za-z0-9_]+(?:\.[A-Za-z0
 const NOW = /^\$NOW(?:\((.*)\))?$/;
 
 const UNIT_MS: Readonly<Record<string, number>> = {
-  ms: 1, millisecond: 1, milliseconds: 1,
-  s: 1000, sec: 1000, secs: 1000, second: 1000, seconds: 1000,
-  m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000,
-  h: 3_600_000, hr: 3_600_000, hrs: 3_600_000, hour: 3_600_000, hours: 3_600_000,
-  d: 86_400_000, day: 86_400_000, days: 86_400_000,
-  w: 604_800_000, week: 604_800_000, weeks: 604_800_000,
+  ms: 1,
+  millisecond: 1,
+  milliseconds: 1,
+  s: 1000,
+  sec: 1000,
+  secs: 1000,
+  second: 1000,
+  seconds: 1000,
+  m: 60_000,
+  min: 60_000,
+  mins: 60_000,
+  minute: 60_000,
+  minutes: 60_000,
+  h: 3_600_000,
+  hr: 3_600_000,
+  hrs: 3_600_000,
+  hour: 3_600_000,
+  hours: 3_600_000,
+  d: 86_400_000,
+  day: 86_400_000,
+  days: 86_400_000,
+  w: 604_800_000,
+  week: 604_800_000,
+  weeks: 604_800_000,
 };
 const CALENDAR_UNITS: Readonly<Record<string, 'month' | 'year'>> = {
-  mo: 'month', month: 'month', months: 'month',
-  y: 'year', yr: 'year', yrs: 'year', year: 'year', years: 'year',
+  mo: 'month',
+  month: 'month',
+  months: 'month',
+  y: 'year',
+  yr: 'year',
+  yrs: 'year',
+  year: 'year',
+  years: 'year',
 };
 
 /** True for a string that is one of the dynamic variables of reference/query.md. */

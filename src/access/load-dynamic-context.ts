@@ -48,14 +48,18 @@ async function loadPaths(
   const row =
     key === null || key === undefined || primary === undefined
       ? undefined
-      : await db(collection).where(primary, key).first<Record<string, unknown> | undefined>([...heads.keys()]);
+      : await db(collection)
+          .where(primary, key)
+          .first<Record<string, unknown> | undefined>([...heads.keys()]);
   for (const [head, tails] of heads) {
     const value = row?.[head] ?? null;
     if (paths.includes(head)) values.set(head, value);
     if (tails.length === 0) continue;
     const relation = getFieldRelation(overview, collection, head);
     if (relation?.kind !== 'm2o') {
-      throw new Error(`Permission variable path "${head}.${tails[0] ?? ''}" crosses ${collection}.${head}, which is not many-to-one`);
+      throw new Error(
+        `Permission variable path "${head}.${tails[0] ?? ''}" crosses ${collection}.${head}, which is not many-to-one`,
+      );
     }
     const nested = await loadPaths(db, overview, relation.related, value, tails);
     for (const [tail, nestedValue] of nested) values.set(`${head}.${tail}`, nestedValue);

@@ -113,7 +113,10 @@ export function parsePermissionRow(raw: Readonly<Record<string, unknown>>): Perm
  * without one makes the rule unrestricted), field lists united, presets laid over each other
  * in row order (own rows win over the implicit ones).
  */
-export function compilePermissionRules(rows: readonly PermissionRow[], options: { readonly app: boolean }): PermissionRules {
+export function compilePermissionRules(
+  rows: readonly PermissionRow[],
+  options: { readonly app: boolean },
+): PermissionRules {
   const all = options.app ? [...APP_ACCESS_PERMISSIONS, ...rows] : rows;
   const grouped = new Map<string, Map<PermissionAction, PermissionRow[]>>();
   for (const row of all) {

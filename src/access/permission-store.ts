@@ -1,5 +1,10 @@
 import type { Knex } from 'knex';
-import { compilePermissionRules, parsePermissionRow, type PermissionRow, type PermissionRules } from './permission-rules.js';
+import {
+  compilePermissionRules,
+  parsePermissionRow,
+  type PermissionRow,
+  type PermissionRules,
+} from './permission-rules.js';
 
 /**
  * svc_permissions compiled per (role, app_access), cached for one schema version
@@ -46,7 +51,15 @@ export class PermissionStore {
   }
 
   async #load(role: string | null, app: boolean): Promise<PermissionRules> {
-    const query = this.#db('svc_permissions').select('id', 'collection', 'action', 'permissions', 'validation', 'presets', 'fields');
+    const query = this.#db('svc_permissions').select(
+      'id',
+      'collection',
+      'action',
+      'permissions',
+      'validation',
+      'presets',
+      'fields',
+    );
     const raw = await (role === null ? query.whereNull('role') : query.where('role', role)).orderBy('id');
     const rows = (raw as Record<string, unknown>[])
       .map(parsePermissionRow)

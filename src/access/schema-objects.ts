@@ -39,7 +39,9 @@ export function readableSchemaObjects(overview: SchemaOverview, access: ReadAcce
     return requireCollection(overview, collection);
   };
   const fieldsOf = (collection: string) =>
-    listFieldObjects(overview, requireCollection(overview, collection)).filter((f) => canRead.field(collection, f.field));
+    listFieldObjects(overview, requireCollection(overview, collection)).filter((f) =>
+      canRead.field(collection, f.field),
+    );
   const readableRelations = () => overview.relations.filter((r) => canRead.relation(r));
   // As in Directus 10: who may not read svc_collections (no role, a role without app access
   // and without an own permission on it) is refused the list rather than shown an empty one.

@@ -32,7 +32,12 @@ export function validateFilter(filter: unknown, payload: Payload, variables: Fil
   return errors;
 }
 
-function validateField(field: string, rules: Payload, payload: Payload, variables: FilterVariables): FailedValidationError[] {
+function validateField(
+  field: string,
+  rules: Payload,
+  payload: Payload,
+  variables: FilterVariables,
+): FailedValidationError[] {
   if (!(field in payload)) {
     return '_submitted' in rules ? [failure(field, 'required', {}, ' Value is required.')] : [];
   }
@@ -51,7 +56,12 @@ function validateField(field: string, rules: Payload, payload: Payload, variable
   return errors;
 }
 
-function checkOperator(field: string, op: string, value: unknown, expected: unknown): FailedValidationError | undefined {
+function checkOperator(
+  field: string,
+  op: string,
+  value: unknown,
+  expected: unknown,
+): FailedValidationError | undefined {
   const fail = (extra: Omit<ValidationExtensions, 'field' | 'type'>, suffix = '') =>
     failure(field, op.slice(1), extra, suffix);
   const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
@@ -68,24 +78,36 @@ function checkOperator(field: string, op: string, value: unknown, expected: unkn
       return compareOk(op, value, expected) ? undefined : fail({ valid: expected }, comparisonSuffix(op, needle));
     case '_in': {
       const list = asList(expected);
-      return list.some((v) => looseEquals(value, v)) ? undefined : fail({ valid: list }, ` Value has to be one of ${quoteList(list)}.`);
+      return list.some((v) => looseEquals(value, v))
+        ? undefined
+        : fail({ valid: list }, ` Value has to be one of ${quoteList(list)}.`);
     }
     case '_nin': {
       const list = asList(expected);
-      return list.some((v) => looseEquals(value, v)) ? fail({ invalid: list }, ` Value can't be one of ${quoteList(list)}.`) : undefined;
+      return list.some((v) => looseEquals(value, v))
+        ? fail({ invalid: list }, ` Value can't be one of ${quoteList(list)}.`)
+        : undefined;
     }
     case '_null':
-      return isTrue(expected) === (value === null) ? undefined : fail({}, isTrue(expected) ? ' Value has to be null.' : " Value can't be null.");
+      return isTrue(expected) === (value === null)
+        ? undefined
+        : fail({}, isTrue(expected) ? ' Value has to be null.' : " Value can't be null.");
     case '_nnull':
-      return isTrue(expected) === (value !== null) ? undefined : fail({}, isTrue(expected) ? " Value can't be null." : ' Value has to be null.');
+      return isTrue(expected) === (value !== null)
+        ? undefined
+        : fail({}, isTrue(expected) ? " Value can't be null." : ' Value has to be null.');
     case '_empty':
       return isTrue(expected) === isEmpty(value) ? undefined : fail({}, ' Value has to be empty.');
     case '_nempty':
       return isTrue(expected) === !isEmpty(value) ? undefined : fail({}, " Value can't be empty.");
     case '_contains':
-      return containsValue(value, expected) ? undefined : fail({ substring: needle }, ` Value has to contain "${needle}".`);
+      return containsValue(value, expected)
+        ? undefined
+        : fail({ substring: needle }, ` Value has to contain "${needle}".`);
     case '_ncontains':
-      return containsValue(value, expected) ? fail({ substring: needle }, ` Value can't contain "${needle}".`) : undefined;
+      return containsValue(value, expected)
+        ? fail({ substring: needle }, ` Value can't contain "${needle}".`)
+        : undefined;
     case '_icontains':
       return text.toLowerCase().includes(needle.toLowerCase()) ? undefined : fail({ substring: needle });
     case '_starts_with':
@@ -120,7 +142,12 @@ function checkOperator(field: string, op: string, value: unknown, expected: unkn
   }
 }
 
-function failure(field: string, type: string, extra: Omit<ValidationExtensions, 'field' | 'type'>, suffix = ''): FailedValidationError {
+function failure(
+  field: string,
+  type: string,
+  extra: Omit<ValidationExtensions, 'field' | 'type'>,
+  suffix = '',
+): FailedValidationError {
   return new FailedValidationError({ field, type, ...extra }, `Validation failed for field "${field}".${suffix}`);
 }
 

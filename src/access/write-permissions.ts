@@ -40,7 +40,12 @@ export const ALLOW_ALL: WritePermissions = Object.freeze({
  * filter, variables resolved), read inside the write's transaction. The write side supplies
  * it: filters are evaluated by the read side, which this layer cannot import.
  */
-export type ItemMatcher = (trx: Knex.Transaction, collection: string, filter: FilterObject, keys: readonly Key[]) => Promise<boolean>;
+export type ItemMatcher = (
+  trx: Knex.Transaction,
+  collection: string,
+  filter: FilterObject,
+  keys: readonly Key[],
+) => Promise<boolean>;
 
 /**
  * The write rules of a non-admin caller's permissions (reference/auth.md, Authorization
@@ -49,7 +54,11 @@ export type ItemMatcher = (trx: Knex.Transaction, collection: string, filter: Fi
  * FAILED_VALIDATION per failing rule), target and created items within the item filter.
  * Payload checks are synchronous, so a caller may check before it stores anything.
  */
-export function writePermissionsOf(permissions: Permissions, matchItems: ItemMatcher, variables: FilterVariables): WritePermissions {
+export function writePermissionsOf(
+  permissions: Permissions,
+  matchItems: ItemMatcher,
+  variables: FilterVariables,
+): WritePermissions {
   if (permissions.isAdmin) return ALLOW_ALL;
   const requireAllowed = (collection: string, action: WriteAction) => {
     if (!permissions.allows(collection, action)) throw new ForbiddenError();
@@ -66,7 +75,12 @@ export function writePermissionsOf(permissions: Permissions, matchItems: ItemMat
       if (first !== undefined) throw rest.length === 0 ? first : new ServiceErrorList(errors);
       return merged;
     },
-    async checkItems(trx: Knex.Transaction, action: WriteAction, collection: string, keys: readonly Key[]): Promise<void> {
+    async checkItems(
+      trx: Knex.Transaction,
+      action: WriteAction,
+      collection: string,
+      keys: readonly Key[],
+    ): Promise<void> {
       requireAllowed(collection, action);
       const filter = permissions.rowFilter(collection, action);
       if (filter === null || Object.keys(filter).length === 0 || keys.length === 0) return;

@@ -48,7 +48,10 @@ export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'lo
       );
     });
   }
-  const redis = config.redis.url === undefined ? undefined : new Redis(config.redis.url, redisClientOptions(config.redis.commandTimeoutMs));
+  const redis =
+    config.redis.url === undefined
+      ? undefined
+      : new Redis(config.redis.url, redisClientOptions(config.redis.commandTimeoutMs));
   // A login is never let through unchecked: without Redis its counters are this instance's.
   const guard = new RedisGuard('login counters', 'counted in this instance only', logger);
   if (redis !== undefined) guard.watch(redis);
@@ -57,7 +60,10 @@ export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'lo
   return {
     ...deps,
     users,
-    counters: redis === undefined ? new MemoryCounterStore() : new FallbackCounterStore(new RedisCounterStore(redis, REDIS_PREFIX), guard, 'memory'),
+    counters:
+      redis === undefined
+        ? new MemoryCounterStore()
+        : new FallbackCounterStore(new RedisCounterStore(redis, REDIS_PREFIX), guard, 'memory'),
     mailer,
     async close() {
       unsubscribe();

@@ -48,7 +48,11 @@ export function isUserId(id: string): boolean {
 }
 
 /** The user an SSO provider knows as `identifier` (svc_users.provider + external_identifier). */
-export function findUserByExternalIdentifier(db: Knex, provider: string, identifier: string): Promise<AuthUser | undefined> {
+export function findUserByExternalIdentifier(
+  db: Knex,
+  provider: string,
+  identifier: string,
+): Promise<AuthUser | undefined> {
   return findUser(db, (q) => q.where({ 'u.provider': provider, 'u.external_identifier': identifier }));
 }
 

@@ -24,7 +24,12 @@ export interface CounterStore {
  * One hit of `key` in a window of `durationSeconds` started by its first hit; past `points`
  * hits → 429 REQUESTS_EXCEEDED (Retry-After) until the window ends. The rate limiters' step.
  */
-export async function consumePoint(counters: CounterStore, key: string, points: number, durationSeconds: number): Promise<void> {
+export async function consumePoint(
+  counters: CounterStore,
+  key: string,
+  points: number,
+  durationSeconds: number,
+): Promise<void> {
   const { count, resetAt } = await counters.increment(key, durationSeconds * 1000);
   if (count > points) throw new RequestsExceededError(points, resetAt ?? new Date(Date.now() + durationSeconds * 1000));
 }
@@ -104,7 +109,11 @@ export class RedisCounterStore implements CounterStore {
 
   async get(key: string): Promise<Counter | undefined> {
     const [value, ttl] = await this.#call(async () => {
-      const replies = await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec();
+      const replies = await this.redis
+        .multi()
+        .get(this.prefix + key)
+        .pttl(this.prefix + key)
+        .exec();
       const failed = replies?.find(([error]) => error !== null)?.[0];
       if (replies == null || failed != null) throw failed ?? new Error('transaction aborted');
       return replies.map(([, result]) => result) as [string | null, number];
@@ -165,7 +174,9 @@ export class FallbackCounterStore implements CounterStore {
         case 'open':
           return open;
         case 'closed':
-          throw error instanceof ServiceUnavailableError ? error : new ServiceUnavailableError('rate-limiter', 'Redis is unavailable');
+          throw error instanceof ServiceUnavailableError
+            ? error
+            : new ServiceUnavailableError('rate-limiter', 'Redis is unavailable');
       }
     }
   }

@@ -33,7 +33,11 @@ export async function inviteUsers(ctx: AuthContext, writer: CommandContext, invi
   const unknown = known.filter(({ user }) => user === undefined).map(({ email }) => email);
   const invited = known.flatMap(({ email, user }) => (user?.status === 'invited' ? [{ email, user }] : []));
   await runWrite(writer, async (items) => {
-    if (unknown.length > 0) await items.createMany(USERS_COLLECTION, unknown.map((email) => ({ email, role, status: 'invited' })));
+    if (unknown.length > 0)
+      await items.createMany(
+        USERS_COLLECTION,
+        unknown.map((email) => ({ email, role, status: 'invited' })),
+      );
     for (const { user } of invited) if (user.role !== role) await items.update(USERS_COLLECTION, user.id, { role });
   });
   for (const email of [...unknown, ...invited.map((i) => i.email)]) {
@@ -54,9 +58,17 @@ export async function inviteUsers(ctx: AuthContext, writer: CommandContext, invi
  * `invited` sets their password (policy, argon2) and makes them active, written by the
  * service in `system`'s context (audited, no caller user).
  */
-export async function acceptInvite(ctx: AuthContext, system: CommandContext, token: string, password: string): Promise<void> {
+export async function acceptInvite(
+  ctx: AuthContext,
+  system: CommandContext,
+  token: string,
+  password: string,
+): Promise<void> {
   const { email } = verifyScopedToken(token, ctx.config.secret, SCOPE);
   const user = await findUserByEmail(ctx.db, email);
   if (user?.status !== 'invited') throw new InvalidPayloadError(`Email address ${email} hasn't been invited`);
-  await handleUpdate({ kind: 'update', collection: USERS_COLLECTION, keys: [user.id], data: { password, status: 'active' } }, system);
+  await handleUpdate(
+    { kind: 'update', collection: USERS_COLLECTION, keys: [user.id], data: { password, status: 'active' } },
+    system,
+  );
 }

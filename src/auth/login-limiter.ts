@@ -29,6 +29,8 @@ export async function clearLoginLimit(ctx: AuthContext, email: string, ip: strin
 
 // Hashed: the store (Redis) never holds e-mail addresses.
 function limiterKey(email: string, ip: string | null): string {
-  const digest = createHash('sha256').update(`${email.toLowerCase()}\n${ip ?? ''}`).digest('base64url');
+  const digest = createHash('sha256')
+    .update(`${email.toLowerCase()}\n${ip ?? ''}`)
+    .digest('base64url');
   return `login-limit:${digest}`;
 }

@@ -59,7 +59,10 @@ async function checkCredentials(ctx: AuthContext, credentials: Credentials): Pro
     throw new InvalidCredentialsError();
   }
   // reference/auth.md, login 4: a TFA user also needs the current one-time password.
-  if (user.tfaSecret !== null && (credentials.otp === undefined || !(await isValidOtp(user.tfaSecret, credentials.otp)))) {
+  if (
+    user.tfaSecret !== null &&
+    (credentials.otp === undefined || !(await isValidOtp(user.tfaSecret, credentials.otp)))
+  ) {
     await recordLoginFailure(ctx, user);
     throw new InvalidOtpError();
   }
@@ -89,7 +92,9 @@ export async function openSession(
       user_agent: origin.userAgent,
       origin: origin.origin,
     });
-    await trx('svc_users').where('id', user.id).update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
+    await trx('svc_users')
+      .where('id', user.id)
+      .update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
     return token;
   });
   return grantTokens(ctx.config, user, refreshToken, mode);

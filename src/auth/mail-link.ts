@@ -61,7 +61,10 @@ export function sendLinkMail(ctx: Pick<AuthContext, 'mailer' | 'logger'>, mail: 
     })
     .catch((error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);
-      ctx.logger.error({ subject: mail.subject, to: mail.to }, `e-mail "${mail.subject}" to ${mail.to} was not sent: ${reason}`);
+      ctx.logger.error(
+        { subject: mail.subject, to: mail.to },
+        `e-mail "${mail.subject}" to ${mail.to} was not sent: ${reason}`,
+      );
     });
 }
 

@@ -49,7 +49,9 @@ export function createMailer(config: EmailConfig): Mailer {
     },
     health() {
       if (problem === undefined) return undefined;
-      return problem === null ? { componentType: 'email', status: 'ok' } : { componentType: 'email', status: 'warn', output: problem };
+      return problem === null
+        ? { componentType: 'email', status: 'ok' }
+        : { componentType: 'email', status: 'warn', output: problem };
     },
     close() {
       transporter.close();

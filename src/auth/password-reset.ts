@@ -26,7 +26,11 @@ export async function requestPasswordReset(
   const user = await findUserByEmail(ctx.db, email);
   // A user of an SSO provider has no password here: same answer, no mail.
   if (user?.status === 'active' && user.provider === 'default' && user.email !== null) {
-    const token = signScopedToken(ctx.config.secret, { email: user.email, scope: SCOPE, hash: fingerprint(user.password) }, TOKEN_TTL);
+    const token = signScopedToken(
+      ctx.config.secret,
+      { email: user.email, scope: SCOPE, hash: fingerprint(user.password) },
+      TOKEN_TTL,
+    );
     sendLinkMail(ctx, {
       to: user.email,
       subject: 'Password Reset Request',
@@ -49,7 +53,8 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
   try {
     const claims = verifyScopedToken(token, ctx.config.secret, SCOPE);
     const user = await findUserByEmail(ctx.db, claims.email);
-    if (user?.status !== 'active' || user.provider !== 'default' || claims['hash'] !== fingerprint(user.password)) throw new ForbiddenError();
+    if (user?.status !== 'active' || user.provider !== 'default' || claims['hash'] !== fingerprint(user.password))
+      throw new ForbiddenError();
     await assertPasswordPolicy(ctx.db, password);
     const hash = await hashPassword(password);
     await ctx.db.transaction(async (trx) => {
@@ -64,5 +69,7 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
 
 /** Changes whenever the password does, so a used (or outdated) token no longer matches. */
 function fingerprint(passwordHash: string | null): string {
-  return createHash('sha256').update(passwordHash ?? '').digest('hex');
+  return createHash('sha256')
+    .update(passwordHash ?? '')
+    .digest('hex');
 }

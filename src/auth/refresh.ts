@@ -32,6 +32,9 @@ export async function refresh(
       ? await succeedSession(ctx.db, session, config.sessionCookie.ttlMs, config.sessionRefreshGracePeriodMs, origin)
       : await rotateSession(ctx.db, refreshToken, config.refreshTokenTtlMs);
   if (next === undefined) throw new InvalidCredentialsError();
-  await ctx.db('svc_users').where('id', user.id).update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
+  await ctx
+    .db('svc_users')
+    .where('id', user.id)
+    .update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
   return grantTokens(config, user, next, mode);
 }

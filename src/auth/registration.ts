@@ -39,7 +39,11 @@ interface RegistrationSettings {
  * public_registration_verify_email, else `active`. A registered address answers the same
  * (after the same stall) and changes nothing; an unverified one is mailed again.
  */
-export async function registerUser(ctx: AuthContext, system: CommandContext, registration: Registration): Promise<void> {
+export async function registerUser(
+  ctx: AuthContext,
+  system: CommandContext,
+  registration: Registration,
+): Promise<void> {
   await countRegistrationAttempt(ctx, system.accountability.ip);
   const { email, verificationUrl } = registration;
   assertAllowedUrl(verificationUrl, ctx.config.userRegisterUrlAllowList, 'verify registered users');
@@ -62,13 +66,22 @@ export async function registerUser(ctx: AuthContext, system: CommandContext, reg
       await handleCreate({ kind: 'create', collection: USERS_COLLECTION, data: [data] }, system);
     }
     if (settings.verifyEmail && (user === undefined || user.status === 'unverified')) {
-      const claims = { email, scope: SCOPE, ...(verificationUrl === undefined ? {} : { verification_url: verificationUrl }) } as const;
+      const claims = {
+        email,
+        scope: SCOPE,
+        ...(verificationUrl === undefined ? {} : { verification_url: verificationUrl }),
+      } as const;
       sendLinkMail(ctx, {
         to: email,
         subject: 'Verify your email address',
         intro: 'Thanks for registering. Open this link to verify your e-mail address.',
         label: 'Verify your e-mail address',
-        link: linkWithToken(ctx.config, verificationUrl, '/users/register/verify-email', signScopedToken(ctx.config.secret, claims, TOKEN_TTL)),
+        link: linkWithToken(
+          ctx.config,
+          verificationUrl,
+          '/users/register/verify-email',
+          signScopedToken(ctx.config.secret, claims, TOKEN_TTL),
+        ),
         outro: 'If you did not register, ignore this e-mail.',
       });
     }
@@ -82,22 +95,31 @@ export async function registerUser(ctx: AuthContext, system: CommandContext, reg
  * FORBIDDEN) of a user still `unverified` makes them active (INVALID_PAYLOAD otherwise).
  * Returns the verification_url given at registration, if any (where the route redirects).
  */
-export async function verifyRegistration(ctx: AuthContext, system: CommandContext, token: string): Promise<string | undefined> {
+export async function verifyRegistration(
+  ctx: AuthContext,
+  system: CommandContext,
+  token: string,
+): Promise<string | undefined> {
   const claims = verifyScopedToken(token, ctx.config.secret, SCOPE);
   const user = await findUserByEmail(ctx.db, claims.email);
   if (user?.status !== 'unverified') throw new InvalidPayloadError('Invalid verification code');
-  await handleUpdate({ kind: 'update', collection: USERS_COLLECTION, keys: [user.id], data: { status: 'active' } }, system);
+  await handleUpdate(
+    { kind: 'update', collection: USERS_COLLECTION, keys: [user.id], data: { status: 'active' } },
+    system,
+  );
   const url = claims['verification_url'];
   return typeof url === 'string' ? url : undefined;
 }
 
 async function readRegistrationSettings(ctx: AuthContext): Promise<RegistrationSettings> {
-  const row = await ctx.db('svc_settings').first<Record<string, unknown> | undefined>(
-    'public_registration',
-    'public_registration_verify_email',
-    'public_registration_role',
-    'public_registration_email_filter',
-  );
+  const row = await ctx
+    .db('svc_settings')
+    .first<Record<string, unknown> | undefined>(
+      'public_registration',
+      'public_registration_verify_email',
+      'public_registration_role',
+      'public_registration_email_filter',
+    );
   const filter = row?.['public_registration_email_filter'] ?? null;
   return {
     // SQLite and MySQL hand booleans back as 0/1; no settings row: the column defaults.

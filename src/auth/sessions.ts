@@ -5,10 +5,7 @@ import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { RequestOrigin } from './authenticate.js';
 
 // reference/auth.md, login 6: 64-char URL-safe refresh tokens (the svc_sessions PK).
-const generateToken = customAlphabet(
-  'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-',
-  64,
-);
+const generateToken = customAlphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', 64);
 
 /** A live svc_sessions row. */
 export interface Session {
@@ -19,12 +16,7 @@ export interface Session {
 }
 
 /** Inserts a session for `user` lasting `ttlMs` and returns its refresh token. */
-export async function createSession(
-  db: Knex,
-  user: string,
-  ttlMs: number,
-  origin: RequestOrigin,
-): Promise<string> {
+export async function createSession(db: Knex, user: string, ttlMs: number, origin: RequestOrigin): Promise<string> {
   const token = generateToken();
   await db('svc_sessions').insert({
     token,
@@ -92,7 +84,9 @@ export async function succeedSession(
 
 /** Deletes the session of `token` (and its session-mode successor). Unknown tokens are ignored. */
 export async function deleteSession(db: Knex, token: string): Promise<void> {
-  const row = await db('svc_sessions').where('token', token).first<{ next_token: string | null } | undefined>('next_token');
+  const row = await db('svc_sessions')
+    .where('token', token)
+    .first<{ next_token: string | null } | undefined>('next_token');
   const tokens = row?.next_token == null ? [token] : [token, row.next_token];
   await db('svc_sessions').whereIn('token', tokens).delete();
 }

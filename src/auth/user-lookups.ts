@@ -58,7 +58,9 @@ class RecentLookups {
     this.#load = load;
     // lru-cache reads a 0 ttl as "forever".
     this.#entries =
-      options.enabled && options.ttlMs > 0 ? new LRUCache({ max: options.maxEntries ?? DEFAULT_MAX_ENTRIES, ttl: options.ttlMs }) : undefined;
+      options.enabled && options.ttlMs > 0
+        ? new LRUCache({ max: options.maxEntries ?? DEFAULT_MAX_ENTRIES, ttl: options.ttlMs })
+        : undefined;
   }
 
   find(key: string): Promise<AuthUser | undefined> {

@@ -46,7 +46,9 @@ export type DataCacheOptions = {
 } & ({ readonly store: 'memory'; readonly maxSize: number } | { readonly store: 'redis'; readonly redis: Redis });
 
 export function createDataCache(options: DataCacheOptions): DataCache {
-  return options.store === 'memory' ? new MemoryDataCache(options.ttlMs, options.maxSize) : new RedisDataCache(options, options.redis);
+  return options.store === 'memory'
+    ? new MemoryDataCache(options.ttlMs, options.maxSize)
+    : new RedisDataCache(options, options.redis);
 }
 
 /** The key of a read: a digest of everything its answer depends on (method, URL, caller, schema version, ...). */
@@ -103,7 +105,8 @@ class MemoryDataCache implements DataCache {
     return Promise.resolve({
       hit: this.#entries.get(key),
       store: (response) => {
-        if (generation === this.#generation) this.#entries.set(key, { ...response, expiresAt: Date.now() + this.ttlMs });
+        if (generation === this.#generation)
+          this.#entries.set(key, { ...response, expiresAt: Date.now() + this.ttlMs });
         return Promise.resolve();
       },
     });
@@ -149,11 +152,13 @@ class RedisDataCache implements DataCache {
     if (this.ttlMs === 0) return UNCACHED;
     try {
       if (this.#isClearPending) await this.#clear();
-      const [generation, value] = (await this.#guard.run(() => this.redis.eval(LOOKUP_SCRIPT, 1, this.#generationKey, this.#entryPrefix, key))) as [
-        string,
-        string | null,
-      ];
-      return { hit: value === null ? undefined : parseEntry(value), store: (response) => this.#store(`${generation}:${key}`, response) };
+      const [generation, value] = (await this.#guard.run(() =>
+        this.redis.eval(LOOKUP_SCRIPT, 1, this.#generationKey, this.#entryPrefix, key),
+      )) as [string, string | null];
+      return {
+        hit: value === null ? undefined : parseEntry(value),
+        store: (response) => this.#store(`${generation}:${key}`, response),
+      };
     } catch {
       return UNCACHED;
     }

@@ -71,7 +71,8 @@ class Listeners implements DataInvalidation {
   async notify(collections: readonly string[] | undefined): Promise<void> {
     const running: (void | Promise<void>)[] = [];
     for (const { collections: watched, listener } of this.#subscriptions) {
-      if (collections === undefined || watched === undefined || collections.some((c) => watched.has(c))) running.push(listener(collections));
+      if (collections === undefined || watched === undefined || collections.some((c) => watched.has(c)))
+        running.push(listener(collections));
     }
     await Promise.all(running);
   }
@@ -102,7 +103,12 @@ class RedisInvalidation extends Listeners {
     this.#publisher = new Redis(url, connection);
     this.#subscriber = new Redis(url, connection);
     // Messages of other instances may have been lost meanwhile: everything may have changed.
-    this.#guard = new RedisGuard('data invalidation', 'changes are not shared with other instances', options.logger, () => void this.notify(undefined));
+    this.#guard = new RedisGuard(
+      'data invalidation',
+      'changes are not shared with other instances',
+      options.logger,
+      () => void this.notify(undefined),
+    );
     for (const client of [this.#publisher, this.#subscriber]) this.#guard.watch(client);
     this.#channel = `${options.namespace}:data:changed`;
   }

@@ -104,7 +104,9 @@ class RedisSchemaCache implements SchemaCache {
     this.#redis = new Redis(url, connection);
     this.#subscriber = new Redis(url, connection);
     // Invalidations of other instances may have been lost meanwhile: load the shared overview again.
-    this.#guard = new RedisGuard('schema cache', 'the schema is built by this instance', options.logger, () => this.#forget());
+    this.#guard = new RedisGuard('schema cache', 'the schema is built by this instance', options.logger, () =>
+      this.#forget(),
+    );
     for (const client of [this.#redis, this.#subscriber]) this.#guard.watch(client);
     this.#versionKey = `${options.namespace}:schema:version`;
     this.#channel = `${options.namespace}:schema:invalidate`;

@@ -8,7 +8,13 @@ import { Command, CommanderError, Option } from 'commander';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { bootstrap } from '../../catalog/bootstrap.js';
 import { migrate } from '../../catalog/migrate.js';
-import { applySchema, diffSchema, promotionContext, snapshotSchema, type SchemaPromotionContext } from '../../catalog/schema/index.js';
+import {
+  applySchema,
+  diffSchema,
+  promotionContext,
+  snapshotSchema,
+  type SchemaPromotionContext,
+} from '../../catalog/schema/index.js';
 import { hashPassword } from '../auth/passwords.js';
 import { ServiceError } from '../errors.js';
 import { SERVICE_VERSION } from '../version.js';
@@ -22,7 +28,10 @@ import { exportCollection, fileOutput, importFile } from './transfer.js';
  * The command line (src/cli/README.md): same configuration as the server (environment and
  * .env), one line per result on stdout, errors on stderr, exit codes of `EXIT`.
  */
-export function buildProgram(env: Readonly<Record<string, string | undefined>>, out: NodeJS.WritableStream = process.stdout): Command {
+export function buildProgram(
+  env: Readonly<Record<string, string | undefined>>,
+  out: NodeJS.WritableStream = process.stdout,
+): Command {
   const run = <T>(body: (ctx: CliContext) => Promise<T>) => withDatabase(cliConfig(env), body);
   const print = (line: string) => out.write(`${line}\n`);
   // Before the commands: subcommands inherit it (usage errors throw, mapped to EXIT.usage by main).
@@ -43,7 +52,9 @@ export function buildProgram(env: Readonly<Record<string, string | undefined>>, 
           adminToken: config.admin.token,
           hashPassword,
         });
-        print(`migrations applied: ${result.appliedMigrations.length === 0 ? 'none' : result.appliedMigrations.join(', ')}`);
+        print(
+          `migrations applied: ${result.appliedMigrations.length === 0 ? 'none' : result.appliedMigrations.join(', ')}`,
+        );
         if (result.createdAdmin !== undefined) {
           const { email, password, isGenerated } = result.createdAdmin;
           print(`admin created: ${email}${isGenerated ? ` (generated password: ${password})` : ''}`);
@@ -106,7 +117,11 @@ export function buildProgram(env: Readonly<Record<string, string | undefined>>, 
         if (options.yes !== true && !(await confirm('Apply these changes?'))) {
           throw new CliError('Not applied: confirm with --yes (or answer "y" on a terminal)', EXIT.failed);
         }
-        await applySchema(promoting, { hash: plan.hash, diff: plan.diff }, { allowDestructive: options.allowDestructive === true });
+        await applySchema(
+          promoting,
+          { hash: plan.hash, diff: plan.diff },
+          { allowDestructive: options.allowDestructive === true },
+        );
         print('applied');
       }),
     );
@@ -122,7 +137,13 @@ export function buildProgram(env: Readonly<Record<string, string | undefined>>, 
       run(async ({ db }) => {
         const id = randomUUID();
         const isAdmin = options.admin === true;
-        await db('svc_roles').insert({ id, name: options.name, icon: 'supervised_user_circle', admin_access: isAdmin, app_access: isAdmin });
+        await db('svc_roles').insert({
+          id,
+          name: options.name,
+          icon: 'supervised_user_circle',
+          admin_access: isAdmin,
+          app_access: isAdmin,
+        });
         print(id);
       }),
     );
@@ -137,13 +158,20 @@ export function buildProgram(env: Readonly<Record<string, string | undefined>>, 
     .action((options: { email: string; password: string; role: string }) =>
       run(async ({ db }) => {
         const email = options.email.trim().toLowerCase();
-        if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new CliError(`Invalid e-mail address "${options.email}"`, EXIT.usage);
+        if (!/^[^@\s]+@[^@\s]+$/.test(email))
+          throw new CliError(`Invalid e-mail address "${options.email}"`, EXIT.usage);
         const role = await findRole(db, options.role);
         if ((await db('svc_users').whereRaw('lower(email) = ?', [email]).first('id')) !== undefined) {
           throw new CliError(`A user with e-mail "${email}" exists already`, EXIT.failed);
         }
         const id = randomUUID();
-        await db('svc_users').insert({ id, email, password: await hashPassword(options.password), role, status: 'active' });
+        await db('svc_users').insert({
+          id,
+          email,
+          password: await hashPassword(options.password),
+          role,
+          status: 'active',
+        });
         print(id);
       }),
     );
@@ -172,7 +200,13 @@ export function buildProgram(env: Readonly<Record<string, string | undefined>>, 
       run(async (ctx) => {
         const query = parseJsonOption(options.query, '--query');
         const stream = options.output === undefined ? process.stdout : fileOutput(options.output);
-        const count = await exportCollection(ctx, { collection, format: options.format, query, out: stream, progress: progressBar('export') });
+        const count = await exportCollection(ctx, {
+          collection,
+          format: options.format,
+          query,
+          out: stream,
+          progress: progressBar('export'),
+        });
         process.stderr.write(`exported ${String(count)} items\n`);
       }),
     );
@@ -209,7 +243,10 @@ function formatOf(file: string): 'csv' | 'json' {
 
 async function promotion(ctx: CliContext): Promise<SchemaPromotionContext> {
   const schema = await ctx.schema();
-  return promotionContext({ db: ctx.db, schema, reporter: ctx.logger }, { service: SERVICE_VERSION, excludeTables: ctx.config.db.excludeTables });
+  return promotionContext(
+    { db: ctx.db, schema, reporter: ctx.logger },
+    { service: SERVICE_VERSION, excludeTables: ctx.config.db.excludeTables },
+  );
 }
 
 /** A snapshot file, YAML or JSON (JSON is YAML); a truncated or garbled file fails with its line. */
@@ -223,7 +260,10 @@ async function readSnapshotFile(file: string): Promise<unknown> {
   try {
     return parseYaml(text) as unknown;
   } catch (error) {
-    throw new CliError(`"${file}" is not a snapshot (YAML or JSON): ${(error as Error).message.split('\n')[0] ?? ''}`, EXIT.failed);
+    throw new CliError(
+      `"${file}" is not a snapshot (YAML or JSON): ${(error as Error).message.split('\n')[0] ?? ''}`,
+      EXIT.failed,
+    );
   }
 }
 
@@ -247,7 +287,10 @@ async function confirm(question: string): Promise<boolean> {
 }
 
 /** Runs the command line; resolves to the exit code. */
-export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
   const program = buildProgram(env);
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -20,7 +20,9 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
       const ratio = total === null || total === 0 ? 0 : Math.min(1, done / total);
       const filled = Math.round(ratio * WIDTH);
       const counts = total === null ? String(done) : `${String(done)}/${String(total)}`;
-      stream.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${counts}`);
+      stream.write(
+        `\r${label} [${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${counts}`,
+      );
     },
     done() {
       if (shown) stream.write('\n');

@@ -10,12 +10,28 @@ import { commandContext } from '../commands/command-context.js';
 import { handleImport } from '../commands/import/handle-import.js';
 import { formatItems } from '../files/export/export-formats.js';
 import { exportQuery } from '../files/export/run-export.js';
-import { queryLimits, readMeta, readerOf, streamItems, type ExportFormat, type Item, type ReadContext } from '../query/index.js';
+import {
+  queryLimits,
+  readMeta,
+  readerOf,
+  streamItems,
+  type ExportFormat,
+  type Item,
+  type ReadContext,
+} from '../query/index.js';
 import { CliError, EXIT, type CliContext } from './context.js';
 import type { Progress } from './progress.js';
 
 /** The command line acts as an administrator without a user (the journal says `user: null`, agent `cli`). */
-const CLI_ACCOUNTABILITY: Accountability = Object.freeze({ user: null, role: null, admin: true, app: false, ip: null, userAgent: 'cli', origin: null });
+const CLI_ACCOUNTABILITY: Accountability = Object.freeze({
+  user: null,
+  role: null,
+  admin: true,
+  app: false,
+  ip: null,
+  userAgent: 'cli',
+  origin: null,
+});
 
 /**
  * `export <collection>`: the query's items (every row unless `limit` says) streamed in the
@@ -28,9 +44,22 @@ export async function exportCollection(
   const overview = await (await ctx.schema()).getOverview();
   const collection = requireKnown(overview.collections, options.collection);
   const query = exportQuery(options.query, collection.primary);
-  const readContext: ReadContext = { db: ctx.db, overview, limits: { ...queryLimits(ctx.config), queryLimitMax: Infinity } };
-  const reader = await readerOf({ db: ctx.db, permissions: new PermissionStore(ctx.db, { enabled: false }) }, overview, CLI_ACCOUNTABILITY);
-  const { filter_count: matching = 0 } = await readMeta(readContext, collection.collection, { ...query, meta: ['filter_count'] }, reader);
+  const readContext: ReadContext = {
+    db: ctx.db,
+    overview,
+    limits: { ...queryLimits(ctx.config), queryLimitMax: Infinity },
+  };
+  const reader = await readerOf(
+    { db: ctx.db, permissions: new PermissionStore(ctx.db, { enabled: false }) },
+    overview,
+    CLI_ACCOUNTABILITY,
+  );
+  const { filter_count: matching = 0 } = await readMeta(
+    readContext,
+    collection.collection,
+    { ...query, meta: ['filter_count'] },
+    reader,
+  );
   const total = query.limit === undefined || query.limit < 0 ? matching : Math.min(matching, query.limit);
   let done = 0;
   const counted = async function* (items: AsyncIterable<Item>): AsyncGenerator<Item> {
@@ -43,8 +72,12 @@ export async function exportCollection(
   await mkdir(ctx.config.tempPath, { recursive: true });
   const tempDir = await mkdtemp(join(ctx.config.tempPath, 'cli-export-'));
   try {
-    const items = streamItems(readContext, collection.collection, query, reader, { batchSize: ctx.config.exportBatchSize });
-    const text = Readable.from(formatItems(counted(items), options.format, { tempDir, csvEscapeFormulas: ctx.config.exportCsvEscapeFormulas }));
+    const items = streamItems(readContext, collection.collection, query, reader, {
+      batchSize: ctx.config.exportBatchSize,
+    });
+    const text = Readable.from(
+      formatItems(counted(items), options.format, { tempDir, csvEscapeFormulas: ctx.config.exportCsvEscapeFormulas }),
+    );
     await pipeline(text, options.out, { end: options.out !== process.stdout });
   } finally {
     await rm(tempDir, { recursive: true, force: true });
@@ -70,9 +103,19 @@ export async function importFile(
   const schema = await ctx.schema();
   const overview = await schema.getOverview();
   const collection = requireKnown(overview.collections, options.collection);
-  const invalidation = await createDataInvalidation({ redis: ctx.config.redis, namespace: ctx.config.cache.namespace, logger: ctx.logger });
+  const invalidation = await createDataInvalidation({
+    redis: ctx.config.redis,
+    namespace: ctx.config.cache.namespace,
+    logger: ctx.logger,
+  });
   try {
-    const deps = { config: ctx.config, db: ctx.db, permissions: new PermissionStore(ctx.db, { enabled: false }), schema, invalidation };
+    const deps = {
+      config: ctx.config,
+      db: ctx.db,
+      permissions: new PermissionStore(ctx.db, { enabled: false }),
+      schema,
+      invalidation,
+    };
     const commands = await commandContext(deps, CLI_ACCOUNTABILITY, overview);
     let read = 0;
     const meter = new Transform({
@@ -83,7 +126,10 @@ export async function importFile(
       },
     });
     const source = createReadStream(options.file).pipe(meter);
-    return await handleImport({ kind: 'import', collection: collection.collection, format: options.format, source }, commands);
+    return await handleImport(
+      { kind: 'import', collection: collection.collection, format: options.format, source },
+      commands,
+    );
   } finally {
     options.progress.done();
     await invalidation.close();

@@ -89,7 +89,8 @@ export class Auth extends IAuth {
   constructor(options: AuthOptions & { transport: ITransport; storage: IStorage; url?: string }) {
     super();
     this.#url = options.url?.replace(/\/+$/, '');
-    this.mode = options.mode ?? (typeof (globalThis as { window?: unknown }).window === 'undefined' ? 'json' : 'cookie');
+    this.mode =
+      options.mode ?? (typeof (globalThis as { window?: unknown }).window === 'undefined' ? 'json' : 'cookie');
     this.autoRefresh = options.autoRefresh ?? true;
     this.msRefreshBeforeExpires = options.msRefreshBeforeExpires ?? 30000;
     this.staticToken = options.staticToken ?? '';

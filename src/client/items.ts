@@ -59,7 +59,11 @@ export class ItemsHandler<T = AnyItem> extends CollectionHandler {
     return (await this.transport.post<T>(this.endpoint, item, requestWith(query, options))).data;
   }
 
-  createMany(items: readonly Partial<T>[], query?: QueryMany, options?: HandlerOptions): Promise<TransportResponse<T[]>> {
+  createMany(
+    items: readonly Partial<T>[],
+    query?: QueryMany,
+    options?: HandlerOptions,
+  ): Promise<TransportResponse<T[]>> {
     return this.transport.post<T[]>(this.endpoint, items, requestWith(query, options));
   }
 
@@ -67,16 +71,30 @@ export class ItemsHandler<T = AnyItem> extends CollectionHandler {
     return (await this.transport.patch<T>(this.itemPath(id), item, requestWith(query, options))).data;
   }
 
-  updateMany(ids: readonly ID[], data: Partial<T>, query?: QueryMany, options?: HandlerOptions): Promise<TransportResponse<T[]>> {
+  updateMany(
+    ids: readonly ID[],
+    data: Partial<T>,
+    query?: QueryMany,
+    options?: HandlerOptions,
+  ): Promise<TransportResponse<T[]>> {
     return this.transport.patch<T[]>(this.endpoint, { keys: ids, data }, requestWith(query, options));
   }
 
   /** Each item carries its primary key and its own changes. */
-  updateBatch(items: readonly Partial<T>[], query?: QueryMany, options?: HandlerOptions): Promise<TransportResponse<T[]>> {
+  updateBatch(
+    items: readonly Partial<T>[],
+    query?: QueryMany,
+    options?: HandlerOptions,
+  ): Promise<TransportResponse<T[]>> {
     return this.transport.patch<T[]>(this.endpoint, items, requestWith(query, options));
   }
 
-  updateByQuery(updateQuery: QueryMany, data: Partial<T>, query?: QueryMany, options?: HandlerOptions): Promise<TransportResponse<T[]>> {
+  updateByQuery(
+    updateQuery: QueryMany,
+    data: Partial<T>,
+    query?: QueryMany,
+    options?: HandlerOptions,
+  ): Promise<TransportResponse<T[]>> {
     return this.transport.patch<T[]>(this.endpoint, { query: updateQuery, data }, requestWith(query, options));
   }
 

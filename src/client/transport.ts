@@ -54,10 +54,26 @@ export abstract class ITransport {
   abstract get<T = unknown, R = unknown>(path: string, options?: RequestOptions): Promise<TransportResponse<T, R>>;
   abstract head<T = unknown, R = unknown>(path: string, options?: RequestOptions): Promise<TransportResponse<T, R>>;
   abstract options<T = unknown, R = unknown>(path: string, options?: RequestOptions): Promise<TransportResponse<T, R>>;
-  abstract delete<T = unknown, R = unknown>(path: string, data?: unknown, options?: RequestOptions): Promise<TransportResponse<T, R>>;
-  abstract post<T = unknown, R = unknown>(path: string, data?: unknown, options?: RequestOptions): Promise<TransportResponse<T, R>>;
-  abstract put<T = unknown, R = unknown>(path: string, data?: unknown, options?: RequestOptions): Promise<TransportResponse<T, R>>;
-  abstract patch<T = unknown, R = unknown>(path: string, data?: unknown, options?: RequestOptions): Promise<TransportResponse<T, R>>;
+  abstract delete<T = unknown, R = unknown>(
+    path: string,
+    data?: unknown,
+    options?: RequestOptions,
+  ): Promise<TransportResponse<T, R>>;
+  abstract post<T = unknown, R = unknown>(
+    path: string,
+    data?: unknown,
+    options?: RequestOptions,
+  ): Promise<TransportResponse<T, R>>;
+  abstract put<T = unknown, R = unknown>(
+    path: string,
+    data?: unknown,
+    options?: RequestOptions,
+  ): Promise<TransportResponse<T, R>>;
+  abstract patch<T = unknown, R = unknown>(
+    path: string,
+    data?: unknown,
+    options?: RequestOptions,
+  ): Promise<TransportResponse<T, R>>;
 }
 
 export interface TransportOptions {
@@ -99,16 +115,32 @@ export class Transport extends ITransport {
   options<T = unknown, R = unknown>(path: string, options?: RequestOptions): Promise<TransportResponse<T, R>> {
     return this.request('options', path, undefined, options);
   }
-  delete<T = unknown, R = unknown>(path: string, data?: unknown, options?: RequestOptions): Promise<TransportResponse<T, R>> {
+  delete<T = unknown, R = unknown>(
+    path: string,
+    data?: unknown,
+    options?: RequestOptions,
+  ): Promise<TransportResponse<T, R>> {
     return this.request('delete', path, data, options);
   }
-  post<T = unknown, R = unknown>(path: string, data?: unknown, options?: RequestOptions): Promise<TransportResponse<T, R>> {
+  post<T = unknown, R = unknown>(
+    path: string,
+    data?: unknown,
+    options?: RequestOptions,
+  ): Promise<TransportResponse<T, R>> {
     return this.request('post', path, data, options);
   }
-  put<T = unknown, R = unknown>(path: string, data?: unknown, options?: RequestOptions): Promise<TransportResponse<T, R>> {
+  put<T = unknown, R = unknown>(
+    path: string,
+    data?: unknown,
+    options?: RequestOptions,
+  ): Promise<TransportResponse<T, R>> {
     return this.request('put', path, data, options);
   }
-  patch<T = unknown, R = unknown>(path: string, data?: unknown, options?: RequestOptions): Promise<TransportResponse<T, R>> {
+  patch<T = unknown, R = unknown>(
+    path: string,
+    data?: unknown,
+    options?: RequestOptions,
+  ): Promise<TransportResponse<T, R>> {
     return this.request('patch', path, data, options);
   }
 

@@ -35,7 +35,11 @@ const PERMISSION_COLLECTIONS: ReadonlySet<string> = new Set(['svc_permissions', 
  * user who asked for it. The caller's permissions are loaded once for the command and give
  * both its write rules and its read access (admins: everything).
  */
-export async function commandContext(deps: CommandContextDeps, accountability: Accountability, overview: SchemaOverview): Promise<CommandContext> {
+export async function commandContext(
+  deps: CommandContextDeps,
+  accountability: Accountability,
+  overview: SchemaOverview,
+): Promise<CommandContext> {
   const now = new Date();
   const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview }, accountability, now);
   const readLimits = queryLimits(deps.config);

@@ -20,7 +20,10 @@ const MAX_ACTIVITY_ID = 2 ** 48 - 1;
 
 /** The svc_comments id of the comment whose activity row is `activityId`. */
 export function commentIdOf(activityId: number): string {
-  invariant(Number.isSafeInteger(activityId) && activityId > 0 && activityId <= MAX_ACTIVITY_ID, 'an activity id fits 48 bits');
+  invariant(
+    Number.isSafeInteger(activityId) && activityId > 0 && activityId <= MAX_ACTIVITY_ID,
+    'an activity id fits 48 bits',
+  );
   return LINKED_PREFIX + activityId.toString(16).padStart(12, '0');
 }
 
@@ -37,7 +40,9 @@ export function activityIdOf(commentId: unknown): number | undefined {
  */
 export function checkCommentPayload(payload: Item): void {
   if (activityIdOf(payload['id']) !== undefined) {
-    throw new InvalidPayloadError(`"id" ${String(payload['id'])} is reserved for comments made through /activity/comment`);
+    throw new InvalidPayloadError(
+      `"id" ${String(payload['id'])} is reserved for comments made through /activity/comment`,
+    );
   }
 }
 

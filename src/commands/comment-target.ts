@@ -33,9 +33,15 @@ export async function requireCommentTarget(
   if (!canReadCollection(ctx.readAccess, collection.collection)) throw new ForbiddenError();
   const item = toPrimaryKey(collection, rawItem);
   if (item === undefined) throw new ForbiddenError();
-  await readItemByKey({ db: trx, overview: ctx.overview, limits: ctx.readLimits }, collection.collection, item, { fields: [collection.primary] }, {
-    accountability: ctx.accountability,
-    access: ctx.readAccess,
-  });
+  await readItemByKey(
+    { db: trx, overview: ctx.overview, limits: ctx.readLimits },
+    collection.collection,
+    item,
+    { fields: [collection.primary] },
+    {
+      accountability: ctx.accountability,
+      access: ctx.readAccess,
+    },
+  );
   return { collection, item };
 }

@@ -10,7 +10,13 @@ import { requirePrimaryKey, sameKey } from './primary-key.js';
 import { runWrite } from './run-write.js';
 import { applySpecialFields } from './special-fields.js';
 import { toDatabaseRow } from './to-database-value.js';
-import type { CommandContext, CreateCommentCommand, DeleteCommentCommand, PrimaryKey, UpdateCommentCommand } from './types.js';
+import type {
+  CommandContext,
+  CreateCommentCommand,
+  DeleteCommentCommand,
+  PrimaryKey,
+  UpdateCommentCommand,
+} from './types.js';
 
 /*
  * The SDK's comment routes (reference/routes.md, "Activity comments"). A comment is its
@@ -33,13 +39,20 @@ export function handleCreateComment(cmd: CreateCommentCommand, ctx: CommandConte
     await ctx.permissions.checkPayload('create', COMMENTS_COLLECTION, payload);
 
     const dialect = dialectOf(trx);
-    const activity = { ...activityRow('comment', target.collection, item, ctx.accountability, now, dialect), comment: cmd.comment };
+    const activity = {
+      ...activityRow('comment', target.collection, item, ctx.accountability, now, dialect),
+      comment: cmd.comment,
+    };
     const [key] = await insertReturningKeys(trx, ACTIVITY_COLLECTION, [activity], 'id', { hasIncreasingKeys: true });
     invariant(key !== undefined, 'the activity row has a key');
     const activityId = Number(key);
     const comments = writer.collection(COMMENTS_COLLECTION);
     const commentId = commentIdOf(activityId);
-    const values = applySpecialFields(comments, { id: commentId, ...payload }, { action: 'create', accountability: ctx.accountability, now });
+    const values = applySpecialFields(
+      comments,
+      { id: commentId, ...payload },
+      { action: 'create', accountability: ctx.accountability, now },
+    );
     await trx(COMMENTS_COLLECTION).insert(toDatabaseRow(comments, values, dialect));
     await ctx.permissions.checkItems(trx, 'create', COMMENTS_COLLECTION, [commentId]);
     writer.touched.add(ACTIVITY_COLLECTION).add(COMMENTS_COLLECTION);
@@ -58,8 +71,14 @@ export function handleUpdateComment(cmd: UpdateCommentCommand, ctx: CommandConte
 
     await trx(ACTIVITY_COLLECTION).where('id', activityId).update({ comment: cmd.comment });
     if (linked.length > 0) {
-      const values = applySpecialFields(comments, { comment: cmd.comment }, { action: 'update', accountability: ctx.accountability, now });
-      await trx(COMMENTS_COLLECTION).whereIn('id', linked).update(toDatabaseRow(comments, values, dialectOf(trx)));
+      const values = applySpecialFields(
+        comments,
+        { comment: cmd.comment },
+        { action: 'update', accountability: ctx.accountability, now },
+      );
+      await trx(COMMENTS_COLLECTION)
+        .whereIn('id', linked)
+        .update(toDatabaseRow(comments, values, dialectOf(trx)));
     }
     writer.touched.add(ACTIVITY_COLLECTION).add(COMMENTS_COLLECTION);
     return activityId;
@@ -84,9 +103,16 @@ export function handleDeleteComment(cmd: DeleteCommentCommand, ctx: CommandConte
  * another action's row, and unless the caller wrote the comment or is an admin
  * (reference/routes.md, "Activity comments").
  */
-async function requireOwnComment(writer: ItemWriter, trx: Knex.Transaction, ctx: CommandContext, id: PrimaryKey): Promise<number> {
+async function requireOwnComment(
+  writer: ItemWriter,
+  trx: Knex.Transaction,
+  ctx: CommandContext,
+  id: PrimaryKey,
+): Promise<number> {
   const key = requirePrimaryKey(writer.collection(ACTIVITY_COLLECTION), id);
-  const row = await trx(ACTIVITY_COLLECTION).where('id', key).first<Record<string, unknown> | undefined>('id', 'action', 'user');
+  const row = await trx(ACTIVITY_COLLECTION)
+    .where('id', key)
+    .first<Record<string, unknown> | undefined>('id', 'action', 'user');
   if (row === undefined || row['action'] !== 'comment') throw new ForbiddenError();
   const { admin, user } = ctx.accountability;
   if (!admin && !sameKey(row['user'], user)) throw new ForbiddenError();

@@ -10,7 +10,10 @@ import { selectByQuery } from './select-by-query.js';
 export function handleDelete(cmd: DeleteCommand, ctx: CommandContext): Promise<PrimaryKey[]> {
   return runWrite(ctx, async (writer, trx) => {
     const collection = writer.collection(cmd.collection);
-    const keys = 'keys' in cmd ? cmd.keys.map((k) => requirePrimaryKey(collection, k)) : await selectByQuery(ctx, trx, collection, cmd.query);
+    const keys =
+      'keys' in cmd
+        ? cmd.keys.map((k) => requirePrimaryKey(collection, k))
+        : await selectByQuery(ctx, trx, collection, cmd.query);
     await writer.delete(collection.collection, keys);
     return keys;
   });

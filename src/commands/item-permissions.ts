@@ -15,7 +15,11 @@ import { toPrimaryKey } from './primary-key.js';
  * doesn't exist yet, and comes with the permission's presets and fields.
  */
 export interface ItemPermissions {
-  readonly update: { readonly access: boolean; readonly presets?: Readonly<Record<string, unknown>>; readonly fields?: readonly string[] };
+  readonly update: {
+    readonly access: boolean;
+    readonly presets?: Readonly<Record<string, unknown>>;
+    readonly fields?: readonly string[];
+  };
   readonly delete: { readonly access: boolean };
   readonly share: { readonly access: boolean };
 }
@@ -28,7 +32,11 @@ export interface ItemPermissionsContext {
   readonly permissions: Permissions;
 }
 
-export async function readItemPermissions(ctx: ItemPermissionsContext, collection: string, id: string | undefined): Promise<ItemPermissions> {
+export async function readItemPermissions(
+  ctx: ItemPermissionsContext,
+  collection: string,
+  id: string | undefined,
+): Promise<ItemPermissions> {
   const target = requireCollection(ctx.overview, collection);
   if (ctx.permissions.isAdmin) return { update: { access: true }, delete: { access: true }, share: { access: true } };
   const key = id === undefined ? undefined : toPrimaryKey(target, id);
@@ -43,7 +51,10 @@ export async function readItemPermissions(ctx: ItemPermissionsContext, collectio
   const [update, remove, share] = await Promise.all([may(updateAction), may('delete'), may('share')]);
   const singletonExtras =
     target.singleton && update
-      ? { presets: ctx.permissions.presets(collection, updateAction), fields: fieldList(ctx.permissions.fields(collection, updateAction)) }
+      ? {
+          presets: ctx.permissions.presets(collection, updateAction),
+          fields: fieldList(ctx.permissions.fields(collection, updateAction)),
+        }
       : {};
   return { update: { access: update, ...singletonExtras }, delete: { access: remove }, share: { access: share } };
 }

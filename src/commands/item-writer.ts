@@ -17,7 +17,13 @@ import { applySpecialFields, hashSpecialFields, withoutMaskedValues, withoutServ
 import { toDatabaseRow } from './to-database-value.js';
 import type { DebugLog, Item, PrimaryKey } from './types.js';
 import { checkUserPayload, endSessionsOnUserWrite, USERS_COLLECTION } from './user-rules.js';
-import { ACTIVITY_COLLECTION, checkCommentPayload, COMMENTS_COLLECTION, deleteLinkedActivity, mirrorCommentText } from './comment-link.js';
+import {
+  ACTIVITY_COLLECTION,
+  checkCommentPayload,
+  COMMENTS_COLLECTION,
+  deleteLinkedActivity,
+  mirrorCommentText,
+} from './comment-link.js';
 import { requireCommentTarget } from './comment-target.js';
 import { validatePayload } from './validate-payload.js';
 import { readItemsByKeys, type Query, type ReadContext } from '../query/index.js';
@@ -99,7 +105,11 @@ export class ItemWriter {
    * written alone, depth-first, as the algorithm of commands/README.md says. `serverValues`:
    * per payload, the service's own values (types.ts, CreateCommand).
    */
-  async createMany(collectionName: string, payloads: readonly unknown[], serverValues: readonly Item[] = []): Promise<WriteResult[]> {
+  async createMany(
+    collectionName: string,
+    payloads: readonly unknown[],
+    serverValues: readonly Item[] = [],
+  ): Promise<WriteResult[]> {
     const collection = this.collection(collectionName);
     const results: WriteResult[] = [];
     let batch: PreparedCreate[] = [];
@@ -124,12 +134,19 @@ export class ItemWriter {
   async #checkCreate(collection: CollectionOverview, payload: unknown, serverValues: Item = {}): Promise<Item> {
     this.#count(1);
     const client = withoutServerOwned(collection, requireObject(payload), 'create');
-    const checked = await this.#context.permissions.checkPayload('create', collection.collection, { ...client, ...serverValues });
-    const data = applySpecialFields(collection, withoutMaskedValues(collection, this.#withoutUnknownKeys(collection, checked)), {
-      action: 'create',
-      accountability: this.#context.accountability,
-      now: this.#now,
+    const checked = await this.#context.permissions.checkPayload('create', collection.collection, {
+      ...client,
+      ...serverValues,
     });
+    const data = applySpecialFields(
+      collection,
+      withoutMaskedValues(collection, this.#withoutUnknownKeys(collection, checked)),
+      {
+        action: 'create',
+        accountability: this.#context.accountability,
+        now: this.#now,
+      },
+    );
     validatePayload(this.#context.overview, collection, data, { action: 'create', variables: this.#variables() });
     await this.#checkRules(collection, data, undefined);
     return data;
@@ -146,7 +163,13 @@ export class ItemWriter {
     if (batch.length === 0) return [];
     const rows = batch.map((p) => p.row);
     const keys = await this.#statement(collection, rows, () =>
-      insertReturningKeys(this.#trx, collection.collection, rows, collection.primary, insertOptionsOf(collection, this.#sequences)),
+      insertReturningKeys(
+        this.#trx,
+        collection.collection,
+        rows,
+        collection.primary,
+        insertOptionsOf(collection, this.#sequences),
+      ),
     );
     const created = batch.map((prepared, i) => {
       const key = keys[i];
@@ -154,14 +177,21 @@ export class ItemWriter {
       return { prepared, key };
     });
     const aliases: string[][] = [];
-    for (const { prepared, key } of created) aliases.push(await this.#writeOneToMany(collection, key, prepared.data, prepared.children));
+    for (const { prepared, key } of created)
+      aliases.push(await this.#writeOneToMany(collection, key, prepared.data, prepared.children));
     // reference/auth.md: an item created outside what the caller may create is refused.
     await this.#context.permissions.checkItems(this.#trx, 'create', collection.collection, keys);
     const results: WriteResult[] = [];
     for (const [i, { prepared, key }] of created.entries()) {
-      const relatedKeys = collection.accountability === 'all' ? await this.#snapshot(collection, key, aliases[i] ?? []) : {};
+      const relatedKeys =
+        collection.accountability === 'all' ? await this.#snapshot(collection, key, aliases[i] ?? []) : {};
       const written = { ...columnsOf(collection, prepared.values), [collection.primary]: key, ...relatedKeys };
-      const revision = this.#journal.record({ action: 'create', collection, key, revision: { data: written, delta: written } });
+      const revision = this.#journal.record({
+        action: 'create',
+        collection,
+        key,
+        revision: { data: written, delta: written },
+      });
       if (revision !== null) this.#journal.linkChildren(prepared.children, revision);
       results.push({ key, revision });
     }
@@ -181,7 +211,12 @@ export class ItemWriter {
   }
 
   /** An update of one item; `serverValues` as for {@link createMany}. */
-  async update(collectionName: string, rawKey: unknown, payload: unknown, serverValues: Item = {}): Promise<WriteResult> {
+  async update(
+    collectionName: string,
+    rawKey: unknown,
+    payload: unknown,
+    serverValues: Item = {},
+  ): Promise<WriteResult> {
     const collection = this.collection(collectionName);
     const key = requirePrimaryKey(collection, rawKey);
     this.#count(1);
@@ -197,28 +232,43 @@ export class ItemWriter {
   }
 
   /** An update; FORBIDDEN when no row has the key. */
-  async #updateExisting(collection: CollectionOverview, key: PrimaryKey, payload: unknown, serverValues: Item): Promise<WriteResult> {
+  async #updateExisting(
+    collection: CollectionOverview,
+    key: PrimaryKey,
+    payload: unknown,
+    serverValues: Item,
+  ): Promise<WriteResult> {
     await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, [key]);
     const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
     const client = withoutServerOwned(collection, withoutKey, 'update');
-    const checked = await this.#context.permissions.checkPayload('update', collection.collection, { ...client, ...serverValues });
-    const data = applySpecialFields(collection, withoutMaskedValues(collection, this.#withoutUnknownKeys(collection, checked)), {
-      action: 'update',
-      accountability: this.#context.accountability,
-      now: this.#now,
+    const checked = await this.#context.permissions.checkPayload('update', collection.collection, {
+      ...client,
+      ...serverValues,
     });
+    const data = applySpecialFields(
+      collection,
+      withoutMaskedValues(collection, this.#withoutUnknownKeys(collection, checked)),
+      {
+        action: 'update',
+        accountability: this.#context.accountability,
+        now: this.#now,
+      },
+    );
     validatePayload(this.#context.overview, collection, data, { action: 'update', variables: this.#variables() });
     await this.#checkRules(collection, data, key);
     const children: RevisionRef[] = [];
     const values = await hashSpecialFields(collection, await this.#writeManyToOne(collection, data, children));
     const row = toDatabaseRow(collection, values, this.#dialect);
     if (Object.keys(row).length > 0) {
-      const matched = await this.#statement(collection, [row], () => this.#trx(collection.collection).where(collection.primary, key).update(row));
+      const matched = await this.#statement(collection, [row], () =>
+        this.#trx(collection.collection).where(collection.primary, key).update(row),
+      );
       if (matched === 0) throw new ForbiddenError();
     } else {
       await this.requireExisting(collection, [key]);
     }
-    if (collection.collection === COMMENTS_COLLECTION && (await mirrorCommentText(this.#trx, key, values))) this.touched.add(ACTIVITY_COLLECTION);
+    if (collection.collection === COMMENTS_COLLECTION && (await mirrorCommentText(this.#trx, key, values)))
+      this.touched.add(ACTIVITY_COLLECTION);
     if (collection.collection === USERS_COLLECTION) await endSessionsOnUserWrite(this.#trx, key, data);
     const aliases = await this.#writeOneToMany(collection, key, data, children);
     const snapshot = collection.accountability === 'all' ? await this.#snapshot(collection, key, '*') : {};
@@ -236,8 +286,11 @@ export class ItemWriter {
     this.#count(keys.length);
     await this.requireExisting(collection, keys);
     await this.#context.permissions.checkItems(this.#trx, 'delete', collection.collection, keys);
-    await this.#statement(collection, [], () => this.#trx(collection.collection).whereIn(collection.primary, keys).delete());
-    if (collection.collection === COMMENTS_COLLECTION && (await deleteLinkedActivity(this.#trx, keys))) this.touched.add(ACTIVITY_COLLECTION);
+    await this.#statement(collection, [], () =>
+      this.#trx(collection.collection).whereIn(collection.primary, keys).delete(),
+    );
+    if (collection.collection === COMMENTS_COLLECTION && (await deleteLinkedActivity(this.#trx, keys)))
+      this.touched.add(ACTIVITY_COLLECTION);
     for (const key of keys) this.#journal.record({ action: 'delete', collection, key });
     this.touched.add(collection.collection);
   }
@@ -251,20 +304,28 @@ export class ItemWriter {
   /** The keys, of those given, that name existing items, in the given order. */
   async filterExisting(collection: CollectionOverview, keys: readonly PrimaryKey[]): Promise<PrimaryKey[]> {
     if (keys.length === 0) return [];
-    const found = await this.#trx(collection.collection).whereIn(collection.primary, [...new Set(keys)]).select(collection.primary);
+    const found = await this.#trx(collection.collection)
+      .whereIn(collection.primary, [...new Set(keys)])
+      .select(collection.primary);
     const existing = found.map((row: Record<string, unknown>) => row[collection.primary]);
     return keys.filter((key) => existing.some((e) => sameKey(e, key)));
   }
 
   /** Many-to-one and many-to-any item values that are objects: the related item is written first. */
-  async #writeManyToOne(collection: CollectionOverview, data: Item, children: RevisionRef[]): Promise<Record<string, unknown>> {
+  async #writeManyToOne(
+    collection: CollectionOverview,
+    data: Item,
+    children: RevisionRef[],
+  ): Promise<Record<string, unknown>> {
     const values: Record<string, unknown> = { ...data };
     for (const [name, value] of Object.entries(data)) {
       const relation = getFieldRelation(this.#context.overview, collection.collection, name);
       if (relation?.kind === 'a2o' && value !== null && value !== undefined) {
         const target = data[relation.collectionField];
         if (typeof target !== 'string' || !relation.allowed.includes(target)) {
-          throw new InvalidPayloadError(`Collection "${String(target)}" isn't allowed for field "${name}" in collection "${collection.collection}"`);
+          throw new InvalidPayloadError(
+            `Collection "${String(target)}" isn't allowed for field "${name}" in collection "${collection.collection}"`,
+          );
         }
         if (isPlainObject(value)) values[name] = String(this.#collect(children, await this.upsert(target, value)));
         continue;
@@ -292,7 +353,12 @@ export class ItemWriter {
   }
 
   /** The one-to-many aliases of the payload; returns the names of those written. */
-  async #writeOneToMany(collection: CollectionOverview, key: PrimaryKey, data: Item, children: RevisionRef[]): Promise<string[]> {
+  async #writeOneToMany(
+    collection: CollectionOverview,
+    key: PrimaryKey,
+    data: Item,
+    children: RevisionRef[],
+  ): Promise<string[]> {
     const written: string[] = [];
     for (const [name, value] of Object.entries(data)) {
       const relation = getFieldRelation(this.#context.overview, collection.collection, name);
@@ -310,7 +376,13 @@ export class ItemWriter {
   }
 
   /** Basic array: the entries become the whole set; the rows left out are deselected. */
-  async #replaceSet(relation: OneToMany, parent: PrimaryKey, entries: readonly unknown[], children: RevisionRef[], alias: string): Promise<void> {
+  async #replaceSet(
+    relation: OneToMany,
+    parent: PrimaryKey,
+    entries: readonly unknown[],
+    children: RevisionRef[],
+    alias: string,
+  ): Promise<void> {
     const many = this.collection(relation.related);
     const foreignKey = relation.relation.field;
     const kept: PrimaryKey[] = [];
@@ -319,7 +391,9 @@ export class ItemWriter {
         kept.push(this.#collect(children, await this.upsert(many.collection, { ...entry, [foreignKey]: parent })));
       } else if (typeof entry === 'string' || typeof entry === 'number') {
         const key = requirePrimaryKey(many, entry);
-        const current = await this.#trx(many.collection).where(many.primary, key).first<Record<string, unknown> | undefined>(foreignKey);
+        const current = await this.#trx(many.collection)
+          .where(many.primary, key)
+          .first<Record<string, unknown> | undefined>(foreignKey);
         if (current === undefined) throw new ForbiddenError();
         if (!sameKey(current[foreignKey], parent)) {
           this.#collect(children, await this.update(many.collection, key, { [foreignKey]: parent }));
@@ -333,24 +407,45 @@ export class ItemWriter {
       .where(foreignKey, parent)
       .whereNotIn(many.primary, kept)
       .select(many.primary);
-    await this.#deselect(relation, stale.map((row: Record<string, unknown>) => row[many.primary] as PrimaryKey));
+    await this.#deselect(
+      relation,
+      stale.map((row: Record<string, unknown>) => row[many.primary] as PrimaryKey),
+    );
   }
 
   /** Detailed object: `create`, `update` (rows of this parent only) and `delete` (deselect). */
-  async #editSet(relation: OneToMany, parent: PrimaryKey, changes: Item, children: RevisionRef[], alias: string): Promise<void> {
+  async #editSet(
+    relation: OneToMany,
+    parent: PrimaryKey,
+    changes: Item,
+    children: RevisionRef[],
+    alias: string,
+  ): Promise<void> {
     const unknown = Object.keys(changes).find((k) => !DETAILED_KEYS.includes(k));
     if (unknown !== undefined) throw new InvalidPayloadError(`"${alias}.${unknown}" is not allowed`);
     const many = this.collection(relation.related);
     const foreignKey = relation.relation.field;
-    const creates = listOf(changes, 'create', alias).map((entry) => ({ ...requireObject(entry), [foreignKey]: parent }));
+    const creates = listOf(changes, 'create', alias).map((entry) => ({
+      ...requireObject(entry),
+      [foreignKey]: parent,
+    }));
     for (const created of await this.createMany(many.collection, creates)) this.#collect(children, created);
     const updates = listOf(changes, 'update', alias).map((entry) => {
       const item = requireObject(entry);
       const key = toPrimaryKey(many, item[many.primary]);
-      if (key === undefined) throw new InvalidPayloadError(`"${alias}.update" entries need the primary key "${many.primary}"`);
+      if (key === undefined)
+        throw new InvalidPayloadError(`"${alias}.update" entries need the primary key "${many.primary}"`);
       return { key, item };
     });
-    const ownUpdates = new Set((await this.#ownedBy(relation, parent, updates.map((u) => u.key))).map(String));
+    const ownUpdates = new Set(
+      (
+        await this.#ownedBy(
+          relation,
+          parent,
+          updates.map((u) => u.key),
+        )
+      ).map(String),
+    );
     for (const { key, item } of updates) {
       // reference/relations.md: rows that do not belong to the parent are ignored.
       if (ownUpdates.has(String(key))) this.#collect(children, await this.update(many.collection, key, item));
@@ -390,7 +485,9 @@ export class ItemWriter {
   async #snapshot(collection: CollectionOverview, key: PrimaryKey, fields: '*' | readonly string[]): Promise<Item> {
     if (fields.length === 0) return {};
     const names = fields === '*' ? Object.keys(collection.fields) : fields;
-    const aliases = names.filter((name) => getFieldRelation(this.#context.overview, collection.collection, name)?.kind === 'o2m');
+    const aliases = names.filter(
+      (name) => getFieldRelation(this.#context.overview, collection.collection, name)?.kind === 'o2m',
+    );
     const query: Query = {
       fields: fields === '*' ? ['*'] : [...fields],
       deep: Object.fromEntries(aliases.map((alias) => [alias, { limit: -1 }])),
@@ -406,7 +503,9 @@ export class ItemWriter {
   }
 
   async #exists(collection: CollectionOverview, key: PrimaryKey): Promise<boolean> {
-    return (await this.#trx(collection.collection).where(collection.primary, key).first(collection.primary)) !== undefined;
+    return (
+      (await this.#trx(collection.collection).where(collection.primary, key).first(collection.primary)) !== undefined
+    );
   }
 
   /**
@@ -422,11 +521,18 @@ export class ItemWriter {
   }
 
   /** Runs a write statement of `rows`; constraint violations become the service's errors. */
-  async #statement<T>(collection: CollectionOverview, rows: readonly Record<string, unknown>[], run: () => Promise<T>): Promise<T> {
+  async #statement<T>(
+    collection: CollectionOverview,
+    rows: readonly Record<string, unknown>[],
+    run: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await run();
     } catch (error) {
-      const translated = translateDatabaseError(error, this.#dialect, { collection: collection.collection, primaryKey: collection.primary });
+      const translated = translateDatabaseError(error, this.#dialect, {
+        collection: collection.collection,
+        primaryKey: collection.primary,
+      });
       if (translated instanceof InvalidForeignKeyError && translated.extensions.field === null) {
         for (const row of rows) {
           const field = await this.#brokenForeignKey(collection, row);
@@ -445,7 +551,9 @@ export class ItemWriter {
       if (relation?.kind !== 'm2o' || value === null || value === undefined) continue;
       const related = this.#context.overview.collections[relation.related];
       if (related === undefined) continue;
-      const found = await this.#trx(related.collection).where(related.primary, value as PrimaryKey).first(related.primary);
+      const found = await this.#trx(related.collection)
+        .where(related.primary, value as PrimaryKey)
+        .first(related.primary);
       if (found === undefined) return name;
     }
     return undefined;
@@ -456,7 +564,8 @@ export class ItemWriter {
    * updated, undefined for a create.
    */
   async #checkRules(collection: CollectionOverview, data: Item, key: PrimaryKey | undefined): Promise<void> {
-    if (collection.collection === USERS_COLLECTION) await checkUserPayload(this.#trx, this.#context.accountability, data);
+    if (collection.collection === USERS_COLLECTION)
+      await checkUserPayload(this.#trx, this.#context.accountability, data);
     if (collection.collection === COMMENTS_COLLECTION) {
       checkCommentPayload(data);
       await this.#checkCommentTarget(collection, data, key);
@@ -470,7 +579,12 @@ export class ItemWriter {
    */
   async #checkCommentTarget(collection: CollectionOverview, data: Item, key: PrimaryKey | undefined): Promise<void> {
     if (key !== undefined && data['collection'] === undefined && data['item'] === undefined) return;
-    const current = key === undefined ? undefined : await this.#trx(collection.collection).where(collection.primary, key).first<Record<string, unknown> | undefined>('collection', 'item');
+    const current =
+      key === undefined
+        ? undefined
+        : await this.#trx(collection.collection)
+            .where(collection.primary, key)
+            .first<Record<string, unknown> | undefined>('collection', 'item');
     if (key !== undefined && current === undefined) throw new ForbiddenError();
     const target = data['collection'] ?? current?.['collection'];
     const item = data['item'] ?? current?.['item'];
@@ -507,7 +621,10 @@ export class ItemWriter {
   #withoutUnknownKeys(collection: CollectionOverview, payload: Item): Item {
     const unknown = Object.keys(payload).filter((name) => collection.fields[name] === undefined);
     if (unknown.length === 0) return payload;
-    this.#context.log?.debug({ collection: collection.collection, keys: unknown }, 'payload keys that are not fields dropped');
+    this.#context.log?.debug(
+      { collection: collection.collection, keys: unknown },
+      'payload keys that are not fields dropped',
+    );
     return Object.fromEntries(Object.entries(payload).filter(([name]) => collection.fields[name] !== undefined));
   }
 

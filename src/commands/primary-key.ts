@@ -19,7 +19,8 @@ export function toPrimaryKey(collection: CollectionOverview, value: unknown): Pr
     case 'integer':
     case 'bigInteger': {
       // A key out of the column's range names no row (numbers.ts); PostgreSQL would fail on it.
-      if (field === undefined || !/^-?\d+$/.test(text) || !isIntegerInRange(text, integerRange(field))) return undefined;
+      if (field === undefined || !/^-?\d+$/.test(text) || !isIntegerInRange(text, integerRange(field)))
+        return undefined;
       const number = Number(text);
       return Number.isSafeInteger(number) ? number : text;
     }
@@ -38,5 +39,11 @@ export function requirePrimaryKey(collection: CollectionOverview, value: unknown
 }
 
 export function sameKey(a: unknown, b: unknown): boolean {
-  return a !== null && a !== undefined && b !== null && b !== undefined && String(a).toLowerCase() === String(b).toLowerCase();
+  return (
+    a !== null &&
+    a !== undefined &&
+    b !== null &&
+    b !== undefined &&
+    String(a).toLowerCase() === String(b).toLowerCase()
+  );
 }

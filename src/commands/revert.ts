@@ -25,7 +25,8 @@ export function handleRevert(cmd: RevertCommand, ctx: CommandContext): Promise<v
       { accountability: ctx.accountability, access: ctx.readAccess },
     );
     const data = parseData(revision['data']);
-    if (data === undefined || Object.keys(data).length === 0) throw new InvalidPayloadError("Revision doesn't contain data to revert to");
+    if (data === undefined || Object.keys(data).length === 0)
+      throw new InvalidPayloadError("Revision doesn't contain data to revert to");
     const collection = writer.collection(String(revision['collection']));
     const payload = await revertiblePayload(writer, ctx.overview, collection, data);
     await writer.update(collection.collection, revision['item'], payload);
@@ -53,18 +54,28 @@ export function handleRevertAsOf(cmd: RevertAsOfCommand, ctx: CommandContext): P
 }
 
 /** A revision's data as an update payload: fields gone skipped, to-many keys of rows deleted since dropped. */
-export async function revertiblePayload(writer: ItemWriter, overview: SchemaOverview, collection: CollectionOverview, data: Item): Promise<Item> {
+export async function revertiblePayload(
+  writer: ItemWriter,
+  overview: SchemaOverview,
+  collection: CollectionOverview,
+  data: Item,
+): Promise<Item> {
   const payload: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(data)) {
     const field = collection.fields[name];
     if (field === undefined) continue;
     const relation = getFieldRelation(overview, collection.collection, name);
-    payload[name] = relation?.kind === 'o2m' && Array.isArray(value) ? await existingKeys(writer, relation.related, value) : value;
+    payload[name] =
+      relation?.kind === 'o2m' && Array.isArray(value) ? await existingKeys(writer, relation.related, value) : value;
   }
   return payload;
 }
 
-async function existingKeys(writer: ItemWriter, collectionName: string, keys: readonly unknown[]): Promise<PrimaryKey[]> {
+async function existingKeys(
+  writer: ItemWriter,
+  collectionName: string,
+  keys: readonly unknown[],
+): Promise<PrimaryKey[]> {
   const collection = writer.collection(collectionName);
   const candidates = keys.map((k) => toPrimaryKey(collection, k)).filter((k): k is PrimaryKey => k !== undefined);
   return writer.filterExisting(collection, candidates);

@@ -7,7 +7,10 @@ import type { CommandContext } from './types.js';
  * writer's and the journal's `now`); after the commit (never before: uncommitted state must
  * not be published) purges the data cache of every collection written to.
  */
-export async function runWrite<T>(ctx: CommandContext, work: (writer: ItemWriter, trx: Knex.Transaction, now: Date) => Promise<T>): Promise<T> {
+export async function runWrite<T>(
+  ctx: CommandContext,
+  work: (writer: ItemWriter, trx: Knex.Transaction, now: Date) => Promise<T>,
+): Promise<T> {
   const now = ctx.now?.() ?? new Date();
   let touched: readonly string[] = [];
   const result = await ctx.db.transaction(async (trx) => {

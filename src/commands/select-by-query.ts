@@ -22,5 +22,7 @@ export async function selectByQuery(
     { ...query, fields: [collection.primary] },
     { accountability: ctx.accountability, access: ctx.readAccess },
   );
-  return items.map((item) => toPrimaryKey(collection, item[collection.primary])).filter((key): key is PrimaryKey => key !== undefined);
+  return items
+    .map((item) => toPrimaryKey(collection, item[collection.primary]))
+    .filter((key): key is PrimaryKey => key !== undefined);
 }

@@ -17,7 +17,8 @@ export function handleSort(cmd: SortCommand, ctx: CommandContext): Promise<void>
     // Before anything about the collection shows: forbidden reads like missing (spec, Errors, rule 1).
     if (!ctx.permissions.allows(collection.collection, 'update')) throw new ForbiddenError();
     const sortField = collection.sortField;
-    if (sortField === null) throw new InvalidPayloadError(`Collection "${collection.collection}" doesn't have a sort field`);
+    if (sortField === null)
+      throw new InvalidPayloadError(`Collection "${collection.collection}" doesn't have a sort field`);
     const item = requirePrimaryKey(collection, cmd.item);
     const to = requirePrimaryKey(collection, cmd.to);
     // reference/routes.md: update permission on the item, the sort field among its fields.
@@ -29,30 +30,50 @@ export function handleSort(cmd: SortCommand, ctx: CommandContext): Promise<void>
     await ctx.permissions.checkPayload('update', collection.collection, { [sortField]: target });
     const others = trx(collection.collection).whereNot(collection.primary, item);
     if (from < target) await others.where(sortField, '>', from).where(sortField, '<=', target).decrement(sortField, 1);
-    else if (from > target) await others.where(sortField, '>=', target).where(sortField, '<', from).increment(sortField, 1);
-    await trx(collection.collection).where(collection.primary, item).update({ [sortField]: target });
+    else if (from > target)
+      await others.where(sortField, '>=', target).where(sortField, '<', from).increment(sortField, 1);
+    await trx(collection.collection)
+      .where(collection.primary, item)
+      .update({ [sortField]: target });
     writer.touched.add(collection.collection);
   });
 }
 
 /** Steps 1 and 2 of the algorithm: no nulls, no duplicates. */
-async function normalizeSortValues(trx: Knex.Transaction, collection: CollectionOverview, sortField: string): Promise<void> {
+async function normalizeSortValues(
+  trx: Knex.Transaction,
+  collection: CollectionOverview,
+  sortField: string,
+): Promise<void> {
   const { collection: table, primary } = collection;
   const unsorted = await trx(table).whereNull(sortField).orderBy(primary).select<Record<string, PrimaryKey>[]>(primary);
   if (unsorted.length > 0) {
     const max = await trx(table).max({ max: sortField }).first<{ max: number | string | null }>();
     let next = Number(max?.max ?? 0);
-    for (const row of unsorted) await trx(table).where(primary, row[primary] as PrimaryKey).update({ [sortField]: ++next });
+    for (const row of unsorted)
+      await trx(table)
+        .where(primary, row[primary] as PrimaryKey)
+        .update({ [sortField]: ++next });
   }
   const duplicated = await trx(table).select(sortField).groupBy(sortField).havingRaw('count(*) > 1').first();
   if (duplicated === undefined) return;
   const rows = await trx(table).orderBy([sortField, primary]).select<Record<string, PrimaryKey>[]>(primary);
   let position = 0;
-  for (const row of rows) await trx(table).where(primary, row[primary] as PrimaryKey).update({ [sortField]: ++position });
+  for (const row of rows)
+    await trx(table)
+      .where(primary, row[primary] as PrimaryKey)
+      .update({ [sortField]: ++position });
 }
 
-async function sortValueOf(trx: Knex.Transaction, collection: CollectionOverview, sortField: string, key: PrimaryKey): Promise<number> {
-  const row = await trx(collection.collection).where(collection.primary, key).first<Record<string, unknown> | undefined>(sortField);
+async function sortValueOf(
+  trx: Knex.Transaction,
+  collection: CollectionOverview,
+  sortField: string,
+  key: PrimaryKey,
+): Promise<number> {
+  const row = await trx(collection.collection)
+    .where(collection.primary, key)
+    .first<Record<string, unknown> | undefined>(sortField);
   // Spec, Errors, rule 1: a missing item is FORBIDDEN.
   if (row === undefined) throw new ForbiddenError();
   return Number(row[sortField]);

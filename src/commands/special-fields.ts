@@ -43,7 +43,11 @@ export function isServerOwned(collection: CollectionOverview, field: string, act
  * write is ignored, like Directus ignores a `user_created` it overwrites (forged authorship,
  * a `filename_disk` pointing at another user's content).
  */
-export function withoutServerOwned(collection: CollectionOverview, payload: Item, action: 'create' | 'update'): Record<string, unknown> {
+export function withoutServerOwned(
+  collection: CollectionOverview,
+  payload: Item,
+  action: 'create' | 'update',
+): Record<string, unknown> {
   return Object.fromEntries(Object.entries(payload).filter(([name]) => !isServerOwned(collection, name, action)));
 }
 
@@ -54,7 +58,11 @@ export function withoutServerOwned(collection: CollectionOverview, payload: Item
  * `user-updated` on update, whatever the payload says; the authorship specials of the other
  * action are left out (their stored value stays). Hashing is {@link hashSpecialFields}.
  */
-export function applySpecialFields(collection: CollectionOverview, payload: Item, context: SpecialContext): Record<string, unknown> {
+export function applySpecialFields(
+  collection: CollectionOverview,
+  payload: Item,
+  context: SpecialContext,
+): Record<string, unknown> {
   const result: Record<string, unknown> = { ...payload };
   const { action, accountability, now } = context;
   for (const field of Object.values(collection.fields)) {
@@ -63,7 +71,8 @@ export function applySpecialFields(collection: CollectionOverview, payload: Item
     const isUpdated = special.some((s) => UPDATED_SPECIALS.includes(s));
     if (action === 'create') {
       const isUuidKey = special.includes('uuid') || (field.isPrimaryKey && field.type === 'uuid');
-      if (isUuidKey && (result[field.field] === undefined || result[field.field] === null)) result[field.field] = randomUUID();
+      if (isUuidKey && (result[field.field] === undefined || result[field.field] === null))
+        result[field.field] = randomUUID();
       if (isUpdated && !isCreated) delete result[field.field];
       if (special.includes('date-created')) result[field.field] = now.toISOString();
       if (special.includes('user-created')) result[field.field] = accountability.user;
@@ -97,10 +106,14 @@ export function withoutMaskedValues(collection: CollectionOverview, payload: Ite
 }
 
 /** Hashes the hash fields with argon2 (reference/audit-and-utils.md, "Hash"). */
-export async function hashSpecialFields(collection: CollectionOverview, payload: Item): Promise<Record<string, unknown>> {
+export async function hashSpecialFields(
+  collection: CollectionOverview,
+  payload: Item,
+): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = { ...payload };
   for (const [name, value] of Object.entries(payload)) {
-    if (typeof value === 'string' && value !== '' && isHashField(collection, name)) result[name] = await hashPassword(value);
+    if (typeof value === 'string' && value !== '' && isHashField(collection, name))
+      result[name] = await hashPassword(value);
   }
   return result;
 }

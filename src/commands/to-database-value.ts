@@ -12,7 +12,11 @@ export { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
  * compare against (src/query/README.md). dateTime is stored as written without a zone, json
  * as JSON text, csv arrays joined with commas, uuids lower-cased.
  */
-export function toDatabaseRow(collection: CollectionOverview, values: Item, dialect: DbClient): Record<string, unknown> {
+export function toDatabaseRow(
+  collection: CollectionOverview,
+  values: Item,
+  dialect: DbClient,
+): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     const field = collection.fields[name];

@@ -16,9 +16,7 @@ export type Item = Readonly<Record<string, unknown>>;
 export type QueryObject = Readonly<Record<string, unknown>>;
 
 /** Which items an update or delete addresses. */
-export type Selection =
-  | { readonly keys: readonly PrimaryKey[] }
-  | { readonly query: QueryObject };
+export type Selection = { readonly keys: readonly PrimaryKey[] } | { readonly query: QueryObject };
 
 export interface CreateCommand {
   readonly kind: 'create';

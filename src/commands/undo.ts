@@ -1,7 +1,14 @@
 import type { Knex } from 'knex';
 import { requireCollection } from '../../catalog/overview/lookup.js';
 import { UnprocessableEntityError } from '../errors.js';
-import { readItems, revisionValues, visibleValues, type Filter, type ReadContext, type Reader } from '../query/index.js';
+import {
+  readItems,
+  revisionValues,
+  visibleValues,
+  type Filter,
+  type ReadContext,
+  type Reader,
+} from '../query/index.js';
 import { revertiblePayload } from './revert.js';
 import { runWrite } from './run-write.js';
 import { isServerOwned } from './special-fields.js';
@@ -55,7 +62,12 @@ export async function handleUndo(cmd: UndoCommand, ctx: CommandContext): Promise
   await runWrite(ctx, async (writer, trx) => {
     const read: ReadContext = { db: trx, overview: ctx.overview, limits: ctx.readLimits };
     const reader: Reader = { accountability: ctx.accountability, access: ctx.readAccess };
-    const selected = await readItems(read, 'svc_activity', { filter: cmd.filter, fields: ['id', 'action', 'collection', 'item'], sort: ['id'], limit: -1 }, reader);
+    const selected = await readItems(
+      read,
+      'svc_activity',
+      { filter: cmd.filter, fields: ['id', 'action', 'collection', 'item'], sort: ['id'], limit: -1 },
+      reader,
+    );
     const groups = new Map<string, { collection: string; item: string; activities: Set<number> }>();
     for (const row of selected) {
       const collection = String(row['collection']);
@@ -87,7 +99,9 @@ export async function handleUndo(cmd: UndoCommand, ctx: CommandContext): Promise
     if (cmd.dryRun) return;
     if (conflicting.length > 0 && !cmd.force) {
       const named = conflicting.map((p) => `"${p.collection}" ${p.item}: ${p.conflicts.join(', ')}`).join('; ');
-      throw new UnprocessableEntityError(`Later changes by others touch the same fields (${named}); send "force": true to undo anyway`);
+      throw new UnprocessableEntityError(
+        `Later changes by others touch the same fields (${named}); send "force": true to undo anyway`,
+      );
     }
     for (const p of planned) {
       const collection = writer.collection(p.collection);
@@ -95,7 +109,10 @@ export async function handleUndo(cmd: UndoCommand, ctx: CommandContext): Promise
         const [exists] = await writer.filterExisting(collection, [p.item]);
         if (exists !== undefined) await writer.delete(p.collection, [p.item]);
       } else if (p.action === 'create') {
-        await writer.create(p.collection, { ...(await revertiblePayload(writer, ctx.overview, collection, p.values)), [collection.primary]: p.item });
+        await writer.create(p.collection, {
+          ...(await revertiblePayload(writer, ctx.overview, collection, p.values)),
+          [collection.primary]: p.item,
+        });
       } else {
         await writer.update(p.collection, p.item, await revertiblePayload(writer, ctx.overview, collection, p.values));
       }
@@ -107,19 +124,29 @@ export async function handleUndo(cmd: UndoCommand, ctx: CommandContext): Promise
 type Plan = Pick<UndoStep, 'action' | 'fields' | 'values' | 'conflicts'>;
 
 /** One item's undo from its journal (oldest first) and the selected activity ids. */
-function planItem(journal: readonly JournalRow[], selected: ReadonlySet<number>, isUndoable: (field: string) => boolean): Plan | undefined {
+function planItem(
+  journal: readonly JournalRow[],
+  selected: ReadonlySet<number>,
+  isUndoable: (field: string) => boolean,
+): Plan | undefined {
   const first = Math.min(...selected);
   const before = journal.filter((j) => j.activity < first && j.revision !== null).at(-1);
   const prior = before === undefined ? undefined : revisionValues(before.data);
   const mine = journal.filter((j) => selected.has(j.activity));
   const users = new Set(mine.map((j) => j.user));
   // Later writes outside the selection by someone else: theirs to keep (a deletion by anyone).
-  const later = journal.filter((j) => j.activity > first && !selected.has(j.activity) && (j.action === 'delete' || !users.has(j.user)));
+  const later = journal.filter(
+    (j) => j.activity > first && !selected.has(j.activity) && (j.action === 'delete' || !users.has(j.user)),
+  );
   const touched = [...new Set(mine.flatMap((j) => Object.keys(revisionValues(j.delta))))].filter(isUndoable);
   const deletedSince = later.some((j) => j.action === 'delete');
-  const conflicts = deletedSince ? ['deleted'] : [...new Set(later.flatMap((j) => Object.keys(revisionValues(j.delta))))].filter((f) => touched.includes(f));
+  const conflicts = deletedSince
+    ? ['deleted']
+    : [...new Set(later.flatMap((j) => Object.keys(revisionValues(j.delta))))].filter((f) => touched.includes(f));
   if (mine[0]?.action === 'create') {
-    return mine.some((j) => j.action === 'delete') ? undefined : { action: 'delete', fields: [], values: {}, conflicts };
+    return mine.some((j) => j.action === 'delete')
+      ? undefined
+      : { action: 'delete', fields: [], values: {}, conflicts };
   }
   // No revision before the selection (accountability `activity`): nothing to go back to.
   if (prior === undefined) return undefined;
@@ -138,7 +165,14 @@ async function journalOf(trx: Knex.Transaction, collection: string, item: string
     .where({ 'a.collection': collection, 'a.item': item })
     .whereIn('a.action', [...UNDOABLE])
     .orderBy('a.id')
-    .select<Record<string, unknown>[]>('a.id as activity', 'a.action', 'a.user', 'r.id as revision', 'r.data', 'r.delta');
+    .select<Record<string, unknown>[]>(
+      'a.id as activity',
+      'a.action',
+      'a.user',
+      'r.id as revision',
+      'r.data',
+      'r.delta',
+    );
   return rows.map((r) => ({
     activity: Number(r['activity']),
     action: String(r['action']),

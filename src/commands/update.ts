@@ -26,14 +26,22 @@ export function handleUpdate(cmd: UpdateCommand, ctx: CommandContext): Promise<P
       return keys;
     }
     if ('singleton' in cmd) return [await upsertSingleton(writer, trx, cmd.collection, cmd.data)];
-    const keys = 'keys' in cmd ? cmd.keys.map((k) => requirePrimaryKey(collection, k)) : await selectByQuery(ctx, trx, collection, cmd.query);
+    const keys =
+      'keys' in cmd
+        ? cmd.keys.map((k) => requirePrimaryKey(collection, k))
+        : await selectByQuery(ctx, trx, collection, cmd.query);
     for (const key of keys) await writer.update(collection.collection, key, cmd.data, cmd.serverValues);
     return keys;
   });
 }
 
 /** reference/routes.md, singletons: PATCH upserts the single row. */
-async function upsertSingleton(writer: ItemWriter, trx: Knex.Transaction, name: string, data: Item): Promise<PrimaryKey> {
+async function upsertSingleton(
+  writer: ItemWriter,
+  trx: Knex.Transaction,
+  name: string,
+  data: Item,
+): Promise<PrimaryKey> {
   const collection = writer.collection(name);
   const existing = await trx(collection.collection).first<Record<string, unknown> | undefined>(collection.primary);
   const key = existing?.[collection.primary];

@@ -12,7 +12,11 @@ export const USERS_COLLECTION = 'svc_users';
  * matches settings.auth_password_policy (FAILED_VALIDATION), and `tfa_secret` is set through
  * the TFA routes only; an admin may clear it (reference/system-collections.md).
  */
-export async function checkUserPayload(trx: Knex.Transaction, accountability: Accountability, payload: Item): Promise<void> {
+export async function checkUserPayload(
+  trx: Knex.Transaction,
+  accountability: Accountability,
+  payload: Item,
+): Promise<void> {
   if ('tfa_secret' in payload && !(payload['tfa_secret'] === null && accountability.admin)) throw new ForbiddenError();
   const password = payload['password'];
   if (typeof password === 'string' && password !== '') await assertPasswordPolicy(trx, password);

@@ -106,12 +106,20 @@ function hasValidType(field: FieldOverview, value: unknown): boolean {
       return typeof value === 'string';
     case 'integer':
     case 'bigInteger':
-      return (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && INTEGER_TEXT.test(value.trim()));
+      return (
+        (typeof value === 'number' && Number.isInteger(value)) ||
+        (typeof value === 'string' && INTEGER_TEXT.test(value.trim()))
+      );
     case 'float':
     case 'decimal':
-      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && NUMBER_TEXT.test(value.trim()));
+      return (
+        (typeof value === 'number' && Number.isFinite(value)) ||
+        (typeof value === 'string' && NUMBER_TEXT.test(value.trim()))
+      );
     case 'boolean':
-      return typeof value === 'boolean' || value === 0 || value === 1 || ['true', 'false', '1', '0'].includes(String(value));
+      return (
+        typeof value === 'boolean' || value === 0 || value === 1 || ['true', 'false', '1', '0'].includes(String(value))
+      );
     case 'uuid':
       return typeof value === 'string' && UUID_TEXT.test(value);
     case 'date':
@@ -121,7 +129,10 @@ function hasValidType(field: FieldOverview, value: unknown): boolean {
     case 'time':
       return typeof value === 'string' && TIME_TEXT.test(value);
     case 'csv':
-      return typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number'));
+      return (
+        typeof value === 'string' ||
+        (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number'))
+      );
     case 'json':
     case 'binary':
     case 'geometry':

@@ -62,11 +62,15 @@ const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 export function readAuthProviders(env: EnvReader, publicUrl: string): AuthProviderConfig[] {
   const names = env.list('AUTH_PROVIDERS');
   if (names.length > 0 && !isAbsoluteUrl(publicUrl)) {
-    throw new ConfigError('PUBLIC_URL', `must be an absolute URL when AUTH_PROVIDERS is set (the SSO callback is built from it), got "${publicUrl}"`);
+    throw new ConfigError(
+      'PUBLIC_URL',
+      `must be an absolute URL when AUTH_PROVIDERS is set (the SSO callback is built from it), got "${publicUrl}"`,
+    );
   }
   const seen = new Set<string>();
   return names.map((name) => {
-    if (!NAME_PATTERN.test(name)) throw new ConfigError('AUTH_PROVIDERS', `names letters, digits, "_" and "-" only, got "${name}"`);
+    if (!NAME_PATTERN.test(name))
+      throw new ConfigError('AUTH_PROVIDERS', `names letters, digits, "_" and "-" only, got "${name}"`);
     if (seen.has(name.toLowerCase())) throw new ConfigError('AUTH_PROVIDERS', `names "${name}" twice`);
     seen.add(name.toLowerCase());
     return readProvider(env, name);
@@ -111,7 +115,8 @@ function readProvider(env: EnvReader, name: string): AuthProviderConfig {
     roleMapping,
     linkVerifiedEmail: env.bool(`${prefix}_LINK_VERIFIED_EMAIL`, false),
     redirectAllowList: env.list(`${prefix}_REDIRECT_ALLOW_LIST`).map((url) => {
-      if (!isAbsoluteUrl(url)) throw new ConfigError(`${prefix}_REDIRECT_ALLOW_LIST`, `must list absolute URLs, got "${url}"`);
+      if (!isAbsoluteUrl(url))
+        throw new ConfigError(`${prefix}_REDIRECT_ALLOW_LIST`, `must list absolute URLs, got "${url}"`);
       return url;
     }),
     mode: env.oneOf(`${prefix}_MODE`, ['cookie', 'session'] as const, 'cookie'),
@@ -124,7 +129,10 @@ function providerUrl(prefix: string, key: string, value: string, allowInsecure: 
   if (!isAbsoluteUrl(value)) throw new ConfigError(variable, `must be an absolute URL, got "${value}"`);
   const { protocol } = new URL(value);
   if (protocol === 'https:' || (protocol === 'http:' && allowInsecure)) return value;
-  throw new ConfigError(variable, `must be an https:// URL (http:// only with ${prefix}_ALLOW_INSECURE_REQUESTS=true), got "${value}"`);
+  throw new ConfigError(
+    variable,
+    `must be an https:// URL (http:// only with ${prefix}_ALLOW_INSECURE_REQUESTS=true), got "${value}"`,
+  );
 }
 
 /** A JSON object of strings (`json:` prefix accepted); {} when unset. */
@@ -137,7 +145,8 @@ function readStringMap(env: EnvReader, variable: string): Record<string, string>
   } catch {
     throw new ConfigError(variable, 'must be a JSON object');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(variable, 'must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ConfigError(variable, 'must be a JSON object');
   const entries = Object.entries(value);
   const bad = entries.find(([, v]) => typeof v !== 'string');
   if (bad !== undefined) throw new ConfigError(variable, `must map to strings, "${bad[0]}" does not`);

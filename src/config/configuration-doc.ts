@@ -7,7 +7,8 @@ import { SETTINGS, type Setting } from './settings.js';
  */
 export function renderConfigurationDoc(): string {
   const sections = SETTINGS.map(
-    (section) => `## ${section.title}\n\n| variable | default | meaning |\n|---|---|---|\n${section.settings.map(row).join('\n')}\n`,
+    (section) =>
+      `## ${section.title}\n\n| variable | default | meaning |\n|---|---|---|\n${section.settings.map(row).join('\n')}\n`,
   );
   return `${[HEADER, ...sections].join('\n')}`;
 }

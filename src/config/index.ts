@@ -393,7 +393,8 @@ export function loadConfig(
       autoPurgeIgnoreList: env.list('CACHE_AUTO_PURGE_IGNORE_LIST', ['svc_activity', 'svc_presets']),
       controlSMaxAge: readSMaxAge(env),
       skipAllowed: env.bool('CACHE_SKIP_ALLOWED', false),
-      valueMaxSize: readFalseOrString(env, 'CACHE_VALUE_MAX_SIZE') === false ? undefined : env.size('CACHE_VALUE_MAX_SIZE', '0'),
+      valueMaxSize:
+        readFalseOrString(env, 'CACHE_VALUE_MAX_SIZE') === false ? undefined : env.size('CACHE_VALUE_MAX_SIZE', '0'),
       memoryMaxSize: env.size('CACHE_MEMORY_MAX_SIZE', '64mb'),
       schema: env.bool('CACHE_SCHEMA', true),
       permissions: env.bool('CACHE_PERMISSIONS', true),
@@ -510,7 +511,8 @@ function readEmailConfig(env: EnvReader): EmailConfig {
     },
     smtp: {
       host: env.string('EMAIL_SMTP_HOST'),
-      port: env.raw('EMAIL_SMTP_PORT') === undefined ? undefined : env.int('EMAIL_SMTP_PORT', 0, { min: 1, max: 65535 }),
+      port:
+        env.raw('EMAIL_SMTP_PORT') === undefined ? undefined : env.int('EMAIL_SMTP_PORT', 0, { min: 1, max: 65535 }),
       user: env.string('EMAIL_SMTP_USER'),
       password: env.string('EMAIL_SMTP_PASSWORD'),
       pool: env.bool('EMAIL_SMTP_POOL', false),

@@ -28,7 +28,10 @@ export function readTrustedProxies(env: EnvReader): TrustedProxies {
   const entries = env.list('IP_TRUST_PROXY').flatMap((entry) => PROXY_RANGES[entry] ?? [entry]);
   for (const entry of entries) {
     if (!isAddressOrRange(entry)) {
-      throw new ConfigError('IP_TRUST_PROXY', `must be true, false, a number of hops or a list of addresses and CIDR ranges, got "${entry}"`);
+      throw new ConfigError(
+        'IP_TRUST_PROXY',
+        `must be true, false, a number of hops or a list of addresses and CIDR ranges, got "${entry}"`,
+      );
     }
   }
   return entries.length === 0 ? false : entries;

@@ -8,7 +8,16 @@ interface DriverError {
 }
 
 /** The SQLite file or its folder cannot be made or opened. */
-const SQLITE_FILE_CODES = new Set(['SQLITE_CANTOPEN', 'SQLITE_READONLY', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR']);
+const SQLITE_FILE_CODES = new Set([
+  'SQLITE_CANTOPEN',
+  'SQLITE_READONLY',
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'ENOTDIR',
+  'EEXIST',
+  'EISDIR',
+]);
 
 const ENGINE = { sqlite3: 'SQLite', pg: 'PostgreSQL', mysql: 'MariaDB/MySQL' } as const;
 
@@ -99,6 +108,7 @@ const TLS_CODES = new Set([
 ]);
 
 function isTlsFailure(code: unknown, detail: string): boolean {
-  if (typeof code === 'string' && (TLS_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_OSSL_'))) return true;
+  if (typeof code === 'string' && (TLS_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_OSSL_')))
+    return true;
   return /\b(SSL|TLS)\b/i.test(detail);
 }

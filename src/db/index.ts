@@ -95,7 +95,8 @@ export function createDatabase(db: DbConfig, log?: DatabaseLog): Knex {
 function knexLog(log: DatabaseLog): Knex.Logger {
   const text = (message: unknown) => (typeof message === 'string' ? message : String(message));
   return {
-    warn: (message: unknown) => (text(message).startsWith('Acquire connection error') ? log.debug(text(message)) : log.warn(text(message))),
+    warn: (message: unknown) =>
+      text(message).startsWith('Acquire connection error') ? log.debug(text(message)) : log.warn(text(message)),
     error: (message: unknown) => log.warn(text(message)),
     deprecate: (message: unknown) => log.warn(text(message)),
     debug: (message: unknown) => log.debug(text(message)),
@@ -105,7 +106,9 @@ function knexLog(log: DatabaseLog): Knex.Logger {
 /** DB_SSL*: the TLS options both drivers take (a CA given replaces the system's). */
 function tlsOptions(db: DbConfig): { rejectUnauthorized: boolean; ca?: string } | undefined {
   if (db.ssl === undefined) return undefined;
-  return db.ssl.ca === undefined ? { rejectUnauthorized: db.ssl.rejectUnauthorized } : { rejectUnauthorized: db.ssl.rejectUnauthorized, ca: db.ssl.ca };
+  return db.ssl.ca === undefined
+    ? { rejectUnauthorized: db.ssl.rejectUnauthorized }
+    : { rejectUnauthorized: db.ssl.rejectUnauthorized, ca: db.ssl.ca };
 }
 
 interface MysqlConnection {

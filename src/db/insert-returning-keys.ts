@@ -45,15 +45,22 @@ export async function insertReturningKeys(
   const keys: Key[] = [];
   const { sequences } = options;
   for (const chunk of statementsOf(db, rows, primaryKey, options)) {
-    if (sequences !== undefined && chunk.some((row) => !hasKey(row, primaryKey))) await sequences.moveBeforeGenerating(db, table);
+    if (sequences !== undefined && chunk.some((row) => !hasKey(row, primaryKey)))
+      await sequences.moveBeforeGenerating(db, table);
     keys.push(...(await insertChunk(db, table, chunk, primaryKey, options.jsonColumns ?? NO_COLUMNS)));
-    if (sequences !== undefined && chunk.some((row) => hasKey(row, primaryKey))) sequences.noteGivenKeys(table, primaryKey);
+    if (sequences !== undefined && chunk.some((row) => hasKey(row, primaryKey)))
+      sequences.noteGivenKeys(table, primaryKey);
   }
   return keys;
 }
 
 /** Consecutive rows with the same columns, within the limits of one statement. */
-function statementsOf(db: Knex | Knex.Transaction, rows: readonly Row[], primaryKey: string, options: InsertKeysOptions): Row[][] {
+function statementsOf(
+  db: Knex | Knex.Transaction,
+  rows: readonly Row[],
+  primaryKey: string,
+  options: InsertKeysOptions,
+): Row[][] {
   const maxRows = dialectOf(db) === 'sqlite3' ? MAX_SQLITE_ROWS : Infinity;
   const chunks: Row[][] = [];
   let current: Row[] = [];
@@ -91,7 +98,8 @@ async function insertChunk(
   jsonColumns: ReadonlySet<string>,
 ): Promise<Key[]> {
   const dialect = dialectOf(db);
-  const recordset = dialect === 'pg' && rows.length > 1 ? recordsetInsert(db, table, rows, primaryKey, jsonColumns) : undefined;
+  const recordset =
+    dialect === 'pg' && rows.length > 1 ? recordsetInsert(db, table, rows, primaryKey, jsonColumns) : undefined;
   if (recordset !== undefined) {
     const { rows: returned } = (await recordset) as unknown as { rows: Row[] };
     return matchKeys(rows, returned, primaryKey, true);
@@ -124,7 +132,13 @@ async function insertChunk(
  * order. Parsing a statement of thousands of placeholders costs both sides more than the
  * JSON does. Undefined when a value has no exact JSON form: the rows then go as VALUES.
  */
-function recordsetInsert(db: Knex | Knex.Transaction, table: string, rows: readonly Row[], primaryKey: string, jsonColumns: ReadonlySet<string>): Knex.Raw | undefined {
+function recordsetInsert(
+  db: Knex | Knex.Transaction,
+  table: string,
+  rows: readonly Row[],
+  primaryKey: string,
+  jsonColumns: ReadonlySet<string>,
+): Knex.Raw | undefined {
   const [first] = rows;
   const columns = first === undefined ? [] : Object.keys(first);
   if (columns.length === 0) return undefined;
@@ -178,7 +192,10 @@ function pgDateText(date: Date): string {
 
 /** Each row's key: its given one (as stored when `storedGiven`), else the next generated one. */
 function matchKeys(rows: readonly Row[], returned: readonly Row[], primaryKey: string, storedGiven: boolean): Key[] {
-  invariant(returned.length === rows.length, `one returned key per inserted row (${returned.length} for ${rows.length})`);
+  invariant(
+    returned.length === rows.length,
+    `one returned key per inserted row (${returned.length} for ${rows.length})`,
+  );
   const returnedKeys = returned.map((r) => r[primaryKey] as Key);
   const given = new Map<string, Key | undefined>();
   for (const row of rows) if (hasKey(row, primaryKey)) given.set(normalize(row[primaryKey]), undefined);

@@ -10,8 +10,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * and give it back; a lone surrogate is refused everywhere, so no value is changed unseen.
  */
 export function unstorableText(dialect: DbClient, text: string): string | undefined {
-  if (dialect === 'pg' && text.includes('\u0000')) return 'Text can\'t contain the NUL character (\\u0000)';
-  if (LONE_SURROGATE.test(text)) return 'Text can\'t contain a lone UTF-16 surrogate';
+  if (dialect === 'pg' && text.includes('\u0000')) return "Text can't contain the NUL character (\\u0000)";
+  if (LONE_SURROGATE.test(text)) return "Text can't contain a lone UTF-16 surrogate";
   return undefined;
 }
 

@@ -254,21 +254,28 @@ const CONNECTION_MESSAGE =
  * become an answer (http/error-handler.ts calls it for every error).
  */
 export function translateConnectionError(error: unknown): ServiceUnavailableError | undefined {
-  return isConnectionError(error) ? new ServiceUnavailableError('database', 'The database is not reachable, retry later') : undefined;
+  return isConnectionError(error)
+    ? new ServiceUnavailableError('database', 'The database is not reachable, retry later')
+    : undefined;
 }
 
 /** Whether `error` says the database is unreachable (see {@link translateConnectionError}). */
 export function isConnectionError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as DriverError & { readonly name?: unknown };
-  if (typeof e.code === 'string' && (CONNECTION_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code) || /^57P0[123]$/.test(e.code))) return true;
+  if (
+    typeof e.code === 'string' &&
+    (CONNECTION_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code) || /^57P0[123]$/.test(e.code))
+  )
+    return true;
   if (typeof e.errno === 'number' && MYSQL_CONNECTION_ERRNOS.has(e.errno)) return true;
   if (e.name === 'KnexTimeoutError') return true;
   return typeof e.message === 'string' && CONNECTION_MESSAGE.test(e.message);
 }
 
 /** The start of a statement, as knex puts it in front of a driver's message (`insert into ... - ...`). */
-const SQL_TEXT = /^\s*(select|insert|update|delete|create|alter|drop|with|pragma|truncate|begin|commit|rollback|savepoint|release)\b|\bquery:\s/i;
+const SQL_TEXT =
+  /^\s*(select|insert|update|delete|create|alter|drop|with|pragma|truncate|begin|commit|rollback|savepoint|release)\b|\bquery:\s/i;
 
 /**
  * Whether `error` comes from the database or knex's handling of a statement: its message may
@@ -280,6 +287,10 @@ export function isDatabaseError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as DriverError & { readonly severity?: unknown; readonly sqlState?: unknown; readonly sql?: unknown };
   if (e.sqlMessage !== undefined || e.sqlState !== undefined || e.sql !== undefined) return true;
-  if (typeof e.code === 'string' && (e.code.startsWith('SQLITE_') || (typeof e.severity === 'string' && /^[0-9A-Z]{5}$/.test(e.code)))) return true;
+  if (
+    typeof e.code === 'string' &&
+    (e.code.startsWith('SQLITE_') || (typeof e.severity === 'string' && /^[0-9A-Z]{5}$/.test(e.code)))
+  )
+    return true;
   return typeof e.message === 'string' && SQL_TEXT.test(e.message);
 }

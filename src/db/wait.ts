@@ -30,7 +30,10 @@ export async function waitForDatabase(db: Knex, waitMs: number, logger: WaitLog)
       if (!isConnectionError(error) || waited + RETRY_EVERY_MS > waitMs) throw error;
       if (remindedAt === undefined || Date.now() - remindedAt >= REMIND_EVERY_MS) {
         const reason = error instanceof Error ? error.message : String(error);
-        logger.warn({ reason, waitedMs: waited, waitMs }, `database not reachable yet (${reason}): retrying every second for up to ${Math.round(waitMs / 1000)} s (DB_CONNECT_WAIT)`);
+        logger.warn(
+          { reason, waitedMs: waited, waitMs },
+          `database not reachable yet (${reason}): retrying every second for up to ${Math.round(waitMs / 1000)} s (DB_CONNECT_WAIT)`,
+        );
         remindedAt = Date.now();
       }
       await delay(RETRY_EVERY_MS);

@@ -47,7 +47,8 @@ export class AddressDenyList {
     // A mapped range (`::ffff:10.0.0.0/104`) is the IPv4 range it maps.
     const mapped = family === 4 && isIP(bare) === 6;
     const length = prefix !== undefined && /^\d+$/.test(prefix) ? Number(prefix) - (mapped ? 96 : 0) : undefined;
-    const isBadLength = prefix !== undefined && (length === undefined || length < 0 || length > (family === 4 ? 32 : 128));
+    const isBadLength =
+      prefix !== undefined && (length === undefined || length < 0 || length > (family === 4 ? 32 : 128));
     if (family === 0 || isBadLength) {
       throw new ConfigError('IMPORT_IP_DENY_LIST', `has "${entry}", which is neither an IP address nor a CIDR range`);
     }
@@ -88,7 +89,14 @@ export function embeddedIPv4(address: string): string[] {
   if (w[0] === 0x64 && w[1] === 0xff9b && w[2] === 1) {
     // RFC 6052 2.2: the IPv4 address after a /48, /56, /64, /72, /80 or /96 prefix, skipping bits
     // 64-71. A NAT64 never translates to 0.0.0.0/8, which the zero suffix of the other positions gives.
-    const positions = [quad(6, 7, 9, 10), quad(7, 9, 10, 11), quad(9, 10, 11, 12), quad(10, 11, 12, 13), quad(11, 12, 13, 14), quad(12, 13, 14, 15)];
+    const positions = [
+      quad(6, 7, 9, 10),
+      quad(7, 9, 10, 11),
+      quad(9, 10, 11, 12),
+      quad(10, 11, 12, 13),
+      quad(11, 12, 13, 14),
+      quad(12, 13, 14, 15),
+    ];
     return positions.filter((ipv4) => !ipv4.startsWith('0.'));
   }
   if (w[0] === 0x2002) return [ipv4Of(w[1], w[2])];

@@ -29,8 +29,12 @@ interface AssetRow {
  */
 export async function findAsset(ctx: ReadContext, reader: Reader, storage: Storage, id: string): Promise<Asset> {
   await readItemByKey(ctx, FILES_COLLECTION, id, { fields: ['id'] }, reader);
-  const row = await ctx.db<AssetRow>(FILES_COLLECTION).where('id', id.toLowerCase()).first('storage', 'filename_disk', 'filename_download', 'type');
-  if (row?.filename_disk === null || row?.filename_disk === undefined || !storage.locations.includes(row.storage)) throw new ForbiddenError();
+  const row = await ctx
+    .db<AssetRow>(FILES_COLLECTION)
+    .where('id', id.toLowerCase())
+    .first('storage', 'filename_disk', 'filename_download', 'type');
+  if (row?.filename_disk === null || row?.filename_disk === undefined || !storage.locations.includes(row.storage))
+    throw new ForbiddenError();
   const driver = storage.location(row.storage);
   const path = row.filename_disk;
   const stat = await driver.stat(path);
@@ -83,11 +87,13 @@ export function checkTransformation(query: Readonly<Record<string, unknown>>): v
     const value = query[name];
     if (value === undefined) return;
     const number = Number(value);
-    if (typeof value !== 'string' || !/^\d+$/.test(value) || number < 1 || number > max) throw new IllegalAssetTransformationError();
+    if (typeof value !== 'string' || !/^\d+$/.test(value) || number < 1 || number > max)
+      throw new IllegalAssetTransformationError();
   };
   const oneOf = (name: string, allowed: readonly string[]) => {
     const value = query[name];
-    if (value !== undefined && (typeof value !== 'string' || !allowed.includes(value))) throw new IllegalAssetTransformationError();
+    if (value !== undefined && (typeof value !== 'string' || !allowed.includes(value)))
+      throw new IllegalAssetTransformationError();
   };
   positive('width');
   positive('height');
@@ -108,7 +114,8 @@ export function checkTransformation(query: Readonly<Record<string, unknown>>): v
 }
 
 /** Media types a browser runs as a document or script when served inline from the API's origin. */
-const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/xsl)\b/i;
+const ACTIVE_CONTENT =
+  /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/xsl)\b/i;
 
 /**
  * Headers that keep an uploaded file from acting as a page of the API's origin (a `type` is the
@@ -116,6 +123,7 @@ const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|tex
  */
 export function assetSafetyHeaders(type: string): Record<string, string> {
   const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
-  if (ACTIVE_CONTENT.test(type.trim())) headers['Content-Security-Policy'] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
+  if (ACTIVE_CONTENT.test(type.trim()))
+    headers['Content-Security-Policy'] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
   return headers;
 }

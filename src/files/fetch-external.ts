@@ -23,7 +23,10 @@ export interface FetchOptions {
  * redirects are followed by hand, each hop checked the same way. Resolves with the response
  * of the last hop once it answers 2xx; its body is still to be read.
  */
-export async function fetchExternal(url: string, options: FetchOptions): Promise<{ response: IncomingMessage; url: URL }> {
+export async function fetchExternal(
+  url: string,
+  options: FetchOptions,
+): Promise<{ response: IncomingMessage; url: URL }> {
   const maxRedirects = options.maxRedirects ?? 5;
   let current = new URL(url);
   for (let hop = 0; ; hop += 1) {
@@ -53,7 +56,11 @@ function get(url: URL, options: FetchOptions): Promise<IncomingMessage> {
     return Promise.reject(new ExternalFetchError(`address ${host} is denied`));
   }
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const requestOptions: RequestOptions = { method: 'GET', lookup: guardedLookup(options.denyList), headers: { 'user-agent': 'content-data-service' } };
+  const requestOptions: RequestOptions = {
+    method: 'GET',
+    lookup: guardedLookup(options.denyList),
+    headers: { 'user-agent': 'content-data-service' },
+  };
   return new Promise((resolve, reject) => {
     const req = request(url, requestOptions, resolve);
     req.setTimeout(options.timeoutMs ?? 30_000, () => req.destroy(new ExternalFetchError('timed out')));

@@ -9,7 +9,14 @@ import { selectByQuery } from '../commands/select-by-query.js';
 import type { CommandContext, Item, PrimaryKey, Selection } from '../commands/types.js';
 import { handleUpdate } from '../commands/update.js';
 import type { Config } from '../config/index.js';
-import { ForbiddenError, invariant, InvalidPayloadError, ServiceError, ServiceUnavailableError, UnsupportedMediaTypeError } from '../errors.js';
+import {
+  ForbiddenError,
+  invariant,
+  InvalidPayloadError,
+  ServiceError,
+  ServiceUnavailableError,
+  UnsupportedMediaTypeError,
+} from '../errors.js';
 import { AddressDenyList } from './address-deny-list.js';
 import { fetchExternal } from './fetch-external.js';
 import { baseType, diskName, filenameFromDisposition, filenameFromUrl, isTypeAllowed, titleOf } from './file-names.js';
@@ -80,7 +87,12 @@ export class FileLibrary {
    * what a dead worker left, and is not held to the limits of uploads
    * (FILES_MIME_TYPE_ALLOW_LIST, FILES_MAX_UPLOAD_SIZE).
    */
-  async stage(ctx: CommandContext, upload: Upload, fields: Item, options: { isGenerated?: boolean } = {}): Promise<StagedFile> {
+  async stage(
+    ctx: CommandContext,
+    upload: Upload,
+    fields: Item,
+    options: { isGenerated?: boolean } = {},
+  ): Promise<StagedFile> {
     const isGenerated = options.isGenerated === true;
     if (!isGenerated) this.#requireAllowedType(upload);
     await ctx.permissions.checkPayload('create', FILES_COLLECTION, fields);
@@ -88,7 +100,12 @@ export class FileLibrary {
     const location = this.#locationOf(fields);
     const path = diskName(id, upload.filename, upload.type);
     const staging = isGenerated ? path : `${path}.${randomBytes(6).toString('hex')}.staging`;
-    const content = await this.#store(location, staging, upload.stream, isGenerated ? Infinity : this.deps.config.storage.maxUploadSize);
+    const content = await this.#store(
+      location,
+      staging,
+      upload.stream,
+      isGenerated ? Infinity : this.deps.config.storage.maxUploadSize,
+    );
     return {
       location,
       path,
@@ -141,7 +158,12 @@ export class FileLibrary {
   async create(ctx: CommandContext, staged: readonly StagedFile[]): Promise<PrimaryKey[]> {
     let keys: PrimaryKey[];
     try {
-      const command = { kind: 'create', collection: FILES_COLLECTION, data: staged.map((s) => s.payload), serverValues: staged.map((s) => s.serverValues) } as const;
+      const command = {
+        kind: 'create',
+        collection: FILES_COLLECTION,
+        data: staged.map((s) => s.payload),
+        serverValues: staged.map((s) => s.serverValues),
+      } as const;
       keys = await handleCreate(command, ctx);
     } catch (error) {
       await this.discard(staged);
@@ -174,7 +196,13 @@ export class FileLibrary {
     let keys: PrimaryKey[];
     try {
       const serverValues = { ...content, storage: location, filename_disk: path, type: upload.type };
-      const command = { kind: 'update', collection: FILES_COLLECTION, keys: [row.id], data: { filename_download: upload.filename, ...fields }, serverValues } as const;
+      const command = {
+        kind: 'update',
+        collection: FILES_COLLECTION,
+        keys: [row.id],
+        data: { filename_download: upload.filename, ...fields },
+        serverValues,
+      } as const;
       keys = await handleUpdate(command, ctx);
     } catch (error) {
       await this.#deleteContent(location, staging);
@@ -191,9 +219,16 @@ export class FileLibrary {
   async delete(ctx: CommandContext, selection: Selection): Promise<PrimaryKey[]> {
     const collection = requireCollection(ctx.overview, FILES_COLLECTION);
     const keys =
-      'keys' in selection ? selection.keys : await ctx.db.transaction((trx) => selectByQuery(ctx, trx, collection, selection.query));
-    const valid = keys.map((key) => toPrimaryKey(collection, key)).filter((key): key is PrimaryKey => key !== undefined);
-    const rows = valid.length === 0 ? [] : await ctx.db<FileRow>(FILES_COLLECTION).whereIn('id', valid).select('id', 'storage', 'filename_disk');
+      'keys' in selection
+        ? selection.keys
+        : await ctx.db.transaction((trx) => selectByQuery(ctx, trx, collection, selection.query));
+    const valid = keys
+      .map((key) => toPrimaryKey(collection, key))
+      .filter((key): key is PrimaryKey => key !== undefined);
+    const rows =
+      valid.length === 0
+        ? []
+        : await ctx.db<FileRow>(FILES_COLLECTION).whereIn('id', valid).select('id', 'storage', 'filename_disk');
     const deleted = await handleDelete({ kind: 'delete', collection: FILES_COLLECTION, keys }, ctx);
     for (const row of rows) {
       if (row.filename_disk !== null) await this.#deleteContent(row.storage, row.filename_disk);
@@ -221,7 +256,10 @@ export class FileLibrary {
   /** Streams content to storage; the values of the row that only the content can tell. */
   async #store(location: string, path: string, stream: Readable, maxSize: number): Promise<Item> {
     const meter = new UploadMeter(maxSize);
-    const results = await Promise.allSettled([pipeline(stream, meter), this.deps.storage.location(location).write(path, meter)]);
+    const results = await Promise.allSettled([
+      pipeline(stream, meter),
+      this.deps.storage.location(location).write(path, meter),
+    ]);
     const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     if (failures.length > 0) {
       // A cut or oversize upload leaves nothing behind (the driver may have written a part).
@@ -241,7 +279,10 @@ export class FileLibrary {
   /** The row of an existing file, or FORBIDDEN (spec, Errors, rule 1). */
   async #requireRow(ctx: CommandContext, rawKey: unknown): Promise<FileRow> {
     const key = toPrimaryKey(requireCollection(ctx.overview, FILES_COLLECTION), rawKey);
-    const row = key === undefined ? undefined : await ctx.db<FileRow>(FILES_COLLECTION).where('id', key).first('id', 'storage', 'filename_disk');
+    const row =
+      key === undefined
+        ? undefined
+        : await ctx.db<FileRow>(FILES_COLLECTION).where('id', key).first('id', 'storage', 'filename_disk');
     if (row === undefined) throw new ForbiddenError();
     return row;
   }

@@ -1,4 +1,11 @@
-import { GraphQLBoolean, GraphQLEnumType, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLFieldConfigMap,
+} from 'graphql';
 import { disableTfa, enableTfa, generateTfa, type TfaStore } from '../auth/tfa.js';
 import { InvalidCredentialsError } from '../errors.js';
 import type { AuthOperations, GraphqlContext, TokenData } from './context.js';
@@ -96,7 +103,8 @@ export function addAuthRoots(mutation: RootFields, access: SchemaAccess): void {
  * exists where the role may create users; accepting, registering and verifying are public.
  */
 function addAccountRoots(mutation: RootFields, access: SchemaAccess): void {
-  const run = (operation: (auth: AuthOperations) => (body: Record<string, unknown>) => Promise<unknown>) =>
+  const run =
+    (operation: (auth: AuthOperations) => (body: Record<string, unknown>) => Promise<unknown>) =>
     async (_r: unknown, args: Record<string, unknown>, ctx: GraphqlContext) => {
       await operation(ctx.system.auth)(body(args));
       return true;
@@ -115,7 +123,13 @@ function addAccountRoots(mutation: RootFields, access: SchemaAccess): void {
   };
   mutation['users_register'] = {
     type: GraphQLBoolean,
-    args: { email: requiredString, password: requiredString, verification_url: optionalString, first_name: optionalString, last_name: optionalString },
+    args: {
+      email: requiredString,
+      password: requiredString,
+      verification_url: optionalString,
+      first_name: optionalString,
+      last_name: optionalString,
+    },
     resolve: run((auth) => auth.register),
   };
   mutation['users_register_verify'] = {
@@ -131,7 +145,11 @@ function body(args: Readonly<Record<string, unknown>>): Record<string, unknown> 
 }
 
 function toTokens(data: TokenData): Record<string, unknown> {
-  return { access_token: data.access_token ?? null, expires: String(data.expires), refresh_token: data.refresh_token ?? null };
+  return {
+    access_token: data.access_token ?? null,
+    expires: String(data.expires),
+    refresh_token: data.refresh_token ?? null,
+  };
 }
 
 /** reference/errors.md: the `me` operations without a user are INVALID_CREDENTIALS. */

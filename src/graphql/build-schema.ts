@@ -122,7 +122,12 @@ const SYSTEM_ITEM_MUTATIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** The mutations the role may run on a collection it reads (reference/graphql.md, Mutation). */
-function addMutationRoots(fields: RootFields, types: CollectionTypes, collection: CollectionOverview, access: SchemaAccess): void {
+function addMutationRoots(
+  fields: RootFields,
+  types: CollectionTypes,
+  collection: CollectionOverview,
+  access: SchemaAccess,
+): void {
   const name = collection.collection;
   const root = rootName(name, collection.isSystem);
   const type = types.object(name);
@@ -130,7 +135,12 @@ function addMutationRoots(fields: RootFields, types: CollectionTypes, collection
   const create = types.input('create', name);
   const update = types.input('update', name);
   if (collection.singleton) {
-    if (update !== undefined) addRoot(fields, `update_${root}`, { type, args: { data: { type: new GraphQLNonNull(update) } }, resolve: updateSingletonResolver(name) });
+    if (update !== undefined)
+      addRoot(fields, `update_${root}`, {
+        type,
+        args: { data: { type: new GraphQLNonNull(update) } },
+        resolve: updateSingletonResolver(name),
+      });
     return;
   }
   const id = { type: new GraphQLNonNull(GraphQLID) };
@@ -141,13 +151,29 @@ function addMutationRoots(fields: RootFields, types: CollectionTypes, collection
       args: { ...types.listArgs(name), data: { type: new GraphQLList(new GraphQLNonNull(create)) } },
       resolve: createItemsResolver(name),
     });
-    addRoot(fields, `create_${root}_item`, { type, args: { data: { type: new GraphQLNonNull(create) } }, resolve: createItemResolver(name) });
+    addRoot(fields, `create_${root}_item`, {
+      type,
+      args: { data: { type: new GraphQLNonNull(create) } },
+      resolve: createItemResolver(name),
+    });
   }
   if (update !== undefined) {
     const data = { type: new GraphQLList(new GraphQLNonNull(update)) };
-    addRoot(fields, `update_${root}_items`, { type: list, args: { ...types.listArgs(name), ids, data }, resolve: updateItemsResolver(name) });
-    addRoot(fields, `update_${root}_batch`, { type: list, args: { ...types.listArgs(name), data }, resolve: updateBatchResolver(name) });
-    addRoot(fields, `update_${root}_item`, { type, args: { id, data: { type: new GraphQLNonNull(update) } }, resolve: updateItemResolver(name) });
+    addRoot(fields, `update_${root}_items`, {
+      type: list,
+      args: { ...types.listArgs(name), ids, data },
+      resolve: updateItemsResolver(name),
+    });
+    addRoot(fields, `update_${root}_batch`, {
+      type: list,
+      args: { ...types.listArgs(name), data },
+      resolve: updateBatchResolver(name),
+    });
+    addRoot(fields, `update_${root}_item`, {
+      type,
+      args: { id, data: { type: new GraphQLNonNull(update) } },
+      resolve: updateItemResolver(name),
+    });
   }
   if (access.canDelete(name)) {
     addRoot(fields, `delete_${root}_items`, { type: DELETE_MANY, args: { ids }, resolve: deleteItemsResolver(name) });
@@ -166,7 +192,10 @@ function toSchema(roots: ScopeRoots, types: readonly GraphQLNamedType[]): GraphQ
       : { _empty: { type: GraphQLVoid, description: "There's no data to query." } };
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: queryFields }),
-    mutation: Object.keys(roots.mutation).length > 0 ? new GraphQLObjectType({ name: 'Mutation', fields: roots.mutation }) : undefined,
+    mutation:
+      Object.keys(roots.mutation).length > 0
+        ? new GraphQLObjectType({ name: 'Mutation', fields: roots.mutation })
+        : undefined,
     types,
   });
 }

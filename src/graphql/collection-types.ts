@@ -82,7 +82,10 @@ export class CollectionTypes {
       const oneField = relation.meta?.oneField;
       if (relation.relatedCollection !== null && oneField != null) {
         this.#indexRelation(relation.relatedCollection, oneField);
-        this.#manySides.set(relation.collection, [...(this.#manySides.get(relation.collection) ?? []), relation.relatedCollection]);
+        this.#manySides.set(relation.collection, [
+          ...(this.#manySides.get(relation.collection) ?? []),
+          relation.relatedCollection,
+        ]);
         this.#parentKeys.add(`${relation.collection}\u0000${relation.field}`);
         this.#nestable.add(relation.collection);
       }
@@ -162,7 +165,11 @@ export class CollectionTypes {
       type = null;
       if (this.isItemCollection(collection) && canWrite(this.access, action, collection)) {
         const target = this.#collection(collection);
-        if (Object.values(target.fields).some((f) => !f.isAlias && canWriteField(this.access, action, collection, f.field))) {
+        if (
+          Object.values(target.fields).some(
+            (f) => !f.isAlias && canWriteField(this.access, action, collection, f.field),
+          )
+        ) {
           type = new GraphQLInputObjectType({
             name: `${action}_${this.typeName(collection)}_input`,
             extensions: { svcInputOf: collection },
@@ -208,7 +215,9 @@ export class CollectionTypes {
   }
 
   #readableFields(collection: CollectionOverview): FieldOverview[] {
-    return Object.values(collection.fields).filter((f) => canReadField(this.access.read, collection.collection, f.field));
+    return Object.values(collection.fields).filter((f) =>
+      canReadField(this.access.read, collection.collection, f.field),
+    );
   }
 
   #objectFields(collection: CollectionOverview): Record<string, FieldConfig> {
@@ -255,7 +264,11 @@ export class CollectionTypes {
         }
       }
       if (field.isAlias) continue;
-      add(name, { type: outputType(field, collection), resolve: byResponseKey, extensions: { svcField: { kind: 'value', field: field.field } } });
+      add(name, {
+        type: outputType(field, collection),
+        resolve: byResponseKey,
+        extensions: { svcField: { kind: 'value', field: field.field } },
+      });
       const functions = functionsOf(field.type, false);
       if (functions !== undefined) {
         add(`${name}_func`, {
@@ -307,7 +320,10 @@ export class CollectionTypes {
       if (relation?.kind === 'o2m') {
         if (!this.isItemCollection(relation.related)) continue;
         add(name, { type: this.filter(relation.related), extensions: { svcFilter: meta } });
-        add(`${name}_func`, { type: COUNT_FUNCTION_FILTER_OPERATORS, extensions: { svcFilter: { kind: 'function', field: field.field } } });
+        add(`${name}_func`, {
+          type: COUNT_FUNCTION_FILTER_OPERATORS,
+          extensions: { svcFilter: { kind: 'function', field: field.field } },
+        });
         continue;
       }
       if (relation?.kind === 'a2o') {
@@ -383,7 +399,10 @@ export class CollectionTypes {
     const add = (field: FieldOverview, type: GraphQLInputType) => {
       const name = toGraphqlName(field.field);
       if (Object.hasOwn(fields, name)) return;
-      fields[name] = { type, extensions: { svcInput: { field: field.field, isIntegerKey: field.isPrimaryKey && integerKey } } };
+      fields[name] = {
+        type,
+        extensions: { svcInput: { field: field.field, isIntegerKey: field.isPrimaryKey && integerKey } },
+      };
     };
     for (const field of Object.values(collection.fields)) {
       if (!canWriteField(this.access, action, collection.collection, field.field)) continue;
@@ -418,7 +437,10 @@ export class CollectionTypes {
   #isRequired(collection: CollectionOverview, field: FieldOverview): boolean {
     if (field.nullable || field.defaultValue !== null || field.isGenerated) return false;
     if (field.special.some((s) => FILLED_SPECIALS.includes(s))) return false;
-    return !this.#nestable.has(collection.collection) && !this.#parentKeys.has(`${collection.collection}\u0000${field.field}`);
+    return (
+      !this.#nestable.has(collection.collection) &&
+      !this.#parentKeys.has(`${collection.collection}\u0000${field.field}`)
+    );
   }
 }
 

@@ -13,7 +13,9 @@ export function formatResult(result: ExecutionResult, mapError: ErrorMapper): Ex
   if (result.errors === undefined) return result;
   return {
     ...result,
-    errors: result.errors.flatMap((error) => mapError(error.originalError ?? error).map((e) => toGraphqlError(e, error))),
+    errors: result.errors.flatMap((error) =>
+      mapError(error.originalError ?? error).map((e) => toGraphqlError(e, error)),
+    ),
   };
 }
 

@@ -12,7 +12,14 @@ export { buildSchemas, type ScopedSchemas, type Scope } from './build-schema.js'
 export { SchemaStore } from './schema-store.js';
 
 /** What a role may use in its schema; admins get one shared schema, other roles per role. */
-export { canWrite, canWriteField, fullSchemaAccess, readOnlySchemaAccess, schemaAccessOf, type SchemaAccess } from './schema-access.js';
+export {
+  canWrite,
+  canWriteField,
+  fullSchemaAccess,
+  readOnlySchemaAccess,
+  schemaAccessOf,
+  type SchemaAccess,
+} from './schema-access.js';
 
 /**
  * Which collections a role reads as items, which of their fields, and their relations: the
@@ -21,10 +28,24 @@ export { canWrite, canWriteField, fullSchemaAccess, readOnlySchemaAccess, schema
 export { CollectionTypes } from './collection-types.js';
 
 /** Parse (token limit) and validate (depth limit, introspection switch) a document; valid ones are remembered per schema. */
-export { OperationPreparer, prepareOperation, plainError, rootFieldNames, type OperationLimits, type PreparedOperation } from './prepare-operation.js';
+export {
+  OperationPreparer,
+  prepareOperation,
+  plainError,
+  rootFieldNames,
+  type OperationLimits,
+  type PreparedOperation,
+} from './prepare-operation.js';
 
 /** The per-request context every resolver gets. */
-export { createGraphqlContext, type GraphqlContext, type GraphqlContextParts, type SystemServices, type AuthOperations, type TokenData } from './context.js';
+export {
+  createGraphqlContext,
+  type GraphqlContext,
+  type GraphqlContextParts,
+  type SystemServices,
+  type AuthOperations,
+  type TokenData,
+} from './context.js';
 
 /** Resolver errors with `extensions.code`, mapped by the caller's error mapping. */
 export { formatResult, toGraphqlError, type ErrorMapper } from './format-errors.js';

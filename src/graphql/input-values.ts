@@ -64,7 +64,12 @@ export function toPayload(type: GraphQLInputObjectType, value: Input): Record<st
     const meta = field?.extensions.svcInput;
     if (field === undefined || meta === undefined || raw === undefined) continue;
     let mapped = toValue(field.type, raw);
-    if (meta.isIntegerKey && typeof mapped === 'string' && /^-?\d+$/.test(mapped) && Number.isSafeInteger(Number(mapped))) {
+    if (
+      meta.isIntegerKey &&
+      typeof mapped === 'string' &&
+      /^-?\d+$/.test(mapped) &&
+      Number.isSafeInteger(Number(mapped))
+    ) {
       mapped = Number(mapped);
     }
     setKey(payload, meta.field, mapped);

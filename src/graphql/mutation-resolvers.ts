@@ -34,7 +34,10 @@ export function createItemsResolver(collection: string): RootResolver {
 export function createItemResolver(collection: string): RootResolver {
   return async (_root, args, ctx, info) => {
     const query = selectionQuery(ctx, info, {});
-    const keys = await handleCreate({ kind: 'create', collection, data: [payload(info, args['data'] as Input)] }, ctx.commands);
+    const keys = await handleCreate(
+      { kind: 'create', collection, data: [payload(info, args['data'] as Input)] },
+      ctx.commands,
+    );
     return readOne(ctx, collection, keys[0], query);
   };
 }
@@ -77,7 +80,10 @@ export function updateItemResolver(collection: string): RootResolver {
 export function updateSingletonResolver(collection: string): RootResolver {
   return async (_root, args, ctx, info) => {
     const query = selectionQuery(ctx, info, {});
-    await handleUpdate({ kind: 'update', collection, singleton: true, data: payload(info, args['data'] as Input) }, ctx.commands);
+    await handleUpdate(
+      { kind: 'update', collection, singleton: true, data: payload(info, args['data'] as Input) },
+      ctx.commands,
+    );
     ctx.loaders.clear();
     return readSingleton(ctx.read, collection, query, ctx.reader);
   };
@@ -124,16 +130,36 @@ function ids(value: unknown): PrimaryKey[] {
 }
 
 /** A written item as the caller reads it; earlier reads of this request are stale now. */
-export async function readOne(ctx: GraphqlContext, collection: string, key: PrimaryKey | undefined, query: Query): Promise<Item | null> {
+export async function readOne(
+  ctx: GraphqlContext,
+  collection: string,
+  key: PrimaryKey | undefined,
+  query: Query,
+): Promise<Item | null> {
   ctx.loaders.clear();
   if (key === undefined) return null;
-  return afterCommit(ctx, collection, () => ctx.loaders.load(collection, query, key), (primary) => ({ [primary]: key }));
+  return afterCommit(
+    ctx,
+    collection,
+    () => ctx.loaders.load(collection, query, key),
+    (primary) => ({ [primary]: key }),
+  );
 }
 
-async function readMany(ctx: GraphqlContext, collection: string, keys: readonly PrimaryKey[], query: Query): Promise<Item[]> {
+async function readMany(
+  ctx: GraphqlContext,
+  collection: string,
+  keys: readonly PrimaryKey[],
+  query: Query,
+): Promise<Item[]> {
   ctx.loaders.clear();
   try {
-    return await afterCommit(ctx, collection, () => readItemsByKeys(ctx.read, collection, keys, query, ctx.reader), (primary) => keys.map((key) => ({ [primary]: key })));
+    return await afterCommit(
+      ctx,
+      collection,
+      () => readItemsByKeys(ctx.read, collection, keys, query, ctx.reader),
+      (primary) => keys.map((key) => ({ [primary]: key })),
+    );
   } catch (error) {
     if (error instanceof ForbiddenError) return [];
     throw error;
@@ -145,7 +171,12 @@ async function readMany(ctx: GraphqlContext, collection: string, keys: readonly 
  * (the database dropped the connection after the commit) answers the written keys only: a
  * committed write is never answered with an error, which a client would retry into a duplicate.
  */
-async function afterCommit<T>(ctx: GraphqlContext, collection: string, read: () => Promise<T>, keysOnly: (primary: string) => T): Promise<T> {
+async function afterCommit<T>(
+  ctx: GraphqlContext,
+  collection: string,
+  read: () => Promise<T>,
+  keysOnly: (primary: string) => T,
+): Promise<T> {
   try {
     return await read();
   } catch (error) {

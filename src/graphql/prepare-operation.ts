@@ -94,7 +94,11 @@ export function prepareOperation(
     if (error instanceof GraphQLError) throw new GraphqlValidationError([plainError(error)]);
     throw error;
   }
-  const rules: ValidationRule[] = [...specifiedRules, depthLimitRule(limits.maxDepth), queryCostRule(limits.cost, variables)];
+  const rules: ValidationRule[] = [
+    ...specifiedRules,
+    depthLimitRule(limits.maxDepth),
+    queryCostRule(limits.cost, variables),
+  ];
   if (!limits.introspection) rules.push(NoSchemaIntrospectionCustomRule);
   assertValid(schema, document, rules);
   return { document, operation: operationOf(schema, document, operationName) };
@@ -111,7 +115,11 @@ function assertValid(schema: GraphQLSchema, document: DocumentNode, rules: reado
  * permissions) is GRAPHQL_VALIDATION: graphql-js's validation lets it pass and its execution
  * fails outside any resolver, which would read as an unexpected error.
  */
-function operationOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): OperationTypeNode {
+function operationOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+): OperationTypeNode {
   const operation = getOperationAST(document, operationName);
   if (operation === null || operation === undefined) {
     const message =
@@ -121,7 +129,11 @@ function operationOf(schema: GraphQLSchema, document: DocumentNode, operationNam
     throw new GraphqlExecutionError([{ message }]);
   }
   if (schema.getRootType(operation.operation) === undefined) {
-    throw new GraphqlValidationError([plainError(new GraphQLError(`Schema is not configured to execute ${operation.operation} operation.`, { nodes: operation }))]);
+    throw new GraphqlValidationError([
+      plainError(
+        new GraphQLError(`Schema is not configured to execute ${operation.operation} operation.`, { nodes: operation }),
+      ),
+    ]);
   }
   return operation.operation;
 }
@@ -142,7 +154,9 @@ export function rootFieldNames(document: DocumentNode, operationName: string | u
 
 /** graphql-js errors as reference/graphql.md lists them inside `extensions.errors`. */
 export function plainError(error: GraphQLError): { message: string; locations?: readonly unknown[] } {
-  return error.locations === undefined ? { message: error.message } : { message: error.message, locations: error.locations };
+  return error.locations === undefined
+    ? { message: error.message }
+    : { message: error.message, locations: error.locations };
 }
 
 /**
@@ -185,7 +199,9 @@ export function depthLimitRule(maxDepth: number): ValidationRule {
           if (root.name.value.startsWith('__')) continue;
           if (depthOf(root.selectionSet, new Set()) > maxDepth) {
             context.reportError(
-              new GraphQLError(`Max query depth exceeded: "${root.name.value}" nests more than ${maxDepth} levels.`, { nodes: root }),
+              new GraphQLError(`Max query depth exceeded: "${root.name.value}" nests more than ${maxDepth} levels.`, {
+                nodes: root,
+              }),
             );
           }
         }
@@ -194,7 +210,11 @@ export function depthLimitRule(maxDepth: number): ValidationRule {
   };
 }
 
-function rootFields(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen: Set<string>): FieldNode[] {
+function rootFields(
+  set: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  seen: Set<string>,
+): FieldNode[] {
   return set.selections.flatMap((selection) => {
     if (selection.kind === Kind.FIELD) return [selection];
     if (selection.kind === Kind.INLINE_FRAGMENT) return rootFields(selection.selectionSet, fragments, seen);

@@ -55,7 +55,10 @@ const FREE: Cost = { rows: 0, aliases: 0 };
  * aliases, the document is refused (GRAPHQL_VALIDATION). A `limit` given as a variable counts
  * at its value in `variables`. Scalars and introspection read no rows.
  */
-export function queryCostRule(limits: QueryCostLimits, variables: Readonly<Record<string, unknown>> | undefined): ValidationRule {
+export function queryCostRule(
+  limits: QueryCostLimits,
+  variables: Readonly<Record<string, unknown>> | undefined,
+): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const definition of context.getDocument().definitions) {
@@ -69,11 +72,17 @@ export function queryCostRule(limits: QueryCostLimits, variables: Readonly<Recor
         const { rows, aliases } = counter.selectionCost(root, operation.selectionSet, 1);
         const name = operation.name === undefined ? 'The operation' : `Operation "${operation.name.value}"`;
         if (aliases > limits.aliasLimit) {
-          context.reportError(new GraphQLError(`${name} has ${aliases} aliases, more than the limit of ${limits.aliasLimit}.`, { nodes: operation }));
+          context.reportError(
+            new GraphQLError(`${name} has ${aliases} aliases, more than the limit of ${limits.aliasLimit}.`, {
+              nodes: operation,
+            }),
+          );
         }
         if (rows > limits.costLimit) {
           context.reportError(
-            new GraphQLError(`${name} may read ${formatRows(rows)} rows, more than the limit of ${limits.costLimit}.`, { nodes: operation }),
+            new GraphQLError(`${name} may read ${formatRows(rows)} rows, more than the limit of ${limits.costLimit}.`, {
+              nodes: operation,
+            }),
           );
         }
       },
@@ -82,7 +91,10 @@ export function queryCostRule(limits: QueryCostLimits, variables: Readonly<Recor
 }
 
 /** The request's variables, with the defaults of the operation's variable definitions. */
-function variablesOf(operation: OperationDefinitionNode, given: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+function variablesOf(
+  operation: OperationDefinitionNode,
+  given: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
@@ -108,7 +120,9 @@ class CostCounter {
     private readonly limits: QueryCostLimits,
     private readonly variables: Readonly<Record<string, unknown>>,
   ) {
-    this.#tableRows = Number.isFinite(limits.queryLimitMax) ? Math.max(limits.queryLimitMax, TABLE_ROWS_BUDGET) : TABLE_ROWS_BUDGET;
+    this.#tableRows = Number.isFinite(limits.queryLimitMax)
+      ? Math.max(limits.queryLimitMax, TABLE_ROWS_BUDGET)
+      : TABLE_ROWS_BUDGET;
   }
 
   /** The cost of `set`, selected on each of `parentRows` objects of `type` (1 for the root). */
@@ -119,7 +133,8 @@ class CostCounter {
       let cost: Cost;
       if (selection.kind === Kind.FIELD) cost = this.#fieldCost(type, selection, parentRows);
       else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const condition = selection.typeCondition === undefined ? type : this.schema.getType(selection.typeCondition.name.value);
+        const condition =
+          selection.typeCondition === undefined ? type : this.schema.getType(selection.typeCondition.name.value);
         cost = condition === undefined ? FREE : this.selectionCost(condition, selection.selectionSet, parentRows);
       } else cost = this.#fragmentCost(selection.name.value, parentRows);
       rows += cost.rows;
@@ -131,8 +146,10 @@ class CostCounter {
   #fieldCost(parent: GraphQLNamedType, field: FieldNode, parentRows: number): Cost {
     const aliases = field.alias === undefined ? 0 : 1;
     // Unknown fields are other rules' errors; introspection reads the schema, not rows.
-    const definition = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[field.name.value] : undefined;
-    if (definition === undefined || field.selectionSet === undefined || field.name.value.startsWith('__')) return { rows: 0, aliases };
+    const definition =
+      isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[field.name.value] : undefined;
+    if (definition === undefined || field.selectionSet === undefined || field.name.value.startsWith('__'))
+      return { rows: 0, aliases };
     const perParent = isListType(getNullableType(definition.type)) ? this.#listRows(field) : 1;
     const rows = Math.min(parentRows * perParent, this.#tableRows);
     const below = this.selectionCost(getNamedType(definition.type), field.selectionSet, rows);
@@ -144,7 +161,8 @@ class CostCounter {
     const { queryLimitDefault, queryLimitMax } = this.limits;
     const argument = field.arguments?.find((a) => a.name.value === 'limit');
     const limit: unknown = argument === undefined ? undefined : valueFromASTUntyped(argument.value, this.variables);
-    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < -1) return Math.min(queryLimitDefault, queryLimitMax);
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < -1)
+      return Math.min(queryLimitDefault, queryLimitMax);
     if (limit === -1) return Number.isFinite(queryLimitMax) ? queryLimitMax : TABLE_ROWS_BUDGET;
     return limit;
   }

@@ -1,6 +1,21 @@
-import { getNamedType, isObjectType, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo } from 'graphql';
+import {
+  getNamedType,
+  isObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+} from 'graphql';
 import { ForbiddenError, invariant } from '../errors.js';
-import { parseAsOf, readItemAsOf, readItems, readSingleton, type Aggregate, type AggregateFunction, type Item, type Query } from '../query/index.js';
+import {
+  parseAsOf,
+  readItemAsOf,
+  readItems,
+  readSingleton,
+  type Aggregate,
+  type AggregateFunction,
+  type Item,
+  type Query,
+} from '../query/index.js';
 import type { GraphqlContext } from './context.js';
 import { argumentQuery, SelectionWalker } from './selection.js';
 import './type-meta.js';
@@ -90,12 +105,19 @@ export function aggregatedResolver(collection: string): RootResolver {
 }
 
 function groupOf(row: Item): Item {
-  return Object.fromEntries(Object.entries(row).filter(([key]) => !(AGGREGATE_FUNCTIONS as readonly string[]).includes(key)));
+  return Object.fromEntries(
+    Object.entries(row).filter(([key]) => !(AGGREGATE_FUNCTIONS as readonly string[]).includes(key)),
+  );
 }
 
 /** The root field's selection (and arguments) as the read side's query. */
 export function selectionQuery(ctx: GraphqlContext, info: GraphQLResolveInfo, args: Args): Query {
-  return new SelectionWalker(info, ctx.read.overview).rootQuery(returnObjectType(info), info.fieldNodes, args, rootField(info));
+  return new SelectionWalker(info, ctx.read.overview).rootQuery(
+    returnObjectType(info),
+    info.fieldNodes,
+    args,
+    rootField(info),
+  );
 }
 
 function returnObjectType(info: GraphQLResolveInfo): GraphQLObjectType {

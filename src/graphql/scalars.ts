@@ -9,7 +9,8 @@ import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped, type ValueN
 
 export const GraphQLJSON = new GraphQLScalarType({
   name: 'JSON',
-  description: 'The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf).',
+  description:
+    'The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf).',
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
@@ -32,7 +33,8 @@ export const GraphQLBigInt = new GraphQLScalarType({
   serialize: (value) => (typeof value === 'bigint' ? value.toString() : value),
   parseValue: (value) => requireBigInt(value),
   parseLiteral: (ast) => {
-    if (ast.kind === Kind.INT || ast.kind === Kind.STRING) return requireBigInt(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
+    if (ast.kind === Kind.INT || ast.kind === Kind.STRING)
+      return requireBigInt(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
     throw new GraphQLError('GraphQLBigInt cannot represent a non-integer value', { nodes: ast });
   },
 });

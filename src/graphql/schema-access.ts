@@ -36,7 +36,12 @@ export function canWrite(access: SchemaAccess, action: Exclude<WriteAction, 'del
   return fields === '*' || fields.size > 0;
 }
 
-export function canWriteField(access: SchemaAccess, action: Exclude<WriteAction, 'delete'>, collection: string, field: string): boolean {
+export function canWriteField(
+  access: SchemaAccess,
+  action: Exclude<WriteAction, 'delete'>,
+  collection: string,
+  field: string,
+): boolean {
   const fields = access.writableFields(action, collection);
   return fields === '*' || fields.has('*') || fields.has(field);
 }

@@ -47,7 +47,12 @@ export class SelectionWalker {
   ) {}
 
   /** The query of a root field returning items of `type`, with the field's arguments. */
-  rootQuery(type: GraphQLObjectType, nodes: readonly FieldNode[], args: Readonly<Record<string, unknown>>, field: GraphQLField<unknown, unknown>): Query {
+  rootQuery(
+    type: GraphQLObjectType,
+    nodes: readonly FieldNode[],
+    args: Readonly<Record<string, unknown>>,
+    field: GraphQLField<unknown, unknown>,
+  ): Query {
     return { ...argumentQuery(field, args), ...levelQuery(this.#nested(type, nodes)) };
   }
 
@@ -70,7 +75,10 @@ export class SelectionWalker {
           invariant(isObjectType(target), `${type.name}.${def.name} is an item type`);
           const nested = this.#nested(target, fieldNodes);
           this.#select(selection, key, meta.field, nested.fields);
-          const query = { ...argumentQuery(def, getArgumentValues(def, first, this.info.variableValues)), ...levelQuery(nested) };
+          const query = {
+            ...argumentQuery(def, getArgumentValues(def, first, this.info.variableValues)),
+            ...levelQuery(nested),
+          };
           if (Object.keys(query).length > 0) selection.deep[key] = query;
           break;
         }
@@ -120,7 +128,12 @@ export class SelectionWalker {
     return fields;
   }
 
-  #collectSet(type: GraphQLObjectType, set: SelectionSetNode, fields: Map<string, FieldNode[]>, visited: Set<string>): void {
+  #collectSet(
+    type: GraphQLObjectType,
+    set: SelectionSetNode,
+    fields: Map<string, FieldNode[]>,
+    visited: Set<string>,
+  ): void {
     for (const selection of set.selections) {
       if (!this.#isIncluded(selection)) continue;
       switch (selection.kind) {
@@ -132,7 +145,8 @@ export class SelectionWalker {
           break;
         }
         case Kind.INLINE_FRAGMENT:
-          if (this.#matches(type, selection.typeCondition?.name.value)) this.#collectSet(type, selection.selectionSet, fields, visited);
+          if (this.#matches(type, selection.typeCondition?.name.value))
+            this.#collectSet(type, selection.selectionSet, fields, visited);
           break;
         case Kind.FRAGMENT_SPREAD: {
           const name = selection.name.value;
@@ -157,7 +171,9 @@ export class SelectionWalker {
     if (condition === undefined) return true;
     const conditionType = this.info.schema.getType(condition);
     if (conditionType === type) return true;
-    return conditionType !== undefined && isAbstractType(conditionType) && this.info.schema.isSubType(conditionType, type);
+    return (
+      conditionType !== undefined && isAbstractType(conditionType) && this.info.schema.isSubType(conditionType, type)
+    );
   }
 
   /** A level to read; one that selects no field of its own reads a probe, so the row is still read. */

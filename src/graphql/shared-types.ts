@@ -33,8 +33,19 @@ export const STRING_FILTER_OPERATORS = new GraphQLInputObjectType({
   fields: {
     ...keys(
       [
-        '_eq', '_neq', '_contains', '_icontains', '_ncontains', '_starts_with', '_nstarts_with',
-        '_istarts_with', '_nistarts_with', '_ends_with', '_nends_with', '_iends_with', '_niends_with',
+        '_eq',
+        '_neq',
+        '_contains',
+        '_icontains',
+        '_ncontains',
+        '_starts_with',
+        '_nstarts_with',
+        '_istarts_with',
+        '_nistarts_with',
+        '_ends_with',
+        '_nends_with',
+        '_iends_with',
+        '_niends_with',
       ],
       GraphQLString,
     ),
@@ -126,7 +137,10 @@ function functionObject(name: string, functions: readonly string[]): GraphQLObje
   return new GraphQLObjectType({
     name,
     fields: Object.fromEntries(
-      functions.map((fn) => [fn, { type: GraphQLInt, resolve: (values: Readonly<Record<string, unknown>>) => values[fn] }]),
+      functions.map((fn) => [
+        fn,
+        { type: GraphQLInt, resolve: (values: Readonly<Record<string, unknown>>) => values[fn] },
+      ]),
     ),
   });
 }
@@ -156,7 +170,10 @@ export function functionsOf(type: FieldType, isList: boolean): 'datetime' | 'cou
   return undefined;
 }
 
-export const DELETE_ONE = new GraphQLObjectType({ name: 'delete_one', fields: { id: { type: new GraphQLNonNull(GraphQLID) } } });
+export const DELETE_ONE = new GraphQLObjectType({
+  name: 'delete_one',
+  fields: { id: { type: new GraphQLNonNull(GraphQLID) } },
+});
 export const DELETE_MANY = new GraphQLObjectType({
   name: 'delete_many',
   fields: { ids: { type: new GraphQLNonNull(new GraphQLList(GraphQLID)) } },

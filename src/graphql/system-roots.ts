@@ -12,7 +12,14 @@ import {
 import { nanoid } from 'nanoid';
 import { createCollections, deleteCollection, updateCollection } from '../../catalog/ddl/collections.js';
 import { createField, deleteField, updateField } from '../../catalog/ddl/fields.js';
-import { isObject, parseCollectionPayload, parseFieldPatch, parseFieldPayload, parseRelationPatch, parseRelationPayload } from '../../catalog/ddl/payloads.js';
+import {
+  isObject,
+  parseCollectionPayload,
+  parseFieldPatch,
+  parseFieldPayload,
+  parseRelationPatch,
+  parseRelationPayload,
+} from '../../catalog/ddl/payloads.js';
 import { createRelation, deleteRelation, updateRelation } from '../../catalog/ddl/relations.js';
 import { toServiceCollectionName } from '../../catalog/system/definitions.js';
 import { canReadCollection, FULL_READ_ACCESS } from '../access/read-access.js';
@@ -58,7 +65,12 @@ const requiredId = { type: new GraphQLNonNull(GraphQLID) };
  * scope root fields"): the current user, the server, the schema objects, and the utility,
  * comment and schema mutations, each only where the role may use it.
  */
-export function addSystemRoots(query: RootFields, mutation: RootFields, types: CollectionTypes, access: SchemaAccess): void {
+export function addSystemRoots(
+  query: RootFields,
+  mutation: RootFields,
+  types: CollectionTypes,
+  access: SchemaAccess,
+): void {
   addServerRoots(query);
   addAuthRoots(mutation, access);
   addUtilityRoots(mutation, access);
@@ -69,7 +81,10 @@ export function addSystemRoots(query: RootFields, mutation: RootFields, types: C
 }
 
 function addServerRoots(query: RootFields): void {
-  query['server_info'] = { type: SERVER_INFO, resolve: async (_r, _a, ctx) => toServerInfo(await ctx.system.serverInfo()) };
+  query['server_info'] = {
+    type: SERVER_INFO,
+    resolve: async (_r, _a, ctx) => toServerInfo(await ctx.system.serverInfo()),
+  };
   query['server_ping'] = { type: GraphQLString, resolve: () => 'pong' };
   query['server_health'] = { type: GraphQLJSON, resolve: (_r, _a, ctx) => ctx.system.health() };
   query['server_specs_oas'] = { type: GraphQLJSON, resolve: (_r, _a, ctx) => ctx.system.specsOas() };
@@ -187,7 +202,11 @@ function addCommentRoots(mutation: RootFields, types: CollectionTypes, access: S
         args: { id: requiredId, comment: requiredString },
         resolve: async (_r, args: { id: string; comment: string }, ctx, info) => {
           const query = selectionQuery(ctx, info, {});
-          const command = { kind: 'updateComment', id: args.id, comment: requireString(args.comment, 'comment') } as const;
+          const command = {
+            kind: 'updateComment',
+            id: args.id,
+            comment: requireString(args.comment, 'comment'),
+          } as const;
           return readOne(ctx, ACTIVITY, await handleUpdateComment(command, ctx.commands), query);
         },
       };
@@ -241,7 +260,8 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
     query['collections_by_name'] = {
       type: objects.collection,
       args: { name: requiredString },
-      resolve: async (_r, args: { name: string }, ctx) => readableObjects(ctx).collection(toServiceCollectionName(args.name)),
+      resolve: async (_r, args: { name: string }, ctx) =>
+        readableObjects(ctx).collection(toServiceCollectionName(args.name)),
     };
   }
   if (readable('svc_fields')) {
@@ -252,7 +272,8 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
     query['fields_in_collection'] = {
       type: list(objects.field),
       args: { collection: requiredString },
-      resolve: async (_r, args: { collection: string }, ctx) => readableObjects(ctx).fieldsIn(toServiceCollectionName(args.collection)),
+      resolve: async (_r, args: { collection: string }, ctx) =>
+        readableObjects(ctx).fieldsIn(toServiceCollectionName(args.collection)),
     };
     query['fields_by_name'] = {
       type: objects.field,
@@ -269,7 +290,8 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
     query['relations_in_collection'] = {
       type: list(objects.relation),
       args: { collection: requiredString },
-      resolve: async (_r, args: { collection: string }, ctx) => readableObjects(ctx).relationsIn(toServiceCollectionName(args.collection)),
+      resolve: async (_r, args: { collection: string }, ctx) =>
+        readableObjects(ctx).relationsIn(toServiceCollectionName(args.collection)),
     };
     query['relations_by_name'] = {
       type: objects.relation,
@@ -284,7 +306,8 @@ function addSchemaRoots(query: RootFields, mutation: RootFields, types: Collecti
 /** reference/routes.md, Schema routes: writes are admin only; each answers the changed object. */
 function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof schemaObjectTypes>): void {
   // Admins only: the changed object is read back from the new overview with every object readable.
-  const fresh = async (ctx: GraphqlContext) => readableSchemaObjects(await ctx.system.schemaChanges.schema.getOverview(), FULL_READ_ACCESS);
+  const fresh = async (ctx: GraphqlContext) =>
+    readableSchemaObjects(await ctx.system.schemaChanges.schema.getOverview(), FULL_READ_ACCESS);
   mutation['create_collections_item'] = {
     type: objects.collection,
     args: { data: { type: new GraphQLNonNull(SCHEMA_INPUTS.createCollection) } },
@@ -329,7 +352,11 @@ function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof sch
   };
   mutation['update_fields_item'] = {
     type: objects.field,
-    args: { collection: requiredString, field: requiredString, data: { type: new GraphQLNonNull(SCHEMA_INPUTS.updateField) } },
+    args: {
+      collection: requiredString,
+      field: requiredString,
+      data: { type: new GraphQLNonNull(SCHEMA_INPUTS.updateField) },
+    },
     resolve: async (_r, args: { collection: string; field: string; data: Input }, ctx) => {
       requireAdmin(ctx);
       const name = toServiceCollectionName(args.collection);
@@ -358,7 +385,11 @@ function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof sch
   };
   mutation['update_relations_item'] = {
     type: objects.relation,
-    args: { collection: requiredString, field: requiredString, data: { type: new GraphQLNonNull(SCHEMA_INPUTS.updateRelation) } },
+    args: {
+      collection: requiredString,
+      field: requiredString,
+      data: { type: new GraphQLNonNull(SCHEMA_INPUTS.updateRelation) },
+    },
     resolve: async (_r, args: { collection: string; field: string; data: Input }, ctx) => {
       requireAdmin(ctx);
       const name = toServiceCollectionName(args.collection);

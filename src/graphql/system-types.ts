@@ -53,7 +53,10 @@ export const SERVER_INFO = new GraphQLObjectType({
     rateLimitGlobal: { type: GraphQLBoolean },
     websocket: { type: GraphQLBoolean },
     queryLimit: {
-      type: new GraphQLObjectType({ name: 'server_info_query_limit', fields: fieldsOf(['default', 'max'], GraphQLInt) }),
+      type: new GraphQLObjectType({
+        name: 'server_info_query_limit',
+        fields: fieldsOf(['default', 'max'], GraphQLInt),
+      }),
     },
   },
 });
@@ -93,7 +96,10 @@ export function schemaObjectTypes(collections: Readonly<Record<string, Collectio
       collection: { type: GraphQLString },
       meta: { type: metaType('svc_collections_meta', collections['svc_collections']) },
       schema: {
-        type: new GraphQLObjectType({ name: 'svc_collections_schema', fields: fieldsOf(['name', 'comment'], GraphQLString) }),
+        type: new GraphQLObjectType({
+          name: 'svc_collections_schema',
+          fields: fieldsOf(['name', 'comment'], GraphQLString),
+        }),
       },
     },
   });
@@ -106,10 +112,24 @@ export function schemaObjectTypes(collections: Readonly<Record<string, Collectio
         type: new GraphQLObjectType({
           name: 'svc_fields_schema',
           fields: {
-            ...fieldsOf(['name', 'table', 'data_type', 'generation_expression', 'foreign_key_table', 'foreign_key_column', 'comment'], GraphQLString),
+            ...fieldsOf(
+              [
+                'name',
+                'table',
+                'data_type',
+                'generation_expression',
+                'foreign_key_table',
+                'foreign_key_column',
+                'comment',
+              ],
+              GraphQLString,
+            ),
             default_value: { type: GraphQLJSON },
             ...fieldsOf(['max_length', 'numeric_precision', 'numeric_scale'], GraphQLInt),
-            ...fieldsOf(['is_nullable', 'is_unique', 'is_indexed', 'is_primary_key', 'is_generated', 'has_auto_increment'], GraphQLBoolean),
+            ...fieldsOf(
+              ['is_nullable', 'is_unique', 'is_indexed', 'is_primary_key', 'is_generated', 'has_auto_increment'],
+              GraphQLBoolean,
+            ),
           },
         }),
       },
@@ -123,7 +143,16 @@ export function schemaObjectTypes(collections: Readonly<Record<string, Collectio
         type: new GraphQLObjectType({
           name: 'svc_relations_schema',
           fields: fieldsOf(
-            ['constraint_name', 'table', 'column', 'foreign_key_schema', 'foreign_key_table', 'foreign_key_column', 'on_update', 'on_delete'],
+            [
+              'constraint_name',
+              'table',
+              'column',
+              'foreign_key_schema',
+              'foreign_key_table',
+              'foreign_key_column',
+              'on_update',
+              'on_delete',
+            ],
             GraphQLString,
           ),
         }),
@@ -134,7 +163,16 @@ export function schemaObjectTypes(collections: Readonly<Record<string, Collectio
           fields: {
             id: { type: GraphQLInt },
             ...fieldsOf(
-              ['many_collection', 'many_field', 'one_collection', 'one_field', 'one_collection_field', 'junction_field', 'sort_field', 'one_deselect_action'],
+              [
+                'many_collection',
+                'many_field',
+                'one_collection',
+                'one_field',
+                'one_collection_field',
+                'junction_field',
+                'sort_field',
+                'one_deselect_action',
+              ],
               GraphQLString,
             ),
             one_allowed_collections: { type: new GraphQLList(GraphQLString) },
@@ -167,11 +205,29 @@ export const SCHEMA_INPUTS = {
   }),
   createRelation: new GraphQLInputObjectType({
     name: 'create_svc_relations_input',
-    fields: { collection: requiredString, field: requiredString, related_collection: { type: GraphQLString }, meta: json, schema: json },
+    fields: {
+      collection: requiredString,
+      field: requiredString,
+      related_collection: { type: GraphQLString },
+      meta: json,
+      schema: json,
+    },
   }),
-  updateRelation: new GraphQLInputObjectType({ name: 'update_svc_relations_input', fields: { meta: json, schema: json } }),
+  updateRelation: new GraphQLInputObjectType({
+    name: 'update_svc_relations_input',
+    fields: { meta: json, schema: json },
+  }),
 };
 
-export const DELETE_COLLECTION = new GraphQLObjectType({ name: 'delete_collection', fields: { collection: { type: GraphQLString } } });
-export const DELETE_FIELD = new GraphQLObjectType({ name: 'delete_field', fields: fieldsOf(['collection', 'field'], GraphQLString) });
-export const DELETE_RELATION = new GraphQLObjectType({ name: 'delete_relation', fields: fieldsOf(['collection', 'field'], GraphQLString) });
+export const DELETE_COLLECTION = new GraphQLObjectType({
+  name: 'delete_collection',
+  fields: { collection: { type: GraphQLString } },
+});
+export const DELETE_FIELD = new GraphQLObjectType({
+  name: 'delete_field',
+  fields: fieldsOf(['collection', 'field'], GraphQLString),
+});
+export const DELETE_RELATION = new GraphQLObjectType({
+  name: 'delete_relation',
+  fields: fieldsOf(['collection', 'field'], GraphQLString),
+});

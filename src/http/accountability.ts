@@ -13,7 +13,13 @@ import { clientIp } from './client-ip.js';
  */
 export function resolveAccountability(config: Config, db: Knex, users: AuthLookups): RequestHandler {
   return async (req, _res, next) => {
-    req.accountability = await authenticate(db, config.secret, readToken(req, config), requestOrigin(config, req), users);
+    req.accountability = await authenticate(
+      db,
+      config.secret,
+      readToken(req, config),
+      requestOrigin(config, req),
+      users,
+    );
     next();
   };
 }

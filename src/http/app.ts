@@ -139,7 +139,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/utils', utilsValueRoutes());
   app.use('/utils', utilsWriteRoutes(deps));
   app.use('/utils', utilsTransferRoutes(deps));
-  for (const [path, collection, options] of SYSTEM_WRITE_ROUTES) app.use(path, systemWriteRoutes(deps, collection, options));
+  for (const [path, collection, options] of SYSTEM_WRITE_ROUTES)
+    app.use(path, systemWriteRoutes(deps, collection, options));
   app.use('/activity/comment', activityCommentRoutes(deps));
   const graphqlSchemas = new SchemaStore();
   app.use('/graphql', graphqlRoutes(deps, graphqlSchemas, cacheGraphql(deps)));

@@ -60,7 +60,10 @@ export function clientIp(config: IpSettings, req: IncomingMessage): string | nul
 function ruleOf(config: IpSettings): ClientIpRule {
   let rule = rules.get(config);
   if (rule === undefined) {
-    rule = { trust: proxyTrust(config), customHeader: config.ipCustomHeader === false ? undefined : config.ipCustomHeader.toLowerCase() };
+    rule = {
+      trust: proxyTrust(config),
+      customHeader: config.ipCustomHeader === false ? undefined : config.ipCustomHeader.toLowerCase(),
+    };
     rules.set(config, rule);
   }
   return rule;

@@ -56,14 +56,19 @@ function fromBodyParserError(err: unknown): ServiceError | undefined {
       return new InvalidPayloadError('request entity too large');
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new UnsupportedMediaTypeError(String((err as { charset?: string }).charset ?? message), 'Content-Type header');
+      return new UnsupportedMediaTypeError(
+        String((err as { charset?: string }).charset ?? message),
+        'Content-Type header',
+      );
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
       return new InvalidPayloadError(message.replace(/\.$/, ''));
     default:
       // body-parser passes other stream failures (a gzip body that is not gzip) as http-errors 400.
-      return (err as { status?: unknown }).status === 400 ? new InvalidPayloadError(message.replace(/\.$/, '')) : undefined;
+      return (err as { status?: unknown }).status === 400
+        ? new InvalidPayloadError(message.replace(/\.$/, ''))
+        : undefined;
   }
 }
 
@@ -71,7 +76,9 @@ function fromBodyParserError(err: unknown): ServiceError | undefined {
 export interface ErrorAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: { readonly errors: readonly { readonly message: string; readonly extensions: Record<string, unknown> }[] };
+  readonly body: {
+    readonly errors: readonly { readonly message: string; readonly extensions: Record<string, unknown> }[];
+  };
 }
 
 /**
@@ -116,7 +123,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   }
   const reason = error.code === 'HPE_HEADER_OVERFLOW' ? 'Request header fields too large' : 'Malformed HTTP request';
   const failure = new InvalidPayloadError(reason);
-  const body = JSON.stringify({ errors: [{ message: failure.message, extensions: { ...failure.extensions, code: failure.code } }] });
+  const body = JSON.stringify({
+    errors: [{ message: failure.message, extensions: { ...failure.extensions, code: failure.code } }],
+  });
   socket.end(
     `HTTP/1.1 ${failure.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

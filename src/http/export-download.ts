@@ -30,7 +30,10 @@ export async function sendExport(
   };
   const { contentType, extension } = EXPORT_TYPES[format];
   res.status(200).type(contentType);
-  res.setHeader('Content-Disposition', contentDisposition('attachment', `${collection} ${downloadStamp(new Date())}.${extension}`));
+  res.setHeader(
+    'Content-Disposition',
+    contentDisposition('attachment', `${collection} ${downloadStamp(new Date())}.${extension}`),
+  );
   try {
     await pipeline(Readable.from(formatItems(rest(), format, options)), res);
   } catch (error) {

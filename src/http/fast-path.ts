@@ -111,7 +111,13 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
   }
 
   /** Express's `res.json` answer; the text encoded once, for the ETag, the length and the socket. */
-  function respond(req: IncomingMessage, res: ServerResponse, status: number, body: string, extra?: Readonly<Record<string, string>>): void {
+  function respond(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    body: string,
+    extra?: Readonly<Record<string, string>>,
+  ): void {
     logRequest?.(req, res);
     const bytes = Buffer.from(body, 'utf8');
     const headers: Record<string, string | number> = {
@@ -129,7 +135,11 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
    * The status and headers; set one by one when requests are logged, so that the log line
    * shows them as it does for Express's answers (node:http keeps no copy of writeHead's).
    */
-  function writeHead(res: ServerResponse, status: number, headers: Readonly<Record<string, string | number>>): ServerResponse {
+  function writeHead(
+    res: ServerResponse,
+    status: number,
+    headers: Readonly<Record<string, string | number>>,
+  ): ServerResponse {
     if (logRequest === undefined) return res.writeHead(status, headers);
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     return res.writeHead(status);
@@ -186,7 +196,8 @@ function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
 
 /** The write of a plain JSON write request; undefined for Express (file uploads, other bodies). */
 function writeOf(req: IncomingMessage, target: ItemsPath): ItemWrite | undefined {
-  const routes = req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE' ? ITEM_WRITES[req.method] : undefined;
+  const routes =
+    req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE' ? ITEM_WRITES[req.method] : undefined;
   if (routes === undefined || target.collection === FILES_COLLECTION) return undefined;
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (hasBody && !JSON_TYPE.test(req.headers['content-type'] ?? '')) return undefined;
@@ -198,7 +209,8 @@ function writeOf(req: IncomingMessage, target: ItemsPath): ItemWrite | undefined
 function promisify(parser: RequestHandler): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return (req, res) =>
     new Promise((resolve, reject) => {
-      const next = (error?: unknown) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error))));
+      const next = (error?: unknown) =>
+        error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error)));
       parser(req as Parameters<RequestHandler>[0], res as Parameters<RequestHandler>[1], next);
     });
 }

@@ -5,7 +5,13 @@ import { InvalidPayloadError, UnsupportedMediaTypeError } from '../errors.js';
 
 export type MultipartPart =
   | { readonly kind: 'field'; readonly name: string; readonly value: string }
-  | { readonly kind: 'file'; readonly name: string; readonly stream: Readable; readonly filename: string; readonly type: string };
+  | {
+      readonly kind: 'file';
+      readonly name: string;
+      readonly stream: Readable;
+      readonly filename: string;
+      readonly type: string;
+    };
 
 /** True when the request carries a multipart/form-data body. */
 export function isMultipart(req: Request): boolean {
@@ -48,7 +54,13 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
     // Its reader may not be attached yet (or never be): the failure stays on the stream, never uncaught.
     stream.on('error', () => undefined);
     source.pipe(stream);
-    parts.push({ kind: 'file', name, stream, filename: info.filename || 'file', type: (info.mimeType || 'application/octet-stream').toLowerCase() });
+    parts.push({
+      kind: 'file',
+      name,
+      stream,
+      filename: info.filename || 'file',
+      type: (info.mimeType || 'application/octet-stream').toLowerCase(),
+    });
     signal();
   });
   parser.on('close', () => {

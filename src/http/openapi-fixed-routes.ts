@@ -98,13 +98,16 @@ const reverter: Caller = (input) =>
   mayRead(REVISIONS)(input) && Object.keys(input.overview.collections).some((c) => canWrite(input.access, 'update', c));
 
 /** Issue 18, Restore: the item read with the caller's access, then updated; no svc_revisions permission needed. */
-const restorer: Caller = (input) => Object.keys(input.overview.collections).some((c) => canWrite(input.access, 'update', c));
+const restorer: Caller = (input) =>
+  Object.keys(input.overview.collections).some((c) => canWrite(input.access, 'update', c));
 
 // Collection filters of the `{collection}` routes (reference/audit-and-utils.md).
 const readable: CollectionFilter = (input, c) => canReadCollection(input.access.read, c.collection);
 /** Manual sort: a sort field, and update permission with the sort field among the fields. */
 const sortable: CollectionFilter = (input, c) =>
-  c.sortField !== null && isWritableAsItems(c.collection) && canWriteField(input.access, 'update', c.collection, c.sortField);
+  c.sortField !== null &&
+  isWritableAsItems(c.collection) &&
+  canWriteField(input.access, 'update', c.collection, c.sortField);
 /** Import: admin for system collections, otherwise create and update permission. */
 const importable: CollectionFilter = (input, c) =>
   isWritableAsItems(c.collection) &&
@@ -147,7 +150,10 @@ function flagParameter(name: string, description: string): Json {
 
 /** GET /server/health's answer for these statuses. */
 function healthResponse(description: string, statuses: readonly string[]): Json {
-  return { description, content: { 'application/health+json': { schema: object({ status: { type: 'string', enum: [...statuses] } }) } } };
+  return {
+    description,
+    content: { 'application/health+json': { schema: object({ status: { type: 'string', enum: [...statuses] } }) } },
+  };
 }
 
 /** `#/components/parameters/<name>` (openapi.ts declares them). */
@@ -166,14 +172,20 @@ const ACCESS: Json = object({ access: { type: 'boolean' } }, ['access']);
 /** GET /permissions/me/{collection}/{id}: update (with presets and fields for singletons), delete, share. */
 const ITEM_PERMISSIONS: Json = object(
   {
-    update: object({ access: { type: 'boolean' }, presets: OBJECT, fields: { type: 'array', items: TEXT } }, ['access']),
+    update: object({ access: { type: 'boolean' }, presets: OBJECT, fields: { type: 'array', items: TEXT } }, [
+      'access',
+    ]),
     delete: ACCESS,
     share: ACCESS,
   },
   ['update', 'delete', 'share'],
 );
 const ACTION_ACCESS: Json = object(
-  { access: { type: 'string', enum: ['none', 'partial', 'full'] }, fields: { type: 'array', items: TEXT }, presets: OBJECT },
+  {
+    access: { type: 'string', enum: ['none', 'partial', 'full'] },
+    fields: { type: 'array', items: TEXT },
+    presets: OBJECT,
+  },
   ['access'],
 );
 /** GET /permissions/me: one collection's actions. */
@@ -189,7 +201,13 @@ const REFRESH_BODY = json(object({ refresh_token: TEXT, mode: AUTH_MODE }));
 
 // reference/routes.md, Schema routes: the objects the schema routes answer and take.
 const COLLECTION_OBJECT: Json = object({ collection: TEXT, meta: NULLABLE_OBJECT, schema: NULLABLE_OBJECT });
-const FIELD_OBJECT: Json = object({ collection: TEXT, field: TEXT, type: TEXT, meta: NULLABLE_OBJECT, schema: NULLABLE_OBJECT });
+const FIELD_OBJECT: Json = object({
+  collection: TEXT,
+  field: TEXT,
+  type: TEXT,
+  meta: NULLABLE_OBJECT,
+  schema: NULLABLE_OBJECT,
+});
 const RELATION_OBJECT: Json = object({
   collection: TEXT,
   field: TEXT,
@@ -205,7 +223,12 @@ const FIELD_PAYLOAD = object(
 const FIELD_PATCH_PROPERTIES: Json = { type: FIELD_TYPE, meta: NULLABLE_OBJECT, schema: OBJECT };
 const FIELD_PATCH = object(FIELD_PATCH_PROPERTIES);
 const COLLECTION_PAYLOAD = object(
-  { collection: REQUIRED_TEXT, meta: NULLABLE_OBJECT, schema: NULLABLE_OBJECT, fields: { type: 'array', items: FIELD_PAYLOAD } },
+  {
+    collection: REQUIRED_TEXT,
+    meta: NULLABLE_OBJECT,
+    schema: NULLABLE_OBJECT,
+    fields: { type: 'array', items: FIELD_PAYLOAD },
+  },
   ['collection'],
 );
 const RELATION_SCHEMA: Json = {
@@ -221,7 +244,10 @@ const ASSET_PARAMETERS: readonly Json[] = [
   queryParameter('height', 'Image height.', { type: 'integer', minimum: 1 }),
   queryParameter('fit', 'How the image fits.', { type: 'string', enum: ['cover', 'contain', 'inside', 'outside'] }),
   queryParameter('quality', 'Image quality.', { type: 'integer', minimum: 1, maximum: 100 }),
-  queryParameter('format', 'Image format.', { type: 'string', enum: ['auto', 'jpg', 'jpeg', 'png', 'webp', 'tiff', 'avif'] }),
+  queryParameter('format', 'Image format.', {
+    type: 'string',
+    enum: ['auto', 'jpg', 'jpeg', 'png', 'webp', 'tiff', 'avif'],
+  }),
   queryParameter('withoutEnlargement', 'Never enlarge the image.', { type: 'boolean' }),
   queryParameter('transforms', 'A JSON array of transformations.', TEXT),
 ];
@@ -237,7 +263,10 @@ const ASSET_ANSWER: Answer = {
 const GRAPHQL_ANSWER: Answer = {
   kind: 'raw',
   responses: {
-    '200': { description: 'The GraphQL result', content: json(object({ data: NULLABLE_OBJECT, errors: { type: 'array', items: OBJECT } })) },
+    '200': {
+      description: 'The GraphQL result',
+      content: json(object({ data: NULLABLE_OBJECT, errors: { type: 'array', items: OBJECT } })),
+    },
   },
 };
 const GRAPHQL_BODY: Json = {
@@ -264,7 +293,9 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     caller: anyone,
     answer: {
       kind: 'raw',
-      responses: { '200': { description: '`pong`', content: { 'text/html': { schema: { type: 'string', enum: ['pong'] } } } } },
+      responses: {
+        '200': { description: '`pong`', content: { 'text/html': { schema: { type: 'string', enum: ['pong'] } } } },
+      },
     },
   },
   {
@@ -295,7 +326,10 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     tag: 'Server',
     summary: 'This OpenAPI document',
     caller: anyone,
-    answer: { kind: 'raw', responses: { '200': { description: 'OpenAPI 3.0.1, not enveloped', content: json(OBJECT) } } },
+    answer: {
+      kind: 'raw',
+      responses: { '200': { description: 'OpenAPI 3.0.1, not enveloped', content: json(OBJECT) } },
+    },
   },
   {
     path: '/server/specs/graphql/',
@@ -345,7 +379,10 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     tag: 'Authentication',
     summary: 'Log in with a single sign-on provider',
     caller: anyone,
-    parameters: [SSO_PROVIDER, queryParameter('redirect', "Where to go after the login (on the provider's REDIRECT_ALLOW_LIST).", TEXT)],
+    parameters: [
+      SSO_PROVIDER,
+      queryParameter('redirect', "Where to go after the login (on the provider's REDIRECT_ALLOW_LIST).", TEXT),
+    ],
     answer: { kind: 'raw', responses: { '302': { description: "To the provider's login" } } },
   },
   {
@@ -354,12 +391,19 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     tag: 'Authentication',
     summary: 'Where the single sign-on provider sends the browser back',
     caller: anyone,
-    parameters: [SSO_PROVIDER, queryParameter('code', 'The authorization code.', TEXT), queryParameter('state', 'The state of the login.', TEXT)],
+    parameters: [
+      SSO_PROVIDER,
+      queryParameter('code', 'The authorization code.', TEXT),
+      queryParameter('state', 'The state of the login.', TEXT),
+    ],
     answer: {
       kind: 'raw',
       responses: {
         '200': { description: 'Logged in without redirect: the tokens', content: json(object({ data: TOKEN_GRANT })) },
-        '302': { description: 'To the redirect of the login, with the refresh (or session) cookie, or ?reason=<code> on failure' },
+        '302': {
+          description:
+            'To the redirect of the login, with the refresh (or session) cookie, or ?reason=<code> on failure',
+        },
       },
     },
   },
@@ -409,7 +453,10 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     summary: 'Invite users',
     caller: mayCreate(USERS),
     body: json(
-      object({ email: { oneOf: [EMAIL, { type: 'array', items: EMAIL, minItems: 1 }] }, role: UUID, invite_url: TEXT }, ['email', 'role']),
+      object(
+        { email: { oneOf: [EMAIL, { type: 'array', items: EMAIL, minItems: 1 }] }, role: UUID, invite_url: TEXT },
+        ['email', 'role'],
+      ),
     ),
     answer: { kind: 'none' },
   },
@@ -429,7 +476,10 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     summary: 'Register a user',
     caller: anyone,
     body: json(
-      object({ email: EMAIL, password: REQUIRED_TEXT, verification_url: TEXT, first_name: TEXT, last_name: TEXT }, ['email', 'password']),
+      object({ email: EMAIL, password: REQUIRED_TEXT, verification_url: TEXT, first_name: TEXT, last_name: TEXT }, [
+        'email',
+        'password',
+      ]),
     ),
     answer: { kind: 'none' },
   },
@@ -442,7 +492,10 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     parameters: [queryParameter('token', 'The verification token of the e-mail.', REQUIRED_TEXT, true)],
     answer: {
       kind: 'raw',
-      responses: { '204': { description: 'Verified' }, '302': { description: "Verified: to the registration's verification_url" } },
+      responses: {
+        '204': { description: 'Verified' },
+        '302': { description: "Verified: to the registration's verification_url" },
+      },
     },
   },
   {
@@ -544,7 +597,9 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     summary: 'Comment on an item',
     caller: mayCreate(ACTIVITY, COMMENTS),
     parameters: [FIELDS],
-    body: json(object({ collection: REQUIRED_TEXT, item: KEY, comment: REQUIRED_TEXT }, ['collection', 'item', 'comment'])),
+    body: json(
+      object({ collection: REQUIRED_TEXT, item: KEY, comment: REQUIRED_TEXT }, ['collection', 'item', 'comment']),
+    ),
     answer: { kind: 'item', collection: ACTIVITY },
   },
   {
@@ -602,7 +657,9 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     tag: 'Utilities',
     summary: 'A random string',
     caller: anyone,
-    parameters: [queryParameter('length', 'How many characters.', { type: 'integer', minimum: 1, maximum: 500, default: 32 })],
+    parameters: [
+      queryParameter('length', 'How many characters.', { type: 'integer', minimum: 1, maximum: 500, default: 32 }),
+    ],
     answer: { kind: 'data', schema: TEXT },
   },
   {
@@ -641,7 +698,9 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     caller: mayRead(REVISIONS),
     parameters: [
       pathParameter('id', 'The svc_revisions row', { type: 'integer' }),
-      queryParameter('to', 'A later revision of the same item (default: compare with the previous one)', { type: 'integer' }),
+      queryParameter('to', 'A later revision of the same item (default: compare with the previous one)', {
+        type: 'integer',
+      }),
     ],
     answer: { kind: 'data', schema: OBJECT },
   },
@@ -710,7 +769,10 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     caller: anyone,
     collections: readable,
     body: json(
-      object({ format: { type: 'string', enum: [...EXPORT_QUERY_FORMATS] }, query: OBJECT, file: NULLABLE_OBJECT }, ['format', 'query']),
+      object({ format: { type: 'string', enum: [...EXPORT_QUERY_FORMATS] }, query: OBJECT, file: NULLABLE_OBJECT }, [
+        'format',
+        'query',
+      ]),
     ),
     answer: { kind: 'none' },
   },
@@ -730,8 +792,20 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     tag: 'Schema',
     summary: 'Snapshot of the user schema (collections, fields, relations)',
     caller: admin,
-    parameters: [queryParameter('export', 'Download the snapshot as a file.', { type: 'string', enum: ['json', 'yaml'] })],
-    answer: { kind: 'data', schema: object({ version: { type: 'integer' }, vendor: TEXT, hash: TEXT, collections: ARRAY, fields: ARRAY, relations: ARRAY }) },
+    parameters: [
+      queryParameter('export', 'Download the snapshot as a file.', { type: 'string', enum: ['json', 'yaml'] }),
+    ],
+    answer: {
+      kind: 'data',
+      schema: object({
+        version: { type: 'integer' },
+        vendor: TEXT,
+        hash: TEXT,
+        collections: ARRAY,
+        fields: ARRAY,
+        relations: ARRAY,
+      }),
+    },
   },
   {
     path: '/schema/diff',
@@ -740,7 +814,12 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     summary: 'Difference from the current schema to a snapshot; 204 when none',
     caller: admin,
     parameters: [flagParameter('force', 'Diff a snapshot of another database vendor.')],
-    body: json(object({ version: { type: 'integer' }, vendor: REQUIRED_TEXT, collections: ARRAY, fields: ARRAY, relations: ARRAY }, ['version', 'vendor', 'collections', 'fields', 'relations'])),
+    body: json(
+      object(
+        { version: { type: 'integer' }, vendor: REQUIRED_TEXT, collections: ARRAY, fields: ARRAY, relations: ARRAY },
+        ['version', 'vendor', 'collections', 'fields', 'relations'],
+      ),
+    ),
     answer: { kind: 'data', schema: object({ hash: TEXT, diff: OBJECT }) },
   },
   {
@@ -911,7 +990,13 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
     caller: admin,
     body: json(
       object(
-        { collection: REQUIRED_TEXT, field: REQUIRED_TEXT, related_collection: NULLABLE_TEXT, meta: NULLABLE_OBJECT, schema: RELATION_SCHEMA },
+        {
+          collection: REQUIRED_TEXT,
+          field: REQUIRED_TEXT,
+          related_collection: NULLABLE_TEXT,
+          meta: NULLABLE_OBJECT,
+          schema: RELATION_SCHEMA,
+        },
         ['collection', 'field'],
       ),
     ),

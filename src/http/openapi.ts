@@ -21,7 +21,9 @@ import { SYSTEM_READ_ROUTES } from './routes/items-read.js';
 export type { OpenApiInput } from './openapi-fixed-routes.js';
 
 /** System collections whose own routes take writes (the journal's are read only). */
-const WRITABLE_SYSTEM_COLLECTIONS: ReadonlySet<string> = new Set(SYSTEM_WRITE_ROUTES.map(([, collection]) => collection));
+const WRITABLE_SYSTEM_COLLECTIONS: ReadonlySet<string> = new Set(
+  SYSTEM_WRITE_ROUTES.map(([, collection]) => collection),
+);
 
 /** GET /server/specs/oas's document (and GraphQL's server_specs_oas) for the caller. */
 export async function readOpenApi(
@@ -33,14 +35,27 @@ export async function readOpenApi(
   const row = await deps.db('svc_settings').first<{ project_name: string | null } | undefined>('project_name');
   const projectName = row?.project_name ?? 'Content data service';
   const hasDefaultLogin = !deps.config.auth.disableDefault;
-  return buildOpenApi({ overview, access, accountability, projectName, publicUrl: deps.config.publicUrl, hasDefaultLogin });
+  return buildOpenApi({
+    overview,
+    access,
+    accountability,
+    projectName,
+    publicUrl: deps.config.publicUrl,
+    hasDefaultLogin,
+  });
 }
 
 /** reference/query.md: the read parameters, shared by every list and item route. */
 const QUERY_PARAMETERS: Readonly<Record<string, Json>> = {
-  Fields: queryParameter('fields', 'Fields to return; `*` for all, dot paths for relations.', { type: 'array', items: { type: 'string' } }),
+  Fields: queryParameter('fields', 'Fields to return; `*` for all, dot paths for relations.', {
+    type: 'array',
+    items: { type: 'string' },
+  }),
   Filter: queryParameter('filter', 'Only items matching this filter.', { type: 'object' }),
-  Sort: queryParameter('sort', 'Fields to sort on; `-` first for descending.', { type: 'array', items: { type: 'string' } }),
+  Sort: queryParameter('sort', 'Fields to sort on; `-` first for descending.', {
+    type: 'array',
+    items: { type: 'string' },
+  }),
   Limit: queryParameter('limit', 'How many items; -1 for all.', { type: 'integer' }),
   Offset: queryParameter('offset', 'How many items to skip.', { type: 'integer' }),
   Page: queryParameter('page', 'The page of `limit` items.', { type: 'integer' }),
@@ -50,7 +65,13 @@ const QUERY_PARAMETERS: Readonly<Record<string, Json>> = {
 
 const LIST_PARAMETERS = ['Fields', 'Filter', 'Sort', 'Limit', 'Offset', 'Page', 'Search', 'Meta'].map(parameterRef);
 const ITEM_PARAMETERS = ['Fields'].map(parameterRef);
-const ID_PARAMETER: Json = { name: 'id', in: 'path', required: true, description: 'The primary key', schema: { oneOf: [{ type: 'string' }, { type: 'integer' }] } };
+const ID_PARAMETER: Json = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The primary key',
+  schema: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+};
 
 const ERROR_SCHEMA: Json = {
   type: 'object',
@@ -59,7 +80,10 @@ const ERROR_SCHEMA: Json = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { message: { type: 'string' }, extensions: { type: 'object', properties: { code: { type: 'string' } } } },
+        properties: {
+          message: { type: 'string' },
+          extensions: { type: 'object', properties: { code: { type: 'string' } } },
+        },
       },
     },
   },
@@ -89,7 +113,10 @@ export function buildOpenApi(input: OpenApiInput): Json {
     const base = collection.isSystem ? systemPath(collection.collection) : `/items/${collection.collection}`;
     if (base === undefined) continue;
     const writable = !collection.isSystem || WRITABLE_SYSTEM_COLLECTIONS.has(collection.collection);
-    tags.set(name, collection.isSystem ? `The ${collection.collection} system collection` : `Items of ${collection.collection}`);
+    tags.set(
+      name,
+      collection.isSystem ? `The ${collection.collection} system collection` : `Items of ${collection.collection}`,
+    );
     Object.assign(paths, collectionPaths(collection, base, name, writable ? input.access : undefined));
   }
 
@@ -103,7 +130,11 @@ export function buildOpenApi(input: OpenApiInput): Json {
 
   return {
     openapi: '3.0.1',
-    info: { title: input.projectName, version: SERVICE_VERSION, description: 'The REST API of the content data service, as the caller may use it.' },
+    info: {
+      title: input.projectName,
+      version: SERVICE_VERSION,
+      description: 'The REST API of the content data service, as the caller may use it.',
+    },
     servers: [{ url: input.publicUrl, description: 'This server' }],
     paths,
     tags: [...tags].map(([name, description]) => ({ name, description })),
@@ -114,7 +145,9 @@ export function buildOpenApi(input: OpenApiInput): Json {
       },
       parameters: QUERY_PARAMETERS,
       responses: {
-        BadRequestError: errorResponse('Invalid request: payload or query (INVALID_PAYLOAD, INVALID_QUERY, FAILED_VALIDATION).'),
+        BadRequestError: errorResponse(
+          'Invalid request: payload or query (INVALID_PAYLOAD, INVALID_QUERY, FAILED_VALIDATION).',
+        ),
         UnauthorizedError: errorResponse('Invalid or expired credentials (INVALID_CREDENTIALS, TOKEN_EXPIRED).'),
         ForbiddenError: errorResponse('Not allowed, or does not exist (FORBIDDEN).'),
       },
@@ -136,16 +169,22 @@ function fixedOperation(route: FixedRoute, input: OpenApiInput, names: ReadonlyM
   const parameters = [...(route.parameters ?? [])];
   if (route.collections !== undefined) {
     const filter = route.collections;
-    const allowed = Object.values(input.overview.collections).filter((c) => filter(input, c)).map((c) => c.collection);
+    const allowed = Object.values(input.overview.collections)
+      .filter((c) => filter(input, c))
+      .map((c) => c.collection);
     if (allowed.length === 0) return undefined;
-    parameters.unshift(pathParameter('collection', 'A collection the caller may use this on', { type: 'string', enum: allowed.sort() }));
+    parameters.unshift(
+      pathParameter('collection', 'A collection the caller may use this on', { type: 'string', enum: allowed.sort() }),
+    );
   }
   return {
     tags: [route.tag],
     summary: route.summary,
     operationId: operationId(route.method, route.path),
     ...(parameters.length === 0 ? {} : { parameters }),
-    ...(route.body === undefined ? {} : { requestBody: { required: route.isBodyOptional !== true, content: route.body } }),
+    ...(route.body === undefined
+      ? {}
+      : { requestBody: { required: route.isBodyOptional !== true, content: route.body } }),
     responses: { ...answerResponses(route.answer, names), ...ERROR_RESPONSES },
   };
 }
@@ -177,12 +216,24 @@ function dataResponse(schema: Json): Json {
 }
 
 /** The list and item paths of one collection; writes only where `access` (when given) allows them. */
-function collectionPaths(collection: CollectionOverview, base: string, name: string, access: SchemaAccess | undefined): Json {
+function collectionPaths(
+  collection: CollectionOverview,
+  base: string,
+  name: string,
+  access: SchemaAccess | undefined,
+): Json {
   const ref = schemaRef(name);
   const one = { type: 'object', properties: { data: ref } };
   const many = { type: 'object', properties: { data: { type: 'array', items: ref }, meta: { type: 'object' } } };
   // `schema` undefined: the operation answers 204 without a body. `uploads`: multipart content too.
-  const operation = (verb: string, summary: string, parameters: readonly Json[], schema: Json | undefined, body?: Json, uploads?: Json) => ({
+  const operation = (
+    verb: string,
+    summary: string,
+    parameters: readonly Json[],
+    schema: Json | undefined,
+    body?: Json,
+    uploads?: Json,
+  ) => ({
     tags: [name],
     summary,
     operationId: `${verb}${name}`,
@@ -200,25 +251,56 @@ function collectionPaths(collection: CollectionOverview, base: string, name: str
   const canDelete = access?.canDelete(collection.collection) ?? false;
   const isFiles = collection.collection === FILES_COLLECTION;
 
-  const item: Json = { get: operation('readOne', `Read one ${collection.collection} item`, [ID_PARAMETER, ...ITEM_PARAMETERS], one) };
+  const item: Json = {
+    get: operation('readOne', `Read one ${collection.collection} item`, [ID_PARAMETER, ...ITEM_PARAMETERS], one),
+  };
   if (collection.singleton) {
     // reference/routes.md, singletons: GET by key still works; no POST, PATCH or DELETE by key.
-    const singleton: Json = { get: operation('read', `Read the ${collection.collection} singleton`, ITEM_PARAMETERS, one) };
-    if (canUpdate) singleton['patch'] = operation('update', `Update the ${collection.collection} singleton`, ITEM_PARAMETERS, one, ref);
+    const singleton: Json = {
+      get: operation('read', `Read the ${collection.collection} singleton`, ITEM_PARAMETERS, one),
+    };
+    if (canUpdate)
+      singleton['patch'] = operation(
+        'update',
+        `Update the ${collection.collection} singleton`,
+        ITEM_PARAMETERS,
+        one,
+        ref,
+      );
     return { [base]: singleton, [`${base}/{id}`]: item };
   }
   const list: Json = { get: operation('read', `List ${collection.collection} items`, LIST_PARAMETERS, many) };
   if (canCreate) {
     const body = { oneOf: [ref, { type: 'array', items: ref }] };
-    list['post'] = operation('create', `Create ${collection.collection} items`, ITEM_PARAMETERS, one, body, isFiles ? upload(true) : undefined);
+    list['post'] = operation(
+      'create',
+      `Create ${collection.collection} items`,
+      ITEM_PARAMETERS,
+      one,
+      body,
+      isFiles ? upload(true) : undefined,
+    );
   }
   if (canUpdate) {
-    list['patch'] = operation('update', `Update ${collection.collection} items`, ITEM_PARAMETERS, many, { type: 'object', properties: { keys: { type: 'array', items: {} }, query: { type: 'object' }, data: ref } });
+    list['patch'] = operation('update', `Update ${collection.collection} items`, ITEM_PARAMETERS, many, {
+      type: 'object',
+      properties: { keys: { type: 'array', items: {} }, query: { type: 'object' }, data: ref },
+    });
     const parameters = [ID_PARAMETER, ...ITEM_PARAMETERS];
-    item['patch'] = operation('updateOne', `Update one ${collection.collection} item`, parameters, one, ref, isFiles ? upload(false) : undefined);
+    item['patch'] = operation(
+      'updateOne',
+      `Update one ${collection.collection} item`,
+      parameters,
+      one,
+      ref,
+      isFiles ? upload(false) : undefined,
+    );
   }
   if (canDelete) {
-    list['delete'] = operation('delete', `Delete ${collection.collection} items`, [], undefined, { type: 'array', items: {} });
+    list['delete'] = operation('delete', `Delete ${collection.collection} items`, [], undefined, {
+      type: 'array',
+      items: {},
+    });
     item['delete'] = operation('deleteOne', `Delete one ${collection.collection} item`, [ID_PARAMETER], undefined);
   }
   return { [base]: list, [`${base}/{id}`]: item };
@@ -243,7 +325,11 @@ function upload(isFileRequired: boolean): Json {
  * the role reads is its key or the related item, one to a collection it does not is the key
  * (many-to-one) or absent (one-to-many), as in the GraphQL types.
  */
-function collectionSchema(types: CollectionTypes, collection: CollectionOverview, names: ReadonlyMap<string, string>): Json {
+function collectionSchema(
+  types: CollectionTypes,
+  collection: CollectionOverview,
+  names: ReadonlyMap<string, string>,
+): Json {
   const properties: Json = {};
   const keyOf = (name: string) => {
     const target = types.overview.collections[name];
@@ -259,7 +345,11 @@ function collectionSchema(types: CollectionTypes, collection: CollectionOverview
     }
     if (relation?.kind === 'o2m') {
       if (types.isItemCollection(relation.related)) {
-        properties[field.field] = { type: 'array', nullable: true, items: { oneOf: [keyOf(relation.related), refOf(relation.related)] } };
+        properties[field.field] = {
+          type: 'array',
+          nullable: true,
+          items: { oneOf: [keyOf(relation.related), refOf(relation.related)] },
+        };
       }
       continue;
     }
@@ -269,7 +359,10 @@ function collectionSchema(types: CollectionTypes, collection: CollectionOverview
       continue;
     }
     if (field.isAlias) continue;
-    properties[field.field] = { ...fieldType(field.type), ...(field.nullable && !field.isPrimaryKey ? { nullable: true } : {}) };
+    properties[field.field] = {
+      ...fieldType(field.type),
+      ...(field.nullable && !field.isPrimaryKey ? { nullable: true } : {}),
+    };
   }
   return { type: 'object', 'x-collection': collection.collection, properties };
 }
@@ -316,7 +409,9 @@ function schemaNames(collections: readonly CollectionOverview[]): Map<string, st
   const names = new Map<string, string>();
   const taken = new Set<string>(['Error']);
   for (const collection of collections) {
-    const base = collection.isSystem ? pascal(collection.collection.replace(/^svc_/, '')) : `Items${pascal(collection.collection)}`;
+    const base = collection.isSystem
+      ? pascal(collection.collection.replace(/^svc_/, ''))
+      : `Items${pascal(collection.collection)}`;
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
     taken.add(name);

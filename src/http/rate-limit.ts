@@ -24,7 +24,12 @@ export function rateLimiters(config: Config, counters: CounterStore): RequestHan
   return limiters;
 }
 
-function limiter(counters: CounterStore, points: number, durationSeconds: number, keyOf: (req: Request) => string): RequestHandler {
+function limiter(
+  counters: CounterStore,
+  points: number,
+  durationSeconds: number,
+  keyOf: (req: Request) => string,
+): RequestHandler {
   return async (req, _res, next) => {
     await consumePoint(counters, keyOf(req), points, durationSeconds);
     next();

@@ -43,7 +43,10 @@ export async function readWritten(
   } catch (error) {
     if (error instanceof ForbiddenError) return undefined;
     if (error instanceof ServiceError) throw error;
-    deps.logger?.warn?.({ err: error, collection: collection.collection, keys }, 'write committed; its re-read failed: answered with the keys only');
+    deps.logger?.warn?.(
+      { err: error, collection: collection.collection, keys },
+      'write committed; its re-read failed: answered with the keys only',
+    );
     const written = keys.map((key) => ({ [collection.primary]: key }));
     return shape === 'many' ? written : written[0];
   }

@@ -52,17 +52,22 @@ function redactHeaders(headers: Record<string, unknown> | undefined): Record<str
 }
 
 function redactEntries(entries: Record<string, unknown>, secret: ReadonlySet<string>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(entries).map(([name, value]) => [name, secret.has(name.toLowerCase()) ? REDACTED : value]));
+  return Object.fromEntries(
+    Object.entries(entries).map(([name, value]) => [name, secret.has(name.toLowerCase()) ? REDACTED : value]),
+  );
 }
 
 function redactUrl(url: string | undefined): string | undefined {
   const start = url?.indexOf('?') ?? -1;
   if (url === undefined || start === -1) return url;
   // Piece by piece, so the other parameters stay as the client wrote them.
-  const pieces = url.slice(start + 1).split('&').map((piece) => {
-    const name = piece.split('=', 1)[0] ?? '';
-    return SECRET_PARAMS.has(safeDecode(name)) ? `${name}=${REDACTED}` : piece;
-  });
+  const pieces = url
+    .slice(start + 1)
+    .split('&')
+    .map((piece) => {
+      const name = piece.split('=', 1)[0] ?? '';
+      return SECRET_PARAMS.has(safeDecode(name)) ? `${name}=${REDACTED}` : piece;
+    });
   return `${url.slice(0, start)}?${pieces.join('&')}`;
 }
 

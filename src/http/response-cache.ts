@@ -36,7 +36,9 @@ export const UNCACHED_COLLECTIONS: ReadonlySet<string> = new Set(['svc_activity'
  * {@link UNCACHED_COLLECTIONS} (`collectionOf` the request) always run.
  */
 export function cacheReads(deps: ResponseCacheDeps, collectionOf: (req: Request) => string): RequestHandler[] {
-  return cacheResponses(deps, (req) => (req.method === 'GET' && !UNCACHED_COLLECTIONS.has(collectionOf(req)) ? [] : undefined));
+  return cacheResponses(deps, (req) =>
+    req.method === 'GET' && !UNCACHED_COLLECTIONS.has(collectionOf(req)) ? [] : undefined,
+  );
 }
 
 /**
@@ -55,7 +57,10 @@ export function cacheGraphql(deps: ResponseCacheDeps): RequestHandler[] {
 }
 
 /** `extraKey`: what else the answer depends on, or undefined when the request is not cached. */
-function cacheResponses(deps: ResponseCacheDeps, extraKey: (req: Request) => readonly unknown[] | undefined): RequestHandler[] {
+function cacheResponses(
+  deps: ResponseCacheDeps,
+  extraKey: (req: Request) => readonly unknown[] | undefined,
+): RequestHandler[] {
   const { dataCache, config } = deps;
   if (dataCache === undefined) return [];
   return [
@@ -68,7 +73,9 @@ function cacheResponses(deps: ResponseCacheDeps, extraKey: (req: Request) => rea
       }
       const { user, role, admin, app } = req.accountability;
       const { version } = await requestOverview(req, deps.schema);
-      const lookup = await dataCache.lookup(dataCacheKey([version, req.method, req.originalUrl, user, role, admin, app, ...extra]));
+      const lookup = await dataCache.lookup(
+        dataCacheKey([version, req.method, req.originalUrl, user, role, admin, app, ...extra]),
+      );
       const { hit } = lookup;
       if (hit !== undefined) {
         res.status(hit.status).setHeader('Content-Type', hit.contentType);
@@ -112,7 +119,10 @@ function storeOnEnd(req: Request, res: Response, lookup: CacheLookup, deps: Resp
   let isKept = true;
   const collect = (chunk: unknown, encoding: unknown) => {
     if (!isKept || chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
+    const buffer =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : Buffer.from(chunk as Uint8Array);
     size += buffer.length;
     if (size > (valueMaxSize ?? Infinity)) {
       isKept = false;
@@ -133,7 +143,11 @@ function storeOnEnd(req: Request, res: Response, lookup: CacheLookup, deps: Resp
     collect(args[0], args[1]);
     if (!isKept || !isStorable(res)) return end(...args);
     if (!res.headersSent) res.setHeader('Cache-Control', cacheControl(deps.config, req, deps.dataCache?.ttlMs ?? 0));
-    const response = { status: res.statusCode, contentType: String(res.getHeader('content-type')), body: Buffer.concat(chunks).toString('utf8') };
+    const response = {
+      status: res.statusCode,
+      contentType: String(res.getHeader('content-type')),
+      body: Buffer.concat(chunks).toString('utf8'),
+    };
     void lookup.store(response).finally(() => end(...args));
     return res;
   }) as Response['end'];

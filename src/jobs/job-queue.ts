@@ -58,7 +58,9 @@ const STOP_GRACE_MS = 5000;
 
 /** The API side: a bull producer with Redis, the in-process runner without (DESIGN.md). */
 export function createJobQueue(options: JobQueueOptions): JobQueue {
-  return options.redis.url === undefined ? new InProcessJobQueue(options) : new BullJobQueue(openBull(options.redis.url, options), options);
+  return options.redis.url === undefined
+    ? new InProcessJobQueue(options)
+    : new BullJobQueue(openBull(options.redis.url, options), options);
 }
 
 /**
@@ -69,12 +71,16 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
  * backoff. A dead worker's job runs again within JOBS_LOCK_DURATION (its lock expiring) plus
  * JOBS_STALLED_INTERVAL (the next check); one whose workers keep dying fails after JOBS_ATTEMPTS.
  */
-export async function startJobWorker(options: JobQueueOptions & { readonly redis: { readonly url: string } }): Promise<{ close(): Promise<void> }> {
+export async function startJobWorker(
+  options: JobQueueOptions & { readonly redis: { readonly url: string } },
+): Promise<{ close(): Promise<void> }> {
   const queue = openBull(options.redis.url, options);
   const stopping = new AbortController();
   await queue.isReady();
   queue.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
-  queue.on('stalled', (job: Bull.Job) => options.logger.warn({ job: job.id, name: job.name }, 'job stalled: its worker died; it runs again'));
+  queue.on('stalled', (job: Bull.Job) =>
+    options.logger.warn({ job: job.id, name: job.name }, 'job stalled: its worker died; it runs again'),
+  );
   queue.on('failed', (job: Bull.Job, error: Error) =>
     options.logger.warn({ err: error, job: job.id, name: job.name, attempt: job.attemptsMade }, 'job failed'),
   );
@@ -84,7 +90,12 @@ export async function startJobWorker(options: JobQueueOptions & { readonly redis
     // bull counts a run after a stall apart from failed attempts (stalledCounter, not attemptsMade).
     const stalls = Number((await queue.client.hget(queue.toKey(String(job.id)), 'stalledCounter')) ?? 0);
     stopping.signal.throwIfAborted();
-    await handler(job.data, { id: String(job.id), attempt: job.attemptsMade + stalls + 1, attempts: options.settings.attempts, signal: stopping.signal });
+    await handler(job.data, {
+      id: String(job.id),
+      attempt: job.attemptsMade + stalls + 1,
+      attempts: options.settings.attempts,
+      signal: stopping.signal,
+    });
   });
   return {
     // The running jobs end at their next safe point (failed, so retried), then bull closes.
@@ -144,7 +155,10 @@ class BullJobQueue implements JobQueue {
     } catch (error) {
       // Answered as not queued: should Redis take it after all, it does not run.
       adding?.then((job) => job.remove()).catch(() => undefined);
-      throw new ServiceUnavailableError('jobs', error instanceof Error ? error.message.replace(/\.$/, '') : 'Redis is unavailable');
+      throw new ServiceUnavailableError(
+        'jobs',
+        error instanceof Error ? error.message.replace(/\.$/, '') : 'Redis is unavailable',
+      );
     }
   }
 
@@ -190,7 +204,9 @@ class InProcessJobQueue implements JobQueue {
 
   async close(timeoutMs = Infinity): Promise<void> {
     this.#isClosed = true;
-    const timeout = Number.isFinite(timeoutMs) ? delay(timeoutMs).then(() => 'timeout' as const) : new Promise<never>(() => undefined);
+    const timeout = Number.isFinite(timeoutMs)
+      ? delay(timeoutMs).then(() => 'timeout' as const)
+      : new Promise<never>(() => undefined);
     if ((await Promise.race([this.#running.then(() => 'done' as const), timeout])) === 'timeout') {
       // Nothing runs it again here: the job ends after its current batch, marked as stopped.
       this.#stopping.abort(new JobStopped(false));

@@ -52,7 +52,11 @@ export async function selectPreparedRows(db: Knex | Knex.Transaction, compiled: 
  * (db/translate-error.ts, e.g. PostgreSQL 22003 for a smallint compared with 40000) is
  * INVALID_QUERY too, never a 500.
  */
-export async function runRead<T>(db: Knex | Knex.Transaction, compiled: CompiledSql, run: (values: Knex.RawBinding[]) => PromiseLike<T>): Promise<T> {
+export async function runRead<T>(
+  db: Knex | Knex.Transaction,
+  compiled: CompiledSql,
+  run: (values: Knex.RawBinding[]) => PromiseLike<T>,
+): Promise<T> {
   const dialect = dialectOf(db);
   for (const value of compiled.values) {
     const reason = typeof value === 'string' ? unstorableText(dialect, value) : undefined;

@@ -8,7 +8,16 @@
  * The typed query of every read (reference/query.md), shared by REST, SEARCH, GraphQL and
  * the write side's re-reads.
  */
-export type { Query, NestedQuery, Deep, Filter, Aggregate, AggregateFunction, MetaKind, ExportFormat } from './query.js';
+export type {
+  Query,
+  NestedQuery,
+  Deep,
+  Filter,
+  Aggregate,
+  AggregateFunction,
+  MetaKind,
+  ExportFormat,
+} from './query.js';
 
 /** Raw parameters (query string or SEARCH body `query`) → `Query`; INVALID_QUERY on bad syntax. */
 export { parseQuery, parseQueryString, parseFilter, queryOfSearch } from './parse/parse-query.js';

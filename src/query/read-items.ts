@@ -59,7 +59,12 @@ export async function readItems(ctx: ReadContext, collection: string, query: Que
  * rows passing through JavaScript. Null where that form is not available (other dialects,
  * aggregates, fields the shaper must type), and the caller reads items instead.
  */
-export async function readItemsJson(ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<string | null> {
+export async function readItemsJson(
+  ctx: ReadContext,
+  collection: string,
+  query: Query,
+  reader: Reader,
+): Promise<string | null> {
   if (dialectOf(ctx.db) !== 'pg' || isAggregateQuery(query)) return null;
   return selectJson(ctx, buildReadAst(buildContext(ctx, reader), collection, query));
 }
@@ -81,7 +86,13 @@ export async function readItemJsonByKey(
 }
 
 /** The query's read of exactly these keys (their filter ANDed in, no window). */
-function keysAst(ctx: ReadContext, reader: Reader, collection: string, keys: readonly (string | number)[], query: Query): ReadAst {
+function keysAst(
+  ctx: ReadContext,
+  reader: Reader,
+  collection: string,
+  keys: readonly (string | number)[],
+  query: Query,
+): ReadAst {
   const build = buildContext(ctx, reader);
   const base = buildReadAst(build, collection, query);
   const filter = andConditions(base.level.filter, buildKeysCondition(build, collection, keys));
@@ -176,7 +187,11 @@ function defaultItem(ctx: ReadContext, ast: ReadAst): Item {
   return item;
 }
 
-function defaultValue(node: ReadNode, fields: Readonly<Record<string, { defaultValue: unknown }>>, primary: string): unknown {
+function defaultValue(
+  node: ReadNode,
+  fields: Readonly<Record<string, { defaultValue: unknown }>>,
+  primary: string,
+): unknown {
   switch (node.kind) {
     case 'field': {
       if (node.column === primary) return null;
@@ -196,7 +211,9 @@ function defaultValue(node: ReadNode, fields: Readonly<Record<string, { defaultV
 const KEY_PROBE = '\u0000key';
 
 function includesPrimary(ast: ReadAst): boolean {
-  return ast.children.some((c) => c.kind === 'field' && c.key === ast.collection.primary && c.column === ast.collection.primary);
+  return ast.children.some(
+    (c) => c.kind === 'field' && c.key === ast.collection.primary && c.column === ast.collection.primary,
+  );
 }
 
 function primaryNode(ast: ReadAst): ReadNode {

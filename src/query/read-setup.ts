@@ -27,7 +27,11 @@ export interface ReaderDeps {
  * background jobs get their read access. The caller's permissions are loaded for this read
  * (rules cached per role and schema version, variables resolved now); admins read everything.
  */
-export async function readerOf(deps: ReaderDeps, overview: SchemaOverview, accountability: Accountability): Promise<Reader> {
+export async function readerOf(
+  deps: ReaderDeps,
+  overview: SchemaOverview,
+  accountability: Accountability,
+): Promise<Reader> {
   const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview }, accountability);
   return { accountability, access: readAccessOf(permissions) };
 }

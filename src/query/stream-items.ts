@@ -32,7 +32,8 @@ export async function* streamItems(
 ): AsyncGenerator<Item> {
   const ast = buildReadAst(buildContext(ctx, reader), collection, query);
   const client = dialectOf(ctx.db);
-  const rows = client === 'pg' ? cursorRows(ctx.db, ast, options.batchSize) : batchedRows(ctx.db, ast, options.batchSize);
+  const rows =
+    client === 'pg' ? cursorRows(ctx.db, ast, options.batchSize) : batchedRows(ctx.db, ast, options.batchSize);
   for await (const row of rows) yield shapeRow(ast, row);
 }
 
@@ -41,7 +42,9 @@ async function* cursorRows(db: Knex | Knex.Transaction, ast: ReadAst, batchSize:
   const compiled = compileRead(dialectFor('pg'), ast);
   const trx = await db.transaction(undefined, { readOnly: true });
   try {
-    await runRead(trx, compiled, (values) => trx.raw(`declare read_cursor no scroll cursor for ${compiled.sql}`, values));
+    await runRead(trx, compiled, (values) =>
+      trx.raw(`declare read_cursor no scroll cursor for ${compiled.sql}`, values),
+    );
     // FETCH takes no parameters; the count is the configured batch size, never input.
     const fetch = { sql: `fetch forward ${Math.trunc(batchSize)} from read_cursor`, values: [] };
     for (;;) {
@@ -65,12 +68,19 @@ async function* batchedRows(db: Knex | Knex.Transaction, ast: ReadAst, batchSize
   const isPrimary = (s: SortNode) => s.operand.kind === 'column' && s.operand.column === primary;
   const byKey = ast.level.sort.length === 0 || (ast.level.sort.length === 1 && ast.level.sort.every(isPrimary));
   const descending = ast.level.sort[0]?.descending ?? false;
-  const tieBreak: SortNode = { operand: { kind: 'column', column: primary, type: primaryType }, descending, canBeNull: false };
+  const tieBreak: SortNode = {
+    operand: { kind: 'column', column: primary, type: primaryType },
+    descending,
+    canBeNull: false,
+  };
   const sort = ast.level.sort.some(isPrimary) ? ast.level.sort : [...ast.level.sort, tieBreak];
   const keyColumn = columnAlias(ast.children.length);
   const keyed: ReadAst = {
     ...ast,
-    children: [...ast.children, { kind: 'field', key: keyColumn, column: primary, type: primaryType, masked: false, scale: null }],
+    children: [
+      ...ast.children,
+      { kind: 'field', key: keyColumn, column: primary, type: primaryType, masked: false, scale: null },
+    ],
   };
   const total = ast.level.limit;
   let read = 0;
@@ -88,7 +98,13 @@ async function* batchedRows(db: Knex | Knex.Transaction, ast: ReadAst, batchSize
           }
         : null;
     const level = byKey
-      ? { ...ast.level, sort, limit, offset: read === 0 ? ast.level.offset : 0, filter: andConditions(ast.level.filter, after) }
+      ? {
+          ...ast.level,
+          sort,
+          limit,
+          offset: read === 0 ? ast.level.offset : 0,
+          filter: andConditions(ast.level.filter, after),
+        }
       : { ...ast.level, sort, limit, offset: ast.level.offset + read };
     const rows = await selectRows(db, compileRead(dialect, { ...keyed, level }));
     yield* rows;

@@ -103,11 +103,11 @@ describeEachDatabase(
       const client = await adminClient(ctx());
       const refresh = client.storage.auth_refresh_token;
       await client.auth.logout();
-      expect([client.storage.auth_token, client.storage.auth_refresh_token, client.storage.auth_expires_at]).to.deep.equal([
-        null,
-        null,
-        null,
-      ]);
+      expect([
+        client.storage.auth_token,
+        client.storage.auth_refresh_token,
+        client.storage.auth_expires_at,
+      ]).to.deep.equal([null, null, null]);
       expect(await isRefreshTokenAlive(refresh)).to.equal(false);
       const info = await client.server.info();
       expect(info?.['version']).to.equal(undefined);

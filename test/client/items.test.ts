@@ -106,7 +106,12 @@ describeEachDatabase(
       expect(result.meta).to.deep.equal({ filter_count: 2 });
       const searched = await articles().readByQuery({ filter: { title: { _eq: 'quote "&=?' } }, fields: 'rank' });
       expect(searched.data).to.deep.equal([{ rank: 3 }]);
-      const aliased = await articles().readByQuery({ fields: ['name'], alias: { name: 'title' }, sort: 'rank', limit: 1 });
+      const aliased = await articles().readByQuery({
+        fields: ['name'],
+        alias: { name: 'title' },
+        sort: 'rank',
+        limit: 1,
+      });
       expect(aliased.data).to.deep.equal([{ name: 'low' }]);
     });
 
@@ -125,7 +130,10 @@ describeEachDatabase(
     });
 
     it('requestOptions override the query parameters, and their headers the Authorization', async () => {
-      await articles().createMany([{ title: 'one', status: 'x', rank: 1 }, { title: 'two', status: 'x', rank: 2 }]);
+      await articles().createMany([
+        { title: 'one', status: 'x', rank: 1 },
+        { title: 'two', status: 'x', rank: 2 },
+      ]);
       const result = await articles().readByQuery(
         { fields: ['title'], sort: 'rank' },
         { requestOptions: { params: { fields: ['rank'], sort: '-rank' } } },
@@ -144,8 +152,13 @@ describeEachDatabase(
     });
 
     it('a role without permission gets FORBIDDEN and nothing is written', async () => {
-      const user = await createUser(ctx().server.db, { role: await createRole(ctx().server.db), token: 'no-perm-token' });
-      const limited = new ContentClient<{ articles: Article }>(ctx().server.url, { auth: { staticToken: 'no-perm-token' } });
+      const user = await createUser(ctx().server.db, {
+        role: await createRole(ctx().server.db),
+        token: 'no-perm-token',
+      });
+      const limited = new ContentClient<{ articles: Article }>(ctx().server.url, {
+        auth: { staticToken: 'no-perm-token' },
+      });
       expect((await limited.users.me.read({ fields: ['id'] }))?.id).to.equal(user.id);
       const error = await rejection(limited.items('articles').createOne({ title: 'sneaky', status: 'x', rank: 0 }));
       expectServerError(error, 403, 'FORBIDDEN');
@@ -155,7 +168,10 @@ describeEachDatabase(
     it('an empty id or collection throws EmptyParamError before any request', async () => {
       const offline = new ContentClient('http://127.0.0.1:9');
       let caught: unknown;
-      await offline.items('articles').readOne('').catch((error: unknown) => (caught = error));
+      await offline
+        .items('articles')
+        .readOne('')
+        .catch((error: unknown) => (caught = error));
       expect(caught).to.be.instanceOf(EmptyParamError).with.property('message', 'id cannot be an empty string');
       expect(() => offline.items('')).to.throw(EmptyParamError, 'collection cannot be an empty string');
     });

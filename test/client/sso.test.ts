@@ -30,7 +30,10 @@ describe('client single sign-on', () => {
     (ctx) => {
       it('auth.providers lists what GET /auth lists', async () => {
         const client = new ContentClient(ctx().server.url);
-        expect(await client.auth.providers()).to.deep.equal({ data: [{ name: 'corp', driver: 'openid', label: 'Corp' }], disableDefault: false });
+        expect(await client.auth.providers()).to.deep.equal({
+          data: [{ name: 'corp', driver: 'openid', label: 'Corp' }],
+          disableDefault: false,
+        });
       });
 
       it('auth.loginUrl leads a browser through the provider back to the app, where refresh() in cookie mode gets the tokens', async () => {

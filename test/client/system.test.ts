@@ -22,7 +22,10 @@ describeEachDatabase(
       await client.collections.createOne({
         collection: 'notes',
         schema: {},
-        fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }, { field: 'body', type: 'text' }],
+        fields: [
+          { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+          { field: 'body', type: 'text' },
+        ],
       });
     });
 
@@ -31,7 +34,13 @@ describeEachDatabase(
       form.append('title', 'A pixel');
       form.append('file', new Blob([pngHeader(4, 3)], { type: 'image/png' }), 'pixel.png');
       const file = await client.files.createOne(form);
-      expect(file).to.include({ title: 'A pixel', filename_download: 'pixel.png', type: 'image/png', width: 4, height: 3 });
+      expect(file).to.include({
+        title: 'A pixel',
+        filename_download: 'pixel.png',
+        type: 'image/png',
+        width: 4,
+        height: 3,
+      });
       const bytes = await readAll(await client.assets.readOne(file?.id as string));
       expect(bytes.equals(pngHeader(4, 3))).to.equal(true);
     });
@@ -54,7 +63,10 @@ describeEachDatabase(
 
     it('graphql.items and graphql.system answer the full response', async () => {
       await client.items('notes').createOne({ body: 'hello' });
-      const items = await client.graphql.items<{ notes: { body: string }[] }>('query ($b: String) { notes(filter: { body: { _eq: $b } }) { body } }', { b: 'hello' });
+      const items = await client.graphql.items<{ notes: { body: string }[] }>(
+        'query ($b: String) { notes(filter: { body: { _eq: $b } }) { body } }',
+        { b: 'hello' },
+      );
       expect(items.status).to.equal(200);
       expect(items.data).to.deep.equal({ notes: [{ body: 'hello' }] });
       const system = await client.graphql.system<{ users_me: { email: string } }>('{ users_me { email } }');
@@ -87,20 +99,28 @@ describeEachDatabase(
         fields: ['id'],
       });
       await client.utils.revert(revisions.data?.[0]?.id as number);
-      expect(await client.items('notes').readOne(note?.['id'] as number, { fields: ['body'] })).to.deep.equal({ body: 'before' });
+      expect(await client.items('notes').readOne(note?.['id'] as number, { fields: ['body'] })).to.deep.equal({
+        body: 'before',
+      });
     });
 
     it('utils.revertAsOf restores a moment; utils.undo answers a dry run and undoes', async () => {
       const note = await client.items('notes').createOne({ body: 'before' });
       const id = note?.['id'] as number;
       await client.items('notes').updateOne(id, { body: 'after' });
-      const revisions = await client.revisions.readByQuery({ filter: { collection: { _eq: 'notes' }, item: { _eq: String(id) } }, sort: ['id'], fields: ['id'] });
+      const revisions = await client.revisions.readByQuery({
+        filter: { collection: { _eq: 'notes' }, item: { _eq: String(id) } },
+        sort: ['id'],
+        fields: ['id'],
+      });
       await client.utils.revertAsOf('notes', id, revisions.data?.[0]?.id as number);
       expect(await client.items('notes').readOne(id, { fields: ['body'] })).to.deep.equal({ body: 'before' });
       const filter = { collection: { _eq: 'notes' }, item: { _eq: String(id) }, action: { _eq: 'create' } };
       const plan = await client.utils.undo(filter, { dryRun: true });
       // the later updates are the same user's: no conflict
-      expect(plan).to.deep.equal([{ collection: 'notes', item: String(id), action: 'delete', fields: [], values: {}, conflicts: [] }]);
+      expect(plan).to.deep.equal([
+        { collection: 'notes', item: String(id), action: 'delete', fields: [], values: {}, conflicts: [] },
+      ]);
       expect(await client.items('notes').readOne(id, { fields: ['body'] })).to.deep.equal({ body: 'before' });
       expect(await client.utils.undo(filter)).to.deep.equal(plan);
       expectServerError(await rejection(client.items('notes').readOne(id)), 403, 'FORBIDDEN');
@@ -108,17 +128,35 @@ describeEachDatabase(
 
     it('activity.comments create, update and delete a comment; svc_comments follows', async () => {
       const note = await client.items('notes').createOne({ body: 'commented' });
-      const comments = () => client.comments.readByQuery({ filter: { item: { _eq: String(note?.['id']) } }, fields: ['comment'] });
-      const created = await client.activity.comments.create({ collection: 'notes', item: note?.['id'] as number, comment: 'Nice' });
-      expect(created).to.include({ action: 'comment', collection: 'notes', item: String(note?.['id']), comment: 'Nice' });
+      const comments = () =>
+        client.comments.readByQuery({ filter: { item: { _eq: String(note?.['id']) } }, fields: ['comment'] });
+      const created = await client.activity.comments.create({
+        collection: 'notes',
+        item: note?.['id'] as number,
+        comment: 'Nice',
+      });
+      expect(created).to.include({
+        action: 'comment',
+        collection: 'notes',
+        item: String(note?.['id']),
+        comment: 'Nice',
+      });
       expect((await comments()).data).to.deep.equal([{ comment: 'Nice' }]);
       const updated = await client.activity.comments.update(created?.id as number, 'Nicer');
       expect(updated).to.include({ id: created?.id, comment: 'Nicer' });
       expect((await comments()).data).to.deep.equal([{ comment: 'Nicer' }]);
       await client.activity.comments.delete(created?.id as number);
       expect((await comments()).data).to.deep.equal([]);
-      expectServerError(await rejection(client.activity.comments.update(created?.id as number, 'Gone')), 403, 'FORBIDDEN');
-      expectServerError(await rejection(client.activity.comments.create({ collection: 'notes', item: 1, comment: '' })), 400, 'INVALID_PAYLOAD');
+      expectServerError(
+        await rejection(client.activity.comments.update(created?.id as number, 'Gone')),
+        403,
+        'FORBIDDEN',
+      );
+      expectServerError(
+        await rejection(client.activity.comments.create({ collection: 'notes', item: 1, comment: '' })),
+        400,
+        'INVALID_PAYLOAD',
+      );
     });
 
     it('server.ping, info and oas', async () => {
@@ -131,10 +169,12 @@ describeEachDatabase(
       expect(await client.users.me.read({ fields: ['email'] })).to.deep.equal({ email: TEST_ADMIN.email });
       const updated = await client.users.me.update({ title: 'Editor in chief' }, { fields: ['title'] });
       expect(updated).to.deep.equal({ title: 'Editor in chief' });
-      expect(await ctx().server.db('svc_users').where('email', TEST_ADMIN.email).first('title')).to.deep.equal({ title: 'Editor in chief' });
+      expect(await ctx().server.db('svc_users').where('email', TEST_ADMIN.email).first('title')).to.deep.equal({
+        title: 'Editor in chief',
+      });
     });
 
-    it('permissions.readUserPermissions and readItemPermissions: the caller\'s own permissions', async () => {
+    it("permissions.readUserPermissions and readItemPermissions: the caller's own permissions", async () => {
       const access = await client.permissions.readUserPermissions();
       expect(access?.['notes']?.['update']).to.deep.equal({ access: 'full', fields: ['*'] });
       const all = { update: { access: true }, delete: { access: true }, share: { access: true } };
@@ -150,7 +190,9 @@ describeEachDatabase(
       expect((await client.collections.readAll()).data?.map((c) => c.collection)).to.include('notes');
       expect((await client.fields.readOne('notes', 'body'))?.type).to.equal('text');
       expect((await client.fields.readMany('notes')).data?.map((f) => f.field).sort()).to.deep.equal(['body', 'id']);
-      expect((await client.relations.readAll())?.some((r) => r.collection === 'svc_users' && r.field === 'role')).to.equal(true);
+      expect(
+        (await client.relations.readAll())?.some((r) => r.collection === 'svc_users' && r.field === 'role'),
+      ).to.equal(true);
       expect(await client.settings.read({ fields: ['id'] })).to.have.property('id');
     });
   },

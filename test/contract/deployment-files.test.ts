@@ -26,27 +26,42 @@ describe('deployment files', () => {
     for (const [name, service] of Object.entries(services)) expect(service['restart'], name).to.equal('unless-stopped');
   });
 
-  it('the app services are this repository\'s image, wait for healthy PostgreSQL and Redis, and set only variables the service reads', () => {
+  it("the app services are this repository's image, wait for healthy PostgreSQL and Redis, and set only variables the service reads", () => {
     const postgres = envOf('postgres');
     for (const name of APP_SERVICES) {
       const service = services[name] ?? {};
       expect(service['build'], name).to.equal('.');
-      expect(service['depends_on'], name).to.deep.equal({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+      expect(service['depends_on'], name).to.deep.equal({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+      });
       const env = envOf(name);
-      expect(Object.keys(env).filter((variable) => !SETTING_NAMES.has(variable)), `${name}: unknown variables`).to.deep.equal([]);
-      expect(env).to.include({ DB_CLIENT: 'pg', DB_HOST: 'postgres', DB_DATABASE: postgres['POSTGRES_DB'], DB_USER: postgres['POSTGRES_USER'], DB_PASSWORD: postgres['POSTGRES_PASSWORD'] });
+      expect(
+        Object.keys(env).filter((variable) => !SETTING_NAMES.has(variable)),
+        `${name}: unknown variables`,
+      ).to.deep.equal([]);
+      expect(env).to.include({
+        DB_CLIENT: 'pg',
+        DB_HOST: 'postgres',
+        DB_DATABASE: postgres['POSTGRES_DB'],
+        DB_USER: postgres['POSTGRES_USER'],
+        DB_PASSWORD: postgres['POSTGRES_PASSWORD'],
+      });
       expect(new URL(env['REDIS'] ?? '').hostname, name).to.equal('redis');
       expect(service['volumes'], `${name} keeps files in a volume`).to.include(`uploads:${env['STORAGE_LOCAL_ROOT']}`);
     }
   });
 
-  it('the API instances publish the port the image listens on and are checked by the image\'s HEALTHCHECK; the worker runs the compiled worker unchecked', () => {
+  it("the API instances publish the port the image listens on and are checked by the image's HEALTHCHECK; the worker runs the compiled worker unchecked", () => {
     const port = /^ENV .*\bPORT=(\d+)/m.exec(finalStage)?.[1];
     expect(port).to.equal('8055');
     expect(finalStage).to.match(new RegExp(`^EXPOSE ${port}$`, 'm'));
     for (const name of ['api-1', 'api-2']) {
       const ports = services[name]?.['ports'] as string[];
-      expect(ports.map((mapping) => mapping.split(':')[1]), name).to.deep.equal([port]);
+      expect(
+        ports.map((mapping) => mapping.split(':')[1]),
+        name,
+      ).to.deep.equal([port]);
       expect(services[name], name).not.to.have.property('healthcheck');
       expect(services[name], name).not.to.have.property('command');
     }
@@ -66,12 +81,14 @@ describe('deployment files', () => {
     expect(deps, 'a stage installs production dependencies with npm ci --omit=dev').to.be.a('string');
     const depsName = /^\S+ AS (\S+)/.exec(deps ?? '')?.[1];
     expect(finalStage).to.match(new RegExp(`^COPY --from=${depsName} /app/node_modules node_modules$`, 'm'));
-    const healthcheck = /^HEALTHCHECK [^\n]*\\\n\s+CMD (.*)$/m.exec(finalStage)?.[1] ?? /^HEALTHCHECK .*CMD (.*)$/m.exec(finalStage)?.[1];
+    const healthcheck =
+      /^HEALTHCHECK [^\n]*\\\n\s+CMD (.*)$/m.exec(finalStage)?.[1] ?? /^HEALTHCHECK .*CMD (.*)$/m.exec(finalStage)?.[1];
     expect(healthcheck).to.contain('/server/health');
   });
 
   it('every install is npm ci (the lock file, exactly): Makefile, CI and the image', () => {
-    for (const path of ['Makefile', '.ci/run', 'Dockerfile']) expect(read(path), path).not.to.match(/npm (install|i)\b/);
+    for (const path of ['Makefile', '.ci/run', 'Dockerfile'])
+      expect(read(path), path).not.to.match(/npm (install|i)\b/);
     expect(read('Makefile')).to.match(/^\tnpm ci\b/m);
   });
 

@@ -2,11 +2,18 @@ import { expect } from 'chai';
 import { describeEachDatabase } from '../support/server.js';
 import { sqliteTarget } from '../support/services.js';
 
-async function errorOf(res: Response): Promise<{ status: number; code: unknown; message: unknown; extensions: Record<string, unknown> }> {
+async function errorOf(
+  res: Response,
+): Promise<{ status: number; code: unknown; message: unknown; extensions: Record<string, unknown> }> {
   const body = (await res.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
   expect(body.errors).to.be.an('array').with.length.greaterThan(0);
   const [first] = body.errors;
-  return { status: res.status, code: first?.extensions['code'], message: first?.message, extensions: first?.extensions ?? {} };
+  return {
+    status: res.status,
+    code: first?.extensions['code'],
+    message: first?.message,
+    extensions: first?.extensions ?? {},
+  };
 }
 
 describeEachDatabase('HTTP foundation', (ctx) => {

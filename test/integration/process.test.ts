@@ -10,7 +10,6 @@ import { sqliteTarget } from '../support/services.js';
 import { testConfig } from '../support/server.js';
 import { runUntilExit, SERVER_ENTRY } from '../support/service-process.js';
 
-
 interface Started {
   readonly child: ChildProcessWithoutNullStreams;
   readonly output: () => string;

@@ -32,7 +32,8 @@ export class Browser {
       const response = await this.request(next);
       hops.push({ url: next, response });
       const location = response.headers.get('location');
-      const target: URL | undefined = location === null || response.status < 300 || response.status >= 400 ? undefined : new URL(location, next);
+      const target: URL | undefined =
+        location === null || response.status < 300 || response.status >= 400 ? undefined : new URL(location, next);
       next = target !== undefined && follow(target) ? target.href : undefined;
     }
     return hops;
@@ -57,7 +58,13 @@ export class Browser {
 
   /** Puts a cookie in the jar as if a server had set it (replays). */
   setCookie(url: string, name: string, value: string, path = '/'): void {
-    this.#cookies.set(`${new URL(url).hostname};${path};${name}`, { name, value, host: new URL(url).hostname, path, expires: undefined });
+    this.#cookies.set(`${new URL(url).hostname};${path};${name}`, {
+      name,
+      value,
+      host: new URL(url).hostname,
+      path,
+      expires: undefined,
+    });
   }
 
   private cookieHeader(url: URL): string {

@@ -5,7 +5,8 @@ import { pino } from 'pino';
 export function capturingLogger(lines: Record<string, unknown>[]) {
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });

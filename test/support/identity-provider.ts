@@ -18,7 +18,8 @@ export interface TestAccount {
  * How the ID token of the next token responses is replaced (the attack cases): `valid` is
  * the control, a token built the same way with nothing wrong, which must be accepted.
  */
-export type Forgery = 'valid' | 'other-key' | 'alg-none' | 'expired' | 'other-audience' | 'other-issuer' | 'other-nonce';
+export type Forgery =
+  'valid' | 'other-key' | 'alg-none' | 'expired' | 'other-audience' | 'other-issuer' | 'other-nonce';
 
 export const TEST_CLIENT = { id: 'svc-test-client', secret: 'svc-test-client-secret' } as const;
 
@@ -64,7 +65,12 @@ export class TestIdentityProvider {
       ],
       jwks: { keys: [signingKey] },
       cookies: { keys: ['test-identity-provider-cookies'] },
-      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'], groups: ['groups'] },
+      claims: {
+        openid: ['sub'],
+        email: ['email', 'email_verified'],
+        profile: ['given_name', 'family_name'],
+        groups: ['groups'],
+      },
       scopes: ['openid', 'email', 'profile', 'groups'],
       findAccount: (_ctx: unknown, id: string) => {
         const account = accounts.get(id);
@@ -97,7 +103,11 @@ export class TestIdentityProvider {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private async route(req: IncomingMessage, res: ServerResponse, handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<void> {
+  private async route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    handle: (req: IncomingMessage, res: ServerResponse) => void,
+  ): Promise<void> {
     const url = new URL(req.url ?? '/', this.issuer);
     if (url.pathname === '/auth') this.#lastNonce = url.searchParams.get('nonce') ?? undefined;
     if (url.pathname.startsWith('/interaction/')) return this.interact(req, res);
@@ -113,15 +123,33 @@ export class TestIdentityProvider {
     const { prompt, params, session } = await this.provider.interactionDetails(req, res);
     if (prompt.name === 'login') {
       if (this.loginAs === undefined) throw new Error('no loginAs account');
-      await this.provider.interactionFinished(req, res, { login: { accountId: this.loginAs } }, { mergeWithLastSubmission: false });
+      await this.provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: this.loginAs } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
-    const grant = new this.provider.Grant({ accountId: session?.accountId ?? '', clientId: String(params['client_id']) });
-    const details = prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const grant = new this.provider.Grant({
+      accountId: session?.accountId ?? '',
+      clientId: String(params['client_id']),
+    });
+    const details = prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     if (details.missingOIDCScope !== undefined) grant.addOIDCScope(details.missingOIDCScope.join(' '));
     if (details.missingOIDCClaims !== undefined) grant.addOIDCClaims(details.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
-    await this.provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(' '));
+    await this.provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
   }
 
   /** An OAuth 2.0 profile endpoint: the claims of the bearer token's account. */
@@ -147,7 +175,9 @@ export class TestIdentityProvider {
     });
     const body = (await real.json()) as Record<string, unknown>;
     if (real.ok && this.loginAs !== undefined) body['id_token'] = await this.forgeIdToken(forgery, this.loginAs);
-    res.writeHead(real.status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+    res
+      .writeHead(real.status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify(body));
   }
 
   private async forgeIdToken(forgery: Forgery, sub: string): Promise<string> {
@@ -162,7 +192,8 @@ export class TestIdentityProvider {
       const encode = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
       return `${encode({ alg: 'none', typ: 'JWT' })}.${encode({ ...claims, iss: issuer, aud: audience, sub })}.`;
     }
-    const key = forgery === 'other-key' ? (await generateKeyPair('RS256')).privateKey : await importJWK(this.signingKey, 'RS256');
+    const key =
+      forgery === 'other-key' ? (await generateKeyPair('RS256')).privateKey : await importJWK(this.signingKey, 'RS256');
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
       .setIssuer(issuer)
@@ -171,4 +202,3 @@ export class TestIdentityProvider {
       .sign(key);
   }
 }
-

@@ -25,21 +25,24 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawAnswer>
   if (req.token !== undefined) headers['Authorization'] = `Bearer ${req.token}`;
   if (req.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(req.body));
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: url.hostname, port: url.port, method: req.method, path: req.path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = text === '' ? undefined : JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
+    const outgoing = request(
+      { host: url.hostname, port: url.port, method: req.method, path: req.path, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text === '' ? undefined : JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
     outgoing.on('error', reject);
     if (req.body !== undefined) outgoing.write(req.body);
     outgoing.end();

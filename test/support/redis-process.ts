@@ -16,16 +16,19 @@ export interface RedisProcess {
   restart(): Promise<RedisProcess>;
 }
 
-
 /** Starts `redis-server` (on a free port unless given) and waits until it answers PING. */
 export async function startRedisProcess(port?: number): Promise<RedisProcess> {
   return startOn(port ?? (await freePort()));
 }
 
 async function startOn(port: number): Promise<RedisProcess> {
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const url = `redis://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const signal = (name: NodeJS.Signals) => {
@@ -42,7 +45,13 @@ async function startOn(port: number): Promise<RedisProcess> {
     try {
       await probe.connect();
       await probe.ping();
-      return { url, pause: () => signal('SIGSTOP'), resume: () => signal('SIGCONT'), stop, restart: () => startOn(port) };
+      return {
+        url,
+        pause: () => signal('SIGSTOP'),
+        resume: () => signal('SIGCONT'),
+        stop,
+        restart: () => startOn(port),
+      };
     } catch {
       await delay(50);
     } finally {

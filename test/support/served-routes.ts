@@ -44,7 +44,8 @@ function pathsOf(layer: Layer): readonly string[] {
   const raw = layer.rawPath ?? '/';
   const paths: readonly unknown[] = typeof raw === 'string' ? [raw] : raw;
   // A regular expression path has no name to look up in a document: fail rather than skip it.
-  if (!paths.every((p): p is string => typeof p === 'string')) throw new Error(`a route path is not a string: ${String(raw)}`);
+  if (!paths.every((p): p is string => typeof p === 'string'))
+    throw new Error(`a route path is not a string: ${String(raw)}`);
   return paths;
 }
 

@@ -29,4 +29,3 @@ export function runUntilExit(env: Readonly<Record<string, string>>, timeoutMs = 
     });
   });
 }
-

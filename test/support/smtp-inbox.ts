@@ -100,7 +100,8 @@ function decodeBodies(raw: string): string {
     const headers = section.slice(0, split.index).toLowerCase();
     const body = section.slice(split.index + split[0].length);
     if (headers.includes('content-transfer-encoding: quoted-printable')) parts.push(decodeQuotedPrintable(body));
-    else if (headers.includes('content-transfer-encoding: base64')) parts.push(Buffer.from(body, 'base64').toString('utf8'));
+    else if (headers.includes('content-transfer-encoding: base64'))
+      parts.push(Buffer.from(body, 'base64').toString('utf8'));
     else parts.push(body);
   }
   return parts.join('\n');

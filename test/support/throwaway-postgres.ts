@@ -41,7 +41,9 @@ export async function createThrowawayPostgres(): Promise<ThrowawayPostgres> {
     chownSync(dir, Number(stdout.trim()), Number(group.trim()));
   }
   const pg = (binary: string, args: readonly string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN, binary), ...args]) : run(join(PG_BIN, binary), [...args]);
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN, binary), ...args])
+      : run(join(PG_BIN, binary), [...args]);
   const port = await freePort();
   const data = join(dir, 'data');
   await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'root', '-E', 'UTF8', '--no-sync']);
@@ -49,7 +51,14 @@ export async function createThrowawayPostgres(): Promise<ThrowawayPostgres> {
   let isRunning = false;
   const cluster: ThrowawayPostgres = {
     port,
-    env: { DB_CLIENT: 'pg', DB_HOST: '127.0.0.1', DB_PORT: String(port), DB_USER: 'root', DB_PASSWORD: '', DB_DATABASE: 'postgres' },
+    env: {
+      DB_CLIENT: 'pg',
+      DB_HOST: '127.0.0.1',
+      DB_PORT: String(port),
+      DB_USER: 'root',
+      DB_PASSWORD: '',
+      DB_DATABASE: 'postgres',
+    },
     async start() {
       await pg('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
       isRunning = true;
@@ -79,7 +88,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

@@ -24,7 +24,9 @@ export async function createThrowawayRedis(): Promise<ThrowawayRedis> {
   const redis: ThrowawayRedis = {
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: 'ignore',
+      });
       for (let tries = 0; !(await isListening(port)); tries += 1) {
         if (tries > 100) throw new Error(`redis-server did not listen on ${port}`);
         await delay(50);

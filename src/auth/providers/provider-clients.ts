@@ -34,7 +34,10 @@ export class ProviderClients {
   constructor(private readonly logger: Logger) {}
 
   /** The provider's authorization URL for a new login, and the checks its callback needs. */
-  async authorizationUrl(provider: AuthProviderConfig, callbackUrl: string): Promise<{ url: string; checks: AuthorizationChecks }> {
+  async authorizationUrl(
+    provider: AuthProviderConfig,
+    callbackUrl: string,
+  ): Promise<{ url: string; checks: AuthorizationChecks }> {
     const configuration = await this.configuration(provider);
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const checks = {
@@ -62,7 +65,11 @@ export class ProviderClients {
    * openid the userinfo (when offered) under the ID token's claims; oauth2 the PROFILE_URL
    * answer. Every refusal is logged with the provider's reason and thrown as a service error.
    */
-  async completeAuthorization(provider: AuthProviderConfig, currentUrl: URL, checks: AuthorizationChecks): Promise<ProviderProfile> {
+  async completeAuthorization(
+    provider: AuthProviderConfig,
+    currentUrl: URL,
+    checks: AuthorizationChecks,
+  ): Promise<ProviderProfile> {
     const configuration = await this.configuration(provider);
     try {
       const tokens = await oidc.authorizationCodeGrant(configuration, currentUrl, {
@@ -73,9 +80,10 @@ export class ProviderClients {
       if (provider.driver === 'openid') {
         const claims = tokens.claims();
         if (claims === undefined) throw new oidc.ClientError('no ID token in the token response');
-        const userInfo = configuration.serverMetadata().userinfo_endpoint === undefined
-          ? {}
-          : await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub);
+        const userInfo =
+          configuration.serverMetadata().userinfo_endpoint === undefined
+            ? {}
+            : await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub);
         return { ...userInfo, ...claims };
       }
       return await this.fetchProfile(configuration, provider, tokens.access_token);
@@ -91,7 +99,10 @@ export class ProviderClients {
       // openid-client trusts TLS for an ID token from the token endpoint unless told to check
       // its signature against the provider's JWKS too: we always check.
       const checks = [...execute, oidc.enableNonRepudiationChecks];
-      return oidc.discovery(issuer, provider.clientId, provider.clientSecret, undefined, { execute: checks, timeout: PROVIDER_TIMEOUT_S });
+      return oidc.discovery(issuer, provider.clientId, provider.clientSecret, undefined, {
+        execute: checks,
+        timeout: PROVIDER_TIMEOUT_S,
+      });
     }
     const metadata = {
       issuer: provider.issuerUrl ?? new URL(requireSetting(provider.authorizeUrl)).origin,
@@ -120,7 +131,11 @@ export class ProviderClients {
     }
   }
 
-  private async fetchProfile(configuration: oidc.Configuration, provider: AuthProviderConfig, accessToken: string): Promise<ProviderProfile> {
+  private async fetchProfile(
+    configuration: oidc.Configuration,
+    provider: AuthProviderConfig,
+    accessToken: string,
+  ): Promise<ProviderProfile> {
     const url = new URL(requireSetting(provider.profileUrl));
     const headers = new Headers({ accept: 'application/json' });
     const res = await oidc.fetchProtectedResource(configuration, accessToken, url, 'GET', undefined, headers);
@@ -143,7 +158,8 @@ export class ProviderClients {
     if (error instanceof ServiceError) return error;
     const reason = describe(error);
     this.logger.warn({ provider: provider.name, step, reason }, 'SSO login refused');
-    if (isUnreachable(error)) return new ServiceUnavailableError(provider.name, 'The identity provider cannot be reached');
+    if (isUnreachable(error))
+      return new ServiceUnavailableError(provider.name, 'The identity provider cannot be reached');
     if (step === 'discovery') {
       return error instanceof oidc.ClientError && error.code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED'
         ? new InvalidProviderConfigError()

@@ -39,7 +39,10 @@ export async function beginSsoLogin(
   assertAllowedUrl(redirect, provider.redirectAllowList, 'log in');
   const target = redirect === undefined ? undefined : new URL(redirect).href;
   const { url, checks } = await clients.authorizationUrl(provider, callbackUrl(ctx.config, provider));
-  return { url, stateCookie: signPendingLogin(ctx.config.secret, { ...checks, provider: provider.name, redirect: target }) };
+  return {
+    url,
+    stateCookie: signPendingLogin(ctx.config.secret, { ...checks, provider: provider.name, redirect: target }),
+  };
 }
 
 /**

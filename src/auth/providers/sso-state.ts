@@ -53,7 +53,8 @@ export async function takePendingLogin(
   } catch {
     throw new InvalidCredentialsError();
   }
-  if (typeof claims === 'string' || claims['scope'] !== SCOPE || claims['provider'] !== provider) throw new InvalidCredentialsError();
+  if (typeof claims === 'string' || claims['scope'] !== SCOPE || claims['provider'] !== provider)
+    throw new InvalidCredentialsError();
   const { state, verifier, nonce, redirect } = claims as Record<string, unknown>;
   if (typeof state !== 'string' || typeof verifier !== 'string') throw new InvalidCredentialsError();
   const { count } = await counters.increment(`sso-state:${state}`, SSO_STATE_TTL_MS);

@@ -27,11 +27,16 @@ export async function resolveSsoUser(
   const refuse = refusal(ctx.logger, provider);
   const identifier = stringClaim(profile, provider.identifierKey);
   if (identifier === undefined) throw refuse(`the profile has no "${provider.identifierKey}"`);
-  const user = (await findUserByExternalIdentifier(ctx.db, provider.name, identifier)) ?? (await linkOrCreate(ctx, system, provider, profile, identifier));
+  const user =
+    (await findUserByExternalIdentifier(ctx.db, provider.name, identifier)) ??
+    (await linkOrCreate(ctx, system, provider, profile, identifier));
   if (user.status !== 'active') throw refuse(`the user is ${user.status}`);
   const mappedRole = mapRole(provider, profile);
   if (mappedRole === undefined || mappedRole === user.role) return user;
-  await handleUpdate({ kind: 'update', collection: USERS_COLLECTION, keys: [user.id], data: { role: mappedRole } }, system);
+  await handleUpdate(
+    { kind: 'update', collection: USERS_COLLECTION, keys: [user.id], data: { role: mappedRole } },
+    system,
+  );
   return requireUser(ctx, user.id, refuse);
 }
 
@@ -48,10 +53,22 @@ async function linkOrCreate(
   if (holder !== undefined) {
     const mayLink = provider.linkVerifiedEmail && profile['email_verified'] === true && holder.provider === 'default';
     if (!mayLink) throw refuse('the e-mail address belongs to another user');
-    const linked = await ctx.db('svc_users').where({ id: holder.id, provider: 'default' }).whereNull('external_identifier').first('id');
+    const linked = await ctx
+      .db('svc_users')
+      .where({ id: holder.id, provider: 'default' })
+      .whereNull('external_identifier')
+      .first('id');
     if (linked === undefined) throw refuse('the user of this e-mail address is already linked');
     await writeUser(refuse, () =>
-      handleUpdate({ kind: 'update', collection: USERS_COLLECTION, keys: [holder.id], data: { provider: provider.name, external_identifier: identifier } }, system),
+      handleUpdate(
+        {
+          kind: 'update',
+          collection: USERS_COLLECTION,
+          keys: [holder.id],
+          data: { provider: provider.name, external_identifier: identifier },
+        },
+        system,
+      ),
     );
     return requireUser(ctx, holder.id, refuse);
   }
@@ -65,7 +82,9 @@ async function linkOrCreate(
     role: mapRole(provider, profile) ?? provider.defaultRoleId ?? null,
     status: 'active',
   };
-  const [id] = await writeUser(refuse, () => handleCreate({ kind: 'create', collection: USERS_COLLECTION, data: [data] }, system));
+  const [id] = await writeUser(refuse, () =>
+    handleCreate({ kind: 'create', collection: USERS_COLLECTION, data: [data] }, system),
+  );
   return requireUser(ctx, String(id), refuse);
 }
 
@@ -79,7 +98,11 @@ async function writeUser<T>(refuse: (reason: string) => Error, write: () => Prom
   }
 }
 
-async function requireUser(ctx: Pick<AuthContext, 'db'>, id: string, refuse: (reason: string) => Error): Promise<AuthUser> {
+async function requireUser(
+  ctx: Pick<AuthContext, 'db'>,
+  id: string,
+  refuse: (reason: string) => Error,
+): Promise<AuthUser> {
   const user = await findUserById(ctx.db, id);
   if (user === undefined) throw refuse('the user is gone');
   return user;

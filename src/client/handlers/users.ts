@@ -21,7 +21,8 @@ export class TFAHandler {
 
   /** A new secret and its otpauth URL, confirmed with the caller's password. */
   async generate(password: string): Promise<{ secret: string; otpauth_url: string } | undefined> {
-    return (await this.transport.post<{ secret: string; otpauth_url: string }>('/users/me/tfa/generate', { password })).data;
+    return (await this.transport.post<{ secret: string; otpauth_url: string }>('/users/me/tfa/generate', { password }))
+      .data;
   }
 
   async enable(secret: string, otp: string): Promise<void> {

@@ -13,13 +13,11 @@ export class UtilsHandler {
 
   constructor(private readonly transport: ITransport) {
     this.random = {
-      string: async (length = 32) =>
-        (await transport.get<string>('/utils/random/string', { params: { length } })).data,
+      string: async (length = 32) => (await transport.get<string>('/utils/random/string', { params: { length } })).data,
     };
     this.hash = {
       generate: async (string) => (await transport.post<string>('/utils/hash/generate', { string })).data,
-      verify: async (string, hash) =>
-        (await transport.post<boolean>('/utils/hash/verify', { string, hash })).data,
+      verify: async (string, hash) => (await transport.post<boolean>('/utils/hash/verify', { string, hash })).data,
     };
     this.cache = {
       clear: async () => {
@@ -49,7 +47,10 @@ export class UtilsHandler {
    * Undoes the writes of the svc_activity rows `filter` selects; `dryRun` answers the plan
    * only, `force` undoes fields later changed by others too.
    */
-  async undo(filter: Record<string, unknown>, options: { dryRun?: boolean; force?: boolean } = {}): Promise<Record<string, unknown>[] | undefined> {
+  async undo(
+    filter: Record<string, unknown>,
+    options: { dryRun?: boolean; force?: boolean } = {},
+  ): Promise<Record<string, unknown>[] | undefined> {
     const body = { filter, dry_run: options.dryRun ?? false, force: options.force ?? false };
     return (await this.transport.post<Record<string, unknown>[]>('/utils/undo', body)).data;
   }

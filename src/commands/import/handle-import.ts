@@ -17,7 +17,11 @@ export const IMPORT_BATCH_SIZE = 500;
  * failing row rolls everything back; its error names it (`row`, 1-based, and the message).
  * System collections are for admins only. Returns the number of items written.
  */
-export async function handleImport(cmd: ImportCommand, ctx: CommandContext, batchSize = IMPORT_BATCH_SIZE): Promise<number> {
+export async function handleImport(
+  cmd: ImportCommand,
+  ctx: CommandContext,
+  batchSize = IMPORT_BATCH_SIZE,
+): Promise<number> {
   return runWrite(ctx, async (writer) => {
     const collection = writer.collection(cmd.collection);
     requireImportAllowed(ctx, collection);
@@ -53,7 +57,10 @@ export async function handleImport(cmd: ImportCommand, ctx: CommandContext, batc
  */
 export function requireImportAllowed(ctx: CommandContext, collection: CollectionOverview): void {
   if (collection.isSystem && !ctx.accountability.admin) throw new ForbiddenError();
-  if (!ctx.permissions.allows(collection.collection, 'create') || !ctx.permissions.allows(collection.collection, 'update')) {
+  if (
+    !ctx.permissions.allows(collection.collection, 'create') ||
+    !ctx.permissions.allows(collection.collection, 'update')
+  ) {
     throw new ForbiddenError();
   }
 }
@@ -85,7 +92,11 @@ function atRow(error: unknown, row: number): unknown {
 function withRow<E extends ServiceError>(error: E, row: number): E {
   const tagged = Object.create(Object.getPrototypeOf(error) as object) as E;
   Object.assign(tagged, error, { extensions: { ...error.extensions, row } });
-  Object.defineProperty(tagged, 'message', { value: `Row ${row}: ${error.message}`, writable: true, configurable: true });
+  Object.defineProperty(tagged, 'message', {
+    value: `Row ${row}: ${error.message}`,
+    writable: true,
+    configurable: true,
+  });
   Object.defineProperty(tagged, 'stack', { value: error.stack, writable: true, configurable: true });
   return tagged;
 }

@@ -15,8 +15,16 @@ import type { Item } from '../types.js';
  * (how an export flattens a related item) nests into `author` when `author` is relational.
  * Malformed CSV is INVALID_PAYLOAD naming the row.
  */
-export async function* readCsvItems(source: Readable, overview: SchemaOverview, collection: CollectionOverview): AsyncGenerator<Item> {
-  const parser = parse({ bom: true, columns: (header: string[]) => header.map((h) => h.trim()), skip_empty_lines: true });
+export async function* readCsvItems(
+  source: Readable,
+  overview: SchemaOverview,
+  collection: CollectionOverview,
+): AsyncGenerator<Item> {
+  const parser = parse({
+    bom: true,
+    columns: (header: string[]) => header.map((h) => h.trim()),
+    skip_empty_lines: true,
+  });
   // Errors of either side surface in the loop below, through the parser.
   pipeline(source, parser).catch(() => undefined);
   let columns: readonly Column[] | undefined;

@@ -95,7 +95,9 @@ class ArrayScanner {
   /** INVALID_PAYLOAD unless the array was closed. */
   finish(): void {
     if (this.#state === 'end') return;
-    throw new InvalidPayloadError(this.#state === 'start' ? NOT_AN_ARRAY : `Invalid JSON: the file ends inside row ${this.#row}`);
+    throw new InvalidPayloadError(
+      this.#state === 'start' ? NOT_AN_ARRAY : `Invalid JSON: the file ends inside row ${this.#row}`,
+    );
   }
 }
 

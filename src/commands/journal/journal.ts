@@ -81,7 +81,14 @@ export class Journal {
   record(entry: JournalEntry): RevisionRef | null {
     const { accountability } = entry.collection;
     if (accountability === null) return null;
-    const activity = activityRow(entry.action, entry.collection.collection, entry.key, this.accountability, this.now, this.dialect);
+    const activity = activityRow(
+      entry.action,
+      entry.collection.collection,
+      entry.key,
+      this.accountability,
+      this.now,
+      this.dialect,
+    );
     const hasRevision = accountability === 'all' && entry.revision !== undefined && entry.action !== 'delete';
     const revision: PendingRevision | undefined = hasRevision
       ? {
@@ -112,8 +119,16 @@ export class Journal {
     if (pending.length === 1 && single?.revision !== undefined && this.dialect === 'pg') {
       await this.#writeOne(single.activity, single.revision);
     } else if (pending.length > 0) {
-      const activityIds = await insertReturningKeys(this.trx, 'svc_activity', pending.map((p) => p.activity), 'id', { hasIncreasingKeys: true });
-      const revisions = pending.flatMap((p, i) => (p.revision === undefined ? [] : [{ revision: p.revision, activity: activityIds[i] }]));
+      const activityIds = await insertReturningKeys(
+        this.trx,
+        'svc_activity',
+        pending.map((p) => p.activity),
+        'id',
+        { hasIncreasingKeys: true },
+      );
+      const revisions = pending.flatMap((p, i) =>
+        p.revision === undefined ? [] : [{ revision: p.revision, activity: activityIds[i] }],
+      );
       const revisionIds = await insertReturningKeys(
         this.trx,
         'svc_revisions',
@@ -140,7 +155,14 @@ export class Journal {
       `values (${activityColumns.map(() => '?').join(', ')}) returning "id") ` +
       'insert into "svc_revisions" ("activity", "collection", "item", "data", "delta", "parent") ' +
       'select "a"."id", ?, ?, cast(? as json), cast(? as json), cast(? as integer) from "a" returning "id"';
-    const values = [...Object.values(activity), row['collection'], row['item'], row['data'], row['delta'], row['parent']];
+    const values = [
+      ...Object.values(activity),
+      row['collection'],
+      row['item'],
+      row['data'],
+      row['delta'],
+      row['parent'],
+    ];
     const result = (await this.trx.raw(sql, values as Knex.RawBinding[])) as { rows: { id: number }[] };
     revision.id = Number(result.rows[0]?.id);
   }

@@ -22,20 +22,34 @@ export interface PruneResult {
  * rows stay (svc_comments points at them); revisions of pruned activity rows go with them
  * (svc_revisions.activity is required). Safe to run on several instances at once.
  */
-export async function pruneJournal(db: Knex, dialect: DbClient, settings: PruneSettings, now: Date): Promise<PruneResult> {
+export async function pruneJournal(
+  db: Knex,
+  dialect: DbClient,
+  settings: PruneSettings,
+  now: Date,
+): Promise<PruneResult> {
   let revisions = 0;
   let activity = 0;
   if (settings.revisionsMs !== null) {
     const before = toDatabaseTimestamp(new Date(now.getTime() - settings.revisionsMs), dialect);
     revisions = await deleteInBatches(db, 'svc_revisions', settings.batchSize, (q) =>
-      q('svc_revisions as r').join('svc_activity as a', 'a.id', 'r.activity').where('a.timestamp', '<', before).orderBy('r.id').select('r.id'),
+      q('svc_revisions as r')
+        .join('svc_activity as a', 'a.id', 'r.activity')
+        .where('a.timestamp', '<', before)
+        .orderBy('r.id')
+        .select('r.id'),
     );
   }
   if (settings.activityMs !== null) {
     const before = toDatabaseTimestamp(new Date(now.getTime() - settings.activityMs), dialect);
     // Their revisions first, so the cascade never deletes more than a batch.
     revisions += await deleteInBatches(db, 'svc_revisions', settings.batchSize, (q) =>
-      q('svc_revisions as r').join('svc_activity as a', 'a.id', 'r.activity').where('a.timestamp', '<', before).whereNot('a.action', 'comment').orderBy('r.id').select('r.id'),
+      q('svc_revisions as r')
+        .join('svc_activity as a', 'a.id', 'r.activity')
+        .where('a.timestamp', '<', before)
+        .whereNot('a.action', 'comment')
+        .orderBy('r.id')
+        .select('r.id'),
     );
     activity = await deleteInBatches(db, 'svc_activity', settings.batchSize, (q) =>
       q('svc_activity').where('timestamp', '<', before).whereNot('action', 'comment').orderBy('id').select('id'),

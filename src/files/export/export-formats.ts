@@ -8,7 +8,9 @@ import { XMLBuilder } from 'fast-xml-parser';
 import type { ExportFormat, Item } from '../../query/index.js';
 
 /** Content type and file extension of each export format (reference/query.md, export). */
-export const EXPORT_TYPES: Readonly<Record<ExportFormat, { readonly contentType: string; readonly extension: string }>> = {
+export const EXPORT_TYPES: Readonly<
+  Record<ExportFormat, { readonly contentType: string; readonly extension: string }>
+> = {
   csv: { contentType: 'text/csv', extension: 'csv' },
   json: { contentType: 'application/json', extension: 'json' },
   xml: { contentType: 'text/xml', extension: 'xml' },
@@ -36,7 +38,11 @@ const CHUNK_CHARS = 64 * 1024;
  * the union of every item's columns for its header, so it reads the items once into a
  * temporary file (one flattened item a line) and writes the csv from there.
  */
-export function formatItems(items: AsyncIterable<Item>, format: ExportFormat, options: FormatOptions): AsyncGenerator<string> {
+export function formatItems(
+  items: AsyncIterable<Item>,
+  format: ExportFormat,
+  options: FormatOptions,
+): AsyncGenerator<string> {
   switch (format) {
     case 'json':
       return chunked(jsonPieces(items));
@@ -93,7 +99,9 @@ async function* xmlPieces(items: AsyncIterable<Item>): AsyncGenerator<string> {
 /** Elements named `key` for a value: one per entry of an array (an array in an array nests). */
 function xmlElements(key: string, value: unknown): XmlNode[] {
   if (!Array.isArray(value)) return [xmlElement(key, xmlContent(value))];
-  return value.flatMap((entry) => (Array.isArray(entry) ? [xmlElement(key, xmlElements(key, entry))] : xmlElements(key, entry)));
+  return value.flatMap((entry) =>
+    Array.isArray(entry) ? [xmlElement(key, xmlElements(key, entry))] : xmlElements(key, entry),
+  );
 }
 
 function xmlContent(value: unknown): XmlNode[] {
@@ -104,12 +112,18 @@ function xmlContent(value: unknown): XmlNode[] {
 
 /** A key `field` is written as `<field name="field">` too: every `<field>` then has its name. */
 function xmlElement(key: string, children: XmlNode[]): XmlNode {
-  return key !== 'field' && XML_NAME.test(key) ? { [key]: children } : { field: children, ':@': { '@_name': xmlText(key) } };
+  return key !== 'field' && XML_NAME.test(key)
+    ? { [key]: children }
+    : { field: children, ':@': { '@_name': xmlText(key) } };
 }
 
 // XML 1.0 Name without `:` (no namespace prefix to declare) and within the BMP.
-const XML_NAME_START = 'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
-const XML_NAME = new RegExp(`^[${XML_NAME_START}][${XML_NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F\\u2040]*$`, 'u');
+const XML_NAME_START =
+  'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
+const XML_NAME = new RegExp(
+  `^[${XML_NAME_START}][${XML_NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F\\u2040]*$`,
+  'u',
+);
 
 /** Characters outside XML 1.0's Char production (lone surrogates included) → U+FFFD. */
 function xmlText(text: string): string {
@@ -134,7 +148,10 @@ async function* yamlPieces(items: AsyncIterable<Item>): AsyncGenerator<string> {
  * JSON writes as they are, escaped.
  */
 function yamlJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007F-\u009F\u2028\u2029\uFEFF\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u007F-\u009F\u2028\u2029\uFEFF\uFFFE\uFFFF]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -147,7 +164,12 @@ function yamlJson(value: unknown): string {
  * the end, so the file is already the body when no column appeared after the first batch,
  * and is copied as it is; otherwise the rows of the earlier batches get empty cells added.
  */
-async function* csvPieces(items: AsyncIterable<Item>, tempDir: string, batchRows: number, options: CsvOptions): AsyncGenerator<string> {
+async function* csvPieces(
+  items: AsyncIterable<Item>,
+  tempDir: string,
+  batchRows: number,
+  options: CsvOptions,
+): AsyncGenerator<string> {
   await mkdir(tempDir, { recursive: true });
   const spool = join(tempDir, `.csv-${randomBytes(8).toString('hex')}.part`);
   try {
@@ -159,7 +181,10 @@ async function* csvPieces(items: AsyncIterable<Item>, tempDir: string, batchRows
       let batch: Record<string, unknown>[] = [];
       const flush = async () => {
         const header = [...columns.keys()];
-        const text = stringify(batch.map((flat) => header.map((column) => flat[column])), options);
+        const text = stringify(
+          batch.map((flat) => header.map((column) => flat[column])),
+          options,
+        );
         const last = runs[runs.length - 1];
         if (last?.width === header.length) last.rows += batch.length;
         else runs.push({ rows: batch.length, width: header.length });
@@ -209,7 +234,11 @@ export function escapeFormula(text: string): string {
 }
 
 /** Adds empty cells to rows written before the last columns appeared (a newline inside quotes is data). */
-async function* padRows(body: AsyncIterable<string>, runs: readonly { rows: number; width: number }[], width: number): AsyncGenerator<string> {
+async function* padRows(
+  body: AsyncIterable<string>,
+  runs: readonly { rows: number; width: number }[],
+  width: number,
+): AsyncGenerator<string> {
   let run = 0;
   let rowsLeft = runs[0]?.rows ?? 0;
   let inQuotes = false;

@@ -58,16 +58,19 @@ export async function prepareExport(
   // whatever the body (spec, Errors, rule 1).
   const reader = await readerOf(deps, overview, accountability);
   if (!canReadCollection(reader.access, collection.collection)) throw new ForbiddenError();
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidPayloadError('"value" must be of type object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new InvalidPayloadError('"value" must be of type object');
   const { format, query, file } = body as Record<string, unknown>;
   if (format === undefined || format === null) throw new InvalidPayloadError('"format" is required');
   if (typeof format !== 'string' || !(EXPORT_QUERY_FORMATS as readonly string[]).includes(format)) {
     throw new InvalidPayloadError(`"format" must be one of [${EXPORT_QUERY_FORMATS.join(', ')}]`);
   }
   if (query === undefined || query === null) throw new InvalidPayloadError('"query" is required');
-  if (typeof query !== 'object' || Array.isArray(query)) throw new InvalidPayloadError('"query" must be of type object');
+  if (typeof query !== 'object' || Array.isArray(query))
+    throw new InvalidPayloadError('"query" must be of type object');
   const fileObject = file === undefined || file === null ? {} : file;
-  if (typeof fileObject !== 'object' || Array.isArray(fileObject)) throw new InvalidPayloadError('"file" must be of type object');
+  if (typeof fileObject !== 'object' || Array.isArray(fileObject))
+    throw new InvalidPayloadError('"file" must be of type object');
   const files = requireCollection(overview, FILES_COLLECTION);
   const unknown = Object.keys(fileObject).find((name) => !Object.hasOwn(files.fields, name));
   if (unknown !== undefined) throw new InvalidPayloadError(`"file.${unknown}" is not allowed`);
@@ -96,7 +99,15 @@ export async function queueExport(db: Knex, jobs: JobQueue, job: ExportJob): Pro
     await jobs.add(EXPORT_JOB, job.id, job);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    await updateExportStatus(db, job.id, { status: 'failed', format: job.format, rows_done: 0, rows_total: null, attempt: 0, file: null, error: reason });
+    await updateExportStatus(db, job.id, {
+      status: 'failed',
+      format: job.format,
+      rows_done: 0,
+      rows_total: null,
+      attempt: 0,
+      file: null,
+      error: reason,
+    });
     throw new ServiceUnavailableError('jobs', 'The export could not be queued');
   }
 }

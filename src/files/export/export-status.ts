@@ -27,9 +27,22 @@ export interface ExportStatus {
 /** Inserts the status row of a new export (`queued`). */
 export async function recordExportQueued(
   db: Knex,
-  job: { readonly id: string; readonly collection: string; readonly format: string; readonly accountability: Accountability },
+  job: {
+    readonly id: string;
+    readonly collection: string;
+    readonly format: string;
+    readonly accountability: Accountability;
+  },
 ): Promise<void> {
-  const status: ExportStatus = { status: 'queued', format: job.format, rows_done: 0, rows_total: null, attempt: 0, file: null, error: null };
+  const status: ExportStatus = {
+    status: 'queued',
+    format: job.format,
+    rows_done: 0,
+    rows_total: null,
+    attempt: 0,
+    file: null,
+    error: null,
+  };
   await db('svc_activity').insert({
     action: EXPORT_ACTION,
     user: job.accountability.user,
@@ -45,5 +58,7 @@ export async function recordExportQueued(
 
 /** Replaces the status of an export. */
 export async function updateExportStatus(db: Knex, jobId: string, status: ExportStatus): Promise<void> {
-  await db('svc_activity').where({ action: EXPORT_ACTION, item: jobId }).update({ comment: JSON.stringify(status) });
+  await db('svc_activity')
+    .where({ action: EXPORT_ACTION, item: jobId })
+    .update({ comment: JSON.stringify(status) });
 }

@@ -9,7 +9,19 @@ import type { SchemaCache } from '../../cache/schema-cache.js';
 import { commandContext } from '../../commands/command-context.js';
 import type { Config } from '../../config/index.js';
 import { JobStopped, type JobHandler, type JobRun } from '../../jobs/job-queue.js';
-import { isAggregateQuery, parseQuery, queryLimits, readItems, readMeta, readerOf, streamItems, type Item, type Query, type ReadContext, type Reader } from '../../query/index.js';
+import {
+  isAggregateQuery,
+  parseQuery,
+  queryLimits,
+  readItems,
+  readMeta,
+  readerOf,
+  streamItems,
+  type Item,
+  type Query,
+  type ReadContext,
+  type Reader,
+} from '../../query/index.js';
 import { FILES_COLLECTION, type FileLibrary } from '../file-library.js';
 import type { ExportJob } from './export-job.js';
 import { EXPORT_TYPES, formatItems } from './export-formats.js';
@@ -61,7 +73,11 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
   let failure: { error: unknown } | undefined;
   try {
     const overview = await deps.schema.getOverview();
-    const ctx: ReadContext = { db: deps.db, overview, limits: { ...queryLimits(deps.config), queryLimitMax: Infinity } };
+    const ctx: ReadContext = {
+      db: deps.db,
+      overview,
+      limits: { ...queryLimits(deps.config), queryLimitMax: Infinity },
+    };
     const reader: Reader = await readerOf(deps, overview, job.accountability);
     const query = exportQuery(job.query, requireCollection(overview, job.collection).primary);
     total = await countRows(ctx, job.collection, query, reader);
@@ -87,10 +103,20 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
     // Formatted straight into storage: the write is all or nothing, and the row comes after it.
     const writer = await commandContext(deps, job.accountability, overview);
     const { type: _type, ...overrides } = job.file;
-    const content = Readable.from(formatItems(counted(items), job.format, { tempDir: workDir, csvEscapeFormulas: deps.config.exportCsvEscapeFormulas }));
+    const content = Readable.from(
+      formatItems(counted(items), job.format, {
+        tempDir: workDir,
+        csvEscapeFormulas: deps.config.exportCsvEscapeFormulas,
+      }),
+    );
     const upload = { stream: content, filename: `${job.title}.${extension}`, type: contentType };
     const defaults = { title: job.title, filename_download: `${job.title}.${extension}`, folder: null };
-    const staged = await deps.files.stage(writer, upload, { ...defaults, ...overrides, id: job.fileId }, { isGenerated: true });
+    const staged = await deps.files.stage(
+      writer,
+      upload,
+      { ...defaults, ...overrides, id: job.fileId },
+      { isGenerated: true },
+    );
     await deps.files.create(writer, [staged]);
   } catch (error) {
     failure = { error };
@@ -105,7 +131,13 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
   const reason = failure.error instanceof Error ? failure.error.message : String(failure.error);
   // A run its stopping server ends without another to come (no worker) failed for good.
   const isRetried = run.attempt < run.attempts && !(failure.error instanceof JobStopped && !failure.error.isRetried);
-  await report({ status: isRetried ? 'retrying' : 'failed', rows_done: done, rows_total: total, file: null, error: reason }).catch(() => undefined);
+  await report({
+    status: isRetried ? 'retrying' : 'failed',
+    rows_done: done,
+    rows_total: total,
+    file: null,
+    error: reason,
+  }).catch(() => undefined);
   throw failure.error;
 }
 
@@ -113,7 +145,10 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
 /** An export's query: every row unless it says otherwise, ordered to the key last (stable batches). */
 export function exportQuery(raw: unknown, primary: string): Query {
   const { export: _export, meta: _meta, ...query } = parseQuery((raw ?? {}) as Parameters<typeof parseQuery>[0]);
-  const sort = query.sort === undefined || query.sort.length === 0 || query.sort.some((s) => s.replace(/^-/, '') === primary) ? query.sort : [...query.sort, primary];
+  const sort =
+    query.sort === undefined || query.sort.length === 0 || query.sort.some((s) => s.replace(/^-/, '') === primary)
+      ? query.sort
+      : [...query.sort, primary];
   return { ...query, limit: query.limit ?? -1, ...(sort === undefined ? {} : { sort }) };
 }
 

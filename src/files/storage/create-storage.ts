@@ -21,9 +21,12 @@ export function createStorage(config: Config['storage']): Storage {
   for (const key of config.locations) {
     const location = config.drivers[key];
     const variable = `STORAGE_${key.toUpperCase()}_DRIVER`;
-    if (location?.driver === undefined) throw new ConfigError(variable, `is required for the storage location "${key}"`);
-    if (location.driver !== 'local') throw new ConfigError(variable, `names "${location.driver}"; this build has the local driver only`);
-    if (location.root === undefined) throw new ConfigError(`STORAGE_${key.toUpperCase()}_ROOT`, `is required for the storage location "${key}"`);
+    if (location?.driver === undefined)
+      throw new ConfigError(variable, `is required for the storage location "${key}"`);
+    if (location.driver !== 'local')
+      throw new ConfigError(variable, `names "${location.driver}"; this build has the local driver only`);
+    if (location.root === undefined)
+      throw new ConfigError(`STORAGE_${key.toUpperCase()}_ROOT`, `is required for the storage location "${key}"`);
     drivers.set(key, new LocalStorageDriver(location.root));
   }
   const [defaultLocation] = config.locations;

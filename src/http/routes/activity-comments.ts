@@ -25,26 +25,45 @@ export function activityCommentRoutes(deps: ItemWriteDeps): Router {
     const collection = toCollectionName(readRequiredString(body, 'collection'));
     const item = readItem(body);
     const comment = readRequiredString(body, 'comment');
-    await writeAndReply(req, res, (ctx) => handleCreateComment({ kind: 'createComment', collection, item, comment }, ctx));
+    await writeAndReply(req, res, (ctx) =>
+      handleCreateComment({ kind: 'createComment', collection, item, comment }, ctx),
+    );
   });
 
   router.patch('/:id', async (req, res) => {
     const comment = readRequiredString(readBody(req), 'comment');
-    await writeAndReply(req, res, (ctx) => handleUpdateComment({ kind: 'updateComment', id: idParam(req), comment }, ctx));
+    await writeAndReply(req, res, (ctx) =>
+      handleUpdateComment({ kind: 'updateComment', id: idParam(req), comment }, ctx),
+    );
   });
 
   router.delete('/:id', async (req, res) => {
     const overview = await deps.schema.getOverview();
-    await handleDeleteComment({ kind: 'deleteComment', id: idParam(req) }, await commandContext(deps, req.accountability, overview));
+    await handleDeleteComment(
+      { kind: 'deleteComment', id: idParam(req) },
+      await commandContext(deps, req.accountability, overview),
+    );
     res.status(204).end();
   });
 
-  async function writeAndReply(req: Request, res: Response, write: (ctx: CommandContext) => Promise<number>): Promise<void> {
+  async function writeAndReply(
+    req: Request,
+    res: Response,
+    write: (ctx: CommandContext) => Promise<number>,
+  ): Promise<void> {
     const overview = await deps.schema.getOverview();
     // Parsed before writing: a malformed query string must not leave a write behind.
     const query = requestQuery(req);
     const id = await write(await commandContext(deps, req.accountability, overview));
-    const written = await readWritten(deps, req.accountability, overview, requireCollection(overview, ACTIVITY), [id], query, 'one');
+    const written = await readWritten(
+      deps,
+      req.accountability,
+      overview,
+      requireCollection(overview, ACTIVITY),
+      [id],
+      query,
+      'one',
+    );
     if (written === undefined) res.status(204).end();
     else res.json({ data: written });
   }

@@ -38,10 +38,19 @@ export function ssoRoutes(deps: SsoRouteDeps): Router {
     const provider = findProvider(config, req.params['provider'] ?? '');
     // One callback per state cookie, whatever its outcome.
     res.clearCookie(SSO_STATE_COOKIE, stateCookieOptions(config, provider.name));
-    const pending = await takePendingLogin(config.secret, deps.auth.counters, readCookie(req, SSO_STATE_COOKIE), provider.name);
+    const pending = await takePendingLogin(
+      config.secret,
+      deps.auth.counters,
+      readCookie(req, SSO_STATE_COOKIE),
+      provider.name,
+    );
     try {
       const origin = requestOrigin(config, req);
-      const system = await commandContext(deps, serviceAccountability(publicAccountability(origin)), await deps.schema.getOverview());
+      const system = await commandContext(
+        deps,
+        serviceAccountability(publicAccountability(origin)),
+        await deps.schema.getOverview(),
+      );
       const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
       const data = applyGrant(res, config, await completeSsoLogin(deps.auth, clients, system, pending, query, origin));
       if (pending.redirect === undefined) res.json({ data });

@@ -96,13 +96,23 @@ export async function loginFrom(
   return applyGrant(res, ctx.config, await login(ctx, credentials, mode, requestOrigin(ctx.config, req)));
 }
 
-export async function refreshFrom(ctx: AuthContext, req: Request, res: Response, body: Record<string, unknown>): Promise<GrantData> {
+export async function refreshFrom(
+  ctx: AuthContext,
+  req: Request,
+  res: Response,
+  body: Record<string, unknown>,
+): Promise<GrantData> {
   const mode = resolveMode(body);
   const token = readRefreshToken(req, body, mode, ctx.config);
   return applyGrant(res, ctx.config, await refresh(ctx, token, mode, requestOrigin(ctx.config, req)));
 }
 
-export async function logoutFrom(ctx: AuthContext, req: Request, res: Response, body: Record<string, unknown>): Promise<void> {
+export async function logoutFrom(
+  ctx: AuthContext,
+  req: Request,
+  res: Response,
+  body: Record<string, unknown>,
+): Promise<void> {
   const token = readRefreshToken(req, body, resolveMode(body), ctx.config);
   await deleteSession(ctx.db, token);
   res.clearCookie(ctx.config.refreshTokenCookie.name, refreshCookieOptions(ctx.config));

@@ -94,7 +94,9 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
   router.delete('/', async (req, res) => {
     const { ctx } = await context(req, 'delete');
     const body: unknown = req.body;
-    const selection: Selection = Array.isArray(body) ? { keys: body.map(requireKey) } : readSelection(requireItem(body ?? {}));
+    const selection: Selection = Array.isArray(body)
+      ? { keys: body.map(requireKey) }
+      : readSelection(requireItem(body ?? {}));
     await deps.files.delete(ctx, selection);
     res.status(204).end();
   });

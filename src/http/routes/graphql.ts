@@ -9,7 +9,14 @@ import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
 import type { AuthContext } from '../../auth/auth-context.js';
 import type { FileLibrary } from '../../files/file-library.js';
-import { GraphqlExecutionError, InvalidPayloadError, MethodNotAllowedError, RouteNotFoundError, UnsupportedMediaTypeError, type ServiceError } from '../../errors.js';
+import {
+  GraphqlExecutionError,
+  InvalidPayloadError,
+  MethodNotAllowedError,
+  RouteNotFoundError,
+  UnsupportedMediaTypeError,
+  type ServiceError,
+} from '../../errors.js';
 import {
   createGraphqlContext,
   formatResult,
@@ -59,7 +66,11 @@ type HttpRequest = GraphqlHttpRequest<Request, { readonly res: Response }>;
  * schema; failures before execution (invalid document, nothing to run, a mutation over GET)
  * go to the one error handler as REST error bodies, resolver errors stay in `{data, errors}`.
  */
-export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache: readonly RequestHandler[] = []): Router {
+export function graphqlRoutes(
+  deps: GraphqlRouteDeps,
+  store: SchemaStore,
+  cache: readonly RequestHandler[] = [],
+): Router {
   const router = Router();
   const preparer = new OperationPreparer({
     tokenLimit: deps.config.graphqlQueryTokenLimit,
@@ -83,10 +94,16 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache:
         const { overview, access, schemas } = await callerSchemas(deps, store, req.raw);
         const schema = schemas[scope];
         const operationName = params.operationName ?? undefined;
-        const { document, operation } = preparer.prepare(schema, params.query, operationName, params.variables ?? undefined);
+        const { document, operation } = preparer.prepare(
+          schema,
+          params.query,
+          operationName,
+          params.variables ?? undefined,
+        );
         // reference/routes.md: mutations over GET → 405 METHOD_NOT_ALLOWED.
         if (operation === 'mutation' && req.method === 'GET') throw new MethodNotAllowedError('GET', ['POST']);
-        if (operation !== 'query' || (scope === 'system' && readsJournal(rootFieldNames(document, operationName)))) skipResponseCache(req.context.res);
+        if (operation !== 'query' || (scope === 'system' && readsJournal(rootFieldNames(document, operationName))))
+          skipResponseCache(req.context.res);
         const contextValue = createGraphqlContext({
           read: { db: deps.db, overview, limits: queryLimits(deps.config) },
           reader: { accountability, access: access.read },
@@ -99,14 +116,18 @@ export function graphqlRoutes(deps: GraphqlRouteDeps, store: SchemaStore, cache:
       onOperation: (req, _args, result: ExecutionResult) => {
         // No `data` at all: the operation could not run (variables that do not coerce).
         if (!('data' in result)) throw new GraphqlExecutionError((result.errors ?? []).map(plainError));
-        const formatted = formatResult(result, (error) => toServiceErrors(error, { logger: deps.logger, dialect: deps.config.db.client }));
+        const formatted = formatResult(result, (error) =>
+          toServiceErrors(error, { logger: deps.logger, dialect: deps.config.db.client }),
+        );
         if (result.errors !== undefined) skipResponseCache(req.context.res);
         // Serialised here: graphql-http's own serialiser calls a replacer for every value.
         const type = `${responseMediaType(req.raw)}; charset=utf-8`;
         return [JSON.stringify(formatted), { status: 200, statusText: 'OK', headers: { 'content-type': type } }];
       },
       formatError: (error) =>
-        error instanceof GraphQLError ? error : toGraphqlError(new InvalidPayloadError(error.message.replace(/\.$/, ''))),
+        error instanceof GraphQLError
+          ? error
+          : toGraphqlError(new InvalidPayloadError(error.message.replace(/\.$/, ''))),
     });
 
   const serve = (scope: Scope) => {
@@ -241,7 +262,11 @@ function toHttpRequest(req: Request, res: Response): HttpRequest {
 /** reference/routes.md: POST with `Content-Type: application/graphql` carries the raw document. */
 /** graphql-http's status without a body as the error of reference/errors.md. */
 function bareRefusal(req: Request, status: number, statusText: string | undefined): ServiceError {
-  if (status === 415) return new UnsupportedMediaTypeError(req.headers['content-type']?.split(';')[0]?.trim() || 'none', 'Content-Type header');
+  if (status === 415)
+    return new UnsupportedMediaTypeError(
+      req.headers['content-type']?.split(';')[0]?.trim() || 'none',
+      'Content-Type header',
+    );
   if (status === 405) return new MethodNotAllowedError(req.method, ['GET', 'POST']);
   return new InvalidPayloadError(statusText ?? 'Invalid GraphQL request');
 }

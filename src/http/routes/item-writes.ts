@@ -76,7 +76,11 @@ export const SYSTEM_WRITE_ROUTES: readonly (readonly [string, string, SystemRout
 
 const MISSING_SELECTION = '"value" must contain at least one of [query, keys]';
 
-function collectionWriteRoutes(deps: ItemWriteDeps, nameOf: (req: Request) => string, reservedIds: readonly string[] = []): Router {
+function collectionWriteRoutes(
+  deps: ItemWriteDeps,
+  nameOf: (req: Request) => string,
+  reservedIds: readonly string[] = [],
+): Router {
   const router = Router({ mergeParams: true });
   router.all('/:id', (req, _res, next) => {
     next(reservedIds.includes(String(req.params['id'])) ? 'router' : undefined);
@@ -131,7 +135,10 @@ export const ITEM_WRITES = {
       const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false, action: 'create' });
       const body = request.body;
       const items = Array.isArray(body) ? body : [requireItem(body)];
-      const keys = await handleCreate({ kind: 'create', collection: collection.collection, data: items.map(requireItem) }, ctx);
+      const keys = await handleCreate(
+        { kind: 'create', collection: collection.collection, data: items.map(requireItem) },
+        ctx,
+      );
       return reply(keys, Array.isArray(body) ? 'many' : 'one');
     },
   },
@@ -140,23 +147,37 @@ export const ITEM_WRITES = {
       const { collection, ctx, reply } = await target(deps, request, { singletonRoute: true, action: 'update' });
       const body = request.body;
       if (collection.singleton) {
-        const keys = await handleUpdate({ kind: 'update', collection: collection.collection, singleton: true, data: requireItem(body) }, ctx);
+        const keys = await handleUpdate(
+          { kind: 'update', collection: collection.collection, singleton: true, data: requireItem(body) },
+          ctx,
+        );
         return reply(keys, 'one');
       }
       if (Array.isArray(body)) {
-        const keys = await handleUpdate({ kind: 'update', collection: collection.collection, batch: body.map(requireItem) }, ctx);
+        const keys = await handleUpdate(
+          { kind: 'update', collection: collection.collection, batch: body.map(requireItem) },
+          ctx,
+        );
         return reply(keys, 'many');
       }
       const { data, ...rest } = requireItem(body ?? {});
       const selection = readSelection(rest);
       if (data === undefined) throw new InvalidPayloadError('"data" is required');
-      const keys = await handleUpdate({ kind: 'update', collection: collection.collection, ...selection, data: requireItem(data) }, ctx);
+      const keys = await handleUpdate(
+        { kind: 'update', collection: collection.collection, ...selection, data: requireItem(data) },
+        ctx,
+      );
       return reply(keys, 'many');
     },
     item: async (deps, request) => {
       const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false, action: 'update' });
       const keys = await handleUpdate(
-        { kind: 'update', collection: collection.collection, keys: [String(request.id)], data: requireItem(request.body) },
+        {
+          kind: 'update',
+          collection: collection.collection,
+          keys: [String(request.id)],
+          data: requireItem(request.body),
+        },
         ctx,
       );
       return reply(keys, 'one');
@@ -166,7 +187,9 @@ export const ITEM_WRITES = {
     collection: async (deps, request) => {
       const { collection, ctx } = await target(deps, request, { singletonRoute: false, action: 'delete' });
       const body = request.body;
-      const selection: Selection = Array.isArray(body) ? { keys: body.map(requireKey) } : readSelection(requireItem(body ?? {}));
+      const selection: Selection = Array.isArray(body)
+        ? { keys: body.map(requireKey) }
+        : readSelection(requireItem(body ?? {}));
       await handleDelete({ kind: 'delete', collection: collection.collection, ...selection }, ctx);
       return undefined;
     },
@@ -184,7 +207,11 @@ export const ITEM_WRITES = {
  * the route, the query string or the body are looked at: a collection the caller may not
  * write answers the same FORBIDDEN as a missing one, whatever else is wrong with the request.
  */
-async function target(deps: ItemWriteDeps, request: ItemWriteRequest, options: { singletonRoute: boolean; action: WriteAction }) {
+async function target(
+  deps: ItemWriteDeps,
+  request: ItemWriteRequest,
+  options: { singletonRoute: boolean; action: WriteAction },
+) {
   const overview = await deps.schema.getOverview();
   const collection = requireWritable(overview, request.collection);
   const ctx = await commandContext(deps, request.accountability, overview);
@@ -205,7 +232,11 @@ async function target(deps: ItemWriteDeps, request: ItemWriteRequest, options: {
  * the first check of a write route (spec, Errors, rule 1: no answer tells a forbidden
  * collection from a missing one).
  */
-export function requireAllowed(ctx: CommandContext, collection: CollectionOverview, actions: readonly WriteAction[]): void {
+export function requireAllowed(
+  ctx: CommandContext,
+  collection: CollectionOverview,
+  actions: readonly WriteAction[],
+): void {
   if (!actions.some((action) => ctx.permissions.allows(collection.collection, action))) throw new ForbiddenError();
 }
 
@@ -231,7 +262,8 @@ export function readSelection(body: Item): Selection {
     return { keys: keys.map(requireKey) };
   }
   if (query !== undefined) {
-    if (typeof query !== 'object' || query === null || Array.isArray(query)) throw new InvalidPayloadError('"query" must be of type object');
+    if (typeof query !== 'object' || query === null || Array.isArray(query))
+      throw new InvalidPayloadError('"query" must be of type object');
     return { query: query as QueryObject };
   }
   throw new InvalidPayloadError(MISSING_SELECTION);

@@ -112,7 +112,8 @@ export async function databaseEnvelope(
     return json === null ? null : envelope(json, {});
   }
   const target = requireCollection(ctx.overview, collection);
-  if (query.export !== undefined || target.singleton || isAggregateQuery(query) || isUnlimited(query, ctx.limits)) return null;
+  if (query.export !== undefined || target.singleton || isAggregateQuery(query) || isUnlimited(query, ctx.limits))
+    return null;
   const json = await readItemsJson(ctx, collection, query, reader);
   return json === null ? null : envelope(json, await readMeta(ctx, collection, query, reader));
 }
@@ -133,7 +134,10 @@ class ItemReads {
     if (query.export !== undefined) {
       const { export: format, ...read } = query;
       const { tempPath: tempDir, exportCsvEscapeFormulas: csvEscapeFormulas } = this.deps.config;
-      await sendExport(res, collection, format, await this.exported(ctx, collection, read, reader, body?.keys), { tempDir, csvEscapeFormulas });
+      await sendExport(res, collection, format, await this.exported(ctx, collection, read, reader, body?.keys), {
+        tempDir,
+        csvEscapeFormulas,
+      });
       return;
     }
     if (body?.keys !== undefined) {
@@ -153,7 +157,10 @@ class ItemReads {
       sendEnvelope(res, written);
       return;
     }
-    const [items, meta] = await Promise.all([readItems(ctx, collection, query, reader), readMeta(ctx, collection, query, reader)]);
+    const [items, meta] = await Promise.all([
+      readItems(ctx, collection, query, reader),
+      readMeta(ctx, collection, query, reader),
+    ]);
     sendEnvelope(res, envelope(JSON.stringify(items), meta));
   }
 
@@ -174,7 +181,13 @@ class ItemReads {
    * `limit=-1`: the envelope is written as the rows arrive (memory stays flat). The first
    * item is read before anything is sent, so a bad query still gets its error response.
    */
-  private async stream(res: Response, ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<void> {
+  private async stream(
+    res: Response,
+    ctx: ReadContext,
+    collection: string,
+    query: Query,
+    reader: Reader,
+  ): Promise<void> {
     const meta = await readMeta(ctx, collection, query, reader);
     const items = streamItems(ctx, collection, query, reader, { batchSize: this.deps.config.exportBatchSize });
     try {
@@ -203,7 +216,8 @@ class ItemReads {
   ): Promise<AsyncIterable<Item>> {
     if (keys !== undefined) return fromList(await readItemsByKeys(ctx, collection, keys, query, reader));
     if (isAggregateQuery(query)) return fromList(await readItems(ctx, collection, query, reader));
-    if (requireCollection(ctx.overview, collection).singleton) return fromList([await readSingleton(ctx, collection, query, reader)]);
+    if (requireCollection(ctx.overview, collection).singleton)
+      return fromList([await readSingleton(ctx, collection, query, reader)]);
     return streamItems(ctx, collection, query, reader, { batchSize: this.deps.config.exportBatchSize });
   }
 }
@@ -235,8 +249,14 @@ function searchBody(req: Request): SearchBody | undefined {
   if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query))) {
     throw new InvalidPayloadError('"query" must be an object');
   }
-  if (keys !== undefined && (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string' || typeof k === 'number'))) {
+  if (
+    keys !== undefined &&
+    (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string' || typeof k === 'number'))
+  ) {
     throw new InvalidPayloadError('"keys" must be an array of primary keys');
   }
-  return { query: query as Readonly<Record<string, unknown>> | undefined, keys: keys as (string | number)[] | undefined };
+  return {
+    query: query as Readonly<Record<string, unknown>> | undefined,
+    keys: keys as (string | number)[] | undefined,
+  };
 }

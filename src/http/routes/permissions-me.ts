@@ -24,7 +24,10 @@ export function permissionsMeRoutes(deps: ReadContextDeps & ReaderDeps): Router 
   const load = async (req: Request) => {
     requireUser(req);
     const ctx = await readContext(deps, req);
-    const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview: ctx.overview }, req.accountability);
+    const permissions = await loadPermissions(
+      { db: deps.db, store: deps.permissions, overview: ctx.overview },
+      req.accountability,
+    );
     return { ctx, permissions };
   };
 
@@ -37,7 +40,10 @@ export function permissionsMeRoutes(deps: ReadContextDeps & ReaderDeps): Router 
     const { ctx, permissions } = await load(req);
     const collection = collectionParam(req);
     // reference/routes.md, collection name resolution: unknown and unreadable look the same.
-    if (ctx.overview.collections[collection] === undefined || !canReadCollection(readAccessOf(permissions), collection)) {
+    if (
+      ctx.overview.collections[collection] === undefined ||
+      !canReadCollection(readAccessOf(permissions), collection)
+    ) {
       throw new ForbiddenError();
     }
     const id: unknown = req.params['id'];

@@ -20,10 +20,7 @@ const PUBLIC_PROJECT_FIELDS = [
   'public_registration_verify_email',
 ] as const;
 
-const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set([
-  'public_registration',
-  'public_registration_verify_email',
-]);
+const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(['public_registration', 'public_registration_verify_email']);
 
 export interface ServerRouteDeps {
   readonly config: Config;
@@ -90,7 +87,10 @@ export function serverRoutes({ config, db, healthChecks = {}, auth }: ServerRout
   });
 
   router.get('/health', async (req, res) => {
-    const body = await readHealth(auth === undefined ? { config, db, healthChecks } : { config, db, healthChecks, auth }, req.accountability);
+    const body = await readHealth(
+      auth === undefined ? { config, db, healthChecks } : { config, db, healthChecks, auth },
+      req.accountability,
+    );
     res
       .status(body.status === 'error' ? 503 : 200)
       .type('application/health+json')
@@ -99,4 +99,3 @@ export function serverRoutes({ config, db, healthChecks = {}, auth }: ServerRout
 
   return router;
 }
-

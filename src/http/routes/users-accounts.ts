@@ -52,18 +52,34 @@ export function usersAccountRoutes(deps: AccountRouteDeps): Router {
  * users_invite_accept, users_register and users_register_verify (reference/graphql.md).
  */
 
-export async function inviteFrom(deps: AccountRouteDeps, caller: Accountability, body: Record<string, unknown>): Promise<void> {
-  const invitation = { emails: readEmails(body), role: readRole(body), inviteUrl: readOptionalString(body, 'invite_url') };
+export async function inviteFrom(
+  deps: AccountRouteDeps,
+  caller: Accountability,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const invitation = {
+    emails: readEmails(body),
+    role: readRole(body),
+    inviteUrl: readOptionalString(body, 'invite_url'),
+  };
   await inviteUsers(deps.auth, await writeContext(deps, caller), invitation);
 }
 
-export async function acceptInviteFrom(deps: AccountRouteDeps, caller: Accountability, body: Record<string, unknown>): Promise<void> {
+export async function acceptInviteFrom(
+  deps: AccountRouteDeps,
+  caller: Accountability,
+  body: Record<string, unknown>,
+): Promise<void> {
   const token = readRequiredString(body, 'token');
   const password = readRequiredString(body, 'password');
   await acceptInvite(deps.auth, await writeContext(deps, serviceAccountability(caller)), token, password);
 }
 
-export async function registerFrom(deps: AccountRouteDeps, caller: Accountability, body: Record<string, unknown>): Promise<void> {
+export async function registerFrom(
+  deps: AccountRouteDeps,
+  caller: Accountability,
+  body: Record<string, unknown>,
+): Promise<void> {
   const registration = {
     email: readEmail(body),
     password: readRequiredString(body, 'password'),
@@ -75,7 +91,11 @@ export async function registerFrom(deps: AccountRouteDeps, caller: Accountabilit
 }
 
 /** The verification_url to redirect to, if the registration named one. */
-export async function verifyRegistrationFrom(deps: AccountRouteDeps, caller: Accountability, body: Record<string, unknown>): Promise<string | undefined> {
+export async function verifyRegistrationFrom(
+  deps: AccountRouteDeps,
+  caller: Accountability,
+  body: Record<string, unknown>,
+): Promise<string | undefined> {
   const token = readRequiredString(body, 'token');
   return verifyRegistration(deps.auth, await writeContext(deps, serviceAccountability(caller)), token);
 }

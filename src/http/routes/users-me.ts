@@ -39,8 +39,19 @@ export function usersMeRoutes(deps: ItemWriteDeps): Router {
     const overview = await deps.schema.getOverview();
     const query = requestQuery(req);
     const ctx = await commandContext(deps, req.accountability, overview);
-    const keys = await handleUpdate({ kind: 'update', collection: USERS, keys: [user], data: requireItem(req.body) }, ctx);
-    const written = await readWritten(deps, req.accountability, overview, requireCollection(overview, USERS), keys, query, 'one');
+    const keys = await handleUpdate(
+      { kind: 'update', collection: USERS, keys: [user], data: requireItem(req.body) },
+      ctx,
+    );
+    const written = await readWritten(
+      deps,
+      req.accountability,
+      overview,
+      requireCollection(overview, USERS),
+      keys,
+      query,
+      'one',
+    );
     if (written === undefined) res.status(204).end();
     else res.json({ data: written });
   });
@@ -49,7 +60,9 @@ export function usersMeRoutes(deps: ItemWriteDeps): Router {
     const user = requireUser(req);
     const page = readRequiredString(readBody(req), 'last_page');
     if (page.length > LAST_PAGE_MAX_LENGTH) {
-      throw new InvalidPayloadError(`"last_page" length must be less than or equal to ${LAST_PAGE_MAX_LENGTH} characters long`);
+      throw new InvalidPayloadError(
+        `"last_page" length must be less than or equal to ${LAST_PAGE_MAX_LENGTH} characters long`,
+      );
     }
     await trackLastPage(deps.db, user, page);
     res.status(204).end();

@@ -46,7 +46,13 @@ export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
   // Checked, queued, answered at once (204); progress in the export's svc_activity row.
   router.post('/export/:collection', async (req, res) => {
     const overview = await deps.schema.getOverview();
-    const job = await prepareExport(deps, req.accountability, overview, toCollectionName(String(req.params['collection'])), req.body ?? {});
+    const job = await prepareExport(
+      deps,
+      req.accountability,
+      overview,
+      toCollectionName(String(req.params['collection'])),
+      req.body ?? {},
+    );
     await queueExport(deps.db, deps.jobs, job);
     res.status(204).end();
   });

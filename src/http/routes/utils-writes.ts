@@ -19,13 +19,21 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
     // Permission before the body: a collection the caller may not sort reads like a missing one.
     requireAllowed(ctx, requireCollection(overview, collectionParam(req)), ['update']);
     const body: unknown = req.body ?? {};
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidPayloadError('"value" must be of type object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new InvalidPayloadError('"value" must be of type object');
     const { item, to } = body as Record<string, unknown>;
-    for (const [name, value] of [['item', item], ['to', to]] as const) {
+    for (const [name, value] of [
+      ['item', item],
+      ['to', to],
+    ] as const) {
       if (value === undefined || value === null) throw new InvalidPayloadError(`"${name}" is required`);
-      if (typeof value !== 'string' && typeof value !== 'number') throw new InvalidPayloadError(`"${name}" must be a primary key`);
+      if (typeof value !== 'string' && typeof value !== 'number')
+        throw new InvalidPayloadError(`"${name}" must be a primary key`);
     }
-    await handleSort({ kind: 'sort', collection: collectionParam(req), item: item as string | number, to: to as string | number }, ctx);
+    await handleSort(
+      { kind: 'sort', collection: collectionParam(req), item: item as string | number, to: to as string | number },
+      ctx,
+    );
     // reference/routes.md: sort answers 200 with an empty body.
     res.status(200).end();
   });
@@ -33,10 +41,12 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
   // Issue 18, Restore: an item back to how it was at a moment (`as_of`: ISO 8601 or a revision id).
   router.post('/revert', async (req, res) => {
     const body: unknown = req.body ?? {};
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidPayloadError('"value" must be of type object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new InvalidPayloadError('"value" must be of type object');
     const { collection, item, as_of: asOf } = body as Record<string, unknown>;
     if (typeof collection !== 'string') throw new InvalidPayloadError('"collection" is required');
-    if (typeof item !== 'string' && typeof item !== 'number') throw new InvalidPayloadError('"item" must be a primary key');
+    if (typeof item !== 'string' && typeof item !== 'number')
+      throw new InvalidPayloadError('"item" must be a primary key');
     const moment = typeof asOf === 'number' ? String(asOf) : asOf;
     let parsed: AsOf;
     try {
@@ -45,14 +55,18 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
       throw new InvalidPayloadError('"as_of" must be an ISO 8601 timestamp or a revision id');
     }
     const overview = await deps.schema.getOverview();
-    await handleRevertAsOf({ kind: 'revert-as-of', collection, item, asOf: parsed }, await commandContext(deps, req.accountability, overview));
+    await handleRevertAsOf(
+      { kind: 'revert-as-of', collection, item, asOf: parsed },
+      await commandContext(deps, req.accountability, overview),
+    );
     res.status(204).end();
   });
 
   // Issue 18, bulk undo: the writes of the svc_activity rows a filter selects, or the plan (`dry_run`).
   router.post('/undo', async (req, res) => {
     const body: unknown = req.body ?? {};
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidPayloadError('"value" must be of type object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new InvalidPayloadError('"value" must be of type object');
     const { filter, dry_run: dryRun = false, force = false } = body as Record<string, unknown>;
     if (typeof filter !== 'object' || filter === null || Array.isArray(filter) || Object.keys(filter).length === 0) {
       throw new InvalidPayloadError('"filter" must be a non-empty filter object of svc_activity');
@@ -66,7 +80,10 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
 
   router.post('/revert/:revision', async (req, res) => {
     const overview = await deps.schema.getOverview();
-    await handleRevert({ kind: 'revert', revision: String(req.params['revision']) }, await commandContext(deps, req.accountability, overview));
+    await handleRevert(
+      { kind: 'revert', revision: String(req.params['revision']) },
+      await commandContext(deps, req.accountability, overview),
+    );
     res.status(204).end();
   });
 

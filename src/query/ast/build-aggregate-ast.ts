@@ -21,7 +21,17 @@ const ROW_COUNTS: ReadonlySet<AggregateFunction> = new Set(['count', 'countAll']
 const NUMERIC_AGGREGATES: ReadonlySet<AggregateFunction> = new Set(['sum', 'sumDistinct', 'avg', 'avgDistinct']);
 const NUMERIC_TYPES: ReadonlySet<FieldType> = new Set(['integer', 'bigInteger', 'float', 'decimal']);
 /** Types min() and max() order on every dialect (PostgreSQL has none for boolean, uuid, json, bytea). */
-const ORDERED_TYPES: ReadonlySet<FieldType> = new Set([...NUMERIC_TYPES, 'string', 'text', 'csv', 'hash', 'date', 'dateTime', 'timestamp', 'time']);
+const ORDERED_TYPES: ReadonlySet<FieldType> = new Set([
+  ...NUMERIC_TYPES,
+  'string',
+  'text',
+  'csv',
+  'hash',
+  'date',
+  'dateTime',
+  'timestamp',
+  'time',
+]);
 /** Aggregates that are never NULL (the others are over no non-NULL value). */
 const COUNTS: ReadonlySet<AggregateFunction> = new Set(['count', 'countDistinct', 'countAll']);
 
@@ -50,7 +60,8 @@ export function buildAggregateAst(ctx: BuildContext, collection: string, query: 
     if (output < 0) throw new InvalidQueryError(`Invalid sort field "${entry}" on "${collection}"`);
     const group = groups[output];
     const aggregate = aggregates[output - groups.length];
-    const isNullable = group === undefined ? aggregate !== undefined && !COUNTS.has(aggregate.fn) : canBeNull(root, group.operand);
+    const isNullable =
+      group === undefined ? aggregate !== undefined && !COUNTS.has(aggregate.fn) : canBeNull(root, group.operand);
     return { output, descending, canBeNull: isNullable };
   });
   const limit = resolveLimit(query.limit, ctx.limits);
@@ -79,10 +90,20 @@ function groupNode(ctx: BuildContext, collection: CollectionOverview, name: stri
   }
   const field = requireUnmasked(requireField(ctx, collection, name, reason));
   if (field.isAlias) throw new InvalidQueryError(reason);
-  return { key: name, operand: { kind: 'column', column: name, type: field.type }, type: field.type, scale: field.scale };
+  return {
+    key: name,
+    operand: { kind: 'column', column: name, type: field.type },
+    type: field.type,
+    scale: field.scale,
+  };
 }
 
-function aggregateNode(ctx: BuildContext, collection: CollectionOverview, fn: AggregateFunction, name: string): AggregateNode {
+function aggregateNode(
+  ctx: BuildContext,
+  collection: CollectionOverview,
+  fn: AggregateFunction,
+  name: string,
+): AggregateNode {
   if (name === '*' || fn === 'countAll') {
     if (!ROW_COUNTS.has(fn)) throw new InvalidQueryError(`Invalid aggregate field "*" for "${fn}"`);
     return { fn, column: null, field: null, type: 'integer', scale: null };

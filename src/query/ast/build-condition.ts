@@ -16,7 +16,14 @@ import {
 import type { FilterOperator } from '../validate/filter-operators.js';
 import type { BuildContext } from './build-context.js';
 import { isDynamicValue, resolveDynamicValue } from './dynamic-values.js';
-import { DATE_FUNCTIONS, type Condition, type DateFunction, type Operand, type RelationRef, type Value } from './nodes.js';
+import {
+  DATE_FUNCTIONS,
+  type Condition,
+  type DateFunction,
+  type Operand,
+  type RelationRef,
+  type Value,
+} from './nodes.js';
 import {
   a2oRef,
   isMasked,
@@ -52,7 +59,8 @@ export function buildCondition(ctx: BuildContext, collection: string, filter: Fi
  */
 export function buildRowFilter(ctx: BuildContext, collection: string): Condition | null {
   const filter = ctx.access.rowFilter(collection);
-  const own = filter === null || Object.keys(filter).length === 0 ? null : buildCondition(trusted(ctx), collection, filter);
+  const own =
+    filter === null || Object.keys(filter).length === 0 ? null : buildCondition(trusted(ctx), collection, filter);
   if (!JOURNAL_COLLECTIONS.has(collection) || ctx.accountability.admin) return own;
   return andConditions(own, buildJournalCondition(ctx));
 }
@@ -90,7 +98,8 @@ function buildJournalCondition(ctx: BuildContext): Condition {
       ],
     });
   }
-  if (unfiltered.length > 0) items.unshift({ kind: 'in', operand: collectionColumn, values: unfiltered, negated: false });
+  if (unfiltered.length > 0)
+    items.unshift({ kind: 'in', operand: collectionColumn, values: unfiltered, negated: false });
   if (items.length === 0) return { kind: 'constant', value: false };
   return items.length === 1 && items[0] !== undefined ? items[0] : { kind: 'or', items };
 }
@@ -124,7 +133,8 @@ export function functionOperand(
       return { kind: 'countRelated', relation, filter: buildRowFilter(ctx, target) };
     }
     if (isMasked(field)) throw new ForbiddenError();
-    if (field.type === 'json' || field.type === 'csv') return { kind: 'countElements', column: fieldName, type: field.type };
+    if (field.type === 'json' || field.type === 'csv')
+      return { kind: 'countElements', column: fieldName, type: field.type };
     throw new InvalidQueryError(`"count" can't be applied to "${fieldName}" on "${collection.collection}"`);
   }
   if (!(DATE_FUNCTIONS as readonly string[]).includes(fn)) {
@@ -164,7 +174,8 @@ class FilterBuilder {
     }
     if (key.startsWith('_')) throw new InvalidQueryError(unknown);
     const scoped = /^([^:]+):(.+)$/.exec(key);
-    if (scoped?.[1] !== undefined && scoped[2] !== undefined) return this.scoped(collection, scoped[1], scoped[2], value);
+    if (scoped?.[1] !== undefined && scoped[2] !== undefined)
+      return this.scoped(collection, scoped[1], scoped[2], value);
     const field = requireField(this.ctx, collection, key, unknown);
     const relation = resolveRelation(this.ctx, collection, key);
     const column: Operand = { kind: 'column', column: key, type: field.type };
@@ -227,7 +238,12 @@ class FilterBuilder {
    * read count, so a filter never reveals what a read would not.
    */
   private related(relation: RelationRef, condition: Condition | null, negated: boolean): Condition {
-    return { kind: 'related', relation, condition: readableRelated(this.ctx, relation.target.collection, condition), negated };
+    return {
+      kind: 'related',
+      relation,
+      condition: readableRelated(this.ctx, relation.target.collection, condition),
+      negated,
+    };
   }
 
   /** `_null`/`_empty` (and negations) on an o2m alias: whether any related row exists. */
@@ -340,10 +356,7 @@ function splitOperatorKeys(value: unknown): [Readonly<Record<string, unknown>> |
     if (key.startsWith('_') && !key.startsWith('__')) operators[key] = v;
     else nested[key] = v;
   }
-  return [
-    Object.keys(operators).length > 0 ? operators : null,
-    Object.keys(nested).length > 0 ? nested : null,
-  ];
+  return [Object.keys(operators).length > 0 ? operators : null, Object.keys(nested).length > 0 ? nested : null];
 }
 
 function isTextType(type: FieldType): boolean {

@@ -35,7 +35,10 @@ export function buildLevel(
   const sortEntries = query?.sort ?? (defaultSort === null ? [] : [defaultSort]);
   const limit = resolveLimit(query?.limit, ctx.limits);
   const offset = query?.page !== undefined && limit !== null ? limit * (query.page - 1) : (query?.offset ?? 0);
-  if (offset > MAX_QUERY_INTEGER) throw new InvalidQueryError(`"page" must be less than or equal to ${Math.floor(MAX_QUERY_INTEGER / Math.max(limit ?? 1, 1)) + 1}`);
+  if (offset > MAX_QUERY_INTEGER)
+    throw new InvalidQueryError(
+      `"page" must be less than or equal to ${Math.floor(MAX_QUERY_INTEGER / Math.max(limit ?? 1, 1)) + 1}`,
+    );
   return { filter, sort: buildSort(ctx, collection, sortEntries), limit, offset };
 }
 
@@ -119,7 +122,11 @@ function sortOperand(
 }
 
 /** The relation one sort hop follows: m2o and o2m as they are, a2o only into a scoped collection. */
-function sortHop(ctx: BuildContext, relation: ResolvedRelation | undefined, scope: string | undefined): RelationRef | undefined {
+function sortHop(
+  ctx: BuildContext,
+  relation: ResolvedRelation | undefined,
+  scope: string | undefined,
+): RelationRef | undefined {
   if (relation === undefined) return undefined;
   if (relation.kind !== 'a2o') return scope === undefined ? relation : undefined;
   if (scope === undefined || !relation.allowed.includes(scope)) return undefined;

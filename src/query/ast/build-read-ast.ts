@@ -66,13 +66,23 @@ export function buildKeysCondition(ctx: BuildContext, collection: string, keys: 
     }
   }
   if (values.length === 0) return { kind: 'constant', value: false };
-  return { kind: 'in', operand: { kind: 'column', column: ref.primary, type: ref.primaryType }, values, negated: false };
+  return {
+    kind: 'in',
+    operand: { kind: 'column', column: ref.primary, type: ref.primaryType },
+    values,
+    negated: false,
+  };
 }
 
 class FieldsBuilder {
   constructor(private readonly ctx: BuildContext) {}
 
-  children(collection: CollectionOverview, paths: readonly Path[], level: NestedQuery | undefined, isLenient: boolean): ReadNode[] {
+  children(
+    collection: CollectionOverview,
+    paths: readonly Path[],
+    level: NestedQuery | undefined,
+    isLenient: boolean,
+  ): ReadNode[] {
     const requests = this.requests(collection, paths, level?.alias ?? {}, isLenient);
     const nodes: ReadNode[] = [];
     for (const request of requests.values()) {
@@ -113,7 +123,13 @@ class FieldsBuilder {
           if (!canReadField(this.ctx.access, collection.collection, field.field)) continue;
           const relation = getFieldRelation(this.ctx.overview, collection.collection, field.field);
           if (field.isAlias && relation === undefined) continue;
-          if (relation !== undefined && rest.length > 0 && relation.kind !== 'a2o' && !canReadCollection(this.ctx.access, relation.related)) continue;
+          if (
+            relation !== undefined &&
+            rest.length > 0 &&
+            relation.kind !== 'a2o' &&
+            !canReadCollection(this.ctx.access, relation.related)
+          )
+            continue;
           add(field.field, field.field, undefined, relation === undefined ? [] : rest, true);
         }
         continue;
@@ -145,7 +161,11 @@ class FieldsBuilder {
     }
     if (request.fn !== undefined) {
       const reason = `Invalid field "${request.fn}(${request.source})" on "${name}"`;
-      return { kind: 'function', key: request.key, operand: functionOperand(ctx, collection, request.fn, request.source, reason) };
+      return {
+        kind: 'function',
+        key: request.key,
+        operand: functionOperand(ctx, collection, request.fn, request.source, reason),
+      };
     }
     const relation = resolveRelation(ctx, collection, request.source);
     const nested = ownValue(deep, request.key);
@@ -163,7 +183,14 @@ class FieldsBuilder {
     switch (relation.kind) {
       case 'm2o': {
         if (request.subpaths.length === 0) {
-          return { kind: 'field', key: request.key, column: request.source, type: field.type, masked: false, scale: null };
+          return {
+            kind: 'field',
+            key: request.key,
+            column: request.source,
+            type: field.type,
+            masked: false,
+            scale: null,
+          };
         }
         const target = this.target(relation.target.collection, request);
         if (target === undefined) return undefined;
@@ -183,7 +210,8 @@ class FieldsBuilder {
           kind: 'o2m',
           key: request.key,
           relation,
-          children: request.subpaths.length === 0 ? null : this.children(target, request.subpaths, nested, request.isLenient),
+          children:
+            request.subpaths.length === 0 ? null : this.children(target, request.subpaths, nested, request.isLenient),
           level: buildLevel(ctx, target, nested, sortField ?? target.primary),
         };
       }
@@ -209,7 +237,14 @@ class FieldsBuilder {
           });
         }
         if (branches.length === 0) {
-          return { kind: 'field', key: request.key, column: request.source, type: field.type, masked: false, scale: null };
+          return {
+            kind: 'field',
+            key: request.key,
+            column: request.source,
+            type: field.type,
+            masked: false,
+            scale: null,
+          };
         }
         return {
           kind: 'a2o',

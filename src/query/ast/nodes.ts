@@ -38,7 +38,11 @@ export type Operand =
   | { readonly kind: 'column'; readonly column: string; readonly type: FieldType }
   | { readonly kind: 'datePart'; readonly fn: DateFunction; readonly column: string }
   /** count(<o2m/m2m/m2a>): the number of related rows that satisfy `filter` (the row permission). */
-  | { readonly kind: 'countRelated'; readonly relation: RelationRef & { readonly kind: 'o2m' }; readonly filter: Condition | null }
+  | {
+      readonly kind: 'countRelated';
+      readonly relation: RelationRef & { readonly kind: 'o2m' };
+      readonly filter: Condition | null;
+    }
   /** count(<json or csv field>): the number of elements. */
   | { readonly kind: 'countElements'; readonly column: string; readonly type: 'json' | 'csv' }
   /**
@@ -113,12 +117,22 @@ export type Condition =
       readonly negated: boolean;
     }
   /** Some related row (through `relation`) satisfies `condition`; `negated` = none does. */
-  | { readonly kind: 'related'; readonly relation: RelationRef; readonly condition: Condition; readonly negated: boolean }
+  | {
+      readonly kind: 'related';
+      readonly relation: RelationRef;
+      readonly condition: Condition;
+      readonly negated: boolean;
+    }
   /**
    * The operand (a key stored as text, like svc_revisions.item) is the primary key, as text, of
    * a row of `target` that satisfies `condition`: an uncorrelated subquery, evaluated once.
    */
-  | { readonly kind: 'keyIn'; readonly operand: Operand; readonly target: CollectionRef; readonly condition: Condition | null };
+  | {
+      readonly kind: 'keyIn';
+      readonly operand: Operand;
+      readonly target: CollectionRef;
+      readonly condition: Condition | null;
+    };
 
 export interface SortNode {
   readonly operand: Operand;

@@ -28,11 +28,20 @@ export function refOf(ctx: BuildContext, collection: string): CollectionRef {
  * collection.
  */
 export type ResolvedRelation =
-  | RelationRef & { readonly kind: 'm2o' }
-  | RelationRef & { readonly kind: 'o2m' }
-  | { readonly kind: 'a2o'; readonly column: string; readonly collectionColumn: string; readonly allowed: readonly string[] };
+  | (RelationRef & { readonly kind: 'm2o' })
+  | (RelationRef & { readonly kind: 'o2m' })
+  | {
+      readonly kind: 'a2o';
+      readonly column: string;
+      readonly collectionColumn: string;
+      readonly allowed: readonly string[];
+    };
 
-export function resolveRelation(ctx: BuildContext, collection: CollectionOverview, field: string): ResolvedRelation | undefined {
+export function resolveRelation(
+  ctx: BuildContext,
+  collection: CollectionOverview,
+  field: string,
+): ResolvedRelation | undefined {
   const relation = getFieldRelation(ctx.overview, collection.collection, field);
   if (relation === undefined) return undefined;
   switch (relation.kind) {
@@ -55,8 +64,17 @@ export function resolveRelation(ctx: BuildContext, collection: CollectionOvervie
   }
 }
 
-export function a2oRef(ctx: BuildContext, relation: ResolvedRelation & { kind: 'a2o' }, target: string): RelationRef & { kind: 'a2o' } {
-  return { kind: 'a2o', column: relation.column, collectionColumn: relation.collectionColumn, target: refOf(ctx, target) };
+export function a2oRef(
+  ctx: BuildContext,
+  relation: ResolvedRelation & { kind: 'a2o' },
+  target: string,
+): RelationRef & { kind: 'a2o' } {
+  return {
+    kind: 'a2o',
+    column: relation.column,
+    collectionColumn: relation.collectionColumn,
+    target: refOf(ctx, target),
+  };
 }
 
 /**

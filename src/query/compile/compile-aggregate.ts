@@ -38,7 +38,8 @@ export function compileAggregate(dialect: Dialect, ast: AggregateAst): CompiledS
       const aggregate = ast.aggregates[s.output - ast.groups.length];
       // MariaDB refuses an aggregate's alias inside an expression (`c1 is null`, "reference to
       // group function"): an aggregate that can be NULL is sorted on its expression.
-      const value = () => (aggregate !== undefined && s.canBeNull ? writeAggregate(w, alias, aggregate) : w.id(columnAlias(s.output)));
+      const value = () =>
+        aggregate !== undefined && s.canBeNull ? writeAggregate(w, alias, aggregate) : w.id(columnAlias(s.output));
       dialect.sortTerm(w, value, s.descending, s.canBeNull);
     });
   }

@@ -17,7 +17,9 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
   switch (c.kind) {
     case 'and':
     case 'or':
-      w.raw('(').join(c.items, ` ${c.kind} `, (item) => writeCondition(w, aliases, alias, item)).raw(')');
+      w.raw('(')
+        .join(c.items, ` ${c.kind} `, (item) => writeCondition(w, aliases, alias, item))
+        .raw(')');
       return;
     case 'constant':
       w.raw(c.value ? '1 = 1' : '1 = 0');
@@ -29,7 +31,9 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
       return;
     case 'in':
       writeCompared(w, aliases, alias, c.operand);
-      w.raw(c.negated ? ' not in (' : ' in (').join(c.values, ', ', (v) => writeValue(w, aliases, v)).raw(')');
+      w.raw(c.negated ? ' not in (' : ' in (')
+        .join(c.values, ', ', (v) => writeValue(w, aliases, v))
+        .raw(')');
       return;
     case 'between':
       writeCompared(w, aliases, alias, c.operand);
@@ -171,7 +175,7 @@ export function writeOperand(w: SqlWriter, aliases: AliasCounter, alias: string,
       }
       w.raw('(case when ');
       column(w);
-      w.raw(" is null or ");
+      w.raw(' is null or ');
       column(w);
       w.raw(" = '' then 0 else length(");
       column(w);

@@ -97,7 +97,11 @@ class ReadCompiler {
     const derived = this.aliases.next('x');
     w.raw('select ');
     const count = Math.max(ast.children.length, 1);
-    w.join(Array.from({ length: count }, (_, i) => columnAlias(i)), ', ', (column) => w.column(derived, column));
+    w.join(
+      Array.from({ length: count }, (_, i) => columnAlias(i)),
+      ', ',
+      (column) => w.column(derived, column),
+    );
     w.raw(' from (select ');
     this.rootValues(scope, ast);
     this.sortValues(scope.alias, ast.level);
@@ -138,7 +142,13 @@ class ReadCompiler {
    * (hasJsonForm keeps them within PostgreSQL's 63-byte names). Nested records and arrays of
    * them become JSON objects and arrays when the root's array_to_json reaches them.
    */
-  private records(scope: Scope, children: readonly ReadNode[], collection: CollectionRef, join: Emit | null, level: LevelQuery): void {
+  private records(
+    scope: Scope,
+    children: readonly ReadNode[],
+    collection: CollectionRef,
+    join: Emit | null,
+    level: LevelQuery,
+  ): void {
     const { w } = this;
     const derived = this.aliases.next('x');
     w.raw('select ').id(derived).raw(' from (select ');
@@ -157,7 +167,12 @@ class ReadCompiler {
     const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
     const join: Emit = () => writeJoin(this.w, parent, scope.alias, node.relation);
     this.w.raw('(');
-    this.records(scope, node.children, node.relation.target, join, { filter: node.filter, sort: [], limit: null, offset: 0 });
+    this.records(scope, node.children, node.relation.target, join, {
+      filter: node.filter,
+      sort: [],
+      limit: null,
+      offset: 0,
+    });
     this.w.raw(')');
   }
 

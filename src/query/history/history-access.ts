@@ -15,7 +15,12 @@ type Values = Readonly<Record<string, unknown>>;
  * (no row is left to test the filter on) when the journal knows it. Anything else is
  * FORBIDDEN, like a missing item.
  */
-export async function requireHistoryReadable(ctx: ReadContext, reader: Reader, collection: string, key: string): Promise<CollectionOverview> {
+export async function requireHistoryReadable(
+  ctx: ReadContext,
+  reader: Reader,
+  collection: string,
+  key: string,
+): Promise<CollectionOverview> {
   const target = requireCollection(ctx.overview, collection);
   if (!canReadCollection(reader.access, collection)) throw new ForbiddenError();
   const fields = { fields: [target.primary] };
@@ -24,7 +29,10 @@ export async function requireHistoryReadable(ctx: ReadContext, reader: Reader, c
   const [live] = await readItemsByKeys(ctx, collection, [key], fields, { ...reader, access: FULL_READ_ACCESS });
   if (live !== undefined || reader.access.rowFilter(collection) !== null) throw new ForbiddenError();
   // A key that never had an item (no journal row) is as missing as ever.
-  const journal = await ctx.db('svc_activity').where({ collection, item: storedKey(target, key) }).first('id');
+  const journal = await ctx
+    .db('svc_activity')
+    .where({ collection, item: storedKey(target, key) })
+    .first('id');
   if (journal === undefined) throw new ForbiddenError();
   return target;
 }
@@ -38,7 +46,12 @@ export function isVisibleField(ctx: ReadContext, reader: Reader, collection: str
  * A revision's values as the caller may see them now: fields the collection no longer has
  * or the caller may not read are left out; masked fields (hash, conceal) read as the mask.
  */
-export function visibleValues(ctx: ReadContext, reader: Reader, collection: string, values: Values): Record<string, unknown> {
+export function visibleValues(
+  ctx: ReadContext,
+  reader: Reader,
+  collection: string,
+  values: Values,
+): Record<string, unknown> {
   const visible: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     const field = findField(ctx.overview, collection, name);

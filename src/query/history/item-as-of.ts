@@ -18,7 +18,8 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9}
 export function parseAsOf(value: unknown): AsOf {
   if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return { kind: 'revision', id: Number(value) };
   const at = typeof value === 'string' && ISO_TIMESTAMP.test(value) ? new Date(value) : undefined;
-  if (at === undefined || Number.isNaN(at.getTime())) throw new InvalidQueryError('"as_of" must be an ISO 8601 timestamp or a revision id');
+  if (at === undefined || Number.isNaN(at.getTime()))
+    throw new InvalidQueryError('"as_of" must be an ISO 8601 timestamp or a revision id');
   return { kind: 'time', at };
 }
 
@@ -33,7 +34,14 @@ type FieldTree = Map<string, string[] | null>;
  * the same moment, or leave their key when no revision of them is visible then. Fields the
  * caller may not read now are refused when asked by name, left out of `*`; masks stay.
  */
-export async function readItemAsOf(ctx: ReadContext, reader: Reader, collection: string, key: string, query: Query, asOf: AsOf): Promise<Item> {
+export async function readItemAsOf(
+  ctx: ReadContext,
+  reader: Reader,
+  collection: string,
+  key: string,
+  query: Query,
+  asOf: AsOf,
+): Promise<Item> {
   const cutoff = await cutoffOf(ctx, asOf);
   await requireHistoryReadable(ctx, reader, collection, key);
   const item = await snapshotOf(ctx, reader, collection, key, query.fields ?? ['*'], cutoff);
@@ -49,7 +57,10 @@ async function cutoffOf(ctx: ReadContext, asOf: AsOf): Promise<Cutoff> {
     const at = toDatabaseTimestamp(asOf.at, dialectOf(ctx.db as Knex));
     return (builder) => void builder.where('a.timestamp', '<=', at);
   }
-  const revision = await ctx.db('svc_revisions').where({ id: asOf.id }).first<{ activity: number | string } | undefined>('activity');
+  const revision = await ctx
+    .db('svc_revisions')
+    .where({ id: asOf.id })
+    .first<{ activity: number | string } | undefined>('activity');
   if (revision === undefined) throw new ForbiddenError();
   return (builder) => void builder.where('a.id', '<=', Number(revision.activity));
 }
@@ -72,7 +83,9 @@ async function snapshotOf(
     if (nested === null || relation === undefined || relation.kind === 'a2o' || value === null) {
       result[name] = value;
     } else if (Array.isArray(value)) {
-      const related = await Promise.all(value.map((k) => relatedAsOf(ctx, reader, relation.related, k, nested, cutoff)));
+      const related = await Promise.all(
+        value.map((k) => relatedAsOf(ctx, reader, relation.related, k, nested, cutoff)),
+      );
       result[name] = related.filter((r) => r !== null);
     } else {
       result[name] = await relatedAsOf(ctx, reader, relation.related, value, nested, cutoff);
@@ -85,16 +98,23 @@ async function snapshotOf(
  * The `data` of the item's last revision at the moment (everything it holds, masked values
  * as stored), or undefined when it had none then or had been deleted since.
  */
-async function lastData(ctx: ReadContext, collection: string, key: string, cutoff: Cutoff): Promise<Readonly<Record<string, unknown>> | undefined> {
+async function lastData(
+  ctx: ReadContext,
+  collection: string,
+  key: string,
+  cutoff: Cutoff,
+): Promise<Readonly<Record<string, unknown>> | undefined> {
   const item = storedKey(requireCollection(ctx.overview, collection), key);
-  const last = await ctx.db('svc_revisions as r')
+  const last = await ctx
+    .db('svc_revisions as r')
     .join('svc_activity as a', 'a.id', 'r.activity')
     .where({ 'r.collection': collection, 'r.item': item })
     .modify(cutoff)
     .orderBy('r.id', 'desc')
     .first<{ data: unknown; activity: number | string } | undefined>('r.data', 'r.activity');
   if (last === undefined) return undefined;
-  const deleted = await ctx.db('svc_activity as a')
+  const deleted = await ctx
+    .db('svc_activity as a')
     .where({ 'a.collection': collection, 'a.item': item, 'a.action': 'delete' })
     .where('a.id', '>', Number(last.activity))
     .modify(cutoff)
@@ -161,7 +181,9 @@ function fieldTree(ctx: ReadContext, reader: Reader, collection: string, fields:
     const name = dot === -1 ? path : path.slice(0, dot);
     const rest = dot === -1 ? undefined : path.slice(dot + 1);
     if (name === '*') {
-      const all = Object.keys(requireCollection(ctx.overview, collection).fields).filter((f) => canReadField(reader.access, collection, f));
+      const all = Object.keys(requireCollection(ctx.overview, collection).fields).filter((f) =>
+        canReadField(reader.access, collection, f),
+      );
       for (const field of all) add(field, rest);
     } else if (findField(ctx.overview, collection, name) === undefined) {
       if (!reader.accountability.admin) throw new ForbiddenError();

@@ -44,7 +44,8 @@ export async function readItemHistory(
   const target = await requireHistoryReadable(ctx, reader, collection, key);
   const { field } = options;
   if (field !== undefined && !isVisibleField(ctx, reader, collection, field)) throw new ForbiddenError();
-  const candidates = ctx.db('svc_revisions')
+  const candidates = ctx
+    .db('svc_revisions')
     .where({ collection, item: storedKey(target, key) })
     .orderBy('id', 'desc')
     .limit(options.limit)
@@ -56,7 +57,13 @@ export async function readItemHistory(
   const allowed = await readItemsByKeys(ctx, 'svc_revisions', ids, { fields: ['id'] }, reader);
   if (allowed.length === 0) return [];
   const fields = ['id', 'delta', 'activity.id', 'activity.action', 'activity.user', 'activity.timestamp'];
-  const rows = await readItemsByKeys(ctx, 'svc_revisions', allowed.map((r) => Number(r['id'])), { fields }, { ...reader, access: FULL_READ_ACCESS });
+  const rows = await readItemsByKeys(
+    ctx,
+    'svc_revisions',
+    allowed.map((r) => Number(r['id'])),
+    { fields },
+    { ...reader, access: FULL_READ_ACCESS },
+  );
   return rows.map((row) => {
     const activity = (row['activity'] ?? {}) as Record<string, unknown>;
     const delta = visibleValues(ctx, reader, collection, revisionValues(row['delta']));
@@ -86,7 +93,10 @@ const HISTORY_LIMIT_MAX = 1000;
 
 /** `limit` (1 to QUERY_LIMIT_MAX or 1,000, default QUERY_LIMIT_DEFAULT) and `page` (from 1). */
 export function historyOptions(ctx: ReadContext, params: Readonly<Record<string, unknown>>): HistoryOptions {
-  const max = Number.isFinite(ctx.limits.queryLimitMax) && ctx.limits.queryLimitMax > 0 ? ctx.limits.queryLimitMax : HISTORY_LIMIT_MAX;
+  const max =
+    Number.isFinite(ctx.limits.queryLimitMax) && ctx.limits.queryLimitMax > 0
+      ? ctx.limits.queryLimitMax
+      : HISTORY_LIMIT_MAX;
   const limit = positiveInteger(params['limit'], 'limit', Math.min(ctx.limits.queryLimitDefault, max));
   if (limit > max) throw new InvalidQueryError(`"limit" can't be more than ${String(max)}`);
   const page = positiveInteger(params['page'], 'page', 1);
@@ -97,6 +107,7 @@ export function historyOptions(ctx: ReadContext, params: Readonly<Record<string,
 
 function positiveInteger(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !/^[1-9]\d{0,8}$/.test(value)) throw new InvalidQueryError(`"${name}" must be a positive integer`);
+  if (typeof value !== 'string' || !/^[1-9]\d{0,8}$/.test(value))
+    throw new InvalidQueryError(`"${name}" must be a positive integer`);
   return Number(value);
 }

@@ -49,13 +49,19 @@ const TEXT_TYPES: ReadonlySet<string> = new Set(['string', 'text']);
  * Both revisions are read with the caller's svc_revisions permission and the item must be
  * readable now (history-access.ts); values are those the caller may read now.
  */
-export async function readRevisionDiff(ctx: ReadContext, reader: Reader, revision: string, to: string | undefined): Promise<RevisionDiff> {
+export async function readRevisionDiff(
+  ctx: ReadContext,
+  reader: Reader,
+  revision: string,
+  to: string | undefined,
+): Promise<RevisionDiff> {
   const first = await readRevision(ctx, reader, revision);
   let before: RevisionRow | undefined;
   let after: RevisionRow;
   if (to === undefined) {
     after = first;
-    const previous = await ctx.db('svc_revisions')
+    const previous = await ctx
+      .db('svc_revisions')
       .where({ collection: first.collection, item: first.item })
       .where('id', '<', first.id)
       .max({ id: 'id' })
@@ -82,15 +88,30 @@ export async function readRevisionDiff(ctx: ReadContext, reader: Reader, revisio
 async function readRevision(ctx: ReadContext, reader: Reader, id: string): Promise<RevisionRow> {
   if (!/^\d+$/.test(id)) throw new ForbiddenError();
   const row = await readItemByKey(ctx, 'svc_revisions', id, { fields: ['id', 'collection', 'item', 'data'] }, reader);
-  return { id: Number(row['id']), collection: String(row['collection']), item: String(row['item']), data: revisionValues(row['data']) };
+  return {
+    id: Number(row['id']),
+    collection: String(row['collection']),
+    item: String(row['item']),
+    data: revisionValues(row['data']),
+  };
 }
 
-function diffField(ctx: ReadContext, collection: string, name: string, before: unknown, after: unknown): FieldDiff | undefined {
+function diffField(
+  ctx: ReadContext,
+  collection: string,
+  name: string,
+  before: unknown,
+  after: unknown,
+): FieldDiff | undefined {
   if (JSON.stringify(before) === JSON.stringify(after)) return undefined;
   const type = findField(ctx.overview, collection, name)?.type;
   if (typeof before === 'string' && typeof after === 'string' && type !== undefined && TEXT_TYPES.has(type)) {
     const isMultiline = before.includes('\n') || after.includes('\n');
-    const changes = (isMultiline ? diffLines(before, after) : diffWords(before, after)).map((c) => ({ value: c.value, added: c.added, removed: c.removed }));
+    const changes = (isMultiline ? diffLines(before, after) : diffWords(before, after)).map((c) => ({
+      value: c.value,
+      added: c.added,
+      removed: c.removed,
+    }));
     return { before, after, changes };
   }
   if (getFieldRelation(ctx.overview, collection, name)?.kind === 'o2m') {

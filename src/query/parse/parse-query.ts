@@ -129,7 +129,11 @@ function normalizeFilter(filter: Readonly<Record<string, unknown>>): Filter {
     if (key === '_and' || key === '_or') {
       const items = asArray(value);
       if (items === undefined || !items.every(isPlainObject)) throw new InvalidQueryError('Invalid filter object');
-      setOwn(out, key, items.map((item) => normalizeFilter(item as Readonly<Record<string, unknown>>)));
+      setOwn(
+        out,
+        key,
+        items.map((item) => normalizeFilter(item as Readonly<Record<string, unknown>>)),
+      );
     } else if (isPlainObject(value) && asArray(value) === undefined) {
       setOwn(out, key, normalizeFilter(value));
     } else {

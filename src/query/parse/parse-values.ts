@@ -64,7 +64,8 @@ export function parseInteger(value: unknown, name: string, min: number): number 
   if (!Number.isFinite(n)) throw new InvalidQueryError(`"${name}" must be a number`);
   if (!Number.isInteger(n)) throw new InvalidQueryError(`"${name}" must be an integer`);
   if (n < min) throw new InvalidQueryError(`"${name}" must be greater than or equal to ${min}`);
-  if (n > MAX_QUERY_INTEGER) throw new InvalidQueryError(`"${name}" must be less than or equal to ${MAX_QUERY_INTEGER}`);
+  if (n > MAX_QUERY_INTEGER)
+    throw new InvalidQueryError(`"${name}" must be less than or equal to ${MAX_QUERY_INTEGER}`);
   return n;
 }
 

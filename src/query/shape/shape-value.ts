@@ -3,8 +3,7 @@ import type { FieldType } from '../../../catalog/overview/types.js';
 /** reference/system-collections.md: what a masked (hash, conceal) value reads as. */
 export const MASK = '**********';
 
-const TEMPORAL =
-  /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const TEMPORAL = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 export interface ValueOptions {
   readonly masked?: boolean;
@@ -101,7 +100,15 @@ function utcIsoText(raw: string): string | undefined {
   const [, year = '', month = '', day = '', hours = '', minutes = '', seconds = '', fraction = ''] = match;
   const m = Number(month);
   const d = Number(day);
-  if (m < 1 || m > 12 || d < 1 || d > (DAYS_IN_MONTH[m - 1] ?? 0) || Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) {
+  if (
+    m < 1 ||
+    m > 12 ||
+    d < 1 ||
+    d > (DAYS_IN_MONTH[m - 1] ?? 0) ||
+    Number(hours) > 23 ||
+    Number(minutes) > 59 ||
+    Number(seconds) > 59
+  ) {
     return undefined;
   }
   if (m === 2 && d === 29 && !isLeapYear(Number(year))) return undefined;

@@ -2,7 +2,13 @@ import type { FieldType } from '../../../catalog/overview/types.js';
 import { InvalidQueryError } from '../../errors.js';
 import { asArray } from '../parse/parse-values.js';
 import type { Literal } from '../ast/nodes.js';
-import { BOOLEAN_OPERATORS, LIST_OPERATORS, OPERATORS_BY_TYPE, isFilterOperator, type FilterOperator } from './filter-operators.js';
+import {
+  BOOLEAN_OPERATORS,
+  LIST_OPERATORS,
+  OPERATORS_BY_TYPE,
+  isFilterOperator,
+  type FilterOperator,
+} from './filter-operators.js';
 import { integerRangeOfType, isIntegerInRange } from './numbers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -10,7 +10,11 @@ import { describeEachDatabase } from '../../support/server.js';
 
 const NOW = new Date('2024-06-01T00:00:00.000Z');
 
-const caller = (user: string | null, role: string | null, flags: Partial<Pick<Accountability, 'admin' | 'app'>> = {}): Accountability => ({
+const caller = (
+  user: string | null,
+  role: string | null,
+  flags: Partial<Pick<Accountability, 'admin' | 'app'>> = {},
+): Accountability => ({
   user,
   role,
   admin: flags.admin ?? false,
@@ -35,13 +39,21 @@ describeEachDatabase('loading permissions from svc_permissions', (ctx) => {
     roleId = randomUUID();
     userId = randomUUID();
     await db('svc_roles').insert({ id: roleId, name: 'Editors', app_access: true });
-    await db('svc_users').insert({ id: userId, email: `${userId}@example.com`, role: roleId, status: 'active', first_name: 'Ann' });
+    await db('svc_users').insert({
+      id: userId,
+      email: `${userId}@example.com`,
+      role: roleId,
+      status: 'active',
+      first_name: 'Ann',
+    });
     await db('svc_permissions').insert([
       {
         role: roleId,
         collection: 'articles',
         action: 'read',
-        permissions: JSON.stringify({ _or: [{ owner: { _eq: '$CURRENT_USER' } }, { published_on: { _lte: '$NOW(-1 day)' } }] }),
+        permissions: JSON.stringify({
+          _or: [{ owner: { _eq: '$CURRENT_USER' } }, { published_on: { _lte: '$NOW(-1 day)' } }],
+        }),
         fields: 'id,title,owner',
       },
       {
@@ -49,10 +61,20 @@ describeEachDatabase('loading permissions from svc_permissions', (ctx) => {
         collection: 'articles',
         action: 'create',
         validation: JSON.stringify({ section: { _eq: '$CURRENT_ROLE.name' } }),
-        presets: JSON.stringify({ owner: '$CURRENT_USER', byline: '$CURRENT_USER.first_name', team: '$CURRENT_USER.role.name' }),
+        presets: JSON.stringify({
+          owner: '$CURRENT_USER',
+          byline: '$CURRENT_USER.first_name',
+          team: '$CURRENT_USER.role.name',
+        }),
         fields: '*',
       },
-      { role: null, collection: 'articles', action: 'read', permissions: JSON.stringify({ status: { _eq: 'published' } }), fields: 'id,title' },
+      {
+        role: null,
+        collection: 'articles',
+        action: 'read',
+        permissions: JSON.stringify({ status: { _eq: 'published' } }),
+        fields: 'id,title',
+      },
     ]);
   });
 
@@ -94,7 +116,9 @@ describeEachDatabase('loading permissions from svc_permissions', (ctx) => {
     const store = new PermissionStore(db, { enabled: true });
     const overview = await ctx().server.schema.getOverview();
     const queries = await permissionQueries(async () => {
-      expect(await loadPermissions({ db, store, overview }, caller(userId, roleId, { admin: true }))).to.equal(ADMIN_PERMISSIONS);
+      expect(await loadPermissions({ db, store, overview }, caller(userId, roleId, { admin: true }))).to.equal(
+        ADMIN_PERMISSIONS,
+      );
     });
     expect(queries).to.equal(0);
   });
@@ -102,7 +126,8 @@ describeEachDatabase('loading permissions from svc_permissions', (ctx) => {
   it('caches per role and schema version; invalidate() and a newer version reload', async () => {
     const store = new PermissionStore(db, { enabled: true });
     const overview = await ctx().server.schema.getOverview();
-    const load = (version = overview.version) => loadPermissions({ db, store, overview: { ...overview, version } }, caller(userId, roleId), NOW);
+    const load = (version = overview.version) =>
+      loadPermissions({ db, store, overview: { ...overview, version } }, caller(userId, roleId), NOW);
     expect(await permissionQueries(() => Promise.all([load(), load()]))).to.equal(1);
     expect(await permissionQueries(() => load())).to.equal(0);
     expect(await permissionQueries(() => loadPermissions({ db, store, overview }, caller(null, null)))).to.equal(1);
@@ -131,7 +156,12 @@ describeEachDatabase('loading permissions from svc_permissions', (ctx) => {
     const store = new PermissionStore(db, { enabled: false });
     const overview = await ctx().server.schema.getOverview();
     const load = () => loadPermissions({ db, store, overview }, caller(userId, roleId), NOW);
-    expect(await permissionQueries(async () => { await load(); await load(); })).to.equal(2);
+    expect(
+      await permissionQueries(async () => {
+        await load();
+        await load();
+      }),
+    ).to.equal(2);
   });
 
   it('a variable path that names no field, or crosses a non-m2o field, fails loudly', async () => {
@@ -139,9 +169,18 @@ describeEachDatabase('loading permissions from svc_permissions', (ctx) => {
     for (const path of ['$CURRENT_USER.shoe_size', '$CURRENT_USER.first_name.length']) {
       const role = randomUUID();
       await db('svc_roles').insert({ id: role, name: 'Broken' });
-      await db('svc_permissions').insert({ role, collection: 'articles', action: 'read', permissions: JSON.stringify({ a: { _eq: path } }), fields: '*' });
+      await db('svc_permissions').insert({
+        role,
+        collection: 'articles',
+        action: 'read',
+        permissions: JSON.stringify({ a: { _eq: path } }),
+        fields: '*',
+      });
       const store = new PermissionStore(db, { enabled: true });
-      const error = await loadPermissions({ db, store, overview }, caller(userId, role)).then(() => undefined, (e: unknown) => e);
+      const error = await loadPermissions({ db, store, overview }, caller(userId, role)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, path).to.be.instanceOf(Error);
     }
   });

@@ -98,5 +98,9 @@ export function idsOf(res: JsonResponse): unknown[] {
 
 /** A JWT for `caller` (what login would issue), so the role's ip_access comes from the cache. */
 export function jwtFor(caller: Caller, app = false): string {
-  return signAccessToken({ id: caller.user, role: caller.role, admin_access: false, app_access: app }, 'test-secret', 60_000);
+  return signAccessToken(
+    { id: caller.user, role: caller.role, admin_access: false, app_access: app },
+    'test-secret',
+    60_000,
+  );
 }

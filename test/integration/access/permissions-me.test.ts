@@ -5,7 +5,9 @@ import { asAdmin, call, createCaller, dataOf, expectForbidden, grant, type Calle
 
 type Row = Record<string, unknown>;
 
-const INVALID_CREDENTIALS = { errors: [{ message: 'Invalid user credentials.', extensions: { code: 'INVALID_CREDENTIALS' } }] };
+const INVALID_CREDENTIALS = {
+  errors: [{ message: 'Invalid user credentials.', extensions: { code: 'INVALID_CREDENTIALS' } }],
+};
 const NONE = { access: 'none' };
 
 /**
@@ -22,7 +24,12 @@ describeEachDatabase('permissions of the caller: /permissions/me', (ctx) => {
     editor = await createCaller(ctx().server.db);
     await grant(ctx(), editor.role, [
       { collection: 'articles', action: 'read' },
-      { collection: 'articles', action: 'update', permissions: { status: { _eq: 'published' } }, fields: ['title', 'body'] },
+      {
+        collection: 'articles',
+        action: 'update',
+        permissions: { status: { _eq: 'published' } },
+        fields: ['title', 'body'],
+      },
       { collection: 'comments', action: 'read', fields: ['id', 'text'] },
       { collection: 'comments', action: 'delete' },
       { collection: 'site_settings', action: 'read' },
@@ -47,10 +54,19 @@ describeEachDatabase('permissions of the caller: /permissions/me', (ctx) => {
     // Article 2 is a draft: outside the update filter.
     expect(dataOf<Row>(await as('/permissions/me/articles/2'))['update']).to.deep.equal({ access: false });
     // Missing items and keys no row can have: nothing is allowed.
-    for (const id of ['999', 'abc']) expect(dataOf<Row>(await as(`/permissions/me/articles/${id}`))['update']).to.deep.equal({ access: false });
+    for (const id of ['999', 'abc'])
+      expect(dataOf<Row>(await as(`/permissions/me/articles/${id}`))['update']).to.deep.equal({ access: false });
     // Without an id: whether the action is allowed on the collection at all.
-    expect(dataOf(await as('/permissions/me/articles'))).to.deep.equal({ update: { access: true }, delete: { access: false }, share: { access: false } });
-    expect(dataOf(await as('/permissions/me/comments/1'))).to.deep.equal({ update: { access: false }, delete: { access: true }, share: { access: false } });
+    expect(dataOf(await as('/permissions/me/articles'))).to.deep.equal({
+      update: { access: true },
+      delete: { access: false },
+      share: { access: false },
+    });
+    expect(dataOf(await as('/permissions/me/comments/1'))).to.deep.equal({
+      update: { access: false },
+      delete: { access: true },
+      share: { access: false },
+    });
   });
 
   it('unknown or unreadable collections are FORBIDDEN alike; directus_ names are svc_ names', async () => {
@@ -95,7 +111,11 @@ describeEachDatabase('permissions of the caller: /permissions/me', (ctx) => {
       share: NONE,
     });
     expect(data['comments']?.['read']).to.deep.equal({ access: 'full', fields: ['id', 'text'] });
-    expect(data['site_settings']?.['create']).to.deep.equal({ access: 'full', fields: ['headline'], presets: { visits: 5 } });
+    expect(data['site_settings']?.['create']).to.deep.equal({
+      access: 'full',
+      fields: ['headline'],
+      presets: { visits: 5 },
+    });
     // A read: nothing was written.
     expect(await ctx().server.db('svc_permissions').count({ n: '*' })).to.deep.equal(before);
   });
@@ -112,9 +132,13 @@ describeEachDatabase('permissions of the caller: /permissions/me', (ctx) => {
   });
 
   it('svc_permissions items are still served around /permissions/me', async () => {
-    const rows = dataOf<Row[]>(await asAdmin(ctx(), 'GET', `/permissions?filter[role][_eq]=${editor.role}&fields=id,collection,action&sort=id`));
+    const rows = dataOf<Row[]>(
+      await asAdmin(ctx(), 'GET', `/permissions?filter[role][_eq]=${editor.role}&fields=id,collection,action&sort=id`),
+    );
     expect(rows).to.have.length(7);
     const first = rows[0]?.['id'];
-    expect(dataOf<Row>(await asAdmin(ctx(), 'GET', `/permissions/${String(first)}?fields=collection`))).to.deep.equal({ collection: 'articles' });
+    expect(dataOf<Row>(await asAdmin(ctx(), 'GET', `/permissions/${String(first)}?fields=collection`))).to.deep.equal({
+      collection: 'articles',
+    });
   });
 });

@@ -2,7 +2,17 @@ import { statementsRunOn } from '../../support/statements.js';
 import { expect } from 'chai';
 import { describeEachDatabase } from '../../support/server.js';
 import { createQueryFixture } from '../query/fixture-schema.js';
-import { asAdmin, call, createCaller, dataOf, expectForbidden, grant, idsOf, jwtFor, type Caller } from './permission-helpers.js';
+import {
+  asAdmin,
+  call,
+  createCaller,
+  dataOf,
+  expectForbidden,
+  grant,
+  idsOf,
+  jwtFor,
+  type Caller,
+} from './permission-helpers.js';
 
 type Row = Record<string, unknown>;
 
@@ -20,11 +30,33 @@ describeEachDatabase('read permissions', (ctx) => {
     await createQueryFixture(ctx());
     reader = await createCaller(ctx().server.db);
     await grant(ctx(), reader.role, [
-      { collection: 'articles', action: 'read', permissions: { status: { _eq: 'published' } }, fields: ['id', 'title', 'status', 'views', 'author', 'comments'] },
-      { collection: 'authors', action: 'read', permissions: { id: { _neq: 2 } }, fields: ['id', 'name', 'articles', 'country'] },
-      { collection: 'comments', action: 'read', permissions: { text: { _ncontains: 'spam' } }, fields: ['id', 'text', 'article'] },
+      {
+        collection: 'articles',
+        action: 'read',
+        permissions: { status: { _eq: 'published' } },
+        fields: ['id', 'title', 'status', 'views', 'author', 'comments'],
+      },
+      {
+        collection: 'authors',
+        action: 'read',
+        permissions: { id: { _neq: 2 } },
+        fields: ['id', 'name', 'articles', 'country'],
+      },
+      {
+        collection: 'comments',
+        action: 'read',
+        permissions: { text: { _ncontains: 'spam' } },
+        fields: ['id', 'text', 'article'],
+      },
     ]);
-    await grant(ctx(), null, [{ collection: 'articles', action: 'read', permissions: { status: { _eq: 'published' } }, fields: ['id', 'title'] }]);
+    await grant(ctx(), null, [
+      {
+        collection: 'articles',
+        action: 'read',
+        permissions: { status: { _eq: 'published' } },
+        fields: ['id', 'title'],
+      },
+    ]);
   });
 
   describe('the public role', () => {
@@ -58,7 +90,13 @@ describeEachDatabase('read permissions', (ctx) => {
         { id: 5, article: { title: 'Quantum leap' } },
       ]);
       expect(dataOf(await get('/items/authors?fields=id,articles.id,articles.comments.id'))).to.deep.equal([
-        { id: 1, articles: [{ id: 1, comments: [{ id: 1 }, { id: 3 }] }, { id: 3, comments: [{ id: 5 }] }] },
+        {
+          id: 1,
+          articles: [
+            { id: 1, comments: [{ id: 1 }, { id: 3 }] },
+            { id: 3, comments: [{ id: 5 }] },
+          ],
+        },
         { id: 3, articles: [] },
       ]);
     });
@@ -118,9 +156,14 @@ describeEachDatabase('read permissions', (ctx) => {
     });
 
     it('downloads (?export) hold the same rows and fields as the read', async () => {
-      const res = await ctx().api('/items/articles?fields=id,title&export=json', { headers: { Authorization: `Bearer ${reader.token}` } });
+      const res = await ctx().api('/items/articles?fields=id,title&export=json', {
+        headers: { Authorization: `Bearer ${reader.token}` },
+      });
       expect(res.status).to.equal(200);
-      expect(await res.json()).to.deep.equal([{ id: 1, title: 'Hello world' }, { id: 3, title: 'Quantum leap' }]);
+      expect(await res.json()).to.deep.equal([
+        { id: 1, title: 'Hello world' },
+        { id: 3, title: 'Quantum leap' },
+      ]);
     });
   });
 
@@ -137,7 +180,11 @@ describeEachDatabase('read permissions', (ctx) => {
     });
 
     it('readable fields only', async () => {
-      expect(dataOf<Row[]>(await get('/fields/comments')).map((f) => f['field'])).to.have.members(['id', 'article', 'text']);
+      expect(dataOf<Row[]>(await get('/fields/comments')).map((f) => f['field'])).to.have.members([
+        'id',
+        'article',
+        'text',
+      ]);
       expectForbidden(await get('/fields/articles/body'));
       expectForbidden(await get('/fields/countries'));
       const all = dataOf<Row[]>(await get('/fields')).map((f) => `${String(f['collection'])}.${String(f['field'])}`);
@@ -145,7 +192,9 @@ describeEachDatabase('read permissions', (ctx) => {
     });
 
     it('relations whose ends are both readable', async () => {
-      const relations = dataOf<Row[]>(await get('/relations')).map((r) => `${String(r['collection'])}.${String(r['field'])}`);
+      const relations = dataOf<Row[]>(await get('/relations')).map(
+        (r) => `${String(r['collection'])}.${String(r['field'])}`,
+      );
       expect(relations.sort()).to.deep.equal(['articles.author', 'comments.article']);
       expectForbidden(await get('/relations/authors/country'));
       expect(dataOf<Row>(await get('/relations/comments/article'))['related_collection']).to.equal('articles');
@@ -158,8 +207,16 @@ describeEachDatabase('read permissions', (ctx) => {
 
     before(async () => {
       // Explicit keys: the fixture's rows were inserted with theirs (PostgreSQL's sequences did not move).
-      published = Number(dataOf<Row>(await asAdmin(ctx(), 'POST', '/items/articles', { id: 100, title: 'Journal open', status: 'published' }))['id']);
-      draft = Number(dataOf<Row>(await asAdmin(ctx(), 'POST', '/items/articles', { id: 101, title: 'Journal hidden', status: 'draft' }))['id']);
+      published = Number(
+        dataOf<Row>(
+          await asAdmin(ctx(), 'POST', '/items/articles', { id: 100, title: 'Journal open', status: 'published' }),
+        )['id'],
+      );
+      draft = Number(
+        dataOf<Row>(
+          await asAdmin(ctx(), 'POST', '/items/articles', { id: 101, title: 'Journal hidden', status: 'draft' }),
+        )['id'],
+      );
       dataOf(await asAdmin(ctx(), 'POST', '/items/countries', { id: 3, name: 'Hidden land' }));
       await grant(ctx(), reader.role, [
         { collection: 'svc_revisions', action: 'read' },
@@ -169,10 +226,15 @@ describeEachDatabase('read permissions', (ctx) => {
 
     it('shows revisions and activity only of the items the role may read', async () => {
       const revisions = dataOf<Row[]>(await get('/revisions?fields=collection,item,data.title'));
-      expect(revisions.map((r) => `${String(r['collection'])}:${String(r['item'])}`)).to.deep.equal([`articles:${published}`]);
+      expect(revisions.map((r) => `${String(r['collection'])}:${String(r['item'])}`)).to.deep.equal([
+        `articles:${published}`,
+      ]);
       const activity = dataOf<Row[]>(await get('/activity?fields=collection,item'));
       expect(activity).to.deep.equal([{ collection: 'articles', item: String(published) }]);
-      const hidden = await ctx().server.db('svc_revisions').where({ collection: 'articles', item: String(draft) }).first<Row>('id');
+      const hidden = await ctx()
+        .server.db('svc_revisions')
+        .where({ collection: 'articles', item: String(draft) })
+        .first<Row>('id');
       expectForbidden(await get(`/revisions/${String(hidden?.['id'])}`));
     });
 
@@ -195,23 +257,25 @@ describeEachDatabase('read permissions', (ctx) => {
       await grant(ctx(), other.role, [{ collection: 'articles', action: 'read' }]);
     });
 
-    it('reads its own user row (secrets masked), role and permissions, and nobody else\'s', async () => {
+    it("reads its own user row (secrets masked), role and permissions, and nobody else's", async () => {
       const users = dataOf<Row[]>(await call(ctx(), app.token, 'GET', '/users?fields=id,token,password'));
       expect(users).to.deep.equal([{ id: app.user, token: '**********', password: '**********' }]);
       expect(idsOf(await call(ctx(), app.token, 'GET', '/roles'))).to.deep.equal([app.role]);
       expect(dataOf(await call(ctx(), app.token, 'GET', '/permissions'))).to.deep.equal([]);
       expectForbidden(await call(ctx(), app.token, 'GET', `/users/${other.user}`));
-      expect(dataOf<Row[]>(await call(ctx(), other.token, 'GET', '/permissions?fields=collection,action'))).to.deep.equal([
-        { collection: 'articles', action: 'read' },
-      ]);
+      expect(
+        dataOf<Row[]>(await call(ctx(), other.token, 'GET', '/permissions?fields=collection,action')),
+      ).to.deep.equal([{ collection: 'articles', action: 'read' }]);
     });
 
     it('reads the schema collections but not user collections without a permission', async () => {
-      expect(dataOf<Row[]>(await call(ctx(), app.token, 'GET', '/settings?fields=project_name'))).to.have.property('project_name');
+      expect(dataOf<Row[]>(await call(ctx(), app.token, 'GET', '/settings?fields=project_name'))).to.have.property(
+        'project_name',
+      );
       expectForbidden(await call(ctx(), app.token, 'GET', '/items/articles'));
     });
 
-    it('cannot learn another user\'s token through a filter on it, nor sort by it', async () => {
+    it("cannot learn another user's token through a filter on it, nor sort by it", async () => {
       const probe = await asAdmin(ctx(), 'GET', `/users?filter[token][_eq]=${encodeURIComponent(app.token)}`);
       expect(probe.status).to.equal(400);
       expect(JSON.stringify(probe.body)).to.not.include(app.user);
@@ -228,14 +292,26 @@ describeEachDatabase('read permissions', (ctx) => {
       await ctx().server.db('svc_users').where('id', dynamic.user).update({ first_name: 'Ann' });
       await grant(ctx(), dynamic.role, [
         // Articles published more than a day ago, by the author named like the user.
-        { collection: 'articles', action: 'read', permissions: { published: { _lte: '$NOW(-1 day)' } }, fields: ['id', 'author'] },
-        { collection: 'authors', action: 'read', permissions: { name: { _eq: '$CURRENT_USER.first_name' } }, fields: ['id', 'name', 'articles'] },
+        {
+          collection: 'articles',
+          action: 'read',
+          permissions: { published: { _lte: '$NOW(-1 day)' } },
+          fields: ['id', 'author'],
+        },
+        {
+          collection: 'authors',
+          action: 'read',
+          permissions: { name: { _eq: '$CURRENT_USER.first_name' } },
+          fields: ['id', 'name', 'articles'],
+        },
         { collection: 'svc_roles', action: 'read', permissions: { id: { _eq: '$CURRENT_ROLE' } }, fields: ['id'] },
       ]);
     });
 
     it('resolve for the caller at every level of a read', async () => {
-      expect(dataOf(await call(ctx(), dynamic.token, 'GET', '/items/articles?fields=id,author.name&sort=id'))).to.deep.equal([
+      expect(
+        dataOf(await call(ctx(), dynamic.token, 'GET', '/items/articles?fields=id,author.name&sort=id')),
+      ).to.deep.equal([
         { id: 1, author: { name: 'Ann' } },
         { id: 2, author: null },
       ]);
@@ -249,7 +325,10 @@ describeEachDatabase('read permissions', (ctx) => {
       const db = ctx().server.db;
       await call(ctx(), dynamic.token, 'GET', '/items/articles');
       const statements = await statementsRunOn(db, async () => {
-        for (let i = 0; i < 3; i++) expect((await call(ctx(), dynamic.token, 'GET', '/items/articles?fields=id,author.name')).status).to.equal(200);
+        for (let i = 0; i < 3; i++)
+          expect((await call(ctx(), dynamic.token, 'GET', '/items/articles?fields=id,author.name')).status).to.equal(
+            200,
+          );
       });
       expect(statements.filter((sql) => sql.includes('svc_permissions'))).to.deep.equal([]);
     });
@@ -258,13 +337,24 @@ describeEachDatabase('read permissions', (ctx) => {
   describe('rules are reloaded when they change, on every instance', () => {
     it('a permission written through /permissions applies to the next request', async () => {
       expectForbidden(await get('/items/countries'));
-      const created = dataOf<Row>(await asAdmin(ctx(), 'POST', '/permissions', { role: reader.role, collection: 'countries', action: 'read', fields: ['id', 'code'] }));
+      const created = dataOf<Row>(
+        await asAdmin(ctx(), 'POST', '/permissions', {
+          role: reader.role,
+          collection: 'countries',
+          action: 'read',
+          fields: ['id', 'code'],
+        }),
+      );
       expect(dataOf(await get('/items/countries?sort=id'))).to.deep.equal([
         { id: 1, code: 'NL' },
         { id: 2, code: 'DE' },
         { id: 3, code: null },
       ]);
-      expect(dataOf<Row>(await asAdmin(ctx(), 'PATCH', `/permissions/${String(created['id'])}`, { fields: ['id'] }))['fields']).to.deep.equal(['id']);
+      expect(
+        dataOf<Row>(await asAdmin(ctx(), 'PATCH', `/permissions/${String(created['id'])}`, { fields: ['id'] }))[
+          'fields'
+        ],
+      ).to.deep.equal(['id']);
       expectForbidden(await get('/items/countries?fields=code'));
       expect(await asAdmin(ctx(), 'DELETE', `/permissions/${String(created['id'])}`)).to.include({ status: 204 });
       expectForbidden(await get('/items/countries'));

@@ -6,7 +6,16 @@ import { verifyPassword } from '../../../src/auth/passwords.js';
 import { describeEachDatabase } from '../../support/server.js';
 import { ARTICLE_TABLES, countRows, createCommandSchema } from '../commands/schema.js';
 import { waitForExport } from '../files/export-status.js';
-import { asAdmin, call, createCaller, dataOf, expectForbidden, grant, type Caller, type JsonResponse } from './permission-helpers.js';
+import {
+  asAdmin,
+  call,
+  createCaller,
+  dataOf,
+  expectForbidden,
+  grant,
+  type Caller,
+  type JsonResponse,
+} from './permission-helpers.js';
 
 type Row = Record<string, unknown>;
 
@@ -52,7 +61,13 @@ describeEachDatabase(
           // A created article may not be by an author called "Banned" (checked after nested writes).
           permissions: { _or: [{ author: { _null: true } }, { author: { name: { _neq: 'Banned' } } }] },
         },
-        { collection: 'articles', action: 'update', permissions: own, fields: ['title', 'status', 'comments'], validation: { status: { _neq: 'published' } } },
+        {
+          collection: 'articles',
+          action: 'update',
+          permissions: own,
+          fields: ['title', 'status', 'comments'],
+          validation: { status: { _neq: 'published' } },
+        },
         { collection: 'articles', action: 'delete', permissions: own },
         { collection: 'authors', action: 'create', fields: ['name'], presets: { name: '$CURRENT_USER' } },
         { collection: 'authors', action: 'read' },
@@ -66,10 +81,14 @@ describeEachDatabase(
 
     describe('create', () => {
       it('fills presets under the payload (variables resolved) and the item reads back', async () => {
-        const created = dataOf<Row>(await as('POST', '/items/articles?fields=title,status,code,user_created', { title: 'Mine' }));
+        const created = dataOf<Row>(
+          await as('POST', '/items/articles?fields=title,status,code,user_created', { title: 'Mine' }),
+        );
         expect(created).to.deep.equal({ title: 'Mine', status: 'draft', code: 'C-preset', user_created: writer.user });
         expect(dataOf<Row>(await as('POST', '/items/authors?fields=name', {}))).to.deep.equal({ name: writer.user });
-        const chosen = dataOf<Row>(await as('POST', '/items/articles?fields=status', { title: 'Chosen', status: 'review' }));
+        const chosen = dataOf<Row>(
+          await as('POST', '/items/articles?fields=status', { title: 'Chosen', status: 'review' }),
+        );
         expect(chosen).to.deep.equal({ status: 'review' });
       });
 
@@ -82,7 +101,9 @@ describeEachDatabase(
 
       it('a merged item failing the permission validation is FAILED_VALIDATION, nothing written', async () => {
         const before = await snapshot();
-        expect(failedValidations(await as('POST', '/items/articles', { title: 'Loud', status: 'published' }))).to.deep.equal([['status', 'in']]);
+        expect(
+          failedValidations(await as('POST', '/items/articles', { title: 'Loud', status: 'published' })),
+        ).to.deep.equal([['status', 'in']]);
         expect(await snapshot()).to.deep.equal(before);
       });
 
@@ -90,16 +111,22 @@ describeEachDatabase(
         const before = await snapshot();
         expectForbidden(await as('POST', '/items/articles', { title: 'Banned one', author: { name: 'Banned' } }));
         expect(await snapshot()).to.deep.equal(before);
-        const fine = dataOf<Row>(await as('POST', '/items/articles?fields=author.name', { title: 'Fine one', author: { name: 'Fine' } }));
+        const fine = dataOf<Row>(
+          await as('POST', '/items/articles?fields=author.name', { title: 'Fine one', author: { name: 'Fine' } }),
+        );
         expect(fine).to.deep.equal({ author: { name: 'Fine' } });
       });
 
       it('nested writes are checked against their own collection', async () => {
         const before = await snapshot();
         expectForbidden(await as('POST', '/items/articles', { title: 'Tagged', tags: [{ tags_id: { label: 'x' } }] }));
-        expectForbidden(await as('POST', '/items/articles', { title: 'Commented', comments: [{ text: 'hi', author: 1 }] }));
+        expectForbidden(
+          await as('POST', '/items/articles', { title: 'Commented', comments: [{ text: 'hi', author: 1 }] }),
+        );
         expect(await snapshot()).to.deep.equal(before);
-        const ok = dataOf<Row>(await as('POST', '/items/articles?fields=comments.text', { title: 'Commented', comments: [{ text: 'hi' }] }));
+        const ok = dataOf<Row>(
+          await as('POST', '/items/articles?fields=comments.text', { title: 'Commented', comments: [{ text: 'hi' }] }),
+        );
         expect(ok).to.deep.equal({ comments: [{ text: 'hi' }] });
       });
 
@@ -121,9 +148,13 @@ describeEachDatabase(
       const titleOf = async (id: number) => (await db()('articles').where('id', id).first<Row>('title'))?.['title'];
 
       it('updates its own item within the permitted fields', async () => {
-        expect(dataOf<Row>(await as('PATCH', `/items/articles/${mine}?fields=title`, { title: 'Own, edited' }))).to.deep.equal({ title: 'Own, edited' });
+        expect(
+          dataOf<Row>(await as('PATCH', `/items/articles/${mine}?fields=title`, { title: 'Own, edited' })),
+        ).to.deep.equal({ title: 'Own, edited' });
         expectForbidden(await as('PATCH', `/items/articles/${mine}`, { views: 3 }));
-        expect(failedValidations(await as('PATCH', `/items/articles/${mine}`, { status: 'published' }))).to.deep.equal([['status', 'neq']]);
+        expect(failedValidations(await as('PATCH', `/items/articles/${mine}`, { status: 'published' }))).to.deep.equal([
+          ['status', 'neq'],
+        ]);
       });
 
       it("another's item and a missing item get the same 403, and nothing changes", async () => {
@@ -131,14 +162,24 @@ describeEachDatabase(
         expectForbidden(await as('PATCH', `/items/articles/${theirs}`, { title: 'Hijacked' }));
         expectForbidden(await as('PATCH', '/items/articles/99999', { title: 'Hijacked' }));
         expectForbidden(await as('PATCH', '/items/articles', { keys: [mine, theirs], data: { title: 'Both' } }));
-        expectForbidden(await as('PATCH', '/items/articles', [{ id: mine, title: 'Both' }, { id: theirs, title: 'Both' }]));
+        expectForbidden(
+          await as('PATCH', '/items/articles', [
+            { id: mine, title: 'Both' },
+            { id: theirs, title: 'Both' },
+          ]),
+        );
         expect(await titleOf(theirs)).to.equal('Theirs');
         expect(await titleOf(mine)).to.equal('Own, edited');
         expect(await snapshot()).to.deep.equal(before);
       });
 
       it('an update by query selects only what the role may read', async () => {
-        const updated = dataOf<Row[]>(await as('PATCH', '/items/articles?fields=id', { query: { filter: { title: { _in: ['Own, edited', 'Theirs'] } } }, data: { status: 'review' } }));
+        const updated = dataOf<Row[]>(
+          await as('PATCH', '/items/articles?fields=id', {
+            query: { filter: { title: { _in: ['Own, edited', 'Theirs'] } } },
+            data: { status: 'review' },
+          }),
+        );
         expect(updated).to.deep.equal([{ id: mine }]);
         expect((await db()('articles').where('id', theirs).first<Row>('status'))?.['status']).to.equal('draft');
       });
@@ -155,10 +196,14 @@ describeEachDatabase(
       });
 
       it('nested edits of an own item are checked against the nested collection', async () => {
-        const res = await as('PATCH', `/items/articles/${mine}?fields=comments.text`, { comments: { create: [{ text: 'nested' }] } });
+        const res = await as('PATCH', `/items/articles/${mine}?fields=comments.text`, {
+          comments: { create: [{ text: 'nested' }] },
+        });
         expect(dataOf(res)).to.deep.equal({ comments: [{ text: 'nested' }] });
         // comments has no update rule: taking another article's comment is an update of it.
-        const other = Number(dataOf<Row>(await asAdmin(ctx(), 'POST', '/items/comments', { text: 'elsewhere', article: theirs }))['id']);
+        const other = Number(
+          dataOf<Row>(await asAdmin(ctx(), 'POST', '/items/comments', { text: 'elsewhere', article: theirs }))['id'],
+        );
         const before = await snapshot();
         expectForbidden(await as('PATCH', `/items/articles/${mine}`, { comments: [other] }));
         expect(await snapshot()).to.deep.equal(before);
@@ -194,10 +239,17 @@ describeEachDatabase(
         ]);
         const revert = (id: unknown) => call(ctx(), reverter.token, 'POST', `/utils/revert/${String(id)}`);
         const firstRevision = async (item: number) =>
-          (await db()('svc_revisions').where({ collection: 'articles', item: String(item) }).orderBy('id').first<Row>('id'))?.['id'];
+          (
+            await db()('svc_revisions')
+              .where({ collection: 'articles', item: String(item) })
+              .orderBy('id')
+              .first<Row>('id')
+          )?.['id'];
         const titleOf = async (id: number) => (await db()('articles').where('id', id).first<Row>('title'))?.['title'];
 
-        const mine = Number(dataOf<Row>(await call(ctx(), reverter.token, 'POST', '/items/articles', { title: 'Rev 1' }))['id']);
+        const mine = Number(
+          dataOf<Row>(await call(ctx(), reverter.token, 'POST', '/items/articles', { title: 'Rev 1' }))['id'],
+        );
         dataOf(await call(ctx(), reverter.token, 'PATCH', `/items/articles/${mine}`, { title: 'Rev 2' }));
         expect((await revert(await firstRevision(mine))).status).to.equal(204);
         expect(await titleOf(mine)).to.equal('Rev 1');
@@ -215,7 +267,11 @@ describeEachDatabase(
         const importAs = async (token: string, collection: string, items: unknown) => {
           const form = new FormData();
           form.append('file', new Blob([JSON.stringify(items)], { type: 'application/json' }), 'items.json');
-          const res = await ctx().api(`/utils/import/${collection}`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${token}` } });
+          const res = await ctx().api(`/utils/import/${collection}`, {
+            method: 'POST',
+            body: form,
+            headers: { Authorization: `Bearer ${token}` },
+          });
           const text = await res.text();
           return { status: res.status, body: text === '' ? undefined : (JSON.parse(text) as Row) };
         };
@@ -238,18 +294,28 @@ describeEachDatabase(
       before(async () => {
         exporter = await createCaller(db());
         await grant(ctx(), exporter.role, [
-          { collection: 'articles', action: 'read', permissions: { status: { _eq: 'review' } }, fields: ['id', 'title'] },
+          {
+            collection: 'articles',
+            action: 'read',
+            permissions: { status: { _eq: 'review' } },
+            fields: ['id', 'title'],
+          },
           { collection: 'svc_files', action: 'create' },
           { collection: 'svc_files', action: 'read', permissions: { uploaded_by: { _eq: '$CURRENT_USER' } } },
         ]);
       });
 
       it('an export holds only what its caller may read, and its file is theirs', async () => {
-        const res = await call(ctx(), exporter.token, 'POST', '/utils/export/articles', { format: 'json', query: { fields: ['*'], sort: ['id'] } });
+        const res = await call(ctx(), exporter.token, 'POST', '/utils/export/articles', {
+          format: 'json',
+          query: { fields: ['*'], sort: ['id'] },
+        });
         expect(res.status, JSON.stringify(res.body)).to.equal(204);
         const done = await waitForExport(ctx(), (r) => r.user === exporter.user && r.status.status === 'done');
         const expected = await db()('articles').where('status', 'review').orderBy('id').select<Row[]>('id', 'title');
-        const asset = await ctx().api(`/assets/${String(done.status.file)}`, { headers: { Authorization: `Bearer ${exporter.token}` } });
+        const asset = await ctx().api(`/assets/${String(done.status.file)}`, {
+          headers: { Authorization: `Bearer ${exporter.token}` },
+        });
         expect(asset.status).to.equal(200);
         expect(await asset.json()).to.deep.equal(expected.map((r) => ({ id: Number(r['id']), title: r['title'] })));
         expectForbidden(await call(ctx(), writer.token, 'GET', `/assets/${String(done.status.file)}`));
@@ -258,9 +324,14 @@ describeEachDatabase(
       it("another user's file cannot be downloaded, like a missing one", async () => {
         const form = new FormData();
         form.append('file', new Blob(['admin only'], { type: 'text/plain' }), 'admin.txt');
-        const uploaded = await ctx().api('/files', { method: 'POST', body: form, headers: { Authorization: 'Bearer test-admin-static-token' } });
+        const uploaded = await ctx().api('/files', {
+          method: 'POST',
+          body: form,
+          headers: { Authorization: 'Bearer test-admin-static-token' },
+        });
         const file = ((await uploaded.json()) as { data: Row }).data;
-        const assetAs = (id: string) => ctx().api(`/assets/${id}`, { headers: { Authorization: `Bearer ${exporter.token}` } });
+        const assetAs = (id: string) =>
+          ctx().api(`/assets/${id}`, { headers: { Authorization: `Bearer ${exporter.token}` } });
         const forbidden = await assetAs(String(file['id']));
         const missing = await assetAs('00000000-0000-4000-8000-000000000000');
         expect([forbidden.status, await forbidden.text()]).to.deep.equal([missing.status, await missing.text()]);
@@ -276,8 +347,12 @@ describeEachDatabase(
           const short = await asAdmin(ctx(), 'POST', '/users', { email: 'short@example.com', password: 'short' });
           expect(failedValidations(short)).to.deep.equal([['password', 'regex']]);
           expect(await db()('svc_users').where('email', 'short@example.com').first('id')).to.equal(undefined);
-          const user = dataOf<Row>(await asAdmin(ctx(), 'POST', '/users', { email: 'long@example.com', password: 'long enough password' }));
-          expect(failedValidations(await asAdmin(ctx(), 'PATCH', `/users/${String(user['id'])}`, { password: 'nope' }))).to.deep.equal([['password', 'regex']]);
+          const user = dataOf<Row>(
+            await asAdmin(ctx(), 'POST', '/users', { email: 'long@example.com', password: 'long enough password' }),
+          );
+          expect(
+            failedValidations(await asAdmin(ctx(), 'PATCH', `/users/${String(user['id'])}`, { password: 'nope' })),
+          ).to.deep.equal([['password', 'regex']]);
           const stored = await db()('svc_users').where('id', String(user['id'])).first<Row>('password');
           expect(await verifyPassword(String(stored?.['password']), 'long enough password')).to.equal(true);
         } finally {
@@ -288,18 +363,28 @@ describeEachDatabase(
       it('tfa_secret is never written through items; an admin may clear it', async () => {
         const user = dataOf<Row>(await asAdmin(ctx(), 'POST', '/users', { email: 'tfa@example.com' }));
         await db()('svc_users').where('id', String(user['id'])).update({ tfa_secret: 'JBSWY3DPEHPK3PXP' });
-        expectForbidden(await asAdmin(ctx(), 'PATCH', `/users/${String(user['id'])}`, { tfa_secret: 'KRSXG5CTMVRXEZLU' }));
-        expect((await db()('svc_users').where('id', String(user['id'])).first<Row>('tfa_secret'))?.['tfa_secret']).to.equal('JBSWY3DPEHPK3PXP');
+        expectForbidden(
+          await asAdmin(ctx(), 'PATCH', `/users/${String(user['id'])}`, { tfa_secret: 'KRSXG5CTMVRXEZLU' }),
+        );
+        expect(
+          (await db()('svc_users').where('id', String(user['id'])).first<Row>('tfa_secret'))?.['tfa_secret'],
+        ).to.equal('JBSWY3DPEHPK3PXP');
         dataOf(await asAdmin(ctx(), 'PATCH', `/users/${String(user['id'])}`, { tfa_secret: null }));
-        expect((await db()('svc_users').where('id', String(user['id'])).first<Row>('tfa_secret'))?.['tfa_secret']).to.equal(null);
+        expect(
+          (await db()('svc_users').where('id', String(user['id'])).first<Row>('tfa_secret'))?.['tfa_secret'],
+        ).to.equal(null);
       });
 
       it('a re-sent masked token keeps the token: the mask never becomes a static token', async () => {
-        const user = dataOf<Row>(await asAdmin(ctx(), 'POST', '/users', { email: 'token@example.com', token: 'a-real-static-token' }));
+        const user = dataOf<Row>(
+          await asAdmin(ctx(), 'POST', '/users', { email: 'token@example.com', token: 'a-real-static-token' }),
+        );
         const read = dataOf<Row>(await asAdmin(ctx(), 'GET', `/users/${String(user['id'])}?fields=token,email`));
         expect(read['token']).to.equal('**********');
         dataOf(await asAdmin(ctx(), 'PATCH', `/users/${String(user['id'])}`, read));
-        expect((await db()('svc_users').where('id', String(user['id'])).first<Row>('token'))?.['token']).to.equal('a-real-static-token');
+        expect((await db()('svc_users').where('id', String(user['id'])).first<Row>('token'))?.['token']).to.equal(
+          'a-real-static-token',
+        );
         expect((await call(ctx(), '**********', 'GET', '/users/me')).status).to.equal(401);
       });
     });

@@ -32,11 +32,19 @@ async function login(api: Api, user: TestUser): Promise<Tokens> {
   const { data } = (await json.json()) as { data: { access_token: string; refresh_token: string } };
   const session = await postJson(api, '/auth/login', { email: user.email, password: user.password, mode: 'session' });
   expect(session.status).to.equal(200);
-  return { access: data.access_token, refresh: data.refresh_token, session: cookieNamed(session, 'svc_session_token').value };
+  return {
+    access: data.access_token,
+    refresh: data.refresh_token,
+    session: cookieNamed(session, 'svc_session_token').value,
+  };
 }
 
 async function adminWrite(api: Api, method: string, path: string, body?: unknown): Promise<void> {
-  const res = await api(path, { method, headers: adminHeaders, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await api(path, {
+    method,
+    headers: adminHeaders,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   expect(res.status, await res.text()).to.be.oneOf([200, 204]);
 }
 
@@ -47,7 +55,11 @@ const me = (api: Api, token: string) => api('/users/me?fields=id', bearer(token)
 
 /** `{ users_me { id } }` on /graphql/system as `init`. */
 const graphqlMe = (api: Api, init: { headers: Record<string, string> }) =>
-  api('/graphql/system', { method: 'POST', headers: { ...init.headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ query: '{ users_me { id } }' }) });
+  api('/graphql/system', {
+    method: 'POST',
+    headers: { ...init.headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ query: '{ users_me { id } }' }),
+  });
 
 const sessionsOf = (db: Knex, user: string) => db('svc_sessions').where('user', user).pluck('token');
 
@@ -58,7 +70,9 @@ async function expectUsable(api: Api, user: TestUser, tokens: Tokens): Promise<v
   expect(((await res.json()) as { data: { id: string } }).data.id).to.equal(user.id);
   const gql = await graphqlMe(api, bearer(tokens.access));
   expect(((await gql.json()) as { data: { users_me: { id: string } } }).data.users_me.id).to.equal(user.id);
-  expect((await api('/users/me?fields=id', { headers: { Cookie: `svc_session_token=${tokens.session}` } })).status).to.equal(200);
+  expect(
+    (await api('/users/me?fields=id', { headers: { Cookie: `svc_session_token=${tokens.session}` } })).status,
+  ).to.equal(200);
 }
 
 /** The access token, the session token and the refresh token are all refused, and no session is left. */
@@ -67,8 +81,16 @@ async function expectLockedOut(ctx: () => ServerContext, user: TestUser, tokens:
   await expectOnlyError(await me(api, tokens.access), 401, 'INVALID_CREDENTIALS');
   await expectOnlyError(await graphqlMe(api, bearer(tokens.access)), 401, 'INVALID_CREDENTIALS');
   await expectOnlyError(await api(`/items/svc_settings?access_token=${tokens.access}`), 401, 'INVALID_CREDENTIALS');
-  await expectOnlyError(await api('/users/me', { headers: { Cookie: `svc_session_token=${tokens.session}` } }), 401, 'INVALID_CREDENTIALS');
-  await expectOnlyError(await postJson(api, '/auth/refresh', { refresh_token: tokens.refresh }), 401, 'INVALID_CREDENTIALS');
+  await expectOnlyError(
+    await api('/users/me', { headers: { Cookie: `svc_session_token=${tokens.session}` } }),
+    401,
+    'INVALID_CREDENTIALS',
+  );
+  await expectOnlyError(
+    await postJson(api, '/auth/refresh', { refresh_token: tokens.refresh }),
+    401,
+    'INVALID_CREDENTIALS',
+  );
   expect(await sessionsOf(ctx().server.db, user.id)).to.deep.equal([]);
 }
 
@@ -128,7 +150,10 @@ describeEachDatabase(
       try {
         const user = await createAppUser();
         const tokens = await login(ctx().api, user);
-        for (let i = 0; i < 2; i++) expect((await postJson(ctx().api, '/auth/login', { email: user.email, password: 'wrong' })).status).to.equal(401);
+        for (let i = 0; i < 2; i++)
+          expect((await postJson(ctx().api, '/auth/login', { email: user.email, password: 'wrong' })).status).to.equal(
+            401,
+          );
         await expectLockedOut(ctx, user, tokens);
       } finally {
         await ctx().server.db('svc_settings').update({ auth_login_attempts: 25 });
@@ -140,10 +165,20 @@ describeEachDatabase(
       const tokens = await login(ctx().api, user);
       await adminWrite(ctx().api, 'PATCH', `/users/${user.id}`, { password: 'a-new-password-1' });
       expect(await sessionsOf(ctx().server.db, user.id)).to.deep.equal([]);
-      await expectOnlyError(await postJson(ctx().api, '/auth/refresh', { refresh_token: tokens.refresh }), 401, 'INVALID_CREDENTIALS');
-      await expectOnlyError(await ctx().api('/users/me', { headers: { Cookie: `svc_session_token=${tokens.session}` } }), 401, 'INVALID_CREDENTIALS');
+      await expectOnlyError(
+        await postJson(ctx().api, '/auth/refresh', { refresh_token: tokens.refresh }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
+      await expectOnlyError(
+        await ctx().api('/users/me', { headers: { Cookie: `svc_session_token=${tokens.session}` } }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
       // The new password logs in.
-      expect((await postJson(ctx().api, '/auth/login', { email: user.email, password: 'a-new-password-1' })).status).to.equal(200);
+      expect(
+        (await postJson(ctx().api, '/auth/login', { email: user.email, password: 'a-new-password-1' })).status,
+      ).to.equal(200);
     });
 
     it('a password the user changes, through /users/me or GraphQL, ends their sessions', async () => {
@@ -157,7 +192,11 @@ describeEachDatabase(
       });
       expect(rest.status).to.equal(200);
       expect(await sessionsOf(ctx().server.db, user.id)).to.deep.equal([]);
-      await expectOnlyError(await postJson(ctx().api, '/auth/refresh', { refresh_token: tokens.refresh }), 401, 'INVALID_CREDENTIALS');
+      await expectOnlyError(
+        await postJson(ctx().api, '/auth/refresh', { refresh_token: tokens.refresh }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
 
       tokens = await login(ctx().api, { ...user, password: 'changed-by-me-1' });
       const gql = await ctx().api('/graphql/system', {
@@ -167,7 +206,11 @@ describeEachDatabase(
       });
       expect(await gql.json()).to.deep.equal({ data: { update_users_me: { id: user.id } } });
       expect(await sessionsOf(ctx().server.db, user.id)).to.deep.equal([]);
-      await expectOnlyError(await postJson(ctx().api, '/auth/refresh', { refresh_token: tokens.refresh }), 401, 'INVALID_CREDENTIALS');
+      await expectOnlyError(
+        await postJson(ctx().api, '/auth/refresh', { refresh_token: tokens.refresh }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
     });
 
     it('writes that keep the user active and the password as it was keep the sessions', async () => {
@@ -236,7 +279,8 @@ const LONG_CACHE = { ...FAST, AUTH_USER_CACHE_TTL: '10m' };
 describeEachDatabase(
   "a token's user is read once per AUTH_USER_CACHE_TTL, and forgotten when it changes",
   (ctx) => {
-    const createAppUser = async () => createUser(ctx().server.db, { role: await createRole(ctx().server.db, { app_access: true }) });
+    const createAppUser = async () =>
+      createUser(ctx().server.db, { role: await createRole(ctx().server.db, { app_access: true }) });
 
     it('many requests with one token read the user once', async () => {
       const user = await createAppUser();
@@ -274,7 +318,9 @@ describeEachDatabase(
       });
       try {
         const other: Api = (path, init) => fetch(second.url + path, init);
-        const user = await createUser(ctx().server.db, { role: await createRole(ctx().server.db, { app_access: true }) });
+        const user = await createUser(ctx().server.db, {
+          role: await createRole(ctx().server.db, { app_access: true }),
+        });
         const { access } = await login(ctx().api, user);
         expect((await me(other, access)).status).to.equal(200);
         await adminWrite(ctx().api, 'PATCH', `/users/${user.id}`, { status: 'suspended' });

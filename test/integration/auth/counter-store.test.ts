@@ -86,7 +86,11 @@ describe('RedisCounterStore', function () {
   });
 
   it('an unreachable Redis is 503 SERVICE_UNAVAILABLE for the rate limiter', async () => {
-    const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const down = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     down.on('error', () => undefined);
     try {
       const error = await new RedisCounterStore(down, 'x:').increment('k', 1000).then(
@@ -109,14 +113,26 @@ describe('FallbackCounterStore (RATE_LIMITER_REDIS_FALLBACK)', function () {
   const infos: string[] = [];
   const storeWith = (fallback: CounterFallback) => {
     if (redis === undefined) throw new Error('redis not started');
-    const logger = { warn: (_d: unknown, message: string) => void warnings.push(message), info: (_d: unknown, message: string) => void infos.push(message) };
-    return new FallbackCounterStore(new RedisCounterStore(redis, `svc-test:${randomUUID()}:`), new RedisGuard('rate limiter', 'degraded', logger), fallback);
+    const logger = {
+      warn: (_d: unknown, message: string) => void warnings.push(message),
+      info: (_d: unknown, message: string) => void infos.push(message),
+    };
+    return new FallbackCounterStore(
+      new RedisCounterStore(redis, `svc-test:${randomUUID()}:`),
+      new RedisGuard('rate limiter', 'degraded', logger),
+      fallback,
+    );
   };
   const limitOf = async (store: CounterStore) => {
     const outcomes: string[] = [];
     for (let i = 0; i < 4; i += 1) {
       const started = Date.now();
-      outcomes.push(await consumePoint(store, 'k', 2, 60).then(() => 'ok', (error: unknown) => (error as { code: string }).code));
+      outcomes.push(
+        await consumePoint(store, 'k', 2, 60).then(
+          () => 'ok',
+          (error: unknown) => (error as { code: string }).code,
+        ),
+      );
       expect(Date.now() - started).to.be.lessThan(1500);
     }
     return outcomes;
@@ -159,7 +175,12 @@ describe('FallbackCounterStore (RATE_LIMITER_REDIS_FALLBACK)', function () {
   it('closed: while Redis hangs every request is 503 SERVICE_UNAVAILABLE, answered at once', async () => {
     const store = storeWith('closed');
     server?.pause();
-    expect(await limitOf(store)).to.deep.equal(['SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE']);
+    expect(await limitOf(store)).to.deep.equal([
+      'SERVICE_UNAVAILABLE',
+      'SERVICE_UNAVAILABLE',
+      'SERVICE_UNAVAILABLE',
+      'SERVICE_UNAVAILABLE',
+    ]);
     expect(warnings).to.have.length(1);
   });
 });

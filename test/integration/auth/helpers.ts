@@ -142,6 +142,7 @@ export function dbTimestamp(db: Knex, date: Date): Date | string {
 /** A timestamp column read back: a Date (PostgreSQL, MySQL) or SQLite's UTC text. */
 export function fromDbTimestamp(value: unknown): Date {
   if (value instanceof Date) return value;
-  if (typeof value === 'string') return new Date(`${value.replace(' ', 'T')}${/Z|[+-]\d\d:?\d\d$/.test(value) ? '' : 'Z'}`);
+  if (typeof value === 'string')
+    return new Date(`${value.replace(' ', 'T')}${/Z|[+-]\d\d:?\d\d$/.test(value) ? '' : 'Z'}`);
   throw new Error(`not a timestamp: ${String(value)}`);
 }

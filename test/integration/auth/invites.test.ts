@@ -19,8 +19,15 @@ describe('invites', () => {
       const db = () => ctx().server.db;
       const post = (path: string, body: unknown) => postJson(ctx().api, path, body);
       const newEmail = () => `invitee-${randomUUID().slice(0, 8)}@example.com`;
-      const userRow = (email: string) => db()('svc_users').whereRaw('LOWER(email) = ?', [email.toLowerCase()]).first<Record<string, unknown> | undefined>();
-      const activityOf = (item: unknown) => db()('svc_activity').where({ collection: 'svc_users', item: String(item) }).orderBy('id').select<Record<string, unknown>[]>('*');
+      const userRow = (email: string) =>
+        db()('svc_users')
+          .whereRaw('LOWER(email) = ?', [email.toLowerCase()])
+          .first<Record<string, unknown> | undefined>();
+      const activityOf = (item: unknown) =>
+        db()('svc_activity')
+          .where({ collection: 'svc_users', item: String(item) })
+          .orderBy('id')
+          .select<Record<string, unknown>[]>('*');
 
       /** Invites `email` as the admin and returns the token of the mail it gets. */
       async function invite(email: string, role: string): Promise<string> {
@@ -67,7 +74,11 @@ describe('invites', () => {
         ]);
         const login = await post('/auth/login', { email, password: 'my-own-password' });
         expect(login.status).to.equal(200);
-        const again = await expectOnlyError(await post('/users/invite/accept', { token, password: 'another-password' }), 400, 'INVALID_PAYLOAD');
+        const again = await expectOnlyError(
+          await post('/users/invite/accept', { token, password: 'another-password' }),
+          400,
+          'INVALID_PAYLOAD',
+        );
         expect(again.errors[0]?.extensions['reason']).to.equal(`Email address ${email} hasn't been invited`);
       });
 
@@ -90,18 +101,29 @@ describe('invites', () => {
       it('an invite_url must be in USER_INVITE_URL_ALLOW_LIST: else 400 and nothing written or sent', async () => {
         const role = await createRole(db());
         const email = newEmail();
-        const refused = await asAdmin(ctx(), 'POST', '/users/invite', { email, role, invite_url: 'https://evil.test/accept' });
+        const refused = await asAdmin(ctx(), 'POST', '/users/invite', {
+          email,
+          role,
+          invite_url: 'https://evil.test/accept',
+        });
         expect(refused.status).to.equal(400);
         expect(refused.body).to.deep.equal({
           errors: [
             {
               message: 'Invalid payload. URL "https://evil.test/accept" can\'t be used to invite users.',
-              extensions: { code: 'INVALID_PAYLOAD', reason: 'URL "https://evil.test/accept" can\'t be used to invite users' },
+              extensions: {
+                code: 'INVALID_PAYLOAD',
+                reason: 'URL "https://evil.test/accept" can\'t be used to invite users',
+              },
             },
           ],
         });
         expect(await userRow(email)).to.equal(undefined);
-        const res = await asAdmin(ctx(), 'POST', '/users/invite', { email, role, invite_url: 'https://app.test/accept?lang=en' });
+        const res = await asAdmin(ctx(), 'POST', '/users/invite', {
+          email,
+          role,
+          invite_url: 'https://app.test/accept?lang=en',
+        });
         expect(res.status).to.equal(204);
         const link = await inbox.nextLink(email);
         expect(link.origin + link.pathname).to.equal('https://app.test/accept');
@@ -116,7 +138,9 @@ describe('invites', () => {
         const caller = await createCaller(db());
         expect((await call(ctx(), caller.token, 'POST', '/users/invite', { email, role })).status).to.equal(403);
         expect(await userRow(email)).to.equal(undefined);
-        await grant(ctx(), caller.role, [{ collection: 'svc_users', action: 'create', fields: ['email', 'role', 'status'] }]);
+        await grant(ctx(), caller.role, [
+          { collection: 'svc_users', action: 'create', fields: ['email', 'role', 'status'] },
+        ]);
         expect((await call(ctx(), caller.token, 'POST', '/users/invite', { email, role })).status).to.equal(204);
         expect(await userRow(email)).to.include({ status: 'invited', role });
         const activity = await activityOf((await userRow(email))?.['id']);
@@ -129,7 +153,9 @@ describe('invites', () => {
         const invited = newEmail();
         await invite(invited, first);
         const caller = await createCaller(db());
-        await grant(ctx(), caller.role, [{ collection: 'svc_users', action: 'create', fields: ['email', 'role', 'status'] }]);
+        await grant(ctx(), caller.role, [
+          { collection: 'svc_users', action: 'create', fields: ['email', 'role', 'status'] },
+        ]);
         const fresh = newEmail();
         const res = await call(ctx(), caller.token, 'POST', '/users/invite', { email: [fresh, invited], role: second });
         expect(res.status, JSON.stringify(res.body)).to.equal(403);
@@ -145,18 +171,34 @@ describe('invites', () => {
         await invite(email, await createRole(db()));
         const accept = (token: string) => post('/users/invite/accept', { token, password: 'whatever-password' });
         const claims = { email, scope: 'invite' };
-        await expectOnlyError(await accept(jwt.sign({ email, scope: 'password-reset' }, SECRET, { issuer: 'svc', expiresIn: 60 })), 403, 'FORBIDDEN');
-        await expectOnlyError(await accept(jwt.sign(claims, 'other-secret', { issuer: 'svc', expiresIn: 60 })), 403, 'INVALID_TOKEN');
+        await expectOnlyError(
+          await accept(jwt.sign({ email, scope: 'password-reset' }, SECRET, { issuer: 'svc', expiresIn: 60 })),
+          403,
+          'FORBIDDEN',
+        );
+        await expectOnlyError(
+          await accept(jwt.sign(claims, 'other-secret', { issuer: 'svc', expiresIn: 60 })),
+          403,
+          'INVALID_TOKEN',
+        );
         await expectOnlyError(await accept('not-a-jwt'), 403, 'INVALID_TOKEN');
         const now = Math.floor(Date.now() / 1000);
-        await expectOnlyError(await accept(jwt.sign({ ...claims, iat: now - 700000, exp: now - 10 }, SECRET, { issuer: 'svc' })), 401, 'TOKEN_EXPIRED');
+        await expectOnlyError(
+          await accept(jwt.sign({ ...claims, iat: now - 700000, exp: now - 10 }, SECRET, { issuer: 'svc' })),
+          401,
+          'TOKEN_EXPIRED',
+        );
         expect(await userRow(email)).to.include({ status: 'invited', password: null });
       });
 
       it('an active user cannot use an invite token (400 INVALID_PAYLOAD), and nothing changes', async () => {
         const user = await createUser(db());
         const token = jwt.sign({ email: user.email, scope: 'invite' }, SECRET, { issuer: 'svc', expiresIn: 60 });
-        const error = await expectOnlyError(await post('/users/invite/accept', { token, password: 'taken-over-1' }), 400, 'INVALID_PAYLOAD');
+        const error = await expectOnlyError(
+          await post('/users/invite/accept', { token, password: 'taken-over-1' }),
+          400,
+          'INVALID_PAYLOAD',
+        );
         expect(error.errors[0]?.message).to.equal(`Invalid payload. Email address ${user.email} hasn't been invited.`);
         expect((await post('/auth/login', { email: user.email, password: user.password })).status).to.equal(200);
       });
@@ -166,10 +208,16 @@ describe('invites', () => {
         const token = await invite(email, await createRole(db()));
         await db()('svc_settings').update({ auth_password_policy: '/^.{16,}$/' });
         try {
-          const error = await expectOnlyError(await post('/users/invite/accept', { token, password: 'short' }), 400, 'FAILED_VALIDATION');
+          const error = await expectOnlyError(
+            await post('/users/invite/accept', { token, password: 'short' }),
+            400,
+            'FAILED_VALIDATION',
+          );
           expect(error.errors[0]?.extensions).to.include({ field: 'password', type: 'regex' });
           expect(await userRow(email)).to.include({ status: 'invited', password: null });
-          expect((await post('/users/invite/accept', { token, password: 'long-enough-password' })).status).to.equal(204);
+          expect((await post('/users/invite/accept', { token, password: 'long-enough-password' })).status).to.equal(
+            204,
+          );
         } finally {
           await db()('svc_settings').update({ auth_password_policy: null });
         }
@@ -191,7 +239,9 @@ describe('invites', () => {
         for (const [path, body, reason] of cases) {
           const res = await asAdmin(ctx(), 'POST', path, body);
           expect(res.status, path).to.equal(400);
-          expect((res.body as { errors: { extensions: Record<string, unknown> }[] }).errors[0]?.extensions['reason']).to.equal(reason);
+          expect(
+            (res.body as { errors: { extensions: Record<string, unknown> }[] }).errors[0]?.extensions['reason'],
+          ).to.equal(reason);
         }
         expect(await userRow('a@example.com')).to.equal(undefined);
       });

@@ -8,7 +8,12 @@ import { redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/s
 import { createUser, expectOnlyError, postJson } from './helpers.js';
 
 // The tests name the client in X-Forwarded-For: one proxy hop (the test itself) is trusted.
-const LIMITED = { LOGIN_STALL_TIME: '0', RATE_LIMITER_LOGIN_POINTS: '3', RATE_LIMITER_LOGIN_DURATION: '60', IP_TRUST_PROXY: 'true' };
+const LIMITED = {
+  LOGIN_STALL_TIME: '0',
+  RATE_LIMITER_LOGIN_POINTS: '3',
+  RATE_LIMITER_LOGIN_DURATION: '60',
+  IP_TRUST_PROXY: 'true',
+};
 
 type Api = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -41,20 +46,32 @@ describeEachDatabase(
       const victim = await createUser(ctx().server.db);
       const neighbour = await createUser(ctx().server.db);
       await failTimes(ctx().api, '198.51.100.2', victim.email, 3);
-      await expectOnlyError(await loginFrom(ctx().api, '198.51.100.2', victim.email, victim.password), 429, 'REQUESTS_EXCEEDED');
+      await expectOnlyError(
+        await loginFrom(ctx().api, '198.51.100.2', victim.email, victim.password),
+        429,
+        'REQUESTS_EXCEEDED',
+      );
       expect((await loginFrom(ctx().api, '198.51.100.3', victim.email, victim.password)).status).to.equal(200);
       expect((await loginFrom(ctx().api, '198.51.100.2', neighbour.email, neighbour.password)).status).to.equal(200);
     });
 
     it('counts unknown accounts the same way (existence is not revealed)', async () => {
       await failTimes(ctx().api, '198.51.100.4', 'no-such-user@example.com', 3);
-      await expectOnlyError(await loginFrom(ctx().api, '198.51.100.4', 'no-such-user@example.com', 'x'), 429, 'REQUESTS_EXCEEDED');
+      await expectOnlyError(
+        await loginFrom(ctx().api, '198.51.100.4', 'no-such-user@example.com', 'x'),
+        429,
+        'REQUESTS_EXCEEDED',
+      );
     });
 
     it('the e-mail is matched case-insensitively', async () => {
       const user = await createUser(ctx().server.db);
       await failTimes(ctx().api, '198.51.100.5', user.email.toUpperCase(), 3);
-      await expectOnlyError(await loginFrom(ctx().api, '198.51.100.5', user.email, user.password), 429, 'REQUESTS_EXCEEDED');
+      await expectOnlyError(
+        await loginFrom(ctx().api, '198.51.100.5', user.email, user.password),
+        429,
+        'REQUESTS_EXCEEDED',
+      );
     });
 
     it('a success clears the count', async () => {
@@ -71,9 +88,17 @@ describeEachDatabase(
       const current = await generate({ secret, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
       const wrong = current === '000000' ? '000001' : '000000';
       for (let i = 0; i < 3; i++) {
-        await expectOnlyError(await loginFrom(ctx().api, '198.51.100.7', user.email, user.password, { otp: wrong }), 401, 'INVALID_OTP');
+        await expectOnlyError(
+          await loginFrom(ctx().api, '198.51.100.7', user.email, user.password, { otp: wrong }),
+          401,
+          'INVALID_OTP',
+        );
       }
-      await expectOnlyError(await loginFrom(ctx().api, '198.51.100.7', user.email, user.password, { otp: current }), 429, 'REQUESTS_EXCEEDED');
+      await expectOnlyError(
+        await loginFrom(ctx().api, '198.51.100.7', user.email, user.password, { otp: current }),
+        429,
+        'REQUESTS_EXCEEDED',
+      );
     });
   },
   { env: LIMITED },
@@ -124,7 +149,11 @@ describeEachDatabase(
         const api: Api = (path, init) => fetch(second.url + path, init);
         const user = await createUser(ctx().server.db);
         await failTimes(ctx().api, '198.51.100.10', user.email, 3);
-        await expectOnlyError(await loginFrom(api, '198.51.100.10', user.email, user.password), 429, 'REQUESTS_EXCEEDED');
+        await expectOnlyError(
+          await loginFrom(api, '198.51.100.10', user.email, user.password),
+          429,
+          'REQUESTS_EXCEEDED',
+        );
         expect((await loginFrom(api, '198.51.100.11', user.email, user.password)).status).to.equal(200);
       } finally {
         await second.close();

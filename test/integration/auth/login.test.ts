@@ -35,8 +35,13 @@ describeEachDatabase(
       expect(jwtBody).to.include({ id: user.id, role, app_access: true, admin_access: false });
       expect((jwtBody.exp ?? 0) - (jwtBody.iat ?? 0)).to.equal(900);
       expect(jwtBody).not.to.have.property('session');
-      expect(await isAuthenticated(ctx().api, { headers: { Authorization: `Bearer ${data['access_token'] as string}` } })).to.equal(true);
-      const session = await ctx().server.db('svc_sessions').where('token', data['refresh_token'] as string).first();
+      expect(
+        await isAuthenticated(ctx().api, { headers: { Authorization: `Bearer ${data['access_token'] as string}` } }),
+      ).to.equal(true);
+      const session = await ctx()
+        .server.db('svc_sessions')
+        .where('token', data['refresh_token'] as string)
+        .first();
       expect(session?.user).to.equal(user.id);
     });
 
@@ -60,7 +65,13 @@ describeEachDatabase(
       expect(Object.keys(data).sort()).to.deep.equal(['access_token', 'expires']);
       const cookie = cookieNamed(res, 'svc_refresh_token');
       expect(cookie.value).to.match(/^[A-Za-z0-9_-]{64}$/);
-      expect(cookie.attributes).to.include({ 'max-age': '604800', path: '/', httponly: '', secure: '', samesite: 'Lax' });
+      expect(cookie.attributes).to.include({
+        'max-age': '604800',
+        path: '/',
+        httponly: '',
+        secure: '',
+        samesite: 'Lax',
+      });
       expect(cookie.attributes).to.have.property('expires');
       expect(cookie.attributes).not.to.have.property('domain');
       const session = await ctx().server.db('svc_sessions').where('token', cookie.value).first();
@@ -78,17 +89,28 @@ describeEachDatabase(
       const claims = jwtPayload(cookie.value);
       expect(claims['id']).to.equal(user.id);
       expect(claims['session']).to.match(/^[A-Za-z0-9_-]{64}$/);
-      expect(await isAuthenticated(ctx().api, { headers: { Cookie: `svc_session_token=${cookie.value}` } })).to.equal(true);
+      expect(await isAuthenticated(ctx().api, { headers: { Cookie: `svc_session_token=${cookie.value}` } })).to.equal(
+        true,
+      );
     });
 
     it('writes a login activity row and sets last_access', async () => {
       const user = await createUser(ctx().server.db);
       const before = Date.now() - 2000;
-      const res = await login({ email: user.email, password: user.password }, { 'User-Agent': 'auth-test/1.0', Origin: 'http://app.test' });
+      const res = await login(
+        { email: user.email, password: user.password },
+        { 'User-Agent': 'auth-test/1.0', Origin: 'http://app.test' },
+      );
       expect(res.status).to.equal(200);
       const rows = await ctx().server.db('svc_activity').where({ user: user.id });
       expect(rows).to.have.length(1);
-      expect(rows[0]).to.include({ action: 'login', collection: 'svc_users', item: user.id, user_agent: 'auth-test/1.0', origin: 'http://app.test' });
+      expect(rows[0]).to.include({
+        action: 'login',
+        collection: 'svc_users',
+        item: user.id,
+        user_agent: 'auth-test/1.0',
+        origin: 'http://app.test',
+      });
       expect(rows[0].ip).to.be.a('string').and.not.equal('');
       const row = await ctx().server.db('svc_users').where('id', user.id).first('last_access');
       expect(fromDbTimestamp(row.last_access).getTime()).to.be.greaterThan(before);
@@ -97,8 +119,16 @@ describeEachDatabase(
     it('purges expired sessions on login', async () => {
       const user = await createUser(ctx().server.db);
       const db = ctx().server.db;
-      await db('svc_sessions').insert({ token: 'x'.repeat(64), user: user.id, expires: dbTimestamp(db, new Date(Date.now() - 1000)) });
-      await db('svc_sessions').insert({ token: 'w'.repeat(64), user: user.id, expires: dbTimestamp(db, new Date(Date.now() + 60_000)) });
+      await db('svc_sessions').insert({
+        token: 'x'.repeat(64),
+        user: user.id,
+        expires: dbTimestamp(db, new Date(Date.now() - 1000)),
+      });
+      await db('svc_sessions').insert({
+        token: 'w'.repeat(64),
+        user: user.id,
+        expires: dbTimestamp(db, new Date(Date.now() + 60_000)),
+      });
       expect((await login({ email: user.email, password: user.password })).status).to.equal(200);
       expect(await db('svc_sessions').where('token', 'x'.repeat(64)).first()).to.equal(undefined);
       expect(await db('svc_sessions').where('token', 'w'.repeat(64)).first()).to.not.equal(undefined);
@@ -112,7 +142,11 @@ describeEachDatabase(
     });
 
     it('an unknown e-mail is 401 INVALID_CREDENTIALS, the same answer as a wrong password', async () => {
-      const body = await expectOnlyError(await login({ email: 'nobody@example.com', password: 'x' }), 401, 'INVALID_CREDENTIALS');
+      const body = await expectOnlyError(
+        await login({ email: 'nobody@example.com', password: 'x' }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
       expect(body.errors[0]?.message).to.equal('Invalid user credentials.');
     });
 
@@ -150,7 +184,10 @@ describeEachDatabase(
 
     it('works with a stale or invalid Authorization header (auth routes ignore tokens)', async () => {
       const user = await createUser(ctx().server.db);
-      const res = await login({ email: user.email, password: user.password }, { Authorization: 'Bearer garbage.token.here' });
+      const res = await login(
+        { email: user.email, password: user.password },
+        { Authorization: 'Bearer garbage.token.here' },
+      );
       expect(res.status).to.equal(200);
     });
   },
@@ -234,12 +271,22 @@ describeEachDatabase(
     it('refuses a login from outside the list and accepts one from inside (CIDR)', async () => {
       const role = await createRole(ctx().server.db, { ip_access: '10.0.0.0/8,192.168.1.7' });
       const user = await createUser(ctx().server.db, { role });
-      const outside = await postJson(ctx().api, '/auth/login', { email: user.email, password: user.password }, fromIp('11.0.0.1'));
+      const outside = await postJson(
+        ctx().api,
+        '/auth/login',
+        { email: user.email, password: user.password },
+        fromIp('11.0.0.1'),
+      );
       const error = await expectOnlyError(outside, 401, 'INVALID_IP');
       expect(error.errors[0]?.message).to.equal('Invalid IP address.');
       expect(await ctx().server.db('svc_sessions').where('user', user.id)).to.have.length(0);
       for (const ip of ['10.200.3.4', '192.168.1.7']) {
-        const inside = await postJson(ctx().api, '/auth/login', { email: user.email, password: user.password }, fromIp(ip));
+        const inside = await postJson(
+          ctx().api,
+          '/auth/login',
+          { email: user.email, password: user.password },
+          fromIp(ip),
+        );
         expect(inside.status, ip).to.equal(200);
       }
     });
@@ -247,11 +294,22 @@ describeEachDatabase(
     it('checks every request made with an access token or a static token', async () => {
       const role = await createRole(ctx().server.db, { ip_access: '10.0.0.0/8' });
       const user = await createUser(ctx().server.db, { role, token: `static-${role}` });
-      const res = await postJson(ctx().api, '/auth/login', { email: user.email, password: user.password }, fromIp('10.0.0.5'));
+      const res = await postJson(
+        ctx().api,
+        '/auth/login',
+        { email: user.email, password: user.password },
+        fromIp('10.0.0.5'),
+      );
       const { data } = (await res.json()) as { data: { access_token: string } };
       for (const auth of [`Bearer ${data.access_token}`, `Bearer static-${role}`]) {
-        expect(await isAuthenticated(ctx().api, { headers: fromIp('10.9.9.9', { Authorization: auth }) })).to.equal(true);
-        await expectOnlyError(await ctx().api('/server/info', { headers: fromIp('172.16.0.1', { Authorization: auth }) }), 401, 'INVALID_IP');
+        expect(await isAuthenticated(ctx().api, { headers: fromIp('10.9.9.9', { Authorization: auth }) })).to.equal(
+          true,
+        );
+        await expectOnlyError(
+          await ctx().api('/server/info', { headers: fromIp('172.16.0.1', { Authorization: auth }) }),
+          401,
+          'INVALID_IP',
+        );
       }
     });
 
@@ -260,14 +318,23 @@ describeEachDatabase(
       const user = await createUser(ctx().server.db, { role, token: `static6-${role}` });
       const auth = { Authorization: `Bearer static6-${role}` };
       expect(await isAuthenticated(ctx().api, { headers: fromIp('2001:db8::1', auth) })).to.equal(true);
-      await expectOnlyError(await ctx().api('/server/info', { headers: fromIp('2001:db9::1', auth) }), 401, 'INVALID_IP');
+      await expectOnlyError(
+        await ctx().api('/server/info', { headers: fromIp('2001:db9::1', auth) }),
+        401,
+        'INVALID_IP',
+      );
       expect(user.id).to.be.a('string');
     });
 
     it('an empty ip_access allows any address', async () => {
       const role = await createRole(ctx().server.db, { ip_access: '' });
       const user = await createUser(ctx().server.db, { role });
-      const res = await postJson(ctx().api, '/auth/login', { email: user.email, password: user.password }, fromIp('203.0.113.9'));
+      const res = await postJson(
+        ctx().api,
+        '/auth/login',
+        { email: user.email, password: user.password },
+        fromIp('203.0.113.9'),
+      );
       expect(res.status).to.equal(200);
     });
   },

@@ -30,7 +30,11 @@ describe('no usable mail transport', () => {
 
   before(async () => {
     const database = await sqliteTarget.create();
-    const config = testConfig(database, { EMAIL_VERIFY_SETUP: 'true', EMAIL_SENDMAIL_PATH: SENDMAIL, LOGIN_STALL_TIME: '0' });
+    const config = testConfig(database, {
+      EMAIL_VERIFY_SETUP: 'true',
+      EMAIL_SENDMAIL_PATH: SENDMAIL,
+      LOGIN_STALL_TIME: '0',
+    });
     const server = await startServer(config, { logger });
     ctx = { dialect: 'sqlite', database, server, api: (path, init) => fetch(server.url + path, init) };
   });
@@ -58,7 +62,11 @@ describe('no usable mail transport', () => {
     const body = (await admin.json()) as { status: string; checks: Record<string, unknown[]> };
     expect(body.status).to.equal('warn');
     expect(body.checks['email:connection']).to.deep.equal([
-      { componentType: 'email', status: 'warn', output: `${SENDMAIL} is not an executable program (EMAIL_SENDMAIL_PATH)` },
+      {
+        componentType: 'email',
+        status: 'warn',
+        output: `${SENDMAIL} is not an executable program (EMAIL_SENDMAIL_PATH)`,
+      },
     ]);
     const anonymous = await context().api('/server/health');
     expect([anonymous.status, await anonymous.json()]).to.deep.equal([200, { status: 'warn' }]);
@@ -71,7 +79,9 @@ describe('no usable mail transport', () => {
     expect([unknown.status, await unknown.text()]).to.deep.equal([204, '']);
     const failed = await eventually(() => lines.find((line) => line.msg.startsWith('e-mail "Password Reset Request"')));
     expect(failed.level).to.equal(50);
-    expect(failed.msg).to.equal(`e-mail "Password Reset Request" to ${TEST_ADMIN.email} was not sent: spawn ${SENDMAIL} ENOENT`);
+    expect(failed.msg).to.equal(
+      `e-mail "Password Reset Request" to ${TEST_ADMIN.email} was not sent: spawn ${SENDMAIL} ENOENT`,
+    );
     expect(failed).not.to.have.property('err');
     expect(lines.filter((line) => line.msg.includes('nobody@example.com'))).to.deep.equal([]);
   });
@@ -81,9 +91,14 @@ describe('no usable mail transport', () => {
     const email = 'invitee-no-mail@example.com';
     const res = await asAdmin(context(), 'POST', '/users/invite', { email, role });
     expect(res.status).to.equal(204);
-    const row = await context().server.db('svc_users').where({ email }).first<{ status: string; role: string } | undefined>('status', 'role');
+    const row = await context()
+      .server.db('svc_users')
+      .where({ email })
+      .first<{ status: string; role: string } | undefined>('status', 'role');
     expect(row).to.deep.equal({ status: 'invited', role });
-    const failed = await eventually(() => lines.find((line) => line.msg.startsWith(`e-mail "You've been invited" to ${email}`)));
+    const failed = await eventually(() =>
+      lines.find((line) => line.msg.startsWith(`e-mail "You've been invited" to ${email}`)),
+    );
     expect(failed.msg).to.match(/was not sent: /);
   });
 });

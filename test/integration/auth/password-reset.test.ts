@@ -18,7 +18,10 @@ describe('password reset by e-mail', () => {
 
       /** Requests a reset for `user` and returns the link of the e-mail it receives. */
       async function requestLink(user: TestUser, resetUrl?: string): Promise<URL> {
-        const res = await post('/auth/password/request', { email: user.email, ...(resetUrl === undefined ? {} : { reset_url: resetUrl }) });
+        const res = await post('/auth/password/request', {
+          email: user.email,
+          ...(resetUrl === undefined ? {} : { reset_url: resetUrl }),
+        });
         expect(res.status).to.equal(204);
         expect(await res.text()).to.equal('');
         return inbox.nextLink(user.email);
@@ -42,12 +45,22 @@ describe('password reset by e-mail', () => {
         const token = (await requestLink(user)).searchParams.get('token') ?? '';
         const res = await post('/auth/password/reset', { token, password: 'a-brand-new-password' });
         expect(res.status).to.equal(204);
-        expect((await post('/auth/login', { email: user.email, password: 'a-brand-new-password' })).status).to.equal(200);
-        await expectOnlyError(await post('/auth/login', { email: user.email, password: user.password }), 401, 'INVALID_CREDENTIALS');
+        expect((await post('/auth/login', { email: user.email, password: 'a-brand-new-password' })).status).to.equal(
+          200,
+        );
+        await expectOnlyError(
+          await post('/auth/login', { email: user.email, password: user.password }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
         await expectOnlyError(await post('/auth/refresh', { refresh_token: refreshToken }), 401, 'INVALID_CREDENTIALS');
         const row = await ctx().server.db('svc_users').where('id', user.id).first('password');
         expect(row.password).to.match(/^\$argon2id\$/);
-        await expectOnlyError(await post('/auth/password/reset', { token, password: 'yet-another-one' }), 403, 'FORBIDDEN');
+        await expectOnlyError(
+          await post('/auth/password/reset', { token, password: 'yet-another-one' }),
+          403,
+          'FORBIDDEN',
+        );
       });
 
       it('a reset_url outside PASSWORD_RESET_URL_ALLOW_LIST is 400 INVALID_PAYLOAD and sends nothing', async () => {
@@ -101,19 +114,38 @@ describe('password reset by e-mail', () => {
         await expectOnlyError(await reset(invite), 403, 'FORBIDDEN');
         const claims = jwtPayload((await requestLink(user)).searchParams.get('token') ?? '');
         const body = { email: claims['email'], scope: claims['scope'], hash: claims['hash'] };
-        await expectOnlyError(await reset(jwt.sign(body, 'other-secret', { issuer: 'svc', expiresIn: 60 })), 403, 'INVALID_TOKEN');
+        await expectOnlyError(
+          await reset(jwt.sign(body, 'other-secret', { issuer: 'svc', expiresIn: 60 })),
+          403,
+          'INVALID_TOKEN',
+        );
         await expectOnlyError(await reset('not-a-jwt'), 403, 'INVALID_TOKEN');
         const now = Math.floor(Date.now() / 1000);
-        await expectOnlyError(await reset(jwt.sign({ ...body, iat: now - 90000, exp: now - 10 }, SECRET, { issuer: 'svc' })), 401, 'TOKEN_EXPIRED');
-        await expectOnlyError(await reset(jwt.sign({ ...body, hash: 'stale' }, SECRET, { issuer: 'svc', expiresIn: 60 })), 403, 'FORBIDDEN');
-        expect((await post('/auth/login', { email: user.email, password: user.password })).status, 'password unchanged').to.equal(200);
+        await expectOnlyError(
+          await reset(jwt.sign({ ...body, iat: now - 90000, exp: now - 10 }, SECRET, { issuer: 'svc' })),
+          401,
+          'TOKEN_EXPIRED',
+        );
+        await expectOnlyError(
+          await reset(jwt.sign({ ...body, hash: 'stale' }, SECRET, { issuer: 'svc', expiresIn: 60 })),
+          403,
+          'FORBIDDEN',
+        );
+        expect(
+          (await post('/auth/login', { email: user.email, password: user.password })).status,
+          'password unchanged',
+        ).to.equal(200);
       });
 
       it('a user no longer active cannot use the token (403 FORBIDDEN)', async () => {
         const user = await createUser(ctx().server.db);
         const token = (await requestLink(user)).searchParams.get('token') ?? '';
         await ctx().server.db('svc_users').where('id', user.id).update({ status: 'suspended' });
-        await expectOnlyError(await post('/auth/password/reset', { token, password: 'new-password-1' }), 403, 'FORBIDDEN');
+        await expectOnlyError(
+          await post('/auth/password/reset', { token, password: 'new-password-1' }),
+          403,
+          'FORBIDDEN',
+        );
       });
 
       it('settings.auth_password_policy is enforced (400 FAILED_VALIDATION on "password")', async () => {
@@ -121,10 +153,18 @@ describe('password reset by e-mail', () => {
         try {
           const user = await createUser(ctx().server.db);
           const token = (await requestLink(user)).searchParams.get('token') ?? '';
-          const error = await expectOnlyError(await post('/auth/password/reset', { token, password: 'short' }), 400, 'FAILED_VALIDATION');
+          const error = await expectOnlyError(
+            await post('/auth/password/reset', { token, password: 'short' }),
+            400,
+            'FAILED_VALIDATION',
+          );
           expect(error.errors[0]?.extensions).to.include({ field: 'password', type: 'regex' });
-          expect(error.errors[0]?.message).to.equal('Validation failed for field "password". Value doesn\'t have the correct format.');
-          expect((await post('/auth/password/reset', { token, password: 'long-enough-password' })).status).to.equal(204);
+          expect(error.errors[0]?.message).to.equal(
+            'Validation failed for field "password". Value doesn\'t have the correct format.',
+          );
+          expect((await post('/auth/password/reset', { token, password: 'long-enough-password' })).status).to.equal(
+            204,
+          );
         } finally {
           await ctx().server.db('svc_settings').update({ auth_password_policy: null });
         }

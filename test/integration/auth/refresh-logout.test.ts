@@ -53,9 +53,13 @@ describeEachDatabase(
         const { data } = (await res.json()) as { data: JsonTokens };
         expect(Object.keys(data).sort()).to.deep.equal(['access_token', 'expires', 'refresh_token']);
         expect(data.expires).to.equal(900000);
-        expect(data.refresh_token).to.match(/^[A-Za-z0-9_-]{64}$/).and.not.equal(first.refresh_token);
+        expect(data.refresh_token)
+          .to.match(/^[A-Za-z0-9_-]{64}$/)
+          .and.not.equal(first.refresh_token);
         expect(jwtPayload(data.access_token)['id']).to.equal(user.id);
-        expect(await isAuthenticated(ctx().api, { headers: { Authorization: `Bearer ${data.access_token}` } })).to.equal(true);
+        expect(
+          await isAuthenticated(ctx().api, { headers: { Authorization: `Bearer ${data.access_token}` } }),
+        ).to.equal(true);
         const sessions = await ctx().server.db('svc_sessions').where('user', user.id).select('token');
         expect(sessions.map((s: { token: string }) => s.token)).to.deep.equal([data.refresh_token]);
       });
@@ -64,13 +68,19 @@ describeEachDatabase(
         const user = await createUser(ctx().server.db);
         const first = await loginJson(user);
         expect((await post('/auth/refresh', { refresh_token: first.refresh_token })).status).to.equal(200);
-        await expectOnlyError(await post('/auth/refresh', { refresh_token: first.refresh_token }), 401, 'INVALID_CREDENTIALS');
+        await expectOnlyError(
+          await post('/auth/refresh', { refresh_token: first.refresh_token }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
       });
 
       it('of two concurrent refreshes with one token, exactly one wins', async () => {
         const user = await createUser(ctx().server.db);
         const first = await loginJson(user);
-        const results = await Promise.all([1, 2, 3].map(() => post('/auth/refresh', { refresh_token: first.refresh_token })));
+        const results = await Promise.all(
+          [1, 2, 3].map(() => post('/auth/refresh', { refresh_token: first.refresh_token })),
+        );
         expect(results.map((r) => r.status).sort()).to.deep.equal([200, 401, 401]);
       });
 
@@ -86,19 +96,37 @@ describeEachDatabase(
       });
 
       it('an unknown or expired refresh token is 401 INVALID_CREDENTIALS', async () => {
-        await expectOnlyError(await post('/auth/refresh', { refresh_token: 'y'.repeat(64) }), 401, 'INVALID_CREDENTIALS');
+        await expectOnlyError(
+          await post('/auth/refresh', { refresh_token: 'y'.repeat(64) }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
         const user = await createUser(ctx().server.db);
         const first = await loginJson(user);
-        await ctx().server.db('svc_sessions').where('token', first.refresh_token).update({ expires: dbTimestamp(ctx().server.db, new Date(Date.now() - 1000)) });
-        await expectOnlyError(await post('/auth/refresh', { refresh_token: first.refresh_token }), 401, 'INVALID_CREDENTIALS');
+        await ctx()
+          .server.db('svc_sessions')
+          .where('token', first.refresh_token)
+          .update({ expires: dbTimestamp(ctx().server.db, new Date(Date.now() - 1000)) });
+        await expectOnlyError(
+          await post('/auth/refresh', { refresh_token: first.refresh_token }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
       });
 
       it('a suspended user gets USER_SUSPENDED and loses the session; other inactive users INVALID_CREDENTIALS', async () => {
-        for (const [status, code] of [['suspended', 'USER_SUSPENDED'], ['archived', 'INVALID_CREDENTIALS']] as const) {
+        for (const [status, code] of [
+          ['suspended', 'USER_SUSPENDED'],
+          ['archived', 'INVALID_CREDENTIALS'],
+        ] as const) {
           const user = await createUser(ctx().server.db);
           const first = await loginJson(user);
           await ctx().server.db('svc_users').where('id', user.id).update({ status });
-          const error = await expectOnlyError(await post('/auth/refresh', { refresh_token: first.refresh_token }), 401, code);
+          const error = await expectOnlyError(
+            await post('/auth/refresh', { refresh_token: first.refresh_token }),
+            401,
+            code,
+          );
           if (code === 'USER_SUSPENDED') expect(error.errors[0]?.message).to.equal('User suspended.');
           expect(await ctx().server.db('svc_sessions').where('user', user.id)).to.have.length(0);
         }
@@ -116,7 +144,9 @@ describeEachDatabase(
       it('without any token is 400 INVALID_PAYLOAD', async () => {
         for (const body of [{}, { mode: 'json' }, { mode: 'cookie' }, { mode: 'session' }, { refresh_token: '' }]) {
           const error = await expectOnlyError(await post('/auth/refresh', body), 400, 'INVALID_PAYLOAD');
-          expect(error.errors[0]?.extensions['reason']).to.equal('The refresh token is required in either the payload or cookie');
+          expect(error.errors[0]?.extensions['reason']).to.equal(
+            'The refresh token is required in either the payload or cookie',
+          );
         }
         const bad = await expectOnlyError(await post('/auth/refresh', { mode: 'other' }), 400, 'INVALID_PAYLOAD');
         expect(bad.errors[0]?.extensions['reason']).to.equal('"mode" must be one of [json, cookie, session]');
@@ -129,7 +159,11 @@ describeEachDatabase(
         expect(res.status).to.equal(204);
         expect(await res.text()).to.equal('');
         expect(await ctx().server.db('svc_sessions').where('user', user.id)).to.have.length(0);
-        await expectOnlyError(await post('/auth/refresh', { refresh_token: first.refresh_token }), 401, 'INVALID_CREDENTIALS');
+        await expectOnlyError(
+          await post('/auth/refresh', { refresh_token: first.refresh_token }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
       });
 
       it('logout with an unknown token still answers 204', async () => {
@@ -145,14 +179,28 @@ describeEachDatabase(
       it('an empty body refreshes from the refresh cookie and sets the rotated one (SDK cookie mode)', async () => {
         const user = await createUser(ctx().server.db);
         const token = await loginCookie(user);
-        const res = await ctx().api('/auth/refresh', { method: 'POST', headers: { Cookie: `svc_refresh_token=${token}` } });
+        const res = await ctx().api('/auth/refresh', {
+          method: 'POST',
+          headers: { Cookie: `svc_refresh_token=${token}` },
+        });
         expect(res.status).to.equal(200);
         const { data } = (await res.json()) as { data: Record<string, unknown> };
         expect(Object.keys(data).sort()).to.deep.equal(['access_token', 'expires']);
         const cookie = cookieNamed(res, 'svc_refresh_token');
-        expect(cookie.value).to.match(/^[A-Za-z0-9_-]{64}$/).and.not.equal(token);
-        expect(cookie.attributes).to.include({ 'max-age': '604800', httponly: '', secure: '', samesite: 'Lax', path: '/' });
-        const reuse = await ctx().api('/auth/refresh', { method: 'POST', headers: { Cookie: `svc_refresh_token=${token}` } });
+        expect(cookie.value)
+          .to.match(/^[A-Za-z0-9_-]{64}$/)
+          .and.not.equal(token);
+        expect(cookie.attributes).to.include({
+          'max-age': '604800',
+          httponly: '',
+          secure: '',
+          samesite: 'Lax',
+          path: '/',
+        });
+        const reuse = await ctx().api('/auth/refresh', {
+          method: 'POST',
+          headers: { Cookie: `svc_refresh_token=${token}` },
+        });
         await expectOnlyError(reuse, 401, 'INVALID_CREDENTIALS');
       });
 
@@ -168,7 +216,10 @@ describeEachDatabase(
           expect(new Date(c.attributes['expires'] ?? '').getTime()).to.be.lessThan(Date.now());
         }
         expect(await ctx().server.db('svc_sessions').where('user', user.id)).to.have.length(0);
-        const reuse = await ctx().api('/auth/refresh', { method: 'POST', headers: { Cookie: `svc_refresh_token=${token}` } });
+        const reuse = await ctx().api('/auth/refresh', {
+          method: 'POST',
+          headers: { Cookie: `svc_refresh_token=${token}` },
+        });
         await expectOnlyError(reuse, 401, 'INVALID_CREDENTIALS');
       });
     });
@@ -196,7 +247,10 @@ describeEachDatabase(
         const [a, b] = [await refreshOnce(), await refreshOnce()];
         expect(a).to.equal(b);
         expect(await isAuthenticated(ctx().api, { headers: { Cookie: `svc_session_token=${cookie}` } })).to.equal(true);
-        const old = await ctx().server.db('svc_sessions').where('token', jwtPayload(cookie)['session'] as string).first();
+        const old = await ctx()
+          .server.db('svc_sessions')
+          .where('token', jwtPayload(cookie)['session'] as string)
+          .first();
         expect(fromDbTimestamp(old.expires).getTime()).to.be.at.most(Date.now() + 10_000 + 1000);
       });
 
@@ -206,14 +260,25 @@ describeEachDatabase(
         const res = await post('/auth/logout', { mode: 'session' }, { Cookie: `svc_session_token=${cookie}` });
         expect(res.status).to.equal(204);
         expect(await ctx().server.db('svc_sessions').where('user', user.id)).to.have.length(0);
-        await expectOnlyError(await ctx().api('/server/info', { headers: { Cookie: `svc_session_token=${cookie}` } }), 401, 'INVALID_CREDENTIALS');
-        await expectOnlyError(await post('/auth/refresh', { mode: 'session' }, { Cookie: `svc_session_token=${cookie}` }), 401, 'INVALID_CREDENTIALS');
+        await expectOnlyError(
+          await ctx().api('/server/info', { headers: { Cookie: `svc_session_token=${cookie}` } }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
+        await expectOnlyError(
+          await post('/auth/refresh', { mode: 'session' }, { Cookie: `svc_session_token=${cookie}` }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
       });
 
       it('a bearer token or access_token parameter wins over the session cookie', async () => {
         const user = await createUser(ctx().server.db, { token: `static-session-${Date.now()}` });
         const row = await ctx().server.db('svc_users').where('id', user.id).first('token');
-        const headers = { Cookie: 'svc_session_token=not-a-valid-token', Authorization: `Bearer ${row.token as string}` };
+        const headers = {
+          Cookie: 'svc_session_token=not-a-valid-token',
+          Authorization: `Bearer ${row.token as string}`,
+        };
         expect(await isAuthenticated(ctx().api, { headers })).to.equal(true);
       });
     });

@@ -41,9 +41,11 @@ describe('public registration', () => {
     (ctx) => {
       const db = () => ctx().server.db;
       const register = (body: Record<string, unknown>) => postJson(ctx().api, '/users/register', body);
-      const verify = (token: string) => ctx().api(`/users/register/verify-email?token=${encodeURIComponent(token)}`, { redirect: 'manual' });
+      const verify = (token: string) =>
+        ctx().api(`/users/register/verify-email?token=${encodeURIComponent(token)}`, { redirect: 'manual' });
       const login = (email: string, password: string) => postJson(ctx().api, '/auth/login', { email, password });
-      const userRow = (email: string) => db()('svc_users').where('email', email).first<Record<string, unknown> | undefined>();
+      const userRow = (email: string) =>
+        db()('svc_users').where('email', email).first<Record<string, unknown> | undefined>();
 
       afterEach(() => setRegistration(ctx(), {}));
 
@@ -55,14 +57,20 @@ describe('public registration', () => {
 
       it('without e-mail verification: an active user of public_registration_role, audited, who can log in', async () => {
         const role = await createRole(db());
-        await setRegistration(ctx(), { public_registration: true, public_registration_verify_email: false, public_registration_role: role });
+        await setRegistration(ctx(), {
+          public_registration: true,
+          public_registration_verify_email: false,
+          public_registration_role: role,
+        });
         const email = newEmail();
         const res = await register({ email, password: 'a-password-1', first_name: 'Ada', last_name: 'Lovelace' });
         expect(res.status).to.equal(204);
         const row = await userRow(email);
         expect(row).to.include({ role, status: 'active', first_name: 'Ada', last_name: 'Lovelace' });
         expect(row?.['password']).to.match(/^\$argon2id\$/);
-        const activity = await db()('svc_activity').where({ collection: 'svc_users', item: String(row?.['id']) }).select('action', 'user', 'ip');
+        const activity = await db()('svc_activity')
+          .where({ collection: 'svc_users', item: String(row?.['id']) })
+          .select('action', 'user', 'ip');
         expect(activity).to.have.length(1);
         expect(activity[0]).to.include({ action: 'create', user: null });
         expect(activity[0]?.['ip']).to.be.a('string');
@@ -91,10 +99,18 @@ describe('public registration', () => {
       it('a verification_url must be in USER_REGISTER_URL_ALLOW_LIST; allowed, the link leads there and verifying redirects to it', async () => {
         await setRegistration(ctx(), { public_registration: true });
         const email = newEmail();
-        const refused = await expectOnlyError(await register({ email, password: 'a-password-1', verification_url: 'https://evil.test/v' }), 400, 'INVALID_PAYLOAD');
-        expect(refused.errors[0]?.extensions['reason']).to.equal('URL "https://evil.test/v" can\'t be used to verify registered users');
+        const refused = await expectOnlyError(
+          await register({ email, password: 'a-password-1', verification_url: 'https://evil.test/v' }),
+          400,
+          'INVALID_PAYLOAD',
+        );
+        expect(refused.errors[0]?.extensions['reason']).to.equal(
+          'URL "https://evil.test/v" can\'t be used to verify registered users',
+        );
         expect(await userRow(email)).to.equal(undefined);
-        expect((await register({ email, password: 'a-password-1', verification_url: 'https://app.test/verify' })).status).to.equal(204);
+        expect(
+          (await register({ email, password: 'a-password-1', verification_url: 'https://app.test/verify' })).status,
+        ).to.equal(204);
         const link = await inbox.nextLink(email);
         expect(link.origin + link.pathname).to.equal('https://app.test/verify');
         const res = await verify(link.searchParams.get('token') ?? '');
@@ -151,10 +167,16 @@ describe('public registration', () => {
         const email = newEmail();
         expect((await register({ email, password: 'a-password-1' })).status).to.equal(204);
         await inbox.nextLink(email);
-        await expectOnlyError(await verify(jwt.sign({ email, scope: 'invite' }, SECRET, { issuer: 'svc', expiresIn: 60 })), 403, 'FORBIDDEN');
+        await expectOnlyError(
+          await verify(jwt.sign({ email, scope: 'invite' }, SECRET, { issuer: 'svc', expiresIn: 60 })),
+          403,
+          'FORBIDDEN',
+        );
         await expectOnlyError(await verify('not-a-jwt'), 403, 'INVALID_TOKEN');
         const now = Math.floor(Date.now() / 1000);
-        const expired = jwt.sign({ email, scope: 'pending-registration', iat: now - 700000, exp: now - 10 }, SECRET, { issuer: 'svc' });
+        const expired = jwt.sign({ email, scope: 'pending-registration', iat: now - 700000, exp: now - 10 }, SECRET, {
+          issuer: 'svc',
+        });
         await expectOnlyError(await verify(expired), 401, 'TOKEN_EXPIRED');
         await expectOnlyError(await ctx().api('/users/register/verify-email'), 400, 'INVALID_PAYLOAD');
         expect(await userRow(email)).to.include({ status: 'unverified' });
@@ -186,7 +208,12 @@ describe('public registration', () => {
   );
 
   // The tests name the client in X-Forwarded-For: one proxy hop (the test itself) is trusted.
-  const LIMITED = { LOGIN_STALL_TIME: '20', RATE_LIMITER_REGISTRATION_POINTS: '2', RATE_LIMITER_REGISTRATION_DURATION: '60', IP_TRUST_PROXY: 'true' };
+  const LIMITED = {
+    LOGIN_STALL_TIME: '20',
+    RATE_LIMITER_REGISTRATION_POINTS: '2',
+    RATE_LIMITER_REGISTRATION_DURATION: '60',
+    IP_TRUST_PROXY: 'true',
+  };
   // A fresh address per run: Redis keeps the counters between runs.
   const randomIp = () => `2001:db8::${randomUUID().slice(0, 4)}:${randomUUID().slice(0, 4)}`;
   const registerFrom = (api: ServerContext['api'], ip: string) =>

@@ -38,7 +38,9 @@ describe('single sign-on against a real OpenID provider', function () {
     for (let i = 0; i < 3; i++) ports.push(await freePort());
     logPort = await freePort();
     closedPort = await freePort();
-    const callbacks = [...ports, logPort].flatMap((port) => PROVIDERS.map((name) => `http://127.0.0.1:${port}/auth/login/${name}/callback`));
+    const callbacks = [...ports, logPort].flatMap((port) =>
+      PROVIDERS.map((name) => `http://127.0.0.1:${port}/auth/login/${name}/callback`),
+    );
     idp = await TestIdentityProvider.start(callbacks);
   });
 
@@ -63,7 +65,9 @@ describe('single sign-on against a real OpenID provider', function () {
       REDIRECT_ALLOW_LIST: APP,
     };
     const settings = (name: string, values: Record<string, string>): Record<string, string> =>
-      Object.fromEntries(Object.entries({ ...client, ...values }).map(([key, value]) => [`AUTH_${name}_${key}`, value]));
+      Object.fromEntries(
+        Object.entries({ ...client, ...values }).map(([key, value]) => [`AUTH_${name}_${key}`, value]),
+      );
     return {
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -139,9 +143,13 @@ describe('single sign-on against a real OpenID provider', function () {
 
       /** The dance up to the provider's redirect back: the callback URL, not yet visited. */
       async function callbackOf(browser: Browser, name: string, redirect?: string): Promise<string> {
-        const hops = await browser.navigate(base() + loginPath(name, redirect), (url) => url.hostname === '127.0.0.1' && !url.pathname.endsWith('/callback'));
+        const hops = await browser.navigate(
+          base() + loginPath(name, redirect),
+          (url) => url.hostname === '127.0.0.1' && !url.pathname.endsWith('/callback'),
+        );
         const location = hops.at(-1)?.response.headers.get('location');
-        if (location == null || !location.includes('/callback')) throw new Error(`stopped at ${hops.at(-1)?.url ?? '?'}`);
+        if (location == null || !location.includes('/callback'))
+          throw new Error(`stopped at ${hops.at(-1)?.url ?? '?'}`);
         return new URL(location, base()).href;
       }
 
@@ -159,7 +167,8 @@ describe('single sign-on against a real OpenID provider', function () {
       }
 
       async function counts(): Promise<{ users: number; sessions: number; logins: number }> {
-        const count = async (query: Knex.QueryBuilder): Promise<number> => Number((await query.count({ n: '*' }).first<{ n: unknown }>())?.n);
+        const count = async (query: Knex.QueryBuilder): Promise<number> =>
+          Number((await query.count({ n: '*' }).first<{ n: unknown }>())?.n);
         return {
           users: await count(db()('svc_users')),
           sessions: await count(db()('svc_sessions')),
@@ -206,7 +215,11 @@ describe('single sign-on against a real OpenID provider', function () {
             role: STAFF_ROLE,
             status: 'active',
           });
-          expect(await counts()).to.deep.equal({ users: before.users + 1, sessions: before.sessions + 1, logins: before.logins + 1 });
+          expect(await counts()).to.deep.equal({
+            users: before.users + 1,
+            sessions: before.sessions + 1,
+            logins: before.logins + 1,
+          });
         });
 
         it('with an allowed redirect: the refresh cookie is set, the browser lands on the app, and refreshes from the cookie', async () => {
@@ -219,7 +232,11 @@ describe('single sign-on against a real OpenID provider', function () {
           expect(refreshCookie).to.be.a('string');
           // The state cookie is spent.
           expect(browser.cookie(base(), 'svc_sso_state')).to.equal(undefined);
-          const res = await browser.request(`${base()}/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+          const res = await browser.request(`${base()}/auth/refresh`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          });
           const body = (await res.json()) as { data: Tokens };
           expect(res.status, JSON.stringify(body)).to.equal(200);
           expect((await me(body.data.access_token))['email']).to.equal(who.email);
@@ -240,7 +257,9 @@ describe('single sign-on against a real OpenID provider', function () {
         it('a user of a provider cannot log in with a password, and a password reset request changes nothing', async () => {
           const who = account();
           const { id } = await me((await tokensOf(await login(new Browser(), 'corp'))).access_token);
-          await db()('svc_users').where('id', String(id)).update({ password: await hashPassword('a-password-1') });
+          await db()('svc_users')
+            .where('id', String(id))
+            .update({ password: await hashPassword('a-password-1') });
           await expectNothingChanged(async () => {
             const res = await postJson(ctx().api, '/auth/login', { email: who.email, password: 'a-password-1' });
             await expectOnlyError(res, 401, 'INVALID_CREDENTIALS');
@@ -255,7 +274,12 @@ describe('single sign-on against a real OpenID provider', function () {
           const who = account();
           const before = await counts();
           const tokens = await tokensOf(await login(new Browser(), 'plain'));
-          expect(await me(tokens.access_token)).to.include({ email: who.email, provider: 'plain', external_identifier: who.email, role: STAFF_ROLE });
+          expect(await me(tokens.access_token)).to.include({
+            email: who.email,
+            provider: 'plain',
+            external_identifier: who.email,
+            role: STAFF_ROLE,
+          });
           expect((await counts()).users).to.equal(before.users + 1);
         });
       });
@@ -275,7 +299,11 @@ describe('single sign-on against a real OpenID provider', function () {
           expect(((await res.json()) as { data: unknown }).data).to.deep.equal({ id: holder.id });
           const row = await db()('svc_users').where('id', holder.id).first('provider', 'external_identifier');
           expect(row).to.deep.equal({ provider: 'linked', external_identifier: who.sub });
-          expect(await counts()).to.deep.equal({ users: before.users, sessions: before.sessions + 1, logins: before.logins + 1 });
+          expect(await counts()).to.deep.equal({
+            users: before.users,
+            sessions: before.sessions + 1,
+            logins: before.logins + 1,
+          });
           const password = await postJson(ctx().api, '/auth/login', { email: holder.email, password: holder.password });
           await expectOnlyError(password, 401, 'INVALID_CREDENTIALS');
         });
@@ -296,7 +324,9 @@ describe('single sign-on against a real OpenID provider', function () {
           await expectNothingChanged(async () => {
             expect((await login(new Browser(), 'linked')).response.status).to.equal(401);
           });
-          expect(await db()('svc_users').where('email', who.email).select('provider')).to.deep.equal([{ provider: 'corp' }]);
+          expect(await db()('svc_users').where('email', who.email).select('provider')).to.deep.equal([
+            { provider: 'corp' },
+          ]);
         });
 
         it('refuses a stranger when public registration is off', async () => {
@@ -337,7 +367,10 @@ describe('single sign-on against a real OpenID provider', function () {
         }
 
         it('a redirect given twice is refused', async () => {
-          const res = await ctx().api(`/auth/login/corp?redirect=${encodeURIComponent(APP)}&redirect=https://evil.example`, { redirect: 'manual' });
+          const res = await ctx().api(
+            `/auth/login/corp?redirect=${encodeURIComponent(APP)}&redirect=https://evil.example`,
+            { redirect: 'manual' },
+          );
           await expectOnlyError(res, 400, 'INVALID_PAYLOAD');
         });
 
@@ -410,7 +443,14 @@ describe('single sign-on against a real OpenID provider', function () {
           expect(tokens.access_token).to.be.a('string');
         });
 
-        const forgeries: Forgery[] = ['other-nonce', 'other-key', 'alg-none', 'expired', 'other-audience', 'other-issuer'];
+        const forgeries: Forgery[] = [
+          'other-nonce',
+          'other-key',
+          'alg-none',
+          'expired',
+          'other-audience',
+          'other-issuer',
+        ];
         for (const forgery of forgeries) {
           it(`an ID token with ${forgery}: 401 INVALID_CREDENTIALS, nobody logged in, no user`, async () => {
             account();
@@ -420,7 +460,9 @@ describe('single sign-on against a real OpenID provider', function () {
               const body = (await last.response.json()) as ErrorBody;
               expect(last.response.status, JSON.stringify(body)).to.equal(401);
               expect(body.errors[0]?.extensions['code']).to.equal('INVALID_CREDENTIALS');
-              expect(last.response.headers.getSetCookie().some((c) => c.startsWith('svc_refresh_token='))).to.equal(false);
+              expect(last.response.headers.getSetCookie().some((c) => c.startsWith('svc_refresh_token='))).to.equal(
+                false,
+              );
             });
           });
         }
@@ -506,7 +548,9 @@ describe('single sign-on against a real OpenID provider', function () {
 
     it("a refused login is logged with the provider's reason; no line holds a token, code, state or secret", async () => {
       const base = running?.server.url ?? '';
-      await running?.server.db('svc_roles').insert({ id: STAFF_ROLE, name: 'Staff', admin_access: false, app_access: true });
+      await running?.server
+        .db('svc_roles')
+        .insert({ id: STAFF_ROLE, name: 'Staff', admin_access: false, app_access: true });
       provider().loginAs = provider().addAccount({ email: 'logged@corp.example' }).sub;
       // A good login, through the callback with its code and state: the secrets to look for.
       const browser = new Browser();
@@ -518,7 +562,11 @@ describe('single sign-on against a real OpenID provider', function () {
         callback.searchParams.get('state') ?? 'no state',
         browser.cookie(base, 'svc_refresh_token') ?? 'no refresh token',
       ];
-      const refreshed = await browser.request(`${base}/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const refreshed = await browser.request(`${base}/auth/refresh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       const accessToken = ((await refreshed.json()) as { data: Tokens }).data.access_token;
       secrets.push(accessToken, browser.cookie(base, 'svc_refresh_token') ?? 'no rotated token');
       await fetch(`${base}/users/me?access_token=${accessToken}`);
@@ -527,12 +575,17 @@ describe('single sign-on against a real OpenID provider', function () {
       const refused = (await new Browser().navigate(`${base}/auth/login/corp`)).at(-1);
       expect(refused?.response.status).to.equal(401);
 
-      const refusal = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry['msg'] === 'SSO login refused');
+      const refusal = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((entry) => entry['msg'] === 'SSO login refused');
       expect(refusal).to.include({ provider: 'corp', step: 'login' });
       expect(refusal?.['reason']).to.match(/signature/i);
       expect(lines.some((line) => line.includes('/auth/login/corp/callback'))).to.equal(true);
       for (const secret of secrets) {
-        expect(lines.filter((line) => line.includes(secret)), secret).to.deep.equal([]);
+        expect(
+          lines.filter((line) => line.includes(secret)),
+          secret,
+        ).to.deep.equal([]);
       }
     });
   });

@@ -53,7 +53,11 @@ describeEachDatabase(
       const user = await createUser(ctx().server.db, { token: 'soon-suspended' });
       expect(await settingsStatus(ctx().api, 'soon-suspended')).to.equal(403);
       await adminWrite(ctx().api, 'PATCH', `/users/${user.id}`, { status: 'suspended' });
-      await expectOnlyError(await ctx().api('/items/svc_settings', bearer('soon-suspended')), 401, 'INVALID_CREDENTIALS');
+      await expectOnlyError(
+        await ctx().api('/items/svc_settings', bearer('soon-suspended')),
+        401,
+        'INVALID_CREDENTIALS',
+      );
     });
 
     it('a replaced token stops working and the new one works', async () => {
@@ -81,7 +85,9 @@ describeEachDatabase(
         const user = await createUser(ctx().server.db, { token: 'failing-logins' });
         expect(await settingsStatus(ctx().api, 'failing-logins')).to.equal(403);
         for (let i = 0; i < 2; i++) {
-          expect((await postJson(ctx().api, '/auth/login', { email: user.email, password: 'wrong' })).status).to.equal(401);
+          expect((await postJson(ctx().api, '/auth/login', { email: user.email, password: 'wrong' })).status).to.equal(
+            401,
+          );
         }
         expect(await settingsStatus(ctx().api, 'failing-logins')).to.equal(401);
       } finally {

@@ -24,9 +24,19 @@ describeEachDatabase(
     }
 
     async function enable(user: TestUser & { token: string }): Promise<string> {
-      const generated = await postJson(ctx().api, '/users/me/tfa/generate', { password: user.password }, asUser(user.token));
+      const generated = await postJson(
+        ctx().api,
+        '/users/me/tfa/generate',
+        { password: user.password },
+        asUser(user.token),
+      );
       const { secret } = ((await generated.json()) as { data: { secret: string } }).data;
-      const res = await postJson(ctx().api, '/users/me/tfa/enable', { secret, otp: await otpOf(secret) }, asUser(user.token));
+      const res = await postJson(
+        ctx().api,
+        '/users/me/tfa/enable',
+        { secret, otp: await otpOf(secret) },
+        asUser(user.token),
+      );
       expect(res.status).to.equal(204);
       return secret;
     }
@@ -45,22 +55,49 @@ describeEachDatabase(
     });
 
     it('generate needs a user (401 INVALID_CREDENTIALS) and the right password (401 INVALID_CREDENTIALS)', async () => {
-      await expectOnlyError(await postJson(ctx().api, '/users/me/tfa/generate', { password: 'x' }), 401, 'INVALID_CREDENTIALS');
+      await expectOnlyError(
+        await postJson(ctx().api, '/users/me/tfa/generate', { password: 'x' }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
       const user = await userWithToken();
-      await expectOnlyError(await postJson(ctx().api, '/users/me/tfa/generate', { password: 'wrong' }, asUser(user.token)), 401, 'INVALID_CREDENTIALS');
-      await expectOnlyError(await postJson(ctx().api, '/users/me/tfa/generate', {}, asUser(user.token)), 400, 'INVALID_PAYLOAD');
+      await expectOnlyError(
+        await postJson(ctx().api, '/users/me/tfa/generate', { password: 'wrong' }, asUser(user.token)),
+        401,
+        'INVALID_CREDENTIALS',
+      );
+      await expectOnlyError(
+        await postJson(ctx().api, '/users/me/tfa/generate', {}, asUser(user.token)),
+        400,
+        'INVALID_PAYLOAD',
+      );
     });
 
     it('enable refuses a wrong OTP (400 INVALID_PAYLOAD) and stores the secret with the right one', async () => {
       const user = await userWithToken();
-      const generated = await postJson(ctx().api, '/users/me/tfa/generate/', { password: user.password }, asUser(user.token));
+      const generated = await postJson(
+        ctx().api,
+        '/users/me/tfa/generate/',
+        { password: user.password },
+        asUser(user.token),
+      );
       expect(generated.status, 'trailing slash accepted').to.equal(200);
       const { secret } = ((await generated.json()) as { data: { secret: string } }).data;
-      const wrong = await postJson(ctx().api, '/users/me/tfa/enable', { secret, otp: '000000' === (await otpOf(secret)) ? '111111' : '000000' }, asUser(user.token));
+      const wrong = await postJson(
+        ctx().api,
+        '/users/me/tfa/enable',
+        { secret, otp: '000000' === (await otpOf(secret)) ? '111111' : '000000' },
+        asUser(user.token),
+      );
       const error = await expectOnlyError(wrong, 400, 'INVALID_PAYLOAD');
       expect(error.errors[0]?.extensions['reason']).to.equal('"otp" is invalid');
       expect(await tfaSecretOf(user.id)).to.equal(null);
-      const right = await postJson(ctx().api, '/users/me/tfa/enable', { secret, otp: await otpOf(secret) }, asUser(user.token));
+      const right = await postJson(
+        ctx().api,
+        '/users/me/tfa/enable',
+        { secret, otp: await otpOf(secret) },
+        asUser(user.token),
+      );
       expect(right.status).to.equal(204);
       expect(await tfaSecretOf(user.id)).to.equal(secret);
     });
@@ -68,14 +105,27 @@ describeEachDatabase(
     it('generate and enable are refused once TFA is on', async () => {
       const user = await userWithToken();
       const secret = await enable(user);
-      await expectOnlyError(await postJson(ctx().api, '/users/me/tfa/generate', { password: user.password }, asUser(user.token)), 400, 'INVALID_PAYLOAD');
-      await expectOnlyError(await postJson(ctx().api, '/users/me/tfa/enable', { secret, otp: await otpOf(secret) }, asUser(user.token)), 400, 'INVALID_PAYLOAD');
+      await expectOnlyError(
+        await postJson(ctx().api, '/users/me/tfa/generate', { password: user.password }, asUser(user.token)),
+        400,
+        'INVALID_PAYLOAD',
+      );
+      await expectOnlyError(
+        await postJson(ctx().api, '/users/me/tfa/enable', { secret, otp: await otpOf(secret) }, asUser(user.token)),
+        400,
+        'INVALID_PAYLOAD',
+      );
     });
 
     it('login of a TFA user needs the current OTP: missing or wrong is 401 INVALID_OTP', async () => {
       const user = await userWithToken();
       const secret = await enable(user);
-      const login = (otp?: string) => postJson(ctx().api, '/auth/login', { email: user.email, password: user.password, ...(otp === undefined ? {} : { otp }) });
+      const login = (otp?: string) =>
+        postJson(ctx().api, '/auth/login', {
+          email: user.email,
+          password: user.password,
+          ...(otp === undefined ? {} : { otp }),
+        });
       const missing = await expectOnlyError(await login(), 401, 'INVALID_OTP');
       expect(missing.errors[0]?.message).to.equal('Invalid user OTP.');
       await expectOnlyError(await login('12345'), 401, 'INVALID_OTP');
@@ -88,7 +138,8 @@ describeEachDatabase(
     it('an OTP one step old is accepted, three steps old is not', async () => {
       const user = await userWithToken();
       const secret = await enable(user);
-      const login = async (otp: string) => postJson(ctx().api, '/auth/login', { email: user.email, password: user.password, otp });
+      const login = async (otp: string) =>
+        postJson(ctx().api, '/auth/login', { email: user.email, password: user.password, otp });
       expect((await login(await otpOf(secret, -30))).status).to.equal(200);
       const stale = await otpOf(secret, -90);
       if (![await otpOf(secret), await otpOf(secret, -30), await otpOf(secret, 30)].includes(stale)) {
@@ -99,32 +150,55 @@ describeEachDatabase(
     it('a wrong password still answers INVALID_CREDENTIALS, not INVALID_OTP', async () => {
       const user = await userWithToken();
       await enable(user);
-      await expectOnlyError(await postJson(ctx().api, '/auth/login', { email: user.email, password: 'wrong', otp: '123456' }), 401, 'INVALID_CREDENTIALS');
+      await expectOnlyError(
+        await postJson(ctx().api, '/auth/login', { email: user.email, password: 'wrong', otp: '123456' }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
     });
 
     it('disable needs a valid OTP (400 INVALID_PAYLOAD otherwise) and then login needs none', async () => {
       const user = await userWithToken();
       const secret = await enable(user);
       const current = await otpOf(secret);
-      const wrong = await postJson(ctx().api, '/users/me/tfa/disable', { otp: current === '000000' ? '000001' : '000000' }, asUser(user.token));
-      expect((await expectOnlyError(wrong, 400, 'INVALID_PAYLOAD')).errors[0]?.extensions['reason']).to.equal('"otp" is invalid');
+      const wrong = await postJson(
+        ctx().api,
+        '/users/me/tfa/disable',
+        { otp: current === '000000' ? '000001' : '000000' },
+        asUser(user.token),
+      );
+      expect((await expectOnlyError(wrong, 400, 'INVALID_PAYLOAD')).errors[0]?.extensions['reason']).to.equal(
+        '"otp" is invalid',
+      );
       expect(await tfaSecretOf(user.id)).to.equal(secret);
-      expect((await postJson(ctx().api, '/users/me/tfa/disable', { otp: current }, asUser(user.token))).status).to.equal(204);
+      expect(
+        (await postJson(ctx().api, '/users/me/tfa/disable', { otp: current }, asUser(user.token))).status,
+      ).to.equal(204);
       expect(await tfaSecretOf(user.id)).to.equal(null);
-      expect((await postJson(ctx().api, '/auth/login', { email: user.email, password: user.password })).status).to.equal(200);
+      expect(
+        (await postJson(ctx().api, '/auth/login', { email: user.email, password: user.password })).status,
+      ).to.equal(200);
     });
 
     it('an admin disables TFA of another user; others get 403 FORBIDDEN; unknown users are 403', async () => {
       const user = await userWithToken();
       await enable(user);
       const other = await userWithToken();
-      await expectOnlyError(await postJson(ctx().api, `/users/${user.id}/tfa/disable`, {}, asUser(other.token)), 403, 'FORBIDDEN');
+      await expectOnlyError(
+        await postJson(ctx().api, `/users/${user.id}/tfa/disable`, {}, asUser(other.token)),
+        403,
+        'FORBIDDEN',
+      );
       await expectOnlyError(await postJson(ctx().api, `/users/${user.id}/tfa/disable`, {}), 403, 'FORBIDDEN');
       expect(await tfaSecretOf(user.id)).to.not.equal(null);
       const admin = asUser(TEST_ADMIN.token);
       expect((await postJson(ctx().api, `/users/${user.id}/tfa/disable`, {}, admin)).status).to.equal(204);
       expect(await tfaSecretOf(user.id)).to.equal(null);
-      await expectOnlyError(await postJson(ctx().api, `/users/${randomUUID()}/tfa/disable`, {}, admin), 403, 'FORBIDDEN');
+      await expectOnlyError(
+        await postJson(ctx().api, `/users/${randomUUID()}/tfa/disable`, {}, admin),
+        403,
+        'FORBIDDEN',
+      );
       await expectOnlyError(await postJson(ctx().api, '/users/not-a-uuid/tfa/disable', {}, admin), 403, 'FORBIDDEN');
     });
   },

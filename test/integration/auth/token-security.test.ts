@@ -17,7 +17,12 @@ describeEachDatabase(
       const res = await postJson(ctx().api, '/auth/login', { email: user.email, password: user.password });
       valid = ((await res.json()) as { data: { access_token: string } }).data.access_token;
       const decoded = jwt.decode(valid, { json: true }) ?? {};
-      claims = { id: decoded['id'], role: decoded['role'], app_access: decoded['app_access'], admin_access: decoded['admin_access'] };
+      claims = {
+        id: decoded['id'],
+        role: decoded['role'],
+        app_access: decoded['app_access'],
+        admin_access: decoded['admin_access'],
+      };
     });
 
     /** The request as it would reach a protected resource; every channel the token may take. */
@@ -54,13 +59,21 @@ describeEachDatabase(
     });
 
     it('another algorithm with the same secret (HS512) is 403 INVALID_TOKEN', async () => {
-      await expectRefused(jwt.sign(claims, SECRET, { issuer: 'svc', expiresIn: 60, algorithm: 'HS512' }), 403, 'INVALID_TOKEN');
+      await expectRefused(
+        jwt.sign(claims, SECRET, { issuer: 'svc', expiresIn: 60, algorithm: 'HS512' }),
+        403,
+        'INVALID_TOKEN',
+      );
     });
 
     it('an expired token is 401 TOKEN_EXPIRED', async () => {
       const now = Math.floor(Date.now() / 1000);
       const expired = jwt.sign({ ...claims, iat: now - 3600, exp: now - 60 }, SECRET, { issuer: 'svc' });
-      const error = await expectOnlyError(await ctx().api('/server/info', { headers: { Authorization: `Bearer ${expired}` } }), 401, 'TOKEN_EXPIRED');
+      const error = await expectOnlyError(
+        await ctx().api('/server/info', { headers: { Authorization: `Bearer ${expired}` } }),
+        401,
+        'TOKEN_EXPIRED',
+      );
       expect(error.errors[0]?.message).to.equal('Token expired.');
     });
 
@@ -72,11 +85,19 @@ describeEachDatabase(
 
     it('an expired token with a forged signature is INVALID_TOKEN, not TOKEN_EXPIRED', async () => {
       const now = Math.floor(Date.now() / 1000);
-      await expectRefused(jwt.sign({ ...claims, iat: now - 3600, exp: now - 60 }, 'other', { issuer: 'svc' }), 403, 'INVALID_TOKEN');
+      await expectRefused(
+        jwt.sign({ ...claims, iat: now - 3600, exp: now - 60 }, 'other', { issuer: 'svc' }),
+        403,
+        'INVALID_TOKEN',
+      );
     });
 
     it('a JWT of another issuer (even with our secret) is 403 INVALID_TOKEN', async () => {
-      await expectRefused(jwt.sign({ ...claims, admin_access: true }, SECRET, { issuer: 'someone-else', expiresIn: 60 }), 403, 'INVALID_TOKEN');
+      await expectRefused(
+        jwt.sign({ ...claims, admin_access: true }, SECRET, { issuer: 'someone-else', expiresIn: 60 }),
+        403,
+        'INVALID_TOKEN',
+      );
       await expectRefused(jwt.sign({ ...claims, admin_access: true }, SECRET, { expiresIn: 60 }), 403, 'INVALID_TOKEN');
     });
 
@@ -89,16 +110,28 @@ describeEachDatabase(
 
     it('a well-signed token whose id names no user (not even a UUID) is 401 INVALID_CREDENTIALS', async () => {
       for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
-        await expectRefused(jwt.sign({ ...claims, id }, SECRET, { issuer: 'svc', expiresIn: 60 }), 401, 'INVALID_CREDENTIALS');
+        await expectRefused(
+          jwt.sign({ ...claims, id }, SECRET, { issuer: 'svc', expiresIn: 60 }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
       }
     });
 
     it('claims of the wrong type are 403 INVALID_TOKEN', async () => {
-      await expectRefused(jwt.sign({ ...claims, admin_access: 'true' }, SECRET, { issuer: 'svc', expiresIn: 60 }), 403, 'INVALID_TOKEN');
+      await expectRefused(
+        jwt.sign({ ...claims, admin_access: 'true' }, SECRET, { issuer: 'svc', expiresIn: 60 }),
+        403,
+        'INVALID_TOKEN',
+      );
     });
 
     it('a malformed token claiming our issuer is 403 INVALID_TOKEN', async () => {
-      await expectRefused(`${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ iss: 'svc' })}.bm90LWEtc2ln`, 403, 'INVALID_TOKEN');
+      await expectRefused(
+        `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ iss: 'svc' })}.bm90LWEtc2ln`,
+        403,
+        'INVALID_TOKEN',
+      );
     });
 
     it('a string that is not a JWT and no static token is 401 INVALID_CREDENTIALS', async () => {
@@ -106,7 +139,10 @@ describeEachDatabase(
     });
 
     it('a password-reset style token (our issuer, no role claims) opens nothing', async () => {
-      const reset = jwt.sign({ email: 'admin@example.com', scope: 'password-reset', hash: 'x' }, SECRET, { issuer: 'svc', expiresIn: 60 });
+      const reset = jwt.sign({ email: 'admin@example.com', scope: 'password-reset', hash: 'x' }, SECRET, {
+        issuer: 'svc',
+        expiresIn: 60,
+      });
       await expectRefused(reset, 403, 'INVALID_TOKEN');
     });
   },

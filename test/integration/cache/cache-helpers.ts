@@ -41,10 +41,22 @@ export interface Read {
 }
 
 /** GET as `token` (null: no token; the admin's by default). */
-export async function read(api: Api, path: string, token: string | null = TEST_ADMIN.token, headers: Record<string, string> = {}): Promise<Read> {
-  const res = await api(path, { headers: { ...headers, ...(token === null ? {} : { Authorization: `Bearer ${token}` }) } });
+export async function read(
+  api: Api,
+  path: string,
+  token: string | null = TEST_ADMIN.token,
+  headers: Record<string, string> = {},
+): Promise<Read> {
+  const res = await api(path, {
+    headers: { ...headers, ...(token === null ? {} : { Authorization: `Bearer ${token}` }) },
+  });
   const text = await res.text();
-  return { status: res.status, text, body: JSON.parse(text) as Read['body'], cacheControl: res.headers.get('cache-control') };
+  return {
+    status: res.status,
+    text,
+    body: JSON.parse(text) as Read['body'],
+    cacheControl: res.headers.get('cache-control'),
+  };
 }
 
 /** The title of note `id` as `token` reads it. */

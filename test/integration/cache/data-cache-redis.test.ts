@@ -9,9 +9,19 @@ import { adminWrite, createNotes, retitleInSql, titleOf, uniqueNamespace, type A
  * Two instances on one database and one Redis: `ctx().server` and a second one started here
  * with the same environment.
  */
-function describeTwoInstances(title: string, env: Record<string, string>, body: (apis: () => { first: Api; second: Api; server: RunningServer }) => void): void {
+function describeTwoInstances(
+  title: string,
+  env: Record<string, string>,
+  body: (apis: () => { first: Api; second: Api; server: RunningServer }) => void,
+): void {
   const namespace = uniqueNamespace();
-  const shared = { ...env, REDIS: TEST_REDIS_URL, CACHE_ENABLED: 'true', CACHE_AUTO_PURGE: 'true', CACHE_NAMESPACE: namespace };
+  const shared = {
+    ...env,
+    REDIS: TEST_REDIS_URL,
+    CACHE_ENABLED: 'true',
+    CACHE_AUTO_PURGE: 'true',
+    CACHE_NAMESPACE: namespace,
+  };
   describeEachDatabase(
     title,
     (ctx) => {
@@ -19,7 +29,9 @@ function describeTwoInstances(title: string, env: Record<string, string>, body: 
       before(async function () {
         requireOrSkip(this, await redisUnavailable());
         await createNotes(ctx());
-        second = await startServer(testConfig(ctx().database, shared), { logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }) });
+        second = await startServer(testConfig(ctx().database, shared), {
+          logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+        });
       });
       after(async () => {
         await second?.close();
@@ -60,19 +72,23 @@ describeTwoInstances('data cache in Redis shared by two instances', { CACHE_STOR
   });
 });
 
-describeTwoInstances('data cache in memory, purged across instances through Redis pub/sub', { CACHE_STORE: 'memory' }, (apis) => {
-  it('a write on one instance clears the other instance’s entries', async () => {
-    const { first, second, server } = apis();
-    expect(await titleOf(second, 1)).to.equal('first');
-    await retitleInSql(server.db, 1, 'changed in SQL');
-    expect(await titleOf(second, 1)).to.equal('first');
-    await adminWrite(first, 'PATCH', '/items/notes/2', { title: 'patched on the first' });
-    // The message reaches the other instance shortly after the write answered.
-    let title: unknown;
-    for (let attempt = 0; attempt < 50 && title !== 'changed in SQL'; attempt++) {
-      title = await titleOf(second, 1);
-      if (title !== 'changed in SQL') await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(title).to.equal('changed in SQL');
-  });
-});
+describeTwoInstances(
+  'data cache in memory, purged across instances through Redis pub/sub',
+  { CACHE_STORE: 'memory' },
+  (apis) => {
+    it('a write on one instance clears the other instance’s entries', async () => {
+      const { first, second, server } = apis();
+      expect(await titleOf(second, 1)).to.equal('first');
+      await retitleInSql(server.db, 1, 'changed in SQL');
+      expect(await titleOf(second, 1)).to.equal('first');
+      await adminWrite(first, 'PATCH', '/items/notes/2', { title: 'patched on the first' });
+      // The message reaches the other instance shortly after the write answered.
+      let title: unknown;
+      for (let attempt = 0; attempt < 50 && title !== 'changed in SQL'; attempt++) {
+        title = await titleOf(second, 1);
+        if (title !== 'changed in SQL') await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(title).to.equal('changed in SQL');
+    });
+  },
+);

@@ -5,7 +5,11 @@ import { redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/s
 import { uniqueNamespace } from './cache-helpers.js';
 
 const quiet = { warn: () => undefined };
-const answer = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"data":{"text":"two\\nlines"}}\n' };
+const answer = {
+  status: 200,
+  contentType: 'application/json; charset=utf-8',
+  body: '{"data":{"text":"two\\nlines"}}\n',
+};
 
 function storeCases(open: (ttlMs: number) => DataCache): void {
   it('keeps an answer for its key and gives it back as stored', async () => {
@@ -41,7 +45,9 @@ function storeCases(open: (ttlMs: number) => DataCache): void {
 }
 
 describe('data cache store: memory', () => {
-  storeCases((ttlMs) => createDataCache({ store: 'memory', ttlMs, maxSize: 1024 * 1024, namespace: 'unused', logger: quiet }));
+  storeCases((ttlMs) =>
+    createDataCache({ store: 'memory', ttlMs, maxSize: 1024 * 1024, namespace: 'unused', logger: quiet }),
+  );
 
   it('evicts the least recently used answers past its size', async () => {
     const cache = createDataCache({ store: 'memory', ttlMs: 60_000, maxSize: 200, namespace: 'unused', logger: quiet });
@@ -82,10 +88,20 @@ describe('data cache store: Redis', () => {
 
 describe('data cache store: Redis unreachable', () => {
   it('answers every lookup as a miss and never fails a read or a write', async () => {
-    const redis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => undefined);
     const warnings: string[] = [];
-    const cache = createDataCache({ store: 'redis', ttlMs: 60_000, redis, namespace: uniqueNamespace(), logger: { warn: (_details, message) => void warnings.push(message) } });
+    const cache = createDataCache({
+      store: 'redis',
+      ttlMs: 60_000,
+      redis,
+      namespace: uniqueNamespace(),
+      logger: { warn: (_details, message) => void warnings.push(message) },
+    });
     try {
       const lookup = await cache.lookup('k');
       expect(lookup.hit).to.equal(undefined);

@@ -5,7 +5,15 @@ import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
 import { sqliteTarget } from '../../support/services.js';
 import { createCaller, grant, jwtFor } from '../access/permission-helpers.js';
 import { graphql, graphqlData } from '../graphql/graphql-client.js';
-import { adminWrite, createNotes, notesQueriesDuring, read, retitleInSql, titleOf, uniqueNamespace } from './cache-helpers.js';
+import {
+  adminWrite,
+  createNotes,
+  notesQueriesDuring,
+  read,
+  retitleInSql,
+  titleOf,
+  uniqueNamespace,
+} from './cache-helpers.js';
 
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
 
@@ -20,7 +28,9 @@ describeEachDatabase(
       expect(first.status).to.equal(200);
       await retitleInSql(server.db, 1, 'changed in SQL');
       let again: Awaited<ReturnType<typeof read>> | undefined;
-      expect(await notesQueriesDuring(server.db, async () => void (again = await read(api, '/items/notes/1')))).to.equal(0);
+      expect(
+        await notesQueriesDuring(server.db, async () => void (again = await read(api, '/items/notes/1'))),
+      ).to.equal(0);
       expect(again?.text).to.equal(first.text);
       expect((again?.body.data as { title: string }).title).to.equal('first');
       // reference/config.md: with auto purge an entry may go at any moment, so clients revalidate.
@@ -53,7 +63,8 @@ describeEachDatabase(
     it('enabling and disabling TFA purges: a cached read of the user shows the secret set, then cleared', async () => {
       const { api, server } = ctx();
       const admin = (await server.db('svc_users').where('email', TEST_ADMIN.email).first('id')) as { id: string };
-      const secretRead = async () => ((await read(api, `/users/${admin.id}?fields=tfa_secret`)).body.data as { tfa_secret: unknown }).tfa_secret;
+      const secretRead = async () =>
+        ((await read(api, `/users/${admin.id}?fields=tfa_secret`)).body.data as { tfa_secret: unknown }).tfa_secret;
       expect(await secretRead()).to.equal(null);
       const generated = await adminWrite(api, 'POST', '/users/me/tfa/generate', { password: TEST_ADMIN.password });
       const { secret } = generated as { secret: string };
@@ -76,7 +87,8 @@ describeEachDatabase(
     it('caches GraphQL queries per document and variables, and not results with errors', async () => {
       const { server } = ctx();
       const query = 'query Note($id: ID!) { notes_by_id(id: $id) { title } }';
-      const titleVia = async (id: number) => ((await graphqlData(ctx(), query, { variables: { id } }))['notes_by_id'] as { title: string }).title;
+      const titleVia = async (id: number) =>
+        ((await graphqlData(ctx(), query, { variables: { id } }))['notes_by_id'] as { title: string }).title;
       await retitleInSql(server.db, 1, 'one');
       await retitleInSql(server.db, 2, 'two');
       await adminWrite(ctx().api, 'POST', '/utils/cache/clear', {});
@@ -85,7 +97,8 @@ describeEachDatabase(
       expect(await titleVia(1)).to.equal('one');
       expect(await titleVia(2)).to.equal('two');
 
-      const viaGet = async () => (await read(ctx().api, `/graphql?query=${encodeURIComponent('{ notes_by_id(id: 2) { title } }')}`)).body.data;
+      const viaGet = async () =>
+        (await read(ctx().api, `/graphql?query=${encodeURIComponent('{ notes_by_id(id: 2) { title } }')}`)).body.data;
       expect(await viaGet()).to.deep.equal({ notes_by_id: { title: 'two' } });
       await retitleInSql(server.db, 2, 'two, later');
       expect(await viaGet()).to.deep.equal({ notes_by_id: { title: 'two' } });
@@ -94,7 +107,9 @@ describeEachDatabase(
       const failing = '{ notes_by_id(id: 1) { title } broken: notes(limit: -5) { id } }';
       const withErrors = await graphql(ctx(), failing);
       expect(withErrors.body.errors, JSON.stringify(withErrors.body)).to.have.length(1);
-      expect(await notesQueriesDuring(server.db, async () => void (await graphql(ctx(), failing)))).to.be.greaterThan(0);
+      expect(await notesQueriesDuring(server.db, async () => void (await graphql(ctx(), failing)))).to.be.greaterThan(
+        0,
+      );
     });
 
     it('serves a schema change at once: the schema version is part of the key', async () => {
@@ -127,7 +142,8 @@ describeEachDatabase(
       const everyone = await createCaller(ctx().server.db);
       await grant(ctx(), ownerA.role, [{ collection: 'notes', action: 'read', permissions: { owner: { _eq: 'a' } } }]);
       await grant(ctx(), everyone.role, [{ collection: 'notes', action: 'read' }]);
-      const ids = async (token: string) => ((await read(api, '/items/notes?fields=id&sort=id', token)).body.data as { id: number }[]).map((n) => n.id);
+      const ids = async (token: string) =>
+        ((await read(api, '/items/notes?fields=id&sort=id', token)).body.data as { id: number }[]).map((n) => n.id);
       expect(await ids(everyone.token)).to.deep.equal([1, 2, 3]);
       expect(await ids(ownerA.token)).to.deep.equal([1, 3]);
       expect(await ids(everyone.token)).to.deep.equal([1, 2, 3]);
@@ -138,11 +154,14 @@ describeEachDatabase(
       const { api, server } = ctx();
       const first = await createCaller(server.db);
       const role = first.role;
-      await grant(ctx(), role, [{ collection: 'svc_users', action: 'read', permissions: { id: { _eq: '$CURRENT_USER' } }, fields: ['id'] }]);
+      await grant(ctx(), role, [
+        { collection: 'svc_users', action: 'read', permissions: { id: { _eq: '$CURRENT_USER' } }, fields: ['id'] },
+      ]);
       const second = await createCaller(server.db);
       await server.db('svc_users').where('id', second.user).update({ role });
       await adminWrite(api, 'POST', '/utils/cache/clear', {});
-      const usersOf = async (token: string) => ((await read(api, '/users?fields=id', token)).body.data as { id: string }[]).map((u) => u.id);
+      const usersOf = async (token: string) =>
+        ((await read(api, '/users?fields=id', token)).body.data as { id: string }[]).map((u) => u.id);
       expect(await usersOf(first.token)).to.deep.equal([first.user]);
       expect(await usersOf(second.token)).to.deep.equal([second.user]);
     });
@@ -151,9 +170,17 @@ describeEachDatabase(
       const { api } = ctx();
       const caller = await createCaller(ctx().server.db);
       await grant(ctx(), caller.role, [{ collection: 'notes', action: 'read', permissions: { owner: { _eq: 'a' } } }]);
-      const ids = async () => ((await read(api, '/items/notes?fields=id&sort=id', caller.token)).body.data as { id: number }[]).map((n) => n.id);
+      const ids = async () =>
+        ((await read(api, '/items/notes?fields=id&sort=id', caller.token)).body.data as { id: number }[]).map(
+          (n) => n.id,
+        );
       expect(await ids()).to.deep.equal([1, 3]);
-      const [row] = (await adminWrite(api, 'GET', `/permissions?filter[role][_eq]=${caller.role}&fields=id`, undefined)) as { id: number }[];
+      const [row] = (await adminWrite(
+        api,
+        'GET',
+        `/permissions?filter[role][_eq]=${caller.role}&fields=id`,
+        undefined,
+      )) as { id: number }[];
       await adminWrite(api, 'PATCH', `/permissions/${String(row?.id)}`, { permissions: { owner: { _eq: 'b' } } });
       expect(await ids()).to.deep.equal([2]);
     });
@@ -209,7 +236,12 @@ describeEachDatabase(
 
     it('stores a streamed limit=-1 read that fits CACHE_VALUE_MAX_SIZE', async () => {
       const { api, server } = ctx();
-      const titles = async () => ((await read(api, '/items/notes?limit=-1&fields=title&filter[owner][_eq]=a&sort=id')).body.data as { title: string }[]).map((n) => n.title);
+      const titles = async () =>
+        (
+          (await read(api, '/items/notes?limit=-1&fields=title&filter[owner][_eq]=a&sort=id')).body.data as {
+            title: string;
+          }[]
+        ).map((n) => n.title);
       const first = await titles();
       expect(first).to.have.length(2);
       await retitleInSql(server.db, 3, 'streamed change');
@@ -218,7 +250,12 @@ describeEachDatabase(
   },
   {
     targets: [sqliteTarget],
-    env: () => ({ CACHE_ENABLED: 'true', CACHE_SKIP_ALLOWED: 'true', CACHE_VALUE_MAX_SIZE: '200', CACHE_NAMESPACE: uniqueNamespace() }),
+    env: () => ({
+      CACHE_ENABLED: 'true',
+      CACHE_SKIP_ALLOWED: 'true',
+      CACHE_VALUE_MAX_SIZE: '200',
+      CACHE_NAMESPACE: uniqueNamespace(),
+    }),
   },
 );
 
@@ -229,7 +266,10 @@ describeEachDatabase(
 
     it('are never held back for the cache', async () => {
       const { api, server } = ctx();
-      const titles = async () => ((await read(api, '/items/notes?limit=-1&fields=title&sort=id')).body.data as { title: string }[]).map((n) => n.title);
+      const titles = async () =>
+        ((await read(api, '/items/notes?limit=-1&fields=title&sort=id')).body.data as { title: string }[]).map(
+          (n) => n.title,
+        );
       expect(await titles()).to.deep.equal(['first', 'second', 'third']);
       await retitleInSql(server.db, 2, 'streamed, uncached');
       expect(await titles()).to.deep.equal(['first', 'streamed, uncached', 'third']);
@@ -247,23 +287,34 @@ describeEachDatabase(
     const overviewBuildsDuring = async (work: () => Promise<void>): Promise<number> =>
       (await statementsRunOn(ctx().server.db, work)).filter((sql) => /\bfrom [`"]?svc_relations\b/i.test(sql)).length;
 
-    it('builds the overview once per read: the cache key, the role\'s ip_access and the read share it', async () => {
+    it("builds the overview once per read: the cache key, the role's ip_access and the read share it", async () => {
       const { api, server } = ctx();
       const caller = await createCaller(server.db);
       await grant(ctx(), caller.role, [{ collection: 'notes', action: 'read' }]);
       const token = jwtFor(caller);
       let miss: Awaited<ReturnType<typeof read>> | undefined;
-      expect(await overviewBuildsDuring(async () => void (miss = await read(api, '/items/notes/1?fields=title', token)))).to.equal(1);
+      expect(
+        await overviewBuildsDuring(async () => void (miss = await read(api, '/items/notes/1?fields=title', token))),
+      ).to.equal(1);
       expect(miss?.body.data).to.deep.equal({ title: 'first' });
       let hit: Awaited<ReturnType<typeof read>> | undefined;
-      expect(await overviewBuildsDuring(async () => void (hit = await read(api, '/items/notes/1?fields=title', token)))).to.equal(1);
+      expect(
+        await overviewBuildsDuring(async () => void (hit = await read(api, '/items/notes/1?fields=title', token))),
+      ).to.equal(1);
       expect(hit?.text).to.equal(miss?.text);
-      expect(await overviewBuildsDuring(async () => void (await read(api, '/items/notes?fields=title&sort=id')))).to.equal(1);
+      expect(
+        await overviewBuildsDuring(async () => void (await read(api, '/items/notes?fields=title&sort=id'))),
+      ).to.equal(1);
       const graphqlRead = `/graphql?query=${encodeURIComponent('{ notes_by_id(id: 1) { title } }')}`;
       let viaGraphql: Awaited<ReturnType<typeof read>> | undefined;
-      expect(await overviewBuildsDuring(async () => void (viaGraphql = await read(api, graphqlRead, token)))).to.equal(1);
+      expect(await overviewBuildsDuring(async () => void (viaGraphql = await read(api, graphqlRead, token)))).to.equal(
+        1,
+      );
       expect(viaGraphql?.body.data).to.deep.equal({ notes_by_id: { title: 'first' } });
     });
   },
-  { targets: [sqliteTarget], env: () => ({ CACHE_ENABLED: 'true', CACHE_SCHEMA: 'false', CACHE_NAMESPACE: uniqueNamespace() }) },
+  {
+    targets: [sqliteTarget],
+    env: () => ({ CACHE_ENABLED: 'true', CACHE_SCHEMA: 'false', CACHE_NAMESPACE: uniqueNamespace() }),
+  },
 );

@@ -55,13 +55,26 @@ describe('Redis hung (SIGSTOP), then back (SIGCONT)', function () {
     const running = server;
     return { dialect: 'sqlite', database, server: running, api: (path, init) => fetch(running.url + path, init) };
   };
-  const timed = async (method: string, path: string, body?: unknown, token: string | null = TEST_ADMIN.token): Promise<Timed> => {
+  const timed = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    token: string | null = TEST_ADMIN.token,
+  ): Promise<Timed> => {
     const started = Date.now();
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (token !== null) headers['Authorization'] = `Bearer ${token}`;
-    const res = await ctx().api(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const res = await ctx().api(path, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     const text = await res.text();
-    return { status: res.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>), ms: Date.now() - started };
+    return {
+      status: res.status,
+      body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+      ms: Date.now() - started,
+    };
   };
   const warnings = (pattern: RegExp) => logs.filter((l) => l.level === 40 && pattern.test(l.msg)).map((l) => l.msg);
 
@@ -70,7 +83,11 @@ describe('Redis hung (SIGSTOP), then back (SIGCONT)', function () {
     database = await sqliteTarget.create();
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter((l) => l !== '')) logs.push(JSON.parse(line) as { level: number; msg: string });
+        for (const line of chunk
+          .toString()
+          .split('\n')
+          .filter((l) => l !== ''))
+          logs.push(JSON.parse(line) as { level: number; msg: string });
         done();
       },
     });
@@ -122,7 +139,9 @@ describe('Redis hung (SIGSTOP), then back (SIGCONT)', function () {
     const write = await timed('PATCH', '/items/notes/2', { title: 'written while Redis hangs' });
     expect(write.status, JSON.stringify(write.body)).to.equal(200);
     expect(write.ms).to.be.lessThan(BOUND_MS);
-    expect((await ctx().server.db('notes').where('id', 2).first<{ title: string }>('title'))?.title).to.equal('written while Redis hangs');
+    expect((await ctx().server.db('notes').where('id', 2).first<{ title: string }>('title'))?.title).to.equal(
+      'written while Redis hangs',
+    );
 
     // Every request above went through both rate limiters; so do these, one after another.
     for (let i = 0; i < 5; i += 1) {
@@ -134,7 +153,12 @@ describe('Redis hung (SIGSTOP), then back (SIGCONT)', function () {
     const exported = await timed('POST', '/utils/export/notes', { format: 'json', query: { fields: ['id'] } });
     expect(exported.status, JSON.stringify(exported.body)).to.equal(503);
     expect(exported.body).to.deep.equal({
-      errors: [{ message: 'Service "jobs" is unavailable. The export could not be queued.', extensions: { service: 'jobs', reason: 'The export could not be queued', code: 'SERVICE_UNAVAILABLE' } }],
+      errors: [
+        {
+          message: 'Service "jobs" is unavailable. The export could not be queued.',
+          extensions: { service: 'jobs', reason: 'The export could not be queued', code: 'SERVICE_UNAVAILABLE' },
+        },
+      ],
     });
     expect(exported.ms).to.be.lessThan(BOUND_MS);
     expect((await latestExport(ctx()))?.status.status).to.equal('failed');
@@ -218,7 +242,11 @@ describe('Redis down (killed), then restarted', function () {
       ['POST', '/utils/export/notes', { format: 'json', query: { fields: ['id'] } }, 503],
     ] as const) {
       const started = Date.now();
-      const res = await api(path, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const res = await api(path, {
+        method,
+        headers: auth,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       expect(res.status, `${method} ${path}: ${await res.text()}`).to.equal(status);
       expect(Date.now() - started, `${method} ${path}`).to.be.lessThan(BOUND_MS);
     }

@@ -24,7 +24,10 @@ describeEachDatabase('benchmark data model through the schema API', (ctx) => {
     const comments = getFieldRelation(overview, 'articles', 'comments');
     expect(comments?.kind === 'o2m' && comments.related).to.equal('comments');
     const tags = getFieldRelation(overview, 'articles', 'tags');
-    expect(tags?.kind === 'o2m' && [tags.related, tags.relation.meta?.junctionField]).to.deep.equal(['articles_tags', 'tags_id']);
+    expect(tags?.kind === 'o2m' && [tags.related, tags.relation.meta?.junctionField]).to.deep.equal([
+      'articles_tags',
+      'tags_id',
+    ]);
     expect(overview.collections['articles']?.fields['status']).to.include({ defaultValue: 'draft', nullable: false });
     expect(overview.collections['articles']?.fields['published_at']?.type).to.equal('timestamp');
   });

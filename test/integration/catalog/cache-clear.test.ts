@@ -19,17 +19,36 @@ describeEachDatabase('POST /utils/cache/clear and tables made outside the servic
     await db.raw('CREATE TABLE legacy_log (message text)');
     expectError(await api('GET', '/collections/legacy_item'), 403, 'FORBIDDEN');
 
-    const cleared = await ctx().api('/utils/cache/clear?system', { method: 'POST', headers: { Authorization: 'Bearer test-admin-static-token' } });
+    const cleared = await ctx().api('/utils/cache/clear?system', {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test-admin-static-token' },
+    });
     expect(cleared.status).to.equal(200);
     expect(await cleared.text()).to.equal('');
 
     expect(expectOk(await api('GET', '/collections/legacy_item'))).to.deep.include({ meta: null });
     const fields: any[] = expectOk(await api('GET', '/fields/legacy_item'));
-    expect(Object.fromEntries(fields.map((f) => [f.field, f.type]))).to.deep.equal({ id: 'integer', owner: 'integer', price: 'decimal' });
-    expect(fields.find((f) => f.field === 'price').schema).to.include({ numeric_precision: 9, numeric_scale: 2, default_value: '0' });
-    expect(fields.find((f) => f.field === 'owner').schema).to.include({ foreign_key_table: 'legacy_owner', foreign_key_column: 'id' });
+    expect(Object.fromEntries(fields.map((f) => [f.field, f.type]))).to.deep.equal({
+      id: 'integer',
+      owner: 'integer',
+      price: 'decimal',
+    });
+    expect(fields.find((f) => f.field === 'price').schema).to.include({
+      numeric_precision: 9,
+      numeric_scale: 2,
+      default_value: '0',
+    });
+    expect(fields.find((f) => f.field === 'owner').schema).to.include({
+      foreign_key_table: 'legacy_owner',
+      foreign_key_column: 'id',
+    });
     const [relation] = expectOk(await api('GET', '/relations/legacy_item')) as any[];
-    expect(relation).to.deep.include({ collection: 'legacy_item', field: 'owner', related_collection: 'legacy_owner', meta: null });
+    expect(relation).to.deep.include({
+      collection: 'legacy_item',
+      field: 'owner',
+      related_collection: 'legacy_owner',
+      meta: null,
+    });
     expect(relation.schema).to.include({ on_delete: 'CASCADE', foreign_key_column: 'id' });
     if (dialect !== 'sqlite') expect(relation.schema.constraint_name).to.equal('legacy_item_owner_fk');
 

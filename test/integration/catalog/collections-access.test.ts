@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import { describeEachDatabase } from '../../support/server.js';
-import { asAdmin, call, createCaller, dataOf, expectForbidden, grant, type Caller } from '../access/permission-helpers.js';
+import {
+  asAdmin,
+  call,
+  createCaller,
+  dataOf,
+  expectForbidden,
+  grant,
+  type Caller,
+} from '../access/permission-helpers.js';
 import { createUser } from '../auth/helpers.js';
 
 type CollectionObject = { collection: string; meta: Record<string, unknown> | null; schema: unknown };
@@ -42,7 +50,9 @@ describeEachDatabase('schema routes: who may list collections', (ctx) => {
       t.increments('id').primary();
     });
     await ctx().server.schema.invalidate();
-    expect((await asAdmin(ctx(), 'POST', '/collections', { collection: 'shop', meta: { icon: 'folder' } })).status).to.equal(200);
+    expect(
+      (await asAdmin(ctx(), 'POST', '/collections', { collection: 'shop', meta: { icon: 'folder' } })).status,
+    ).to.equal(200);
     expect((await asAdmin(ctx(), 'PATCH', '/collections/gadgets', { meta: { group: 'shop' } })).status).to.equal(200);
     app = await createCaller(db, { app: true });
     noApp = await createCaller(db);
@@ -60,11 +70,22 @@ describeEachDatabase('schema routes: who may list collections', (ctx) => {
   });
 
   it('a role with app access: its collections, the folder they sit in, and the system collections it may read', async () => {
-    const names = dataOf<CollectionObject[]>(await call(ctx(), app.token, 'GET', '/collections')).map((c) => c.collection);
-    expect(names).to.include.members(['gadgets', 'shop', 'svc_collections', 'svc_fields', 'svc_relations', 'svc_settings']);
+    const names = dataOf<CollectionObject[]>(await call(ctx(), app.token, 'GET', '/collections')).map(
+      (c) => c.collection,
+    );
+    expect(names).to.include.members([
+      'gadgets',
+      'shop',
+      'svc_collections',
+      'svc_fields',
+      'svc_relations',
+      'svc_settings',
+    ]);
     expect(names).not.to.include.members(['secrets']);
     expect(names).not.to.include('svc_revisions');
-    expect(dataOf<CollectionObject>(await call(ctx(), app.token, 'GET', '/collections/gadgets')).meta?.['group']).to.equal('shop');
+    expect(
+      dataOf<CollectionObject>(await call(ctx(), app.token, 'GET', '/collections/gadgets')).meta?.['group'],
+    ).to.equal('shop');
     expectForbidden(await call(ctx(), app.token, 'GET', '/collections/secrets'));
   });
 
@@ -74,7 +95,9 @@ describeEachDatabase('schema routes: who may list collections', (ctx) => {
       { collection: 'svc_collections', action: 'read' },
       { collection: 'gadgets', action: 'read' },
     ]);
-    const names = dataOf<CollectionObject[]>(await call(ctx(), reader.token, 'GET', '/collections')).map((c) => c.collection);
+    const names = dataOf<CollectionObject[]>(await call(ctx(), reader.token, 'GET', '/collections')).map(
+      (c) => c.collection,
+    );
     expect(names).to.deep.equal(['gadgets', 'shop', 'svc_collections']);
   });
 

@@ -2,13 +2,17 @@ import { expect } from 'chai';
 import { describeEachDatabase } from '../../support/server.js';
 import { EVERY_TYPE_FIELDS, expectError, expectOk, insertRow, schemaApi } from './schema-api.js';
 
-
 describeEachDatabase('schema routes: collections', (ctx) => {
   const api = schemaApi(ctx);
 
   it('creates a collection with a field of every type and reads each type back', async () => {
     const created = expectOk(
-      await api('POST', '/collections', { collection: 'every_type', meta: { icon: 'box', note: 'all types' }, schema: {}, fields: EVERY_TYPE_FIELDS }),
+      await api('POST', '/collections', {
+        collection: 'every_type',
+        meta: { icon: 'box', note: 'all types' },
+        schema: {},
+        fields: EVERY_TYPE_FIELDS,
+      }),
     );
     expect(created.collection).to.equal('every_type');
     expect(created.meta).to.include({ icon: 'box', note: 'all types', singleton: false, accountability: 'all' });
@@ -21,7 +25,13 @@ describeEachDatabase('schema routes: collections', (ctx) => {
       expect(byName[given.field]?.collection).to.equal('every_type');
     }
     expect(byName['id'].schema).to.include({ is_primary_key: true, has_auto_increment: true, is_nullable: false });
-    expect(byName['s'].schema).to.include({ max_length: 40, is_nullable: false, default_value: 'hello', is_unique: true, table: 'every_type' });
+    expect(byName['s'].schema).to.include({
+      max_length: 40,
+      is_nullable: false,
+      default_value: 'hello',
+      is_unique: true,
+      table: 'every_type',
+    });
     expect(byName['de'].schema).to.include({ numeric_precision: 12, numeric_scale: 3 });
     expect(byName['bo'].schema.default_value).to.equal(true);
     expect(byName['i'].schema.default_value).to.equal(7);
@@ -36,14 +46,22 @@ describeEachDatabase('schema routes: collections', (ctx) => {
     await db('every_type').insert({ tx: 'row' });
     const row = await db('every_type').first('s', 'i');
     expect(row).to.deep.include({ s: 'hello', i: 7 });
-    expect(await db('svc_collections').where({ collection: 'every_type' }).first('note')).to.deep.equal({ note: 'all types' });
+    expect(await db('svc_collections').where({ collection: 'every_type' }).first('note')).to.deep.equal({
+      note: 'all types',
+    });
     expect(await db('svc_fields').where({ collection: 'every_type' }).count({ n: '*' }).first()).to.satisfy(
       (r: { n: unknown }) => Number(r.n) === EVERY_TYPE_FIELDS.length,
     );
   });
 
   it('adds an integer auto-increment id when no field is the primary key', async () => {
-    expectOk(await api('POST', '/collections', { collection: 'no_key_given', schema: {}, fields: [{ field: 'title', type: 'string' }] }));
+    expectOk(
+      await api('POST', '/collections', {
+        collection: 'no_key_given',
+        schema: {},
+        fields: [{ field: 'title', type: 'string' }],
+      }),
+    );
     const id = expectOk(await api('GET', '/fields/no_key_given/id'));
     expect(id.type).to.equal('integer');
     expect(id.schema).to.include({ is_primary_key: true, has_auto_increment: true });
@@ -54,12 +72,31 @@ describeEachDatabase('schema routes: collections', (ctx) => {
   it('creates big integer, uuid and string primary keys', async () => {
     const created = expectOk(
       await api('POST', '/collections', [
-        { collection: 'big_keys', schema: {}, fields: [{ field: 'id', type: 'bigInteger', schema: { is_primary_key: true, has_auto_increment: true } }] },
-        { collection: 'uuid_keys', schema: {}, fields: [{ field: 'id', type: 'uuid', schema: { is_primary_key: true } }, { field: 'name', type: 'string' }] },
-        { collection: 'string_keys', schema: {}, fields: [{ field: 'code', type: 'string', schema: { is_primary_key: true, max_length: 20 } }] },
+        {
+          collection: 'big_keys',
+          schema: {},
+          fields: [{ field: 'id', type: 'bigInteger', schema: { is_primary_key: true, has_auto_increment: true } }],
+        },
+        {
+          collection: 'uuid_keys',
+          schema: {},
+          fields: [
+            { field: 'id', type: 'uuid', schema: { is_primary_key: true } },
+            { field: 'name', type: 'string' },
+          ],
+        },
+        {
+          collection: 'string_keys',
+          schema: {},
+          fields: [{ field: 'code', type: 'string', schema: { is_primary_key: true, max_length: 20 } }],
+        },
       ]),
     );
-    expect(created.map((c: { collection: string }) => c.collection)).to.deep.equal(['big_keys', 'uuid_keys', 'string_keys']);
+    expect(created.map((c: { collection: string }) => c.collection)).to.deep.equal([
+      'big_keys',
+      'uuid_keys',
+      'string_keys',
+    ]);
 
     const big = expectOk(await api('GET', '/fields/big_keys/id'));
     // SQLite's auto-increment key is the 64-bit rowid, declared INTEGER.
@@ -104,7 +141,9 @@ describeEachDatabase('schema routes: collections', (ctx) => {
   });
 
   it('updates only meta, one or several collections, and checks the sort field', async () => {
-    const updated = expectOk(await api('PATCH', '/collections/every_type', { meta: { note: 'changed', sort_field: 'i' } }));
+    const updated = expectOk(
+      await api('PATCH', '/collections/every_type', { meta: { note: 'changed', sort_field: 'i' } }),
+    );
     expect(updated.meta).to.include({ note: 'changed', sort_field: 'i', icon: 'box' });
     expect((await ctx().server.schema.getOverview()).collections['every_type']?.sortField).to.equal('i');
 
@@ -124,7 +163,12 @@ describeEachDatabase('schema routes: collections', (ctx) => {
       ['big_keys', 'big', false],
       ['uuid_keys', null, true],
     ]);
-    expectError(await api('PATCH', '/collections/every_type', { note: 'no meta' }), 400, 'INVALID_PAYLOAD', /"meta" is required/);
+    expectError(
+      await api('PATCH', '/collections/every_type', { note: 'no meta' }),
+      400,
+      'INVALID_PAYLOAD',
+      /"meta" is required/,
+    );
   });
 
   it('lists the system collections with meta.system, and reads directus_ names as svc_', async () => {
@@ -147,9 +191,25 @@ describeEachDatabase('schema routes: collections', (ctx) => {
       [{ collection: 'x'.repeat(64), schema: {} }, /is longer than 63 characters/],
       [{ schema: {} }, /"collection" is required/],
       [{ collection: 'every_type', schema: {} }, /Collection "every_type" already exists/],
-      [{ collection: 'money', schema: {}, fields: [{ field: 'price', type: 'money' }] }, /Field "price" has an unknown type "money"/],
-      [{ collection: 'spaced', schema: {}, fields: [{ field: 'my field', type: 'string' }] }, /Field in collection "spaced" name "my field" is not an identifier/],
-      [{ collection: 'twice', schema: {}, fields: [{ field: 'a', type: 'string' }, { field: 'a', type: 'text' }] }, /Field "a" is given twice/],
+      [
+        { collection: 'money', schema: {}, fields: [{ field: 'price', type: 'money' }] },
+        /Field "price" has an unknown type "money"/,
+      ],
+      [
+        { collection: 'spaced', schema: {}, fields: [{ field: 'my field', type: 'string' }] },
+        /Field in collection "spaced" name "my field" is not an identifier/,
+      ],
+      [
+        {
+          collection: 'twice',
+          schema: {},
+          fields: [
+            { field: 'a', type: 'string' },
+            { field: 'a', type: 'text' },
+          ],
+        },
+        /Field "a" is given twice/,
+      ],
       [
         {
           collection: 'two_keys',
@@ -161,7 +221,14 @@ describeEachDatabase('schema routes: collections', (ctx) => {
         },
         /only one primary key/,
       ],
-      [{ collection: 'json_key', schema: {}, fields: [{ field: 'k', type: 'json', schema: { is_primary_key: true } }] }, /must be of type integer, bigInteger, uuid or string/],
+      [
+        {
+          collection: 'json_key',
+          schema: {},
+          fields: [{ field: 'k', type: 'json', schema: { is_primary_key: true } }],
+        },
+        /must be of type integer, bigInteger, uuid or string/,
+      ],
     ];
     for (const [body, message] of cases) {
       expectError(await api('POST', '/collections', body), 400, 'INVALID_PAYLOAD', message);
@@ -183,7 +250,12 @@ describeEachDatabase('schema routes: collections', (ctx) => {
   });
 
   it('refuses to alter or delete system collections with 422', async () => {
-    expectError(await api('PATCH', '/collections/svc_users', { meta: { note: 'x' } }), 422, 'UNPROCESSABLE_ENTITY', /System collection "svc_users"/);
+    expectError(
+      await api('PATCH', '/collections/svc_users', { meta: { note: 'x' } }),
+      422,
+      'UNPROCESSABLE_ENTITY',
+      /System collection "svc_users"/,
+    );
     expectError(await api('DELETE', '/collections/svc_users'), 422, 'UNPROCESSABLE_ENTITY');
     expectError(await api('DELETE', '/collections/directus_roles'), 422, 'UNPROCESSABLE_ENTITY');
     expect(await ctx().server.db.schema.hasTable('svc_users')).to.equal(true);
@@ -191,7 +263,13 @@ describeEachDatabase('schema routes: collections', (ctx) => {
 
   it('deletes a collection with its table, metadata, relations pointing at it and its activity', async () => {
     const { db } = ctx().server;
-    expectOk(await api('POST', '/collections', { collection: 'doomed', schema: {}, fields: [{ field: 'name', type: 'string' }] }));
+    expectOk(
+      await api('POST', '/collections', {
+        collection: 'doomed',
+        schema: {},
+        fields: [{ field: 'name', type: 'string' }],
+      }),
+    );
     expectOk(
       await api('POST', '/collections', {
         collection: 'doomed_child',
@@ -199,7 +277,14 @@ describeEachDatabase('schema routes: collections', (ctx) => {
         fields: [{ field: 'parent', type: 'integer' }],
       }),
     );
-    expectOk(await api('POST', '/relations', { collection: 'doomed_child', field: 'parent', related_collection: 'doomed', meta: { one_field: 'children' } }));
+    expectOk(
+      await api('POST', '/relations', {
+        collection: 'doomed_child',
+        field: 'parent',
+        related_collection: 'doomed',
+        meta: { one_field: 'children' },
+      }),
+    );
     const id = await insertRow(ctx, 'doomed', { name: 'p' });
     await db('doomed_child').insert({ parent: id });
     await db('svc_activity').insert({ action: 'create', collection: 'doomed', item: String(id) });

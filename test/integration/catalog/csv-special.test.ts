@@ -11,7 +11,13 @@ describeEachDatabase('csv fields and the cast-csv special', (ctx) => {
   const db = () => ctx().server.db;
 
   before(async () => {
-    expectOk(await api('POST', '/collections', { collection: 'lists', schema: {}, fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }] }));
+    expectOk(
+      await api('POST', '/collections', {
+        collection: 'lists',
+        schema: {},
+        fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }],
+      }),
+    );
     expectOk(await api('POST', '/fields/lists', { field: 'test_csv', type: 'csv', meta: {} }));
     expectOk(await api('POST', '/fields/lists', { field: 'tags', type: 'csv', meta: { special: ['cast-csv'] } }));
   });

@@ -33,7 +33,9 @@ describeEachDatabase('schema routes: indexes and unique keys', (ctx) => {
   });
 
   it('a new field with is_indexed, the primary key: indexed', async () => {
-    const added = expectOk(await api('POST', '/fields/lamps', { field: 'rank', type: 'integer', schema: { is_indexed: true } }));
+    const added = expectOk(
+      await api('POST', '/fields/lamps', { field: 'rank', type: 'integer', schema: { is_indexed: true } }),
+    );
     expect(added.schema).to.include({ is_unique: false, is_indexed: true });
     expect(await lampKeys('id')).to.deep.equal({ is_unique: true, is_indexed: true });
   });
@@ -50,7 +52,12 @@ describeEachDatabase('schema routes: indexes and unique keys', (ctx) => {
 
   it('refuses is_indexed false for a unique field and the primary key', async () => {
     expectOk(await api('PATCH', '/fields/lamps/code', { schema: { is_unique: true } }));
-    expectError(await api('PATCH', '/fields/lamps/code', { schema: { is_indexed: false } }), 400, 'INVALID_PAYLOAD', /"code".*unique/);
+    expectError(
+      await api('PATCH', '/fields/lamps/code', { schema: { is_indexed: false } }),
+      400,
+      'INVALID_PAYLOAD',
+      /"code".*unique/,
+    );
     expect(await lampKeys('code')).to.deep.equal({ is_unique: true, is_indexed: true });
     expect((await api('PATCH', '/fields/lamps/id', { schema: { is_indexed: false } })).status).to.be.oneOf([400, 422]);
   });
@@ -117,9 +124,18 @@ describeEachDatabase('schema routes: indexes and unique keys', (ctx) => {
 
   it('json fields can be neither unique nor indexed: a clear 400, nothing changed', async () => {
     const unique = await api('PATCH', '/fields/lamps/doc', { schema: { is_unique: true } });
-    expectError(unique, 400, 'INVALID_PAYLOAD', /Field "doc" of collection "lamps" of type "json" can't be unique or indexed/);
+    expectError(
+      unique,
+      400,
+      'INVALID_PAYLOAD',
+      /Field "doc" of collection "lamps" of type "json" can't be unique or indexed/,
+    );
     expectError(await api('PATCH', '/fields/lamps/doc', { schema: { is_indexed: true } }), 400, 'INVALID_PAYLOAD');
-    expectError(await api('POST', '/fields/lamps', { field: 'doc2', type: 'json', schema: { is_indexed: true } }), 400, 'INVALID_PAYLOAD');
+    expectError(
+      await api('POST', '/fields/lamps', { field: 'doc2', type: 'json', schema: { is_indexed: true } }),
+      400,
+      'INVALID_PAYLOAD',
+    );
     expect(await lampKeys('doc')).to.deep.equal({ is_unique: false, is_indexed: false });
     expect(await ctx().server.db.schema.hasColumn('lamps', 'doc2')).to.equal(false);
   });

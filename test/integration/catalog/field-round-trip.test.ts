@@ -15,14 +15,30 @@ describeEachDatabase('schema routes: a field read back and PATCHed unchanged', (
   const api = schemaApi(ctx);
 
   before(async () => {
-    expectOk(await api('POST', '/collections', { collection: 'round_owners', schema: {}, fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }] }));
+    expectOk(
+      await api('POST', '/collections', {
+        collection: 'round_owners',
+        schema: {},
+        fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }],
+      }),
+    );
     expectOk(await api('POST', '/collections', { collection: 'round_trip', schema: {}, fields: FIELDS }));
-    expectOk(await api('POST', '/relations', { collection: 'round_trip', field: 'owner', related_collection: 'round_owners', meta: { one_field: 'things' } }));
+    expectOk(
+      await api('POST', '/relations', {
+        collection: 'round_trip',
+        field: 'owner',
+        related_collection: 'round_owners',
+        meta: { one_field: 'things' },
+      }),
+    );
     expectOk(await api('POST', '/items/round_trip', { s: 'row', ha: 'secret', cs: ['a', 'b'], de: '1.5', dz: '7' }));
   });
 
   it('every field of every type, and the o2m alias on the other side', async () => {
-    const fields: any[] = [...expectOk(await api('GET', '/fields/round_trip')), expectOk(await api('GET', '/fields/round_owners/things'))];
+    const fields: any[] = [
+      ...expectOk(await api('GET', '/fields/round_trip')),
+      expectOk(await api('GET', '/fields/round_owners/things')),
+    ];
     const rowsBefore = await ctx().server.db('round_trip').select();
     for (const field of fields) {
       const path = `/fields/${String(field.collection)}/${String(field.field)}`;

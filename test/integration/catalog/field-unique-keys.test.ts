@@ -37,23 +37,34 @@ describeEachDatabase('schema routes: unique keys made outside the service', (ctx
     expectOk(await api('POST', '/items/bulbs', { serial: 'a-1' }));
   });
 
-  it('a unique key another table\'s foreign key needs (PostgreSQL, MariaDB): 400 naming the field, the key stays', async function () {
+  it("a unique key another table's foreign key needs (PostgreSQL, MariaDB): 400 naming the field, the key stays", async function () {
     // SQLite checks a foreign key's parent key only when rows are written, not when it is dropped.
     if (ctx().dialect === 'sqlite') this.skip();
     const { db, schema } = ctx().server;
-    expectOk(await api('POST', '/collections', { collection: 'fittings', schema: {}, fields: [{ field: 'code', type: 'string', schema: { is_unique: true } }] }));
+    expectOk(
+      await api('POST', '/collections', {
+        collection: 'fittings',
+        schema: {},
+        fields: [{ field: 'code', type: 'string', schema: { is_unique: true } }],
+      }),
+    );
     await db.schema.createTable('lamps', (t) => {
       t.increments('id');
       t.string('fitting', 255).references('code').inTable('fittings');
     });
     await schema.invalidate();
 
-    expectError(await api('PATCH', '/fields/fittings/code', { schema: { is_unique: false } }), 400, 'INVALID_PAYLOAD', /"code" of collection "fittings".*foreign key/);
+    expectError(
+      await api('PATCH', '/fields/fittings/code', { schema: { is_unique: false } }),
+      400,
+      'INVALID_PAYLOAD',
+      /"code" of collection "fittings".*foreign key/,
+    );
     expect(await keysOf(api, 'fittings', 'code')).to.include({ is_unique: true });
     expectError(await insertTwice('fittings', { code: 'E27' }), 400, 'RECORD_NOT_UNIQUE');
   });
 
-  it('a UNIQUE constraint added under its own name (PostgreSQL, MariaDB) and the service\'s own key: both dropped', async function () {
+  it("a UNIQUE constraint added under its own name (PostgreSQL, MariaDB) and the service's own key: both dropped", async function () {
     if (ctx().dialect === 'sqlite') this.skip(); // SQLite has no ALTER TABLE … ADD CONSTRAINT
     const { db, schema } = ctx().server;
     expectOk(await api('PATCH', '/fields/bulbs/watts', { schema: { is_unique: true } }));
@@ -66,7 +77,7 @@ describeEachDatabase('schema routes: unique keys made outside the service', (ctx
     expectOk(await insertTwice('bulbs', { watts: 60 }));
   });
 
-  it('a multi-column unique key is not the column\'s: is_unique reads false, is_unique false leaves it', async () => {
+  it("a multi-column unique key is not the column's: is_unique reads false, is_unique false leaves it", async () => {
     const { db, schema } = ctx().server;
     await db.raw('CREATE UNIQUE INDEX bulbs_socket_serial ON bulbs (socket, serial)');
     await schema.invalidate();
@@ -90,7 +101,12 @@ describeEachDatabase('schema routes: unique keys made outside the service', (ctx
 
     const result = await api('PATCH', '/fields/sockets/code', { schema: { is_unique: false } });
     if (dialect === 'sqlite') {
-      expectError(result, 400, 'INVALID_PAYLOAD', /Field "code" of collection "sockets" is unique by its table's definition.*SQLite/);
+      expectError(
+        result,
+        400,
+        'INVALID_PAYLOAD',
+        /Field "code" of collection "sockets" is unique by its table's definition.*SQLite/,
+      );
       expect(await keysOf(api, 'sockets', 'code')).to.deep.equal({ is_unique: true, is_indexed: true });
       expectError(await insertTwice('sockets', { code: 'GU10' }), 400, 'RECORD_NOT_UNIQUE');
       return;

@@ -46,7 +46,13 @@ describeEachDatabase('schema routes: fields', (ctx) => {
     expect(await ctx().server.db.schema.hasColumn('books', 'isbn')).to.equal(true);
     expect((await ctx().server.schema.getOverview()).collections['books']?.fields['isbn']?.required).to.equal(true);
 
-    const alias = expectOk(await api('POST', '/fields/books', { field: 'notice', type: 'alias', meta: { interface: 'presentation-notice' } }));
+    const alias = expectOk(
+      await api('POST', '/fields/books', {
+        field: 'notice',
+        type: 'alias',
+        meta: { interface: 'presentation-notice' },
+      }),
+    );
     expect(alias).to.deep.include({ type: 'alias', schema: null });
     expect(alias.meta.special).to.deep.equal(['alias', 'no-data']);
     expect(await ctx().server.db.schema.hasColumn('books', 'notice')).to.equal(false);
@@ -54,7 +60,9 @@ describeEachDatabase('schema routes: fields', (ctx) => {
 
   it('adds a NOT NULL column to an empty table, refuses one without default on a table with rows', async () => {
     expectOk(await api('POST', '/collections', { collection: 'empty_shelf', schema: {}, fields: [] }));
-    const strict = expectOk(await api('POST', '/fields/empty_shelf', { field: 'label', type: 'string', schema: { is_nullable: false } }));
+    const strict = expectOk(
+      await api('POST', '/fields/empty_shelf', { field: 'label', type: 'string', schema: { is_nullable: false } }),
+    );
     expect(strict.schema.is_nullable).to.equal(false);
 
     expectError(
@@ -65,14 +73,20 @@ describeEachDatabase('schema routes: fields', (ctx) => {
     );
     expect(await ctx().server.db.schema.hasColumn('books', 'required_col')).to.equal(false);
     const filled = expectOk(
-      await api('POST', '/fields/books', { field: 'format', type: 'string', schema: { is_nullable: false, default_value: 'paper' } }),
+      await api('POST', '/fields/books', {
+        field: 'format',
+        type: 'string',
+        schema: { is_nullable: false, default_value: 'paper' },
+      }),
     );
     expect(filled.schema).to.include({ is_nullable: false, default_value: 'paper' });
     expect((await ctx().server.db('books').first('format'))?.['format']).to.equal('paper');
   });
 
   it('alters length, default, type and nullability; refuses NOT NULL over nulls', async () => {
-    const longer = expectOk(await api('PATCH', '/fields/books/title', { schema: { max_length: 500, default_value: 'Untitled' } }));
+    const longer = expectOk(
+      await api('PATCH', '/fields/books/title', { schema: { max_length: 500, default_value: 'Untitled' } }),
+    );
     expect(longer.schema).to.include({ max_length: 500, default_value: 'Untitled' });
     expect(longer.meta.sort).to.equal(1);
 
@@ -89,7 +103,10 @@ describeEachDatabase('schema routes: fields', (ctx) => {
     const strict = expectOk(await api('PATCH', '/fields/books/title', { schema: { is_nullable: false } }));
     expect(strict.schema).to.include({ is_nullable: false, max_length: 500 });
     // The rows survive every alteration (SQLite rebuilds the table to alter it).
-    expect((await ctx().server.db('books').orderBy('id').select('title')).map((r) => r['title'])).to.deep.equal(['First', 'Filled']);
+    expect((await ctx().server.db('books').orderBy('id').select('title')).map((r) => r['title'])).to.deep.equal([
+      'First',
+      'Filled',
+    ]);
   });
 
   it('updates meta only, one field or several', async () => {
@@ -109,20 +126,68 @@ describeEachDatabase('schema routes: fields', (ctx) => {
     await ctx().server.db.schema.alterTable('books', (t) => t.string('legacy'));
     expectOk(await api('POST', '/utils/cache/clear'));
     expect(expectOk(await api('GET', '/fields/books/legacy')).meta).to.equal(null);
-    expect(expectOk(await api('PATCH', '/fields/books/legacy', { meta: { note: 'old' } })).meta).to.include({ note: 'old', collection: 'books' });
+    expect(expectOk(await api('PATCH', '/fields/books/legacy', { meta: { note: 'old' } })).meta).to.include({
+      note: 'old',
+      collection: 'books',
+    });
   });
 
   it('refuses duplicates, bad names, unknown types and primary-key or system changes', async () => {
-    expectError(await api('POST', '/fields/books', { field: 'title', type: 'string' }), 400, 'INVALID_PAYLOAD', /Field "title" already exists in collection "books"/);
-    expectError(await api('POST', '/fields/books', { field: 'bad name', type: 'string' }), 400, 'INVALID_PAYLOAD', /not an identifier/);
-    expectError(await api('POST', '/fields/books', { field: 'y'.repeat(64), type: 'string' }), 400, 'INVALID_PAYLOAD', /longer than 63/);
-    expectError(await api('POST', '/fields/books', { field: 'cost', type: 'money' }), 400, 'INVALID_PAYLOAD', /unknown type "money"/);
+    expectError(
+      await api('POST', '/fields/books', { field: 'title', type: 'string' }),
+      400,
+      'INVALID_PAYLOAD',
+      /Field "title" already exists in collection "books"/,
+    );
+    expectError(
+      await api('POST', '/fields/books', { field: 'bad name', type: 'string' }),
+      400,
+      'INVALID_PAYLOAD',
+      /not an identifier/,
+    );
+    expectError(
+      await api('POST', '/fields/books', { field: 'y'.repeat(64), type: 'string' }),
+      400,
+      'INVALID_PAYLOAD',
+      /longer than 63/,
+    );
+    expectError(
+      await api('POST', '/fields/books', { field: 'cost', type: 'money' }),
+      400,
+      'INVALID_PAYLOAD',
+      /unknown type "money"/,
+    );
     expectError(await api('POST', '/fields/books', { field: 'cost' }), 400, 'INVALID_PAYLOAD', /"type" is required/);
-    expectError(await api('POST', '/fields/books', { field: 'key2', type: 'integer', schema: { is_primary_key: true } }), 400, 'INVALID_PAYLOAD', /primary key/);
-    expectError(await api('PATCH', '/fields/books/id', { type: 'string' }), 422, 'UNPROCESSABLE_ENTITY', /type of primary key "books.id" can't be changed/);
-    expectError(await api('DELETE', '/fields/books/id'), 422, 'UNPROCESSABLE_ENTITY', /Primary key "books.id" can't be deleted/);
-    expectError(await api('PATCH', '/fields/books/notice', { type: 'string' }), 400, 'INVALID_PAYLOAD', /between alias and column/);
-    expectError(await api('PATCH', '/fields/svc_users/email', { meta: { note: 'x' } }), 422, 'UNPROCESSABLE_ENTITY', /System field "svc_users.email"/);
+    expectError(
+      await api('POST', '/fields/books', { field: 'key2', type: 'integer', schema: { is_primary_key: true } }),
+      400,
+      'INVALID_PAYLOAD',
+      /primary key/,
+    );
+    expectError(
+      await api('PATCH', '/fields/books/id', { type: 'string' }),
+      422,
+      'UNPROCESSABLE_ENTITY',
+      /type of primary key "books.id" can't be changed/,
+    );
+    expectError(
+      await api('DELETE', '/fields/books/id'),
+      422,
+      'UNPROCESSABLE_ENTITY',
+      /Primary key "books.id" can't be deleted/,
+    );
+    expectError(
+      await api('PATCH', '/fields/books/notice', { type: 'string' }),
+      400,
+      'INVALID_PAYLOAD',
+      /between alias and column/,
+    );
+    expectError(
+      await api('PATCH', '/fields/svc_users/email', { meta: { note: 'x' } }),
+      422,
+      'UNPROCESSABLE_ENTITY',
+      /System field "svc_users.email"/,
+    );
     expectError(await api('DELETE', '/fields/svc_users/email'), 422, 'UNPROCESSABLE_ENTITY');
   });
 
@@ -147,6 +212,8 @@ describeEachDatabase('schema routes: fields', (ctx) => {
 
     expectOk(await api('DELETE', '/fields/books/notice'), 204);
     expect(await ctx().server.db('svc_fields').where({ collection: 'books', field: 'notice' })).to.deep.equal([]);
-    expect(await ctx().server.db('books').count({ n: '*' }).first()).to.satisfy((r: { n: unknown }) => Number(r.n) === 2);
+    expect(await ctx().server.db('books').count({ n: '*' }).first()).to.satisfy(
+      (r: { n: unknown }) => Number(r.n) === 2,
+    );
   });
 });

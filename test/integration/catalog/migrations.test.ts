@@ -17,14 +17,37 @@ const SYSTEM_TABLES: Record<string, readonly string[]> = {
   svc_migrations: ['version', 'name', 'timestamp'],
   svc_permissions: ['id', 'role', 'collection', 'action', 'permissions', 'validation', 'presets', 'fields'],
   svc_presets: ['id', 'bookmark', 'user', 'role', 'collection', 'layout_query', 'filter'],
-  svc_relations: ['id', 'many_collection', 'many_field', 'one_collection', 'one_field', 'one_collection_field',
-    'one_allowed_collections', 'junction_field', 'sort_field', 'one_deselect_action'],
+  svc_relations: [
+    'id',
+    'many_collection',
+    'many_field',
+    'one_collection',
+    'one_field',
+    'one_collection_field',
+    'one_allowed_collections',
+    'junction_field',
+    'sort_field',
+    'one_deselect_action',
+  ],
   svc_revisions: ['id', 'activity', 'collection', 'item', 'data', 'delta', 'parent', 'version'],
   svc_roles: ['id', 'name', 'icon', 'ip_access', 'enforce_tfa', 'admin_access', 'app_access'],
   svc_sessions: ['token', 'user', 'expires', 'ip', 'user_agent', 'origin', 'next_token'],
   svc_settings: ['id', 'project_name', 'project_color', 'auth_login_attempts', 'public_registration'],
-  svc_users: ['id', 'first_name', 'last_name', 'email', 'password', 'tfa_secret', 'status', 'role', 'token',
-    'last_access', 'provider', 'external_identifier', 'auth_data'],
+  svc_users: [
+    'id',
+    'first_name',
+    'last_name',
+    'email',
+    'password',
+    'tfa_secret',
+    'status',
+    'role',
+    'token',
+    'last_access',
+    'provider',
+    'external_identifier',
+    'auth_data',
+  ],
 };
 
 const hashPassword = (password: string) => Promise.resolve(`hashed:${password}`);
@@ -32,7 +55,9 @@ const hashPassword = (password: string) => Promise.resolve(`hashed:${password}`)
 async function snapshot(db: Knex): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const table of ['svc_roles', 'svc_users', 'svc_settings', 'svc_migrations']) {
-    out[table] = await db(table).select('*').orderBy(table === 'svc_migrations' ? 'version' : 'id');
+    out[table] = await db(table)
+      .select('*')
+      .orderBy(table === 'svc_migrations' ? 'version' : 'id');
   }
   return out;
 }
@@ -86,7 +111,13 @@ for (const target of DATABASE_TARGETS) {
 
       const users = await db('svc_users').select('*');
       expect(users).to.have.length(1);
-      expect(users[0]).to.include({ email: 'boss@example.com', password: 'hashed:secret-1', token: 'static-1', status: 'active', role: roles[0].id });
+      expect(users[0]).to.include({
+        email: 'boss@example.com',
+        password: 'hashed:secret-1',
+        token: 'static-1',
+        status: 'active',
+        role: roles[0].id,
+      });
 
       const settings = await db('svc_settings').select('*');
       expect(settings).to.have.length(1);
@@ -109,7 +140,11 @@ for (const target of DATABASE_TARGETS) {
     it('enforces foreign keys between system tables', async () => {
       let failed = false;
       try {
-        await db('svc_users').insert({ id: '00000000-0000-4000-8000-000000000001', email: 'x@example.com', role: '00000000-0000-4000-8000-00000000dead' });
+        await db('svc_users').insert({
+          id: '00000000-0000-4000-8000-000000000001',
+          email: 'x@example.com',
+          role: '00000000-0000-4000-8000-00000000dead',
+        });
       } catch {
         failed = true;
       }
@@ -124,7 +159,12 @@ describe('bootstrap without ADMIN_PASSWORD [sqlite]', () => {
     const database = await DATABASE_TARGETS[0]!.create();
     const db = createDatabase(testConfig(database).db);
     try {
-      const result = await bootstrap(db, { adminEmail: undefined, adminPassword: undefined, adminToken: undefined, hashPassword });
+      const result = await bootstrap(db, {
+        adminEmail: undefined,
+        adminPassword: undefined,
+        adminToken: undefined,
+        hashPassword,
+      });
       expect(result.createdAdmin?.isGenerated).to.equal(true);
       expect(result.createdAdmin?.email).to.equal('admin@example.com');
       expect(result.createdAdmin?.password).to.match(/^[A-Za-z0-9_-]{16}$/);

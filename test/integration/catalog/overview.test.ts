@@ -12,7 +12,12 @@ import type { DialectName } from '../../support/services.js';
 function plainSqlTables(dialect: DialectName): string[] {
   const bool = dialect === 'mariadb' ? 'tinyint(1)' : 'boolean';
   const json = dialect === 'postgres' ? 'jsonb' : 'json';
-  const pk = dialect === 'mariadb' ? 'integer auto_increment primary key' : dialect === 'postgres' ? 'serial primary key' : 'integer primary key';
+  const pk =
+    dialect === 'mariadb'
+      ? 'integer auto_increment primary key'
+      : dialect === 'postgres'
+        ? 'serial primary key'
+        : 'integer primary key';
   return [
     `CREATE TABLE plain_authors (id ${pk}, name varchar(80) NOT NULL DEFAULT 'anon', active ${bool} DEFAULT ${dialect === 'postgres' ? 'true' : '1'}, profile ${json}, score numeric(8,2), code char(36) UNIQUE)`,
     `CREATE TABLE plain_posts (id ${pk}, title text, author integer, FOREIGN KEY (author) REFERENCES plain_authors (id) ON DELETE CASCADE)`,
@@ -29,8 +34,19 @@ describeEachDatabase('catalogue overview', (ctx) => {
 
   it('holds the system collections with their own definitions, not the internal tables', () => {
     expect(overview.collections).to.include.keys(
-      'svc_activity', 'svc_collections', 'svc_comments', 'svc_fields', 'svc_files', 'svc_folders',
-      'svc_permissions', 'svc_presets', 'svc_relations', 'svc_revisions', 'svc_roles', 'svc_settings', 'svc_users',
+      'svc_activity',
+      'svc_collections',
+      'svc_comments',
+      'svc_fields',
+      'svc_files',
+      'svc_folders',
+      'svc_permissions',
+      'svc_presets',
+      'svc_relations',
+      'svc_revisions',
+      'svc_roles',
+      'svc_settings',
+      'svc_users',
     );
     expect(overview.collections).not.to.have.any.keys('svc_migrations', 'svc_sessions');
     const users = requireCollection(overview, 'svc_users');
@@ -95,7 +111,12 @@ describeEachDatabase('catalogue overview', (ctx) => {
     expect(after.version).to.be.greaterThan(before.version);
     const authors = requireCollection(after, 'plain_authors');
     expect(authors.primary).to.equal('id');
-    expect(authors.fields['id']).to.include({ type: 'integer', isPrimaryKey: true, hasAutoIncrement: true, isGenerated: true });
+    expect(authors.fields['id']).to.include({
+      type: 'integer',
+      isPrimaryKey: true,
+      hasAutoIncrement: true,
+      isGenerated: true,
+    });
     expect(authors.fields['name']).to.include({ type: 'string', maxLength: 80, nullable: false, defaultValue: 'anon' });
     expect(authors.fields['active']).to.include({ type: 'boolean', defaultValue: true });
     expect(authors.fields['profile']?.type).to.equal('json');

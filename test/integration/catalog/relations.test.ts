@@ -22,20 +22,44 @@ describeEachDatabase('schema routes: relations', (ctx) => {
         { collection: 'posts_tags', schema: {}, fields: [id, int('posts_id'), int('tags_id')] },
         { collection: 'headings', schema: {}, fields: [id, str('title')] },
         { collection: 'texts', schema: {}, fields: [id, str('body')] },
-        { collection: 'posts_sections', schema: {}, fields: [id, int('posts_id'), str('item'), str('collection'), int('sort')] },
+        {
+          collection: 'posts_sections',
+          schema: {},
+          fields: [id, int('posts_id'), str('item'), str('collection'), int('sort')],
+        },
       ]),
     );
   });
 
   it('creates a many-to-one with its FK and on-delete rule', async () => {
     const relation = expectOk(
-      await api('POST', '/relations', { collection: 'posts', field: 'author', related_collection: 'authors', schema: { on_delete: 'CASCADE' } }),
+      await api('POST', '/relations', {
+        collection: 'posts',
+        field: 'author',
+        related_collection: 'authors',
+        schema: { on_delete: 'CASCADE' },
+      }),
     );
     expect(relation).to.deep.include({ collection: 'posts', field: 'author', related_collection: 'authors' });
-    expect(relation.schema).to.include({ table: 'posts', column: 'author', foreign_key_table: 'authors', foreign_key_column: 'id', on_delete: 'CASCADE' });
-    expect(relation.meta).to.include({ many_collection: 'posts', many_field: 'author', one_collection: 'authors', one_field: null, one_deselect_action: 'nullify' });
+    expect(relation.schema).to.include({
+      table: 'posts',
+      column: 'author',
+      foreign_key_table: 'authors',
+      foreign_key_column: 'id',
+      on_delete: 'CASCADE',
+    });
+    expect(relation.meta).to.include({
+      many_collection: 'posts',
+      many_field: 'author',
+      one_collection: 'authors',
+      one_field: null,
+      one_deselect_action: 'nullify',
+    });
     expect(relation.meta.id).to.be.a('number');
-    expect(expectOk(await api('GET', '/fields/posts/author')).schema).to.include({ foreign_key_table: 'authors', foreign_key_column: 'id' });
+    expect(expectOk(await api('GET', '/fields/posts/author')).schema).to.include({
+      foreign_key_table: 'authors',
+      foreign_key_column: 'id',
+    });
 
     const m2o = getFieldRelation(await overview(), 'posts', 'author');
     expect(m2o?.kind === 'm2o' && m2o.related).to.equal('authors');
@@ -50,7 +74,12 @@ describeEachDatabase('schema routes: relations', (ctx) => {
 
   it('creates a one-to-many: the reverse alias appears on the related collection', async () => {
     const relation = expectOk(
-      await api('POST', '/relations', { collection: 'comments', field: 'post', related_collection: 'posts', meta: { one_field: 'comments', sort_field: null } }),
+      await api('POST', '/relations', {
+        collection: 'comments',
+        field: 'post',
+        related_collection: 'posts',
+        meta: { one_field: 'comments', sort_field: null },
+      }),
     );
     expect(relation.schema.on_delete).to.equal('SET NULL');
     expect(relation.meta.one_field).to.equal('comments');
@@ -69,7 +98,13 @@ describeEachDatabase('schema routes: relations', (ctx) => {
   });
 
   it('creates a many-to-many through a junction', async () => {
-    expectOk(await api('POST', '/fields/posts', { field: 'tags', type: 'alias', meta: { special: ['m2m'], interface: 'list-m2m' } }));
+    expectOk(
+      await api('POST', '/fields/posts', {
+        field: 'tags',
+        type: 'alias',
+        meta: { special: ['m2m'], interface: 'list-m2m' },
+      }),
+    );
     expectOk(
       await api('POST', '/relations', {
         collection: 'posts_tags',
@@ -79,7 +114,14 @@ describeEachDatabase('schema routes: relations', (ctx) => {
         schema: { on_delete: 'CASCADE' },
       }),
     );
-    expectOk(await api('POST', '/relations', { collection: 'posts_tags', field: 'tags_id', related_collection: 'tags', meta: { junction_field: 'posts_id' } }));
+    expectOk(
+      await api('POST', '/relations', {
+        collection: 'posts_tags',
+        field: 'tags_id',
+        related_collection: 'tags',
+        meta: { junction_field: 'posts_id' },
+      }),
+    );
 
     const listed: any[] = expectOk(await api('GET', '/relations/posts_tags'));
     expect(listed.map((r) => [r.field, r.related_collection, r.meta.junction_field])).to.have.deep.members([
@@ -110,7 +152,11 @@ describeEachDatabase('schema routes: relations', (ctx) => {
         collection: 'posts_sections',
         field: 'item',
         related_collection: null,
-        meta: { one_collection_field: 'collection', one_allowed_collections: ['headings', 'texts'], junction_field: 'posts_id' },
+        meta: {
+          one_collection_field: 'collection',
+          one_allowed_collections: ['headings', 'texts'],
+          junction_field: 'posts_id',
+        },
       }),
     );
     expect(item).to.deep.include({ related_collection: null, schema: null });
@@ -119,16 +165,29 @@ describeEachDatabase('schema routes: relations', (ctx) => {
     const current = await overview();
     const a2o = getFieldRelation(current, 'posts_sections', 'item');
     expect(a2o?.kind).to.equal('a2o');
-    expect(a2o?.kind === 'a2o' && [a2o.allowed, a2o.collectionField]).to.deep.equal([['headings', 'texts'], 'collection']);
+    expect(a2o?.kind === 'a2o' && [a2o.allowed, a2o.collectionField]).to.deep.equal([
+      ['headings', 'texts'],
+      'collection',
+    ]);
     const sections = getFieldRelation(current, 'posts', 'sections');
-    expect(sections?.kind === 'o2m' && [sections.related, sections.relation.meta?.sortField]).to.deep.equal(['posts_sections', 'sort']);
+    expect(sections?.kind === 'o2m' && [sections.related, sections.relation.meta?.sortField]).to.deep.equal([
+      'posts_sections',
+      'sort',
+    ]);
     // The item column stays a plain string column: any collection's key fits.
     await insertRow(ctx, 'posts_sections', { item: '12345', collection: 'headings' });
   });
 
   it('relates to a system collection, with a reverse alias on it', async () => {
     expectOk(await api('POST', '/fields/posts', { field: 'owner', type: 'uuid' }));
-    expectOk(await api('POST', '/relations', { collection: 'posts', field: 'owner', related_collection: 'svc_users', meta: { one_field: 'owned_posts' } }));
+    expectOk(
+      await api('POST', '/relations', {
+        collection: 'posts',
+        field: 'owner',
+        related_collection: 'svc_users',
+        meta: { one_field: 'owned_posts' },
+      }),
+    );
     expect(expectOk(await api('GET', '/fields/svc_users/owned_posts'))).to.deep.include({ type: 'alias' });
     const owned = getFieldRelation(await overview(), 'svc_users', 'owned_posts');
     expect(owned?.kind === 'o2m' && owned.related).to.equal('posts');
@@ -136,29 +195,70 @@ describeEachDatabase('schema routes: relations', (ctx) => {
 
   it('refuses missing collections and fields, duplicates and incomplete many-to-any, naming them', async () => {
     const cases: [unknown, RegExp][] = [
-      [{ collection: 'posts', field: 'category', related_collection: 'nowhere' }, /Related collection "nowhere" doesn't exist/],
-      [{ collection: 'nope', field: 'x', related_collection: 'posts' }, /Collection "nope" doesn't exist/],
-      [{ collection: 'posts', field: 'nope', related_collection: 'authors' }, /Field "nope" doesn't exist in collection "posts"/],
-      [{ collection: 'posts', field: 'author', related_collection: 'authors' }, /already has an associated relationship/],
-      [{ collection: 'posts', field: 'category', related_collection: null }, /needs "meta.one_allowed_collections" and "meta.one_collection_field"/],
       [
-        { collection: 'posts', field: 'category', related_collection: null, meta: { one_collection_field: 'title', one_allowed_collections: ['ghost'] } },
+        { collection: 'posts', field: 'category', related_collection: 'nowhere' },
+        /Related collection "nowhere" doesn't exist/,
+      ],
+      [{ collection: 'nope', field: 'x', related_collection: 'posts' }, /Collection "nope" doesn't exist/],
+      [
+        { collection: 'posts', field: 'nope', related_collection: 'authors' },
+        /Field "nope" doesn't exist in collection "posts"/,
+      ],
+      [
+        { collection: 'posts', field: 'author', related_collection: 'authors' },
+        /already has an associated relationship/,
+      ],
+      [
+        { collection: 'posts', field: 'category', related_collection: null },
+        /needs "meta.one_allowed_collections" and "meta.one_collection_field"/,
+      ],
+      [
+        {
+          collection: 'posts',
+          field: 'category',
+          related_collection: null,
+          meta: { one_collection_field: 'title', one_allowed_collections: ['ghost'] },
+        },
         /Allowed collection "ghost" doesn't exist/,
       ],
-      [{ collection: 'posts', field: 'category', related_collection: 'categories', schema: { on_delete: 'EXPLODE' } }, /"schema.on_delete" must be one of/],
-      [{ collection: 'posts', field: 'category', related_collection: 'categories', meta: { one_field: 'name' } }, /Field "name" of collection "categories" is a column/],
-      [{ collection: 'posts', field: 'category', related_collection: 'categories', meta: { junction_field: 'nope' } }, /"meta.junction_field": field "nope" doesn't exist in collection "posts"/],
+      [
+        { collection: 'posts', field: 'category', related_collection: 'categories', schema: { on_delete: 'EXPLODE' } },
+        /"schema.on_delete" must be one of/,
+      ],
+      [
+        { collection: 'posts', field: 'category', related_collection: 'categories', meta: { one_field: 'name' } },
+        /Field "name" of collection "categories" is a column/,
+      ],
+      [
+        { collection: 'posts', field: 'category', related_collection: 'categories', meta: { junction_field: 'nope' } },
+        /"meta.junction_field": field "nope" doesn't exist in collection "posts"/,
+      ],
       [{ field: 'category', related_collection: 'categories' }, /"collection" is required/],
     ];
-    for (const [body, message] of cases) expectError(await api('POST', '/relations', body), 400, 'INVALID_PAYLOAD', message);
-    expectError(await api('POST', '/relations', { collection: 'posts', field: 'category', related_collection: 'categories' }, null), 403, 'FORBIDDEN');
+    for (const [body, message] of cases)
+      expectError(await api('POST', '/relations', body), 400, 'INVALID_PAYLOAD', message);
+    expectError(
+      await api(
+        'POST',
+        '/relations',
+        { collection: 'posts', field: 'category', related_collection: 'categories' },
+        null,
+      ),
+      403,
+      'FORBIDDEN',
+    );
   });
 
   it('leaves nothing behind when the database refuses the foreign key', async () => {
     const { db } = ctx().server;
     await insertRow(ctx, 'posts', { title: 'orphan', category: 42 });
     expectError(
-      await api('POST', '/relations', { collection: 'posts', field: 'category', related_collection: 'categories', meta: { one_field: 'posts' } }),
+      await api('POST', '/relations', {
+        collection: 'posts',
+        field: 'category',
+        related_collection: 'categories',
+        meta: { one_field: 'posts' },
+      }),
       400,
       'INVALID_PAYLOAD',
     );
@@ -187,7 +287,10 @@ describeEachDatabase('schema routes: relations', (ctx) => {
 
   it('updates meta and the on-delete rule', async () => {
     const updated = expectOk(
-      await api('PATCH', '/relations/posts/author', { meta: { one_field: 'posts' }, schema: { on_delete: 'SET NULL' } }),
+      await api('PATCH', '/relations/posts/author', {
+        meta: { one_field: 'posts' },
+        schema: { on_delete: 'SET NULL' },
+      }),
     );
     expect(updated.schema.on_delete).to.equal('SET NULL');
     expect(updated.meta.one_field).to.equal('posts');
@@ -216,7 +319,11 @@ describeEachDatabase('schema routes: relations', (ctx) => {
     expect(role.related_collection).to.equal('svc_roles');
     expect(role.meta).to.include({ one_field: 'users', system: true });
     expect(expectOk(await api('GET', '/relations/directus_users/role')).related_collection).to.equal('svc_roles');
-    expectError(await api('PATCH', '/relations/svc_users/role', { meta: { one_field: 'x' } }), 422, 'UNPROCESSABLE_ENTITY');
+    expectError(
+      await api('PATCH', '/relations/svc_users/role', { meta: { one_field: 'x' } }),
+      422,
+      'UNPROCESSABLE_ENTITY',
+    );
     expectError(await api('DELETE', '/relations/svc_users/role'), 422, 'UNPROCESSABLE_ENTITY');
     expectError(await api('GET', '/relations/nowhere'), 403, 'FORBIDDEN');
     expectError(await api('GET', '/relations/posts/title'), 403, 'FORBIDDEN');

@@ -10,11 +10,20 @@ export interface ApiResult {
 
 /** JSON requests against the test server, as the admin unless `token` says otherwise (null: none). */
 export function schemaApi(ctx: () => ServerContext) {
-  return async (method: string, path: string, body?: unknown, token: string | null = TEST_ADMIN.token): Promise<ApiResult> => {
+  return async (
+    method: string,
+    path: string,
+    body?: unknown,
+    token: string | null = TEST_ADMIN.token,
+  ): Promise<ApiResult> => {
     const headers: Record<string, string> = {};
     if (token !== null) headers['Authorization'] = `Bearer ${token}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await ctx().api(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const res = await ctx().api(path, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     const text = await res.text();
     return { status: res.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
   };
@@ -33,7 +42,11 @@ export function expectOk(result: ApiResult, status = 200): any {
 }
 
 /** Inserts one row and returns its auto-increment id (no RETURNING on MySQL). */
-export async function insertRow(ctx: () => ServerContext, table: string, row: Record<string, unknown>): Promise<number> {
+export async function insertRow(
+  ctx: () => ServerContext,
+  table: string,
+  row: Record<string, unknown>,
+): Promise<number> {
   const { db } = ctx().server;
   await db(table).insert(row);
   const last = await db(table).max({ id: 'id' }).first();
@@ -48,7 +61,11 @@ export function serialKey(dialect: DialectName): string {
 }
 
 /** A field's is_unique and is_indexed as GET /fields shows them. */
-export async function keysOf(api: ReturnType<typeof schemaApi>, collection: string, field: string): Promise<{ is_unique: unknown; is_indexed: unknown }> {
+export async function keysOf(
+  api: ReturnType<typeof schemaApi>,
+  collection: string,
+  field: string,
+): Promise<{ is_unique: unknown; is_indexed: unknown }> {
   const { schema } = expectOk(await api('GET', `/fields/${collection}/${field}`));
   return { is_unique: schema.is_unique, is_indexed: schema.is_indexed };
 }
@@ -56,7 +73,11 @@ export async function keysOf(api: ReturnType<typeof schemaApi>, collection: stri
 /** A field of every type a column can be created with (and an alias), some with schema and meta. */
 export const EVERY_TYPE_FIELDS = [
   { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
-  { field: 's', type: 'string', schema: { max_length: 40, is_nullable: false, default_value: 'hello', is_unique: true } },
+  {
+    field: 's',
+    type: 'string',
+    schema: { max_length: 40, is_nullable: false, default_value: 'hello', is_unique: true },
+  },
   { field: 'tx', type: 'text' },
   { field: 'i', type: 'integer', schema: { default_value: 7 } },
   { field: 'bi', type: 'bigInteger' },

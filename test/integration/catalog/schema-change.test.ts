@@ -13,18 +13,21 @@ describeEachDatabase('runSchemaChange', (ctx) => {
     try {
       await runSchemaChange(db, async (change) => {
         await change.ddl(
-          (x) => x.schema.createTable('change_new', (t) => {
-            t.increments('id');
-          }),
+          (x) =>
+            x.schema.createTable('change_new', (t) => {
+              t.increments('id');
+            }),
           (x) => x.schema.dropTableIfExists('change_new'),
         );
         await change.ddl(
-          (x) => x.schema.alterTable('change_base', (t) => {
-            t.string('extra');
-          }),
-          (x) => x.schema.alterTable('change_base', (t) => {
-            t.dropColumn('extra');
-          }),
+          (x) =>
+            x.schema.alterTable('change_base', (t) => {
+              t.string('extra');
+            }),
+          (x) =>
+            x.schema.alterTable('change_base', (t) => {
+              t.dropColumn('extra');
+            }),
         );
         await change.data((trx) => trx('svc_collections').insert({ collection: 'change_new' }));
         throw new Error('late failure');
@@ -41,9 +44,11 @@ describeEachDatabase('runSchemaChange', (ctx) => {
   it('commits DDL and metadata together when nothing fails', async () => {
     const { db } = ctx().server;
     const result = await runSchemaChange(db, async (change) => {
-      await change.ddl((x) => x.schema.createTable('change_kept', (t) => {
-        t.increments('id');
-      }));
+      await change.ddl((x) =>
+        x.schema.createTable('change_kept', (t) => {
+          t.increments('id');
+        }),
+      );
       await change.data((trx) => trx('svc_collections').insert({ collection: 'change_kept' }));
       return 'done';
     });

@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { createLogger } from '../../../src/logger/index.js';
 import { describeEachDatabase, TEST_ADMIN, testConfig, type ServerContext } from '../../support/server.js';
-import { DATABASE_TARGETS, requireOrSkip, type DatabaseTarget, type DialectName, type TestDatabase } from '../../support/services.js';
+import {
+  DATABASE_TARGETS,
+  requireOrSkip,
+  type DatabaseTarget,
+  type DialectName,
+  type TestDatabase,
+} from '../../support/services.js';
 import { expectError, expectOk, schemaApi, type ApiResult } from './schema-api.js';
 
 /** A second server on a fresh database of `dialect`, for the other end of a promotion. */
@@ -15,8 +21,15 @@ interface Environment {
 
 async function openEnvironment(target: DatabaseTarget): Promise<Environment> {
   const database = await target.create();
-  const server = await startServer(testConfig(database), { logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }) });
-  const context: ServerContext = { dialect: target.dialect, database, server, api: (path, init) => fetch(server.url + path, init) };
+  const server = await startServer(testConfig(database), {
+    logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+  });
+  const context: ServerContext = {
+    dialect: target.dialect,
+    database,
+    server,
+    api: (path, init) => fetch(server.url + path, init),
+  };
   return {
     server,
     database,
@@ -36,7 +49,12 @@ const targetOf = (dialect: DialectName): DatabaseTarget => {
 
 type Api = Environment['api'];
 
-const id = { field: 'id', type: 'integer', meta: { hidden: true }, schema: { is_primary_key: true, has_auto_increment: true } };
+const id = {
+  field: 'id',
+  type: 'integer',
+  meta: { hidden: true },
+  schema: { is_primary_key: true, has_auto_increment: true },
+};
 
 /** A schema using every creatable kind of column, a folder, keys, an m2o with its o2m alias. */
 async function buildFixture(api: Api): Promise<void> {
@@ -49,7 +67,12 @@ async function buildFixture(api: Api): Promise<void> {
         schema: {},
         fields: [
           id,
-          { field: 'name', type: 'string', meta: { required: true, sort: 2 }, schema: { max_length: 120, is_nullable: false, is_unique: true } },
+          {
+            field: 'name',
+            type: 'string',
+            meta: { required: true, sort: 2 },
+            schema: { max_length: 120, is_nullable: false, is_unique: true },
+          },
           { field: 'bio', type: 'text', meta: { interface: 'input-multiline' } },
           { field: 'born', type: 'date' },
           { field: 'active', type: 'boolean', schema: { default_value: true } },
@@ -73,7 +96,11 @@ async function buildFixture(api: Api): Promise<void> {
           { field: 'tags', type: 'csv' },
           { field: 'secret', type: 'hash' },
           { field: 'author', type: 'integer', meta: { interface: 'select-dropdown-m2o', special: ['m2o'] } },
-          { field: 'divider', type: 'alias', meta: { interface: 'presentation-divider', special: ['alias', 'no-data'] } },
+          {
+            field: 'divider',
+            type: 'alias',
+            meta: { interface: 'presentation-divider', special: ['alias', 'no-data'] },
+          },
         ],
       },
     ]),
@@ -134,7 +161,11 @@ describeEachDatabase('schema promotion: snapshot, diff, apply', (ctx) => {
     expect(name.schema).to.not.have.property('data_type');
     expect(name.meta).to.not.have.property('id');
     expect(snapshot.relations).to.have.length(1);
-    expect(snapshot.relations[0]).to.deep.include({ collection: 'articles', field: 'author', related_collection: 'authors' });
+    expect(snapshot.relations[0]).to.deep.include({
+      collection: 'articles',
+      field: 'author',
+      related_collection: 'authors',
+    });
     expect(snapshot.relations[0].schema.on_delete).to.equal('CASCADE');
   });
 
@@ -174,7 +205,13 @@ describeEachDatabase('schema promotion: snapshot, diff, apply', (ctx) => {
 
   it('refuses a stale hash and changes nothing', async () => {
     const changed = await snapshotOf(api);
-    changed.fields.push({ collection: 'authors', field: 'nickname', type: 'string', meta: null, schema: { max_length: 50, is_nullable: true } });
+    changed.fields.push({
+      collection: 'authors',
+      field: 'nickname',
+      type: 'string',
+      meta: null,
+      schema: { max_length: 50, is_nullable: true },
+    });
     const plan = expectOk(await target().api('POST', '/schema/diff', changed));
     expect(plan.diff.fields).to.deep.equal([
       { collection: 'authors', field: 'nickname', diff: [{ kind: 'N', rhs: changed.fields.at(-1) }] },
@@ -192,7 +229,13 @@ describeEachDatabase('schema promotion: snapshot, diff, apply', (ctx) => {
     const env = target();
     // The target drifts: note edited (previous test), an extra field with data, an extra collection.
     expectOk(await env.api('POST', '/fields/authors', { field: 'extra', type: 'string' }));
-    expectOk(await env.api('POST', '/collections', { collection: 'scratch', schema: {}, fields: [id, { field: 'x', type: 'integer' }] }));
+    expectOk(
+      await env.api('POST', '/collections', {
+        collection: 'scratch',
+        schema: {},
+        fields: [id, { field: 'x', type: 'integer' }],
+      }),
+    );
     await env.server.db('authors').insert({ name: 'Ann', extra: 'keep me' });
     await env.server.db('scratch').insert({ x: 1 });
 
@@ -225,22 +268,47 @@ describeEachDatabase('schema promotion: snapshot, diff, apply', (ctx) => {
     expect(schemaPart(await snapshotOf(env.api))).to.deep.equal(schemaPart(moved));
     expect((await env.api('POST', '/schema/diff', moved)).status).to.equal(204);
     // And back, so the next tests find the schema they expect.
-    expectOk(await env.api('POST', '/schema/apply?allow_destructive=true', expectOk(await env.api('POST', '/schema/diff', await snapshotOf(api)))), 204);
+    expectOk(
+      await env.api(
+        'POST',
+        '/schema/apply?allow_destructive=true',
+        expectOk(await env.api('POST', '/schema/diff', await snapshotOf(api))),
+      ),
+      204,
+    );
   });
 
   it('refuses bad snapshots and diffs with a clear error, changing nothing', async () => {
     const good = await snapshotOf(api);
     const before = await snapshotOf(api);
-    expectError(await api('POST', '/schema/diff', { ...good, version: 2 }), 400, 'INVALID_PAYLOAD', /version 2 is newer/);
-    expectError(await api('POST', '/schema/diff', { version: 1, vendor: good.vendor, collections: [] }), 400, 'INVALID_PAYLOAD', /"fields"/);
-    expectError(await api('POST', '/schema/diff', { ...good, fields: [...good.fields, good.fields[0]] }), 400, 'INVALID_PAYLOAD', /twice/);
+    expectError(
+      await api('POST', '/schema/diff', { ...good, version: 2 }),
+      400,
+      'INVALID_PAYLOAD',
+      /version 2 is newer/,
+    );
+    expectError(
+      await api('POST', '/schema/diff', { version: 1, vendor: good.vendor, collections: [] }),
+      400,
+      'INVALID_PAYLOAD',
+      /"fields"/,
+    );
+    expectError(
+      await api('POST', '/schema/diff', { ...good, fields: [...good.fields, good.fields[0]] }),
+      400,
+      'INVALID_PAYLOAD',
+      /twice/,
+    );
     expectError(
       await api('POST', '/schema/diff', { ...good, vendor: good.vendor === 'sqlite' ? 'postgres' : 'sqlite' }),
       400,
       'INVALID_PAYLOAD',
       /force=true/,
     );
-    const geometry = { ...good, fields: [...good.fields, { collection: 'authors', field: 'place', type: 'geometry', meta: null, schema: {} }] };
+    const geometry = {
+      ...good,
+      fields: [...good.fields, { collection: 'authors', field: 'place', type: 'geometry', meta: null, schema: {} }],
+    };
     expectError(await api('POST', '/schema/diff', geometry), 400, 'INVALID_PAYLOAD', /unknown type "geometry"/);
     const truncated = await ctx().api('/schema/diff', {
       method: 'POST',
@@ -248,7 +316,15 @@ describeEachDatabase('schema promotion: snapshot, diff, apply', (ctx) => {
       body: JSON.stringify(good).slice(0, 200),
     });
     expect(truncated.status).to.equal(400);
-    expectError(await api('POST', '/schema/apply', { hash: before.hash, diff: { fields: [{ collection: 'authors', field: 'x', diff: [{ kind: 'Z' }] }] } }), 400, 'INVALID_PAYLOAD', /kind/);
+    expectError(
+      await api('POST', '/schema/apply', {
+        hash: before.hash,
+        diff: { fields: [{ collection: 'authors', field: 'x', diff: [{ kind: 'Z' }] }] },
+      }),
+      400,
+      'INVALID_PAYLOAD',
+      /kind/,
+    );
     expect(await snapshotOf(api)).to.deep.equal(before);
   });
 });
@@ -285,31 +361,41 @@ describe('schema promotion across vendors: PostgreSQL -> SQLite -> MariaDB -> Po
   });
 });
 
-describeEachDatabase(
-  'schema promotion: a failing step',
-  (ctx) => {
-    const api = schemaApi(ctx);
+describeEachDatabase('schema promotion: a failing step', (ctx) => {
+  const api = schemaApi(ctx);
 
-    it('PostgreSQL rolls every step back; MariaDB and SQLite stop there and say what was applied', async () => {
-      expectOk(await api('POST', '/collections', { collection: 'notes', schema: {}, fields: [id, { field: 'code', type: 'string' }] }));
-      await ctx().server.db('notes').insert([{ code: 'a' }, { code: 'a' }]);
-      const snapshot = await snapshotOf(api);
-      snapshot.collections.push({ collection: 'labels', meta: null, schema: { name: 'labels' } });
-      snapshot.fields.push({ ...id, collection: 'labels', meta: null, schema: { is_primary_key: true, has_auto_increment: true } });
-      const code = snapshot.fields.find((f: any) => f.collection === 'notes' && f.field === 'code');
-      code.schema.is_unique = true; // the stored duplicates refuse it
-      const plan = expectOk(await api('POST', '/schema/diff', snapshot));
-      const result = await api('POST', '/schema/apply', plan);
-      expectError(result, 400, 'RECORD_NOT_UNIQUE', /stopped at step 2 of 2 \(update field "notes.code"\)/);
-      const { db } = ctx().server;
-      if (ctx().dialect === 'postgres') {
-        expect(result.body.errors[0].message).to.match(/Nothing was applied/);
-        expect(await db.schema.hasTable('labels')).to.equal(false);
-      } else {
-        expect(result.body.errors[0].message).to.match(/Applied: create collection "labels"; not applied: this step/);
-        expect(await db.schema.hasTable('labels')).to.equal(true);
-      }
-      expect((await snapshotOf(api)).fields.find((f: any) => f.field === 'code').schema.is_unique).to.equal(false);
+  it('PostgreSQL rolls every step back; MariaDB and SQLite stop there and say what was applied', async () => {
+    expectOk(
+      await api('POST', '/collections', {
+        collection: 'notes',
+        schema: {},
+        fields: [id, { field: 'code', type: 'string' }],
+      }),
+    );
+    await ctx()
+      .server.db('notes')
+      .insert([{ code: 'a' }, { code: 'a' }]);
+    const snapshot = await snapshotOf(api);
+    snapshot.collections.push({ collection: 'labels', meta: null, schema: { name: 'labels' } });
+    snapshot.fields.push({
+      ...id,
+      collection: 'labels',
+      meta: null,
+      schema: { is_primary_key: true, has_auto_increment: true },
     });
-  },
-);
+    const code = snapshot.fields.find((f: any) => f.collection === 'notes' && f.field === 'code');
+    code.schema.is_unique = true; // the stored duplicates refuse it
+    const plan = expectOk(await api('POST', '/schema/diff', snapshot));
+    const result = await api('POST', '/schema/apply', plan);
+    expectError(result, 400, 'RECORD_NOT_UNIQUE', /stopped at step 2 of 2 \(update field "notes.code"\)/);
+    const { db } = ctx().server;
+    if (ctx().dialect === 'postgres') {
+      expect(result.body.errors[0].message).to.match(/Nothing was applied/);
+      expect(await db.schema.hasTable('labels')).to.equal(false);
+    } else {
+      expect(result.body.errors[0].message).to.match(/Applied: create collection "labels"; not applied: this step/);
+      expect(await db.schema.hasTable('labels')).to.equal(true);
+    }
+    expect((await snapshotOf(api)).fields.find((f: any) => f.field === 'code').schema.is_unique).to.equal(false);
+  });
+});

@@ -23,7 +23,13 @@ interface CliResult {
 function cli(args: readonly string[], env: Readonly<Record<string, string>>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      env: { PATH: process.env['PATH'] ?? '', SECRET: 'cli-secret', LOG_LEVEL: 'silent', CONFIG_PATH: '/dev/null', ...env },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        SECRET: 'cli-secret',
+        LOG_LEVEL: 'silent',
+        CONFIG_PATH: '/dev/null',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -52,11 +58,27 @@ describeEachDatabase(
       dir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
       expectOk(
         await api('POST', '/collections', [
-          { collection: 'books', meta: { note: 'library' }, schema: {}, fields: [id, { field: 'title', type: 'string', schema: { max_length: 80 } }] },
-          { collection: 'reviews', schema: {}, fields: [id, { field: 'book', type: 'integer' }, { field: 'stars', type: 'integer' }] },
+          {
+            collection: 'books',
+            meta: { note: 'library' },
+            schema: {},
+            fields: [id, { field: 'title', type: 'string', schema: { max_length: 80 } }],
+          },
+          {
+            collection: 'reviews',
+            schema: {},
+            fields: [id, { field: 'book', type: 'integer' }, { field: 'stars', type: 'integer' }],
+          },
         ]),
       );
-      expectOk(await api('POST', '/relations', { collection: 'reviews', field: 'book', related_collection: 'books', meta: { one_field: 'reviews' } }));
+      expectOk(
+        await api('POST', '/relations', {
+          collection: 'reviews',
+          field: 'book',
+          related_collection: 'books',
+          meta: { one_field: 'reviews' },
+        }),
+      );
       target = await (ctx().dialect === 'postgres' ? postgresTarget : sqliteTarget).create();
     });
     after(async () => {
@@ -68,7 +90,9 @@ describeEachDatabase(
       const env = { ...targetEnv(), ADMIN_EMAIL: 'first@example.com', ADMIN_PASSWORD: 'first-password' };
       const first = await cli(['bootstrap'], env);
       expect(first.code, first.stderr).to.equal(0);
-      expect(first.stdout).to.equal(`migrations applied: ${MIGRATIONS.map((m) => m.version).join(', ')}\nadmin created: first@example.com\n`);
+      expect(first.stdout).to.equal(
+        `migrations applied: ${MIGRATIONS.map((m) => m.version).join(', ')}\nadmin created: first@example.com\n`,
+      );
       const second = await cli(['bootstrap'], env);
       expect(second.code, second.stderr).to.equal(0);
       expect(second.stdout).to.equal('migrations applied: none\n');
@@ -134,7 +158,12 @@ describeEachDatabase(
       expect(missing.code).to.equal(2);
       expect((await cli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout).to.equal(before);
 
-      const unreachable = await cli(['schema', 'snapshot'], { DB_CLIENT: 'pg', DB_HOST: '127.0.0.1', DB_PORT: '1', DB_DATABASE: 'none' });
+      const unreachable = await cli(['schema', 'snapshot'], {
+        DB_CLIENT: 'pg',
+        DB_HOST: '127.0.0.1',
+        DB_PORT: '1',
+        DB_DATABASE: 'none',
+      });
       expect(unreachable.code).to.equal(3);
       expect(unreachable.stderr).to.match(/Database unreachable/);
       expect((await cli(['no-such-command'], targetEnv())).code).to.equal(2);
@@ -150,7 +179,11 @@ describeEachDatabase(
         const imported = await cli(['import', 'books', file], env);
         expect(imported.code, imported.stderr).to.equal(0);
         expect(imported.stdout).to.equal('imported 3 items\n');
-        expect((await db('books').orderBy('id').select('title')).map((r) => r['title'])).to.deep.equal(['Dune', 'Emma', 'Ulysses']);
+        expect((await db('books').orderBy('id').select('title')).map((r) => r['title'])).to.deep.equal([
+          'Dune',
+          'Emma',
+          'Ulysses',
+        ]);
         const journal = await db('svc_activity').where({ collection: 'books', action: 'create' }).select('user_agent');
         expect(journal).to.deep.equal([{ user_agent: 'cli' }, { user_agent: 'cli' }, { user_agent: 'cli' }]);
 
@@ -163,12 +196,18 @@ describeEachDatabase(
         expect((await cli(['import', 'books', join(dir, 'books.txt')], env)).code).to.equal(2);
         expect((await cli(['import', 'nowhere', file], env)).code).to.equal(1);
 
-        const csv = await cli(['export', 'books', '--format', 'csv', '--query', '{"fields":["title"],"sort":["-title"],"limit":2}'], env);
+        const csv = await cli(
+          ['export', 'books', '--format', 'csv', '--query', '{"fields":["title"],"sort":["-title"],"limit":2}'],
+          env,
+        );
         expect(csv.code, csv.stderr).to.equal(0);
         expect(csv.stdout).to.equal('"title"\n"Ulysses"\n"Emma"\n');
         expect(csv.stderr).to.equal('exported 2 items\n');
         const out = join(dir, 'books-export.json');
-        const toFile = await cli(['export', 'books', '--query', '{"fields":["title"],"filter":{"title":{"_eq":"Emma"}}}', '-o', out], env);
+        const toFile = await cli(
+          ['export', 'books', '--query', '{"fields":["title"],"filter":{"title":{"_eq":"Emma"}}}', '-o', out],
+          env,
+        );
         expect(toFile.code, toFile.stderr).to.equal(0);
         expect(JSON.parse(await readFile(out, 'utf8'))).to.deep.equal([{ title: 'Emma' }]);
         expect((await cli(['export', 'books', '--query', '{not json'], env)).code).to.equal(2);
@@ -182,16 +221,31 @@ describeEachDatabase(
       const role = await cli(['roles', 'create', '--name', 'Editors'], targetEnv());
       expect(role.code, role.stderr).to.equal(0);
       const roleId = role.stdout.trim();
-      const user = await cli(['users', 'create', '--email', 'Ed@Example.com', '--password', 'ed-password', '--role', 'Editors'], targetEnv());
+      const user = await cli(
+        ['users', 'create', '--email', 'Ed@Example.com', '--password', 'ed-password', '--role', 'Editors'],
+        targetEnv(),
+      );
       expect(user.code, user.stderr).to.equal(0);
-      const duplicate = await cli(['users', 'create', '--email', 'ed@example.com', '--password', 'x', '--role', roleId], targetEnv());
+      const duplicate = await cli(
+        ['users', 'create', '--email', 'ed@example.com', '--password', 'x', '--role', roleId],
+        targetEnv(),
+      );
       expect(duplicate.code).to.equal(1);
-      expect((await cli(['users', 'create', '--email', 'x@example.com', '--password', 'x', '--role', 'Nobody'], targetEnv())).code).to.equal(1);
-      expect((await cli(['users', 'passwd', '--email', 'ed@example.com', '--password', 'new-password'], targetEnv())).code).to.equal(0);
-      expect((await cli(['users', 'passwd', '--email', 'nobody@example.com', '--password', 'x'], targetEnv())).code).to.equal(1);
+      expect(
+        (await cli(['users', 'create', '--email', 'x@example.com', '--password', 'x', '--role', 'Nobody'], targetEnv()))
+          .code,
+      ).to.equal(1);
+      expect(
+        (await cli(['users', 'passwd', '--email', 'ed@example.com', '--password', 'new-password'], targetEnv())).code,
+      ).to.equal(0);
+      expect(
+        (await cli(['users', 'passwd', '--email', 'nobody@example.com', '--password', 'x'], targetEnv())).code,
+      ).to.equal(1);
 
       const database = target as TestDatabase;
-      const server = await startServer(testConfig(database), { logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }) });
+      const server = await startServer(testConfig(database), {
+        logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+      });
       try {
         const login = (password: string) =>
           fetch(`${server.url}/auth/login`, {

@@ -47,7 +47,9 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
   }
 
   async function createComment(token: string, comment: string, item: number = article): Promise<number> {
-    const created = dataOf(await call(ctx(), token, 'POST', '/activity/comment', { collection: 'articles', item, comment }));
+    const created = dataOf(
+      await call(ctx(), token, 'POST', '/activity/comment', { collection: 'articles', item, comment }),
+    );
     return Number(created['id']);
   }
 
@@ -58,26 +60,53 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
     // Two app users of one role: reading articles is all they get beyond the app's own rows.
     author = await createCaller(db(), { app: true });
     const otherToken = `token-${randomUUID()}`;
-    other = { role: author.role, user: (await createUser(db(), { role: author.role, token: otherToken })).id, token: otherToken };
+    other = {
+      role: author.role,
+      user: (await createUser(db(), { role: author.role, token: otherToken })).id,
+      token: otherToken,
+    };
     await grant(ctx(), author.role, [{ collection: 'articles', action: 'read' }]);
   });
 
   describe('POST /activity/comment', () => {
     it('writes the activity row and the linked svc_comments row with the same text, and no revision', async () => {
       const before = await counts();
-      const res = await admin('POST', '/activity/comment', { collection: 'articles', item: article, comment: 'First!' });
+      const res = await admin('POST', '/activity/comment', {
+        collection: 'articles',
+        item: article,
+        comment: 'First!',
+      });
       const data = dataOf(res);
-      expect(data).to.include({ action: 'comment', collection: 'articles', item: String(article), comment: 'First!', user: adminId });
+      expect(data).to.include({
+        action: 'comment',
+        collection: 'articles',
+        item: String(article),
+        comment: 'First!',
+        user: adminId,
+      });
       expect(data['revisions']).to.deep.equal([]);
       const id = Number(data['id']);
-      expect(await counts()).to.deep.equal({ ...before, svc_activity: before['svc_activity']! + 1, svc_comments: before['svc_comments']! + 1 });
+      expect(await counts()).to.deep.equal({
+        ...before,
+        svc_activity: before['svc_activity']! + 1,
+        svc_comments: before['svc_comments']! + 1,
+      });
       const comment = await commentRow(linkedCommentId(id));
-      expect(comment).to.include({ collection: 'articles', item: String(article), comment: 'First!', user_created: adminId });
+      expect(comment).to.include({
+        collection: 'articles',
+        item: String(article),
+        comment: 'First!',
+        user_created: adminId,
+      });
       expect(comment?.['date_created']).to.not.equal(null);
     });
 
     it('answers with the fields asked for; directus_ names resolve to svc_', async () => {
-      const res = await admin('POST', '/activity/comment?fields=comment,collection', { collection: 'directus_users', item: adminId, comment: 'On a user' });
+      const res = await admin('POST', '/activity/comment?fields=comment,collection', {
+        collection: 'directus_users',
+        item: adminId,
+        comment: 'On a user',
+      });
       expect(dataOf(res)).to.deep.equal({ comment: 'On a user', collection: 'svc_users' });
       const row = await db()('svc_comments').where({ comment: 'On a user' }).first<Row>('collection', 'item');
       expect(row).to.deep.equal({ collection: 'svc_users', item: adminId });
@@ -93,27 +122,60 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
         [{ collection: 'articles', item: article, comment: 7 }, '"comment" must be a string'],
         [{ collection: 'articles', item: { id: article }, comment: 'x' }, '"item" must be a string or a number'],
       ];
-      for (const [body, message] of cases) expectError(await admin('POST', '/activity/comment', body), 400, 'INVALID_PAYLOAD', message);
+      for (const [body, message] of cases)
+        expectError(await admin('POST', '/activity/comment', body), 400, 'INVALID_PAYLOAD', message);
       expectError(await admin('POST', '/activity/comment', [{ collection: 'articles' }]), 400, 'INVALID_PAYLOAD');
       expect(await counts()).to.deep.equal(before);
     });
 
     it('an unknown collection or a missing item is FORBIDDEN; nothing is written', async () => {
       const before = await counts();
-      expectError(await admin('POST', '/activity/comment', { collection: 'nope', item: 1, comment: 'x' }), 403, 'FORBIDDEN');
-      expectError(await admin('POST', '/activity/comment', { collection: 'articles', item: 999_999, comment: 'x' }), 403, 'FORBIDDEN');
-      expectError(await admin('POST', '/activity/comment', { collection: 'articles', item: 'abc', comment: 'x' }), 403, 'FORBIDDEN');
+      expectError(
+        await admin('POST', '/activity/comment', { collection: 'nope', item: 1, comment: 'x' }),
+        403,
+        'FORBIDDEN',
+      );
+      expectError(
+        await admin('POST', '/activity/comment', { collection: 'articles', item: 999_999, comment: 'x' }),
+        403,
+        'FORBIDDEN',
+      );
+      expectError(
+        await admin('POST', '/activity/comment', { collection: 'articles', item: 'abc', comment: 'x' }),
+        403,
+        'FORBIDDEN',
+      );
       expect(await counts()).to.deep.equal(before);
     });
 
     it('a user comments only on items they can read; without a token nothing is allowed', async () => {
       const writer = Number(dataOf(await admin('POST', '/items/authors', { name: 'Unreadable' }))['id']);
       const before = await counts();
-      expectError(await call(ctx(), author.token, 'POST', '/activity/comment', { collection: 'authors', item: writer, comment: 'x' }), 403, 'FORBIDDEN');
-      expectError(await call(ctx(), undefined, 'POST', '/activity/comment', { collection: 'articles', item: article, comment: 'x' }), 403, 'FORBIDDEN');
+      expectError(
+        await call(ctx(), author.token, 'POST', '/activity/comment', {
+          collection: 'authors',
+          item: writer,
+          comment: 'x',
+        }),
+        403,
+        'FORBIDDEN',
+      );
+      expectError(
+        await call(ctx(), undefined, 'POST', '/activity/comment', {
+          collection: 'articles',
+          item: article,
+          comment: 'x',
+        }),
+        403,
+        'FORBIDDEN',
+      );
       expect(await counts()).to.deep.equal(before);
 
-      const res = await call(ctx(), author.token, 'POST', '/activity/comment', { collection: 'articles', item: article, comment: 'Mine' });
+      const res = await call(ctx(), author.token, 'POST', '/activity/comment', {
+        collection: 'articles',
+        item: article,
+        comment: 'Mine',
+      });
       const id = Number(dataOf(res)['id']);
       expect(await activityRow(id)).to.include({ user: author.user, comment: 'Mine' });
       expect(await commentRow(linkedCommentId(id))).to.include({ user_created: author.user, comment: 'Mine' });
@@ -122,10 +184,17 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
     it('without app access a role needs create on svc_activity and on svc_comments', async () => {
       const before = await counts();
       const caller = await createCaller(db(), { app: false });
-      const post = () => call(ctx(), caller.token, 'POST', '/activity/comment', { collection: 'articles', item: article, comment: 'Explicit' });
+      const post = () =>
+        call(ctx(), caller.token, 'POST', '/activity/comment', {
+          collection: 'articles',
+          item: article,
+          comment: 'Explicit',
+        });
       await grant(ctx(), caller.role, [{ collection: 'articles', action: 'read' }]);
       expectError(await post(), 403, 'FORBIDDEN');
-      await grant(ctx(), caller.role, [{ collection: 'svc_activity', action: 'create', validation: { comment: { _nnull: true } } }]);
+      await grant(ctx(), caller.role, [
+        { collection: 'svc_activity', action: 'create', validation: { comment: { _nnull: true } } },
+      ]);
       expectError(await post(), 403, 'FORBIDDEN');
       expect(await counts()).to.deep.equal(before);
       await grant(ctx(), caller.role, [{ collection: 'svc_comments', action: 'create' }]);
@@ -133,7 +202,10 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
       expect((await post()).status).to.equal(204);
       const row = await db()('svc_activity').where({ user: caller.user }).first<Row>('id', 'comment');
       expect(row['comment']).to.equal('Explicit');
-      expect(await commentRow(linkedCommentId(Number(row['id'])))).to.include({ comment: 'Explicit', user_created: caller.user });
+      expect(await commentRow(linkedCommentId(Number(row['id'])))).to.include({
+        comment: 'Explicit',
+        user_created: caller.user,
+      });
     });
   });
 
@@ -141,7 +213,9 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
     it('PATCH changes the text of both rows, records no revision; DELETE removes both', async () => {
       const id = await createComment(TEST_ADMIN.token, 'Draft');
       const before = await counts();
-      const updated = dataOf(await admin('PATCH', `/activity/comment/${id}?fields=id,comment,action`, { comment: 'Edited' }));
+      const updated = dataOf(
+        await admin('PATCH', `/activity/comment/${id}?fields=id,comment,action`, { comment: 'Edited' }),
+      );
       expect(updated).to.deep.equal({ id, comment: 'Edited', action: 'comment' });
       expect(await activityRow(id)).to.include({ comment: 'Edited' });
       expect(await commentRow(linkedCommentId(id))).to.include({ comment: 'Edited', user_updated: adminId });
@@ -151,17 +225,24 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
       expect(deleted.status).to.equal(204);
       expect(await activityRow(id)).to.equal(undefined);
       expect(await commentRow(linkedCommentId(id))).to.equal(undefined);
-      expect(await counts()).to.deep.equal({ ...before, svc_activity: before['svc_activity']! - 1, svc_comments: before['svc_comments']! - 1 });
+      expect(await counts()).to.deep.equal({
+        ...before,
+        svc_activity: before['svc_activity']! - 1,
+        svc_comments: before['svc_comments']! - 1,
+      });
       expectError(await admin('DELETE', `/activity/comment/${id}`), 403, 'FORBIDDEN');
     });
 
-    it('PATCH without a comment is INVALID_PAYLOAD; a missing id or another action\'s row is FORBIDDEN', async () => {
+    it("PATCH without a comment is INVALID_PAYLOAD; a missing id or another action's row is FORBIDDEN", async () => {
       const id = await createComment(TEST_ADMIN.token, 'Stays');
       expectError(await admin('PATCH', `/activity/comment/${id}`, {}), 400, 'INVALID_PAYLOAD', '"comment" is required');
       expect(await activityRow(id)).to.include({ comment: 'Stays' });
       const created = await admin('POST', '/items/authors', { name: 'Journaled' });
       expect(created.status).to.equal(200);
-      const createActivity = await db()('svc_activity').where({ action: 'create' }).orderBy('id', 'desc').first<Row>('id');
+      const createActivity = await db()('svc_activity')
+        .where({ action: 'create' })
+        .orderBy('id', 'desc')
+        .first<Row>('id');
       for (const target of [String(createActivity['id']), '999999', 'abc']) {
         expectError(await admin('PATCH', `/activity/comment/${target}`, { comment: 'x' }), 403, 'FORBIDDEN');
         expectError(await admin('DELETE', `/activity/comment/${target}`), 403, 'FORBIDDEN');
@@ -172,9 +253,17 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
     it('only the author or an admin may change or delete a comment', async () => {
       const id = await createComment(author.token, 'By the author');
       const before = await counts();
-      expectError(await call(ctx(), other.token, 'PATCH', `/activity/comment/${id}`, { comment: 'Hijacked' }), 403, 'FORBIDDEN');
+      expectError(
+        await call(ctx(), other.token, 'PATCH', `/activity/comment/${id}`, { comment: 'Hijacked' }),
+        403,
+        'FORBIDDEN',
+      );
       expectError(await call(ctx(), other.token, 'DELETE', `/activity/comment/${id}`), 403, 'FORBIDDEN');
-      expectError(await call(ctx(), other.token, 'PATCH', `/comments/${linkedCommentId(id)}`, { comment: 'Hijacked' }), 403, 'FORBIDDEN');
+      expectError(
+        await call(ctx(), other.token, 'PATCH', `/comments/${linkedCommentId(id)}`, { comment: 'Hijacked' }),
+        403,
+        'FORBIDDEN',
+      );
       expectError(await call(ctx(), undefined, 'DELETE', `/activity/comment/${id}`), 403, 'FORBIDDEN');
       expect(await activityRow(id)).to.include({ comment: 'By the author' });
       expect(await counts()).to.deep.equal(before);
@@ -182,7 +271,9 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
       const own = dataOf(await call(ctx(), author.token, 'PATCH', `/activity/comment/${id}`, { comment: 'Reworded' }));
       expect(own).to.include({ id, comment: 'Reworded', user: author.user });
       expect(await commentRow(linkedCommentId(id))).to.include({ comment: 'Reworded' });
-      expect(dataOf(await admin('PATCH', `/activity/comment/${id}`, { comment: 'Moderated' }))).to.include({ comment: 'Moderated' });
+      expect(dataOf(await admin('PATCH', `/activity/comment/${id}`, { comment: 'Moderated' }))).to.include({
+        comment: 'Moderated',
+      });
       expect(await commentRow(linkedCommentId(id))).to.include({ comment: 'Moderated', user_updated: adminId });
       expect((await admin('DELETE', `/activity/comment/${id}`)).status).to.equal(204);
       expect(await activityRow(id)).to.equal(undefined);
@@ -194,11 +285,18 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
         { collection: 'svc_comments', action: 'delete' },
       ]);
       const moderated = await createComment(author.token, 'Needs a fix');
-      expectError(await call(ctx(), moderator.token, 'PATCH', `/activity/comment/${moderated}`, { comment: 'Fixed' }), 403, 'FORBIDDEN');
+      expectError(
+        await call(ctx(), moderator.token, 'PATCH', `/activity/comment/${moderated}`, { comment: 'Fixed' }),
+        403,
+        'FORBIDDEN',
+      );
       expectError(await call(ctx(), moderator.token, 'DELETE', `/activity/comment/${moderated}`), 403, 'FORBIDDEN');
       expect(await activityRow(moderated)).to.include({ comment: 'Needs a fix' });
       // 204: the moderator may update the row but reads only their own comments.
-      expect((await call(ctx(), moderator.token, 'PATCH', `/comments/${linkedCommentId(moderated)}`, { comment: 'Fixed' })).status).to.equal(204);
+      expect(
+        (await call(ctx(), moderator.token, 'PATCH', `/comments/${linkedCommentId(moderated)}`, { comment: 'Fixed' }))
+          .status,
+      ).to.equal(204);
       expect(await activityRow(moderated)).to.include({ comment: 'Fixed', user: author.user });
 
       const second = await createComment(author.token, 'Short-lived');
@@ -208,15 +306,21 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
   });
 
   describe('writes through /comments and /items/svc_comments', () => {
-    it('an update of the linked svc_comments row changes the activity row\'s text', async () => {
+    it("an update of the linked svc_comments row changes the activity row's text", async () => {
       const id = await createComment(TEST_ADMIN.token, 'Original');
-      const viaComments = dataOf(await admin('PATCH', `/comments/${linkedCommentId(id)}`, { comment: 'Via /comments' }));
+      const viaComments = dataOf(
+        await admin('PATCH', `/comments/${linkedCommentId(id)}`, { comment: 'Via /comments' }),
+      );
       expect(viaComments).to.include({ id: linkedCommentId(id), comment: 'Via /comments' });
       expect(await activityRow(id)).to.include({ action: 'comment', comment: 'Via /comments' });
-      dataOf(await admin('PATCH', `/items/svc_comments/${linkedCommentId(id).toUpperCase()}`, { comment: 'Via items' }));
+      dataOf(
+        await admin('PATCH', `/items/svc_comments/${linkedCommentId(id).toUpperCase()}`, { comment: 'Via items' }),
+      );
       expect(await activityRow(id)).to.include({ comment: 'Via items' });
       const byOwner = await createComment(author.token, 'Owner text');
-      dataOf(await call(ctx(), author.token, 'PATCH', `/comments/${linkedCommentId(byOwner)}`, { comment: 'Owner edit' }));
+      dataOf(
+        await call(ctx(), author.token, 'PATCH', `/comments/${linkedCommentId(byOwner)}`, { comment: 'Owner edit' }),
+      );
       expect(await activityRow(byOwner)).to.include({ comment: 'Owner edit' });
     });
 
@@ -232,7 +336,9 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
 
     it('comments made through /comments stay unlinked; a linked id cannot be taken through them', async () => {
       const activityBefore = await db()('svc_activity').where({ action: 'comment' }).select<Row[]>('id', 'comment');
-      const plain = dataOf(await admin('POST', '/comments', { collection: 'articles', item: String(article), comment: 'Plain' }));
+      const plain = dataOf(
+        await admin('POST', '/comments', { collection: 'articles', item: String(article), comment: 'Plain' }),
+      );
       expect(String(plain['id'])).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4/);
       dataOf(await admin('PATCH', `/comments/${String(plain['id'])}`, { comment: 'Plain edited' }));
       expect((await admin('DELETE', `/comments/${String(plain['id'])}`)).status).to.equal(204);
@@ -240,9 +346,20 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
       const before = await counts();
       const [nextId] = await db()('svc_activity').max({ id: 'id' });
       const reserved = linkedCommentId(Number((nextId as Row)['id']) + 1);
-      expectError(await admin('POST', '/comments', { id: reserved, collection: 'articles', item: String(article), comment: 'Squatting' }), 400, 'INVALID_PAYLOAD');
+      expectError(
+        await admin('POST', '/comments', {
+          id: reserved,
+          collection: 'articles',
+          item: String(article),
+          comment: 'Squatting',
+        }),
+        400,
+        'INVALID_PAYLOAD',
+      );
       expect(await counts()).to.deep.equal(before);
-      expect(await db()('svc_activity').where({ action: 'comment' }).select<Row[]>('id', 'comment')).to.deep.equal(activityBefore);
+      expect(await db()('svc_activity').where({ action: 'comment' }).select<Row[]>('id', 'comment')).to.deep.equal(
+        activityBefore,
+      );
     });
   });
 
@@ -257,33 +374,65 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
         system,
       );
       const activity = created['create_comment'] as Row;
-      expect(activity).to.deep.include({ action: 'comment', collection: 'articles', item: String(article), comment: 'GraphQL', user: { email: TEST_ADMIN.email } });
+      expect(activity).to.deep.include({
+        action: 'comment',
+        collection: 'articles',
+        item: String(article),
+        comment: 'GraphQL',
+        user: { email: TEST_ADMIN.email },
+      });
       const id = Number(activity['id']);
       expect(await commentRow(linkedCommentId(id))).to.include({ comment: 'GraphQL', collection: 'articles' });
 
-      const updated = await graphqlData(ctx(), `mutation { update_comment(id: "${id}", comment: "GraphQL edited") { id comment } }`, system);
+      const updated = await graphqlData(
+        ctx(),
+        `mutation { update_comment(id: "${id}", comment: "GraphQL edited") { id comment } }`,
+        system,
+      );
       expect(updated).to.deep.equal({ update_comment: { id: String(id), comment: 'GraphQL edited' } });
       expect(await commentRow(linkedCommentId(id))).to.include({ comment: 'GraphQL edited' });
-      expect(await counts()).to.deep.equal({ ...before, svc_activity: before['svc_activity']! + 1, svc_comments: before['svc_comments']! + 1 });
+      expect(await counts()).to.deep.equal({
+        ...before,
+        svc_activity: before['svc_activity']! + 1,
+        svc_comments: before['svc_comments']! + 1,
+      });
 
       const deleted = await graphqlData(ctx(), `mutation { delete_comment(id: "${id}") { id } }`, system);
       expect(deleted).to.deep.equal({ delete_comment: { id: String(id) } });
       expect(await counts()).to.deep.equal(before);
     });
 
-    it('the same rules as REST: empty comment, another user\'s comment, unknown collection', async () => {
+    it("the same rules as REST: empty comment, another user's comment, unknown collection", async () => {
       const id = await createComment(author.token, 'Guarded');
       const before = await counts();
-      const empty = await graphql(ctx(), `mutation { create_comment(collection: "articles", item: "${article}", comment: "") { id } }`, system);
+      const empty = await graphql(
+        ctx(),
+        `mutation { create_comment(collection: "articles", item: "${article}", comment: "") { id } }`,
+        system,
+      );
       expect(empty.body.errors?.map((e) => e.extensions['code'])).to.deep.equal(['INVALID_PAYLOAD']);
-      const unknown = await graphql(ctx(), 'mutation { create_comment(collection: "nope", item: "1", comment: "x") { id } }', system);
+      const unknown = await graphql(
+        ctx(),
+        'mutation { create_comment(collection: "nope", item: "1", comment: "x") { id } }',
+        system,
+      );
       expect(unknown.body.errors?.map((e) => e.extensions['code'])).to.deep.equal(['FORBIDDEN']);
-      const hijack = await graphql(ctx(), `mutation { update_comment(id: "${id}", comment: "Hijacked") { id } }`, { ...system, token: other.token });
+      const hijack = await graphql(ctx(), `mutation { update_comment(id: "${id}", comment: "Hijacked") { id } }`, {
+        ...system,
+        token: other.token,
+      });
       expect(hijack.body.errors?.map((e) => e.extensions['code'])).to.deep.equal(['FORBIDDEN']);
-      const remove = await graphql(ctx(), `mutation { delete_comment(id: "${id}") { id } }`, { ...system, token: other.token });
+      const remove = await graphql(ctx(), `mutation { delete_comment(id: "${id}") { id } }`, {
+        ...system,
+        token: other.token,
+      });
       expect(remove.body.errors?.map((e) => e.extensions['code'])).to.deep.equal(['FORBIDDEN']);
       expect(await counts()).to.deep.equal(before);
-      const own = await graphqlData(ctx(), `mutation { update_comment(id: "${id}", comment: "Own edit") { comment } }`, { ...system, token: author.token });
+      const own = await graphqlData(
+        ctx(),
+        `mutation { update_comment(id: "${id}", comment: "Own edit") { comment } }`,
+        { ...system, token: author.token },
+      );
       expect(own).to.deep.equal({ update_comment: { comment: 'Own edit' } });
     });
   });

@@ -29,7 +29,13 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
   }
 
   async function revisionsOf(activity: readonly Row[]): Promise<Revision[]> {
-    const rows = await db()('svc_revisions').whereIn('activity', activity.map((a) => Number(a['id']))).orderBy('id').select<Row[]>('*');
+    const rows = await db()('svc_revisions')
+      .whereIn(
+        'activity',
+        activity.map((a) => Number(a['id'])),
+      )
+      .orderBy('id')
+      .select<Row[]>('*');
     return rows.map((r) => ({
       id: Number(r['id']),
       activity: Number(r['activity']),
@@ -53,7 +59,7 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
     await newActivity();
   });
 
-  it("records who, when, from where: user, timestamp, ip, user_agent, origin", async () => {
+  it('records who, when, from where: user, timestamp, ip, user_agent, origin', async () => {
     const started = Date.now();
     const res = await ctx().api('/items/authors', {
       method: 'POST',
@@ -78,12 +84,19 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
     expect(activity?.['ip']).to.be.a('string').and.not.equal('');
     const timestamp = activity?.['timestamp'];
     // SQLite keeps UTC text without a zone (src/query/README.md conventions)
-    const time = timestamp instanceof Date ? timestamp.getTime() : Date.parse(`${String(timestamp).replace(' ', 'T')}Z`);
+    const time =
+      timestamp instanceof Date ? timestamp.getTime() : Date.parse(`${String(timestamp).replace(' ', 'T')}Z`);
     expect(time).to.be.within(started - 1000, Date.now() + 1000);
   });
 
   it('create: one activity + revision per item; nested revisions point at the parent revision', async () => {
-    const article = dataOf<Row>(await api('POST', '/items/articles', { title: 'Audited', author: { name: 'Nested' }, comments: [{ text: 'c1' }, { text: 'c2' }] }));
+    const article = dataOf<Row>(
+      await api('POST', '/items/articles', {
+        title: 'Audited',
+        author: { name: 'Nested' },
+        comments: [{ text: 'c1' }, { text: 'c2' }],
+      }),
+    );
     const activity = await newActivity();
     // depth first: the children are journaled before the parent (as the convention's verified example)
     expect(activity.map((a) => [a['action'], a['collection']])).to.deep.equal([
@@ -102,7 +115,12 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
     expect([author, ...comments].map((r) => r.parent)).to.deep.equal([parent.id, parent.id, parent.id]);
     expect(author.data).to.deep.equal({ name: 'Nested', id: Number(author.item) });
     // data = the payload as written after specials, nested values replaced by keys; delta = data
-    expect(parent.data).to.include({ id: article['id'], title: 'Audited', author: Number(author.item), user_created: adminId });
+    expect(parent.data).to.include({
+      id: article['id'],
+      title: 'Audited',
+      author: Number(author.item),
+      user_created: adminId,
+    });
     expect(parent.data['comments']).to.deep.equal(comments.map((c) => Number(c.item)));
     expect(parent.data['date_created']).to.be.a('string');
     expect(parent.delta).to.deep.equal(parent.data);
@@ -113,7 +131,13 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
     const names = Array.from({ length: 300 }, (_, i) => `Bulk ${i}`);
     let created: Row[] = [];
     const statements = await statementsRunOn(db(), async () => {
-      created = dataOf<Row[]>(await api('POST', '/items/authors', names.map((name) => ({ name }))));
+      created = dataOf<Row[]>(
+        await api(
+          'POST',
+          '/items/authors',
+          names.map((name) => ({ name })),
+        ),
+      );
     });
     const inserts = statements.flatMap((sql) => /^insert into [`"](\w+)[`"]/i.exec(sql)?.[1] ?? []);
     expect(inserts).to.deep.equal(['authors', 'svc_activity', 'svc_revisions']);
@@ -128,7 +152,11 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
 
   it('items with nested writes in a POST array are written depth-first between the others', async () => {
     const created = dataOf<Row[]>(
-      await api('POST', '/items/articles', [{ title: 'Flat one' }, { title: 'Nested', comments: [{ text: 'inner' }] }, { title: 'Flat two' }]),
+      await api('POST', '/items/articles', [
+        { title: 'Flat one' },
+        { title: 'Nested', comments: [{ text: 'inner' }] },
+        { title: 'Flat two' },
+      ]),
     );
     const activity = await newActivity();
     expect(activity.map((a) => [a['collection'], a['item']])).to.deep.equal([
@@ -140,13 +168,22 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
     const revisions = await revisionsOf(activity);
     const nested = only(revisions, (r) => r.item === String(created[1]?.['id']) && r.collection === 'articles');
     expect(only(revisions, (r) => r.collection === 'comments').parent).to.equal(nested.id);
-    expect(revisions.filter((r) => r.collection === 'articles' && r.id !== nested.id).map((r) => r.parent)).to.deep.equal([null, null]);
+    expect(
+      revisions.filter((r) => r.collection === 'articles' && r.id !== nested.id).map((r) => r.parent),
+    ).to.deep.equal([null, null]);
   });
 
   it('update: data is the full item after the write, delta only what the payload set', async () => {
-    const article = dataOf<Row>(await api('POST', '/items/articles', { title: 'Before', views: 1, comments: [{ text: 'x' }] }));
+    const article = dataOf<Row>(
+      await api('POST', '/items/articles', { title: 'Before', views: 1, comments: [{ text: 'x' }] }),
+    );
     await newActivity();
-    dataOf(await api('PATCH', `/items/articles/${String(article['id'])}`, { title: 'After', author: { name: 'New author' } }));
+    dataOf(
+      await api('PATCH', `/items/articles/${String(article['id'])}`, {
+        title: 'After',
+        author: { name: 'New author' },
+      }),
+    );
     const activity = await newActivity();
     expect(activity.map((a) => [a['action'], a['collection']])).to.deep.equal([
       ['create', 'authors'],
@@ -157,8 +194,27 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
     expect(update?.parent).to.equal(null);
     expect(update?.delta).to.have.all.keys('title', 'author', 'date_updated');
     expect(update?.delta).to.include({ title: 'After', author: Number(author?.item) });
-    expect(update?.data).to.include({ id: article['id'], title: 'After', views: 1, status: 'draft', author: Number(author?.item) });
-    expect(update?.data).to.have.all.keys('id', 'title', 'status', 'code', 'views', 'author', 'date_created', 'date_updated', 'user_created', 'comments', 'tags', 'sections');
+    expect(update?.data).to.include({
+      id: article['id'],
+      title: 'After',
+      views: 1,
+      status: 'draft',
+      author: Number(author?.item),
+    });
+    expect(update?.data).to.have.all.keys(
+      'id',
+      'title',
+      'status',
+      'code',
+      'views',
+      'author',
+      'date_created',
+      'date_updated',
+      'user_created',
+      'comments',
+      'tags',
+      'sections',
+    );
     expect(update?.data['comments']).to.have.length(1);
     expect(update?.data['tags']).to.deep.equal([]);
   });
@@ -173,10 +229,14 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
   });
 
   it('children deselected by nullify get their own update revision without parent', async () => {
-    const article = dataOf<Row>(await api('POST', '/items/articles', { title: 'Sets', comments: [{ text: 'keep' }, { text: 'drop' }] }));
+    const article = dataOf<Row>(
+      await api('POST', '/items/articles', { title: 'Sets', comments: [{ text: 'keep' }, { text: 'drop' }] }),
+    );
     const [keep, drop] = await db()('comments').where({ article: article['id'] }).orderBy('id').select<Row[]>('id');
     await newActivity();
-    dataOf(await api('PATCH', `/items/articles/${String(article['id'])}`, { comments: [keep?.['id'], { text: 'added' }] }));
+    dataOf(
+      await api('PATCH', `/items/articles/${String(article['id'])}`, { comments: [keep?.['id'], { text: 'added' }] }),
+    );
     const activity = await newActivity();
     const revisions = await revisionsOf(activity);
     const parent = only(revisions, (r) => r.collection === 'articles');
@@ -186,11 +246,15 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
     expect(dropped.delta).to.deep.equal({ article: null });
     expect(added.parent).to.equal(parent.id);
     // the kept comment was already linked: untouched, no activity
-    expect(activity.filter((a) => a['item'] === String(keep?.['id']) && a['collection'] === 'comments')).to.deep.equal([]);
+    expect(activity.filter((a) => a['item'] === String(keep?.['id']) && a['collection'] === 'comments')).to.deep.equal(
+      [],
+    );
   });
 
   it('delete: an activity row per item and no revision; deselect=delete children too', async () => {
-    const article = dataOf<Row>(await api('POST', '/items/articles', { title: 'Gone', tags: [{ tags_id: { label: 't' } }] }));
+    const article = dataOf<Row>(
+      await api('POST', '/items/articles', { title: 'Gone', tags: [{ tags_id: { label: 't' } }] }),
+    );
     const [junction] = await db()('articles_tags').where({ articles_id: article['id'] }).select<Row[]>('id');
     await newActivity();
     dataOf(await api('PATCH', `/items/articles/${String(article['id'])}`, { tags: [] }));
@@ -201,7 +265,9 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
     ]);
     expect((await api('DELETE', `/items/articles/${String(article['id'])}`)).status).to.equal(204);
     const activity = await newActivity();
-    expect(activity.map((a) => [a['action'], a['collection'], a['item']])).to.deep.equal([['delete', 'articles', String(article['id'])]]);
+    expect(activity.map((a) => [a['action'], a['collection'], a['item']])).to.deep.equal([
+      ['delete', 'articles', String(article['id'])],
+    ]);
     expect(await revisionsOf(activity)).to.deep.equal([]);
   });
 
@@ -220,7 +286,9 @@ describeEachDatabase('audit: activity and revisions of every write', (ctx) => {
 
   it('hash fields and user secrets are masked inside revisions', async () => {
     dataOf(await api('POST', '/items/gadgets', { name: 'g', note: 'n', secret: 'plain' }));
-    const user = dataOf<Row>(await api('POST', '/users', { email: 'masked@example.com', password: 'pw', token: 'static-token' }));
+    const user = dataOf<Row>(
+      await api('POST', '/users', { email: 'masked@example.com', password: 'pw', token: 'static-token' }),
+    );
     const revisions = await revisionsOf(await newActivity());
     expect(only(revisions, (r) => r.collection === 'gadgets').data['secret']).to.equal('**********');
     const userRevision = only(revisions, (r) => r.collection === 'svc_users');

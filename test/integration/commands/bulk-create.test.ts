@@ -20,7 +20,14 @@ const gadgets: Row[] = [
     code: 'ABC',
     note: 'O\'Brien said "hi" \\ \u00e9\u00e8 \u{1F600} \n new line',
   },
-  { name: 'json text', rank: null, active: false, doc: 'just a string', note: '{"looks": "like json"}', seen_at: '2024-01-01T00:00:00+02:00' },
+  {
+    name: 'json text',
+    rank: null,
+    active: false,
+    doc: 'just a string',
+    note: '{"looks": "like json"}',
+    seen_at: '2024-01-01T00:00:00+02:00',
+  },
   { name: 'json list', doc: [1, 2, 3], note: ' ', price: 7, ratio: -1.5e-7 },
   { name: 'nulls', doc: null, note: 'n', day: null, seen_at: null, big: null },
 ];
@@ -40,9 +47,16 @@ describeEachDatabase('POST of many items: the same rows as one at a time', (ctx)
   }
 
   it('stores every type of value exactly as a single create does, and reads it back the same', async () => {
-    const together = dataOf<Row[]>(await api('POST', '/items/gadgets', gadgets.map((g, i) => ({ ...g, slug: `together-${i}` }))));
+    const together = dataOf<Row[]>(
+      await api(
+        'POST',
+        '/items/gadgets',
+        gadgets.map((g, i) => ({ ...g, slug: `together-${i}` })),
+      ),
+    );
     const alone: Row[] = [];
-    for (const [i, g] of gadgets.entries()) alone.push(dataOf<Row>(await api('POST', '/items/gadgets', { ...g, slug: `alone-${i}` })));
+    for (const [i, g] of gadgets.entries())
+      alone.push(dataOf<Row>(await api('POST', '/items/gadgets', { ...g, slug: `alone-${i}` })));
     expect(together.map((g) => g['name'])).to.deep.equal(gadgets.map((g) => g['name']));
     for (const [i, item] of together.entries()) {
       expect(await storedRow(item['id'])).to.deep.equal(await storedRow(alone[i]?.['id']));
@@ -58,7 +72,10 @@ describeEachDatabase('POST of many items: the same rows as one at a time', (ctx)
   it('creates through a one-to-many payload are inserted together, the keys in payload order', async () => {
     const texts = Array.from({ length: 30 }, (_, i) => `comment ${i}`);
     const article = dataOf<Row>(
-      await api('POST', '/items/articles?fields=id,comments.id,comments.text', { title: 'Many', comments: { create: texts.map((text) => ({ text })) } }),
+      await api('POST', '/items/articles?fields=id,comments.id,comments.text', {
+        title: 'Many',
+        comments: { create: texts.map((text) => ({ text })) },
+      }),
     );
     const comments = article['comments'] as Row[];
     expect(comments.map((c) => c['text'])).to.deep.equal(texts);

@@ -25,15 +25,23 @@ describeEachDatabase('explicit keys of auto-increment primary keys', (ctx) => {
   });
 
   it('given and generated keys in one POST of many items', async () => {
-    const created = dataOf<Row[]>(await api('POST', '/items/authors', [{ id: 20, name: 'a' }, { name: 'b' }, { id: 30, name: 'c' }, { name: 'd' }]));
+    const created = dataOf<Row[]>(
+      await api('POST', '/items/authors', [{ id: 20, name: 'a' }, { name: 'b' }, { id: 30, name: 'c' }, { name: 'd' }]),
+    );
     expect(created.map(idOf)).to.deep.equal([20, 21, 30, 31]);
     expect(idOf(dataOf<Row>(await api('POST', '/items/authors', { name: 'after' })))).to.equal(32);
   });
 
   it('moves the sequence once per table and request, not per row', async () => {
     const statements = await statementsRunOn(ctx().server.db, async () => {
-      const content = JSON.stringify([{ id: 200, label: 'x' }, { id: 201, label: 'y' }, { id: 202, label: 'z' }]);
-      const res = await sendForm(ctx(), 'POST', '/utils/import/tags', [['file', content, 'tags.json', 'application/json']]);
+      const content = JSON.stringify([
+        { id: 200, label: 'x' },
+        { id: 201, label: 'y' },
+        { id: 202, label: 'z' },
+      ]);
+      const res = await sendForm(ctx(), 'POST', '/utils/import/tags', [
+        ['file', content, 'tags.json', 'application/json'],
+      ]);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     });
     expect(statements.filter((sql) => sql.includes('setval'))).to.have.length(ctx().dialect === 'postgres' ? 1 : 0);
@@ -63,7 +71,9 @@ describeEachDatabase('explicit keys of auto-increment primary keys', (ctx) => {
 
   it('POST /utils/import with given keys', async () => {
     const content = JSON.stringify([{ id: 100, title: 'first' }, { id: 101, title: 'second' }, { title: 'third' }]);
-    const res = await sendForm(ctx(), 'POST', '/utils/import/headings', [['file', content, 'headings.json', 'application/json']]);
+    const res = await sendForm(ctx(), 'POST', '/utils/import/headings', [
+      ['file', content, 'headings.json', 'application/json'],
+    ]);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const headings = await ctx().server.db('headings').orderBy('id').select<Row[]>('id', 'title');
     expect(headings.map((h) => [Number(h['id']), h['title']])).to.deep.equal([

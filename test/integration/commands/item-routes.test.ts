@@ -38,7 +38,9 @@ describeEachDatabase('item write routes', (ctx) => {
   it('PATCH /items/:c with {keys, data} applies data to every key', async () => {
     const items = dataOf<Row[]>(await api('POST', '/items/articles', [{ title: 'k1' }, { title: 'k2' }]));
     const keys = items.map((r) => r['id']);
-    const updated = dataOf<Row[]>(await api('PATCH', '/items/articles', { keys: [...keys].reverse(), data: { views: 7 } }));
+    const updated = dataOf<Row[]>(
+      await api('PATCH', '/items/articles', { keys: [...keys].reverse(), data: { views: 7 } }),
+    );
     expect(updated.map((r) => r['id'])).to.deep.equal([...keys].reverse());
     const views = await db()('articles').whereIn('id', keys.map(Number)).select<Row[]>('views');
     expect(views.map((r) => Number(r['views']))).to.deep.equal([7, 7]);
@@ -46,7 +48,13 @@ describeEachDatabase('item write routes', (ctx) => {
 
   it('PATCH /items/:c with an array updates each item by its key', async () => {
     const items = dataOf<Row[]>(await api('POST', '/items/articles', [{ title: 'b1' }, { title: 'b2' }]));
-    dataOf(await api('PATCH', '/items/articles', items.map((r, i) => ({ id: r['id'], title: `batch ${i}` }))));
+    dataOf(
+      await api(
+        'PATCH',
+        '/items/articles',
+        items.map((r, i) => ({ id: r['id'], title: `batch ${i}` })),
+      ),
+    );
     expect(await titles(items.map((r) => r['id']))).to.deep.equal(['batch 0', 'batch 1']);
     const errors = errorsOf(await api('PATCH', '/items/articles', [{ title: 'no key' }]), 400);
     expect(errors[0]?.[0]).to.equal('INVALID_PAYLOAD');
@@ -56,8 +64,12 @@ describeEachDatabase('item write routes', (ctx) => {
     expect(errorsOf(await api('PATCH', '/items/articles', { data: { title: 'x' } }), 400)).to.deep.equal([
       ['INVALID_PAYLOAD', { reason: '"value" must contain at least one of [query, keys]' }],
     ]);
-    expect(errorsOf(await api('PATCH', '/items/articles', { keys: [1] }), 400)).to.deep.equal([['INVALID_PAYLOAD', { reason: '"data" is required' }]]);
-    expect(errorsOf(await api('PATCH', '/items/articles', { keys: [1], query: {}, data: {} }), 400)[0]?.[0]).to.equal('INVALID_PAYLOAD');
+    expect(errorsOf(await api('PATCH', '/items/articles', { keys: [1] }), 400)).to.deep.equal([
+      ['INVALID_PAYLOAD', { reason: '"data" is required' }],
+    ]);
+    expect(errorsOf(await api('PATCH', '/items/articles', { keys: [1], query: {}, data: {} }), 400)[0]?.[0]).to.equal(
+      'INVALID_PAYLOAD',
+    );
   });
 
   it('DELETE /items/:c/:id answers 204 with an empty body', async () => {
@@ -69,7 +81,9 @@ describeEachDatabase('item write routes', (ctx) => {
   });
 
   it('DELETE /items/:c takes an array of keys or {keys}; without either it is INVALID_PAYLOAD', async () => {
-    const items = dataOf<Row[]>(await api('POST', '/items/articles', [{ title: 'd1' }, { title: 'd2' }, { title: 'd3' }]));
+    const items = dataOf<Row[]>(
+      await api('POST', '/items/articles', [{ title: 'd1' }, { title: 'd2' }, { title: 'd3' }]),
+    );
     const [a, b, c] = items.map((r) => r['id']);
     expect((await api('DELETE', '/items/articles', [a, b])).status).to.equal(204);
     expect((await api('DELETE', '/items/articles', { keys: [c] })).status).to.equal(204);
@@ -114,7 +128,11 @@ describeEachDatabase('item write routes', (ctx) => {
     });
 
     it('without a token nothing may be written', async () => {
-      const res = await ctx().api('/items/articles', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'anon' }) });
+      const res = await ctx().api('/items/articles', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: 'anon' }),
+      });
       expect(res.status).to.equal(403);
     });
   });
@@ -128,7 +146,9 @@ describeEachDatabase('item write routes', (ctx) => {
     });
 
     it('POST /items/:c and writes on /items/:c/:id are ROUTE_NOT_FOUND', async () => {
-      expect(errorsOf(await api('POST', '/items/home', { headline: 'x' }), 404)).to.deep.equal([['ROUTE_NOT_FOUND', { path: '/items/home' }]]);
+      expect(errorsOf(await api('POST', '/items/home', { headline: 'x' }), 404)).to.deep.equal([
+        ['ROUTE_NOT_FOUND', { path: '/items/home' }],
+      ]);
       errorsOf(await api('PATCH', '/items/home/1', { headline: 'x' }), 404);
       errorsOf(await api('DELETE', '/items/home/1'), 404);
     });
@@ -146,7 +166,9 @@ describeEachDatabase('item write routes', (ctx) => {
       expect(role['id']).to.match(/^[0-9a-f-]{36}$/);
       dataOf(await api('PATCH', `/items/svc_roles/${String(role['id'])}`, { description: 'edits' }));
       dataOf(await api('PATCH', `/items/directus_roles/${String(role['id'])}`, { icon: 'edit' }));
-      expect(await db()('svc_roles').where({ id: role['id'] }).first<Row>('name', 'description', 'icon')).to.deep.equal({ name: 'Editors', description: 'edits', icon: 'edit' });
+      expect(await db()('svc_roles').where({ id: role['id'] }).first<Row>('name', 'description', 'icon')).to.deep.equal(
+        { name: 'Editors', description: 'edits', icon: 'edit' },
+      );
       expect((await api('DELETE', `/roles/${String(role['id'])}`)).status).to.equal(204);
       expect(await db()('svc_roles').where({ id: role['id'] })).to.deep.equal([]);
     });
@@ -173,10 +195,17 @@ describeEachDatabase(
     });
 
     it('counts nested items too; above the limit nothing is written', async () => {
-      dataOf(await adminApi(ctx(), 'POST', '/items/articles', { title: 'three', comments: [{ text: 'a' }, { text: 'b' }] }));
+      dataOf(
+        await adminApi(ctx(), 'POST', '/items/articles', { title: 'three', comments: [{ text: 'a' }, { text: 'b' }] }),
+      );
       const before = await countRows(ctx().server.db, ARTICLE_TABLES);
-      const result = await adminApi(ctx(), 'POST', '/items/articles', { title: 'four', comments: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] });
-      expect(errorsOf(result, 400)).to.deep.equal([['INVALID_PAYLOAD', { reason: 'Exceeded max batch mutation limit of 3' }]]);
+      const result = await adminApi(ctx(), 'POST', '/items/articles', {
+        title: 'four',
+        comments: [{ text: 'a' }, { text: 'b' }, { text: 'c' }],
+      });
+      expect(errorsOf(result, 400)).to.deep.equal([
+        ['INVALID_PAYLOAD', { reason: 'Exceeded max batch mutation limit of 3' }],
+      ]);
       expect(await countRows(ctx().server.db, ARTICLE_TABLES)).to.deep.equal(before);
     });
   },

@@ -78,7 +78,12 @@ for (const target of DATABASE_TARGETS) {
 
     it("'all': an activity row with the caller's details and a masked revision", async () => {
       const revisionId = await record((j) =>
-        j.record({ action: 'create', collection: full, key: 7, revision: { data: { id: 7, title: 't', secret: 'h' }, delta: { title: 't', secret: 'h' } } }),
+        j.record({
+          action: 'create',
+          collection: full,
+          key: 7,
+          revision: { data: { id: 7, title: 't', secret: 'h' }, delta: { title: 't', secret: 'h' } },
+        }),
       );
       const [activity] = await db<ActivityRow>('svc_activity').select();
       expect(activity).to.include({
@@ -105,7 +110,12 @@ for (const target of DATABASE_TARGETS) {
 
     it("'activity': the activity row only", async () => {
       const revisionId = await record((j) =>
-        j.record({ action: 'update', collection: activityOnly, key: 'a-key', revision: { data: { title: 'x' }, delta: { title: 'x' } } }),
+        j.record({
+          action: 'update',
+          collection: activityOnly,
+          key: 'a-key',
+          revision: { data: { title: 'x' }, delta: { title: 'x' } },
+        }),
       );
       expect(revisionId).to.equal(null);
       expect(await db('svc_activity').select('action', 'collection', 'item')).to.deep.equal([
@@ -115,7 +125,9 @@ for (const target of DATABASE_TARGETS) {
     });
 
     it('null: nothing at all', async () => {
-      await record((j) => j.record({ action: 'create', collection: silent, key: 1, revision: { data: {}, delta: {} } }));
+      await record((j) =>
+        j.record({ action: 'create', collection: silent, key: 1, revision: { data: {}, delta: {} } }),
+      );
       expect(await db('svc_activity').select()).to.deep.equal([]);
       expect(await db('svc_revisions').select()).to.deep.equal([]);
     });
@@ -129,7 +141,12 @@ for (const target of DATABASE_TARGETS) {
 
     it('links the revisions of nested writes to their parent revision', async () => {
       await record((j) => {
-        const entry = (key: number) => ({ action: 'create' as const, collection: full, key, revision: { data: { id: key }, delta: { id: key } } });
+        const entry = (key: number) => ({
+          action: 'create' as const,
+          collection: full,
+          key,
+          revision: { data: { id: key }, delta: { id: key } },
+        });
         const first = j.record(entry(1));
         const second = j.record(entry(2));
         const parent = j.record(entry(3));
@@ -151,14 +168,21 @@ for (const target of DATABASE_TARGETS) {
       await record((j) => {
         for (let i = 0; i < 400; i++) {
           const collection = collections[i % collections.length] ?? full;
-          j.record({ action: i % 5 === 0 ? 'update' : 'create', collection, key: i, revision: { data: { id: i }, delta: { title: `t${i}` } } });
+          j.record({
+            action: i % 5 === 0 ? 'update' : 'create',
+            collection,
+            key: i,
+            revision: { data: { id: i }, delta: { title: `t${i}` } },
+          });
         }
         return null;
       });
       const recorded = Array.from({ length: 400 }, (_, i) => i).filter((i) => i % 4 !== 2);
       const activity = await db<ActivityRow>('svc_activity').orderBy('id').select('id', 'item', 'collection', 'action');
       expect(activity.map((a) => a.item)).to.deep.equal(recorded.map(String));
-      const revisions = await db<RevisionRow>('svc_revisions').orderBy('id').select('activity', 'item', 'collection', 'delta');
+      const revisions = await db<RevisionRow>('svc_revisions')
+        .orderBy('id')
+        .select('activity', 'item', 'collection', 'delta');
       expect(revisions.map((r) => r.item)).to.deep.equal(recorded.filter((i) => i % 4 !== 1).map(String));
       const activityById = new Map(activity.map((a) => [a.id, a]));
       for (const revision of revisions) {
@@ -170,7 +194,12 @@ for (const target of DATABASE_TARGETS) {
     it('links children written by an earlier flush to a parent written later', async () => {
       await db.transaction(async (trx) => {
         const journal = new Journal(trx, dialectOf(db), accountability, now);
-        const entry = (key: number) => ({ action: 'create' as const, collection: full, key, revision: { data: { id: key }, delta: { id: key } } });
+        const entry = (key: number) => ({
+          action: 'create' as const,
+          collection: full,
+          key,
+          revision: { data: { id: key }, delta: { id: key } },
+        });
         const child = journal.record(entry(1));
         await journal.flush();
         const parent = journal.record(entry(2));

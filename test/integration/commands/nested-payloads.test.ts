@@ -7,7 +7,8 @@ type Row = Record<string, unknown>;
 describeEachDatabase('nested relational payloads', (ctx) => {
   const db = () => ctx().server.db;
   const api = (method: string, path: string, body?: unknown) => adminApi(ctx(), method, path, body);
-  const createArticle = async (body: Row): Promise<number> => Number(dataOf<Row>(await api('POST', '/items/articles', body))['id']);
+  const createArticle = async (body: Row): Promise<number> =>
+    Number(dataOf<Row>(await api('POST', '/items/articles', body))['id']);
   const rows = (table: string, where: Row = {}) => db()(table).where(where).orderBy('id').select<Row[]>('*');
   const one = async (table: string, id: unknown): Promise<Row> => {
     const row = await db()(table).where({ id }).first<Row | undefined>();
@@ -25,8 +26,8 @@ describeEachDatabase('nested relational payloads', (ctx) => {
     let existingText: number;
 
     before(async () => {
-      existingTag = Number((dataOf<Row>(await api('POST', '/items/tags', { label: 'existing' })))['id']);
-      existingText = Number((dataOf<Row>(await api('POST', '/items/texts', { body: 'kept' })))['id']);
+      existingTag = Number(dataOf<Row>(await api('POST', '/items/tags', { label: 'existing' }))['id']);
+      existingText = Number(dataOf<Row>(await api('POST', '/items/texts', { body: 'kept' }))['id']);
       const id = await createArticle({
         title: 'Deep',
         author: { name: 'Ada' },
@@ -103,7 +104,11 @@ describeEachDatabase('nested relational payloads', (ctx) => {
       const id = await createArticle({ title: 'O2M', comments: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] });
       const [a, b, c] = await rows('comments', { article: id });
       const loose = Number(dataOf<Row>(await api('POST', '/items/comments', { text: 'loose' }))['id']);
-      dataOf(await api('PATCH', `/items/articles/${id}`, { comments: [a?.['id'], { id: b?.['id'], text: 'b2' }, { text: 'd' }, loose] }));
+      dataOf(
+        await api('PATCH', `/items/articles/${id}`, {
+          comments: [a?.['id'], { id: b?.['id'], text: 'b2' }, { text: 'd' }, loose],
+        }),
+      );
       const linked = await rows('comments', { article: id });
       expect(linked.map((r) => r['text'])).to.deep.equal(['a', 'b2', 'loose', 'd']);
       // default one_deselect_action nullify: the row stays, unlinked
@@ -111,10 +116,17 @@ describeEachDatabase('nested relational payloads', (ctx) => {
     });
 
     it('deselected junction rows are deleted when one_deselect_action is delete', async () => {
-      const id = await createArticle({ title: 'M2M', tags: [{ tags_id: { label: 'x' } }, { tags_id: { label: 'y' } }] });
+      const id = await createArticle({
+        title: 'M2M',
+        tags: [{ tags_id: { label: 'x' } }, { tags_id: { label: 'y' } }],
+      });
       const [x, y] = await rows('articles_tags', { articles_id: id });
       const other = Number(dataOf<Row>(await api('POST', '/items/tags', { label: 'z' }))['id']);
-      dataOf(await api('PATCH', `/items/articles/${id}`, { tags: [{ id: y?.['id'], tags_id: other }, { tags_id: { id: other, label: 'z2' } }] }));
+      dataOf(
+        await api('PATCH', `/items/articles/${id}`, {
+          tags: [{ id: y?.['id'], tags_id: other }, { tags_id: { id: other, label: 'z2' } }],
+        }),
+      );
       const junctions = await rows('articles_tags', { articles_id: id });
       expect(junctions.map((j) => Number(j['tags_id']))).to.deep.equal([other, other]);
       expect(await rows('articles_tags', { id: x?.['id'] })).to.deep.equal([]);
@@ -126,10 +138,19 @@ describeEachDatabase('nested relational payloads', (ctx) => {
     it('many-to-any entries update in place and refuse collections outside the allowed list', async () => {
       const id = await createArticle({ title: 'M2A', sections: [{ collection: 'texts', item: { body: 'one' } }] });
       const [section] = await rows('articles_sections', { articles_id: id });
-      dataOf(await api('PATCH', `/items/articles/${id}`, { sections: [{ id: section?.['id'], item: { id: Number(section?.['item']), body: 'one!' }, collection: 'texts' }] }));
+      dataOf(
+        await api('PATCH', `/items/articles/${id}`, {
+          sections: [
+            { id: section?.['id'], item: { id: Number(section?.['item']), body: 'one!' }, collection: 'texts' },
+          ],
+        }),
+      );
       expect((await one('texts', Number(section?.['item'])))['body']).to.equal('one!');
       const before = await countRows(db(), ARTICLE_TABLES);
-      const errors = errorsOf(await api('PATCH', `/items/articles/${id}`, { sections: [{ collection: 'authors', item: { name: 'no' } }] }), 400);
+      const errors = errorsOf(
+        await api('PATCH', `/items/articles/${id}`, { sections: [{ collection: 'authors', item: { name: 'no' } }] }),
+        400,
+      );
       expect(errors.map(([code]) => code)).to.deep.equal(['INVALID_PAYLOAD']);
       expect(await countRows(db(), ARTICLE_TABLES)).to.deep.equal(before);
     });
@@ -158,7 +179,10 @@ describeEachDatabase('nested relational payloads', (ctx) => {
         await api('PATCH', `/items/articles/${id}`, {
           comments: {
             create: [{ text: 'c4', author: { name: 'Nested in detailed' } }],
-            update: [{ id: c1?.['id'], text: 'c1-upd' }, { id: foreign, text: 'hijacked' }],
+            update: [
+              { id: c1?.['id'], text: 'c1-upd' },
+              { id: foreign, text: 'hijacked' },
+            ],
             delete: [c3?.['id']],
           },
         }),
@@ -173,13 +197,19 @@ describeEachDatabase('nested relational payloads', (ctx) => {
 
     it('an unknown key is INVALID_PAYLOAD', async () => {
       const id = await createArticle({ title: 'Detailed bad' });
-      expect(errorsOf(await api('PATCH', `/items/articles/${id}`, { comments: { add: [] } }), 400)[0]?.[0]).to.equal('INVALID_PAYLOAD');
+      expect(errorsOf(await api('PATCH', `/items/articles/${id}`, { comments: { add: [] } }), 400)[0]?.[0]).to.equal(
+        'INVALID_PAYLOAD',
+      );
     });
 
     it('nested updates reach depth 2 through an update', async () => {
       const id = await createArticle({ title: 'Depth', comments: [{ text: 'x', author: { name: 'Before' } }] });
       const [comment] = await rows('comments', { article: id });
-      dataOf(await api('PATCH', `/items/articles/${id}`, { comments: { update: [{ id: comment?.['id'], author: { id: comment?.['author'], name: 'After' } }] } }));
+      dataOf(
+        await api('PATCH', `/items/articles/${id}`, {
+          comments: { update: [{ id: comment?.['id'], author: { id: comment?.['author'], name: 'After' } }] },
+        }),
+      );
       expect((await one('authors', comment?.['author']))['name']).to.equal('After');
     });
   });

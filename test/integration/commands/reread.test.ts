@@ -43,7 +43,9 @@ describeEachDatabase('written items re-read through the read side', (ctx) => {
   });
 
   it('POST of an array and PATCH by keys answer the items in input order', async () => {
-    const created = dataOf<Row[]>(await api('POST', '/items/articles?fields=id,title', [{ title: 'A' }, { title: 'B' }]));
+    const created = dataOf<Row[]>(
+      await api('POST', '/items/articles?fields=id,title', [{ title: 'A' }, { title: 'B' }]),
+    );
     expect(created.map((r) => r['title'])).to.deep.equal(['A', 'B']);
     const keys = created.map((r) => r['id']).reverse();
     const updated = dataOf<Row[]>(await api('PATCH', '/items/articles?fields=title', { keys, data: { views: 1 } }));
@@ -52,13 +54,19 @@ describeEachDatabase('written items re-read through the read side', (ctx) => {
 
   it('PATCH /items/:c/:id and the singleton answer one item', async () => {
     const { id } = dataOf<Row>(await api('POST', '/items/articles', { title: 'One' }));
-    expect(dataOf<Row>(await api('PATCH', `/items/articles/${String(id)}?fields=title`, { title: 'Uno' }))).to.deep.equal({ title: 'Uno' });
-    expect(dataOf<Row>(await api('PATCH', '/items/home?fields=headline', { headline: 'Hi' }))).to.deep.equal({ headline: 'Hi' });
+    expect(
+      dataOf<Row>(await api('PATCH', `/items/articles/${String(id)}?fields=title`, { title: 'Uno' })),
+    ).to.deep.equal({ title: 'Uno' });
+    expect(dataOf<Row>(await api('PATCH', '/items/home?fields=headline', { headline: 'Hi' }))).to.deep.equal({
+      headline: 'Hi',
+    });
   });
 
   it('a malformed query string fails before anything is written', async () => {
     const before = await db()('articles').count({ n: '*' }).first<{ n: unknown }>();
-    expect(errorsOf(await api('POST', '/items/articles?limit=abc', { title: 'Never' }), 400)[0]?.[0]).to.equal('INVALID_QUERY');
+    expect(errorsOf(await api('POST', '/items/articles?limit=abc', { title: 'Never' }), 400)[0]?.[0]).to.equal(
+      'INVALID_QUERY',
+    );
     expect(await db()('articles').count({ n: '*' }).first<{ n: unknown }>()).to.deep.equal(before);
   });
 
@@ -70,24 +78,49 @@ describeEachDatabase('written items re-read through the read side', (ctx) => {
     const caller = publicAccountability({ ip: null, userAgent: null, origin: null });
     const config = testConfig(ctx().database);
     const permissions = new PermissionStore(db(), { enabled: false });
-    const written = await readWritten({ config, db: db(), permissions }, caller, overview, articles, [id as number], {}, 'one');
+    const written = await readWritten(
+      { config, db: db(), permissions },
+      caller,
+      overview,
+      articles,
+      [id as number],
+      {},
+      'one',
+    );
     expect(written).to.equal(undefined);
   });
 
   describe('writes by query', () => {
     it('PATCH {query, data} updates what the query selects, within its limit', async () => {
-      const created = dataOf<Row[]>(await api('POST', '/items/articles', [{ title: 'q', views: 1 }, { title: 'q', views: 2 }, { title: 'q', views: 3 }]));
+      const created = dataOf<Row[]>(
+        await api('POST', '/items/articles', [
+          { title: 'q', views: 1 },
+          { title: 'q', views: 2 },
+          { title: 'q', views: 3 },
+        ]),
+      );
       const updated = dataOf<Row[]>(
-        await api('PATCH', '/items/articles?fields=views', { query: { filter: { title: { _eq: 'q' } }, sort: ['-views'], limit: 2 }, data: { status: 'published' } }),
+        await api('PATCH', '/items/articles?fields=views', {
+          query: { filter: { title: { _eq: 'q' } }, sort: ['-views'], limit: 2 },
+          data: { status: 'published' },
+        }),
       );
       expect(updated).to.deep.equal([{ views: 3 }, { views: 2 }]);
-      const statuses = await db()('articles').whereIn('id', created.map((r) => Number(r['id']))).orderBy('id').select<Row[]>('status');
+      const statuses = await db()('articles')
+        .whereIn(
+          'id',
+          created.map((r) => Number(r['id'])),
+        )
+        .orderBy('id')
+        .select<Row[]>('status');
       expect(statuses.map((r) => r['status'])).to.deep.equal(['draft', 'published', 'published']);
     });
 
     it('DELETE {query} deletes what the query selects', async () => {
       dataOf(await api('POST', '/items/articles', [{ title: 'del me' }, { title: 'del me' }, { title: 'keep me' }]));
-      expect((await api('DELETE', '/items/articles', { query: { filter: { title: { _eq: 'del me' } } } })).status).to.equal(204);
+      expect(
+        (await api('DELETE', '/items/articles', { query: { filter: { title: { _eq: 'del me' } } } })).status,
+      ).to.equal(204);
       expect(await db()('articles').where({ title: 'del me' })).to.deep.equal([]);
       expect(await db()('articles').where({ title: 'keep me' })).to.have.length(1);
     });

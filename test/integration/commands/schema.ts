@@ -165,7 +165,10 @@ export interface ApiResult {
 export async function adminApi(ctx: ServerContext, method: string, path: string, body?: unknown): Promise<ApiResult> {
   const res = await ctx.api(path, {
     method,
-    headers: { Authorization: `Bearer ${TEST_ADMIN.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${TEST_ADMIN.token}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();

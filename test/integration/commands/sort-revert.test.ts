@@ -55,7 +55,9 @@ describeEachDatabase('sort and revert', (ctx) => {
       expect(errorsOf(await api('POST', '/utils/sort/articles', { item: 1, to: 2 }), 400)).to.deep.equal([
         ['INVALID_PAYLOAD', { reason: 'Collection "articles" doesn\'t have a sort field' }],
       ]);
-      expect(errorsOf(await api('POST', '/utils/sort/steps', { item: 1 }), 400)).to.deep.equal([['INVALID_PAYLOAD', { reason: '"to" is required' }]]);
+      expect(errorsOf(await api('POST', '/utils/sort/steps', { item: 1 }), 400)).to.deep.equal([
+        ['INVALID_PAYLOAD', { reason: '"to" is required' }],
+      ]);
       await db()('steps').insert([{ id: 1, sort: 1 }]);
       errorsOf(await api('POST', '/utils/sort/steps', { item: 1, to: 99 }), 403);
       errorsOf(await api('POST', '/utils/sort/nothing_here', { item: 1, to: 2 }), 403);
@@ -64,7 +66,12 @@ describeEachDatabase('sort and revert', (ctx) => {
 
   describe('POST /utils/revert/:revision', () => {
     const revisionsOf = async (collection: string, item: unknown) =>
-      (await db()('svc_revisions').where({ collection, item: String(item) }).orderBy('id').select<Row[]>('id')).map((r) => Number(r['id']));
+      (
+        await db()('svc_revisions')
+          .where({ collection, item: String(item) })
+          .orderBy('id')
+          .select<Row[]>('id')
+      ).map((r) => Number(r['id']));
 
     it("applies the revision's data back as an audited update, answering 204", async () => {
       const { id } = dataOf<Row>(await api('POST', '/items/articles', { title: 'Original', views: 1 }));
@@ -78,18 +85,29 @@ describeEachDatabase('sort and revert', (ctx) => {
       const after = await revisionsOf('articles', id);
       expect(after).to.have.length(3);
       expect(after.slice(0, 2)).to.deep.equal([created, edited]);
-      const activity = await db()('svc_revisions as r').join('svc_activity as a', 'a.id', 'r.activity').where('r.id', after[2]).first<Row>('a.action');
+      const activity = await db()('svc_revisions as r')
+        .join('svc_activity as a', 'a.id', 'r.activity')
+        .where('r.id', after[2])
+        .first<Row>('a.action');
       expect(activity['action']).to.equal('update');
     });
 
     it('re-sets one-to-many relations from the arrays in data; rows deleted since are skipped', async () => {
-      const { id } = dataOf<Row>(await api('POST', '/items/articles', { title: 'Set', comments: [{ text: 'a' }, { text: 'b' }], tags: [{ tags_id: { label: 'x' } }] }));
+      const { id } = dataOf<Row>(
+        await api('POST', '/items/articles', {
+          title: 'Set',
+          comments: [{ text: 'a' }, { text: 'b' }],
+          tags: [{ tags_id: { label: 'x' } }],
+        }),
+      );
       const [a] = await db()('comments').where({ article: id }).orderBy('id').select<Row[]>('id');
       dataOf(await api('PATCH', `/items/articles/${String(id)}`, { comments: [a?.['id']], tags: [] }));
       expect(await db()('comments').where({ article: id })).to.have.length(1);
       const [created] = await revisionsOf('articles', id);
       expect((await api('POST', `/utils/revert/${String(created)}`)).status).to.equal(204);
-      expect((await db()('comments').where({ article: id }).orderBy('id').select<Row[]>('text')).map((c) => c['text'])).to.deep.equal(['a', 'b']);
+      expect(
+        (await db()('comments').where({ article: id }).orderBy('id').select<Row[]>('text')).map((c) => c['text']),
+      ).to.deep.equal(['a', 'b']);
       // the junction row was deleted by the update (deselect delete): it cannot come back
       expect(await db()('articles_tags').where({ articles_id: id })).to.deep.equal([]);
     });
@@ -109,7 +127,9 @@ describeEachDatabase('sort and revert', (ctx) => {
       errorsOf(await api('POST', '/utils/revert/abc'), 403);
       const { id } = dataOf<Row>(await api('POST', '/items/authors', { name: 'empty' }));
       const [revision] = await revisionsOf('authors', id);
-      await db()('svc_revisions').where({ id: revision }).update({ data: JSON.stringify({}) });
+      await db()('svc_revisions')
+        .where({ id: revision })
+        .update({ data: JSON.stringify({}) });
       expect(errorsOf(await api('POST', `/utils/revert/${String(revision)}`), 400)).to.deep.equal([
         ['INVALID_PAYLOAD', { reason: "Revision doesn't contain data to revert to" }],
       ]);

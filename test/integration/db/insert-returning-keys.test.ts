@@ -38,9 +38,16 @@ for (const target of DATABASE_TARGETS) {
     });
 
     /** Each key read back: the row it names carries the label it was inserted with. */
-    async function expectKeysMatch(table: string, primary: string, rows: readonly Row[], keys: readonly unknown[]): Promise<void> {
+    async function expectKeysMatch(
+      table: string,
+      primary: string,
+      rows: readonly Row[],
+      keys: readonly unknown[],
+    ): Promise<void> {
       expect(keys).to.have.length(rows.length);
-      const stored = await db(table).whereIn(primary, keys as (string | number)[]).select<Row[]>(primary, 'label');
+      const stored = await db(table)
+        .whereIn(primary, keys as (string | number)[])
+        .select<Row[]>(primary, 'label');
       const labelOf = new Map(stored.map((r) => [String(r[primary]), r['label']]));
       expect(keys.map((k) => labelOf.get(String(k)))).to.deep.equal(rows.map((r) => r['label']));
     }
@@ -48,7 +55,9 @@ for (const target of DATABASE_TARGETS) {
     it('many rows without keys: few statements, the generated keys in row order', async () => {
       const rows = Array.from({ length: 1_200 }, (_, i) => ({ label: `generated ${i}` }));
       statements = 0;
-      const keys = await db.transaction((trx) => insertReturningKeys(trx, 'numbered', rows, 'id', { hasIncreasingKeys: true }));
+      const keys = await db.transaction((trx) =>
+        insertReturningKeys(trx, 'numbered', rows, 'id', { hasIncreasingKeys: true }),
+      );
       // SQLite takes 500 rows a statement; the transaction adds BEGIN and COMMIT where counted.
       expect(statements).to.be.at.most(5);
       expect(new Set(keys.map(String)).size).to.equal(rows.length);
@@ -69,13 +78,19 @@ for (const target of DATABASE_TARGETS) {
       expect(Number(keys[1])).to.equal(900_001);
       expect(Number(keys[4])).to.equal(5_001);
       await expectKeysMatch('numbered', 'id', rows, keys);
-      const notes = await db('numbered').whereIn('id', keys as number[]).orderBy('id').select<Row[]>('label', 'note');
+      const notes = await db('numbered')
+        .whereIn('id', keys as number[])
+        .orderBy('id')
+        .select<Row[]>('label', 'note');
       expect(notes.find((r) => r['label'] === 'first')?.['note']).to.equal('none');
       expect(notes.find((r) => r['label'] === 'third')?.['note']).to.equal('with note');
     });
 
     it('given text keys are answered as given', async () => {
-      const rows = [{ code: 'b-2', label: 'two' }, { code: 'a-1', label: 'one' }];
+      const rows = [
+        { code: 'b-2', label: 'two' },
+        { code: 'a-1', label: 'one' },
+      ];
       const keys = await insertReturningKeys(db, 'named', rows, 'code', { hasIncreasingKeys: false });
       expect(keys).to.deep.equal(['b-2', 'a-1']);
       await expectKeysMatch('named', 'code', rows, keys);

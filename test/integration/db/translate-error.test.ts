@@ -108,19 +108,29 @@ for (const target of DATABASE_TARGETS) {
         mariadb: () => db('parents').insert({ id: 8, name: 'x', rank: 'abc' }), // 1366 incorrect integer value (strict mode)
         sqlite: () => db.raw('insert into parents (id, name) values (?, ?)', ['abc', 'x']), // datatype mismatch on the integer key
       }[target.dialect];
-      const original = await statement().then(() => undefined, (error: unknown) => error);
+      const original = await statement().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       expect(original).to.not.equal(undefined);
       const read = translateBadInput(original, dialectOf(db), 'read');
       const write = translateBadInput(original, dialectOf(db), 'write');
       expect(read).to.be.instanceOf(InvalidQueryError);
       expect(write).to.be.instanceOf(InvalidPayloadError);
-      expect((read as ServiceError).message).to.not.include('parents').and.not.include('select');
+      expect((read as ServiceError).message)
+        .to.not.include('parents')
+        .and.not.include('select');
       expect(translateDatabaseError(original, dialectOf(db), { collection: 'parents' })).to.be.instanceOf(ServiceError);
     });
 
     it('NUL in text is refused by PostgreSQL and translated', async function () {
       if (target.dialect !== 'postgres') this.skip(); // MariaDB and SQLite store NUL (db/storable-text.ts)
-      const original = await db('parents').insert({ id: 7, name: 'a\u0000b' }).then(() => undefined, (error: unknown) => error);
+      const original = await db('parents')
+        .insert({ id: 7, name: 'a\u0000b' })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
       expect(badInputOf(original, 'pg')).to.equal('unstorable text');
       expect(await db('parents').where({ id: 7 }).first()).to.equal(undefined);
     });

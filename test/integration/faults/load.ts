@@ -17,7 +17,10 @@ export async function adminRequest(url: string, method: string, path: string, bo
     const res = await fetch(url + path, {
       method,
       signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
-      headers: { Authorization: `Bearer ${TEST_ADMIN.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        Authorization: `Bearer ${TEST_ADMIN.token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
@@ -48,8 +51,12 @@ export async function journaledNotes(db: Knex): Promise<{ id: number; title: str
   const notes = await db('notes').select<{ id: number; title: string }[]>('id', 'title');
   expect(new Set(notes.map((n) => n.title)).size, 'no title written twice').to.equal(notes.length);
   const ids = notes.map((n) => String(n.id)).sort();
-  const activity = await db('svc_activity').where({ collection: 'notes', action: 'create' }).select<{ id: number; item: string }[]>('id', 'item');
-  const revisions = await db('svc_revisions').where({ collection: 'notes' }).select<{ activity: number; item: string }[]>('activity', 'item');
+  const activity = await db('svc_activity')
+    .where({ collection: 'notes', action: 'create' })
+    .select<{ id: number; item: string }[]>('id', 'item');
+  const revisions = await db('svc_revisions')
+    .where({ collection: 'notes' })
+    .select<{ activity: number; item: string }[]>('activity', 'item');
   expect(activity.map((a) => String(a.item)).sort()).to.deep.equal(ids);
   expect(revisions.map((r) => String(r.item)).sort()).to.deep.equal(ids);
   const activityIds = new Set(activity.map((a) => a.id));

@@ -10,7 +10,11 @@ import { capturingLogger } from '../../support/capturing-logger.js';
 import { testConfig } from '../../support/server.js';
 import { requireOrSkip } from '../../support/services.js';
 import { adminRequest, createNotes, journaledNotes, type Reply } from './load.js';
-import { createThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../../support/throwaway-postgres.js';
+import {
+  createThrowawayPostgres,
+  throwawayPostgresUnavailable,
+  type ThrowawayPostgres,
+} from '../../support/throwaway-postgres.js';
 
 type Row = Record<string, unknown>;
 
@@ -33,9 +37,12 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
   before(async function () {
     requireOrSkip(this, throwawayPostgresUnavailable());
     cluster = await createThrowawayPostgres();
-    server = await startServer(testConfig({ dialect: 'postgres', env: cluster.env, drop: () => Promise.resolve() }, { DB_POOL__MAX: '8' }), {
-      logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
-    });
+    server = await startServer(
+      testConfig({ dialect: 'postgres', env: cluster.env, drop: () => Promise.resolve() }, { DB_POOL__MAX: '8' }),
+      {
+        logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+      },
+    );
     await createNotes(server.url);
   });
 
@@ -53,14 +60,17 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
       answers.push({ kind, title, sentAt, ...(await adminRequest(url, method, path, body)) });
     };
     const writer = async (loop: number) => {
-      for (let i = 0; isLoading; i += 1) await send('write', `w${loop}-${i}`, 'POST', '/items/notes', { title: `w${loop}-${i}` });
+      for (let i = 0; isLoading; i += 1)
+        await send('write', `w${loop}-${i}`, 'POST', '/items/notes', { title: `w${loop}-${i}` });
     };
     const reader = async () => {
       while (isLoading) await send('read', '', 'GET', '/items/notes?limit=5&sort=-id');
     };
     const graphqlWriter = async () => {
       for (let i = 0; isLoading; i += 1) {
-        await send('graphql', `g-${i}`, 'POST', '/graphql', { query: `mutation { create_notes_item(data: { title: "g-${i}" }) { id title } }` });
+        await send('graphql', `g-${i}`, 'POST', '/graphql', {
+          query: `mutation { create_notes_item(data: { title: "g-${i}" }) { id title } }`,
+        });
       }
     };
     const loops = [...Array.from({ length: WRITE_LOOPS }, (_, loop) => writer(loop)), reader(), graphqlWriter()];
@@ -85,7 +95,9 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
     const late = answers.filter((a) => a.sentAt >= backAt + RECOVERY_MS);
     expect(late.length).to.be.greaterThan(0);
     expect(late.filter((a) => a.status !== 200).map((a) => a.body)).to.deep.equal([]);
-    const firstSuccess = Math.min(...answers.filter((a) => a.status === 200 && a.sentAt >= backAt).map((a) => a.sentAt));
+    const firstSuccess = Math.min(
+      ...answers.filter((a) => a.status === 200 && a.sentAt >= backAt).map((a) => a.sentAt),
+    );
     process.stdout.write(
       `      ${answers.length} requests, ${failed.length} answered 503; first success ${firstSuccess - backAt} ms after the database was back\n`,
     );
@@ -99,9 +111,13 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
     // errors, and an item answered as created is there.
     for (const mutation of answers.filter((a) => a.kind === 'graphql')) {
       expect(mutation.status).to.be.oneOf([200, 503]);
-      expect((mutation.body?.errors ?? []).map((e) => e.extensions.code).filter((code) => code !== 'SERVICE_UNAVAILABLE'), JSON.stringify(mutation.body)).to.deep.equal([]);
+      expect(
+        (mutation.body?.errors ?? []).map((e) => e.extensions.code).filter((code) => code !== 'SERVICE_UNAVAILABLE'),
+        JSON.stringify(mutation.body),
+      ).to.deep.equal([]);
       const created = (mutation.body?.data as { create_notes_item?: Row | null } | undefined)?.create_notes_item;
-      if (created !== undefined && created !== null) expect(byTitle.get(mutation.title), mutation.title).to.equal(Number(created['id']));
+      if (created !== undefined && created !== null)
+        expect(byTitle.get(mutation.title), mutation.title).to.equal(Number(created['id']));
     }
   });
 
@@ -130,7 +146,9 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
     try {
       const database = { dialect: 'postgres' as const, env: cluster!.env, drop: () => Promise.resolve() };
       const started = Date.now();
-      const failure = await startServer(testConfig(database, { DB_CONNECT_WAIT: '0' }), { logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }) }).then(
+      const failure = await startServer(testConfig(database, { DB_CONNECT_WAIT: '0' }), {
+        logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+      }).then(
         () => expect.fail('the server started'),
         (error: unknown) => error as { code?: string },
       );
@@ -145,13 +163,31 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
     const { db, schema } = server!;
     const overview = await schema.getOverview();
     const notes = requireCollection(overview, 'notes');
-    const caller = serviceAccountability({ user: null, role: null, admin: true, app: false, ip: null, userAgent: null, origin: null });
+    const caller = serviceAccountability({
+      user: null,
+      role: null,
+      admin: true,
+      app: false,
+      ip: null,
+      userAgent: null,
+      origin: null,
+    });
     const warnings: unknown[] = [];
-    const deps = { config: testConfig({ dialect: 'postgres', env: cluster!.env, drop: () => Promise.resolve() }), db, permissions: new PermissionStore(db, { enabled: false }), logger: { debug: () => undefined, warn: (details: object) => warnings.push(details) } };
+    const deps = {
+      config: testConfig({ dialect: 'postgres', env: cluster!.env, drop: () => Promise.resolve() }),
+      db,
+      permissions: new PermissionStore(db, { enabled: false }),
+      logger: { debug: () => undefined, warn: (details: object) => warnings.push(details) },
+    };
     await cluster!.stop('fast');
     try {
-      expect(await readWritten(deps, caller, overview, notes, [41], { fields: ['*'] }, 'one')).to.deep.equal({ id: 41 });
-      expect(await readWritten(deps, caller, overview, notes, [41, 42], { fields: ['*'] }, 'many')).to.deep.equal([{ id: 41 }, { id: 42 }]);
+      expect(await readWritten(deps, caller, overview, notes, [41], { fields: ['*'] }, 'one')).to.deep.equal({
+        id: 41,
+      });
+      expect(await readWritten(deps, caller, overview, notes, [41, 42], { fields: ['*'] }, 'many')).to.deep.equal([
+        { id: 41 },
+        { id: 42 },
+      ]);
       expect(warnings).to.have.length(2);
     } finally {
       await cluster!.start();

@@ -58,10 +58,16 @@ describe('Redis stopped and started under reads and writes (throw-away redis-ser
     const answers: Answer[] = [];
     let isLoading = true;
     const writer = async (loop: number) => {
-      for (let i = 0; isLoading; i += 1) answers.push({ kind: 'write', title: `w${loop}-${i}`, ...(await request(url, 'POST', '/items/notes', { title: `w${loop}-${i}` })) });
+      for (let i = 0; isLoading; i += 1)
+        answers.push({
+          kind: 'write',
+          title: `w${loop}-${i}`,
+          ...(await request(url, 'POST', '/items/notes', { title: `w${loop}-${i}` })),
+        });
     };
     const reader = async () => {
-      while (isLoading) answers.push({ kind: 'read', title: '', ...(await request(url, 'GET', '/items/notes?limit=5&sort=-id')) });
+      while (isLoading)
+        answers.push({ kind: 'read', title: '', ...(await request(url, 'GET', '/items/notes?limit=5&sort=-id')) });
     };
     const loops = [writer(0), writer(1), reader(), reader()];
     await delay(1000);
@@ -72,12 +78,22 @@ describe('Redis stopped and started under reads and writes (throw-away redis-ser
     isLoading = false;
     await Promise.all(loops);
 
-    expect(answers.filter((a) => a.status !== 200).map((a) => `${a.kind} ${a.status} ${JSON.stringify(a.body)}`)).to.deep.equal([]);
-    expect(lines.some((l) => l['level'] === 40 && /redis/i.test(String(l['msg']))), 'the lost Redis was logged').to.equal(true);
+    expect(
+      answers.filter((a) => a.status !== 200).map((a) => `${a.kind} ${a.status} ${JSON.stringify(a.body)}`),
+    ).to.deep.equal([]);
+    expect(
+      lines.some((l) => l['level'] === 40 && /redis/i.test(String(l['msg']))),
+      'the lost Redis was logged',
+    ).to.equal(true);
 
     // Nothing half-written: every acknowledged write once, with its activity and revision.
     const notes = await journaledNotes(db);
-    expect(answers.filter((a) => a.kind === 'write').map((a) => a.title).sort()).to.deep.equal(notes.map((n) => n.title).sort());
+    expect(
+      answers
+        .filter((a) => a.kind === 'write')
+        .map((a) => a.title)
+        .sort(),
+    ).to.deep.equal(notes.map((n) => n.title).sort());
 
     // Reconnected by itself: the restarted (empty) Redis holds this namespace's cache again.
     const direct = new Redis(redis!.url);

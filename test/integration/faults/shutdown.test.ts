@@ -30,13 +30,24 @@ describe('graceful stop with an export running in-process', function () {
 
   before(async () => {
     database = await sqliteTarget.create();
-    const env = { STORAGE_LOCAL_ROOT: join(dir, 'uploads'), TEMP_PATH: join(dir, 'tmp'), EXPORT_BATCH_SIZE: String(BATCH), SHUTDOWN_TIMEOUT: '50ms' };
-    server = await startServer(testConfig(database, env), { logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }) });
+    const env = {
+      STORAGE_LOCAL_ROOT: join(dir, 'uploads'),
+      TEMP_PATH: join(dir, 'tmp'),
+      EXPORT_BATCH_SIZE: String(BATCH),
+      SHUTDOWN_TIMEOUT: '50ms',
+    };
+    server = await startServer(testConfig(database, env), {
+      logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+    });
     await server.db.schema.createTable('numbers', (t) => {
       t.increments('id');
       t.string('label', 64);
     });
-    await server.db.batchInsert('numbers', Array.from({ length: ROWS }, (_, i) => ({ label: `n${i + 1}` })), 300);
+    await server.db.batchInsert(
+      'numbers',
+      Array.from({ length: ROWS }, (_, i) => ({ label: `n${i + 1}` })),
+      300,
+    );
     await server.schema.invalidate();
     db = createDatabase(testConfig(database).db);
   });
@@ -51,10 +62,18 @@ describe('graceful stop with an export running in-process', function () {
   it('close(): the export ends after its current batch, marked failed, with nothing stored', async () => {
     const { url } = server!;
     const status = async () => {
-      const row = await db!('svc_activity').where({ action: 'export' }).orderBy('id', 'desc').first<{ comment: string } | undefined>('comment');
-      return row === undefined ? undefined : (JSON.parse(row.comment) as { status: string; rows_done: number; error: string | null; file: string | null });
+      const row = await db!('svc_activity')
+        .where({ action: 'export' })
+        .orderBy('id', 'desc')
+        .first<{ comment: string } | undefined>('comment');
+      return row === undefined
+        ? undefined
+        : (JSON.parse(row.comment) as { status: string; rows_done: number; error: string | null; file: string | null });
     };
-    expect((await adminRequest(url, 'POST', '/utils/export/numbers', { format: 'csv', query: { fields: ['id', 'label'] } })).status).to.equal(204);
+    expect(
+      (await adminRequest(url, 'POST', '/utils/export/numbers', { format: 'csv', query: { fields: ['id', 'label'] } }))
+        .status,
+    ).to.equal(204);
     for (let tries = 0; ((await status())?.rows_done ?? 0) === 0; tries += 1) {
       expect(tries, 'the export started').to.be.below(1000);
       await delay(10);

@@ -17,7 +17,14 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** Values a spreadsheet would run, keys that are no XML names, characters XML cannot carry. */
 const GADGETS: Row[] = [
   // Keys of `doc` in the order PostgreSQL's jsonb keeps them (shorter first), so every database answers alike.
-  { rank: 1, name: '=1+2', count: -5, price: '-5.50', note: '=HYPERLINK("http://evil.example","x")', doc: { 'a b': ['@x', '\u0001'], field: null, '<evil attr="1">': ']]><!--' } },
+  {
+    rank: 1,
+    name: '=1+2',
+    count: -5,
+    price: '-5.50',
+    note: '=HYPERLINK("http://evil.example","x")',
+    doc: { 'a b': ['@x', '\u0001'], field: null, '<evil attr="1">': ']]><!--' },
+  },
   { rank: 2, name: '@me', count: 3, price: '12.00', note: "+cmd|' /C calc'!A0", doc: [1, [2, '-3']] },
   { rank: 3, name: 'plain', count: null, price: null, note: '\ttab\u0002', doc: null },
 ];
@@ -45,7 +52,10 @@ async function searchExport(ctx: ServerContext, format: string): Promise<string>
 async function jobExport(ctx: ServerContext, format: string): Promise<string> {
   const res = await adminApi(ctx, 'POST', '/utils/export/gadgets', { format, query: QUERY });
   expect(res.status).to.equal(204);
-  const done = await waitForExport(ctx, (r) => r.status.format === format && r.status.status !== 'running' && r.status.status !== 'queued');
+  const done = await waitForExport(
+    ctx,
+    (r) => r.status.format === format && r.status.status !== 'running' && r.status.status !== 'queued',
+  );
   expect(done.status).to.include({ status: 'done', rows_done: GADGETS.length, error: null });
   return (await adminGet(ctx, `/assets/${String(done.status.file)}`)).text();
 }
@@ -82,8 +92,16 @@ describeEachDatabase(
     it('xml: well-formed for alias names and json keys that are no XML names, and for control characters', async () => {
       for (const xml of [await searchExport(ctx(), 'xml'), await jobExport(ctx(), 'xml')]) {
         expect(XMLValidator.validate(xml)).to.equal(true);
-        expect(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.exec(xml), 'a character XML cannot carry').to.equal(null);
-        const parsed = new XMLParser({ parseTagValue: false, ignoreAttributes: false, trimValues: false, isArray: (name) => name === 'field' }).parse(xml) as { data: { data: Row[] } };
+        expect(
+          /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.exec(xml),
+          'a character XML cannot carry',
+        ).to.equal(null);
+        const parsed = new XMLParser({
+          parseTagValue: false,
+          ignoreAttributes: false,
+          trimValues: false,
+          isArray: (name) => name === 'field',
+        }).parse(xml) as { data: { data: Row[] } };
         const [first, , third] = parsed.data.data;
         expect(first?.['field']).to.deep.equal([
           { '#text': '=HYPERLINK("http://evil.example","x")', '@_name': '=cmd' },
@@ -102,9 +120,9 @@ describeEachDatabase(
 
     it('json and yaml: the same data, valid, with control characters escaped', async () => {
       const json = JSON.parse(await searchExport(ctx(), 'json')) as Row[];
-      expect(json.map((item) => [item['name'], item['count'], item['=cmd'], item['<x y="1"/>'], item['doc']])).to.deep.equal(
-        GADGETS.map((g) => [g['name'], g['count'], g['note'], g['name'], g['doc']]),
-      );
+      expect(
+        json.map((item) => [item['name'], item['count'], item['=cmd'], item['<x y="1"/>'], item['doc']]),
+      ).to.deep.equal(GADGETS.map((g) => [g['name'], g['count'], g['note'], g['name'], g['doc']]));
       const yaml = await searchExport(ctx(), 'yaml');
       expect(yaml).to.contain('"note": "\\ttab\\u0002"');
       expect(await jobExport(ctx(), 'json')).to.equal(await searchExport(ctx(), 'json'));
@@ -123,8 +141,17 @@ describeEachDatabase(
       const files = await countRows(ctx().server.db, ['svc_files']);
       expect(await searchExport(ctx(), 'csv')).to.equal(raw);
       expect(await jobExport(ctx(), 'csv')).to.equal(raw);
-      expect(await countRows(ctx().server.db, ['svc_files'])).to.deep.equal({ svc_files: (files['svc_files'] ?? 0) + 1 });
+      expect(await countRows(ctx().server.db, ['svc_files'])).to.deep.equal({
+        svc_files: (files['svc_files'] ?? 0) + 1,
+      });
     });
   },
-  { targets: [sqliteTarget], env: { STORAGE_LOCAL_ROOT: join(dir, 'uploads-raw'), TEMP_PATH: join(dir, 'tmp-raw'), EXPORT_CSV_ESCAPE_FORMULAS: 'false' } },
+  {
+    targets: [sqliteTarget],
+    env: {
+      STORAGE_LOCAL_ROOT: join(dir, 'uploads-raw'),
+      TEMP_PATH: join(dir, 'tmp-raw'),
+      EXPORT_CSV_ESCAPE_FORMULAS: 'false',
+    },
+  },
 );

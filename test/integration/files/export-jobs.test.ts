@@ -14,27 +14,45 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-export-jobs-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 // No REDIS: exports run in the API process through the same handler a worker runs.
-const env = { STORAGE_LOCAL_ROOT: join(dir, 'uploads'), TEMP_PATH: join(dir, 'tmp'), EXPORT_BATCH_SIZE: '7', JOBS_ATTEMPTS: '2' };
+const env = {
+  STORAGE_LOCAL_ROOT: join(dir, 'uploads'),
+  TEMP_PATH: join(dir, 'tmp'),
+  EXPORT_BATCH_SIZE: '7',
+  JOBS_ATTEMPTS: '2',
+};
 
 describeEachDatabase(
   'export jobs, in-process without Redis',
   (ctx) => {
     const db = () => ctx().server.db;
     const api = (method: string, path: string, body?: unknown) => adminApi(ctx(), method, path, body);
-    const QUERY = { fields: ['id', 'title', 'views', 'author.name'], filter: { title: { _starts_with: 'Export ' } }, sort: ['-views'] };
+    const QUERY = {
+      fields: ['id', 'title', 'views', 'author.name'],
+      filter: { title: { _starts_with: 'Export ' } },
+      sort: ['-views'],
+    };
 
     before(async () => {
       await createCommandSchema(ctx());
       const [author] = await db()('authors').insert({ name: 'Ann' }, ['id']);
       const authorId = typeof author === 'object' ? Number((author as Row)['id']) : Number(author);
       for (let i = 1; i <= 30; i += 1) {
-        await db()('articles').insert({ title: `Export ${i}`, status: 'published', views: i % 3 === 0 ? null : i, author: i % 2 === 0 ? authorId : null });
+        await db()('articles').insert({
+          title: `Export ${i}`,
+          status: 'published',
+          views: i % 3 === 0 ? null : i,
+          author: i % 2 === 0 ? authorId : null,
+        });
       }
     });
 
     for (const format of ['csv', 'json', 'xml', 'yaml'] as const) {
       it(`${format}: answers 204 at once; the file appears in the library and downloads with what ?export=${format} gives`, async () => {
-        const res = await api('POST', '/utils/export/articles', { format, query: QUERY, file: { description: `the ${format} export` } });
+        const res = await api('POST', '/utils/export/articles', {
+          format,
+          query: QUERY,
+          file: { description: `the ${format} export` },
+        });
         expect([res.status, res.body]).to.deep.equal([204, undefined]);
         const done = await waitForExport(ctx(), (r) => r.status.format === format && r.status.status === 'done');
         expect(done.status).to.include({ rows_done: 30, rows_total: 30, attempt: 1, error: null });
@@ -44,7 +62,10 @@ describeEachDatabase(
         expect(file['title']).to.match(/^export-articles-\d{8}-\d{3,6}$/);
         expect(file['filename_download']).to.equal(`${String(file['title'])}.${format}`);
         const content = await (await adminGet(ctx(), `/assets/${String(file['id'])}`)).text();
-        const direct = await adminGet(ctx(), `/items/articles?${new URLSearchParams({ fields: QUERY.fields.join(','), filter: JSON.stringify(QUERY.filter), sort: '-views,id', limit: '-1', export: format })}`);
+        const direct = await adminGet(
+          ctx(),
+          `/items/articles?${new URLSearchParams({ fields: QUERY.fields.join(','), filter: JSON.stringify(QUERY.filter), sort: '-views,id', limit: '-1', export: format })}`,
+        );
         expect(content).to.equal(await direct.text());
         expect(Number(file['filesize'])).to.equal(Buffer.byteLength(content));
       });
@@ -56,12 +77,14 @@ describeEachDatabase(
       expect(status).to.include({ user: admin?.['id'], collection: 'articles' });
       const file = dataOf<Row>(await api('GET', `/files/${String(status?.status.file)}`));
       expect(file['uploaded_by']).to.equal(admin?.['id']);
-      const created = await db()('svc_activity').where({ collection: 'svc_files', item: status?.status.file, action: 'create' }).first<Row>('user');
+      const created = await db()('svc_activity')
+        .where({ collection: 'svc_files', item: status?.status.file, action: 'create' })
+        .first<Row>('user');
       expect(created?.['user']).to.equal(admin?.['id']);
       expect(await readdir(join(dir, 'tmp')).catch(() => [])).to.deep.equal([]);
     });
 
-    it('takes the file object\'s keys over the defaults, and the query\'s limit when given', async () => {
+    it("takes the file object's keys over the defaults, and the query's limit when given", async () => {
       const folder = dataOf<Row>(await api('POST', '/folders', { name: 'Exports' }));
       const res = await api('POST', '/utils/export/articles', {
         format: 'json',
@@ -72,7 +95,12 @@ describeEachDatabase(
       expect(res.status).to.equal(204);
       const done = await waitForExport(ctx(), (r) => r.status.status === 'done' && r.status.rows_total === 4);
       const file = dataOf<Row>(await api('GET', `/files/${String(done.status.file)}`));
-      expect(file).to.include({ title: 'Top four', filename_download: 'top.json', folder: folder['id'], type: 'application/json' });
+      expect(file).to.include({
+        title: 'Top four',
+        filename_download: 'top.json',
+        folder: folder['id'],
+        type: 'application/json',
+      });
       const items = (await (await adminGet(ctx(), `/assets/${String(file['id'])}`)).json()) as Row[];
       expect(items.map((i) => i['views'])).to.deep.equal([29, 28, 26, 25]);
     });
@@ -87,11 +115,24 @@ describeEachDatabase(
         [{ format: 'csv', query: {}, file: { nope: 1 } }, 400, '"file.nope" is not allowed'],
       ];
       for (const [body, status, reason] of cases) {
-        expect(errorsOf(await api('POST', '/utils/export/articles', body), status), JSON.stringify(body)).to.deep.equal([['INVALID_PAYLOAD', { reason }]]);
+        expect(errorsOf(await api('POST', '/utils/export/articles', body), status), JSON.stringify(body)).to.deep.equal(
+          [['INVALID_PAYLOAD', { reason }]],
+        );
       }
-      expect(errorsOf(await api('POST', '/utils/export/articles', { format: 'csv', query: { filter: { nope: { _eq: 1 } } } }), 400)[0]?.[0]).to.equal('INVALID_QUERY');
-      expect(errorsOf(await api('POST', '/utils/export/nothing_here', { format: 'csv', query: {} }), 403)[0]?.[0]).to.equal('FORBIDDEN');
-      const anonymous = await ctx().api('/utils/export/articles', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ format: 'csv', query: {} }) });
+      expect(
+        errorsOf(
+          await api('POST', '/utils/export/articles', { format: 'csv', query: { filter: { nope: { _eq: 1 } } } }),
+          400,
+        )[0]?.[0],
+      ).to.equal('INVALID_QUERY');
+      expect(
+        errorsOf(await api('POST', '/utils/export/nothing_here', { format: 'csv', query: {} }), 403)[0]?.[0],
+      ).to.equal('FORBIDDEN');
+      const anonymous = await ctx().api('/utils/export/articles', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ format: 'csv', query: {} }),
+      });
       expect(anonymous.status).to.equal(403);
       expect(await countRows(db(), ['svc_activity'])).to.deep.equal(before);
     });
@@ -100,7 +141,10 @@ describeEachDatabase(
       const files = await countRows(db(), ['svc_files']);
       const stored = await readdir(join(dir, 'uploads'));
       // Passes the checks, fails when the file row is written: folder must be a uuid.
-      expect((await api('POST', '/utils/export/articles', { format: 'csv', query: QUERY, file: { folder: 'not-a-folder' } })).status).to.equal(204);
+      expect(
+        (await api('POST', '/utils/export/articles', { format: 'csv', query: QUERY, file: { folder: 'not-a-folder' } }))
+          .status,
+      ).to.equal(204);
       const failed = await waitForExport(ctx(), (r) => r.status.status === 'failed', 20_000);
       expect(failed.status).to.include({ attempt: 2, file: null });
       expect(failed.status.error).to.match(/Validation failed for field "folder"/);

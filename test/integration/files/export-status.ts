@@ -9,12 +9,26 @@ export interface ExportStatusRow {
   readonly user: string | null;
   readonly collection: string;
   readonly item: string;
-  readonly status: { status: string; format: string; rows_done: number; rows_total: number | null; attempt: number; file: string | null; error: string | null };
+  readonly status: {
+    status: string;
+    format: string;
+    rows_done: number;
+    rows_total: number | null;
+    attempt: number;
+    file: string | null;
+    error: string | null;
+  };
 }
 
 /** The newest export's status, read the way its user reads it: through /activity. */
 export async function latestExport(ctx: ServerContext): Promise<ExportStatusRow | undefined> {
-  const rows = dataOf<Row[]>(await adminApi(ctx, 'GET', '/activity?filter[action][_eq]=export&sort=-id&limit=1&fields=id,user,collection,item,comment'));
+  const rows = dataOf<Row[]>(
+    await adminApi(
+      ctx,
+      'GET',
+      '/activity?filter[action][_eq]=export&sort=-id&limit=1&fields=id,user,collection,item,comment',
+    ),
+  );
   const row = rows[0];
   if (row === undefined) return undefined;
   return {

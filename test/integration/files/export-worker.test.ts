@@ -9,7 +9,13 @@ import { Redis } from 'ioredis';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { testConfig, type ServerContext } from '../../support/server.js';
-import { DATABASE_TARGETS, redisUnavailable, requireOrSkip, TEST_REDIS_URL, type TestDatabase } from '../../support/services.js';
+import {
+  DATABASE_TARGETS,
+  redisUnavailable,
+  requireOrSkip,
+  TEST_REDIS_URL,
+  type TestDatabase,
+} from '../../support/services.js';
 import { adminApi, countRows, dataOf } from '../commands/schema.js';
 import { waitForExport } from './export-status.js';
 import { adminGet } from './helpers.js';
@@ -103,15 +109,25 @@ for (const target of DATABASE_TARGETS) {
       requireOrSkip(this, await redisUnavailable());
       requireOrSkip(this, await target.unavailable());
       database = await target.create();
-      server = await startServer(testConfig(database, env), { logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }) });
+      server = await startServer(testConfig(database, env), {
+        logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+      });
       const running = server;
-      context = { dialect: target.dialect, database, server: running, api: (path, init) => fetch(running.url + path, init) };
+      context = {
+        dialect: target.dialect,
+        database,
+        server: running,
+        api: (path, init) => fetch(running.url + path, init),
+      };
       await running.db.schema.createTable('numbers', (t) => {
         t.increments('id');
         t.string('label', 64);
         t.integer('square');
       });
-      const rows = Array.from({ length: ROWS }, (_, i) => ({ label: `n${i + 1}`, square: ((i + 1) * (i + 1)) % 1_000_003 }));
+      const rows = Array.from({ length: ROWS }, (_, i) => ({
+        label: `n${i + 1}`,
+        square: ((i + 1) * (i + 1)) % 1_000_003,
+      }));
       // SQLite takes at most 500 rows per multi-row insert (its compound select limit).
       await running.db.batchInsert('numbers', rows, target.dialect === 'sqlite' ? 300 : 2000);
       await running.schema.invalidate();
@@ -132,10 +148,15 @@ for (const target of DATABASE_TARGETS) {
         expect((await adminApi(ctx(), 'POST', '/utils/export/numbers', { format, query })).status).to.equal(204);
         const done = await waitForExport(ctx(), (r) => r.status.format === format && r.status.status === 'done');
         expect(done.status).to.include({ rows_done: 25, rows_total: 25 });
-        const listed = dataOf<Row[]>(await adminApi(ctx(), 'GET', `/files?filter[id][_eq]=${String(done.status.file)}`));
+        const listed = dataOf<Row[]>(
+          await adminApi(ctx(), 'GET', `/files?filter[id][_eq]=${String(done.status.file)}`),
+        );
         expect(listed).to.have.length(1);
         const content = await (await adminGet(ctx(), `/assets/${String(done.status.file)}`)).text();
-        const direct = await adminGet(ctx(), `/items/numbers?fields=id,label,square&filter[id][_lte]=25&limit=-1&export=${format}`);
+        const direct = await adminGet(
+          ctx(),
+          `/items/numbers?fields=id,label,square&filter[id][_lte]=25&limit=-1&export=${format}`,
+        );
         expect(content, format).to.equal(await direct.text());
       }
       expect(worker?.output()).to.contain('"msg":"worker ready"');
@@ -144,8 +165,20 @@ for (const target of DATABASE_TARGETS) {
     it('a worker killed during an export: bull runs the job again after a restart, and no partial file ever is in the library', async () => {
       const files = await countRows(ctx().server.db, ['svc_files']);
       const stored = (await readdir(join(dir, 'uploads'))).sort();
-      expect((await adminApi(ctx(), 'POST', '/utils/export/numbers', { format: 'csv', query: { fields: ['id', 'label', 'square'] } })).status).to.equal(204);
-      const midway = await waitForExport(ctx(), (r) => r.status.format === 'csv' && r.status.status === 'running' && r.status.rows_done > 0, 60_000, 10);
+      expect(
+        (
+          await adminApi(ctx(), 'POST', '/utils/export/numbers', {
+            format: 'csv',
+            query: { fields: ['id', 'label', 'square'] },
+          })
+        ).status,
+      ).to.equal(204);
+      const midway = await waitForExport(
+        ctx(),
+        (r) => r.status.format === 'csv' && r.status.status === 'running' && r.status.rows_done > 0,
+        60_000,
+        10,
+      );
       await stopWorker(worker, 'SIGKILL');
       const killed = await waitForExport(ctx(), () => true);
       expect(killed.status.status, 'the export was still running when the worker died').to.equal('running');
@@ -161,21 +194,35 @@ for (const target of DATABASE_TARGETS) {
       const started = Date.now();
       worker = await startWorker({ ...database!.env, ...env });
       const ready = Date.now();
-      const retrying = await waitForExport(ctx(), (r) => r.item === killed.item && r.status.status !== 'running', 30_000, 10);
+      const retrying = await waitForExport(
+        ctx(),
+        (r) => r.item === killed.item && r.status.status !== 'running',
+        30_000,
+        10,
+      );
       const pickedUp = Date.now();
       expect(retrying.status).to.include({ status: 'retrying', attempt: 2, file: null });
       // Measured (issue 24): from the worker's start to the job running again.
-      process.stdout.write(`      dead worker's job picked up ${pickedUp - ready} ms after the new worker was ready (started in ${ready - started} ms)\n`);
+      process.stdout.write(
+        `      dead worker's job picked up ${pickedUp - ready} ms after the new worker was ready (started in ${ready - started} ms)\n`,
+      );
       expect(pickedUp - ready).to.be.at.most(LOCK_DURATION_MS + STALLED_INTERVAL_MS + 1000);
       expect(await countRows(ctx().server.db, ['svc_files'])).to.deep.equal(files);
-      const midRetry = await waitForExport(ctx(), (r) => r.item === killed.item && (r.status.rows_done > 0 || r.status.status === 'done'), 120_000, 10);
+      const midRetry = await waitForExport(
+        ctx(),
+        (r) => r.item === killed.item && (r.status.rows_done > 0 || r.status.status === 'done'),
+        120_000,
+        10,
+      );
       if (midRetry.status.status !== 'done') expect(midRetry.status).to.include({ status: 'retrying', attempt: 2 });
       const done = await waitForExport(ctx(), (r) => r.item === killed.item && r.status.status === 'done', 180_000);
       expect(done.status).to.include({ rows_done: ROWS, rows_total: ROWS, attempt: 2, error: null });
       expect(await countRows(ctx().server.db, ['svc_files'])).to.deep.equal({ svc_files: files['svc_files']! + 1 });
       const file = dataOf<Row>(await adminApi(ctx(), 'GET', `/files/${String(done.status.file)}`));
       // The retry wrote the same file again: its temporary file became the file.
-      expect((await readdir(join(dir, 'uploads'))).sort()).to.deep.equal([...stored, String(file['filename_disk'])].sort());
+      expect((await readdir(join(dir, 'uploads'))).sort()).to.deep.equal(
+        [...stored, String(file['filename_disk'])].sort(),
+      );
       const lines = (await (await adminGet(ctx(), `/assets/${String(file['id'])}`)).text()).split('\n');
       expect(lines.length).to.equal(ROWS + 2);
       expect(lines[0]).to.equal('"id","label","square"');
@@ -185,13 +232,25 @@ for (const target of DATABASE_TARGETS) {
 
     it('SIGTERM: the worker ends the export after its current batch and exits; the job runs again on the next worker', async () => {
       const files = await countRows(ctx().server.db, ['svc_files']);
-      expect((await adminApi(ctx(), 'POST', '/utils/export/numbers', { format: 'json', query: { fields: ['id', 'label'] } })).status).to.equal(204);
-      const midway = await waitForExport(ctx(), (r) => r.status.format === 'json' && r.status.rows_done > 0 && r.status.status !== 'done', 60_000, 10);
+      expect(
+        (await adminApi(ctx(), 'POST', '/utils/export/numbers', { format: 'json', query: { fields: ['id', 'label'] } }))
+          .status,
+      ).to.equal(204);
+      const midway = await waitForExport(
+        ctx(),
+        (r) => r.status.format === 'json' && r.status.rows_done > 0 && r.status.status !== 'done',
+        60_000,
+        10,
+      );
       await stopWorker(worker, 'SIGTERM');
       expect(worker?.child.exitCode).to.equal(0);
       const stopped = await waitForExport(ctx(), () => true);
       expect(stopped.item).to.equal(midway.item);
-      expect(stopped.status).to.include({ status: 'retrying', file: null, error: 'the worker is stopping: the job runs again' });
+      expect(stopped.status).to.include({
+        status: 'retrying',
+        file: null,
+        error: 'the worker is stopping: the job runs again',
+      });
       expect(stopped.status.rows_done % 1000, 'stopped at a batch boundary').to.equal(0);
       expect(stopped.status.rows_done).to.be.lessThan(ROWS);
       expect(await countRows(ctx().server.db, ['svc_files'])).to.deep.equal(files);

@@ -30,15 +30,29 @@ describeEachDatabase(
     const stored = (row: Row) => readFile(join(root, String(row['filename_disk'])), 'utf8');
 
     it('uploads a file with the fields before it, streamed to storage under <id>.<ext>', async () => {
-      const file = dataOf<Row>(await upload([['title', 'Quarterly report'], ['description', 'Q3'], ['file', 'hello, world', 'report-q3.txt', 'text/plain']]));
-      expect(file).to.include({ title: 'Quarterly report', description: 'Q3', filename_download: 'report-q3.txt', type: 'text/plain', storage: 'local' });
+      const file = dataOf<Row>(
+        await upload([
+          ['title', 'Quarterly report'],
+          ['description', 'Q3'],
+          ['file', 'hello, world', 'report-q3.txt', 'text/plain'],
+        ]),
+      );
+      expect(file).to.include({
+        title: 'Quarterly report',
+        description: 'Q3',
+        filename_download: 'report-q3.txt',
+        type: 'text/plain',
+        storage: 'local',
+      });
       expect(file['filename_disk']).to.equal(`${String(file['id'])}.txt`);
       expect(Number(file['filesize'])).to.equal(12);
       expect(file['uploaded_on']).to.be.a('string');
       expect(await stored(file)).to.equal('hello, world');
       const admin = await db()('svc_users').where('email', TEST_ADMIN.email).first<Row>('id');
       expect(file['uploaded_by']).to.equal(admin?.['id']);
-      const activity = await db()('svc_activity').where({ collection: 'svc_files', item: file['id'] }).select<Row[]>('action');
+      const activity = await db()('svc_activity')
+        .where({ collection: 'svc_files', item: file['id'] })
+        .select<Row[]>('action');
       expect(activity.map((a) => a['action'])).to.deep.equal(['create']);
     });
 
@@ -73,31 +87,50 @@ describeEachDatabase(
 
     it('refuses a type outside FILES_MIME_TYPE_ALLOW_LIST with 415, and a non-multipart body with 415', async () => {
       const refused = errorsOf(await upload([['file', 'PK', 'a.zip', 'application/zip']]), 415);
-      expect(refused).to.deep.equal([['UNSUPPORTED_MEDIA_TYPE', { mediaType: 'application/zip', where: 'file upload' }]]);
-      const res = await ctx().api('/files', { method: 'POST', headers: { Authorization: `Bearer ${TEST_ADMIN.token}`, 'Content-Type': 'text/plain' }, body: 'x' });
+      expect(refused).to.deep.equal([
+        ['UNSUPPORTED_MEDIA_TYPE', { mediaType: 'application/zip', where: 'file upload' }],
+      ]);
+      const res = await ctx().api('/files', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TEST_ADMIN.token}`, 'Content-Type': 'text/plain' },
+        body: 'x',
+      });
       expect(res.status).to.equal(415);
     });
 
     it('a failed row write removes the stored content again', async () => {
       const before = await storedNames(root);
-      const result = await upload([['folder', 'not-a-uuid'], ['file', 'orphan?', 'orphan.txt', 'text/plain']]);
+      const result = await upload([
+        ['folder', 'not-a-uuid'],
+        ['file', 'orphan?', 'orphan.txt', 'text/plain'],
+      ]);
       expect(errorsOf(result, 400)[0]?.[0]).to.equal('FAILED_VALIDATION');
       expect(await storedNames(root)).to.deep.equal(before);
     });
 
     it('an anonymous upload is FORBIDDEN before anything is stored', async () => {
       const before = await storedNames(root);
-      const result = await sendForm(ctx(), 'POST', '/files', [['file', 'nope', 'nope.txt', 'text/plain']], { token: null });
+      const result = await sendForm(ctx(), 'POST', '/files', [['file', 'nope', 'nope.txt', 'text/plain']], {
+        token: null,
+      });
       expect(errorsOf(result, 403)[0]?.[0]).to.equal('FORBIDDEN');
       expect(await storedNames(root)).to.deep.equal(before);
     });
 
     it('POST /files with JSON creates a metadata-only row; uploads work through /items/svc_files too', async () => {
-      const meta = dataOf<Row>(await api('POST', '/files', { filename_download: 'remote.bin', storage: 'local', type: 'application/octet-stream' }));
+      const meta = dataOf<Row>(
+        await api('POST', '/files', {
+          filename_download: 'remote.bin',
+          storage: 'local',
+          type: 'application/octet-stream',
+        }),
+      );
       expect(meta['filename_disk']).to.equal(null);
       const viaItems = dataOf<Row>(await upload([['file', 'items', 'items.txt', 'text/plain']], '/items/svc_files'));
       expect(await stored(viaItems)).to.equal('items');
-      expect(dataOf<Row>(await api('GET', `/files/${String(viaItems['id'])}`))['filename_download']).to.equal('items.txt');
+      expect(dataOf<Row>(await api('GET', `/files/${String(viaItems['id'])}`))['filename_download']).to.equal(
+        'items.txt',
+      );
     });
 
     it('GET /assets/:id serves the content with its headers; ?download makes it an attachment', async () => {
@@ -148,7 +181,10 @@ describeEachDatabase(
       const beyond = await adminGet(ctx(), path, { Range: 'bytes=10-20' });
       expect(beyond.status).to.equal(416);
       expect(beyond.headers.get('content-range')).to.equal('bytes */10');
-      expect(((await beyond.json()) as { errors: { extensions: Row }[] }).errors[0]?.extensions).to.deep.equal({ range: '10-20', code: 'RANGE_NOT_SATISFIABLE' });
+      expect(((await beyond.json()) as { errors: { extensions: Row }[] }).errors[0]?.extensions).to.deep.equal({
+        range: '10-20',
+        code: 'RANGE_NOT_SATISFIABLE',
+      });
     });
 
     it('GET /assets is FORBIDDEN for unknown ids, malformed ids, metadata-only rows and anonymous callers', async () => {
@@ -162,10 +198,27 @@ describeEachDatabase(
     });
 
     it('PATCH /files/:id with a file part replaces the content; the old content goes when the name changes', async () => {
-      const file = dataOf<Row>(await upload([['title', 'Keep me'], ['file', 'old content', 'v1.txt', 'text/plain']]));
+      const file = dataOf<Row>(
+        await upload([
+          ['title', 'Keep me'],
+          ['file', 'old content', 'v1.txt', 'text/plain'],
+        ]),
+      );
       const id = String(file['id']);
-      const replaced = dataOf<Row>(await sendForm(ctx(), 'PATCH', `/files/${id}`, [['description', 'v2'], ['file', '{"v":2}', 'v2.json', 'application/json']]));
-      expect(replaced).to.include({ id, title: 'Keep me', description: 'v2', filename_download: 'v2.json', type: 'application/json', filename_disk: `${id}.json` });
+      const replaced = dataOf<Row>(
+        await sendForm(ctx(), 'PATCH', `/files/${id}`, [
+          ['description', 'v2'],
+          ['file', '{"v":2}', 'v2.json', 'application/json'],
+        ]),
+      );
+      expect(replaced).to.include({
+        id,
+        title: 'Keep me',
+        description: 'v2',
+        filename_download: 'v2.json',
+        type: 'application/json',
+        filename_disk: `${id}.json`,
+      });
       expect(Number(replaced['filesize'])).to.equal(7);
       expect(await (await adminGet(ctx(), `/assets/${id}`)).text()).to.equal('{"v":2}');
       const names = await storedNames(root);
@@ -173,7 +226,10 @@ describeEachDatabase(
       expect(names.filter((n) => n.startsWith(id))).to.deep.equal([`${id}.json`]);
       const titled = dataOf<Row>(await api('PATCH', `/files/${id}`, { title: 'Renamed' }));
       expect(titled['title']).to.equal('Renamed');
-      const revisions = await db()('svc_revisions').where({ collection: 'svc_files', item: id }).count({ n: '*' }).first<{ n: number | string }>();
+      const revisions = await db()('svc_revisions')
+        .where({ collection: 'svc_files', item: id })
+        .count({ n: '*' })
+        .first<{ n: number | string }>();
       expect(Number(revisions?.n)).to.equal(3);
     });
 
@@ -181,27 +237,56 @@ describeEachDatabase(
       const file = dataOf<Row>(await upload([['file', 'original', 'keep.txt', 'text/plain']]));
       const id = String(file['id']);
       const before = await storedNames(root);
-      expect((await sendForm(ctx(), 'PATCH', `/files/${id}`, [['folder', 'bad'], ['file', 'new', 'keep.txt', 'text/plain']])).status).to.equal(400);
+      expect(
+        (
+          await sendForm(ctx(), 'PATCH', `/files/${id}`, [
+            ['folder', 'bad'],
+            ['file', 'new', 'keep.txt', 'text/plain'],
+          ])
+        ).status,
+      ).to.equal(400);
       expect(await storedNames(root)).to.deep.equal(before);
       expect(await (await adminGet(ctx(), `/assets/${id}`)).text()).to.equal('original');
-      expect((await sendForm(ctx(), 'PATCH', '/files/00000000-0000-4000-8000-000000000000', [['file', 'x', 'x.txt', 'text/plain']])).status).to.equal(403);
+      expect(
+        (
+          await sendForm(ctx(), 'PATCH', '/files/00000000-0000-4000-8000-000000000000', [
+            ['file', 'x', 'x.txt', 'text/plain'],
+          ])
+        ).status,
+      ).to.equal(403);
     });
 
     it('deleting file rows deletes their content, through /files and /items/svc_files', async () => {
       const [a, b, c] = dataOf<Row[]>(
-        await upload([['file', 'a', 'a.txt', 'text/plain'], ['file', 'b', 'b.txt', 'text/plain'], ['file', 'c', 'c.txt', 'text/plain']]),
+        await upload([
+          ['file', 'a', 'a.txt', 'text/plain'],
+          ['file', 'b', 'b.txt', 'text/plain'],
+          ['file', 'c', 'c.txt', 'text/plain'],
+        ]),
       ).map((f) => String(f['id']));
       expect((await api('DELETE', `/files/${String(a)}`)).status).to.equal(204);
       expect((await api('DELETE', '/items/svc_files', [b, c])).status).to.equal(204);
       const names = await storedNames(root);
       for (const id of [a, b, c]) expect(names.some((n) => n.startsWith(String(id)))).to.equal(false);
-      expect(await db()('svc_files').whereIn('id', [a, b, c] as string[]).select('id')).to.deep.equal([]);
+      expect(
+        await db()('svc_files')
+          .whereIn('id', [a, b, c] as string[])
+          .select('id'),
+      ).to.deep.equal([]);
       expect((await api('DELETE', `/files/${String(a)}`)).status).to.equal(403);
     });
 
     it('deleting by query removes the selected rows and their contents', async () => {
-      const files = dataOf<Row[]>(await upload([['description', 'doomed'], ['file', '1', 'd1.txt', 'text/plain'], ['file', '2', 'd2.txt', 'text/plain']]));
-      expect((await api('DELETE', '/files', { query: { filter: { description: { _eq: 'doomed' } }, limit: -1 } })).status).to.equal(204);
+      const files = dataOf<Row[]>(
+        await upload([
+          ['description', 'doomed'],
+          ['file', '1', 'd1.txt', 'text/plain'],
+          ['file', '2', 'd2.txt', 'text/plain'],
+        ]),
+      );
+      expect(
+        (await api('DELETE', '/files', { query: { filter: { description: { _eq: 'doomed' } }, limit: -1 } })).status,
+      ).to.equal(204);
       const names = await storedNames(root);
       for (const f of files) expect(names).not.to.include(f['filename_disk']);
     });
@@ -213,7 +298,10 @@ describeEachDatabase(
         // 127.0.0.2 is loopback too, but not on the deny list of this suite.
         allowed = await startHttpServer('127.0.0.2', (req, res) => {
           if (req.url === '/report') {
-            res.writeHead(200, { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="monthly-report.csv"' });
+            res.writeHead(200, {
+              'Content-Type': 'text/csv; charset=utf-8',
+              'Content-Disposition': 'attachment; filename="monthly-report.csv"',
+            });
             res.end('a,b\n1,2\n');
           } else if (req.url === '/images/logo.png') {
             res.writeHead(200, { 'Content-Type': 'image/png' });
@@ -237,14 +325,30 @@ describeEachDatabase(
       });
 
       it('imports the file at a URL, named by Content-Disposition, with the given data', async () => {
-        const file = dataOf<Row>(await api('POST', '/files/import', { url: `${allowed.url}/report`, data: { title: 'Imported', description: 'from a URL' } }));
-        expect(file).to.include({ title: 'Imported', description: 'from a URL', filename_download: 'monthly-report.csv', type: 'text/csv' });
+        const file = dataOf<Row>(
+          await api('POST', '/files/import', {
+            url: `${allowed.url}/report`,
+            data: { title: 'Imported', description: 'from a URL' },
+          }),
+        );
+        expect(file).to.include({
+          title: 'Imported',
+          description: 'from a URL',
+          filename_download: 'monthly-report.csv',
+          type: 'text/csv',
+        });
         expect(await (await adminGet(ctx(), `/assets/${String(file['id'])}`)).text()).to.equal('a,b\n1,2\n');
       });
 
       it('names the file after the URL path without Content-Disposition, and follows allowed redirects', async () => {
         const logo = dataOf<Row>(await api('POST', '/files/import', { url: `${allowed.url}/images/logo.png` }));
-        expect(logo).to.include({ filename_download: 'logo.png', title: 'Logo', type: 'image/png', width: 16, height: 8 });
+        expect(logo).to.include({
+          filename_download: 'logo.png',
+          title: 'Logo',
+          type: 'image/png',
+          width: 16,
+          height: 8,
+        });
         const hopped = dataOf<Row>(await api('POST', '/files/import', { url: `${allowed.url}/hop` }));
         expect(hopped['filename_download']).to.equal('monthly-report.csv');
       });
@@ -252,9 +356,16 @@ describeEachDatabase(
       it('refuses addresses of the deny list: as an IP, through DNS, and after a redirect, without ever connecting', async () => {
         const before = await db()('svc_files').count({ n: '*' }).first<{ n: number | string }>();
         const port = new URL(denied.url).port;
-        for (const url of [`${denied.url}/secret`, `http://localhost:${port}/secret`, `http://[::ffff:127.0.0.1]:${port}/secret`, `${allowed.url}/escape`]) {
+        for (const url of [
+          `${denied.url}/secret`,
+          `http://localhost:${port}/secret`,
+          `http://[::ffff:127.0.0.1]:${port}/secret`,
+          `${allowed.url}/escape`,
+        ]) {
           const errors = errorsOf(await api('POST', '/files/import', { url }), 503);
-          expect(errors, url).to.deep.equal([['SERVICE_UNAVAILABLE', { service: 'external-file', reason: `Couldn't fetch file from URL "${url}"` }]]);
+          expect(errors, url).to.deep.equal([
+            ['SERVICE_UNAVAILABLE', { service: 'external-file', reason: `Couldn't fetch file from URL "${url}"` }],
+          ]);
         }
         expect(denied.hits).to.deep.equal([]);
         const after = await db()('svc_files').count({ n: '*' }).first<{ n: number | string }>();
@@ -262,9 +373,15 @@ describeEachDatabase(
       });
 
       it('a failed fetch is SERVICE_UNAVAILABLE; a missing or malformed url is INVALID_PAYLOAD', async () => {
-        expect(errorsOf(await api('POST', '/files/import', { url: `${allowed.url}/missing` }), 503)[0]?.[0]).to.equal('SERVICE_UNAVAILABLE');
-        expect(errorsOf(await api('POST', '/files/import', {}), 400)).to.deep.equal([['INVALID_PAYLOAD', { reason: '"url" is required' }]]);
-        expect(errorsOf(await api('POST', '/files/import', { url: 'not a url' }), 400)[0]?.[0]).to.equal('INVALID_PAYLOAD');
+        expect(errorsOf(await api('POST', '/files/import', { url: `${allowed.url}/missing` }), 503)[0]?.[0]).to.equal(
+          'SERVICE_UNAVAILABLE',
+        );
+        expect(errorsOf(await api('POST', '/files/import', {}), 400)).to.deep.equal([
+          ['INVALID_PAYLOAD', { reason: '"url" is required' }],
+        ]);
+        expect(errorsOf(await api('POST', '/files/import', { url: 'not a url' }), 400)[0]?.[0]).to.equal(
+          'INVALID_PAYLOAD',
+        );
       });
     });
   },

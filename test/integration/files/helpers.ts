@@ -6,7 +6,9 @@ import { TEST_ADMIN } from '../../support/server.js';
 import type { ApiResult } from '../commands/schema.js';
 
 /** A part of a multipart body: a text field, or a file with its name and type. */
-export type FormPart = readonly [name: string, value: string] | readonly [name: string, content: Uint8Array | string, filename: string, type: string];
+export type FormPart =
+  | readonly [name: string, value: string]
+  | readonly [name: string, content: Uint8Array | string, filename: string, type: string];
 
 /** A multipart request (fetch's FormData keeps the parts in order) as the admin, or anonymously. */
 export async function sendForm(
@@ -22,7 +24,11 @@ export async function sendForm(
     else form.append(part[0], new Blob([part[1]], { type: part[3] }), part[2]);
   }
   const token = options.token === undefined ? TEST_ADMIN.token : options.token;
-  const res = await ctx.api(path, { method, body: form, headers: token === null ? {} : { Authorization: `Bearer ${token}` } });
+  const res = await ctx.api(path, {
+    method,
+    body: form,
+    headers: token === null ? {} : { Authorization: `Bearer ${token}` },
+  });
   const text = await res.text();
   return { status: res.status, body: text === '' ? undefined : (JSON.parse(text) as ApiResult['body']) };
 }
@@ -49,7 +55,10 @@ export interface TestHttpServer {
 }
 
 /** A real node:http server on a random port of `host`, answering with `handler`. */
-export async function startHttpServer(host: string, handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<TestHttpServer> {
+export async function startHttpServer(
+  host: string,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<TestHttpServer> {
   const hits: string[] = [];
   const server: Server = createServer((req, res) => {
     hits.push(req.url ?? '');
@@ -60,9 +69,10 @@ export async function startHttpServer(host: string, handler: (req: IncomingMessa
   return {
     url: `http://${host}:${port}`,
     hits,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

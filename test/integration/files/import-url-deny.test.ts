@@ -37,7 +37,7 @@ const HOSTS = [
 ];
 
 describeEachDatabase(
-  'POST /files/import refuses the machine\'s own address in every spelling',
+  "POST /files/import refuses the machine's own address in every spelling",
   (ctx) => {
     const db = () => ctx().server.db;
     const api = (method: string, path: string, body?: unknown) => adminApi(ctx(), method, path, body);
@@ -64,7 +64,9 @@ describeEachDatabase(
       const filesBefore = await storedNames(root);
       for (const url of urls) {
         const errors = errorsOf(await api('POST', '/files/import', { url, data: { title: 'stolen' } }), 503);
-        expect(errors, url).to.deep.equal([['SERVICE_UNAVAILABLE', { service: 'external-file', reason: `Couldn't fetch file from URL "${url}"` }]]);
+        expect(errors, url).to.deep.equal([
+          ['SERVICE_UNAVAILABLE', { service: 'external-file', reason: `Couldn't fetch file from URL "${url}"` }],
+        ]);
       }
       expect(target.hits, 'the target was never reached').to.deep.equal([]);
       expect(await countRows(db(), tables)).to.deep.equal(rowsBefore);
@@ -72,14 +74,14 @@ describeEachDatabase(
       expect(await db()('svc_files').where('title', 'stolen').first()).to.equal(undefined);
     }
 
-    it('the target answers when asked directly, so a refusal is the deny list\'s doing', async () => {
+    it("the target answers when asked directly, so a refusal is the deny list's doing", async () => {
       for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '0.0.0.0']) {
         expect((await fetch(`http://${host}:${port}/probe`)).status, host).to.equal(200);
       }
       target.hits.length = 0;
     });
 
-    it('as the URL\'s host: IPv4 inside IPv6, decimal, octal and hexadecimal IPv4, the unspecified addresses', async () => {
+    it("as the URL's host: IPv4 inside IPv6, decimal, octal and hexadecimal IPv4, the unspecified addresses", async () => {
       await expectRefused(HOSTS.map((host) => `http://${host}:${port}/secret`));
     });
 

@@ -46,12 +46,22 @@ export async function createFuzzWorld(ctx: ServerContext): Promise<FuzzWorld> {
   await createQueryFixture(ctx);
   const limited = await createCaller(ctx.server.db);
   await grant(ctx, limited.role, [
-    { collection: 'articles', action: 'read', fields: ['id', 'title', 'status', 'views', 'author', 'comments', 'published'], permissions: { status: { _eq: 'published' } } },
+    {
+      collection: 'articles',
+      action: 'read',
+      fields: ['id', 'title', 'status', 'views', 'author', 'comments', 'published'],
+      permissions: { status: { _eq: 'published' } },
+    },
     { collection: 'authors', action: 'read', fields: ['id', 'name'] },
     // Every comment readable: a GraphQL create re-reads what it wrote, and an error there would
     // read as a refused write that changed rows.
     { collection: 'comments', action: 'read', fields: ['id', 'text', 'article', 'sort'] },
-    { collection: 'comments', action: 'create', fields: ['text', 'article', 'sort'], validation: { text: { _nnull: true } } },
+    {
+      collection: 'comments',
+      action: 'create',
+      fields: ['text', 'article', 'sort'],
+      validation: { text: { _nnull: true } },
+    },
     { collection: 'comments', action: 'update', fields: ['text'], permissions: { sort: { _gt: 1 } } },
     { collection: 'comments', action: 'delete', permissions: { article: { _eq: 3 } } },
   ]);
@@ -61,7 +71,11 @@ export async function createFuzzWorld(ctx: ServerContext): Promise<FuzzWorld> {
   ]);
   const form = new FormData();
   form.append('file', new Blob(['hello fuzz'], { type: 'text/plain' }), 'hello.txt');
-  const upload = await ctx.api('/files', { method: 'POST', body: form, headers: { Authorization: `Bearer ${TEST_ADMIN.token}` } });
+  const upload = await ctx.api('/files', {
+    method: 'POST',
+    body: form,
+    headers: { Authorization: `Bearer ${TEST_ADMIN.token}` },
+  });
   const file = ((await upload.json()) as { data: { id: string } }).data.id;
   return {
     ctx,
@@ -82,8 +96,15 @@ export function fuzzIt(title: string, run: () => Promise<void>): void {
 }
 
 /** Runs a property with the suite's seed and run count; a failure names the seed and the shrunk case. */
-export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>): Promise<void> {
-  await fc.assert(fc.asyncProperty(arbitrary, predicate), { seed: FUZZ_SETTINGS.seed, numRuns: FUZZ_SETTINGS.runs, endOnFailure: false });
+export async function checkProperty<T>(
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+): Promise<void> {
+  await fc.assert(fc.asyncProperty(arbitrary, predicate), {
+    seed: FUZZ_SETTINGS.seed,
+    numRuns: FUZZ_SETTINGS.runs,
+    endOnFailure: false,
+  });
 }
 
 /** Tables whose row counts a refused write must leave as they were. */
@@ -116,7 +137,9 @@ export function expectSoundAnswer(answer: RawAnswer, label: string): void {
   const errors = (answer.json as { errors?: unknown } | undefined)?.errors;
   if (answer.status < 400 && Array.isArray(errors)) {
     for (const error of errors as { extensions?: { code?: unknown } }[]) {
-      expect(error.extensions?.code, `${label} → ${answer.text.slice(0, 500)}`).to.be.a('string').and.not.equal('INTERNAL_SERVER_ERROR');
+      expect(error.extensions?.code, `${label} → ${answer.text.slice(0, 500)}`)
+        .to.be.a('string')
+        .and.not.equal('INTERNAL_SERVER_ERROR');
     }
   }
 }
@@ -136,10 +159,18 @@ function expectErrorBody(answer: RawAnswer, label: string): void {
 }
 
 /** A write: when it is refused (>= 400, or GraphQL errors), no watched table changed. */
-export async function sendWrite(world: FuzzWorld, role: Role, req: Omit<RawRequest, 'token'>, isRefused = (a: RawAnswer) => a.status >= 400): Promise<RawAnswer> {
+export async function sendWrite(
+  world: FuzzWorld,
+  role: Role,
+  req: Omit<RawRequest, 'token'>,
+  isRefused = (a: RawAnswer) => a.status >= 400,
+): Promise<RawAnswer> {
   const before = await rowCounts(world);
   const answer = await send(world, role, req);
-  if (isRefused(answer)) expect(await rowCounts(world), `${role} ${req.method} ${req.path}: a refused write changed rows`).to.deep.equal(before);
+  if (isRefused(answer))
+    expect(await rowCounts(world), `${role} ${req.method} ${req.path}: a refused write changed rows`).to.deep.equal(
+      before,
+    );
   return answer;
 }
 

@@ -40,10 +40,14 @@ describeEachDatabase(
     });
 
     it('delete_files_item removes the content with the row', async () => {
-      const uploaded = dataOf<Record<string, unknown>>(await sendForm(ctx(), 'POST', '/files', [['file', 'to delete', 'gone.txt', 'text/plain']]));
+      const uploaded = dataOf<Record<string, unknown>>(
+        await sendForm(ctx(), 'POST', '/files', [['file', 'to delete', 'gone.txt', 'text/plain']]),
+      );
       const id = String(uploaded['id']);
       expect(await storedNames(root)).to.include(`${id}.txt`);
-      expect(await graphqlData(ctx(), `mutation { delete_files_item(id: "${id}") { id } }`, system)).to.deep.equal({ delete_files_item: { id } });
+      expect(await graphqlData(ctx(), `mutation { delete_files_item(id: "${id}") { id } }`, system)).to.deep.equal({
+        delete_files_item: { id },
+      });
       expect(await storedNames(root)).not.to.include(`${id}.txt`);
       const read = await graphql(ctx(), `{ files_by_id(id: "${id}") { id } }`, system);
       expect(read.body.data).to.deep.equal({ files_by_id: null });

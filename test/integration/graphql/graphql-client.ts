@@ -22,7 +22,11 @@ export interface GraphqlRequest {
 }
 
 /** POST /graphql (or /graphql/system) with a JSON body. */
-export async function graphql(ctx: ServerContext, query: string, request: GraphqlRequest = {}): Promise<GraphqlResponse> {
+export async function graphql(
+  ctx: ServerContext,
+  query: string,
+  request: GraphqlRequest = {},
+): Promise<GraphqlResponse> {
   const token = request.token === undefined ? TEST_ADMIN.token : request.token;
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (token !== null) headers['Authorization'] = `Bearer ${token}`;
@@ -35,7 +39,11 @@ export async function graphql(ctx: ServerContext, query: string, request: Graphq
 }
 
 /** `data` of a request that must succeed without errors. */
-export async function graphqlData(ctx: ServerContext, query: string, request: GraphqlRequest = {}): Promise<Record<string, unknown>> {
+export async function graphqlData(
+  ctx: ServerContext,
+  query: string,
+  request: GraphqlRequest = {},
+): Promise<Record<string, unknown>> {
   const res = await graphql(ctx, query, request);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   expect(res.body.errors, JSON.stringify(res.body.errors)).to.equal(undefined);

@@ -43,23 +43,37 @@ describeEachDatabase('graphql: endpoints, scopes and errors', (ctx) => {
     });
 
     it('other methods are 405 METHOD_NOT_ALLOWED with Allow', async () => {
-      const res = await ctx().api('/graphql', { method: 'PATCH', headers: { ...admin, 'Content-Type': 'application/json' }, body: '{}' });
+      const res = await ctx().api('/graphql', {
+        method: 'PATCH',
+        headers: { ...admin, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       expect(res.status).to.equal(405);
       expect(res.headers.get('allow')).to.equal('GET, POST');
       const body = (await res.json()) as { errors: { extensions: Record<string, unknown> }[] };
-      expect(body.errors[0]?.extensions).to.deep.equal({ current: 'PATCH', allowed: ['GET', 'POST'], code: 'METHOD_NOT_ALLOWED' });
+      expect(body.errors[0]?.extensions).to.deep.equal({
+        current: 'PATCH',
+        allowed: ['GET', 'POST'],
+        code: 'METHOD_NOT_ALLOWED',
+      });
     });
 
     it('an invalid token is refused before execution with the REST error body', async () => {
       const res = await graphql(ctx(), '{ articles { id } }', { token: 'not-a-known-token' });
       expect(res.status).to.equal(401);
-      expect(res.body).to.deep.equal({ errors: [{ message: 'Invalid user credentials.', extensions: { code: 'INVALID_CREDENTIALS' } }] });
+      expect(res.body).to.deep.equal({
+        errors: [{ message: 'Invalid user credentials.', extensions: { code: 'INVALID_CREDENTIALS' } }],
+      });
     });
   });
 
   describe('scopes', () => {
     it('/graphql/system serves the system collections without the svc_ prefix', async () => {
-      const data = await graphqlData(ctx(), '{ users { email role { name admin_access } } roles_aggregated { countAll } }', { scope: 'system' });
+      const data = await graphqlData(
+        ctx(),
+        '{ users { email role { name admin_access } } roles_aggregated { countAll } }',
+        { scope: 'system' },
+      );
       expect(data).to.deep.equal({
         users: [{ email: TEST_ADMIN.email, role: { name: 'Administrator', admin_access: true } }],
         roles_aggregated: [{ countAll: 1 }],
@@ -77,14 +91,19 @@ describeEachDatabase('graphql: endpoints, scopes and errors', (ctx) => {
 
     it('relations cross scopes: user items nest system items', async () => {
       const data = await graphqlData(ctx(), '{ notes { text owner { email role { name } } } }');
-      expect(data).to.deep.equal({ notes: [{ text: 'mine', owner: { email: TEST_ADMIN.email, role: { name: 'Administrator' } } }] });
+      expect(data).to.deep.equal({
+        notes: [{ text: 'mine', owner: { email: TEST_ADMIN.email, role: { name: 'Administrator' } } }],
+      });
     });
 
     it('without a token the schema has nothing to read: data stays private', async () => {
       const res = await graphql(ctx(), '{ articles { id } }', { token: null });
       expect(res.status).to.equal(400);
       expect(res.body.errors?.[0]?.extensions['code']).to.equal('GRAPHQL_VALIDATION');
-      expect(await graphqlData(ctx(), '{ _empty __typename }', { token: null })).to.deep.equal({ _empty: null, __typename: 'Query' });
+      expect(await graphqlData(ctx(), '{ _empty __typename }', { token: null })).to.deep.equal({
+        _empty: null,
+        __typename: 'Query',
+      });
     });
 
     it('a schema change is served after the schema cache moves on', async () => {
@@ -106,7 +125,9 @@ describeEachDatabase('graphql: endpoints, scopes and errors', (ctx) => {
           {
             message: 'GraphQL validation error.',
             extensions: {
-              errors: [{ message: 'Cannot query field "nope" on type "articles".', locations: [{ line: 1, column: 14 }] }],
+              errors: [
+                { message: 'Cannot query field "nope" on type "articles".', locations: [{ line: 1, column: 14 }] },
+              ],
               code: 'GRAPHQL_VALIDATION',
             },
           },
@@ -127,20 +148,28 @@ describeEachDatabase('graphql: endpoints, scopes and errors', (ctx) => {
       expect(bad.body.errors?.[0]?.extensions['code']).to.equal('GRAPHQL_EXECUTION');
       const unknown = await graphql(ctx(), 'query A { countries { id } }', { operationName: 'B' });
       expect(unknown.status).to.equal(400);
-      expect(unknown.body.errors?.[0]?.extensions['errors']).to.deep.equal([{ message: 'Unknown operation named "B".' }]);
+      expect(unknown.body.errors?.[0]?.extensions['errors']).to.deep.equal([
+        { message: 'Unknown operation named "B".' },
+      ]);
     });
 
     it('a document seen before still runs the operation named by each request', async () => {
-      const document = 'query A { countries(sort: ["id"], limit: 1) { code } } query B { categories(sort: ["id"], limit: 1) { name } }';
+      const document =
+        'query A { countries(sort: ["id"], limit: 1) { code } } query B { categories(sort: ["id"], limit: 1) { name } }';
       expect(await graphqlData(ctx(), document, { operationName: 'A' })).to.deep.equal({ countries: [{ code: 'NL' }] });
-      expect(await graphqlData(ctx(), document, { operationName: 'B' })).to.deep.equal({ categories: [{ name: 'news' }] });
+      expect(await graphqlData(ctx(), document, { operationName: 'B' })).to.deep.equal({
+        categories: [{ name: 'news' }],
+      });
       const missing = await graphql(ctx(), document);
       expect(missing.status).to.equal(400);
       expect(missing.body.errors?.[0]?.extensions['code']).to.equal('GRAPHQL_EXECUTION');
     });
 
     it('a resolver error leaves its root field null and carries the REST code and keys', async () => {
-      const res = await graphql(ctx(), '{ countries(sort: ["id"], limit: 1) { code } articles_by_id(id: 1) { comments(sort: ["nope"]) { id } } }');
+      const res = await graphql(
+        ctx(),
+        '{ countries(sort: ["id"], limit: 1) { code } articles_by_id(id: 1) { comments(sort: ["nope"]) { id } } }',
+      );
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({
         data: { countries: [{ code: 'NL' }], articles_by_id: null },
@@ -159,7 +188,10 @@ describeEachDatabase('graphql: endpoints, scopes and errors', (ctx) => {
       const res = await graphql(ctx(), '{ articles(limit: -2) { id } }');
       expect(res.status).to.equal(200);
       expect(res.body.data).to.equal(null);
-      expect(res.body.errors?.[0]?.extensions).to.deep.equal({ reason: '"limit" must be greater than or equal to -1', code: 'INVALID_QUERY' });
+      expect(res.body.errors?.[0]?.extensions).to.deep.equal({
+        reason: '"limit" must be greater than or equal to -1',
+        code: 'INVALID_QUERY',
+      });
     });
   });
 });
@@ -186,7 +218,10 @@ describeEachDatabase(
       const res = await graphql(ctx(), '{ comments { article { author { country { name } } } } }');
       expect(res.status).to.equal(400);
       expect(res.body.errors?.[0]?.extensions['errors']).to.deep.equal([
-        { message: 'Max query depth exceeded: "comments" nests more than 3 levels.', locations: [{ line: 1, column: 3 }] },
+        {
+          message: 'Max query depth exceeded: "comments" nests more than 3 levels.',
+          locations: [{ line: 1, column: 3 }],
+        },
       ]);
     });
 

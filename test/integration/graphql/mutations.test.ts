@@ -14,7 +14,10 @@ describeEachDatabase('graphql: mutations', (ctx) => {
     const activity = await db()('svc_activity').where('id', '>', lastActivity).orderBy('id').select<Row[]>('*');
     lastActivity = Math.max(lastActivity, ...activity.map((r) => Number(r['id'])));
     const revisions = await db()('svc_revisions')
-      .whereIn('activity', activity.map((a) => Number(a['id'])))
+      .whereIn(
+        'activity',
+        activity.map((a) => Number(a['id'])),
+      )
       .orderBy('id')
       .select<Row[]>('*');
     return {
@@ -76,13 +79,12 @@ describeEachDatabase('graphql: mutations', (ctx) => {
     const parent = revisions.find((r) => r['collection'] === 'articles' && r['item'] === id);
     expect(parent, 'revision of the article').to.not.equal(undefined);
     const children = revisions.filter((r) => r !== parent);
-    expect(children.every((r) => Number(r['parent']) === Number(parent?.['id']) || r['collection'] === 'tags')).to.equal(true);
-    expect(children.filter((r) => Number(r['parent']) === Number(parent?.['id'])).map((r) => r['collection'])).to.include.members([
-      'authors',
-      'comments',
-      'articles_tags',
-      'articles_sections',
-    ]);
+    expect(
+      children.every((r) => Number(r['parent']) === Number(parent?.['id']) || r['collection'] === 'tags'),
+    ).to.equal(true);
+    expect(
+      children.filter((r) => Number(r['parent']) === Number(parent?.['id'])).map((r) => r['collection']),
+    ).to.include.members(['authors', 'comments', 'articles_tags', 'articles_sections']);
   });
 
   it('create_C_items returns the created items in input order; filter applies to the read-back', async () => {
@@ -94,7 +96,9 @@ describeEachDatabase('graphql: mutations', (ctx) => {
       }`,
     );
     expect(data).to.deep.equal({ all: [{ title: 'B' }, { title: 'A' }], some: [{ title: 'high' }] });
-    expect(await db()('articles').whereIn('title', ['A', 'B', 'low', 'high']).count({ n: '*' }).first()).to.satisfy((r: Row) => Number(r['n']) === 4);
+    expect(await db()('articles').whereIn('title', ['A', 'B', 'low', 'high']).count({ n: '*' }).first()).to.satisfy(
+      (r: Row) => Number(r['n']) === 4,
+    );
     const { activity } = await newJournal();
     expect(activity.map((a) => a['action'])).to.deep.equal(['create', 'create', 'create', 'create']);
   });
@@ -103,7 +107,10 @@ describeEachDatabase('graphql: mutations', (ctx) => {
     const created = await graphqlData(ctx(), 'mutation { create_articles_item(data: { title: "Before" }) { id } }');
     const id = (created['create_articles_item'] as { id: string }).id;
     await newJournal();
-    const data = await graphqlData(ctx(), `mutation { update_articles_item(id: ${id}, data: { title: "After", views: 3 }) { id title views } }`);
+    const data = await graphqlData(
+      ctx(),
+      `mutation { update_articles_item(id: ${id}, data: { title: "After", views: 3 }) { id title views } }`,
+    );
     expect(data).to.deep.equal({ update_articles_item: { id, title: 'After', views: 3 } });
     const { activity, revisions } = await newJournal();
     expect(activity.map((a) => [a['action'], a['item']])).to.deep.equal([['update', id]]);
@@ -111,9 +118,9 @@ describeEachDatabase('graphql: mutations', (ctx) => {
   });
 
   it('update_C_items merges its data entries and applies them to every id; update_C_batch takes one entry per item', async () => {
-    const ids = (await graphqlData(ctx(), 'mutation { create_articles_items(data: [{ title: "u1" }, { title: "u2" }]) { id } }'))[
-      'create_articles_items'
-    ] as { id: string }[];
+    const ids = (
+      await graphqlData(ctx(), 'mutation { create_articles_items(data: [{ title: "u1" }, { title: "u2" }]) { id } }')
+    )['create_articles_items'] as { id: string }[];
     const [a, b] = ids.map((i) => i.id);
     const many = await graphqlData(
       ctx(),
@@ -129,7 +136,12 @@ describeEachDatabase('graphql: mutations', (ctx) => {
       ctx(),
       `mutation { update_articles_batch(data: [{ id: "${b}", title: "second" }, { id: "${a}", title: "first" }]) { id title } }`,
     );
-    expect(batch).to.deep.equal({ update_articles_batch: [{ id: b, title: 'second' }, { id: a, title: 'first' }] });
+    expect(batch).to.deep.equal({
+      update_articles_batch: [
+        { id: b, title: 'second' },
+        { id: a, title: 'first' },
+      ],
+    });
     const missingKey = await graphql(ctx(), 'mutation { update_articles_batch(data: [{ title: "no key" }]) { id } }');
     expect(missingKey.body.errors?.[0]?.extensions['code']).to.equal('INVALID_PAYLOAD');
   });
@@ -141,12 +153,17 @@ describeEachDatabase('graphql: mutations', (ctx) => {
   });
 
   it('delete mutations return the ids; a missing id is FORBIDDEN and deletes nothing', async () => {
-    const ids = (await graphqlData(ctx(), 'mutation { create_authors_items(data: [{ name: "d1" }, { name: "d2" }, { name: "d3" }]) { id } }'))[
-      'create_authors_items'
-    ] as { id: string }[];
+    const ids = (
+      await graphqlData(
+        ctx(),
+        'mutation { create_authors_items(data: [{ name: "d1" }, { name: "d2" }, { name: "d3" }]) { id } }',
+      )
+    )['create_authors_items'] as { id: string }[];
     const [a, b, c] = ids.map((i) => i.id);
     await newJournal();
-    expect(await graphqlData(ctx(), `mutation { delete_authors_item(id: ${a}) { id } }`)).to.deep.equal({ delete_authors_item: { id: a } });
+    expect(await graphqlData(ctx(), `mutation { delete_authors_item(id: ${a}) { id } }`)).to.deep.equal({
+      delete_authors_item: { id: a },
+    });
     expect(await graphqlData(ctx(), `mutation { delete_authors_items(ids: [${b}, ${c}]) { ids } }`)).to.deep.equal({
       delete_authors_items: { ids: [b, c] },
     });
@@ -156,8 +173,13 @@ describeEachDatabase('graphql: mutations', (ctx) => {
       ['delete', b],
       ['delete', c],
     ]);
-    const [kept] = (await graphqlData(ctx(), 'mutation { create_authors_items(data: [{ name: "kept" }]) { id } }'))['create_authors_items'] as { id: string }[];
-    const res = await graphql(ctx(), `mutation { delete_authors_items(ids: [${kept?.id}, 999999]) { ids } delete_authors_item(id: 999999) { id } }`);
+    const [kept] = (await graphqlData(ctx(), 'mutation { create_authors_items(data: [{ name: "kept" }]) { id } }'))[
+      'create_authors_items'
+    ] as { id: string }[];
+    const res = await graphql(
+      ctx(),
+      `mutation { delete_authors_items(ids: [${kept?.id}, 999999]) { ids } delete_authors_item(id: 999999) { id } }`,
+    );
     expect(res.status).to.equal(200);
     expect(res.body.data).to.deep.equal({ delete_authors_items: null, delete_authors_item: null });
     expect(res.body.errors?.map((e) => [e.extensions['code'], e.path])).to.deep.equal([
@@ -169,7 +191,10 @@ describeEachDatabase('graphql: mutations', (ctx) => {
 
   it('a failed validation is the REST error with its path; nothing is written', async () => {
     const before = await countRows(db(), ARTICLE_TABLES);
-    const res = await graphql(ctx(), 'mutation { create_articles_item(data: { title: "Bad", code: "X1", comments: [{ text: "c" }] }) { id } }');
+    const res = await graphql(
+      ctx(),
+      'mutation { create_articles_item(data: { title: "Bad", code: "X1", comments: [{ text: "c" }] }) { id } }',
+    );
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({
       data: { create_articles_item: null },
@@ -186,7 +211,10 @@ describeEachDatabase('graphql: mutations', (ctx) => {
   });
 
   it('several failed fields are one error each, at the same path', async () => {
-    const res = await graphql(ctx(), 'mutation { create_gadgets_item(data: { name: "far too long a name", code: "abc" }) { id } }');
+    const res = await graphql(
+      ctx(),
+      'mutation { create_gadgets_item(data: { name: "far too long a name", code: "abc" }) { id } }',
+    );
     expect(res.body.data).to.deep.equal({ create_gadgets_item: null });
     const errors = res.body.errors ?? [];
     expect(errors.length).to.be.greaterThan(1);
@@ -195,7 +223,9 @@ describeEachDatabase('graphql: mutations', (ctx) => {
   });
 
   it('system collections are written through /graphql/system without the svc_ prefix', async () => {
-    const created = await graphqlData(ctx(), 'mutation { create_roles_item(data: { name: "Editors" }) { id name } }', { scope: 'system' });
+    const created = await graphqlData(ctx(), 'mutation { create_roles_item(data: { name: "Editors" }) { id name } }', {
+      scope: 'system',
+    });
     const role = created['create_roles_item'] as { id: string; name: string };
     expect(role.name).to.equal('Editors');
     const user = await graphqlData(
@@ -204,7 +234,9 @@ describeEachDatabase('graphql: mutations', (ctx) => {
         email password role { name } } }`,
       { scope: 'system' },
     );
-    expect(user).to.deep.equal({ create_users_item: { email: 'ed@example.com', password: '**********', role: { name: 'Editors' } } });
+    expect(user).to.deep.equal({
+      create_users_item: { email: 'ed@example.com', password: '**********', role: { name: 'Editors' } },
+    });
     const stored = await db()('svc_users').where({ email: 'ed@example.com' }).first<Row>('password');
     expect(String(stored['password'])).to.match(/^\$argon2id\$/);
     const items = await graphql(ctx(), 'mutation { create_roles_item(data: { name: "x" }) { id } }');
@@ -213,7 +245,9 @@ describeEachDatabase('graphql: mutations', (ctx) => {
 
   it('a mutation over GET is 405 METHOD_NOT_ALLOWED and runs nothing', async () => {
     const params = new URLSearchParams({ query: 'mutation { create_authors_item(data: { name: "via GET" }) { id } }' });
-    const res = await ctx().api(`/graphql?${params.toString()}`, { headers: { Authorization: `Bearer ${TEST_ADMIN.token}` } });
+    const res = await ctx().api(`/graphql?${params.toString()}`, {
+      headers: { Authorization: `Bearer ${TEST_ADMIN.token}` },
+    });
     expect(res.status).to.equal(405);
     expect(res.headers.get('allow')).to.equal('POST');
     const body = (await res.json()) as { errors: { message: string; extensions: Row }[] };

@@ -55,7 +55,9 @@ describeEachDatabase('graphql: item queries', (ctx) => {
         { group: { status: 'draft' }, countAll: 1, sum: { views: 1 }, count: { id: 1 } },
         { group: { status: 'published' }, countAll: 2, sum: { views: 11 }, count: { id: 2 } },
       ]);
-      expect(data['all']).to.deep.equal([{ group: null, countAll: 4, max: { views: 6 }, avg: { views: 3 }, countDistinct: { status: 3 } }]);
+      expect(data['all']).to.deep.equal([
+        { group: null, countAll: 4, max: { views: 6 }, avg: { views: 3 }, countDistinct: { status: 3 } },
+      ]);
       expect(data['filtered']).to.deep.equal([{ countAll: 2 }]);
     });
 
@@ -102,13 +104,22 @@ describeEachDatabase('graphql: item queries', (ctx) => {
             {
               name: 'Ann',
               articles: [
-                { id: '1', comments: [{ text: 'c3 good', author: { name: 'Bob' } }, { text: 'c2 spam', author: { name: 'Cid' } }] },
+                {
+                  id: '1',
+                  comments: [
+                    { text: 'c3 good', author: { name: 'Bob' } },
+                    { text: 'c2 spam', author: { name: 'Cid' } },
+                  ],
+                },
                 { id: '3', comments: [{ text: 'e1 good', author: { name: 'Ann' } }] },
               ],
             },
           ],
         },
-        { code: 'DE', authors: [{ name: 'Bob', articles: [{ id: '2', comments: [{ text: 'd1', author: { name: 'Ann' } }] }] }] },
+        {
+          code: 'DE',
+          authors: [{ name: 'Bob', articles: [{ id: '2', comments: [{ text: 'd1', author: { name: 'Ann' } }] }] }],
+        },
       ]);
     });
 
@@ -126,9 +137,18 @@ describeEachDatabase('graphql: item queries', (ctx) => {
     });
 
     it('m2m reads through the junction row', async () => {
-      const data = await graphqlData(ctx(), '{ articles(sort: ["id"], limit: 2) { id categories { id categories_id { name } } } }');
+      const data = await graphqlData(
+        ctx(),
+        '{ articles(sort: ["id"], limit: 2) { id categories { id categories_id { name } } } }',
+      );
       expect(data['articles']).to.deep.equal([
-        { id: '1', categories: [{ id: '1', categories_id: { name: 'news' } }, { id: '2', categories_id: { name: 'tech' } }] },
+        {
+          id: '1',
+          categories: [
+            { id: '1', categories_id: { name: 'news' } },
+            { id: '2', categories_id: { name: 'tech' } },
+          ],
+        },
         { id: '2', categories: [{ id: '3', categories_id: { name: 'tech' } }] },
       ]);
     });
@@ -148,9 +168,16 @@ describeEachDatabase('graphql: item queries', (ctx) => {
     });
 
     it('m2a members without a fragment still resolve to their type', async () => {
-      const data = await graphqlData(ctx(), '{ articles_by_id(id: 1) { sections { item { __typename ... on headings { title } } } } }');
+      const data = await graphqlData(
+        ctx(),
+        '{ articles_by_id(id: 1) { sections { item { __typename ... on headings { title } } } } }',
+      );
       expect(data['articles_by_id']).to.deep.equal({
-        sections: [{ item: { __typename: 'texts' } }, { item: { __typename: 'headings', title: 'H1' } }, { item: { __typename: 'headings', title: 'H2' } }],
+        sections: [
+          { item: { __typename: 'texts' } },
+          { item: { __typename: 'headings', title: 'H1' } },
+          { item: { __typename: 'headings', title: 'H2' } },
+        ],
       });
     });
 
@@ -202,7 +229,10 @@ describeEachDatabase('graphql: item queries', (ctx) => {
     });
 
     it('an object selecting only __typename still reads its row', async () => {
-      const data = await graphqlData(ctx(), '{ articles(sort: ["id"], limit: 2) { __typename author { __typename } } }');
+      const data = await graphqlData(
+        ctx(),
+        '{ articles(sort: ["id"], limit: 2) { __typename author { __typename } } }',
+      );
       expect(data['articles']).to.deep.equal([
         { __typename: 'articles', author: { __typename: 'authors' } },
         { __typename: 'articles', author: { __typename: 'authors' } },
@@ -229,7 +259,9 @@ describeEachDatabase('graphql: item queries', (ctx) => {
 
     it('_and, _or and function filters', async () => {
       expect(await ids('{ _or: [{ views: { _gt: 5 } }, { status: { _eq: "draft" } }] }')).to.deep.equal(['2', '3']);
-      expect(await ids('{ _and: [{ views: { _gte: 1 } }, { published_func: { year: { _eq: 2024 } } }] }')).to.deep.equal(['1']);
+      expect(
+        await ids('{ _and: [{ views: { _gte: 1 } }, { published_func: { year: { _eq: 2024 } } }] }'),
+      ).to.deep.equal(['1']);
       expect(await ids('{ comments_func: { count: { _gt: 1 } } }')).to.deep.equal(['1']);
     });
 

@@ -11,7 +11,8 @@ import { graphql, graphqlData, type GraphqlResponse } from './graphql-client.js'
  * is refused as 400 GRAPHQL_VALIDATION, and the database is never asked.
  */
 
-const aliased = (count: number, selection: string) => Array.from({ length: count }, (_, i) => `a${i}: ${selection}`).join(' ');
+const aliased = (count: number, selection: string) =>
+  Array.from({ length: count }, (_, i) => `a${i}: ${selection}`).join(' ');
 
 /** A limited role reading articles and comments, its permissions loaded by a first request. */
 async function limitedReader(ctx: ServerContext): Promise<Caller> {
@@ -71,21 +72,33 @@ describeEachDatabase('graphql: the cost of a document is bounded before it runs 
 
   it('a limit given as a variable counts at its value, on every request of the same document', async () => {
     const query = `query Limited($n: Int) { ${aliased(30, 'articles(limit: $n) { id }')} }`;
-    expectRefused(await sent(ctx(), reader, query, { n: -1 }), 'Operation "Limited" may read 300000 rows, more than the limit of 250000.');
+    expectRefused(
+      await sent(ctx(), reader, query, { n: -1 }),
+      'Operation "Limited" may read 300000 rows, more than the limit of 250000.',
+    );
     const small = await sent(ctx(), reader, query, { n: 2 });
     expect(small.res.status).to.equal(200);
     expect(small.res.body.data?.['a0']).to.have.length(2);
     // The document is remembered as valid now: another request with a big limit is still refused.
-    expectRefused(await sent(ctx(), reader, query, { n: -1 }), 'Operation "Limited" may read 300000 rows, more than the limit of 250000.');
+    expectRefused(
+      await sent(ctx(), reader, query, { n: -1 }),
+      'Operation "Limited" may read 300000 rows, more than the limit of 250000.',
+    );
   });
 
   it('a chain of fragments each spreading the next twice is measured once per fragment', async () => {
     // Walked spread by spread, 2^60 selections: the depth and cost rules would never finish.
-    const chain = Array.from({ length: 60 }, (_, i) => `fragment F${i} on articles { ...F${i + 1} ...F${i + 1} }`).join(' ');
+    const chain = Array.from({ length: 60 }, (_, i) => `fragment F${i} on articles { ...F${i + 1} ...F${i + 1} }`).join(
+      ' ',
+    );
     const started = Date.now();
-    const data = await graphqlData(ctx(), `{ articles(limit: 2, sort: ["id"]) { ...F0 } } ${chain} fragment F60 on articles { id }`, {
-      token: reader.token,
-    });
+    const data = await graphqlData(
+      ctx(),
+      `{ articles(limit: 2, sort: ["id"]) { ...F0 } } ${chain} fragment F60 on articles { id }`,
+      {
+        token: reader.token,
+      },
+    );
     expect(data['articles']).to.deep.equal([{ id: '1' }, { id: '2' }]);
     expect(Date.now() - started).to.be.lessThan(3000);
   });
@@ -93,7 +106,10 @@ describeEachDatabase('graphql: the cost of a document is bounded before it runs 
   it('fragments count at every spread', async () => {
     const query = `{ ${aliased(13, 'articles(limit: -1) { ...F }')} } fragment F on articles { id comments(limit: -1) { id } }`;
     // 13 x (10000 articles + 10000 comments: one level never reads more than a table).
-    expectRefused(await sent(ctx(), reader, query), 'The operation may read 260000 rows, more than the limit of 250000.');
+    expectRefused(
+      await sent(ctx(), reader, query),
+      'The operation may read 260000 rows, more than the limit of 250000.',
+    );
   });
 });
 
@@ -120,7 +136,9 @@ describeEachDatabase(
     it('aliases count wherever they are', async () => {
       const over = await sent(ctx(), reader, '{ articles(limit: 1) { a: id b: title comments(limit: 1) { c: id } } }');
       expectRefused(over, 'The operation has 3 aliases, more than the limit of 2.');
-      const ok = await graphqlData(ctx(), '{ articles(limit: 1, sort: ["id"]) { a: id b: id } }', { token: reader.token });
+      const ok = await graphqlData(ctx(), '{ articles(limit: 1, sort: ["id"]) { a: id b: id } }', {
+        token: reader.token,
+      });
       expect(ok['articles']).to.deep.equal([{ a: '1', b: '1' }]);
     });
   },

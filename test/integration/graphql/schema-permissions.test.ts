@@ -32,11 +32,17 @@ describeEachDatabase('graphql: schema objects follow the read permissions', (ctx
   });
 
   it('fields_in_collection and fields list only the readable fields, as /fields does', async () => {
-    const data = await gqlData(`{ fields_in_collection(collection: "articles") { field } fields { collection field } }`);
+    const data = await gqlData(
+      `{ fields_in_collection(collection: "articles") { field } fields { collection field } }`,
+    );
     expect(names(data['fields_in_collection'], 'field')).to.deep.equal(['author', 'id', 'title']);
-    expect(names(data['fields_in_collection'], 'field')).to.deep.equal(names(dataOf(await rest('/fields/articles')), 'field'));
+    expect(names(data['fields_in_collection'], 'field')).to.deep.equal(
+      names(dataOf(await rest('/fields/articles')), 'field'),
+    );
     const all = (data['fields'] as Row[]).map((f) => `${String(f['collection'])}.${String(f['field'])}`).sort();
-    const restAll = dataOf<Row[]>(await rest('/fields')).map((f) => `${String(f['collection'])}.${String(f['field'])}`).sort();
+    const restAll = dataOf<Row[]>(await rest('/fields'))
+      .map((f) => `${String(f['collection'])}.${String(f['field'])}`)
+      .sort();
     expect(all).to.deep.equal(restAll);
     expect(all).to.include.members(['articles.title', 'authors.articles']);
     expect(all).to.not.include.members(['articles.views']);
@@ -47,7 +53,12 @@ describeEachDatabase('graphql: schema objects follow the read permissions', (ctx
     const shown = await gqlData(`{ fields_by_name(collection: "articles", field: "title") { collection field type } }`);
     const restShown = dataOf<Row>(await rest('/fields/articles/title'));
     expect(shown['fields_by_name']).to.deep.equal({ collection: 'articles', field: 'title', type: restShown['type'] });
-    for (const [collection, field] of [['articles', 'views'], ['comments', 'text'], ['articles', 'nope'], ['nope', 'id']] as const) {
+    for (const [collection, field] of [
+      ['articles', 'views'],
+      ['comments', 'text'],
+      ['articles', 'nope'],
+      ['nope', 'id'],
+    ] as const) {
       const res = await gql(`{ fields_by_name(collection: "${collection}", field: "${field}") { field } }`);
       expect(res.body.data?.['fields_by_name'], `${collection}.${field}`).to.equal(null);
       expect(res.body.errors?.map((e) => e.extensions['code'])).to.deep.equal(['FORBIDDEN']);
@@ -59,16 +70,32 @@ describeEachDatabase('graphql: schema objects follow the read permissions', (ctx
   });
 
   it('relations_* show only relations whose both ends are readable, as /relations does', async () => {
-    const data = await gqlData(`{ relations { collection field } relations_in_collection(collection: "articles") { field related_collection } }`);
-    const keys = (rows: unknown) => (rows as Row[]).map((r) => `${String(r['collection'])}.${String(r['field'])}`).sort();
+    const data = await gqlData(
+      `{ relations { collection field } relations_in_collection(collection: "articles") { field related_collection } }`,
+    );
+    const keys = (rows: unknown) =>
+      (rows as Row[]).map((r) => `${String(r['collection'])}.${String(r['field'])}`).sort();
     expect(keys(data['relations'])).to.deep.equal(['articles.author']);
     expect(keys(data['relations'])).to.deep.equal(keys(dataOf(await rest('/relations'))));
     expect(data['relations_in_collection']).to.deep.equal([{ field: 'author', related_collection: 'authors' }]);
-    const byName = await gqlData(`{ relations_by_name(collection: "articles", field: "author") { collection field related_collection } }`);
-    expect(byName['relations_by_name']).to.deep.equal({ collection: 'articles', field: 'author', related_collection: 'authors' });
-    for (const [collection, field] of [['comments', 'article'], ['articles_tags', 'articles_id'], ['articles', 'nope']] as const) {
+    const byName = await gqlData(
+      `{ relations_by_name(collection: "articles", field: "author") { collection field related_collection } }`,
+    );
+    expect(byName['relations_by_name']).to.deep.equal({
+      collection: 'articles',
+      field: 'author',
+      related_collection: 'authors',
+    });
+    for (const [collection, field] of [
+      ['comments', 'article'],
+      ['articles_tags', 'articles_id'],
+      ['articles', 'nope'],
+    ] as const) {
       const res = await gql(`{ relations_by_name(collection: "${collection}", field: "${field}") { field } }`);
-      expect(res.body.errors?.map((e) => e.extensions['code']), `${collection}.${field}`).to.deep.equal(['FORBIDDEN']);
+      expect(
+        res.body.errors?.map((e) => e.extensions['code']),
+        `${collection}.${field}`,
+      ).to.deep.equal(['FORBIDDEN']);
       expectForbidden(await rest(`/relations/${collection}/${field}`));
     }
     // Another role that may not read the other end (authors.articles): the relation is hidden.
@@ -78,10 +105,24 @@ describeEachDatabase('graphql: schema objects follow the read permissions', (ctx
       { collection: 'authors', action: 'read', fields: ['id', 'name'] },
       { collection: 'svc_relations', action: 'read' },
     ]);
-    const narrowData = await graphqlData(ctx(), `{ relations { field } relations_in_collection(collection: "articles") { field } }`, { scope: 'system', token: narrow.token });
+    const narrowData = await graphqlData(
+      ctx(),
+      `{ relations { field } relations_in_collection(collection: "articles") { field } }`,
+      { scope: 'system', token: narrow.token },
+    );
     expect(narrowData).to.deep.equal({ relations: [], relations_in_collection: [] });
     expect(dataOf(await call(ctx(), narrow.token, 'GET', '/relations/articles'))).to.deep.equal([]);
-    const narrowByName = await graphql(ctx(), `{ relations_by_name(collection: "articles", field: "author") { field } }`, { scope: 'system', token: narrow.token });
+    const narrowByName = await graphql(
+      ctx(),
+      `
+        {
+          relations_by_name(collection: "articles", field: "author") {
+            field
+          }
+        }
+      `,
+      { scope: 'system', token: narrow.token },
+    );
     expect(narrowByName.body.errors?.map((e) => e.extensions['code'])).to.deep.equal(['FORBIDDEN']);
     expectForbidden(await call(ctx(), narrow.token, 'GET', '/relations/articles/author'));
     const hidden = await gql(`{ relations_in_collection(collection: "comments") { field } }`);

@@ -18,9 +18,15 @@ describeEachDatabase('graphql: system scope', (ctx) => {
       expect(await graphqlData(ctx(), '{ users_me { email role { name } } }', system)).to.deep.equal({
         users_me: { email: TEST_ADMIN.email, role: { name: 'Administrator' } },
       });
-      const updated = await graphqlData(ctx(), 'mutation { update_users_me(data: { first_name: "Ada" }) { first_name email } }', system);
+      const updated = await graphqlData(
+        ctx(),
+        'mutation { update_users_me(data: { first_name: "Ada" }) { first_name email } }',
+        system,
+      );
       expect(updated).to.deep.equal({ update_users_me: { first_name: 'Ada', email: TEST_ADMIN.email } });
-      expect(await db()('svc_users').where({ email: TEST_ADMIN.email }).first('first_name')).to.deep.equal({ first_name: 'Ada' });
+      expect(await db()('svc_users').where({ email: TEST_ADMIN.email }).first('first_name')).to.deep.equal({
+        first_name: 'Ada',
+      });
     });
 
     it('server_info, server_ping and server_health answer as their REST routes', async () => {
@@ -42,20 +48,37 @@ describeEachDatabase('graphql: system scope', (ctx) => {
     });
 
     it('without a token: the server fields work, the user fields do not exist', async () => {
-      const data = await graphqlData(ctx(), '{ server_ping server_info { project { public_registration } queryLimit { max } } }', {
-        ...system,
-        token: null,
+      const data = await graphqlData(
+        ctx(),
+        '{ server_ping server_info { project { public_registration } queryLimit { max } } }',
+        {
+          ...system,
+          token: null,
+        },
+      );
+      expect(data).to.deep.equal({
+        server_ping: 'pong',
+        server_info: { project: { public_registration: false }, queryLimit: null },
       });
-      expect(data).to.deep.equal({ server_ping: 'pong', server_info: { project: { public_registration: false }, queryLimit: null } });
       const me = await graphql(ctx(), '{ users_me { email } }', { ...system, token: null });
       expect(me.status).to.equal(400);
     });
 
-    it('server_specs_graphql prints the caller\'s schema of a scope; so does GET /server/specs/graphql', async () => {
-      const data = await graphqlData(ctx(), '{ items: server_specs_graphql sys: server_specs_graphql(scope: system) }', system);
-      expect(data['items']).to.be.a('string').and.match(/articles_by_id\(id: ID!, as_of: String\): articles/);
-      expect(data['sys']).to.be.a('string').and.match(/users_me: svc_users/);
-      const res = await ctx().api('/server/specs/graphql/', { headers: { Authorization: `Bearer ${TEST_ADMIN.token}` } });
+    it("server_specs_graphql prints the caller's schema of a scope; so does GET /server/specs/graphql", async () => {
+      const data = await graphqlData(
+        ctx(),
+        '{ items: server_specs_graphql sys: server_specs_graphql(scope: system) }',
+        system,
+      );
+      expect(data['items'])
+        .to.be.a('string')
+        .and.match(/articles_by_id\(id: ID!, as_of: String\): articles/);
+      expect(data['sys'])
+        .to.be.a('string')
+        .and.match(/users_me: svc_users/);
+      const res = await ctx().api('/server/specs/graphql/', {
+        headers: { Authorization: `Bearer ${TEST_ADMIN.token}` },
+      });
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/^text\/plain/);
       expect(await res.text()).to.equal(data['items']);
@@ -78,7 +101,11 @@ describeEachDatabase('graphql: system scope', (ctx) => {
         { ...system, variables: { h: data['h'] } },
       );
       expect(verify).to.deep.equal({ yes: true, no: false });
-      const bad = await graphql(ctx(), 'mutation { utils_random_string(length: 501) utils_hash_generate(string: "") }', system);
+      const bad = await graphql(
+        ctx(),
+        'mutation { utils_random_string(length: 501) utils_hash_generate(string: "") }',
+        system,
+      );
       expect(bad.body.errors?.map((e) => [e.path?.[0], e.extensions['code']])).to.deep.equal([
         ['utils_random_string', 'INVALID_PAYLOAD'],
         ['utils_hash_generate', 'INVALID_PAYLOAD'],
@@ -89,7 +116,13 @@ describeEachDatabase('graphql: system scope', (ctx) => {
       await db()('steps').insert([{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
       const ids = (await db()('steps').orderBy('id').select('id')).map((r: Row) => String(r['id']));
       const [first, , third] = ids;
-      expect(await graphqlData(ctx(), `mutation { utils_sort(collection: "steps", item: "${first}", to: "${third}") }`, system)).to.deep.equal({
+      expect(
+        await graphqlData(
+          ctx(),
+          `mutation { utils_sort(collection: "steps", item: "${first}", to: "${third}") }`,
+          system,
+        ),
+      ).to.deep.equal({
         utils_sort: true,
       });
       const order = (await db()('steps').orderBy('sort').select('name')).map((r: Row) => r['name']);
@@ -102,12 +135,16 @@ describeEachDatabase('graphql: system scope', (ctx) => {
         .where({ collection: 'authors', item: author })
         .orderBy('id')
         .first('id')) as Row;
-      expect(await graphqlData(ctx(), `mutation { utils_revert(revision: "${String(revision['id'])}") }`, system)).to.deep.equal({ utils_revert: true });
+      expect(
+        await graphqlData(ctx(), `mutation { utils_revert(revision: "${String(revision['id'])}") }`, system),
+      ).to.deep.equal({ utils_revert: true });
       expect(await db()('authors').where({ id: author }).first('name')).to.deep.equal({ name: 'Original' });
     });
 
     it('utils_cache_clear is for admins: others do not have it', async () => {
-      expect(await graphqlData(ctx(), 'mutation { utils_cache_clear }', system)).to.deep.equal({ utils_cache_clear: null });
+      expect(await graphqlData(ctx(), 'mutation { utils_cache_clear }', system)).to.deep.equal({
+        utils_cache_clear: null,
+      });
       const publicRes = await graphql(ctx(), 'mutation { utils_cache_clear }', { ...system, token: null });
       expect(publicRes.status).to.equal(400);
     });
@@ -127,20 +164,33 @@ describeEachDatabase('graphql: system scope', (ctx) => {
         }`,
         system,
       );
-      expect(data['collections_by_name']).to.deep.equal({ collection: 'home', meta: { singleton: true }, schema: { name: 'home' } });
+      expect(data['collections_by_name']).to.deep.equal({
+        collection: 'home',
+        meta: { singleton: true },
+        schema: { name: 'home' },
+      });
       expect(data['fields_by_name']).to.deep.equal({
         collection: 'articles',
         field: 'title',
         type: 'string',
         schema: { max_length: 20, is_nullable: false },
       });
-      expect(data['fields_in_collection']).to.have.deep.members([{ field: 'id' }, { field: 'text' }, { field: 'article' }, { field: 'author' }]);
+      expect(data['fields_in_collection']).to.have.deep.members([
+        { field: 'id' },
+        { field: 'text' },
+        { field: 'article' },
+        { field: 'author' },
+      ]);
       expect(data['relations_by_name']).to.deep.equal({
         related_collection: 'articles',
         meta: { one_field: 'comments' },
         schema: { foreign_key_column: 'id' },
       });
-      expect((data['collections'] as Row[]).map((c) => c['collection'])).to.include.members(['articles', 'home', 'svc_users']);
+      expect((data['collections'] as Row[]).map((c) => c['collection'])).to.include.members([
+        'articles',
+        'home',
+        'svc_users',
+      ]);
       expect((data['relations'] as Row[]).length).to.be.greaterThan(5);
       const unknown = await graphql(ctx(), '{ collections_by_name(name: "nope") { collection } }', system);
       expect(unknown.body.errors?.[0]?.extensions['code']).to.equal('FORBIDDEN');
@@ -158,7 +208,10 @@ describeEachDatabase('graphql: system scope', (ctx) => {
         }`,
         system,
       );
-      expect(created).to.deep.equal({ owners: { collection: 'gql_owners', schema: { name: 'gql_owners' } }, things: { collection: 'gql_things' } });
+      expect(created).to.deep.equal({
+        owners: { collection: 'gql_owners', schema: { name: 'gql_owners' } },
+        things: { collection: 'gql_things' },
+      });
       const field = await graphqlData(
         ctx(),
         'mutation { create_fields_item(collection: "gql_things", data: { field: "owner", type: "integer" }) { field type } }',
@@ -170,7 +223,9 @@ describeEachDatabase('graphql: system scope', (ctx) => {
         'mutation { create_relations_item(data: { collection: "gql_things", field: "owner", related_collection: "gql_owners" }) { collection field related_collection } }',
         system,
       );
-      expect(relation).to.deep.equal({ create_relations_item: { collection: 'gql_things', field: 'owner', related_collection: 'gql_owners' } });
+      expect(relation).to.deep.equal({
+        create_relations_item: { collection: 'gql_things', field: 'owner', related_collection: 'gql_owners' },
+      });
       const note = await graphqlData(
         ctx(),
         'mutation { update_fields_item(collection: "gql_owners", field: "name", data: { meta: { note: "The name" } }) { meta { note } } }',
@@ -180,13 +235,28 @@ describeEachDatabase('graphql: system scope', (ctx) => {
 
       const owner = await graphqlData(ctx(), 'mutation { create_gql_owners_item(data: { name: "Owner" }) { id } }');
       const ownerId = (owner['create_gql_owners_item'] as { id: string }).id;
-      const thing = await graphqlData(ctx(), `mutation { create_gql_things_item(data: { owner: { id: "${ownerId}" } }) { owner { name } } }`);
+      const thing = await graphqlData(
+        ctx(),
+        `mutation { create_gql_things_item(data: { owner: { id: "${ownerId}" } }) { owner { name } } }`,
+      );
       expect(thing).to.deep.equal({ create_gql_things_item: { owner: { name: 'Owner' } } });
 
-      expect(await graphqlData(ctx(), 'mutation { delete_relations_item(collection: "gql_things", field: "owner") { field } }', system)).to.deep.equal({
+      expect(
+        await graphqlData(
+          ctx(),
+          'mutation { delete_relations_item(collection: "gql_things", field: "owner") { field } }',
+          system,
+        ),
+      ).to.deep.equal({
         delete_relations_item: { field: 'owner' },
       });
-      expect(await graphqlData(ctx(), 'mutation { delete_collections_item(collection: "gql_things") { collection } }', system)).to.deep.equal({
+      expect(
+        await graphqlData(
+          ctx(),
+          'mutation { delete_collections_item(collection: "gql_things") { collection } }',
+          system,
+        ),
+      ).to.deep.equal({
         delete_collections_item: { collection: 'gql_things' },
       });
       expect((await graphql(ctx(), '{ gql_things { id } }')).status).to.equal(400);

@@ -12,15 +12,22 @@ const JOURNAL = ['svc_activity', 'svc_revisions', 'articles', 'authors', 'commen
 describeEachDatabase('items as of a moment', (ctx) => {
   const db = () => ctx().server.db;
   const api = (method: string, path: string, body?: unknown) => adminApi(ctx(), method, path, body);
-  const as = async (caller: Caller | undefined, path: string): Promise<ApiResult> => (await call(ctx(), caller?.token, 'GET', path)) as ApiResult;
-  const stamp = (collection: string, item: unknown, days: readonly number[]) => stampJournal(db(), collection, item, days);
+  const as = async (caller: Caller | undefined, path: string): Promise<ApiResult> =>
+    (await call(ctx(), caller?.token, 'GET', path)) as ApiResult;
+  const stamp = (collection: string, item: unknown, days: readonly number[]) =>
+    stampJournal(db(), collection, item, days);
   let reader: Caller;
 
   before(async () => {
     await createCommandSchema(ctx());
     reader = await createCaller(db());
     await grant(ctx(), reader.role, [
-      { collection: 'articles', action: 'read', fields: ['id', 'title', 'comments', 'author'], permissions: { status: { _eq: 'draft' } } },
+      {
+        collection: 'articles',
+        action: 'read',
+        fields: ['id', 'title', 'comments', 'author'],
+        permissions: { status: { _eq: 'draft' } },
+      },
       { collection: 'authors', action: 'read', fields: ['id', 'name'] },
       { collection: 'comments', action: 'read', fields: ['id', 'text'] },
     ]);
@@ -36,19 +43,28 @@ describeEachDatabase('items as of a moment', (ctx) => {
     await stamp('authors', author, [1, 4]);
     await stamp('articles', article, [1, 3]);
     await stamp('comments', comment, [2]);
-    const revisions = (await db()('svc_revisions').where({ collection: 'articles', item: String(article) }).orderBy('id').select<Row[]>('id')).map((r) => Number(r['id']));
+    const revisions = (
+      await db()('svc_revisions')
+        .where({ collection: 'articles', item: String(article) })
+        .orderBy('id')
+        .select<Row[]>('id')
+    ).map((r) => Number(r['id']));
     return { article: Number(article), author: Number(author), comment: Number(comment), revisions };
   };
 
   it('answers the item as its last revision before the moment had it; before the creation FORBIDDEN', async () => {
     const { article, revisions } = await story();
     const counts = await countRows(db(), JOURNAL);
-    const first = dataOf<Row>(await api('GET', `/items/articles/${String(article)}?as_of=${day(2)}&fields=id,title,views`));
+    const first = dataOf<Row>(
+      await api('GET', `/items/articles/${String(article)}?as_of=${day(2)}&fields=id,title,views`),
+    );
     expect(first).to.deep.equal({ id: article, title: 'First', views: 1 });
     const now = dataOf<Row>(await api('GET', `/items/articles/${String(article)}?as_of=${day(5)}&fields=title,views`));
     expect(now).to.deep.equal({ title: 'Second', views: 2 });
     // a revision id is the moment that revision was written
-    const byRevision = dataOf<Row>(await api('GET', `/items/articles/${String(article)}?as_of=${String(revisions[0])}&fields=title`));
+    const byRevision = dataOf<Row>(
+      await api('GET', `/items/articles/${String(article)}?as_of=${String(revisions[0])}&fields=title`),
+    );
     expect(byRevision).to.deep.equal({ title: 'First' });
     errorsOf(await api('GET', `/items/articles/${String(article)}?as_of=2026-02-01T00:00:00Z`), 403);
     errorsOf(await api('GET', `/items/articles/${String(article)}?as_of=99999999`), 403);
@@ -59,16 +75,20 @@ describeEachDatabase('items as of a moment', (ctx) => {
   it('malformed moments are INVALID_QUERY', async () => {
     const { article } = await story();
     for (const bad of ['yesterday', '2026-13-45T00:00:00Z', '2026-03-01T10:00:00+2', '']) {
-      expect(errorsOf(await api('GET', `/items/articles/${String(article)}?as_of=${encodeURIComponent(bad)}`), 400)).to.deep.equal([
-        ['INVALID_QUERY', { reason: '"as_of" must be an ISO 8601 timestamp or a revision id' }],
-      ]);
+      expect(
+        errorsOf(await api('GET', `/items/articles/${String(article)}?as_of=${encodeURIComponent(bad)}`), 400),
+      ).to.deep.equal([['INVALID_QUERY', { reason: '"as_of" must be an ISO 8601 timestamp or a revision id' }]]);
     }
   });
 
   it('reads related items as of the same moment: many-to-one and one-to-many', async () => {
     const { article, author } = await story();
     const path = `/items/articles/${String(article)}?fields=title,author.name,comments.text`;
-    expect(dataOf<Row>(await api('GET', `${path}&as_of=${day(1, 12)}`))).to.deep.equal({ title: 'First', author: { name: 'Ann' }, comments: [] });
+    expect(dataOf<Row>(await api('GET', `${path}&as_of=${day(1, 12)}`))).to.deep.equal({
+      title: 'First',
+      author: { name: 'Ann' },
+      comments: [],
+    });
     expect(dataOf<Row>(await api('GET', `${path}&as_of=${day(3, 12)}`))).to.deep.equal({
       title: 'Second',
       author: { name: 'Ann' },
@@ -76,15 +96,22 @@ describeEachDatabase('items as of a moment', (ctx) => {
     });
     expect(dataOf<Row>(await api('GET', `${path}&as_of=${day(5)}`))).to.deep.include({ author: { name: 'Bea' } });
     // a related item without revisions then keeps its key
-    await db()('svc_revisions').where({ collection: 'authors', item: String(author) }).delete();
-    expect(dataOf<Row>(await api('GET', `${path}&as_of=${day(5)}`))).to.deep.include({ author, comments: [{ text: 'hi' }] });
+    await db()('svc_revisions')
+      .where({ collection: 'authors', item: String(author) })
+      .delete();
+    expect(dataOf<Row>(await api('GET', `${path}&as_of=${day(5)}`))).to.deep.include({
+      author,
+      comments: [{ text: 'hi' }],
+    });
   });
 
   it('a deleted item reads as it was before the deletion; after it FORBIDDEN', async () => {
     const { article } = await story();
     expect((await api('DELETE', `/items/articles/${String(article)}`)).status).to.equal(204);
     await stamp('articles', article, [1, 3, 6]);
-    expect(dataOf<Row>(await api('GET', `/items/articles/${String(article)}?as_of=${day(5)}&fields=title`))).to.deep.equal({ title: 'Second' });
+    expect(
+      dataOf<Row>(await api('GET', `/items/articles/${String(article)}?as_of=${day(5)}&fields=title`)),
+    ).to.deep.equal({ title: 'Second' });
     errorsOf(await api('GET', `/items/articles/${String(article)}?as_of=${day(7)}&fields=title`), 403);
   });
 
@@ -94,22 +121,40 @@ describeEachDatabase('items as of a moment', (ctx) => {
     const then = await graphqlData(ctx(), query, { variables: { at: day(1, 12) } });
     expect(then['articles_by_id']).to.deep.equal({ title: 'First', author: { name: 'Ann' }, comments: [] });
     const later = await graphqlData(ctx(), query, { variables: { at: day(3, 12) }, token: reader.token });
-    expect(later['articles_by_id']).to.deep.equal({ title: 'Second', author: { name: 'Ann' }, comments: [{ text: 'hi' }] });
-    expect((await graphqlData(ctx(), query, { variables: { at: '2026-02-01T00:00:00Z' } }))['articles_by_id']).to.equal(null);
+    expect(later['articles_by_id']).to.deep.equal({
+      title: 'Second',
+      author: { name: 'Ann' },
+      comments: [{ text: 'hi' }],
+    });
+    expect((await graphqlData(ctx(), query, { variables: { at: '2026-02-01T00:00:00Z' } }))['articles_by_id']).to.equal(
+      null,
+    );
     const bad = await graphql(ctx(), query, { variables: { at: 'yesterday' } });
     expect(bad.body.errors?.map((e) => e.extensions['code'])).to.deep.equal(['INVALID_QUERY']);
   });
 
   it('a limited caller: fields readable now, `*` trimmed, other fields and items FORBIDDEN; hash values masked', async () => {
     const { article, author, comment } = await story();
-    const item = dataOf<Row>(await as(reader, `/items/articles/${String(article)}?as_of=${day(3, 12)}&fields=*,author.*`));
-    expect(item).to.deep.equal({ id: article, title: 'Second', author: { id: author, name: 'Ann' }, comments: [comment] });
+    const item = dataOf<Row>(
+      await as(reader, `/items/articles/${String(article)}?as_of=${day(3, 12)}&fields=*,author.*`),
+    );
+    expect(item).to.deep.equal({
+      id: article,
+      title: 'Second',
+      author: { id: author, name: 'Ann' },
+      comments: [comment],
+    });
     errorsOf(await as(reader, `/items/articles/${String(article)}?as_of=${day(3, 12)}&fields=views`), 403);
     errorsOf(await as(undefined, `/items/articles/${String(article)}?as_of=${day(3, 12)}`), 403);
     await db()('articles').where({ id: article }).update({ status: 'published' });
     errorsOf(await as(reader, `/items/articles/${String(article)}?as_of=${day(3, 12)}&fields=title`), 403);
-    const { id: gadget } = dataOf<Row>(await api('POST', '/items/gadgets', { name: 'g', note: 'n', secret: 'plain secret' }));
-    const res = await api('GET', `/items/gadgets/${String(gadget)}?as_of=${new Date(Date.now() + 60_000).toISOString()}&fields=secret,note`);
+    const { id: gadget } = dataOf<Row>(
+      await api('POST', '/items/gadgets', { name: 'g', note: 'n', secret: 'plain secret' }),
+    );
+    const res = await api(
+      'GET',
+      `/items/gadgets/${String(gadget)}?as_of=${new Date(Date.now() + 60_000).toISOString()}&fields=secret,note`,
+    );
     expect(dataOf<Row>(res)).to.deep.equal({ secret: '**********', note: 'n' });
   });
 });

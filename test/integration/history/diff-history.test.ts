@@ -15,7 +15,12 @@ describeEachDatabase('revision diffs and item history', (ctx) => {
     return res as ApiResult;
   };
   const revisionsOf = async (collection: string, item: unknown): Promise<number[]> =>
-    (await db()('svc_revisions').where({ collection, item: String(item) }).orderBy('id').select<Row[]>('id')).map((r) => Number(r['id']));
+    (
+      await db()('svc_revisions')
+        .where({ collection, item: String(item) })
+        .orderBy('id')
+        .select<Row[]>('id')
+    ).map((r) => Number(r['id']));
   /** An article created, then edited twice: title, views, then a comment added. */
   const editedArticle = async (): Promise<{ id: number; revisions: number[] }> => {
     const { id } = dataOf<Row>(await api('POST', '/items/articles', { title: 'Hello world', views: 1 }));
@@ -33,7 +38,12 @@ describeEachDatabase('revision diffs and item history', (ctx) => {
     reader = await createCaller(db());
     stranger = await createCaller(db());
     await grant(ctx(), reader.role, [
-      { collection: 'articles', action: 'read', fields: ['id', 'title', 'comments'], permissions: { status: { _eq: 'draft' } } },
+      {
+        collection: 'articles',
+        action: 'read',
+        fields: ['id', 'title', 'comments'],
+        permissions: { status: { _eq: 'draft' } },
+      },
       { collection: 'svc_revisions', action: 'read' },
     ]);
     // may read articles but not their revisions
@@ -59,7 +69,10 @@ describeEachDatabase('revision diffs and item history', (ctx) => {
       });
       expect(fields['views']).to.deep.equal({ before: 1, after: 2 });
       const [comment] = await db()('comments').where({ article: id }).select<Row[]>('id');
-      const third = dataOf<Row>(await api('GET', `/revisions/${String(commented)}/diff`))['fields'] as Record<string, Row>;
+      const third = dataOf<Row>(await api('GET', `/revisions/${String(commented)}/diff`))['fields'] as Record<
+        string,
+        Row
+      >;
       expect(third['comments']).to.deep.include({ added: [comment?.['id']], removed: [] });
       expect(third['views']).to.deep.equal({ before: 2, after: null });
       expect(third).to.not.have.property('title');
@@ -90,16 +103,18 @@ describeEachDatabase('revision diffs and item history', (ctx) => {
     it('revisions of different items are INVALID_QUERY; unknown revisions FORBIDDEN', async () => {
       const a = await editedArticle();
       const b = await editedArticle();
-      expect(errorsOf(await api('GET', `/revisions/${String(a.revisions[1])}/diff?to=${String(b.revisions[1])}`), 400)).to.deep.equal([
-        ['INVALID_QUERY', { reason: '"to" must be a revision of the same item' }],
-      ]);
+      expect(
+        errorsOf(await api('GET', `/revisions/${String(a.revisions[1])}/diff?to=${String(b.revisions[1])}`), 400),
+      ).to.deep.equal([['INVALID_QUERY', { reason: '"to" must be a revision of the same item' }]]);
       errorsOf(await api('GET', '/revisions/99999999/diff'), 403);
       errorsOf(await api('GET', '/revisions/abc/diff'), 403);
       errorsOf(await api('GET', `/revisions/${String(a.revisions[1])}/diff?to=99999999`), 403);
     });
 
     it('a hash field never shows its value, not even masked changes', async () => {
-      const { id } = dataOf<Row>(await api('POST', '/items/gadgets', { name: 'g', note: 'first', secret: 'plain secret one' }));
+      const { id } = dataOf<Row>(
+        await api('POST', '/items/gadgets', { name: 'g', note: 'first', secret: 'plain secret one' }),
+      );
       dataOf(await api('PATCH', `/items/gadgets/${String(id)}`, { note: 'second', secret: 'plain secret two' }));
       const [, edited] = await revisionsOf('gadgets', id);
       const res = await api('GET', `/revisions/${String(edited)}/diff`);
@@ -110,7 +125,10 @@ describeEachDatabase('revision diffs and item history', (ctx) => {
 
     it('a limited caller sees only the fields they may read now, of items they may read now', async () => {
       const { id, revisions } = await editedArticle();
-      const fields = dataOf<Row>(await as(reader, `/revisions/${String(revisions[1])}/diff`))['fields'] as Record<string, Row>;
+      const fields = dataOf<Row>(await as(reader, `/revisions/${String(revisions[1])}/diff`))['fields'] as Record<
+        string,
+        Row
+      >;
       expect(Object.keys(fields)).to.deep.equal(['title']);
       // the item leaves the caller's row filter: FORBIDDEN like a missing one
       await db()('articles').where({ id }).update({ status: 'published' });
@@ -171,13 +189,19 @@ describeEachDatabase('revision diffs and item history', (ctx) => {
     it('a limited caller: fields readable now only, hash values never; unreadable fields and items FORBIDDEN', async () => {
       const { id } = await editedArticle();
       const history = dataOf<Row[]>(await as(reader, `/items/articles/${String(id)}/history`));
-      expect(history.map((h) => [...(h['fields'] as string[])].sort())).to.deep.equal([['comments'], ['title'], ['id', 'title']]);
+      expect(history.map((h) => [...(h['fields'] as string[])].sort())).to.deep.equal([
+        ['comments'],
+        ['title'],
+        ['id', 'title'],
+      ]);
       errorsOf(await as(reader, `/items/articles/${String(id)}/history?field=views`), 403);
       errorsOf(await as(stranger, `/items/articles/${String(id)}/history`), 403);
       await db()('articles').where({ id }).update({ status: 'published' });
       errorsOf(await as(reader, `/items/articles/${String(id)}/history`), 403);
       errorsOf(await as(undefined, `/items/articles/${String(id)}/history`), 403);
-      const { id: gadget } = dataOf<Row>(await api('POST', '/items/gadgets', { name: 'g', note: 'n', secret: 'plain secret' }));
+      const { id: gadget } = dataOf<Row>(
+        await api('POST', '/items/gadgets', { name: 'g', note: 'n', secret: 'plain secret' }),
+      );
       const secret = await api('GET', `/items/gadgets/${String(gadget)}/history?field=secret`);
       expect(dataOf<Row[]>(secret).map((h) => h['value'])).to.deep.equal(['**********']);
       expect(JSON.stringify(secret.body)).to.not.include('plain secret');

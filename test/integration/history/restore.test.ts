@@ -13,7 +13,9 @@ describeEachDatabase('restore an item to a moment (POST /utils/revert with as_of
   const db = () => ctx().server.db;
   const api = (method: string, path: string, body?: unknown) => adminApi(ctx(), method, path, body);
   const restore = async (caller: Caller | undefined | 'admin', body: unknown): Promise<ApiResult> =>
-    caller === 'admin' ? api('POST', '/utils/revert', body) : ((await call(ctx(), caller?.token, 'POST', '/utils/revert', body)) as ApiResult);
+    caller === 'admin'
+      ? api('POST', '/utils/revert', body)
+      : ((await call(ctx(), caller?.token, 'POST', '/utils/revert', body)) as ApiResult);
   const articleRow = async (id: number): Promise<Row> => {
     const row = await db()('articles').where({ id }).first<Row>('title', 'views', 'status');
     return { ...row, views: row['views'] === null ? null : Number(row['views']) };
@@ -23,7 +25,12 @@ describeEachDatabase('restore an item to a moment (POST /utils/revert with as_of
     const { id } = dataOf<Row>(await api('POST', '/items/articles', { title: 'First', views: 1 }));
     dataOf(await api('PATCH', `/items/articles/${String(id)}`, { title: 'Second', views: 2 }));
     await stampJournal(db(), 'articles', id, [1, 3]);
-    const revisions = (await db()('svc_revisions').where({ collection: 'articles', item: String(id) }).orderBy('id').select<Row[]>('id')).map((r) => Number(r['id']));
+    const revisions = (
+      await db()('svc_revisions')
+        .where({ collection: 'articles', item: String(id) })
+        .orderBy('id')
+        .select<Row[]>('id')
+    ).map((r) => Number(r['id']));
     return { id: Number(id), revisions };
   };
   let titleOnly: Caller;
@@ -52,21 +59,27 @@ describeEachDatabase('restore an item to a moment (POST /utils/revert with as_of
       .select<Row[]>('r.id', 'a.action');
     expect(after.map((r) => Number(r['id'])).slice(0, 2)).to.deep.equal(revisions);
     expect(after.map((r) => r['action'])).to.deep.equal(['create', 'update', 'update']);
-    expect(dataOf(await api('GET', `/items/articles/${String(id)}/history?field=title&limit=1`), 200)).to.have.length(1);
-    expect((await restore('admin', { collection: 'articles', item: String(id), as_of: revisions[1] })).status).to.equal(204);
+    expect(dataOf(await api('GET', `/items/articles/${String(id)}/history?field=title&limit=1`), 200)).to.have.length(
+      1,
+    );
+    expect((await restore('admin', { collection: 'articles', item: String(id), as_of: revisions[1] })).status).to.equal(
+      204,
+    );
     expect(await articleRow(id)).to.deep.include({ title: 'Second', views: 2 });
   });
 
   it('bad bodies are INVALID_PAYLOAD; moments before the item, unknown and deleted items FORBIDDEN; nothing written', async () => {
     const { id } = await edited();
     const counts = await countRows(db(), TABLES);
-    expect(errorsOf(await restore('admin', { item: id, as_of: day(2) }), 400)).to.deep.equal([['INVALID_PAYLOAD', { reason: '"collection" is required' }]]);
+    expect(errorsOf(await restore('admin', { item: id, as_of: day(2) }), 400)).to.deep.equal([
+      ['INVALID_PAYLOAD', { reason: '"collection" is required' }],
+    ]);
     expect(errorsOf(await restore('admin', { collection: 'articles', as_of: day(2) }), 400)).to.deep.equal([
       ['INVALID_PAYLOAD', { reason: '"item" must be a primary key' }],
     ]);
-    expect(errorsOf(await restore('admin', { collection: 'articles', item: id, as_of: 'last week' }), 400)).to.deep.equal([
-      ['INVALID_PAYLOAD', { reason: '"as_of" must be an ISO 8601 timestamp or a revision id' }],
-    ]);
+    expect(
+      errorsOf(await restore('admin', { collection: 'articles', item: id, as_of: 'last week' }), 400),
+    ).to.deep.equal([['INVALID_PAYLOAD', { reason: '"as_of" must be an ISO 8601 timestamp or a revision id' }]]);
     errorsOf(await restore('admin', [1]), 400);
     errorsOf(await restore('admin', { collection: 'articles', item: id, as_of: '2026-02-01T00:00:00Z' }), 403);
     errorsOf(await restore('admin', { collection: 'articles', item: 99999999, as_of: day(2) }), 403);
@@ -87,7 +100,10 @@ describeEachDatabase('restore an item to a moment (POST /utils/revert with as_of
     expect(await articleRow(id)).to.deep.include({ title: 'Second', views: 2 });
     expect((await restore(editor, { collection: 'articles', item: id, as_of: day(2) })).status).to.equal(204);
     expect(await articleRow(id)).to.deep.include({ title: 'First', views: 1 });
-    const last = await db()('svc_activity').where({ collection: 'articles', item: String(id) }).orderBy('id', 'desc').first<Row>('user');
+    const last = await db()('svc_activity')
+      .where({ collection: 'articles', item: String(id) })
+      .orderBy('id', 'desc')
+      .first<Row>('user');
     expect(last['user']).to.equal(editor.user);
   });
 

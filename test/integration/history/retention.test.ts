@@ -31,7 +31,12 @@ describeEachDatabase('journal retention (pruneJournal)', (ctx) => {
     await stampJournal(db(), 'authors', recent, [9]);
     const activity = await countRows(db(), ['svc_activity']);
     const keptRevisions = await idsOf('svc_revisions', { collection: 'authors', item: String(recent) });
-    const result = await pruneJournal(db(), dialectOf(db()), { activityMs: null, revisionsMs: 25 * DAY, batchSize: 2 }, NOW);
+    const result = await pruneJournal(
+      db(),
+      dialectOf(db()),
+      { activityMs: null, revisionsMs: 25 * DAY, batchSize: 2 },
+      NOW,
+    );
     expect(result).to.deep.equal({ activity: 0, revisions: 3 });
     expect(await idsOf('svc_revisions', { collection: 'authors', item: String(old) })).to.deep.equal([]);
     expect(await idsOf('svc_revisions', { collection: 'authors', item: String(recent) })).to.deep.equal(keptRevisions);
@@ -47,7 +52,9 @@ describeEachDatabase('journal retention (pruneJournal)', (ctx) => {
     await stampJournal(db(), 'authors', old, [1, 1]);
     await stampJournal(db(), 'authors', recent, [9]);
     await pruneJournal(db(), dialectOf(db()), { activityMs: 25 * DAY, revisionsMs: null, batchSize: 1 }, NOW);
-    const left = await db()('svc_activity').where({ collection: 'authors', item: String(old) }).select<Row[]>('action');
+    const left = await db()('svc_activity')
+      .where({ collection: 'authors', item: String(old) })
+      .select<Row[]>('action');
     expect(left.map((r) => r['action'])).to.deep.equal(['comment']);
     expect(await idsOf('svc_revisions', { collection: 'authors', item: String(old) })).to.deep.equal([]);
     expect(await idsOf('svc_activity', { collection: 'authors', item: String(recent) })).to.have.length(1);
@@ -61,11 +68,23 @@ describeEachDatabase(
     it('a server with a retention prunes in the background', async () => {
       const db = ctx().server.db;
       // Rows written before the start would be pruned by then: write and date one now, wait for the next run.
-      await db('svc_activity').insert({ action: 'update', collection: 'svc_roles', item: 'x', timestamp: toDatabaseTimestamp(new Date('2020-01-01T00:00:00Z'), dialectOf(db)) });
+      await db('svc_activity').insert({
+        action: 'update',
+        collection: 'svc_roles',
+        item: 'x',
+        timestamp: toDatabaseTimestamp(new Date('2020-01-01T00:00:00Z'), dialectOf(db)),
+      });
       const row = await db('svc_activity').where({ item: 'x' }).first<Row>('id');
-      await db('svc_revisions').insert({ activity: row['id'], collection: 'svc_roles', item: 'x', data: '{}', delta: '{}' });
+      await db('svc_revisions').insert({
+        activity: row['id'],
+        collection: 'svc_roles',
+        item: 'x',
+        data: '{}',
+        delta: '{}',
+      });
       const deadline = Date.now() + 5000;
-      while ((await db('svc_revisions').where({ item: 'x' })).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while ((await db('svc_revisions').where({ item: 'x' })).length > 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       expect(await db('svc_revisions').where({ item: 'x' })).to.deep.equal([]);
       expect(await db('svc_activity').where({ item: 'x' })).to.have.length(1);
     });

@@ -15,9 +15,16 @@ describeEachDatabase('bulk undo (POST /utils/undo)', (ctx) => {
   const undo = (caller: Caller | undefined | 'admin', body: unknown): Promise<ApiResult> =>
     caller === 'admin' ? api('POST', '/utils/undo', body) : as(caller, 'POST', '/utils/undo', body);
   const articles = async (ids: readonly number[]): Promise<Row[]> =>
-    (await db()('articles').whereIn('id', ids).orderBy('id').select<Row[]>('id', 'title', 'views')).map((r) => ({ ...r, id: Number(r['id']), views: r['views'] === null ? null : Number(r['views']) }));
-  const byAlice = (ids: readonly number[]) => ({ _and: [{ user: { _eq: alice.user } }, { collection: { _eq: 'articles' } }, { item: { _in: ids.map(String) } }] });
-  const article = async (title: string, views: number): Promise<number> => Number(dataOf<Row>(await api('POST', '/items/articles', { title, views }))['id']);
+    (await db()('articles').whereIn('id', ids).orderBy('id').select<Row[]>('id', 'title', 'views')).map((r) => ({
+      ...r,
+      id: Number(r['id']),
+      views: r['views'] === null ? null : Number(r['views']),
+    }));
+  const byAlice = (ids: readonly number[]) => ({
+    _and: [{ user: { _eq: alice.user } }, { collection: { _eq: 'articles' } }, { item: { _in: ids.map(String) } }],
+  });
+  const article = async (title: string, views: number): Promise<number> =>
+    Number(dataOf<Row>(await api('POST', '/items/articles', { title, views }))['id']);
   let alice: Caller;
   let reader: Caller;
 
@@ -45,13 +52,23 @@ describeEachDatabase('bulk undo (POST /utils/undo)', (ctx) => {
     const plan = dataOf<Row[]>(await undo('admin', { filter: byAlice([edited, created]), dry_run: true }));
     expect(plan).to.deep.equal([
       { collection: 'articles', item: String(created), action: 'delete', fields: [], values: {}, conflicts: [] },
-      { collection: 'articles', item: String(edited), action: 'update', fields: ['title', 'views'], values: { title: 'Original', views: 1 }, conflicts: [] },
+      {
+        collection: 'articles',
+        item: String(edited),
+        action: 'update',
+        fields: ['title', 'views'],
+        values: { title: 'Original', views: 1 },
+        conflicts: [],
+      },
     ]);
     expect(await countRows(db(), TABLES)).to.deep.equal(counts);
     expect(dataOf<Row[]>(await undo('admin', { filter: byAlice([edited, created]) }))).to.deep.equal(plan);
     expect(await articles([edited, created])).to.deep.equal([{ id: edited, title: 'Original', views: 1 }]);
     // audited: an update and a delete, by the admin
-    const journal = await db()('svc_activity').where('id', '>', counts['svc_activity'] ?? 0).orderBy('id').select<Row[]>('action', 'item');
+    const journal = await db()('svc_activity')
+      .where('id', '>', counts['svc_activity'] ?? 0)
+      .orderBy('id')
+      .select<Row[]>('action', 'item');
     expect(journal.map((j) => [j['action'], j['item']])).to.deep.equal([
       ['delete', String(created)],
       ['update', String(edited)],
@@ -74,7 +91,9 @@ describeEachDatabase('bulk undo (POST /utils/undo)', (ctx) => {
     expect(errorsOf(await undo('admin', { filter: byAlice([id, other]) }), 422)).to.deep.equal([
       [
         'UNPROCESSABLE_ENTITY',
-        { reason: `Later changes by others touch the same fields ("articles" ${String(id)}: title); send "force": true to undo anyway` },
+        {
+          reason: `Later changes by others touch the same fields ("articles" ${String(id)}: title); send "force": true to undo anyway`,
+        },
       ],
     ]);
     expect(await countRows(db(), TABLES)).to.deep.equal(counts);
@@ -102,7 +121,9 @@ describeEachDatabase('bulk undo (POST /utils/undo)', (ctx) => {
     const id = await article('Original', 1);
     dataOf(await as(alice, 'PATCH', `/items/articles/${String(id)}`, { title: 'By Alice' }));
     const counts = await countRows(db(), TABLES);
-    expect(errorsOf(await undo('admin', {}), 400)).to.deep.equal([['INVALID_PAYLOAD', { reason: '"filter" must be a non-empty filter object of svc_activity' }]]);
+    expect(errorsOf(await undo('admin', {}), 400)).to.deep.equal([
+      ['INVALID_PAYLOAD', { reason: '"filter" must be a non-empty filter object of svc_activity' }],
+    ]);
     expect(errorsOf(await undo('admin', { filter: byAlice([id]), dry_run: 'yes' }), 400)).to.deep.equal([
       ['INVALID_PAYLOAD', { reason: '"dry_run" must be a boolean' }],
     ]);

@@ -30,12 +30,19 @@ function setUp(ctx: () => ServerContext, env: Record<string, string>): () => Set
   let setup: Setup | undefined;
   before(async () => {
     const c = ctx();
-    const res = await c.api('/collections', { method: 'POST', headers: admin, body: JSON.stringify({ collection: COLLECTION, schema: {}, fields: [{ field: 'note', type: 'string' }] }) });
+    const res = await c.api('/collections', {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ collection: COLLECTION, schema: {}, fields: [{ field: 'note', type: 'string' }] }),
+    });
     expect(res.status, await res.text()).to.equal(200);
     const role = await createRole(c.server.db, { ip_access: ALLOWED, admin_access: true });
     const limitedToken = `ip-limited-${randomUUID()}`;
     await createUser(c.server.db, { role, token: limitedToken });
-    const viaExpress = await startServer(testConfig(c.database, env), { logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }), fastPath: false });
+    const viaExpress = await startServer(testConfig(c.database, env), {
+      logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+      fastPath: false,
+    });
     setup = { viaExpress, limitedToken };
   });
   after(async () => {
@@ -67,10 +74,17 @@ async function limitedWrite(api: Api, token: string, headers: Record<string, str
 /** Writes an item as admin with `headers` through `api`, and returns the `ip` its activity row got. */
 async function journaledIp(ctx: () => ServerContext, api: Api, headers: Record<string, string>): Promise<unknown> {
   const note = `journaled ${randomUUID()}`;
-  const res = await api(`/items/${COLLECTION}`, { method: 'POST', headers: { ...admin, ...headers }, body: JSON.stringify({ note }) });
+  const res = await api(`/items/${COLLECTION}`, {
+    method: 'POST',
+    headers: { ...admin, ...headers },
+    body: JSON.stringify({ note }),
+  });
   expect(res.status, await res.text()).to.equal(200);
   const [item] = await ctx().server.db(COLLECTION).where('note', note).pluck('id');
-  const rows = await ctx().server.db('svc_activity').where({ collection: COLLECTION, item: String(item), action: 'create' }).pluck('ip');
+  const rows = await ctx()
+    .server.db('svc_activity')
+    .where({ collection: COLLECTION, item: String(item), action: 'create' })
+    .pluck('ip');
   expect(rows).to.have.length(1);
   return rows[0];
 }
@@ -91,8 +105,16 @@ describeEachDatabase(
       it(`${door}: a role limited to ${ALLOWED} is refused directly and with X-Forwarded-For: ${ALLOWED}`, async () => {
         const before = await notesWritten(ctx);
         await expectOnlyError(await limitedWrite(api, setup().limitedToken, {}), 401, 'INVALID_IP');
-        await expectOnlyError(await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': ALLOWED }), 401, 'INVALID_IP');
-        await expectOnlyError(await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': `1.2.3.4, ${ALLOWED}` }), 401, 'INVALID_IP');
+        await expectOnlyError(
+          await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': ALLOWED }),
+          401,
+          'INVALID_IP',
+        );
+        await expectOnlyError(
+          await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': `1.2.3.4, ${ALLOWED}` }),
+          401,
+          'INVALID_IP',
+        );
         expect(await notesWritten(ctx), 'nothing written').to.equal(before);
       });
 
@@ -103,16 +125,32 @@ describeEachDatabase(
 
     it("a login's session and activity record the peer, not the header", async () => {
       const user = await createUser(ctx().server.db);
-      const res = await postJson(ctx().api, '/auth/login', { email: user.email, password: user.password }, { 'X-Forwarded-For': ALLOWED });
+      const res = await postJson(
+        ctx().api,
+        '/auth/login',
+        { email: user.email, password: user.password },
+        { 'X-Forwarded-For': ALLOWED },
+      );
       expect(res.status).to.equal(200);
-      expect(await ctx().server.db('svc_sessions').where('user', user.id).pluck('ip')).to.satisfy((ips: unknown[]) => ips.length === 1 && LOCAL.includes(ips[0] as string));
-      expect(await ctx().server.db('svc_activity').where({ action: 'login', item: user.id }).pluck('ip')).to.satisfy((ips: unknown[]) => ips.length === 1 && LOCAL.includes(ips[0] as string));
+      expect(await ctx().server.db('svc_sessions').where('user', user.id).pluck('ip')).to.satisfy(
+        (ips: unknown[]) => ips.length === 1 && LOCAL.includes(ips[0] as string),
+      );
+      expect(await ctx().server.db('svc_activity').where({ action: 'login', item: user.id }).pluck('ip')).to.satisfy(
+        (ips: unknown[]) => ips.length === 1 && LOCAL.includes(ips[0] as string),
+      );
     });
 
     it('the registration limiter counts the peer: rotating X-Forwarded-For does not bypass it', async () => {
-      await ctx().server.db('svc_settings').update({ public_registration: true, public_registration_verify_email: false, public_registration_role: null });
+      await ctx()
+        .server.db('svc_settings')
+        .update({ public_registration: true, public_registration_verify_email: false, public_registration_role: null });
       const register = (i: number) =>
-        postJson(ctx().api, '/users/register', { email: `rotating-${randomUUID().slice(0, 8)}@example.com`, password: 'a-password-1' }, { 'X-Forwarded-For': `198.51.100.${i}` });
+        postJson(
+          ctx().api,
+          '/users/register',
+          { email: `rotating-${randomUUID().slice(0, 8)}@example.com`, password: 'a-password-1' },
+          { 'X-Forwarded-For': `198.51.100.${i}` },
+        );
       for (let i = 1; i <= 2; i++) expect((await register(i)).status).to.equal(204);
       await expectOnlyError(await register(3), 429, 'REQUESTS_EXCEEDED');
       await expectOnlyError(await register(4), 429, 'REQUESTS_EXCEEDED');
@@ -120,7 +158,10 @@ describeEachDatabase(
       expect(Number(row?.['n']), 'the refused attempts wrote nothing').to.equal(2);
     });
   },
-  { targets: [sqliteTarget], env: { LOGIN_STALL_TIME: '0', RATE_LIMITER_REGISTRATION_POINTS: '2', RATE_LIMITER_REGISTRATION_DURATION: '60' } },
+  {
+    targets: [sqliteTarget],
+    env: { LOGIN_STALL_TIME: '0', RATE_LIMITER_REGISTRATION_POINTS: '2', RATE_LIMITER_REGISTRATION_DURATION: '60' },
+  },
 );
 
 const HOPS = { IP_TRUST_PROXY: '2' };
@@ -133,17 +174,32 @@ describeEachDatabase(
     for (const [door, api] of doors(ctx, setup)) {
       it(`${door}: the address two hops away is the client; what the client wrote before it is not`, async () => {
         const before = await notesWritten(ctx);
-        expect((await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': `6.6.6.6, ${ALLOWED}, 192.0.2.1` })).status).to.equal(200);
-        await expectOnlyError(await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': `${ALLOWED}, 6.6.6.6, 192.0.2.1` }), 401, 'INVALID_IP');
+        expect(
+          (await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': `6.6.6.6, ${ALLOWED}, 192.0.2.1` }))
+            .status,
+        ).to.equal(200);
+        await expectOnlyError(
+          await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': `${ALLOWED}, 6.6.6.6, 192.0.2.1` }),
+          401,
+          'INVALID_IP',
+        );
         expect(await notesWritten(ctx)).to.equal(before + 1);
-        expect(await journaledIp(ctx, api, { 'X-Forwarded-For': `6.6.6.6, 203.0.113.5, 192.0.2.1` })).to.equal('203.0.113.5');
+        expect(await journaledIp(ctx, api, { 'X-Forwarded-For': `6.6.6.6, 203.0.113.5, 192.0.2.1` })).to.equal(
+          '203.0.113.5',
+        );
       });
     }
   },
   { targets: [sqliteTarget], env: HOPS },
 );
 
-const PROXIES = { IP_TRUST_PROXY: 'loopback,192.0.2.0/24', IP_CUSTOM_HEADER: 'X-Real-IP', LOGIN_STALL_TIME: '0', RATE_LIMITER_REGISTRATION_POINTS: '2', RATE_LIMITER_REGISTRATION_DURATION: '60' };
+const PROXIES = {
+  IP_TRUST_PROXY: 'loopback,192.0.2.0/24',
+  IP_CUSTOM_HEADER: 'X-Real-IP',
+  LOGIN_STALL_TIME: '0',
+  RATE_LIMITER_REGISTRATION_POINTS: '2',
+  RATE_LIMITER_REGISTRATION_DURATION: '60',
+};
 
 describeEachDatabase(
   'caller IP with IP_TRUST_PROXY as a list of proxies, and IP_CUSTOM_HEADER',
@@ -152,21 +208,40 @@ describeEachDatabase(
 
     for (const [door, api] of doors(ctx, setup)) {
       it(`${door}: past the listed proxies, the first other address is the client`, async () => {
-        expect((await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': `6.6.6.6, ${ALLOWED}, 192.0.2.1` })).status).to.equal(200);
-        await expectOnlyError(await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': `${ALLOWED}, 198.51.100.1` }), 401, 'INVALID_IP');
-        expect(await journaledIp(ctx, api, { 'X-Forwarded-For': `${ALLOWED}, 198.51.100.1, 192.0.2.9` })).to.equal('198.51.100.1');
+        expect(
+          (await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': `6.6.6.6, ${ALLOWED}, 192.0.2.1` }))
+            .status,
+        ).to.equal(200);
+        await expectOnlyError(
+          await limitedWrite(api, setup().limitedToken, { 'X-Forwarded-For': `${ALLOWED}, 198.51.100.1` }),
+          401,
+          'INVALID_IP',
+        );
+        expect(await journaledIp(ctx, api, { 'X-Forwarded-For': `${ALLOWED}, 198.51.100.1, 192.0.2.9` })).to.equal(
+          '198.51.100.1',
+        );
       });
 
       it(`${door}: a trusted proxy's IP_CUSTOM_HEADER names the client`, async () => {
-        expect((await limitedWrite(api, setup().limitedToken, { 'X-Real-IP': ALLOWED, 'X-Forwarded-For': '6.6.6.6' })).status).to.equal(200);
+        expect(
+          (await limitedWrite(api, setup().limitedToken, { 'X-Real-IP': ALLOWED, 'X-Forwarded-For': '6.6.6.6' }))
+            .status,
+        ).to.equal(200);
         expect(await journaledIp(ctx, api, { 'X-Real-IP': '203.0.113.8' })).to.equal('203.0.113.8');
       });
     }
 
     it('the registration limiter counts the address the trusted proxies saw, not what the client wrote', async () => {
-      await ctx().server.db('svc_settings').update({ public_registration: true, public_registration_verify_email: false, public_registration_role: null });
+      await ctx()
+        .server.db('svc_settings')
+        .update({ public_registration: true, public_registration_verify_email: false, public_registration_role: null });
       const register = (i: number) =>
-        postJson(ctx().api, '/users/register', { email: `behind-proxy-${randomUUID().slice(0, 8)}@example.com`, password: 'a-password-1' }, { 'X-Forwarded-For': `10.0.0.${i}, 198.51.100.77, 192.0.2.1` });
+        postJson(
+          ctx().api,
+          '/users/register',
+          { email: `behind-proxy-${randomUUID().slice(0, 8)}@example.com`, password: 'a-password-1' },
+          { 'X-Forwarded-For': `10.0.0.${i}, 198.51.100.77, 192.0.2.1` },
+        );
       for (let i = 1; i <= 2; i++) expect((await register(i)).status).to.equal(204);
       await expectOnlyError(await register(3), 429, 'REQUESTS_EXCEEDED');
       const [row] = await ctx().server.db('svc_users').where('email', 'like', 'behind-proxy-%').count({ n: '*' });

@@ -23,7 +23,14 @@ describeEachDatabase('http: reads answered before Express equal Express answers'
     });
     const caller = await createCaller(c.server.db);
     limited = caller.token;
-    await grant(c, caller.role, [{ collection: 'articles', action: 'read', fields: ['id', 'title'], permissions: { status: { _eq: 'published' } } }]);
+    await grant(c, caller.role, [
+      {
+        collection: 'articles',
+        action: 'read',
+        fields: ['id', 'title'],
+        permissions: { status: { _eq: 'published' } },
+      },
+    ]);
     await c.server.schema.invalidate();
   });
 

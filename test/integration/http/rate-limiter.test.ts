@@ -10,13 +10,24 @@ type Api = (path: string, init?: RequestInit) => Promise<Response>;
 
 // Long windows: no test depends on one ending.
 // The tests name the client in X-Forwarded-For: one proxy hop (the test itself) is trusted.
-const PER_IP = { RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '3', RATE_LIMITER_DURATION: '600', IP_TRUST_PROXY: 'true' };
+const PER_IP = {
+  RATE_LIMITER_ENABLED: 'true',
+  RATE_LIMITER_POINTS: '3',
+  RATE_LIMITER_DURATION: '600',
+  IP_TRUST_PROXY: 'true',
+};
 
 // The namespace keeps these counters apart from other suites' servers on the same Redis.
-const redisEnv = { ...PER_IP, REDIS: TEST_REDIS_URL, RATE_LIMITER_STORE: 'redis', CACHE_NAMESPACE: `limiter-test-${randomBytes(6).toString('hex')}` };
+const redisEnv = {
+  ...PER_IP,
+  REDIS: TEST_REDIS_URL,
+  RATE_LIMITER_STORE: 'redis',
+  CACHE_NAMESPACE: `limiter-test-${randomBytes(6).toString('hex')}`,
+};
 
 /** A request from `ip` (with IP_TRUST_PROXY=true, X-Forwarded-For names the client). */
-const from = (api: Api, ip: string, path = '/server/info') => api(path, { headers: { 'X-Forwarded-For': ip, Authorization: `Bearer ${TEST_ADMIN.token}` } });
+const from = (api: Api, ip: string, path = '/server/info') =>
+  api(path, { headers: { 'X-Forwarded-For': ip, Authorization: `Bearer ${TEST_ADMIN.token}` } });
 
 async function expectLimited(res: Response, durationSeconds: number): Promise<void> {
   const retryAfter = Number(res.headers.get('retry-after'));
@@ -32,7 +43,7 @@ describeEachDatabase(
       for (let i = 0; i < 3; i++) expect((await from(ctx().api, '10.0.0.1')).status).to.equal(200);
       const refused = await from(ctx().api, '10.0.0.1');
       await expectLimited(refused, 600);
-      expect((refused.headers.get('retry-after') ?? '')).to.match(/^\d+$/);
+      expect(refused.headers.get('retry-after') ?? '').to.match(/^\d+$/);
       // Every route counts, authentication included.
       await expectLimited(await from(ctx().api, '10.0.0.1', '/auth'), 600);
     });
@@ -58,7 +69,10 @@ describeEachDatabase(
       await expectLimited(await from(ctx().api, '10.1.0.99'), 600);
     });
   },
-  { targets: [sqliteTarget], env: { RATE_LIMITER_GLOBAL_ENABLED: 'true', RATE_LIMITER_GLOBAL_POINTS: '4', RATE_LIMITER_GLOBAL_DURATION: '600' } },
+  {
+    targets: [sqliteTarget],
+    env: { RATE_LIMITER_GLOBAL_ENABLED: 'true', RATE_LIMITER_GLOBAL_POINTS: '4', RATE_LIMITER_GLOBAL_DURATION: '600' },
+  },
 );
 
 describeEachDatabase(
@@ -69,7 +83,9 @@ describeEachDatabase(
     });
 
     it('are shared by every instance', async () => {
-      const second = await startServer(testConfig(ctx().database, redisEnv), { logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }) });
+      const second = await startServer(testConfig(ctx().database, redisEnv), {
+        logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+      });
       try {
         const other: Api = (path, init) => fetch(second.url + path, init);
         expect((await from(ctx().api, '10.2.0.1')).status).to.equal(200);

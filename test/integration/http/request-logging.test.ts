@@ -4,7 +4,6 @@ import { capturingLogger } from '../../support/capturing-logger.js';
 import { TEST_ADMIN, describeEachDatabase, testConfig } from '../../support/server.js';
 import { createQueryFixture } from '../query/fixture-schema.js';
 
-
 /** What a request line says, without what differs from run to run. */
 function essence(line: Record<string, unknown> | undefined) {
   const req = line?.['req'] as Record<string, unknown> | undefined;

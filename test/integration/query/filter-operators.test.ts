@@ -138,6 +138,10 @@ describeEachDatabase('read: filter operators', (ctx) => {
     expect(await adminIds(ctx(), `/items/articles?fields=id&filter[title][_eq]=${hostile}`)).to.deep.equal([]);
     expect(await adminIds(ctx(), `/items/articles?fields=id&search=${hostile}`)).to.deep.equal([]);
     const e = await errorOf(adminRead(ctx(), `/items/articles?fields=id&filter[ti"tle][_eq]=1`));
-    expect(e).to.deep.equal({ status: 400, code: 'INVALID_QUERY', reason: 'Invalid filter key "ti"tle" on "articles"' });
+    expect(e).to.deep.equal({
+      status: 400,
+      code: 'INVALID_QUERY',
+      reason: 'Invalid filter key "ti"tle" on "articles"',
+    });
   });
 });

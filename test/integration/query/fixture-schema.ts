@@ -130,8 +130,19 @@ export async function createQueryFixture(ctx: ServerContext): Promise<void> {
   if (ctx.dialect === 'postgres') {
     // seed() inserted its rows with their keys: move the sequences past them, so that
     // items the tests create get new keys.
-    const tables = ['countries', 'authors', 'articles', 'comments', 'categories', 'articles_categories', 'headings', 'texts', 'articles_sections'];
-    for (const table of tables) await db.raw(`select setval(pg_get_serial_sequence(?, 'id'), (select max(id) from ??))`, [table, table]);
+    const tables = [
+      'countries',
+      'authors',
+      'articles',
+      'comments',
+      'categories',
+      'articles_categories',
+      'headings',
+      'texts',
+      'articles_sections',
+    ];
+    for (const table of tables)
+      await db.raw(`select setval(pg_get_serial_sequence(?, 'id'), (select max(id) from ??))`, [table, table]);
   }
   await ctx.server.schema.invalidate();
 }

@@ -66,7 +66,17 @@ describeEachDatabase('read: JSON written by the database equals shaped rows', (c
         pin: 'not-a-real-hash',
         uid: '0a0b0c0d-0e0f-4a1b-8c2d-3e4f5a6b7c8d',
       },
-      { ratio: -2e-7, ratio4: 0, amount: '0', price: '0', big: '0', local_at: '1999-12-31 00:00:00', at: '1970-01-02 00:00:00', labels: '', flag: false },
+      {
+        ratio: -2e-7,
+        ratio4: 0,
+        amount: '0',
+        price: '0',
+        big: '0',
+        local_at: '1999-12-31 00:00:00',
+        at: '1970-01-02 00:00:00',
+        labels: '',
+        flag: false,
+      },
       {},
     ]);
     if (c.dialect === 'postgres') await db('measures').insert({ ratio: Number.NaN, ratio4: Number.POSITIVE_INFINITY });
@@ -74,9 +84,19 @@ describeEachDatabase('read: JSON written by the database equals shaped rows', (c
     limited = await createCaller(db);
     const published = { status: { _eq: 'published' } };
     await grant(c, limited.role, [
-      { collection: 'articles', action: 'read', permissions: published, fields: ['id', 'title', 'author', 'comments', 'categories'] },
+      {
+        collection: 'articles',
+        action: 'read',
+        permissions: published,
+        fields: ['id', 'title', 'author', 'comments', 'categories'],
+      },
       { collection: 'authors', action: 'read', permissions: { id: { _neq: 2 } }, fields: ['id', 'name', 'articles'] },
-      { collection: 'comments', action: 'read', permissions: { text: { _ncontains: 'spam' } }, fields: ['id', 'text', 'author'] },
+      {
+        collection: 'comments',
+        action: 'read',
+        permissions: { text: { _ncontains: 'spam' } },
+        fields: ['id', 'text', 'author'],
+      },
       { collection: 'articles_categories', action: 'read', permissions: { categories_id: { _neq: 1 } } },
       { collection: 'categories', action: 'read' },
     ]);
@@ -90,7 +110,10 @@ describeEachDatabase('read: JSON written by the database equals shaped rows', (c
   const QUERIES: readonly [string, string][] = [
     ['measures', 'fields=*&sort=id'],
     ['measures', 'fields=id,at,local_at,labels,pin&sort=-at'],
-    ['articles', 'fields=id,title,status,views,rating,big,featured,published_on,published,created,starts,tags,uid,secret,author&sort=id'],
+    [
+      'articles',
+      'fields=id,title,status,views,rating,big,featured,published_on,published,created,starts,tags,uid,secret,author&sort=id',
+    ],
     ['articles', 'fields=id,title,author.name,author.country.name,comments.text,comments.author.name&sort=-id'],
     ['articles', 'fields=id,comments,categories&sort=id'],
     ['articles', 'fields=id,categories.categories_id.name,categories.categories_id.id&sort=title'],
@@ -115,7 +138,10 @@ describeEachDatabase('read: JSON written by the database equals shaped rows', (c
       'fields=id,authors.name,authors.articles.comments,authors.articles.categories&deep[authors][_sort]=-name&deep[authors][articles][_sort]=-id' +
         '&deep[authors][articles][comments][_sort]=-id&deep[authors][articles][categories][_limit]=1&sort=id',
     ],
-    ['articles', 'fields=id,sections.id,sections.collection&deep[sections][_sort]=-sort&deep[sections][_filter][collection][_eq]=headings&sort=id'],
+    [
+      'articles',
+      'fields=id,sections.id,sections.collection&deep[sections][_sort]=-sort&deep[sections][_filter][collection][_eq]=headings&sort=id',
+    ],
     [
       'articles',
       'fields=id,writer.name,notes.text,notes.by.country.name&alias[writer]=author&alias[notes]=comments' +
@@ -242,8 +268,15 @@ function inSpelling(text: string): string {
 async function readSetup(c: ServerContext, caller?: Caller): Promise<{ ctx: ReadContext; reader: Reader }> {
   const db = c.server.db;
   const overview = await c.server.schema.getOverview();
-  const who = caller === undefined ? { user: null, role: null, admin: true } : { user: caller.user, role: caller.role, admin: false };
+  const who =
+    caller === undefined
+      ? { user: null, role: null, admin: true }
+      : { user: caller.user, role: caller.role, admin: false };
   const accountability = { ...who, app: caller === undefined, ip: null, userAgent: null, origin: null };
-  const reader = await readerOf({ db, permissions: new PermissionStore(db, { enabled: false }) }, overview, accountability);
+  const reader = await readerOf(
+    { db, permissions: new PermissionStore(db, { enabled: false }) },
+    overview,
+    accountability,
+  );
   return { ctx: { db, overview, limits: queryLimits(loadConfig({})) }, reader };
 }

@@ -34,7 +34,10 @@ describeEachDatabase('read: items routes', (ctx) => {
         views: 5,
       },
     ]);
-    const [second] = (await adminData(ctx(), '/items/articles?fields=data,featured,rating,tags,secret&filter[id][_eq]=2')) as unknown[];
+    const [second] = (await adminData(
+      ctx(),
+      '/items/articles?fields=data,featured,rating,tags,secret&filter[id][_eq]=2',
+    )) as unknown[];
     expect(second).to.deep.equal({ data: [1, 2, 3], featured: false, rating: '1.00', tags: ['blue'], secret: null });
   });
 
@@ -61,7 +64,10 @@ describeEachDatabase('read: items routes', (ctx) => {
   });
 
   it('limit, offset, page, sort and meta', async () => {
-    const res = await adminRead(ctx(), '/items/articles?fields=id&filter[status][_neq]=archived&sort=-id&limit=2&page=2&meta=*');
+    const res = await adminRead(
+      ctx(),
+      '/items/articles?fields=id&filter[status][_neq]=archived&sort=-id&limit=2&page=2&meta=*',
+    );
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ meta: { total_count: 4, filter_count: 3 }, data: [{ id: 1 }] });
     expect(Object.keys(res.body)).to.deep.equal(['meta', 'data']);
@@ -118,7 +124,14 @@ describeEachDatabase('read: items routes', (ctx) => {
       '/items/articles?aggregate[countDistinct]=status&aggregate[avg]=views&aggregate[min]=views&aggregate[max]=big&aggregate[count]=rating&aggregate[countAll]=*&fields=title',
     );
     expect(overall).to.deep.equal([
-      { countDistinct: { status: 3 }, avg: { views: 3 }, min: { views: 0 }, max: { big: '9007199254740993' }, count: { rating: 2 }, countAll: 4 },
+      {
+        countDistinct: { status: 3 },
+        avg: { views: 3 },
+        min: { views: 0 },
+        max: { big: '9007199254740993' },
+        count: { rating: 2 },
+        countAll: 4,
+      },
     ]);
     const byYear = await adminData(
       ctx(),
@@ -148,17 +161,36 @@ describeEachDatabase('read: items routes', (ctx) => {
       },
     ];
     expect(users).to.deep.equal(expected);
-    expect(await adminData(ctx(), '/items/svc_users?fields=email,password,token,tfa_secret,role.name,role.admin_access')).to.deep.equal(expected);
-    expect(await adminData(ctx(), '/items/directus_users?fields=email,password,token,tfa_secret,role.name,role.admin_access')).to.deep.equal(expected);
+    expect(
+      await adminData(ctx(), '/items/svc_users?fields=email,password,token,tfa_secret,role.name,role.admin_access'),
+    ).to.deep.equal(expected);
+    expect(
+      await adminData(
+        ctx(),
+        '/items/directus_users?fields=email,password,token,tfa_secret,role.name,role.admin_access',
+      ),
+    ).to.deep.equal(expected);
     const [admin] = (await adminData(ctx(), '/users?fields=id')) as { id: string }[];
-    expect(await adminData(ctx(), `/users/${admin?.id ?? ''}?fields=email`)).to.deep.equal({ email: 'admin@example.com' });
+    expect(await adminData(ctx(), `/users/${admin?.id ?? ''}?fields=email`)).to.deep.equal({
+      email: 'admin@example.com',
+    });
     const roles = (await adminData(ctx(), '/roles?fields=name,users.email,ip_access')) as unknown[];
     expect(roles).to.deep.equal([{ name: 'Administrator', users: [{ email: 'admin@example.com' }], ip_access: null }]);
-    const settings = (await adminData(ctx(), '/settings?fields=project_name,project_color,public_registration')) as unknown;
-    expect(settings).to.deep.equal({ project_name: 'Content Data Service', project_color: '#6644FF', public_registration: false });
+    const settings = (await adminData(
+      ctx(),
+      '/settings?fields=project_name,project_color,public_registration',
+    )) as unknown;
+    expect(settings).to.deep.equal({
+      project_name: 'Content Data Service',
+      project_color: '#6644FF',
+      public_registration: false,
+    });
     expect(await adminData(ctx(), '/activity')).to.deep.equal([]);
     expect(await errorOf(adminRead(ctx(), '/revisions/1'))).to.include({ status: 403, code: 'FORBIDDEN' });
-    expect(await errorOf(adminRead(ctx(), '/users?filter[password][_eq]=x'))).to.include({ status: 400, code: 'INVALID_QUERY' });
+    expect(await errorOf(adminRead(ctx(), '/users?filter[password][_eq]=x'))).to.include({
+      status: 400,
+      code: 'INVALID_QUERY',
+    });
     expect(await adminData(ctx(), '/users?fields=email&filter[password][_nnull]=true')).to.have.length(1);
   });
 

@@ -22,28 +22,46 @@ describeEachDatabase(
 
     it('filter: as deep as the limit answers, one field deeper is 400 INVALID_QUERY', async () => {
       const atLimit = { article: { author: { name: { _eq: 'Ann' } } } };
-      expect(await adminData(ctx(), `/items/comments?fields=id&sort=id&filter=${q(atLimit)}`)).to.deep.equal([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 5 }]);
+      expect(await adminData(ctx(), `/items/comments?fields=id&sort=id&filter=${q(atLimit)}`)).to.deep.equal([
+        { id: 1 },
+        { id: 2 },
+        { id: 3 },
+        { id: 5 },
+      ]);
       const viaSome = { comments: { _some: { author: { name: { _eq: 'Ann' } } } } };
-      expect(await adminData(ctx(), `/items/articles?fields=id&sort=id&filter=${q(viaSome)}`)).to.deep.equal([{ id: 2 }, { id: 3 }]);
+      expect(await adminData(ctx(), `/items/articles?fields=id&sort=id&filter=${q(viaSome)}`)).to.deep.equal([
+        { id: 2 },
+        { id: 3 },
+      ]);
       const tooDeep = { article: { author: { country: { code: { _eq: 'NL' } } } } };
       expect(await errorOf(adminRead(ctx(), `/items/comments?fields=id&filter=${q(tooDeep)}`))).to.deep.equal(EXCEEDED);
       const inGroup = { _and: [{ id: { _gt: 0 } }, { _or: [tooDeep] }] };
       expect(await errorOf(adminRead(ctx(), `/items/comments?fields=id&filter=${q(inGroup)}`))).to.deep.equal(EXCEEDED);
-      expect(await errorOf(adminRead(ctx(), '/items/comments', { query: { fields: ['id'], filter: tooDeep } }))).to.deep.equal(EXCEEDED);
+      expect(
+        await errorOf(adminRead(ctx(), '/items/comments', { query: { fields: ['id'], filter: tooDeep } })),
+      ).to.deep.equal(EXCEEDED);
     });
 
     it('sort and fields: paths of more names than the limit are refused', async () => {
-      expect(await adminData(ctx(), '/items/comments?fields=id&sort=article.author.name,id&filter[id][_lte]=2')).to.deep.equal([
-        { id: 1 },
-        { id: 2 },
-      ]);
-      expect(await errorOf(adminRead(ctx(), '/items/comments?fields=id&sort=article.author.country.code'))).to.deep.equal(EXCEEDED);
-      expect(await errorOf(adminRead(ctx(), '/items/comments?fields=id&sort=-article.author.country.code'))).to.deep.equal(EXCEEDED);
-      expect(await errorOf(adminRead(ctx(), '/items/comments?fields=article.author.country.code'))).to.deep.equal(EXCEEDED);
+      expect(
+        await adminData(ctx(), '/items/comments?fields=id&sort=article.author.name,id&filter[id][_lte]=2'),
+      ).to.deep.equal([{ id: 1 }, { id: 2 }]);
+      expect(
+        await errorOf(adminRead(ctx(), '/items/comments?fields=id&sort=article.author.country.code')),
+      ).to.deep.equal(EXCEEDED);
+      expect(
+        await errorOf(adminRead(ctx(), '/items/comments?fields=id&sort=-article.author.country.code')),
+      ).to.deep.equal(EXCEEDED);
+      expect(await errorOf(adminRead(ctx(), '/items/comments?fields=article.author.country.code'))).to.deep.equal(
+        EXCEEDED,
+      );
     });
 
     it('deep: each relation counts, and so do its _filter and _sort below it', async () => {
-      const ok = await adminData(ctx(), `/items/articles?fields=id,comments.id&filter[id][_eq]=1&deep=${q({ comments: { _filter: { author: { name: { _eq: 'Bob' } } } } })}`);
+      const ok = await adminData(
+        ctx(),
+        `/items/articles?fields=id,comments.id&filter[id][_eq]=1&deep=${q({ comments: { _filter: { author: { name: { _eq: 'Bob' } } } } })}`,
+      );
       expect(ok).to.deep.equal([{ id: 1, comments: [{ id: 1 }, { id: 3 }] }]);
       const cases = [
         { comments: { _filter: { author: { country: { code: { _eq: 'NL' } } } } } },
@@ -51,14 +69,21 @@ describeEachDatabase(
         { comments: { author: { country: { authors: { _limit: 1 } } } } },
       ];
       for (const deep of cases) {
-        expect(await errorOf(adminRead(ctx(), `/items/articles?fields=id,comments.id&deep=${q(deep)}`)), JSON.stringify(deep)).to.deep.equal(EXCEEDED);
+        expect(
+          await errorOf(adminRead(ctx(), `/items/articles?fields=id,comments.id&deep=${q(deep)}`)),
+          JSON.stringify(deep),
+        ).to.deep.equal(EXCEEDED);
       }
     });
 
     it('aggregates and meta counts check the filter too', async () => {
       const tooDeep = q({ article: { author: { country: { code: { _eq: 'NL' } } } } });
-      expect(await errorOf(adminRead(ctx(), `/items/comments?aggregate[count]=*&filter=${tooDeep}`))).to.deep.equal(EXCEEDED);
-      expect(await errorOf(adminRead(ctx(), `/items/comments?meta=filter_count&filter=${tooDeep}`))).to.deep.equal(EXCEEDED);
+      expect(await errorOf(adminRead(ctx(), `/items/comments?aggregate[count]=*&filter=${tooDeep}`))).to.deep.equal(
+        EXCEEDED,
+      );
+      expect(await errorOf(adminRead(ctx(), `/items/comments?meta=filter_count&filter=${tooDeep}`))).to.deep.equal(
+        EXCEEDED,
+      );
     });
 
     it('GraphQL: the same limit on filter, sort and nested arguments', async () => {
@@ -69,17 +94,29 @@ describeEachDatabase(
       ];
       for (const query of queries) {
         const res = await graphql(ctx(), query);
-        expect(res.body.errors?.[0]?.extensions, query).to.deep.include({ code: 'INVALID_QUERY', reason: EXCEEDED.reason });
-        expect(res.body.data ?? null, query).to.satisfy((data: unknown) => data === null || Object.values(data as object).every((v) => v === null));
+        expect(res.body.errors?.[0]?.extensions, query).to.deep.include({
+          code: 'INVALID_QUERY',
+          reason: EXCEEDED.reason,
+        });
+        expect(res.body.data ?? null, query).to.satisfy(
+          (data: unknown) => data === null || Object.values(data as object).every((v) => v === null),
+        );
       }
-      const res = await graphql(ctx(), '{ comments(filter: { article: { author: { name: { _eq: "Ann" } } } }) { id } }');
+      const res = await graphql(
+        ctx(),
+        '{ comments(filter: { article: { author: { name: { _eq: "Ann" } } } }) { id } }',
+      );
       expect(res.body).to.deep.equal({ data: { comments: [{ id: '1' }, { id: '2' }, { id: '3' }, { id: '5' }] } });
     });
 
     it('a permission filter is not limited (Directus checks the query only)', async () => {
       const caller = await createCaller(ctx().server.db);
       await grant(ctx(), caller.role, [
-        { collection: 'comments', action: 'read', permissions: { article: { author: { country: { code: { _eq: 'NL' } } } } } },
+        {
+          collection: 'comments',
+          action: 'read',
+          permissions: { article: { author: { country: { code: { _eq: 'NL' } } } } },
+        },
       ]);
       const res = await call(ctx(), caller.token, 'GET', '/items/comments?fields=id&sort=id');
       expect(res.status, JSON.stringify(res.body)).to.equal(200);

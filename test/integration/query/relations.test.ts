@@ -28,7 +28,10 @@ describeEachDatabase('read: relations, deep, alias', (ctx) => {
   });
 
   it('o2m at depth 3: country → authors → articles → comments', async () => {
-    const data = await adminData(ctx(), '/items/countries?fields=code,authors.name,authors.articles.id,authors.articles.comments.text');
+    const data = await adminData(
+      ctx(),
+      '/items/countries?fields=code,authors.name,authors.articles.id,authors.articles.comments.text',
+    );
     expect(data).to.deep.equal([
       {
         code: 'NL',
@@ -130,9 +133,15 @@ describeEachDatabase('read: relations, deep, alias', (ctx) => {
 
   it('deep reaches through m2m junctions and filters m2o rows to null', async () => {
     const deep = encodeURIComponent(
-      JSON.stringify({ categories: { _limit: 5, categories_id: { _filter: { name: { _eq: 'tech' } } } }, author: { _filter: { name: { _eq: 'Bob' } } } }),
+      JSON.stringify({
+        categories: { _limit: 5, categories_id: { _filter: { name: { _eq: 'tech' } } } },
+        author: { _filter: { name: { _eq: 'Bob' } } },
+      }),
     );
-    const data = await adminData(ctx(), `/items/articles?fields=id,author.name,categories.categories_id.name&filter[id][_eq]=1&deep=${deep}`);
+    const data = await adminData(
+      ctx(),
+      `/items/articles?fields=id,author.name,categories.categories_id.name&filter[id][_eq]=1&deep=${deep}`,
+    );
     expect(data).to.deep.equal([
       { id: 1, author: null, categories: [{ categories_id: null }, { categories_id: { name: 'tech' } }] },
     ]);
@@ -144,7 +153,10 @@ describeEachDatabase('read: relations, deep, alias', (ctx) => {
       '/items/articles?fields=comments.id&filter[id][_eq]=1&deep[comments][_limit]=2&deep[comments][_page]=2',
     );
     expect(data).to.deep.equal([{ comments: [{ id: 3 }] }]);
-    const searched = await adminData(ctx(), '/items/articles?fields=comments.id&filter[id][_eq]=1&deep[comments][_search]=spam');
+    const searched = await adminData(
+      ctx(),
+      '/items/articles?fields=comments.id&filter[id][_eq]=1&deep[comments][_search]=spam',
+    );
     expect(searched).to.deep.equal([{ comments: [{ id: 2 }] }]);
   });
 
@@ -153,11 +165,16 @@ describeEachDatabase('read: relations, deep, alias', (ctx) => {
       ctx(),
       '/items/articles?alias[headline]=title&alias[top]=comments&alias[last]=comments&fields=id,headline,top.text,last.text&deep[top][_limit]=1&deep[last][_sort]=-id&deep[last][_limit]=1&filter[id][_eq]=1',
     );
-    expect(data).to.deep.equal([{ id: 1, headline: 'Hello world', top: [{ text: 'c1 good' }], last: [{ text: 'c3 good' }] }]);
+    expect(data).to.deep.equal([
+      { id: 1, headline: 'Hello world', top: [{ text: 'c1 good' }], last: [{ text: 'c3 good' }] },
+    ]);
   });
 
   it('*.* expands one level of every relation; functions read as <field>_<fn>', async () => {
-    const [comment] = (await adminData(ctx(), '/items/comments?fields=*.*&filter[id][_eq]=4')) as Record<string, unknown>[];
+    const [comment] = (await adminData(ctx(), '/items/comments?fields=*.*&filter[id][_eq]=4')) as Record<
+      string,
+      unknown
+    >[];
     expect(comment?.['text']).to.equal('d1');
     expect(comment?.['author']).to.deep.include({ id: 1, name: 'Ann', country: 1, articles: [1, 3] });
     expect(comment?.['article']).to.deep.include({ id: 2, title: 'Second thoughts', comments: [4] });
@@ -174,7 +191,10 @@ describeEachDatabase('read: relations, deep, alias', (ctx) => {
   it('sorts by m2o paths and functions', async () => {
     const data = await adminData(ctx(), '/items/articles?fields=id&filter[author][_nnull]=true&sort=-author.name,id');
     expect(data).to.deep.equal([{ id: 2 }, { id: 1 }, { id: 3 }]);
-    const byYear = await adminData(ctx(), '/items/articles?fields=id&filter[published][_nnull]=true&sort=year(published)');
+    const byYear = await adminData(
+      ctx(),
+      '/items/articles?fields=id&filter[published][_nnull]=true&sort=year(published)',
+    );
     expect(byYear).to.deep.equal([{ id: 2 }, { id: 1 }]);
   });
 
@@ -200,7 +220,9 @@ describeEachDatabase('read: relations, deep, alias', (ctx) => {
     const statements = await statementsDuring(ctx(), async (token) => {
       const headers = { Authorization: `Bearer ${token}` };
       expect((await ctx().api('/items/articles?fields=id,comments.text&meta=*', { headers })).status).to.equal(200);
-      expect((await ctx().api('/items/articles/1?fields=id,comments.text,author.name', { headers })).status).to.equal(200);
+      expect((await ctx().api('/items/articles/1?fields=id,comments.text,author.name', { headers })).status).to.equal(
+        200,
+      );
     });
     expect(statements).to.have.length(3);
   });

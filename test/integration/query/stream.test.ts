@@ -26,10 +26,21 @@ describeEachDatabase(
         t.string('text', 40);
       });
       await db('svc_fields').insert({ collection: 'events', field: 'notes', special: 'o2m' });
-      await db('svc_relations').insert({ many_collection: 'event_notes', many_field: 'event', one_collection: 'events', one_field: 'notes' });
-      const events = Array.from({ length: ROWS }, (_, i) => ({ id: i + 1, n: ((i + 1) * 37) % ROWS, label: `e${i + 1}` }));
+      await db('svc_relations').insert({
+        many_collection: 'event_notes',
+        many_field: 'event',
+        one_collection: 'events',
+        one_field: 'notes',
+      });
+      const events = Array.from({ length: ROWS }, (_, i) => ({
+        id: i + 1,
+        n: ((i + 1) * 37) % ROWS,
+        label: `e${i + 1}`,
+      }));
       await db.batchInsert('events', events, 25);
-      await db('event_notes').insert(events.filter((e) => e.id % 10 === 0).map((e) => ({ event: e.id, text: `note ${e.id}` })));
+      await db('event_notes').insert(
+        events.filter((e) => e.id % 10 === 0).map((e) => ({ event: e.id, text: `note ${e.id}` })),
+      );
       await ctx().server.schema.invalidate();
     });
 
@@ -37,7 +48,9 @@ describeEachDatabase(
       await adminData(ctx(), '/items/events?fields=id&limit=1');
       let body: { data: { id: number; notes: { text: string }[] }[] } | undefined;
       const statements = await statementsDuring(ctx(), async (token) => {
-        const res = await ctx().api('/items/events?fields=id,notes.text&limit=-1', { headers: { Authorization: `Bearer ${token}` } });
+        const res = await ctx().api('/items/events?fields=id,notes.text&limit=-1', {
+          headers: { Authorization: `Bearer ${token}` },
+        });
         expect(res.status).to.equal(200);
         expect(res.headers.get('content-type')).to.match(/^application\/json/);
         body = (await res.json()) as typeof body;
@@ -62,7 +75,9 @@ describeEachDatabase(
       expect(streamed).to.deep.equal(bounded);
       expect(streamed).to.have.length(ROWS - 5 - 3);
       const byKey = await adminData(ctx(), '/items/events?fields=id&sort=-id&limit=-1&offset=2');
-      expect((byKey as { id: number }[]).map((e) => e.id)).to.deep.equal(Array.from({ length: ROWS - 2 }, (_, i) => ROWS - 2 - i));
+      expect((byKey as { id: number }[]).map((e) => e.id)).to.deep.equal(
+        Array.from({ length: ROWS - 2 }, (_, i) => ROWS - 2 - i),
+      );
     });
 
     it('a bad query on an unlimited read still gets its error response', async () => {
@@ -70,9 +85,9 @@ describeEachDatabase(
         headers: { Authorization: 'Bearer test-admin-static-token' },
       });
       expect(res.status).to.equal(400);
-      expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).to.equal(
-        'INVALID_QUERY',
-      );
+      expect(
+        ((await res.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code,
+      ).to.equal('INVALID_QUERY');
     });
   },
   { env: { EXPORT_BATCH_SIZE: String(BATCH) } },

@@ -11,7 +11,9 @@ const FIELDS = ['test_timestamp', 'test_datetime', 'test_date', 'test_time'] as 
 describeEachDatabase('filters on temporal fields with values in the API format', (ctx) => {
   const api = schemaApi(ctx);
   const ids = async (filter: unknown): Promise<unknown[]> => {
-    const data: Row[] = expectOk(await api('GET', `/items/moments?fields=id&sort=id&filter=${encodeURIComponent(JSON.stringify(filter))}`));
+    const data: Row[] = expectOk(
+      await api('GET', `/items/moments?fields=id&sort=id&filter=${encodeURIComponent(JSON.stringify(filter))}`),
+    );
     return data.map((row) => row['id']);
   };
   let first: Row;
@@ -33,8 +35,18 @@ describeEachDatabase('filters on temporal fields with values in the API format',
     );
     const created: Row[] = expectOk(
       await api('POST', '/items/moments', [
-        { test_timestamp: '1974-08-06T11:01:51.000Z', test_datetime: '1974-08-06T11:01:51', test_date: '1974-08-06', test_time: '11:01:51' },
-        { test_timestamp: '2001-02-03T04:05:06.000Z', test_datetime: '2001-02-03T04:05:06', test_date: '2001-02-03', test_time: '14:05:06' },
+        {
+          test_timestamp: '1974-08-06T11:01:51.000Z',
+          test_datetime: '1974-08-06T11:01:51',
+          test_date: '1974-08-06',
+          test_time: '11:01:51',
+        },
+        {
+          test_timestamp: '2001-02-03T04:05:06.000Z',
+          test_datetime: '2001-02-03T04:05:06',
+          test_date: '2001-02-03',
+          test_time: '14:05:06',
+        },
       ]),
     );
     [first = {}, second = {}] = created;
@@ -62,7 +74,12 @@ describeEachDatabase('filters on temporal fields with values in the API format',
 
   it('the filter forms of a moment: with or without milliseconds, zone or T', async () => {
     const idA = first['id'];
-    for (const value of ['1974-08-06T11:01:51.000Z', '1974-08-06T11:01:51Z', '1974-08-06 11:01:51', '1974-08-06T13:01:51+02:00']) {
+    for (const value of [
+      '1974-08-06T11:01:51.000Z',
+      '1974-08-06T11:01:51Z',
+      '1974-08-06 11:01:51',
+      '1974-08-06T13:01:51+02:00',
+    ]) {
       expect(await ids({ test_timestamp: { _eq: value } }), value).to.deep.equal([idA]);
     }
     for (const value of ['1974-08-06T11:01:51', '1974-08-06 11:01:51', '1974-08-06T11:01:51.000']) {
@@ -75,13 +92,27 @@ describeEachDatabase('filters on temporal fields with values in the API format',
     if (ctx().dialect !== 'sqlite') this.skip(); // typed columns elsewhere: one stored form
     const { db } = ctx().server;
     await db('moments').insert([
-      { id: 10, test_timestamp: '1990-01-01 00:00:00', test_datetime: '1990-01-01T00:00:00', test_date: '1990-01-01', test_time: '09:30' },
-      { id: 11, test_timestamp: Date.parse('1995-05-05T05:05:05.500Z'), test_datetime: '1995-05-05 05:05:05.500', test_date: '1995-05-05', test_time: '09:30:00.000' },
+      {
+        id: 10,
+        test_timestamp: '1990-01-01 00:00:00',
+        test_datetime: '1990-01-01T00:00:00',
+        test_date: '1990-01-01',
+        test_time: '09:30',
+      },
+      {
+        id: 11,
+        test_timestamp: Date.parse('1995-05-05T05:05:05.500Z'),
+        test_datetime: '1995-05-05 05:05:05.500',
+        test_date: '1995-05-05',
+        test_time: '09:30:00.000',
+      },
     ]);
     try {
       expect(await ids({ test_timestamp: { _eq: '1990-01-01T00:00:00.000Z' } })).to.deep.equal([10]);
       expect(await ids({ test_timestamp: { _eq: '1995-05-05T05:05:05.500Z' } })).to.deep.equal([11]);
-      expect(await ids({ test_timestamp: { _between: ['1990-01-01T00:00:00Z', '1995-05-05T05:05:05.500Z'] } })).to.deep.equal([10, 11]);
+      expect(
+        await ids({ test_timestamp: { _between: ['1990-01-01T00:00:00Z', '1995-05-05T05:05:05.500Z'] } }),
+      ).to.deep.equal([10, 11]);
       expect(await ids({ test_datetime: { _eq: '1990-01-01T00:00:00' } })).to.deep.equal([10]);
       expect(await ids({ test_datetime: { _eq: '1995-05-05T05:05:05.500' } })).to.deep.equal([11]);
       expect(await ids({ test_time: { _eq: '09:30:00' } })).to.deep.equal([10, 11]);

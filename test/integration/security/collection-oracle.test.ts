@@ -34,7 +34,12 @@ const WATCHED: readonly (readonly [string, string])[] = [
 type Probe = (ctx: ServerContext, token: string | undefined, collection: string) => Promise<JsonResponse>;
 
 const json =
-  (method: string, path: (c: string) => string, body?: unknown, headers: Readonly<Record<string, string>> = {}): Probe =>
+  (
+    method: string,
+    path: (c: string) => string,
+    body?: unknown,
+    headers: Readonly<Record<string, string>> = {},
+  ): Probe =>
   (ctx, token, collection) =>
     call(ctx, token, method, path(collection), body, headers);
 
@@ -64,15 +69,28 @@ const WRITABLE_ONLY = ['secrets', 'steps'];
 const READABLE_ONLY = ['secrets'];
 const OTHER_ROUTES: readonly (readonly [string, Probe, readonly string[]])[] = [
   ['POST /utils/export with an empty body', json('POST', (c) => `/utils/export/${c}`, {}), READABLE_ONLY],
-  ['POST /utils/export with a bad format', json('POST', (c) => `/utils/export/${c}`, { format: 'pdf', query: {} }), READABLE_ONLY],
+  [
+    'POST /utils/export with a bad format',
+    json('POST', (c) => `/utils/export/${c}`, { format: 'pdf', query: {} }),
+    READABLE_ONLY,
+  ],
   ['POST /utils/import with a JSON body', json('POST', (c) => `/utils/import/${c}`, { file: 'x' }), WRITABLE_ONLY],
-  ['POST /utils/import with a file of another type', form((c) => `/utils/import/${c}`, [['file', 'x', 'x.txt', 'text/plain']]), WRITABLE_ONLY],
+  [
+    'POST /utils/import with a file of another type',
+    form((c) => `/utils/import/${c}`, [['file', 'x', 'x.txt', 'text/plain']]),
+    WRITABLE_ONLY,
+  ],
   ['POST /utils/import without a file part', form((c) => `/utils/import/${c}`, [['note', 'x']]), WRITABLE_ONLY],
   ['POST /utils/sort with an empty body', json('POST', (c) => `/utils/sort/${c}`, {}), WRITABLE_ONLY],
-  ['POST /utils/sort of a collection without a sort field', json('POST', (c) => `/utils/sort/${c}`, { item: 1, to: 2 }), WRITABLE_ONLY],
+  [
+    'POST /utils/sort of a collection without a sort field',
+    json('POST', (c) => `/utils/sort/${c}`, { item: 1, to: 2 }),
+    WRITABLE_ONLY,
+  ],
   [
     'POST /activity/comment on a key no row can have',
-    (ctx, token, collection) => call(ctx, token, 'POST', '/activity/comment', { collection, item: 'not-a-key', comment: 'x' }),
+    (ctx, token, collection) =>
+      call(ctx, token, 'POST', '/activity/comment', { collection, item: 'not-a-key', comment: 'x' }),
     WRITABLE_ONLY,
   ],
   ['GET /fields/:collection', json('GET', (c) => `/fields/${c}`), READABLE_ONLY],
@@ -87,7 +105,10 @@ describeEachDatabase(
 
     before(async () => {
       ctx = context();
-      callers = [['anonymous', undefined], ['a limited role', await createWorld(ctx)]];
+      callers = [
+        ['anonymous', undefined],
+        ['a limited role', await createWorld(ctx)],
+      ];
     });
 
     /** `probe` on `existing` and on a missing collection: one FORBIDDEN, the same, and nothing written. */
@@ -111,8 +132,14 @@ describeEachDatabase(
     }
 
     it('items: POST to a singleton (a route that does not exist) is FORBIDDEN first', async () => {
-      await expectNoOracle(json('POST', (c) => `/items/${c}`, { headline: 'x' }), ['front_page']);
-      await expectNoOracle(json('POST', (c) => `/items/${c}`, { headline: 'x' }, VIA_EXPRESS), ['front_page']);
+      await expectNoOracle(
+        json('POST', (c) => `/items/${c}`, { headline: 'x' }),
+        ['front_page'],
+      );
+      await expectNoOracle(
+        json('POST', (c) => `/items/${c}`, { headline: 'x' }, VIA_EXPRESS),
+        ['front_page'],
+      );
     });
 
     for (const [name, probe, existing] of OTHER_ROUTES) {
@@ -122,7 +149,10 @@ describeEachDatabase(
     it('GraphQL utils_sort answers the same errors for a forbidden and a missing collection', async () => {
       for (const [, token] of callers) {
         const sort = (collection: string) =>
-          graphql(ctx, `mutation { utils_sort(collection: "${collection}", item: "1", to: "2") }`, { scope: 'system', token: token ?? null });
+          graphql(ctx, `mutation { utils_sort(collection: "${collection}", item: "1", to: "2") }`, {
+            scope: 'system',
+            token: token ?? null,
+          });
         const missing = await sort(MISSING);
         expect(missing.body.errors?.map((e) => e.extensions['code'])).to.deep.equal(['FORBIDDEN']);
         expect(await sort('secrets')).to.deep.equal(missing);
@@ -155,7 +185,10 @@ async function createWorld(ctx: ServerContext): Promise<string> {
   await db('svc_collections').insert({ collection: 'steps', sort_field: 'sort' });
   await db('svc_collections').insert({ collection: 'front_page', singleton: true });
   await db('secrets').insert([{ name: 'one' }, { name: 'two' }]);
-  await db('steps').insert([{ name: 'a', sort: 1 }, { name: 'b', sort: 2 }]);
+  await db('steps').insert([
+    { name: 'a', sort: 1 },
+    { name: 'b', sort: 2 },
+  ]);
   const role = await createCaller(db, { app: true });
   await grant(ctx, role.role, [{ collection: 'steps', action: 'read' }]);
   return role.token;

@@ -50,12 +50,19 @@ describeEachDatabase(
       ctx = context();
       await createQueryFixture(ctx);
       commenter = await createCaller(ctx.server.db, { app: true });
-      await grant(ctx, commenter.role, [{ collection: 'articles', action: 'read', permissions: { status: { _eq: 'published' } } }]);
-      ownComment = String(dataOf<Row>(await as('POST', '/comments', { collection: 'articles', item: '1', comment: 'mine' }))['id']);
+      await grant(ctx, commenter.role, [
+        { collection: 'articles', action: 'read', permissions: { status: { _eq: 'published' } } },
+      ]);
+      ownComment = String(
+        dataOf<Row>(await as('POST', '/comments', { collection: 'articles', item: '1', comment: 'mine' }))['id'],
+      );
     });
 
     /** Every target refused the same way by `create`, and no row of the journal or comments written. */
-    async function expectAllRefused(create: (target: Target) => Promise<JsonResponse>, targets: readonly Target[] = REFUSED_TARGETS): Promise<void> {
+    async function expectAllRefused(
+      create: (target: Target) => Promise<JsonResponse>,
+      targets: readonly Target[] = REFUSED_TARGETS,
+    ): Promise<void> {
       const before = await dumpTables(ctx.server.db, WATCHED);
       const [first, ...rest] = targets;
       if (first === undefined) throw new Error('no targets');
@@ -65,13 +72,22 @@ describeEachDatabase(
     }
 
     it('a comment on a readable item is written (the control case)', async () => {
-      const made = dataOf<Row>(await as('POST', '/activity/comment?fields=collection,item,comment', { collection: 'articles', item: '3', comment: 'fine' }));
+      const made = dataOf<Row>(
+        await as('POST', '/activity/comment?fields=collection,item,comment', {
+          collection: 'articles',
+          item: '3',
+          comment: 'fine',
+        }),
+      );
       expect(made).to.deep.equal({ collection: 'articles', item: '3', comment: 'fine' });
     });
 
     it('a comment without its collection or item is a bad payload, not a refusal', async () => {
       const before = await dumpTables(ctx.server.db, WATCHED);
-      for (const body of [{ item: '1', comment: 'x' }, { collection: 'articles', comment: 'x' }]) {
+      for (const body of [
+        { item: '1', comment: 'x' },
+        { collection: 'articles', comment: 'x' },
+      ]) {
         const res = await as('POST', '/comments', body);
         expect(res.status, JSON.stringify(res.body)).to.equal(400);
       }
@@ -80,12 +96,19 @@ describeEachDatabase(
 
     it('POST /comments', () => expectAllRefused((t) => as('POST', '/comments', { ...t, comment: 'sneaky' })));
 
-    it('POST /items/svc_comments', () => expectAllRefused((t) => as('POST', '/items/svc_comments', { ...t, comment: 'sneaky' })));
+    it('POST /items/svc_comments', () =>
+      expectAllRefused((t) => as('POST', '/items/svc_comments', { ...t, comment: 'sneaky' })));
 
     it('POST /comments with an array: one refused target refuses all', () =>
-      expectAllRefused((t) => as('POST', '/comments', [{ collection: 'articles', item: '1', comment: 'ok' }, { ...t, comment: 'sneaky' }])));
+      expectAllRefused((t) =>
+        as('POST', '/comments', [
+          { collection: 'articles', item: '1', comment: 'ok' },
+          { ...t, comment: 'sneaky' },
+        ]),
+      ));
 
-    it('POST /activity/comment', () => expectAllRefused((t) => as('POST', '/activity/comment', { ...t, comment: 'sneaky' })));
+    it('POST /activity/comment', () =>
+      expectAllRefused((t) => as('POST', '/activity/comment', { ...t, comment: 'sneaky' })));
 
     it('moving an own comment onto another item', async () => {
       await expectAllRefused((t) => as('PATCH', `/comments/${ownComment}`, t));
@@ -97,8 +120,15 @@ describeEachDatabase(
 
     it('GraphQL create_comments_item and create_comment', async () => {
       const system = { scope: 'system', token: commenter.token } as const;
-      const errorsOf = (res: GraphqlResponse) => [res.status, res.body.errors?.map((e) => [e.message, e.extensions['code']]), res.body.data];
-      for (const mutation of ['create_comments_item(data: { collection: "%c", item: "%i", comment: "x" }) { id }', 'create_comment(collection: "%c", item: "%i", comment: "x") { id }']) {
+      const errorsOf = (res: GraphqlResponse) => [
+        res.status,
+        res.body.errors?.map((e) => [e.message, e.extensions['code']]),
+        res.body.data,
+      ];
+      for (const mutation of [
+        'create_comments_item(data: { collection: "%c", item: "%i", comment: "x" }) { id }',
+        'create_comment(collection: "%c", item: "%i", comment: "x") { id }',
+      ]) {
         const before = await dumpTables(ctx.server.db, WATCHED);
         const answers = [];
         for (const target of REFUSED_TARGETS) {
@@ -106,7 +136,11 @@ describeEachDatabase(
           answers.push(errorsOf(await graphql(ctx, `mutation { ${text} }`, system)));
         }
         const name = mutation.slice(0, mutation.indexOf('('));
-        expect(answers[0]).to.deep.equal([200, [["You don't have permission to access this.", 'FORBIDDEN']], { [name]: null }]);
+        expect(answers[0]).to.deep.equal([
+          200,
+          [["You don't have permission to access this.", 'FORBIDDEN']],
+          { [name]: null },
+        ]);
         for (const answer of answers) expect(answer).to.deep.equal(answers[0]);
         expect(await dumpTables(ctx.server.db, WATCHED), 'no row changed').to.deep.equal(before);
       }

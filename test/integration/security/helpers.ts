@@ -5,7 +5,10 @@ import { expectForbidden, type JsonResponse } from '../access/permission-helpers
 export type Row = Record<string, unknown>;
 
 /** Every table of `watched` (table, key to order by), dumped whole: the fixtures are small. */
-export async function dumpTables(db: Knex, watched: readonly (readonly [string, string])[]): Promise<Record<string, Row[]>> {
+export async function dumpTables(
+  db: Knex,
+  watched: readonly (readonly [string, string])[],
+): Promise<Record<string, Row[]>> {
   const dump: Record<string, Row[]> = {};
   for (const [table, key] of watched) dump[table] = await db(table).orderBy(key).select<Row[]>('*');
   return dump;

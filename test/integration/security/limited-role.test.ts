@@ -7,7 +7,17 @@ import { describeEachDatabase, type ServerContext } from '../../support/server.j
 import { mariadbTarget, postgresTarget, sqliteTarget, type DatabaseTarget } from '../../support/services.js';
 import { createQueryFixture } from '../query/fixture-schema.js';
 import { createUser, expectOnlyError, postJson } from '../auth/helpers.js';
-import { asAdmin, call, createCaller, dataOf, expectForbidden, grant, idsOf, type Caller, type JsonResponse } from '../access/permission-helpers.js';
+import {
+  asAdmin,
+  call,
+  createCaller,
+  dataOf,
+  expectForbidden,
+  grant,
+  idsOf,
+  type Caller,
+  type JsonResponse,
+} from '../access/permission-helpers.js';
 import { dumpTables as dumpWatched, expectSameRefusal, type Row } from './helpers.js';
 
 /*
@@ -70,17 +80,41 @@ const refused = async (w: World, path: string) => expectForbidden(await get(w, p
 
 const ATTEMPTS: readonly Attempt[] = [
   // Relational filters and deep reads through a forbidden collection.
-  { name: 'filter on a many-to-one into a forbidden collection', core: true, run: (w) => refused(w, '/items/authors?filter[country][name][_eq]=Netherlands') },
-  { name: 'filter through a many-to-many into a forbidden collection', core: true, run: (w) => refused(w, '/items/articles?filter[categories][categories_id][name][_eq]=news') },
-  { name: 'nested fields through a forbidden junction', core: true, run: (w) => refused(w, '/items/articles?fields=id,categories.categories_id.name') },
-  { name: 'deep filter on a forbidden field of a readable relation', run: (w) => refused(w, '/items/articles?fields=comments.id&deep[comments][_filter][author][_eq]=3') },
-  { name: 'deep sort on a forbidden field of a readable relation', run: (w) => refused(w, '/items/articles?fields=comments.id&deep[comments][_sort]=author') },
-  { name: 'filter on a forbidden field of a readable related collection', core: true, run: (w) => refused(w, '/items/comments?filter[article][body][_contains]=First') },
+  {
+    name: 'filter on a many-to-one into a forbidden collection',
+    core: true,
+    run: (w) => refused(w, '/items/authors?filter[country][name][_eq]=Netherlands'),
+  },
+  {
+    name: 'filter through a many-to-many into a forbidden collection',
+    core: true,
+    run: (w) => refused(w, '/items/articles?filter[categories][categories_id][name][_eq]=news'),
+  },
+  {
+    name: 'nested fields through a forbidden junction',
+    core: true,
+    run: (w) => refused(w, '/items/articles?fields=id,categories.categories_id.name'),
+  },
+  {
+    name: 'deep filter on a forbidden field of a readable relation',
+    run: (w) => refused(w, '/items/articles?fields=comments.id&deep[comments][_filter][author][_eq]=3'),
+  },
+  {
+    name: 'deep sort on a forbidden field of a readable relation',
+    run: (w) => refused(w, '/items/articles?fields=comments.id&deep[comments][_sort]=author'),
+  },
+  {
+    name: 'filter on a forbidden field of a readable related collection',
+    core: true,
+    run: (w) => refused(w, '/items/comments?filter[article][body][_contains]=First'),
+  },
   {
     name: 'filter into related rows outside the row filter matches nothing',
     core: true,
     async run(w) {
-      expect(idsOf(await asAdmin(w.ctx, 'GET', '/items/comments?filter[article][status][_eq]=draft'))).to.deep.equal([4]);
+      expect(idsOf(await asAdmin(w.ctx, 'GET', '/items/comments?filter[article][status][_eq]=draft'))).to.deep.equal([
+        4,
+      ]);
       expect(dataOf(await get(w, '/items/comments?filter[article][status][_eq]=draft'))).to.deep.equal([]);
     },
   },
@@ -88,20 +122,35 @@ const ATTEMPTS: readonly Attempt[] = [
     name: '_some / _none over hidden related rows',
     async run(w) {
       expect(dataOf(await get(w, '/items/articles?filter[comments][_some][text][_contains]=spam'))).to.deep.equal([]);
-      expect(idsOf(await get(w, '/items/articles?filter[comments][_none][text][_contains]=spam'))).to.deep.equal([1, 3]);
+      expect(idsOf(await get(w, '/items/articles?filter[comments][_none][text][_contains]=spam'))).to.deep.equal([
+        1, 3,
+      ]);
       expect(idsOf(await get(w, '/items/articles?filter[comments][_null]=true'))).to.deep.equal([]);
     },
   },
   {
     name: 'count() of a relation counts only readable rows',
     core: true,
-    run: async (w) => expect(dataOf(await get(w, '/items/articles?fields=id,count(comments)'))).to.deep.equal([{ id: 1, comments_count: 2 }, { id: 3, comments_count: 1 }]),
+    run: async (w) =>
+      expect(dataOf(await get(w, '/items/articles?fields=id,count(comments)'))).to.deep.equal([
+        { id: 1, comments_count: 2 },
+        { id: 3, comments_count: 1 },
+      ]),
   },
-  { name: 'count() of a relation into a forbidden collection', run: (w) => refused(w, '/items/articles?filter[count(categories)][_gt]=0') },
+  {
+    name: 'count() of a relation into a forbidden collection',
+    run: (w) => refused(w, '/items/articles?filter[count(categories)][_gt]=0'),
+  },
   // Sort, aggregate, groupBy, search on forbidden fields.
   { name: 'sort on a forbidden field', core: true, run: (w) => refused(w, '/items/articles?sort=body') },
-  { name: 'sort on a forbidden field of a related collection', run: (w) => refused(w, '/items/articles?sort=author.email') },
-  { name: 'sort through a many-to-one into a forbidden collection', run: (w) => refused(w, '/items/authors?sort=country.name') },
+  {
+    name: 'sort on a forbidden field of a related collection',
+    run: (w) => refused(w, '/items/articles?sort=author.email'),
+  },
+  {
+    name: 'sort through a many-to-one into a forbidden collection',
+    run: (w) => refused(w, '/items/authors?sort=country.name'),
+  },
   {
     name: 'sort through a many-to-one orders a hidden row as empty',
     async run(w) {
@@ -112,13 +161,27 @@ const ATTEMPTS: readonly Attempt[] = [
     },
   },
   { name: 'aggregate of a forbidden field', core: true, run: (w) => refused(w, '/items/articles?aggregate[max]=big') },
-  { name: 'groupBy a forbidden field', core: true, run: (w) => refused(w, '/items/articles?aggregate[count]=*&groupBy[]=body') },
+  {
+    name: 'groupBy a forbidden field',
+    core: true,
+    run: (w) => refused(w, '/items/articles?aggregate[count]=*&groupBy[]=body'),
+  },
   {
     name: 'aggregates count only readable rows',
-    run: async (w) => expect(dataOf(await get(w, '/items/articles?aggregate[count]=*&aggregate[sum]=views'))).to.deep.equal([{ count: 2, sum: { views: 13 } }]),
+    run: async (w) =>
+      expect(dataOf(await get(w, '/items/articles?aggregate[count]=*&aggregate[sum]=views'))).to.deep.equal([
+        { count: 2, sum: { views: 13 } },
+      ]),
   },
-  { name: 'search never matches forbidden fields', core: true, run: async (w) => expect(dataOf(await get(w, '/items/articles?search=First'))).to.deep.equal([]) },
-  { name: 'search never matches hidden rows', run: async (w) => expect(dataOf(await get(w, '/items/articles?search=Kite'))).to.deep.equal([]) },
+  {
+    name: 'search never matches forbidden fields',
+    core: true,
+    run: async (w) => expect(dataOf(await get(w, '/items/articles?search=First'))).to.deep.equal([]),
+  },
+  {
+    name: 'search never matches hidden rows',
+    run: async (w) => expect(dataOf(await get(w, '/items/articles?search=Kite'))).to.deep.equal([]),
+  },
   { name: 'alias of a forbidden field', run: (w) => refused(w, '/items/articles?alias[x]=body&fields=x') },
   { name: 'a function of a forbidden field', run: (w) => refused(w, '/items/articles?fields=year(published)') },
   {
@@ -130,13 +193,22 @@ const ATTEMPTS: readonly Attempt[] = [
     },
   },
   // Many-to-any branches into a forbidden collection.
-  { name: 'm2a fields scoped to a forbidden collection', core: true, run: (w) => refused(w, '/items/articles?fields=sections.item:texts.body') },
-  { name: 'm2a filter scoped to a forbidden collection', run: (w) => refused(w, '/items/articles?filter[sections][item:texts][body][_contains]=x') },
+  {
+    name: 'm2a fields scoped to a forbidden collection',
+    core: true,
+    run: (w) => refused(w, '/items/articles?fields=sections.item:texts.body'),
+  },
+  {
+    name: 'm2a filter scoped to a forbidden collection',
+    run: (w) => refused(w, '/items/articles?filter[sections][item:texts][body][_contains]=x'),
+  },
   {
     name: 'm2a wildcard leaves a forbidden branch as its key',
     core: true,
     async run(w) {
-      const [article] = dataOf<Row[]>(await get(w, '/items/articles?fields=sections.collection,sections.item.*&filter[id][_eq]=1'));
+      const [article] = dataOf<Row[]>(
+        await get(w, '/items/articles?fields=sections.collection,sections.item.*&filter[id][_eq]=1'),
+      );
       expect(article).to.deep.equal({
         sections: [
           { collection: 'texts', item: '1' },
@@ -174,7 +246,9 @@ const ATTEMPTS: readonly Attempt[] = [
     name: 'an asset of a file the role may not read reads like a missing one',
     async run(w) {
       const hidden = await w.ctx.api(`/assets/${w.file}`, { headers: { Authorization: `Bearer ${w.role.token}` } });
-      const missing = await w.ctx.api('/assets/00000000-0000-4000-8000-000000000000', { headers: { Authorization: `Bearer ${w.role.token}` } });
+      const missing = await w.ctx.api('/assets/00000000-0000-4000-8000-000000000000', {
+        headers: { Authorization: `Bearer ${w.role.token}` },
+      });
       expect([hidden.status, await hidden.text()]).to.deep.equal([missing.status, await missing.text()]);
       expect(hidden.status).to.equal(403);
     },
@@ -211,7 +285,11 @@ const ATTEMPTS: readonly Attempt[] = [
     name: 'a static token cannot be probed through a filter, sort or aggregate, even by an admin',
     core: true,
     async run(w) {
-      const probe = await asAdmin(w.ctx, 'GET', `/users?filter[token][_starts_with]=${encodeURIComponent(w.role.token.slice(0, 8))}`);
+      const probe = await asAdmin(
+        w.ctx,
+        'GET',
+        `/users?filter[token][_starts_with]=${encodeURIComponent(w.role.token.slice(0, 8))}`,
+      );
       expect(probe.status).to.equal(400);
       expect(JSON.stringify(probe.body)).to.not.include(w.role.user);
       expectForbidden(await asAdmin(w.ctx, 'GET', '/users?sort=token'));
@@ -222,59 +300,146 @@ const ATTEMPTS: readonly Attempt[] = [
   {
     name: 'update of an item outside the update filter reads like a missing one',
     core: true,
-    run: async (w) => expectSameRefusal(await w.as('PATCH', '/items/articles/2', { title: 'Hijacked' }), await w.as('PATCH', '/items/articles/99999', { title: 'Hijacked' })),
+    run: async (w) =>
+      expectSameRefusal(
+        await w.as('PATCH', '/items/articles/2', { title: 'Hijacked' }),
+        await w.as('PATCH', '/items/articles/99999', { title: 'Hijacked' }),
+      ),
   },
-  { name: 'update of a field outside the update fields', core: true, run: async (w) => expectForbidden(await w.as('PATCH', '/items/articles/1', { status: 'draft' })) },
-  { name: 'a batch update with one hidden item', run: async (w) => expectForbidden(await w.as('PATCH', '/items/articles', { keys: [1, 2], data: { title: 'Both' } })) },
+  {
+    name: 'update of a field outside the update fields',
+    core: true,
+    run: async (w) => expectForbidden(await w.as('PATCH', '/items/articles/1', { status: 'draft' })),
+  },
+  {
+    name: 'a batch update with one hidden item',
+    run: async (w) =>
+      expectForbidden(await w.as('PATCH', '/items/articles', { keys: [1, 2], data: { title: 'Both' } })),
+  },
   {
     name: 'an update by query cannot select hidden items',
     core: true,
-    run: async (w) => expect(dataOf(await w.as('PATCH', '/items/articles', { query: { filter: { id: { _eq: 2 } } }, data: { title: 'Hidden' } }))).to.deep.equal([]),
+    run: async (w) =>
+      expect(
+        dataOf(
+          await w.as('PATCH', '/items/articles', { query: { filter: { id: { _eq: 2 } } }, data: { title: 'Hidden' } }),
+        ),
+      ).to.deep.equal([]),
   },
   {
     name: 'delete without delete permission reads like a missing item',
     core: true,
-    run: async (w) => expectSameRefusal(await w.as('DELETE', '/items/articles/1'), await w.as('DELETE', '/items/articles/99999')),
+    run: async (w) =>
+      expectSameRefusal(await w.as('DELETE', '/items/articles/1'), await w.as('DELETE', '/items/articles/99999')),
   },
-  { name: 'create without create permission', core: true, run: async (w) => expectForbidden(await w.as('POST', '/items/comments', { text: 'hello', article: 1 })) },
-  { name: 'a nested many-to-one create into a collection without create permission', core: true, run: async (w) => expectForbidden(await w.as('POST', '/items/articles', { title: 'Nested', author: { name: 'Eve' } })) },
+  {
+    name: 'create without create permission',
+    core: true,
+    run: async (w) => expectForbidden(await w.as('POST', '/items/comments', { text: 'hello', article: 1 })),
+  },
+  {
+    name: 'a nested many-to-one create into a collection without create permission',
+    core: true,
+    run: async (w) =>
+      expectForbidden(await w.as('POST', '/items/articles', { title: 'Nested', author: { name: 'Eve' } })),
+  },
   {
     name: 'a nested many-to-any create into a forbidden branch',
-    run: async (w) => expectForbidden(await w.as('POST', '/items/articles', { title: 'Nested', sections: [{ collection: 'texts', item: { body: 'smuggled' } }] })),
+    run: async (w) =>
+      expectForbidden(
+        await w.as('POST', '/items/articles', {
+          title: 'Nested',
+          sections: [{ collection: 'texts', item: { body: 'smuggled' } }],
+        }),
+      ),
   },
-  { name: 'a nested one-to-many update of hidden rows', run: async (w) => expectForbidden(await w.as('POST', '/items/articles', { title: 'Nested', comments: [2] })) },
-  { name: 'revert of a revision of a hidden item', core: true, run: async (w) => expectForbidden(await w.as('POST', `/utils/revert/${w.revisions.hiddenItem}`)) },
-  { name: 'sort without update permission on the sort field', run: async (w) => expectForbidden(await w.as('POST', '/utils/sort/steps', { item: 1, to: 2 })) },
+  {
+    name: 'a nested one-to-many update of hidden rows',
+    run: async (w) => expectForbidden(await w.as('POST', '/items/articles', { title: 'Nested', comments: [2] })),
+  },
+  {
+    name: 'revert of a revision of a hidden item',
+    core: true,
+    run: async (w) => expectForbidden(await w.as('POST', `/utils/revert/${w.revisions.hiddenItem}`)),
+  },
+  {
+    name: 'sort without update permission on the sort field',
+    run: async (w) => expectForbidden(await w.as('POST', '/utils/sort/steps', { item: 1, to: 2 })),
+  },
   {
     name: 'import into a collection without create and update permission',
     async run(w) {
       const form = new FormData();
-      form.append('file', new Blob([JSON.stringify([{ name: 'Imported' }])], { type: 'application/json' }), 'rows.json');
-      const res = await w.ctx.api('/utils/import/countries', { method: 'POST', body: form, headers: { Authorization: `Bearer ${w.role.token}` } });
+      form.append(
+        'file',
+        new Blob([JSON.stringify([{ name: 'Imported' }])], { type: 'application/json' }),
+        'rows.json',
+      );
+      const res = await w.ctx.api('/utils/import/countries', {
+        method: 'POST',
+        body: form,
+        headers: { Authorization: `Bearer ${w.role.token}` },
+      });
       expectForbidden({ status: res.status, body: (await res.json()) as Row });
     },
   },
-  { name: 'an export job of a forbidden collection is refused before anything is queued', run: async (w) => expectForbidden(await w.as('POST', '/utils/export/countries', { format: 'json', query: {} })) },
+  {
+    name: 'an export job of a forbidden collection is refused before anything is queued',
+    run: async (w) => expectForbidden(await w.as('POST', '/utils/export/countries', { format: 'json', query: {} })),
+  },
   // Privilege escalation through the system collections.
-  { name: 'giving oneself the admin role', core: true, run: async (w) => expectForbidden(await w.as('PATCH', '/users/me', { role: w.adminRole })) },
-  { name: 'making one\'s role an admin role', core: true, run: async (w) => expectForbidden(await w.as('PATCH', `/roles/${w.role.role}`, { admin_access: true })) },
+  {
+    name: 'giving oneself the admin role',
+    core: true,
+    run: async (w) => expectForbidden(await w.as('PATCH', '/users/me', { role: w.adminRole })),
+  },
+  {
+    name: "making one's role an admin role",
+    core: true,
+    run: async (w) => expectForbidden(await w.as('PATCH', `/roles/${w.role.role}`, { admin_access: true })),
+  },
   {
     name: 'granting oneself a permission',
     core: true,
-    run: async (w) => expectForbidden(await w.as('POST', '/permissions', { role: w.role.role, collection: 'countries', action: 'read', fields: ['*'] })),
+    run: async (w) =>
+      expectForbidden(
+        await w.as('POST', '/permissions', {
+          role: w.role.role,
+          collection: 'countries',
+          action: 'read',
+          fields: ['*'],
+        }),
+      ),
   },
   {
     name: "another user's row reads like a missing one",
     core: true,
-    run: async (w) => expectSameRefusal(await get(w, `/users/${w.adminUser}`), await get(w, '/users/00000000-0000-4000-8000-000000000000')),
+    run: async (w) =>
+      expectSameRefusal(
+        await get(w, `/users/${w.adminUser}`),
+        await get(w, '/users/00000000-0000-4000-8000-000000000000'),
+      ),
   },
   // Without a token.
-  { name: 'no token: nothing is readable by default', core: true, run: async (w) => expectForbidden(await call(w.ctx, undefined, 'GET', '/items/articles')) },
-  { name: 'no token: nothing is writable by default', core: true, run: async (w) => expectForbidden(await call(w.ctx, undefined, 'POST', '/items/articles', { title: 'Anon' })) },
+  {
+    name: 'no token: nothing is readable by default',
+    core: true,
+    run: async (w) => expectForbidden(await call(w.ctx, undefined, 'GET', '/items/articles')),
+  },
+  {
+    name: 'no token: nothing is writable by default',
+    core: true,
+    run: async (w) => expectForbidden(await call(w.ctx, undefined, 'POST', '/items/articles', { title: 'Anon' })),
+  },
   {
     name: 'refresh-token reuse after logout',
     core: true,
-    run: async (w) => expectOnlyError(await postJson(w.ctx.api, '/auth/refresh', { refresh_token: w.loggedOutRefreshToken }), 401, 'INVALID_CREDENTIALS'),
+    run: async (w) =>
+      expectOnlyError(
+        await postJson(w.ctx.api, '/auth/refresh', { refresh_token: w.loggedOutRefreshToken }),
+        401,
+        'INVALID_CREDENTIALS',
+      ),
   },
 ];
 
@@ -301,7 +466,11 @@ function runAttempts(targets: readonly DatabaseTarget[], attempts: readonly Atte
 }
 
 runAttempts([sqliteTarget, postgresTarget], ATTEMPTS, 'a limited role attempts what it may not');
-runAttempts([mariadbTarget], ATTEMPTS.filter((a) => a.core === true), 'a limited role attempts what it may not (core cases)');
+runAttempts(
+  [mariadbTarget],
+  ATTEMPTS.filter((a) => a.core === true),
+  'a limited role attempts what it may not (core cases)',
+);
 
 /**
  * The query fixture (articles 1 and 3 published, 2 draft, 4 archived; comment 2 is spam;
@@ -316,7 +485,10 @@ async function createWorld(ctx: ServerContext): Promise<World> {
     t.integer('sort');
   });
   await db('svc_collections').insert({ collection: 'steps', sort_field: 'sort' });
-  await db('steps').insert([{ id: 1, sort: 1 }, { id: 2, sort: 2 }]);
+  await db('steps').insert([
+    { id: 1, sort: 1 },
+    { id: 2, sort: 2 },
+  ]);
   await ctx.server.schema.invalidate();
 
   const role = await createCaller(db, { app: true });
@@ -326,11 +498,26 @@ async function createWorld(ctx: ServerContext): Promise<World> {
   const { refresh_token: loggedOutRefreshToken } = ((await login.json()) as { data: { refresh_token: string } }).data;
   expect((await postJson(ctx.api, '/auth/logout', { refresh_token: loggedOutRefreshToken })).status).to.equal(204);
   await grant(ctx, role.role, [
-    { collection: 'articles', action: 'read', permissions: { status: { _eq: 'published' } }, fields: ['id', 'title', 'status', 'views', 'author', 'comments', 'sections'] },
+    {
+      collection: 'articles',
+      action: 'read',
+      permissions: { status: { _eq: 'published' } },
+      fields: ['id', 'title', 'status', 'views', 'author', 'comments', 'sections'],
+    },
     { collection: 'articles', action: 'create', fields: ['title', 'author', 'sections', 'comments'] },
     { collection: 'articles', action: 'update', permissions: { status: { _eq: 'published' } }, fields: ['title'] },
-    { collection: 'authors', action: 'read', permissions: { id: { _neq: 2 } }, fields: ['id', 'name', 'articles', 'country'] },
-    { collection: 'comments', action: 'read', permissions: { text: { _ncontains: 'spam' } }, fields: ['id', 'text', 'article'] },
+    {
+      collection: 'authors',
+      action: 'read',
+      permissions: { id: { _neq: 2 } },
+      fields: ['id', 'name', 'articles', 'country'],
+    },
+    {
+      collection: 'comments',
+      action: 'read',
+      permissions: { text: { _ncontains: 'spam' } },
+      fields: ['id', 'text', 'article'],
+    },
     { collection: 'articles_sections', action: 'read' },
     { collection: 'articles_sections', action: 'create' },
     { collection: 'headings', action: 'read' },
@@ -349,7 +536,11 @@ async function createWorld(ctx: ServerContext): Promise<World> {
 
   const form = new FormData();
   form.append('file', new Blob(['admin only'], { type: 'text/plain' }), 'admin.txt');
-  const uploaded = await ctx.api('/files', { method: 'POST', body: form, headers: { Authorization: 'Bearer test-admin-static-token' } });
+  const uploaded = await ctx.api('/files', {
+    method: 'POST',
+    body: form,
+    headers: { Authorization: 'Bearer test-admin-static-token' },
+  });
   const file = String(((await uploaded.json()) as { data: Row }).data['id']);
 
   const adminRole = String((await db('svc_roles').where('admin_access', true).first<Row>('id'))?.['id']);

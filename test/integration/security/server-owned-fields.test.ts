@@ -6,7 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { describeEachDatabase, type ServerContext } from '../../support/server.js';
-import { asAdmin, call, createCaller, dataOf, expectForbidden, grant, type Caller, type JsonResponse } from '../access/permission-helpers.js';
+import {
+  asAdmin,
+  call,
+  createCaller,
+  dataOf,
+  expectForbidden,
+  grant,
+  type Caller,
+  type JsonResponse,
+} from '../access/permission-helpers.js';
 import { createUser } from '../auth/helpers.js';
 import { sendForm, startHttpServer, storedNames, type TestHttpServer } from '../files/helpers.js';
 import { graphql } from '../graphql/graphql-client.js';
@@ -69,7 +78,9 @@ describeEachDatabase(
     async function expectVictimIntact(victimRow: Row | undefined): Promise<void> {
       expect(await readFile(join(root, w.victimFile.disk), 'utf8')).to.equal(VICTIM_BYTES);
       expect(await fileRow(w.ctx.server.db, w.victimFile.id)).to.deep.equal(victimRow);
-      const asset = await w.ctx.api(`/assets/${w.victimFile.id}`, { headers: { Authorization: `Bearer ${w.victim.token}` } });
+      const asset = await w.ctx.api(`/assets/${w.victimFile.id}`, {
+        headers: { Authorization: `Bearer ${w.victim.token}` },
+      });
       expect([asset.status, await asset.text()]).to.deep.equal([200, VICTIM_BYTES]);
     }
 
@@ -105,7 +116,12 @@ describeEachDatabase(
             }),
           );
           const id = String(created['id']);
-          expect(await fileRow(w.ctx.server.db, id)).to.include({ filename_disk: null, filesize: null, uploaded_on: null, uploaded_by: w.attacker.user });
+          expect(await fileRow(w.ctx.server.db, id)).to.include({
+            filename_disk: null,
+            filesize: null,
+            uploaded_on: null,
+            uploaded_by: w.attacker.user,
+          });
           await expectNoAsset(id);
           expect((await w.as('DELETE', `/files/${id}`)).status).to.equal(204);
           expect(await fileRow(w.ctx.server.db, id)).to.equal(undefined);
@@ -114,8 +130,18 @@ describeEachDatabase(
 
       it('POST /items/svc_files and a POST array ignore filename_disk too', () =>
         attempt(async () => {
-          const one = dataOf<Row>(await w.as('POST', '/items/svc_files', { filename_download: 'y.txt', storage: 'local', filename_disk: w.victimFile.disk }));
-          const many = dataOf<Row[]>(await w.as('POST', '/files', [{ filename_download: 'z.txt', storage: 'local', filename_disk: w.victimFile.disk }]));
+          const one = dataOf<Row>(
+            await w.as('POST', '/items/svc_files', {
+              filename_download: 'y.txt',
+              storage: 'local',
+              filename_disk: w.victimFile.disk,
+            }),
+          );
+          const many = dataOf<Row[]>(
+            await w.as('POST', '/files', [
+              { filename_download: 'z.txt', storage: 'local', filename_disk: w.victimFile.disk },
+            ]),
+          );
           for (const id of [one['id'], ...many.map((f) => f['id'])]) {
             expect((await fileRow(w.ctx.server.db, String(id)))?.['filename_disk']).to.equal(null);
             await expectNoAsset(String(id));
@@ -125,7 +151,11 @@ describeEachDatabase(
       it('a filename_disk leading out of the storage root is ignored, never a 500', () =>
         attempt(async () => {
           for (const disk of ['../outside.txt', `a/../../${w.victimFile.disk}`, '..', 'x\u0000.txt', '/etc/passwd']) {
-            const res = await w.as('POST', '/files', { filename_download: 'p.txt', storage: 'local', filename_disk: disk });
+            const res = await w.as('POST', '/files', {
+              filename_download: 'p.txt',
+              storage: 'local',
+              filename_disk: disk,
+            });
             if (disk.includes('\u0000') && w.ctx.dialect === 'postgres') {
               // PostgreSQL cannot store NUL in text: the body is refused before anything reads it.
               expect(res.status, JSON.stringify(res.body)).to.equal(400);
@@ -141,7 +171,13 @@ describeEachDatabase(
       it("PATCH of an own file's filename_disk, storage, filesize, uploaded_on or uploaded_by changes nothing of them", () =>
         attempt(async () => {
           const before = await fileRow(w.ctx.server.db, w.ownFile.id);
-          const forged = { filename_disk: w.victimFile.disk, storage: 'elsewhere', filesize: 1, uploaded_on: FORGED_DATE, uploaded_by: w.victim.user };
+          const forged = {
+            filename_disk: w.victimFile.disk,
+            storage: 'elsewhere',
+            filesize: 1,
+            uploaded_on: FORGED_DATE,
+            uploaded_by: w.victim.user,
+          };
           const answers = [
             await w.as('PATCH', `/files/${w.ownFile.id}`, { ...forged, title: 'renamed' }),
             await w.as('PATCH', `/items/svc_files/${w.ownFile.id}`, forged),
@@ -154,7 +190,9 @@ describeEachDatabase(
           const kept = ['filename_disk', 'storage', 'filesize', 'uploaded_on', 'uploaded_by', 'created_on'] as const;
           expect(pick(after, kept)).to.deep.equal(pick(before, kept));
           expect(after?.['title']).to.equal('renamed');
-          const own = await w.ctx.api(`/assets/${w.ownFile.id}`, { headers: { Authorization: `Bearer ${w.attacker.token}` } });
+          const own = await w.ctx.api(`/assets/${w.ownFile.id}`, {
+            headers: { Authorization: `Bearer ${w.attacker.token}` },
+          });
           expect(await own.text()).to.equal('attacker bytes');
         }));
 
@@ -162,7 +200,17 @@ describeEachDatabase(
         attempt(async () => {
           const stored = await storedNames(root);
           const uploaded = dataOf<Row>(
-            await sendForm(w.ctx, 'POST', '/files', [['filename_disk', w.victimFile.disk], ['filesize', '3'], ['file', 'mine', 'mine.txt', 'text/plain']], { token: w.attacker.token }),
+            await sendForm(
+              w.ctx,
+              'POST',
+              '/files',
+              [
+                ['filename_disk', w.victimFile.disk],
+                ['filesize', '3'],
+                ['file', 'mine', 'mine.txt', 'text/plain'],
+              ],
+              { token: w.attacker.token },
+            ),
           );
           expect(uploaded['filename_disk']).to.equal(`${String(uploaded['id'])}.txt`);
           expect(Number(uploaded['filesize'])).to.equal(4);
@@ -171,7 +219,16 @@ describeEachDatabase(
 
           // The victim's id with the victim's extension: the upload must not overwrite, then discard, the victim's bytes.
           const rows = await dumpTables(w.ctx.server.db, WATCHED);
-          const taken = await sendForm(w.ctx, 'POST', '/files', [['id', w.victimFile.id], ['file', 'overwritten!', 'victim.txt', 'text/plain']], { token: w.attacker.token });
+          const taken = await sendForm(
+            w.ctx,
+            'POST',
+            '/files',
+            [
+              ['id', w.victimFile.id],
+              ['file', 'overwritten!', 'victim.txt', 'text/plain'],
+            ],
+            { token: w.attacker.token },
+          );
           expect(taken.status, JSON.stringify(taken.body)).to.equal(400);
           expect(await dumpTables(w.ctx.server.db, WATCHED)).to.deep.equal(rows);
           expect(await storedNames(root)).to.deep.equal(stored);
@@ -180,9 +237,18 @@ describeEachDatabase(
       it('a multipart replacement of an own file stores it under its own name, whatever filename_disk says', () =>
         attempt(async () => {
           const replaced = dataOf<Row>(
-            await sendForm(w.ctx, 'PATCH', `/files/${w.ownFile.id}`, [['filename_disk', w.victimFile.disk], ['file', 'attacker bytes', 'own.txt', 'text/plain']], {
-              token: w.attacker.token,
-            }),
+            await sendForm(
+              w.ctx,
+              'PATCH',
+              `/files/${w.ownFile.id}`,
+              [
+                ['filename_disk', w.victimFile.disk],
+                ['file', 'attacker bytes', 'own.txt', 'text/plain'],
+              ],
+              {
+                token: w.attacker.token,
+              },
+            ),
           );
           expect(replaced['filename_disk']).to.equal(w.ownFile.disk);
           expect(await readFile(join(root, w.ownFile.disk), 'utf8')).to.equal('attacker bytes');
@@ -191,7 +257,9 @@ describeEachDatabase(
       it('POST /files/import ignores filename_disk in its data', () =>
         attempt(async () => {
           const url = `${w.source.url}/imported.txt`;
-          const imported = dataOf<Row>(await w.as('POST', '/files/import', { url, data: { filename_disk: w.victimFile.disk, filesize: 1 } }));
+          const imported = dataOf<Row>(
+            await w.as('POST', '/files/import', { url, data: { filename_disk: w.victimFile.disk, filesize: 1 } }),
+          );
           expect(imported['filename_disk']).to.equal(`${String(imported['id'])}.txt`);
           expect(Number(imported['filesize'])).to.equal('imported bytes'.length);
           expect((await w.as('DELETE', `/files/${String(imported['id'])}`)).status).to.equal(204);
@@ -209,15 +277,23 @@ describeEachDatabase(
           const file = created.body.data?.['create_files_item'] as Row;
           expect(file['filename_disk']).to.equal(null);
           await expectNoAsset(String(file['id']));
-          const updated = await graphql(w.ctx, `mutation { update_files_item(id: "${w.ownFile.id}", data: { filename_disk: "${w.victimFile.disk}" }) { filename_disk } }`, system);
-          expect(updated.body.data, JSON.stringify(updated.body)).to.deep.equal({ update_files_item: { filename_disk: w.ownFile.disk } });
+          const updated = await graphql(
+            w.ctx,
+            `mutation { update_files_item(id: "${w.ownFile.id}", data: { filename_disk: "${w.victimFile.disk}" }) { filename_disk } }`,
+            system,
+          );
+          expect(updated.body.data, JSON.stringify(updated.body)).to.deep.equal({
+            update_files_item: { filename_disk: w.ownFile.disk },
+          });
         }));
 
       it("an import into svc_files, even an admin's, ignores filename_disk", () =>
         attempt(async () => {
           const id = randomUUID();
           const rows = [{ id, filename_download: 'i.txt', storage: 'local', filename_disk: w.victimFile.disk }];
-          const res = await sendForm(w.ctx, 'POST', '/utils/import/svc_files', [['file', JSON.stringify(rows), 'files.json', 'application/json']]);
+          const res = await sendForm(w.ctx, 'POST', '/utils/import/svc_files', [
+            ['file', JSON.stringify(rows), 'files.json', 'application/json'],
+          ]);
           expect(res.status, JSON.stringify(res.body)).to.equal(200);
           expect((await fileRow(w.ctx.server.db, id))?.['filename_disk']).to.equal(null);
         }));
@@ -225,7 +301,13 @@ describeEachDatabase(
       it('a stored filename_disk outside the root (written before this rule) is FORBIDDEN to serve and never deleted', () =>
         attempt(async () => {
           const id = randomUUID();
-          await w.ctx.server.db('svc_files').insert({ id, storage: 'local', filename_disk: '../outside.txt', filename_download: 'o.txt', uploaded_by: w.attacker.user });
+          await w.ctx.server.db('svc_files').insert({
+            id,
+            storage: 'local',
+            filename_disk: '../outside.txt',
+            filename_download: 'o.txt',
+            uploaded_by: w.attacker.user,
+          });
           await expectNoAsset(id);
           expect((await w.as('DELETE', `/files/${id}`)).status).to.equal(204);
           expect(await readFile(OUTSIDE, 'utf8')).to.equal('outside the root');
@@ -233,10 +315,16 @@ describeEachDatabase(
     });
 
     describe('authorship', () => {
-      const authorship = (row: Row | undefined) => pick(row, ['user_created', 'date_created', 'user_updated', 'date_updated']);
+      const authorship = (row: Row | undefined) =>
+        pick(row, ['user_created', 'date_created', 'user_updated', 'date_updated']);
 
       it('a create ignores user_created, user_updated, date_created and date_updated', async () => {
-        const forged = { user_created: w.victim.user, user_updated: w.victim.user, date_created: FORGED_DATE, date_updated: FORGED_DATE };
+        const forged = {
+          user_created: w.victim.user,
+          user_updated: w.victim.user,
+          date_created: FORGED_DATE,
+          date_updated: FORGED_DATE,
+        };
         const created = dataOf<Row>(await w.as('POST', '/items/notes', { text: 'forged', ...forged }));
         const row = await noteRow(w.ctx.server.db, created['id']);
         expect(row).to.include({ user_created: w.attacker.user, user_updated: null, date_updated: null });
@@ -254,31 +342,54 @@ describeEachDatabase(
         ];
         for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
         const after = await noteRow(w.ctx.server.db, w.ownNote);
-        expect(pick(after, ['user_created', 'date_created'])).to.deep.equal(pick(before, ['user_created', 'date_created']));
+        expect(pick(after, ['user_created', 'date_created'])).to.deep.equal(
+          pick(before, ['user_created', 'date_created']),
+        );
         expect(after?.['user_updated']).to.equal(w.attacker.user);
         // Still the attacker's: the victim's "own items" permission does not reach it.
         expectForbidden(await call(w.ctx, w.victim.token, 'GET', `/items/notes/${w.ownNote}`));
       });
 
       it('nested writes (many-to-one create and update) ignore authorship too', async () => {
-        const created = dataOf<Row>(await w.as('POST', '/items/notes?fields=id,parent', { text: 'child', parent: { text: 'parent', user_created: w.victim.user } }));
+        const created = dataOf<Row>(
+          await w.as('POST', '/items/notes?fields=id,parent', {
+            text: 'child',
+            parent: { text: 'parent', user_created: w.victim.user },
+          }),
+        );
         const parent = created['parent'];
         expect((await noteRow(w.ctx.server.db, parent))?.['user_created']).to.equal(w.attacker.user);
-        expect((await w.as('PATCH', `/items/notes/${String(created['id'])}`, { parent: { id: parent, user_created: w.victim.user } })).status).to.equal(200);
+        expect(
+          (
+            await w.as('PATCH', `/items/notes/${String(created['id'])}`, {
+              parent: { id: parent, user_created: w.victim.user },
+            })
+          ).status,
+        ).to.equal(200);
         expect((await noteRow(w.ctx.server.db, parent))?.['user_created']).to.equal(w.attacker.user);
       });
 
       it('GraphQL create and update ignore authorship', async () => {
         const items = { token: w.attacker.token } as const;
         const before = authorship(await noteRow(w.ctx.server.db, w.ownNote));
-        const created = await graphql(w.ctx, `mutation { create_notes_item(data: { text: "g", user_created: "${w.victim.user}", date_created: "${FORGED_DATE}" }) { id } }`, items);
+        const created = await graphql(
+          w.ctx,
+          `mutation { create_notes_item(data: { text: "g", user_created: "${w.victim.user}", date_created: "${FORGED_DATE}" }) { id } }`,
+          items,
+        );
         expect(created.body.errors, JSON.stringify(created.body)).to.equal(undefined);
         const id = (created.body.data?.['create_notes_item'] as Row)['id'];
         expect((await noteRow(w.ctx.server.db, id))?.['user_created']).to.equal(w.attacker.user);
-        const updated = await graphql(w.ctx, `mutation { update_notes_item(id: ${w.ownNote}, data: { user_created: "${w.victim.user}", date_created: "${FORGED_DATE}" }) { id } }`, items);
+        const updated = await graphql(
+          w.ctx,
+          `mutation { update_notes_item(id: ${w.ownNote}, data: { user_created: "${w.victim.user}", date_created: "${FORGED_DATE}" }) { id } }`,
+          items,
+        );
         expect(updated.body.errors, JSON.stringify(updated.body)).to.equal(undefined);
         const after = authorship(await noteRow(w.ctx.server.db, w.ownNote));
-        expect(pick(after, ['user_created', 'date_created'])).to.deep.equal(pick(before, ['user_created', 'date_created']));
+        expect(pick(after, ['user_created', 'date_created'])).to.deep.equal(
+          pick(before, ['user_created', 'date_created']),
+        );
       });
 
       it('an import creates and updates without taking authorship from the file', async () => {
@@ -287,23 +398,36 @@ describeEachDatabase(
           { text: 'imported', user_created: w.victim.user, date_created: FORGED_DATE },
           { id: w.ownNote, text: 'import update', user_created: w.victim.user, date_created: FORGED_DATE },
         ];
-        const res = await sendForm(w.ctx, 'POST', '/utils/import/notes', [['file', JSON.stringify(rows), 'notes.json', 'application/json']], { token: w.attacker.token });
+        const res = await sendForm(
+          w.ctx,
+          'POST',
+          '/utils/import/notes',
+          [['file', JSON.stringify(rows), 'notes.json', 'application/json']],
+          { token: w.attacker.token },
+        );
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         const imported = await w.ctx.server.db('notes').where('text', 'imported').first<Row>();
         expect(imported?.['user_created']).to.equal(w.attacker.user);
         const after = await noteRow(w.ctx.server.db, w.ownNote);
-        expect(pick(after, ['user_created', 'date_created'])).to.deep.equal(pick(before, ['user_created', 'date_created']));
+        expect(pick(after, ['user_created', 'date_created'])).to.deep.equal(
+          pick(before, ['user_created', 'date_created']),
+        );
       });
 
       it('a revert writes the revision back without its authorship', async () => {
         const db = w.ctx.server.db;
-        const revision = await db('svc_revisions').where({ collection: 'notes', item: String(w.ownNote) }).orderBy('id').first<Row>('id');
+        const revision = await db('svc_revisions')
+          .where({ collection: 'notes', item: String(w.ownNote) })
+          .orderBy('id')
+          .first<Row>('id');
         const before = await noteRow(db, w.ownNote);
         const res = await w.as('POST', `/utils/revert/${String(revision?.['id'])}`);
         expect(res.status, JSON.stringify(res.body)).to.equal(204);
         const after = await noteRow(db, w.ownNote);
         expect(after?.['text']).to.equal('own note');
-        expect(pick(after, ['user_created', 'date_created'])).to.deep.equal(pick(before, ['user_created', 'date_created']));
+        expect(pick(after, ['user_created', 'date_created'])).to.deep.equal(
+          pick(before, ['user_created', 'date_created']),
+        );
       });
     });
   },
@@ -361,10 +485,13 @@ async function createWorld(ctx: ServerContext, source: TestHttpServer): Promise<
   ]);
 
   const upload = async (caller: Caller, content: string, name: string) => {
-    const file = dataOf<Row>(await sendForm(ctx, 'POST', '/files', [['file', content, name, 'text/plain']], { token: caller.token }));
+    const file = dataOf<Row>(
+      await sendForm(ctx, 'POST', '/files', [['file', content, name, 'text/plain']], { token: caller.token }),
+    );
     return { id: String(file['id']), disk: String(file['filename_disk']) };
   };
-  const note = async (caller: Caller, text: string) => Number(dataOf<Row>(await call(ctx, caller.token, 'POST', '/items/notes', { text }))['id']);
+  const note = async (caller: Caller, text: string) =>
+    Number(dataOf<Row>(await call(ctx, caller.token, 'POST', '/items/notes', { text }))['id']);
   const victimFile = await upload(victim, VICTIM_BYTES, 'victim.txt');
   const ownFile = await upload(attacker, 'attacker bytes', 'own.txt');
   const ownNote = await note(attacker, 'own note');

@@ -48,7 +48,9 @@ describe('dynamic values', () => {
     }
 
     it('clamps the day when a year lands on a shorter February', () => {
-      expect(adjustNow(new Date('2024-02-29T08:00:00.000Z'), '-1 year')?.toISOString()).to.equal('2023-02-28T08:00:00.000Z');
+      expect(adjustNow(new Date('2024-02-29T08:00:00.000Z'), '-1 year')?.toISOString()).to.equal(
+        '2023-02-28T08:00:00.000Z',
+      );
     });
 
     it('cannot read unknown units or shapes', () => {
@@ -59,7 +61,14 @@ describe('dynamic values', () => {
   });
 
   it('recognises exactly the variables of reference/query.md', () => {
-    for (const value of ['$NOW', '$NOW(-1 year)', '$CURRENT_USER', '$CURRENT_USER.role.name', '$CURRENT_ROLE', '$CURRENT_ROLE.name']) {
+    for (const value of [
+      '$NOW',
+      '$NOW(-1 year)',
+      '$CURRENT_USER',
+      '$CURRENT_USER.role.name',
+      '$CURRENT_ROLE',
+      '$CURRENT_ROLE.name',
+    ]) {
       expect(isDynamicValue(value), value).to.equal(true);
     }
     for (const value of ['$NOWHERE', '$CURRENT_USERS', 'x$NOW', '$CURRENT_USER.', '$CURRENT_USER..a', 42, null]) {

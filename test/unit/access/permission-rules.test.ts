@@ -48,14 +48,26 @@ describe('permission rules', () => {
     });
 
     it('treats empty fields as none and JSON null as no filter', () => {
-      const parsed = parsePermissionRow({ id: 3, collection: 'a', action: 'delete', permissions: 'null', validation: '', presets: null, fields: '' });
+      const parsed = parsePermissionRow({
+        id: 3,
+        collection: 'a',
+        action: 'delete',
+        permissions: 'null',
+        validation: '',
+        presets: null,
+        fields: '',
+      });
       expect(parsed).to.include({ permissions: null, validation: null, presets: null, fields: null });
     });
 
     it('skips unknown actions and refuses unreadable JSON (never a silent widening)', () => {
       expect(parsePermissionRow({ id: 4, collection: 'a', action: 'publish', fields: '*' })).to.equal(undefined);
-      expect(() => parsePermissionRow({ id: 5, collection: 'a', action: 'read', permissions: '{oops' })).to.throw(/row 5: permissions is not valid JSON/);
-      expect(() => parsePermissionRow({ id: 6, collection: 'a', action: 'read', permissions: '[1]' })).to.throw(/not a JSON object/);
+      expect(() => parsePermissionRow({ id: 5, collection: 'a', action: 'read', permissions: '{oops' })).to.throw(
+        /row 5: permissions is not valid JSON/,
+      );
+      expect(() => parsePermissionRow({ id: 6, collection: 'a', action: 'read', permissions: '[1]' })).to.throw(
+        /not a JSON object/,
+      );
     });
   });
 
@@ -63,8 +75,18 @@ describe('permission rules', () => {
     it('keeps one rule per collection and action', () => {
       const rules = compilePermissionRules(
         [
-          row({ collection: 'articles', action: 'read', permissions: { status: { _eq: 'published' } }, fields: ['id', 'title'] }),
-          row({ collection: 'articles', action: 'create', validation: { title: { _nempty: true } }, presets: { status: 'draft' } }),
+          row({
+            collection: 'articles',
+            action: 'read',
+            permissions: { status: { _eq: 'published' } },
+            fields: ['id', 'title'],
+          }),
+          row({
+            collection: 'articles',
+            action: 'create',
+            validation: { title: { _nempty: true } },
+            presets: { status: 'draft' },
+          }),
         ],
         { app: false },
       );
@@ -84,7 +106,13 @@ describe('permission rules', () => {
     it('merges rows of one action: filters OR-ed, fields united, presets laid over in order', () => {
       const rules = compilePermissionRules(
         [
-          row({ collection: 'a', action: 'update', permissions: { x: { _eq: 1 } }, fields: ['x'], presets: { p: 1, q: 1 } }),
+          row({
+            collection: 'a',
+            action: 'update',
+            permissions: { x: { _eq: 1 } },
+            fields: ['x'],
+            presets: { p: 1, q: 1 },
+          }),
           row({ collection: 'a', action: 'update', permissions: { y: { _eq: 2 } }, fields: ['y'], presets: { q: 2 } }),
         ],
         { app: false },
@@ -98,7 +126,13 @@ describe('permission rules', () => {
     it('an unrestricted row (null or {} filter, no validation, * fields) makes the merged rule unrestricted', () => {
       const rules = compilePermissionRules(
         [
-          row({ collection: 'a', action: 'read', permissions: { x: { _eq: 1 } }, validation: { x: { _gt: 0 } }, fields: ['x'] }),
+          row({
+            collection: 'a',
+            action: 'read',
+            permissions: { x: { _eq: 1 } },
+            validation: { x: { _gt: 0 } },
+            fields: ['x'],
+          }),
           row({ collection: 'a', action: 'read', permissions: {}, fields: ['*'] }),
         ],
         { app: false },
@@ -112,19 +146,27 @@ describe('permission rules', () => {
     });
 
     it('app_access adds the minimal system permissions of reference/auth.md, merged with own rows', () => {
-      const own = row({ collection: 'svc_users', action: 'read', permissions: { status: { _eq: 'active' } }, fields: ['id', 'first_name'] });
+      const own = row({
+        collection: 'svc_users',
+        action: 'read',
+        permissions: { status: { _eq: 'active' } },
+        fields: ['id', 'first_name'],
+      });
       const without = compilePermissionRules([own], { app: false });
       expect([...without.byCollection.keys()]).to.deep.equal(['svc_users']);
 
       const rules = compilePermissionRules([own], { app: true });
-      const rule = (collection: string, action: 'create' | 'read' | 'update' | 'delete') => rules.byCollection.get(collection)?.get(action);
+      const rule = (collection: string, action: 'create' | 'read' | 'update' | 'delete') =>
+        rules.byCollection.get(collection)?.get(action);
       for (const c of ['svc_collections', 'svc_fields', 'svc_relations', 'svc_settings']) {
         expect(rule(c, 'read'), c).to.deep.include({ filter: null, fields: '*' });
         expect(rule(c, 'update'), c).to.equal(undefined);
       }
       expect(rule('svc_permissions', 'read')?.filter).to.deep.equal({ role: { _eq: '$CURRENT_ROLE' } });
       expect(rule('svc_roles', 'read')?.filter).to.deep.equal({ id: { _eq: '$CURRENT_ROLE' } });
-      expect(rule('svc_users', 'read')?.filter).to.deep.equal({ _or: [{ id: { _eq: '$CURRENT_USER' } }, { status: { _eq: 'active' } }] });
+      expect(rule('svc_users', 'read')?.filter).to.deep.equal({
+        _or: [{ id: { _eq: '$CURRENT_USER' } }, { status: { _eq: 'active' } }],
+      });
       expect(rule('svc_users', 'read')?.fields).to.equal('*');
       expect(rule('svc_users', 'update')).to.equal(undefined);
       expect(rule('svc_activity', 'read')?.filter).to.deep.equal({ user: { _eq: '$CURRENT_USER' } });
@@ -137,7 +179,10 @@ describe('permission rules', () => {
           { _and: [{ user: { _null: true } }, { role: { _null: true } }] },
         ],
       });
-      expect(rule('svc_presets', 'create')).to.deep.include({ validation: { user: { _eq: '$CURRENT_USER' } }, presets: { user: '$CURRENT_USER' } });
+      expect(rule('svc_presets', 'create')).to.deep.include({
+        validation: { user: { _eq: '$CURRENT_USER' } },
+        presets: { user: '$CURRENT_USER' },
+      });
       for (const action of ['update', 'delete'] as const) {
         expect(rule('svc_presets', action)?.filter).to.deep.equal({ user: { _eq: '$CURRENT_USER' } });
         expect(rule('svc_comments', action)?.filter).to.deep.equal({ user_created: { _eq: '$CURRENT_USER' } });
@@ -148,15 +193,26 @@ describe('permission rules', () => {
     });
 
     it('own presets win over the implicit ones', () => {
-      const rules = compilePermissionRules([row({ collection: 'svc_presets', action: 'create', presets: { user: null, layout: 'cards' } })], { app: true });
-      expect(rules.byCollection.get('svc_presets')?.get('create')?.presets).to.deep.equal({ user: null, layout: 'cards' });
+      const rules = compilePermissionRules(
+        [row({ collection: 'svc_presets', action: 'create', presets: { user: null, layout: 'cards' } })],
+        { app: true },
+      );
+      expect(rules.byCollection.get('svc_presets')?.get('create')?.presets).to.deep.equal({
+        user: null,
+        layout: 'cards',
+      });
     });
 
     it('lists the variable paths the rules need', () => {
       const rules = compilePermissionRules(
         [
           row({ collection: 'a', action: 'read', permissions: { team: { _eq: '$CURRENT_USER.team' } } }),
-          row({ collection: 'a', action: 'create', presets: { label: '$CURRENT_ROLE.name' }, validation: { d: { _lt: '$CURRENT_USER.role.name' } } }),
+          row({
+            collection: 'a',
+            action: 'create',
+            presets: { label: '$CURRENT_ROLE.name' },
+            validation: { d: { _lt: '$CURRENT_USER.role.name' } },
+          }),
         ],
         { app: true },
       );

@@ -34,7 +34,14 @@ const rows: PermissionRow[] = [
     presets: { author: '$CURRENT_USER', status: 'draft' },
     fields: ['*'],
   },
-  { collection: 'articles', action: 'delete', permissions: { author: { _eq: '$CURRENT_USER' } }, validation: null, presets: null, fields: null },
+  {
+    collection: 'articles',
+    action: 'delete',
+    permissions: { author: { _eq: '$CURRENT_USER' } },
+    validation: null,
+    presets: null,
+    fields: null,
+  },
 ];
 
 describe('permissions', () => {
@@ -55,7 +62,11 @@ describe('permissions', () => {
   });
 
   it('without a matching permission: allows is false, fields empty, and the rest FORBIDDEN', () => {
-    for (const [collection, action] of [['articles', 'update'], ['comments', 'read'], ['svc_users', 'read']] as const) {
+    for (const [collection, action] of [
+      ['articles', 'update'],
+      ['comments', 'read'],
+      ['svc_users', 'read'],
+    ] as const) {
       expect(permissions.allows(collection, action)).to.equal(false);
       expect([...(permissions.fields(collection, action) as Set<string>)]).to.deep.equal([]);
       expect(() => permissions.rowFilter(collection, action)).to.throw(ForbiddenError);
@@ -74,7 +85,12 @@ describe('permissions', () => {
   });
 
   it('the public caller resolves $CURRENT_USER to null', () => {
-    const anonymous = createPermissions(compilePermissionRules(rows, { app: false }), { ...context, user: null, role: null, userValues: new Map([['team', null]]) });
+    const anonymous = createPermissions(compilePermissionRules(rows, { app: false }), {
+      ...context,
+      user: null,
+      role: null,
+      userValues: new Map([['team', null]]),
+    });
     expect(anonymous.rowFilter('articles', 'delete')).to.deep.equal({ author: { _eq: null } });
   });
 

@@ -16,20 +16,55 @@ describe('validateFilter', () => {
     ['_eq', 'a', 'b', ['eq', { valid: 'a' }, 'Validation failed for field "f". Value has to be "a".']],
     ['_neq', 'a', 'a', ['neq', { invalid: 'a' }, 'Validation failed for field "f". Value can\'t be "a".']],
     ['_lt', 5, 5, ['lt', { valid: 5 }, 'Validation failed for field "f". Value has to be less than "5".']],
-    ['_lte', 5, 6, ['lte', { valid: 5 }, 'Validation failed for field "f". Value has to be less than or equal to "5".']],
+    [
+      '_lte',
+      5,
+      6,
+      ['lte', { valid: 5 }, 'Validation failed for field "f". Value has to be less than or equal to "5".'],
+    ],
     ['_gt', 5, '5', ['gt', { valid: 5 }, 'Validation failed for field "f". Value has to be greater than "5".']],
-    ['_gte', 5, 4, ['gte', { valid: 5 }, 'Validation failed for field "f". Value has to be greater than or equal to "5".']],
-    ['_in', ['a', 'b'], 'c', ['in', { valid: ['a', 'b'] }, 'Validation failed for field "f". Value has to be one of "a", "b".']],
-    ['_nin', ['a', 'b'], 'a', ['nin', { invalid: ['a', 'b'] }, 'Validation failed for field "f". Value can\'t be one of "a", "b".']],
+    [
+      '_gte',
+      5,
+      4,
+      ['gte', { valid: 5 }, 'Validation failed for field "f". Value has to be greater than or equal to "5".'],
+    ],
+    [
+      '_in',
+      ['a', 'b'],
+      'c',
+      ['in', { valid: ['a', 'b'] }, 'Validation failed for field "f". Value has to be one of "a", "b".'],
+    ],
+    [
+      '_nin',
+      ['a', 'b'],
+      'a',
+      ['nin', { invalid: ['a', 'b'] }, 'Validation failed for field "f". Value can\'t be one of "a", "b".'],
+    ],
     ['_null', true, 'x', ['null', {}, 'Validation failed for field "f". Value has to be null.']],
     ['_nnull', true, null, ['nnull', {}, 'Validation failed for field "f". Value can\'t be null.']],
     ['_empty', true, 'x', ['empty', {}, 'Validation failed for field "f". Value has to be empty.']],
     ['_nempty', true, '', ['nempty', {}, 'Validation failed for field "f". Value can\'t be empty.']],
-    ['_contains', 'ab', 'xyz', ['contains', { substring: 'ab' }, 'Validation failed for field "f". Value has to contain "ab".']],
-    ['_ncontains', 'ab', 'xaby', ['ncontains', { substring: 'ab' }, 'Validation failed for field "f". Value can\'t contain "ab".']],
+    [
+      '_contains',
+      'ab',
+      'xyz',
+      ['contains', { substring: 'ab' }, 'Validation failed for field "f". Value has to contain "ab".'],
+    ],
+    [
+      '_ncontains',
+      'ab',
+      'xaby',
+      ['ncontains', { substring: 'ab' }, 'Validation failed for field "f". Value can\'t contain "ab".'],
+    ],
     ['_starts_with', 'C', 'X1', ['starts_with', { substring: 'C' }, 'Validation failed for field "f".']],
     ['_ends_with', 'z', 'abc', ['ends_with', { substring: 'z' }, 'Validation failed for field "f".']],
-    ['_regex', '^[a-z]+$', 'A1', ['regex', {}, 'Validation failed for field "f". Value doesn\'t have the correct format.']],
+    [
+      '_regex',
+      '^[a-z]+$',
+      'A1',
+      ['regex', {}, 'Validation failed for field "f". Value doesn\'t have the correct format.'],
+    ],
   ];
   for (const [op, expected, value, failure] of cases) {
     it(`${op} fails with the reference's type, extensions and message`, () => {
@@ -77,7 +112,9 @@ describe('validateFilter', () => {
     expect(failures({ owner: { _eq: '$CURRENT_USER' } }, { owner: 'u-1' })).to.deep.equal([]);
     expect(failures({ role: { _eq: '$CURRENT_ROLE' } }, { role: 'r-2' })[0]?.[1]).to.deep.equal({ valid: 'r-1' });
     expect(failures({ at: { _lte: '$NOW' } }, { at: '2024-05-01T09:00:00Z' })).to.deep.equal([]);
-    expect(failures({ at: { _lte: '$NOW' } }, { at: '2024-05-02T09:00:00Z' }).map(([type]) => type)).to.deep.equal(['lte']);
+    expect(failures({ at: { _lte: '$NOW' } }, { at: '2024-05-02T09:00:00Z' }).map(([type]) => type)).to.deep.equal([
+      'lte',
+    ]);
   });
 
   it('_submitted requires the field to be present', () => {

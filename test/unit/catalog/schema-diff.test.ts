@@ -18,7 +18,11 @@ const clone = (s: Snapshot): any => structuredClone(s);
 
 describe('catalog/schema: snapshot diff', () => {
   it('finds nothing between equal snapshots, whatever their key order or vendor', () => {
-    const reordered = { ...clone(base), vendor: 'mysql', collections: [{ schema: { name: 'posts' }, meta: { icon: null, note: 'a' }, collection: 'posts' }] };
+    const reordered = {
+      ...clone(base),
+      vendor: 'mysql',
+      collections: [{ schema: { name: 'posts' }, meta: { icon: null, note: 'a' }, collection: 'posts' }],
+    };
     expect(diffSnapshots(base, reordered)).to.deep.equal({ collections: [], fields: [], relations: [] });
     expect(snapshotHash(reordered)).to.equal(snapshotHash(base));
     expect(canonicalJson({ b: 1, a: [{ d: 1, c: 2 }] })).to.equal('{"a":[{"c":2,"d":1}],"b":1}');
@@ -60,9 +64,18 @@ describe('catalog/schema: snapshot diff', () => {
     refuse({ ...clone(base), vendor: 7 }, /"vendor"/);
     refuse({ ...clone(base), relations: undefined }, /"relations" of the snapshot must be an array/);
     refuse({ ...clone(base), fields: [{ collection: 'posts', type: 'string' }] }, /"field" of field 0/);
-    refuse({ ...clone(base), fields: [{ collection: 'nowhere', field: 'x', type: 'string' }] }, /belongs to no collection/);
-    refuse({ ...clone(base), collections: [...base.collections, ...base.collections] }, /lists collection "posts" twice/);
-    refuse({ ...clone(base), relations: [{ collection: 'posts', field: 'author', related_collection: 'users' }] }, /has no field/);
+    refuse(
+      { ...clone(base), fields: [{ collection: 'nowhere', field: 'x', type: 'string' }] },
+      /belongs to no collection/,
+    );
+    refuse(
+      { ...clone(base), collections: [...base.collections, ...base.collections] },
+      /lists collection "posts" twice/,
+    );
+    refuse(
+      { ...clone(base), relations: [{ collection: 'posts', field: 'author', related_collection: 'users' }] },
+      /has no field/,
+    );
     expect(parseSnapshot(clone(base))).to.deep.equal(base);
   });
 
@@ -70,15 +83,30 @@ describe('catalog/schema: snapshot diff', () => {
     const body = { hash: 'h', diff: { fields: [{ collection: 'posts', field: 'x', diff: [{ kind: 'D', lhs: 1 }] }] } };
     expect(parseApplyBody(body)).to.deep.equal({
       hash: 'h',
-      diff: { collections: [], fields: [{ collection: 'posts', field: 'x', diff: [{ kind: 'D', lhs: 1 }] }], relations: [] },
+      diff: {
+        collections: [],
+        fields: [{ collection: 'posts', field: 'x', diff: [{ kind: 'D', lhs: 1 }] }],
+        relations: [],
+      },
     });
     expect(() => parseApplyBody({ diff: {} })).to.throw(/"hash" is required/);
-    expect(() => parseApplyBody({ hash: 'h', diff: { fields: [{ collection: 'posts', field: 'x', diff: [{ kind: 'A' }] }] } })).to.throw(/kind/);
-    expect(() => parseApplyBody({ hash: 'h', diff: { fields: [{ collection: 'posts', field: 'x', diff: [] }] } })).to.throw(/non-empty/);
-    expect(() => parseApplyBody({ hash: 'h', diff: { fields: [{ collection: 'posts', field: 'x', diff: [{ kind: 'E' }] }] } })).to.throw(/needs a path/);
-    const polluting = { hash: 'h', diff: { collections: [{ collection: 'posts', diff: [{ kind: 'E', path: ['__proto__', 'polluted'], rhs: 1 }] }] } };
+    expect(() =>
+      parseApplyBody({ hash: 'h', diff: { fields: [{ collection: 'posts', field: 'x', diff: [{ kind: 'A' }] }] } }),
+    ).to.throw(/kind/);
+    expect(() =>
+      parseApplyBody({ hash: 'h', diff: { fields: [{ collection: 'posts', field: 'x', diff: [] }] } }),
+    ).to.throw(/non-empty/);
+    expect(() =>
+      parseApplyBody({ hash: 'h', diff: { fields: [{ collection: 'posts', field: 'x', diff: [{ kind: 'E' }] }] } }),
+    ).to.throw(/needs a path/);
+    const polluting = {
+      hash: 'h',
+      diff: { collections: [{ collection: 'posts', diff: [{ kind: 'E', path: ['__proto__', 'polluted'], rhs: 1 }] }] },
+    };
     expect(() => parseApplyBody(polluting)).to.throw(/array of keys/);
-    expect(() => applyEntries({}, [{ kind: 'E', path: ['__proto__', 'polluted'], lhs: null, rhs: 1 }])).to.throw(/doesn't fit/);
+    expect(() => applyEntries({}, [{ kind: 'E', path: ['__proto__', 'polluted'], lhs: null, rhs: 1 }])).to.throw(
+      /doesn't fit/,
+    );
     expect(({} as Record<string, unknown>)['polluted']).to.equal(undefined);
   });
 });

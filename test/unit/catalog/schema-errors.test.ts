@@ -12,7 +12,11 @@ function translated(error: unknown, dialect: 'pg' | 'mysql' | 'sqlite3'): unknow
 
 describe('translateSchemaError', () => {
   it('MySQL 8: a key over TEXT without a prefix length is a clear INVALID_PAYLOAD', () => {
-    const error = { errno: 1170, code: 'ER_BLOB_KEY_WITHOUT_LENGTH', message: "BLOB/TEXT column 'body' used in key specification without a key length" };
+    const error = {
+      errno: 1170,
+      code: 'ER_BLOB_KEY_WITHOUT_LENGTH',
+      message: "BLOB/TEXT column 'body' used in key specification without a key length",
+    };
     expect(translated(error, 'mysql')).to.deep.equal([
       'INVALID_PAYLOAD',
       { reason: 'Field "body" of collection "lamps" of type "text" can\'t be unique or indexed' },

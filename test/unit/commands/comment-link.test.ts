@@ -14,9 +14,17 @@ describe('comment link: svc_comments id ⇄ svc_activity id', () => {
   });
 
   it('reads back the activity id, in either case, and nothing from other ids', () => {
-    for (const activity of [1, 255, 4096, 2 ** 31 - 1, 2 ** 48 - 1]) expect(activityIdOf(commentIdOf(activity))).to.equal(activity);
+    for (const activity of [1, 255, 4096, 2 ** 31 - 1, 2 ** 48 - 1])
+      expect(activityIdOf(commentIdOf(activity))).to.equal(activity);
     expect(activityIdOf('AC71C0DE-0000-8000-8000-00000000002A')).to.equal(42);
-    for (const other of [randomUUID(), 'ac71c0de-0000-8000-8000-00000000002', 'ac71c0de-0000-8000-8000-00000000002g', ' ac71c0de-0000-8000-8000-000000000001', 42, null]) {
+    for (const other of [
+      randomUUID(),
+      'ac71c0de-0000-8000-8000-00000000002',
+      'ac71c0de-0000-8000-8000-00000000002g',
+      ' ac71c0de-0000-8000-8000-000000000001',
+      42,
+      null,
+    ]) {
       expect(activityIdOf(other), String(other)).to.equal(undefined);
     }
   });

@@ -36,9 +36,19 @@ export function field(name: string, type: FieldType, overrides: Partial<FieldOve
 }
 
 export const autoId = (): FieldOverview =>
-  field('id', 'integer', { isPrimaryKey: true, isGenerated: true, hasAutoIncrement: true, nullable: false, dbType: 'integer' });
+  field('id', 'integer', {
+    isPrimaryKey: true,
+    isGenerated: true,
+    hasAutoIncrement: true,
+    nullable: false,
+    dbType: 'integer',
+  });
 
-export function collection(name: string, fields: readonly FieldOverview[], overrides: Partial<CollectionOverview> = {}): CollectionOverview {
+export function collection(
+  name: string,
+  fields: readonly FieldOverview[],
+  overrides: Partial<CollectionOverview> = {},
+): CollectionOverview {
   const primary = fields.find((f) => f.isPrimaryKey)?.field ?? 'id';
   return {
     collection: name,
@@ -88,7 +98,11 @@ export const FIXTURE_OVERVIEW: SchemaOverview = {
     articles: collection('articles', [
       autoId(),
       field('title', 'string', { nullable: false, maxLength: 20 }),
-      field('status', 'string', { defaultValue: 'draft', nullable: false, validation: { _and: [{ status: { _in: ['draft', 'published'] } }] } }),
+      field('status', 'string', {
+        defaultValue: 'draft',
+        nullable: false,
+        validation: { _and: [{ status: { _in: ['draft', 'published'] } }] },
+      }),
       field('code', 'string', { validation: { _and: [{ code: { _starts_with: 'C' } }] } }),
       field('views', 'integer', { dbType: 'integer' }),
       field('author', 'integer', { special: ['m2o'] }),
@@ -101,7 +115,11 @@ export const FIXTURE_OVERVIEW: SchemaOverview = {
     authors: collection('authors', [autoId(), field('name', 'string', { required: true })]),
     comments: collection('comments', [autoId(), field('text', 'text'), field('article', 'integer')]),
     tags: collection('tags', [autoId(), field('label', 'string')]),
-    articles_tags: collection('articles_tags', [autoId(), field('articles_id', 'integer'), field('tags_id', 'integer')]),
+    articles_tags: collection('articles_tags', [
+      autoId(),
+      field('articles_id', 'integer'),
+      field('tags_id', 'integer'),
+    ]),
     articles_sections: collection('articles_sections', [
       autoId(),
       field('articles_id', 'integer'),
@@ -130,7 +148,11 @@ export const FIXTURE_OVERVIEW: SchemaOverview = {
         field('list', 'csv'),
         field('secret', 'hash'),
         field('required_note', 'text', { required: true }),
-        field('nickname', 'string', { maxLength: 5, validationMessage: 'Nickname is wrong.', validation: { nickname: { _regex: '^[a-z]+$' } } }),
+        field('nickname', 'string', {
+          maxLength: 5,
+          validationMessage: 'Nickname is wrong.',
+          validation: { nickname: { _regex: '^[a-z]+$' } },
+        }),
         field('label', 'string', { nullable: false, defaultValue: 'none' }),
       ],
       { accountability: 'activity' },
@@ -139,7 +161,11 @@ export const FIXTURE_OVERVIEW: SchemaOverview = {
   relations: [
     relation('articles', 'author', 'authors'),
     relation('comments', 'article', 'articles', { oneField: 'comments' }),
-    relation('articles_tags', 'articles_id', 'articles', { oneField: 'tags', junctionField: 'tags_id', oneDeselectAction: 'delete' }),
+    relation('articles_tags', 'articles_id', 'articles', {
+      oneField: 'tags',
+      junctionField: 'tags_id',
+      oneDeselectAction: 'delete',
+    }),
     relation('articles_tags', 'tags_id', 'tags', { junctionField: 'articles_id' }),
     relation('articles_sections', 'articles_id', 'articles', { oneField: 'sections', junctionField: 'item' }),
     relation('articles_sections', 'item', null, {

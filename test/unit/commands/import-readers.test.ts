@@ -32,38 +32,67 @@ async function failure(items: AsyncIterable<Item>): Promise<string> {
 
 describe('import readers', () => {
   describe('JSON', () => {
-    const items = [{ id: 1, title: 'a "quoted" ] } [ { title', tags: [1, { n: 'é' }] }, { title: 'ü\\', nested: { deep: [[]] } }, {}];
+    const items = [
+      { id: 1, title: 'a "quoted" ] } [ { title', tags: [1, { n: 'é' }] },
+      { title: 'ü\\', nested: { deep: [[]] } },
+      {},
+    ];
 
     it('yields each object of the array, whatever the chunking (multi-byte characters split included)', async () => {
       const text = `\ufeff  ${JSON.stringify(items, null, 2)}\n`;
-      for (const size of [1, 2, 3, 7, 1024]) expect(await collect(readJsonItems(chunks(text, size))), `chunks of ${size}`).to.deep.equal(items);
+      for (const size of [1, 2, 3, 7, 1024])
+        expect(await collect(readJsonItems(chunks(text, size))), `chunks of ${size}`).to.deep.equal(items);
       expect(await collect(readJsonItems(chunks('[]', 1)))).to.deep.equal([]);
     });
 
     it('refuses what is not an array of objects, naming the row', async () => {
-      expect(await failure(readJsonItems(chunks('{"a":1}', 4)))).to.equal('The JSON file has to contain an array of items');
+      expect(await failure(readJsonItems(chunks('{"a":1}', 4)))).to.equal(
+        'The JSON file has to contain an array of items',
+      );
       expect(await failure(readJsonItems(chunks('', 4)))).to.equal('The JSON file has to contain an array of items');
       expect(await failure(readJsonItems(chunks('[{"a":1}, 2]', 4)))).to.equal('Row 2 has to be an object');
       expect(await failure(readJsonItems(chunks('[{"a":1}, {"b":}]', 4)))).to.match(/^Invalid JSON in row 2: /);
-      expect(await failure(readJsonItems(chunks('[{"a":1} {"b":2}]', 4)))).to.equal('Invalid JSON after row 1: expected "," or "]"');
-      expect(await failure(readJsonItems(chunks('[{"a":1}, {"b":', 4)))).to.equal('Invalid JSON: the file ends inside row 2');
-      expect(await failure(readJsonItems(chunks('[{"a":1}] x', 4)))).to.equal('Invalid JSON: content after the array of items');
+      expect(await failure(readJsonItems(chunks('[{"a":1} {"b":2}]', 4)))).to.equal(
+        'Invalid JSON after row 1: expected "," or "]"',
+      );
+      expect(await failure(readJsonItems(chunks('[{"a":1}, {"b":', 4)))).to.equal(
+        'Invalid JSON: the file ends inside row 2',
+      );
+      expect(await failure(readJsonItems(chunks('[{"a":1}] x', 4)))).to.equal(
+        'Invalid JSON: content after the array of items',
+      );
     });
   });
 
   describe('CSV', () => {
-    const read = (text: string, collection = 'things') => collect(readCsvItems(chunks(text, 5), FIXTURE_OVERVIEW, requireFixture(collection)));
+    const read = (text: string, collection = 'things') =>
+      collect(readCsvItems(chunks(text, 5), FIXTURE_OVERVIEW, requireFixture(collection)));
 
     it('reads each cell per its field type; empty cells are left out', async () => {
-      const csv = 'id,count,flag,doc,list,label,ratio,secret\n' + 'b3a1f2c4-0000-4000-8000-000000000001,12,true,"{""a"":[1,2]}","[""x"",""y""]",true,,null\n' + ',0012,0,null,a,b,null,x\n';
+      const csv =
+        'id,count,flag,doc,list,label,ratio,secret\n' +
+        'b3a1f2c4-0000-4000-8000-000000000001,12,true,"{""a"":[1,2]}","[""x"",""y""]",true,,null\n' +
+        ',0012,0,null,a,b,null,x\n';
       expect(await read(csv)).to.deep.equal([
-        { id: 'b3a1f2c4-0000-4000-8000-000000000001', count: '12', flag: true, doc: { a: [1, 2] }, list: ['x', 'y'], label: 'true', secret: 'null' },
+        {
+          id: 'b3a1f2c4-0000-4000-8000-000000000001',
+          count: '12',
+          flag: true,
+          doc: { a: [1, 2] },
+          list: ['x', 'y'],
+          label: 'true',
+          secret: 'null',
+        },
         { count: '0012', flag: false, doc: null, list: 'a', label: 'b', ratio: null, secret: 'x' },
       ]);
     });
 
     it('reads relational cells as JSON and nests dotted columns of a many-to-one', async () => {
-      const csv = 'title,author,author.name,comments,tags\n' + 'One,7,,"[1,2]","[{""tags_id"":3}]"\n' + 'Two,,Ann,,\n' + 'Three,"{""name"":""Bo""}",,,\n';
+      const csv =
+        'title,author,author.name,comments,tags\n' +
+        'One,7,,"[1,2]","[{""tags_id"":3}]"\n' +
+        'Two,,Ann,,\n' +
+        'Three,"{""name"":""Bo""}",,,\n';
       expect(await read(csv, 'articles')).to.deep.equal([
         { title: 'One', author: '7', comments: [1, 2], tags: [{ tags_id: 3 }] },
         { title: 'Two', author: { name: 'Ann' } },
@@ -76,7 +105,11 @@ describe('import readers', () => {
     });
 
     it('refuses malformed CSV naming the row', async () => {
-      expect(await failure(readCsvItems(chunks('title,views\na,1\nb,2,3\n', 4), FIXTURE_OVERVIEW, requireFixture('articles')))).to.match(/^Invalid CSV in row 2: Invalid Record Length/);
+      expect(
+        await failure(
+          readCsvItems(chunks('title,views\na,1\nb,2,3\n', 4), FIXTURE_OVERVIEW, requireFixture('articles')),
+        ),
+      ).to.match(/^Invalid CSV in row 2: Invalid Record Length/);
     });
   });
 });

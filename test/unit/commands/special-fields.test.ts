@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { verifyPassword } from '../../../src/auth/passwords.js';
-import { applySpecialFields, hashSpecialFields, isServerOwned, withoutMaskedValues, withoutServerOwned } from '../../../src/commands/special-fields.js';
+import {
+  applySpecialFields,
+  hashSpecialFields,
+  isServerOwned,
+  withoutMaskedValues,
+  withoutServerOwned,
+} from '../../../src/commands/special-fields.js';
 import { MASK, maskItem } from '../../../src/commands/journal/mask.js';
 import { collection, field, requireFixture } from './fixture-overview.js';
 
@@ -20,7 +26,11 @@ const audited = collection('audited', [
 
 describe('applySpecialFields', () => {
   it('on create fills uuid keys, date-created, user-created and role-created, overriding the payload', () => {
-    const result = applySpecialFields(audited, { title: 't', created: '1999-01-01T00:00:00Z', creator: null }, { action: 'create', accountability, now });
+    const result = applySpecialFields(
+      audited,
+      { title: 't', created: '1999-01-01T00:00:00Z', creator: null },
+      { action: 'create', accountability, now },
+    );
     expect(result['id']).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(result['token']).to.be.a('string').and.not.equal(result['id']);
     expect(result).to.include({
@@ -44,8 +54,18 @@ describe('applySpecialFields', () => {
   });
 
   it('leaves out the authorship of the other action: a create sets no updater, an update no creator', () => {
-    const forged = { title: 't', created: '1999-01-01T00:00:00Z', creator: 'someone', creator_role: 'r', updated: '1999-01-01T00:00:00Z', editor: 'someone' };
-    expect(applySpecialFields(audited, forged, { action: 'create', accountability, now })).not.to.have.any.keys('updated', 'editor');
+    const forged = {
+      title: 't',
+      created: '1999-01-01T00:00:00Z',
+      creator: 'someone',
+      creator_role: 'r',
+      updated: '1999-01-01T00:00:00Z',
+      editor: 'someone',
+    };
+    expect(applySpecialFields(audited, forged, { action: 'create', accountability, now })).not.to.have.any.keys(
+      'updated',
+      'editor',
+    );
     expect(applySpecialFields(audited, forged, { action: 'update', accountability, now })).to.deep.equal({
       title: 't',
       updated: '2024-05-01T10:00:00.000Z',
@@ -54,7 +74,9 @@ describe('applySpecialFields', () => {
   });
 
   it('leaves collections without specials alone (integer keys are the database’s)', () => {
-    expect(applySpecialFields(requireFixture('authors'), { name: 'n' }, { action: 'create', accountability, now })).to.deep.equal({ name: 'n' });
+    expect(
+      applySpecialFields(requireFixture('authors'), { name: 'n' }, { action: 'create', accountability, now }),
+    ).to.deep.equal({ name: 'n' });
   });
 });
 
@@ -77,8 +99,20 @@ describe('server-owned fields', () => {
   });
 
   it("are svc_files' content fields; storage may be named on a create only", () => {
-    const payload = { title: 't', filename_download: 'd', filename_disk: '../x', filesize: 1, uploaded_on: 'now', uploaded_by: 'x', storage: 'local' };
-    expect(withoutServerOwned(files, payload, 'create')).to.deep.equal({ title: 't', filename_download: 'd', storage: 'local' });
+    const payload = {
+      title: 't',
+      filename_download: 'd',
+      filename_disk: '../x',
+      filesize: 1,
+      uploaded_on: 'now',
+      uploaded_by: 'x',
+      storage: 'local',
+    };
+    expect(withoutServerOwned(files, payload, 'create')).to.deep.equal({
+      title: 't',
+      filename_download: 'd',
+      storage: 'local',
+    });
     expect(withoutServerOwned(files, payload, 'update')).to.deep.equal({ title: 't', filename_download: 'd' });
     expect(isServerOwned(files, 'filename_disk', 'create')).to.equal(true);
     expect(isServerOwned(requireFixture('authors'), 'filename_disk', 'update')).to.equal(false);
@@ -100,7 +134,10 @@ describe('hash fields', () => {
   });
 
   it('drops a conceal field that carries the read mask, so the mask never becomes a static token', () => {
-    const users = collection('svc_users', [field('id', 'uuid', { isPrimaryKey: true }), field('token', 'string', { special: ['conceal'] })]);
+    const users = collection('svc_users', [
+      field('id', 'uuid', { isPrimaryKey: true }),
+      field('token', 'string', { special: ['conceal'] }),
+    ]);
     expect(withoutMaskedValues(users, { token: MASK })).to.deep.equal({});
     expect(withoutMaskedValues(users, { token: 'new-token' })).to.deep.equal({ token: 'new-token' });
   });

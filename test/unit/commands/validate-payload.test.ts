@@ -29,7 +29,11 @@ function errorsOf(collection: string, payload: Item, check: PayloadCheck = UPDAT
 }
 
 /** A complete valid `things` payload for create, with `overrides`. */
-const thing = (overrides: Item = {}): Item => ({ id: '8f14e45f-ceea-467f-a0e6-2f4b2c4d1e9a', required_note: 'n', ...overrides });
+const thing = (overrides: Item = {}): Item => ({
+  id: '8f14e45f-ceea-467f-a0e6-2f4b2c4d1e9a',
+  required_note: 'n',
+  ...overrides,
+});
 
 describe('validatePayload', () => {
   it('accepts a valid payload of every column type', () => {
@@ -122,7 +126,9 @@ describe('validatePayload', () => {
   });
 
   it('refuses an empty string in a required field', () => {
-    expect(errorsOf('authors', { name: '' }).map((e) => e.extensions)).to.deep.equal([{ field: 'name', type: 'nempty' }]);
+    expect(errorsOf('authors', { name: '' }).map((e) => e.extensions)).to.deep.equal([
+      { field: 'name', type: 'nempty' },
+    ]);
   });
 
   it('refuses a string longer than the column with VALUE_TOO_LONG, counting characters not bytes', () => {
@@ -218,6 +224,8 @@ describe('validatePayload', () => {
 
   it('leaves nested items of relational fields to the nested write', () => {
     expect(errorsOf('articles', { author: { name: null }, comments: [{ text: 1 }], sections: 'x' })).to.deep.equal([]);
-    expect(errorsOf('articles', { author: 'abc' }).map((e) => e.extensions)).to.deep.equal([{ field: 'author', type: 'type' }]);
+    expect(errorsOf('articles', { author: 'abc' }).map((e) => e.extensions)).to.deep.equal([
+      { field: 'author', type: 'type' },
+    ]);
   });
 });

@@ -57,7 +57,10 @@ describe('loadConfig: AUTH_PROVIDERS and AUTH_<NAME>_*', () => {
   });
 
   it('reads an oauth2 provider: scope email, identifier the e-mail, its three endpoints', () => {
-    const [provider] = loadConfig({ ...OAUTH2, AUTH_GITHUB_ROLE_MAPPING: '{"admins":"r1"}', AUTH_GITHUB_PARAMS: '{"prompt":"consent"}' }, NO_FILE).auth.providers;
+    const [provider] = loadConfig(
+      { ...OAUTH2, AUTH_GITHUB_ROLE_MAPPING: '{"admins":"r1"}', AUTH_GITHUB_PARAMS: '{"prompt":"consent"}' },
+      NO_FILE,
+    ).auth.providers;
     expect(provider).to.deep.include({
       driver: 'oauth2',
       scope: 'email',
@@ -79,9 +82,21 @@ describe('loadConfig: AUTH_PROVIDERS and AUTH_<NAME>_*', () => {
     ['a plain-http issuer', { ...OPENID, AUTH_KEYCLOAK_ISSUER_URL: 'http://sso.example' }, 'AUTH_KEYCLOAK_ISSUER_URL'],
     ['oauth2 without profile URL', { ...OAUTH2, AUTH_GITHUB_PROFILE_URL: '' }, 'AUTH_GITHUB_PROFILE_URL'],
     ['oauth2 without access URL', { ...OAUTH2, AUTH_GITHUB_ACCESS_URL: '' }, 'AUTH_GITHUB_ACCESS_URL'],
-    ['a role mapping that is no JSON object', { ...OPENID, AUTH_KEYCLOAK_ROLE_MAPPING: '["a"]' }, 'AUTH_KEYCLOAK_ROLE_MAPPING'],
-    ['a role mapping to a non-string', { ...OPENID, AUTH_KEYCLOAK_ROLE_MAPPING: '{"a":1}' }, 'AUTH_KEYCLOAK_ROLE_MAPPING'],
-    ['a relative redirect allow-list entry', { ...OPENID, AUTH_KEYCLOAK_REDIRECT_ALLOW_LIST: '/done' }, 'AUTH_KEYCLOAK_REDIRECT_ALLOW_LIST'],
+    [
+      'a role mapping that is no JSON object',
+      { ...OPENID, AUTH_KEYCLOAK_ROLE_MAPPING: '["a"]' },
+      'AUTH_KEYCLOAK_ROLE_MAPPING',
+    ],
+    [
+      'a role mapping to a non-string',
+      { ...OPENID, AUTH_KEYCLOAK_ROLE_MAPPING: '{"a":1}' },
+      'AUTH_KEYCLOAK_ROLE_MAPPING',
+    ],
+    [
+      'a relative redirect allow-list entry',
+      { ...OPENID, AUTH_KEYCLOAK_REDIRECT_ALLOW_LIST: '/done' },
+      'AUTH_KEYCLOAK_REDIRECT_ALLOW_LIST',
+    ],
     ['a bad mode', { ...OPENID, AUTH_KEYCLOAK_MODE: 'json' }, 'AUTH_KEYCLOAK_MODE'],
     ['a relative PUBLIC_URL', { ...OPENID, PUBLIC_URL: '/' }, 'PUBLIC_URL'],
     ['a name unfit for a path', { ...OPENID, AUTH_PROVIDERS: 'key cloak' }, 'AUTH_PROVIDERS'],
@@ -94,7 +109,11 @@ describe('loadConfig: AUTH_PROVIDERS and AUTH_<NAME>_*', () => {
   }
 
   it('accepts http:// URLs with ALLOW_INSECURE_REQUESTS=true', () => {
-    const env = { ...OPENID, AUTH_KEYCLOAK_ISSUER_URL: 'http://127.0.0.1:8080/realms/staff', AUTH_KEYCLOAK_ALLOW_INSECURE_REQUESTS: 'true' };
+    const env = {
+      ...OPENID,
+      AUTH_KEYCLOAK_ISSUER_URL: 'http://127.0.0.1:8080/realms/staff',
+      AUTH_KEYCLOAK_ALLOW_INSECURE_REQUESTS: 'true',
+    };
     expect(loadConfig(env, NO_FILE).auth.providers[0]?.issuerUrl).to.equal('http://127.0.0.1:8080/realms/staff');
   });
 });

@@ -35,9 +35,22 @@ describe('loadConfig', () => {
   });
 
   it('journal retention: off by default; durations when set; anything else refuses to start', () => {
-    expect(loadConfig({}, NO_FILE).retention).to.deep.equal({ activityMs: null, revisionsMs: null, intervalMs: 3600_000, batchSize: 1000 });
-    const set = loadConfig({ ACTIVITY_RETENTION: '90d', REVISIONS_RETENTION: '30d', RETENTION_INTERVAL: '5m', RETENTION_BATCH_SIZE: '50' }, NO_FILE);
-    expect(set.retention).to.deep.equal({ activityMs: 90 * 86_400_000, revisionsMs: 30 * 86_400_000, intervalMs: 300_000, batchSize: 50 });
+    expect(loadConfig({}, NO_FILE).retention).to.deep.equal({
+      activityMs: null,
+      revisionsMs: null,
+      intervalMs: 3600_000,
+      batchSize: 1000,
+    });
+    const set = loadConfig(
+      { ACTIVITY_RETENTION: '90d', REVISIONS_RETENTION: '30d', RETENTION_INTERVAL: '5m', RETENTION_BATCH_SIZE: '50' },
+      NO_FILE,
+    );
+    expect(set.retention).to.deep.equal({
+      activityMs: 90 * 86_400_000,
+      revisionsMs: 30 * 86_400_000,
+      intervalMs: 300_000,
+      batchSize: 50,
+    });
     expect(configError({ ACTIVITY_RETENTION: 'forever' }).message).to.include('ACTIVITY_RETENTION');
     expect(configError({ REVISIONS_RETENTION: '-1d' }).message).to.include('REVISIONS_RETENTION');
     expect(configError({ RETENTION_BATCH_SIZE: '0' }).message).to.include('RETENTION_BATCH_SIZE');
@@ -123,9 +136,15 @@ describe('loadConfig', () => {
       },
       NO_FILE,
     );
-    expect(set.cache).to.deep.include({ autoPurgeIgnoreList: ['svc_activity', 'logs'], controlSMaxAge: true, valueMaxSize: 10 * 1024 });
+    expect(set.cache).to.deep.include({
+      autoPurgeIgnoreList: ['svc_activity', 'logs'],
+      controlSMaxAge: true,
+      valueMaxSize: 10 * 1024,
+    });
     expect(set.rateLimiter.global).to.deep.include({ points: 20, durationSeconds: 5 });
-    expect(loadConfig({ CACHE_CONTROL_S_MAXAGE: 'false', CACHE_VALUE_MAX_SIZE: 'false' }, NO_FILE).cache).to.deep.include({
+    expect(
+      loadConfig({ CACHE_CONTROL_S_MAXAGE: 'false', CACHE_VALUE_MAX_SIZE: 'false' }, NO_FILE).cache,
+    ).to.deep.include({
       controlSMaxAge: false,
       valueMaxSize: undefined,
     });
@@ -187,7 +206,11 @@ describe('loadConfig', () => {
     [{ CACHE_VALUE_MAX_SIZE: 'big' }, 'CACHE_VALUE_MAX_SIZE', /size/],
     [{ CACHE_CONTROL_S_MAXAGE: '-1' }, 'CACHE_CONTROL_S_MAXAGE', /at least 0/],
     ...['yes', '10.0.0.0/33', '10.0.0.1/8/2', 'proxy.example.com', '-1', '::1/129'].map(
-      (value): [Record<string, string>, string, RegExp] => [{ IP_TRUST_PROXY: value }, 'IP_TRUST_PROXY', /number of hops or a list of addresses/],
+      (value): [Record<string, string>, string, RegExp] => [
+        { IP_TRUST_PROXY: value },
+        'IP_TRUST_PROXY',
+        /number of hops or a list of addresses/,
+      ],
     ),
     [{ IP_CUSTOM_HEADER: 'X-Real-IP' }, 'IP_CUSTOM_HEADER', /needs IP_TRUST_PROXY/],
     [{ AUTH_USER_CACHE_TTL: 'a while' }, 'AUTH_USER_CACHE_TTL', /duration/],

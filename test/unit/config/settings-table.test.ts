@@ -38,7 +38,12 @@ function variablesRead(): Set<string> {
   for (const env of ENVIRONMENTS) {
     loadConfig(env, {
       defaultConfigPath: NO_FILE,
-      onRead: (name) => read.add(name.replace(/^AUTH_GITHUB_/, 'AUTH_<NAME>_').replace(/^STORAGE_(?!LOCAL_ROOT$|LOCATIONS$)[A-Z0-9]+_/, 'STORAGE_<KEY>_')),
+      onRead: (name) =>
+        read.add(
+          name
+            .replace(/^AUTH_GITHUB_/, 'AUTH_<NAME>_')
+            .replace(/^STORAGE_(?!LOCAL_ROOT$|LOCATIONS$)[A-Z0-9]+_/, 'STORAGE_<KEY>_'),
+        ),
     });
   }
   return read;
@@ -49,8 +54,14 @@ describe('the settings table (src/config/settings.ts)', () => {
 
   it('lists every variable loadConfig reads, and nothing it does not read', () => {
     const read = variablesRead();
-    expect(listed.filter((name) => !read.has(name)), 'listed but never read').to.deep.equal([]);
-    expect([...read].filter((name) => !listed.includes(name)), 'read but not listed').to.deep.equal([]);
+    expect(
+      listed.filter((name) => !read.has(name)),
+      'listed but never read',
+    ).to.deep.equal([]);
+    expect(
+      [...read].filter((name) => !listed.includes(name)),
+      'read but not listed',
+    ).to.deep.equal([]);
   });
 
   it('lists each variable once, with a default and a meaning', () => {

@@ -7,19 +7,38 @@ import { translateConnectionError } from '../../../src/db/translate-error.js';
 /** Driver errors as pg, mysql2 and knex throw them when the database is gone (fields that matter). */
 const UNREACHABLE: Record<string, object> = {
   'pg: refused': Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
-  'pg: admin shutdown (57P01)': Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', severity: 'FATAL' }),
-  'pg: starting up (57P03)': Object.assign(new Error('the database system is starting up'), { code: '57P03', severity: 'FATAL' }),
-  'pg: connection exception class 08': Object.assign(new Error('connection failure'), { code: '08006', severity: 'FATAL' }),
-  'pg: socket closed mid-query': new Error('insert into "notes" ("title") values ($1) - Connection terminated unexpectedly'),
-  'mysql2: connection lost': Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' }),
+  'pg: admin shutdown (57P01)': Object.assign(new Error('terminating connection due to administrator command'), {
+    code: '57P01',
+    severity: 'FATAL',
+  }),
+  'pg: starting up (57P03)': Object.assign(new Error('the database system is starting up'), {
+    code: '57P03',
+    severity: 'FATAL',
+  }),
+  'pg: connection exception class 08': Object.assign(new Error('connection failure'), {
+    code: '08006',
+    severity: 'FATAL',
+  }),
+  'pg: socket closed mid-query': new Error(
+    'insert into "notes" ("title") values ($1) - Connection terminated unexpectedly',
+  ),
+  'mysql2: connection lost': Object.assign(new Error('Connection lost: The server closed the connection.'), {
+    code: 'PROTOCOL_CONNECTION_LOST',
+  }),
   'mariadb: server gone away (2006)': Object.assign(new Error('MySQL server has gone away'), { errno: 2006 }),
   'knex: pool timeout': new KnexTimeoutError('Knex: Timeout acquiring a connection. The pool is probably full.'),
 };
 
 const NOT_CONNECTION: Record<string, object> = {
   'pg: unique violation': Object.assign(new Error('duplicate key value'), { code: '23505', severity: 'ERROR' }),
-  'pg: wrong password': Object.assign(new Error('password authentication failed for user "x"'), { code: '28P01', severity: 'FATAL' }),
-  'mysql: duplicate entry': Object.assign(new Error("Duplicate entry 'a' for key 'slug'"), { errno: 1062, code: 'ER_DUP_ENTRY' }),
+  'pg: wrong password': Object.assign(new Error('password authentication failed for user "x"'), {
+    code: '28P01',
+    severity: 'FATAL',
+  }),
+  'mysql: duplicate entry': Object.assign(new Error("Duplicate entry 'a' for key 'slug'"), {
+    errno: 1062,
+    code: 'ER_DUP_ENTRY',
+  }),
   'a bug': new TypeError("Cannot read properties of undefined (reading 'id')"),
 };
 
@@ -35,7 +54,11 @@ describe('translateConnectionError: an unreachable database is 503 SERVICE_UNAVA
         errors: [
           {
             message: 'Service "database" is unavailable. The database is not reachable, retry later.',
-            extensions: { service: 'database', reason: 'The database is not reachable, retry later', code: 'SERVICE_UNAVAILABLE' },
+            extensions: {
+              service: 'database',
+              reason: 'The database is not reachable, retry later',
+              code: 'SERVICE_UNAVAILABLE',
+            },
           },
         ],
       });

@@ -10,7 +10,8 @@ describe('text a database cannot store', () => {
 
   it('every dialect refuses a lone surrogate, none a pair', () => {
     for (const dialect of ['pg', 'mysql', 'sqlite3'] as const) {
-      for (const text of ['\ud800', 'x\udfffy', '\udbff\udbff', 'a\ud83d']) expect(unstorableText(dialect, text), `${dialect} ${JSON.stringify(text)}`).to.be.a('string');
+      for (const text of ['\ud800', 'x\udfffy', '\udbff\udbff', 'a\ud83d'])
+        expect(unstorableText(dialect, text), `${dialect} ${JSON.stringify(text)}`).to.be.a('string');
       for (const text of ['😀', 'plain', '', '\uffff']) expect(unstorableText(dialect, text), text).to.equal(undefined);
     }
   });

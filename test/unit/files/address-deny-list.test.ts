@@ -7,7 +7,23 @@ describe('import address deny list', () => {
   const defaults = new AddressDenyList(DEFAULT_IMPORT_IP_DENY_LIST);
 
   it('by default refuses loopback, private, shared, link-local, metadata and unspecified addresses', () => {
-    for (const address of ['127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '169.254.169.254', '169.254.1.1', '0.0.0.0', '::1', '::', 'fd12::1', 'fe80::1', 'fd00:ec2::254']) {
+    for (const address of [
+      '127.0.0.1',
+      '127.8.9.10',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '100.64.0.1',
+      '169.254.169.254',
+      '169.254.1.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fd12::1',
+      'fe80::1',
+      'fd00:ec2::254',
+    ]) {
       expect(defaults.isDenied(address), address).to.equal(true);
     }
   });
@@ -28,7 +44,9 @@ describe('import address deny list', () => {
 
   it('0.0.0.0 stands for every address of the local interfaces', () => {
     const list = new AddressDenyList(['0.0.0.0']);
-    const local = Object.values(networkInterfaces()).flatMap((l) => l ?? []).map((i) => i.address.split('%')[0] ?? '');
+    const local = Object.values(networkInterfaces())
+      .flatMap((l) => l ?? [])
+      .map((i) => i.address.split('%')[0] ?? '');
     expect(local.length).to.be.greaterThan(0);
     for (const address of local) expect(list.isDenied(address), address).to.equal(true);
     // The loopback interface answers its whole subnet, not only the address it lists.
@@ -75,14 +93,23 @@ describe('import address deny list', () => {
     }
 
     it('lets the same forms through when the IPv4 address they carry is allowed', () => {
-      for (const address of ['::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '::8.8.8.8', '64:ff9b::8.8.8.8', '64:ff9b:1::808:808', '2002:808:808::1', '2001:0:808:808::f7f7:f7f7']) {
+      for (const address of [
+        '::ffff:8.8.8.8',
+        '::ffff:0:8.8.8.8',
+        '::8.8.8.8',
+        '64:ff9b::8.8.8.8',
+        '64:ff9b:1::808:808',
+        '2002:808:808::1',
+        '2001:0:808:808::f7f7:f7f7',
+      ]) {
         expect(loopback.isDenied(address), address).to.equal(false);
         expect(defaults.isDenied(address), address).to.equal(false);
       }
     });
 
-    it('finds no IPv4 address in other IPv6 addresses; :: and ::1 are IPv6\'s own', () => {
-      for (const address of ['::', '::1', '2606:4700::6810:85e5', 'fe80::1', '2001:db8::7f00:1']) expect(embeddedIPv4(address), address).to.deep.equal([]);
+    it("finds no IPv4 address in other IPv6 addresses; :: and ::1 are IPv6's own", () => {
+      for (const address of ['::', '::1', '2606:4700::6810:85e5', 'fe80::1', '2001:db8::7f00:1'])
+        expect(embeddedIPv4(address), address).to.deep.equal([]);
       expect(loopback.isDenied('2606:4700::7f00:1')).to.equal(false);
     });
 
@@ -95,12 +122,26 @@ describe('import address deny list', () => {
   });
 
   it('decimal, octal and hexadecimal IPv4 forms reach the list as the dotted quad they stand for', () => {
-    for (const url of ['http://2130706433/', 'http://0x7f.1/', 'http://017700000001/', 'http://0177.0.0.1/', 'http://127.1/', 'http://0x7f000001/']) {
+    for (const url of [
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://017700000001/',
+      'http://0177.0.0.1/',
+      'http://127.1/',
+      'http://0x7f000001/',
+    ]) {
       const host = new URL(url).hostname;
       expect(host, url).to.equal('127.0.0.1');
       expect(defaults.isDenied(host), url).to.equal(true);
     }
-    for (const url of ['http://0/', 'http://0.0.0.0/', 'http://[::]/', 'http://[::ffff:0:127.0.0.1]/', 'http://[::127.0.0.1]/', 'http://[64:ff9b::127.0.0.1]/']) {
+    for (const url of [
+      'http://0/',
+      'http://0.0.0.0/',
+      'http://[::]/',
+      'http://[::ffff:0:127.0.0.1]/',
+      'http://[::127.0.0.1]/',
+      'http://[64:ff9b::127.0.0.1]/',
+    ]) {
       expect(defaults.isDenied(new URL(url).hostname), url).to.equal(true);
     }
   });

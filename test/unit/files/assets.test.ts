@@ -26,8 +26,19 @@ describe('asset ranges and transformations', () => {
   });
 
   it('ignores valid transformation parameters and refuses invalid ones', () => {
-    expect(() => checkTransformation({ width: '100', height: '50', fit: 'cover', quality: '80', format: 'webp' })).not.to.throw();
-    for (const query of [{ width: '0' }, { width: '-3' }, { height: 'x' }, { quality: '101' }, { fit: 'stretch' }, { format: 'bmp' }, { transforms: '{' }, { transforms: '{}' }]) {
+    expect(() =>
+      checkTransformation({ width: '100', height: '50', fit: 'cover', quality: '80', format: 'webp' }),
+    ).not.to.throw();
+    for (const query of [
+      { width: '0' },
+      { width: '-3' },
+      { height: 'x' },
+      { quality: '101' },
+      { fit: 'stretch' },
+      { format: 'bmp' },
+      { transforms: '{' },
+      { transforms: '{}' },
+    ]) {
       expect(() => checkTransformation(query), JSON.stringify(query)).to.throw();
     }
   });

@@ -11,7 +11,11 @@ import type { ExportFormat, Item } from '../../../src/query/index.js';
 const tempDir = mkdtempSync(join(tmpdir(), 'svc-export-'));
 after(() => rmSync(tempDir, { recursive: true, force: true }));
 
-async function format(items: readonly Item[], as: ExportFormat, options: { csvBatchRows?: number; csvEscapeFormulas?: boolean } = {}): Promise<string> {
+async function format(
+  items: readonly Item[],
+  as: ExportFormat,
+  options: { csvBatchRows?: number; csvEscapeFormulas?: boolean } = {},
+): Promise<string> {
   async function* source(): AsyncGenerator<Item> {
     yield* items;
   }
@@ -47,7 +51,8 @@ describe('export formats', () => {
   it('csv: columns that appear in a later batch give the earlier rows empty cells, newlines in values included', async () => {
     const items: Item[] = [{}, { a: 'x\ny', b: 1 }, { a: 'z' }, { a: '"q"', c: true }, { d: { e: null } }];
     const expected = ['"a","b","c","d.e"', ',,,', '"x\ny",1,,', '"z",,,', '"""q""",,true,', ',,,', ''].join('\n');
-    for (const rows of [1, 2, 3, 1000]) expect(await format(items, 'csv', { csvBatchRows: rows }), `batches of ${rows}`).to.equal(expected);
+    for (const rows of [1, 2, 3, 1000])
+      expect(await format(items, 'csv', { csvBatchRows: rows }), `batches of ${rows}`).to.equal(expected);
   });
 
   it('xml: a <data> root with one <data> element per item, 4-space indent, arrays repeated, null as text', async () => {
@@ -84,7 +89,15 @@ describe('export formats', () => {
 
   describe('csv formula injection (OWASP)', () => {
     const HOSTILE: Item[] = [
-      { id: 1, '=cmd': '=HYPERLINK("http://evil.example","click")', plus: '+1+1', minus: '-2+3', at: '@SUM(A1:A9)', tab: '\tx', cr: '\rx' },
+      {
+        id: 1,
+        '=cmd': '=HYPERLINK("http://evil.example","click")',
+        plus: '+1+1',
+        minus: '-2+3',
+        at: '@SUM(A1:A9)',
+        tab: '\tx',
+        cr: '\rx',
+      },
       { id: -5, '=cmd': 'a=b', plus: '+3', minus: '-5.50', at: '-1e5', tab: 'plain', cr: ['=in array'] },
     ];
 
@@ -101,40 +114,85 @@ describe('export formats', () => {
 
     it('EXPORT_CSV_ESCAPE_FORMULAS=false writes the cells as they are', async () => {
       expect(await format(HOSTILE.slice(0, 1), 'csv', { csvEscapeFormulas: false })).to.equal(
-        [`"id","=cmd","plus","minus","at","tab","cr"`, `1,"=HYPERLINK(""http://evil.example"",""click"")","+1+1","-2+3","@SUM(A1:A9)","\tx","\rx"`, ''].join('\n'),
+        [
+          `"id","=cmd","plus","minus","at","tab","cr"`,
+          `1,"=HYPERLINK(""http://evil.example"",""click"")","+1+1","-2+3","@SUM(A1:A9)","\tx","\rx"`,
+          '',
+        ].join('\n'),
       );
     });
 
     it('escapes cells of rows written before their column appeared (later batches) the same way', async () => {
       const items: Item[] = [{ a: '=1' }, { a: 'x', b: '@2' }];
-      expect(await format(items, 'csv', { csvBatchRows: 1 })).to.equal(['"a","b"', `"'=1",`, `"x","'@2"`, ''].join('\n'));
+      expect(await format(items, 'csv', { csvBatchRows: 1 })).to.equal(
+        ['"a","b"', `"'=1",`, `"x","'@2"`, ''].join('\n'),
+      );
     });
 
     it('any text: a cell reads back as the text, with a quote before exactly the ones that start a formula', async () => {
-      const text = fc.oneof(fc.string({ unit: 'binary' }), fc.tuple(fc.constantFrom('=', '+', '-', '@', '\t', '\r', "'", '"', ','), fc.string()).map(([a, b]) => a + b));
+      const text = fc.oneof(
+        fc.string({ unit: 'binary' }),
+        fc.tuple(fc.constantFrom('=', '+', '-', '@', '\t', '\r', "'", '"', ','), fc.string()).map(([a, b]) => a + b),
+      );
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.record({ t: text, n: fc.integer() }), { minLength: 1, maxLength: 5 }), async (rows) => {
-          const parsed = parseCsv(await format(rows, 'csv'), { relax_quotes: false }) as string[][];
-          expect(parsed[0]).to.deep.equal(['t', 'n']);
-          rows.forEach((row, i) => {
-            const isNumber = row.t.trim() === row.t && row.t !== '' && Number.isFinite(Number(row.t));
-            const isFormula = /^[=+\-@\t\r]/.test(row.t) && !isNumber;
-            expect(parsed[i + 1]).to.deep.equal([isFormula ? `'${row.t}` : row.t, String(row.n)]);
-          });
-        }),
+        fc.asyncProperty(
+          fc.array(fc.record({ t: text, n: fc.integer() }), { minLength: 1, maxLength: 5 }),
+          async (rows) => {
+            const parsed = parseCsv(await format(rows, 'csv'), { relax_quotes: false }) as string[][];
+            expect(parsed[0]).to.deep.equal(['t', 'n']);
+            rows.forEach((row, i) => {
+              const isNumber = row.t.trim() === row.t && row.t !== '' && Number.isFinite(Number(row.t));
+              const isFormula = /^[=+\-@\t\r]/.test(row.t) && !isNumber;
+              expect(parsed[i + 1]).to.deep.equal([isFormula ? `'${row.t}` : row.t, String(row.n)]);
+            });
+          },
+        ),
         { numRuns: 100 },
       );
     });
 
     it('escapeFormula leaves plain numbers written as text alone', () => {
-      for (const text of ['-5', '-5.50', '+3', '-.5', '-1e5', '+2E-3', '5']) expect(escapeFormula(text), text).to.equal(text);
-      for (const text of ['-', '+', '-5+1', '-1e', '--5', '-5 ', '- 5', '=5', '@', '-0x10', '-Infinity']) expect(escapeFormula(text), text).to.equal(`'${text}`);
+      for (const text of ['-5', '-5.50', '+3', '-.5', '-1e5', '+2E-3', '5'])
+        expect(escapeFormula(text), text).to.equal(text);
+      for (const text of ['-', '+', '-5+1', '-1e', '--5', '-5 ', '- 5', '=5', '@', '-0x10', '-Infinity'])
+        expect(escapeFormula(text), text).to.equal(`'${text}`);
     });
   });
 
   describe('well-formed output for any data', () => {
-    const HOSTILE_KEYS = ['<x>', 'a b', '?pi', '#text', '@_name', ':@', '', '1abc', 'a:b', 'x"y\'z', ']]>', '\u0000text', '\u0001', 'field', 'é-ü.1', '-x', 'a&b', '\ud800'];
-    const HOSTILE_TEXT = ['\u0000\u0001\u0008\u000b\u000c\u001f', ']]>', '<&>"\'', '\ud800 lone \udc00', '\uFFFE\uFFFF', '\r\n', '😀', '<!-- x -->', '<![CDATA[ x ]]>', '&amp;', '\u2028\u0085\u007f'];
+    const HOSTILE_KEYS = [
+      '<x>',
+      'a b',
+      '?pi',
+      '#text',
+      '@_name',
+      ':@',
+      '',
+      '1abc',
+      'a:b',
+      'x"y\'z',
+      ']]>',
+      '\u0000text',
+      '\u0001',
+      'field',
+      'é-ü.1',
+      '-x',
+      'a&b',
+      '\ud800',
+    ];
+    const HOSTILE_TEXT = [
+      '\u0000\u0001\u0008\u000b\u000c\u001f',
+      ']]>',
+      '<&>"\'',
+      '\ud800 lone \udc00',
+      '\uFFFE\uFFFF',
+      '\r\n',
+      '😀',
+      '<!-- x -->',
+      '<![CDATA[ x ]]>',
+      '&amp;',
+      '\u2028\u0085\u007f',
+    ];
     /** Anything outside XML 1.0's Char production. */
     const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
@@ -167,20 +225,35 @@ describe('export formats', () => {
       const item: Item = { 'é-ü.1': 'valid name', ...Object.fromEntries(CASES.map(([key, value]) => [key, value])) };
       const xml = await format([item, { json: { '<k>': ['a', ['b', { ']]>': null }]], ok: {} } }], 'xml');
       expectWellFormedXml(xml);
-      const parsed = new XMLParser({ parseTagValue: false, ignoreAttributes: false, htmlEntities: true, trimValues: false }).parse(xml) as { data: { data: Record<string, unknown>[] } };
+      const parsed = new XMLParser({
+        parseTagValue: false,
+        ignoreAttributes: false,
+        htmlEntities: true,
+        trimValues: false,
+      }).parse(xml) as { data: { data: Record<string, unknown>[] } };
       const [first, second] = parsed.data.data;
       expect(first?.['é-ü.1']).to.equal('valid name');
       const fields = first?.['field'] as { '@_name': string; '#text'?: string }[];
-      expect(fields.map((f) => [f['@_name'], f['#text'] ?? ''])).to.have.deep.members(CASES.map(([, , name, text]) => [name, text]));
+      expect(fields.map((f) => [f['@_name'], f['#text'] ?? ''])).to.have.deep.members(
+        CASES.map(([, , name, text]) => [name, text]),
+      );
       expect(second?.['json']).to.deep.include({ ok: '' });
       expect(xml).to.contain(
-        ['<field name="&lt;k&gt;">a</field>', '<field name="&lt;k&gt;">', '    <field name="&lt;k&gt;">b</field>', '    <field name="&lt;k&gt;">', '        <field name="]]&gt;">null</field>', '    </field>', '</field>']
+        [
+          '<field name="&lt;k&gt;">a</field>',
+          '<field name="&lt;k&gt;">',
+          '    <field name="&lt;k&gt;">b</field>',
+          '    <field name="&lt;k&gt;">',
+          '        <field name="]]&gt;">null</field>',
+          '    </field>',
+          '</field>',
+        ]
           .map((line) => `            ${line}`)
           .join('\n'),
       );
     });
 
-    it('xml: a json field nested deeper than the builder\'s default limit', async () => {
+    it("xml: a json field nested deeper than the builder's default limit", async () => {
       let deep: unknown = 'bottom';
       for (let i = 0; i < 300; i += 1) deep = { level: deep };
       const xml = await format([{ deep: deep as Item }], 'xml');
@@ -192,10 +265,17 @@ describe('export formats', () => {
       const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom(...HOSTILE_KEYS, ...HOSTILE_TEXT));
       const value = fc.letrec((tie) => ({
         leaf: fc.oneof(anyText, fc.integer(), fc.double(), fc.boolean(), fc.constant(null)),
-        node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(anyText, tie('node'), { maxKeys: 3 })),
+        node: fc.oneof(
+          { depthSize: 'small' },
+          tie('leaf'),
+          fc.array(tie('node'), { maxLength: 3 }),
+          fc.dictionary(anyText, tie('node'), { maxKeys: 3 }),
+        ),
       })).node;
       // JSON writes NaN and infinities as null; items come from JSON-typed rows anyway.
-      const items = fc.array(fc.dictionary(anyText, value, { maxKeys: 4 }), { maxLength: 4 }).map((list) => JSON.parse(JSON.stringify(list)) as Item[]);
+      const items = fc
+        .array(fc.dictionary(anyText, value, { maxKeys: 4 }), { maxLength: 4 })
+        .map((list) => JSON.parse(JSON.stringify(list)) as Item[]);
       await fc.assert(
         fc.asyncProperty(items, async (list) => {
           expectWellFormedXml(await format(list, 'xml'));
@@ -214,12 +294,19 @@ describe('export formats', () => {
     it('json and yaml escape lone surrogates and control characters; yaml also DEL, C1 controls, line separators and BOM', async () => {
       const item: Item = { '\ud800': 'a\udc00\u0001\u007f\u0085\u2028\u2029\ufeff\uffff' };
       expect(JSON.parse(await format([item], 'json'))).to.deep.equal([item]);
-      expect(await format([item], 'yaml')).to.equal('- "\\ud800": "a\\udc00\\u0001\\u007f\\u0085\\u2028\\u2029\\ufeff\\uffff"\n');
+      expect(await format([item], 'yaml')).to.equal(
+        '- "\\ud800": "a\\udc00\\u0001\\u007f\\u0085\\u2028\\u2029\\ufeff\\uffff"\n',
+      );
     });
   });
 
   it('flattens nested objects with dots and keeps arrays whole', () => {
-    expect(flatten({ a: { b: { c: 1 } }, d: [{ e: 1 }], f: {}, g: null })).to.deep.equal({ 'a.b.c': 1, d: '[{"e":1}]', f: '{}', g: null });
+    expect(flatten({ a: { b: { c: 1 } }, d: [{ e: 1 }], f: {}, g: null })).to.deep.equal({
+      'a.b.c': 1,
+      d: '[{"e":1}]',
+      f: '{}',
+      g: null,
+    });
   });
 });
 

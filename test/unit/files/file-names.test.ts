@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { baseType, contentDisposition, diskName, filenameFromDisposition, filenameFromUrl, isTypeAllowed, titleOf } from '../../../src/files/file-names.js';
+import {
+  baseType,
+  contentDisposition,
+  diskName,
+  filenameFromDisposition,
+  filenameFromUrl,
+  isTypeAllowed,
+  titleOf,
+} from '../../../src/files/file-names.js';
 
 describe('file names', () => {
   it('filename_disk is <id> plus a plain extension of the name, or of the type', () => {
@@ -26,13 +34,19 @@ describe('file names', () => {
 
   it('Content-Disposition carries an ASCII fallback and the exact name', () => {
     expect(contentDisposition('inline', 'report.csv')).to.equal('inline; filename="report.csv"');
-    expect(contentDisposition('attachment', 'a "b"\\.txt')).to.equal(`attachment; filename="a _b__.txt"; filename*=UTF-8''a%20%22b%22%5C.txt`);
-    expect(contentDisposition('attachment', 'naïve.txt')).to.equal(`attachment; filename="na_ve.txt"; filename*=UTF-8''na%C3%AFve.txt`);
+    expect(contentDisposition('attachment', 'a "b"\\.txt')).to.equal(
+      `attachment; filename="a _b__.txt"; filename*=UTF-8''a%20%22b%22%5C.txt`,
+    );
+    expect(contentDisposition('attachment', 'naïve.txt')).to.equal(
+      `attachment; filename="na_ve.txt"; filename*=UTF-8''na%C3%AFve.txt`,
+    );
   });
 
   it('reads names from Content-Disposition and URLs, never with folders', () => {
     expect(filenameFromDisposition('attachment; filename="a b.csv"')).to.equal('a b.csv');
-    expect(filenameFromDisposition(`attachment; filename="x.csv"; filename*=UTF-8''na%C3%AFve.csv`)).to.equal('naïve.csv');
+    expect(filenameFromDisposition(`attachment; filename="x.csv"; filename*=UTF-8''na%C3%AFve.csv`)).to.equal(
+      'naïve.csv',
+    );
     expect(filenameFromDisposition('attachment; filename=../../etc/passwd')).to.equal('passwd');
     expect(filenameFromDisposition('inline')).to.equal(undefined);
     expect(filenameFromUrl(new URL('https://example.com/a/My%20File.pdf?x=1'))).to.equal('My File.pdf');

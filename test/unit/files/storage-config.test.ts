@@ -24,17 +24,34 @@ describe('storage and file configuration', () => {
     expect(config.mimeTypeAllowList).to.deep.equal(['*/*']);
     expect(config.assetsCacheTtlMs).to.equal(30 * 24 * 3600 * 1000);
     expect(config.importIpDenyList).to.deep.equal([...DEFAULT_IMPORT_IP_DENY_LIST]);
-    expect(config.jobs).to.deep.equal({ attempts: 3, lockDurationMs: 30_000, stalledIntervalMs: 30_000, concurrency: 1 });
+    expect(config.jobs).to.deep.equal({
+      attempts: 3,
+      lockDurationMs: 30_000,
+      stalledIntervalMs: 30_000,
+      concurrency: 1,
+    });
   });
 
   it('reads STORAGE_<KEY>_DRIVER and _ROOT per location; a location without a usable driver stops the start', () => {
-    const config = loadConfig({ STORAGE_LOCATIONS: 'archive,local', STORAGE_ARCHIVE_DRIVER: 'local', STORAGE_ARCHIVE_ROOT: '/srv/archive', FILES_MAX_UPLOAD_SIZE: '10mb' }, NO_FILE);
-    expect(config.storage.drivers).to.deep.equal({ archive: { driver: 'local', root: '/srv/archive' }, local: { driver: 'local', root: './uploads' } });
+    const config = loadConfig(
+      {
+        STORAGE_LOCATIONS: 'archive,local',
+        STORAGE_ARCHIVE_DRIVER: 'local',
+        STORAGE_ARCHIVE_ROOT: '/srv/archive',
+        FILES_MAX_UPLOAD_SIZE: '10mb',
+      },
+      NO_FILE,
+    );
+    expect(config.storage.drivers).to.deep.equal({
+      archive: { driver: 'local', root: '/srv/archive' },
+      local: { driver: 'local', root: './uploads' },
+    });
     expect(config.storage.maxUploadSize).to.equal(10 * 1024 * 1024);
     expect(createStorage(config.storage).defaultLocation).to.equal('archive');
     const missing = () => createStorage(loadConfig({ STORAGE_LOCATIONS: 's3' }, NO_FILE).storage);
     expect(missing).to.throw(ConfigError, /STORAGE_S3_DRIVER/);
-    const unsupported = () => createStorage(loadConfig({ STORAGE_LOCATIONS: 's3', STORAGE_S3_DRIVER: 's3' }, NO_FILE).storage);
+    const unsupported = () =>
+      createStorage(loadConfig({ STORAGE_LOCATIONS: 's3', STORAGE_S3_DRIVER: 's3' }, NO_FILE).storage);
     expect(unsupported).to.throw(ConfigError, /local driver only/);
   });
 });
@@ -73,8 +90,23 @@ describe('local storage driver', () => {
 
   it('refuses any key that is not a plain file name in its root with FORBIDDEN, on every call', async () => {
     await driver.write('kept.txt', Readable.from(['kept']));
-    const refusal = (run: () => Promise<unknown>) => run().then(() => 'done', (error: unknown) => (error instanceof ForbiddenError ? 'FORBIDDEN' : String(error)));
-    for (const key of ['../escape.txt', 'sub/../../escape.txt', 'sub/file.txt', '/etc/passwd', '..\\escape.txt', 'x\u0000.txt', '.', '..', '', 'x'.repeat(256)]) {
+    const refusal = (run: () => Promise<unknown>) =>
+      run().then(
+        () => 'done',
+        (error: unknown) => (error instanceof ForbiddenError ? 'FORBIDDEN' : String(error)),
+      );
+    for (const key of [
+      '../escape.txt',
+      'sub/../../escape.txt',
+      'sub/file.txt',
+      '/etc/passwd',
+      '..\\escape.txt',
+      'x\u0000.txt',
+      '.',
+      '..',
+      '',
+      'x'.repeat(256),
+    ]) {
       expect(await refusal(() => driver.write(key, Readable.from(['x']))), key).to.equal('FORBIDDEN');
       expect(await refusal(() => driver.read(key)), key).to.equal('FORBIDDEN');
       expect(await refusal(() => driver.stat(key)), key).to.equal('FORBIDDEN');
@@ -82,7 +114,9 @@ describe('local storage driver', () => {
       expect(await refusal(() => driver.move(key, 'moved.txt')), key).to.equal('FORBIDDEN');
       expect(await refusal(() => driver.delete(key)), key).to.equal('FORBIDDEN');
     }
-    expect(await readdir(root)).to.include('kept.txt').and.not.include('moved.txt');
+    expect(await readdir(root))
+      .to.include('kept.txt')
+      .and.not.include('moved.txt');
     expect(await readdir(join(root, '..'))).not.to.include('escape.txt');
     await driver.delete('kept.txt');
   });

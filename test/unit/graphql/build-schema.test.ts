@@ -100,9 +100,30 @@ describe('graphql schema generation', () => {
 
   it('aggregated types count every field and sum the numeric ones', () => {
     const aggregated = objectType(admin.items, 'articles_aggregated').getFields();
-    expect(Object.keys(aggregated)).to.deep.equal(['group', 'countAll', 'count', 'countDistinct', 'avg', 'sum', 'avgDistinct', 'sumDistinct', 'min', 'max']);
-    expect(Object.keys(objectType(admin.items, 'articles_aggregated_fields').getFields())).to.deep.equal(['id', 'views', 'rating', 'big', 'author']);
-    expect(Object.keys(objectType(admin.items, 'countries_aggregated_count').getFields())).to.deep.equal(['id', 'name', 'code']);
+    expect(Object.keys(aggregated)).to.deep.equal([
+      'group',
+      'countAll',
+      'count',
+      'countDistinct',
+      'avg',
+      'sum',
+      'avgDistinct',
+      'sumDistinct',
+      'min',
+      'max',
+    ]);
+    expect(Object.keys(objectType(admin.items, 'articles_aggregated_fields').getFields())).to.deep.equal([
+      'id',
+      'views',
+      'rating',
+      'big',
+      'author',
+    ]);
+    expect(Object.keys(objectType(admin.items, 'countries_aggregated_count').getFields())).to.deep.equal([
+      'id',
+      'name',
+      'code',
+    ]);
   });
 
   it('names that are not GraphQL names are sanitised, and inputs map back to the field names', () => {
@@ -120,7 +141,10 @@ describe('graphql schema generation', () => {
     const schemas = buildSchemas(overview, fullSchemaAccess(FULL_READ_ACCESS));
     expect(Object.keys(objectType(schemas.items, 'my_items').getFields())).to.deep.equal(['id', 'first_name', '_2nd']);
     expect(Object.keys(objectType(schemas.items, 'Query').getFields())).to.include('my_items_by_id');
-    const filter = toFilter(inputType(schemas.items, 'my_items_filter'), { first_name: { _eq: 'A' }, _or: [{ _2nd: { _gt: 1 } }] });
+    const filter = toFilter(inputType(schemas.items, 'my_items_filter'), {
+      first_name: { _eq: 'A' },
+      _or: [{ _2nd: { _gt: 1 } }],
+    });
     expect(filter).to.deep.equal({ 'first name': { _eq: 'A' }, _or: [{ '2nd': { _gt: 1 } }] });
   });
 });
@@ -174,7 +198,12 @@ describe('graphql inputs', () => {
       author: { id: '2', name: 'Ann' },
       comments: [{ text: 'c' }, { id: '3' }],
     });
-    expect(payload).to.deep.equal({ id: 7, title: 'T', author: { id: 2, name: 'Ann' }, comments: [{ text: 'c' }, { id: 3 }] });
+    expect(payload).to.deep.equal({
+      id: 7,
+      title: 'T',
+      author: { id: 2, name: 'Ann' },
+      comments: [{ text: 'c' }, { id: 3 }],
+    });
     const nested = create.getFields()['comments']?.type;
     expect(nested !== undefined && isListType(getNullableType(nested))).to.equal(true);
   });
@@ -204,7 +233,13 @@ describe('graphql schema of a limited role', () => {
   });
 
   it('fields it cannot read do not exist; a relation into an unreadable collection reads as its key', () => {
-    expect(Object.keys(objectType(limited.items, 'articles').getFields())).to.deep.equal(['id', 'title', 'author', 'comments', 'comments_func']);
+    expect(Object.keys(objectType(limited.items, 'articles').getFields())).to.deep.equal([
+      'id',
+      'title',
+      'author',
+      'comments',
+      'comments_func',
+    ]);
     expect(String(objectType(limited.items, 'articles').getFields()['author']?.type)).to.equal('Int');
     expect(Object.keys(inputType(limited.items, 'articles_filter').getFields())).to.deep.equal([
       'id',
@@ -223,10 +258,19 @@ describe('graphql schema of a limited role', () => {
   });
 
   it('a role that reads nothing: items has only _empty, system only the server, auth and utility fields', () => {
-    const none = buildSchemas(FIXTURE_OVERVIEW, readOnlySchemaAccess('role:none', { rowFilter: () => null, readableFields: () => new Set() }));
+    const none = buildSchemas(
+      FIXTURE_OVERVIEW,
+      readOnlySchemaAccess('role:none', { rowFilter: () => null, readableFields: () => new Set() }),
+    );
     expect(Object.keys(objectType(none.items, 'Query').getFields())).to.deep.equal(['_empty']);
     expect(none.items.getMutationType()).to.equal(undefined);
-    expect(Object.keys(objectType(none.system, 'Query').getFields())).to.deep.equal(['server_info', 'server_ping', 'server_health', 'server_specs_oas', 'server_specs_graphql']);
+    expect(Object.keys(objectType(none.system, 'Query').getFields())).to.deep.equal([
+      'server_info',
+      'server_ping',
+      'server_health',
+      'server_specs_oas',
+      'server_specs_graphql',
+    ]);
     expect(Object.keys(none.system.getMutationType()?.getFields() ?? {})).to.deep.equal([
       'auth_login',
       'auth_refresh',

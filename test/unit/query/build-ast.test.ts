@@ -48,8 +48,26 @@ const keys = (nodes: readonly ReadNode[]): string[] => nodes.map((n) => n.key);
 describe('read AST: fields (reference/query.md)', () => {
   it('expands * to the columns and the relational alias fields, in overview order', () => {
     expect(keys(read('').children)).to.deep.equal([
-      'id', 'status', 'title', 'body', 'views', 'rating', 'big', 'featured', 'published_on', 'published',
-      'created', 'starts', 'data', 'tags', 'uid', 'secret', 'author', 'comments', 'categories', 'sections',
+      'id',
+      'status',
+      'title',
+      'body',
+      'views',
+      'rating',
+      'big',
+      'featured',
+      'published_on',
+      'published',
+      'created',
+      'starts',
+      'data',
+      'tags',
+      'uid',
+      'secret',
+      'author',
+      'comments',
+      'categories',
+      'sections',
     ]);
     const comments = read('fields=comments').children[0];
     expect(comments).to.include({ kind: 'o2m', children: null });
@@ -74,7 +92,8 @@ describe('read AST: fields (reference/query.md)', () => {
     if (sections?.kind !== 'o2m' || sections.children === null) throw new Error('o2m expected');
     const [item] = sections.children;
     expect(item?.kind).to.equal('a2o');
-    if (item?.kind === 'a2o') expect(item.branches.map((b) => b.relation.target.collection)).to.deep.equal(['headings']);
+    if (item?.kind === 'a2o')
+      expect(item.branches.map((b) => b.relation.target.collection)).to.deep.equal(['headings']);
     const all = read('fields=sections.item.*').children[0];
     if (all?.kind !== 'o2m' || all.children === null) throw new Error('o2m expected');
     const anyItem = all.children[0];
@@ -127,8 +146,12 @@ describe('read AST: fields (reference/query.md)', () => {
   });
 
   it('refuses paths deeper than MAX_RELATIONAL_DEPTH', () => {
-    const ctx = testBuildContext({ limits: { queryLimitDefault: 100, queryLimitMax: Infinity, maxRelationalDepth: 2 } });
-    expect(reasonOf(() => read('fields=article.author.name', ctx, 'comments'))).to.equal('Max relational depth exceeded');
+    const ctx = testBuildContext({
+      limits: { queryLimitDefault: 100, queryLimitMax: Infinity, maxRelationalDepth: 2 },
+    });
+    expect(reasonOf(() => read('fields=article.author.name', ctx, 'comments'))).to.equal(
+      'Max relational depth exceeded',
+    );
     expect(reasonOf(() => read('fields=id&filter[article][author][country][code][_eq]=x', ctx, 'comments'))).to.equal(
       'Max relational depth exceeded',
     );
@@ -198,7 +221,9 @@ describe('read AST: filter validation (reference/errors.md, INVALID_QUERY reason
     expect(filterOf('filter[views][_eq]=5')).to.deep.include({ kind: 'compare', op: '=' });
     const condition = filterOf('filter[views][_eq]=5&filter[featured][_eq]=false&filter[big][_eq]=9007199254740993');
     if (condition?.kind !== 'and') throw new Error('and expected');
-    const values = condition.items.map((c) => (c.kind === 'compare' && c.value.kind === 'literal' ? c.value.value : undefined));
+    const values = condition.items.map((c) =>
+      c.kind === 'compare' && c.value.kind === 'literal' ? c.value.value : undefined,
+    );
     expect(values).to.deep.equal([5, false, '9007199254740993']);
   });
 
@@ -211,7 +236,9 @@ describe('read AST: filter validation (reference/errors.md, INVALID_QUERY reason
   it('resolves $NOW with adjustments at one instant per request', () => {
     const condition = filterOf('filter[created][_gt]=$NOW(-1 year)&filter[created][_lt]=$NOW(%2B2 hours)');
     if (condition?.kind !== 'and') throw new Error('and expected');
-    const [past, future] = condition.items.map((c) => (c.kind === 'compare' && c.value.kind === 'literal' ? c.value.value : null));
+    const [past, future] = condition.items.map((c) =>
+      c.kind === 'compare' && c.value.kind === 'literal' ? c.value.value : null,
+    );
     expect(past).to.deep.equal(new Date('2023-05-01T12:00:00.000Z'));
     expect(future).to.deep.equal(new Date(FIXED_NOW.getTime() + 2 * 3_600_000));
   });
@@ -225,7 +252,8 @@ describe('read AST: filter validation (reference/errors.md, INVALID_QUERY reason
 
   it('merges the row permission into every level', () => {
     const access: ReadAccess = {
-      rowFilter: (c) => (c === 'comments' ? { text: { _nnull: true } } : c === 'articles' ? { status: { _eq: 'published' } } : null),
+      rowFilter: (c) =>
+        c === 'comments' ? { text: { _nnull: true } } : c === 'articles' ? { status: { _eq: 'published' } } : null,
       readableFields: () => '*',
     };
     const ast = read('fields=id,comments.text,author.articles.id', testBuildContext({ access }));
@@ -240,7 +268,9 @@ describe('read AST: filter validation (reference/errors.md, INVALID_QUERY reason
 
 describe('read AST: sort, limit, search', () => {
   it('sorts by the sort field or the primary key unless told otherwise', () => {
-    expect(read('fields=id').level.sort).to.deep.equal([{ operand: { kind: 'column', column: 'id', type: 'integer' }, descending: false, canBeNull: false }]);
+    expect(read('fields=id').level.sort).to.deep.equal([
+      { operand: { kind: 'column', column: 'id', type: 'integer' }, descending: false, canBeNull: false },
+    ]);
     expect(read('fields=id&sort=').level.sort).to.deep.equal([]);
     const [, sections] = read('fields=id,sections').children;
     if (sections?.kind === 'o2m') expect(sections.level.sort[0]?.operand).to.deep.include({ column: 'sort' });
@@ -282,8 +312,12 @@ describe('aggregate AST', () => {
     expect(ast.groups.map((g) => g.key)).to.deep.equal(['status']);
     // Counts are never NULL; nullable groups and other aggregates may be (NULLs sort as largest).
     expect(ast.sort).to.deep.equal([{ output: 1, descending: true, canBeNull: false }]);
-    expect(aggregate('aggregate[count]=*&groupBy=status').sort).to.deep.equal([{ output: 0, descending: false, canBeNull: true }]);
-    expect(aggregate('aggregate[sum]=views&groupBy=status&sort=sum.views').sort).to.deep.equal([{ output: 1, descending: false, canBeNull: true }]);
+    expect(aggregate('aggregate[count]=*&groupBy=status').sort).to.deep.equal([
+      { output: 0, descending: false, canBeNull: true },
+    ]);
+    expect(aggregate('aggregate[sum]=views&groupBy=status&sort=sum.views').sort).to.deep.equal([
+      { output: 1, descending: false, canBeNull: true },
+    ]);
     expect(aggregate('aggregate[countDistinct]=views&groupBy=id&sort=id,countDistinct.views').sort).to.deep.equal([
       { output: 0, descending: false, canBeNull: false },
       { output: 1, descending: false, canBeNull: false },
@@ -293,7 +327,11 @@ describe('aggregate AST', () => {
   it('refuses unknown fields, * outside counts and sorts on nothing', () => {
     expect(reasonOf(() => aggregate('aggregate[sum]=*'))).to.equal('Invalid aggregate field "*" for "sum"');
     expect(reasonOf(() => aggregate('aggregate[sum]=nope'))).to.equal('Invalid aggregate field "nope" on "articles"');
-    expect(reasonOf(() => aggregate('aggregate[count]=*&groupBy=nope'))).to.equal('Invalid groupBy field "nope" on "articles"');
-    expect(reasonOf(() => aggregate('aggregate[count]=*&sort=views'))).to.equal('Invalid sort field "views" on "articles"');
+    expect(reasonOf(() => aggregate('aggregate[count]=*&groupBy=nope'))).to.equal(
+      'Invalid groupBy field "nope" on "articles"',
+    );
+    expect(reasonOf(() => aggregate('aggregate[count]=*&sort=views'))).to.equal(
+      'Invalid sort field "views" on "articles"',
+    );
   });
 });

@@ -10,7 +10,11 @@ export function testBuildContext(overrides: Partial<BuildContext> = {}): BuildCo
   return {
     overview: FIXTURE_OVERVIEW satisfies SchemaOverview,
     access: FULL_READ_ACCESS satisfies ReadAccess,
-    accountability: { user: '00000000-0000-4000-8000-000000000001', role: '00000000-0000-4000-8000-000000000002', admin: true },
+    accountability: {
+      user: '00000000-0000-4000-8000-000000000001',
+      role: '00000000-0000-4000-8000-000000000002',
+      admin: true,
+    },
     limits: { queryLimitDefault: 100, queryLimitMax: Infinity, maxRelationalDepth: 10 },
     now: FIXED_NOW,
     ...overrides,

@@ -61,7 +61,11 @@ const cases: CompilerCase[] = [
     collection: 'articles',
     qs: 'fields=id&filter[_or][0][status][_eq]=draft&filter[_or][1][_and][0][views][_gt]=10&filter[_or][1][_and][1][title][_icontains]=100%',
   },
-  { name: 'filter-m2o', collection: 'articles', qs: 'fields=id&filter[author][name][_eq]=Ann&filter[author][_nnull]=true' },
+  {
+    name: 'filter-m2o',
+    collection: 'articles',
+    qs: 'fields=id&filter[author][name][_eq]=Ann&filter[author][_nnull]=true',
+  },
   { name: 'filter-m2o-depth3', collection: 'comments', qs: 'fields=id&filter[article][author][country][code][_eq]=NL' },
   { name: 'filter-o2m-some', collection: 'articles', qs: 'fields=id&filter[comments][text][_contains]=good' },
   { name: 'filter-o2m-none', collection: 'articles', qs: 'fields=id&filter[comments][_none][text][_eq]=spam' },
@@ -84,7 +88,11 @@ const cases: CompilerCase[] = [
   { name: 'search-text', collection: 'articles', qs: 'fields=id&search=hello' },
   { name: 'search-number', collection: 'articles', qs: 'fields=id&search=5&filter[status][_eq]=published' },
   { name: 'sort', collection: 'articles', qs: 'fields=id&sort=-views,author.name,year(published)' },
-  { name: 'sort-to-many', collection: 'articles', qs: 'fields=id&sort=categories.categories_id.name,-sections.item:headings.title,-comments.id' },
+  {
+    name: 'sort-to-many',
+    collection: 'articles',
+    qs: 'fields=id&sort=categories.categories_id.name,-sections.item:headings.title,-comments.id',
+  },
   { name: 'sort-disabled', collection: 'articles', qs: 'fields=id&sort=' },
   { name: 'limit-all', collection: 'articles', qs: 'fields=id&limit=-1' },
   { name: 'page', collection: 'articles', qs: 'fields=id&limit=10&page=3' },
@@ -113,16 +121,42 @@ const cases: CompilerCase[] = [
     collection: 'articles',
     qs:
       'fields=categories.categories_id.name&deep=' +
-      encodeURIComponent(JSON.stringify({ categories: { _limit: 5, categories_id: { _filter: { name: { _eq: 'news' } } } } })),
+      encodeURIComponent(
+        JSON.stringify({ categories: { _limit: 5, categories_id: { _filter: { name: { _eq: 'news' } } } } }),
+      ),
   },
-  { name: 'alias', collection: 'articles', qs: 'alias[top]=comments&alias[headline]=title&fields=id,headline,top.text&deep[top][_limit]=1' },
+  {
+    name: 'alias',
+    collection: 'articles',
+    qs: 'alias[top]=comments&alias[headline]=title&fields=id,headline,top.text&deep[top][_limit]=1',
+  },
   { name: 'wildcard-nested', collection: 'comments', qs: 'fields=*.*' },
   { name: 'field-functions', collection: 'articles', qs: 'fields=id,year(published),count(comments),count(data)' },
-  { name: 'row-permission', collection: 'articles', qs: 'fields=id,comments.text,author.articles.title', access: ROW_FILTERED },
+  {
+    name: 'row-permission',
+    collection: 'articles',
+    qs: 'fields=id,comments.text,author.articles.title',
+    access: ROW_FILTERED,
+  },
   // Filters, counts and sorts through relations see only the related rows the caller may read.
-  { name: 'row-permission-related', collection: 'articles', qs: 'fields=id,count(comments)&filter[comments][_none][text][_eq]=spam', access: ROW_FILTERED },
-  { name: 'row-permission-path', collection: 'comments', qs: 'fields=id&filter[article][title][_contains]=x&sort=article.title', access: ROW_FILTERED },
-  { name: 'aggregate-group', collection: 'articles', qs: 'aggregate[count]=*&aggregate[sum]=views&groupBy[]=status', kind: 'aggregate' },
+  {
+    name: 'row-permission-related',
+    collection: 'articles',
+    qs: 'fields=id,count(comments)&filter[comments][_none][text][_eq]=spam',
+    access: ROW_FILTERED,
+  },
+  {
+    name: 'row-permission-path',
+    collection: 'comments',
+    qs: 'fields=id&filter[article][title][_contains]=x&sort=article.title',
+    access: ROW_FILTERED,
+  },
+  {
+    name: 'aggregate-group',
+    collection: 'articles',
+    qs: 'aggregate[count]=*&aggregate[sum]=views&groupBy[]=status',
+    kind: 'aggregate',
+  },
   {
     name: 'aggregate-functions',
     collection: 'articles',
@@ -169,7 +203,11 @@ for (const dialectName of DIALECT_NAMES) {
 /** PostgreSQL's JSON output (compileReadJson): one text value, objects keyed, API value forms. */
 describe('compile (pg, JSON output)', () => {
   const jsonCases: readonly CompilerCase[] = [
-    { name: 'json-fields', collection: 'articles', qs: 'fields=id,title,rating,big,featured,published_on,published,created,starts,tags,secret&sort=-created' },
+    {
+      name: 'json-fields',
+      collection: 'articles',
+      qs: 'fields=id,title,rating,big,featured,published_on,published,created,starts,tags,secret&sort=-created',
+    },
     {
       name: 'json-nested',
       collection: 'articles',
@@ -196,7 +234,12 @@ describe('compile (pg, JSON output)', () => {
           }),
         ),
     },
-    { name: 'json-row-permission', collection: 'articles', qs: 'fields=id,comments.text,author.articles.title', access: ROW_FILTERED },
+    {
+      name: 'json-row-permission',
+      collection: 'articles',
+      qs: 'fields=id,comments.text,author.articles.title',
+      access: ROW_FILTERED,
+    },
   ];
   for (const c of jsonCases) {
     it(c.name, () => {

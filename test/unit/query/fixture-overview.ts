@@ -166,7 +166,10 @@ export const FIXTURE_OVERVIEW: SchemaOverview = {
     relation('authors', 'country', 'countries'),
     relation('comments', 'article', 'articles', { oneField: 'comments' }),
     relation('comments', 'author', 'authors'),
-    relation('articles_categories', 'articles_id', 'articles', { oneField: 'categories', junctionField: 'categories_id' }),
+    relation('articles_categories', 'articles_id', 'articles', {
+      oneField: 'categories',
+      junctionField: 'categories_id',
+    }),
     relation('articles_categories', 'categories_id', 'categories', { junctionField: 'articles_id' }),
     relation('articles_sections', 'articles_id', 'articles', {
       oneField: 'sections',

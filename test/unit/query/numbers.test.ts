@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { integerRange, isIntegerInRange, MAX_QUERY_INTEGER, toBigInteger } from '../../../src/query/validate/numbers.js';
+import {
+  integerRange,
+  isIntegerInRange,
+  MAX_QUERY_INTEGER,
+  toBigInteger,
+} from '../../../src/query/validate/numbers.js';
 import { parseQuery } from '../../../src/query/index.js';
 import { InvalidQueryError } from '../../../src/errors.js';
 
@@ -9,7 +14,8 @@ describe('numbers from requests', () => {
     expect(toBigInteger('+3')).to.equal(3n);
     expect(toBigInteger(1e40)).to.equal(BigInt(1e40)); // the double's exact value
     expect(toBigInteger('9'.repeat(40))).to.equal(10n ** 40n - 1n);
-    for (const bad of ['1e3', '1.5', '', '0x10', 1.5, NaN, Infinity, null, {}]) expect(toBigInteger(bad), String(bad)).to.equal(undefined);
+    for (const bad of ['1e3', '1.5', '', '0x10', 1.5, NaN, Infinity, null, {}])
+      expect(toBigInteger(bad), String(bad)).to.equal(undefined);
   });
 
   it('bounds integer fields by their column type, 32 and 64 bits otherwise', () => {
@@ -25,7 +31,10 @@ describe('numbers from requests', () => {
     for (const name of ['limit', 'offset', 'page']) {
       expect(parseQuery({ [name]: String(MAX_QUERY_INTEGER) })).to.deep.equal({ [name]: MAX_QUERY_INTEGER });
       for (const value of ['9007199254740992', '9'.repeat(40), 1e300]) {
-        expect(() => parseQuery({ [name]: value }), `${name}=${value}`).to.throw(InvalidQueryError, `"${name}" must be less than or equal to ${MAX_QUERY_INTEGER}`);
+        expect(() => parseQuery({ [name]: value }), `${name}=${value}`).to.throw(
+          InvalidQueryError,
+          `"${name}" must be less than or equal to ${MAX_QUERY_INTEGER}`,
+        );
       }
     }
   });

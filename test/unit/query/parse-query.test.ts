@@ -36,7 +36,9 @@ describe('parseQuery: encodings (reference/query.md)', () => {
   });
 
   it('turns _and/_or lists that arrive as objects with numeric keys back into arrays', () => {
-    const query = parseQuery({ filter: { _or: { '0': { a: { _eq: 1 } }, '10': { b: { _eq: 2 } }, '2': { c: { _eq: 3 } } } } });
+    const query = parseQuery({
+      filter: { _or: { '0': { a: { _eq: 1 } }, '10': { b: { _eq: 2 } }, '2': { c: { _eq: 3 } } } },
+    });
     expect(query.filter).to.deep.equal({ _or: [{ a: { _eq: 1 } }, { c: { _eq: 3 } }, { b: { _eq: 2 } }] });
   });
 
@@ -81,7 +83,9 @@ describe('parseQuery: encodings (reference/query.md)', () => {
       sum: ['views', 'rating'],
       count: ['*'],
     });
-    expect(fromString(`aggregate=${encodeURIComponent('{"avg":"views"}')}`).aggregate).to.deep.equal({ avg: ['views'] });
+    expect(fromString(`aggregate=${encodeURIComponent('{"avg":"views"}')}`).aggregate).to.deep.equal({
+      avg: ['views'],
+    });
     expect(reasonOf(() => fromString('aggregate[median]=views'))).to.equal('Invalid aggregate function "median"');
     expect(fromString('groupBy=status,year(published)').groupBy).to.deep.equal(['status', 'year(published)']);
   });
@@ -143,7 +147,7 @@ describe('queryOfSearch: the query of a query string, remembered', () => {
     expect(queryOfSearch(search)).to.deep.equal(parseQuery(parseQueryString(search)));
   });
 
-  it('gives the same query again, frozen to the leaves: no request can change another\'s', () => {
+  it("gives the same query again, frozen to the leaves: no request can change another's", () => {
     const search = '?fields=id&filter[title][_in]=a,b&sort=-id';
     const query = queryOfSearch(search);
     expect(queryOfSearch(search)).to.equal(query);

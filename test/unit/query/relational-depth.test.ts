@@ -1,10 +1,17 @@
 import { expect } from 'chai';
-import { checkRelationalDepth, deepDepth, filterDepth, pathDepth } from '../../../src/query/validate/relational-depth.js';
+import {
+  checkRelationalDepth,
+  deepDepth,
+  filterDepth,
+  pathDepth,
+} from '../../../src/query/validate/relational-depth.js';
 import type { Query } from '../../../src/query/query.js';
 
 describe('relational depth (Directus 10 counting)', () => {
   it('a path counts its names', () => {
-    expect([pathDepth('title'), pathDepth('author.name'), pathDepth('sections.item:headings.title')]).to.deep.equal([1, 2, 3]);
+    expect([pathDepth('title'), pathDepth('author.name'), pathDepth('sections.item:headings.title')]).to.deep.equal([
+      1, 2, 3,
+    ]);
   });
 
   it('a filter counts field keys, never operators or groups', () => {

@@ -17,7 +17,11 @@ const cases: readonly {
   { type: 'decimal', raws: ['12'], expected: '12.00', scale: 2 },
   { type: 'boolean', raws: [true, 1, '1', 't', 'true'], expected: true },
   { type: 'boolean', raws: [false, 0, '0', 'f', 'false'], expected: false },
-  { type: 'date', raws: ['2024-01-15', '2024-01-15 00:00:00', new Date('2024-01-15T00:00:00Z')], expected: '2024-01-15' },
+  {
+    type: 'date',
+    raws: ['2024-01-15', '2024-01-15 00:00:00', new Date('2024-01-15T00:00:00Z')],
+    expected: '2024-01-15',
+  },
   { type: 'time', raws: ['08:30:00'], expected: '08:30:00' },
   {
     type: 'dateTime',
@@ -65,7 +69,16 @@ describe('shapeValue: one API value per field type, whatever the driver gave', (
 describe('shapeValue: timestamps and dateTimes read from UTC text without a Date', () => {
   /** What the Date path makes of `text` (UTC when no zone), the reference for every form. */
   const viaDate = (text: string): Date => new Date(`${text.replace(' ', 'T').replace(/\+00(:?00)?$/, '')}Z`);
-  const days = ['2024-01-15', '2024-02-29', '2023-02-29', '2024-04-31', '2024-12-31', '0000-02-29', '1900-02-29', '9999-12-31'];
+  const days = [
+    '2024-01-15',
+    '2024-02-29',
+    '2023-02-29',
+    '2024-04-31',
+    '2024-12-31',
+    '0000-02-29',
+    '1900-02-29',
+    '9999-12-31',
+  ];
   const times = ['00:00:00', '23:59:59', '10:20:30.5', '10:20:30.123456', '10:20:30.000900', '24:00:00', '12:60:00'];
   const zones = ['', '+00', '+00:00', 'Z'];
   for (const day of days) {
@@ -78,7 +91,8 @@ describe('shapeValue: timestamps and dateTimes read from UTC text without a Date
           expect(shapeValue('timestamp', text)).to.equal(expectedTimestamp);
           if (zone !== '') return;
           const iso = Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
-          const expectedDateTime = iso === undefined ? text : instant.getUTCMilliseconds() === 0 ? iso.slice(0, 19) : iso.slice(0, 23);
+          const expectedDateTime =
+            iso === undefined ? text : instant.getUTCMilliseconds() === 0 ? iso.slice(0, 19) : iso.slice(0, 23);
           expect(shapeValue('dateTime', text)).to.equal(expectedDateTime);
         });
       }

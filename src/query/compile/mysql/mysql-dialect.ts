@@ -3,7 +3,15 @@ import type { DateFunction } from '../../ast/nodes.js';
 import { bindTemporal, likePattern, plainPick, utcDateTime, type Dialect } from '../dialect.js';
 
 /** Read as text: exact digits, JSON columns as their text, temporal values as stored. */
-const TEXT_TYPES: ReadonlySet<FieldType> = new Set(['bigInteger', 'decimal', 'json', 'date', 'dateTime', 'timestamp', 'time']);
+const TEXT_TYPES: ReadonlySet<FieldType> = new Set([
+  'bigInteger',
+  'decimal',
+  'json',
+  'date',
+  'dateTime',
+  'timestamp',
+  'time',
+]);
 
 const DATE_PART: Readonly<Record<DateFunction, string>> = {
   year: 'year(',
@@ -43,7 +51,9 @@ export const mysqlDialect: Dialect = {
     column(w);
   },
   jsonArray(w, items) {
-    w.raw('json_array(').join(items, ', ', (item) => item(w)).raw(')');
+    w.raw('json_array(')
+      .join(items, ', ', (item) => item(w))
+      .raw(')');
   },
   emptyJsonArray: 'json_array()',
   datePart(w, fn, column) {
@@ -63,7 +73,9 @@ export const mysqlDialect: Dialect = {
     w.raw(' like binary ').value(likePattern(mode, text)).raw(" escape '!'");
   },
   concat(w, parts) {
-    w.raw('concat(').join(parts, ', ', (part) => part(w)).raw(')');
+    w.raw('concat(')
+      .join(parts, ', ', (part) => part(w))
+      .raw(')');
   },
   sortTerm(w, value, descending, canBeNull) {
     // MariaDB sorts NULLs as smallest and has no NULLS FIRST/LAST: order on `is null` first.

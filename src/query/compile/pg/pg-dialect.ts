@@ -4,7 +4,15 @@ import { bindTemporal, likePattern, plainPick, type Dialect } from '../dialect.j
 import type { Emit } from '../sql-writer.js';
 
 /** Read as text: exact digits, and temporal values independent of the driver's Date parsing. */
-const TEXT_TYPES: ReadonlySet<FieldType> = new Set(['bigInteger', 'decimal', 'json', 'date', 'dateTime', 'timestamp', 'time']);
+const TEXT_TYPES: ReadonlySet<FieldType> = new Set([
+  'bigInteger',
+  'decimal',
+  'json',
+  'date',
+  'dateTime',
+  'timestamp',
+  'time',
+]);
 
 /** json_build_array takes at most 100 arguments (FUNC_MAX_ARGS). */
 const MAX_ARGS = 100;
@@ -41,14 +49,20 @@ export const pgDialect: Dialect = {
   },
   jsonArray(w, items) {
     if (items.length <= MAX_ARGS) {
-      w.raw('json_build_array(').join(items, ', ', (item) => item(w)).raw(')');
+      w.raw('json_build_array(')
+        .join(items, ', ', (item) => item(w))
+        .raw(')');
       return;
     }
     const chunks: Emit[][] = [];
     for (let i = 0; i < items.length; i += MAX_ARGS) chunks.push(items.slice(i, i + MAX_ARGS));
-    w.raw('(').join(chunks, ' || ', (chunk) => {
-      w.raw('cast(json_build_array(').join(chunk, ', ', (item) => item(w)).raw(') as jsonb)');
-    }).raw(')');
+    w.raw('(')
+      .join(chunks, ' || ', (chunk) => {
+        w.raw('cast(json_build_array(')
+          .join(chunk, ', ', (item) => item(w))
+          .raw(') as jsonb)');
+      })
+      .raw(')');
   },
   emptyJsonArray: "'[]'",
   datePart(w, fn, column) {
@@ -58,10 +72,14 @@ export const pgDialect: Dialect = {
   },
   match(w, operand, mode, caseInsensitive, text) {
     operand(w);
-    w.raw(caseInsensitive ? ' ilike ' : ' like ').value(likePattern(mode, text)).raw(" escape '!'");
+    w.raw(caseInsensitive ? ' ilike ' : ' like ')
+      .value(likePattern(mode, text))
+      .raw(" escape '!'");
   },
   concat(w, parts) {
-    w.raw('(').join(parts, ' || ', (part) => part(w)).raw(')');
+    w.raw('(')
+      .join(parts, ' || ', (part) => part(w))
+      .raw(')');
   },
   sortTerm(w, value, descending) {
     // Already NULLs as largest: the plain term, which an index can serve.
@@ -124,4 +142,3 @@ export const pgDialect: Dialect = {
     w.raw(', st_geomfromgeojson(').value(geojson).raw('))');
   },
 };
-

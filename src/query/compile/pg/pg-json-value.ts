@@ -46,7 +46,9 @@ export function hasJsonForm(overview: SchemaOverview, collection: string, childr
       case 'field': {
         const field = fields?.[node.column];
         if (node.masked || node.type === 'hash') return true;
-        return field !== undefined && field.dbType !== null && (JSON_COLUMN_TYPES[node.type]?.has(field.dbType) ?? false);
+        return (
+          field !== undefined && field.dbType !== null && (JSON_COLUMN_TYPES[node.type]?.has(field.dbType) ?? false)
+        );
       }
       case 'function':
         return true;
@@ -94,7 +96,7 @@ export function pgJsonValue(w: SqlWriter, column: Emit, type: FieldType, masked:
       wrap('', ' end)');
       return;
     case 'csv':
-      wrap("(case when cast(", " as text) = '' then cast('[]' as json) else to_json(string_to_array(");
+      wrap('(case when cast(', " as text) = '' then cast('[]' as json) else to_json(string_to_array(");
       wrap('', ", ',')) end)");
       return;
     case 'dateTime':

@@ -70,7 +70,7 @@ export const sqliteDialect: Dialect = {
     if (format === undefined) return column(w);
     // Temporal text is stored as written (with or without milliseconds, `T`, `Z`), and
     // rows written elsewhere may hold epoch milliseconds: both sides in one form compare.
-    w.raw("(case when typeof(");
+    w.raw('(case when typeof(');
     column(w);
     w.raw(`) in ('integer', 'real') then strftime('${format}', `);
     column(w);
@@ -79,7 +79,9 @@ export const sqliteDialect: Dialect = {
     w.raw(') end)');
   },
   jsonArray(w, items) {
-    w.raw('json_array(').join(items, ', ', (item) => item(w)).raw(')');
+    w.raw('json_array(')
+      .join(items, ', ', (item) => item(w))
+      .raw(')');
   },
   emptyJsonArray: 'json_array()',
   datePart(w, fn, column) {
@@ -98,7 +100,9 @@ export const sqliteDialect: Dialect = {
     w.raw(' glob ').value(globPattern(mode, text));
   },
   concat(w, parts) {
-    w.raw('(').join(parts, ' || ', (part) => part(w)).raw(')');
+    w.raw('(')
+      .join(parts, ' || ', (part) => part(w))
+      .raw(')');
   },
   sortTerm(w, value, descending, canBeNull) {
     // SQLite sorts NULLs as smallest; NULLS FIRST/LAST since 3.30.
