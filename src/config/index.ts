@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { parseEnv } from 'node:util';
 import { readAuthProviders, type AuthProviderConfig } from './auth-providers.js';
 import { ConfigError, EnvReader } from './env-reader.js';
+import { readReplicasConfig, type ReplicasConfig } from './replicas.js';
 import { readTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 
 export { ConfigError } from './env-reader.js';
@@ -35,6 +36,7 @@ export interface EmailConfig {
 }
 
 export type { TrustedProxies };
+export type { ReplicaConfig, ReplicasConfig } from './replicas.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -57,6 +59,8 @@ export interface DbConfig {
   readonly ssl?: { readonly rejectUnauthorized: boolean; readonly ca: string | undefined } | undefined;
   /** DB_CONNECT_WAIT: how long a start waits for a database that is not up yet (0: not at all). */
   readonly connectWaitMs: number;
+  /** DB_REPLICA_*: PostgreSQL streaming replicas for reads (config/replicas.ts). */
+  readonly replication?: ReplicasConfig | undefined;
 }
 
 export interface StorageLocationConfig {
@@ -467,6 +471,11 @@ function readDbConfig(env: EnvReader): DbConfig {
       ? { rejectUnauthorized: env.bool('DB_SSL__REJECT_UNAUTHORIZED', true), ca: env.string('DB_SSL__CA') }
       : undefined,
     connectWaitMs: env.duration('DB_CONNECT_WAIT', '60s'),
+    replication: readReplicasConfig(
+      env,
+      { client, user: env.string('DB_USER'), password: env.string('DB_PASSWORD') },
+      env.string('DB_DATABASE'),
+    ),
   };
   if (client !== 'sqlite3' && config.connectionString === undefined && config.database === undefined) {
     throw new ConfigError('DB_DATABASE', `is required when DB_CLIENT is ${client}`);
