@@ -84,7 +84,9 @@ export function noteWrite(primary: Knex, caller: string | undefined): void {
  * Opens DB_REPLICA_* next to `primary` (`open` makes a knex of a config, createDatabase).
  * A replica's knex falls back to the primary's pool when no connection to the replica can be
  * made, so a read already sent to a replica that went down still succeeds; the replica is
- * then left out for a few seconds, said once per outage. Destroying the primary destroys them.
+ * then left out for a few seconds, said once per outage; a statement the replica cannot run
+ * yet for want of the primary's latest schema runs on the primary. Destroying the primary
+ * destroys them.
  */
 export function attachReplicas(
   primary: Knex,
@@ -98,6 +100,7 @@ export function attachReplicas(
     const db = open(replicaConfig(config, replica), CONNECT_TIMEOUT_MS);
     const state: Replica = { name: `${replica.host}:${replica.port}`, db, downUntil: 0, isDown: false };
     fallBackToPrimary(state, primary, log);
+    retryBehindOnPrimary(state, primary);
     return state;
   });
   const router = new ReplicaRouter(replicas, replication.readYourWritesMs);
@@ -126,6 +129,41 @@ function replicaConfig(primary: DbConfig, replica: ReplicaConfig): DbConfig {
 interface PoolClient {
   acquireConnection(): Promise<object>;
   releaseConnection(connection: object): Promise<void>;
+  query(connection: object, query: QueryParam): Promise<unknown>;
+}
+
+type QueryParam = string | { sql: string; bindings?: readonly unknown[] };
+
+/**
+ * PostgreSQL errors of a replica behind the primary's schema (a table, column, function or
+ * schema the overview, read from the primary, already has) or cancelled by replay (40001).
+ */
+const REPLICA_BEHIND = new Set(['42P01', '42703', '42883', '42704', '3F000', '40001']);
+
+/**
+ * A statement that fails on the replica because it has not replayed the primary's schema
+ * yet runs again on the primary (outside a transaction; knex rewrites the query object it
+ * is given, so each run gets its own copy).
+ */
+function retryBehindOnPrimary(replica: Replica, primary: Knex): void {
+  const client = replica.db.client as PoolClient;
+  const primaryClient = primary.client as PoolClient;
+  const query = client.query;
+  client.query = async function (this: PoolClient & { transacting?: boolean }, connection, param) {
+    const copy = typeof param === 'string' ? param : { ...param };
+    try {
+      return await query.call(this, connection, copy);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (this.transacting === true || typeof code !== 'string' || !REPLICA_BEHIND.has(code)) throw error;
+      const onPrimary = await primaryClient.acquireConnection();
+      try {
+        return await primaryClient.query(onPrimary, param);
+      } finally {
+        await primaryClient.releaseConnection(onPrimary);
+      }
+    }
+  };
 }
 
 /** The replica's connections come from the primary's pool while it cannot be reached. */
