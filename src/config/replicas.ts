@@ -21,11 +21,9 @@ export interface ReplicasConfig {
  * _PASSWORD / _DATABASE: one value for all replicas, or a comma list of the same length.
  * Unset user, password and database are the primary's. PostgreSQL only.
  */
-export function readReplicasConfig(
-  env: EnvReader,
-  primary: { readonly client: string; readonly user: string | undefined; readonly password: string | undefined },
-  primaryDatabase: string | undefined,
-): ReplicasConfig {
+export function readReplicasConfig(env: EnvReader, client: string): ReplicasConfig {
+  const primary = { user: env.string('DB_USER'), password: env.string('DB_PASSWORD') };
+  const primaryDatabase = env.string('DB_DATABASE');
   const readYourWritesMs = env.duration('DB_REPLICA_READ_YOUR_WRITES', '5s');
   const hosts = env.list('DB_REPLICA_HOST');
   const each = (name: string): (string | undefined)[] => {
@@ -46,7 +44,7 @@ export function readReplicasConfig(
   const passwords = each('DB_REPLICA_PASSWORD');
   const databases = each('DB_REPLICA_DATABASE');
   if (hosts.length === 0) return { replicas: [], readYourWritesMs };
-  if (primary.client !== 'pg') throw new ConfigError('DB_REPLICA_HOST', 'is for PostgreSQL (DB_CLIENT=pg) only');
+  if (client !== 'pg') throw new ConfigError('DB_REPLICA_HOST', 'is for PostgreSQL (DB_CLIENT=pg) only');
   const replicas = hosts.map((host, i): ReplicaConfig => {
     const port = Number(ports[i]?.trim() ?? 5432);
     if (!Number.isInteger(port) || port < 1 || port > 65535)

@@ -345,6 +345,22 @@ export const SETTINGS: readonly SettingsSection[] = [
       ),
       s('ASSETS_CACHE_TTL', '30d', '`max-age` of `/assets` answers'),
       s(
+        'ASSETS_TRANSFORM_MAX_CONCURRENT',
+        '25',
+        'image transformations generated at once by this process; one more is 503 `SERVICE_UNAVAILABLE` (variants already stored are served regardless)',
+      ),
+      s(
+        'ASSETS_TRANSFORM_IMAGE_MAX_DIMENSION',
+        '6000',
+        'the longest side of a generated image, and (squared) the most pixels of an image read for one: beyond either, 400 `ILLEGAL_ASSET_TRANSFORMATION` (decompression bombs stop at the header)',
+      ),
+      s('ASSETS_TRANSFORM_MAX_OPERATIONS', '5', 'the most entries of `transforms` one request may give'),
+      s(
+        'ASSETS_TRANSFORM_TIMEOUT',
+        '7500ms',
+        'how long generating one image may take (whole seconds, rounded up); longer is 503 `SERVICE_UNAVAILABLE`',
+      ),
+      s(
         'IMPORT_IP_DENY_LIST',
         'local and private ranges',
         'addresses and CIDR ranges `/files/import` never fetches from, checked after DNS and on every redirect (default: every local interface, loopback, private, shared and link-local ranges, cloud metadata addresses)',
