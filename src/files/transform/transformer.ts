@@ -208,12 +208,17 @@ function outputFormat(
   return source === 'png' || source === 'gif' ? source : 'jpeg';
 }
 
+/** What the stored names of a file's variants start with. */
+export function variantPrefix(fileId: string): string {
+  return `${fileId.toLowerCase()}__`;
+}
+
 function variantName(source: TransformSource, transformation: Transformation, format: OutputFormat): string {
   const hash = createHash('sha256')
     .update(JSON.stringify([source.path, source.size, source.modified.getTime(), transformation, format]))
     .digest('hex')
     .slice(0, 20);
-  return `${source.id}__${hash}.${format === 'jpeg' ? 'jpg' : format}`;
+  return `${variantPrefix(source.id)}${hash}.${format === 'jpeg' ? 'jpg' : format}`;
 }
 
 /** The largest result a transformation can give an image of width × height (before `transforms`). */

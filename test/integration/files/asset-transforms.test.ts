@@ -176,6 +176,23 @@ describeEachDatabase(
       expect(await (await adminGet(ctx(), `/assets/${String(broken['id'])}`)).text()).to.equal('not a png at all');
     });
 
+    it('replacing or deleting a file removes its variants; the next request makes one from the new content', async () => {
+      const file = await upload(ctx(), await picture(100, 100, 'png'), 'swap.png', 'image/png');
+      const path = `/assets/${String(file['id'])}?width=10`;
+      expect((await image(await adminGet(ctx(), path))).meta).to.include({ width: 10, height: 10 });
+      expect((await image(await adminGet(ctx(), `${path}&format=webp`))).meta.format).to.equal('webp');
+      expect(await variants(file)).to.have.length(2);
+      const replaced = await sendForm(ctx(), 'PATCH', `/files/${String(file['id'])}`, [
+        ['file', await picture(100, 50, 'png'), 'swap.png', 'image/png'],
+      ]);
+      expect(replaced.status, JSON.stringify(replaced.body)).to.equal(200);
+      expect(await variants(file)).to.deep.equal([]);
+      expect((await image(await adminGet(ctx(), path))).meta).to.include({ width: 10, height: 5 });
+      expect(await variants(file)).to.have.length(1);
+      expect((await adminApi(ctx(), 'DELETE', `/files/${String(file['id'])}`)).status).to.equal(204);
+      expect(await variants(file)).to.deep.equal([]);
+    });
+
     it('limits: a decompression bomb and a too large result are 400 before any pixel is decoded; nothing stored', async () => {
       const bomb = decompressionBomb(20_000);
       expect(bomb.length).to.be.lessThan(200_000);
