@@ -14,8 +14,8 @@ import {
   type ThrowawayPostgres,
 } from '../../support/throwaway-postgres.js';
 
-/** Short, so the test that waits it out stays quick. */
-const READ_YOUR_WRITES_MS = 1500;
+/** Long enough for three reads on a loaded machine, short enough to wait out. */
+const READ_YOUR_WRITES_MS = 3000;
 const READER_TOKEN = 'replica-test-reader-token';
 const LIMITED_TOKEN = 'replica-test-limited-token';
 
