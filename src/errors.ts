@@ -139,10 +139,11 @@ export class ContainsNullValuesError extends ServiceError<ColumnRef> {
   }
 }
 
+/** An image transformation the settings or the limits refuse; `reason` says which. */
 export class IllegalAssetTransformationError extends ServiceError<NoExtensions> {
   readonly code = 'ILLEGAL_ASSET_TRANSFORMATION';
-  constructor() {
-    super('Illegal asset transformation.', none);
+  constructor(reason?: string) {
+    super(reason === undefined ? 'Illegal asset transformation.' : `Illegal asset transformation: ${reason}.`, none);
   }
 }
 

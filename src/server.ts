@@ -61,6 +61,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const files = new FileLibrary({ config, storage, logger });
   const db = createDatabase(config.db, {
     warn: (message) => logger.warn(message),
+    info: (message) => logger.info(message),
     debug: (message) => logger.debug(message),
   });
   let result: BootstrapResult;

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { parseEnv } from 'node:util';
 import { readAuthProviders, type AuthProviderConfig } from './auth-providers.js';
 import { ConfigError, EnvReader } from './env-reader.js';
+import { readAssetsTransformConfig, type AssetsTransformConfig } from './assets-transform.js';
+import { readReplicasConfig, type ReplicasConfig } from './replicas.js';
 import { readTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 
 export { ConfigError } from './env-reader.js';
@@ -35,6 +37,8 @@ export interface EmailConfig {
 }
 
 export type { TrustedProxies };
+export type { ReplicaConfig, ReplicasConfig } from './replicas.js';
+export type { AssetsTransformConfig } from './assets-transform.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -57,6 +61,8 @@ export interface DbConfig {
   readonly ssl?: { readonly rejectUnauthorized: boolean; readonly ca: string | undefined } | undefined;
   /** DB_CONNECT_WAIT: how long a start waits for a database that is not up yet (0: not at all). */
   readonly connectWaitMs: number;
+  /** DB_REPLICA_*: PostgreSQL streaming replicas for reads (config/replicas.ts). */
+  readonly replication?: ReplicasConfig | undefined;
 }
 
 export interface StorageLocationConfig {
@@ -240,6 +246,7 @@ export interface Config {
   /** FILES_MIME_TYPE_ALLOW_LIST: exact types (`application/pdf`) or a type with any subtype (`image` + `/` + `*`). */
   readonly mimeTypeAllowList: readonly string[];
   readonly assetsCacheTtlMs: number;
+  readonly assetsTransform: AssetsTransformConfig;
   /** IMPORT_IP_DENY_LIST: addresses and CIDR ranges /files/import refuses; `0.0.0.0` = every local interface. */
   readonly importIpDenyList: readonly string[];
   readonly exportBatchSize: number;
@@ -402,6 +409,7 @@ export function loadConfig(
     storage: readStorageConfig(env),
     mimeTypeAllowList: env.list('FILES_MIME_TYPE_ALLOW_LIST', ['*/*']),
     assetsCacheTtlMs: env.duration('ASSETS_CACHE_TTL', '30d'),
+    assetsTransform: readAssetsTransformConfig(env),
     importIpDenyList: env.list('IMPORT_IP_DENY_LIST', DEFAULT_IMPORT_IP_DENY_LIST),
     exportBatchSize: env.int('EXPORT_BATCH_SIZE', 5000, { min: 1 }),
     exportCsvEscapeFormulas: env.bool('EXPORT_CSV_ESCAPE_FORMULAS', true),
@@ -467,6 +475,7 @@ function readDbConfig(env: EnvReader): DbConfig {
       ? { rejectUnauthorized: env.bool('DB_SSL__REJECT_UNAUTHORIZED', true), ca: env.string('DB_SSL__CA') }
       : undefined,
     connectWaitMs: env.duration('DB_CONNECT_WAIT', '60s'),
+    replication: readReplicasConfig(env, client),
   };
   if (client !== 'sqlite3' && config.connectionString === undefined && config.database === undefined) {
     throw new ConfigError('DB_DATABASE', `is required when DB_CLIENT is ${client}`);

@@ -108,6 +108,20 @@ export const SETTINGS: readonly SettingsSection[] = [
         '–',
         "with DB_SSL: the certificate (PEM) of the authority that signed the server's; `DB_SSL__CA_FILE` reads it from a file",
       ),
+      s(
+        'DB_REPLICA_HOST',
+        '–',
+        "PostgreSQL streaming replicas (comma list of hosts) for reads that need not see their caller's own latest write, taken in turn. Writes, reads inside a write, schema and permission loads stay on the primary; a replica that cannot be reached is left out for 5 s (its reads go to the primary, logged once)",
+      ),
+      s('DB_REPLICA_PORT', '5432', 'the port of the replicas: one for all, or a comma list, one per host'),
+      s('DB_REPLICA_USER', 'DB_USER', 'the user on the replicas (one, or one per host)'),
+      s('DB_REPLICA_PASSWORD', 'DB_PASSWORD', 'its password (one, or a comma list with several hosts)'),
+      s('DB_REPLICA_DATABASE', 'DB_DATABASE', 'the database on the replicas (one, or one per host)'),
+      s(
+        'DB_REPLICA_READ_YOUR_WRITES',
+        '5s',
+        'after a write, how long the reads of the same caller (user, or address of an anonymous caller) stay on the primary, in this process; `0`: no window',
+      ),
     ],
   },
   {
@@ -330,6 +344,22 @@ export const SETTINGS: readonly SettingsSection[] = [
         'accepted upload types (comma list; `image/*` style allowed); others are 415',
       ),
       s('ASSETS_CACHE_TTL', '30d', '`max-age` of `/assets` answers'),
+      s(
+        'ASSETS_TRANSFORM_MAX_CONCURRENT',
+        '25',
+        'image transformations generated at once by this process; one more is 503 `SERVICE_UNAVAILABLE` (variants already stored are served regardless)',
+      ),
+      s(
+        'ASSETS_TRANSFORM_IMAGE_MAX_DIMENSION',
+        '6000',
+        'the longest side of a generated image, and (squared) the most pixels of an image read for one: beyond either, 400 `ILLEGAL_ASSET_TRANSFORMATION` (decompression bombs stop at the header)',
+      ),
+      s('ASSETS_TRANSFORM_MAX_OPERATIONS', '5', 'the most entries of `transforms` one request may give'),
+      s(
+        'ASSETS_TRANSFORM_TIMEOUT',
+        '7500ms',
+        'how long generating one image may take (whole seconds, rounded up); longer is 503 `SERVICE_UNAVAILABLE`',
+      ),
       s(
         'IMPORT_IP_DENY_LIST',
         'local and private ranges',

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knex, { type Knex } from 'knex';
 import type { DbConfig, DbClient } from '../config/index.js';
+import { attachReplicas } from './replicas.js';
 
 export type { Knex } from 'knex';
 
@@ -15,14 +16,23 @@ const KNEX_CLIENT: Record<DbClient, string> = {
 /** Where knex's own messages go (the service's logger); without it knex prints to the console. */
 export interface DatabaseLog {
   warn(message: string): void;
+  info(message: string): void;
   debug(message: string): void;
 }
 
 /**
  * Opens the configured database through knex. SQLite gets its folder created, foreign keys
  * enforced and WAL journaling; MySQL/MariaDB talk UTC and keep big numbers exact.
+ * PostgreSQL with DB_REPLICA_HOST also opens its read replicas (replicas.ts).
  */
 export function createDatabase(db: DbConfig, log?: DatabaseLog): Knex {
+  const primary = openDatabase(db, log);
+  if (db.client === 'pg')
+    attachReplicas(primary, db, (replica, connectTimeoutMs) => openDatabase(replica, log, connectTimeoutMs), log);
+  return primary;
+}
+
+function openDatabase(db: DbConfig, log: DatabaseLog | undefined, connectTimeoutMs?: number): Knex {
   const pool = withoutUndefined({ min: db.pool.min, max: db.pool.max });
   const base = log === undefined ? {} : { log: knexLog(log) };
   switch (db.client) {
@@ -56,6 +66,7 @@ export function createDatabase(db: DbConfig, log?: DatabaseLog): Knex {
             user: db.user,
             password: db.password,
             ssl: tlsOptions(db),
+            connectionTimeoutMillis: connectTimeoutMs,
           }),
         searchPath: [...db.searchPath],
         pool,

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { ForbiddenError, IllegalAssetTransformationError, RangeNotSatisfiableError } from '../errors.js';
+import { ForbiddenError, RangeNotSatisfiableError } from '../errors.js';
 import { readItemByKey, type ReadContext, type Reader } from '../query/index.js';
 import { FILES_COLLECTION } from './file-library.js';
 import type { Storage } from './storage/create-storage.js';
@@ -73,44 +73,6 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
   if (start >= size || end < start) throw fail();
   return { start, end };
-}
-
-const FITS = ['cover', 'contain', 'inside', 'outside'];
-const FORMATS = ['auto', 'jpg', 'jpeg', 'png', 'webp', 'tiff', 'avif'];
-
-/**
- * The image transformation parameters (reference/routes.md): not supported, so a valid set
- * is ignored and the original served; an invalid value is ILLEGAL_ASSET_TRANSFORMATION.
- */
-export function checkTransformation(query: Readonly<Record<string, unknown>>): void {
-  const positive = (name: string, max = Infinity) => {
-    const value = query[name];
-    if (value === undefined) return;
-    const number = Number(value);
-    if (typeof value !== 'string' || !/^\d+$/.test(value) || number < 1 || number > max)
-      throw new IllegalAssetTransformationError();
-  };
-  const oneOf = (name: string, allowed: readonly string[]) => {
-    const value = query[name];
-    if (value !== undefined && (typeof value !== 'string' || !allowed.includes(value)))
-      throw new IllegalAssetTransformationError();
-  };
-  positive('width');
-  positive('height');
-  positive('quality', 100);
-  oneOf('fit', FITS);
-  oneOf('format', FORMATS);
-  oneOf('withoutEnlargement', ['true', 'false']);
-  const transforms = query['transforms'];
-  if (transforms !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(String(transforms));
-    } catch {
-      throw new IllegalAssetTransformationError();
-    }
-    if (!Array.isArray(parsed)) throw new IllegalAssetTransformationError();
-  }
 }
 
 /** Media types a browser runs as a document or script when served inline from the API's origin. */

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { requireCollection } from '../../catalog/overview/lookup.js';
 import { handleCreate } from '../commands/create.js';
+import { variantPrefix } from './transform/transformer.js';
 import { handleDelete } from '../commands/delete.js';
 import { toPrimaryKey } from '../commands/primary-key.js';
 import { selectByQuery } from '../commands/select-by-query.js';
@@ -212,6 +213,7 @@ export class FileLibrary {
     if (row.filename_disk !== null && (row.storage !== location || row.filename_disk !== path)) {
       await this.#deleteContent(row.storage, row.filename_disk);
     }
+    if (row.filename_disk !== null) await this.#deleteVariants(row.storage, String(row.id));
     return keys[0] ?? row.id;
   }
 
@@ -232,6 +234,7 @@ export class FileLibrary {
     const deleted = await handleDelete({ kind: 'delete', collection: FILES_COLLECTION, keys }, ctx);
     for (const row of rows) {
       if (row.filename_disk !== null) await this.#deleteContent(row.storage, row.filename_disk);
+      await this.#deleteVariants(row.storage, String(row.id));
     }
     return deleted;
   }
@@ -285,6 +288,17 @@ export class FileLibrary {
         : await ctx.db<FileRow>(FILES_COLLECTION).where('id', key).first('id', 'storage', 'filename_disk');
     if (row === undefined) throw new ForbiddenError();
     return row;
+  }
+
+  /** The image variants of a file (transform/), made from content that is gone or replaced. */
+  async #deleteVariants(location: string, id: string): Promise<void> {
+    if (!this.deps.storage.locations.includes(location)) return;
+    const driver = this.deps.storage.location(location);
+    try {
+      for (const name of (await driver.list?.(variantPrefix(id))) ?? []) await this.#deleteContent(location, name);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, location, id }, 'image variants could not be listed for deletion');
+    }
   }
 
   /** Content left behind is logged, not fatal: the rows are what callers see. */

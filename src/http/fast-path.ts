@@ -76,7 +76,7 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
   /** The envelope of a plain read, or null for Express to answer. */
   async function read(req: IncomingMessage, target: ItemsPath): Promise<string | null> {
     const accountability = await caller(req);
-    const ctx = await readContext(deps, req);
+    const ctx = await readContext(deps, req, accountability);
     const reader = await readerOf(deps, ctx.overview, accountability);
     return databaseEnvelope(ctx, reader, target.collection, queryOfSearch(target.search), target.id);
   }

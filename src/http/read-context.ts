@@ -2,7 +2,9 @@ import type { Request } from 'express';
 import type { IncomingMessage } from 'node:http';
 import type { Knex } from 'knex';
 import type { SchemaCache } from '../cache/schema-cache.js';
+import type { Accountability } from '../access/accountability.js';
 import type { Config } from '../config/index.js';
+import { readDatabase, replicaCaller } from '../db/replicas.js';
 import { parseQuery, queryLimits, queryOfSearch, type Query, type ReadContext } from '../query/index.js';
 import { requestOverview } from './request-overview.js';
 
@@ -12,9 +14,22 @@ export interface ReadContextDeps {
   readonly schema: SchemaCache;
 }
 
-/** What the read side needs for one request: the database, the request's overview, the limits. */
-export async function readContext(deps: ReadContextDeps, req: IncomingMessage): Promise<ReadContext> {
-  return { db: deps.db, overview: await requestOverview(req, deps.schema), limits: queryLimits(deps.config) };
+/**
+ * What the read side needs for one request: the database (a read replica unless the caller
+ * wrote lately, db/replicas.ts), the request's overview, the limits. `accountability`: the
+ * caller, when it is not on `req` (Express's `req.accountability`).
+ */
+export async function readContext(
+  deps: ReadContextDeps,
+  req: IncomingMessage,
+  accountability?: Accountability,
+): Promise<ReadContext> {
+  const caller = accountability ?? (req as { accountability?: Accountability }).accountability;
+  return {
+    db: readDatabase(deps.db, caller === undefined ? undefined : replicaCaller(caller)),
+    overview: await requestOverview(req, deps.schema),
+    limits: queryLimits(deps.config),
+  };
 }
 
 /** The query string's query, or a SEARCH body's `query`, which replaces it (reference/routes.md). */

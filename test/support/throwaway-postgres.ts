@@ -33,6 +33,28 @@ export function throwawayPostgresUnavailable(): string | undefined {
 }
 
 export async function createThrowawayPostgres(): Promise<ThrowawayPostgres> {
+  return createCluster((pg, data) =>
+    pg('initdb', ['-D', data, '-A', 'trust', '-U', 'root', '-E', 'UTF8', '--no-sync']),
+  );
+}
+
+/**
+ * A streaming replica of `primary` (pg_basebackup -R of the running primary, a hot standby
+ * on its own port): what the primary commits shows up on it as soon as it is replayed.
+ */
+export async function createThrowawayStandby(primary: ThrowawayPostgres): Promise<ThrowawayPostgres> {
+  return createCluster((pg, data) =>
+    // `-c fast`: no waiting for a spread checkpoint (minutes after a bulk load).
+    pg('pg_basebackup', [
+      ...['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'root', '-D', data],
+      ...['-R', '-X', 'stream', '-c', 'fast', '--no-sync'],
+    ]),
+  );
+}
+
+type PgRun = (binary: string, args: readonly string[]) => Promise<unknown>;
+
+async function createCluster(makeData: (pg: PgRun, data: string) => Promise<unknown>): Promise<ThrowawayPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
@@ -46,7 +68,12 @@ export async function createThrowawayPostgres(): Promise<ThrowawayPostgres> {
       : run(join(PG_BIN, binary), [...args]);
   const port = await freePort();
   const data = join(dir, 'data');
-  await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'root', '-E', 'UTF8', '--no-sync']);
+  try {
+    await makeData(pg, data);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
   let isRunning = false;
   const cluster: ThrowawayPostgres = {

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -65,6 +65,16 @@ export class LocalStorageDriver implements StorageDriver {
 
   async delete(path: string): Promise<void> {
     await rm(this.#resolve(path), { force: true });
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    try {
+      // Writes in progress are hidden `.<name>.part` files: a prefix never matches them.
+      return (await readdir(this.#root)).filter((name) => name.startsWith(prefix) && isPlainFileName(name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
   }
 
   /** The absolute path of `path`, a plain file name in the root; FORBIDDEN for anything else. */

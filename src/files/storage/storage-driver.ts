@@ -30,6 +30,11 @@ export interface StorageDriver {
   move(from: string, to: string): Promise<void>;
   /** Removes the file; nothing stored at `path` is not an error. */
   delete(path: string): Promise<void>;
+  /**
+   * The stored names starting with `prefix` (never half-written ones): how a file's image
+   * variants are found when it is deleted or replaced. A driver without it leaves them.
+   */
+  list?(prefix: string): Promise<string[]>;
 }
 
 /**

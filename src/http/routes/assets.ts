@@ -1,29 +1,44 @@
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { RangeNotSatisfiableError } from '../../errors.js';
-import { assetSafetyHeaders, checkTransformation, findAsset, parseRange } from '../../files/assets.js';
+import { assetSafetyHeaders, findAsset, parseRange } from '../../files/assets.js';
 import { contentDisposition } from '../../files/file-names.js';
 import type { Storage } from '../../files/storage/create-storage.js';
+import {
+  AssetTransformer,
+  assetTransformation,
+  transformedAsset,
+  type TransformLog,
+} from '../../files/transform/index.js';
 import { readerOf } from '../../query/index.js';
 import { readContext } from '../read-context.js';
 import type { ItemWriteDeps } from './item-writes.js';
 
 export interface AssetRouteDeps extends ItemWriteDeps {
   readonly storage: Storage;
+  readonly logger?: TransformLog;
 }
 
 /**
  * GET /assets/:id and /assets/:id/:filename (reference/routes.md, "Files and assets"): the
  * raw content for callers who may read the file's row, with Range support (206 / 416) and
- * `?download` for an attachment.
+ * `?download` for an attachment; image transformations (width, height, fit, quality, format,
+ * withoutEnlargement, transforms, key) through files/transform/.
  */
 export function assetRoutes(deps: AssetRouteDeps): Router {
   const router = Router();
+  const transformer = new AssetTransformer(deps.config.assetsTransform, deps.logger);
   router.get(['/:id', '/:id/:filename'], async (req, res) => {
-    checkTransformation(req.query as Record<string, unknown>);
     const ctx = await readContext(deps, req);
+    const transformation = await assetTransformation(ctx.db, req.query, deps.config.assetsTransform);
     const reader = await readerOf(deps, ctx.overview, req.accountability);
-    const asset = await findAsset(ctx, reader, deps.storage, String(req.params['id']));
+    const id = String(req.params['id']);
+    const original = await findAsset(ctx, reader, deps.storage, id);
+    const asset =
+      transformation === undefined
+        ? original
+        : await transformedAsset(ctx, transformer, deps.storage, id, original, transformation, req.get('accept'));
+    if (transformation?.format === 'auto') res.vary('Accept');
     let range: ReturnType<typeof parseRange>;
     try {
       range = parseRange(req.get('range'), asset.size);

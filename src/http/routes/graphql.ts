@@ -35,6 +35,7 @@ import {
 import type { Logger } from '../../logger/index.js';
 import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { commandContext } from '../../commands/command-context.js';
+import { readDatabase, replicaCaller } from '../../db/replicas.js';
 import { queryLimits } from '../../query/index.js';
 import { toServiceErrors } from '../error-handler.js';
 import { readOpenApi } from '../openapi.js';
@@ -105,7 +106,11 @@ export function graphqlRoutes(
         if (operation !== 'query' || (scope === 'system' && readsJournal(rootFieldNames(document, operationName))))
           skipResponseCache(req.context.res);
         const contextValue = createGraphqlContext({
-          read: { db: deps.db, overview, limits: queryLimits(deps.config) },
+          read: {
+            db: operation === 'query' ? readDatabase(deps.db, replicaCaller(accountability)) : deps.db,
+            overview,
+            limits: queryLimits(deps.config),
+          },
           reader: { accountability, access: access.read },
           commands: await commandContext(deps, accountability, overview),
           system: systemServices(deps, req.raw, req.context.res, { overview, access }),

@@ -121,6 +121,23 @@ describe('local storage driver', () => {
     await driver.delete('kept.txt');
   });
 
+  it('lists the stored names starting with a prefix, never a write in progress; a missing root lists nothing', async () => {
+    await driver.write('f1__a.webp', Readable.from(['a']));
+    await driver.write('f1__b.jpg', Readable.from(['b']));
+    await driver.write('f1.png', Readable.from(['original']));
+    const slow = new Readable({ read() {} });
+    slow.push('partial');
+    const writing = driver.write('f1__c.png', slow);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await driver.list('f1__')).sort()).to.deep.equal(['f1__a.webp', 'f1__b.jpg']);
+    expect(await driver.list('../')).to.deep.equal([]);
+    slow.push(null);
+    await writing;
+    expect((await driver.list('f1__')).sort()).to.deep.equal(['f1__a.webp', 'f1__b.jpg', 'f1__c.png']);
+    for (const name of ['f1__a.webp', 'f1__b.jpg', 'f1__c.png', 'f1.png']) await driver.delete(name);
+    expect(await new LocalStorageDriver(join(root, 'absent')).list('x')).to.deep.equal([]);
+  });
+
   it('fails reads of missing files', async () => {
     let missing = false;
     await driver.read('nothing.txt').catch(() => (missing = true));
