@@ -1,4 +1,4 @@
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +17,8 @@ export interface S3TestServer {
   env(key?: string, root?: string): Record<string, string>;
   /** Keys of the objects in the bucket, sorted. */
   objectKeys(): Promise<string[]>;
+  /** An object's content as text. */
+  objectText(key: string): Promise<string>;
   /** Multipart uploads begun and neither completed nor aborted (parts a failed write left). */
   pendingUploads(): Promise<string[]>;
   close(): Promise<void>;
@@ -83,6 +85,11 @@ export async function startS3Server(bucket = 'svc-files'): Promise<S3TestServer>
         token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
       } while (token !== undefined);
       return keys.sort();
+    },
+    async objectText(key) {
+      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      if (object.Body === undefined) throw new Error(`no body for ${key}`);
+      return object.Body.transformToString();
     },
     async pendingUploads() {
       try {
