@@ -69,6 +69,9 @@ console.error(`dataset: ${EXPORT_ROWS} rows in bench_export`);
 
 const WORKER_FLAGS = (process.env['WORKER_NODE_FLAGS'] ?? '--max-semi-space-size=4').split(' ').filter((f) => f !== '');
 
+/** The API's node flags (API_NODE_FLAGS; none by default, as `make start` runs it). */
+const API_FLAGS = (process.env['API_NODE_FLAGS'] ?? '').split(' ').filter((f) => f !== '');
+
 function start(entry: string, flags: readonly string[] = []): ChildProcess {
   return spawn(process.execPath, [...flags, entry], { env, stdio: ['ignore', 'inherit', 'inherit'] });
 }
@@ -186,7 +189,7 @@ async function latestExport(): Promise<{ item: string; status: Status } | undefi
 }
 
 const results: string[] = [];
-const api = start('dist/src/server.js');
+const api = start('dist/src/server.js', API_FLAGS);
 await until(async () => ((await fetch(`${BASE}/server/ping`)).ok ? true : undefined), 200);
 const worker = start('dist/workers/index.js', WORKER_FLAGS);
 const apiPid = api.pid ?? 0;
