@@ -10,7 +10,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3LocationConfig } from '../../config/index.js';
-import { ForbiddenError } from '../../errors.js';
+import { ForbiddenError, ServiceUnavailableError } from '../../errors.js';
 import { isPlainFileName, type ByteRange, type StorageDriver, type StoredFileStat } from './storage-driver.js';
 
 /** S3's limit for a single CopyObject; bigger objects are copied through a streamed upload. */
@@ -81,14 +81,19 @@ export class S3StorageDriver implements StorageDriver {
       queueSize: this.#queueSize,
       leavePartsOnError: false,
     });
-    // A source that fails destroys `counted`, which fails the upload (aborted, no object); an
-    // upload that fails stops reading, so it destroys `counted` in turn to end the source's pipeline.
+    // A source that fails destroys `counted`, which fails the upload (aborted, no object) with
+    // the source's error; an upload that fails stops reading, so it destroys `counted` in turn
+    // to end the source's pipeline.
     const done = upload.done().catch((error: unknown) => {
       counted.destroy(error instanceof Error ? error : new Error(String(error)));
       throw error;
     });
     const [source, stored] = await Promise.allSettled([pipeline(content, counted), done]);
-    if (stored.status === 'rejected') throw stored.reason;
+    if (stored.status === 'rejected') {
+      // The source's own failure (a cut upload, the size limit) when it caused this one; else S3's.
+      const isSourceFailure = source.status === 'rejected' && source.reason === stored.reason;
+      throw isSourceFailure ? source.reason : unavailable(stored.reason);
+    }
     if (source.status === 'rejected') {
       await this.delete(path);
       throw source.reason;
@@ -97,25 +102,31 @@ export class S3StorageDriver implements StorageDriver {
   }
 
   async read(path: string, range?: ByteRange): Promise<Readable> {
-    const result = await this.#client.send(
-      new GetObjectCommand({
-        Bucket: this.#bucket,
-        Key: this.#key(path),
-        ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }),
-      }),
-    );
+    const key = this.#key(path);
+    const result = await this.#client
+      .send(
+        new GetObjectCommand({
+          Bucket: this.#bucket,
+          Key: key,
+          ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }),
+        }),
+      )
+      .catch((error: unknown) => {
+        throw isNotFound(error) ? error : unavailable(error);
+      });
     const body = result.Body;
     if (!(body instanceof Readable)) throw new Error('S3 GetObject answered without a stream body');
     return body;
   }
 
   async stat(path: string): Promise<StoredFileStat | undefined> {
+    const key = this.#key(path);
     try {
-      const head = await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: this.#key(path) }));
+      const head = await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }));
       return { size: head.ContentLength ?? 0, modified: head.LastModified ?? new Date(0) };
     } catch (error) {
       if (isNotFound(error)) return undefined;
-      throw error;
+      throw unavailable(error);
     }
   }
 
@@ -126,15 +137,23 @@ export class S3StorageDriver implements StorageDriver {
     if (stat === undefined) throw Object.assign(new Error(`no object at ${source}`), { code: 'ENOENT' });
     if (stat.size <= this.#copyObjectLimit) {
       const copySource = `${this.#bucket}/${source.split('/').map(encodeURIComponent).join('/')}`;
-      await this.#client.send(new CopyObjectCommand({ Bucket: this.#bucket, Key: target, CopySource: copySource }));
+      await this.#client
+        .send(new CopyObjectCommand({ Bucket: this.#bucket, Key: target, CopySource: copySource }))
+        .catch((error: unknown) => {
+          throw unavailable(error);
+        });
     } else {
       await this.write(to, await this.read(from));
     }
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: source }));
+    await this.delete(from);
   }
 
   async delete(path: string): Promise<void> {
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(path) }));
+    await this.#client
+      .send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(path) }))
+      .catch((error: unknown) => {
+        throw unavailable(error);
+      });
   }
 
   /** Closes the client's connections. */
@@ -147,6 +166,17 @@ export class S3StorageDriver implements StorageDriver {
     if (!isPlainFileName(path)) throw new ForbiddenError();
     return this.#prefix + path;
   }
+}
+
+/**
+ * A failure of the S3 service (unreachable, refusing the credentials, a 5xx): SERVICE_UNAVAILABLE
+ * `storage` (503), not a 500, naming what S3 said; the SDK has already retried it.
+ */
+function unavailable(error: unknown): ServiceUnavailableError {
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return Object.assign(new ServiceUnavailableError('storage', `S3 failed (${reason.replace(/\.$/, '')})`), {
+    cause: error,
+  });
 }
 
 function isNotFound(error: unknown): boolean {

@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { loadConfig } from '../../../src/config/index.js';
-import { ForbiddenError } from '../../../src/errors.js';
+import { ForbiddenError, ServiceUnavailableError } from '../../../src/errors.js';
 import { LocalStorageDriver } from '../../../src/files/storage/local-driver.js';
 import { S3StorageDriver, type S3DriverOptions } from '../../../src/files/storage/s3-driver.js';
 import type { StorageDriver } from '../../../src/files/storage/storage-driver.js';
+import { freePort } from '../../support/ports.js';
 import { startS3Server, type S3TestServer } from '../../support/s3-server.js';
 
 /** A driver under test, and what its storage holds (temporary and pending parts included). */
@@ -197,6 +198,42 @@ describe('storage driver: s3 specifics', () => {
       expect((await subject.driver.stat('moved.bin'))?.size).to.equal(6 * MiB);
     } finally {
       await subject.close();
+    }
+  });
+
+  it('an S3 it cannot reach is SERVICE_UNAVAILABLE `storage` on every call, after the SDK retried', async function () {
+    this.timeout(60_000);
+    const port = await freePort();
+    const driver = new S3StorageDriver(
+      {
+        key: 'S3RVER',
+        secret: 'S3RVER',
+        bucket: 'nowhere',
+        region: 'us-east-1',
+        endpoint: `http://127.0.0.1:${port}`,
+        forcePathStyle: true,
+      },
+      undefined,
+    );
+    const codeOf = (run: () => Promise<unknown>) =>
+      run().then(
+        () => 'done',
+        (error: unknown) =>
+          error instanceof ServiceUnavailableError ? `${error.code} ${error.extensions.service}` : String(error),
+      );
+    try {
+      for (const [name, run] of [
+        ['write', () => driver.write('a.txt', Readable.from(['x']))],
+        ['write of parts', () => driver.write('b.bin', generated(6 * MiB))],
+        ['read', () => driver.read('a.txt')],
+        ['stat', () => driver.stat('a.txt')],
+        ['move', () => driver.move('a.txt', 'b.txt')],
+        ['delete', () => driver.delete('a.txt')],
+      ] as const) {
+        expect(await codeOf(run), name).to.equal('SERVICE_UNAVAILABLE storage');
+      }
+    } finally {
+      driver.destroy();
     }
   });
 
