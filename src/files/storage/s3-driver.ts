@@ -170,13 +170,17 @@ export class S3StorageDriver implements StorageDriver {
 
 /**
  * A failure of the S3 service (unreachable, refusing the credentials, a 5xx): SERVICE_UNAVAILABLE
- * `storage` (503), not a 500, naming what S3 said; the SDK has already retried it.
+ * `storage` (503), not a 500; the SDK has already retried it. The reason names the kind of
+ * failure only (`AccessDenied`, `ECONNREFUSED`...): S3's and the network's messages may name
+ * hosts, ports and buckets, which callers have no business knowing. The error is the `cause`.
  */
 function unavailable(error: unknown): ServiceUnavailableError {
-  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return Object.assign(new ServiceUnavailableError('storage', `S3 failed (${reason.replace(/\.$/, '')})`), {
-    cause: error,
-  });
+  const kind =
+    error instanceof Error
+      ? [error.name, (error as NodeJS.ErrnoException).code].filter((part) => part !== undefined && part !== 'Error')
+      : [];
+  const reason = `S3 storage failed${kind.length > 0 ? ` (${kind.join(' ')})` : ''}`;
+  return Object.assign(new ServiceUnavailableError('storage', reason), { cause: error });
 }
 
 function isNotFound(error: unknown): boolean {
