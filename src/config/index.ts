@@ -5,6 +5,7 @@ import { readAuthProviders, type AuthProviderConfig } from './auth-providers.js'
 import { ConfigError, EnvReader } from './env-reader.js';
 import { readAssetsTransformConfig, type AssetsTransformConfig } from './assets-transform.js';
 import { readReplicasConfig, type ReplicasConfig } from './replicas.js';
+import { readStorageLocations, type StorageConfig } from './storage-locations.js';
 import { readTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 
 export { ConfigError } from './env-reader.js';
@@ -13,6 +14,7 @@ export const DB_CLIENTS = ['sqlite3', 'pg', 'mysql'] as const;
 export type DbClient = (typeof DB_CLIENTS)[number];
 
 export { AUTH_DRIVERS, type AuthDriver, type AuthProviderConfig } from './auth-providers.js';
+export type { S3LocationConfig, StorageConfig, StorageLocationConfig } from './storage-locations.js';
 
 /** EMAIL_TRANSPORT values this build can send with (reference/config.md lists more). */
 export const EMAIL_TRANSPORTS = ['sendmail', 'smtp'] as const;
@@ -63,12 +65,6 @@ export interface DbConfig {
   readonly connectWaitMs: number;
   /** DB_REPLICA_*: PostgreSQL streaming replicas for reads (config/replicas.ts). */
   readonly replication?: ReplicasConfig | undefined;
-}
-
-export interface StorageLocationConfig {
-  /** undefined when STORAGE_<KEY>_DRIVER is unset for a key other than `local`. */
-  readonly driver: string | undefined;
-  readonly root: string | undefined;
 }
 
 /**
@@ -235,14 +231,7 @@ export interface Config {
     /** CACHE_PERMISSIONS: compiled permission rules kept per (role, schema version). */
     readonly permissions: boolean;
   };
-  readonly storage: {
-    /** STORAGE_LOCATIONS: location keys; the first is where uploads go by default. */
-    readonly locations: readonly string[];
-    readonly localRoot: string;
-    /** Per location: STORAGE_<KEY>_DRIVER (`local` for the key `local`) and STORAGE_<KEY>_ROOT. */
-    readonly drivers: Readonly<Record<string, StorageLocationConfig>>;
-    readonly maxUploadSize: number;
-  };
+  readonly storage: StorageConfig;
   /** FILES_MIME_TYPE_ALLOW_LIST: exact types (`application/pdf`) or a type with any subtype (`image` + `/` + `*`). */
   readonly mimeTypeAllowList: readonly string[];
   readonly assetsCacheTtlMs: number;
@@ -533,18 +522,7 @@ function readEmailConfig(env: EnvReader): EmailConfig {
 }
 
 function readStorageConfig(env: EnvReader): Config['storage'] {
-  const locations = env.list('STORAGE_LOCATIONS', ['local']);
-  if (locations.length === 0) throw new ConfigError('STORAGE_LOCATIONS', 'must name at least one location');
-  const localRoot = env.string('STORAGE_LOCAL_ROOT', './uploads');
-  const drivers: Record<string, StorageLocationConfig> = {};
-  for (const location of locations) {
-    const prefix = `STORAGE_${location.toUpperCase()}`;
-    drivers[location] = {
-      driver: env.string(`${prefix}_DRIVER`) ?? (location === 'local' ? 'local' : undefined),
-      root: location === 'local' ? localRoot : env.string(`${prefix}_ROOT`),
-    };
-  }
-  return { locations, localRoot, drivers, maxUploadSize: readUnlimitedSize(env, 'FILES_MAX_UPLOAD_SIZE') };
+  return { ...readStorageLocations(env), maxUploadSize: readUnlimitedSize(env, 'FILES_MAX_UPLOAD_SIZE') };
 }
 
 /**

@@ -335,8 +335,22 @@ export const SETTINGS: readonly SettingsSection[] = [
     settings: [
       s('STORAGE_LOCATIONS', 'local', 'storage location keys (comma list); uploads go to the first'),
       s('STORAGE_LOCAL_ROOT', './uploads', 'the folder of the `local` location'),
-      s('STORAGE_<KEY>_DRIVER', 'local for `local`', 'the driver of another location (only `local` is built in)'),
-      s('STORAGE_<KEY>_ROOT', '–', 'the folder of another location'),
+      s('STORAGE_<KEY>_DRIVER', 'local for `local`', 'the driver of another location: `local` or `s3`'),
+      s('STORAGE_<KEY>_ROOT', '–', 'the folder of another location (`local`); the key prefix in the bucket (`s3`)'),
+      s(
+        'STORAGE_<KEY>_KEY',
+        '–',
+        '`s3`: the access key id (with `_SECRET`; both unset: the AWS SDK finds credentials itself)',
+      ),
+      s('STORAGE_<KEY>_SECRET', '–', '`s3`: the secret access key'),
+      s('STORAGE_<KEY>_BUCKET', '–', '`s3`: the bucket (required)'),
+      s('STORAGE_<KEY>_REGION', 'us-east-1', '`s3`: the region'),
+      s('STORAGE_<KEY>_ENDPOINT', '–', '`s3`: an S3-compatible server (MinIO...); unset: AWS'),
+      s(
+        'STORAGE_<KEY>_FORCE_PATH_STYLE',
+        'false',
+        '`s3`: address the bucket in the path (`http://host/bucket/key`), as most S3-compatible servers need',
+      ),
       s('FILES_MAX_UPLOAD_SIZE', 'unlimited', 'bigger uploads are 413'),
       s(
         'FILES_MIME_TYPE_ALLOW_LIST',

@@ -295,7 +295,7 @@ export class FileLibrary {
     if (!this.deps.storage.locations.includes(location)) return;
     const driver = this.deps.storage.location(location);
     try {
-      for (const name of (await driver.list?.(variantPrefix(id))) ?? []) await this.#deleteContent(location, name);
+      for (const name of await driver.list(variantPrefix(id))) await this.#deleteContent(location, name);
     } catch (error) {
       this.deps.logger.warn({ err: error, location, id }, 'image variants could not be listed for deletion');
     }

@@ -84,6 +84,9 @@ export async function startJobWorker(
   queue.on('failed', (job: Bull.Job, error: Error) =>
     options.logger.warn({ err: error, job: job.id, name: job.name, attempt: job.attemptsMade }, 'job failed'),
   );
+  queue.on('completed', (job: Bull.Job) =>
+    options.logger.info({ job: job.id, name: job.name, ms: Date.now() - (job.processedOn ?? Date.now()) }, 'job done'),
+  );
   void queue.process('*', options.settings.concurrency, async (job: Bull.Job) => {
     const handler = options.handlers[job.name];
     invariant(handler !== undefined, `no handler for job "${job.name}"`);

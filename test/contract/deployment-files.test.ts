@@ -18,12 +18,49 @@ const finalStage = stages.at(-1) ?? '';
 const APP_SERVICES = ['api-1', 'api-2', 'worker'];
 const SETTING_NAMES = new Set(SETTINGS.flatMap((section) => section.settings.map((setting) => setting.name)));
 
+/** A storage location's variable as the settings table writes it (`STORAGE_S3_KEY` → `STORAGE_<KEY>_KEY`). */
+const asSettingName = (variable: string) =>
+  variable.replace(/^STORAGE_(?!LOCAL_ROOT$|LOCATIONS$)[A-Z0-9]+_/, 'STORAGE_<KEY>_');
 const envOf = (name: string) => (services[name]?.['environment'] ?? {}) as Record<string, string>;
 
 describe('deployment files', () => {
-  it('docker-compose.yml has PostgreSQL, Redis, two API instances and one worker, each restarting unless stopped', () => {
-    expect(Object.keys(services).sort()).to.deep.equal(['api-1', 'api-2', 'postgres', 'redis', 'worker']);
-    for (const [name, service] of Object.entries(services)) expect(service['restart'], name).to.equal('unless-stopped');
+  it('docker-compose.yml has PostgreSQL, Redis, MinIO, two API instances and one worker, each restarting unless stopped', () => {
+    expect(Object.keys(services).sort()).to.deep.equal([
+      'api-1',
+      'api-2',
+      'minio',
+      'minio-bucket',
+      'postgres',
+      'redis',
+      'worker',
+    ]);
+    for (const [name, service] of Object.entries(services)) {
+      expect(service['restart'], name).to.equal(name === 'minio-bucket' ? 'no' : 'unless-stopped');
+    }
+  });
+
+  it('file contents live in the S3-compatible storage, not in a volume the app containers share', () => {
+    const minio = envOf('minio');
+    const bucketJob = services['minio-bucket'] ?? {};
+    for (const name of APP_SERVICES) {
+      const env = envOf(name);
+      expect(services[name], name).not.to.have.property('volumes');
+      expect(env, name).to.include({
+        STORAGE_LOCATIONS: 's3',
+        STORAGE_S3_DRIVER: 's3',
+        STORAGE_S3_KEY: minio['MINIO_ROOT_USER'],
+        STORAGE_S3_SECRET: minio['MINIO_ROOT_PASSWORD'],
+        STORAGE_S3_FORCE_PATH_STYLE: 'true',
+      });
+      expect(new URL(env['STORAGE_S3_ENDPOINT'] ?? '').hostname, name).to.equal('minio');
+      expect(String(bucketJob['command']), 'minio-bucket creates the bucket the apps use').to.contain(
+        `mb --ignore-existing store/${env['STORAGE_S3_BUCKET']}`,
+      );
+    }
+    expect(envOf('minio-bucket')).to.deep.equal(minio);
+    expect(bucketJob['depends_on']).to.deep.equal({ minio: { condition: 'service_healthy' } });
+    expect(services['minio']?.['volumes']).to.deep.equal(['miniodata:/data']);
+    expect(Object.keys(compose['volumes'] as Record<string, YamlValue>)).to.deep.equal(['pgdata', 'miniodata']);
   });
 
   it("the app services are this repository's image, wait for healthy PostgreSQL and Redis, and set only variables the service reads", () => {
@@ -34,10 +71,11 @@ describe('deployment files', () => {
       expect(service['depends_on'], name).to.deep.equal({
         postgres: { condition: 'service_healthy' },
         redis: { condition: 'service_healthy' },
+        'minio-bucket': { condition: 'service_completed_successfully' },
       });
       const env = envOf(name);
       expect(
-        Object.keys(env).filter((variable) => !SETTING_NAMES.has(variable)),
+        Object.keys(env).filter((variable) => !SETTING_NAMES.has(asSettingName(variable))),
         `${name}: unknown variables`,
       ).to.deep.equal([]);
       expect(env).to.include({
@@ -48,7 +86,6 @@ describe('deployment files', () => {
         DB_PASSWORD: postgres['POSTGRES_PASSWORD'],
       });
       expect(new URL(env['REDIS'] ?? '').hostname, name).to.equal('redis');
-      expect(service['volumes'], `${name} keeps files in a volume`).to.include(`uploads:${env['STORAGE_LOCAL_ROOT']}`);
     }
   });
 

@@ -29,3 +29,59 @@ export function runUntilExit(env: Readonly<Record<string, string>>, timeoutMs = 
     });
   });
 }
+
+/** The worker's entry point, run the way `make worker` runs it (from source through tsx). */
+export const WORKER_ENTRY = new URL('../../workers/index.ts', import.meta.url).pathname;
+
+/** A running service or worker process. */
+export interface ServiceProcess {
+  /** The API's address (`http://127.0.0.1:<port>`); empty for a worker. */
+  readonly url: string;
+  /** Everything it printed so far. */
+  output(): string;
+  /** Sends `signal` and waits for it to exit (nothing when it already has). */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Starts the API (`SERVER_ENTRY`, on the port its `listening` line names: give PORT=0) or a
+ * worker (`WORKER_ENTRY`, ready at its `worker ready` line) with only `env` (and PATH), logging
+ * raw JSON; fails when it exits or says nothing within `timeoutMs`.
+ */
+export async function startServiceProcess(
+  entry: string,
+  env: Readonly<Record<string, string>>,
+  timeoutMs = 30_000,
+): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', ...env, LOG_STYLE: 'raw' },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    await exited;
+  };
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} did not get ready:\n${output}`));
+    }, timeoutMs);
+    const onData = () => {
+      const port = /"port":(\d+),"msg":"listening"/.exec(output)?.[1];
+      if (port === undefined && !output.includes('"msg":"worker ready"')) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      resolve(port === undefined ? '' : `http://127.0.0.1:${port}`);
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${code}:\n${output}`));
+    });
+  });
+  return { url, output: () => output, stop };
+}

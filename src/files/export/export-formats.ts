@@ -27,6 +27,20 @@ export interface FormatOptions {
   readonly csvEscapeFormulas: boolean;
   /** csv rows formatted at once (1000). */
   readonly csvBatchRows?: number;
+  /**
+   * csv straight through, no first pass: the header is the first batch's columns, and a column
+   * that appears only later fails the output with {@link CsvColumnsGrew} (the caller starts
+   * again without it). The same text as the first pass makes whenever it succeeds.
+   */
+  readonly csvDirect?: boolean;
+}
+
+/** A csv written straight through met a column its header does not have (`csvDirect`). */
+export class CsvColumnsGrew extends Error {
+  constructor(readonly column: string) {
+    super(`csv column "${column}" appeared after the header was written`);
+    this.name = 'CsvColumnsGrew';
+  }
 }
 
 /** Text is handed on in pieces of about this many characters. */
@@ -36,7 +50,8 @@ const CHUNK_CHARS = 64 * 1024;
  * The items in an export format (reference/audit-and-utils.md, "Formats"), as text pieces
  * produced while the items arrive: memory stays flat however many there are. csv needs
  * the union of every item's columns for its header, so it reads the items once into a
- * temporary file (one flattened item a line) and writes the csv from there.
+ * temporary file (one flattened item a line) and writes the csv from there, unless
+ * `csvDirect` bets that the first batch has every column.
  */
 export function formatItems(
   items: AsyncIterable<Item>,
@@ -46,8 +61,13 @@ export function formatItems(
   switch (format) {
     case 'json':
       return chunked(jsonPieces(items));
-    case 'csv':
-      return csvPieces(items, options.tempDir, options.csvBatchRows ?? 1000, csvOptions(options.csvEscapeFormulas));
+    case 'csv': {
+      const batchRows = options.csvBatchRows ?? 1000;
+      const csv = csvOptions(options.csvEscapeFormulas);
+      return options.csvDirect === true
+        ? csvDirectPieces(items, batchRows, csv)
+        : csvPieces(items, options.tempDir, batchRows, csv);
+    }
     case 'xml':
       return chunked(xmlPieces(items));
     case 'yaml':
@@ -210,6 +230,53 @@ async function* csvPieces(
     else yield* padRows(body as AsyncIterable<string>, runs, width);
   } finally {
     await rm(spool, { force: true });
+  }
+}
+
+/**
+ * csv without a first pass (`csvDirect`): the first batch decides the header, every batch is
+ * written as it comes; nothing but a batch is held, nothing goes to disk.
+ */
+async function* csvDirectPieces(
+  items: AsyncIterable<Item>,
+  batchRows: number,
+  options: CsvOptions,
+): AsyncGenerator<string> {
+  let header: string[] | undefined;
+  let batch: Record<string, unknown>[] = [];
+  const columns = new Set<string>();
+  const flush = (): string => {
+    let text = '';
+    if (header === undefined) {
+      header = [...columns];
+      if (header.length > 0) text = stringify([header], options);
+    }
+    const row = header;
+    // No column at all (only empty items so far): no csv, as with the first pass.
+    if (row.length > 0)
+      text += stringify(
+        batch.map((flat) => row.map((column) => flat[column])),
+        options,
+      );
+    batch = [];
+    return text;
+  };
+  for await (const item of items) {
+    const flat = flatten(item);
+    for (const key of Object.keys(flat)) {
+      if (columns.has(key)) continue;
+      if (header !== undefined) throw new CsvColumnsGrew(key);
+      columns.add(key);
+    }
+    batch.push(flat);
+    if (batch.length >= batchRows) {
+      const text = flush();
+      if (text !== '') yield text;
+    }
+  }
+  if (batch.length > 0 || header === undefined) {
+    const text = flush();
+    if (text !== '') yield text;
   }
 }
 

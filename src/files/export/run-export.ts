@@ -24,7 +24,7 @@ import {
 } from '../../query/index.js';
 import { FILES_COLLECTION, type FileLibrary } from '../file-library.js';
 import type { ExportJob } from './export-job.js';
-import { EXPORT_TYPES, formatItems } from './export-formats.js';
+import { CsvColumnsGrew, EXPORT_TYPES, formatItems } from './export-formats.js';
 import { updateExportStatus, type ExportStatus } from './export-status.js';
 
 export interface ExportDeps {
@@ -48,6 +48,9 @@ export function exportJobHandler(deps: ExportDeps): JobHandler {
  * query's items streamed from the read side (a cursor or key-ordered batches of
  * EXPORT_BATCH_SIZE: flat memory), formatted as they come straight into storage under the
  * file id the job reserved; the svc_files row is written only once the content is complete.
+ * csv goes straight through first (no file under TEMP_PATH, so an export to S3 holds no more
+ * than a part locally); a column that shows up after the header was written aborts that write
+ * and the export runs again with csv's first pass.
  * A worker that dies mid-export leaves no row (nothing in the library), only the storage's
  * hidden temporary file and csv's first pass under TEMP_PATH, both overwritten or cleared by
  * the retry; a retry that finds the row already written only reports it. Progress (rows done
@@ -95,28 +98,36 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
         }
       }
     };
-    const items = isAggregateQuery(query)
-      ? fromList(await readItems(ctx, job.collection, query, reader))
-      : streamItems(ctx, job.collection, query, reader, { batchSize });
     await mkdir(workDir, { recursive: true });
 
     // Formatted straight into storage: the write is all or nothing, and the row comes after it.
     const writer = await commandContext(deps, job.accountability, overview);
     const { type: _type, ...overrides } = job.file;
-    const content = Readable.from(
-      formatItems(counted(items), job.format, {
-        tempDir: workDir,
-        csvEscapeFormulas: deps.config.exportCsvEscapeFormulas,
-      }),
-    );
-    const upload = { stream: content, filename: `${job.title}.${extension}`, type: contentType };
     const defaults = { title: job.title, filename_download: `${job.title}.${extension}`, folder: null };
-    const staged = await deps.files.stage(
-      writer,
-      upload,
-      { ...defaults, ...overrides, id: job.fileId },
-      { isGenerated: true },
-    );
+    const store = async (csvDirect: boolean) => {
+      const items = isAggregateQuery(query)
+        ? fromList(await readItems(ctx, job.collection, query, reader))
+        : streamItems(ctx, job.collection, query, reader, { batchSize });
+      const content = Readable.from(
+        formatItems(counted(items), job.format, {
+          tempDir: workDir,
+          csvEscapeFormulas: deps.config.exportCsvEscapeFormulas,
+          csvDirect,
+        }),
+      );
+      const upload = { stream: content, filename: `${job.title}.${extension}`, type: contentType };
+      return deps.files.stage(writer, upload, { ...defaults, ...overrides, id: job.fileId }, { isGenerated: true });
+    };
+    let staged: Awaited<ReturnType<typeof store>>;
+    try {
+      // csv first straight through (no first pass on disk: rows of one shape, the usual case)...
+      staged = await store(job.format === 'csv');
+    } catch (error) {
+      if (!(error instanceof CsvColumnsGrew)) throw error;
+      // ...and again with the first pass when a column appeared after the header was written.
+      done = 0;
+      staged = await store(false);
+    }
     await deps.files.create(writer, [staged]);
   } catch (error) {
     failure = { error };

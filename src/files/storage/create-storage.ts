@@ -1,6 +1,7 @@
 import { ConfigError, type Config } from '../../config/index.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { LocalStorageDriver } from './local-driver.js';
+import { S3StorageDriver } from './s3-driver.js';
 import type { StorageDriver } from './storage-driver.js';
 
 /** The configured storage locations (STORAGE_LOCATIONS) and their drivers. */
@@ -13,8 +14,9 @@ export interface Storage {
 }
 
 /**
- * Opens every configured location. Only the `local` driver is built in; a location naming
- * another driver (s3, gcs, ...) stops the start with a message naming its variable.
+ * Opens every configured location: the `local` driver (a folder) and the `s3` driver (a
+ * bucket of S3 or an S3-compatible server); a location naming another driver (gcs, ...)
+ * stops the start with a message naming its variable.
  */
 export function createStorage(config: Config['storage']): Storage {
   const drivers = new Map<string, StorageDriver>();
@@ -23,8 +25,12 @@ export function createStorage(config: Config['storage']): Storage {
     const variable = `STORAGE_${key.toUpperCase()}_DRIVER`;
     if (location?.driver === undefined)
       throw new ConfigError(variable, `is required for the storage location "${key}"`);
+    if (location.driver === 's3' && location.s3 !== undefined) {
+      drivers.set(key, new S3StorageDriver(location.s3, location.root));
+      continue;
+    }
     if (location.driver !== 'local')
-      throw new ConfigError(variable, `names "${location.driver}"; this build has the local driver only`);
+      throw new ConfigError(variable, `names "${location.driver}"; the drivers are local and s3`);
     if (location.root === undefined)
       throw new ConfigError(`STORAGE_${key.toUpperCase()}_ROOT`, `is required for the storage location "${key}"`);
     drivers.set(key, new LocalStorageDriver(location.root));

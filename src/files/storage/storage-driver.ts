@@ -32,9 +32,9 @@ export interface StorageDriver {
   delete(path: string): Promise<void>;
   /**
    * The stored names starting with `prefix` (never half-written ones): how a file's image
-   * variants are found when it is deleted or replaced. A driver without it leaves them.
+   * variants are found when it is deleted or replaced.
    */
-  list?(prefix: string): Promise<string[]>;
+  list(prefix: string): Promise<string[]>;
 }
 
 /**

@@ -10,7 +10,7 @@ const NO_FILE = '/nonexistent/.env';
 /**
  * Environments that between them take every branch of loadConfig: the defaults, each network
  * database with TLS and pool settings, Redis from its parts, a provider, a second storage
- * location, SMTP.
+ * location, an s3 location, SMTP.
  */
 const ENVIRONMENTS: readonly Record<string, string>[] = [
   {},
@@ -28,6 +28,14 @@ const ENVIRONMENTS: readonly Record<string, string>[] = [
     AUTH_GITHUB_ISSUER_URL: 'https://github.example.com',
     STORAGE_LOCATIONS: 'local,archive',
     STORAGE_ARCHIVE_DRIVER: 'local',
+  },
+  {
+    STORAGE_LOCATIONS: 's3',
+    STORAGE_S3_DRIVER: 's3',
+    STORAGE_S3_KEY: 'key',
+    STORAGE_S3_SECRET: 'secret',
+    STORAGE_S3_BUCKET: 'files',
+    STORAGE_S3_ENDPOINT: 'http://127.0.0.1:9000',
   },
   { EMAIL_TRANSPORT: 'smtp', EMAIL_SMTP_PORT: '25', CACHE_VALUE_MAX_SIZE: '1mb', CACHE_CONTROL_S_MAXAGE: '10' },
 ];

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { escapeFormula, flatten, formatItems } from '../../../src/files/export/export-formats.js';
+import { CsvColumnsGrew, escapeFormula, flatten, formatItems } from '../../../src/files/export/export-formats.js';
 import type { ExportFormat, Item } from '../../../src/query/index.js';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'svc-export-'));
@@ -14,7 +14,7 @@ after(() => rmSync(tempDir, { recursive: true, force: true }));
 async function format(
   items: readonly Item[],
   as: ExportFormat,
-  options: { csvBatchRows?: number; csvEscapeFormulas?: boolean } = {},
+  options: { csvBatchRows?: number; csvEscapeFormulas?: boolean; csvDirect?: boolean } = {},
 ): Promise<string> {
   async function* source(): AsyncGenerator<Item> {
     yield* items;
@@ -53,6 +53,44 @@ describe('export formats', () => {
     const expected = ['"a","b","c","d.e"', ',,,', '"x\ny",1,,', '"z",,,', '"""q""",,true,', ',,,', ''].join('\n');
     for (const rows of [1, 2, 3, 1000])
       expect(await format(items, 'csv', { csvBatchRows: rows }), `batches of ${rows}`).to.equal(expected);
+  });
+
+  it('csv straight through (csvDirect) writes the same text when the first batch has every column, and nothing to disk', async () => {
+    expect(await format(ITEMS, 'csv', { csvDirect: true })).to.equal(await format(ITEMS, 'csv'));
+    expect(await format([], 'csv', { csvDirect: true })).to.equal('');
+    expect(await format([{}, {}], 'csv', { csvDirect: true })).to.equal('');
+    const items: Item[] = [{}, { a: 'x\ny', b: 1 }, { a: 'z' }, { a: '"q"', c: true }, { d: { e: null } }];
+    expect(await format(items, 'csv', { csvDirect: true, csvBatchRows: 1000 })).to.equal(
+      await format(items, 'csv', { csvBatchRows: 1000 }),
+    );
+    let grew: unknown;
+    await format(items, 'csv', { csvDirect: true, csvBatchRows: 2 }).catch((error: unknown) => (grew = error));
+    expect(grew).to.be.instanceOf(CsvColumnsGrew);
+    expect((grew as CsvColumnsGrew).column).to.equal('c');
+    expect(readdirSync(tempDir)).to.deep.equal([]);
+  });
+
+  it('csv straight through: for any items and batch size, the text of the first pass or CsvColumnsGrew, never another text', async () => {
+    const item = fc.dictionary(
+      fc.constantFrom('a', 'b', 'c', 'd'),
+      fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(item, { maxLength: 8 }), fc.integer({ min: 1, max: 4 }), async (items, rows) => {
+        const spooled = await format(items, 'csv', { csvBatchRows: rows });
+        const direct = await format(items, 'csv', { csvBatchRows: rows, csvDirect: true }).catch((error: unknown) => {
+          expect(error).to.be.instanceOf(CsvColumnsGrew);
+          return undefined;
+        });
+        if (direct !== undefined) expect(direct).to.equal(spooled);
+        const firstBatchKeys = new Set(items.slice(0, rows).flatMap((i) => Object.keys(i)));
+        const allKeys = new Set(items.flatMap((i) => Object.keys(i)));
+        expect(direct === undefined, 'fails exactly when a later row brings a column').to.equal(
+          allKeys.size > firstBatchKeys.size,
+        );
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('xml: a <data> root with one <data> element per item, 4-space indent, arrays repeated, null as text', async () => {
