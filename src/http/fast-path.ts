@@ -185,6 +185,8 @@ function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
   if (search.includes('access_token') && new URLSearchParams(search).has('access_token')) return undefined;
   // An item as it was (`as_of`) is read from the journal by the Express route.
   if (search.includes('as_of') && new URLSearchParams(search).has('as_of')) return undefined;
+  // So is an item as a content version has it (`version`).
+  if (search.includes('version') && new URLSearchParams(search).has('version')) return undefined;
   const [, , collection, id, ...rest] = path.split('/');
   if (collection === undefined || collection === '' || id === '' || rest.length > 0) return undefined;
   // Not valid percent-encoding: Express answers (url-path.ts).
