@@ -115,6 +115,12 @@ describeEachDatabase('content versions (/versions, ?version=)', (ctx) => {
       title: 'Live',
     });
     errorsOf(await api('GET', `/items/articles/${String(id)}?version=nope`), 403);
+    expect(errorsOf(await api('GET', `/items/articles/${String(id)}?version=`), 400)[0]?.[0]).to.equal('INVALID_QUERY');
+    errorsOf(await api('GET', `/items/articles/${String(id)}?version[]=draft`), 400);
+    errorsOf(await api('GET', `/versions/00000000-0000-4000-8000-000000000000/compare`), 403);
+    errorsOf(await api('POST', `/versions/00000000-0000-4000-8000-000000000000/save`, { title: 'x' }), 403);
+    errorsOf(await api('POST', `/versions/${version}/save`, ['x']), 400);
+    errorsOf(await api('POST', `/versions/${version}/save`, { nothing_here: 1 }), 400);
     expect(parseJson(dataOf<Row>(await api('GET', `/versions/${version}`))['delta'])).to.deep.equal({
       title: 'Draft 1',
       views: 5,
