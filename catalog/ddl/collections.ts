@@ -195,7 +195,14 @@ export async function deleteCollection(ctx: SchemaContext, collection: string): 
           .whereIn('parent', trx('svc_revisions').select('id').where({ collection }))
           .whereNot({ collection })
           .update({ parent: null });
-        for (const table of ['svc_permissions', 'svc_presets', 'svc_comments', 'svc_revisions', 'svc_activity']) {
+        for (const table of [
+          'svc_permissions',
+          'svc_presets',
+          'svc_comments',
+          'svc_versions',
+          'svc_revisions',
+          'svc_activity',
+        ]) {
           await trx(table).where({ collection }).delete();
         }
       });

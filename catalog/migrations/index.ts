@@ -1,8 +1,9 @@
 import type { Migration } from './types.js';
 import { systemTables } from './0001-system-tables.js';
 import { journalIndexes } from './0002-journal-indexes.js';
+import { contentVersions } from './0003-versions.js';
 
 export type { Migration } from './types.js';
 
 /** Every migration, oldest first. Append only. */
-export const MIGRATIONS: readonly Migration[] = [systemTables, journalIndexes];
+export const MIGRATIONS: readonly Migration[] = [systemTables, journalIndexes, contentVersions];

@@ -162,6 +162,19 @@ export const SYSTEM_COLLECTIONS: Readonly<Record<string, SystemCollectionDefinit
       public_registration_email_filter: json,
     },
   },
+  svc_versions: {
+    accountability: 'all',
+    note: 'Named versions (drafts) of items of collections with versioning',
+    fields: {
+      id: uuidPk,
+      collection: m2o,
+      date_created: { special: ['date-created'], type: 'timestamp' },
+      date_updated: { special: ['date-updated'], type: 'timestamp' },
+      user_created: { special: ['user-created'] },
+      user_updated: { special: ['user-updated'] },
+      delta: json,
+    },
+  },
   svc_users: {
     accountability: 'all',
     note: 'System users for the platform',
@@ -207,6 +220,9 @@ export const SYSTEM_RELATIONS: readonly SystemRelationDefinition[] = [
   { collection: 'svc_settings', field: 'public_favicon', relatedCollection: 'svc_files' },
   { collection: 'svc_settings', field: 'storage_default_folder', relatedCollection: 'svc_folders' },
   { collection: 'svc_settings', field: 'public_registration_role', relatedCollection: 'svc_roles' },
+  { collection: 'svc_versions', field: 'collection', relatedCollection: 'svc_collections' },
+  { collection: 'svc_versions', field: 'user_created', relatedCollection: 'svc_users' },
+  { collection: 'svc_versions', field: 'user_updated', relatedCollection: 'svc_users' },
   { collection: 'svc_users', field: 'avatar', relatedCollection: 'svc_files' },
   { collection: 'svc_users', field: 'role', relatedCollection: 'svc_roles', meta: { oneField: 'users' } },
 ];

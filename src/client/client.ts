@@ -10,6 +10,8 @@ import { RelationsHandler } from './handlers/relations.js';
 import { ServerHandler } from './handlers/server.js';
 import { UsersHandler } from './handlers/users.js';
 import { UtilsHandler } from './handlers/utils.js';
+import { RevisionsHandler } from './handlers/revisions.js';
+import { VersionsHandler } from './handlers/versions.js';
 import { ItemsHandler, SingletonHandler } from './items.js';
 import { IStorage, LocalStorage, MemoryStorage, type StorageOptions } from './storage.js';
 import { ITransport, Transport, type RequestConfig, type TransportOptions } from './transport.js';
@@ -24,6 +26,7 @@ import type {
   PresetType,
   RelationType,
   RevisionType,
+  VersionType,
   RoleType,
   SettingsType,
   SystemType,
@@ -107,8 +110,11 @@ export class ContentClient<T extends object = object> {
   get relations(): RelationsHandler<SystemType<T, 'svc_relations', RelationType>> {
     return new RelationsHandler(this.transport);
   }
-  get revisions(): ItemsHandler<SystemType<T, 'svc_revisions', RevisionType>> {
-    return new ItemsHandler('svc_revisions', this.transport);
+  get revisions(): RevisionsHandler<SystemType<T, 'svc_revisions', RevisionType>> {
+    return new RevisionsHandler(this.transport);
+  }
+  get versions(): VersionsHandler<SystemType<T, 'svc_versions', VersionType>> {
+    return new VersionsHandler(this.transport);
   }
   get roles(): ItemsHandler<SystemType<T, 'svc_roles', RoleType>> {
     return new ItemsHandler('svc_roles', this.transport);

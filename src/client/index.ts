@@ -63,9 +63,11 @@ export {
   type ItemPermissions,
 } from './handlers/permissions.js';
 export { RelationsHandler } from './handlers/relations.js';
+export { RevisionsHandler } from './handlers/revisions.js';
 export { ServerHandler } from './handlers/server.js';
 export { InvitesHandler, MeHandler, TFAHandler, UsersHandler } from './handlers/users.js';
 export { UtilsHandler } from './handlers/utils.js';
+export { VersionsHandler } from './handlers/versions.js';
 
 /** Item and query types, system collection types, `Meta`. */
 export * from './types.js';

@@ -167,6 +167,60 @@ export interface RevisionType {
   parent: number | RevisionType | null;
 }
 
+/** A content version (svc_versions). */
+export interface VersionType {
+  id: string;
+  key: string;
+  name: string | null;
+  collection: string;
+  item: string;
+  hash: string | null;
+  date_created: string | null;
+  date_updated: string | null;
+  user_created: string | UserType | null;
+  user_updated: string | UserType | null;
+  delta: Record<string, unknown> | null;
+}
+
+/** GET /versions/:id/compare. */
+export interface VersionComparison<I = AnyItem> {
+  outdated: boolean;
+  mainHash: string;
+  current: Partial<I>;
+  main: Partial<I>;
+  fields: string[];
+  conflicts: string[];
+}
+
+/** GET /revisions/:id/diff: per field `before`/`after`, text as word or line changes, to-many keys added/removed. */
+export interface RevisionDiff {
+  collection: string;
+  item: string;
+  from: number | null;
+  to: number;
+  fields: Record<
+    string,
+    {
+      before: unknown;
+      after: unknown;
+      changes?: { value: string; added?: boolean; removed?: boolean }[];
+      added?: unknown[];
+      removed?: unknown[];
+    }
+  >;
+}
+
+/** One entry of GET /items/:collection/:id/history. */
+export interface HistoryEntry {
+  revision: number;
+  activity: number;
+  action: string;
+  user: string | null;
+  timestamp: string;
+  fields: string[];
+  value?: unknown;
+}
+
 export interface RoleType {
   id: string;
   name: string;

@@ -27,6 +27,8 @@ import { aggregatedResolver, byIdResolver, listResolver, singletonResolver } fro
 import { GraphQLVoid } from './scalars.js';
 import { DELETE_MANY, DELETE_ONE } from './shared-types.js';
 import { addSystemRoots } from './system-roots.js';
+import { addVersionRoots } from './version-roots.js';
+import { addHistoryRoots } from './history-roots.js';
 import type { SchemaAccess } from './schema-access.js';
 
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
@@ -66,6 +68,8 @@ export function buildSchemas(overview: SchemaOverview, access: SchemaAccess): Sc
     }
   }
   addSystemRoots(scopes.system.query, scopes.system.mutation, types, access);
+  addVersionRoots(scopes.system.mutation, types, access);
+  addHistoryRoots(scopes.system.query, scopes.system.mutation, access);
   const shared = Object.values(overview.collections)
     .filter((c) => types.isItemCollection(c.collection))
     .map((c): GraphQLNamedType => types.object(c.collection));
@@ -96,8 +100,12 @@ function addQueryRoots(fields: RootFields, types: CollectionTypes, collection: C
     args: types.listArgs(name),
     resolve: listResolver(name),
   });
-  // as_of (issue 18): the item as it was at a moment (ISO 8601) or revision id.
-  const byIdArgs = { id: { type: new GraphQLNonNull(GraphQLID) }, as_of: { type: GraphQLString } };
+  // as_of (issue 18): the item as it was at a moment (ISO 8601) or revision id; version: as a content version has it.
+  const byIdArgs = {
+    id: { type: new GraphQLNonNull(GraphQLID) },
+    as_of: { type: GraphQLString },
+    version: { type: GraphQLString },
+  };
   addRoot(fields, `${root}_by_id`, { type, args: byIdArgs, resolve: byIdResolver(name) });
   addRoot(fields, `${root}_aggregated`, {
     type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(types.aggregated(name)))),

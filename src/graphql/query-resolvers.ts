@@ -9,6 +9,8 @@ import { ForbiddenError, invariant } from '../errors.js';
 import {
   parseAsOf,
   readItemAsOf,
+  readItemVersion,
+  parseVersionKey,
   readItems,
   readSingleton,
   type Aggregate,
@@ -35,15 +37,22 @@ export function listResolver(collection: string): RootResolver {
 }
 
 /**
- * `C_by_id(id: ID!, as_of: String): C`; null when the item does not exist or cannot be read
- * (then, with `as_of`: src/query/history/item-as-of.ts).
+ * `C_by_id(id: ID!, as_of: String, version: String): C`; null when the item does not exist or
+ * cannot be read (then, with `as_of`: src/query/history/item-as-of.ts; `version`: item-version.ts).
  */
 export function byIdResolver(collection: string): RootResolver {
   return async (_root, args, ctx, info) => {
     const query = selectionQuery(ctx, info, {});
     const asOf = args['as_of'];
-    if (asOf === undefined || asOf === null) return ctx.loaders.load(collection, query, String(args['id']));
+    const version = args['version'];
+    const hasVersion = version !== undefined && version !== null;
+    if ((asOf === undefined || asOf === null) && !hasVersion)
+      return ctx.loaders.load(collection, query, String(args['id']));
     try {
+      if (hasVersion) {
+        const key = parseVersionKey(version);
+        return await readItemVersion(ctx.read, ctx.reader, collection, String(args['id']), query, key);
+      }
       return await readItemAsOf(ctx.read, ctx.reader, collection, String(args['id']), query, parseAsOf(asOf));
     } catch (error) {
       if (error instanceof ForbiddenError) return null;

@@ -38,6 +38,7 @@ import { schemaRoutes } from './routes/schema.js';
 import { utilsWriteRoutes } from './routes/utils-writes.js';
 import { itemsReadRoutes } from './routes/items-read.js';
 import { historyRoutes } from './routes/history.js';
+import { versionRoutes } from './routes/versions.js';
 import { permissionsMeRoutes } from './routes/permissions-me.js';
 import { assetRoutes } from './routes/assets.js';
 import { fileWriteRoutes } from './routes/files.js';
@@ -131,6 +132,7 @@ export function createApp(deps: AppDeps): Express {
   // Before the svc_permissions item routes: /permissions/me* are not items.
   app.use('/permissions', permissionsMeRoutes(deps));
   app.use(historyRoutes(deps));
+  app.use('/versions', versionRoutes(deps));
   app.use(itemsReadRoutes(deps, (collectionOf) => cacheReads(deps, collectionOf)));
   app.use('/assets', assetRoutes(deps));
   app.use('/files', fileWriteRoutes(deps, { withImport: true }));

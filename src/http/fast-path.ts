@@ -172,6 +172,10 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
   };
 }
 
+function hasHistoryParameter(search: string): boolean {
+  return [...new URLSearchParams(search).keys()].some((key) => /^(as_of|version)(\[|$)/.test(key));
+}
+
 /** The item path of a request Express would add nothing to, or undefined. */
 function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
   const url = req.url ?? '';
@@ -183,8 +187,9 @@ function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
   const search = queryStart === -1 ? '' : url.slice(queryStart);
   if (search.includes('access_token') && new URLSearchParams(search).has('access_token')) return undefined;
-  // An item as it was (`as_of`) is read from the journal by the Express route.
-  if (search.includes('as_of') && new URLSearchParams(search).has('as_of')) return undefined;
+  // An item as it was (`as_of`) or as a content version has it (`version`, any spelling:
+  // `version[]=` is refused there) is read by the Express route.
+  if ((search.includes('as_of') || search.includes('version')) && hasHistoryParameter(search)) return undefined;
   const [, , collection, id, ...rest] = path.split('/');
   if (collection === undefined || collection === '' || id === '' || rest.length > 0) return undefined;
   // Not valid percent-encoding: Express answers (url-path.ts).

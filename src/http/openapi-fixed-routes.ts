@@ -127,11 +127,11 @@ const NULLABLE_TEXT: Json = { type: 'string', nullable: true };
 const BINARY: Json = { type: 'string', format: 'binary' };
 const AUTH_MODE: Json = { type: 'string', enum: [...AUTH_MODES] };
 
-function object(properties: Json, required: readonly string[] = []): Json {
+export function object(properties: Json, required: readonly string[] = []): Json {
   return { type: 'object', properties, ...(required.length > 0 ? { required: [...required] } : {}) };
 }
 
-function json(schema: Json): Json {
+export function json(schema: Json): Json {
   return { 'application/json': { schema } };
 }
 

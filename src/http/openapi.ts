@@ -15,6 +15,7 @@ import {
   type Json,
   type OpenApiInput,
 } from './openapi-fixed-routes.js';
+import { VERSION_ROUTES } from './openapi-version-routes.js';
 import { SYSTEM_WRITE_ROUTES } from './routes/item-writes.js';
 import { SYSTEM_READ_ROUTES } from './routes/items-read.js';
 
@@ -120,7 +121,7 @@ export function buildOpenApi(input: OpenApiInput): Json {
     Object.assign(paths, collectionPaths(collection, base, name, writable ? input.access : undefined));
   }
 
-  for (const route of FIXED_ROUTES) {
+  for (const route of [...FIXED_ROUTES, ...VERSION_ROUTES]) {
     const operation = fixedOperation(route, input, names);
     if (operation === undefined) continue;
     tags.set(route.tag, tags.get(route.tag) ?? route.tag);

@@ -59,4 +59,13 @@ export { readRevisionDiff, type RevisionDiff, type FieldDiff } from './history/r
 export { readItemHistory, historyOptions, type HistoryEntry, type HistoryOptions } from './history/item-history.js';
 export { readItemAsOf, readRevisionDataAsOf, parseAsOf, type AsOf } from './history/item-as-of.js';
 /** The revision `data`/`delta` column as an object; a revision's values as the caller may see them now. */
-export { revisionValues, visibleValues } from './history/history-access.js';
+export { revisionValues, visibleValues, storedKey as storedItemKey } from './history/history-access.js';
+export {
+  readItemVersion,
+  readVersionRow,
+  mainItemHash,
+  parseVersionKey,
+  MAIN_VERSION_KEY,
+  type VersionRow,
+} from './history/item-version.js';
+export { compareVersion, liveChangesSince, type VersionComparison } from './history/version-compare.js';

@@ -126,6 +126,43 @@ describeEachDatabase(
       expectServerError(await rejection(client.items('notes').readOne(id)), 403, 'FORBIDDEN');
     });
 
+    it('versions: createContentVersion, saveToContentVersion, readOne with version, compare and promote', async () => {
+      await client.collections.updateOne('notes', { meta: { versioning: true } });
+      const id = (await client.items('notes').createOne({ body: 'live' }))?.['id'] as number;
+      const version = await client.versions.createContentVersion({ key: 'draft', collection: 'notes', item: id });
+      expect(version).to.include({ key: 'draft', collection: 'notes', item: String(id) });
+      const vid = version?.id as string;
+      expect(await client.versions.saveToContentVersion(vid, { body: 'draft' })).to.deep.include({ id, body: 'draft' });
+      expect(await client.items('notes').readOne(id, { fields: ['body'], version: 'draft' })).to.deep.equal({
+        body: 'draft',
+      });
+      const comparison = await client.versions.compareContentVersion(vid);
+      expect(comparison).to.deep.include({ outdated: false, current: { body: 'draft' }, fields: ['body'] });
+      expectServerError(
+        await rejection(client.versions.promoteContentVersion(vid, 'stale')),
+        422,
+        'UNPROCESSABLE_ENTITY',
+      );
+      expect(await client.versions.promoteContentVersion(vid, comparison?.mainHash as string)).to.equal(id);
+      expect(await client.items('notes').readOne(id, { fields: ['body'] })).to.deep.equal({ body: 'draft' });
+      expect((await client.versions.readByQuery({ filter: { item: { _eq: String(id) } } })).data).to.have.length(1);
+    });
+
+    it('revisions.history and revisions.diff: what changed, newest first', async () => {
+      const id = (await client.items('notes').createOne({ body: 'one' }))?.['id'] as number;
+      await client.items('notes').updateOne(id, { body: 'two' });
+      const history = await client.revisions.history('notes', id, { limit: 5 });
+      expect(history?.map((h) => h.action)).to.deep.equal(['update', 'create']);
+      expect((await client.revisions.history('notes', id, { field: 'body' }))?.map((h) => h.value)).to.deep.equal([
+        'two',
+        'one',
+      ]);
+      const diff = await client.revisions.diff(history?.[0]?.revision as number);
+      expect(diff?.fields['body']).to.deep.include({ before: 'one', after: 'two' });
+      const back = await client.revisions.diff(history?.[1]?.revision as number, history?.[0]?.revision as number);
+      expect(back?.fields['body']).to.deep.include({ before: 'one', after: 'two' });
+    });
+
     it('activity.comments create, update and delete a comment; svc_comments follows', async () => {
       const note = await client.items('notes').createOne({ body: 'commented' });
       const comments = () =>

@@ -34,10 +34,11 @@ interface PendingEntry {
 
 /**
  * A svc_activity row: what was done to which item, by whom, when and from where
- * (reference/system-collections.md). Comments (commands/comments.ts) add their `comment`.
+ * (reference/system-collections.md). Comments (commands/comments.ts) add their `comment`;
+ * saves into content versions (commands/versions.ts) are `version_save`.
  */
 export function activityRow(
-  action: JournalEntry['action'] | 'comment',
+  action: JournalEntry['action'] | 'comment' | 'version_save',
   collection: string,
   key: PrimaryKey,
   accountability: Accountability,

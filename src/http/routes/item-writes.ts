@@ -39,6 +39,8 @@ const NOT_WRITABLE_AS_ITEMS: ReadonlySet<string> = new Set([
   'svc_collections',
   'svc_fields',
   'svc_relations',
+  // Content versions are written through /versions (routes/versions.ts).
+  'svc_versions',
 ]);
 
 /** The writes of /items/:collection (reference/routes.md, Items): POST, PATCH, DELETE. */

@@ -13,6 +13,8 @@ import {
   isUnlimited,
   parseAsOf,
   readItemAsOf,
+  readItemVersion,
+  parseVersionKey,
   readItemByKey,
   readItemJsonByKey,
   readItems,
@@ -52,12 +54,14 @@ export const SYSTEM_READ_ROUTES: Readonly<Record<string, string>> = {
   '/roles': 'svc_roles',
   '/users': 'svc_users',
   '/settings': 'svc_settings',
+  '/versions': 'svc_versions',
 };
 
 /**
  * The read routes: GET and SEARCH /items/:collection, GET /items/:collection/:id, and the same
  * for the system collections' own paths (reference/routes.md). Thin: parse, read, envelope.
- * A single item with `as_of` reads as it was then (src/query/history/item-as-of.ts).
+ * A single item with `as_of` reads as it was then (src/query/history/item-as-of.ts), with
+ * `version` as a content version has it (item-version.ts; lists ignore `version`).
  * `cacheFor` gives what runs before the GET routes, told how a request names its collection
  * (http/response-cache.ts; nothing when the cache is off).
  */
@@ -169,6 +173,12 @@ class ItemReads {
     const reader = await readerOf(this.deps, ctx.overview, req.accountability);
     const query = requestQuery(req, undefined);
     const asOf = req.query['as_of'];
+    const version = req.query['version'];
+    if (version !== undefined) {
+      const key = parseVersionKey(version);
+      res.json({ data: await readItemVersion(ctx, reader, collection, id, query, key) });
+      return;
+    }
     if (asOf !== undefined) {
       res.json({ data: await readItemAsOf(ctx, reader, collection, id, query, parseAsOf(asOf)) });
       return;

@@ -109,6 +109,8 @@ async function lastData(
     .db('svc_revisions as r')
     .join('svc_activity as a', 'a.id', 'r.activity')
     .where({ 'r.collection': collection, 'r.item': item })
+    // Saves into content versions are not the item's state.
+    .whereNull('r.version')
     .modify(cutoff)
     .orderBy('r.id', 'desc')
     .first<{ data: unknown; activity: number | string } | undefined>('r.data', 'r.activity');

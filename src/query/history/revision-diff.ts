@@ -1,4 +1,5 @@
 import { diffLines, diffWords } from 'diff';
+import type { Knex } from 'knex';
 import { findField, getFieldRelation } from '../../../catalog/overview/lookup.js';
 import { ForbiddenError, InvalidQueryError } from '../../errors.js';
 import { readItemByKey } from '../read-items.js';
@@ -34,6 +35,8 @@ export interface RevisionDiff {
 }
 
 interface RevisionRow {
+  /** The content version the revision saved into; null for the live item's. */
+  readonly version: string | null;
   readonly id: number;
   readonly collection: string;
   readonly item: string;
@@ -64,6 +67,11 @@ export async function readRevisionDiff(
       .db('svc_revisions')
       .where({ collection: first.collection, item: first.item })
       .where('id', '<', first.id)
+      // The same line of revisions: the live item's, or the same content version's saves.
+      .modify(
+        (b: Knex.QueryBuilder) =>
+          void (first.version === null ? b.whereNull('version') : b.where({ version: first.version })),
+      )
       .max({ id: 'id' })
       .first<{ id: number | string | null } | undefined>();
     before = previous?.id == null ? undefined : await readRevision(ctx, reader, String(previous.id));
@@ -88,7 +96,13 @@ export async function readRevisionDiff(
 async function readRevision(ctx: ReadContext, reader: Reader, id: string): Promise<RevisionRow> {
   if (!/^\d+$/.test(id)) throw new ForbiddenError();
   const row = await readItemByKey(ctx, 'svc_revisions', id, { fields: ['id', 'collection', 'item', 'data'] }, reader);
+  // Which line of revisions it belongs to is bookkeeping, not a field the caller asked for.
+  const line = await ctx
+    .db('svc_revisions')
+    .where({ id: Number(id) })
+    .first<{ version: string | null }>('version');
   return {
+    version: line?.version ?? null,
     id: Number(row['id']),
     collection: String(row['collection']),
     item: String(row['item']),

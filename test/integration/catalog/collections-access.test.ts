@@ -28,6 +28,7 @@ const SERVED_SYSTEM = [
   'svc_roles',
   'svc_settings',
   'svc_users',
+  'svc_versions',
 ];
 
 /**

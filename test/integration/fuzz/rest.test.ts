@@ -61,6 +61,7 @@ describeEachDatabase(
             '/permissions',
             '/activity',
             '/revisions',
+            '/versions',
             '/files',
             '/items/svc_sessions',
             '/users/me',

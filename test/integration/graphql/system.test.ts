@@ -72,7 +72,7 @@ describeEachDatabase('graphql: system scope', (ctx) => {
       );
       expect(data['items'])
         .to.be.a('string')
-        .and.match(/articles_by_id\(id: ID!, as_of: String\): articles/);
+        .and.match(/articles_by_id\(id: ID!, as_of: String, version: String\): articles/);
       expect(data['sys'])
         .to.be.a('string')
         .and.match(/users_me: svc_users/);
