@@ -1,0 +1,162 @@
+/**
+ * An item's history (GET /items/:collection/:id/history): who changed what when, newest first;
+ * each revision's diff (GET /revisions/:id/diff) shown with insertions and deletions marked,
+ * and a revert to it (POST /utils/revert/:revision).
+ */
+import { errorText, h } from '../dom.js';
+import { navigate, type Page } from '../navigation.js';
+import { display } from '../schema.js';
+import { client } from '../session.js';
+
+interface HistoryEntry {
+  readonly revision: number;
+  readonly action: unknown;
+  readonly user: unknown;
+  readonly timestamp: unknown;
+  readonly fields: readonly string[];
+}
+
+interface FieldDiff {
+  readonly before: unknown;
+  readonly after: unknown;
+  readonly changes?: readonly { value: string; added: boolean; removed: boolean }[];
+}
+
+export const historyPage: Page = async (params, query) => {
+  const collection = params['collection'] ?? '';
+  const id = params['id'] ?? '';
+  const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
+  const path = `/items/${encodeURIComponent(collection)}/${encodeURIComponent(id)}/history`;
+  const entries = (await client.transport.get<HistoryEntry[]>(path, { params: { limit: 20, page } })).data ?? [];
+  const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  const base = `/admin/content/${encodeURIComponent(collection)}/${encodeURIComponent(id)}`;
+  const list = h(
+    'ol',
+    { class: 'history' },
+    entries.map((entry) => {
+      const diff = h('div', { class: 'diff' });
+      const show = h('button', { type: 'button', 'aria-expanded': 'false' }, 'Show changes');
+      show.addEventListener('click', () => {
+        if (show.getAttribute('aria-expanded') === 'true') {
+          diff.replaceChildren();
+          show.setAttribute('aria-expanded', 'false');
+          return;
+        }
+        show.setAttribute('aria-expanded', 'true');
+        void loadDiff(entry.revision, diff);
+      });
+      const revert = h('button', { type: 'button', class: 'secondary' }, 'Revert to this');
+      revert.addEventListener('click', () => {
+        if (!window.confirm(`Set ${collection} ${id} back to revision ${entry.revision}?`)) return;
+        client.utils.revert(entry.revision).then(
+          () => navigate(`${base}/history`, true),
+          (error: unknown) => {
+            status.textContent = errorText(error);
+            status.classList.add('error');
+          },
+        );
+      });
+      return h(
+        'li',
+        { class: 'card revision', 'data-revision': entry.revision },
+        h('p', {}, h('strong', {}, String(entry.action)), ` by ${who(entry.user)} on ${when(entry.timestamp)}`),
+        h('p', { class: 'muted' }, `Revision ${entry.revision}: ${entry.fields.join(', ') || 'no readable field'}`),
+        h('div', { class: 'actions' }, show, revert),
+        diff,
+      );
+    }),
+  );
+  return h(
+    'section',
+    {},
+    h(
+      'p',
+      { class: 'crumbs' },
+      h('a', { href: `/admin/content/${encodeURIComponent(collection)}` }, collection),
+      ' / ',
+      h('a', { href: base }, id),
+      ' / history',
+    ),
+    h('h1', {}, `History of ${collection} ${id}`),
+    status,
+    entries.length === 0 ? h('p', {}, 'No revisions.') : list,
+    h(
+      'nav',
+      { class: 'pager', 'aria-label': 'Pages' },
+      page > 1 ? h('a', { href: `${base}/history?page=${page - 1}` }, 'Newer') : null,
+      entries.length === 20 ? h('a', { href: `${base}/history?page=${page + 1}` }, 'Older') : null,
+    ),
+  );
+};
+
+async function loadDiff(revision: number, target: HTMLElement): Promise<void> {
+  target.replaceChildren(h('p', { class: 'status' }, 'Loading…'));
+  try {
+    const diff = (await client.transport.get<{ fields: Record<string, FieldDiff> }>(`/revisions/${revision}/diff`))
+      .data;
+    const fields = Object.entries(diff?.fields ?? {});
+    target.replaceChildren(
+      fields.length === 0
+        ? h('p', {}, 'No readable field changed.')
+        : h(
+            'table',
+            { class: 'diff-table' },
+            h('caption', {}, `Changes in revision ${revision}`),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'col' }, 'Field'),
+                h('th', { scope: 'col' }, 'Before'),
+                h('th', { scope: 'col' }, 'After'),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              fields.map(([name, change]) =>
+                h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, before(change)), h('td', {}, after(change))),
+              ),
+            ),
+          ),
+    );
+  } catch (error) {
+    target.replaceChildren(h('p', { class: 'status error', role: 'alert' }, errorText(error)));
+  }
+}
+
+/** Text fields: the words removed struck through; the others: the old value. */
+function before(change: FieldDiff): Node {
+  if (change.changes === undefined) return h('del', {}, display(change.before));
+  return h(
+    'span',
+    {},
+    change.changes.filter((c) => !c.added).map((c) => (c.removed ? h('del', {}, c.value) : c.value)),
+  );
+}
+
+function after(change: FieldDiff): Node {
+  if (change.changes === undefined) return h('ins', {}, display(change.after));
+  return h(
+    'span',
+    {},
+    change.changes.filter((c) => !c.removed).map((c) => (c.added ? h('ins', {}, c.value) : c.value)),
+  );
+}
+
+function who(user: unknown): string {
+  if (user === null || user === undefined) return 'the system';
+  if (typeof user === 'object') {
+    const u = user as Record<string, unknown>;
+    const name = [u['first_name'], u['last_name']].filter((p) => typeof p === 'string').join(' ');
+    return name !== '' ? name : String(u['email'] ?? u['id']);
+  }
+  return String(user);
+}
+
+function when(timestamp: unknown): string {
+  const date = new Date(String(timestamp));
+  return Number.isNaN(date.getTime()) ? String(timestamp) : date.toLocaleString();
+}
