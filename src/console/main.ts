@@ -96,8 +96,13 @@ function renderNav(isPublic: boolean): void {
     nav.replaceChildren();
     return;
   }
-  const link = (href: string, text: string) =>
-    h('a', { href, 'aria-current': window.location.pathname.startsWith(href) ? 'page' : undefined }, text);
+  // GraphiQL keeps its storage in module state: each endpoint gets a fresh document.
+  const link = (href: string, text: string, reload = false) =>
+    h(
+      'a',
+      { href, 'aria-current': window.location.pathname.startsWith(href) ? 'page' : undefined, 'data-reload': reload },
+      text,
+    );
   const signOut = h('button', { type: 'button', class: 'link', onclick: () => void signOutNow() }, 'Sign out');
   nav.replaceChildren(
     h(
@@ -106,7 +111,7 @@ function renderNav(isPublic: boolean): void {
       h('li', {}, link('/admin/content', 'Content')),
       h('li', {}, link('/admin/transfer', 'Export / import')),
       h('li', {}, link('/admin/settings', 'Admin')),
-      h('li', {}, link('/admin/graphql', 'GraphQL')),
+      h('li', {}, link('/admin/graphql', 'GraphQL', true)),
       h('li', {}, signOut),
     ),
   );
@@ -127,7 +132,14 @@ async function signOutNow(): Promise<void> {
 document.addEventListener('click', (event) => {
   const anchor = (event.target as Element | null)?.closest('a');
   if (anchor === null || anchor === undefined || event.defaultPrevented || event.button !== 0) return;
-  if (event.metaKey || event.ctrlKey || event.shiftKey || anchor.hasAttribute('download') || anchor.target !== '')
+  if (
+    event.metaKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    anchor.hasAttribute('download') ||
+    anchor.hasAttribute('data-reload') ||
+    anchor.target !== ''
+  )
     return;
   const url = new URL(anchor.href, window.location.href);
   if (url.origin !== window.location.origin || !url.pathname.startsWith('/admin')) return;

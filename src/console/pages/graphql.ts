@@ -15,9 +15,7 @@ export const graphqlPage: Page = async (_params, query) => {
   const endpoint = query.get('endpoint') === '/graphql/system' ? '/graphql/system' : '/graphql';
   const bundle = '/admin/graphiql.js';
   const { mountGraphiql } = (await import(/* @vite-ignore */ bundle)) as { mountGraphiql: Mount };
-  if (document.querySelector('link[data-graphiql]') === null) {
-    document.head.append(h('link', { rel: 'stylesheet', href: '/admin/graphiql.css', 'data-graphiql': 'true' }));
-  }
+  await loadStylesheet('/admin/graphiql.css');
   const fetcher = async (params: unknown): Promise<unknown> => {
     try {
       return (await client.transport.post(endpoint, params)).raw;
@@ -28,8 +26,15 @@ export const graphqlPage: Page = async (_params, query) => {
     }
   };
   const host = h('div', { class: 'graphiql-host' });
-  const unmount = mountGraphiql(host, fetcher, `svc_console_graphiql${endpoint}`);
-  onLeave(unmount);
+  // GraphiQL's editors measure themselves: mount once the page is in the document.
+  let unmount: (() => void) | undefined;
+  const frame = requestAnimationFrame(
+    () => (unmount = mountGraphiql(host, fetcher, `svc_console_graphiql${endpoint}`)),
+  );
+  onLeave(() => {
+    cancelAnimationFrame(frame);
+    unmount?.();
+  });
   return h(
     'section',
     { class: 'wide' },
@@ -43,6 +48,7 @@ export const graphqlPage: Page = async (_params, query) => {
           {
             href: `/admin/graphql?endpoint=${encodeURIComponent(e)}`,
             'aria-current': e === endpoint ? 'page' : undefined,
+            'data-reload': true,
           },
           e,
         ),
@@ -51,3 +57,15 @@ export const graphqlPage: Page = async (_params, query) => {
     host,
   );
 };
+
+/** Adds the stylesheet once and waits for it: GraphiQL's editors measure their styled size when they start. */
+function loadStylesheet(href: string): Promise<void> {
+  const existing = document.querySelector<HTMLLinkElement>(`link[href="${href}"]`);
+  if (existing?.sheet !== null && existing?.sheet !== undefined) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const link = existing ?? h('link', { rel: 'stylesheet', href });
+    link.addEventListener('load', () => resolve(), { once: true });
+    link.addEventListener('error', () => reject(new Error(`${href} did not load`)), { once: true });
+    if (existing === null) document.head.append(link);
+  });
+}

@@ -28,6 +28,7 @@ export const historyPage: Page = async (params, query) => {
   const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
   const path = `/items/${encodeURIComponent(collection)}/${encodeURIComponent(id)}/history`;
   const entries = (await client.transport.get<HistoryEntry[]>(path, { params: { limit: 20, page } })).data ?? [];
+  const names = await userNames(entries.map((e) => e.user));
   const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   const base = `/admin/content/${encodeURIComponent(collection)}/${encodeURIComponent(id)}`;
   const list = h(
@@ -59,7 +60,7 @@ export const historyPage: Page = async (params, query) => {
       return h(
         'li',
         { class: 'card revision', 'data-revision': entry.revision },
-        h('p', {}, h('strong', {}, String(entry.action)), ` by ${who(entry.user)} on ${when(entry.timestamp)}`),
+        h('p', {}, h('strong', {}, String(entry.action)), ` by ${who(entry.user, names)} on ${when(entry.timestamp)}`),
         h('p', { class: 'muted' }, `Revision ${entry.revision}: ${entry.fields.join(', ') || 'no readable field'}`),
         h('div', { class: 'actions' }, show, revert),
         diff,
@@ -146,14 +147,31 @@ function after(change: FieldDiff): Node {
   );
 }
 
-function who(user: unknown): string {
+/** The names of the users who made the revisions, as far as the caller may read users. */
+async function userNames(users: readonly unknown[]): Promise<ReadonlyMap<string, string>> {
+  const ids = [...new Set(users.filter((u): u is string => typeof u === 'string'))];
+  const names = new Map<string, string>();
+  if (ids.length === 0) return names;
+  try {
+    const rows = (await client.users.readMany(ids, { fields: ['id', 'email', 'first_name', 'last_name'] })).data ?? [];
+    for (const row of rows) {
+      const name = [row.first_name, row.last_name].filter((p) => typeof p === 'string' && p !== '').join(' ');
+      names.set(String(row.id), name === '' ? String(row.email ?? row.id) : `${name} <${String(row.email)}>`);
+    }
+  } catch {
+    // Users the caller may not read appear by id.
+  }
+  return names;
+}
+
+function who(user: unknown, names: ReadonlyMap<string, string>): string {
   if (user === null || user === undefined) return 'the system';
   if (typeof user === 'object') {
     const u = user as Record<string, unknown>;
     const name = [u['first_name'], u['last_name']].filter((p) => typeof p === 'string').join(' ');
     return name !== '' ? name : String(u['email'] ?? u['id']);
   }
-  return String(user);
+  return names.get(String(user)) ?? String(user);
 }
 
 function when(timestamp: unknown): string {
