@@ -61,7 +61,12 @@ export function consoleRoutes(directory: string = consoleDirectory()): Router {
       setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
     }),
   );
-  router.get(/^\/(?:[^.]*)$/, (req, res, next) => {
+  router.get('/{*path}', (req, res, next) => {
+    // A name with an extension is a file, and this one is not there.
+    if (/\.[^/]*$/.test(req.path)) {
+      next();
+      return;
+    }
     if (!existsSync(index)) {
       next(new ServiceUnavailableError('console', 'The console is not built: run `make build`'));
       return;

@@ -41,9 +41,11 @@ export const historyPage: Page = async (params, query) => {
         if (show.getAttribute('aria-expanded') === 'true') {
           diff.replaceChildren();
           show.setAttribute('aria-expanded', 'false');
+          show.textContent = 'Show changes';
           return;
         }
         show.setAttribute('aria-expanded', 'true');
+        show.textContent = 'Hide changes';
         void loadDiff(entry.revision, diff);
       });
       const revert = h('button', { type: 'button', class: 'secondary' }, 'Revert to this');

@@ -3,6 +3,9 @@ import { errorEntries, field, h, showErrors, statusLine } from '../dom.js';
 import { navigate, type Page } from '../navigation.js';
 import { client, rememberSignIn } from '../session.js';
 
+/** Where a single sign-on provider sends the browser back (on its REDIRECT_ALLOW_LIST). */
+const SSO_RETURN = '/admin/content?sso';
+
 export const signInPage: Page = async (_params, query) => {
   const back = safeBack(query.get('redirect'));
   const providers = await client.auth.providers().catch(() => ({ data: [], disableDefault: false }));
@@ -68,10 +71,7 @@ export const signInPage: Page = async (_params, query) => {
                   'a',
                   {
                     class: 'button',
-                    href: client.auth.loginUrl(
-                      p.name,
-                      `${window.location.origin}${back}${back.includes('?') ? '&' : '?'}sso`,
-                    ),
+                    href: client.auth.loginUrl(p.name, `${window.location.origin}${SSO_RETURN}`),
                   },
                   p.label ?? p.name,
                 ),
