@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { asAdmin, dataOf } from '../integration/access/permission-helpers.js';
+import { createGuardrails, generate } from 'otplib';
+import { asAdmin, call, dataOf } from '../integration/access/permission-helpers.js';
 import { createRole } from '../integration/auth/helpers.js';
 import { chromiumUnavailable, launchChromium, type RunningChromium } from '../support/chromium.js';
 import { ensureConsoleBuilt } from '../support/console-build.js';
@@ -13,6 +14,8 @@ import { DATABASE_TARGETS, requireOrSkip } from '../support/services.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
 
 const ARTICLES = 60;
+const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
+const otpOf = (secret: string) => generate({ secret, guardrails, epoch: Math.floor(Date.now() / 1000) });
 /** Opt-in: where to save the README's screenshot of the console (e.g. docs/console.png). */
 const README_SCREENSHOT = process.env['CONSOLE_README_SCREENSHOT'];
 
@@ -47,6 +50,16 @@ describe('web console in Chromium', function () {
   });
 
   const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  /**
+   * Runs `action`, which makes the page get an HTTP error `status` on purpose (Chromium logs
+   * each as a console error), waits for that log line, and asserts it was the only problem.
+   */
+  const withRefusal = async (status: number, action: () => Promise<void>): Promise<void> => {
+    const logged = page.waitForEvent('console', (m) => m.text().includes(`status of ${status}`));
+    await action();
+    await logged;
+    expect(takeProblems([new RegExp(`status of ${status}`)])).to.deep.equal([]);
+  };
   /** Problems (console errors, exceptions) so far, except `expected` ones; then forgets them. */
   const takeProblems = (expected: RegExp[] = []): string[] => {
     const all = chromium?.problems.splice(0) ?? [];
@@ -100,9 +113,10 @@ describe('web console in Chromium', function () {
         await page.waitForURL(/\/admin\/login/);
         await page.getByLabel('E-mail').fill(TEST_ADMIN.email);
         await page.getByLabel('Password').fill('wrong-password');
-        await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.getByText('Invalid user credentials').waitFor();
-        expect(takeProblems([/status of 401/])).to.deep.equal([]);
+        await withRefusal(401, async () => {
+          await page.getByRole('button', { name: 'Sign in' }).click();
+          await page.getByText('Invalid user credentials').waitFor();
+        });
         await page.getByLabel('Password').fill(TEST_ADMIN.password);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: 'Collections' }).waitFor();
@@ -137,11 +151,12 @@ describe('web console in Chromium', function () {
         await page.goto(url('/admin/content/articles/1'));
         const title = page.getByLabel('title', { exact: true });
         await title.fill('');
-        await page.getByRole('button', { name: 'Save' }).click();
         const error = page.locator('.field-error[data-field="title"]');
-        await error.filter({ hasText: /empty|required|null/i }).waitFor();
+        await withRefusal(400, async () => {
+          await page.getByRole('button', { name: 'Save' }).click();
+          await error.filter({ hasText: /empty|required|null/i }).waitFor();
+        });
         expect(await title.getAttribute('aria-invalid')).to.equal('true');
-        expect(takeProblems([/status of 400/])).to.deep.equal([]);
         await title.fill('Article one, rewritten');
         await page.getByRole('button', { name: 'Save' }).click();
         await page.getByText('Saved.').waitFor();
@@ -295,6 +310,36 @@ describe('web console in Chromium', function () {
         await shot('verify-email');
         const row = await ctx().server.db('svc_users').where({ email: newcomer }).first<{ status: string }>('status');
         expect(row?.status).to.equal('active');
+      });
+
+      it('asks for the TFA code when the account has two-factor authentication on', async () => {
+        const email = 'invitee@example.com';
+        const password = 'reset-password-2';
+        const login = await fetch(url('/auth/login'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password }),
+        });
+        const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+        const secret = dataOf<{ secret: string }>(
+          await call(ctx(), token, 'POST', '/users/me/tfa/generate', { password }),
+        ).secret;
+        const enabled = await call(ctx(), token, 'POST', '/users/me/tfa/enable', { secret, otp: await otpOf(secret) });
+        expect(enabled.status, JSON.stringify(enabled.body)).to.equal(204);
+
+        await page.goto(url('/admin/login'));
+        await page.getByLabel('E-mail').fill(email);
+        await page.getByLabel('Password').fill(password);
+        const code = page.getByLabel('One-time code');
+        await withRefusal(401, async () => {
+          await page.getByRole('button', { name: 'Sign in' }).click();
+          await code.waitFor();
+        });
+        await code.fill(await otpOf(secret));
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { name: 'Collections' }).waitFor();
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       });
 
       it('fits a 360 px wide screen: no sideways scrolling on sign-in and the item list', async () => {
