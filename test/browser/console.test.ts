@@ -190,10 +190,23 @@ describe('web console in Chromium', function () {
         await page.locator('#export-collection').selectOption('articles');
         await page.locator('#export-format').selectOption('csv');
         await page.getByLabel('Fields (comma separated, empty for all)').fill('id,title');
-        await page.getByRole('button', { name: 'Start export' }).click();
         const bar = page.getByRole('progressbar', { name: 'Export progress' });
+        // Every value the bar shows, as the page changes it.
+        const barId = (await bar.getAttribute('id')) ?? '';
+        // Browser code as text: the test files are type-checked without the DOM library.
+        await page.evaluate(`(() => {
+          const element = document.getElementById(${JSON.stringify(barId)});
+          const seen = (globalThis.seenProgress = []);
+          const note = () => seen.push(element.getAttribute('value') ?? 'indeterminate');
+          new MutationObserver(note).observe(element, { attributes: true, attributeFilter: ['value'] });
+        })()`);
+        await page.getByRole('button', { name: 'Start export' }).click();
         await page.getByText('Export done').waitFor();
         expect(await bar.getAttribute('value')).to.equal('100');
+        const seen = await page.evaluate('globalThis.seenProgress');
+        const values = (seen as string[]).filter((v) => v !== 'indeterminate').map(Number);
+        expect(values.at(-1)).to.equal(100);
+        expect(values, 'the bar never goes back').to.deep.equal([...values].sort((a, b) => a - b));
         expect(await page.locator('.progress-text').first().innerText()).to.equal(`100 % (${ARTICLES} / ${ARTICLES})`);
         await shot('export');
         const [download] = await Promise.all([
@@ -363,6 +376,8 @@ describe('web console in Chromium', function () {
         PORT: String(port),
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         REFRESH_TOKEN_COOKIE_SECURE: 'false',
+        // Small batches: the export's status row moves in several steps.
+        EXPORT_BATCH_SIZE: '10',
       }),
     },
   );
