@@ -1,7 +1,7 @@
 # One image for the API and the worker (docker-compose.yml picks the command).
 # Three stages: the production dependencies (native modules compiled with a toolchain), the
 # TypeScript build (every dependency), and the image that runs: Node, those dependencies and
-# the compiled JavaScript, as the unprivileged user `node`.
+# the compiled JavaScript and the console's static files, as the unprivileged user `node`.
 
 FROM node:20-bookworm-slim AS deps
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -18,6 +18,8 @@ COPY workers workers
 COPY test test
 COPY bench bench
 RUN npx tsc -p tsconfig.json
+# The web console's static files (src/console/README.md), served at /admin.
+RUN node --import tsx src/console/build.ts
 
 FROM node:20-bookworm-slim
 WORKDIR /app
@@ -27,6 +29,7 @@ COPY package.json package-lock.json ./
 COPY --from=build /app/dist/src dist/src
 COPY --from=build /app/dist/catalog dist/catalog
 COPY --from=build /app/dist/workers dist/workers
+COPY --from=build /app/dist/console dist/console
 RUN mkdir -p /app/uploads /app/data && chown node:node /app/uploads /app/data
 USER node
 EXPOSE 8055

@@ -45,6 +45,17 @@ export default tseslint.config(
               ['./src/!(client)/**', './src/*.ts', './catalog/**', './workers/**'],
               'client imports nothing from the server',
             ),
+            // The web console is browser code over the client library, and nothing imports it.
+            layer(
+              './src/console',
+              ['./src/!(client|console)/**', './src/*.ts', './catalog/**', './workers/**'],
+              'the console imports only the client library',
+            ),
+            layer(
+              ['./src/!(console)/**', './catalog/**', './workers/**'],
+              './src/console',
+              'nothing imports the console',
+            ),
           ],
         },
       ],

@@ -1,5 +1,6 @@
 import { TransportError, type ErrorEntry } from './errors.js';
 import { encodeQuery } from './query-string.js';
+import { browserXhr, sendWithXhr } from './xhr.js';
 
 export type HttpMethod = 'get' | 'head' | 'options' | 'delete' | 'post' | 'put' | 'patch';
 export type ResponseType = 'json' | 'text' | 'arraybuffer' | 'stream';
@@ -165,7 +166,11 @@ export class Transport extends ITransport {
 
     let res: Response;
     try {
-      res = await fetch(this.urlOf(config), await requestInit(config));
+      const xhr = config.onUploadProgress === undefined || config.data === undefined ? undefined : browserXhr();
+      res =
+        xhr === undefined || config.onUploadProgress === undefined
+          ? await fetch(this.urlOf(config), await requestInit(config))
+          : await sendWithXhr(xhr, this.urlOf(config), await xhrInit(config), config.onUploadProgress);
     } catch (error) {
       throw new TransportError(error instanceof Error ? error : new Error(String(error)));
     }
@@ -210,6 +215,20 @@ async function requestInit(config: RequestConfig): Promise<RequestInit & { duple
   if (contentType !== null && !headers.has('content-type')) headers.set('content-type', contentType);
   const bytes = new Uint8Array(await serialised.arrayBuffer());
   return { ...init, body: progressStream(bytes, config.onUploadProgress), duplex: 'half' };
+}
+
+/** The request for XMLHttpRequest: the body as it is (FormData keeps its boundary), JSON otherwise. */
+async function xhrInit(
+  config: RequestConfig,
+): Promise<{ method: string; headers: Headers; body: unknown; signal?: AbortSignal }> {
+  const { onUploadProgress: _progress, ...plain } = config;
+  const init = await requestInit(plain);
+  return {
+    method: init.method ?? 'POST',
+    headers: init.headers as Headers,
+    body: init.body,
+    ...withDefined('signal', config.signal),
+  };
 }
 
 function toBody(data: unknown): RequestBody | undefined {

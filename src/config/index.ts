@@ -525,12 +525,9 @@ function readStorageConfig(env: EnvReader): Config['storage'] {
   return { ...readStorageLocations(env), maxUploadSize: readUnlimitedSize(env, 'FILES_MAX_UPLOAD_SIZE') };
 }
 
-/**
- * [DEVIATION] ROOT_REDIRECT defaults to false (GET / is 404 ROUTE_NOT_FOUND), not `./admin`:
- * there is no console at /admin yet, and a redirect to a 404 only confuses a first visit.
- */
+/** ROOT_REDIRECT: `./admin` (the web console) by default, as in Directus; `false`: GET / is 404. */
 function readRootRedirect(env: EnvReader): string | false {
-  return readFalseOrString(env, 'ROOT_REDIRECT');
+  return readFalseOrString(env, 'ROOT_REDIRECT', './admin');
 }
 
 /** CACHE_CONTROL_S_MAXAGE: seconds, or true (the TTL) / false (left out). */

@@ -51,7 +51,7 @@ export const SETTINGS: readonly SettingsSection[] = [
       s('QUERY_LIMIT_MAX', 'Infinity', 'the largest `limit` a read may ask for (`-1` means this much)'),
       s('MAX_BATCH_MUTATION', 'Infinity', 'the most items one write may touch, nested ones included'),
       s('ROBOTS_TXT', 'every robot disallowed', 'the body of `GET /robots.txt`'),
-      s('ROOT_REDIRECT', 'false', 'where `GET /` redirects; `false`: 404 (there is no console at `/admin` yet)'),
+      s('ROOT_REDIRECT', './admin', 'where `GET /` redirects (the web console); `false`: 404 ROUTE_NOT_FOUND'),
       s('TEMP_PATH', './data/tmp', 'where exports are assembled before they join the file library'),
       s('GRAPHQL_INTROSPECTION', 'true', 'whether GraphQL answers introspection queries'),
       s('GRAPHQL_QUERY_TOKEN_LIMIT', '5000', 'the most tokens a GraphQL document may have'),

@@ -46,6 +46,7 @@ import { utilsTransferRoutes } from './routes/utils-transfer.js';
 import { utilsValueRoutes } from './routes/utils-values.js';
 import { graphqlRoutes, graphqlSpecRoutes, openApiRoutes } from './routes/graphql.js';
 import { SchemaStore } from '../graphql/index.js';
+import { consoleRoutes } from './console.js';
 import './request.js';
 
 export interface AppDeps {
@@ -148,6 +149,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/graphql', graphqlRoutes(deps, graphqlSchemas, cacheGraphql(deps)));
   app.use('/server/specs/graphql', graphqlSpecRoutes(deps, graphqlSchemas));
   app.use('/server/specs/oas', openApiRoutes(deps));
+  app.use('/admin', consoleRoutes());
 
   app.use((req, _res, next) => {
     next(new RouteNotFoundError(req.path));

@@ -108,11 +108,9 @@ describeEachDatabase('HTTP foundation', (ctx) => {
     expect(e.extensions['path']).to.equal('/no/search/route');
   });
 
-  it('GET / is 404 ROUTE_NOT_FOUND by default, not a redirect to a console that does not exist', async () => {
+  it('GET / redirects to the web console (./admin) by default', async () => {
     const res = await ctx().api('/', { redirect: 'manual' });
-    expect(res.headers.get('location')).to.equal(null);
-    const e = await errorOf(res);
-    expect([e.status, e.code, e.message]).to.deep.equal([404, 'ROUTE_NOT_FOUND', "Route / doesn't exist."]);
+    expect([res.status, res.headers.get('location')]).to.deep.equal([302, './admin']);
   });
 
   it('GET /robots.txt disallows crawling by default', async () => {
@@ -162,4 +160,17 @@ describeEachDatabase(
     });
   },
   { targets: [sqliteTarget], env: { ROOT_REDIRECT: '/docs' } },
+);
+
+describeEachDatabase(
+  'ROOT_REDIRECT=false',
+  (ctx) => {
+    it('GET / is 404 ROUTE_NOT_FOUND', async () => {
+      const res = await ctx().api('/', { redirect: 'manual' });
+      expect(res.headers.get('location')).to.equal(null);
+      const e = await errorOf(res);
+      expect([e.status, e.code, e.message]).to.deep.equal([404, 'ROUTE_NOT_FOUND', "Route / doesn't exist."]);
+    });
+  },
+  { targets: [sqliteTarget], env: { ROOT_REDIRECT: 'false' } },
 );

@@ -39,6 +39,11 @@ export function usersAccountRoutes(deps: AccountRouteDeps): Router {
 
   router.get('/register/verify-email', async (req, res) => {
     const token = req.query['token'];
+    // The mailed link opened in a browser: the console's page verifies it and says what happened.
+    if (typeof token === 'string' && req.accepts(['json', 'html']) === 'html') {
+      res.redirect(303, `../../admin/verify-email?token=${encodeURIComponent(token)}`);
+      return;
+    }
     const url = await verifyRegistrationFrom(deps, req.accountability, typeof token === 'string' ? { token } : {});
     if (url === undefined) res.status(204).end();
     else res.redirect(url);

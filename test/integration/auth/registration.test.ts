@@ -96,6 +96,23 @@ describe('public registration', () => {
         expect(again.errors[0]?.extensions['reason']).to.equal('Invalid verification code');
       });
 
+      it('the mailed link opened in a browser (Accept: text/html) goes to the console page, which verifies', async () => {
+        await setRegistration(ctx(), { public_registration: true });
+        const email = newEmail();
+        expect((await register({ email, password: 'a-password-1' })).status).to.equal(204);
+        const token = (await inbox.nextLink(email)).searchParams.get('token') ?? '';
+        const res = await ctx().api(`/users/register/verify-email?token=${encodeURIComponent(token)}`, {
+          redirect: 'manual',
+          headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+        });
+        expect(res.status).to.equal(303);
+        const target = new URL(res.headers.get('location') ?? '', `${ctx().server.url}/users/register/verify-email`);
+        expect(target.pathname + target.search).to.equal(`/admin/verify-email?token=${encodeURIComponent(token)}`);
+        expect(await userRow(email)).to.include({ status: 'unverified' });
+        expect((await verify(token)).status).to.equal(204);
+        expect(await userRow(email)).to.include({ status: 'active' });
+      });
+
       it('a verification_url must be in USER_REGISTER_URL_ALLOW_LIST; allowed, the link leads there and verifying redirects to it', async () => {
         await setRegistration(ctx(), { public_registration: true });
         const email = newEmail();

@@ -74,8 +74,9 @@ function operationsOf(document: Json): string[] {
  * must be documented, so a new route without an OpenAPI entry fails here.
  */
 const NOT_DOCUMENTED: Readonly<Record<string, string>> = {
-  'get /': 'ROOT_REDIRECT (off by default): a redirect, not an API operation',
+  'get /': 'ROOT_REDIRECT (the console by default): a redirect, not an API operation',
   'get /robots.txt': 'ROBOTS_TXT, for crawlers',
+  'get /admin/{*path}': 'the web console (HTML, scripts, styles), not an API operation',
   // reference/routes.md, Items: a singleton (svc_settings) answers these with ROUTE_NOT_FOUND.
   'post /settings': 'singleton',
   'delete /settings': 'singleton',

@@ -1,0 +1,71 @@
+/**
+ * GraphiQL for /graphql (items) or /graphql/system, through the client (the session's token):
+ * graphiql.js is loaded only here.
+ */
+import { TransportError } from '../../client/index.js';
+import { h } from '../dom.js';
+import { onLeave, type Page } from '../navigation.js';
+import { client } from '../session.js';
+
+type Mount = (element: HTMLElement, fetcher: (params: unknown) => Promise<unknown>, storageKey: string) => () => void;
+
+const ENDPOINTS = ['/graphql', '/graphql/system'] as const;
+
+export const graphqlPage: Page = async (_params, query) => {
+  const endpoint = query.get('endpoint') === '/graphql/system' ? '/graphql/system' : '/graphql';
+  const bundle = '/admin/graphiql.js';
+  const { mountGraphiql } = (await import(/* @vite-ignore */ bundle)) as { mountGraphiql: Mount };
+  await loadStylesheet('/admin/graphiql.css');
+  const fetcher = async (params: unknown): Promise<unknown> => {
+    try {
+      return (await client.transport.post(endpoint, params)).raw;
+    } catch (error) {
+      // GraphQL errors (and refused requests) are shown in the result pane as the server sent them.
+      if (error instanceof TransportError && error.response?.raw !== undefined) return error.response.raw;
+      throw error;
+    }
+  };
+  const host = h('div', { class: 'graphiql-host' });
+  // GraphiQL's editors measure themselves: mount once the page is in the document.
+  let unmount: (() => void) | undefined;
+  const frame = requestAnimationFrame(
+    () => (unmount = mountGraphiql(host, fetcher, `svc_console_graphiql${endpoint}`)),
+  );
+  onLeave(() => {
+    cancelAnimationFrame(frame);
+    unmount?.();
+  });
+  return h(
+    'section',
+    { class: 'wide' },
+    h('h1', { class: 'visually-hidden' }, 'GraphQL'),
+    h(
+      'nav',
+      { class: 'tabs', 'aria-label': 'Endpoint' },
+      ENDPOINTS.map((e) =>
+        h(
+          'a',
+          {
+            href: `/admin/graphql?endpoint=${encodeURIComponent(e)}`,
+            'aria-current': e === endpoint ? 'page' : undefined,
+            'data-reload': true,
+          },
+          e,
+        ),
+      ),
+    ),
+    host,
+  );
+};
+
+/** Adds the stylesheet once and waits for it: GraphiQL's editors measure their styled size when they start. */
+function loadStylesheet(href: string): Promise<void> {
+  const existing = document.querySelector<HTMLLinkElement>(`link[href="${href}"]`);
+  if (existing?.sheet !== null && existing?.sheet !== undefined) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const link = existing ?? h('link', { rel: 'stylesheet', href });
+    link.addEventListener('load', () => resolve(), { once: true });
+    link.addEventListener('error', () => reject(new Error(`${href} did not load`)), { once: true });
+    if (existing === null) document.head.append(link);
+  });
+}
