@@ -19,10 +19,17 @@ $(BUILD_STAMP): $(INSTALL_STAMP) $(SOURCES)
 	npx tsc -p tsconfig.json --incremental --tsBuildInfoFile dist/.tsbuildinfo
 	@touch $@
 
-build: $(BUILD_STAMP)
+# The web console's static files (src/console/README.md), rebuilt when its sources change.
+CONSOLE_STAMP := dist/console/index.html
+$(CONSOLE_STAMP): $(INSTALL_STAMP) $(shell find src/console src/client -type f 2>/dev/null)
+	npx tsc -p src/console/tsconfig.json
+	node --import tsx src/console/build.ts
+
+build: $(BUILD_STAMP) $(CONSOLE_STAMP)
 
 typecheck: $(INSTALL_STAMP)
 	npx tsc -p tsconfig.json --noEmit
+	npx tsc -p src/console/tsconfig.json
 
 # Prettier's format (.prettierrc.json; `make format` rewrites), then typescript-eslint + the
 # dependency direction of STYLE.md §2 (eslint.config.js).
@@ -36,7 +43,7 @@ format: $(INSTALL_STAMP)
 
 # Serves the API on PORT (8055) against DB_CLIENT (SQLite under ./data/ by default).
 # NODE_ENV=production: graphql-js skips its development-only checks (~1/3 of a query's CPU).
-start: $(BUILD_STAMP)
+start: $(BUILD_STAMP) $(CONSOLE_STAMP)
 	NODE_ENV=production node dist/src/server.js
 
 # A smaller young generation keeps a streaming export's RSS flat (bench/README.md, Exports).
@@ -51,7 +58,7 @@ cli: $(BUILD_STAMP)
 
 # Every test: unit, contract, integration on SQLite, and on PostgreSQL, MariaDB and Redis
 # when reachable (REQUIRE_SERVICES=1 makes an unreachable one fail).
-test: $(BUILD_STAMP) lint
+test: $(BUILD_STAMP) $(CONSOLE_STAMP) lint
 	npx mocha 'test/**/*.test.ts'
 
 clean:
