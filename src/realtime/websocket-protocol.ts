@@ -55,6 +55,9 @@ export class WebsocketSession {
   readonly #caller: SocketCaller;
   readonly #subscriptions = new Map<string, () => void>();
   #isAuthenticated: boolean;
+  /** An auth message is being checked (a login takes its time): the auth timeout waits for it. */
+  #isAuthenticating = false;
+  #authDeadline = 0;
   #isAlive = true;
   #authTimer: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
@@ -70,10 +73,10 @@ export class WebsocketSession {
     this.#caller = new SocketCaller(deps, origin, token, (error) => this.#endWith(error));
     this.#isAuthenticated = token !== undefined || rest.auth === 'public';
     if (!this.#isAuthenticated) {
-      this.#authTimer = setTimeout(
-        () => this.#endWith(new InvalidCredentialsError(), 'auth timeout'),
-        rest.authTimeoutMs,
-      );
+      this.#authDeadline = Date.now() + rest.authTimeoutMs;
+      this.#authTimer = setTimeout(() => {
+        if (!this.#isAuthenticating) this.#endWith(new InvalidCredentialsError(), 'auth timeout');
+      }, rest.authTimeoutMs);
     }
     if (heartbeatMs > 0) {
       this.#heartbeat = setInterval(() => {
@@ -137,7 +140,16 @@ export class WebsocketSession {
     const rawUid = message['uid'];
     const uid: Uid = typeof rawUid === 'string' || typeof rawUid === 'number' ? rawUid : undefined;
     try {
-      if (type === 'auth') return await this.#auth(message, uid);
+      if (type === 'auth') {
+        this.#isAuthenticating = true;
+        try {
+          return await this.#auth(message, uid);
+        } finally {
+          this.#isAuthenticating = false;
+          if (!this.#isAuthenticated && Date.now() >= this.#authDeadline)
+            this.#endWith(new InvalidCredentialsError(), 'auth timeout');
+        }
+      }
       if (type === 'pong') return;
       if (type === 'ping') return this.#send({ type: 'pong', ...(uid === undefined ? {} : { uid }) });
       if (!this.#isAuthenticated) return this.#endWith(new InvalidCredentialsError(), 'auth required');
