@@ -1,55 +1,6 @@
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import { describeEachDatabase, TEST_ADMIN, type ServerContext } from '../../support/server.js';
-import { socketUrl, TestSocket, type Message } from './sockets.js';
-
-const EDITOR = { email: 'editor@example.com', password: 'editor-password', token: 'realtime-editor-token' };
-
-/** notes (user collection) and secrets (unreadable by the editor role), and the editor role's rules. */
-export async function createLiveFixture(ctx: ServerContext): Promise<string> {
-  const { db } = ctx.server;
-  await db.schema.createTable('notes', (t) => {
-    t.increments('id').primary();
-    t.string('title', 200);
-    t.string('status', 20).defaultTo('draft');
-    t.string('body', 200);
-  });
-  await db.schema.createTable('secrets', (t) => {
-    t.increments('id').primary();
-    t.string('value', 200);
-  });
-  const role = randomUUID();
-  await db('svc_roles').insert({ id: role, name: 'Editors', app_access: false, admin_access: false });
-  const res = await ctx.api('/users', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TEST_ADMIN.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ email: EDITOR.email, password: EDITOR.password, role, token: EDITOR.token }),
-  });
-  expect(res.status, await res.clone().text()).to.equal(200);
-  await db('svc_permissions').insert([
-    {
-      role,
-      collection: 'notes',
-      action: 'read',
-      permissions: JSON.stringify({ status: { _eq: 'published' } }),
-      fields: 'id,title,status',
-    },
-    { role, collection: 'notes', action: 'create', fields: '*' },
-  ]);
-  await ctx.server.schema.invalidate();
-  return role;
-}
-
-export async function adminApi(ctx: ServerContext, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await ctx.api(path, {
-    method,
-    headers: { authorization: `Bearer ${TEST_ADMIN.token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  expect(res.status, text).to.be.lessThan(300);
-  return text === '' ? undefined : (JSON.parse(text) as { data: unknown }).data;
-}
+import { adminApi, createLiveFixture, EDITOR, socketUrl, TestSocket, type Message } from './sockets.js';
 
 const isEvent = (uid: string, event?: string) => (m: Message) =>
   m['type'] === 'subscription' && m['uid'] === uid && (event === undefined || m['event'] === event);
