@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,39 +8,7 @@ import { startServer } from '../../src/server.js';
 import { createLogger } from '../../src/logger/index.js';
 import { sqliteTarget } from '../support/services.js';
 import { testConfig } from '../support/server.js';
-import { runUntilExit, SERVER_ENTRY } from '../support/service-process.js';
-
-interface Started {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly output: () => string;
-  readonly port: number;
-}
-
-/** Runs the service the way `make start` does (one process, real environment), on a random port. */
-async function startProcess(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
-    env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', LOG_STYLE: 'raw', ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening" line:\n${output}`)), 20_000);
-    const onData = () => {
-      const match = /"port":(\d+),"msg":"listening"/.exec(output);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}:\n${output}`));
-    });
-  });
-  return { child, output: () => output, port };
-}
+import { runUntilExit, startServiceProcess as startProcess } from '../support/service-process.js';
 
 function exitOf(child: ChildProcessWithoutNullStreams): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
