@@ -61,6 +61,15 @@ interface Entry {
 
 const OPEN = 1;
 
+interface ServerMessage {
+  readonly type?: string;
+  readonly status?: string;
+  readonly uid?: string;
+  readonly event?: LiveEventName;
+  readonly data?: LiveMessage<never>['data'];
+  readonly error?: { readonly code?: string; readonly message?: string };
+}
+
 export class RealtimeClient {
   readonly #url: string;
   readonly #options: RealtimeOptions;
@@ -173,33 +182,33 @@ export class RealtimeClient {
   }
 
   #receive(socket: WebSocketLike, text: string): void {
-    let message: Record<string, any>;
+    let message: ServerMessage;
     try {
-      message = JSON.parse(text) as Record<string, any>;
+      message = JSON.parse(text) as ServerMessage;
     } catch {
       return;
     }
-    const type = message['type'];
+    const type = message.type;
     if (type === 'ping') return socket.send(JSON.stringify({ type: 'pong' }));
     if (type === 'auth') {
-      if (message['status'] === 'ok') {
-        if (message['uid'] === '#auth') this.#resubscribe(socket);
+      if (message.status === 'ok') {
+        if (message.uid === '#auth') this.#resubscribe(socket);
         return;
       }
       // TOKEN_EXPIRED and friends: the server closes; the reconnect asks for a fresh token.
       return;
     }
-    const entry = this.#subscriptions.get(String(message['uid']));
+    const entry = this.#subscriptions.get(String(message.uid));
     if (entry === undefined) return;
-    if (message['status'] === 'error') {
-      entry.error = new Error(`${message['error']?.code ?? 'ERROR'}: ${message['error']?.message ?? ''}`);
-      this.#subscriptions.delete(String(message['uid']));
+    if (message.status === 'error') {
+      entry.error = new Error(`${message.error?.code ?? 'ERROR'}: ${message.error?.message ?? ''}`);
+      this.#subscriptions.delete(String(message.uid));
       entry.fail?.(entry.error);
       entry.wake = undefined;
       return;
     }
     if (type !== 'subscription') return;
-    const value: LiveMessage<never> = { event: message['event'] as LiveEventName, data: message['data'] ?? [] };
+    const value: LiveMessage<never> = { event: message.event ?? 'init', data: message.data ?? [] };
     if (entry.wake !== undefined) {
       const wake = entry.wake;
       entry.wake = undefined;
