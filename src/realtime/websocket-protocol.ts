@@ -219,12 +219,11 @@ export class WebsocketSession {
       event: event as LiveEvent | undefined,
       query,
       deliver: (action: LiveEvent, items: readonly LiveItem[]) =>
-        this.#send({
-          type: 'subscription',
-          event: action,
-          data: items.map((item) => (action === 'delete' ? item.key : item.data)),
-          uid: given ?? uid,
-        }),
+        sendBounded(
+          this.ws,
+          `{"type":"subscription","event":"${action}","data":${dataJson(action, items)},"uid":${JSON.stringify(given ?? uid)}}`,
+          this.deps.config.websockets.maxBufferedSize,
+        ),
     });
     this.#subscriptions.set(uid, stop);
     this.#send({ type: 'subscription', event: 'init', data, uid: given ?? uid });
@@ -303,6 +302,18 @@ export class WebsocketSession {
     );
     reply('id' in message ? deleted[0] : deleted);
   }
+}
+
+/** The `data` of a delivery as JSON, made once for every subscription the same read serves. */
+const dataTexts = new WeakMap<readonly LiveItem[], string>();
+
+function dataJson(action: LiveEvent, items: readonly LiveItem[]): string {
+  let text = dataTexts.get(items);
+  if (text === undefined) {
+    text = JSON.stringify(items.map((item) => (action === 'delete' ? item.key : item.data)));
+    dataTexts.set(items, text);
+  }
+  return text;
 }
 
 function readCollection(message: Message): string {
