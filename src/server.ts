@@ -34,6 +34,7 @@ import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
 import { startJournalPruner, type JournalPruner } from './commands/journal/prune-journal.js';
 import { createChangeFeed, type ChangeFeed } from './realtime/change-feed.js';
 import { LiveReads } from './realtime/live-reads.js';
+import { schemaWithEvents } from './realtime/schema-events.js';
 import { websocketUpgrade, type UpgradeHandler } from './http/websocket-upgrade.js';
 
 export interface RunningServer {
@@ -125,7 +126,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     config,
     db,
     logger,
-    schema,
+    // Schema changes made here are also system events of the live-data feed.
+    schema: schemaWithEvents(schema, changes),
     auth,
     invalidation,
     permissions,

@@ -133,6 +133,25 @@ describeEachDatabase(
       );
     });
 
+    it('schema changes are system events of svc_collections', async () => {
+      const socket = await authed();
+      await socket.request({
+        type: 'subscribe',
+        collection: 'svc_collections',
+        query: { fields: ['collection'] },
+        uid: 'c',
+      });
+      await adminApi(ctx(), 'POST', '/collections', {
+        collection: 'made_live',
+        schema: {},
+        meta: {},
+        fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }],
+      });
+      expect(await socket.next(isEvent('c'))).to.deep.include({ event: 'create', data: [{ collection: 'made_live' }] });
+      await adminApi(ctx(), 'DELETE', '/collections/made_live');
+      expect(await socket.next(isEvent('c'))).to.deep.include({ event: 'delete', data: ['made_live'] });
+    });
+
     it('bad messages get an error for their uid and the connection lives on', async () => {
       const socket = await authed();
       socket.send('{not json');
