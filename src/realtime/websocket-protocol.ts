@@ -43,6 +43,8 @@ export interface WebsocketProtocolDeps {
 type Uid = string | number | undefined;
 type Message = Readonly<Record<string, unknown>>;
 const EVENTS: readonly LiveEvent[] = ['create', 'update', 'delete'];
+/** Messages of one connection received and not handled yet; more: the connection is cut. */
+const MAX_WAITING_MESSAGES = 1000;
 
 /**
  * One connection of the WebSocket protocol (Directus 10's): `auth` (email/password,
@@ -62,6 +64,8 @@ export class WebsocketSession {
   #authTimer: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #anonymousUids = 0;
+  #handling: Promise<void> = Promise.resolve();
+  #waiting = 0;
 
   constructor(
     private readonly deps: WebsocketProtocolDeps,
@@ -85,9 +89,13 @@ export class WebsocketSession {
         this.#send({ type: 'ping' });
       }, heartbeatMs);
     }
+    // A connection's messages are handled one after the other, in the order sent (subscribe
+    // then unsubscribe); a client with too many waiting is cut.
     ws.on('message', (data, isBinary) => {
       this.#isAlive = true;
-      void this.#receive(isBinary ? '' : data.toString());
+      if (++this.#waiting > MAX_WAITING_MESSAGES) return this.ws.terminate();
+      const text = isBinary ? '' : data.toString();
+      this.#handling = this.#handling.then(() => this.#receive(text)).finally(() => this.#waiting--);
     });
     ws.on('close', () => this.#dispose());
     ws.on('error', () => this.#dispose());

@@ -192,6 +192,26 @@ describeEachDatabase(
       expect(await other.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
     });
 
+    it('a client that never reads is cut once its buffer is full; the others go on', async function () {
+      this.timeout(60_000);
+      await ctx()
+        .server.db('notes')
+        .insert(Array.from({ length: 200 }, (_, i) => ({ title: `bulk ${i}`, body: 'x'.repeat(190) })));
+      const slow = await authed();
+      const other = await authed();
+      await other.request({ type: 'subscribe', collection: 'notes', query: { fields: ['title'] }, uid: 'o' });
+      // The slow client stops reading; each init it asks for is about 50 KB.
+      (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+      for (let i = 0; i < 300; i++) slow.send({ type: 'subscribe', collection: 'notes', uid: 'same' });
+      // Handled after those subscribes (a connection's messages are handled in order).
+      slow.send({ type: 'items', collection: 'notes', action: 'create', data: { title: 'marker' } });
+      await other.next((m) => m['uid'] === 'o' && m['data']?.[0]?.title === 'marker', 50_000);
+      expect(await other.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
+      (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.resume();
+      expect((await slow.closed).code).to.equal(1006);
+      await ctx().server.db('notes').where('title', 'like', 'bulk %').delete();
+    });
+
     it('handshake: a connection that does not authenticate in time is closed; a wrong token is an auth error', async () => {
       const idle = await open();
       expect(await idle.next()).to.deep.include({ type: 'auth', status: 'error' });
@@ -230,6 +250,7 @@ describeEachDatabase(
       WEBSOCKETS_REST_AUTH_TIMEOUT: '300ms',
       WEBSOCKETS_SUBSCRIPTION_LIMIT: '3',
       WEBSOCKETS_MAX_MESSAGE_SIZE: '64kb',
+      WEBSOCKETS_MAX_BUFFERED_SIZE: '256kb',
     },
   },
 );
