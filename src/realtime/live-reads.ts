@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { SchemaOverview } from '../../catalog/overview/types.js';
+import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import type { PermissionStore } from '../access/permission-store.js';
 import { canReadCollection } from '../access/read-access.js';
@@ -7,10 +7,21 @@ import type { Change } from '../commands/change-set.js';
 import type { PrimaryKey } from '../commands/types.js';
 import type { Config } from '../config/index.js';
 import { ServiceError } from '../errors.js';
-import { queryLimits, readerOf, readItems, type Item, type Query } from '../query/index.js';
+import {
+  queryLimits,
+  readerOf,
+  readItems,
+  type Item,
+  type Query,
+  type ReadContext,
+  type Reader,
+} from '../query/index.js';
 import type { ChangeFeed } from './change-feed.js';
 
 export type LiveEvent = Change['action'];
+
+/** Keys per read of a delivery (and per message): under every dialect's bound-parameter limit. */
+const KEYS_PER_READ = 5000;
 
 /** One socket's caller, asked again at every delivery (permissions and tokens are as of now). */
 export interface LiveConnection {
@@ -137,42 +148,54 @@ export class LiveReads {
       [...groups.values()].map(async ({ accountability, query, members }) => {
         const reader = await readerOf(this.deps, overview, accountability);
         if (!canReadCollection(reader.access, change.collection)) return;
-        let items: LiveItem[];
-        if (change.action === 'delete') items = change.keys.map((key) => ({ key }));
-        else {
-          const primary = collection.primary;
-          const asked = query.fields;
-          const withKey = asked === undefined || asked.includes('*') || asked.includes(primary);
-          const { page: _page, ...unpaged } = query;
-          const keyed: Query = {
-            ...unpaged,
-            ...(withKey ? {} : { fields: [...(asked ?? []), primary] }),
-            filter:
-              query.filter === undefined
-                ? { [primary]: { _in: change.keys } }
-                : { _and: [query.filter, { [primary]: { _in: change.keys } }] },
-            limit: -1,
-            offset: 0,
-          };
-          let rows: Item[];
-          try {
-            rows = await readItems(ctx, change.collection, keyed, reader);
-          } catch (error) {
-            // The selection is no longer valid for this caller (a field taken away): nothing to send.
-            if (error instanceof ServiceError) return;
-            throw error;
-          }
-          items = rows.map((row) => {
-            const key = row[primary] as PrimaryKey;
-            if (withKey) return { key, data: row };
-            const { [primary]: _key, ...data } = row;
-            return { key, data };
-          });
+        // Big batches (an import) are read and delivered a slice of keys at a time: bound parameters are limited.
+        for (let at = 0; at < change.keys.length; at += KEYS_PER_READ) {
+          const keys = change.keys.slice(at, at + KEYS_PER_READ);
+          const items =
+            change.action === 'delete'
+              ? keys.map((key) => ({ key }))
+              : await this.#read(ctx, collection, query, keys, reader);
+          if (items === undefined) return;
+          if (items.length > 0) for (const member of members) member.deliver(change.action, items);
         }
-        if (items.length === 0) return;
-        for (const member of members) member.deliver(change.action, items);
       }),
     );
+  }
+
+  /** The items of `keys` the reader may see, with its selection; undefined when the selection is no longer valid for it. */
+  async #read(
+    ctx: ReadContext,
+    collection: CollectionOverview,
+    query: Query,
+    keys: readonly PrimaryKey[],
+    reader: Reader,
+  ): Promise<LiveItem[] | undefined> {
+    const primary = collection.primary;
+    const asked = query.fields;
+    const withKey = asked === undefined || asked.includes('*') || asked.includes(primary);
+    const { page: _page, ...unpaged } = query;
+    const byKeys = { [primary]: { _in: keys } };
+    const keyed: Query = {
+      ...unpaged,
+      ...(withKey ? {} : { fields: [...(asked ?? []), primary] }),
+      filter: query.filter === undefined ? byKeys : { _and: [query.filter, byKeys] },
+      limit: -1,
+      offset: 0,
+    };
+    let rows: Item[];
+    try {
+      rows = await readItems(ctx, collection.collection, keyed, reader);
+    } catch (error) {
+      // The selection is no longer valid for this caller (a field taken away): nothing to send.
+      if (error instanceof ServiceError) return undefined;
+      throw error;
+    }
+    return rows.map((row) => {
+      const key = row[primary] as PrimaryKey;
+      if (withKey) return { key, data: row };
+      const { [primary]: _key, ...data } = row;
+      return { key, data };
+    });
   }
 
   /** Resolves when the deliveries started so far are done. */
