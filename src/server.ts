@@ -1,3 +1,4 @@
+// Over 400 lines, kept whole: the composition root wires every part, its shutdown and its start-up failure lines in one place.
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createServer, type Server } from 'node:http';

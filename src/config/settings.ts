@@ -1,3 +1,4 @@
+// Over 400 lines, kept whole: the one table of every setting, which docs/configuration.md is generated from.
 /**
  * The one table of the settings `loadConfig` reads: name, default and meaning of each.
  * docs/configuration.md is rendered from it (`configuration-doc.ts`), and
