@@ -28,6 +28,22 @@ export default tseslint.config(
             layer(['./src/**', './catalog/**', './workers/**'], './src/server.ts', 'server.ts is the composition root'),
             // The read side never imports the write side.
             layer('./src/query', './src/commands', 'query never imports commands'),
+            // Live data sits above the read and write sides, below http and graphql.
+            layer(
+              [
+                './src/query',
+                './src/commands',
+                './src/auth',
+                './src/files',
+                './src/jobs',
+                './src/access',
+                './src/cache',
+                './src/db',
+                './catalog',
+              ],
+              './src/realtime',
+              'realtime sits above the read and write sides',
+            ),
             // Lower layers do not reach up.
             layer(
               ['./src/access', './catalog', './src/cache', './src/db'],

@@ -1,3 +1,4 @@
+// Over 400 lines, kept whole: the composition root wires every part, its shutdown and its start-up failure lines in one place.
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createServer, type Server } from 'node:http';
@@ -32,6 +33,10 @@ import { FileLibrary } from './files/file-library.js';
 import { createStorage } from './files/storage/create-storage.js';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
 import { startJournalPruner, type JournalPruner } from './commands/journal/prune-journal.js';
+import { createChangeFeed, type ChangeFeed } from './realtime/change-feed.js';
+import { LiveReads } from './realtime/live-reads.js';
+import { schemaWithEvents } from './realtime/schema-events.js';
+import { websocketUpgrade, type UpgradeHandler } from './http/websocket-upgrade.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -97,6 +102,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await db.destroy();
     throw error;
   }
+  let changes: ChangeFeed;
+  try {
+    changes = await createChangeFeed({ redis: config.redis, namespace: config.cache.namespace, logger });
+  } catch (error) {
+    await invalidation.close();
+    await schema.close();
+    await db.destroy();
+    throw error;
+  }
   const auth = createAuthServices({ db, config, logger, invalidation });
   const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
   // Without Redis exports run here, through the same handler the worker process runs.
@@ -114,7 +128,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     config,
     db,
     logger,
-    schema,
+    // Schema changes made here are also system events of the live-data feed.
+    schema: schemaWithEvents(schema, changes),
     auth,
     invalidation,
     permissions,
@@ -123,7 +138,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     jobs,
     dataCache,
     rateLimitCounters,
+    // Every command's committed changes go to the live-data feed (commands/change-set.ts).
+    changes,
   };
+  const live = new LiveReads({ config, db, schema, permissions, feed: changes, logger });
+  const realtime: Realtime = { changes, live, upgrade: undefined };
   const { retention } = config;
   const pruner =
     retention.activityMs === null && retention.revisionsMs === null
@@ -134,12 +153,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const app = createApp(appDeps);
   const server = createServer(options.fastPath === false ? app : requestListener(app, appDeps));
   server.on('clientError', answerClientError);
+  if (config.websockets.enabled) {
+    realtime.upgrade = websocketUpgrade({ ...appDeps, live });
+    server.on('upgrade', realtime.upgrade);
+  }
   try {
     await listen(server, config.port, config.host);
   } catch (error) {
-    await shutdown(server, { db, schema, jobs, auth, invalidation, shared, pruner }, config.shutdownTimeoutMs, logger, {
-      isStartFailure: true,
-    });
+    await shutdown(
+      server,
+      { db, schema, jobs, auth, invalidation, shared, pruner, realtime },
+      config.shutdownTimeoutMs,
+      logger,
+      {
+        isStartFailure: true,
+      },
+    );
     throw describeListenFailure(error, config);
   }
   const { port } = server.address() as AddressInfo;
@@ -157,13 +186,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     close() {
       closing ??= shutdown(
         server,
-        { db, schema, jobs, auth, invalidation, shared, pruner },
+        { db, schema, jobs, auth, invalidation, shared, pruner, realtime },
         config.shutdownTimeoutMs,
         logger,
       );
       return closing;
     },
   };
+}
+
+/** The live-data feed, its subscriptions and the WebSocket endpoints (when WEBSOCKETS_ENABLED). */
+interface Realtime {
+  readonly changes: ChangeFeed;
+  readonly live: LiveReads;
+  upgrade: UpgradeHandler | undefined;
 }
 
 interface SharedState {
@@ -298,6 +334,7 @@ async function shutdown(
     invalidation,
     shared,
     pruner,
+    realtime,
   }: {
     db: Knex;
     schema: SchemaCache;
@@ -306,12 +343,15 @@ async function shutdown(
     invalidation: DataInvalidation;
     shared: SharedState;
     pruner: JournalPruner | undefined;
+    realtime: Realtime;
   },
   timeoutMs: number,
   logger: Logger,
   { isStartFailure = false }: { isStartFailure?: boolean } = {},
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Sockets never turn idle: they end with the server.
+  realtime.upgrade?.close();
   // Keep-alive connections turn idle as their last request finishes: close them as they do.
   const sweeper = setInterval(() => server.closeIdleConnections(), 50);
   const timer = setTimeout(() => {
@@ -322,6 +362,8 @@ async function shutdown(
   clearInterval(sweeper);
   clearTimeout(timer);
   await pruner?.stop();
+  await realtime.live.close();
+  await realtime.changes.close();
   await jobs.close(timeoutMs);
   await schema.close();
   await auth.close();

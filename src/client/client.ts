@@ -1,4 +1,5 @@
 import { Auth, IAuth, type AuthOptions } from './auth.js';
+import { RealtimeClient, type RealtimeOptions } from './realtime.js';
 import { ActivityHandler } from './handlers/activity.js';
 import { AssetsHandler } from './handlers/assets.js';
 import { CollectionsHandler } from './handlers/collections.js';
@@ -133,6 +134,21 @@ export class ContentClient<T extends object = object> {
   }
   get graphql(): GraphQLHandler {
     return new GraphQLHandler(this.transport);
+  }
+
+  /**
+   * Live data over the WebSocket protocol (WEBSOCKETS_ENABLED): each (re)connect authenticates
+   * with this client's access token, refreshed first when it is about to expire.
+   */
+  realtime(options: RealtimeOptions = {}): RealtimeClient {
+    return new RealtimeClient(this.url, {
+      token: async () => {
+        await this.auth.refreshIfExpired();
+        const token = this.storage.auth_token;
+        return token === null || token === '' ? null : token.replace(/^Bearer /, '');
+      },
+      ...options,
+    });
   }
 
   /**

@@ -22,6 +22,18 @@ export {
   type AuthResult,
 } from './auth.js';
 
+/** Live data: `subscribe(collection, query)` as an async iterator over the WebSocket protocol, reconnecting. */
+export {
+  RealtimeClient,
+  type RealtimeOptions,
+  type LiveMessage,
+  type LiveSubscription,
+  type LiveEventName,
+  type SubscribeOptions,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './realtime.js';
+
 /** Token storage: the interface, the prefixed base, in-memory and browser localStorage. */
 export { IStorage, BaseStorage, MemoryStorage, LocalStorage, type StorageOptions, type WebStorage } from './storage.js';
 

@@ -8,6 +8,7 @@ import { writePermissionsOf } from '../access/write-permissions.js';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
 import { queryLimits } from '../query/index.js';
+import type { Change } from './change-set.js';
 import { itemMatcher } from './match-items.js';
 import type { CommandContext, DebugLog } from './types.js';
 
@@ -22,6 +23,8 @@ export interface CommandContextDeps {
   readonly invalidation: Pick<DataInvalidation, 'changed'>;
   /** Where a write's debug notes go (the server's logger). */
   readonly logger?: DebugLog;
+  /** Where committed changes go (the live-data feed, src/realtime); none: nowhere. */
+  readonly changes?: { publish(changes: readonly Change[]): void };
 }
 
 /**
@@ -53,6 +56,7 @@ export async function commandContext(
     readAccess: readAccessOf(permissions),
     readLimits,
     ...(deps.logger === undefined ? {} : { log: deps.logger }),
+    ...(deps.changes === undefined ? {} : { afterCommit: (changes) => deps.changes?.publish(changes) }),
     // The schema version keys the permission cache (src/access/permission-store.ts): moving
     // it after the commit makes every instance reload the rules and ip_access.
     purgeCache: async (collections) => {

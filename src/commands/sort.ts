@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import { ForbiddenError, InvalidPayloadError } from '../errors.js';
 import { requirePrimaryKey } from './primary-key.js';
+import { noteChange } from './change-set.js';
 import { runWrite } from './run-write.js';
 import type { CommandContext, PrimaryKey, SortCommand } from './types.js';
 
@@ -36,6 +37,8 @@ export function handleSort(cmd: SortCommand, ctx: CommandContext): Promise<void>
       .where(collection.primary, item)
       .update({ [sortField]: target });
     writer.touched.add(collection.collection);
+    // Not journaled, but live data shows the moved item (the shifted rows are not named).
+    noteChange(trx, 'update', collection.collection, item);
   });
 }
 

@@ -5,6 +5,7 @@ import type { Accountability } from '../access/accountability.js';
 import type { ReadAccess } from '../access/read-access.js';
 import type { WritePermissions } from '../access/write-permissions.js';
 import type { AsOf, ReadContext } from '../query/index.js';
+import type { Change } from './change-set.js';
 
 /** A primary key as it travels in payloads and URLs. */
 export type PrimaryKey = string | number;
@@ -129,6 +130,11 @@ export interface CommandContext {
   readonly readLimits: ReadContext['limits'];
   /** Purges the data cache of the collections a committed command touched. */
   readonly purgeCache?: (collections: readonly string[]) => Promise<void>;
+  /**
+   * Told, after the commit, which items the command created, updated or deleted (one change
+   * per collection and action): the live-data feed. Must not throw; not awaited.
+   */
+  readonly afterCommit?: (changes: readonly Change[]) => void;
   /** The clock of date-created/date-updated and the journal; a fake in tests. */
   readonly now?: () => Date;
   /** Debug notes of a write (payload keys dropped as not fields); none when absent. */

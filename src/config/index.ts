@@ -7,6 +7,7 @@ import { readAssetsTransformConfig, type AssetsTransformConfig } from './assets-
 import { readReplicasConfig, type ReplicasConfig } from './replicas.js';
 import { readStorageLocations, type StorageConfig } from './storage-locations.js';
 import { readTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
+import { readWebsocketsConfig, type WebsocketsConfig } from './websockets.js';
 
 export { ConfigError } from './env-reader.js';
 
@@ -120,6 +121,7 @@ export interface Config {
   readonly graphqlQueryAliasLimit: number;
   readonly db: DbConfig;
   readonly redis: RedisConfig;
+  readonly websockets: WebsocketsConfig;
   readonly key: string;
   readonly secret: string;
   /** True when SECRET was generated at boot: tokens die on restart. */
@@ -313,6 +315,7 @@ export function loadConfig(
     graphqlQueryAliasLimit: env.limit('GRAPHQL_QUERY_ALIAS_LIMIT', 100, 0),
     db: readDbConfig(env),
     redis: readRedisConfig(env),
+    websockets: readWebsocketsConfig(env),
     key: env.string('KEY') ?? randomBytes(16).toString('hex'),
     secret: secret ?? randomBytes(32).toString('base64url'),
     isSecretGenerated: secret === undefined,

@@ -1,3 +1,4 @@
+// Over 400 lines, kept whole: the one table of every setting, which docs/configuration.md is generated from.
 /**
  * The one table of the settings `loadConfig` reads: name, default and meaning of each.
  * docs/configuration.md is rendered from it (`configuration-doc.ts`), and
@@ -141,6 +142,47 @@ export const SETTINGS: readonly SettingsSection[] = [
         'REDIS_COMMAND_TIMEOUT',
         '500ms',
         'a Redis command unanswered this long fails, and what needed it degrades (data cache bypassed, schema built per instance, exports 503, rate limits per RATE_LIMITER_REDIS_FALLBACK); each outage is logged once and Redis is used again once it answers',
+      ),
+    ],
+  },
+  {
+    title: 'Live data (WebSockets)',
+    settings: [
+      s('WEBSOCKETS_ENABLED', 'false', 'serve live data: GraphQL subscriptions and the WebSocket protocol'),
+      s('WEBSOCKETS_REST_ENABLED', 'true', 'the WebSocket protocol (auth, subscribe, items) at `WEBSOCKETS_REST_PATH`'),
+      s('WEBSOCKETS_REST_PATH', '/websocket', 'where the WebSocket protocol is served'),
+      s(
+        'WEBSOCKETS_REST_AUTH',
+        'handshake',
+        '`public`: a connection without a token acts as the public role; `handshake`: the first message must be `auth` (or a token given when connecting); `strict`: a token when connecting (`access_token` query parameter or `Authorization` header), else 401',
+      ),
+      s(
+        'WEBSOCKETS_REST_AUTH_TIMEOUT',
+        '10',
+        'seconds (or a duration such as `500ms`) a `handshake` connection may stay unauthenticated before it is closed',
+      ),
+      s(
+        'WEBSOCKETS_GRAPHQL_ENABLED',
+        'true',
+        'GraphQL subscriptions (graphql-ws) at `WEBSOCKETS_GRAPHQL_PATH` and its `/system`',
+      ),
+      s('WEBSOCKETS_GRAPHQL_PATH', '/graphql', 'where GraphQL subscriptions are served'),
+      s('WEBSOCKETS_HEARTBEAT_ENABLED', 'true', 'ping every connection and close those that do not answer'),
+      s('WEBSOCKETS_HEARTBEAT_PERIOD', '30', 'seconds (or a duration) between heartbeat pings'),
+      s(
+        'WEBSOCKETS_SUBSCRIPTION_LIMIT',
+        '100',
+        'subscriptions one connection may hold at once; more: an error for that `uid`',
+      ),
+      s(
+        'WEBSOCKETS_MAX_MESSAGE_SIZE',
+        '1mb',
+        'the largest frame a client may send; bigger: the connection is closed (1009)',
+      ),
+      s(
+        'WEBSOCKETS_MAX_BUFFERED_SIZE',
+        '4mb',
+        'bytes waiting for a client that does not read before it is disconnected (1008); other connections are not held up',
       ),
     ],
   },

@@ -26,6 +26,7 @@ import {
 import { aggregatedResolver, byIdResolver, listResolver, singletonResolver } from './query-resolvers.js';
 import { GraphQLVoid } from './scalars.js';
 import { DELETE_MANY, DELETE_ONE } from './shared-types.js';
+import { addSubscriptionRoot, type SubscriptionContext } from './subscription-roots.js';
 import { addSystemRoots } from './system-roots.js';
 import { addVersionRoots } from './version-roots.js';
 import { addHistoryRoots } from './history-roots.js';
@@ -46,6 +47,12 @@ export type Scope = keyof ScopedSchemas;
 interface ScopeRoots {
   readonly query: RootFields;
   readonly mutation: RootFields;
+  readonly subscription: GraphQLFieldConfigMap<unknown, SubscriptionContext>;
+}
+
+export interface BuildOptions {
+  /** `<collection>_mutated` subscription roots (the WebSocket endpoint's schemas). */
+  readonly subscriptions?: boolean;
 }
 
 /**
@@ -53,16 +60,21 @@ interface ScopeRoots {
  * collection's root fields live in the scope of its kind (system collections in `system`,
  * named without `svc_`); its types exist in both, so relations work across scopes.
  */
-export function buildSchemas(overview: SchemaOverview, access: SchemaAccess): ScopedSchemas {
+export function buildSchemas(
+  overview: SchemaOverview,
+  access: SchemaAccess,
+  options: BuildOptions = {},
+): ScopedSchemas {
   const types = new CollectionTypes(overview, access);
   const scopes: Record<Scope, ScopeRoots> = {
-    items: { query: {}, mutation: {} },
-    system: { query: {}, mutation: {} },
+    items: { query: {}, mutation: {}, subscription: {} },
+    system: { query: {}, mutation: {}, subscription: {} },
   };
   for (const collection of Object.values(overview.collections)) {
     if (!types.isItemCollection(collection.collection)) continue;
     const scope = scopes[collection.isSystem ? 'system' : 'items'];
     addQueryRoots(scope.query, types, collection);
+    if (options.subscriptions === true) addSubscriptionRoot(scope.subscription, types, collection);
     if (!collection.isSystem || SYSTEM_ITEM_MUTATIONS.has(collection.collection)) {
       addMutationRoots(scope.mutation, types, collection, access);
     }
@@ -203,6 +215,10 @@ function toSchema(roots: ScopeRoots, types: readonly GraphQLNamedType[]): GraphQ
     mutation:
       Object.keys(roots.mutation).length > 0
         ? new GraphQLObjectType({ name: 'Mutation', fields: roots.mutation })
+        : undefined,
+    subscription:
+      Object.keys(roots.subscription).length > 0
+        ? new GraphQLObjectType({ name: 'Subscription', fields: roots.subscription })
         : undefined,
     types,
   });

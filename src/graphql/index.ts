@@ -6,7 +6,10 @@
  */
 
 /** Both scopes' schemas of one role, and the scope names (`items`, `system`). */
-export { buildSchemas, type ScopedSchemas, type Scope } from './build-schema.js';
+export { buildSchemas, type BuildOptions, type ScopedSchemas, type Scope } from './build-schema.js';
+
+/** `<collection>_mutated` subscriptions (live data over graphql-ws) and the context they run with. */
+export { EVENT_ENUM, type SubscriptionContext } from './subscription-roots.js';
 
 /** The schemas per (role, schema version): built on first use, rebuilt when the version moves. */
 export { SchemaStore } from './schema-store.js';

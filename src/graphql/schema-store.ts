@@ -1,5 +1,5 @@
 import type { SchemaOverview } from '../../catalog/overview/types.js';
-import { buildSchemas, type ScopedSchemas } from './build-schema.js';
+import { buildSchemas, type BuildOptions, type ScopedSchemas } from './build-schema.js';
 import type { SchemaAccess } from './schema-access.js';
 
 /**
@@ -10,6 +10,9 @@ export class SchemaStore {
   #version: number | undefined;
   readonly #byRole = new Map<string, ScopedSchemas>();
 
+  /** `options`: what every schema of this store has (subscriptions: the WebSocket endpoint's). */
+  constructor(private readonly options: BuildOptions = {}) {}
+
   get(overview: SchemaOverview, access: SchemaAccess): ScopedSchemas {
     if (overview.version !== this.#version) {
       this.#byRole.clear();
@@ -17,7 +20,7 @@ export class SchemaStore {
     }
     let schemas = this.#byRole.get(access.key);
     if (schemas === undefined) {
-      schemas = buildSchemas(overview, access);
+      schemas = buildSchemas(overview, access, this.options);
       this.#byRole.set(access.key, schemas);
     }
     return schemas;

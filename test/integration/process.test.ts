@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,43 +7,7 @@ import { startServer } from '../../src/server.js';
 import { createLogger } from '../../src/logger/index.js';
 import { sqliteTarget } from '../support/services.js';
 import { testConfig } from '../support/server.js';
-import { runUntilExit, SERVER_ENTRY } from '../support/service-process.js';
-
-interface Started {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly output: () => string;
-  readonly port: number;
-}
-
-/** Runs the service the way `make start` does (one process, real environment), on a random port. */
-async function startProcess(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
-    env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', LOG_STYLE: 'raw', ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening" line:\n${output}`)), 20_000);
-    const onData = () => {
-      const match = /"port":(\d+),"msg":"listening"/.exec(output);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}:\n${output}`));
-    });
-  });
-  return { child, output: () => output, port };
-}
-
-function exitOf(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
+import { runUntilExit, SERVER_ENTRY, startServiceProcess } from '../support/service-process.js';
 
 describe('the service process', function () {
   const dir = mkdtempSync(join(tmpdir(), 'svc-process-'));
@@ -52,20 +15,16 @@ describe('the service process', function () {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('prints generated admin credentials on the first start only, and stops cleanly on SIGTERM', async () => {
-    const first = await startProcess(env);
-    const res = await fetch(`http://127.0.0.1:${first.port}/server/ping`);
+    const first = await startServiceProcess(SERVER_ENTRY, env);
+    const res = await fetch(`${first.url}/server/ping`);
     expect(await res.text()).to.equal('pong');
-    const exited = exitOf(first.child);
-    first.child.kill('SIGTERM');
-    expect(await exited).to.equal(0);
+    expect(await first.stop('SIGTERM')).to.equal(0);
     expect(first.output()).to.match(/email: +admin@example\.com/);
     const password = /password: +([A-Za-z0-9_-]{16})/.exec(first.output())?.[1];
     expect(password, 'the generated password is printed').to.be.a('string');
 
-    const second = await startProcess(env);
-    const exitedAgain = exitOf(second.child);
-    second.child.kill('SIGTERM');
-    expect(await exitedAgain).to.equal(0);
+    const second = await startServiceProcess(SERVER_ENTRY, env);
+    expect(await second.stop('SIGTERM')).to.equal(0);
     expect(second.output()).not.to.contain('administrator account was created');
     expect(second.output()).not.to.contain(password);
   });

@@ -37,14 +37,16 @@ export const WORKER_ENTRY = new URL('../../workers/index.ts', import.meta.url).p
 export interface ServiceProcess {
   /** The API's address (`http://127.0.0.1:<port>`); empty for a worker. */
   readonly url: string;
+  /** The process id (for CPU and memory readings). */
+  readonly pid: number;
   /** Everything it printed so far. */
   output(): string;
-  /** Sends `signal` and waits for it to exit (nothing when it already has). */
-  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Sends `signal` (unless it has exited already) and answers its exit code once it has exited. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /**
- * Starts the API (`SERVER_ENTRY`, on the port its `listening` line names: give PORT=0) or a
+ * Starts the API (`SERVER_ENTRY`, on 127.0.0.1 and a free port unless `env` says otherwise) or a
  * worker (`WORKER_ENTRY`, ready at its `worker ready` line) with only `env` (and PATH), logging
  * raw JSON; fails when it exits or says nothing within `timeoutMs`.
  */
@@ -54,16 +56,15 @@ export async function startServiceProcess(
   timeoutMs = 30_000,
 ): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', ...env, LOG_STYLE: 'raw' },
+    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env, LOG_STYLE: 'raw' },
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill(signal);
-    await exited;
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
   };
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -83,5 +84,5 @@ export async function startServiceProcess(
       reject(new Error(`${entry} exited with ${code}:\n${output}`));
     });
   });
-  return { url, output: () => output, stop };
+  return { url, pid: child.pid ?? 0, output: () => output, stop };
 }

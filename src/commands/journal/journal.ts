@@ -3,6 +3,7 @@ import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import type { Accountability } from '../../access/accountability.js';
 import type { DbClient } from '../../config/index.js';
 import { insertReturningKeys } from '../../db/insert-returning-keys.js';
+import { noteChange } from '../change-set.js';
 import { toDatabaseTimestamp } from '../to-database-value.js';
 import type { Item, PrimaryKey } from '../types.js';
 import { maskItem } from './mask.js';
@@ -80,6 +81,7 @@ export class Journal {
 
   /** Records one touched item; returns its revision when one will be written. */
   record(entry: JournalEntry): RevisionRef | null {
+    noteChange(this.trx, entry.action, entry.collection.collection, entry.key);
     const { accountability } = entry.collection;
     if (accountability === null) return null;
     const activity = activityRow(

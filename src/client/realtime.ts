@@ -1,0 +1,221 @@
+/**
+ * Live data over the service's WebSocket protocol (Directus 10's): `subscribe(collection,
+ * query)` as an async iterator. One socket per RealtimeClient; it authenticates with the
+ * current access token (the `token` option: ContentClient's refreshes first), subscribes
+ * again after a reconnect (exponential back-off), and authenticates again when the server
+ * says the token expired.
+ */
+
+/** The part of the WebSocket API used here: the global one (browsers, Node 22) or `ws`. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+export interface RealtimeOptions {
+  /** The access token to authenticate with (null: none, the public role). Asked at every (re)connect and re-auth. */
+  readonly token?: () => Promise<string | null>;
+  /** The WebSocket class; default: the global `WebSocket`. */
+  readonly WebSocket?: WebSocketConstructor;
+  /** WEBSOCKETS_REST_PATH of the server; default `/websocket`. */
+  readonly path?: string;
+  /** First reconnect delay (doubled per failed attempt, with jitter, up to `maxDelayMs`). Default 250. */
+  readonly initialDelayMs?: number;
+  readonly maxDelayMs?: number;
+  /** Messages a subscription keeps for a consumer that does not read; more: the oldest are dropped. Default 1000. */
+  readonly maxQueued?: number;
+}
+
+export type LiveEventName = 'init' | 'create' | 'update' | 'delete';
+
+/** One subscription message: `init` (the current items), then one per change; `delete` data are keys. */
+export interface LiveMessage<T = Record<string, unknown>> {
+  readonly event: LiveEventName;
+  readonly data: readonly (T | string | number)[];
+}
+
+export interface SubscribeOptions {
+  /** Only this kind of change. */
+  readonly event?: 'create' | 'update' | 'delete';
+}
+
+/** A subscription: iterate it for its messages; `unsubscribe()` (or `return()`) ends it. */
+export interface LiveSubscription<T> extends AsyncIterableIterator<LiveMessage<T>> {
+  unsubscribe(): void;
+}
+
+interface Entry {
+  readonly message: Record<string, unknown>;
+  readonly queue: LiveMessage<never>[];
+  wake: ((result: IteratorResult<LiveMessage<never>>) => void) | undefined;
+  fail: ((error: Error) => void) | undefined;
+  error: Error | undefined;
+}
+
+const OPEN = 1;
+
+interface ServerMessage {
+  readonly type?: string;
+  readonly status?: string;
+  readonly uid?: string;
+  readonly event?: LiveEventName;
+  readonly data?: LiveMessage<never>['data'];
+  readonly error?: { readonly code?: string; readonly message?: string };
+}
+
+export class RealtimeClient {
+  readonly #url: string;
+  readonly #options: RealtimeOptions;
+  readonly #subscriptions = new Map<string, Entry>();
+  #socket: WebSocketLike | undefined;
+  #attempt = 0;
+  #isClosed = false;
+  #next = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(url: string, options: RealtimeOptions = {}) {
+    const base = new URL(options.path ?? '/websocket', url.endsWith('/') ? url : `${url}/`);
+    base.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
+    this.#url = base.toString();
+    this.#options = options;
+  }
+
+  subscribe<T = Record<string, unknown>>(
+    collection: string,
+    query: Record<string, unknown> = {},
+    options: SubscribeOptions = {},
+  ): LiveSubscription<T> {
+    const uid = `s${++this.#next}`;
+    const message = {
+      type: 'subscribe',
+      collection,
+      query,
+      uid,
+      ...(options.event === undefined ? {} : { event: options.event }),
+    };
+    const entry: Entry = { message, queue: [], wake: undefined, fail: undefined, error: undefined };
+    this.#subscriptions.set(uid, entry);
+    if (this.#socket?.readyState === OPEN) this.#socket.send(JSON.stringify(message));
+    else this.#connect();
+    const end = (): IteratorResult<LiveMessage<T>> => {
+      if (this.#subscriptions.delete(uid) && this.#socket?.readyState === OPEN)
+        this.#socket.send(JSON.stringify({ type: 'unsubscribe', uid }));
+      entry.wake?.({ value: undefined, done: true });
+      entry.wake = undefined;
+      return { value: undefined, done: true };
+    };
+    const iterator: LiveSubscription<T> = {
+      next: () => {
+        const queued = entry.queue.shift();
+        if (queued !== undefined) return Promise.resolve({ value: queued as LiveMessage<T>, done: false });
+        if (entry.error !== undefined) return Promise.reject(entry.error);
+        if (!this.#subscriptions.has(uid)) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve, reject) => {
+          entry.wake = resolve as Entry['wake'];
+          entry.fail = reject;
+        });
+      },
+      return: () => Promise.resolve(end()),
+      unsubscribe: () => void end(),
+      [Symbol.asyncIterator]() {
+        return iterator;
+      },
+    };
+    return iterator;
+  }
+
+  /** Sends the current token again (after a login or refresh elsewhere). */
+  async reauthenticate(): Promise<void> {
+    const token = (await this.#options.token?.()) ?? null;
+    if (token !== null && this.#socket?.readyState === OPEN)
+      this.#socket.send(JSON.stringify({ type: 'auth', access_token: token }));
+  }
+
+  /** Ends every subscription and the socket; no reconnect. */
+  close(): void {
+    this.#isClosed = true;
+    clearTimeout(this.#timer);
+    for (const entry of this.#subscriptions.values()) entry.wake?.({ value: undefined, done: true });
+    this.#subscriptions.clear();
+    this.#socket?.close(1000, 'closed by the client');
+  }
+
+  #connect(): void {
+    if (this.#socket !== undefined || this.#isClosed) return;
+    const Socket = this.#options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+    if (Socket === undefined)
+      throw new Error('No WebSocket: pass the `WebSocket` option (the `ws` package in Node 20)');
+    const socket = new Socket(this.#url);
+    this.#socket = socket;
+    socket.onopen = () => void this.#start(socket);
+    socket.onmessage = (event) => this.#receive(socket, String(event.data));
+    socket.onerror = () => undefined;
+    socket.onclose = () => {
+      if (this.#socket === socket) this.#socket = undefined;
+      this.#scheduleReconnect();
+    };
+  }
+
+  async #start(socket: WebSocketLike): Promise<void> {
+    const token = (await this.#options.token?.()) ?? null;
+    if (token !== null) socket.send(JSON.stringify({ type: 'auth', access_token: token, uid: '#auth' }));
+    else this.#resubscribe(socket);
+  }
+
+  #resubscribe(socket: WebSocketLike): void {
+    this.#attempt = 0;
+    for (const entry of this.#subscriptions.values()) socket.send(JSON.stringify(entry.message));
+  }
+
+  #scheduleReconnect(): void {
+    if (this.#isClosed || this.#subscriptions.size === 0) return;
+    const initial = this.#options.initialDelayMs ?? 250;
+    const delay = Math.min(this.#options.maxDelayMs ?? 10_000, initial * 2 ** this.#attempt++);
+    this.#timer = setTimeout(() => this.#connect(), delay / 2 + Math.random() * (delay / 2));
+  }
+
+  #receive(socket: WebSocketLike, text: string): void {
+    let message: ServerMessage;
+    try {
+      message = JSON.parse(text) as ServerMessage;
+    } catch {
+      return;
+    }
+    const type = message.type;
+    if (type === 'ping') return socket.send(JSON.stringify({ type: 'pong' }));
+    if (type === 'auth') {
+      if (message.status === 'ok') {
+        if (message.uid === '#auth') this.#resubscribe(socket);
+        return;
+      }
+      // TOKEN_EXPIRED and friends: the server closes; the reconnect asks for a fresh token.
+      return;
+    }
+    const entry = this.#subscriptions.get(String(message.uid));
+    if (entry === undefined) return;
+    if (message.status === 'error') {
+      entry.error = new Error(`${message.error?.code ?? 'ERROR'}: ${message.error?.message ?? ''}`);
+      this.#subscriptions.delete(String(message.uid));
+      entry.fail?.(entry.error);
+      entry.wake = undefined;
+      return;
+    }
+    if (type !== 'subscription') return;
+    const value: LiveMessage<never> = { event: message.event ?? 'init', data: message.data ?? [] };
+    if (entry.wake !== undefined) {
+      const wake = entry.wake;
+      entry.wake = undefined;
+      wake({ value, done: false });
+      return;
+    }
+    entry.queue.push(value);
+    if (entry.queue.length > (this.#options.maxQueued ?? 1000)) entry.queue.shift();
+  }
+}

@@ -1,0 +1,45 @@
+import type { Knex } from 'knex';
+import type { PrimaryKey } from './types.js';
+
+/** What a committed command changed in one collection: the live-data feed's event (src/realtime). */
+export interface Change {
+  readonly collection: string;
+  readonly action: 'create' | 'update' | 'delete';
+  readonly keys: readonly PrimaryKey[];
+}
+
+/**
+ * The items each open transaction of `runWrite` changed, by transaction: the journal notes
+ * every item it records here (whatever the collection's accountability), so the one place
+ * every write passes through collects them without the writers passing a list around.
+ */
+const open = new WeakMap<Knex.Transaction, Map<string, Set<PrimaryKey>>>();
+
+/** Starts collecting the changes of `trx` (runWrite, inside the transaction). */
+export function openChangeSet(trx: Knex.Transaction): void {
+  open.set(trx, new Map());
+}
+
+/** Notes that `key` of `collection` was created, updated or deleted in `trx` (no-op outside runWrite). */
+export function noteChange(trx: Knex.Transaction, action: Change['action'], collection: string, key: PrimaryKey): void {
+  const changes = open.get(trx);
+  if (changes === undefined) return;
+  const id = `${action}\u0000${collection}`;
+  let keys = changes.get(id);
+  if (keys === undefined) changes.set(id, (keys = new Set()));
+  keys.add(key);
+}
+
+/**
+ * The changes of `trx`, one per (collection, action) in the order first noted: a batch (an
+ * import, a multi-row create) is one change with all its keys. Forgets them.
+ */
+export function takeChanges(trx: Knex.Transaction): Change[] {
+  const changes = open.get(trx);
+  open.delete(trx);
+  if (changes === undefined) return [];
+  return [...changes].map(([id, keys]) => {
+    const [action, collection] = id.split('\u0000') as [Change['action'], string];
+    return { collection, action, keys: [...keys] };
+  });
+}

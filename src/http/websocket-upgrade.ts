@@ -1,0 +1,232 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Knex } from 'knex';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { SchemaOverview } from '../../catalog/overview/types.js';
+import { loadPermissions } from '../access/load-permissions.js';
+import type { PermissionStore } from '../access/permission-store.js';
+import type { AuthServices } from '../auth/auth-context.js';
+import type { DataInvalidation } from '../cache/data-invalidation.js';
+import type { Config } from '../config/index.js';
+import { ServiceError } from '../errors.js';
+import {
+  OperationPreparer,
+  SchemaStore,
+  schemaAccessOf,
+  toGraphqlError,
+  type SubscriptionContext,
+} from '../graphql/index.js';
+import type { Logger } from '../logger/index.js';
+import { queryLimits } from '../query/index.js';
+import type { ChangeFeed } from '../realtime/change-feed.js';
+import { liveIterator } from '../realtime/live-iterator.js';
+import type { LiveReads } from '../realtime/live-reads.js';
+import { SocketCaller } from '../realtime/socket-caller.js';
+import { WebsocketSession } from '../realtime/websocket-protocol.js';
+import { bearerToken, requestOrigin } from './accountability.js';
+
+export interface WebsocketDeps {
+  readonly config: Config;
+  readonly db: Knex;
+  readonly logger: Logger;
+  readonly schema: { getOverview(): Promise<SchemaOverview>; invalidate(): Promise<void> };
+  readonly permissions: PermissionStore;
+  readonly auth: AuthServices;
+  readonly invalidation: DataInvalidation;
+  readonly live: LiveReads;
+  readonly changes: ChangeFeed;
+}
+
+/** What a listener's `upgrade` event gets; `close` ends every socket. */
+export interface UpgradeHandler {
+  (req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): void;
+}
+
+/**
+ * The WebSocket endpoints on the API's own HTTP server (WEBSOCKETS_*): the WebSocket protocol
+ * at WEBSOCKETS_REST_PATH (src/realtime/websocket-protocol.ts), GraphQL subscriptions over
+ * graphql-ws at WEBSOCKETS_GRAPHQL_PATH (user collections) and its `/system`. A token may come
+ * with the upgrade (`access_token` query parameter or `Authorization: Bearer`); a bad one is
+ * refused with 401 before the socket opens. Frames over WEBSOCKETS_MAX_MESSAGE_SIZE close the
+ * socket (1009).
+ */
+export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
+  const { websockets } = deps.config;
+  const server = new WebSocketServer({ noServer: true, maxPayload: websockets.maxMessageSize });
+  const graphqlPaths = new Map([
+    [websockets.graphql.path, 'items' as const],
+    [`${websockets.graphql.path}/system`, 'system' as const],
+  ]);
+  const graphql = websockets.graphql.enabled ? graphqlServer(deps) : undefined;
+  const heartbeat = websockets.heartbeatMs > 0 ? startHeartbeat(server, websockets.heartbeatMs) : undefined;
+
+  const handler = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const scope = graphqlPaths.get(url.pathname);
+    const isRest = websockets.rest.enabled && url.pathname === websockets.rest.path;
+    if (!isRest && (scope === undefined || graphql === undefined)) return refuse(socket, 404, 'Not Found');
+    const token = url.searchParams.get('access_token') || bearerToken(req.headers.authorization);
+    if (isRest && websockets.rest.auth === 'strict' && token === undefined) return refuse(socket, 401, 'Unauthorized');
+    const origin = requestOrigin(deps.config, req);
+    const caller = new SocketCaller(deps, origin, token ?? undefined, () => undefined);
+    const accepted = token === undefined || token === null ? Promise.resolve() : caller.caller().then(() => undefined);
+    accepted.then(
+      () =>
+        server.handleUpgrade(req, socket, head, (ws) => {
+          server.emit('connection', ws, req);
+          if (isRest) new WebsocketSession(deps, ws, origin, token ?? undefined);
+          else graphql?.open(ws, req, scope ?? 'items');
+        }),
+      (error: unknown) => refuse(socket, error instanceof ServiceError ? 401 : 500, 'Unauthorized'),
+    );
+  };
+  return Object.assign(handler, {
+    close() {
+      clearInterval(heartbeat);
+      for (const ws of server.clients) ws.terminate();
+      server.close();
+      graphql?.close();
+    },
+  });
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/** Pings every socket each period; one that did not answer the last ping is cut. */
+function startHeartbeat(server: WebSocketServer, periodMs: number): NodeJS.Timeout {
+  const alive = new WeakSet<WebSocket>();
+  server.on('connection', (ws) => {
+    alive.add(ws);
+    ws.on('pong', () => alive.add(ws));
+  });
+  const timer = setInterval(() => {
+    for (const ws of server.clients) {
+      if (!alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.delete(ws);
+      ws.ping();
+    }
+  }, periodMs);
+  timer.unref();
+  return timer;
+}
+
+type GraphqlExtra = {
+  readonly socket: WebSocket;
+  readonly request: IncomingMessage;
+};
+
+/**
+ * graphql-ws over one `ws` server per scope: `connection_init` may carry `{access_token}`
+ * (else the upgrade's token, else the public role); only subscription operations run here
+ * (queries and mutations go over HTTP). Each subscription's changes are read and checked
+ * as the caller of now by LiveReads; a token that expires meanwhile closes the socket 4401
+ * `TOKEN_EXPIRED`.
+ */
+function graphqlServer(deps: WebsocketDeps) {
+  const { config } = deps;
+  const store = new SchemaStore({ subscriptions: true });
+  const preparer = new OperationPreparer({
+    tokenLimit: config.graphqlQueryTokenLimit,
+    maxDepth: config.maxRelationalDepth + 2,
+    introspection: config.graphqlIntrospection,
+    cost: {
+      costLimit: config.graphqlQueryCostLimit,
+      aliasLimit: config.graphqlQueryAliasLimit,
+      queryLimitDefault: config.queryLimitDefault,
+      queryLimitMax: config.queryLimitMax,
+    },
+  });
+  const callers = new WeakMap<WebSocket, SocketCaller>();
+  const servers = (['items', 'system'] as const).map((scope) => {
+    const wss = new WebSocketServer({ noServer: true });
+    const server = useServer<Record<string, unknown> | undefined, GraphqlExtra>(
+      {
+        onConnect: async (ctx) => {
+          const { socket, request } = ctx.extra;
+          const given = ctx.connectionParams?.['access_token'];
+          const url = new URL(request.url ?? '/', 'http://localhost');
+          const token =
+            (typeof given === 'string' && given !== '' ? given : undefined) ??
+            (url.searchParams.get('access_token') || bearerToken(request.headers.authorization));
+          const caller = new SocketCaller(deps, requestOrigin(config, request), token ?? undefined, (error) =>
+            socket.close(4401, error.code),
+          );
+          try {
+            await caller.caller();
+          } catch {
+            return false;
+          }
+          callers.set(socket, caller);
+          return true;
+        },
+        onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+          const { socket } = ctx.extra;
+          const caller = callers.get(socket);
+          if (caller === undefined) return [new GraphQLError('Not connected')];
+          try {
+            const overview = await deps.schema.getOverview();
+            const accountability = await caller.caller();
+            const permissions = await loadPermissions(
+              { db: deps.db, store: deps.permissions, overview },
+              accountability,
+            );
+            const schema = store.get(overview, schemaAccessOf(accountability, permissions))[scope];
+            const operationName = payload.operationName ?? undefined;
+            const variables = payload.variables ?? undefined;
+            const { document, operation } = preparer.prepare(schema, payload.query, operationName, variables);
+            if (operation !== 'subscription')
+              return [new GraphQLError('Only subscriptions run over WebSocket: send queries and mutations over HTTP')];
+            const contextValue: SubscriptionContext = {
+              read: { db: deps.db, overview, limits: queryLimits(config) },
+              live: (collection, event, query) =>
+                liveIterator(deps.live, {
+                  connection: caller,
+                  collection,
+                  event,
+                  query,
+                  maxQueued: 10_000,
+                  isBackedUp: () => socket.bufferedAmount > config.websockets.maxBufferedSize,
+                  onOverflow: () => socket.terminate(),
+                }),
+            };
+            return {
+              schema,
+              document,
+              operationName,
+              variableValues: variables,
+              contextValue,
+            } as ExecutionArgs;
+          } catch (error) {
+            if (error instanceof ServiceError) {
+              if (error.code === 'TOKEN_EXPIRED') socket.close(4401, error.code);
+              return [toGraphqlError(error)];
+            }
+            throw error;
+          }
+        },
+      },
+      wss,
+    );
+    return { wss, server };
+  });
+  return {
+    open(ws: WebSocket, req: IncomingMessage, scope: 'items' | 'system') {
+      const { wss } = servers[scope === 'items' ? 0 : 1] ?? {};
+      wss?.emit('connection', ws, req);
+    },
+    close() {
+      for (const { wss, server } of servers) {
+        void server.dispose();
+        wss.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { Knex } from 'knex';
+import type { Accountability } from '../access/accountability.js';
+import { authenticate, type AuthLookups, type RequestOrigin } from '../auth/authenticate.js';
+import type { ServiceError } from '../errors.js';
+import type { LiveConnection } from './live-reads.js';
+
+export interface SocketCallerDeps {
+  readonly db: Knex;
+  readonly config: { readonly secret: string };
+  readonly auth: { readonly users: AuthLookups };
+}
+
+/**
+ * Who is on the other end of a socket: a token (or none: the public role, never more) checked
+ * again every time it is asked, so an expired token (TOKEN_EXPIRED), a deactivated user or a
+ * changed role count from that moment on, as on every HTTP request.
+ */
+export class SocketCaller implements LiveConnection {
+  #token: string | undefined;
+
+  constructor(
+    private readonly deps: SocketCallerDeps,
+    readonly origin: RequestOrigin,
+    token: string | undefined,
+    private readonly onEnd: (error: ServiceError) => void,
+  ) {
+    this.#token = token;
+  }
+
+  get token(): string | undefined {
+    return this.#token;
+  }
+
+  /** The caller of `token` (checked now: a bad one throws and changes nothing); it replaces the current one. */
+  async authenticateWith(token: string): Promise<Accountability> {
+    const accountability = await authenticate(
+      this.deps.db,
+      this.deps.config.secret,
+      token,
+      this.origin,
+      this.deps.auth.users,
+    );
+    this.#token = token;
+    return accountability;
+  }
+
+  caller(): Promise<Accountability> {
+    return authenticate(this.deps.db, this.deps.config.secret, this.#token, this.origin, this.deps.auth.users);
+  }
+
+  end(error: ServiceError): void {
+    this.onEnd(error);
+  }
+}

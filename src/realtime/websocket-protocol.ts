@@ -1,0 +1,360 @@
+import type { Knex } from 'knex';
+import type { WebSocket } from 'ws';
+import type { SchemaOverview } from '../../catalog/overview/types.js';
+import type { Accountability } from '../access/accountability.js';
+import type { PermissionStore } from '../access/permission-store.js';
+import type { AuthContext } from '../auth/auth-context.js';
+import type { AuthLookups, RequestOrigin } from '../auth/authenticate.js';
+import { login } from '../auth/login.js';
+import { refresh } from '../auth/refresh.js';
+import type { DataInvalidation } from '../cache/data-invalidation.js';
+import { commandContext } from '../commands/command-context.js';
+import { handleCreate } from '../commands/create.js';
+import { handleDelete } from '../commands/delete.js';
+import type { Item, PrimaryKey } from '../commands/types.js';
+import { handleUpdate } from '../commands/update.js';
+import type { Config } from '../config/index.js';
+import {
+  ForbiddenError,
+  InternalServerError,
+  InvalidCredentialsError,
+  InvalidPayloadError,
+  LimitExceededError,
+  ServiceError,
+} from '../errors.js';
+import { parseQuery, queryLimits, readerOf, readItems, type Query } from '../query/index.js';
+import type { Change } from './change-feed.js';
+import type { LiveEvent, LiveItem, LiveReads } from './live-reads.js';
+import { SocketCaller } from './socket-caller.js';
+import { sendBounded } from './socket-send.js';
+
+export interface WebsocketProtocolDeps {
+  readonly config: Config;
+  readonly db: Knex;
+  readonly schema: { getOverview(): Promise<SchemaOverview>; invalidate(): Promise<void> };
+  readonly permissions: PermissionStore;
+  readonly invalidation: DataInvalidation;
+  readonly auth: AuthContext & { readonly users: AuthLookups };
+  readonly live: LiveReads;
+  readonly changes: { publish(changes: readonly Change[]): void };
+  readonly logger: { warn(details: object, message: string): void; debug(details: object, message: string): void };
+}
+
+type Uid = string | number | undefined;
+type Message = Readonly<Record<string, unknown>>;
+const EVENTS: readonly LiveEvent[] = ['create', 'update', 'delete'];
+/** Messages of one connection received and not handled yet; more: the connection is cut. */
+const MAX_WAITING_MESSAGES = 1000;
+
+/**
+ * One connection of the WebSocket protocol (Directus 10's): `auth` (email/password,
+ * access_token, refresh_token), `subscribe` / `unsubscribe`, `ping` / `pong`, `items`
+ * (create, read, update, delete through the REST command handlers). A bad message is
+ * answered with an error for its `uid` (`{type, status: 'error', error: {code, message}, uid}`)
+ * and the connection lives on.
+ */
+export class WebsocketSession {
+  readonly #caller: SocketCaller;
+  readonly #subscriptions = new Map<string, () => void>();
+  #isAuthenticated: boolean;
+  /** An auth message is being checked (a login takes its time): the auth timeout waits for it. */
+  #isAuthenticating = false;
+  #authDeadline = 0;
+  #isAlive = true;
+  #authTimer: NodeJS.Timeout | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #anonymousUids = 0;
+  #handling: Promise<void> = Promise.resolve();
+  #waiting = 0;
+
+  constructor(
+    private readonly deps: WebsocketProtocolDeps,
+    private readonly ws: WebSocket,
+    origin: RequestOrigin,
+    token: string | undefined,
+  ) {
+    const { rest, heartbeatMs } = deps.config.websockets;
+    this.#caller = new SocketCaller(deps, origin, token, (error) => this.#endWith(error));
+    this.#isAuthenticated = token !== undefined || rest.auth === 'public';
+    if (!this.#isAuthenticated) {
+      this.#authDeadline = Date.now() + rest.authTimeoutMs;
+      this.#authTimer = setTimeout(() => {
+        if (!this.#isAuthenticating) this.#endWith(new InvalidCredentialsError(), 'auth timeout');
+      }, rest.authTimeoutMs);
+    }
+    if (heartbeatMs > 0) {
+      this.#heartbeat = setInterval(() => {
+        if (!this.#isAlive) return this.ws.terminate();
+        this.#isAlive = false;
+        this.#send({ type: 'ping' });
+      }, heartbeatMs);
+    }
+    // A connection's messages are handled one after the other, in the order sent (subscribe
+    // then unsubscribe); a client with too many waiting is cut.
+    ws.on('message', (data, isBinary) => {
+      this.#isAlive = true;
+      if (++this.#waiting > MAX_WAITING_MESSAGES) return this.ws.terminate();
+      const text = isBinary ? '' : data.toString();
+      this.#handling = this.#handling.then(() => this.#receive(text)).finally(() => this.#waiting--);
+    });
+    ws.on('close', () => this.#dispose());
+    ws.on('error', () => this.#dispose());
+  }
+
+  #dispose(): void {
+    clearTimeout(this.#authTimer);
+    clearInterval(this.#heartbeat);
+    for (const stop of this.#subscriptions.values()) stop();
+    this.#subscriptions.clear();
+  }
+
+  #send(message: Message): void {
+    sendBounded(this.ws, JSON.stringify(message), this.deps.config.websockets.maxBufferedSize);
+  }
+
+  #sendError(type: string, uid: Uid, error: ServiceError): void {
+    const code = error.code;
+    this.#send({
+      type,
+      status: 'error',
+      error: { code, message: error.message },
+      ...(uid === undefined ? {} : { uid }),
+    });
+  }
+
+  /** The caller can no longer be authenticated (or never was in time): tell it, then close. */
+  #endWith(error: ServiceError, reason: string = error.code): void {
+    this.#sendError('auth', undefined, error);
+    this.ws.close(1008, reason);
+    this.#dispose();
+  }
+
+  async #receive(text: string): Promise<void> {
+    let message: Message;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (
+        typeof parsed !== 'object' ||
+        parsed === null ||
+        Array.isArray(parsed) ||
+        typeof (parsed as Message)['type'] !== 'string'
+      )
+        throw new Error('not a message');
+      message = parsed as Message;
+    } catch {
+      return this.#sendError('error', undefined, new InvalidPayloadError('A message is a JSON object with a "type"'));
+    }
+    const type = String(message['type']).toLowerCase();
+    const rawUid = message['uid'];
+    const uid: Uid = typeof rawUid === 'string' || typeof rawUid === 'number' ? rawUid : undefined;
+    try {
+      if (type === 'auth') {
+        this.#isAuthenticating = true;
+        try {
+          return await this.#auth(message, uid);
+        } finally {
+          this.#isAuthenticating = false;
+          if (!this.#isAuthenticated && Date.now() >= this.#authDeadline)
+            this.#endWith(new InvalidCredentialsError(), 'auth timeout');
+        }
+      }
+      if (type === 'pong') return;
+      if (type === 'ping') return this.#send({ type: 'pong', ...(uid === undefined ? {} : { uid }) });
+      if (!this.#isAuthenticated) return this.#endWith(new InvalidCredentialsError(), 'auth required');
+      if (type === 'subscribe') return await this.#subscribe(message, uid);
+      if (type === 'unsubscribe') return this.#unsubscribe(uid);
+      if (type === 'items') return await this.#items(message, uid);
+      throw new InvalidPayloadError(`Unknown message type "${type}"`);
+    } catch (error) {
+      if (error instanceof ServiceError) return this.#sendError(type, uid, error);
+      this.deps.logger.warn({ err: error }, 'websocket: message failed');
+      this.#sendError(type, uid, new InternalServerError());
+    }
+  }
+
+  async #auth(message: Message, uid: Uid): Promise<void> {
+    const origin = this.#caller.origin;
+    let accessToken: string;
+    let refreshToken: string | undefined;
+    if (typeof message['access_token'] === 'string') accessToken = message['access_token'];
+    else if (typeof message['refresh_token'] === 'string') {
+      const grant = await refresh(this.deps.auth, message['refresh_token'], 'json', origin);
+      ({ accessToken, refreshToken } = grant);
+    } else if (typeof message['email'] === 'string' && typeof message['password'] === 'string') {
+      const otp = typeof message['otp'] === 'string' ? message['otp'] : undefined;
+      const grant = await login(
+        this.deps.auth,
+        { email: message['email'], password: message['password'], otp },
+        'json',
+        origin,
+      );
+      ({ accessToken, refreshToken } = grant);
+    } else throw new InvalidPayloadError('auth needs "access_token", "refresh_token" or "email" and "password"');
+    await this.#caller.authenticateWith(accessToken);
+    this.#isAuthenticated = true;
+    clearTimeout(this.#authTimer);
+    this.#send({
+      type: 'auth',
+      status: 'ok',
+      ...(refreshToken === undefined ? {} : { refresh_token: refreshToken, access_token: accessToken }),
+      ...(uid === undefined ? {} : { uid }),
+    });
+  }
+
+  async #reading(): Promise<{ overview: SchemaOverview; accountability: Accountability }> {
+    const [overview, accountability] = await Promise.all([this.deps.schema.getOverview(), this.#caller.caller()]);
+    return { overview, accountability };
+  }
+
+  async #subscribe(message: Message, given: Uid): Promise<void> {
+    const collection = readCollection(message);
+    const event = message['event'];
+    if (event !== undefined && !EVENTS.includes(event as LiveEvent))
+      throw new InvalidPayloadError('"event" is one of create, update, delete');
+    const uid = String(given ?? `#${++this.#anonymousUids}`);
+    if (!this.#subscriptions.has(uid) && this.#subscriptions.size >= this.deps.config.websockets.subscriptionLimit)
+      throw new LimitExceededError('subscriptions');
+    const query = readQuery(message);
+    // The first read checks the collection and the query for this caller, and is the `init` data.
+    const { overview, accountability } = await this.#reading();
+    const reader = await readerOf(this.deps, overview, accountability);
+    const ctx = { db: this.deps.db, overview, limits: queryLimits(this.deps.config) };
+    const data = await readItems(ctx, collection, query, reader);
+    this.#subscriptions.get(uid)?.();
+    const stop = this.deps.live.add({
+      connection: this.#caller,
+      collection,
+      event: event as LiveEvent | undefined,
+      query,
+      deliver: (action: LiveEvent, items: readonly LiveItem[]) =>
+        sendBounded(
+          this.ws,
+          `{"type":"subscription","event":"${action}","data":${dataJson(action, items)},"uid":${JSON.stringify(given ?? uid)}}`,
+          this.deps.config.websockets.maxBufferedSize,
+        ),
+    });
+    this.#subscriptions.set(uid, stop);
+    this.#send({ type: 'subscription', event: 'init', data, uid: given ?? uid });
+  }
+
+  #unsubscribe(uid: Uid): void {
+    if (uid === undefined) {
+      for (const stop of this.#subscriptions.values()) stop();
+      this.#subscriptions.clear();
+      return;
+    }
+    const stop = this.#subscriptions.get(String(uid));
+    if (stop === undefined) throw new InvalidPayloadError(`No subscription "${uid}"`);
+    stop();
+    this.#subscriptions.delete(String(uid));
+  }
+
+  async #items(message: Message, uid: Uid): Promise<void> {
+    const collection = readCollection(message);
+    const action = message['action'];
+    const query = readQuery(message);
+    const { overview, accountability } = await this.#reading();
+    const target = overview.collections[collection];
+    const reader = await readerOf(this.deps, overview, accountability);
+    const read = (keys: readonly PrimaryKey[]) =>
+      target === undefined
+        ? Promise.resolve([])
+        : readItems(
+            { db: this.deps.db, overview, limits: queryLimits(this.deps.config) },
+            collection,
+            { ...query, filter: { [target.primary]: { _in: keys } }, limit: -1 },
+            reader,
+          );
+    const reply = (data: unknown) => this.#send({ type: 'items', data, ...(uid === undefined ? {} : { uid }) });
+    if (action === 'read') {
+      const keys = readKeys(message);
+      return reply(
+        keys === undefined
+          ? await readItems(
+              { db: this.deps.db, overview, limits: queryLimits(this.deps.config) },
+              collection,
+              query,
+              reader,
+            )
+          : await read(keys),
+      );
+    }
+    // The journal, schema and journal-like collections change only through their own routes.
+    if (target === undefined || collection.startsWith('svc_')) throw new ForbiddenError();
+    const ctx = await commandContext(this.deps, accountability, overview);
+    const needed = action === 'create' || action === 'update' || action === 'delete' ? action : undefined;
+    if (needed === undefined) throw new InvalidPayloadError('"action" is one of create, read, update, delete');
+    if (!ctx.permissions.allows(collection, needed)) throw new ForbiddenError();
+    const data = message['data'];
+    if (action === 'create') {
+      if (!isItem(data) && !(Array.isArray(data) && data.every(isItem)))
+        throw new InvalidPayloadError('"data" is an item or a list of items');
+      const keys = await handleCreate({ kind: 'create', collection, data: Array.isArray(data) ? data : [data] }, ctx);
+      const items = await read(keys);
+      return reply(Array.isArray(data) ? items : (items[0] ?? null));
+    }
+    if (action === 'update') {
+      const keys = readKeys(message);
+      if (!isItem(data)) throw new InvalidPayloadError('"data" is an item');
+      if (keys === undefined) throw new InvalidPayloadError('update needs "id" or "ids"');
+      const updated = await handleUpdate({ kind: 'update', collection, keys, data }, ctx);
+      const items = await read(updated);
+      return reply('id' in message ? (items[0] ?? null) : items);
+    }
+    const keys = readKeys(message);
+    const deleted = await handleDelete(
+      keys === undefined
+        ? { kind: 'delete', collection, query: readRawQuery(message) }
+        : { kind: 'delete', collection, keys },
+      ctx,
+    );
+    reply('id' in message ? deleted[0] : deleted);
+  }
+}
+
+/** The `data` of a delivery as JSON, made once for every subscription the same read serves. */
+const dataTexts = new WeakMap<readonly LiveItem[], string>();
+
+function dataJson(action: LiveEvent, items: readonly LiveItem[]): string {
+  let text = dataTexts.get(items);
+  if (text === undefined) {
+    text = JSON.stringify(items.map((item) => (action === 'delete' ? item.key : item.data)));
+    dataTexts.set(items, text);
+  }
+  return text;
+}
+
+function readCollection(message: Message): string {
+  const collection = message['collection'];
+  if (typeof collection !== 'string' || collection === '') throw new InvalidPayloadError('"collection" is required');
+  return collection;
+}
+
+function readRawQuery(message: Message): Readonly<Record<string, unknown>> {
+  const query = message['query'];
+  if (query === undefined) return {};
+  if (!isItem(query)) throw new InvalidPayloadError('"query" is an object');
+  return query;
+}
+
+function readQuery(message: Message): Query {
+  return parseQuery(readRawQuery(message) as Parameters<typeof parseQuery>[0]);
+}
+
+function readKeys(message: Message): PrimaryKey[] | undefined {
+  const isKey = (k: unknown): k is PrimaryKey => typeof k === 'string' || typeof k === 'number';
+  if ('id' in message) {
+    if (!isKey(message['id'])) throw new InvalidPayloadError('"id" is a string or a number');
+    return [message['id']];
+  }
+  if ('ids' in message) {
+    const ids = message['ids'];
+    if (!Array.isArray(ids) || !ids.every(isKey)) throw new InvalidPayloadError('"ids" is a list of keys');
+    return ids;
+  }
+  return undefined;
+}
+
+function isItem(value: unknown): value is Item {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { WebSocket } from 'ws';
+import type { ContentClient, WebSocketConstructor, WebSocketLike } from '../../src/client/index.js';
+import { describeEachDatabase } from '../support/server.js';
+import { adminClient, SQLITE_ONLY } from './support.js';
+
+/** `ws` sockets, remembered so a test can cut them as a network would. */
+function recordingSockets(): { WebSocket: WebSocketConstructor; opened: WebSocketLike[] } {
+  const opened: WebSocketLike[] = [];
+  class Recording extends WebSocket {
+    constructor(url: string) {
+      super(url);
+      opened.push(this as unknown as WebSocketLike);
+    }
+  }
+  return { WebSocket: Recording as unknown as WebSocketConstructor, opened };
+}
+
+describeEachDatabase(
+  'client realtime',
+  (ctx) => {
+    let client: ContentClient<{ notes: { id: number; title: string } }>;
+
+    before(async () => {
+      client = (await adminClient(ctx())) as typeof client;
+      await client.collections.createOne({
+        collection: 'notes',
+        schema: {},
+        meta: {},
+        fields: [
+          { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+          { field: 'title', type: 'string' },
+        ],
+      });
+    });
+
+    it('subscribe(collection, query) iterates init, then the changes, and reconnects after a cut', async () => {
+      const sockets = recordingSockets();
+      const live = client.realtime({ WebSocket: sockets.WebSocket, initialDelayMs: 20 });
+      const subscription = live.subscribe('notes', { fields: ['title'] });
+      expect((await subscription.next()).value).to.deep.equal({ event: 'init', data: [] });
+      await client.items('notes').createOne({ title: 'first' });
+      expect((await subscription.next()).value).to.deep.equal({ event: 'create', data: [{ title: 'first' }] });
+
+      sockets.opened[0]?.close();
+      // Subscribed again on the new socket: its init shows the current items.
+      expect((await subscription.next()).value).to.deep.equal({ event: 'init', data: [{ title: 'first' }] });
+      expect(sockets.opened).to.have.length(2);
+      await client.items('notes').createOne({ title: 'second' });
+      expect((await subscription.next()).value).to.deep.equal({ event: 'create', data: [{ title: 'second' }] });
+      subscription.unsubscribe();
+      expect(await subscription.next()).to.deep.equal({ value: undefined, done: true });
+      live.close();
+    });
+
+    it('a refused subscription rejects its iterator with the code', async () => {
+      const live = client.realtime({ WebSocket: recordingSockets().WebSocket });
+      const subscription = live.subscribe('no_such_collection');
+      let error: unknown;
+      try {
+        await subscription.next();
+      } catch (e) {
+        error = e;
+      }
+      expect(String(error)).to.contain('FORBIDDEN');
+      live.close();
+    });
+  },
+  { ...SQLITE_ONLY, env: { WEBSOCKETS_ENABLED: 'true' } },
+);

@@ -1,0 +1,264 @@
+import { expect } from 'chai';
+import { describeEachDatabase, TEST_ADMIN, type ServerContext } from '../../support/server.js';
+import { adminApi, createLiveFixture, EDITOR, socketUrl, TestSocket, type Message } from './sockets.js';
+
+const isEvent = (uid: string, event?: string) => (m: Message) =>
+  m['type'] === 'subscription' && m['uid'] === uid && (event === undefined || m['event'] === event);
+
+describeEachDatabase(
+  'realtime: the WebSocket protocol',
+  (ctx) => {
+    let editorRole: string;
+    const sockets: TestSocket[] = [];
+    const open = async (query = '') => {
+      const socket = await TestSocket.open(socketUrl(ctx().server.url, `/websocket${query}`));
+      sockets.push(socket);
+      return socket;
+    };
+    const authed = async (token = TEST_ADMIN.token) => {
+      const socket = await open();
+      expect(await socket.request({ type: 'auth', access_token: token, uid: 'a' })).to.include({
+        type: 'auth',
+        status: 'ok',
+      });
+      return socket;
+    };
+
+    before(async () => {
+      editorRole = await createLiveFixture(ctx());
+    });
+    afterEach(() => {
+      for (const socket of sockets.splice(0)) socket.close();
+    });
+
+    it('delivers create, update and delete of REST writes with the subscribed fields', async () => {
+      const socket = await authed();
+      const init = await socket.request({
+        type: 'subscribe',
+        collection: 'notes',
+        query: { fields: ['id', 'title'] },
+        uid: 's1',
+      });
+      expect(init).to.deep.include({ type: 'subscription', event: 'init', uid: 's1' });
+      const created = await adminApi(ctx(), 'POST', '/items/notes', { title: 'one', body: 'b' });
+      expect(await socket.next(isEvent('s1'))).to.deep.equal({
+        type: 'subscription',
+        event: 'create',
+        data: [{ id: created.id, title: 'one' }],
+        uid: 's1',
+      });
+      await adminApi(ctx(), 'PATCH', `/items/notes/${created.id}`, { title: 'two' });
+      expect((await socket.next(isEvent('s1'))).data).to.deep.equal([{ id: created.id, title: 'two' }]);
+      await adminApi(ctx(), 'DELETE', `/items/notes/${created.id}`);
+      expect(await socket.next(isEvent('s1'))).to.deep.include({ event: 'delete', data: [created.id] });
+    });
+
+    it('sends only the events of the subscribed kind, and stops after unsubscribe', async () => {
+      const socket = await authed();
+      await socket.request({ type: 'subscribe', collection: 'notes', event: 'update', uid: 'u' });
+      const note = await adminApi(ctx(), 'POST', '/items/notes', { title: 'kinds' });
+      await adminApi(ctx(), 'PATCH', `/items/notes/${note.id}`, { title: 'kinds 2' });
+      const update = await socket.next(isEvent('u'));
+      expect(update['event']).to.equal('update');
+      expect(socket.pending).to.have.length(0);
+      socket.send({ type: 'unsubscribe', uid: 'u' });
+      await socket.request({ type: 'subscribe', collection: 'notes', event: 'delete', uid: 'd' });
+      await adminApi(ctx(), 'PATCH', `/items/notes/${note.id}`, { title: 'kinds 3' });
+      await adminApi(ctx(), 'DELETE', `/items/notes/${note.id}`);
+      expect(await socket.next(isEvent('d'))).to.deep.include({ event: 'delete', data: [note.id] });
+      expect(socket.pending.filter(isEvent('u'))).to.have.length(0);
+    });
+
+    it("applies the subscriber's row filter and field permissions at delivery, and a permission change at once", async () => {
+      const socket = await authed(EDITOR.token);
+      await socket.request({ type: 'subscribe', collection: 'notes', query: { fields: ['*'] }, uid: 'e' });
+      await adminApi(ctx(), 'POST', '/items/notes', { title: 'hidden draft', body: 'x' });
+      const published = await adminApi(ctx(), 'POST', '/items/notes', {
+        title: 'visible',
+        status: 'published',
+        body: 'x',
+      });
+      // The draft never arrives: the first event is the published note, without `body`.
+      expect((await socket.next(isEvent('e'))).data).to.deep.equal([
+        { id: published.id, title: 'visible', status: 'published' },
+      ]);
+      await adminApi(ctx(), 'PATCH', '/permissions/' + (await readPermissionId(ctx(), editorRole)), {
+        fields: 'id',
+      });
+      await adminApi(ctx(), 'PATCH', `/items/notes/${published.id}`, { title: 'renamed' });
+      expect((await socket.next(isEvent('e'))).data).to.deep.equal([{ id: published.id }]);
+    });
+
+    it('an item written over the socket is an event for its subscribers', async () => {
+      const writer = await authed();
+      const reader = await authed();
+      await reader.request({ type: 'subscribe', collection: 'notes', query: { fields: ['title'] }, uid: 'r' });
+      const created = await writer.request({
+        type: 'items',
+        collection: 'notes',
+        action: 'create',
+        data: { title: 'socket write' },
+        uid: 'w',
+      });
+      expect(created).to.deep.include({ type: 'items', uid: 'w' });
+      expect(created['data']).to.include({ title: 'socket write' });
+      expect((await reader.next(isEvent('r', 'create'))).data).to.deep.equal([{ title: 'socket write' }]);
+      const read = await writer.request({
+        type: 'items',
+        collection: 'notes',
+        action: 'read',
+        id: created['data'].id,
+        query: { fields: ['id', 'title'] },
+        uid: 'r2',
+      });
+      expect(read['data']).to.deep.equal([{ id: created['data'].id, title: 'socket write' }]);
+    });
+
+    it('an import is one event with every key', async () => {
+      const socket = await authed();
+      await socket.request({ type: 'subscribe', collection: 'notes', query: { fields: ['title'] }, uid: 'i' });
+      const form = new FormData();
+      const rows = Array.from({ length: 25 }, (_, i) => ({ title: `imported ${i}` }));
+      form.append('file', new Blob([JSON.stringify(rows)], { type: 'application/json' }), 'notes.json');
+      const res = await ctx().api('/utils/import/notes', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_ADMIN.token}` },
+        body: form,
+      });
+      expect(res.status, await res.text()).to.be.oneOf([200, 204]);
+      const event = await socket.next(isEvent('i'));
+      expect(event['event']).to.equal('create');
+      expect((event['data'] as { title: string }[]).map((d) => d.title).sort()).to.deep.equal(
+        rows.map((r) => r.title).sort(),
+      );
+    });
+
+    it('schema changes are system events of svc_collections', async () => {
+      const socket = await authed();
+      await socket.request({
+        type: 'subscribe',
+        collection: 'svc_collections',
+        query: { fields: ['collection'] },
+        uid: 'c',
+      });
+      await adminApi(ctx(), 'POST', '/collections', {
+        collection: 'made_live',
+        schema: {},
+        meta: {},
+        fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }],
+      });
+      expect(await socket.next(isEvent('c'))).to.deep.include({ event: 'create', data: [{ collection: 'made_live' }] });
+      await adminApi(ctx(), 'DELETE', '/collections/made_live');
+      expect(await socket.next(isEvent('c'))).to.deep.include({ event: 'delete', data: ['made_live'] });
+    });
+
+    it('bad messages get an error for their uid and the connection lives on', async () => {
+      const socket = await authed();
+      socket.send('{not json');
+      expect(await socket.next()).to.deep.include({ type: 'error', status: 'error' });
+      socket.send({ type: 'launch', uid: 'x' });
+      expect((await socket.next((m) => m['uid'] === 'x'))['error']).to.include({ code: 'INVALID_PAYLOAD' });
+      const forbidden = await socket.request({ type: 'subscribe', collection: 'nothing_here', uid: 'f' });
+      expect(forbidden).to.deep.include({ type: 'subscribe', status: 'error', uid: 'f' });
+      expect(forbidden['error'].code).to.equal('FORBIDDEN');
+      const badQuery = await socket.request({
+        type: 'subscribe',
+        collection: 'notes',
+        query: { filter: { nope: { _eq: 1 } } },
+        uid: 'q',
+      });
+      expect(badQuery['error'].code).to.be.oneOf(['INVALID_QUERY', 'FORBIDDEN']);
+      const editor = await authed(EDITOR.token);
+      expect((await editor.request({ type: 'subscribe', collection: 'secrets', uid: 's' }))['error'].code).to.equal(
+        'FORBIDDEN',
+      );
+      expect(await socket.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
+    });
+
+    it('refuses subscriptions over the limit with LIMIT_EXCEEDED', async () => {
+      const socket = await authed();
+      for (const uid of ['1', '2', '3'])
+        expect((await socket.request({ type: 'subscribe', collection: 'notes', uid }))['event']).to.equal('init');
+      const refused = await socket.request({ type: 'subscribe', collection: 'notes', uid: '4' });
+      expect(refused['error'].code).to.equal('LIMIT_EXCEEDED');
+      expect(await socket.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
+    });
+
+    it('closes a connection sending a frame over the size limit, and only that one', async () => {
+      const big = await authed();
+      const other = await authed();
+      big.send({ type: 'ping', padding: 'x'.repeat(10 * 1024 * 1024) });
+      expect((await big.closed).code).to.equal(1009);
+      expect(await other.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
+    });
+
+    it('a client that never reads is cut once its buffer is full; the others go on', async function () {
+      this.timeout(60_000);
+      await ctx()
+        .server.db('notes')
+        .insert(Array.from({ length: 200 }, (_, i) => ({ title: `bulk ${i}`, body: 'x'.repeat(190) })));
+      const slow = await authed();
+      const other = await authed();
+      await other.request({ type: 'subscribe', collection: 'notes', query: { fields: ['title'] }, uid: 'o' });
+      // The slow client stops reading; each init it asks for is about 50 KB.
+      (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+      for (let i = 0; i < 300; i++) slow.send({ type: 'subscribe', collection: 'notes', uid: 'same' });
+      // Handled after those subscribes (a connection's messages are handled in order).
+      slow.send({ type: 'items', collection: 'notes', action: 'create', data: { title: 'marker' } });
+      await other.next((m) => m['uid'] === 'o' && m['data']?.[0]?.title === 'marker', 50_000);
+      expect(await other.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
+      (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.resume();
+      expect((await slow.closed).code).to.equal(1006);
+      await ctx().server.db('notes').where('title', 'like', 'bulk %').delete();
+    });
+
+    it('handshake: a connection that does not authenticate in time is closed; a wrong token is an auth error', async () => {
+      const idle = await open();
+      expect(await idle.next()).to.deep.include({ type: 'auth', status: 'error' });
+      expect((await idle.closed).code).to.equal(1008);
+      const wrong = await open();
+      const refused = await wrong.request({ type: 'auth', access_token: 'not-a-token', uid: 'w' });
+      expect(refused).to.deep.include({ type: 'auth', status: 'error' });
+      expect(refused['error'].code).to.equal('INVALID_CREDENTIALS');
+    });
+
+    it('auth with email and password, then with the refresh token', async () => {
+      const socket = await open();
+      const first = await socket.request({ type: 'auth', email: EDITOR.email, password: EDITOR.password, uid: 'l' });
+      expect(first).to.include({ type: 'auth', status: 'ok' });
+      expect(first['refresh_token']).to.be.a('string');
+      const second = await socket.request({ type: 'auth', refresh_token: first['refresh_token'], uid: 'r' });
+      expect(second).to.include({ type: 'auth', status: 'ok' });
+      expect(second['refresh_token']).to.be.a('string').and.not.equal(first['refresh_token']);
+    });
+
+    it('a token with the upgrade authenticates; a bad one is refused with 401', async () => {
+      const socket = await open(`?access_token=${TEST_ADMIN.token}`);
+      expect((await socket.request({ type: 'subscribe', collection: 'notes', uid: 's' }))['event']).to.equal('init');
+      let error: unknown;
+      try {
+        await open('?access_token=wrong');
+      } catch (e) {
+        error = e;
+      }
+      expect(String(error)).to.include('401');
+    });
+  },
+  {
+    env: {
+      WEBSOCKETS_ENABLED: 'true',
+      WEBSOCKETS_REST_AUTH_TIMEOUT: '300ms',
+      WEBSOCKETS_SUBSCRIPTION_LIMIT: '3',
+      WEBSOCKETS_MAX_MESSAGE_SIZE: '64kb',
+      WEBSOCKETS_MAX_BUFFERED_SIZE: '256kb',
+    },
+  },
+);
+
+async function readPermissionId(ctx: ServerContext, role: string): Promise<number> {
+  const row = await ctx.server
+    .db('svc_permissions')
+    .where({ role, collection: 'notes', action: 'read' })
+    .first<{ id: number }>('id');
+  return row.id;
+}
