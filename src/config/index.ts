@@ -118,6 +118,8 @@ export interface Config {
   readonly graphqlQueryAliasLimit: number;
   readonly db: DbConfig;
   readonly redis: RedisConfig;
+  /** METRICS_ENABLED / METRICS_TOKENS: Prometheus metrics at /server/metrics (http/metrics.ts). */
+  readonly metrics: { readonly enabled: boolean; readonly tokens: readonly string[] };
   readonly key: string;
   readonly secret: string;
   /** True when SECRET was generated at boot: tokens die on restart. */
@@ -317,6 +319,7 @@ export function loadConfig(
     graphqlQueryAliasLimit: env.limit('GRAPHQL_QUERY_ALIAS_LIMIT', 100, 0),
     db: readDbConfig(env),
     redis: readRedisConfig(env),
+    metrics: { enabled: env.bool('METRICS_ENABLED', false), tokens: env.list('METRICS_TOKENS') },
     key: env.string('KEY') ?? randomBytes(16).toString('hex'),
     secret: secret ?? randomBytes(32).toString('base64url'),
     isSecretGenerated: secret === undefined,

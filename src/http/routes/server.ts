@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../../config/index.js';
 import type { HealthCheck } from '../../db/health.js';
 import type { Storage } from '../../files/storage/create-storage.js';
+import { metricsRoute, type Metrics } from '../metrics.js';
 import { checkHealth } from '../server-health.js';
 import { SERVICE_VERSION } from '../../version.js';
 import type { Accountability } from '../../access/accountability.js';
@@ -29,6 +30,8 @@ export interface ServerRouteDeps {
   readonly db: Knex;
   /** The storage locations, each checked writable by /server/health. */
   readonly storage?: Storage;
+  /** Prometheus metrics (METRICS_ENABLED); /server/metrics is served only with them. */
+  readonly metrics?: Metrics | undefined;
   /** The mail transport's state (`email:connection`), once verified or used. */
   readonly auth?: { readonly mailer: { health(): HealthCheck | undefined } };
 }
@@ -74,7 +77,7 @@ export async function readHealth(
   return accountability.admin ? { status, releaseId: SERVICE_VERSION, serviceId: deps.config.key, checks } : { status };
 }
 
-/** /server/ping, /server/info, /server/health (reference/routes.md, Server routes). */
+/** /server/info, /server/health, /server/metrics (reference/routes.md, Server routes; ping is app.ts's). */
 export function serverRoutes(deps: ServerRouteDeps): Router {
   const { config, db } = deps;
   const router = Router();
@@ -90,6 +93,8 @@ export function serverRoutes(deps: ServerRouteDeps): Router {
       .type('application/health+json')
       .send(JSON.stringify(body));
   });
+
+  if (deps.metrics !== undefined) router.get('/metrics', metricsRoute(deps.metrics, config));
 
   return router;
 }
