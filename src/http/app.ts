@@ -120,7 +120,10 @@ export function createApp(deps: AppDeps): Express {
   app.use('/collections', collectionRoutes(schemaContext));
   app.use('/fields', fieldRoutes(schemaContext));
   app.use('/relations', relationRoutes(schemaContext));
-  app.use('/schema', schemaRoutes({ ...schemaContext, excludeTables: config.db.excludeTables }));
+  app.use(
+    '/schema',
+    schemaRoutes({ ...schemaContext, excludeTables: config.db.excludeTables, maxPayloadSize: config.maxPayloadSize }),
+  );
   app.use('/utils/cache', cacheRoutes(deps));
   // Before the svc_permissions item routes: /permissions/me* are not items.
   app.use('/permissions', permissionsMeRoutes(deps));

@@ -41,12 +41,16 @@ export const SCHEMA_OPENAPI: readonly FixedRoute[] = [
     summary: 'Difference from the current schema to a snapshot; 204 when none',
     caller: admin,
     parameters: [flagParameter('force', 'Diff a snapshot of another database vendor.')],
-    body: json(
-      object(
-        { version: { type: 'integer' }, vendor: REQUIRED_TEXT, collections: ARRAY, fields: ARRAY, relations: ARRAY },
-        ['version', 'vendor', 'collections', 'fields', 'relations'],
+    body: {
+      ...json(
+        object(
+          { version: { type: 'integer' }, vendor: REQUIRED_TEXT, collections: ARRAY, fields: ARRAY, relations: ARRAY },
+          ['version', 'vendor', 'collections', 'fields', 'relations'],
+        ),
       ),
-    ),
+      // The download of GET /schema/snapshot?export=yaml|json, uploaded as a file.
+      'multipart/form-data': { schema: object({ file: { type: 'string', format: 'binary' } }, ['file']) },
+    },
     answer: { kind: 'data', schema: object({ hash: TEXT, diff: OBJECT }) },
   },
   {
