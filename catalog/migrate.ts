@@ -31,6 +31,19 @@ export async function migrate(db: Knex, migrations: readonly Migration[] = MIGRA
   });
 }
 
+/**
+ * The versions of `migrations` the database has not applied (all of them before the first
+ * migration): what `/server/health` reports when a database is behind the code.
+ */
+export async function pendingMigrations(
+  db: Knex,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<readonly string[]> {
+  if (!(await db.schema.hasTable(MIGRATIONS_TABLE))) return migrations.map((m) => m.version);
+  const done = new Set((await db(MIGRATIONS_TABLE).select<{ version: string }[]>('version')).map((r) => r.version));
+  return migrations.filter((m) => !done.has(m.version)).map((m) => m.version);
+}
+
 async function applyPending(db: Knex, migrations: readonly Migration[]): Promise<string[]> {
   await ensureMigrationsTable(db);
   const done = new Set((await db(MIGRATIONS_TABLE).select<{ version: string }[]>('version')).map((r) => r.version));

@@ -14,7 +14,8 @@ import { describeConnectionFailure } from './db/connection-failure.js';
 import { createDatabase, type Knex } from './db/index.js';
 import { waitForDatabase } from './db/wait.js';
 import { createApp } from './http/app.js';
-import { requestListener } from './http/fast-path.js';
+import { requestDoor } from './http/request-door.js';
+import { createMetrics } from './http/metrics.js';
 import { answerClientError } from './http/error-handler.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './auth/passwords.js';
@@ -52,7 +53,7 @@ export interface RunningServer {
 
 export interface StartOptions {
   readonly logger?: Logger;
-  /** false: every request goes through the Express app (http/fast-path.ts; tests compare both). */
+  /** false: every request is answered by the Express app (http/request-door.ts; tests compare both). */
   readonly fastPath?: boolean;
 }
 
@@ -123,7 +124,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
 
   const shared = openSharedState(config, invalidation, logger);
-  const { dataCache, rateLimitCounters } = shared;
+  const metrics = createMetrics(config, { db, jobs });
+  const { rateLimitCounters } = shared;
+  const dataCache =
+    metrics === undefined || shared.dataCache === undefined ? shared.dataCache : metrics.countLookups(shared.dataCache);
   const appDeps = {
     config,
     db,
@@ -140,6 +144,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     rateLimitCounters,
     // Every command's committed changes go to the live-data feed (commands/change-set.ts).
     changes,
+    metrics,
   };
   const live = new LiveReads({ config, db, schema, permissions, feed: changes, logger });
   const realtime: Realtime = { changes, live, upgrade: undefined };
@@ -151,7 +156,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           logger.warn({ err: error }, 'journal retention: prune failed'),
         );
   const app = createApp(appDeps);
-  const server = createServer(options.fastPath === false ? app : requestListener(app, appDeps));
+  const server = createServer(requestDoor(app, appDeps, { fastAnswers: options.fastPath !== false }));
   server.on('clientError', answerClientError);
   if (config.websockets.enabled) {
     realtime.upgrade = websocketUpgrade({ ...appDeps, live });

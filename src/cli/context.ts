@@ -3,6 +3,7 @@ import { openSchemaCache } from '../cache/open-schema-cache.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { ConfigError } from '../config/env-reader.js';
+import { describeConnectionFailure } from '../db/connection-failure.js';
 import { createDatabase } from '../db/index.js';
 import { createLogger, type Logger } from '../logger/index.js';
 
@@ -47,11 +48,18 @@ export function cliConfig(env: Readonly<Record<string, string | undefined>>): Co
 /** Runs `body` with the database of the configuration, closed afterwards whatever happens. */
 export async function withDatabase<T>(config: Config, body: (ctx: CliContext) => Promise<T>): Promise<T> {
   const logger = createLogger({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
-  const db = createDatabase(config.db);
+  // knex's own messages (each failed connection attempt) go to the log, not between the CLI's lines.
+  const db = createDatabase(config.db, {
+    warn: (message) => logger.debug(message),
+    info: (message) => logger.debug(message),
+    debug: (message) => logger.debug(message),
+  });
   let schema: SchemaCache | undefined;
   try {
     await db.raw('select 1').catch((error: unknown) => {
-      throw new CliError(`Database unreachable: ${(error as Error).message || String(error)}`, EXIT.unreachable);
+      // The server's one line for the same failure: host, port, database and what to change.
+      const line = describeConnectionFailure(error, config.db) ?? ((error as Error).message || String(error));
+      throw new CliError(`Database unreachable: ${line}`, EXIT.unreachable);
     });
     return await body({
       config,

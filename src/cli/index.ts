@@ -15,6 +15,7 @@ import {
   snapshotSchema,
   type SchemaPromotionContext,
 } from '../../catalog/schema/index.js';
+import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { hashPassword } from '../auth/passwords.js';
 import { ServiceError } from '../errors.js';
 import { SERVICE_VERSION } from '../version.js';
@@ -151,7 +152,7 @@ export function buildProgram(
   const users = program.command('users').description('Users');
   users
     .command('create')
-    .description('Create an active user; prints its id')
+    .description('Create an active user (password per the auth_password_policy setting); prints its id')
     .requiredOption('--email <email>', 'e-mail address')
     .requiredOption('--password <password>', 'password')
     .requiredOption('--role <role>', 'role id or name')
@@ -164,6 +165,7 @@ export function buildProgram(
         if ((await db('svc_users').whereRaw('lower(email) = ?', [email]).first('id')) !== undefined) {
           throw new CliError(`A user with e-mail "${email}" exists already`, EXIT.failed);
         }
+        await assertPasswordPolicy(db, options.password);
         const id = randomUUID();
         await db('svc_users').insert({
           id,
@@ -182,6 +184,7 @@ export function buildProgram(
     .requiredOption('--password <password>', 'new password')
     .action((options: { email: string; password: string }) =>
       run(async ({ db }) => {
+        await assertPasswordPolicy(db, options.password);
         const changed = await db('svc_users')
           .whereRaw('lower(email) = ?', [options.email.trim().toLowerCase()])
           .update({ password: await hashPassword(options.password) });

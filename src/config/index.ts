@@ -122,6 +122,8 @@ export interface Config {
   readonly db: DbConfig;
   readonly redis: RedisConfig;
   readonly websockets: WebsocketsConfig;
+  /** METRICS_ENABLED / METRICS_TOKENS: Prometheus metrics at /server/metrics (http/metrics.ts). */
+  readonly metrics: { readonly enabled: boolean; readonly tokens: readonly string[] };
   readonly key: string;
   readonly secret: string;
   /** True when SECRET was generated at boot: tokens die on restart. */
@@ -316,6 +318,7 @@ export function loadConfig(
     db: readDbConfig(env),
     redis: readRedisConfig(env),
     websockets: readWebsocketsConfig(env),
+    metrics: { enabled: env.bool('METRICS_ENABLED', false), tokens: env.list('METRICS_TOKENS') },
     key: env.string('KEY') ?? randomBytes(16).toString('hex'),
     secret: secret ?? randomBytes(32).toString('base64url'),
     isSecretGenerated: secret === undefined,

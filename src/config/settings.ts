@@ -187,6 +187,21 @@ export const SETTINGS: readonly SettingsSection[] = [
     ],
   },
   {
+    title: 'Metrics',
+    settings: [
+      s(
+        'METRICS_ENABLED',
+        'false',
+        '`true` serves Prometheus metrics at `GET /server/metrics`: requests by route and status, their latencies, database pool, job queue depth, data cache hits',
+      ),
+      s(
+        'METRICS_TOKENS',
+        '–',
+        'comma-separated tokens a scraper sends as `Authorization: Metrics <token>`; admins may read the metrics without one',
+      ),
+    ],
+  },
+  {
     title: 'Tokens, sessions and users',
     settings: [
       s('KEY', 'random per start', 'identifies this deployment in `/server/health`'),

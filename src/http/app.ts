@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import cookieParser from 'cookie-parser';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../access/permission-store.js';
@@ -12,14 +12,13 @@ import type { SchemaCache } from '../cache/schema-cache.js';
 import type { FileLibrary } from '../files/file-library.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Storage } from '../files/storage/create-storage.js';
+import type { Metrics } from './metrics.js';
 import { resolveAccountability } from './accountability.js';
 import { proxyTrust } from './client-ip.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
-import { ENVELOPE_HEADERS } from './envelope-headers.js';
 import { rateLimiters } from './rate-limit.js';
 import { cacheGraphql, cacheReads } from './response-cache.js';
-import { requestLogging } from './request-logging.js';
 import { refuseUndecodablePaths } from './url-path.js';
 import { createErrorHandler } from './error-handler.js';
 import { authRoutes } from './routes/auth.js';
@@ -70,10 +69,12 @@ export interface AppDeps {
   readonly dataCache: DataCache | undefined;
   /** Counters of the general rate limiters (RATE_LIMITER_STORE); unused when they are off. */
   readonly rateLimitCounters: CounterStore;
+  /** Prometheus metrics (METRICS_ENABLED): counted by request-door.ts, read at /server/metrics. */
+  readonly metrics?: Metrics | undefined;
 }
 
 /**
- * The Express app: ping before anything else, then logging, the rate limiters, body parsing,
+ * The Express app, behind request-door.ts: ping before anything else, the rate limiters, body parsing,
  * accountability, the routers (reads and GraphQL behind the data cache), ROUTE_NOT_FOUND for
  * the rest, and the one error handler.
  */
@@ -90,14 +91,7 @@ export function createApp(deps: AppDeps): Express {
     res.type('text/html; charset=utf-8').send('pong');
   });
 
-  const logRequest = requestLogging(logger);
-  if (logRequest !== undefined) {
-    app.use((req, res, next) => {
-      logRequest(req, res);
-      next();
-    });
-  }
-  app.use(envelopeHeaders);
+  // The request's log line, metrics and envelope headers: request-door.ts, before this app.
   app.use(refuseUndecodablePaths);
   const limiters = rateLimiters(config, deps.rateLimitCounters);
   if (limiters.length > 0) app.use(limiters);
@@ -128,7 +122,10 @@ export function createApp(deps: AppDeps): Express {
   app.use('/collections', collectionRoutes(schemaContext));
   app.use('/fields', fieldRoutes(schemaContext));
   app.use('/relations', relationRoutes(schemaContext));
-  app.use('/schema', schemaRoutes({ ...schemaContext, excludeTables: config.db.excludeTables }));
+  app.use(
+    '/schema',
+    schemaRoutes({ ...schemaContext, excludeTables: config.db.excludeTables, maxPayloadSize: config.maxPayloadSize }),
+  );
   app.use('/utils/cache', cacheRoutes(deps));
   // Before the svc_permissions item routes: /permissions/me* are not items.
   app.use('/permissions', permissionsMeRoutes(deps));
@@ -157,9 +154,3 @@ export function createApp(deps: AppDeps): Express {
   app.use(createErrorHandler({ logger, dialect: config.db.client }));
   return app;
 }
-
-/** reference/routes.md, cross-cutting: every enveloped response is uncached by default. */
-const envelopeHeaders: RequestHandler = (_req, res, next) => {
-  for (const [name, value] of Object.entries(ENVELOPE_HEADERS)) res.setHeader(name, value);
-  next();
-};

@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import type { Accountability } from '../access/accountability.js';
 import { authenticate } from '../auth/authenticate.js';
@@ -8,9 +8,8 @@ import { bearerToken, requestOrigin } from './accountability.js';
 import type { AppDeps } from './app.js';
 import { jsonParser } from './body.js';
 import { toCollectionName } from './collection-name.js';
-import { ENVELOPE_HEADERS } from './envelope-headers.js';
 import { errorAnswer } from './error-handler.js';
-import { markArrival, requestLogging } from './request-logging.js';
+import { setRoute } from './metrics.js';
 import { readContext } from './read-context.js';
 import { databaseEnvelope } from './routes/items-read.js';
 import { ITEM_WRITES, type ItemWrite } from './routes/item-writes.js';
@@ -36,28 +35,30 @@ interface ItemsPath {
   readonly path: string;
 }
 
+/** Answers a request before Express, or returns false for Express to answer it. */
+export type FastAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
+
 /**
- * The HTTP server's request listener: plain reads and writes of `/items/:collection[/:id]`
- * are answered here, everything else by the Express app. Express's routing and the
- * middleware in front of the item routes cost about as much CPU as a read or write itself
- * (bench/README.md); here the same steps run directly, with the same headers and ETag: the
- * token through `authenticate`, then the route's own implementation.
+ * The answers given before Express (request-door.ts runs them after its arrival steps): plain
+ * reads and writes of `/items/:collection[/:id]`. Express's routing and the middleware in front
+ * of the item routes cost about as much CPU as a read or write itself (bench/README.md); here
+ * the same steps run directly, with the same headers and ETag: the token through
+ * `authenticate`, then the route's own implementation.
  *
  * Only where nothing Express adds could change the answer: no rate limiter (decided once); per
  * request no cookie or query-string token and no conditional request. The caller's IP is
- * Express's (`requestOrigin`, client-ip.ts). Requests
- * answered here are logged by the same request logging (request-logging.ts).
+ * Express's (`requestOrigin`, client-ip.ts).
  * - Reads (PostgreSQL, no data cache, no body): the route's `databaseEnvelope`. A read that
  *   fails in any way goes to the Express app, which answers it from the start (reads change
  *   nothing): errors have one path.
  * - Writes (JSON bodies): `ITEM_WRITES`, the routes' own handlers, and the one body parser
  *   (body.ts). The body is read here, so a failure is answered here, through the error
  *   handler's `errorAnswer`.
+ * Undefined when nothing may be answered before Express (rate limiters on).
  */
-export function requestListener(app: Express, deps: AppDeps): RequestListener {
+export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): FastAnswer | undefined {
   const { config, logger } = deps;
-  if (config.rateLimiter.enabled || config.rateLimiter.global.enabled) return app;
-  const logRequest = requestLogging(logger);
+  if (config.rateLimiter.enabled || config.rateLimiter.global.enabled) return undefined;
   const readsHere = dialectOf(deps.db) === 'pg' && !config.cache.enabled;
   const etagOf = app.get('etag fn') as EtagOf | undefined;
   const parseBody = promisify(jsonParser(config.maxPayloadSize, config.db.client));
@@ -94,34 +95,24 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
         path: target.path,
       });
       if (data === undefined) {
-        logRequest?.(req, res);
-        writeHead(res, 204, ENVELOPE_HEADERS).end();
+        writeHead(res, 204, {}).end();
       } else {
-        respond(req, res, 200, JSON.stringify({ data }));
+        respond(res, 200, JSON.stringify({ data }));
       }
     } catch (error) {
       const answer = errorAnswer(error, { logger, dialect: config.db.client });
       if (res.headersSent) {
-        logRequest?.(req, res);
         res.destroy();
         return;
       }
-      respond(req, res, answer.status, JSON.stringify(answer.body), answer.headers);
+      respond(res, answer.status, JSON.stringify(answer.body), answer.headers);
     }
   }
 
   /** Express's `res.json` answer; the text encoded once, for the ETag, the length and the socket. */
-  function respond(
-    req: IncomingMessage,
-    res: ServerResponse,
-    status: number,
-    body: string,
-    extra?: Readonly<Record<string, string>>,
-  ): void {
-    logRequest?.(req, res);
+  function respond(res: ServerResponse, status: number, body: string, extra?: Readonly<Record<string, string>>): void {
     const bytes = Buffer.from(body, 'utf8');
     const headers: Record<string, string | number> = {
-      ...ENVELOPE_HEADERS,
       ...extra,
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': String(bytes.length),
@@ -140,40 +131,41 @@ export function requestListener(app: Express, deps: AppDeps): RequestListener {
     status: number,
     headers: Readonly<Record<string, string | number>>,
   ): ServerResponse {
-    if (logRequest === undefined) return res.writeHead(status, headers);
+    if (!isLogged) return res.writeHead(status, headers);
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     return res.writeHead(status);
   }
 
   return (req, res) => {
-    if (logRequest !== undefined) markArrival(res);
     const target = plainItemsRequest(req);
-    if (target === undefined) {
-      app(req, res);
-      return;
-    }
+    if (target === undefined) return false;
     if (req.method === 'GET') {
-      if (!readsHere || BODY_HEADERS.some((h) => req.headers[h] !== undefined)) {
-        app(req, res);
-        return;
-      }
+      if (!readsHere || BODY_HEADERS.some((h) => req.headers[h] !== undefined)) return false;
+      setRoute(req, routePattern(target));
       read(req, target).then(
         (body) => {
           if (body === null) app(req, res);
-          else respond(req, res, 200, body);
+          else respond(res, 200, body);
         },
         () => app(req, res),
       );
-      return;
+      return true;
     }
     const run = writeOf(req, target);
-    if (run === undefined) app(req, res);
-    else void write(req, res, target, run);
+    if (run === undefined) return false;
+    setRoute(req, routePattern(target));
+    void write(req, res, target, run);
+    return true;
   };
 }
 
 function hasHistoryParameter(search: string): boolean {
   return [...new URLSearchParams(search).keys()].some((key) => /^(as_of|version)(\[|$)/.test(key));
+}
+
+/** The metrics' route label: the Express route's pattern. */
+function routePattern(target: ItemsPath): string {
+  return target.id === undefined ? '/items/:collection' : '/items/:collection/:id';
 }
 
 /** The item path of a request Express would add nothing to, or undefined. */

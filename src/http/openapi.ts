@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CollectionOverview, FieldType, SchemaOverview } from '../../catalog/overview/types.js';
+import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import type { Config } from '../config/index.js';
 import { canWrite, CollectionTypes, type SchemaAccess } from '../graphql/index.js';
@@ -15,7 +15,7 @@ import {
   type Json,
   type OpenApiInput,
 } from './openapi-fixed-routes.js';
-import { VERSION_ROUTES } from './openapi-version-routes.js';
+import { collectionSchema, pascal, schemaNames, schemaRef } from './openapi-collection-schema.js';
 import { SYSTEM_WRITE_ROUTES } from './routes/item-writes.js';
 import { SYSTEM_READ_ROUTES } from './routes/items-read.js';
 
@@ -121,7 +121,7 @@ export function buildOpenApi(input: OpenApiInput): Json {
     Object.assign(paths, collectionPaths(collection, base, name, writable ? input.access : undefined));
   }
 
-  for (const route of [...FIXED_ROUTES, ...VERSION_ROUTES]) {
+  for (const route of FIXED_ROUTES) {
     const operation = fixedOperation(route, input, names);
     if (operation === undefined) continue;
     tags.set(route.tag, tags.get(route.tag) ?? route.tag);
@@ -321,111 +321,6 @@ function upload(isFileRequired: boolean): Json {
   return { 'multipart/form-data': { schema } };
 }
 
-/**
- * An item's schema: the readable fields with their OpenAPI types; a relation to a collection
- * the role reads is its key or the related item, one to a collection it does not is the key
- * (many-to-one) or absent (one-to-many), as in the GraphQL types.
- */
-function collectionSchema(
-  types: CollectionTypes,
-  collection: CollectionOverview,
-  names: ReadonlyMap<string, string>,
-): Json {
-  const properties: Json = {};
-  const keyOf = (name: string) => {
-    const target = types.overview.collections[name];
-    const key = target?.fields[target.primary];
-    return key === undefined ? {} : fieldType(key.type);
-  };
-  const refOf = (name: string) => schemaRef(names.get(name) ?? name);
-  for (const field of types.readableFields(collection.collection)) {
-    const relation = types.relationOf(collection.collection, field.field);
-    if (relation?.kind === 'm2o' && types.isItemCollection(relation.related)) {
-      properties[field.field] = { nullable: field.nullable, oneOf: [keyOf(relation.related), refOf(relation.related)] };
-      continue;
-    }
-    if (relation?.kind === 'o2m') {
-      if (types.isItemCollection(relation.related)) {
-        properties[field.field] = {
-          type: 'array',
-          nullable: true,
-          items: { oneOf: [keyOf(relation.related), refOf(relation.related)] },
-        };
-      }
-      continue;
-    }
-    if (relation?.kind === 'a2o') {
-      const members = relation.allowed.filter((c) => types.isItemCollection(c));
-      properties[field.field] = { nullable: field.nullable, oneOf: [{ type: 'string' }, ...members.map(refOf)] };
-      continue;
-    }
-    if (field.isAlias) continue;
-    properties[field.field] = {
-      ...fieldType(field.type),
-      ...(field.nullable && !field.isPrimaryKey ? { nullable: true } : {}),
-    };
-  }
-  return { type: 'object', 'x-collection': collection.collection, properties };
-}
-
-/** reference/graphql.md's field type mapping, in OpenAPI words. */
-export function fieldType(type: FieldType): Json {
-  switch (type) {
-    case 'integer':
-      return { type: 'integer' };
-    case 'bigInteger':
-      return { type: 'integer', format: 'int64' };
-    case 'float':
-      return { type: 'number', format: 'float' };
-    case 'decimal':
-      return { type: 'number' };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-      return { type: 'string', format: 'date' };
-    case 'dateTime':
-    case 'timestamp':
-      return { type: 'string', format: 'date-time' };
-    case 'time':
-      return { type: 'string', format: 'time' };
-    case 'uuid':
-      return { type: 'string', format: 'uuid' };
-    case 'csv':
-      return { type: 'array', items: { type: 'string' } };
-    case 'json':
-    case 'unknown':
-      return {};
-    case 'string':
-    case 'text':
-    case 'hash':
-    case 'binary':
-    case 'geometry':
-    case 'alias':
-      return { type: 'string' };
-  }
-}
-
-/** Component names: `Items<Name>` for user collections, `<Name>` for system ones (svc_users → Users); unique. */
-function schemaNames(collections: readonly CollectionOverview[]): Map<string, string> {
-  const names = new Map<string, string>();
-  const taken = new Set<string>(['Error']);
-  for (const collection of collections) {
-    const base = collection.isSystem
-      ? pascal(collection.collection.replace(/^svc_/, ''))
-      : `Items${pascal(collection.collection)}`;
-    let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
-    taken.add(name);
-    names.set(collection.collection, name);
-  }
-  return names;
-}
-
-function pascal(text: string): string {
-  const words = text.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
-  return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('') || 'Collection';
-}
-
 function systemPath(collection: string): string | undefined {
   return Object.entries(SYSTEM_READ_ROUTES).find(([, c]) => c === collection)?.[0];
 }
@@ -436,10 +331,6 @@ function operationId(method: string, path: string): string {
 
 function responseRef(name: string): Json {
   return { $ref: `#/components/responses/${name}` };
-}
-
-function schemaRef(name: string): Json {
-  return { $ref: `#/components/schemas/${name}` };
 }
 
 function errorResponse(description: string): Json {

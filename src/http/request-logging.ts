@@ -15,7 +15,8 @@ export function requestLogging(logger: Logger): RequestLogging | undefined {
   const log = pinoHttp({
     logger,
     quietReqLogger: true,
-    autoLogging: { ignore: (req) => req.url === '/server/health' },
+    // Probes: a load balancer's every few seconds would drown the log.
+    autoLogging: { ignore: (req) => req.url === '/server/health' || req.url === '/server/ping' },
     // pino-http hands these the standard serialisations ({url, headers, ...}).
     serializers: {
       req: (req: { url?: string; query?: Record<string, unknown>; headers?: Record<string, unknown> }) => ({

@@ -33,6 +33,14 @@ export interface JobQueue {
   add(name: string, id: string, data: unknown): Promise<void>;
   /** Stops taking jobs; the in-process runner lets the current one finish first (up to `timeoutMs`). */
   close(timeoutMs?: number): Promise<void>;
+  /** Jobs waiting and running now (the metrics' queue depth); rejects when Redis does not answer. */
+  depth(): Promise<JobDepth>;
+}
+
+export interface JobDepth {
+  readonly waiting: number;
+  readonly active: number;
+  readonly delayed: number;
 }
 
 export interface JobQueueOptions {
@@ -168,6 +176,11 @@ class BullJobQueue implements JobQueue {
   close(): Promise<void> {
     return this.queue.close();
   }
+
+  async depth(): Promise<JobDepth> {
+    const counts = await withTimeout(this.queue.getJobCounts(), this.#addTimeoutMs);
+    return { waiting: counts.waiting, active: counts.active, delayed: counts.delayed };
+  }
 }
 
 async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
@@ -192,6 +205,9 @@ async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
 class InProcessJobQueue implements JobQueue {
   #running: Promise<void> = Promise.resolve();
   #isClosed = false;
+  /** Added and not yet ended, the one running included. */
+  #queued = 0;
+  #active = 0;
   readonly #stopping = new AbortController();
 
   constructor(private readonly options: JobQueueOptions) {}
@@ -201,8 +217,21 @@ class InProcessJobQueue implements JobQueue {
     const handler = this.options.handlers[name];
     invariant(handler !== undefined, `no handler for job "${name}"`);
     const copy = structuredClone(data);
-    this.#running = this.#running.then(() => this.#run(name, id, handler, copy));
+    this.#queued += 1;
+    this.#running = this.#running.then(async () => {
+      this.#active += 1;
+      try {
+        await this.#run(name, id, handler, copy);
+      } finally {
+        this.#active -= 1;
+        this.#queued -= 1;
+      }
+    });
     return Promise.resolve();
+  }
+
+  depth(): Promise<JobDepth> {
+    return Promise.resolve({ waiting: this.#queued - this.#active, active: this.#active, delayed: 0 });
   }
 
   async close(timeoutMs = Infinity): Promise<void> {

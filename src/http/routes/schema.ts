@@ -1,15 +1,21 @@
 import { Router, type Request } from 'express';
-import { stringify as toYaml } from 'yaml';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { applySchema, diffSchema, promotionContext, snapshotSchema } from '../../../catalog/schema/index.js';
 import type { SchemaContext } from '../../../catalog/ddl/context.js';
-import { InvalidQueryError } from '../../errors.js';
+import { InvalidPayloadError, InvalidQueryError } from '../../errors.js';
 import { contentDisposition } from '../../files/file-names.js';
 import { SERVICE_VERSION } from '../../version.js';
+import { isMultipart, readMultipart } from '../multipart.js';
 import { requireAdmin } from '../require-admin.js';
+
+/** The largest snapshot file POST /schema/diff reads from a multipart body. */
+const SNAPSHOT_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** The schema context plus the table exclusions the overview builder needs (DB_EXCLUDE_TABLES). */
 export interface SchemaPromotionDeps extends SchemaContext {
   readonly excludeTables: readonly string[];
+  /** MAX_PAYLOAD_SIZE: also the largest snapshot file taken by POST /schema/diff. */
+  readonly maxPayloadSize?: number;
 }
 
 /**
@@ -40,7 +46,10 @@ export function schemaRoutes(deps: SchemaPromotionDeps): Router {
 
   router.post('/diff', async (req, res) => {
     requireAdmin(req);
-    const plan = await diffSchema(ctx, req.body, { force: flag(req, 'force') });
+    const snapshot: unknown = isMultipart(req)
+      ? await snapshotFile(req, deps.maxPayloadSize ?? SNAPSHOT_FILE_MAX_BYTES)
+      : req.body;
+    const plan = await diffSchema(ctx, snapshot, { force: flag(req, 'force') });
     if (plan === null) {
       res.status(204).end();
       return;
@@ -63,4 +72,26 @@ function flag(req: Request, name: string): boolean {
   if (value === undefined || value === 'false' || value === '0') return false;
   if (value === '' || value === 'true' || value === '1') return true;
   throw new InvalidQueryError(`"${name}" must be true or false`);
+}
+
+/** The `file` part of a multipart body, parsed as YAML (JSON is YAML too); INVALID_PAYLOAD otherwise. */
+async function snapshotFile(req: Request, maxBytes: number): Promise<unknown> {
+  for await (const part of readMultipart(req)) {
+    if (part.kind !== 'file' || part.name !== 'file') continue;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of part.stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw new InvalidPayloadError(`The snapshot file is larger than ${maxBytes} bytes`);
+      chunks.push(chunk);
+    }
+    try {
+      return parseYaml(Buffer.concat(chunks).toString('utf8')) as unknown;
+    } catch (error) {
+      throw new InvalidPayloadError(
+        `The snapshot file is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`,
+      );
+    }
+  }
+  throw new InvalidPayloadError('"file" is required');
 }

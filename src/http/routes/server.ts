@@ -1,7 +1,10 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import type { Config } from '../../config/index.js';
-import { checkDatabase, overallStatus, type HealthCheck } from '../../db/health.js';
+import type { HealthCheck } from '../../db/health.js';
+import type { Storage } from '../../files/storage/create-storage.js';
+import { metricsRoute, type Metrics } from '../metrics.js';
+import { checkHealth } from '../server-health.js';
 import { SERVICE_VERSION } from '../../version.js';
 import type { Accountability } from '../../access/accountability.js';
 
@@ -25,8 +28,10 @@ const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(['public_registration', 'p
 export interface ServerRouteDeps {
   readonly config: Config;
   readonly db: Knex;
-  /** Extra health checks (Redis, storage) keyed by component name. */
-  readonly healthChecks?: Readonly<Record<string, () => Promise<HealthCheck>>>;
+  /** The storage locations, each checked writable by /server/health. */
+  readonly storage?: Storage;
+  /** Prometheus metrics (METRICS_ENABLED); /server/metrics is served only with them. */
+  readonly metrics?: Metrics | undefined;
   /** The mail transport's state (`email:connection`), once verified or used. */
   readonly auth?: { readonly mailer: { health(): HealthCheck | undefined } };
 }
@@ -65,21 +70,16 @@ export async function readServerInfo(
 
 /** GET /server/health's body: status for everyone, the checks for admins. GraphQL's `server_health` too. */
 export async function readHealth(
-  { config, db, healthChecks = {}, auth }: ServerRouteDeps,
+  deps: ServerRouteDeps,
   accountability: Accountability,
 ): Promise<{ status: string } & Record<string, unknown>> {
-  const checks: Record<string, HealthCheck[]> = {
-    [`${config.db.client}:responseTime`]: [await checkDatabase(db, config.db.healthcheckThresholdMs)],
-  };
-  for (const [name, check] of Object.entries(healthChecks)) checks[name] = [await check()];
-  const mail = auth?.mailer.health();
-  if (mail !== undefined) checks['email:connection'] = [mail];
-  const status = overallStatus(Object.values(checks).flat());
-  return accountability.admin ? { status, releaseId: SERVICE_VERSION, serviceId: config.key, checks } : { status };
+  const { status, checks } = await checkHealth(deps);
+  return accountability.admin ? { status, releaseId: SERVICE_VERSION, serviceId: deps.config.key, checks } : { status };
 }
 
-/** /server/ping, /server/info, /server/health (reference/routes.md, Server routes). */
-export function serverRoutes({ config, db, healthChecks = {}, auth }: ServerRouteDeps): Router {
+/** /server/info, /server/health, /server/metrics (reference/routes.md, Server routes; ping is app.ts's). */
+export function serverRoutes(deps: ServerRouteDeps): Router {
+  const { config, db } = deps;
   const router = Router();
 
   router.get('/info', async (req, res) => {
@@ -87,15 +87,14 @@ export function serverRoutes({ config, db, healthChecks = {}, auth }: ServerRout
   });
 
   router.get('/health', async (req, res) => {
-    const body = await readHealth(
-      auth === undefined ? { config, db, healthChecks } : { config, db, healthChecks, auth },
-      req.accountability,
-    );
+    const body = await readHealth(deps, req.accountability);
     res
       .status(body.status === 'error' ? 503 : 200)
       .type('application/health+json')
       .send(JSON.stringify(body));
   });
+
+  if (deps.metrics !== undefined) router.get('/metrics', metricsRoute(deps.metrics, config));
 
   return router;
 }

@@ -165,7 +165,8 @@ describeEachDatabase(
         DB_DATABASE: 'none',
       });
       expect(unreachable.code).to.equal(3);
-      expect(unreachable.stderr).to.match(/Database unreachable/);
+      // The server's line: where it looked and what to set.
+      expect(unreachable.stderr).to.match(/^error: Database unreachable: .*127\.0\.0\.1:1.*DB_HOST/m);
       expect((await cli(['no-such-command'], targetEnv())).code).to.equal(2);
     });
 
@@ -262,6 +263,33 @@ describeEachDatabase(
         await server.close();
       }
       expect(TEST_ADMIN.email).to.not.equal('ed@example.com');
+    });
+
+    it('users create and users passwd refuse a password the auth_password_policy setting does not accept', async () => {
+      const server = await startServer(testConfig(target as TestDatabase), {
+        logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+      });
+      try {
+        await server.db('svc_settings').update({ auth_password_policy: '/^.{12,}$/' });
+        const short = await cli(
+          ['users', 'create', '--email', 'pat@example.com', '--password', 'too-short', '--role', 'Editors'],
+          targetEnv(),
+        );
+        expect(short.code).to.equal(1);
+        expect(short.stderr).to.match(/^error: Validation failed for field "password".*\(FAILED_VALIDATION\)$/m);
+        expect(await server.db('svc_users').where({ email: 'pat@example.com' }).first('id')).to.equal(undefined);
+        const passwd = await cli(['users', 'passwd', '--email', 'ed@example.com', '--password', 'short'], targetEnv());
+        expect(passwd.code).to.equal(1);
+        expect(passwd.stderr).to.contain('FAILED_VALIDATION');
+        const long = await cli(
+          ['users', 'create', '--email', 'pat@example.com', '--password', 'long-enough-password', '--role', 'Editors'],
+          targetEnv(),
+        );
+        expect(long.code, long.stderr).to.equal(0);
+      } finally {
+        await server.db('svc_settings').update({ auth_password_policy: null });
+        await server.close();
+      }
     });
   },
   { targets: [sqliteTarget, postgresTarget] },

@@ -1,19 +1,19 @@
-import { canReadCollection } from '../access/read-access.js';
-import { canWrite } from '../graphql/index.js';
+import { canReadCollection } from '../../access/read-access.js';
+import { canWrite } from '../../graphql/index.js';
 import {
   json,
+  KEY,
   object,
+  OBJECT,
   parameterRef,
   pathParameter,
   type FixedRoute,
   type Json,
+  TEXT,
   type OpenApiInput,
-} from './openapi-fixed-routes.js';
+} from '../openapi-describe.js';
 
 const VERSIONS = 'svc_versions';
-const TEXT: Json = { type: 'string' };
-const OBJECT: Json = { type: 'object' };
-const KEY: Json = { oneOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] };
 const VERSION_KEY: Json = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' };
 const VERSION_ID = pathParameter('id', 'The svc_versions row', { type: 'string', format: 'uuid' });
 const SELECTION: Json = { keys: { type: 'array', items: KEY }, query: OBJECT };
@@ -31,7 +31,7 @@ const versionDeleter = (input: OpenApiInput): boolean => input.access.canDelete(
  * The content version routes (issue 18, http/routes/versions.ts) for the OpenAPI document:
  * the writes of svc_versions (its reads are the system collection's), save, compare, promote.
  */
-export const VERSION_ROUTES: readonly FixedRoute[] = [
+export const VERSIONS_OPENAPI: readonly FixedRoute[] = [
   {
     path: '/versions',
     method: 'post',

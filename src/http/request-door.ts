@@ -1,0 +1,37 @@
+import type { RequestListener } from 'node:http';
+import type { Express } from 'express';
+import type { AppDeps } from './app.js';
+import { ENVELOPE_HEADERS } from './envelope-headers.js';
+import { fastAnswers } from './fast-path.js';
+import { markArrival, requestLogging } from './request-logging.js';
+
+export interface DoorOptions {
+  /** false: every request is answered by the Express app (tests compare both ways). */
+  readonly fastAnswers?: boolean;
+}
+
+/**
+ * The one door of every HTTP request: the HTTP server's request listener. Whatever answers a
+ * request, it passes here first, and gets here, once:
+ * - its arrival time, and its log line when the answer ends (request-logging.ts);
+ * - its count and latency in the metrics (metrics.ts, when METRICS_ENABLED);
+ * - the envelope headers (`Cache-Control`, `Vary`), which a route may replace.
+ * Then the fast answers (fast-path.ts: plain item reads and writes, through the routes' own
+ * handlers) or the Express app (app.ts) answer it. A rule every answer needs (a header, a
+ * limit, a log field) is written here, and cannot apply to one way and not the other.
+ */
+export function requestDoor(app: Express, deps: AppDeps, options: DoorOptions = {}): RequestListener {
+  const logRequest = requestLogging(deps.logger);
+  const { metrics } = deps;
+  const fast = options.fastAnswers === false ? undefined : fastAnswers(app, deps, logRequest !== undefined);
+  const envelope = Object.entries(ENVELOPE_HEADERS);
+  return (req, res) => {
+    if (logRequest !== undefined) {
+      markArrival(res);
+      logRequest(req, res);
+    }
+    metrics?.observe(req, res);
+    for (const [name, value] of envelope) res.setHeader(name, value);
+    if (fast === undefined || !fast(req, res)) app(req, res);
+  };
+}

@@ -1,0 +1,173 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createLogger } from '../../../src/logger/index.js';
+import { startServer, type RunningServer } from '../../../src/server.js';
+import { describeEachDatabase, TEST_ADMIN, testConfig } from '../../support/server.js';
+import { requireOrSkip } from '../../support/services.js';
+import {
+  createThrowawayPostgres,
+  throwawayPostgresUnavailable,
+  type ThrowawayPostgres,
+} from '../../support/throwaway-postgres.js';
+import { createThrowawayRedis, throwawayRedisUnavailable, type ThrowawayRedis } from '../../support/throwaway-redis.js';
+
+interface Check {
+  readonly status: string;
+  readonly componentType: string;
+  readonly observedValue?: number;
+  readonly output?: string;
+}
+interface Health {
+  readonly status: string;
+  readonly checks?: Record<string, Check[]>;
+}
+
+const ADMIN = { Authorization: `Bearer ${TEST_ADMIN.token}` };
+const silent = () => createLogger({ logLevel: 'silent', logStyle: 'raw' });
+
+async function health(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Health }> {
+  const res = await fetch(`${url}/server/health`, { headers });
+  expect(res.headers.get('content-type')).to.match(/^application\/health\+json/);
+  return { status: res.status, body: (await res.json()) as Health };
+}
+
+/** The first answer `accept` takes within `ms`, polling every 200 ms; the last one otherwise. */
+async function healthUntil(
+  url: string,
+  accept: (answer: { status: number; body: Health }) => boolean,
+  ms = 10_000,
+): Promise<{ status: number; body: Health }> {
+  const until = Date.now() + ms;
+  let answer = await health(url);
+  while (!accept(answer) && Date.now() < until) {
+    await delay(200);
+    answer = await health(url);
+  }
+  return answer;
+}
+
+describeEachDatabase('GET /server/health: every component', (ctx) => {
+  const client = () => ({ sqlite: 'sqlite3', postgres: 'pg', mariadb: 'mysql' })[ctx().dialect];
+
+  it('admins see the database round trip, pool, migrations and a storage write as checks; others only the status', async () => {
+    const { status, body } = await health(ctx().server.url, ADMIN);
+    expect(status).to.equal(200);
+    expect(body.status).to.equal('ok');
+    const checks = body.checks!;
+    expect(checks[`${client()}:responseTime`]![0]).to.include({ status: 'ok', componentType: 'datastore' });
+    expect(checks[`${client()}:migrations`]![0]).to.include({ status: 'ok', observedValue: 0 });
+    expect(checks[`${client()}:connectionsUsed`]![0]!.observedValue).to.be.a('number');
+    expect(checks[`${client()}:connectionsAvailable`]![0]!.observedValue).to.be.greaterThan(0);
+    expect(checks['storage:local:responseTime']![0]).to.include({ status: 'ok', componentType: 'objectstore' });
+    expect(await health(ctx().server.url)).to.deep.equal({ status: 200, body: { status: 'ok' } });
+  });
+
+  it('a migration the database lacks is a warning, still 200 for a load balancer', async () => {
+    const { db } = ctx().server;
+    const [latest] = await db('svc_migrations').select('*').orderBy('version', 'desc').limit(1);
+    await db('svc_migrations').where('version', latest.version).delete();
+    try {
+      const { status, body } = await health(ctx().server.url, ADMIN);
+      expect(status).to.equal(200);
+      expect(body.status).to.equal('warn');
+      const check = body.checks![`${client()}:migrations`]![0]!;
+      expect(check).to.include({ status: 'warn', observedValue: 1 });
+      expect(check.output).to.contain(String(latest.version));
+    } finally {
+      await db('svc_migrations').insert(latest);
+    }
+    expect((await health(ctx().server.url)).body.status).to.equal('ok');
+  });
+});
+
+describe('GET /server/health: storage that cannot be written', function () {
+  let dir: string | undefined;
+  let server: RunningServer | undefined;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-health-'));
+    // A file where the storage root should be: nothing can be written under it.
+    const root = join(dir, 'not-a-folder');
+    writeFileSync(root, 'x');
+    const database = { dialect: 'sqlite' as const, env: { DB_FILENAME: join(dir, 'db.sqlite') }, drop: async () => {} };
+    server = await startServer(testConfig(database, { STORAGE_LOCAL_ROOT: root }), { logger: silent() });
+  });
+  after(async () => {
+    await server?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is error with 503, and the admin sees which location and why', async () => {
+    const { status, body } = await health(server!.url, ADMIN);
+    expect(status).to.equal(503);
+    expect(body.status).to.equal('error');
+    const check = body.checks!['storage:local:responseTime']![0]!;
+    expect(check).to.include({ status: 'error', componentType: 'objectstore' });
+    expect(check.output).to.be.a('string').and.not.equal('');
+    expect(await health(server!.url)).to.deep.equal({ status: 503, body: { status: 'error' } });
+  });
+});
+
+describe('GET /server/health: PostgreSQL stopped and started again (throw-away cluster)', function () {
+  this.timeout(60_000);
+  let cluster: ThrowawayPostgres | undefined;
+  let server: RunningServer | undefined;
+
+  before(async function () {
+    requireOrSkip(this, throwawayPostgresUnavailable());
+    cluster = await createThrowawayPostgres();
+    server = await startServer(testConfig({ dialect: 'postgres', env: cluster.env, drop: async () => {} }), {
+      logger: silent(),
+    });
+  });
+  after(async () => {
+    await server?.close();
+    await cluster?.destroy();
+  });
+
+  it('answers ok, then error with 503 while the database is down, then ok again', async () => {
+    expect(await health(server!.url)).to.deep.equal({ status: 200, body: { status: 'ok' } });
+    await cluster!.stop('fast');
+    const down = await healthUntil(server!.url, (a) => a.status === 503);
+    expect(down).to.deep.equal({ status: 503, body: { status: 'error' } });
+    await cluster!.start();
+    const back = await healthUntil(server!.url, (a) => a.status === 200);
+    expect(back).to.deep.equal({ status: 200, body: { status: 'ok' } });
+    const details = await health(server!.url, ADMIN);
+    expect(details.body.checks!['pg:responseTime']![0]!.status).to.equal('ok');
+  });
+});
+
+describe('GET /server/health: Redis stopped (throw-away Redis)', function () {
+  this.timeout(30_000);
+  let redis: ThrowawayRedis | undefined;
+  let dir: string | undefined;
+  let server: RunningServer | undefined;
+
+  before(async function () {
+    requireOrSkip(this, throwawayRedisUnavailable());
+    redis = await createThrowawayRedis();
+    dir = mkdtempSync(join(tmpdir(), 'svc-health-'));
+    const database = { dialect: 'sqlite' as const, env: { DB_FILENAME: join(dir, 'db.sqlite') }, drop: async () => {} };
+    server = await startServer(testConfig(database, { REDIS: redis.url }), { logger: silent() });
+  });
+  after(async () => {
+    await server?.close();
+    await redis?.stop();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reports redis:responseTime; with Redis down it is error (503), naming Redis for the admin', async () => {
+    const up = await health(server!.url, ADMIN);
+    expect(up.status).to.equal(200);
+    expect(up.body.checks!['redis:responseTime']![0]).to.include({ status: 'ok', componentType: 'cache' });
+    await redis!.stop();
+    const down = await health(server!.url, ADMIN);
+    expect(down.status).to.equal(503);
+    expect(down.body.checks!['redis:responseTime']![0]).to.include({ status: 'error', componentType: 'cache' });
+    expect(down.body.checks!['sqlite3:responseTime']![0]!.status).to.equal('ok');
+  });
+});
