@@ -3,19 +3,20 @@ import { getFieldRelation, requireCollection } from '../../catalog/overview/look
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import type { DbClient } from '../config/index.js';
 import { dialectOf } from '../db/index.js';
-import { insertReturningKeys, type InsertKeysOptions } from '../db/insert-returning-keys.js';
+import { insertReturningKeys } from '../db/insert-returning-keys.js';
 import { SerialSequences } from '../db/serial-sequences.js';
 import { runWriteStatement, type WriteTarget } from '../db/write-statement.js';
 import { ForbiddenError, InvalidPayloadError, invariant } from '../errors.js';
 import { checkWritePayload, type PayloadCheckContext } from './check-payload.js';
 import { rulesOf } from './collection-rules.js';
+import { existsUnlessAborted, filterExisting, itemExists, keyId, requireExisting } from './existing-items.js';
 import { Journal, type RevisionRef } from './journal/journal.js';
 import { hasNestedWrites, writeRelatedAfter, writeRelatedFirst } from './nested/nested-writes.js';
 import { requireObject, type ItemWrites, type NestedContext, type WriteResult } from './nested/types.js';
-import { requirePrimaryKey, sameKey, toPrimaryKey } from './primary-key.js';
-import { readSnapshot } from './read-snapshot.js';
-import { hashSpecialFields } from './special-fields.js';
-import { toDatabaseRow } from './to-database-value.js';
+import { requirePrimaryKey, toPrimaryKey } from './primary-key.js';
+import { readSnapshot, readSnapshots } from './read-snapshot.js';
+import { hashSpecialFields, isHashField } from './special-fields.js';
+import { columnsOf, insertOptionsOf, toDatabaseRow } from './to-database-value.js';
 import type { Item, PrimaryKey } from './types.js';
 
 export type { WriteResult } from './nested/types.js';
@@ -94,7 +95,9 @@ export class ItemWriter implements ItemWrites {
     let batch: PreparedCreate[] = [];
     for (const [index, payload] of payloads.entries()) {
       const data = await this.#checkCreate(collection, payload, serverValues[index]);
-      if (hasNestedWrites(this.#context, collection, data)) {
+      // A hash is salted per item: each item hashes its own (item by item).
+      const hashes = Object.keys(data).some((name) => isHashField(collection, name));
+      if (hashes || hasNestedWrites(this.#context, collection, data)) {
         results.push(...(await this.#insertCreated(collection, batch)));
         batch = [];
         results.push(...(await this.#insertCreated(collection, [await this.#prepareCreate(collection, data)])));
@@ -174,6 +177,70 @@ export class ItemWriter implements ItemWrites {
     await this.#sequences?.moveAll(this.#trx);
   }
 
+  /**
+   * `payload` on every item of `keys` (PATCH by keys or query), results in key order. Without
+   * nested writes, on a collection without rules of its own (collection-rules.ts), it is
+   * set-based: the items' existence and permission checked together, the payload checked
+   * once, one UPDATE and one snapshot read per batch of keys; still an activity row and a
+   * revision per item. Otherwise item by item.
+   */
+  async updateMany(
+    collectionName: string,
+    rawKeys: readonly unknown[],
+    payload: unknown,
+    serverValues: Item = {},
+  ): Promise<WriteResult[]> {
+    const collection = this.collection(collectionName);
+    const keys = rawKeys.map((k) => requirePrimaryKey(collection, k));
+    if (keys.length < 2 || hasRules(collection.collection))
+      return this.#updateEach(collection, keys, payload, serverValues);
+    await this.requireExisting(collection, keys);
+    await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, keys);
+    const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
+    const toCheck = { action: 'update', payload: withoutKey, serverValues } as const;
+    const data = await checkWritePayload(this.#trx, this.#context, collection, toCheck, this.#now);
+    // A hash is salted per item: each item hashes its own (item by item).
+    const hashes = Object.keys(data).some((name) => isHashField(collection, name));
+    if (hashes || hasNestedWrites(this.#context, collection, data))
+      return this.#updateEach(collection, keys, payload, serverValues);
+    this.#count(keys.length);
+    const values = await hashSpecialFields(collection, data);
+    const row = toDatabaseRow(collection, values, this.#dialect);
+    const delta = columnsOf(collection, values);
+    const results: WriteResult[] = [];
+    for (const batch of batchesOf(keys, SET_BATCH_SIZE)) {
+      if (Object.keys(row).length > 0) {
+        const matched = await this.#statement(collection, [row], () =>
+          this.#trx(collection.collection)
+            .whereIn(collection.primary, [...new Set(batch)])
+            .update(row),
+        );
+        if (matched < new Set(batch.map(keyId)).size) throw new ForbiddenError();
+      }
+      const snapshots =
+        collection.accountability === 'all'
+          ? await readSnapshots(this.#trx, this.#context, collection, batch, '*')
+          : batch.map(() => ({}));
+      for (const [i, key] of batch.entries()) {
+        const revision = { data: snapshots[i] ?? {}, delta };
+        results.push({ key, revision: this.#journal.record({ action: 'update', collection, key, revision }) });
+      }
+    }
+    this.touched.add(collection.collection);
+    return results;
+  }
+
+  async #updateEach(
+    collection: CollectionOverview,
+    keys: readonly PrimaryKey[],
+    payload: unknown,
+    serverValues: Item,
+  ): Promise<WriteResult[]> {
+    const results: WriteResult[] = [];
+    for (const key of keys) results.push(await this.update(collection.collection, key, payload, serverValues));
+    return results;
+  }
+
   /** An update of one item; `serverValues` as for {@link createMany}. */
   async update(
     collectionName: string,
@@ -190,7 +257,7 @@ export class ItemWriter implements ItemWrites {
       // Spec, Errors, rule 1: a write to an item that does not exist is FORBIDDEN, whatever
       // else is wrong with it. The update finds out itself (no row matched), so the item is
       // looked up only when something failed first.
-      if (error instanceof ForbiddenError || (await this.#existsUnlessAborted(collection, key))) throw error;
+      if (error instanceof ForbiddenError || (await existsUnlessAborted(this.#trx, collection, key))) throw error;
       throw new ForbiddenError();
     }
   }
@@ -246,19 +313,13 @@ export class ItemWriter implements ItemWrites {
   }
 
   /** FORBIDDEN unless every key names an existing item (spec, Errors, rule 1). */
-  async requireExisting(collection: CollectionOverview, keys: readonly PrimaryKey[]): Promise<void> {
-    const existing = await this.filterExisting(collection, keys);
-    if (keys.some((key) => !existing.some((e) => sameKey(e, key)))) throw new ForbiddenError();
+  requireExisting(collection: CollectionOverview, keys: readonly PrimaryKey[]): Promise<void> {
+    return requireExisting(this.#trx, collection, keys);
   }
 
   /** The keys, of those given, that name existing items, in the given order. */
-  async filterExisting(collection: CollectionOverview, keys: readonly PrimaryKey[]): Promise<PrimaryKey[]> {
-    if (keys.length === 0) return [];
-    const found = await this.#trx(collection.collection)
-      .whereIn(collection.primary, [...new Set(keys)])
-      .select(collection.primary);
-    const existing = found.map((row: Record<string, unknown>) => row[collection.primary]);
-    return keys.filter((key) => existing.some((e) => sameKey(e, key)));
+  filterExisting(collection: CollectionOverview, keys: readonly PrimaryKey[]): Promise<PrimaryKey[]> {
+    return filterExisting(this.#trx, collection, keys);
   }
 
   /**
@@ -268,7 +329,7 @@ export class ItemWriter implements ItemWrites {
   async upsert(collectionName: string, value: Item): Promise<WriteResult> {
     const collection = this.collection(collectionName);
     const key = toPrimaryKey(collection, value[collection.primary]);
-    if (key !== undefined && (await this.#exists(collection, key))) {
+    if (key !== undefined && (await itemExists(this.#trx, collection, key))) {
       const { [collection.primary]: _key, ...rest } = value;
       if (Object.keys(rest).length === 0) return { key, revision: null };
       return this.update(collection.collection, key, rest);
@@ -278,24 +339,6 @@ export class ItemWriter implements ItemWrites {
 
   #snapshot(collection: CollectionOverview, key: PrimaryKey, fields: '*' | readonly string[]): Promise<Item> {
     return readSnapshot(this.#trx, this.#context, collection, key, fields);
-  }
-
-  async #exists(collection: CollectionOverview, key: PrimaryKey): Promise<boolean> {
-    return (
-      (await this.#trx(collection.collection).where(collection.primary, key).first(collection.primary)) !== undefined
-    );
-  }
-
-  /**
-   * Whether the item exists, after a failure; true when the database cannot tell (PostgreSQL
-   * refuses every statement after a failed one), so that the failure itself is reported.
-   */
-  async #existsUnlessAborted(collection: CollectionOverview, key: PrimaryKey): Promise<boolean> {
-    try {
-      return await this.#exists(collection, key);
-    } catch {
-      return true;
-    }
   }
 
   /** Runs a write statement of `rows`; constraint violations become the service's errors. */
@@ -334,21 +377,16 @@ export class ItemWriter implements ItemWrites {
   }
 }
 
-/** How the rows of a collection are inserted together (db/insert-returning-keys.ts). */
-function insertOptionsOf(collection: CollectionOverview, sequences: SerialSequences | undefined): InsertKeysOptions {
-  const fields = Object.values(collection.fields);
-  const primary = collection.fields[collection.primary];
-  return {
-    hasIncreasingKeys: ['integer', 'bigInteger'].includes(primary?.type ?? ''),
-    // to-database-value.ts writes json values as JSON text.
-    jsonColumns: new Set(fields.filter((f) => f.dbType === 'json' || f.dbType === 'jsonb').map((f) => f.field)),
-    ...(primary?.hasAutoIncrement === true && sequences !== undefined ? { sequences } : {}),
-  };
+/** Keys written by one set-based statement. */
+const SET_BATCH_SIZE = 1_000;
+
+/** Whether the collection has rules of its own, which are checked item by item. */
+function hasRules(collection: string): boolean {
+  return Object.keys(rulesOf(collection)).length > 0;
 }
 
-/** The column values of a payload (alias fields left out), for revision data and delta. */
-function columnsOf(collection: CollectionOverview, values: Item): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([name]) => collection.fields[name]?.isAlias === false));
+function* batchesOf<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
 function pick(item: Item, names: readonly string[]): Record<string, unknown> {

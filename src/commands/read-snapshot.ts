@@ -24,7 +24,19 @@ export async function readSnapshot(
   key: PrimaryKey,
   fields: '*' | readonly string[],
 ): Promise<Item> {
-  if (fields.length === 0) return {};
+  const [item] = await readSnapshots(trx, ctx, collection, [key], fields);
+  return item ?? {};
+}
+
+/** {@link readSnapshot} of many items in one read; in the order of `keys`, all of which exist. */
+export async function readSnapshots(
+  trx: Knex.Transaction,
+  ctx: SnapshotContext,
+  collection: CollectionOverview,
+  keys: readonly PrimaryKey[],
+  fields: '*' | readonly string[],
+): Promise<Item[]> {
+  if (fields.length === 0) return keys.map(() => ({}));
   const names = fields === '*' ? Object.keys(collection.fields) : fields;
   const aliases = names.filter((name) => getFieldRelation(ctx.overview, collection.collection, name)?.kind === 'o2m');
   const query: Query = {
@@ -37,6 +49,5 @@ export async function readSnapshot(
     limits: { ...ctx.readLimits, queryLimitMax: Infinity },
   };
   const reader = { accountability: ctx.accountability, access: FULL_READ_ACCESS };
-  const [item] = await readItemsByKeys(context, collection.collection, [key], query, reader);
-  return item ?? {};
+  return readItemsByKeys(context, collection.collection, keys, query, reader);
 }
