@@ -3,9 +3,11 @@
  * rows (audit on: an activity row and a revision per item), streamed to the service as it is
  * generated; prints rows/s end to end and, with SERVICE_PID, the service's peak RSS.
  *   SERVICE_URL=http://127.0.0.1:8055 TOKEN=... ROWS=100000 FORMAT=csv node --import tsx bench/run-import.ts
- * Works on any database the service runs on: it creates the collection `bench_import`
+ * READS=1: also a read (GET of 10 items, 4 connections) for 5 s idle, then during the
+ * import: its p99 both ways. Works on any database the service runs on: it creates the collection `bench_import`
  * through the schema API (once) and leaves the rows it imports there.
  */
+import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 
@@ -15,6 +17,7 @@ const ROWS = Number(process.env['ROWS'] ?? 100_000);
 const FORMAT = process.env['FORMAT'] === 'json' ? 'json' : 'csv';
 const SERVICE_PID = process.env['SERVICE_PID'];
 const COLLECTION = 'bench_import';
+const READS = process.env['READS'] === '1';
 const auth = { Authorization: `Bearer ${TOKEN}` };
 
 async function ensureCollection(): Promise<void> {
@@ -73,6 +76,19 @@ function rssMb(): number | undefined {
   return match === null ? undefined : Math.round(Number(match[1]) / 1024);
 }
 
+/** GETs of 10 items on 4 connections for `duration` s, or until stopped. */
+function readLoad(duration: number): { stop(): void; done: Promise<autocannon.Result> } {
+  let stop = () => {};
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    const url = `${SERVICE_URL}/items/${COLLECTION}?limit=10`;
+    const instance = autocannon({ url, headers: auth, connections: 4, duration }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+    stop = () => instance.stop();
+  });
+  return { stop: () => stop(), done };
+}
+
 async function main(): Promise<void> {
   await ensureCollection();
   const boundary = `bench${Date.now()}`;
@@ -86,6 +102,8 @@ async function main(): Promise<void> {
       yield `\r\n--${boundary}--\r\n`;
     })(),
   );
+  const idle = READS ? await readLoad(5).done : undefined;
+  const busy = READS ? readLoad(3600) : undefined;
   let peak = rssMb() ?? 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb() ?? 0)), 200);
   const started = performance.now();
@@ -98,6 +116,11 @@ async function main(): Promise<void> {
   const text = await res.text();
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
+  if (busy !== undefined) {
+    busy.stop();
+    const during = await busy.done;
+    console.log(`reads: p99 idle ${idle?.latency.p99} ms, during the import ${during.latency.p99} ms`);
+  }
   if (res.status >= 300) throw new Error(`import: ${res.status} ${text.slice(0, 500)}`);
   const rss = SERVICE_PID === undefined ? '' : `, service peak RSS ${peak} MB`;
   console.log(`${FORMAT} ${ROWS} rows: ${seconds.toFixed(1)} s, ${Math.round(ROWS / seconds)} rows/s${rss}`);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
-import { ForbiddenError, ServiceError, ServiceErrorList } from '../../errors.js';
+import { ForbiddenError, InvalidPayloadError, ServiceError, ServiceErrorList } from '../../errors.js';
 import { toPrimaryKey } from '../primary-key.js';
 import type { ItemWriter } from '../item-writer.js';
 import { runWrite } from '../run-write.js';
@@ -63,6 +63,8 @@ export async function handleImport(
       // The journal of each batch is written with it: memory stays flat however long the file.
       await writer.flush();
     }
+    // Issue 13, bad input: an empty file (no bytes, a CSV header alone, `[]`) is refused.
+    if (row === 0) throw new InvalidPayloadError('The file contains no items');
     return row;
   });
 }

@@ -69,6 +69,16 @@ describeEachDatabase('imports written in batches', (ctx) => {
     expect(await countRows(db(), ARTICLE_TABLES)).to.deep.equal(before);
   });
 
+  it('an empty file, a CSV header alone and an empty JSON array are each a 400 naming the problem', async () => {
+    const reason = [['INVALID_PAYLOAD', { reason: 'The file contains no items' }]];
+    expect(errorsOf(await importCsv(''), 400)).to.deep.equal(reason);
+    expect(errorsOf(await importCsv('title,views\n'), 400)).to.deep.equal(reason);
+    const json = await sendForm(ctx(), 'POST', '/utils/import/articles', [
+      ['file', '[]', 'a.json', 'application/json'],
+    ]);
+    expect(errorsOf(json, 400)).to.deep.equal(reason);
+  });
+
   it("a limited role's create permission applies to every row: one row outside it refuses the file", async () => {
     const caller = await createCaller(db());
     await grant(ctx(), caller.role, [
