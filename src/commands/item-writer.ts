@@ -94,6 +94,8 @@ export class ItemWriter implements ItemWrites {
     const results: WriteResult[] = [];
     let batch: PreparedCreate[] = [];
     for (const [index, payload] of payloads.entries()) {
+      // Checks are CPU only: other requests (reads during an import) get the event loop between.
+      if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
       const data = await this.#checkCreate(collection, payload, serverValues[index]);
       // A hash is salted per item: each item hashes its own (item by item).
       const hashes = Object.keys(data).some((name) => isHashField(collection, name));
@@ -376,6 +378,9 @@ export class ItemWriter implements ItemWrites {
     }
   }
 }
+
+/** Items checked between two turns of the event loop in a long create. */
+const YIELD_EVERY = 100;
 
 /** Keys written by one set-based statement. */
 const SET_BATCH_SIZE = 1_000;
