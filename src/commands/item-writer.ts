@@ -1,38 +1,25 @@
 import type { Knex } from 'knex';
-import { getFieldRelation, requireCollection, type FieldRelation } from '../../catalog/overview/lookup.js';
-import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
-import type { Accountability } from '../access/accountability.js';
-import { FULL_READ_ACCESS, type ReadAccess } from '../access/read-access.js';
-import type { FilterVariables } from '../access/validate-filter.js';
-import type { WritePermissions } from '../access/write-permissions.js';
+import { getFieldRelation, requireCollection } from '../../catalog/overview/lookup.js';
+import type { CollectionOverview } from '../../catalog/overview/types.js';
 import type { DbClient } from '../config/index.js';
 import { dialectOf } from '../db/index.js';
-import { insertReturningKeys, type InsertKeysOptions } from '../db/insert-returning-keys.js';
+import { insertReturningKeys } from '../db/insert-returning-keys.js';
 import { SerialSequences } from '../db/serial-sequences.js';
-import { translateDatabaseError } from '../db/translate-error.js';
-import { ForbiddenError, InvalidForeignKeyError, InvalidPayloadError, invariant } from '../errors.js';
+import { runWriteStatement, type WriteTarget } from '../db/write-statement.js';
+import { ForbiddenError, InvalidPayloadError, invariant } from '../errors.js';
+import { checkWritePayload, type PayloadCheckContext } from './check-payload.js';
+import { rulesOf } from './collection-rules.js';
+import { existsUnlessAborted, filterExisting, itemExists, keyId, requireExisting } from './existing-items.js';
 import { Journal, type RevisionRef } from './journal/journal.js';
-import { requirePrimaryKey, sameKey, toPrimaryKey } from './primary-key.js';
-import { applySpecialFields, hashSpecialFields, withoutMaskedValues, withoutServerOwned } from './special-fields.js';
-import { toDatabaseRow } from './to-database-value.js';
-import type { DebugLog, Item, PrimaryKey } from './types.js';
-import { checkUserPayload, endSessionsOnUserWrite, USERS_COLLECTION } from './user-rules.js';
-import {
-  ACTIVITY_COLLECTION,
-  checkCommentPayload,
-  COMMENTS_COLLECTION,
-  deleteLinkedActivity,
-  mirrorCommentText,
-} from './comment-link.js';
-import { requireCommentTarget } from './comment-target.js';
-import { validatePayload } from './validate-payload.js';
-import { readItemsByKeys, type Query, type ReadContext } from '../query/index.js';
+import { hasNestedWrites, writeRelatedAfter, writeRelatedFirst } from './nested/nested-writes.js';
+import { requireObject, type ItemWrites, type NestedContext, type WriteResult } from './nested/types.js';
+import { requirePrimaryKey, toPrimaryKey } from './primary-key.js';
+import { readSnapshot, readSnapshots } from './read-snapshot.js';
+import { hashSpecialFields, isHashField } from './special-fields.js';
+import { columnsOf, insertOptionsOf, toDatabaseRow } from './to-database-value.js';
+import type { Item, PrimaryKey } from './types.js';
 
-/** One item written: its key, and the revision recorded for it (null when none). */
-export interface WriteResult {
-  readonly key: PrimaryKey;
-  readonly revision: RevisionRef | null;
-}
+export type { WriteResult } from './nested/types.js';
 
 /** A create checked, its many-to-one items written: its row is ready to be inserted. */
 interface PreparedCreate {
@@ -45,20 +32,10 @@ interface PreparedCreate {
   readonly children: RevisionRef[];
 }
 
-export interface ItemWriterContext {
-  readonly overview: SchemaOverview;
-  readonly accountability: Accountability;
-  readonly permissions: WritePermissions;
+/** The caller's context (check-payload.ts) and MAX_BATCH_MUTATION. */
+export interface ItemWriterContext extends PayloadCheckContext {
   readonly maxBatchMutation: number;
-  /** What the caller may read: a comment's item must be readable (comment-target.ts). */
-  readonly readAccess: ReadAccess;
-  readonly readLimits: ReadContext['limits'];
-  readonly log?: DebugLog;
 }
-
-type OneToMany = Extract<FieldRelation, { kind: 'o2m' }>;
-
-const DETAILED_KEYS = ['create', 'update', 'delete'];
 
 /**
  * Writes items and their nested relational payloads (reference/relations.md, "Writing")
@@ -67,7 +44,7 @@ const DETAILED_KEYS = ['create', 'update', 'delete'];
  * collection, validated before it is written and journaled; the revisions of nested writes
  * point at the revision of the write that caused them.
  */
-export class ItemWriter {
+export class ItemWriter implements ItemWrites {
   /** Collections written to, for the cache purge after commit. */
   readonly touched = new Set<string>();
   readonly #trx: Knex.Transaction;
@@ -77,6 +54,8 @@ export class ItemWriter {
   readonly #now: Date;
   /** PostgreSQL: sequences to move past the integer keys creates gave. */
   readonly #sequences: SerialSequences | undefined;
+  /** What the nested writers (nested/) work with. */
+  readonly #nested: NestedContext;
   #mutations = 0;
 
   constructor(trx: Knex.Transaction, context: ItemWriterContext, now: Date) {
@@ -86,6 +65,7 @@ export class ItemWriter {
     this.#journal = new Journal(trx, this.#dialect, context.accountability, now);
     this.#now = now;
     this.#sequences = this.#dialect === 'pg' ? new SerialSequences() : undefined;
+    this.#nested = { trx, overview: context.overview, writer: this };
   }
 
   collection(name: string): CollectionOverview {
@@ -114,8 +94,12 @@ export class ItemWriter {
     const results: WriteResult[] = [];
     let batch: PreparedCreate[] = [];
     for (const [index, payload] of payloads.entries()) {
+      // Checks are CPU only: other requests (reads during an import) get the event loop between.
+      if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
       const data = await this.#checkCreate(collection, payload, serverValues[index]);
-      if (this.#hasNestedWrites(collection, data)) {
+      // A hash is salted per item: each item hashes its own (item by item).
+      const hashes = Object.keys(data).some((name) => isHashField(collection, name));
+      if (hashes || hasNestedWrites(this.#context, collection, data)) {
         results.push(...(await this.#insertCreated(collection, batch)));
         batch = [];
         results.push(...(await this.#insertCreated(collection, [await this.#prepareCreate(collection, data)])));
@@ -127,34 +111,19 @@ export class ItemWriter {
     return results;
   }
 
-  /**
-   * Permission, specials, validation and rules of one create: its data, or the error. The
-   * client's server-owned fields are dropped before anything looks at the payload.
-   */
+  /** Steps 1–2 of one create (check-payload.ts): its data, or the error. */
   async #checkCreate(collection: CollectionOverview, payload: unknown, serverValues: Item = {}): Promise<Item> {
     this.#count(1);
-    const client = withoutServerOwned(collection, requireObject(payload), 'create');
-    const checked = await this.#context.permissions.checkPayload('create', collection.collection, {
-      ...client,
-      ...serverValues,
-    });
-    const data = applySpecialFields(
-      collection,
-      withoutMaskedValues(collection, this.#withoutUnknownKeys(collection, checked)),
-      {
-        action: 'create',
-        accountability: this.#context.accountability,
-        now: this.#now,
-      },
-    );
-    validatePayload(this.#context.overview, collection, data, { action: 'create', variables: this.#variables() });
-    await this.#checkRules(collection, data, undefined);
-    return data;
+    const toCheck = { action: 'create', payload: requireObject(payload), serverValues } as const;
+    return checkWritePayload(this.#trx, this.#context, collection, toCheck, this.#now);
   }
 
   async #prepareCreate(collection: CollectionOverview, data: Item): Promise<PreparedCreate> {
     const children: RevisionRef[] = [];
-    const values = await hashSpecialFields(collection, await this.#writeManyToOne(collection, data, children));
+    const values = await hashSpecialFields(
+      collection,
+      await writeRelatedFirst(this.#nested, collection, data, children),
+    );
     return { data, values, row: toDatabaseRow(collection, values, this.#dialect), children };
   }
 
@@ -178,7 +147,7 @@ export class ItemWriter {
     });
     const aliases: string[][] = [];
     for (const { prepared, key } of created)
-      aliases.push(await this.#writeOneToMany(collection, key, prepared.data, prepared.children));
+      aliases.push(await writeRelatedAfter(this.#nested, collection, key, prepared.data, prepared.children));
     // reference/auth.md: an item created outside what the caller may create is refused.
     await this.#context.permissions.checkItems(this.#trx, 'create', collection.collection, keys);
     const results: WriteResult[] = [];
@@ -210,6 +179,70 @@ export class ItemWriter {
     await this.#sequences?.moveAll(this.#trx);
   }
 
+  /**
+   * `payload` on every item of `keys` (PATCH by keys or query), results in key order. Without
+   * nested writes, on a collection without rules of its own (collection-rules.ts), it is
+   * set-based: the items' existence and permission checked together, the payload checked
+   * once, one UPDATE and one snapshot read per batch of keys; still an activity row and a
+   * revision per item. Otherwise item by item.
+   */
+  async updateMany(
+    collectionName: string,
+    rawKeys: readonly unknown[],
+    payload: unknown,
+    serverValues: Item = {},
+  ): Promise<WriteResult[]> {
+    const collection = this.collection(collectionName);
+    const keys = rawKeys.map((k) => requirePrimaryKey(collection, k));
+    if (keys.length < 2 || hasRules(collection.collection))
+      return this.#updateEach(collection, keys, payload, serverValues);
+    await this.requireExisting(collection, keys);
+    await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, keys);
+    const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
+    const toCheck = { action: 'update', payload: withoutKey, serverValues } as const;
+    const data = await checkWritePayload(this.#trx, this.#context, collection, toCheck, this.#now);
+    // A hash is salted per item: each item hashes its own (item by item).
+    const hashes = Object.keys(data).some((name) => isHashField(collection, name));
+    if (hashes || hasNestedWrites(this.#context, collection, data))
+      return this.#updateEach(collection, keys, payload, serverValues);
+    this.#count(keys.length);
+    const values = await hashSpecialFields(collection, data);
+    const row = toDatabaseRow(collection, values, this.#dialect);
+    const delta = columnsOf(collection, values);
+    const results: WriteResult[] = [];
+    for (const batch of batchesOf(keys, SET_BATCH_SIZE)) {
+      if (Object.keys(row).length > 0) {
+        const matched = await this.#statement(collection, [row], () =>
+          this.#trx(collection.collection)
+            .whereIn(collection.primary, [...new Set(batch)])
+            .update(row),
+        );
+        if (matched < new Set(batch.map(keyId)).size) throw new ForbiddenError();
+      }
+      const snapshots =
+        collection.accountability === 'all'
+          ? await readSnapshots(this.#trx, this.#context, collection, batch, '*')
+          : batch.map(() => ({}));
+      for (const [i, key] of batch.entries()) {
+        const revision = { data: snapshots[i] ?? {}, delta };
+        results.push({ key, revision: this.#journal.record({ action: 'update', collection, key, revision }) });
+      }
+    }
+    this.touched.add(collection.collection);
+    return results;
+  }
+
+  async #updateEach(
+    collection: CollectionOverview,
+    keys: readonly PrimaryKey[],
+    payload: unknown,
+    serverValues: Item,
+  ): Promise<WriteResult[]> {
+    const results: WriteResult[] = [];
+    for (const key of keys) results.push(await this.update(collection.collection, key, payload, serverValues));
+    return results;
+  }
+
   /** An update of one item; `serverValues` as for {@link createMany}. */
   async update(
     collectionName: string,
@@ -226,7 +259,7 @@ export class ItemWriter {
       // Spec, Errors, rule 1: a write to an item that does not exist is FORBIDDEN, whatever
       // else is wrong with it. The update finds out itself (no row matched), so the item is
       // looked up only when something failed first.
-      if (error instanceof ForbiddenError || (await this.#existsUnlessAborted(collection, key))) throw error;
+      if (error instanceof ForbiddenError || (await existsUnlessAborted(this.#trx, collection, key))) throw error;
       throw new ForbiddenError();
     }
   }
@@ -240,24 +273,13 @@ export class ItemWriter {
   ): Promise<WriteResult> {
     await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, [key]);
     const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
-    const client = withoutServerOwned(collection, withoutKey, 'update');
-    const checked = await this.#context.permissions.checkPayload('update', collection.collection, {
-      ...client,
-      ...serverValues,
-    });
-    const data = applySpecialFields(
-      collection,
-      withoutMaskedValues(collection, this.#withoutUnknownKeys(collection, checked)),
-      {
-        action: 'update',
-        accountability: this.#context.accountability,
-        now: this.#now,
-      },
-    );
-    validatePayload(this.#context.overview, collection, data, { action: 'update', variables: this.#variables() });
-    await this.#checkRules(collection, data, key);
+    const toCheck = { action: 'update', payload: withoutKey, serverValues, key } as const;
+    const data = await checkWritePayload(this.#trx, this.#context, collection, toCheck, this.#now);
     const children: RevisionRef[] = [];
-    const values = await hashSpecialFields(collection, await this.#writeManyToOne(collection, data, children));
+    const values = await hashSpecialFields(
+      collection,
+      await writeRelatedFirst(this.#nested, collection, data, children),
+    );
     const row = toDatabaseRow(collection, values, this.#dialect);
     if (Object.keys(row).length > 0) {
       const matched = await this.#statement(collection, [row], () =>
@@ -267,10 +289,8 @@ export class ItemWriter {
     } else {
       await this.requireExisting(collection, [key]);
     }
-    if (collection.collection === COMMENTS_COLLECTION && (await mirrorCommentText(this.#trx, key, values)))
-      this.touched.add(ACTIVITY_COLLECTION);
-    if (collection.collection === USERS_COLLECTION) await endSessionsOnUserWrite(this.#trx, key, data);
-    const aliases = await this.#writeOneToMany(collection, key, data, children);
+    this.#touch(await rulesOf(collection.collection).afterUpdate?.(this.#trx, key, data, values));
+    const aliases = await writeRelatedAfter(this.#nested, collection, key, data, children);
     const snapshot = collection.accountability === 'all' ? await this.#snapshot(collection, key, '*') : {};
     const delta = { ...columnsOf(collection, values), ...pick(snapshot, aliases) };
     const revision = this.#journal.record({ action: 'update', collection, key, revision: { data: snapshot, delta } });
@@ -289,52 +309,19 @@ export class ItemWriter {
     await this.#statement(collection, [], () =>
       this.#trx(collection.collection).whereIn(collection.primary, keys).delete(),
     );
-    if (collection.collection === COMMENTS_COLLECTION && (await deleteLinkedActivity(this.#trx, keys)))
-      this.touched.add(ACTIVITY_COLLECTION);
+    this.#touch(await rulesOf(collection.collection).afterDelete?.(this.#trx, keys));
     for (const key of keys) this.#journal.record({ action: 'delete', collection, key });
     this.touched.add(collection.collection);
   }
 
   /** FORBIDDEN unless every key names an existing item (spec, Errors, rule 1). */
-  async requireExisting(collection: CollectionOverview, keys: readonly PrimaryKey[]): Promise<void> {
-    const existing = await this.filterExisting(collection, keys);
-    if (keys.some((key) => !existing.some((e) => sameKey(e, key)))) throw new ForbiddenError();
+  requireExisting(collection: CollectionOverview, keys: readonly PrimaryKey[]): Promise<void> {
+    return requireExisting(this.#trx, collection, keys);
   }
 
   /** The keys, of those given, that name existing items, in the given order. */
-  async filterExisting(collection: CollectionOverview, keys: readonly PrimaryKey[]): Promise<PrimaryKey[]> {
-    if (keys.length === 0) return [];
-    const found = await this.#trx(collection.collection)
-      .whereIn(collection.primary, [...new Set(keys)])
-      .select(collection.primary);
-    const existing = found.map((row: Record<string, unknown>) => row[collection.primary]);
-    return keys.filter((key) => existing.some((e) => sameKey(e, key)));
-  }
-
-  /** Many-to-one and many-to-any item values that are objects: the related item is written first. */
-  async #writeManyToOne(
-    collection: CollectionOverview,
-    data: Item,
-    children: RevisionRef[],
-  ): Promise<Record<string, unknown>> {
-    const values: Record<string, unknown> = { ...data };
-    for (const [name, value] of Object.entries(data)) {
-      const relation = getFieldRelation(this.#context.overview, collection.collection, name);
-      if (relation?.kind === 'a2o' && value !== null && value !== undefined) {
-        const target = data[relation.collectionField];
-        if (typeof target !== 'string' || !relation.allowed.includes(target)) {
-          throw new InvalidPayloadError(
-            `Collection "${String(target)}" isn't allowed for field "${name}" in collection "${collection.collection}"`,
-          );
-        }
-        if (isPlainObject(value)) values[name] = String(this.#collect(children, await this.upsert(target, value)));
-        continue;
-      }
-      if (relation?.kind === 'm2o' && isPlainObject(value)) {
-        values[name] = this.#collect(children, await this.upsert(relation.related, value));
-      }
-    }
-    return values;
+  filterExisting(collection: CollectionOverview, keys: readonly PrimaryKey[]): Promise<PrimaryKey[]> {
+    return filterExisting(this.#trx, collection, keys);
   }
 
   /**
@@ -344,7 +331,7 @@ export class ItemWriter {
   async upsert(collectionName: string, value: Item): Promise<WriteResult> {
     const collection = this.collection(collectionName);
     const key = toPrimaryKey(collection, value[collection.primary]);
-    if (key !== undefined && (await this.#exists(collection, key))) {
+    if (key !== undefined && (await itemExists(this.#trx, collection, key))) {
       const { [collection.primary]: _key, ...rest } = value;
       if (Object.keys(rest).length === 0) return { key, revision: null };
       return this.update(collection.collection, key, rest);
@@ -352,172 +339,8 @@ export class ItemWriter {
     return this.create(collection.collection, value);
   }
 
-  /** The one-to-many aliases of the payload; returns the names of those written. */
-  async #writeOneToMany(
-    collection: CollectionOverview,
-    key: PrimaryKey,
-    data: Item,
-    children: RevisionRef[],
-  ): Promise<string[]> {
-    const written: string[] = [];
-    for (const [name, value] of Object.entries(data)) {
-      const relation = getFieldRelation(this.#context.overview, collection.collection, name);
-      if (relation?.kind !== 'o2m' || value === undefined) continue;
-      if (Array.isArray(value) || value === null) {
-        await this.#replaceSet(relation, key, value ?? [], children, name);
-      } else if (isPlainObject(value)) {
-        await this.#editSet(relation, key, value, children, name);
-      } else {
-        throw new InvalidPayloadError(`Field "${name}" has to be an array or an object with create, update or delete`);
-      }
-      written.push(name);
-    }
-    return written;
-  }
-
-  /** Basic array: the entries become the whole set; the rows left out are deselected. */
-  async #replaceSet(
-    relation: OneToMany,
-    parent: PrimaryKey,
-    entries: readonly unknown[],
-    children: RevisionRef[],
-    alias: string,
-  ): Promise<void> {
-    const many = this.collection(relation.related);
-    const foreignKey = relation.relation.field;
-    const kept: PrimaryKey[] = [];
-    for (const entry of entries) {
-      if (isPlainObject(entry)) {
-        kept.push(this.#collect(children, await this.upsert(many.collection, { ...entry, [foreignKey]: parent })));
-      } else if (typeof entry === 'string' || typeof entry === 'number') {
-        const key = requirePrimaryKey(many, entry);
-        const current = await this.#trx(many.collection)
-          .where(many.primary, key)
-          .first<Record<string, unknown> | undefined>(foreignKey);
-        if (current === undefined) throw new ForbiddenError();
-        if (!sameKey(current[foreignKey], parent)) {
-          this.#collect(children, await this.update(many.collection, key, { [foreignKey]: parent }));
-        }
-        kept.push(key);
-      } else {
-        throw new InvalidPayloadError(`Field "${alias}" has to contain primary keys or objects`);
-      }
-    }
-    const stale = await this.#trx(many.collection)
-      .where(foreignKey, parent)
-      .whereNotIn(many.primary, kept)
-      .select(many.primary);
-    await this.#deselect(
-      relation,
-      stale.map((row: Record<string, unknown>) => row[many.primary] as PrimaryKey),
-    );
-  }
-
-  /** Detailed object: `create`, `update` (rows of this parent only) and `delete` (deselect). */
-  async #editSet(
-    relation: OneToMany,
-    parent: PrimaryKey,
-    changes: Item,
-    children: RevisionRef[],
-    alias: string,
-  ): Promise<void> {
-    const unknown = Object.keys(changes).find((k) => !DETAILED_KEYS.includes(k));
-    if (unknown !== undefined) throw new InvalidPayloadError(`"${alias}.${unknown}" is not allowed`);
-    const many = this.collection(relation.related);
-    const foreignKey = relation.relation.field;
-    const creates = listOf(changes, 'create', alias).map((entry) => ({
-      ...requireObject(entry),
-      [foreignKey]: parent,
-    }));
-    for (const created of await this.createMany(many.collection, creates)) this.#collect(children, created);
-    const updates = listOf(changes, 'update', alias).map((entry) => {
-      const item = requireObject(entry);
-      const key = toPrimaryKey(many, item[many.primary]);
-      if (key === undefined)
-        throw new InvalidPayloadError(`"${alias}.update" entries need the primary key "${many.primary}"`);
-      return { key, item };
-    });
-    const ownUpdates = new Set(
-      (
-        await this.#ownedBy(
-          relation,
-          parent,
-          updates.map((u) => u.key),
-        )
-      ).map(String),
-    );
-    for (const { key, item } of updates) {
-      // reference/relations.md: rows that do not belong to the parent are ignored.
-      if (ownUpdates.has(String(key))) this.#collect(children, await this.update(many.collection, key, item));
-    }
-    const deletions = listOf(changes, 'delete', alias)
-      .map((entry) => toPrimaryKey(many, entry))
-      .filter((key): key is PrimaryKey => key !== undefined);
-    await this.#deselect(relation, await this.#ownedBy(relation, parent, deletions));
-  }
-
-  /** Of `keys`, those whose row points at `parent`. */
-  async #ownedBy(relation: OneToMany, parent: PrimaryKey, keys: readonly PrimaryKey[]): Promise<PrimaryKey[]> {
-    if (keys.length === 0) return [];
-    const many = this.collection(relation.related);
-    const rows = await this.#trx(many.collection)
-      .where(relation.relation.field, parent)
-      .whereIn(many.primary, [...keys])
-      .select(many.primary);
-    return rows.map((row: Record<string, unknown>) => row[many.primary] as PrimaryKey);
-  }
-
-  /** one_deselect_action: `nullify` unlinks (own revision, no parent), `delete` deletes. */
-  async #deselect(relation: OneToMany, keys: readonly PrimaryKey[]): Promise<void> {
-    if (keys.length === 0) return;
-    if (relation.relation.meta?.oneDeselectAction === 'delete') {
-      await this.delete(relation.related, keys);
-      return;
-    }
-    for (const key of keys) await this.update(relation.related, key, { [relation.relation.field]: null });
-  }
-
-  /**
-   * The item as the read side shows it (masked, typed, one-to-many aliases as arrays of the
-   * keys of their rows, none cut off by the nested limit), read inside the transaction with
-   * full access: a revision records the whole item whoever wrote it.
-   */
-  async #snapshot(collection: CollectionOverview, key: PrimaryKey, fields: '*' | readonly string[]): Promise<Item> {
-    if (fields.length === 0) return {};
-    const names = fields === '*' ? Object.keys(collection.fields) : fields;
-    const aliases = names.filter(
-      (name) => getFieldRelation(this.#context.overview, collection.collection, name)?.kind === 'o2m',
-    );
-    const query: Query = {
-      fields: fields === '*' ? ['*'] : [...fields],
-      deep: Object.fromEntries(aliases.map((alias) => [alias, { limit: -1 }])),
-    };
-    const context: ReadContext = {
-      db: this.#trx,
-      overview: this.#context.overview,
-      limits: { ...this.#context.readLimits, queryLimitMax: Infinity },
-    };
-    const reader = { accountability: this.#context.accountability, access: FULL_READ_ACCESS };
-    const [item] = await readItemsByKeys(context, collection.collection, [key], query, reader);
-    return item ?? {};
-  }
-
-  async #exists(collection: CollectionOverview, key: PrimaryKey): Promise<boolean> {
-    return (
-      (await this.#trx(collection.collection).where(collection.primary, key).first(collection.primary)) !== undefined
-    );
-  }
-
-  /**
-   * Whether the item exists, after a failure; true when the database cannot tell (PostgreSQL
-   * refuses every statement after a failed one), so that the failure itself is reported.
-   */
-  async #existsUnlessAborted(collection: CollectionOverview, key: PrimaryKey): Promise<boolean> {
-    try {
-      return await this.#exists(collection, key);
-    } catch {
-      return true;
-    }
+  #snapshot(collection: CollectionOverview, key: PrimaryKey, fields: '*' | readonly string[]): Promise<Item> {
+    return readSnapshot(this.#trx, this.#context, collection, key, fields);
   }
 
   /** Runs a write statement of `rows`; constraint violations become the service's errors. */
@@ -526,75 +349,25 @@ export class ItemWriter {
     rows: readonly Record<string, unknown>[],
     run: () => Promise<T>,
   ): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      const translated = translateDatabaseError(error, this.#dialect, {
-        collection: collection.collection,
-        primaryKey: collection.primary,
-      });
-      if (translated instanceof InvalidForeignKeyError && translated.extensions.field === null) {
-        for (const row of rows) {
-          const field = await this.#brokenForeignKey(collection, row);
-          if (field !== undefined) throw new InvalidForeignKeyError({ collection: collection.collection, field });
-        }
-      }
-      throw translated;
-    }
+    return runWriteStatement(this.#trx, this.#dialect, this.#targetOf(collection), rows, run);
   }
 
-  /** SQLite does not name the failing foreign key: find the many-to-one value that points nowhere. */
-  async #brokenForeignKey(collection: CollectionOverview, row: Record<string, unknown>): Promise<string | undefined> {
-    if (this.#dialect !== 'sqlite3') return undefined;
-    for (const [name, value] of Object.entries(row)) {
-      const relation = getFieldRelation(this.#context.overview, collection.collection, name);
-      if (relation?.kind !== 'm2o' || value === null || value === undefined) continue;
-      const related = this.#context.overview.collections[relation.related];
-      if (related === undefined) continue;
-      const found = await this.#trx(related.collection)
-        .where(related.primary, value as PrimaryKey)
-        .first(related.primary);
-      if (found === undefined) return name;
-    }
-    return undefined;
+  /** The collection as a write statement's target: its table, key and many-to-one columns. */
+  #targetOf(collection: CollectionOverview): WriteTarget {
+    const overview = this.#context.overview;
+    return {
+      collection: collection.collection,
+      primaryKey: collection.primary,
+      foreignKeys: (field) => {
+        const relation = getFieldRelation(overview, collection.collection, field);
+        const related = relation?.kind === 'm2o' ? overview.collections[relation.related] : undefined;
+        return related === undefined ? undefined : { table: related.collection, column: related.primary };
+      },
+    };
   }
 
-  /**
-   * The rules of particular system collections, on top of the permissions; `key`: the item
-   * updated, undefined for a create.
-   */
-  async #checkRules(collection: CollectionOverview, data: Item, key: PrimaryKey | undefined): Promise<void> {
-    if (collection.collection === USERS_COLLECTION)
-      await checkUserPayload(this.#trx, this.#context.accountability, data);
-    if (collection.collection === COMMENTS_COLLECTION) {
-      checkCommentPayload(data);
-      await this.#checkCommentTarget(collection, data, key);
-    }
-  }
-
-  /**
-   * A comment created, or moved to another item, is on an item the caller may read, in a
-   * collection that exists (comment-target.ts); an update leaving `collection` and `item`
-   * alone keeps its target. A missing one is left to the database (both are NOT NULL).
-   */
-  async #checkCommentTarget(collection: CollectionOverview, data: Item, key: PrimaryKey | undefined): Promise<void> {
-    if (key !== undefined && data['collection'] === undefined && data['item'] === undefined) return;
-    const current =
-      key === undefined
-        ? undefined
-        : await this.#trx(collection.collection)
-            .where(collection.primary, key)
-            .first<Record<string, unknown> | undefined>('collection', 'item');
-    if (key !== undefined && current === undefined) throw new ForbiddenError();
-    const target = data['collection'] ?? current?.['collection'];
-    const item = data['item'] ?? current?.['item'];
-    if (target === undefined || target === null || item === undefined || item === null) return;
-    await requireCommentTarget(this.#trx, this.#context, target, item);
-  }
-
-  #collect(children: RevisionRef[], result: WriteResult): PrimaryKey {
-    if (result.revision !== null) children.push(result.revision);
-    return result.key;
+  #touch(collections: readonly string[] | undefined): void {
+    for (const name of collections ?? []) this.touched.add(name);
   }
 
   /** MAX_BATCH_MUTATION counts every item a command touches, nested ones included. */
@@ -604,68 +377,23 @@ export class ItemWriter {
       throw new InvalidPayloadError(`Exceeded max batch mutation limit of ${this.#context.maxBatchMutation}`);
     }
   }
-
-  /** Relational values the item writes itself: one-to-many payloads, many-to-one (and -any) objects. */
-  #hasNestedWrites(collection: CollectionOverview, data: Item): boolean {
-    return Object.entries(data).some(([name, value]) => {
-      const kind = getFieldRelation(this.#context.overview, collection.collection, name)?.kind;
-      return kind === 'o2m' ? value !== undefined : kind !== undefined && isPlainObject(value);
-    });
-  }
-
-  /**
-   * Directus 10 drops payload keys that are not fields of the collection (columns or
-   * aliases) instead of refusing them; they are noted at debug level. After the permission
-   * check, as there: a role limited to some fields is refused any other key (403).
-   */
-  #withoutUnknownKeys(collection: CollectionOverview, payload: Item): Item {
-    const unknown = Object.keys(payload).filter((name) => collection.fields[name] === undefined);
-    if (unknown.length === 0) return payload;
-    this.#context.log?.debug(
-      { collection: collection.collection, keys: unknown },
-      'payload keys that are not fields dropped',
-    );
-    return Object.fromEntries(Object.entries(payload).filter(([name]) => collection.fields[name] !== undefined));
-  }
-
-  #variables(): FilterVariables {
-    return { now: this.#now, user: this.#context.accountability.user, role: this.#context.accountability.role };
-  }
 }
 
-/** How the rows of a collection are inserted together (db/insert-returning-keys.ts). */
-function insertOptionsOf(collection: CollectionOverview, sequences: SerialSequences | undefined): InsertKeysOptions {
-  const fields = Object.values(collection.fields);
-  const primary = collection.fields[collection.primary];
-  return {
-    hasIncreasingKeys: ['integer', 'bigInteger'].includes(primary?.type ?? ''),
-    // to-database-value.ts writes json values as JSON text.
-    jsonColumns: new Set(fields.filter((f) => f.dbType === 'json' || f.dbType === 'jsonb').map((f) => f.field)),
-    ...(primary?.hasAutoIncrement === true && sequences !== undefined ? { sequences } : {}),
-  };
+/** Items checked between two turns of the event loop in a long create. */
+const YIELD_EVERY = 100;
+
+/** Keys written by one set-based statement. */
+const SET_BATCH_SIZE = 1_000;
+
+/** Whether the collection has rules of its own, which are checked item by item. */
+function hasRules(collection: string): boolean {
+  return Object.keys(rulesOf(collection)).length > 0;
 }
 
-/** The column values of a payload (alias fields left out), for revision data and delta. */
-function columnsOf(collection: CollectionOverview, values: Item): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([name]) => collection.fields[name]?.isAlias === false));
+function* batchesOf<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
 function pick(item: Item, names: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(names.filter((name) => name in item).map((name) => [name, item[name]]));
-}
-
-function isPlainObject(value: unknown): value is Item {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function requireObject(value: unknown): Item {
-  if (!isPlainObject(value)) throw new InvalidPayloadError('Items have to be objects');
-  return value;
-}
-
-function listOf(changes: Item, key: string, alias: string): readonly unknown[] {
-  const value = changes[key];
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new InvalidPayloadError(`"${alias}.${key}" has to be an array`);
-  return value;
 }

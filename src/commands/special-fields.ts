@@ -87,7 +87,7 @@ export function applySpecialFields(
 }
 
 /** Fields hashed with argon2 on write: type `hash` or special `hash` (svc_users.password). */
-function isHashField(collection: CollectionOverview, name: string): boolean {
+export function isHashField(collection: CollectionOverview, name: string): boolean {
   const field = collection.fields[name];
   return field !== undefined && (field.type === 'hash' || field.special.includes('hash'));
 }

@@ -1,5 +1,7 @@
 import type { CollectionOverview, FieldOverview } from '../../catalog/overview/types.js';
 import type { DbClient } from '../config/index.js';
+import type { InsertKeysOptions } from '../db/insert-returning-keys.js';
+import type { SerialSequences } from '../db/serial-sequences.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { Item } from './types.js';
 
@@ -69,4 +71,24 @@ function toDateTimeText(value: string): string {
   const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?/.exec(value);
   if (match === null) return value;
   return `${match[1]} ${match[2] ?? '00:00'}${match[3] ?? ':00'}`;
+}
+
+/** How the rows of a collection are inserted together (db/insert-returning-keys.ts). */
+export function insertOptionsOf(
+  collection: CollectionOverview,
+  sequences: SerialSequences | undefined,
+): InsertKeysOptions {
+  const fields = Object.values(collection.fields);
+  const primary = collection.fields[collection.primary];
+  return {
+    hasIncreasingKeys: ['integer', 'bigInteger'].includes(primary?.type ?? ''),
+    // to-database-value.ts writes json values as JSON text.
+    jsonColumns: new Set(fields.filter((f) => f.dbType === 'json' || f.dbType === 'jsonb').map((f) => f.field)),
+    ...(primary?.hasAutoIncrement === true && sequences !== undefined ? { sequences } : {}),
+  };
+}
+
+/** The column values of a payload (alias fields left out), for revision data and delta. */
+export function columnsOf(collection: CollectionOverview, values: Item): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([name]) => collection.fields[name]?.isAlias === false));
 }

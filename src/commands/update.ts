@@ -30,7 +30,7 @@ export function handleUpdate(cmd: UpdateCommand, ctx: CommandContext): Promise<P
       'keys' in cmd
         ? cmd.keys.map((k) => requirePrimaryKey(collection, k))
         : await selectByQuery(ctx, trx, collection, cmd.query);
-    for (const key of keys) await writer.update(collection.collection, key, cmd.data, cmd.serverValues);
+    await writer.updateMany(collection.collection, keys, cmd.data, cmd.serverValues);
     return keys;
   });
 }

@@ -54,33 +54,47 @@ export async function insertReturningKeys(
   return keys;
 }
 
-/** Consecutive rows with the same columns, within the limits of one statement. */
+/**
+ * Consecutive rows within the limits of one statement. SQLite takes rows of the same columns
+ * only; PostgreSQL and MySQL take rows of different columns together, a column a row leaves
+ * out written as DEFAULT (knex does so for them), as a file's empty cells leave fields out;
+ * rows with a given key and rows without one never share a statement.
+ */
 function statementsOf(
   db: Knex | Knex.Transaction,
   rows: readonly Row[],
   primaryKey: string,
   options: InsertKeysOptions,
 ): Row[][] {
-  const maxRows = dialectOf(db) === 'sqlite3' ? MAX_SQLITE_ROWS : Infinity;
+  const isSqlite = dialectOf(db) === 'sqlite3';
+  const maxRows = isSqlite ? MAX_SQLITE_ROWS : Infinity;
   const chunks: Row[][] = [];
   let current: Row[] = [];
   let signature = '';
+  let columnsOfChunk = new Set<string>();
   let generated = 0;
   for (const row of rows) {
     const columns = Object.keys(row);
-    const rowSignature = columns.sort().join('\u0000');
+    // A given key and a generated one never share a statement (sequences, keys matched by order).
+    const rowSignature = isSqlite ? columns.sort().join('\u0000') : String(hasKey(row, primaryKey));
+    const added = columns.filter((c) => !columnsOfChunk.has(c)).length;
     const isGenerated = !hasKey(row, primaryKey);
     const full =
       current.length >= maxRows ||
-      (current.length + 1) * columns.length > MAX_BOUND_VALUES ||
+      (current.length + 1) * (columnsOfChunk.size + added) > MAX_BOUND_VALUES ||
       (isGenerated && generated > 0 && !options.hasIncreasingKeys);
     // `insert ... default values` takes one row per statement.
-    if (current.length > 0 && (rowSignature !== signature || full || columns.length === 0)) {
+    if (
+      current.length > 0 &&
+      (rowSignature !== signature || full || columns.length === 0 || columnsOfChunk.size === 0)
+    ) {
       chunks.push(current);
       current = [];
+      columnsOfChunk = new Set();
       generated = 0;
     }
     current.push(row);
+    for (const column of columns) columnsOfChunk.add(column);
     signature = rowSignature;
     if (isGenerated) generated += 1;
   }
@@ -142,6 +156,8 @@ function recordsetInsert(
   const [first] = rows;
   const columns = first === undefined ? [] : Object.keys(first);
   if (columns.length === 0) return undefined;
+  // A column missing from a row would be null here, not its default: such rows go as VALUES.
+  if (rows.some((row) => !sameColumns(row, columns))) return undefined;
   const names = columns.map((c) => `${JSON.stringify(c)}:`);
   const items: string[] = [];
   for (const row of rows) {
@@ -230,4 +246,9 @@ function normalize(key: unknown): string {
 function compareIntegers(a: Key, b: Key): number {
   const [x, y] = [BigInt(a), BigInt(b)];
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function sameColumns(row: Row, columns: readonly string[]): boolean {
+  const keys = Object.keys(row);
+  return keys.length === columns.length && columns.every((c) => c in row);
 }

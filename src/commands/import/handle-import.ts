@@ -1,13 +1,17 @@
+import type { Knex } from 'knex';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
-import { ForbiddenError, ServiceError, ServiceErrorList } from '../../errors.js';
+import { ForbiddenError, InvalidPayloadError, ServiceError, ServiceErrorList } from '../../errors.js';
 import { toPrimaryKey } from '../primary-key.js';
+import type { ItemWriter } from '../item-writer.js';
 import { runWrite } from '../run-write.js';
 import type { CommandContext, ImportCommand, Item, PrimaryKey } from '../types.js';
 import { readCsvItems } from './read-csv-items.js';
 import { readJsonItems } from './read-json-items.js';
 
 /** Items read from the file before their keys are looked up together. */
-export const IMPORT_BATCH_SIZE = 500;
+export const IMPORT_BATCH_SIZE = 2_000;
+
+const SAVEPOINT = 'svc_import_rows';
 
 /**
  * POST /utils/import/:collection (reference/audit-and-utils.md, "Import"): the file is parsed
@@ -22,7 +26,7 @@ export async function handleImport(
   ctx: CommandContext,
   batchSize = IMPORT_BATCH_SIZE,
 ): Promise<number> {
-  return runWrite(ctx, async (writer) => {
+  return runWrite(ctx, async (writer, trx) => {
     const collection = writer.collection(cmd.collection);
     requireImportAllowed(ctx, collection);
     const items = cmd.format === 'csv' ? readCsvItems(cmd.source, ctx.overview, collection) : readJsonItems(cmd.source);
@@ -32,21 +36,71 @@ export async function handleImport(
       const given = keys.filter((key): key is PrimaryKey => key !== undefined);
       // Existing rows, those of earlier batches included; then the keys this batch creates.
       const known = new Set((await writer.filterExisting(collection, given)).map(keyId));
+      let creates: { item: Item; row: number }[] = [];
+      let pending = new Set<string>();
       for (const [index, item] of batch.entries()) {
         row += 1;
         const key = keys[index];
-        try {
-          if (key !== undefined && known.has(keyId(key))) await writer.update(collection.collection, key, item);
-          else known.add(keyId((await writer.create(collection.collection, item)).key));
-        } catch (error) {
-          throw atRow(error, row);
+        if (key !== undefined && (known.has(keyId(key)) || pending.has(keyId(key)))) {
+          // An update (or a key repeated in the file): the creates before it go first.
+          for (const created of await createRows(writer, trx, collection.collection, creates))
+            known.add(keyId(created));
+          creates = [];
+          pending = new Set();
+        }
+        if (key !== undefined && known.has(keyId(key))) {
+          try {
+            await writer.update(collection.collection, key, item);
+          } catch (error) {
+            throw atRow(error, row);
+          }
+        } else {
+          creates.push({ item, row });
+          if (key !== undefined) pending.add(keyId(key));
         }
       }
+      for (const created of await createRows(writer, trx, collection.collection, creates)) known.add(keyId(created));
       // The journal of each batch is written with it: memory stays flat however long the file.
       await writer.flush();
     }
+    // Issue 13, bad input: an empty file (no bytes, a CSV header alone, `[]`) is refused.
+    if (row === 0) throw new InvalidPayloadError('The file contains no items');
     return row;
   });
+}
+
+/**
+ * Creates consecutive rows of the file together (one multi-row INSERT, the journal in bulk:
+ * ItemWriter.createMany) under a savepoint. If they fail, the savepoint is rolled back and
+ * the rows are created one by one to find the first failing row for the error; the import
+ * fails with it either way.
+ */
+async function createRows(
+  writer: ItemWriter,
+  trx: Knex.Transaction,
+  collection: string,
+  creates: readonly { item: Item; row: number }[],
+): Promise<PrimaryKey[]> {
+  if (creates.length === 0) return [];
+  await trx.raw(`SAVEPOINT ${SAVEPOINT}`);
+  try {
+    const results = await writer.createMany(
+      collection,
+      creates.map((c) => c.item),
+    );
+    await trx.raw(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+    return results.map((r) => r.key);
+  } catch (error) {
+    await trx.raw(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+    for (const { item, row } of creates) {
+      try {
+        await writer.create(collection, item);
+      } catch (rowError) {
+        throw atRow(rowError, row);
+      }
+    }
+    throw error;
+  }
 }
 
 /**

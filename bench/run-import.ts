@@ -1,0 +1,129 @@
+/**
+ * Import benchmark: POST /utils/import/:collection of a generated CSV or JSON file of ROWS
+ * rows (audit on: an activity row and a revision per item), streamed to the service as it is
+ * generated; prints rows/s end to end and, with SERVICE_PID, the service's peak RSS.
+ *   SERVICE_URL=http://127.0.0.1:8055 TOKEN=... ROWS=100000 FORMAT=csv node --import tsx bench/run-import.ts
+ * READS=1: also a read (GET of 10 items, 4 connections) for 5 s idle, then during the
+ * import: its p99 both ways. Works on any database the service runs on: it creates the collection `bench_import`
+ * through the schema API (once) and leaves the rows it imports there.
+ */
+import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+
+const SERVICE_URL = process.env['SERVICE_URL'] ?? 'http://127.0.0.1:8055';
+const TOKEN = process.env['TOKEN'] ?? 'bench-static-admin-token';
+const ROWS = Number(process.env['ROWS'] ?? 100_000);
+const FORMAT = process.env['FORMAT'] === 'json' ? 'json' : 'csv';
+const SERVICE_PID = process.env['SERVICE_PID'];
+const COLLECTION = 'bench_import';
+const READS = process.env['READS'] === '1';
+const auth = { Authorization: `Bearer ${TOKEN}` };
+
+async function ensureCollection(): Promise<void> {
+  const found = await fetch(`${SERVICE_URL}/collections/${COLLECTION}`, { headers: auth });
+  if (found.status === 200) return;
+  const field = (name: string, type: string) => ({ field: name, type, meta: { interface: 'input' }, schema: {} });
+  const res = await fetch(`${SERVICE_URL}/collections`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      collection: COLLECTION,
+      schema: {},
+      meta: {},
+      fields: [
+        {
+          field: 'id',
+          type: 'integer',
+          meta: { hidden: true },
+          schema: { is_primary_key: true, has_auto_increment: true },
+        },
+        field('title', 'string'),
+        field('status', 'string'),
+        field('views', 'integer'),
+        field('rating', 'float'),
+        field('body', 'text'),
+      ],
+    }),
+  });
+  if (res.status !== 200) throw new Error(`creating ${COLLECTION}: ${res.status} ${await res.text()}`);
+}
+
+/** The file, generated in chunks of 1,000 rows as the upload reads it. */
+function* fileChunks(): Generator<string> {
+  if (FORMAT === 'csv') yield 'title,status,views,rating,body\n';
+  else yield '[';
+  for (let start = 0; start < ROWS; start += 1000) {
+    const lines: string[] = [];
+    for (let i = start; i < Math.min(ROWS, start + 1000); i++) {
+      const body = `Row ${i}, with a comma and "quotes"`;
+      if (FORMAT === 'csv')
+        lines.push(`Imported ${i},draft,${i % 997},${(i % 50) / 10},"${body.replaceAll('"', '""')}"\n`);
+      else
+        lines.push(
+          (i === 0 ? '' : ',') +
+            JSON.stringify({ title: `Imported ${i}`, status: 'draft', views: i % 997, rating: (i % 50) / 10, body }),
+        );
+    }
+    yield lines.join('');
+  }
+  if (FORMAT === 'json') yield ']';
+}
+
+function rssMb(): number | undefined {
+  if (SERVICE_PID === undefined) return undefined;
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${SERVICE_PID}/status`, 'utf8'));
+  return match === null ? undefined : Math.round(Number(match[1]) / 1024);
+}
+
+/** GETs of 10 items on 4 connections for `duration` s, or until stopped. */
+function readLoad(duration: number): { stop(): void; done: Promise<autocannon.Result> } {
+  let stop = () => {};
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    const url = `${SERVICE_URL}/items/${COLLECTION}?limit=10`;
+    const instance = autocannon({ url, headers: auth, connections: 4, duration }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+    stop = () => instance.stop();
+  });
+  return { stop: () => stop(), done };
+}
+
+async function main(): Promise<void> {
+  await ensureCollection();
+  const boundary = `bench${Date.now()}`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.${FORMAT}"\r\nContent-Type: ${
+    FORMAT === 'csv' ? 'text/csv' : 'application/json'
+  }\r\n\r\n`;
+  const body = Readable.from(
+    (function* () {
+      yield head;
+      yield* fileChunks();
+      yield `\r\n--${boundary}--\r\n`;
+    })(),
+  );
+  const idle = READS ? await readLoad(5).done : undefined;
+  const busy = READS ? readLoad(3600) : undefined;
+  let peak = rssMb() ?? 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb() ?? 0)), 200);
+  const started = performance.now();
+  const res = await fetch(`${SERVICE_URL}/utils/import/${COLLECTION}`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    body: Readable.toWeb(body) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  const text = await res.text();
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  if (busy !== undefined) {
+    busy.stop();
+    const during = await busy.done;
+    console.log(`reads: p99 idle ${idle?.latency.p99} ms, during the import ${during.latency.p99} ms`);
+  }
+  if (res.status >= 300) throw new Error(`import: ${res.status} ${text.slice(0, 500)}`);
+  const rss = SERVICE_PID === undefined ? '' : `, service peak RSS ${peak} MB`;
+  console.log(`${FORMAT} ${ROWS} rows: ${seconds.toFixed(1)} s, ${Math.round(ROWS / seconds)} rows/s${rss}`);
+}
+
+await main();

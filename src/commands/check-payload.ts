@@ -1,0 +1,69 @@
+import type { Knex } from 'knex';
+import type { CollectionOverview } from '../../catalog/overview/types.js';
+import type { WritePermissions } from '../access/write-permissions.js';
+import { rulesOf } from './collection-rules.js';
+import type { CommentTargetContext } from './comment-target.js';
+import { applySpecialFields, withoutMaskedValues, withoutServerOwned } from './special-fields.js';
+import type { DebugLog, Item, PrimaryKey } from './types.js';
+import { validatePayload } from './validate-payload.js';
+
+/** What a payload is checked against: the caller's permissions, schema and read access. */
+export interface PayloadCheckContext extends CommentTargetContext {
+  readonly permissions: WritePermissions;
+  readonly log?: DebugLog;
+}
+
+/** One payload to check: `key` is the item updated, undefined for a create. */
+export interface PayloadToCheck {
+  readonly action: 'create' | 'update';
+  readonly payload: Item;
+  /** The service's own values over the client's (types.ts, CreateCommand `serverValues`). */
+  readonly serverValues?: Item;
+  readonly key?: PrimaryKey;
+}
+
+/**
+ * Steps 1–2 of the algorithm in commands/README.md for one item: the client's server-owned
+ * fields dropped, the permission hook (fields, presets, validation), keys that are not fields
+ * dropped, specials, column validation and the collection's own rules (collection-rules.ts).
+ * Returns the data to write, or throws the refusal.
+ */
+export async function checkWritePayload(
+  trx: Knex.Transaction,
+  ctx: PayloadCheckContext,
+  collection: CollectionOverview,
+  toCheck: PayloadToCheck,
+  now: Date,
+): Promise<Item> {
+  const { action, key } = toCheck;
+  const client = withoutServerOwned(collection, toCheck.payload, action);
+  const checked = await ctx.permissions.checkPayload(action, collection.collection, {
+    ...client,
+    ...toCheck.serverValues,
+  });
+  const data = applySpecialFields(
+    collection,
+    withoutMaskedValues(collection, withoutUnknownKeys(ctx, collection, checked)),
+    {
+      action,
+      accountability: ctx.accountability,
+      now,
+    },
+  );
+  const { user, role } = ctx.accountability;
+  validatePayload(ctx.overview, collection, data, { action, variables: { now, user, role } });
+  await rulesOf(collection.collection).check?.(trx, ctx, collection, data, key);
+  return data;
+}
+
+/**
+ * Directus 10 drops payload keys that are not fields of the collection (columns or
+ * aliases) instead of refusing them; they are noted at debug level. After the permission
+ * check, as there: a role limited to some fields is refused any other key (403).
+ */
+function withoutUnknownKeys(ctx: PayloadCheckContext, collection: CollectionOverview, payload: Item): Item {
+  const unknown = Object.keys(payload).filter((name) => collection.fields[name] === undefined);
+  if (unknown.length === 0) return payload;
+  ctx.log?.debug({ collection: collection.collection, keys: unknown }, 'payload keys that are not fields dropped');
+  return Object.fromEntries(Object.entries(payload).filter(([name]) => collection.fields[name] !== undefined));
+}

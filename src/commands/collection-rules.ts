@@ -1,0 +1,87 @@
+import type { Knex } from 'knex';
+import type { CollectionOverview } from '../../catalog/overview/types.js';
+import { ForbiddenError } from '../errors.js';
+import {
+  ACTIVITY_COLLECTION,
+  checkCommentPayload,
+  COMMENTS_COLLECTION,
+  deleteLinkedActivity,
+  mirrorCommentText,
+} from './comment-link.js';
+import { requireCommentTarget, type CommentTargetContext } from './comment-target.js';
+import type { Item, PrimaryKey } from './types.js';
+import { checkUserPayload, endSessionsOnUserWrite, USERS_COLLECTION } from './user-rules.js';
+
+/**
+ * The rules of particular system collections, on top of permissions and validation. Each
+ * hook runs inside the write's transaction; the after-hooks return the other collections
+ * they changed, for the cache purge.
+ */
+export interface CollectionRules {
+  /** After validation, before the row is written; `key`: the item updated, undefined for a create. */
+  readonly check?: (
+    trx: Knex.Transaction,
+    ctx: CommentTargetContext,
+    collection: CollectionOverview,
+    data: Item,
+    key: PrimaryKey | undefined,
+  ) => Promise<void>;
+  /** After an update's row is written: `data` as checked, `values` as written. */
+  readonly afterUpdate?: (trx: Knex.Transaction, key: PrimaryKey, data: Item, values: Item) => Promise<string[]>;
+  /** After rows are deleted. */
+  readonly afterDelete?: (trx: Knex.Transaction, keys: readonly PrimaryKey[]) => Promise<string[]>;
+}
+
+const NONE: CollectionRules = {};
+
+export const COLLECTION_RULES: Readonly<Record<string, CollectionRules>> = {
+  // user-rules.ts: password policy, tfa_secret, sessions ended on suspension or a new password.
+  [USERS_COLLECTION]: {
+    check: (trx, ctx, _collection, data) => checkUserPayload(trx, ctx.accountability, data),
+    afterUpdate: async (trx, key, data) => {
+      await endSessionsOnUserWrite(trx, key, data);
+      return [];
+    },
+  },
+  // comment-link.ts: linked ids reserved, the activity row follows its comment.
+  [COMMENTS_COLLECTION]: {
+    check: async (trx, ctx, collection, data, key) => {
+      checkCommentPayload(data);
+      await checkCommentTarget(trx, ctx, collection, data, key);
+    },
+    afterUpdate: async (trx, key, _data, values) =>
+      (await mirrorCommentText(trx, key, values)) ? [ACTIVITY_COLLECTION] : [],
+    afterDelete: async (trx, keys) => ((await deleteLinkedActivity(trx, keys)) ? [ACTIVITY_COLLECTION] : []),
+  },
+};
+
+/** The rules of a collection; none for most. */
+export function rulesOf(collection: string): CollectionRules {
+  return COLLECTION_RULES[collection] ?? NONE;
+}
+
+/**
+ * A comment created, or moved to another item, is on an item the caller may read, in a
+ * collection that exists (comment-target.ts); an update leaving `collection` and `item`
+ * alone keeps its target. A missing one is left to the database (both are NOT NULL).
+ */
+async function checkCommentTarget(
+  trx: Knex.Transaction,
+  ctx: CommentTargetContext,
+  collection: CollectionOverview,
+  data: Item,
+  key: PrimaryKey | undefined,
+): Promise<void> {
+  if (key !== undefined && data['collection'] === undefined && data['item'] === undefined) return;
+  const current =
+    key === undefined
+      ? undefined
+      : await trx(collection.collection)
+          .where(collection.primary, key)
+          .first<Record<string, unknown> | undefined>('collection', 'item');
+  if (key !== undefined && current === undefined) throw new ForbiddenError();
+  const target = data['collection'] ?? current?.['collection'];
+  const item = data['item'] ?? current?.['item'];
+  if (target === undefined || target === null || item === undefined || item === null) return;
+  await requireCommentTarget(trx, ctx, target, item);
+}

@@ -1,0 +1,53 @@
+import type { Knex } from 'knex';
+import { getFieldRelation } from '../../catalog/overview/lookup.js';
+import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
+import type { Accountability } from '../access/accountability.js';
+import { FULL_READ_ACCESS } from '../access/read-access.js';
+import { readItemsByKeys, type Query, type ReadContext } from '../query/index.js';
+import type { Item, PrimaryKey } from './types.js';
+
+export interface SnapshotContext {
+  readonly overview: SchemaOverview;
+  readonly accountability: Accountability;
+  readonly readLimits: ReadContext['limits'];
+}
+
+/**
+ * The item as the read side shows it (masked, typed, one-to-many aliases as arrays of the
+ * keys of their rows, none cut off by the nested limit), read inside the transaction with
+ * full access: a revision records the whole item whoever wrote it.
+ */
+export async function readSnapshot(
+  trx: Knex.Transaction,
+  ctx: SnapshotContext,
+  collection: CollectionOverview,
+  key: PrimaryKey,
+  fields: '*' | readonly string[],
+): Promise<Item> {
+  const [item] = await readSnapshots(trx, ctx, collection, [key], fields);
+  return item ?? {};
+}
+
+/** {@link readSnapshot} of many items in one read; in the order of `keys`, all of which exist. */
+export async function readSnapshots(
+  trx: Knex.Transaction,
+  ctx: SnapshotContext,
+  collection: CollectionOverview,
+  keys: readonly PrimaryKey[],
+  fields: '*' | readonly string[],
+): Promise<Item[]> {
+  if (fields.length === 0) return keys.map(() => ({}));
+  const names = fields === '*' ? Object.keys(collection.fields) : fields;
+  const aliases = names.filter((name) => getFieldRelation(ctx.overview, collection.collection, name)?.kind === 'o2m');
+  const query: Query = {
+    fields: fields === '*' ? ['*'] : [...fields],
+    deep: Object.fromEntries(aliases.map((alias) => [alias, { limit: -1 }])),
+  };
+  const context: ReadContext = {
+    db: trx,
+    overview: ctx.overview,
+    limits: { ...ctx.readLimits, queryLimitMax: Infinity },
+  };
+  const reader = { accountability: ctx.accountability, access: FULL_READ_ACCESS };
+  return readItemsByKeys(context, collection.collection, keys, query, reader);
+}
