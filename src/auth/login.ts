@@ -1,5 +1,6 @@
 import { InvalidCredentialsError, InvalidOtpError } from '../errors.js';
 import { dialectOf } from '../db/index.js';
+import { UserModel } from '../db/models/system-models.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserByEmail, type AuthUser } from './auth-user.js';
@@ -92,9 +93,9 @@ export async function openSession(
       user_agent: origin.userAgent,
       origin: origin.origin,
     });
-    await trx('svc_users')
-      .where('id', user.id)
-      .update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
+    await UserModel.query(trx)
+      .findById(user.id)
+      .patch({ lastAccess: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
     return token;
   });
   return grantTokens(ctx.config, user, refreshToken, mode);
