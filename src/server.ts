@@ -16,7 +16,7 @@ import { createApp } from './http/app.js';
 import { requestListener } from './http/fast-path.js';
 import { answerClientError } from './http/error-handler.js';
 import { createLogger, type Logger } from './logger/index.js';
-import { hashPassword } from './auth/passwords.js';
+import { hashPassword } from './access/passwords.js';
 import { createAuthServices, type AuthServices } from './auth/auth-context.js';
 import {
   FallbackCounterStore,

@@ -8,7 +8,7 @@ import type { RequestOrigin } from './authenticate.js';
 import { assertIpAllowed } from './ip-access.js';
 import { recordLoginFailure, resetLoginFailures } from './login-attempts.js';
 import { assertLoginAllowed, clearLoginLimit, recordLimitedFailure } from './login-limiter.js';
-import { verifyPassword } from './passwords.js';
+import { verifyPassword } from '../access/passwords.js';
 import { createSession, deleteExpiredSessions } from './sessions.js';
 import { stall } from './stall.js';
 import { isValidOtp } from './tfa.js';

@@ -4,8 +4,8 @@ import { SessionModel, UserModel } from '../db/models/system-models.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserByEmail } from './auth-user.js';
 import { assertAllowedUrl, linkWithToken, sendLinkMail } from './mail-link.js';
-import { hashPassword } from './passwords.js';
-import { assertPasswordPolicy } from './password-policy.js';
+import { hashPassword } from '../access/passwords.js';
+import { assertPasswordPolicy } from '../access/password-policy.js';
 import { signScopedToken, verifyScopedToken } from './scoped-token.js';
 import { stall } from './stall.js';
 

@@ -3,7 +3,7 @@ import { SettingsModel, UserModel } from '../db/models/system-models.js';
 import { createGuardrails, generateSecret, verify } from 'otplib';
 import { ForbiddenError, InvalidCredentialsError, InvalidPayloadError } from '../errors.js';
 import { findUserById, isUserId } from './auth-user.js';
-import { verifyPassword } from './passwords.js';
+import { verifyPassword } from '../access/passwords.js';
 
 // reference/auth.md, TFA: 16-char base32 secrets are 10 bytes, below otplib's default minimum.
 const SECRET_BYTES = 10;

@@ -15,7 +15,7 @@ import {
   snapshotSchema,
   type SchemaPromotionContext,
 } from '../../catalog/schema/index.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword } from '../access/passwords.js';
 import { RoleModel, UserModel } from '../db/models/system-models.js';
 import { ServiceError } from '../errors.js';
 import { SERVICE_VERSION } from '../version.js';

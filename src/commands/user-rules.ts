@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Accountability } from '../access/accountability.js';
-import { assertPasswordPolicy } from '../auth/password-policy.js';
+import { assertPasswordPolicy } from '../access/password-policy.js';
 import { SessionModel } from '../db/models/system-models.js';
 import { ForbiddenError } from '../errors.js';
 import type { Item, PrimaryKey } from './types.js';

@@ -27,7 +27,7 @@ import { aggregatedResolver, byIdResolver, listResolver, singletonResolver } fro
 import { GraphQLVoid } from './scalars.js';
 import { DELETE_MANY, DELETE_ONE } from './shared-types.js';
 import { addSystemRoots } from './system-roots.js';
-import type { SchemaAccess } from './schema-access.js';
+import type { SchemaAccess } from '../access/role-schema-access.js';
 
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
 
