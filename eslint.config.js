@@ -87,7 +87,6 @@ export default tseslint.config(
       '@typescript-eslint/no-redundant-type-constituents': 'off', // 1
       '@typescript-eslint/only-throw-error': 'off', // 1
       '@typescript-eslint/no-misused-spread': 'off', // 1
-      '@typescript-eslint/no-unnecessary-template-expression': 'off', // 1
       // Overflows the call stack on graphql/query-resolvers.ts (typescript-eslint 8).
       '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
     },
