@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { migrate } from './migrate.js';
+import { RoleModel, SettingsModel, UserModel } from '../src/db/models/system-models.js';
 
 export interface BootstrapOptions {
   readonly adminEmail: string | undefined;
@@ -27,22 +28,22 @@ const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
 export async function bootstrap(db: Knex, options: BootstrapOptions): Promise<BootstrapResult> {
   const appliedMigrations = await migrate(db);
   const createdAdmin = await db.transaction(async (trx) => {
-    const hasUsers = (await trx('svc_users').first('id')) !== undefined;
-    const hasSettings = (await trx('svc_settings').first('id')) !== undefined;
-    if (!hasSettings) await trx('svc_settings').insert({ id: 1 });
+    const hasUsers = (await UserModel.query(trx).select('id').first()) !== undefined;
+    const hasSettings = (await SettingsModel.query(trx).select('id').first()) !== undefined;
+    if (!hasSettings) await SettingsModel.query(trx).insert({ id: 1 });
     if (hasUsers) return undefined;
 
     const password = options.adminPassword ?? randomBytes(12).toString('base64url');
     const roleId = await ensureAdminRole(trx);
     const email = (options.adminEmail ?? DEFAULT_ADMIN_EMAIL).toLowerCase();
-    await trx('svc_users').insert({
+    await UserModel.query(trx).insert({
       id: randomUUID(),
       email,
       password: await options.hashPassword(password),
       role: roleId,
       status: 'active',
-      first_name: 'Admin',
-      last_name: 'User',
+      firstName: 'Admin',
+      lastName: 'User',
       token: options.adminToken ?? null,
     });
     return { email, password, isGenerated: options.adminPassword === undefined };
@@ -52,15 +53,15 @@ export async function bootstrap(db: Knex, options: BootstrapOptions): Promise<Bo
 }
 
 async function ensureAdminRole(trx: Knex.Transaction): Promise<string> {
-  const existing = await trx('svc_roles').where({ admin_access: true }).first<{ id: string } | undefined>('id');
+  const existing = await RoleModel.query(trx).where('admin_access', true).select('id').first();
   if (existing !== undefined) return existing.id;
   const id = randomUUID();
-  await trx('svc_roles').insert({
+  await RoleModel.query(trx).insert({
     id,
     name: ADMIN_ROLE_NAME,
     icon: 'verified',
-    admin_access: true,
-    app_access: true,
+    adminAccess: true,
+    appAccess: true,
   });
   return id;
 }

@@ -311,6 +311,11 @@ export class UnexpectedResponseError extends ServiceError<NoExtensions> {
 }
 
 /** Several errors reported together (e.g. one FAILED_VALIDATION per field). */
+/** `instanceof ServiceError`, narrowing to the base type rather than `ServiceError<any>`. */
+export function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof ServiceError;
+}
+
 export class ServiceErrorList extends Error {
   constructor(readonly errors: readonly ServiceError[]) {
     super(errors.map((e) => e.message).join(' '));

@@ -18,7 +18,7 @@ import { requestDoor } from './http/request-door.js';
 import { createMetrics } from './http/metrics.js';
 import { answerClientError } from './http/error-handler.js';
 import { createLogger, type Logger } from './logger/index.js';
-import { hashPassword } from './auth/passwords.js';
+import { hashPassword } from './access/passwords.js';
 import { createAuthServices, type AuthServices } from './auth/auth-context.js';
 import {
   FallbackCounterStore,

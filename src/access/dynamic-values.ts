@@ -55,9 +55,30 @@ const CALENDAR_UNITS: Readonly<Record<string, 'month' | 'year'>> = {
   years: 'year',
 };
 
+/** A dynamic variable of reference/query.md, parsed. */
+export type DynamicValue =
+  | { readonly kind: 'now'; /** `-1 year` of `$NOW(-1 year)`. */ readonly adjustment: string | undefined }
+  | {
+      readonly kind: 'user' | 'role';
+      /** `role.name` of `$CURRENT_USER.role.name`. */ readonly path: string | undefined;
+    };
+
+/**
+ * The one reader of `$NOW`, `$NOW(<adjustment>)`, `$CURRENT_USER[.path]` and
+ * `$CURRENT_ROLE[.path]` (paths of field names: letters, digits, `_`), for permissions and
+ * queries alike; undefined for any other text.
+ */
+export function parseDynamicValue(text: string): DynamicValue | undefined {
+  const now = NOW.exec(text);
+  if (now !== null) return { kind: 'now', adjustment: now[1] };
+  const variable = VARIABLE.exec(text);
+  if (variable === null) return undefined;
+  return { kind: variable[1] === 'CURRENT_USER' ? 'user' : 'role', path: variable[2] };
+}
+
 /** True for a string that is one of the dynamic variables of reference/query.md. */
 export function isDynamicValue(value: unknown): value is string {
-  return typeof value === 'string' && (NOW.test(value) || VARIABLE.test(value));
+  return typeof value === 'string' && parseDynamicValue(value) !== undefined;
 }
 
 /**
@@ -98,7 +119,10 @@ export function resolveDynamicValues<T>(value: T, context: DynamicContext): T {
 }
 
 function resolve(value: unknown, context: DynamicContext): unknown {
-  if (typeof value === 'string') return isDynamicValue(value) ? resolveVariable(value, context) : value;
+  if (typeof value === 'string') {
+    const variable = parseDynamicValue(value);
+    return variable === undefined ? value : resolveVariable(variable, value, context);
+  }
   if (Array.isArray(value)) return value.map((item) => resolve(item, context));
   if (isRecord(value)) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolve(item, context)]));
@@ -106,15 +130,14 @@ function resolve(value: unknown, context: DynamicContext): unknown {
   return value;
 }
 
-function resolveVariable(text: string, context: DynamicContext): unknown {
-  const now = NOW.exec(text);
-  if (now !== null) {
-    const date = now[1] === undefined ? context.now : adjustNow(context.now, now[1]);
+function resolveVariable(variable: DynamicValue, text: string, context: DynamicContext): unknown {
+  if (variable.kind === 'now') {
+    const date = variable.adjustment === undefined ? context.now : adjustNow(context.now, variable.adjustment);
     if (date === undefined) throw new Error(`Permission uses an invalid dynamic variable "${text}"`);
     return date.toISOString();
   }
-  const [, variable, path] = VARIABLE.exec(text) ?? [];
-  const isUser = variable === 'CURRENT_USER';
+  const { path } = variable;
+  const isUser = variable.kind === 'user';
   if (path === undefined) return isUser ? context.user : context.role;
   const values = isUser ? context.userValues : context.roleValues;
   if (!values.has(path)) throw new Error(`Permission uses "${text}", which was not loaded`);
@@ -127,8 +150,10 @@ export function collectDynamicPaths(value: unknown): DynamicPaths {
   const role = new Set<string>();
   const visit = (item: unknown): void => {
     if (typeof item === 'string') {
-      const [, variable, path] = VARIABLE.exec(item) ?? [];
-      if (path !== undefined) (variable === 'CURRENT_USER' ? user : role).add(path);
+      const variable = parseDynamicValue(item);
+      if (variable !== undefined && variable.kind !== 'now' && variable.path !== undefined) {
+        (variable.kind === 'user' ? user : role).add(variable.path);
+      }
     } else if (Array.isArray(item)) item.forEach(visit);
     else if (isRecord(item)) Object.values(item).forEach(visit);
   };

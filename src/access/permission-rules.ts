@@ -93,18 +93,29 @@ export const APP_ACCESS_PERMISSIONS: readonly PermissionRow[] = Object.freeze([
  * or JSON text (SQLite, MySQL), `fields` is CSV text. Undefined for an action we do not
  * know. Unreadable JSON throws: a permission is never silently widened or dropped.
  */
-export function parsePermissionRow(raw: Readonly<Record<string, unknown>>): PermissionRow | undefined {
-  const action = raw['action'];
+export function parsePermissionRow(raw: StoredPermissionRow): PermissionRow | undefined {
+  const action = raw.action;
   if (!(PERMISSION_ACTIONS as readonly unknown[]).includes(action)) return undefined;
-  const where = `svc_permissions row ${String(raw['id'])}`;
+  const where = `svc_permissions row ${String(raw.id)}`;
   return {
-    collection: String(raw['collection']),
+    collection: String(raw.collection),
     action: action as PermissionAction,
-    permissions: parseJsonObject(raw['permissions'], `${where}: permissions`),
-    validation: parseJsonObject(raw['validation'], `${where}: validation`),
-    presets: parseJsonObject(raw['presets'], `${where}: presets`),
-    fields: parseFields(raw['fields']),
+    permissions: parseJsonObject(raw.permissions, `${where}: permissions`),
+    validation: parseJsonObject(raw.validation, `${where}: validation`),
+    presets: parseJsonObject(raw.presets, `${where}: presets`),
+    fields: parseFields(raw.fields),
   };
+}
+
+/** The columns of a stored svc_permissions row that {@link parsePermissionRow} reads. */
+export interface StoredPermissionRow {
+  readonly id: unknown;
+  readonly collection: unknown;
+  readonly action: unknown;
+  readonly permissions?: unknown;
+  readonly validation?: unknown;
+  readonly presets?: unknown;
+  readonly fields?: unknown;
 }
 
 /**

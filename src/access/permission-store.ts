@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { PermissionModel } from '../db/models/system-models.js';
 import {
   compilePermissionRules,
   parsePermissionRow,
@@ -51,7 +52,7 @@ export class PermissionStore {
   }
 
   async #load(role: string | null, app: boolean): Promise<PermissionRules> {
-    const query = this.#db('svc_permissions').select(
+    const query = PermissionModel.query(this.#db).select(
       'id',
       'collection',
       'action',
@@ -60,10 +61,8 @@ export class PermissionStore {
       'presets',
       'fields',
     );
-    const raw = await (role === null ? query.whereNull('role') : query.where('role', role)).orderBy('id');
-    const rows = (raw as Record<string, unknown>[])
-      .map(parsePermissionRow)
-      .filter((r): r is PermissionRow => r !== undefined);
+    const stored = await (role === null ? query.whereNull('role') : query.where('role', role)).orderBy('id');
+    const rows = stored.map(parsePermissionRow).filter((r): r is PermissionRow => r !== undefined);
     return compilePermissionRules(rows, { app });
   }
 }

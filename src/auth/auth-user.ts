@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { QueryBuilder } from 'objection';
+import { UserModel } from '../db/models/system-models.js';
 
 /** What authentication needs to know about a user and its role. */
 export interface AuthUser {
@@ -16,28 +18,15 @@ export interface AuthUser {
   readonly ipAccess: string | null;
 }
 
-interface AuthUserRow {
-  id: string;
-  email: string | null;
-  password: string | null;
-  status: string;
-  provider: string;
-  tfa_secret: string | null;
-  role: string | null;
-  admin_access: unknown;
-  app_access: unknown;
-  ip_access: string | null;
-}
-
 /** The user with this e-mail address, compared case-insensitively (reference/auth.md, login 1). */
 export function findUserByEmail(db: Knex, email: string): Promise<AuthUser | undefined> {
-  return findUser(db, (q) => q.whereRaw('LOWER(??) = ?', ['u.email', email.toLowerCase()]));
+  return findUser(db, (q) => q.whereRaw('LOWER(??) = ?', ['svc_users.email', email.toLowerCase()]));
 }
 
 /** The user of this id; none for an id that is not a UUID (PostgreSQL would reject it outright). */
 export async function findUserById(db: Knex, id: string): Promise<AuthUser | undefined> {
   if (!isUserId(id)) return undefined;
-  return findUser(db, (q) => q.where('u.id', id));
+  return findUser(db, (q) => q.where('svc_users.id', id));
 }
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -53,49 +42,42 @@ export function findUserByExternalIdentifier(
   provider: string,
   identifier: string,
 ): Promise<AuthUser | undefined> {
-  return findUser(db, (q) => q.where({ 'u.provider': provider, 'u.external_identifier': identifier }));
+  return findUser(db, (q) => q.where({ 'svc_users.provider': provider, 'svc_users.external_identifier': identifier }));
 }
 
 /** The active user whose static token is `token` (reference/auth.md, Static tokens). */
 export function findActiveUserByToken(db: Knex, token: string): Promise<AuthUser | undefined> {
-  return findUser(db, (q) => q.where({ 'u.token': token, 'u.status': 'active' }));
+  return findUser(db, (q) => q.where({ 'svc_users.token': token, 'svc_users.status': 'active' }));
 }
 
 async function findUser(
   db: Knex,
-  where: (query: Knex.QueryBuilder) => Knex.QueryBuilder,
+  where: (query: QueryBuilder<UserModel>) => QueryBuilder<UserModel>,
 ): Promise<AuthUser | undefined> {
-  const row = await where(
-    db('svc_users as u')
-      .leftJoin('svc_roles as r', 'r.id', 'u.role')
-      .select(
-        'u.id',
-        'u.email',
-        'u.password',
-        'u.status',
-        'u.provider',
-        'u.tfa_secret',
-        'u.role',
-        'r.admin_access',
-        'r.app_access',
-        'r.ip_access',
-      ),
-  ).first<AuthUserRow | undefined>();
-  if (row === undefined) return undefined;
+  const user = await where(
+    UserModel.query(db)
+      .select(AUTH_USER_COLUMNS.map((c) => `svc_users.${c}`))
+      // A plain left join (a modifier selecting fewer role columns would make it a subquery).
+      .withGraphJoined('assignedRole'),
+  ).first();
+  if (user === undefined) return undefined;
+  const role = user.assignedRole ?? undefined;
   return {
-    id: row.id,
-    email: row.email,
-    password: row.password,
-    status: row.status,
-    provider: row.provider,
-    tfaSecret: row.tfa_secret,
-    role: row.role,
-    // SQLite and MySQL hand booleans back as 0/1; no role means no flags.
-    adminAccess: Boolean(row.admin_access),
-    appAccess: Boolean(row.app_access),
-    ipAccess: row.ip_access,
+    id: user.id,
+    email: user.email,
+    password: user.password,
+    status: user.status,
+    provider: user.provider,
+    tfaSecret: user.tfaSecret,
+    role: user.role,
+    // No role means no flags.
+    adminAccess: role?.adminAccess ?? false,
+    appAccess: role?.appAccess ?? false,
+    ipAccess: role?.ipAccess ?? null,
   };
 }
+
+const AUTH_USER_COLUMNS = ['id', 'email', 'password', 'status', 'provider', 'tfa_secret', 'role'] as const;
 
 /** svc_users.last_page holds at most this many characters. */
 export const LAST_PAGE_MAX_LENGTH = 255;
@@ -105,5 +87,5 @@ export const LAST_PAGE_MAX_LENGTH = 255;
  * written whatever their update permissions, and not an item write (no activity, no revision).
  */
 export async function trackLastPage(db: Knex, id: string, page: string): Promise<void> {
-  await db('svc_users').where('id', id).update({ last_page: page });
+  await UserModel.query(db).findById(id).patch({ lastPage: page });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { SessionModel, SettingsModel, UserModel } from '../db/models/system-models.js';
 import type { AuthContext } from './auth-context.js';
 import type { AuthUser } from './auth-user.js';
 
@@ -18,9 +19,12 @@ export async function recordLoginFailure(ctx: AuthContext, user: AuthUser): Prom
   const { count } = await ctx.counters.increment(failuresKey(user.id), null);
   if (count < allowed) return;
   await ctx.db.transaction(async (trx) => {
-    const suspended = await trx('svc_users').where({ id: user.id, status: 'active' }).update({ status: 'suspended' });
+    const suspended = await UserModel.query(trx)
+      .findById(user.id)
+      .where('status', 'active')
+      .patch({ status: 'suspended' });
     // As any suspension (commands/user-rules.ts): the user keeps no session.
-    if (suspended > 0) await trx('svc_sessions').where('user', user.id).delete();
+    if (suspended > 0) await SessionModel.query(trx).where('user', user.id).delete();
   });
   await ctx.invalidation.changed(['svc_users']);
   await ctx.counters.reset(failuresKey(user.id));
@@ -33,10 +37,8 @@ export function resetLoginFailures(ctx: AuthContext, userId: string): Promise<vo
 }
 
 async function readAllowedAttempts(db: Knex): Promise<number | null> {
-  const row = await db('svc_settings').first<{ auth_login_attempts: number | string | null } | undefined>(
-    'auth_login_attempts',
-  );
+  const row = await SettingsModel.query(db).select('auth_login_attempts').first();
   if (row === undefined) return DEFAULT_LOGIN_ATTEMPTS;
-  const value = row.auth_login_attempts === null ? null : Number(row.auth_login_attempts);
+  const value = row.authLoginAttempts === null ? null : Number(row.authLoginAttempts);
   return value === null || !Number.isFinite(value) || value < 1 ? null : value;
 }

@@ -1,5 +1,6 @@
 import { InvalidCredentialsError, InvalidOtpError } from '../errors.js';
 import { dialectOf } from '../db/index.js';
+import { UserModel } from '../db/models/system-models.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserByEmail, type AuthUser } from './auth-user.js';
@@ -7,7 +8,7 @@ import type { RequestOrigin } from './authenticate.js';
 import { assertIpAllowed } from './ip-access.js';
 import { recordLoginFailure, resetLoginFailures } from './login-attempts.js';
 import { assertLoginAllowed, clearLoginLimit, recordLimitedFailure } from './login-limiter.js';
-import { verifyPassword } from './passwords.js';
+import { verifyPassword } from '../access/passwords.js';
 import { createSession, deleteExpiredSessions } from './sessions.js';
 import { stall } from './stall.js';
 import { isValidOtp } from './tfa.js';
@@ -92,9 +93,9 @@ export async function openSession(
       user_agent: origin.userAgent,
       origin: origin.origin,
     });
-    await trx('svc_users')
-      .where('id', user.id)
-      .update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
+    await UserModel.query(trx)
+      .findById(user.id)
+      .patch({ lastAccess: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
     return token;
   });
   return grantTokens(ctx.config, user, refreshToken, mode);

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { ForbiddenError } from '../errors.js';
+import { SessionModel, UserModel } from '../db/models/system-models.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserByEmail } from './auth-user.js';
 import { assertAllowedUrl, linkWithToken, sendLinkMail } from './mail-link.js';
-import { hashPassword } from './passwords.js';
-import { assertPasswordPolicy } from './password-policy.js';
+import { hashPassword } from '../access/passwords.js';
+import { assertPasswordPolicy } from '../access/password-policy.js';
 import { signScopedToken, verifyScopedToken } from './scoped-token.js';
 import { stall } from './stall.js';
 
@@ -58,8 +59,8 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
     await assertPasswordPolicy(ctx.db, password);
     const hash = await hashPassword(password);
     await ctx.db.transaction(async (trx) => {
-      await trx('svc_users').where('id', user.id).update({ password: hash });
-      await trx('svc_sessions').where('user', user.id).delete();
+      await UserModel.query(trx).findById(user.id).patch({ password: hash });
+      await SessionModel.query(trx).where('user', user.id).delete();
     });
   } catch (error) {
     await stall(ctx.config.loginStallTimeMs, startedAt);

@@ -1,5 +1,6 @@
 import { InvalidCredentialsError, UserSuspendedError } from '../errors.js';
 import { dialectOf } from '../db/index.js';
+import { UserModel } from '../db/models/system-models.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserById } from './auth-user.js';
@@ -32,9 +33,8 @@ export async function refresh(
       ? await succeedSession(ctx.db, session, config.sessionCookie.ttlMs, config.sessionRefreshGracePeriodMs, origin)
       : await rotateSession(ctx.db, refreshToken, config.refreshTokenTtlMs);
   if (next === undefined) throw new InvalidCredentialsError();
-  await ctx
-    .db('svc_users')
-    .where('id', user.id)
-    .update({ last_access: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
+  await UserModel.query(ctx.db)
+    .findById(user.id)
+    .patch({ lastAccess: toDatabaseTimestamp(new Date(), dialectOf(ctx.db)) });
   return grantTokens(config, user, next, mode);
 }

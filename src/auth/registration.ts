@@ -3,6 +3,7 @@ import { handleCreate } from '../commands/create.js';
 import { handleUpdate } from '../commands/update.js';
 import type { CommandContext } from '../commands/types.js';
 import { USERS_COLLECTION } from '../commands/user-rules.js';
+import { SettingsModel } from '../db/models/system-models.js';
 import { ForbiddenError, InvalidPayloadError } from '../errors.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserByEmail } from './auth-user.js';
@@ -112,21 +113,19 @@ export async function verifyRegistration(
 }
 
 async function readRegistrationSettings(ctx: AuthContext): Promise<RegistrationSettings> {
-  const row = await ctx
-    .db('svc_settings')
-    .first<Record<string, unknown> | undefined>(
+  const row = await SettingsModel.query(ctx.db)
+    .select(
       'public_registration',
       'public_registration_verify_email',
       'public_registration_role',
       'public_registration_email_filter',
-    );
-  const filter = row?.['public_registration_email_filter'] ?? null;
+    )
+    .first();
+  // No settings row: the column defaults.
   return {
-    // SQLite and MySQL hand booleans back as 0/1; no settings row: the column defaults.
-    isOpen: Boolean(row?.['public_registration'] ?? false),
-    verifyEmail: Boolean(row?.['public_registration_verify_email'] ?? true),
-    role: typeof row?.['public_registration_role'] === 'string' ? row['public_registration_role'] : null,
-    // json columns come back as text on SQLite.
-    emailFilter: typeof filter === 'string' ? (JSON.parse(filter) as unknown) : filter,
+    isOpen: row?.publicRegistration ?? false,
+    verifyEmail: row?.publicRegistrationVerifyEmail ?? true,
+    role: row?.publicRegistrationRole ?? null,
+    emailFilter: row?.publicRegistrationEmailFilter ?? null,
   };
 }

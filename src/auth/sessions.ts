@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { customAlphabet } from 'nanoid';
 import { dialectOf } from '../db/index.js';
+import { SessionModel } from '../db/models/system-models.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { RequestOrigin } from './authenticate.js';
 
@@ -18,12 +19,12 @@ export interface Session {
 /** Inserts a session for `user` lasting `ttlMs` and returns its refresh token. */
 export async function createSession(db: Knex, user: string, ttlMs: number, origin: RequestOrigin): Promise<string> {
   const token = generateToken();
-  await db('svc_sessions').insert({
+  await SessionModel.query(db).insert({
     token,
     user,
     expires: inMs(db, ttlMs),
     ip: origin.ip,
-    user_agent: origin.userAgent,
+    userAgent: origin.userAgent,
     origin: origin.origin,
   });
   return token;
@@ -31,15 +32,11 @@ export async function createSession(db: Knex, user: string, ttlMs: number, origi
 
 /** The unexpired session of `token`, if any. */
 export async function findSession(db: Knex, token: string): Promise<Session | undefined> {
-  const row = await db('svc_sessions')
-    .where('token', token)
+  const row = await SessionModel.query(db)
+    .findById(token)
     .where('expires', '>', inMs(db, 0))
-    .first<{ token: string; user: string | null; next_token: string | null } | undefined>(
-      'token',
-      'user',
-      'next_token',
-    );
-  return row === undefined ? undefined : { token: row.token, user: row.user, nextToken: row.next_token };
+    .select('token', 'user', 'next_token');
+  return row === undefined ? undefined : { token: row.token, user: row.user, nextToken: row.nextToken };
 }
 
 /**
@@ -48,11 +45,11 @@ export async function findSession(db: Knex, token: string): Promise<Session | un
  */
 export async function rotateSession(db: Knex, token: string, ttlMs: number): Promise<string | undefined> {
   const next = generateToken();
-  const updated = await db('svc_sessions')
-    .where('token', token)
+  const updated = await SessionModel.query(db)
+    .findById(token)
     .where('expires', '>', inMs(db, 0))
     .whereNull('next_token')
-    .update({ token: next, expires: inMs(db, ttlMs) });
+    .patch({ token: next, expires: inMs(db, ttlMs) });
   return updated === 1 ? next : undefined;
 }
 
@@ -72,27 +69,25 @@ export async function succeedSession(
   if (session.nextToken !== null) return session.nextToken;
   if (session.user === null) return undefined;
   const next = await createSession(db, session.user, ttlMs, origin);
-  const updated = await db('svc_sessions')
-    .where('token', session.token)
+  const updated = await SessionModel.query(db)
+    .findById(session.token)
     .whereNull('next_token')
-    .update({ next_token: next, expires: inMs(db, graceMs) });
+    .patch({ nextToken: next, expires: inMs(db, graceMs) });
   if (updated === 1) return next;
   // A concurrent refresh won: use its successor, drop ours.
-  await db('svc_sessions').where('token', next).delete();
+  await SessionModel.query(db).deleteById(next);
   return (await findSession(db, session.token))?.nextToken ?? undefined;
 }
 
 /** Deletes the session of `token` (and its session-mode successor). Unknown tokens are ignored. */
 export async function deleteSession(db: Knex, token: string): Promise<void> {
-  const row = await db('svc_sessions')
-    .where('token', token)
-    .first<{ next_token: string | null } | undefined>('next_token');
-  const tokens = row?.next_token == null ? [token] : [token, row.next_token];
-  await db('svc_sessions').whereIn('token', tokens).delete();
+  const row = await SessionModel.query(db).findById(token).select('next_token');
+  const tokens = row?.nextToken == null ? [token] : [token, row.nextToken];
+  await SessionModel.query(db).findByIds(tokens).delete();
 }
 
 export async function deleteExpiredSessions(db: Knex): Promise<void> {
-  await db('svc_sessions').where('expires', '<=', inMs(db, 0)).delete();
+  await SessionModel.query(db).where('expires', '<=', inMs(db, 0)).delete();
 }
 
 /** Now plus `ms`, as the database stores timestamps. */

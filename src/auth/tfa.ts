@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
+import { SettingsModel, UserModel } from '../db/models/system-models.js';
 import { createGuardrails, generateSecret, verify } from 'otplib';
 import { ForbiddenError, InvalidCredentialsError, InvalidPayloadError } from '../errors.js';
 import { findUserById, isUserId } from './auth-user.js';
-import { verifyPassword } from './passwords.js';
+import { verifyPassword } from '../access/passwords.js';
 
 // reference/auth.md, TFA: 16-char base32 secrets are 10 bytes, below otplib's default minimum.
 const SECRET_BYTES = 10;
@@ -55,7 +56,7 @@ export interface TfaStore {
 }
 
 async function setTfaSecret(store: TfaStore, userId: string, secret: string | null): Promise<number> {
-  const updated = await store.db('svc_users').where('id', userId).update({ tfa_secret: secret });
+  const updated = await UserModel.query(store.db).findById(userId).patch({ tfaSecret: secret });
   if (updated > 0) await store.changed(['svc_users']);
   return updated;
 }
@@ -88,6 +89,6 @@ export async function disableTfaOf(store: TfaStore, userId: string): Promise<voi
 }
 
 async function readProjectName(db: Knex): Promise<string> {
-  const row = await db('svc_settings').first<{ project_name: string | null } | undefined>('project_name');
-  return row?.project_name ?? 'Content Data Service';
+  const row = await SettingsModel.query(db).select('project_name').first();
+  return row?.projectName ?? 'Content Data Service';
 }

@@ -15,8 +15,9 @@ import {
   snapshotSchema,
   type SchemaPromotionContext,
 } from '../../catalog/schema/index.js';
-import { assertPasswordPolicy } from '../auth/password-policy.js';
-import { hashPassword } from '../auth/passwords.js';
+import { assertPasswordPolicy } from '../access/password-policy.js';
+import { hashPassword } from '../access/passwords.js';
+import { RoleModel, UserModel } from '../db/models/system-models.js';
 import { ServiceError } from '../errors.js';
 import { SERVICE_VERSION } from '../version.js';
 import { EXPORT_QUERY_FORMATS } from '../files/export/export-formats.js';
@@ -138,12 +139,12 @@ export function buildProgram(
       run(async ({ db }) => {
         const id = randomUUID();
         const isAdmin = options.admin === true;
-        await db('svc_roles').insert({
+        await RoleModel.query(db).insert({
           id,
           name: options.name,
           icon: 'supervised_user_circle',
-          admin_access: isAdmin,
-          app_access: isAdmin,
+          adminAccess: isAdmin,
+          appAccess: isAdmin,
         });
         print(id);
       }),
@@ -162,12 +163,12 @@ export function buildProgram(
         if (!/^[^@\s]+@[^@\s]+$/.test(email))
           throw new CliError(`Invalid e-mail address "${options.email}"`, EXIT.usage);
         const role = await findRole(db, options.role);
-        if ((await db('svc_users').whereRaw('lower(email) = ?', [email]).first('id')) !== undefined) {
+        if ((await UserModel.query(db).whereRaw('lower(email) = ?', [email]).select('id').first()) !== undefined) {
           throw new CliError(`A user with e-mail "${email}" exists already`, EXIT.failed);
         }
         await assertPasswordPolicy(db, options.password);
         const id = randomUUID();
-        await db('svc_users').insert({
+        await UserModel.query(db).insert({
           id,
           email,
           password: await hashPassword(options.password),
@@ -185,9 +186,9 @@ export function buildProgram(
     .action((options: { email: string; password: string }) =>
       run(async ({ db }) => {
         await assertPasswordPolicy(db, options.password);
-        const changed = await db('svc_users')
+        const changed = await UserModel.query(db)
           .whereRaw('lower(email) = ?', [options.email.trim().toLowerCase()])
-          .update({ password: await hashPassword(options.password) });
+          .patch({ password: await hashPassword(options.password) });
         if (changed === 0) throw new CliError(`No user with e-mail "${options.email}"`, EXIT.failed);
         print('password changed');
       }),
@@ -271,7 +272,7 @@ async function readSnapshotFile(file: string): Promise<unknown> {
 }
 
 async function findRole(db: CliContext['db'], role: string): Promise<string> {
-  const rows = await db('svc_roles').select<{ id: string; name: string }[]>('id', 'name');
+  const rows = await RoleModel.query(db).select('id', 'name');
   const found = rows.filter((r) => r.id === role || r.name === role);
   const [first] = found;
   if (first === undefined) throw new CliError(`No role "${role}"`, EXIT.failed);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword } from '../access/passwords.js';
 import { isMaskedField, MASK } from './journal/mask.js';
 import type { Item } from './types.js';
 

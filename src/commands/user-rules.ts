@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Accountability } from '../access/accountability.js';
-import { assertPasswordPolicy } from '../auth/password-policy.js';
+import { assertPasswordPolicy } from '../access/password-policy.js';
+import { SessionModel } from '../db/models/system-models.js';
 import { ForbiddenError } from '../errors.js';
 import type { Item, PrimaryKey } from './types.js';
 
@@ -31,5 +32,5 @@ export async function checkUserPayload(
  */
 export async function endSessionsOnUserWrite(trx: Knex.Transaction, key: PrimaryKey, data: Item): Promise<void> {
   const leavesActive = 'status' in data && data['status'] !== 'active';
-  if (leavesActive || 'password' in data) await trx('svc_sessions').where('user', key).delete();
+  if (leavesActive || 'password' in data) await SessionModel.query(trx).where('user', key).delete();
 }

@@ -10,7 +10,7 @@ export function renderConfigurationDoc(): string {
     (section) =>
       `## ${section.title}\n\n| variable | default | meaning |\n|---|---|---|\n${section.settings.map(row).join('\n')}\n`,
   );
-  return `${[HEADER, ...sections].join('\n')}`;
+  return [HEADER, ...sections].join('\n');
 }
 
 const HEADER = `# Configuration

@@ -42,8 +42,8 @@ class ReplicaRouter {
       }
     }
     for (let tried = 0; tried < this.replicas.length; tried += 1) {
-      const replica = this.replicas[this.next++ % this.replicas.length]!;
-      if (replica.downUntil <= now) return replica.db;
+      const replica = this.replicas[this.next++ % this.replicas.length];
+      if (replica !== undefined && replica.downUntil <= now) return replica.db;
     }
     return undefined;
   }

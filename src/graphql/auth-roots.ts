@@ -9,7 +9,7 @@ import {
 import { disableTfa, enableTfa, generateTfa, type TfaStore } from '../auth/tfa.js';
 import { InvalidCredentialsError } from '../errors.js';
 import type { AuthOperations, GraphqlContext, TokenData } from './context.js';
-import { canWrite, type SchemaAccess } from './schema-access.js';
+import { canWrite, type SchemaAccess } from '../access/role-schema-access.js';
 import { GraphQLBigInt } from './scalars.js';
 
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;

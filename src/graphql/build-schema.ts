@@ -30,7 +30,7 @@ import { addSubscriptionRoot, type SubscriptionContext } from './subscription-ro
 import { addSystemRoots } from './system-roots.js';
 import { addVersionRoots } from './version-roots.js';
 import { addHistoryRoots } from './history-roots.js';
-import type { SchemaAccess } from './schema-access.js';
+import type { SchemaAccess } from '../access/role-schema-access.js';
 
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
 

@@ -34,7 +34,7 @@ import {
   STRING_FILTER_OPERATORS,
 } from './shared-types.js';
 import { GraphQLBigInt, GraphQLDate, GraphQLHash, GraphQLJSON } from './scalars.js';
-import { canWrite, canWriteField, type SchemaAccess } from './schema-access.js';
+import { canWrite, canWriteField, type SchemaAccess } from '../access/role-schema-access.js';
 import './type-meta.js';
 
 type Item = Readonly<Record<string, unknown>>;

@@ -13,7 +13,7 @@ import { historyOptions, parseFilter, readItemHistory, readRevisionDiff } from '
 import { InvalidPayloadError } from '../errors.js';
 import type { GraphqlContext } from './context.js';
 import { GraphQLJSON } from './scalars.js';
-import type { SchemaAccess } from './schema-access.js';
+import type { SchemaAccess } from '../access/role-schema-access.js';
 
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
 

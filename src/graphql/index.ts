@@ -14,7 +14,10 @@ export { EVENT_ENUM, type SubscriptionContext } from './subscription-roots.js';
 /** The schemas per (role, schema version): built on first use, rebuilt when the version moves. */
 export { SchemaStore } from './schema-store.js';
 
-/** What a role may use in its schema; admins get one shared schema, other roles per role. */
+/**
+ * What a role may use in its schema (access/role-schema-access.ts), re-exported for the callers
+ * that still import it from here (http/openapi-fixed-routes.ts).
+ */
 export {
   canWrite,
   canWriteField,
@@ -22,7 +25,7 @@ export {
   readOnlySchemaAccess,
   schemaAccessOf,
   type SchemaAccess,
-} from './schema-access.js';
+} from '../access/role-schema-access.js';
 
 /**
  * Which collections a role reads as items, which of their fields, and their relations: the

@@ -1,6 +1,6 @@
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import { buildSchemas, type BuildOptions, type ScopedSchemas } from './build-schema.js';
-import type { SchemaAccess } from './schema-access.js';
+import type { SchemaAccess } from '../access/role-schema-access.js';
 
 /**
  * The schemas per (role, schema version) (DESIGN.md, GraphQL): built on a role's first

@@ -24,7 +24,7 @@ import { createRelation, deleteRelation, updateRelation } from '../../catalog/dd
 import { toServiceCollectionName } from '../../catalog/system/definitions.js';
 import { canReadCollection, FULL_READ_ACCESS } from '../access/read-access.js';
 import { readableSchemaObjects } from '../access/schema-objects.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../access/passwords.js';
 import { handleCreateComment, handleDeleteComment, handleUpdateComment } from '../commands/comments.js';
 import { handleRevert } from '../commands/revert.js';
 import { handleSort } from '../commands/sort.js';
@@ -38,7 +38,7 @@ import { toPayload } from './input-values.js';
 import { readOne } from './mutation-resolvers.js';
 import { selectionQuery } from './query-resolvers.js';
 import { GraphQLJSON, GraphQLVoid } from './scalars.js';
-import { canWrite, type SchemaAccess } from './schema-access.js';
+import { canWrite, type SchemaAccess } from '../access/role-schema-access.js';
 import { DELETE_ONE } from './shared-types.js';
 import {
   DELETE_COLLECTION,

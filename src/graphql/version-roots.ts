@@ -17,7 +17,7 @@ import type { GraphqlContext } from './context.js';
 import { readOne } from './mutation-resolvers.js';
 import { selectionQuery } from './query-resolvers.js';
 import { GraphQLJSON } from './scalars.js';
-import { canWrite, type SchemaAccess } from './schema-access.js';
+import { canWrite, type SchemaAccess } from '../access/role-schema-access.js';
 import { DELETE_ONE } from './shared-types.js';
 
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;

@@ -86,7 +86,7 @@ export class Metrics {
         this.reset();
         const depth = await jobs.depth().catch(() => undefined);
         if (depth === undefined) return;
-        for (const [state, count] of Object.entries(depth)) this.set({ state }, count);
+        for (const state of ['waiting', 'active', 'delayed'] as const) this.set({ state }, depth[state]);
       },
     });
   }
@@ -148,7 +148,7 @@ export function createMetrics(
 export function metricsRoute(metrics: Metrics, config: Config): RequestHandler {
   const tokens = config.metrics.tokens.map((token) => Buffer.from(token));
   return async (req, res) => {
-    if (req.accountability.admin !== true && !hasMetricsToken(req.get('authorization'), tokens)) {
+    if (!req.accountability.admin && !hasMetricsToken(req.get('authorization'), tokens)) {
       throw new ForbiddenError();
     }
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());

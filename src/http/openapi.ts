@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import type { Config } from '../config/index.js';
-import { canWrite, CollectionTypes, type SchemaAccess } from '../graphql/index.js';
+import { canWrite, type SchemaAccess } from '../access/role-schema-access.js';
+import { CollectionTypes } from '../graphql/index.js';
 import { FILES_COLLECTION } from '../files/file-library.js';
 import { SERVICE_VERSION } from '../version.js';
 import {

@@ -10,7 +10,7 @@ import type { PermissionStore } from '../access/permission-store.js';
 import type { AuthServices } from '../auth/auth-context.js';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
-import { ServiceError } from '../errors.js';
+import { isServiceError, ServiceError } from '../errors.js';
 import {
   OperationPreparer,
   SchemaStore,
@@ -205,7 +205,7 @@ function graphqlServer(deps: WebsocketDeps) {
               contextValue,
             } as ExecutionArgs;
           } catch (error) {
-            if (error instanceof ServiceError) {
+            if (isServiceError(error)) {
               if (error.code === 'TOKEN_EXPIRED') socket.close(4401, error.code);
               return [toGraphqlError(error)];
             }

@@ -38,6 +38,11 @@ function dialectOfContext(ctx: ReadContext): Dialect {
   return dialectFor(dialectOf(ctx.db));
 }
 
+/** Whether the database writes a read's JSON answer itself (compileReadJson: PostgreSQL). */
+function writesJson(ctx: ReadContext): boolean {
+  return dialectOfContext(ctx).writesJsonOutput;
+}
+
 /**
  * The items (or aggregate rows) a query selects, in one statement however deep the nesting
  * (reference/query.md). Unknown collection or nothing readable: FORBIDDEN.
@@ -65,7 +70,7 @@ export async function readItemsJson(
   query: Query,
   reader: Reader,
 ): Promise<string | null> {
-  if (dialectOf(ctx.db) !== 'pg' || isAggregateQuery(query)) return null;
+  if (!writesJson(ctx) || isAggregateQuery(query)) return null;
   return selectJson(ctx, buildReadAst(buildContext(ctx, reader), collection, query));
 }
 
@@ -77,7 +82,7 @@ export async function readItemJsonByKey(
   query: Query,
   reader: Reader,
 ): Promise<string | null> {
-  if (dialectOf(ctx.db) !== 'pg') return null;
+  if (!writesJson(ctx)) return null;
   const list = await selectJson(ctx, keysAst(ctx, reader, collection, [key], singleItemQuery(query)));
   if (list === null) return null;
   // One key selects one row at most: `[{...}]`, or `[]` when missing or not readable.
@@ -125,7 +130,7 @@ export async function readItemsByKeys(
   reader: Reader,
 ): Promise<Item[]> {
   const ast = keysAst(ctx, reader, collection, keys, query);
-  if (keys.length === 1 && dialectOf(ctx.db) === 'pg') {
+  if (keys.length === 1 && writesJson(ctx)) {
     // One key needs no reordering: PostgreSQL's JSON of the item (a prepared statement, no
     // shaping) parses to the same item. Writes read their revisions and answers this way.
     const json = await selectJson(ctx, ast);

@@ -6,7 +6,7 @@ import { canReadCollection } from '../access/read-access.js';
 import type { Change } from '../commands/change-set.js';
 import type { PrimaryKey } from '../commands/types.js';
 import type { Config } from '../config/index.js';
-import { ServiceError } from '../errors.js';
+import { isServiceError, ServiceError } from '../errors.js';
 import {
   queryLimits,
   readerOf,
@@ -125,7 +125,7 @@ export class LiveReads {
       let caller = callers.get(connection);
       if (caller === undefined) {
         caller = connection.caller().catch((error: unknown) => {
-          if (error instanceof ServiceError) connection.end(error);
+          if (isServiceError(error)) connection.end(error);
           else this.deps.logger.warn({ err: error }, 'live data: caller not authenticated again');
           return undefined;
         });

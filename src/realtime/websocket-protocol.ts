@@ -20,6 +20,7 @@ import {
   InvalidCredentialsError,
   InvalidPayloadError,
   LimitExceededError,
+  isServiceError,
   ServiceError,
 } from '../errors.js';
 import { parseQuery, queryLimits, readerOf, readItems, type Query } from '../query/index.js';
@@ -166,7 +167,7 @@ export class WebsocketSession {
       if (type === 'items') return await this.#items(message, uid);
       throw new InvalidPayloadError(`Unknown message type "${type}"`);
     } catch (error) {
-      if (error instanceof ServiceError) return this.#sendError(type, uid, error);
+      if (isServiceError(error)) return this.#sendError(type, uid, error);
       this.deps.logger.warn({ err: error }, 'websocket: message failed');
       this.#sendError(type, uid, new InternalServerError());
     }

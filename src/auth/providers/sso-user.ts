@@ -3,6 +3,7 @@ import { handleUpdate } from '../../commands/update.js';
 import type { CommandContext } from '../../commands/types.js';
 import { USERS_COLLECTION } from '../../commands/user-rules.js';
 import type { AuthProviderConfig } from '../../config/index.js';
+import { UserModel } from '../../db/models/system-models.js';
 import { InvalidCredentialsError, RecordNotUniqueError } from '../../errors.js';
 import type { Logger } from '../../logger/index.js';
 import type { AuthContext } from '../auth-context.js';
@@ -53,11 +54,11 @@ async function linkOrCreate(
   if (holder !== undefined) {
     const mayLink = provider.linkVerifiedEmail && profile['email_verified'] === true && holder.provider === 'default';
     if (!mayLink) throw refuse('the e-mail address belongs to another user');
-    const linked = await ctx
-      .db('svc_users')
-      .where({ id: holder.id, provider: 'default' })
+    const linked = await UserModel.query(ctx.db)
+      .findById(holder.id)
+      .where('provider', 'default')
       .whereNull('external_identifier')
-      .first('id');
+      .select('id');
     if (linked === undefined) throw refuse('the user of this e-mail address is already linked');
     await writeUser(refuse, () =>
       handleUpdate(

@@ -232,8 +232,8 @@ export function outputSize(
   const scaleW = t.width === undefined ? undefined : t.width / width;
   const scaleH = t.height === undefined ? undefined : t.height / height;
   let scale: number;
-  if (scaleW === undefined || scaleH === undefined) scale = (scaleW ?? scaleH)!;
-  else if ((t.fit ?? 'cover') === 'cover' || t.fit === 'contain') return { width: t.width!, height: t.height! };
+  if (scaleW === undefined || scaleH === undefined) scale = scaleW ?? scaleH ?? 1;
+  else if ((t.fit ?? 'cover') === 'cover' || t.fit === 'contain') return { width: t.width ?? 0, height: t.height ?? 0 };
   else scale = t.fit === 'inside' ? Math.min(scaleW, scaleH) : Math.max(scaleW, scaleH);
   if (t.withoutEnlargement === true) scale = Math.min(scale, 1);
   return { width: Math.round(width * scale), height: Math.round(height * scale) };

@@ -23,15 +23,14 @@ import {
   OperationPreparer,
   plainError,
   rootFieldNames,
-  schemaAccessOf,
   SchemaStore,
   toGraphqlError,
   type GraphqlContext,
   type Scope,
-  type SchemaAccess,
   type ScopedSchemas,
   type SystemServices,
 } from '../../graphql/index.js';
+import { schemaAccessOf, type SchemaAccess } from '../../access/role-schema-access.js';
 import type { Logger } from '../../logger/index.js';
 import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { commandContext } from '../../commands/command-context.js';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { nanoid } from 'nanoid';
-import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../../access/passwords.js';
 import { InvalidQueryError } from '../../errors.js';
 import { readBody, readRequiredString } from '../payload.js';
 

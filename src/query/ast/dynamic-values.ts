@@ -1,10 +1,14 @@
 import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { findField, getFieldRelation } from '../../../catalog/overview/lookup.js';
-import { adjustNow } from '../../access/dynamic-values.js';
+import { adjustNow, parseDynamicValue } from '../../access/dynamic-values.js';
 import { InvalidQueryError } from '../../errors.js';
 import type { BuildContext } from './build-context.js';
 import type { LookupStep, Value } from './nodes.js';
 
+/**
+ * A string that means a dynamic variable, well formed or not: a malformed one (`$NOW(soon)`,
+ * `$CURRENT_USER.no field`) is INVALID_QUERY, never compared as text.
+ */
 export function isDynamicValue(value: unknown): value is string {
   return typeof value === 'string' && /^\$(NOW|CURRENT_USER|CURRENT_ROLE)\b/.test(value);
 }
@@ -14,18 +18,17 @@ export function isDynamicValue(value: unknown): value is string {
  * `$CURRENT_ROLE[.path]`. Paths are looked up in the same statement (no extra round trip).
  */
 export function resolveDynamicValue(ctx: BuildContext, text: string): Value {
-  const now = /^\$NOW(?:\((.*)\))?$/.exec(text);
-  if (now !== null) {
-    const adjustment = now[1];
+  const variable = parseDynamicValue(text);
+  if (variable === undefined) throw new InvalidQueryError(`Invalid dynamic variable "${text}"`);
+  if (variable.kind === 'now') {
+    const { adjustment } = variable;
     const date = adjustment === undefined ? ctx.now : adjustDate(ctx.now, adjustment, text);
     return { kind: 'literal', value: date, type: 'timestamp' };
   }
-  const variable = /^\$(CURRENT_USER|CURRENT_ROLE)(?:\.(.+))?$/.exec(text);
-  if (variable === null) throw new InvalidQueryError(`Invalid dynamic variable "${text}"`);
-  const isUser = variable[1] === 'CURRENT_USER';
+  const isUser = variable.kind === 'user';
   const key = isUser ? ctx.accountability.user : ctx.accountability.role;
   const collection = isUser ? 'svc_users' : 'svc_roles';
-  const path = variable[2];
+  const { path } = variable;
   if (path === undefined) return { kind: 'literal', value: key, type: 'uuid' };
   const steps = lookupSteps(ctx.overview, collection, path.split('.'), text);
   if (key === null) return { kind: 'literal', value: null, type: 'unknown' };

@@ -52,7 +52,7 @@ export function compileRead(dialect: Dialect, ast: ReadAst): CompiledSql {
  * at once (bench/README.md: cheaper than json_build_object and json_agg per level).
  */
 export function compileReadJson(dialect: Dialect, ast: ReadAst): CompiledSql {
-  invariant(dialect.name === 'pg', 'JSON output is written by PostgreSQL');
+  invariant(dialect.writesJsonOutput, 'JSON output is written by PostgreSQL');
   const compiler = new ReadCompiler(new SqlWriter(dialect), true);
   compiler.jsonRoot(ast);
   return compiler.w.finish();
@@ -69,7 +69,7 @@ class ReadCompiler {
   /** SELECT c0, c1, ... FROM root [LATERAL ...] WHERE ... ORDER BY ... LIMIT ... */
   root(ast: ReadAst): void {
     const { w } = this;
-    if (w.dialect.name === 'mysql' && ast.level.sort.some(repeatsSubquery)) {
+    if (w.dialect.sortsNullablePathsInDerivedRoot && ast.level.sort.some(repeatsSubquery)) {
       this.derivedRoot(ast);
       return;
     }
@@ -247,7 +247,7 @@ class ReadCompiler {
         return;
       case 'o2m':
         if (this.json) this.relatedRecords(scope.alias, node);
-        else if (w.dialect.name === 'pg') this.lateral(scope, node);
+        else if (w.dialect.hasLateralLists) this.lateral(scope, node);
         else this.subquery(scope.alias, node);
         return;
       case 'a2o':
@@ -315,22 +315,18 @@ class ReadCompiler {
     };
     const join: Emit = () => writeJoin(w, parent, scope.alias, node.relation);
     const { level } = node;
-    switch (w.dialect.name) {
-      case 'mysql':
-        w.raw('select coalesce(json_arrayagg(');
+    w.raw(`select coalesce(${w.dialect.jsonListFunction}(`);
+    switch (w.dialect.listAggregation) {
+      case 'inline':
         element(w);
         this.orderBy(scope.alias, level.sort);
         w.dialect.limitOffset(w, level.limit, level.offset);
         w.raw('), ').raw(w.dialect.emptyJsonArray).raw(')');
         this.from(scope, node.relation.target, join, level.filter);
         return;
-      case 'pg':
-      case 'sqlite3': {
+      case 'derived': {
         const derived = this.aliases.next('x');
-        const isTuple = node.children !== null;
-        w.raw(w.dialect.name === 'pg' ? 'select coalesce(json_agg(' : 'select coalesce(json_group_array(');
-        if (w.dialect.name === 'sqlite3' && isTuple) w.raw('json(').column(derived, 'v').raw(')');
-        else w.column(derived, 'v');
+        w.dialect.listElement(w, () => w.column(derived, 'v'), node.children !== null);
         this.derivedOrder(derived, level);
         w.raw('), ').raw(w.dialect.emptyJsonArray).raw(') as ').id('v').raw(' from (select ');
         element(w);
@@ -343,7 +339,7 @@ class ReadCompiler {
         return;
       }
       default:
-        assertNever(w.dialect.name);
+        assertNever(w.dialect.listAggregation);
     }
   }
 

@@ -4,12 +4,31 @@ import type { DateFunction, Literal, MatchMode, SortPick } from '../ast/nodes.js
 import type { Emit, SqlWriter } from './sql-writer.js';
 
 /**
- * What differs between PostgreSQL, MySQL/MariaDB and SQLite at the level of one expression.
- * The statement's structure lives in the shared compiler (compile-read.ts), which switches on
- * `name` where the dialects take different shapes.
+ * What differs between PostgreSQL, MySQL/MariaDB and SQLite: one expression's SQL, and the few
+ * shapes of a whole statement the shared compiler (compile-read.ts) takes per database. The
+ * compiler asks these questions; it never branches on `name`.
  */
 export interface Dialect {
   readonly name: DbClient;
+  /** o2m lists as `LEFT JOIN LATERAL` (PostgreSQL); correlated subqueries otherwise. */
+  readonly hasLateralLists: boolean;
+  /**
+   * A nullable sort value through a many-to-one is read in a derived root table (MariaDB would
+   * write its correlated subquery twice: `v is null, v`).
+   */
+  readonly sortsNullablePathsInDerivedRoot: boolean;
+  /** The one-row JSON answer of compileReadJson (PostgreSQL). */
+  readonly writesJsonOutput: boolean;
+  /**
+   * How an o2m list aggregates: `inline` = the aggregate orders and limits itself
+   * (JSON_ARRAYAGG(... ORDER BY ... LIMIT), MySQL/MariaDB, whose derived tables cannot see the
+   * parent row); `derived` = over a derived table that applies the window first.
+   */
+  readonly listAggregation: 'inline' | 'derived';
+  /** The JSON array aggregate function (json_agg, json_group_array, json_arrayagg). */
+  readonly jsonListFunction: string;
+  /** An element of a `derived` list aggregate: the derived column (SQLite reads tuples' text as JSON). */
+  listElement(w: SqlWriter, column: Emit, isTuple: boolean): void;
   quoteId(name: string): string;
   /** A filter value as the driver should bind it for a column of `type`. */
   bind(value: Literal, type: FieldType): unknown;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { hashPassword } from '../../../src/auth/passwords.js';
+import { hashPassword } from '../../../src/access/passwords.js';
 import { describeEachDatabase } from '../../support/server.js';
 import { postJson } from '../auth/helpers.js';
 import { asAdmin, call, createCaller, dataOf, expectForbidden, grant, type Caller } from './permission-helpers.js';

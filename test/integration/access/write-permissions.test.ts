@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyPassword } from '../../../src/auth/passwords.js';
+import { verifyPassword } from '../../../src/access/passwords.js';
 import { describeEachDatabase } from '../../support/server.js';
 import { ARTICLE_TABLES, countRows, createCommandSchema } from '../commands/schema.js';
 import { waitForExport } from '../files/export-status.js';

@@ -267,7 +267,11 @@ describeEachDatabase(
 function countUserReads(db: Knex, id: string) {
   let count = 0;
   const onQuery = (query: { sql: string; bindings?: readonly unknown[] }) => {
-    if (/[`"]u[`"]\.[`"]id[`"] = /.test(query.sql) && query.bindings?.includes(id) === true) count += 1;
+    if (
+      /from [`"]svc_users[`"] left join .* [`"]svc_users[`"]\.[`"]id[`"] = /.test(query.sql) &&
+      query.bindings?.includes(id) === true
+    )
+      count += 1;
   };
   db.on('query', onQuery);
   return { count: () => count, stop: () => db.off('query', onQuery) };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { hashPassword } from '../../../src/auth/passwords.js';
+import { hashPassword } from '../../../src/access/passwords.js';
 import { dialectOf } from '../../../src/db/index.js';
 import { toDatabaseTimestamp } from '../../../src/db/to-database-timestamp.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { hashPassword } from '../../../src/auth/passwords.js';
+import { hashPassword } from '../../../src/access/passwords.js';
 import { Browser, type Hop } from '../../support/browser.js';
 import { freePort } from '../../support/ports.js';
 import { TEST_CLIENT, TestIdentityProvider, type Forgery, type TestAccount } from '../../support/identity-provider.js';

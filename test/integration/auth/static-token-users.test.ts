@@ -16,7 +16,7 @@ const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}`
 function countTokenLookups(db: Knex) {
   let count = 0;
   const onQuery = (query: { sql: string }) => {
-    if (/[`"]u[`"]\.[`"]token[`"] = /.test(query.sql)) count += 1;
+    if (/from [`"]svc_users[`"] left join .* [`"]svc_users[`"]\.[`"]token[`"] = /.test(query.sql)) count += 1;
   };
   db.on('query', onQuery);
   return { count: () => count, stop: () => db.off('query', onQuery) };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { verifyPassword } from '../../../src/auth/passwords.js';
+import { verifyPassword } from '../../../src/access/passwords.js';
 import { describeEachDatabase } from '../../support/server.js';
 import { ARTICLE_TABLES, adminApi, countRows, createCommandSchema, dataOf, errorsOf } from './schema.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { verifyPassword } from '../../../src/auth/passwords.js';
+import { verifyPassword } from '../../../src/access/passwords.js';
 import { describeEachDatabase } from '../../support/server.js';
 import { call, createCaller, grant, type Caller } from '../access/permission-helpers.js';
 import { adminApi, countRows, createCommandSchema, dataOf, errorsOf, type ApiResult } from '../commands/schema.js';

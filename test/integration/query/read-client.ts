@@ -45,7 +45,7 @@ export async function errorOf(res: Promise<JsonResponse>): Promise<{ status: num
 }
 
 /** The read of a token's user (auth/auth-user.ts). */
-const AUTH_USER_READ = /from [`"]svc_users[`"] as [`"]u[`"] left join [`"]svc_roles[`"]/i;
+const AUTH_USER_READ = /from [`"]svc_users[`"] left join [`"]svc_roles[`"] as [`"]assignedRole[`"]/i;
 
 /**
  * The statements the database ran while `run` ran, the read's own: authenticating its JWT

@@ -39,6 +39,12 @@ const DATE_PART_END: Readonly<Record<DateFunction, string>> = {
 /** MySQL 8 / MariaDB 10.11: correlated JSON_ARRAYAGG subqueries (no LATERAL in MariaDB). */
 export const mysqlDialect: Dialect = {
   name: 'mysql',
+  hasLateralLists: false,
+  sortsNullablePathsInDerivedRoot: true,
+  writesJsonOutput: false,
+  listAggregation: 'inline',
+  jsonListFunction: 'json_arrayagg',
+  listElement: (w, column) => column(w),
   quoteId: (name) => `\`${name.replace(/`/g, '``')}\``,
   bind: (value, type) => bindTemporal(value, type, utcDateTime),
   readColumn(w, column, type) {

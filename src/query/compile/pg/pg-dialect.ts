@@ -36,6 +36,12 @@ const KEY_TYPES: Partial<Record<FieldType, string>> = {
 
 export const pgDialect: Dialect = {
   name: 'pg',
+  hasLateralLists: true,
+  sortsNullablePathsInDerivedRoot: false,
+  writesJsonOutput: true,
+  listAggregation: 'derived',
+  jsonListFunction: 'json_agg',
+  listElement: (w, column) => column(w),
   quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
   bind: (value, type) => bindTemporal(value, type, (d) => d.toISOString()),
   readColumn(w, column, type) {

@@ -53,6 +53,17 @@ function globPattern(mode: MatchMode, text: string): string {
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite3',
+  hasLateralLists: false,
+  sortsNullablePathsInDerivedRoot: false,
+  writesJsonOutput: false,
+  listAggregation: 'derived',
+  jsonListFunction: 'json_group_array',
+  listElement(w, column, isTuple) {
+    if (!isTuple) return column(w);
+    w.raw('json(');
+    column(w);
+    w.raw(')');
+  },
   quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
   bind(value, type) {
     if (typeof value === 'boolean') return value ? 1 : 0;

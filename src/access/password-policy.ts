@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { SettingsModel } from '../db/models/system-models.js';
 import { FailedValidationError } from '../errors.js';
 
 /**
@@ -6,10 +7,8 @@ import { FailedValidationError } from '../errors.js';
  * such as `/^.{8,}$/` (reference/system-collections.md, svc_settings). No policy: anything.
  */
 export async function assertPasswordPolicy(db: Knex, password: string): Promise<void> {
-  const row = await db('svc_settings').first<{ auth_password_policy: string | null } | undefined>(
-    'auth_password_policy',
-  );
-  const policy = toRegExp(row?.auth_password_policy ?? null);
+  const row = await SettingsModel.query(db).select('auth_password_policy').first();
+  const policy = toRegExp(row?.authPasswordPolicy ?? null);
   if (policy === undefined || policy.test(password)) return;
   throw new FailedValidationError(
     { field: 'password', type: 'regex' },

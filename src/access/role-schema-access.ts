@@ -1,6 +1,6 @@
-import type { Accountability } from '../access/accountability.js';
-import type { Permissions } from '../access/permissions.js';
-import { readAccessOf, type ReadAccess } from '../access/read-access.js';
+import type { Accountability } from './accountability.js';
+import type { Permissions } from './permissions.js';
+import { readAccessOf, type ReadAccess } from './read-access.js';
 
 export type WriteAction = 'create' | 'update' | 'delete';
 
