@@ -136,3 +136,10 @@ export class EnvReader {
 function stripPrefix(value: string, prefix: string): string {
   return value.startsWith(prefix) ? value.slice(prefix.length) : value;
 }
+
+/** A variable that is either `false` (or unset, without a fallback) or a string. */
+export function readFalseOrString(env: EnvReader, name: string, fallback?: string): string | false {
+  const value = env.string(name);
+  if (value === undefined) return fallback ?? false;
+  return value === 'false' ? false : value;
+}

@@ -1,0 +1,58 @@
+import { ConfigError, type EnvReader } from './env-reader.js';
+import { readReplicasConfig, type ReplicasConfig } from './replicas.js';
+
+export const DB_CLIENTS = ['sqlite3', 'pg', 'mysql'] as const;
+export type DbClient = (typeof DB_CLIENTS)[number];
+
+export interface DbConfig {
+  readonly client: DbClient;
+  /** sqlite3: the database file. */
+  readonly filename: string;
+  readonly host: string | undefined;
+  readonly port: number | undefined;
+  readonly database: string | undefined;
+  readonly user: string | undefined;
+  readonly password: string | undefined;
+  readonly connectionString: string | undefined;
+  readonly searchPath: readonly string[];
+  readonly pool: { readonly min: number | undefined; readonly max: number | undefined };
+  readonly excludeTables: readonly string[];
+  readonly healthcheckThresholdMs: number;
+  /** DB_SSL, DB_SSL__REJECT_UNAUTHORIZED, DB_SSL__CA (pg and mysql); undefined: no TLS. */
+  readonly ssl?: { readonly rejectUnauthorized: boolean; readonly ca: string | undefined } | undefined;
+  /** DB_CONNECT_WAIT: how long a start waits for a database that is not up yet (0: not at all). */
+  readonly connectWaitMs: number;
+  /** DB_REPLICA_*: PostgreSQL streaming replicas for reads (config/replicas.ts). */
+  readonly replication?: ReplicasConfig | undefined;
+}
+
+/** DB_*: the database connection; pg and mysql need DB_DATABASE or DB_CONNECTION_STRING. */
+export function readDbConfig(env: EnvReader): DbConfig {
+  const client = env.oneOf('DB_CLIENT', DB_CLIENTS, 'sqlite3');
+  const config: DbConfig = {
+    client,
+    filename: env.string('DB_FILENAME', './data/database.sqlite'),
+    host: env.string('DB_HOST'),
+    port: env.raw('DB_PORT') === undefined ? undefined : env.int('DB_PORT', 0, { min: 1, max: 65535 }),
+    database: env.string('DB_DATABASE'),
+    user: env.string('DB_USER'),
+    password: env.string('DB_PASSWORD'),
+    connectionString: env.string('DB_CONNECTION_STRING'),
+    searchPath: env.list('DB_SEARCH_PATH', ['public']),
+    pool: {
+      min: env.raw('DB_POOL__MIN') === undefined ? undefined : env.int('DB_POOL__MIN', 0, { min: 0 }),
+      max: env.raw('DB_POOL__MAX') === undefined ? undefined : env.int('DB_POOL__MAX', 0, { min: 1 }),
+    },
+    excludeTables: env.list('DB_EXCLUDE_TABLES', ['spatial_ref_sys', 'sysdiagrams']),
+    healthcheckThresholdMs: env.int('DB_HEALTHCHECK_THRESHOLD', 150, { min: 0 }),
+    ssl: env.bool('DB_SSL', false)
+      ? { rejectUnauthorized: env.bool('DB_SSL__REJECT_UNAUTHORIZED', true), ca: env.string('DB_SSL__CA') }
+      : undefined,
+    connectWaitMs: env.duration('DB_CONNECT_WAIT', '60s'),
+    replication: readReplicasConfig(env, client),
+  };
+  if (client !== 'sqlite3' && config.connectionString === undefined && config.database === undefined) {
+    throw new ConfigError('DB_DATABASE', `is required when DB_CLIENT is ${client}`);
+  }
+  return config;
+}
