@@ -1,11 +1,8 @@
 import {
-  GraphQLBoolean,
-  GraphQLFloat,
   GraphQLID,
   GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
-  GraphQLScalarType,
   GraphQLNonNull,
   GraphQLObjectType,
   GraphQLString,
@@ -15,10 +12,9 @@ import {
   type GraphQLInputFieldConfig,
   type GraphQLInputType,
   type GraphQLNamedType,
-  type GraphQLOutputType,
 } from 'graphql';
 import { getFieldRelation, type FieldRelation } from '../../catalog/overview/lookup.js';
-import type { CollectionOverview, FieldOverview, FieldType, SchemaOverview } from '../../catalog/overview/types.js';
+import type { CollectionOverview, FieldOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import { canReadCollection, canReadField } from '../access/read-access.js';
 import { invariant } from '../errors.js';
 import type { GraphqlContext } from './context.js';
@@ -33,7 +29,8 @@ import {
   operatorsOf,
   STRING_FILTER_OPERATORS,
 } from './shared-types.js';
-import { GraphQLBigInt, GraphQLDate, GraphQLHash, GraphQLJSON } from './scalars.js';
+import { aggregatedType } from './aggregated-type.js';
+import { inputScalar, isRequiredColumn, outputType } from './field-scalars.js';
 import { canWrite, canWriteField, type SchemaAccess } from '../access/role-schema-access.js';
 import './type-meta.js';
 
@@ -46,9 +43,6 @@ type InputAction = 'create' | 'update';
  * (reference/graphql.md, system scope), not as items: relations into them read as keys.
  */
 export const SCHEMA_COLLECTIONS: ReadonlySet<string> = new Set(['svc_collections', 'svc_fields', 'svc_relations']);
-
-/** Specials whose value the write side fills (commands/special-fields.ts): never required. */
-const FILLED_SPECIALS = ['uuid', 'date-created', 'date-updated', 'user-created', 'user-updated', 'role-created'];
 
 /**
  * The types of every collection one role may read (reference/graphql.md, Names and
@@ -151,7 +145,7 @@ export class CollectionTypes {
   aggregated(collection: string): GraphQLObjectType {
     let type = this.#aggregates.get(collection);
     if (type === undefined) {
-      type = this.#aggregatedType(this.#collection(collection));
+      type = aggregatedType(this.typeName(collection), this.#readableFields(this.#collection(collection)));
       this.#aggregates.set(collection, type);
     }
     return type;
@@ -355,44 +349,6 @@ export class CollectionTypes {
     return fields;
   }
 
-  /**
-   * `C_aggregated` (reference/graphql.md): `group`, `countAll`, `count`/`countDistinct` with one
-   * Int per field, the numeric functions with one Float per numeric field. Values are read by
-   * function and field name (query-resolvers.ts shapes the rows so).
-   */
-  #aggregatedType(collection: CollectionOverview): GraphQLObjectType {
-    const name = this.typeName(collection.collection);
-    const plain = this.#readableFields(collection).filter((f) => !f.isAlias);
-    const numeric = plain.filter((f) => NUMERIC_TYPES.has(f.type));
-    const perField = (typeName: string, list: readonly FieldOverview[], type: GraphQLOutputType) =>
-      new GraphQLObjectType<Item, GraphqlContext>({
-        name: typeName,
-        fields: () =>
-          Object.fromEntries(
-            list.map((f) => [
-              toGraphqlName(f.field),
-              {
-                type,
-                resolve: (values: Item) => values[f.field],
-                extensions: { svcField: { kind: 'aggregate', field: f.field } },
-              } satisfies FieldConfig,
-            ]),
-          ),
-      });
-    const count = perField(`${name}_aggregated_count`, plain, GraphQLInt);
-    const fields: Record<string, FieldConfig> = {
-      group: { type: GraphQLJSON },
-      countAll: { type: GraphQLInt },
-      count: { type: count },
-      countDistinct: { type: count },
-    };
-    if (numeric.length > 0) {
-      const values = perField(`${name}_aggregated_fields`, numeric, GraphQLFloat);
-      for (const fn of ['avg', 'sum', 'avgDistinct', 'sumDistinct', 'min', 'max']) fields[fn] = { type: values };
-    }
-    return new GraphQLObjectType<Item, GraphqlContext>({ name: `${name}_aggregated`, fields });
-  }
-
   #inputFields(action: InputAction, collection: CollectionOverview): Record<string, GraphQLInputFieldConfig> {
     const fields: Record<string, GraphQLInputFieldConfig> = {};
     const integerKey = collection.fields[collection.primary]?.type === 'integer';
@@ -435,62 +391,10 @@ export class CollectionTypes {
    * a created item without its required fields (FAILED_VALIDATION `required`).
    */
   #isRequired(collection: CollectionOverview, field: FieldOverview): boolean {
-    if (field.nullable || field.defaultValue !== null || field.isGenerated) return false;
-    if (field.special.some((s) => FILLED_SPECIALS.includes(s))) return false;
     return (
+      isRequiredColumn(field) &&
       !this.#nestable.has(collection.collection) &&
       !this.#parentKeys.has(`${collection.collection}\u0000${field.field}`)
     );
   }
-}
-
-const NUMERIC_TYPES: ReadonlySet<FieldType> = new Set(['integer', 'bigInteger', 'float', 'decimal']);
-
-/** A column's output type; the primary key is `ID!` (a singleton's may be null: no row yet). */
-function outputType(field: FieldOverview, collection: CollectionOverview): GraphQLOutputType {
-  if (field.isPrimaryKey) return collection.singleton ? GraphQLID : new GraphQLNonNull(GraphQLID);
-  return scalarOutput(field.type);
-}
-
-/** The scalar of a field type (reference/graphql.md, "Scalars and field type mapping"); usable as input and output. */
-function fieldScalar(type: FieldType): GraphQLScalarType | GraphQLList<GraphQLScalarType> {
-  switch (type) {
-    case 'integer':
-      return GraphQLInt;
-    case 'bigInteger':
-      return GraphQLBigInt;
-    case 'float':
-    case 'decimal':
-      return GraphQLFloat;
-    case 'boolean':
-      return GraphQLBoolean;
-    case 'date':
-    case 'dateTime':
-    case 'timestamp':
-    case 'time':
-      return GraphQLDate;
-    case 'json':
-    case 'unknown':
-      return GraphQLJSON;
-    case 'csv':
-      return new GraphQLList(GraphQLString);
-    case 'string':
-    case 'text':
-    case 'uuid':
-    case 'hash':
-    case 'binary':
-    case 'geometry':
-    case 'alias':
-      return GraphQLString;
-  }
-}
-
-/** The output scalar of a field type: hash fields read as their masked string. */
-export function scalarOutput(type: FieldType): GraphQLOutputType {
-  return fieldScalar(type);
-}
-
-/** The input scalar of a field type: hash fields take the Hash scalar. */
-function inputScalar(type: FieldType): GraphQLInputType {
-  return type === 'hash' ? GraphQLHash : fieldScalar(type);
 }

@@ -11,7 +11,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
-import { scalarOutput } from './collection-types.js';
+import { scalarOutput } from './field-scalars.js';
 import { GraphQLJSON } from './scalars.js';
 
 /**
