@@ -7,7 +7,9 @@ import { isSystemName } from '../system/definitions.js';
 import { defineColumn } from './columns.js';
 import type { SchemaContext } from './context.js';
 import { newFieldRow, withoutUndefined } from './field-rows.js';
-import { addKeys, forgetRelation, newColumnDefinition } from './fields.js';
+import { addKeys } from './column-keys.js';
+import { forgetRelation } from './field-references.js';
+import { newColumnDefinition } from './fields.js';
 import type { CollectionSpec, FieldSpec } from './payloads.js';
 import { runSchemaChange } from './schema-change.js';
 

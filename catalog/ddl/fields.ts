@@ -8,21 +8,15 @@ import {
   InvalidPayloadError,
   UnprocessableEntityError,
 } from '../../src/errors.js';
-import { readColumnKeys, type RawUniqueKey } from '../introspection/index.js';
+import { readColumnKeys } from '../introspection/index.js';
 import { apiDefault } from '../overview/api-objects.js';
 import { requireCollection } from '../overview/lookup.js';
-import type {
-  CollectionOverview,
-  FieldOverview,
-  FieldType,
-  RelationOverview,
-  SchemaOverview,
-} from '../overview/types.js';
+import type { CollectionOverview, FieldOverview, FieldType, SchemaOverview } from '../overview/types.js';
 import { defineColumn, stringLengthOf, type ColumnDefinition } from './columns.js';
 import type { SchemaContext } from './context.js';
 import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
-import { dropForeignKey, type ForeignKey } from './foreign-keys.js';
-import { constraintName } from './names.js';
+import { addKeys, changeKey, dropUniqueKeys } from './column-keys.js';
+import { forgetField } from './field-references.js';
 import type { ColumnSpec, FieldPatch, FieldSpec } from './payloads.js';
 import { runSchemaChange, type SchemaChange } from './schema-change.js';
 import {
@@ -128,60 +122,6 @@ export async function addColumn(
     );
   }
   await addKeys(change, { collection: table, field, type }, spec);
-}
-
-/** Unique key and index of a new column (knex names, shortened to fit every dialect). */
-export async function addKeys(change: SchemaChange, column: ChangedField, spec: ColumnSpec): Promise<void> {
-  if (spec.isPrimaryKey === true) return;
-  if (spec.isUnique === true || spec.isIndexed === true) assertIndexable(column);
-  if (spec.isUnique === true) await changeKey(change, column, 'unique', true);
-  else if (spec.isIndexed === true) await changeKey(change, column, 'index', true);
-}
-
-/**
- * Adds or drops a column's unique key (a constraint on PostgreSQL), unique index or plain
- * index (by default under the name the service gives it); the opposite is the undo.
- */
-async function changeKey(
-  change: SchemaChange,
-  column: ChangedField,
-  kind: 'unique' | 'uniqueIndex' | 'index',
-  isAdded: boolean,
-  indexName = constraintName(column.collection, column.field, kind === 'index' ? 'index' : 'unique'),
-): Promise<void> {
-  const { collection: table, field } = column;
-  const add = (x: Knex) =>
-    x.schema.alterTable(table, (t) => {
-      if (kind === 'index') t.index([field], indexName);
-      else t.unique([field], { indexName, useConstraint: kind === 'unique' });
-    });
-  const drop = (x: Knex) =>
-    x.schema.alterTable(table, (t) => {
-      if (kind === 'unique') t.dropUnique([field], indexName);
-      else t.dropIndex([field], indexName);
-    });
-  await (isAdded ? change.ddl(add, drop) : change.ddl(drop, add));
-}
-
-/**
- * Drops the column's single-column unique keys by the names and kinds the database reports,
- * whoever made them; keys over more columns are other keys, left as they are. SQLite drops a
- * UNIQUE written in CREATE TABLE only with its table: a 400, before anything is dropped.
- */
-async function dropUniqueKeys(change: SchemaChange, column: ChangedField): Promise<void> {
-  const { uniqueKeys } = await change.data((trx) => readColumnKeys(trx, column.collection, column.field));
-  const inTable = uniqueKeys.find((key) => key.kind === 'table');
-  if (inTable !== undefined) {
-    throw new InvalidPayloadError(
-      `Field "${column.field}" of collection "${column.collection}" is unique by its table's definition ` +
-        `("${inTable.name}"): SQLite drops such a key only with the table`,
-    );
-  }
-  for (const key of uniqueKeys) await changeKey(change, column, uniqueKindOf(key), false, key.name);
-}
-
-function uniqueKindOf(key: RawUniqueKey): 'unique' | 'uniqueIndex' {
-  return key.kind === 'constraint' ? 'unique' : 'uniqueIndex';
 }
 
 export function newColumnDefinition(field: string, type: FieldType, spec: ColumnSpec): ColumnDefinition {
@@ -386,51 +326,6 @@ export async function deleteField(ctx: SchemaContext, collection: string, field:
     ctx.reporter,
   );
   await ctx.schema.invalidate();
-}
-
-/**
- * Everything that refers to `collection.field` apart from the column itself: its FK
- * constraint and relation row (and the alias showing the relation's other side), the
- * relations that use it as their o2m alias, sort field and svc_fields row.
- */
-export async function forgetField(
-  change: SchemaChange,
-  overview: SchemaOverview,
-  collection: string,
-  field: string,
-): Promise<void> {
-  const own = overview.relations.find((r) => r.collection === collection && r.field === field);
-  if (own !== undefined) await forgetRelation(change, own);
-  await change.data(async (trx) => {
-    await trx('svc_relations').where({ one_collection: collection, one_field: field }).update({ one_field: null });
-    await trx('svc_collections').where({ collection, sort_field: field }).update({ sort_field: null });
-    await trx('svc_fields').where({ collection, field }).delete();
-  });
-}
-
-/** Drops a relation's FK constraint, its svc_relations row and its o2m alias field. */
-export async function forgetRelation(change: SchemaChange, relation: RelationOverview): Promise<void> {
-  const key = foreignKeyOf(relation);
-  if (key !== undefined) await dropForeignKey(change, key);
-  await change.data(async (trx) => {
-    await trx('svc_relations').where({ many_collection: relation.collection, many_field: relation.field }).delete();
-    const oneField = relation.meta?.oneField;
-    if (relation.relatedCollection !== null && oneField != null) {
-      await trx('svc_fields').where({ collection: relation.relatedCollection, field: oneField }).delete();
-    }
-  });
-}
-
-export function foreignKeyOf(relation: RelationOverview): ForeignKey | undefined {
-  if (relation.schema === null || relation.relatedCollection === null) return undefined;
-  return {
-    collection: relation.collection,
-    field: relation.field,
-    relatedCollection: relation.relatedCollection,
-    foreignColumn: relation.schema.foreignKeyColumn,
-    onDelete: relation.schema.onDelete ?? 'NO ACTION',
-    constraintName: relation.schema.constraintName,
-  };
 }
 
 function hasForeignKey(overview: SchemaOverview, collection: string, field: string): boolean {

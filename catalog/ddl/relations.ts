@@ -4,7 +4,7 @@ import type { CollectionOverview, RelationOverview, SchemaOverview } from '../ov
 import { RELATION_ROW, encodeRow, parseCsv } from '../overview/meta-rows.js';
 import type { SchemaContext } from './context.js';
 import { newFieldRow, withoutUndefined } from './field-rows.js';
-import { foreignKeyOf, forgetRelation } from './fields.js';
+import { foreignKeyOf, forgetRelation } from './field-references.js';
 import { addForeignKey, dropForeignKey } from './foreign-keys.js';
 import type { ReferentialAction, RelationPatch, RelationSpec } from './payloads.js';
 import { runSchemaChange, type SchemaChange } from './schema-change.js';
