@@ -38,8 +38,17 @@ interface DriverError {
  */
 export function translateDatabaseError(error: unknown, dialect: DbClient, target: StatementTarget): unknown {
   if (typeof error !== 'object' || error === null) return error;
-  const translated = translateByDialect(error as DriverError, dialect, target);
+  const translated = translateByDialect(driverErrorOf(error), dialect, target);
   return translated ?? translateBadInput(error, dialect, 'write');
+}
+
+/**
+ * The driver's own error: objection's queries (db/models) hand on a driver error wrapped by
+ * db-errors, with the driver's code only on `nativeError`; anything else is its own.
+ */
+function driverErrorOf(error: object): DriverError {
+  const native = (error as { readonly nativeError?: unknown }).nativeError;
+  return (typeof native === 'object' && native !== null ? native : error) as DriverError;
 }
 
 function translateByDialect(error: DriverError, dialect: DbClient, target: StatementTarget): ServiceError | undefined {
@@ -111,7 +120,7 @@ const SQLITE_BAD_INPUT: Readonly<Record<string, BadInput>> = {
 /** The kind of refused value behind a driver error, or undefined for any other failure. */
 export function badInputOf(error: unknown, dialect: DbClient): BadInput | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
-  const { code, errno } = error as DriverError;
+  const { code, errno } = driverErrorOf(error);
   switch (dialect) {
     case 'pg':
       return typeof code === 'string' ? PG_BAD_INPUT[code] : undefined;
@@ -262,7 +271,7 @@ export function translateConnectionError(error: unknown): ServiceUnavailableErro
 /** Whether `error` says the database is unreachable (see {@link translateConnectionError}). */
 export function isConnectionError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const e = error as DriverError & { readonly name?: unknown };
+  const e = driverErrorOf(error) as DriverError & { readonly name?: unknown };
   if (
     typeof e.code === 'string' &&
     (CONNECTION_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code) || /^57P0[123]$/.test(e.code))
@@ -285,7 +294,11 @@ const SQL_TEXT =
  */
 export function isDatabaseError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const e = error as DriverError & { readonly severity?: unknown; readonly sqlState?: unknown; readonly sql?: unknown };
+  const e = driverErrorOf(error) as DriverError & {
+    readonly severity?: unknown;
+    readonly sqlState?: unknown;
+    readonly sql?: unknown;
+  };
   if (e.sqlMessage !== undefined || e.sqlState !== undefined || e.sql !== undefined) return true;
   if (
     typeof e.code === 'string' &&

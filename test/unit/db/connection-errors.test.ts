@@ -27,6 +27,17 @@ const UNREACHABLE: Record<string, object> = {
   }),
   'mariadb: server gone away (2006)': Object.assign(new Error('MySQL server has gone away'), { errno: 2006 }),
   'knex: pool timeout': new KnexTimeoutError('Knex: Timeout acquiring a connection. The pool is probably full.'),
+  // objection (db/models) hands on pg's error wrapped, its code only on `nativeError`.
+  'pg: admin shutdown (57P01) through an objection model': Object.assign(
+    new Error('terminating connection due to administrator command'),
+    {
+      name: 'DBError',
+      nativeError: Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+        severity: 'FATAL',
+      }),
+    },
+  ),
 };
 
 const NOT_CONNECTION: Record<string, object> = {
