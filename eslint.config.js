@@ -57,9 +57,9 @@ export default tseslint.config(
               'access, catalog, cache and db sit below the read and write sides',
             ),
             layer(
-              ['./src/errors.ts', './src/config'],
-              ['./src/!(errors.ts|config)/**', './catalog/**'],
-              'errors and config are leaves',
+              ['./src/errors.ts', './src/db-client.ts', './src/config'],
+              ['./src/!(errors.ts|db-client.ts|config)/**', './catalog/**'],
+              'errors, db-client and config are leaves',
             ),
             // The client library imports nothing from the server.
             layer(

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { DbClient } from '../../src/config/index.js';
+import type { DbClient } from '../../src/db-client.js';
 import { invariant } from '../../src/errors.js';
 import type { FieldType } from '../overview/types.js';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { isDeepStrictEqual } from 'node:util';
-import type { DbClient } from '../../src/config/index.js';
+import type { DbClient } from '../../src/db-client.js';
 import { dialectOf } from '../../src/db/index.js';
 import {
   ContainsNullValuesError,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { DbClient } from '../../src/config/index.js';
+import type { DbClient } from '../../src/db-client.js';
 import { translateDatabaseError } from '../../src/db/translate-error.js';
 import {
   InvalidPayloadError,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { getFieldRelation, requireCollection } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
-import type { DbClient } from '../config/index.js';
+import type { DbClient } from '../db-client.js';
 import { dialectOf } from '../db/index.js';
 import { insertReturningKeys } from '../db/insert-returning-keys.js';
 import { SerialSequences } from '../db/serial-sequences.js';

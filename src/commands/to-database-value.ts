@@ -1,5 +1,5 @@
 import type { CollectionOverview, FieldOverview } from '../../catalog/overview/types.js';
-import type { DbClient } from '../config/index.js';
+import type { DbClient } from '../db-client.js';
 import type { InsertKeysOptions } from '../db/insert-returning-keys.js';
 import type { SerialSequences } from '../db/serial-sequences.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';

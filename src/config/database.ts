@@ -1,8 +1,6 @@
 import { ConfigError, type EnvReader } from './env-reader.js';
 import { readReplicasConfig, type ReplicasConfig } from './replicas.js';
-
-export const DB_CLIENTS = ['sqlite3', 'pg', 'mysql'] as const;
-export type DbClient = (typeof DB_CLIENTS)[number];
+import { DB_CLIENTS, type DbClient } from '../db-client.js';
 
 export interface DbConfig {
   readonly client: DbClient;

@@ -14,7 +14,7 @@ import { readTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 import { readWebsocketsConfig, type WebsocketsConfig } from './websockets.js';
 
 export { ConfigError } from './env-reader.js';
-export { DB_CLIENTS, type DbClient, type DbConfig } from './database.js';
+export type { DbConfig } from './database.js';
 export { EMAIL_TRANSPORTS, type EmailConfig, type EmailTransport } from './email.js';
 export { DEFAULT_IMPORT_IP_DENY_LIST } from './files.js';
 export type { RedisConfig } from './redis.js';

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knex, { type Knex } from 'knex';
-import type { DbConfig, DbClient } from '../config/index.js';
+import type { DbConfig } from '../config/index.js';
+import type { DbClient } from '../db-client.js';
 import { attachReplicas } from './replicas.js';
 
 export type { Knex } from 'knex';

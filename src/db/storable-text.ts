@@ -1,4 +1,4 @@
-import type { DbClient } from '../config/index.js';
+import type { DbClient } from '../db-client.js';
 
 /** A UTF-16 surrogate without its pair: no UTF-8 encoding exists for it. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -1,4 +1,4 @@
-import type { DbClient } from '../config/index.js';
+import type { DbClient } from '../db-client.js';
 
 /**
  * A moment as the database stores it: PostgreSQL and MySQL take a Date (the MySQL

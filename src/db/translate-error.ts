@@ -1,4 +1,4 @@
-import type { DbClient } from '../config/index.js';
+import type { DbClient } from '../db-client.js';
 import {
   InvalidForeignKeyError,
   InvalidPayloadError,

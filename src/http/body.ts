@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express';
-import type { DbClient } from '../config/index.js';
+import type { DbClient } from '../db-client.js';
 import { findUnstorableText } from '../db/storable-text.js';
 import { InvalidPayloadError, UnsupportedMediaTypeError } from '../errors.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { ErrorRequestHandler } from 'express';
-import type { DbClient } from '../config/index.js';
+import type { DbClient } from '../db-client.js';
 import { translateBadInput } from '../db/translate-error.js';
 import type { Logger } from '../logger/index.js';
 import {

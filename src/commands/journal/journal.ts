@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import type { Accountability } from '../../access/accountability.js';
-import type { DbClient } from '../../config/index.js';
+import type { DbClient } from '../../db-client.js';
 import { insertReturningKeys } from '../../db/insert-returning-keys.js';
 import { noteChange } from '../change-set.js';
 import { toDatabaseTimestamp } from '../to-database-value.js';

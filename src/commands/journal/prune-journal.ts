@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { DbClient } from '../../config/index.js';
+import type { DbClient } from '../../db-client.js';
 import { toDatabaseTimestamp } from '../../db/to-database-timestamp.js';
 
 export interface PruneSettings {

@@ -1,4 +1,4 @@
-import type { DbClient } from '../../config/index.js';
+import type { DbClient } from '../../db-client.js';
 import type { Dialect } from './dialect.js';
 import { mysqlDialect } from './mysql/mysql-dialect.js';
 import { pgDialect } from './pg/pg-dialect.js';

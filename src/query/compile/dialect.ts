@@ -1,5 +1,5 @@
 import type { FieldType } from '../../../catalog/overview/types.js';
-import type { DbClient } from '../../config/index.js';
+import type { DbClient } from '../../db-client.js';
 import type { DateFunction, Literal, MatchMode, SortPick } from '../ast/nodes.js';
 import type { Emit, SqlWriter } from './sql-writer.js';
 
