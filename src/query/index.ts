@@ -50,6 +50,8 @@ export { streamItems, type StreamOptions } from './stream-items.js';
 
 /** Whether a query reads without a limit (`limit=-1` with no QUERY_LIMIT_MAX). */
 export { isUnlimited } from './is-unlimited.js';
+/** What a database can do, for the write side's choices between statements. */
+export { dialectFor } from './compile/dialect-for.js';
 
 /**
  * History (issue 18): a diff between two revisions, an item's revisions (or one field's), an

@@ -3,6 +3,7 @@ import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import type { Accountability } from '../../access/accountability.js';
 import type { DbClient } from '../../db-client.js';
 import { insertReturningKeys } from '../../db/insert-returning-keys.js';
+import { dialectFor } from '../../query/index.js';
 import { noteChange } from '../change-set.js';
 import { toDatabaseTimestamp } from '../to-database-value.js';
 import type { Item, PrimaryKey } from '../types.js';
@@ -119,7 +120,7 @@ export class Journal {
     const pending = this.#pending;
     this.#pending = [];
     const [single] = pending;
-    if (pending.length === 1 && single?.revision !== undefined && this.dialect === 'pg') {
+    if (pending.length === 1 && single?.revision !== undefined && dialectFor(this.dialect).insertsThroughWith) {
       await this.#writeOne(single.activity, single.revision);
     } else if (pending.length > 0) {
       const activityIds = await insertReturningKeys(
@@ -147,7 +148,7 @@ export class Journal {
   }
 
   /**
-   * PostgreSQL, one item (a single create or update): its activity and its revision in one
+   * Where the dialect inserts through WITH (PostgreSQL), one item (a single create or update): its activity and its revision in one
    * statement, a round trip less than two inserts.
    */
   async #writeOne(activity: Readonly<Record<string, unknown>>, revision: PendingRevision): Promise<void> {

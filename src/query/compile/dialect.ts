@@ -20,6 +20,11 @@ export interface Dialect {
   /** The one-row JSON answer of compileReadJson (PostgreSQL). */
   readonly writesJsonOutput: boolean;
   /**
+   * One statement can insert a row and, from its RETURNING, a row that refers to it (a
+   * data-modifying WITH, PostgreSQL): the journal writes a single change's activity and revision so.
+   */
+  readonly insertsThroughWith: boolean;
+  /**
    * How an o2m list aggregates: `inline` = the aggregate orders and limits itself
    * (JSON_ARRAYAGG(... ORDER BY ... LIMIT), MySQL/MariaDB, whose derived tables cannot see the
    * parent row); `derived` = over a derived table that applies the window first.

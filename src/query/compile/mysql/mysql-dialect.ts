@@ -42,6 +42,7 @@ export const mysqlDialect: Dialect = {
   hasLateralLists: false,
   sortsNullablePathsInDerivedRoot: true,
   writesJsonOutput: false,
+  insertsThroughWith: false,
   listAggregation: 'inline',
   jsonListFunction: 'json_arrayagg',
   listElement: (w, column) => column(w),

@@ -39,6 +39,7 @@ export const pgDialect: Dialect = {
   hasLateralLists: true,
   sortsNullablePathsInDerivedRoot: false,
   writesJsonOutput: true,
+  insertsThroughWith: true,
   listAggregation: 'derived',
   jsonListFunction: 'json_agg',
   listElement: (w, column) => column(w),

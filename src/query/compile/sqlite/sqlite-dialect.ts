@@ -56,6 +56,7 @@ export const sqliteDialect: Dialect = {
   hasLateralLists: false,
   sortsNullablePathsInDerivedRoot: false,
   writesJsonOutput: false,
+  insertsThroughWith: false,
   listAggregation: 'derived',
   jsonListFunction: 'json_group_array',
   listElement(w, column, isTuple) {
