@@ -152,6 +152,45 @@ describeEachDatabase(
       expect(await socket.next(isEvent('c'))).to.deep.include({ event: 'delete', data: ['made_live'] });
     });
 
+    it('comment writes, through /activity/comment and /comments, are events of svc_comments', async () => {
+      const socket = await authed();
+      await socket.request({
+        type: 'subscribe',
+        collection: 'svc_comments',
+        query: { fields: ['id', 'comment'] },
+        uid: 'k',
+      });
+      const note = await adminApi(ctx(), 'POST', '/items/notes', { title: 'commented' });
+      const activity = await adminApi(ctx(), 'POST', '/activity/comment', {
+        collection: 'notes',
+        item: note.id,
+        comment: 'first',
+      });
+      const created = await socket.next(isEvent('k'));
+      expect(created).to.deep.include({ event: 'create' });
+      const [comment] = created['data'] as { id: string; comment: string }[];
+      expect(comment).to.include({ comment: 'first' });
+      await adminApi(ctx(), 'PATCH', `/activity/comment/${activity.id}`, { comment: 'second' });
+      expect(await socket.next(isEvent('k'))).to.deep.include({
+        event: 'update',
+        data: [{ id: comment!.id, comment: 'second' }],
+      });
+      await adminApi(ctx(), 'DELETE', `/activity/comment/${activity.id}`);
+      expect(await socket.next(isEvent('k'))).to.deep.include({ event: 'delete', data: [comment!.id] });
+
+      const direct = await adminApi(ctx(), 'POST', '/comments', {
+        collection: 'notes',
+        item: String(note.id),
+        comment: 'direct',
+      });
+      expect(await socket.next(isEvent('k'))).to.deep.include({
+        event: 'create',
+        data: [{ id: direct.id, comment: 'direct' }],
+      });
+      await adminApi(ctx(), 'DELETE', `/comments/${direct.id}`);
+      expect(await socket.next(isEvent('k'))).to.deep.include({ event: 'delete', data: [direct.id] });
+    });
+
     it('bad messages get an error for their uid and the connection lives on', async () => {
       const socket = await authed();
       socket.send('{not json');
