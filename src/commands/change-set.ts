@@ -10,8 +10,9 @@ export interface Change {
 
 /**
  * The items each open transaction of `runWrite` changed, by transaction: the journal notes
- * every item it records here (whatever the collection's accountability), so the one place
- * every write passes through collects them without the writers passing a list around.
+ * every item it records here (whatever the collection's accountability), comments.ts the
+ * svc_comments rows it writes past the journal, so the one place every write passes through
+ * collects them without the writers passing a list around.
  */
 const open = new WeakMap<Knex.Transaction, Map<string, Set<PrimaryKey>>>();
 

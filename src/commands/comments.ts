@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { dialectOf } from '../db/index.js';
 import { insertReturningKeys } from '../db/insert-returning-keys.js';
 import { ForbiddenError, invariant } from '../errors.js';
+import { noteChange } from './change-set.js';
 import { ACTIVITY_COLLECTION, commentIdOf, COMMENTS_COLLECTION } from './comment-link.js';
 import { requireCommentTarget } from './comment-target.js';
 import type { ItemWriter } from './item-writer.js';
@@ -24,6 +25,8 @@ import type {
  * svc_comments row linked to it by id (comment-link.ts), written together, so these record
  * nothing more. Besides the routes' own rules, the caller needs the permissions the two rows
  * take (reference/auth.md: app roles create svc_activity comments and keep their own svc_comments).
+ * The journal records neither row, so each handler notes its svc_comments change itself
+ * (change-set.ts): the live-data feed tells svc_comments subscribers, as for /comments writes.
  */
 
 /**
@@ -55,6 +58,7 @@ export function handleCreateComment(cmd: CreateCommentCommand, ctx: CommandConte
     );
     await trx(COMMENTS_COLLECTION).insert(toDatabaseRow(comments, values, dialect));
     await ctx.permissions.checkItems(trx, 'create', COMMENTS_COLLECTION, [commentId]);
+    noteChange(trx, 'create', COMMENTS_COLLECTION, commentId);
     writer.touched.add(ACTIVITY_COLLECTION).add(COMMENTS_COLLECTION);
     return activityId;
   });
@@ -79,6 +83,7 @@ export function handleUpdateComment(cmd: UpdateCommentCommand, ctx: CommandConte
       await trx(COMMENTS_COLLECTION)
         .whereIn('id', linked)
         .update(toDatabaseRow(comments, values, dialectOf(trx)));
+      for (const key of linked) noteChange(trx, 'update', COMMENTS_COLLECTION, key);
     }
     writer.touched.add(ACTIVITY_COLLECTION).add(COMMENTS_COLLECTION);
     return activityId;
@@ -93,6 +98,7 @@ export function handleDeleteComment(cmd: DeleteCommentCommand, ctx: CommandConte
     await ctx.permissions.checkItems(trx, 'delete', COMMENTS_COLLECTION, linked);
 
     await trx(COMMENTS_COLLECTION).whereIn('id', linked).delete();
+    for (const key of linked) noteChange(trx, 'delete', COMMENTS_COLLECTION, key);
     await trx(ACTIVITY_COLLECTION).where('id', activityId).delete();
     writer.touched.add(ACTIVITY_COLLECTION).add(COMMENTS_COLLECTION);
   });

@@ -142,7 +142,11 @@ export function createApp(deps: AppDeps): Express {
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES)
     app.use(path, systemWriteRoutes(deps, collection, options));
   app.use('/activity/comment', activityCommentRoutes(deps));
-  const graphqlSchemas = new SchemaStore();
+  // The Subscription root is described over HTTP too (SDL, introspection: GraphiQL finds the
+  // `<collection>_mutated` roots) when graphql-ws serves it; running one over HTTP is refused.
+  const graphqlSchemas = new SchemaStore({
+    subscriptions: config.websockets.enabled && config.websockets.graphql.enabled,
+  });
   app.use('/graphql', graphqlRoutes(deps, graphqlSchemas, cacheGraphql(deps)));
   app.use('/server/specs/graphql', graphqlSpecRoutes(deps, graphqlSchemas));
   app.use('/server/specs/oas', openApiRoutes(deps));

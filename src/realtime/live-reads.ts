@@ -20,6 +20,11 @@ import type { ChangeFeed } from './change-feed.js';
 
 export type LiveEvent = Change['action'];
 
+/** Whether a filter or selection names `$CURRENT_USER` (so what it reads depends on the user). */
+function mentionsCurrentUser(value: unknown): boolean {
+  return value !== undefined && value !== null && JSON.stringify(value).includes('$CURRENT_USER');
+}
+
 /** Keys per read of a delivery (and per message): under every dialect's bound-parameter limit. */
 const KEYS_PER_READ = 5000;
 
@@ -58,7 +63,9 @@ export interface LiveReadsDeps {
 
 /**
  * The subscriptions of this process and the delivery of each change to them: the changed
- * items are read once per distinct (caller, selection), not per subscription, with the
+ * items are read once per distinct (caller, selection), not per subscription (per role
+ * instead of per user when none of the role's read rules nor the selection names
+ * `$CURRENT_USER`: the users of such a role read alike), with the
  * caller's permissions of now (row filter for the changed items, fields trimmed); a caller
  * that can no longer read the collection gets nothing. Deleted items: keys only, to callers
  * that may read the collection.
@@ -133,12 +140,33 @@ export class LiveReads {
       }
       return caller;
     };
+    const userBound = new Map<string, Promise<boolean>>();
+    const readsByUser = (accountability: Accountability, query: Query): Promise<boolean> => {
+      if (mentionsCurrentUser(query)) return Promise.resolve(true);
+      if (accountability.admin) return Promise.resolve(false);
+      const { role } = accountability;
+      const app = role !== null && accountability.app;
+      const id = JSON.stringify([role, app]);
+      let bound = userBound.get(id);
+      if (bound === undefined) {
+        bound = this.deps.permissions
+          .rulesFor(role, app, overview.version)
+          .then((rules) =>
+            [...rules.byCollection.values()].some((rule) => mentionsCurrentUser(rule.get('read')?.filter)),
+          );
+        userBound.set(id, bound);
+      }
+      return bound;
+    };
     const groups = new Map<string, { accountability: Accountability; query: Query; members: LiveSubscription[] }>();
     for (const subscription of subscriptions) {
       const accountability = await callerOf(subscription.connection);
       if (accountability === undefined) continue;
-      const { user, role, admin } = accountability;
-      const id = JSON.stringify([user, role, admin, change.action === 'delete' ? null : subscription.query]);
+      const { user, role, admin, app } = accountability;
+      const isDelete = change.action === 'delete';
+      // A read no rule or selection of which names $CURRENT_USER is the same for every user of the role: one read.
+      const byUser = !isDelete && (await readsByUser(accountability, subscription.query));
+      const id = JSON.stringify([byUser ? user : null, role, admin, app, isDelete ? null : subscription.query]);
       const group = groups.get(id);
       if (group === undefined) groups.set(id, { accountability, query: subscription.query, members: [subscription] });
       else group.members.push(subscription);

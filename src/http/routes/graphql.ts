@@ -11,6 +11,7 @@ import type { AuthContext } from '../../auth/auth-context.js';
 import type { FileLibrary } from '../../files/file-library.js';
 import {
   GraphqlExecutionError,
+  GraphqlValidationError,
   InvalidPayloadError,
   MethodNotAllowedError,
   RouteNotFoundError,
@@ -102,6 +103,8 @@ export function graphqlRoutes(
         );
         // reference/routes.md: mutations over GET → 405 METHOD_NOT_ALLOWED.
         if (operation === 'mutation' && req.method === 'GET') throw new MethodNotAllowedError('GET', ['POST']);
+        // The HTTP schema describes the Subscription root (app.ts); it runs over graphql-ws only.
+        if (operation === 'subscription') throw subscriptionOverHttp(deps.config, scope);
         if (operation !== 'query' || (scope === 'system' && readsJournal(rootFieldNames(document, operationName))))
           skipResponseCache(req.context.res);
         const contextValue = createGraphqlContext({
@@ -149,6 +152,13 @@ export function graphqlRoutes(
   router.all('/', ...cache, serve('items'));
   router.all('/system', ...cache, serve('system'));
   return router;
+}
+
+/** GRAPHQL_VALIDATION for a subscription sent over HTTP, naming the WebSocket path that runs it. */
+function subscriptionOverHttp(config: Config, scope: Scope): GraphqlValidationError {
+  const path = `${config.websockets.graphql.path}${scope === 'system' ? '/system' : ''}`;
+  const message = `Subscriptions run over WebSocket (graphql-ws) at ${path}, not over HTTP.`;
+  return new GraphqlValidationError([plainError(new GraphQLError(message))]);
 }
 
 /** The server, utility and auth services the system scope's fields use, for this request. */

@@ -142,6 +142,36 @@ describeEachDatabase(
       );
     });
 
+    it('the HTTP schema describes the Subscription root; a subscription sent over HTTP is GRAPHQL_VALIDATION', async () => {
+      const post = (path: string, query: string) =>
+        ctx().api(path, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_ADMIN.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query }),
+        });
+      const introspected = await post('/graphql', '{ __schema { subscriptionType { name fields { name } } } }');
+      const schema = ((await introspected.json()) as { data: { __schema: any } }).data.__schema;
+      expect(schema.subscriptionType.name).to.equal('Subscription');
+      expect(schema.subscriptionType.fields.map((f: { name: string }) => f.name)).to.include('notes_mutated');
+      const sdl = await ctx().api('/server/specs/graphql/system', {
+        headers: { authorization: `Bearer ${TEST_ADMIN.token}` },
+      });
+      expect(sdl.status).to.equal(200);
+      expect(await sdl.text()).to.match(/type Subscription \{[^}]*roles_mutated\(event: EventEnum\): roles_mutated/);
+
+      for (const [path, query] of [
+        ['/graphql', 'subscription { notes_mutated { key } }'],
+        ['/graphql/system', 'subscription { roles_mutated { key } }'],
+      ] as const) {
+        const res = await post(path, query);
+        const text = await res.text();
+        expect(res.status, text).to.equal(400);
+        const [error] = (JSON.parse(text) as { errors: { message: string; extensions: any }[] }).errors;
+        expect(error?.extensions.code).to.equal('GRAPHQL_VALIDATION');
+        expect(error?.extensions.errors[0].message).to.include(`WebSocket (graphql-ws) at ${path}`);
+      }
+    });
+
     it('an expired token ends the socket with TOKEN_EXPIRED', async function () {
       this.timeout(15000);
       const login = await ctx().api('/auth/login', {

@@ -152,6 +152,88 @@ describeEachDatabase(
       expect(await socket.next(isEvent('c'))).to.deep.include({ event: 'delete', data: ['made_live'] });
     });
 
+    it('comment writes, through /activity/comment and /comments, are events of svc_comments', async () => {
+      const socket = await authed();
+      await socket.request({
+        type: 'subscribe',
+        collection: 'svc_comments',
+        query: { fields: ['id', 'comment'] },
+        uid: 'k',
+      });
+      const note = await adminApi(ctx(), 'POST', '/items/notes', { title: 'commented' });
+      const activity = await adminApi(ctx(), 'POST', '/activity/comment', {
+        collection: 'notes',
+        item: note.id,
+        comment: 'first',
+      });
+      const created = await socket.next(isEvent('k'));
+      expect(created).to.deep.include({ event: 'create' });
+      const [comment] = created['data'] as { id: string; comment: string }[];
+      expect(comment).to.include({ comment: 'first' });
+      await adminApi(ctx(), 'PATCH', `/activity/comment/${activity.id}`, { comment: 'second' });
+      expect(await socket.next(isEvent('k'))).to.deep.include({
+        event: 'update',
+        data: [{ id: comment!.id, comment: 'second' }],
+      });
+      await adminApi(ctx(), 'DELETE', `/activity/comment/${activity.id}`);
+      expect(await socket.next(isEvent('k'))).to.deep.include({ event: 'delete', data: [comment!.id] });
+
+      const direct = await adminApi(ctx(), 'POST', '/comments', {
+        collection: 'notes',
+        item: String(note.id),
+        comment: 'direct',
+      });
+      expect(await socket.next(isEvent('k'))).to.deep.include({
+        event: 'create',
+        data: [{ id: direct.id, comment: 'direct' }],
+      });
+      await adminApi(ctx(), 'DELETE', `/comments/${direct.id}`);
+      expect(await socket.next(isEvent('k'))).to.deep.include({ event: 'delete', data: [direct.id] });
+    });
+
+    it('two users of one role whose read rule does not name $CURRENT_USER share one read per change', async () => {
+      await adminApi(ctx(), 'POST', '/users', { email: 'editor2@example.com', role: editorRole, token: 'editor-2' });
+      const first = await authed(EDITOR.token);
+      const second = await authed('editor-2');
+      for (const socket of [first, second])
+        await socket.request({ type: 'subscribe', collection: 'notes', query: { fields: ['id'] }, uid: 'g' });
+      // The live reads are the selects of notes bound to the role's filter value ('published').
+      const liveReads: string[] = [];
+      const record = (q: { sql: string; bindings?: unknown[] }) => {
+        if (/^select/i.test(q.sql) && /notes/.test(q.sql) && (q.bindings ?? []).includes('published'))
+          liveReads.push(q.sql);
+      };
+      ctx().server.db.on('query', record);
+      try {
+        const note = await adminApi(ctx(), 'POST', '/items/notes', { title: 'shared', status: 'published' });
+        for (const socket of [first, second])
+          expect((await socket.next(isEvent('g', 'create'))).data).to.deep.equal([{ id: note.id }]);
+      } finally {
+        ctx().server.db.off('query', record);
+      }
+      expect(liveReads).to.have.length(1);
+    });
+
+    it('users of a role whose read rule names $CURRENT_USER are still read one by one', async () => {
+      const role = await adminApi(ctx(), 'POST', '/roles', { name: 'Owners' });
+      await adminApi(ctx(), 'POST', '/permissions', {
+        role: role.id,
+        collection: 'notes',
+        action: 'read',
+        permissions: { title: { _eq: '$CURRENT_USER' } },
+        fields: ['id', 'title'],
+      });
+      const owner = await adminApi(ctx(), 'POST', '/users', { email: 'o1@example.com', role: role.id, token: 'o-1' });
+      await adminApi(ctx(), 'POST', '/users', { email: 'o2@example.com', role: role.id, token: 'o-2' });
+      const [mine, other] = [await authed('o-1'), await authed('o-2')];
+      for (const socket of [other, mine])
+        await socket.request({ type: 'subscribe', collection: 'notes', query: { fields: ['title'] }, uid: 'o' });
+      await adminApi(ctx(), 'POST', '/items/notes', { title: owner.id });
+      expect((await mine.next(isEvent('o', 'create'))).data).to.deep.equal([{ title: owner.id }]);
+      expect(await other.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
+      expect(other.pending.filter(isEvent('o'))).to.have.length(0);
+    });
+
     it('bad messages get an error for their uid and the connection lives on', async () => {
       const socket = await authed();
       socket.send('{not json');
