@@ -11,7 +11,13 @@ import {
 import { readColumnKeys } from '../introspection/index.js';
 import { apiDefault } from '../overview/api-objects.js';
 import { requireCollection } from '../overview/lookup.js';
-import type { CollectionOverview, FieldOverview, FieldType, SchemaOverview } from '../overview/types.js';
+import {
+  FIELD_TYPES,
+  type CollectionOverview,
+  type FieldOverview,
+  type FieldType,
+  type SchemaOverview,
+} from '../overview/types.js';
 import { defineColumn, stringLengthOf, type ColumnDefinition } from './columns.js';
 import type { SchemaContext } from './context.js';
 import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
@@ -28,24 +34,9 @@ import {
 } from './schema-errors.js';
 
 /** Types an existing column can be altered to or from (geometry and unknown columns are left alone). */
-const ALTERABLE: ReadonlySet<FieldType> = new Set([
-  'string',
-  'text',
-  'integer',
-  'bigInteger',
-  'float',
-  'decimal',
-  'boolean',
-  'date',
-  'time',
-  'dateTime',
-  'timestamp',
-  'json',
-  'uuid',
-  'hash',
-  'csv',
-  'binary',
-]);
+const ALTERABLE: ReadonlySet<FieldType> = new Set(
+  FIELD_TYPES.filter((type) => type !== 'alias' && type !== 'geometry' && type !== 'unknown'),
+);
 
 /** POST /fields/:collection: adds the column (none for an alias) and its svc_fields row. */
 export async function createField(ctx: SchemaContext, collection: string, spec: FieldSpec): Promise<void> {
