@@ -24,6 +24,7 @@ import {
   COUNT_FUNCTION_FILTER_OPERATORS,
   COUNT_FUNCTIONS_TYPE,
   DATETIME_FUNCTION_FILTER_OPERATORS,
+  FILTER_QUANTIFIERS,
   DATETIME_FUNCTIONS_TYPE,
   functionsOf,
   operatorsOf,
@@ -343,8 +344,9 @@ export class CollectionTypes {
     add('_and', { type: new GraphQLList(self), extensions: { svcFilter: { kind: 'logical' } } });
     add('_or', { type: new GraphQLList(self), extensions: { svcFilter: { kind: 'logical' } } });
     if ((this.#manySides.get(collection.collection) ?? []).some((one) => this.isItemCollection(one))) {
-      add('_some', { type: self, extensions: { svcFilter: { kind: 'quantifier' } } });
-      add('_none', { type: self, extensions: { svcFilter: { kind: 'quantifier' } } });
+      for (const quantifier of FILTER_QUANTIFIERS) {
+        add(quantifier, { type: self, extensions: { svcFilter: { kind: 'quantifier' } } });
+      }
     }
     return fields;
   }
