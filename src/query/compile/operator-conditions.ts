@@ -2,6 +2,7 @@ import {
   operatorSpec,
   type FilterOperator,
   type OperatorShape,
+  type OperatorTest,
   type ShapeOf,
 } from '../../../catalog/overview/filter-operators.js';
 import type { FieldType } from '../../../catalog/overview/types.js';
@@ -25,7 +26,7 @@ export interface OperatorTarget {
 export const VALIDATION_ONLY = 'validation only';
 
 /** The match mode of an operator's test (before OPERATOR_CONDITIONS, which reads it at load). */
-const MATCH_MODES: Readonly<Partial<Record<string, MatchMode>>> = {
+const MATCH_MODES: Readonly<Partial<Record<OperatorTest, MatchMode>>> = {
   contains: 'contains',
   startsWith: 'starts',
   endsWith: 'ends',
