@@ -203,3 +203,11 @@ function mapKeys<K extends string, V>(keys: readonly K[], value: (key: K) => V):
   for (const key of keys) out[key] = value(key);
   return out as Record<K, V>;
 }
+
+/** The logical groups of a filter (an array of filters): all of them hold (`_and`), some does (`_or`). */
+export const LOGICAL_OPERATORS = { _and: 'and', _or: 'or' } as const;
+export type LogicalOperator = keyof typeof LOGICAL_OPERATORS;
+
+export function isLogicalOperator(key: string): key is LogicalOperator {
+  return Object.hasOwn(LOGICAL_OPERATORS, key);
+}

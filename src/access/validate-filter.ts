@@ -1,4 +1,9 @@
-import { isFilterOperator, operatorSpec } from '../../catalog/overview/filter-operators.js';
+import {
+  isFilterOperator,
+  isLogicalOperator,
+  LOGICAL_OPERATORS,
+  operatorSpec,
+} from '../../catalog/overview/filter-operators.js';
 import { assertNever, FailedValidationError, type ValidationExtensions } from '../errors.js';
 
 type Payload = Readonly<Record<string, unknown>>;
@@ -21,11 +26,11 @@ export function validateFilter(filter: unknown, payload: Payload, variables: Fil
   if (!isRecord(filter)) return [];
   const errors: FailedValidationError[] = [];
   for (const [key, value] of Object.entries(filter)) {
-    if (key === '_and' && Array.isArray(value)) {
-      for (const part of value) errors.push(...validateFilter(part, payload, variables));
-    } else if (key === '_or' && Array.isArray(value)) {
+    if (isLogicalOperator(key)) {
+      if (!Array.isArray(value)) continue;
       const branches = value.map((part) => validateFilter(part, payload, variables));
-      if (branches.length > 0 && branches.every((b) => b.length > 0)) errors.push(...branches.flat());
+      const fails = LOGICAL_OPERATORS[key] === 'and' || (branches.length > 0 && branches.every((b) => b.length > 0));
+      if (fails) errors.push(...branches.flat());
     } else if (!key.startsWith('_') && isRecord(value)) {
       errors.push(...validateField(key, value, payload, variables));
     }

@@ -7,6 +7,8 @@ import type { Filter } from '../query.js';
 import { booleanValue, checkOperator, coerceLiteral, listValue, scalarValue } from '../validate/filter-values.js';
 import {
   hasShape,
+  isLogicalOperator,
+  LOGICAL_OPERATORS,
   isFilterOperator,
   operatorSpec,
   type FilterOperator,
@@ -150,12 +152,12 @@ class FilterBuilder {
   level(collection: CollectionOverview, filter: Filter): Condition | null {
     const items: Condition[] = [];
     for (const [key, value] of Object.entries(filter)) {
-      if (key === '_and' || key === '_or') {
+      if (isLogicalOperator(key)) {
         if (!Array.isArray(value) || !value.every(isPlainObject)) throw new InvalidQueryError('Invalid filter object');
         const group = value
           .map((item) => this.level(collection, item as Filter))
           .filter((c): c is Condition => c !== null);
-        if (group.length > 0) items.push({ kind: key === '_and' ? 'and' : 'or', items: group });
+        if (group.length > 0) items.push({ kind: LOGICAL_OPERATORS[key], items: group });
         continue;
       }
       items.push(this.key(collection, key, value));
