@@ -1,4 +1,10 @@
-import { FailedValidationError, type ValidationExtensions } from '../errors.js';
+import {
+  isFilterOperator,
+  isLogicalOperator,
+  LOGICAL_OPERATORS,
+  operatorSpec,
+} from '../../catalog/overview/filter-operators.js';
+import { assertNever, FailedValidationError, type ValidationExtensions } from '../errors.js';
 
 type Payload = Readonly<Record<string, unknown>>;
 
@@ -20,11 +26,11 @@ export function validateFilter(filter: unknown, payload: Payload, variables: Fil
   if (!isRecord(filter)) return [];
   const errors: FailedValidationError[] = [];
   for (const [key, value] of Object.entries(filter)) {
-    if (key === '_and' && Array.isArray(value)) {
-      for (const part of value) errors.push(...validateFilter(part, payload, variables));
-    } else if (key === '_or' && Array.isArray(value)) {
+    if (isLogicalOperator(key)) {
+      if (!Array.isArray(value)) continue;
       const branches = value.map((part) => validateFilter(part, payload, variables));
-      if (branches.length > 0 && branches.every((b) => b.length > 0)) errors.push(...branches.flat());
+      const fails = LOGICAL_OPERATORS[key] === 'and' || (branches.length > 0 && branches.every((b) => b.length > 0));
+      if (fails) errors.push(...branches.flat());
     } else if (!key.startsWith('_') && isRecord(value)) {
       errors.push(...validateField(key, value, payload, variables));
     }
@@ -56,89 +62,85 @@ function validateField(
   return errors;
 }
 
+/**
+ * One operator of the table (catalog/overview/filter-operators.ts) against a payload value, by
+ * the test it makes; negated operators fail where their positive one passes. Operators without
+ * meaning for a payload value (geometry, `_some`/`_none`, `_submitted`) and unknown keys pass.
+ */
 function checkOperator(
   field: string,
   op: string,
   value: unknown,
   expected: unknown,
 ): FailedValidationError | undefined {
+  if (!isFilterOperator(op)) return undefined;
+  const { test, negated, caseInsensitive } = operatorSpec(op);
   const fail = (extra: Omit<ValidationExtensions, 'field' | 'type'>, suffix = '') =>
     failure(field, op.slice(1), extra, suffix);
+  /** Passes when `found` is what the operator asks for (found for positive, not for negated ones). */
+  const expect = (found: boolean, onFailure: () => FailedValidationError) =>
+    found !== negated ? undefined : onFailure();
   const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
   const needle = String(expected);
-  switch (op) {
-    case '_eq':
-      return looseEquals(value, expected) ? undefined : fail({ valid: expected }, ` Value has to be "${needle}".`);
-    case '_neq':
-      return looseEquals(value, expected) ? fail({ invalid: expected }, ` Value can't be "${needle}".`) : undefined;
-    case '_lt':
-    case '_lte':
-    case '_gt':
-    case '_gte':
-      return compareOk(op, value, expected) ? undefined : fail({ valid: expected }, comparisonSuffix(op, needle));
-    case '_in': {
+  const fold = (s: string) => (caseInsensitive ? s.toLowerCase() : s);
+  switch (test) {
+    case 'equal':
+      return expect(looseEquals(value, expected), () =>
+        negated
+          ? fail({ invalid: expected }, ` Value can't be "${needle}".`)
+          : fail({ valid: expected }, ` Value has to be "${needle}".`),
+      );
+    case 'less':
+    case 'lessOrEqual':
+    case 'greater':
+    case 'greaterOrEqual':
+      return expect(compareOk(test, value, expected), () => fail({ valid: expected }, comparisonSuffix(test, needle)));
+    case 'in': {
       const list = asList(expected);
-      return list.some((v) => looseEquals(value, v))
-        ? undefined
-        : fail({ valid: list }, ` Value has to be one of ${quoteList(list)}.`);
+      return expect(
+        list.some((v) => looseEquals(value, v)),
+        () =>
+          negated
+            ? fail({ invalid: list }, ` Value can't be one of ${quoteList(list)}.`)
+            : fail({ valid: list }, ` Value has to be one of ${quoteList(list)}.`),
+      );
     }
-    case '_nin': {
-      const list = asList(expected);
-      return list.some((v) => looseEquals(value, v))
-        ? fail({ invalid: list }, ` Value can't be one of ${quoteList(list)}.`)
-        : undefined;
+    case 'null': {
+      const wantsNull = isTrue(expected) !== negated;
+      return wantsNull === (value === null)
+        ? undefined
+        : fail({}, wantsNull ? ' Value has to be null.' : " Value can't be null.");
     }
-    case '_null':
-      return isTrue(expected) === (value === null)
+    case 'empty':
+      return (isTrue(expected) !== negated) === isEmpty(value)
         ? undefined
-        : fail({}, isTrue(expected) ? ' Value has to be null.' : " Value can't be null.");
-    case '_nnull':
-      return isTrue(expected) === (value !== null)
-        ? undefined
-        : fail({}, isTrue(expected) ? " Value can't be null." : ' Value has to be null.');
-    case '_empty':
-      return isTrue(expected) === isEmpty(value) ? undefined : fail({}, ' Value has to be empty.');
-    case '_nempty':
-      return isTrue(expected) === !isEmpty(value) ? undefined : fail({}, " Value can't be empty.");
-    case '_contains':
-      return containsValue(value, expected)
-        ? undefined
-        : fail({ substring: needle }, ` Value has to contain "${needle}".`);
-    case '_ncontains':
-      return containsValue(value, expected)
-        ? fail({ substring: needle }, ` Value can't contain "${needle}".`)
-        : undefined;
-    case '_icontains':
-      return text.toLowerCase().includes(needle.toLowerCase()) ? undefined : fail({ substring: needle });
-    case '_starts_with':
-      return text.startsWith(needle) ? undefined : fail({ substring: needle });
-    case '_nstarts_with':
-      return text.startsWith(needle) ? fail({ substring: needle }) : undefined;
-    case '_istarts_with':
-      return text.toLowerCase().startsWith(needle.toLowerCase()) ? undefined : fail({ substring: needle });
-    case '_nistarts_with':
-      return text.toLowerCase().startsWith(needle.toLowerCase()) ? fail({ substring: needle }) : undefined;
-    case '_ends_with':
-      return text.endsWith(needle) ? undefined : fail({ substring: needle });
-    case '_nends_with':
-      return text.endsWith(needle) ? fail({ substring: needle }) : undefined;
-    case '_iends_with':
-      return text.toLowerCase().endsWith(needle.toLowerCase()) ? undefined : fail({ substring: needle });
-    case '_niends_with':
-      return text.toLowerCase().endsWith(needle.toLowerCase()) ? fail({ substring: needle }) : undefined;
-    case '_between':
-    case '_nbetween': {
+        : fail({}, negated ? " Value can't be empty." : ' Value has to be empty.');
+    case 'contains':
+      if (caseInsensitive) return expect(fold(text).includes(fold(needle)), () => fail({ substring: needle }));
+      return expect(containsValue(value, expected), () =>
+        fail(
+          { substring: needle },
+          negated ? ` Value can't contain "${needle}".` : ` Value has to contain "${needle}".`,
+        ),
+      );
+    case 'startsWith':
+      return expect(fold(text).startsWith(fold(needle)), () => fail({ substring: needle }));
+    case 'endsWith':
+      return expect(fold(text).endsWith(fold(needle)), () => fail({ substring: needle }));
+    case 'between': {
       const [low, high] = asList(expected);
-      const inside = compareOk('_gte', value, low) && compareOk('_lte', value, high);
-      return inside === (op === '_between') ? undefined : fail({ valid: [low, high] });
+      const inside = compareOk('greaterOrEqual', value, low) && compareOk('lessOrEqual', value, high);
+      return expect(inside, () => fail({ valid: [low, high] }));
     }
-    case '_regex':
-      return toRegExp(needle).test(text) ? undefined : fail({}, " Value doesn't have the correct format.");
-    case '_submitted':
+    case 'regex':
+      return expect(toRegExp(needle).test(text), () => fail({}, " Value doesn't have the correct format."));
+    case 'submitted':
+    case 'intersects':
+    case 'intersectsBbox':
+    case 'some':
       return undefined;
     default:
-      // Operators without meaning for a payload value (geometry, _some/_none) pass.
-      return undefined;
+      return assertNever(test);
   }
 }
 
@@ -151,14 +153,17 @@ function failure(
   return new FailedValidationError({ field, type, ...extra }, `Validation failed for field "${field}".${suffix}`);
 }
 
-function comparisonSuffix(op: string, expected: string): string {
-  const words: Record<string, string> = {
-    _lt: 'less than',
-    _lte: 'less than or equal to',
-    _gt: 'greater than',
-    _gte: 'greater than or equal to',
-  };
-  return ` Value has to be ${words[op] ?? op} "${expected}".`;
+type Comparison = 'less' | 'lessOrEqual' | 'greater' | 'greaterOrEqual';
+
+const COMPARISON_WORDS: Readonly<Record<Comparison, string>> = {
+  less: 'less than',
+  lessOrEqual: 'less than or equal to',
+  greater: 'greater than',
+  greaterOrEqual: 'greater than or equal to',
+};
+
+function comparisonSuffix(test: Comparison, expected: string): string {
+  return ` Value has to be ${COMPARISON_WORDS[test]} "${expected}".`;
 }
 
 /** `$NOW`, `$CURRENT_USER`, `$CURRENT_ROLE` (reference/query.md, dynamic variables). */
@@ -180,20 +185,20 @@ function looseEquals(value: unknown, expected: unknown): boolean {
   return String(value) === String(expected);
 }
 
-function compareOk(op: string, value: unknown, expected: unknown): boolean {
+function compareOk(test: Comparison, value: unknown, expected: unknown): boolean {
   if (value === null || value === undefined || expected === null || expected === undefined) return false;
   const a = toNumber(value);
   const b = toNumber(expected);
   const [left, right]: [number | string, number | string] =
     a !== undefined && b !== undefined ? [a, b] : [toComparableText(value), toComparableText(expected)];
-  switch (op) {
-    case '_lt':
+  switch (test) {
+    case 'less':
       return left < right;
-    case '_lte':
+    case 'lessOrEqual':
       return left <= right;
-    case '_gt':
+    case 'greater':
       return left > right;
-    default:
+    case 'greaterOrEqual':
       return left >= right;
   }
 }

@@ -13,6 +13,7 @@ import {
   type GraphQLInputType,
   type GraphQLNamedType,
 } from 'graphql';
+import { LOGICAL_OPERATORS } from '../../catalog/overview/filter-operators.js';
 import { getFieldRelation, type FieldRelation } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview, FieldOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import { canReadCollection, canReadField } from '../access/read-access.js';
@@ -24,6 +25,7 @@ import {
   COUNT_FUNCTION_FILTER_OPERATORS,
   COUNT_FUNCTIONS_TYPE,
   DATETIME_FUNCTION_FILTER_OPERATORS,
+  FILTER_QUANTIFIERS,
   DATETIME_FUNCTIONS_TYPE,
   functionsOf,
   operatorsOf,
@@ -340,11 +342,13 @@ export class CollectionTypes {
         });
       }
     }
-    add('_and', { type: new GraphQLList(self), extensions: { svcFilter: { kind: 'logical' } } });
-    add('_or', { type: new GraphQLList(self), extensions: { svcFilter: { kind: 'logical' } } });
+    for (const logical of Object.keys(LOGICAL_OPERATORS)) {
+      add(logical, { type: new GraphQLList(self), extensions: { svcFilter: { kind: 'logical' } } });
+    }
     if ((this.#manySides.get(collection.collection) ?? []).some((one) => this.isItemCollection(one))) {
-      add('_some', { type: self, extensions: { svcFilter: { kind: 'quantifier' } } });
-      add('_none', { type: self, extensions: { svcFilter: { kind: 'quantifier' } } });
+      for (const quantifier of FILTER_QUANTIFIERS) {
+        add(quantifier, { type: self, extensions: { svcFilter: { kind: 'quantifier' } } });
+      }
     }
     return fields;
   }

@@ -10,7 +10,17 @@ import {
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
 } from 'graphql';
+import {
+  OPERATOR_FAMILY_OF_TYPE,
+  operatorSpec,
+  operatorsOfFamily,
+  operatorsOfShape,
+  type FilterOperator,
+  type OperatorFamily,
+  type OperatorShape,
+} from '../../catalog/overview/filter-operators.js';
 import type { FieldType } from '../../catalog/overview/types.js';
+import { assertNever } from '../errors.js';
 import { GraphQLBigInt, GraphQLJSON, GraphQLStringOrFloat } from './scalars.js';
 
 /**
@@ -24,109 +34,82 @@ function keys(names: readonly string[], type: GraphQLInputType): GraphQLInputFie
 }
 
 const list = (type: GraphQLInputType) => new GraphQLList(type);
-const NULL_CHECKS = ['_null', '_nnull'];
-const EMPTY_CHECKS = ['_empty', '_nempty'];
-const COMPARISONS = ['_eq', '_neq', '_gt', '_gte', '_lt', '_lte'];
 
-export const STRING_FILTER_OPERATORS = new GraphQLInputObjectType({
-  name: 'string_filter_operators',
-  fields: {
-    ...keys(
-      [
-        '_eq',
-        '_neq',
-        '_contains',
-        '_icontains',
-        '_ncontains',
-        '_starts_with',
-        '_nstarts_with',
-        '_istarts_with',
-        '_nistarts_with',
-        '_ends_with',
-        '_nends_with',
-        '_iends_with',
-        '_niends_with',
-      ],
-      GraphQLString,
-    ),
-    ...keys(['_in', '_nin'], list(GraphQLString)),
-    ...keys([...NULL_CHECKS, ...EMPTY_CHECKS], GraphQLBoolean),
-  },
-});
-
-function numericOperators(name: string, scalar: GraphQLInputType): GraphQLInputObjectType {
+/**
+ * An operator input: the operators of `family` in the table (catalog/overview/filter-operators.ts),
+ * each typed by its value shape: `scalar` values as `scalar`, lists and pairs as lists (pairs of
+ * `pairScalar`), flags as Boolean, GeoJSON as JSON.
+ */
+function operatorInput(
+  name: string,
+  family: OperatorFamily,
+  scalar: GraphQLInputType,
+  pairScalar: GraphQLInputType = scalar,
+): GraphQLInputObjectType {
+  const typeOf = (shape: OperatorShape): GraphQLInputType => {
+    switch (shape) {
+      case 'scalar':
+        return scalar;
+      case 'list':
+        return list(scalar);
+      case 'pair':
+        return list(pairScalar);
+      case 'flag':
+        return GraphQLBoolean;
+      case 'geometry':
+        return GraphQLJSON;
+      case 'pattern':
+      case 'presence':
+      case 'quantifier':
+        // No field type offers these; a family that did would need a GraphQL type for them here.
+        throw new Error(`no GraphQL operator input for "${shape}" values`);
+      default:
+        return assertNever(shape);
+    }
+  };
   return new GraphQLInputObjectType({
     name,
-    fields: {
-      ...keys(COMPARISONS, scalar),
-      ...keys(['_in', '_nin', '_between', '_nbetween'], list(scalar)),
-      ...keys(NULL_CHECKS, GraphQLBoolean),
-    },
+    fields: Object.fromEntries(operatorsOfFamily(family).map((op) => [op, { type: typeOf(operatorSpec(op).shape) }])),
   });
 }
 
-export const NUMBER_FILTER_OPERATORS = numericOperators('number_filter_operators', GraphQLStringOrFloat);
-export const BIG_INT_FILTER_OPERATORS = numericOperators('big_int_filter_operators', GraphQLBigInt);
+export const STRING_FILTER_OPERATORS = operatorInput('string_filter_operators', 'text', GraphQLString);
+export const NUMBER_FILTER_OPERATORS = operatorInput('number_filter_operators', 'number', GraphQLStringOrFloat);
+export const BIG_INT_FILTER_OPERATORS = operatorInput('big_int_filter_operators', 'number', GraphQLBigInt);
+export const DATE_FILTER_OPERATORS = operatorInput(
+  'date_filter_operators',
+  'temporal',
+  GraphQLString,
+  GraphQLStringOrFloat,
+);
+export const BOOLEAN_FILTER_OPERATORS = operatorInput('boolean_filter_operators', 'boolean', GraphQLBoolean);
+export const HASH_FILTER_OPERATORS = operatorInput('hash_filter_operators', 'hash', GraphQLString);
+export const GEOMETRY_FILTER_OPERATORS = operatorInput('geometry_filter_operators', 'geometry', GraphQLJSON);
 
-export const DATE_FILTER_OPERATORS = new GraphQLInputObjectType({
-  name: 'date_filter_operators',
-  fields: {
-    ...keys(COMPARISONS, GraphQLString),
-    ...keys(['_in', '_nin'], list(GraphQLString)),
-    ...keys(['_between', '_nbetween'], list(GraphQLStringOrFloat)),
-    ...keys(NULL_CHECKS, GraphQLBoolean),
-  },
-});
+/**
+ * The operator input of each family (Directus 10's input names). uuid, json and untyped columns
+ * share the string input: it offers every operator their families have, but untyped columns'
+ * `_lt`... `_between` (REST only, as in Directus 10).
+ */
+const INPUT_OF_FAMILY: Readonly<Record<OperatorFamily, GraphQLInputObjectType>> = {
+  text: STRING_FILTER_OPERATORS,
+  uuid: STRING_FILTER_OPERATORS,
+  json: STRING_FILTER_OPERATORS,
+  untyped: STRING_FILTER_OPERATORS,
+  number: NUMBER_FILTER_OPERATORS,
+  temporal: DATE_FILTER_OPERATORS,
+  boolean: BOOLEAN_FILTER_OPERATORS,
+  hash: HASH_FILTER_OPERATORS,
+  geometry: GEOMETRY_FILTER_OPERATORS,
+};
 
-export const BOOLEAN_FILTER_OPERATORS = new GraphQLInputObjectType({
-  name: 'boolean_filter_operators',
-  fields: { ...keys(['_eq', '_neq'], GraphQLBoolean), ...keys(NULL_CHECKS, GraphQLBoolean) },
-});
-
-export const HASH_FILTER_OPERATORS = new GraphQLInputObjectType({
-  name: 'hash_filter_operators',
-  fields: keys([...NULL_CHECKS, ...EMPTY_CHECKS], GraphQLBoolean),
-});
-
-export const GEOMETRY_FILTER_OPERATORS = new GraphQLInputObjectType({
-  name: 'geometry_filter_operators',
-  fields: {
-    ...keys(['_eq', '_neq', '_intersects', '_nintersects', '_intersects_bbox', '_nintersects_bbox'], GraphQLJSON),
-    ...keys(NULL_CHECKS, GraphQLBoolean),
-  },
-});
-
-/** The operator input of a field type (uuid, string, text and json share the string one). */
+/** The operator input of a field type: its family's, big integers apart (BigInt values). */
 export function operatorsOf(type: FieldType): GraphQLInputObjectType {
-  switch (type) {
-    case 'integer':
-    case 'float':
-    case 'decimal':
-      return NUMBER_FILTER_OPERATORS;
-    case 'bigInteger':
-      return BIG_INT_FILTER_OPERATORS;
-    case 'date':
-    case 'dateTime':
-    case 'timestamp':
-    case 'time':
-      return DATE_FILTER_OPERATORS;
-    case 'boolean':
-      return BOOLEAN_FILTER_OPERATORS;
-    case 'hash':
-      return HASH_FILTER_OPERATORS;
-    case 'geometry':
-      return GEOMETRY_FILTER_OPERATORS;
-    case 'string':
-    case 'text':
-    case 'uuid':
-    case 'json':
-    case 'csv':
-    case 'binary':
-    case 'alias':
-    case 'unknown':
-      return STRING_FILTER_OPERATORS;
-  }
+  return type === 'bigInteger' ? BIG_INT_FILTER_OPERATORS : INPUT_OF_FAMILY[OPERATOR_FAMILY_OF_TYPE[type]];
 }
+
+/** `_some` / `_none`: the quantifiers a collection filter offers on collections with a one-to-many side. */
+export const FILTER_QUANTIFIERS: readonly FilterOperator[] = operatorsOfShape('quantifier');
 
 /** `year(F)` … `second(F)`: the date parts a `F_func` field offers. */
 export const DATETIME_FUNCTIONS = ['year', 'month', 'week', 'day', 'weekday', 'hour', 'minute', 'second'] as const;

@@ -4,16 +4,16 @@ import { FULL_READ_ACCESS, canReadCollection } from '../../access/read-access.js
 import { ForbiddenError, InvalidQueryError } from '../../errors.js';
 import { isPlainObject } from '../parse/parse-values.js';
 import type { Filter } from '../query.js';
+import { booleanValue, checkOperator, coerceLiteral, listValue, scalarValue } from '../validate/filter-values.js';
 import {
-  booleanValue,
-  checkOperator,
-  coerceLiteral,
-  isBooleanOperator,
-  isListOperator,
-  listValue,
-  scalarValue,
-} from '../validate/filter-values.js';
-import type { FilterOperator } from '../validate/filter-operators.js';
+  hasShape,
+  isLogicalOperator,
+  LOGICAL_OPERATORS,
+  isFilterOperator,
+  operatorSpec,
+  type FilterOperator,
+} from '../../../catalog/overview/filter-operators.js';
+import { OPERATOR_CONDITIONS } from '../compile/operator-conditions.js';
 import type { BuildContext } from './build-context.js';
 import { isDynamicValue, resolveDynamicValue } from './dynamic-values.js';
 import {
@@ -152,12 +152,12 @@ class FilterBuilder {
   level(collection: CollectionOverview, filter: Filter): Condition | null {
     const items: Condition[] = [];
     for (const [key, value] of Object.entries(filter)) {
-      if (key === '_and' || key === '_or') {
+      if (isLogicalOperator(key)) {
         if (!Array.isArray(value) || !value.every(isPlainObject)) throw new InvalidQueryError('Invalid filter object');
         const group = value
           .map((item) => this.level(collection, item as Filter))
           .filter((c): c is Condition => c !== null);
-        if (group.length > 0) items.push({ kind: key === '_and' ? 'and' : 'or', items: group });
+        if (group.length > 0) items.push({ kind: LOGICAL_OPERATORS[key], items: group });
         continue;
       }
       items.push(this.key(collection, key, value));
@@ -192,22 +192,22 @@ class FilterBuilder {
         if (nested !== null) {
           const target = requireCollection(this.ctx.overview, relation.target.collection);
           const condition = this.level(target, nested);
-          if (condition !== null) items.push(this.related(relation, condition, false));
+          if (condition !== null) items.push(this.related(relation, condition, '_some'));
         }
         break;
       }
       case 'o2m': {
         const target = requireCollection(this.ctx.overview, relation.target.collection);
         for (const [op, raw] of Object.entries(operators ?? {})) {
-          if (op !== '_some' && op !== '_none') items.push(this.relatedPresence(relation, op, raw));
+          if (!isFilterOperator(op) || !hasShape(op, 'quantifier')) items.push(this.relatedPresence(relation, op, raw));
           else {
             if (!isPlainObject(raw)) throw new InvalidQueryError(`Invalid filter object for "${key}.${op}"`);
-            items.push(this.related(relation, this.level(target, raw), op === '_none'));
+            items.push(this.related(relation, this.level(target, raw), op));
           }
         }
         if (nested !== null) {
           const condition = this.level(target, nested);
-          if (condition !== null) items.push(this.related(relation, condition, false));
+          if (condition !== null) items.push(this.related(relation, condition, '_some'));
         }
         break;
       }
@@ -230,29 +230,24 @@ class FilterBuilder {
     }
     const target = requireCollection(this.ctx.overview, scope);
     if (!canReadCollection(this.ctx.access, scope)) throw new ForbiddenError();
-    return this.related(a2oRef(this.ctx, relation, scope), this.level(target, value), false);
+    return this.related(a2oRef(this.ctx, relation, scope), this.level(target, value), '_some');
   }
 
   /**
-   * Some related row satisfies `condition` (none, when `negated`): only rows the caller may
+   * Some related row satisfies `condition` (none, for `_none`): only rows the caller may
    * read count, so a filter never reveals what a read would not.
    */
-  private related(relation: RelationRef, condition: Condition | null, negated: boolean): Condition {
-    return {
-      kind: 'related',
-      relation,
-      condition: readableRelated(this.ctx, relation.target.collection, condition),
-      negated,
-    };
+  private related(relation: RelationRef, condition: Condition | null, quantifier: '_some' | '_none'): Condition {
+    return OPERATOR_CONDITIONS[quantifier](relation, readableRelated(this.ctx, relation.target.collection, condition));
   }
 
-  /** `_null`/`_empty` (and negations) on an o2m alias: whether any related row exists. */
+  /** `flag` operators (`_null`, `_empty` and negations) on an o2m alias: whether any related row exists. */
   private relatedPresence(relation: ResolvedRelation & { kind: 'o2m' }, op: string, raw: unknown): Condition {
-    if (op !== '_null' && op !== '_nnull' && op !== '_empty' && op !== '_nempty') {
+    if (!isFilterOperator(op) || !hasShape(op, 'flag')) {
       throw new InvalidQueryError(`"alias" field type does not contain the "${op}" filter operator`);
     }
-    const wantsNone = booleanValue(op as FilterOperator, raw) === (op === '_null' || op === '_empty');
-    return this.related(relation, null, wantsNone);
+    const wantsNone = booleanValue(op, raw) !== operatorSpec(op).negated;
+    return this.related(relation, null, wantsNone ? '_none' : '_some');
   }
 
   /** `{_op: value, ...}` (or a bare value = `_eq`) on one operand. */
@@ -262,80 +257,40 @@ class FilterBuilder {
     return andConditions(...items) ?? { kind: 'constant', value: true };
   }
 
+  /** One operator, its value read by the operator's shape, compiled by OPERATOR_CONDITIONS. */
   private operator(operand: Operand, type: FieldType, opKey: string, raw: unknown, key: string): Condition {
     const op = checkOperator(type, opKey);
+    const target = { operand, type };
     const where = `"${op}" on "${key}"`;
-    if (isBooleanOperator(op)) {
-      const flag = booleanValue(op, raw);
-      const isNullOp = op === '_null' || op === '_nnull';
-      const negated = (op === '_nnull' || op === '_nempty') === flag;
-      if (isNullOp) return { kind: 'null', operand, negated };
-      return { kind: 'empty', operand, isText: isTextType(type), negated };
-    }
-    if (isListOperator(op)) {
-      const values = listValue(op, raw).map((item) => this.value(type, op, item, where));
-      if (op === '_in' || op === '_nin') return { kind: 'in', operand, values, negated: op === '_nin' };
-      const [low, high] = values;
+    if (hasShape(op, 'flag')) return OPERATOR_CONDITIONS[op](target, booleanValue(op, raw));
+    if (hasShape(op, 'list')) return OPERATOR_CONDITIONS[op](target, this.values(type, op, raw, where));
+    if (hasShape(op, 'pair')) {
+      const [low, high] = this.values(type, op, raw, where);
       if (low === undefined || high === undefined) throw new InvalidQueryError(`"${op}" has to be an array of values`);
-      return { kind: 'between', operand, low, high, negated: op === '_nbetween' };
+      return OPERATOR_CONDITIONS[op](target, low, high);
     }
-    if (op === '_intersects' || op === '_nintersects' || op === '_intersects_bbox' || op === '_nintersects_bbox') {
+    if (hasShape(op, 'geometry')) {
       const geojson = typeof raw === 'string' ? raw : isPlainObject(raw) ? JSON.stringify(raw) : undefined;
       if (geojson === undefined) throw new InvalidQueryError(`The filter value for "${op}" has to be a GeoJSON object`);
-      return {
-        kind: 'geo',
-        operand,
-        mode: op.includes('bbox') ? 'bbox' : 'intersects',
-        geojson,
-        negated: op.startsWith('_n'),
-      };
+      return OPERATOR_CONDITIONS[op](target, geojson);
     }
-    const value = this.value(type, op, scalarValue(op, raw), where);
-    if (value.kind === 'literal' && value.value === null) {
-      if (op === '_eq') return { kind: 'null', operand, negated: false };
-      if (op === '_neq') return { kind: 'null', operand, negated: true };
-      throw new InvalidQueryError(`The filter value for "${op}" has to be a string, number, or boolean`);
-    }
-    switch (op) {
-      case '_eq':
-        return { kind: 'compare', operand, op: '=', value };
-      case '_neq':
-        return { kind: 'compare', operand, op: '<>', value };
-      case '_lt':
-        return { kind: 'compare', operand, op: '<', value };
-      case '_lte':
-        return { kind: 'compare', operand, op: '<=', value };
-      case '_gt':
-        return { kind: 'compare', operand, op: '>', value };
-      case '_gte':
-        return { kind: 'compare', operand, op: '>=', value };
-      default:
-        return this.match(operand, type, op, value);
-    }
+    if (hasShape(op, 'scalar')) return OPERATOR_CONDITIONS[op](target, this.value(type, scalarValue(op, raw), where));
+    // Validation-only and relational operators: no field type offers them, checkOperator refused them.
+    throw new InvalidQueryError(`"${type}" field type does not contain the "${op}" filter operator`);
   }
 
-  private match(operand: Operand, type: FieldType, op: FilterOperator, value: Value): Condition {
-    if (value.kind !== 'literal' || value.value === null) {
-      throw new InvalidQueryError(`The filter value for "${op}" has to be a string, number, or boolean`);
-    }
-    const text = value.value instanceof Date ? value.value.toISOString() : String(value.value);
-    const negated = op.startsWith('_n');
-    if (type === 'csv' && (op === '_contains' || op === '_ncontains')) {
-      return { kind: 'csvContains', operand, element: text, negated };
-    }
-    const base = op.replace(/^_n?i?/, '');
-    const caseInsensitive = /^_n?i/.test(op) && op !== '_in';
-    const mode = base === 'contains' ? 'contains' : base === 'starts_with' ? 'starts' : 'ends';
-    return { kind: 'match', operand, mode, caseInsensitive, text, negated };
+  private values(type: FieldType, op: FilterOperator, raw: unknown, where: string): Value[] {
+    return listValue(op, raw).map((item) => this.value(type, item, where, op));
   }
 
-  private value(type: FieldType, op: FilterOperator, raw: unknown, where: string): Value {
+  /** A scalar value, or an entry of the list of `listOf`. */
+  private value(type: FieldType, raw: unknown, where: string, listOf?: FilterOperator): Value {
     if (isDynamicValue(raw)) {
       const value = resolveDynamicValue(this.ctx, raw);
       if (value.kind === 'literal' && value.value instanceof Date) return { ...value, type: temporalType(type) };
       return value;
     }
-    const scalar = isListOperator(op) ? listItem(op, raw) : (raw as string | number | boolean | null);
+    const scalar = listOf !== undefined ? listItem(listOf, raw) : (raw as string | number | boolean | null);
     if (scalar === null) return { kind: 'literal', value: null, type };
     return { kind: 'literal', value: coerceLiteral(type, scalar, where), type };
   }
@@ -357,10 +312,6 @@ function splitOperatorKeys(value: unknown): [Readonly<Record<string, unknown>> |
     else nested[key] = v;
   }
   return [Object.keys(operators).length > 0 ? operators : null, Object.keys(nested).length > 0 ? nested : null];
-}
-
-function isTextType(type: FieldType): boolean {
-  return type === 'string' || type === 'text' || type === 'csv' || type === 'hash' || type === 'binary';
 }
 
 function temporalType(type: FieldType): FieldType {

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import qs from 'qs';
+import { isLogicalOperator } from '../../../catalog/overview/filter-operators.js';
 import { InvalidQueryError } from '../../errors.js';
 import {
   AGGREGATE_FUNCTIONS,
@@ -126,7 +127,7 @@ export function parseFilter(value: unknown): Filter {
 function normalizeFilter(filter: Readonly<Record<string, unknown>>): Filter {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(filter)) {
-    if (key === '_and' || key === '_or') {
+    if (isLogicalOperator(key)) {
       const items = asArray(value);
       if (items === undefined || !items.every(isPlainObject)) throw new InvalidQueryError('Invalid filter object');
       setOwn(

@@ -3,12 +3,11 @@ import { InvalidQueryError } from '../../errors.js';
 import { asArray } from '../parse/parse-values.js';
 import type { Literal } from '../ast/nodes.js';
 import {
-  BOOLEAN_OPERATORS,
-  LIST_OPERATORS,
   OPERATORS_BY_TYPE,
   isFilterOperator,
+  operatorSpec,
   type FilterOperator,
-} from './filter-operators.js';
+} from '../../../catalog/overview/filter-operators.js';
 import { integerRangeOfType, isIntegerInRange } from './numbers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,17 +24,17 @@ export function checkOperator(type: FieldType, op: string): FilterOperator {
   return op;
 }
 
-/** The entries of `_in`/`_nin`/`_between`/`_nbetween`: a non-empty array or comma string. */
+/** The entries of a `list` or `pair` operator: a non-empty array or comma string (two for a pair). */
 export function listValue(op: FilterOperator, raw: unknown): readonly unknown[] {
   const items = typeof raw === 'string' ? (raw === '' ? [] : raw.split(',')) : asArray(raw);
   if (items === undefined || items.length === 0) throw new InvalidQueryError(`"${op}" has to be an array of values`);
-  if ((op === '_between' || op === '_nbetween') && items.length !== 2) {
+  if (operatorSpec(op).shape === 'pair' && items.length !== 2) {
     throw new InvalidQueryError(`"${op}" has to be an array of two values`);
   }
   return items;
 }
 
-/** `_null`, `_nnull`, `_empty`, `_nempty` take a boolean (`"true"`/`"false"` from a query string). */
+/** `flag` operators (`_null`, `_empty`...) take a boolean (`"true"`/`"false"` from a query string). */
 export function booleanValue(op: FilterOperator, raw: unknown): boolean {
   const value = toBoolean(raw);
   if (value === undefined) throw new InvalidQueryError(`"${op}" has to be a boolean`);
@@ -56,14 +55,6 @@ export function scalarValue(op: FilterOperator, raw: unknown): string | number |
   }
   if (typeof raw === 'number' || typeof raw === 'boolean') return raw;
   throw new InvalidQueryError(`The filter value for "${op}" has to be a string, number, or boolean`);
-}
-
-export function isListOperator(op: FilterOperator): boolean {
-  return LIST_OPERATORS.has(op);
-}
-
-export function isBooleanOperator(op: FilterOperator): boolean {
-  return BOOLEAN_OPERATORS.has(op);
 }
 
 /**

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { FILTER_OPERATORS } from '../../../src/query/validate/filter-operators.js';
+import { FILTER_OPERATORS } from '../../../catalog/overview/filter-operators.js';
 import { AGGREGATE_FUNCTIONS } from '../../../src/query/query.js';
 
 /*
