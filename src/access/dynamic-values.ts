@@ -82,6 +82,15 @@ export function isDynamicValue(value: unknown): value is string {
 }
 
 /**
+ * True for a string that claims to be a dynamic variable, well formed or not (`$NOW(soon)`,
+ * `$CURRENT_USER.no field`): a query reads it with parseDynamicValue and refuses it when
+ * malformed, never compares it as text.
+ */
+export function claimsDynamicValue(value: unknown): value is string {
+  return typeof value === 'string' && /^\$(NOW|CURRENT_USER|CURRENT_ROLE)\b/.test(value);
+}
+
+/**
  * `$NOW(<adjustment>)` → the shifted moment: `-1 year`, `+2 hours`, `-7 days`, `3 weeks`
  * (reference/query.md: sign required for the past; years and months move the calendar).
  * Undefined when the adjustment cannot be read.

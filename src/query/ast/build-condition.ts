@@ -1,5 +1,6 @@
 import type { CollectionOverview, FieldType } from '../../../catalog/overview/types.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
+import { claimsDynamicValue } from '../../access/dynamic-values.js';
 import { FULL_READ_ACCESS, canReadCollection } from '../../access/read-access.js';
 import { ForbiddenError, InvalidQueryError } from '../../errors.js';
 import { isPlainObject } from '../parse/parse-values.js';
@@ -15,7 +16,7 @@ import {
 } from '../../../catalog/overview/filter-operators.js';
 import { OPERATOR_CONDITIONS } from '../compile/operator-conditions.js';
 import type { BuildContext } from './build-context.js';
-import { isDynamicValue, resolveDynamicValue } from './dynamic-values.js';
+import { resolveDynamicValue } from './dynamic-values.js';
 import {
   DATE_FUNCTIONS,
   type Condition,
@@ -285,7 +286,7 @@ class FilterBuilder {
 
   /** A scalar value, or an entry of the list of `listOf`. */
   private value(type: FieldType, raw: unknown, where: string, listOf?: FilterOperator): Value {
-    if (isDynamicValue(raw)) {
+    if (claimsDynamicValue(raw)) {
       const value = resolveDynamicValue(this.ctx, raw);
       if (value.kind === 'literal' && value.value instanceof Date) return { ...value, type: temporalType(type) };
       return value;

@@ -6,14 +6,6 @@ import type { BuildContext } from './build-context.js';
 import type { LookupStep, Value } from './nodes.js';
 
 /**
- * A string that means a dynamic variable, well formed or not: a malformed one (`$NOW(soon)`,
- * `$CURRENT_USER.no field`) is INVALID_QUERY, never compared as text.
- */
-export function isDynamicValue(value: unknown): value is string {
-  return typeof value === 'string' && /^\$(NOW|CURRENT_USER|CURRENT_ROLE)\b/.test(value);
-}
-
-/**
  * reference/query.md, dynamic variables: `$NOW`, `$NOW(<adjustment>)`, `$CURRENT_USER[.path]`,
  * `$CURRENT_ROLE[.path]`. Paths are looked up in the same statement (no extra round trip).
  */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   adjustNow,
+  claimsDynamicValue,
   collectDynamicPaths,
   isDynamicValue,
   resolveDynamicValues,
@@ -73,6 +74,15 @@ describe('dynamic values', () => {
     }
     for (const value of ['$NOWHERE', '$CURRENT_USERS', 'x$NOW', '$CURRENT_USER.', '$CURRENT_USER..a', 42, null]) {
       expect(isDynamicValue(value), String(value)).to.equal(false);
+    }
+  });
+
+  it('tells a malformed variable (refused by queries) from plain text (compared as text)', () => {
+    for (const value of ['$NOW(soon)', '$CURRENT_USER.no field', '$CURRENT_USER.', '$CURRENT_ROLE..a', '$NOW']) {
+      expect(claimsDynamicValue(value), value).to.equal(true);
+    }
+    for (const value of ['$NOWHERE', '$CURRENT_USERS', 'x$NOW', 'NOW', 42, null]) {
+      expect(claimsDynamicValue(value), String(value)).to.equal(false);
     }
   });
 
