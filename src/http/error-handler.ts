@@ -56,11 +56,11 @@ function fromBodyParserError(err: unknown): ServiceError | undefined {
     case 'entity.too.large':
       return new InvalidPayloadError('request entity too large');
     case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new UnsupportedMediaTypeError(
-        String((err as { charset?: unknown }).charset ?? message),
-        'Content-Type header',
-      );
+    case 'charset.unsupported': {
+      // body-parser names the charset it refused (a string); the message otherwise.
+      const { charset } = err as { charset?: unknown };
+      return new UnsupportedMediaTypeError(typeof charset === 'string' ? charset : message, 'Content-Type header');
+    }
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
