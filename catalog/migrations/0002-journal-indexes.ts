@@ -14,7 +14,9 @@ export const journalIndexes: Migration = {
     await db.schema.alterTable('svc_activity', (t) => {
       t.index(['timestamp'], 'svc_activity_timestamp_index');
     });
-    if (db.client.config.client !== 'mysql' && db.client.config.client !== 'mysql2') {
+    // knex types `db.client` as any; its config is the Knex.Config the instance was made with.
+    const { client } = (db.client as Knex.Client).config;
+    if (client !== 'mysql' && client !== 'mysql2') {
       await db.schema.alterTable('svc_revisions', (t) => {
         t.index(['activity'], 'svc_revisions_activity_index');
       });

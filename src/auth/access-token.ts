@@ -54,7 +54,9 @@ export function verifyAccessToken(
     throw new InvalidTokenError();
   }
   if (typeof payload === 'string') throw new InvalidTokenError();
-  const { id, role, app_access: app, admin_access: admin, session, exp } = payload;
+  // Claims come from the token's JSON: unknown until checked (JwtPayload types them any).
+  const claims: Readonly<Record<string, unknown>> = payload;
+  const { id, role, app_access: app, admin_access: admin, session, exp } = claims;
   if (
     // A token without `exp` would never expire: only our own signing could make one, by mistake.
     typeof exp !== 'number' ||

@@ -31,7 +31,8 @@ export function verifyScopedToken(token: string, secret: string, scope: TokenSco
   return { ...payload, email, scope };
 }
 
-function verifyToken(token: string, secret: string): jwt.JwtPayload {
+/** The verified payload: a JSON object from the token, its claims of unknown types until checked. */
+function verifyToken(token: string, secret: string): Readonly<Record<string, unknown>> {
   try {
     const payload = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: TOKEN_ISSUER });
     if (typeof payload === 'string') throw new InvalidTokenError();

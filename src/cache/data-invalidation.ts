@@ -69,10 +69,10 @@ class Listeners implements DataInvalidation {
 
   /** Runs the listeners of these collections (all of them when `collections` is undefined) and waits for them. */
   async notify(collections: readonly string[] | undefined): Promise<void> {
-    const running: (void | Promise<void>)[] = [];
+    const running: Promise<void>[] = [];
     for (const { collections: watched, listener } of this.#subscriptions) {
       if (collections === undefined || watched === undefined || collections.some((c) => watched.has(c)))
-        running.push(listener(collections));
+        running.push(Promise.resolve(listener(collections)));
     }
     await Promise.all(running);
   }

@@ -114,7 +114,7 @@ export class RealtimeClient {
     const iterator: LiveSubscription<T> = {
       next: () => {
         const queued = entry.queue.shift();
-        if (queued !== undefined) return Promise.resolve({ value: queued as LiveMessage<T>, done: false });
+        if (queued !== undefined) return Promise.resolve({ value: queued, done: false });
         if (entry.error !== undefined) return Promise.reject(entry.error);
         if (!this.#subscriptions.has(uid)) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve, reject) => {

@@ -31,7 +31,8 @@ export interface QueryMany extends QueryOne {
   readonly limit?: number;
   readonly offset?: number;
   readonly page?: number;
-  readonly meta?: Meta | '*' | string | readonly string[];
+  /** `Meta` values; `'*'` asks for all of them. */
+  readonly meta?: Meta | string | readonly string[];
   readonly aggregate?: Readonly<Record<string, string | readonly string[]>>;
   readonly groupBy?: string | readonly string[];
 }

@@ -147,10 +147,12 @@ function readStringMap(env: EnvReader, variable: string): Record<string, string>
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ConfigError(variable, 'must be a JSON object');
-  const entries = Object.entries(value);
-  const bad = entries.find(([, v]) => typeof v !== 'string');
-  if (bad !== undefined) throw new ConfigError(variable, `must map to strings, "${bad[0]}" does not`);
-  return Object.fromEntries(entries) as Record<string, string>;
+  const entries: [string, string][] = [];
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof v !== 'string') throw new ConfigError(variable, `must map to strings, "${key}" does not`);
+    entries.push([key, v]);
+  }
+  return Object.fromEntries(entries);
 }
 
 function isAbsoluteUrl(value: string): boolean {

@@ -213,7 +213,7 @@ export class FileLibrary {
     if (row.filename_disk !== null && (row.storage !== location || row.filename_disk !== path)) {
       await this.#deleteContent(row.storage, row.filename_disk);
     }
-    if (row.filename_disk !== null) await this.#deleteVariants(row.storage, String(row.id));
+    if (row.filename_disk !== null) await this.#deleteVariants(row.storage, row.id);
     return keys[0] ?? row.id;
   }
 
@@ -234,7 +234,7 @@ export class FileLibrary {
     const deleted = await handleDelete({ kind: 'delete', collection: FILES_COLLECTION, keys }, ctx);
     for (const row of rows) {
       if (row.filename_disk !== null) await this.#deleteContent(row.storage, row.filename_disk);
-      await this.#deleteVariants(row.storage, String(row.id));
+      await this.#deleteVariants(row.storage, row.id);
     }
     return deleted;
   }

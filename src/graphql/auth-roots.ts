@@ -104,22 +104,22 @@ export function addAuthRoots(mutation: RootFields, access: SchemaAccess): void {
  */
 function addAccountRoots(mutation: RootFields, access: SchemaAccess): void {
   const run =
-    (operation: (auth: AuthOperations) => (body: Record<string, unknown>) => Promise<unknown>) =>
+    (operation: (auth: AuthOperations, body: Record<string, unknown>) => Promise<unknown>) =>
     async (_r: unknown, args: Record<string, unknown>, ctx: GraphqlContext) => {
-      await operation(ctx.system.auth)(body(args));
+      await operation(ctx.system.auth, body(args));
       return true;
     };
   if (canWrite(access, 'create', 'svc_users')) {
     mutation['users_invite'] = {
       type: GraphQLBoolean,
       args: { email: requiredString, role: requiredString, invite_url: optionalString },
-      resolve: run((auth) => auth.invite),
+      resolve: run((auth, input) => auth.invite(input)),
     };
   }
   mutation['users_invite_accept'] = {
     type: GraphQLBoolean,
     args: { token: requiredString, password: requiredString },
-    resolve: run((auth) => auth.acceptInvite),
+    resolve: run((auth, input) => auth.acceptInvite(input)),
   };
   mutation['users_register'] = {
     type: GraphQLBoolean,
@@ -130,12 +130,12 @@ function addAccountRoots(mutation: RootFields, access: SchemaAccess): void {
       first_name: optionalString,
       last_name: optionalString,
     },
-    resolve: run((auth) => auth.register),
+    resolve: run((auth, input) => auth.register(input)),
   };
   mutation['users_register_verify'] = {
     type: GraphQLBoolean,
     args: { token: requiredString },
-    resolve: run((auth) => auth.verifyRegistration),
+    resolve: run((auth, input) => auth.verifyRegistration(input)),
   };
 }
 

@@ -81,7 +81,7 @@ function toValue(type: GraphQLInputType, value: unknown): unknown {
   if (value === null) return null;
   const nullable = getNullableType(type);
   if (isListType(nullable)) {
-    const itemType = nullable.ofType as GraphQLInputType;
+    const itemType = nullable.ofType;
     return (value as readonly unknown[]).map((item) => toValue(itemType, item));
   }
   if (isInputObjectType(nullable) && nullable.extensions.svcInputOf !== undefined) {

@@ -1,4 +1,4 @@
-import { getNamedType, isInputObjectType, type GraphQLInputObjectType, type GraphQLResolveInfo } from 'graphql';
+import { getNamedType, isInputObjectType, type GraphQLResolveInfo } from 'graphql';
 import { handleCreate } from '../commands/create.js';
 import { handleDelete } from '../commands/delete.js';
 import type { PrimaryKey } from '../commands/types.js';
@@ -122,7 +122,7 @@ function payload(info: GraphQLResolveInfo, value: Input): Record<string, unknown
   const arg = info.parentType.getFields()[info.fieldName]?.args.find((a) => a.name === 'data');
   const type = arg === undefined ? undefined : getNamedType(arg.type);
   invariant(isInputObjectType(type), `${info.fieldName}(data) is an input object`);
-  return toPayload(type as GraphQLInputObjectType, value);
+  return toPayload(type, value);
 }
 
 function ids(value: unknown): PrimaryKey[] {

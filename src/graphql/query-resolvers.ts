@@ -13,7 +13,6 @@ import {
   parseVersionKey,
   readItems,
   readSingleton,
-  type Aggregate,
   type AggregateFunction,
   type Item,
   type Query,
@@ -97,17 +96,17 @@ export function aggregatedResolver(collection: string): RootResolver {
       }
       const valuesType = getNamedType(type.getFields()[fn]?.type);
       invariant(isObjectType(valuesType), `${type.name}.${fn} is an object`);
-      const fields = (aggregate[fn] ??= []);
+      const fields = aggregate[fn] ?? [];
       for (const [, fieldNodes] of walker.collect(valuesType, nodes)) {
         const meta = valuesType.getFields()[fieldNodes[0]?.name.value ?? '']?.extensions.svcField;
         if (meta?.kind === 'aggregate' && !fields.includes(meta.field)) fields.push(meta.field);
       }
-      if (fields.length === 0) delete aggregate[fn];
+      if (fields.length > 0) aggregate[fn] = fields;
     }
     const query = argumentQuery(rootField(info), args);
     // A selection of `group` alone still groups: count the rows so the query aggregates.
     if (Object.keys(aggregate).length === 0) aggregate.countAll = ['*'];
-    const rows = await readItems(ctx.read, collection, { ...query, aggregate: aggregate as Aggregate }, ctx.reader);
+    const rows = await readItems(ctx.read, collection, { ...query, aggregate }, ctx.reader);
     const isGrouped = (query.groupBy?.length ?? 0) > 0;
     return rows.map((row) => ({ ...row, group: isGrouped ? groupOf(row) : null }));
   };

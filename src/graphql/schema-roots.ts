@@ -49,48 +49,47 @@ export function addSchemaRoots(
   if (readable('svc_collections')) {
     query['collections'] = {
       type: list(objects.collection),
-      resolve: async (_r, _a, ctx) => readableObjects(ctx).collections(),
+      resolve: (_r, _a, ctx) => readableObjects(ctx).collections(),
     };
     query['collections_by_name'] = {
       type: objects.collection,
       args: { name: requiredString },
-      resolve: async (_r, args: { name: string }, ctx) =>
-        readableObjects(ctx).collection(toServiceCollectionName(args.name)),
+      resolve: (_r, args: { name: string }, ctx) => readableObjects(ctx).collection(toServiceCollectionName(args.name)),
     };
   }
   if (readable('svc_fields')) {
     query['fields'] = {
       type: list(objects.field),
-      resolve: async (_r, _a, ctx) => readableObjects(ctx).fields(),
+      resolve: (_r, _a, ctx) => readableObjects(ctx).fields(),
     };
     query['fields_in_collection'] = {
       type: list(objects.field),
       args: { collection: requiredString },
-      resolve: async (_r, args: { collection: string }, ctx) =>
+      resolve: (_r, args: { collection: string }, ctx) =>
         readableObjects(ctx).fieldsIn(toServiceCollectionName(args.collection)),
     };
     query['fields_by_name'] = {
       type: objects.field,
       args: { collection: requiredString, field: requiredString },
-      resolve: async (_r, args: { collection: string; field: string }, ctx) =>
+      resolve: (_r, args: { collection: string; field: string }, ctx) =>
         readableObjects(ctx).field(toServiceCollectionName(args.collection), args.field),
     };
   }
   if (readable('svc_relations')) {
     query['relations'] = {
       type: list(objects.relation),
-      resolve: async (_r, _a, ctx) => readableObjects(ctx).relations(),
+      resolve: (_r, _a, ctx) => readableObjects(ctx).relations(),
     };
     query['relations_in_collection'] = {
       type: list(objects.relation),
       args: { collection: requiredString },
-      resolve: async (_r, args: { collection: string }, ctx) =>
+      resolve: (_r, args: { collection: string }, ctx) =>
         readableObjects(ctx).relationsIn(toServiceCollectionName(args.collection)),
     };
     query['relations_by_name'] = {
       type: objects.relation,
       args: { collection: requiredString, field: requiredString },
-      resolve: async (_r, args: { collection: string; field: string }, ctx) =>
+      resolve: (_r, args: { collection: string; field: string }, ctx) =>
         readableObjects(ctx).relation(toServiceCollectionName(args.collection), args.field),
     };
   }

@@ -9,8 +9,9 @@ import {
   InvalidPayloadError,
   MethodNotAllowedError,
   RequestsExceededError,
-  ServiceError,
   ServiceErrorList,
+  isServiceError,
+  type ServiceError,
   UnsupportedMediaTypeError,
 } from '../errors.js';
 import { translateConnectionError } from '../db/translate-error.js';
@@ -30,7 +31,7 @@ export interface ErrorReporting {
  */
 export function toServiceErrors(err: unknown, reporting: ErrorReporting): ServiceError[] {
   if (err instanceof ServiceErrorList) return [...err.errors];
-  if (err instanceof ServiceError) return [err];
+  if (isServiceError(err)) return [err];
   const fromParser = fromBodyParserError(err);
   if (fromParser !== undefined) return [fromParser];
   const unreachable = translateConnectionError(err);
@@ -39,7 +40,7 @@ export function toServiceErrors(err: unknown, reporting: ErrorReporting): Servic
     return [unreachable];
   }
   const badInput = translateBadInput(err, reporting.dialect, 'write');
-  if (badInput instanceof ServiceError) return [badInput];
+  if (isServiceError(badInput)) return [badInput];
   const requestId = randomUUID();
   reporting.logger.error({ err, requestId }, 'unexpected error');
   return [new InternalServerError(requestId)];
@@ -55,11 +56,11 @@ function fromBodyParserError(err: unknown): ServiceError | undefined {
     case 'entity.too.large':
       return new InvalidPayloadError('request entity too large');
     case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new UnsupportedMediaTypeError(
-        String((err as { charset?: string }).charset ?? message),
-        'Content-Type header',
-      );
+    case 'charset.unsupported': {
+      // body-parser names the charset it refused (a string); the message otherwise.
+      const { charset } = err as { charset?: unknown };
+      return new UnsupportedMediaTypeError(typeof charset === 'string' ? charset : message, 'Content-Type header');
+    }
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':

@@ -125,7 +125,8 @@ export function setRoute(req: IncomingMessage, route: string): void {
 function routeOf(req: IncomingMessage): string {
   const set = (req as Routed)[ROUTE];
   if (set !== undefined) return set;
-  const { route, baseUrl } = req as Partial<Request>;
+  // Express types `route` any: what its router set, read as unknown.
+  const { route, baseUrl } = req as Partial<Omit<Request, 'route'>> & { route?: unknown };
   const path: unknown = (route as { path?: unknown } | undefined)?.path;
   if (typeof path !== 'string') return UNMATCHED_ROUTE;
   // A router's own root (`router.post('/')` under `/collections`) is its mount path.

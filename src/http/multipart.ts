@@ -36,7 +36,8 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
     throw malformed(error as Error);
   }
   const parts: MultipartPart[] = [];
-  let finished = false;
+  // Set by the parser's 'close' callback: a property, which TypeScript does not narrow to its first `false`.
+  const parsing = { finished: false };
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
   const signal = () => {
@@ -64,7 +65,7 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
     signal();
   });
   parser.on('close', () => {
-    finished = true;
+    parsing.finished = true;
     signal();
   });
   parser.on('error', (error: Error) => {
@@ -81,11 +82,11 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
         continue;
       }
       if (failure !== undefined) throw malformed(failure);
-      if (finished) return;
+      if (parsing.finished) return;
       await new Promise<void>((resolve) => (wake = resolve));
     }
   } finally {
-    if (!finished) {
+    if (!parsing.finished) {
       // Stopped early (an error, or the route had what it needed): drain the rest unparsed.
       req.unpipe(parser);
       for (const part of parts) if (part.kind === 'file') part.stream.resume();

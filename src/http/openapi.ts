@@ -142,7 +142,12 @@ export function buildOpenApi(input: OpenApiInput): Json {
     tags: [...tags].map(([name, description]) => ({ name, description })),
     components: {
       schemas: {
-        ...Object.fromEntries(collections.map((c) => [names.get(c.collection), collectionSchema(types, c, names)])),
+        ...Object.fromEntries(
+          collections.map((c): [string, Json] => [
+            names.get(c.collection) ?? c.collection,
+            collectionSchema(types, c, names),
+          ]),
+        ),
         Error: ERROR_SCHEMA,
       },
       parameters: QUERY_PARAMETERS,

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, OperationTypeNode, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Knex } from 'knex';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -71,13 +71,13 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
     const token = url.searchParams.get('access_token') || bearerToken(req.headers.authorization);
     if (isRest && websockets.rest.auth === 'strict' && token === undefined) return refuse(socket, 401, 'Unauthorized');
     const origin = requestOrigin(deps.config, req);
-    const caller = new SocketCaller(deps, origin, token ?? undefined, () => undefined);
-    const accepted = token === undefined || token === null ? Promise.resolve() : caller.caller().then(() => undefined);
+    const caller = new SocketCaller(deps, origin, token, () => undefined);
+    const accepted = token === undefined ? Promise.resolve() : caller.caller().then(() => undefined);
     accepted.then(
       () =>
         server.handleUpgrade(req, socket, head, (ws) => {
           server.emit('connection', ws, req);
-          if (isRest) new WebsocketSession(deps, ws, origin, token ?? undefined);
+          if (isRest) new WebsocketSession(deps, ws, origin, token);
           else graphql?.open(ws, req, scope ?? 'items');
         }),
       (error: unknown) => refuse(socket, error instanceof ServiceError ? 401 : 500, 'Unauthorized'),
@@ -182,7 +182,7 @@ function graphqlServer(deps: WebsocketDeps) {
             const operationName = payload.operationName ?? undefined;
             const variables = payload.variables ?? undefined;
             const { document, operation } = preparer.prepare(schema, payload.query, operationName, variables);
-            if (operation !== 'subscription')
+            if (operation !== OperationTypeNode.SUBSCRIPTION)
               return [new GraphQLError('Only subscriptions run over WebSocket: send queries and mutations over HTTP')];
             const contextValue: SubscriptionContext = {
               read: { db: deps.db, overview, limits: queryLimits(config) },
@@ -203,7 +203,7 @@ function graphqlServer(deps: WebsocketDeps) {
               operationName,
               variableValues: variables,
               contextValue,
-            } as ExecutionArgs;
+            };
           } catch (error) {
             if (isServiceError(error)) {
               if (error.code === 'TOKEN_EXPIRED') socket.close(4401, error.code);

@@ -3,7 +3,8 @@ import type { AuthProviderConfig } from '../../config/index.js';
 import {
   InvalidCredentialsError,
   InvalidProviderConfigError,
-  ServiceError,
+  isServiceError,
+  type ServiceError,
   ServiceUnavailableError,
   UnexpectedResponseError,
 } from '../../errors.js';
@@ -93,7 +94,11 @@ export class ProviderClients {
   }
 
   async #discover(provider: AuthProviderConfig): Promise<oidc.Configuration> {
-    const execute = provider.allowInsecureRequests ? [oidc.allowInsecureRequests] : [];
+    // openid-client marks allowInsecureRequests deprecated only to flag it; the setting is the
+    // operator's explicit opt-in for http:// providers (AUTH_<NAME>_ALLOW_INSECURE_REQUESTS).
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
+    const allowInsecure: (configuration: oidc.Configuration) => void = oidc.allowInsecureRequests;
+    const execute = provider.allowInsecureRequests ? [allowInsecure] : [];
     if (provider.driver === 'openid') {
       const issuer = new URL(requireSetting(provider.issuerUrl));
       // openid-client trusts TLS for an ID token from the token endpoint unless told to check
@@ -155,7 +160,7 @@ export class ProviderClients {
    * INVALID_PROVIDER_CONFIG; anything refused in the user's login → 401 INVALID_CREDENTIALS.
    */
   private refusal(provider: AuthProviderConfig, error: unknown, step: 'discovery' | 'login' = 'login'): ServiceError {
-    if (error instanceof ServiceError) return error;
+    if (isServiceError(error)) return error;
     const reason = describe(error);
     this.logger.warn({ provider: provider.name, step, reason }, 'SSO login refused');
     if (isUnreachable(error))

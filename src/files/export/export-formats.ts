@@ -75,6 +75,12 @@ export function formatItems(
   }
 }
 
+/** Items already read (an aggregate, a list of keys, a singleton) as the stream `formatItems` takes. */
+// eslint-disable-next-line @typescript-eslint/require-await -- adapts a list: nothing to await
+export async function* listedItems(items: readonly Item[]): AsyncGenerator<Item> {
+  yield* items;
+}
+
 /** `JSON.stringify(items, null, '\t')`, item by item. */
 async function* jsonPieces(items: AsyncIterable<Item>): AsyncGenerator<string> {
   let separator = '[\n';
@@ -85,6 +91,9 @@ async function* jsonPieces(items: AsyncIterable<Item>): AsyncGenerator<string> {
   yield separator === '[\n' ? '[]' : '\n]';
 }
 
+// fast-xml-parser's XMLBuilder re-exports fast-xml-builder's, deprecated in favour of depending
+// on that package directly, which is not (yet) a dependency of ours.
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- same class, see above
 const xmlBuilder = new XMLBuilder({
   // Ordered nodes: element names, text and attributes are all spelled out, none guessed from keys.
   preserveOrder: true,
@@ -110,7 +119,7 @@ async function* xmlPieces(items: AsyncIterable<Item>): AsyncGenerator<string> {
   yield "<?xml version='1.0'?>\n<data>";
   for await (const item of items) {
     // Built inside a root so the builder indents it one level; the root's own tags are dropped.
-    const wrapped = xmlBuilder.build([{ data: [{ data: xmlContent(item) }] }]) as string;
+    const wrapped = xmlBuilder.build([{ data: [{ data: xmlContent(item) }] }]);
     yield wrapped.slice('\n<data>'.length, -'\n</data>'.length);
   }
   yield '\n</data>\n';

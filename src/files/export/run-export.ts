@@ -24,7 +24,7 @@ import {
 } from '../../query/index.js';
 import { FILES_COLLECTION, type FileLibrary } from '../file-library.js';
 import type { ExportJob } from './export-job.js';
-import { CsvColumnsGrew, EXPORT_TYPES, formatItems } from './export-formats.js';
+import { CsvColumnsGrew, EXPORT_TYPES, formatItems, listedItems } from './export-formats.js';
 import { updateExportStatus, type ExportStatus } from './export-status.js';
 
 export interface ExportDeps {
@@ -106,7 +106,7 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
     const defaults = { title: job.title, filename_download: `${job.title}.${extension}`, folder: null };
     const store = async (csvDirect: boolean) => {
       const items = isAggregateQuery(query)
-        ? fromList(await readItems(ctx, job.collection, query, reader))
+        ? listedItems(await readItems(ctx, job.collection, query, reader))
         : streamItems(ctx, job.collection, query, reader, { batchSize });
       const content = Readable.from(
         formatItems(counted(items), job.format, {
@@ -169,8 +169,4 @@ async function countRows(ctx: ReadContext, collection: string, query: Query, rea
   const { filter_count: matching = 0 } = await readMeta(ctx, collection, { ...query, meta: ['filter_count'] }, reader);
   const afterOffset = Math.max(0, matching - (query.offset ?? 0));
   return query.limit === undefined || query.limit < 0 ? afterOffset : Math.min(afterOffset, query.limit);
-}
-
-async function* fromList(items: readonly Item[]): AsyncGenerator<Item> {
-  yield* items;
 }

@@ -8,6 +8,7 @@ import {
   askedTransformation,
   resolveTransformation,
   transformSettings,
+  type TransformSettingsRow,
   type Transformation,
 } from './transformation.js';
 import type { AssetTransformer } from './transformer.js';
@@ -29,8 +30,8 @@ export async function assetTransformation(
   // Values are checked before the settings are read: a malformed request costs no query.
   const asked = askedTransformation(query, limits);
   if (asked === undefined) return undefined;
-  const row = await db('svc_settings').first('storage_asset_transform', 'storage_asset_presets');
-  return resolveTransformation(asked, transformSettings(row as Parameters<typeof transformSettings>[0]), limits);
+  const row = await db<TransformSettingsRow>('svc_settings').first('storage_asset_transform', 'storage_asset_presets');
+  return resolveTransformation(asked, transformSettings(row), limits);
 }
 
 interface SourceRow {

@@ -189,7 +189,7 @@ function checkTransformation(transformation: Transformation, limits: Limits, whe
   if (transforms.length > limits.maxOperations)
     throw fail(`at most ${limits.maxOperations} transforms (ASSETS_TRANSFORM_MAX_OPERATIONS)`);
   for (const operation of transforms) {
-    const [name, ...args] = Array.isArray(operation) ? operation : [];
+    const [name, ...args] = Array.isArray(operation) ? (operation as unknown[]) : [];
     const check = typeof name === 'string' && Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
     if (check === undefined) throw fail(`${where}: ${JSON.stringify(name ?? operation)} is not an operation allowed`);
     if (!check(args)) throw fail(`${where}: the arguments of ${name} are out of range`);
@@ -197,10 +197,14 @@ function checkTransformation(transformation: Transformation, limits: Limits, whe
   return transformation;
 }
 
+/** svc_settings' two transformation columns, as a database returns them. */
+export interface TransformSettingsRow {
+  readonly storage_asset_transform?: unknown;
+  readonly storage_asset_presets?: unknown;
+}
+
 /** svc_settings' two columns (JSON as text on some databases) as TransformSettings. */
-export function transformSettings(
-  row: { storage_asset_transform?: unknown; storage_asset_presets?: unknown } | undefined,
-): TransformSettings {
+export function transformSettings(row: TransformSettingsRow | undefined): TransformSettings {
   const policy = row?.storage_asset_transform;
   let presets: unknown = row?.storage_asset_presets ?? null;
   if (typeof presets === 'string') {
@@ -213,9 +217,9 @@ export function transformSettings(
   return {
     policy: policy === 'presets' || policy === 'none' ? policy : 'all',
     presets: Array.isArray(presets)
-      ? presets.filter(
+      ? (presets as unknown[]).filter(
           (p): p is Transformation & { key: string } =>
-            p !== null && typeof p === 'object' && typeof p.key === 'string',
+            p !== null && typeof p === 'object' && 'key' in p && typeof p.key === 'string',
         )
       : [],
   };

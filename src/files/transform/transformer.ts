@@ -144,8 +144,8 @@ export class AssetTransformer {
     try {
       const meta = await image.metadata();
       const turned = (meta.orientation ?? 1) >= 5;
-      const width = (turned ? meta.height : meta.width) ?? 0;
-      const height = (turned ? meta.width : meta.height) ?? 0;
+      const width = turned ? meta.height : meta.width;
+      const height = turned ? meta.width : meta.height;
       const out = outputSize(width, height, transformation);
       if (out.width > max || out.height > max)
         throw new IllegalAssetTransformationError(

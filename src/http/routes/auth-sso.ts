@@ -28,14 +28,14 @@ export function ssoRoutes(deps: SsoRouteDeps): Router {
   const router = Router();
 
   router.get('/login/:provider', async (req, res) => {
-    const name = req.params['provider'] ?? '';
+    const name = req.params['provider'];
     const { url, stateCookie } = await beginSsoLogin(deps.auth, clients, name, readRedirect(req));
     res.cookie(SSO_STATE_COOKIE, stateCookie, { ...stateCookieOptions(config, name), maxAge: SSO_STATE_TTL_MS });
     res.redirect(url);
   });
 
   router.get('/login/:provider/callback', async (req, res) => {
-    const provider = findProvider(config, req.params['provider'] ?? '');
+    const provider = findProvider(config, req.params['provider']);
     // One callback per state cookie, whatever its outcome.
     res.clearCookie(SSO_STATE_COOKIE, stateCookieOptions(config, provider.name));
     const pending = await takePendingLogin(

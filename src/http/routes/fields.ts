@@ -19,7 +19,7 @@ export function fieldRoutes(ctx: SchemaRouteContext): Router {
   });
 
   router.get('/:collection/:field', async (req, res) => {
-    res.json({ data: (await readableSchema(ctx, req)).field(collectionParam(req), String(req.params['field'])) });
+    res.json({ data: (await readableSchema(ctx, req)).field(collectionParam(req), req.params['field']) });
   });
 
   router.post('/:collection', async (req, res) => {
@@ -48,14 +48,14 @@ export function fieldRoutes(ctx: SchemaRouteContext): Router {
   router.patch('/:collection/:field', async (req, res) => {
     requireAdmin(req);
     const collection = collectionParam(req);
-    const field = String(req.params['field']);
+    const field = req.params['field'];
     await updateField(ctx, collection, field, parseFieldPatch(req.body, field));
     res.json({ data: (await changedSchema(ctx)).field(collection, field) });
   });
 
   router.delete('/:collection/:field', async (req, res) => {
     requireAdmin(req);
-    await deleteField(ctx, collectionParam(req), String(req.params['field']));
+    await deleteField(ctx, collectionParam(req), req.params['field']);
     res.status(204).end();
   });
 

@@ -76,7 +76,7 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
   router.patch('/:id', async (req, res, next) => {
     if (!isMultipart(req)) return next();
     const { overview, collection, ctx, reply } = await context(req, 'update');
-    const id = String(req.params['id']);
+    const id = req.params['id'];
     const fields: Record<string, unknown> = {};
     let key: PrimaryKey | undefined;
     for await (const part of readMultipart(req)) {
@@ -103,7 +103,7 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
 
   router.delete('/:id', async (req, res) => {
     const { ctx } = await context(req, 'delete');
-    await deps.files.delete(ctx, { keys: [String(req.params['id'])] });
+    await deps.files.delete(ctx, { keys: [req.params['id']] });
     res.status(204).end();
   });
 

@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { GraphQLError, printSchema, type ExecutionResult } from 'graphql';
+import { GraphQLError, OperationTypeNode, printSchema, type ExecutionResult } from 'graphql';
 import { createHandler, type Request as GraphqlHttpRequest, type RequestParams } from 'graphql-http';
 import type { Knex } from 'knex';
 import { loadPermissions } from '../../access/load-permissions.js';
@@ -102,14 +102,18 @@ export function graphqlRoutes(
           params.variables ?? undefined,
         );
         // reference/routes.md: mutations over GET → 405 METHOD_NOT_ALLOWED.
-        if (operation === 'mutation' && req.method === 'GET') throw new MethodNotAllowedError('GET', ['POST']);
+        if (operation === OperationTypeNode.MUTATION && req.method === 'GET')
+          throw new MethodNotAllowedError('GET', ['POST']);
         // The HTTP schema describes the Subscription root (app.ts); it runs over graphql-ws only.
-        if (operation === 'subscription') throw subscriptionOverHttp(deps.config, scope);
-        if (operation !== 'query' || (scope === 'system' && readsJournal(rootFieldNames(document, operationName))))
+        if (operation === OperationTypeNode.SUBSCRIPTION) throw subscriptionOverHttp(deps.config, scope);
+        if (
+          operation !== OperationTypeNode.QUERY ||
+          (scope === 'system' && readsJournal(rootFieldNames(document, operationName)))
+        )
           skipResponseCache(req.context.res);
         const contextValue = createGraphqlContext({
           read: {
-            db: operation === 'query' ? readDatabase(deps.db, replicaCaller(accountability)) : deps.db,
+            db: operation === OperationTypeNode.QUERY ? readDatabase(deps.db, replicaCaller(accountability)) : deps.db,
             overview,
             limits: queryLimits(deps.config),
           },

@@ -17,14 +17,14 @@ export function historyRoutes(deps: ReadRouteDeps): Router {
     const reader = await readerOf(deps, ctx.overview, req.accountability);
     const { to } = req.query;
     if (to !== undefined && typeof to !== 'string') throw new InvalidQueryError('"to" must be a revision id');
-    res.json({ data: await readRevisionDiff(ctx, reader, String(req.params['id']), to) });
+    res.json({ data: await readRevisionDiff(ctx, reader, req.params['id'], to) });
   });
 
   router.get('/items/:collection/:id/history', async (req, res) => {
     const ctx = await readContext(deps, req);
     const reader = await readerOf(deps, ctx.overview, req.accountability);
     const options = historyOptions(ctx, req.query);
-    res.json({ data: await readItemHistory(ctx, reader, collectionParam(req), String(req.params['id']), options) });
+    res.json({ data: await readItemHistory(ctx, reader, collectionParam(req), req.params['id'], options) });
   });
 
   return router;

@@ -85,7 +85,7 @@ function collectionWriteRoutes(
 ): Router {
   const router = Router({ mergeParams: true });
   router.all('/:id', (req, _res, next) => {
-    next(reservedIds.includes(String(req.params['id'])) ? 'router' : undefined);
+    next(reservedIds.includes(req.params['id']) ? 'router' : undefined);
   });
   const route = (write: ItemWrite) => async (req: Request, res: Response) => {
     const id = req.params['id'];

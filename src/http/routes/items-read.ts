@@ -31,6 +31,7 @@ import {
   type Reader,
 } from '../../query/index.js';
 import { sendExport } from '../export-download.js';
+import { listedItems } from '../../files/export/export-formats.js';
 
 export interface ReadRouteDeps {
   readonly config: Config;
@@ -224,16 +225,12 @@ class ItemReads {
     reader: Reader,
     keys: SearchBody['keys'],
   ): Promise<AsyncIterable<Item>> {
-    if (keys !== undefined) return fromList(await readItemsByKeys(ctx, collection, keys, query, reader));
-    if (isAggregateQuery(query)) return fromList(await readItems(ctx, collection, query, reader));
+    if (keys !== undefined) return listedItems(await readItemsByKeys(ctx, collection, keys, query, reader));
+    if (isAggregateQuery(query)) return listedItems(await readItems(ctx, collection, query, reader));
     if (requireCollection(ctx.overview, collection).singleton)
-      return fromList([await readSingleton(ctx, collection, query, reader)]);
+      return listedItems([await readSingleton(ctx, collection, query, reader)]);
     return streamItems(ctx, collection, query, reader, { batchSize: this.deps.config.exportBatchSize });
   }
-}
-
-async function* fromList(items: readonly Item[]): AsyncGenerator<Item> {
-  yield* items;
 }
 
 /** False when the client went away instead of draining. */
@@ -259,14 +256,10 @@ function searchBody(req: Request): SearchBody | undefined {
   if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query))) {
     throw new InvalidPayloadError('"query" must be an object');
   }
-  if (
-    keys !== undefined &&
-    (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string' || typeof k === 'number'))
-  ) {
-    throw new InvalidPayloadError('"keys" must be an array of primary keys');
-  }
-  return {
-    query: query as Readonly<Record<string, unknown>> | undefined,
-    keys: keys as (string | number)[] | undefined,
-  };
+  if (keys !== undefined && !isKeyList(keys)) throw new InvalidPayloadError('"keys" must be an array of primary keys');
+  return { query: query as Readonly<Record<string, unknown>> | undefined, keys };
+}
+
+function isKeyList(value: unknown): value is (string | number)[] {
+  return Array.isArray(value) && value.every((k) => typeof k === 'string' || typeof k === 'number');
 }

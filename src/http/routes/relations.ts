@@ -18,7 +18,7 @@ export function relationRoutes(ctx: SchemaRouteContext): Router {
   });
 
   router.get('/:collection/:field', async (req, res) => {
-    res.json({ data: (await readableSchema(ctx, req)).relation(collectionParam(req), String(req.params['field'])) });
+    res.json({ data: (await readableSchema(ctx, req)).relation(collectionParam(req), req.params['field']) });
   });
 
   router.post('/', async (req, res) => {
@@ -31,14 +31,14 @@ export function relationRoutes(ctx: SchemaRouteContext): Router {
   router.patch('/:collection/:field', async (req, res) => {
     requireAdmin(req);
     const collection = collectionParam(req);
-    const field = String(req.params['field']);
+    const field = req.params['field'];
     await updateRelation(ctx, collection, field, parseRelationPatch(req.body));
     res.json({ data: (await changedSchema(ctx)).relation(collection, field) });
   });
 
   router.delete('/:collection/:field', async (req, res) => {
     requireAdmin(req);
-    await deleteRelation(ctx, collectionParam(req), String(req.params['field']));
+    await deleteRelation(ctx, collectionParam(req), req.params['field']);
     res.status(204).end();
   });
 

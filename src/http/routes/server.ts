@@ -44,7 +44,7 @@ export async function readServerInfo(
   { config, db }: Pick<ServerRouteDeps, 'config' | 'db'>,
   accountability: Accountability,
 ): Promise<Record<string, unknown>> {
-  const row = await db('svc_settings').first(PUBLIC_PROJECT_FIELDS);
+  const row = await db('svc_settings').first<Readonly<Record<string, unknown>> | undefined>(PUBLIC_PROJECT_FIELDS);
   const project = Object.fromEntries(
     PUBLIC_PROJECT_FIELDS.map((f) => {
       const value: unknown = row?.[f] ?? null;

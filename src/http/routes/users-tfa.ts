@@ -35,7 +35,7 @@ export function usersTfaRoutes(store: TfaStore): Router {
 
   router.post('/:id/tfa/disable', async (req, res) => {
     if (!req.accountability.admin) throw new ForbiddenError();
-    await disableTfaOf(store, req.params['id'] ?? '');
+    await disableTfaOf(store, req.params['id']);
     res.status(204).end();
   });
 

@@ -26,7 +26,7 @@ export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
   // The part named `file` is imported as it arrives; other parts are skipped. 200, empty body.
   router.post('/import/:collection', async (req, res) => {
     const overview = await deps.schema.getOverview();
-    const collection = requireWritable(overview, toCollectionName(String(req.params['collection'])));
+    const collection = requireWritable(overview, toCollectionName(req.params['collection']));
     const ctx = await commandContext(deps, req.accountability, overview);
     // Before the body: a collection the caller may not import into reads like a missing one.
     requireImportAllowed(ctx, collection);
@@ -50,7 +50,7 @@ export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
       deps,
       req.accountability,
       overview,
-      toCollectionName(String(req.params['collection'])),
+      toCollectionName(req.params['collection']),
       req.body ?? {},
     );
     await queueExport(deps.db, deps.jobs, job);

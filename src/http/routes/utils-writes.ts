@@ -81,7 +81,7 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
   router.post('/revert/:revision', async (req, res) => {
     const overview = await deps.schema.getOverview();
     await handleRevert(
-      { kind: 'revert', revision: String(req.params['revision']) },
+      { kind: 'revert', revision: req.params['revision'] },
       await commandContext(deps, req.accountability, overview),
     );
     res.status(204).end();
