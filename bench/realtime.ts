@@ -46,6 +46,8 @@ const env = {
   EMAIL_VERIFY_SETUP: 'false',
   NODE_ENV: 'production',
   WEBSOCKETS_ENABLED: 'true',
+  // e.g. SERVICE_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof": a profile of the server.
+  ...(process.env['SERVICE_NODE_OPTIONS'] === undefined ? {} : { NODE_OPTIONS: process.env['SERVICE_NODE_OPTIONS'] }),
   WEBSOCKETS_SUBSCRIPTION_LIMIT: String(Math.max(PER_CONNECTION, 100)),
   ...(CROSS
     ? { REDIS: process.env['REDIS'] ?? 'redis://127.0.0.1:6379', CACHE_NAMESPACE: `bench-${randomUUID()}` }

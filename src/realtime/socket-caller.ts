@@ -23,12 +23,26 @@ export class SocketCaller implements LiveConnection {
     readonly origin: RequestOrigin,
     token: string | undefined,
     private readonly onEnd: (error: ServiceError) => void,
+    private readonly frames?: { cork(): void; uncork(): void },
   ) {
     this.#token = token;
   }
 
   get token(): string | undefined {
     return this.#token;
+  }
+
+  /** The same token from the same address is the same caller (the user agent names nothing a permission reads). */
+  get callerKey(): string {
+    return `${this.origin.ip ?? ''}\n${this.#token ?? ''}`;
+  }
+
+  cork(): void {
+    this.frames?.cork();
+  }
+
+  uncork(): void {
+    this.frames?.uncork();
   }
 
   /** The caller of `token` (checked now: a bad one throws and changes nothing); it replaces the current one. */
