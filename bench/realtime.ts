@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { Redis } from 'ioredis';
 import { SERVER_ENTRY, startServiceProcess, type ServiceProcess } from '../test/support/service-process.js';
 
 const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 100);
@@ -30,6 +31,7 @@ const R1_SECONDS = Number(process.env['R1_SECONDS'] ?? 5);
 const CROSS = process.env['CROSS'] === '1';
 const WORKERS = Number(process.env['WORKERS'] ?? 2);
 const TOKEN = 'bench-admin-token';
+const NAMESPACE = `bench-${randomUUID()}`;
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-live-'));
 const dbEnv: Record<string, string> =
@@ -49,9 +51,7 @@ const env = {
   // e.g. SERVICE_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof": a profile of the server.
   ...(process.env['SERVICE_NODE_OPTIONS'] === undefined ? {} : { NODE_OPTIONS: process.env['SERVICE_NODE_OPTIONS'] }),
   WEBSOCKETS_SUBSCRIPTION_LIMIT: String(Math.max(PER_CONNECTION, 100)),
-  ...(CROSS
-    ? { REDIS: process.env['REDIS'] ?? 'redis://127.0.0.1:6379', CACHE_NAMESPACE: `bench-${randomUUID()}` }
-    : {}),
+  ...(CROSS ? { REDIS: process.env['REDIS'] ?? 'redis://127.0.0.1:6379', CACHE_NAMESPACE: NAMESPACE } : {}),
 };
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
@@ -167,6 +167,29 @@ function latencies(writes: Writes, arrivals: readonly Float64Array[]) {
   return { delivered: fromStart.length, fromStart: stats(fromStart), fromAnswer: stats(fromAnswer) };
 }
 
+/**
+ * CROSS: when each change reached Redis's channel (as B receives it), by its first key: the hop
+ * from A's commit to B, apart from B's delivery.
+ */
+async function watchChannel(): Promise<{ arrivals: Float64Array[]; close(): Promise<void> }> {
+  const redis = new Redis(env.REDIS ?? '');
+  const pairs: number[] = [];
+  redis.on('message', (_channel: string, message: string) => {
+    const at = now();
+    const { changes } = JSON.parse(message) as { changes: { keys: number[] }[] };
+    for (const change of changes) pairs.push(Number(change.keys[0]), at);
+  });
+  await redis.subscribe(`${NAMESPACE}:realtime:changes`);
+  const arrivals = [new Float64Array(0)];
+  return {
+    arrivals,
+    async close() {
+      arrivals[0] = Float64Array.from(pairs);
+      await redis.quit();
+    },
+  };
+}
+
 const processes: ServiceProcess[] = [];
 try {
   processes.push(await startServiceProcess(SERVER_ENTRY, env));
@@ -194,6 +217,7 @@ try {
   console.log(
     `${CONNECTIONS * PER_CONNECTION} subscriptions open in ${Date.now() - opened} ms; RSS ${subscribed.rssMb.toFixed(0)} MB`,
   );
+  const channel = CROSS ? await watchChannel() : undefined;
   const benchCpu = process.cpuUsage();
   const writes: Writes = new Map();
   await writeLoop(a, DURATION, writes);
@@ -204,6 +228,8 @@ try {
   const r1With = CROSS ? NaN : (await Promise.all([r1(a), writeLoop(a, R1_SECONDS, new Map()) as Promise<unknown>]))[0];
   const done = procStat(server.pid);
   const measured = latencies(writes, await subscribers.stop());
+  await channel?.close();
+  const hop = channel === undefined ? undefined : latencies(writes, channel.arrivals).fromAnswer;
   const expected = writes.size * CONNECTIONS * PER_CONNECTION;
   console.log(
     JSON.stringify(
@@ -216,6 +242,7 @@ try {
         expected,
         from_write_start_ms: measured.fromStart,
         from_write_answer_ms: measured.fromAnswer,
+        ...(hop === undefined ? {} : { redis_message_from_write_answer_ms: hop }),
         rss_idle_mb: Math.round(idle.rssMb),
         rss_subscribed_mb: Math.round(subscribed.rssMb),
         rss_end_mb: Math.round(done.rssMb),
