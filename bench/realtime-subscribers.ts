@@ -9,12 +9,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { WebSocket } from 'ws';
 
 interface Options {
-  readonly url: string;
-  readonly connections: number;
+  /** One address per socket (each with its token). */
+  readonly urls: readonly string[];
   readonly perConnection: number;
 }
 
-const { url, connections, perConnection } = workerData as Options;
+const { urls, perConnection } = workerData as Options;
 const now = () => performance.timeOrigin + performance.now();
 let arrivals = new Float64Array(1 << 16);
 let count = 0;
@@ -30,7 +30,7 @@ function note(id: number, at: number): void {
   count++;
 }
 
-async function open(): Promise<WebSocket> {
+async function open(url: string): Promise<WebSocket> {
   const ws = new WebSocket(url);
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
@@ -56,8 +56,7 @@ async function open(): Promise<WebSocket> {
 
 const sockets: WebSocket[] = [];
 // A few sockets at a time: quicker than one by one, without a thousand handshakes at once.
-for (let c = 0; c < connections; c += 20)
-  sockets.push(...(await Promise.all(Array.from({ length: Math.min(20, connections - c) }, open))));
+for (let c = 0; c < urls.length; c += 20) sockets.push(...(await Promise.all(urls.slice(c, c + 20).map(open))));
 parentPort?.postMessage({ type: 'ready' });
 parentPort?.on('message', (message: { type: string }) => {
   if (message.type !== 'stop') return;

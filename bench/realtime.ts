@@ -8,7 +8,8 @@
  * answer), p50/p99 over every delivery. The server's RSS, and its CPU (/proc) per 1,000
  * deliveries over the write phase alone. R1 (`GET /items/live_metrics?limit=10`, autocannon)
  * runs before the subscriptions open and then for R1_SECONDS while they run with the writes.
- * CROSS=1 adds a second process with REDIS: subscribers on B, writes on A.
+ * CROSS=1 adds a second process with REDIS: subscribers on B, writes on A. JWTS=1: each socket
+ * with an access token of its own (else all share the admin's static token).
  *
  *   node --import tsx bench/realtime.ts
  *   CONNECTIONS=1000 PER_CONNECTION=10 DURATION=20 node --import tsx bench/realtime.ts
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { Redis } from 'ioredis';
+import { signAccessToken, type AccessTokenClaims } from '../src/auth/access-token.js';
 import { SERVER_ENTRY, startServiceProcess, type ServiceProcess } from '../test/support/service-process.js';
 
 const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 100);
@@ -29,6 +31,8 @@ const DURATION = Number(process.env['DURATION'] ?? 10);
 const WRITE_EVERY_MS = Number(process.env['WRITE_EVERY_MS'] ?? 100);
 const R1_SECONDS = Number(process.env['R1_SECONDS'] ?? 5);
 const CROSS = process.env['CROSS'] === '1';
+const JWTS = process.env['JWTS'] === '1';
+const SECRET = 'bench';
 const WORKERS = Number(process.env['WORKERS'] ?? 2);
 const TOKEN = 'bench-admin-token';
 const NAMESPACE = `bench-${randomUUID()}`;
@@ -40,7 +44,7 @@ const dbEnv: Record<string, string> =
     : Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('DB_')));
 const env = {
   ...dbEnv,
-  SECRET: 'bench',
+  SECRET,
   ADMIN_TOKEN: TOKEN,
   ADMIN_PASSWORD: 'bench-password',
   // info: startServiceProcess waits for the "listening" line (requests are logged too, with and without subscriptions alike).
@@ -93,6 +97,22 @@ const WORKER_SOURCE = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'
   return import(${JSON.stringify(new URL('./realtime-subscribers.ts', import.meta.url).href)});
 });`;
 
+/**
+ * The token of each socket: the admin's static token, or with JWTS=1 an access token of its own
+ * per socket (signed here with the service's SECRET, as a login would give each dashboard).
+ */
+async function socketTokens(base: string): Promise<string[]> {
+  if (!JWTS) return Array.from({ length: CONNECTIONS }, () => TOKEN);
+  const me = (await call(base, 'GET', '/users/me?fields=id')) as { id: string };
+  return Array.from({ length: CONNECTIONS }, (_, c) =>
+    signAccessToken(
+      { id: me.id, role: null, app_access: true, admin_access: true, socket: c } as AccessTokenClaims,
+      SECRET,
+      3_600_000,
+    ),
+  );
+}
+
 interface Subscribers {
   /** (item id, arrival time) pairs of every delivery, from every worker; the sockets close. */
   stop(): Promise<Float64Array[]>;
@@ -100,10 +120,11 @@ interface Subscribers {
 
 /** CONNECTIONS sockets spread over WORKERS threads (bench/realtime-subscribers.ts), each ready. */
 async function openSubscribers(base: string): Promise<Subscribers> {
-  const url = base.replace(/^http/, 'ws') + `/websocket?access_token=${TOKEN}`;
+  const tokens = await socketTokens(base);
+  const urls = tokens.map((token) => base.replace(/^http/, 'ws') + `/websocket?access_token=${token}`);
   const workers = Array.from({ length: WORKERS }, (_, w) => {
-    const connections = Math.floor(CONNECTIONS / WORKERS) + (w < CONNECTIONS % WORKERS ? 1 : 0);
-    return new Worker(WORKER_SOURCE, { eval: true, workerData: { url, connections, perConnection: PER_CONNECTION } });
+    const mine = urls.filter((_url, c) => c % WORKERS === w);
+    return new Worker(WORKER_SOURCE, { eval: true, workerData: { urls: mine, perConnection: PER_CONNECTION } });
   });
   const answer = <T>(worker: Worker, type: string) =>
     new Promise<T>((resolve, reject) => {
@@ -236,6 +257,7 @@ try {
       {
         subscriptions: CONNECTIONS * PER_CONNECTION,
         cross: CROSS,
+        token_per_socket: JWTS,
         workers: WORKERS,
         writes: writes.size,
         delivered: measured.delivered,

@@ -69,3 +69,23 @@ export function verifyAccessToken(
     ? { id, role, app_access: app, admin_access: admin, session }
     : { id, role, app_access: app, admin_access: admin };
 }
+
+/**
+ * verifyAccessToken for a token asked about again and again (a socket's, at every delivery of
+ * live data): the signature and claims of the last token are checked once, its expiry at every
+ * call (TOKEN_EXPIRED from the second `exp` names on, as jsonwebtoken decides). Another token is
+ * verified in full, and remembered instead.
+ */
+export function rememberingVerifier(secret: string): (token: string) => AccessTokenClaims {
+  let last: { token: string; claims: AccessTokenClaims; expiresAtMs: number } | undefined;
+  return (token) => {
+    if (last !== undefined && last.token === token) {
+      if (Date.now() >= last.expiresAtMs) throw new TokenExpiredError();
+      return last.claims;
+    }
+    const claims = verifyAccessToken(token, secret);
+    const exp = jwt.decode(token, { json: true })?.exp;
+    last = { token, claims, expiresAtMs: Number(exp) * 1000 };
+    return claims;
+  };
+}
