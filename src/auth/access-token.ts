@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { InvalidTokenError, TokenExpiredError } from '../errors.js';
 
@@ -32,6 +33,14 @@ export function isJwt(token: string): boolean {
   return jwt.decode(token, { complete: true }) !== null;
 }
 
+/** The secret as a key, made once: given a string, jsonwebtoken first tries it as a PEM public key (a throw, about 0.4 ms) at every verify. */
+let secretKey: { readonly secret: string; readonly key: KeyObject } | undefined;
+
+function keyOf(secret: string): KeyObject {
+  if (secretKey?.secret !== secret) secretKey = { secret, key: createSecretKey(Buffer.from(secret)) };
+  return secretKey.key;
+}
+
 /**
  * Verifies an access token: TOKEN_EXPIRED when only `exp` is past, INVALID_TOKEN for any other
  * failure (bad signature, alg none or other algorithms, missing claims, `exp` included). `ignoreExpiration`
@@ -44,7 +53,7 @@ export function verifyAccessToken(
 ): AccessTokenClaims {
   let payload: jwt.JwtPayload | string;
   try {
-    payload = jwt.verify(token, secret, {
+    payload = jwt.verify(token, keyOf(secret), {
       algorithms: ['HS256'],
       issuer: TOKEN_ISSUER,
       ignoreExpiration: options.ignoreExpiration === true,
