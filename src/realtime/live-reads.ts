@@ -191,23 +191,29 @@ export class LiveReads {
   }
 
   /** Each target's caller now (undefined: the connection was ended), one authentication per caller key. */
-  #callersOf(targets: readonly Target[]): Promise<(Accountability | undefined)[]> {
-    const shared = new Map<string, Promise<Accountability>>();
-    return Promise.all(
-      targets.map(({ connection }) => {
-        const key = connection.callerKey;
-        let caller = key === undefined ? undefined : shared.get(key);
-        if (caller === undefined) {
-          caller = connection.caller();
-          if (key !== undefined) shared.set(key, caller);
-        }
-        return caller.catch((error: unknown) => {
-          if (isServiceError(error)) connection.end(error);
-          else this.deps.logger.warn({ err: error }, 'live data: caller not authenticated again');
-          return undefined;
-        });
-      }),
-    );
+  async #callersOf(targets: readonly Target[]): Promise<(Accountability | undefined)[]> {
+    const byKey = new Map<string, Promise<Accountability>>();
+    const asked = targets.map(({ connection }) => {
+      const key = connection.callerKey;
+      let caller = key === undefined ? undefined : byKey.get(key);
+      if (caller === undefined) {
+        caller = connection.caller();
+        if (key !== undefined) byKey.set(key, caller);
+      }
+      return { connection, caller };
+    });
+    // One wait per distinct authentication (all the connections of a token share one), then a loop.
+    const distinct = [...new Set(asked.map((a) => a.caller))];
+    const settled = await Promise.allSettled(distinct);
+    const outcomes = new Map(distinct.map((caller, i) => [caller, settled[i]] as const));
+    return asked.map(({ connection, caller }) => {
+      const outcome = outcomes.get(caller);
+      if (outcome?.status === 'fulfilled') return outcome.value;
+      const error: unknown = outcome?.reason;
+      if (isServiceError(error)) connection.end(error);
+      else this.deps.logger.warn({ err: error }, 'live data: caller not authenticated again');
+      return undefined;
+    });
   }
 
   async #dispatch(change: Change): Promise<void> {
