@@ -268,6 +268,7 @@ try {
         rss_idle_mb: Math.round(idle.rssMb),
         rss_subscribed_mb: Math.round(subscribed.rssMb),
         rss_end_mb: Math.round(done.rssMb),
+        rss_peak_writes_mb: Math.round(written.hwmMb),
         rss_peak_mb: Math.round(done.hwmMb),
         server_cpu_ms_per_1000_deliveries:
           Math.round(((written.cpuMs - subscribed.cpuMs) * 1000 * 10) / Math.max(1, measured.delivered)) / 10,
