@@ -1,11 +1,15 @@
 /**
  * Live-data benchmark (issue 15): the service as its own process (SQLite file by default, or
  * the DB_* of the environment), CONNECTIONS sockets x PER_CONNECTION subscriptions on one
- * collection, one REST write every WRITE_EVERY_MS for DURATION s. Reports commit-to-delivery
- * (from the write request's start, so an upper bound) p50/p99 over every delivery, the
- * server's RSS and CPU per delivered event, and R1 (`GET /items/live_metrics?limit=10`,
- * autocannon) with and without the subscriptions running. CROSS=1 adds a second process with
- * REDIS: subscribers on B, writes on A.
+ * collection, held by WORKERS worker threads (bench/realtime-subscribers.ts: the parsing of
+ * every delivery stays out of the writer's event loop), one REST write every WRITE_EVERY_MS for
+ * DURATION s. Commit-to-delivery lies between two figures on one clock: from the write request's
+ * start (upper bound) and from its answer (lower bound; negative when the delivery beats the
+ * answer), p50/p99 over every delivery. The server's RSS, and its CPU (/proc) per 1,000
+ * deliveries over the write phase alone. R1 (`GET /items/live_metrics?limit=10`, autocannon)
+ * runs before the subscriptions open and then for R1_SECONDS while they run with the writes.
+ * CROSS=1 adds a second process with REDIS: subscribers on B, writes on A. JWTS=1: each socket
+ * with an access token of its own (else all share the admin's static token).
  *
  *   node --import tsx bench/realtime.ts
  *   CONNECTIONS=1000 PER_CONNECTION=10 DURATION=20 node --import tsx bench/realtime.ts
@@ -16,7 +20,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { WebSocket } from 'ws';
+import { Worker } from 'node:worker_threads';
+import { Redis } from 'ioredis';
+import { signAccessToken, type AccessTokenClaims } from '../src/auth/access-token.js';
 import { SERVER_ENTRY, startServiceProcess, type ServiceProcess } from '../test/support/service-process.js';
 
 const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 100);
@@ -25,7 +31,11 @@ const DURATION = Number(process.env['DURATION'] ?? 10);
 const WRITE_EVERY_MS = Number(process.env['WRITE_EVERY_MS'] ?? 100);
 const R1_SECONDS = Number(process.env['R1_SECONDS'] ?? 5);
 const CROSS = process.env['CROSS'] === '1';
+const JWTS = process.env['JWTS'] === '1';
+const SECRET = 'bench';
+const WORKERS = Number(process.env['WORKERS'] ?? 2);
 const TOKEN = 'bench-admin-token';
+const NAMESPACE = `bench-${randomUUID()}`;
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-live-'));
 const dbEnv: Record<string, string> =
@@ -34,7 +44,7 @@ const dbEnv: Record<string, string> =
     : Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('DB_')));
 const env = {
   ...dbEnv,
-  SECRET: 'bench',
+  SECRET,
   ADMIN_TOKEN: TOKEN,
   ADMIN_PASSWORD: 'bench-password',
   // info: startServiceProcess waits for the "listening" line (requests are logged too, with and without subscriptions alike).
@@ -42,10 +52,10 @@ const env = {
   EMAIL_VERIFY_SETUP: 'false',
   NODE_ENV: 'production',
   WEBSOCKETS_ENABLED: 'true',
+  // e.g. SERVICE_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof": a profile of the server.
+  ...(process.env['SERVICE_NODE_OPTIONS'] === undefined ? {} : { NODE_OPTIONS: process.env['SERVICE_NODE_OPTIONS'] }),
   WEBSOCKETS_SUBSCRIPTION_LIMIT: String(Math.max(PER_CONNECTION, 100)),
-  ...(CROSS
-    ? { REDIS: process.env['REDIS'] ?? 'redis://127.0.0.1:6379', CACHE_NAMESPACE: `bench-${randomUUID()}` }
-    : {}),
+  ...(CROSS ? { REDIS: process.env['REDIS'] ?? 'redis://127.0.0.1:6379', CACHE_NAMESPACE: NAMESPACE } : {}),
 };
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
@@ -81,49 +91,124 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 }
 
-async function openSubscribers(base: string, latencies: number[]): Promise<WebSocket[]> {
-  const url = base.replace(/^http/, 'ws') + `/websocket?access_token=${TOKEN}`;
-  const sockets: WebSocket[] = [];
-  for (let c = 0; c < CONNECTIONS; c++) {
-    const ws = new WebSocket(url);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    let inits = 0;
-    const ready = new Promise<void>((resolve) => {
-      ws.on('message', (data) => {
-        const m = JSON.parse(data.toString()) as { type: string; event?: string; data?: { sent: number }[] };
-        if (m.type === 'ping') return ws.send('{"type":"pong"}');
-        if (m.event === 'init' && ++inits === PER_CONNECTION) resolve();
-        if (m.event === 'create') for (const item of m.data ?? []) latencies.push(Date.now() - Number(item.sent));
-      });
-    });
-    for (let s = 0; s < PER_CONNECTION; s++)
-      ws.send(
-        JSON.stringify({
-          type: 'subscribe',
-          collection: 'live_metrics',
-          query: { fields: ['id', 'sent'] },
-          uid: `${s}`,
-        }),
-      );
-    await ready;
-    sockets.push(ws);
-  }
-  return sockets;
+/** The worker runs TypeScript: tsx's loader is registered in its thread first (Node 20 does not carry `--import` over). */
+const WORKER_SOURCE = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => {
+  tsx.register();
+  return import(${JSON.stringify(new URL('./realtime-subscribers.ts', import.meta.url).href)});
+});`;
+
+/**
+ * The token of each socket: the admin's static token, or with JWTS=1 an access token of its own
+ * per socket (signed here with the service's SECRET, as a login would give each dashboard).
+ */
+async function socketTokens(base: string): Promise<string[]> {
+  if (!JWTS) return Array.from({ length: CONNECTIONS }, () => TOKEN);
+  const me = (await call(base, 'GET', '/users/me?fields=id')) as { id: string };
+  return Array.from({ length: CONNECTIONS }, (_, c) =>
+    signAccessToken(
+      { id: me.id, role: null, app_access: true, admin_access: true, socket: c } as AccessTokenClaims,
+      SECRET,
+      3_600_000,
+    ),
+  );
 }
 
-async function writeLoop(base: string): Promise<number> {
-  const until = Date.now() + DURATION * 1000;
-  let writes = 0;
+interface Subscribers {
+  /** (item id, arrival time) pairs of every delivery, from every worker; the sockets close. */
+  stop(): Promise<Float64Array[]>;
+}
+
+/** CONNECTIONS sockets spread over WORKERS threads (bench/realtime-subscribers.ts), each ready. */
+async function openSubscribers(base: string): Promise<Subscribers> {
+  const tokens = await socketTokens(base);
+  const urls = tokens.map((token) => base.replace(/^http/, 'ws') + `/websocket?access_token=${token}`);
+  const workers = Array.from({ length: WORKERS }, (_, w) => {
+    const mine = urls.filter((_url, c) => c % WORKERS === w);
+    return new Worker(WORKER_SOURCE, { eval: true, workerData: { urls: mine, perConnection: PER_CONNECTION } });
+  });
+  const answer = <T>(worker: Worker, type: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (m: { type: string } & T) => {
+        if (m.type !== type) return;
+        worker.off('message', onMessage);
+        resolve(m);
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
+  await Promise.all(workers.map((w) => answer(w, 'ready')));
+  return {
+    async stop() {
+      const all = await Promise.all(
+        workers.map((w) => {
+          const done = answer<{ arrivals: Float64Array }>(w, 'arrivals');
+          w.postMessage({ type: 'stop' });
+          return done;
+        }),
+      );
+      await Promise.all(workers.map((w) => w.terminate()));
+      return all.map((a) => a.arrivals);
+    },
+  };
+}
+
+/** When each write started and when its answer came (hi-res wall clock): the commit lies between. */
+type Writes = Map<number, { started: number; answered: number }>;
+const now = () => performance.timeOrigin + performance.now();
+
+async function writeLoop(base: string, seconds: number, writes: Writes): Promise<void> {
+  const until = Date.now() + seconds * 1000;
   while (Date.now() < until) {
-    const started = Date.now();
-    await call(base, 'POST', '/items/live_metrics', { sent: String(started), value: writes });
-    writes++;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, WRITE_EVERY_MS - (Date.now() - started))));
+    const started = now();
+    const item = (await call(base, 'POST', '/items/live_metrics', {
+      sent: String(Math.round(started)),
+      value: writes.size,
+    })) as { id: number };
+    writes.set(item.id, { started, answered: now() });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, WRITE_EVERY_MS - (now() - started))));
   }
-  return writes;
+}
+
+/** Delivery latencies of the writes in `writes`: from the write's start (upper bound) and its answer (lower bound). */
+function latencies(writes: Writes, arrivals: readonly Float64Array[]) {
+  const fromStart: number[] = [];
+  const fromAnswer: number[] = [];
+  for (const pairs of arrivals)
+    for (let i = 0; i < pairs.length; i += 2) {
+      const write = writes.get(pairs[i] as number);
+      if (write === undefined) continue;
+      fromStart.push((pairs[i + 1] as number) - write.started);
+      fromAnswer.push((pairs[i + 1] as number) - write.answered);
+    }
+  const stats = (values: number[]) => {
+    values.sort((x, y) => x - y);
+    const round = (v: number) => Math.round(v * 10) / 10;
+    return { p50: round(percentile(values, 50)), p99: round(percentile(values, 99)), max: round(values.at(-1) ?? NaN) };
+  };
+  return { delivered: fromStart.length, fromStart: stats(fromStart), fromAnswer: stats(fromAnswer) };
+}
+
+/**
+ * CROSS: when each change reached Redis's channel (as B receives it), by its first key: the hop
+ * from A's commit to B, apart from B's delivery.
+ */
+async function watchChannel(): Promise<{ arrivals: Float64Array[]; close(): Promise<void> }> {
+  const redis = new Redis(env.REDIS ?? '');
+  const pairs: number[] = [];
+  redis.on('message', (_channel: string, message: string) => {
+    const at = now();
+    const { changes } = JSON.parse(message) as { changes: { keys: number[] }[] };
+    for (const change of changes) pairs.push(Number(change.keys[0]), at);
+  });
+  await redis.subscribe(`${NAMESPACE}:realtime:changes`);
+  const arrivals = [new Float64Array(0)];
+  return {
+    arrivals,
+    async close() {
+      arrivals[0] = Float64Array.from(pairs);
+      await redis.quit();
+    },
+  };
 }
 
 const processes: ServiceProcess[] = [];
@@ -147,34 +232,48 @@ try {
   const idle = procStat(server.pid);
   const r1Without = CROSS ? NaN : await r1(a);
 
-  const latencies: number[] = [];
   const opened = Date.now();
-  const sockets = await openSubscribers(subscribeTo, latencies);
+  const subscribers = await openSubscribers(subscribeTo);
   const subscribed = procStat(server.pid);
   console.log(
     `${CONNECTIONS * PER_CONNECTION} subscriptions open in ${Date.now() - opened} ms; RSS ${subscribed.rssMb.toFixed(0)} MB`,
   );
-  const [writes, r1With] = await Promise.all([writeLoop(a), CROSS ? Promise.resolve(NaN) : r1(a)]);
+  const channel = CROSS ? await watchChannel() : undefined;
+  const benchCpu = process.cpuUsage();
+  const writes: Writes = new Map();
+  await writeLoop(a, DURATION, writes);
   await new Promise((resolve) => setTimeout(resolve, 1000));
+  const written = procStat(server.pid);
+  const benchCpuMs = (process.cpuUsage(benchCpu).user + process.cpuUsage(benchCpu).system) / 1000;
+  // R1 while the writes go on and every subscriber receives them (CPU and latency figures above exclude this part).
+  const r1With = CROSS ? NaN : (await Promise.all([r1(a), writeLoop(a, R1_SECONDS, new Map()) as Promise<unknown>]))[0];
   const done = procStat(server.pid);
-  const sorted = [...latencies].sort((x, y) => x - y);
-  const expected = writes * CONNECTIONS * PER_CONNECTION;
+  const measured = latencies(writes, await subscribers.stop());
+  await channel?.close();
+  const hop = channel === undefined ? undefined : latencies(writes, channel.arrivals).fromAnswer;
+  const expected = writes.size * CONNECTIONS * PER_CONNECTION;
   console.log(
     JSON.stringify(
       {
         subscriptions: CONNECTIONS * PER_CONNECTION,
         cross: CROSS,
-        writes,
-        delivered: latencies.length,
+        token_per_socket: JWTS,
+        workers: WORKERS,
+        writes: writes.size,
+        delivered: measured.delivered,
         expected,
-        p50_ms: percentile(sorted, 50),
-        p99_ms: percentile(sorted, 99),
-        max_ms: sorted[sorted.length - 1],
+        from_write_start_ms: measured.fromStart,
+        from_write_answer_ms: measured.fromAnswer,
+        ...(hop === undefined ? {} : { redis_message_from_write_answer_ms: hop }),
         rss_idle_mb: Math.round(idle.rssMb),
         rss_subscribed_mb: Math.round(subscribed.rssMb),
         rss_end_mb: Math.round(done.rssMb),
+        rss_peak_writes_mb: Math.round(written.hwmMb),
         rss_peak_mb: Math.round(done.hwmMb),
-        cpu_us_per_delivery: Math.round(((done.cpuMs - subscribed.cpuMs) * 1000) / Math.max(1, latencies.length)),
+        server_cpu_ms_per_1000_deliveries:
+          Math.round(((written.cpuMs - subscribed.cpuMs) * 1000 * 10) / Math.max(1, measured.delivered)) / 10,
+        server_cpu_ms_per_write: Math.round((written.cpuMs - subscribed.cpuMs) / Math.max(1, writes.size)),
+        bench_cpu_ms_per_1000_deliveries: Math.round((benchCpuMs * 1000 * 10) / Math.max(1, measured.delivered)) / 10,
         r1_without: Math.round(r1Without),
         r1_with: Math.round(r1With),
       },
@@ -182,7 +281,6 @@ try {
       2,
     ),
   );
-  for (const ws of sockets) ws.terminate();
 } finally {
   await Promise.all(processes.map((p) => p.stop()));
   rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Accountability } from '../access/accountability.js';
 import { publicAccountability } from '../access/accountability.js';
 import { InvalidCredentialsError, InvalidTokenError } from '../errors.js';
-import { isJwt, isOurJwt, verifyAccessToken } from './access-token.js';
+import { isJwt, isOurJwt, verifyAccessToken, type AccessTokenClaims } from './access-token.js';
 import type { AuthUser } from './auth-user.js';
 import { assertIpAllowed } from './ip-access.js';
 import { findSession } from './sessions.js';
@@ -30,6 +30,7 @@ export interface AuthLookups {
  *
  * A JWT of another issuer that is nobody's static token is a forged token: INVALID_TOKEN
  * (reference/errors.md: "wrong issuer"), where other unknown strings are INVALID_CREDENTIALS.
+ * `verify` checks our JWTs (a socket's caller passes access-token.ts's rememberingVerifier).
  */
 export async function authenticate(
   db: Knex,
@@ -37,10 +38,11 @@ export async function authenticate(
   token: string | undefined,
   request: RequestOrigin,
   lookups: AuthLookups,
+  verify: (token: string) => AccessTokenClaims = (jwt) => verifyAccessToken(jwt, secret),
 ): Promise<Accountability> {
   if (token === undefined) return publicAccountability(request);
   if (isOurJwt(token)) {
-    const claims = verifyAccessToken(token, secret);
+    const claims = verify(token);
     if (claims.session !== undefined) {
       const session = await findSession(db, claims.session);
       if (session?.user !== claims.id) throw new InvalidCredentialsError();

@@ -1,19 +1,41 @@
 /**
  * GraphiQL (the graphiql package, with React 18), built into its own graphiql.js so that
- * only /admin/graphql loads it. The console hands in the fetcher (the client's session).
+ * only /admin/graphql loads it. The console hands in the HTTP side (the client's session) and
+ * the WebSocket side of the endpoint: subscriptions run over graphql-ws, connected at the
+ * first one (the service refuses the socket when WEBSOCKETS_ENABLED is off: the error shows).
  */
 import { GraphiQL } from 'graphiql';
+import { parse, type DocumentNode } from 'graphql';
+import { createClient, type Client } from 'graphql-ws';
 import { createRoot, type Root } from 'react-dom/client';
 import 'graphiql/style.css';
 
-export type GraphiqlFetcher = (params: {
+export interface GraphiqlParams {
   query: string;
-  variables?: unknown;
+  variables?: Record<string, unknown> | null;
   operationName?: string | null;
-}) => Promise<unknown>;
+}
 
-/** Renders GraphiQL into `element`; the returned function unmounts it. */
-export function mountGraphiql(element: HTMLElement, fetcher: GraphiqlFetcher, storageKey: string): () => void {
+export interface GraphiqlEndpoint {
+  /** Runs a query or mutation over HTTP; answers the result body (errors included). */
+  readonly post: (params: GraphiqlParams) => Promise<unknown>;
+  /** The graphql-ws address of the endpoint's subscriptions (ws:// or wss://). */
+  readonly subscriptionUrl: string;
+  /** The `connection_init` payload (the session's current access token), asked at each connect. */
+  readonly connectionParams: () => Promise<Record<string, unknown>>;
+}
+
+/** Renders GraphiQL into `element`; the returned function unmounts it (and closes its socket). */
+export function mountGraphiql(element: HTMLElement, endpoint: GraphiqlEndpoint, storageKey: string): () => void {
+  const sockets = createClient({
+    url: endpoint.subscriptionUrl,
+    lazy: true,
+    connectionParams: endpoint.connectionParams,
+    // A refused or closed socket ends the subscription with its reason instead of retrying unseen.
+    retryAttempts: 0,
+  });
+  const fetcher = (params: GraphiqlParams) =>
+    isSubscription(params) ? subscribe(sockets, params) : endpoint.post(params);
   const root: Root = createRoot(element);
   root.render(
     <GraphiQL
@@ -22,7 +44,42 @@ export function mountGraphiql(element: HTMLElement, fetcher: GraphiqlFetcher, st
       defaultQuery={'# Write a query, then run it with the play button (Ctrl-Enter).\n{\n  __typename\n}\n'}
     />,
   );
-  return () => root.unmount();
+  return () => {
+    root.unmount();
+    void sockets.dispose();
+  };
+}
+
+/** Whether the operation to run (the named one, else the only one) is a subscription (a text that does not parse: no). */
+function isSubscription({ query, operationName }: GraphiqlParams): boolean {
+  let document: DocumentNode;
+  try {
+    document = parse(query);
+  } catch {
+    return false;
+  }
+  const operations = document.definitions.filter((d) => d.kind === 'OperationDefinition');
+  const chosen = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  return chosen?.operation === 'subscription';
+}
+
+/** The subscription's results as GraphiQL shows them; a closed socket becomes an error with its code and reason. */
+async function* subscribe(sockets: Client, params: GraphiqlParams): AsyncGenerator<unknown> {
+  try {
+    yield* sockets.iterate({
+      query: params.query,
+      variables: params.variables ?? undefined,
+      operationName: params.operationName ?? undefined,
+    });
+  } catch (error) {
+    if (error instanceof Error) throw error;
+    const closed = error as { code?: number; reason?: string };
+    throw new Error(
+      closed.code === undefined
+        ? 'The subscription failed'
+        : `The WebSocket closed (${closed.code}${closed.reason ? ` ${closed.reason}` : ''}); is WEBSOCKETS_ENABLED on?`,
+    );
+  }
 }
 
 /** GraphiQL keeps its tabs per endpoint: /graphql and /graphql/system do not mix. */

@@ -24,6 +24,7 @@ import type { ChangeFeed } from '../realtime/change-feed.js';
 import { liveIterator } from '../realtime/live-iterator.js';
 import type { LiveReads } from '../realtime/live-reads.js';
 import { SocketCaller } from '../realtime/socket-caller.js';
+import { laterFrames } from '../realtime/socket-send.js';
 import { WebsocketSession } from '../realtime/websocket-protocol.js';
 import { bearerToken, requestOrigin } from './accountability.js';
 
@@ -156,8 +157,12 @@ function graphqlServer(deps: WebsocketDeps) {
           const token =
             (typeof given === 'string' && given !== '' ? given : undefined) ??
             (url.searchParams.get('access_token') || bearerToken(request.headers.authorization));
-          const caller = new SocketCaller(deps, requestOrigin(config, request), token ?? undefined, (error) =>
-            socket.close(4401, error.code),
+          const caller = new SocketCaller(
+            deps,
+            requestOrigin(config, request),
+            token ?? undefined,
+            (error) => socket.close(4401, error.code),
+            laterFrames(socket),
           );
           try {
             await caller.caller();

@@ -44,7 +44,7 @@ export function liveIterator(live: LiveReads, options: LiveIteratorOptions): Asy
     collection: options.collection,
     event: options.event,
     query: options.query,
-    deliver(event, items) {
+    deliver({ event, items }) {
       if (isDone) return;
       for (const item of items) {
         const payload = { key: item.key, event, data: item.data ?? null };

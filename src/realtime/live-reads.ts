@@ -32,14 +32,41 @@ const KEYS_PER_READ = 5000;
 export interface LiveConnection {
   /** The caller now; throws (TOKEN_EXPIRED, INVALID_CREDENTIALS...) when it no longer is one. */
   caller(): Promise<Accountability>;
+  /**
+   * Connections of one key (the same token from the same address) are the same caller: it is
+   * authenticated once per change for all of them. Undefined: on its own.
+   */
+  readonly callerKey?: string | undefined;
   /** The caller could not be authenticated again: the connection ends with `error`. */
   end(error: ServiceError): void;
+  /** Holds the connection's frames until `uncork`: the frames of one change leave in one write. */
+  cork?(): void;
+  uncork?(): void;
 }
 
 /** An item delivered: its key, and its values as the subscriber selected and may read them (none when deleted). */
 export interface LiveItem {
   readonly key: PrimaryKey;
   readonly data?: Item;
+}
+
+/** What one read of a change gives every subscription of its group: the same items, serialized once. */
+export class LiveBatch {
+  #dataJson: string | undefined;
+
+  constructor(
+    readonly event: LiveEvent,
+    readonly items: readonly LiveItem[],
+  ) {}
+
+  /** The delivery's `data` as JSON (the keys of deleted items, else the items), made at the first use. */
+  get dataJson(): string {
+    if (this.#dataJson === undefined) {
+      const values = this.event === 'delete' ? this.items.map((item) => item.key) : this.items.map((item) => item.data);
+      this.#dataJson = JSON.stringify(values);
+    }
+    return this.#dataJson;
+  }
 }
 
 export interface LiveSubscription {
@@ -49,7 +76,8 @@ export interface LiveSubscription {
   readonly event: LiveEvent | undefined;
   /** The subscriber's selection (fields, deep, alias, filter); subscriptions with equal ones share reads. */
   readonly query: Query;
-  deliver(event: LiveEvent, items: readonly LiveItem[]): void;
+  /** Runs inside the delivery loop: no awaiting, no throwing. */
+  deliver(batch: LiveBatch): void;
 }
 
 export interface LiveReadsDeps {
@@ -61,17 +89,39 @@ export interface LiveReadsDeps {
   readonly logger: { warn(details: object, message: string): void };
 }
 
+/** A subscription as kept: what grouping needs of its query is worked out once, when added. */
+interface Entry {
+  readonly subscription: LiveSubscription;
+  readonly queryKey: string;
+  readonly namesUser: boolean;
+}
+
+/** Subscriptions that read alike (one caller, one selection): one read, one batch per slice of keys. */
+interface Group {
+  readonly accountability: Accountability;
+  readonly query: Query;
+  batch: LiveBatch | undefined;
+}
+
+/** The subscriptions of one connection a change concerns, and the group of each. */
+interface Target {
+  readonly connection: LiveConnection;
+  readonly entries: Entry[];
+  readonly groups: Group[];
+}
+
 /**
- * The subscriptions of this process and the delivery of each change to them: the changed
- * items are read once per distinct (caller, selection), not per subscription (per role
- * instead of per user when none of the role's read rules nor the selection names
- * `$CURRENT_USER`: the users of such a role read alike), with the
- * caller's permissions of now (row filter for the changed items, fields trimmed); a caller
- * that can no longer read the collection gets nothing. Deleted items: keys only, to callers
- * that may read the collection.
+ * The subscriptions of this process and the delivery of each change to them: each connection's
+ * caller is authenticated again (once per token and address), the changed items are read once
+ * per distinct (caller, selection), not per subscription (per role instead of per user when none
+ * of the role's read rules nor the selection names `$CURRENT_USER`: the users of such a role read
+ * alike), with the caller's permissions of now (row filter for the changed items, fields
+ * trimmed), and each read's items are serialized once; a caller that can no longer read the
+ * collection gets nothing. Deleted items: keys only, to callers that may read the collection.
+ * Delivery is one loop over the connections, each corked while its frames are sent.
  */
 export class LiveReads {
-  readonly #byCollection = new Map<string, Set<LiveSubscription>>();
+  readonly #byCollection = new Map<string, Map<LiveConnection, Set<Entry>>>();
   readonly #stop: () => void;
   /** Deliveries in flight (tests and shutdown wait for them). */
   #pending = new Set<Promise<void>>();
@@ -88,28 +138,35 @@ export class LiveReads {
           deps.logger.warn({ err: error, collection: change.collection }, 'live data: delivery failed'),
         );
       this.#last.set(change.collection, delivery);
+      this.#pending.add(delivery);
       void delivery.finally(() => {
         if (this.#last.get(change.collection) === delivery) this.#last.delete(change.collection);
+        this.#pending.delete(delivery);
       });
-      this.#pending.add(delivery);
-      void delivery.finally(() => this.#pending.delete(delivery));
     });
   }
 
   get size(): number {
     let n = 0;
-    for (const set of this.#byCollection.values()) n += set.size;
+    for (const connections of this.#byCollection.values()) for (const set of connections.values()) n += set.size;
     return n;
   }
 
   add(subscription: LiveSubscription): () => void {
-    let set = this.#byCollection.get(subscription.collection);
-    if (set === undefined) this.#byCollection.set(subscription.collection, (set = new Set()));
-    set.add(subscription);
+    const { collection, connection, query } = subscription;
+    let connections = this.#byCollection.get(collection);
+    if (connections === undefined)
+      this.#byCollection.set(collection, (connections = new Map<LiveConnection, Set<Entry>>()));
+    let set = connections.get(connection);
+    if (set === undefined) connections.set(connection, (set = new Set<Entry>()));
+    const entry: Entry = { subscription, queryKey: JSON.stringify(query), namesUser: mentionsCurrentUser(query) };
+    set.add(entry);
     return () => {
-      set.delete(subscription);
-      if (set.size === 0 && this.#byCollection.get(subscription.collection) === set)
-        this.#byCollection.delete(subscription.collection);
+      set.delete(entry);
+      if (set.size > 0 || connections.get(connection) !== set) return;
+      connections.delete(connection);
+      if (connections.size === 0 && this.#byCollection.get(collection) === connections)
+        this.#byCollection.delete(collection);
     };
   }
 
@@ -119,75 +176,115 @@ export class LiveReads {
     this.#byCollection.clear();
   }
 
+  /** The connections a change concerns, with their subscriptions to it (as of its arrival). */
+  #targetsOf(change: Change): Target[] {
+    const targets: Target[] = [];
+    for (const [connection, set] of this.#byCollection.get(change.collection) ?? []) {
+      const entries: Entry[] = [];
+      for (const entry of set) {
+        const { event } = entry.subscription;
+        if (event === undefined || event === change.action) entries.push(entry);
+      }
+      if (entries.length > 0) targets.push({ connection, entries, groups: [] });
+    }
+    return targets;
+  }
+
+  /** Each target's caller now (undefined: the connection was ended), one authentication per caller key. */
+  async #callersOf(targets: readonly Target[]): Promise<(Accountability | undefined)[]> {
+    const byKey = new Map<string, Promise<Accountability>>();
+    const asked = targets.map(({ connection }) => {
+      const key = connection.callerKey;
+      let caller = key === undefined ? undefined : byKey.get(key);
+      if (caller === undefined) {
+        caller = connection.caller();
+        if (key !== undefined) byKey.set(key, caller);
+      }
+      return { connection, caller };
+    });
+    // One wait per distinct authentication (all the connections of a token share one), then a loop.
+    const distinct = [...new Set(asked.map((a) => a.caller))];
+    const settled = await Promise.allSettled(distinct);
+    const outcomes = new Map(distinct.map((caller, i) => [caller, settled[i]] as const));
+    return asked.map(({ connection, caller }) => {
+      const outcome = outcomes.get(caller);
+      if (outcome?.status === 'fulfilled') return outcome.value;
+      const error: unknown = outcome?.reason;
+      if (isServiceError(error)) connection.end(error);
+      else this.deps.logger.warn({ err: error }, 'live data: caller not authenticated again');
+      return undefined;
+    });
+  }
+
   async #dispatch(change: Change): Promise<void> {
-    const subscriptions = [...(this.#byCollection.get(change.collection) ?? [])].filter(
-      (s) => s.event === undefined || s.event === change.action,
-    );
-    if (subscriptions.length === 0) return;
+    const targets = this.#targetsOf(change);
+    if (targets.length === 0) return;
     const overview = await this.deps.schema.getOverview();
     const collection = overview.collections[change.collection];
     if (collection === undefined) return;
-    const callers = new Map<LiveConnection, Promise<Accountability | undefined>>();
-    const callerOf = (connection: LiveConnection) => {
-      let caller = callers.get(connection);
-      if (caller === undefined) {
-        caller = connection.caller().catch((error: unknown) => {
-          if (isServiceError(error)) connection.end(error);
-          else this.deps.logger.warn({ err: error }, 'live data: caller not authenticated again');
-          return undefined;
-        });
-        callers.set(connection, caller);
+    const callers = await this.#callersOf(targets);
+    const isDelete = change.action === 'delete';
+    // Whether a role's read rules name $CURRENT_USER (then its users do not read alike), once per role.
+    const userBoundRoles = new Map<string, boolean>();
+    if (!isDelete) {
+      const roles = new Map<string, { role: string | null; app: boolean }>();
+      for (const accountability of callers) {
+        if (accountability === undefined || accountability.admin) continue;
+        const { role } = accountability;
+        const app = role !== null && accountability.app;
+        roles.set(`${role}\n${app}`, { role, app });
       }
-      return caller;
-    };
-    const userBound = new Map<string, Promise<boolean>>();
-    const readsByUser = (accountability: Accountability, query: Query): Promise<boolean> => {
-      if (mentionsCurrentUser(query)) return Promise.resolve(true);
-      if (accountability.admin) return Promise.resolve(false);
-      const { role } = accountability;
-      const app = role !== null && accountability.app;
-      const id = JSON.stringify([role, app]);
-      let bound = userBound.get(id);
-      if (bound === undefined) {
-        bound = this.deps.permissions
-          .rulesFor(role, app, overview.version)
-          .then((rules) =>
-            [...rules.byCollection.values()].some((rule) => mentionsCurrentUser(rule.get('read')?.filter)),
-          );
-        userBound.set(id, bound);
-      }
-      return bound;
-    };
-    const groups = new Map<string, { accountability: Accountability; query: Query; members: LiveSubscription[] }>();
-    for (const subscription of subscriptions) {
-      const accountability = await callerOf(subscription.connection);
-      if (accountability === undefined) continue;
-      const { user, role, admin, app } = accountability;
-      const isDelete = change.action === 'delete';
-      // A read no rule or selection of which names $CURRENT_USER is the same for every user of the role: one read.
-      const byUser = !isDelete && (await readsByUser(accountability, subscription.query));
-      const id = JSON.stringify([byUser ? user : null, role, admin, app, isDelete ? null : subscription.query]);
-      const group = groups.get(id);
-      if (group === undefined) groups.set(id, { accountability, query: subscription.query, members: [subscription] });
-      else group.members.push(subscription);
+      await Promise.all(
+        [...roles].map(async ([id, { role, app }]) => {
+          const rules = await this.deps.permissions.rulesFor(role, app, overview.version);
+          const bound = [...rules.byCollection.values()].some((rule) => mentionsCurrentUser(rule.get('read')?.filter));
+          userBoundRoles.set(id, bound);
+        }),
+      );
     }
+    const groups = new Map<string, Group>();
+    const reached: Target[] = [];
+    targets.forEach((target, t) => {
+      const accountability = callers[t];
+      if (accountability === undefined) return;
+      const { user, role, admin, app } = accountability;
+      const roleId = `${role}\n${role !== null && app}`;
+      const roleBound = !admin && userBoundRoles.get(roleId) === true;
+      const callerId = `${admin}\n${app}\n${role}\n`;
+      for (const entry of target.entries) {
+        // A read no rule or selection of which names $CURRENT_USER is the same for every user of the role: one read.
+        const byUser = !isDelete && (roleBound || entry.namesUser);
+        const id = `${byUser ? user : ''}\n${callerId}${isDelete ? '' : entry.queryKey}`;
+        let group = groups.get(id);
+        if (group === undefined)
+          groups.set(id, (group = { accountability, query: entry.subscription.query, batch: undefined }));
+        target.groups.push(group);
+      }
+      reached.push(target);
+    });
     const ctx = { db: this.deps.db, overview, limits: queryLimits(this.deps.config) };
+    const readers = new Map<Group, Reader>();
     await Promise.all(
-      [...groups.values()].map(async ({ accountability, query, members }) => {
-        const reader = await readerOf(this.deps, overview, accountability);
-        if (!canReadCollection(reader.access, change.collection)) return;
-        // Big batches (an import) are read and delivered a slice of keys at a time: bound parameters are limited.
-        for (let at = 0; at < change.keys.length; at += KEYS_PER_READ) {
-          const keys = change.keys.slice(at, at + KEYS_PER_READ);
-          const items =
-            change.action === 'delete'
-              ? keys.map((key) => ({ key }))
-              : await this.#read(ctx, collection, query, keys, reader);
-          if (items === undefined) return;
-          if (items.length > 0) for (const member of members) member.deliver(change.action, items);
-        }
+      [...groups.values()].map(async (group) => {
+        const reader = await readerOf(this.deps, overview, group.accountability);
+        if (canReadCollection(reader.access, change.collection)) readers.set(group, reader);
       }),
     );
+    // Big batches (an import) are read and delivered a slice of keys at a time: bound parameters are limited.
+    for (let at = 0; at < change.keys.length; at += KEYS_PER_READ) {
+      const keys = change.keys.slice(at, at + KEYS_PER_READ);
+      await Promise.all(
+        [...readers].map(async ([group, reader]) => {
+          const items = isDelete
+            ? keys.map((key) => ({ key }))
+            : await this.#read(ctx, collection, group.query, keys, reader);
+          // A selection no longer valid for the caller: nothing now nor for the next slices.
+          if (items === undefined) readers.delete(group);
+          group.batch = items === undefined || items.length === 0 ? undefined : new LiveBatch(change.action, items);
+        }),
+      );
+      deliverAll(reached, this.deps.logger);
+    }
   }
 
   /** The items of `keys` the reader may see, with its selection; undefined when the selection is no longer valid for it. */
@@ -229,5 +326,26 @@ export class LiveReads {
   /** Resolves when the deliveries started so far are done. */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.#pending]);
+  }
+}
+
+/** One loop over the connections: each is corked while the batches of its subscriptions are sent. */
+function deliverAll(targets: readonly Target[], logger: LiveReadsDeps['logger']): void {
+  for (const { connection, entries, groups } of targets) {
+    let isCorked = false;
+    for (let i = 0; i < entries.length; i++) {
+      const batch = groups[i]?.batch;
+      if (batch === undefined) continue;
+      if (!isCorked) {
+        connection.cork?.();
+        isCorked = true;
+      }
+      try {
+        (entries[i] as Entry).subscription.deliver(batch);
+      } catch (error) {
+        logger.warn({ err: error }, 'live data: a delivery failed');
+      }
+    }
+    if (isCorked) connection.uncork?.();
   }
 }

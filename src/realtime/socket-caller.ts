@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Accountability } from '../access/accountability.js';
+import { rememberingVerifier, type AccessTokenClaims } from '../auth/access-token.js';
 import { authenticate, type AuthLookups, type RequestOrigin } from '../auth/authenticate.js';
 import type { ServiceError } from '../errors.js';
 import type { LiveConnection } from './live-reads.js';
@@ -17,18 +18,35 @@ export interface SocketCallerDeps {
  */
 export class SocketCaller implements LiveConnection {
   #token: string | undefined;
+  /** The token's signature is checked once; its expiry, session and user at every use. */
+  readonly #verify: (token: string) => AccessTokenClaims;
 
   constructor(
     private readonly deps: SocketCallerDeps,
     readonly origin: RequestOrigin,
     token: string | undefined,
     private readonly onEnd: (error: ServiceError) => void,
+    private readonly frames?: { cork(): void; uncork(): void },
   ) {
     this.#token = token;
+    this.#verify = rememberingVerifier(deps.config.secret);
   }
 
   get token(): string | undefined {
     return this.#token;
+  }
+
+  /** The same token from the same address is the same caller (the user agent names nothing a permission reads). */
+  get callerKey(): string {
+    return `${this.origin.ip ?? ''}\n${this.#token ?? ''}`;
+  }
+
+  cork(): void {
+    this.frames?.cork();
+  }
+
+  uncork(): void {
+    this.frames?.uncork();
   }
 
   /** The caller of `token` (checked now: a bad one throws and changes nothing); it replaces the current one. */
@@ -39,13 +57,15 @@ export class SocketCaller implements LiveConnection {
       token,
       this.origin,
       this.deps.auth.users,
+      this.#verify,
     );
     this.#token = token;
     return accountability;
   }
 
   caller(): Promise<Accountability> {
-    return authenticate(this.deps.db, this.deps.config.secret, this.#token, this.origin, this.deps.auth.users);
+    const { db, config, auth } = this.deps;
+    return authenticate(db, config.secret, this.#token, this.origin, auth.users, this.#verify);
   }
 
   end(error: ServiceError): void {

@@ -25,9 +25,9 @@ import {
 } from '../errors.js';
 import { parseQuery, queryLimits, readerOf, readItems, type Query } from '../query/index.js';
 import type { Change } from './change-feed.js';
-import type { LiveEvent, LiveItem, LiveReads } from './live-reads.js';
+import type { LiveBatch, LiveEvent, LiveReads } from './live-reads.js';
 import { SocketCaller } from './socket-caller.js';
-import { sendBounded } from './socket-send.js';
+import { sendBounded, socketFrames } from './socket-send.js';
 
 export interface WebsocketProtocolDeps {
   readonly config: Config;
@@ -75,7 +75,7 @@ export class WebsocketSession {
     token: string | undefined,
   ) {
     const { rest, heartbeatMs } = deps.config.websockets;
-    this.#caller = new SocketCaller(deps, origin, token, (error) => this.#endWith(error));
+    this.#caller = new SocketCaller(deps, origin, token, (error) => this.#endWith(error), socketFrames(ws));
     this.#isAuthenticated = token !== undefined || rest.auth === 'public';
     if (!this.#isAuthenticated) {
       this.#authDeadline = Date.now() + rest.authTimeoutMs;
@@ -222,17 +222,17 @@ export class WebsocketSession {
     const ctx = { db: this.deps.db, overview, limits: queryLimits(this.deps.config) };
     const data = await readItems(ctx, collection, query, reader);
     this.#subscriptions.get(uid)?.();
+    // Every delivery is the batch's JSON (made once for all its subscribers) between two fixed parts.
+    const uidPart = `,"uid":${JSON.stringify(given ?? uid)}}`;
+    const { maxBufferedSize } = this.deps.config.websockets;
+    const ws = this.ws;
     const stop = this.deps.live.add({
       connection: this.#caller,
       collection,
       event: event as LiveEvent | undefined,
       query,
-      deliver: (action: LiveEvent, items: readonly LiveItem[]) =>
-        sendBounded(
-          this.ws,
-          `{"type":"subscription","event":"${action}","data":${dataJson(action, items)},"uid":${JSON.stringify(given ?? uid)}}`,
-          this.deps.config.websockets.maxBufferedSize,
-        ),
+      deliver: (batch: LiveBatch) =>
+        void sendBounded(ws, DELIVERY_HEADS[batch.event] + batch.dataJson + uidPart, maxBufferedSize),
     });
     this.#subscriptions.set(uid, stop);
     this.#send({ type: 'subscription', event: 'init', data, uid: given ?? uid });
@@ -313,17 +313,12 @@ export class WebsocketSession {
   }
 }
 
-/** The `data` of a delivery as JSON, made once for every subscription the same read serves. */
-const dataTexts = new WeakMap<readonly LiveItem[], string>();
-
-function dataJson(action: LiveEvent, items: readonly LiveItem[]): string {
-  let text = dataTexts.get(items);
-  if (text === undefined) {
-    text = JSON.stringify(items.map((item) => (action === 'delete' ? item.key : item.data)));
-    dataTexts.set(items, text);
-  }
-  return text;
-}
+/** The start of a delivery's frame per event, up to its `data`. */
+const DELIVERY_HEADS: Readonly<Record<LiveEvent, string>> = {
+  create: '{"type":"subscription","event":"create","data":',
+  update: '{"type":"subscription","event":"update","data":',
+  delete: '{"type":"subscription","event":"delete","data":',
+};
 
 function readCollection(message: Message): string {
   const collection = message['collection'];

@@ -264,6 +264,35 @@ describe('web console in Chromium', function () {
         await shot('graphiql');
       });
 
+      it('runs a subscription in GraphiQL: a REST write shows up in the result pane', async () => {
+        await page.goto(url('/admin/graphql?endpoint=%2Fgraphql'));
+        const editor = page.locator('.graphiql-query-editor');
+        await editor.locator('.CodeMirror-lines').first().waitFor();
+        await editor.locator('.CodeMirror-lines').first().click();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.press('Delete');
+        const subscription = 'subscription { articles_mutated(event: create) { event data { title } } }';
+        await page.keyboard.insertText(subscription);
+        await editor.filter({ hasText: 'articles_mutated' }).waitFor();
+        await page.locator('.graphiql-execute-button').click();
+        // The socket connects at the first subscription: write until an event arrives (at most 20 s).
+        const response = page.locator('.graphiql-response');
+        for (let attempt = 1; ; attempt++) {
+          dataOf(await asAdmin(ctx(), 'POST', '/items/articles', { title: `Live ${attempt}` }));
+          const arrived = await response
+            .filter({ hasText: /"title": "Live \d+"/ })
+            .waitFor({ timeout: 1000 })
+            .then(() => true)
+            .catch(() => false);
+          if (arrived) break;
+          expect(attempt, 'no event in the result pane').to.be.below(20);
+        }
+        await response.filter({ hasText: '"event": "create"' }).waitFor();
+        await shot('graphiql-subscription');
+        // Stop it: the same button ends the subscription.
+        await page.locator('.graphiql-execute-button').click();
+      });
+
       it('accepts an invitation from the mailed link, then the new user signs in', async () => {
         const role = await createRole(ctx().server.db);
         const email = 'invitee@example.com';
@@ -378,6 +407,8 @@ describe('web console in Chromium', function () {
         REFRESH_TOKEN_COOKIE_SECURE: 'false',
         // Small batches: the export's status row moves in several steps.
         EXPORT_BATCH_SIZE: '10',
+        // GraphiQL's subscriptions.
+        WEBSOCKETS_ENABLED: 'true',
       }),
     },
   );

@@ -1,13 +1,19 @@
 /**
  * GraphiQL for /graphql (items) or /graphql/system, through the client (the session's token):
- * graphiql.js is loaded only here.
+ * queries and mutations over HTTP, subscriptions over graphql-ws on the same path with the
+ * session's access token. graphiql.js is loaded only here.
  */
 import { TransportError } from '../../client/index.js';
 import { h } from '../dom.js';
 import { onLeave, type Page } from '../navigation.js';
 import { client } from '../session.js';
 
-type Mount = (element: HTMLElement, fetcher: (params: unknown) => Promise<unknown>, storageKey: string) => () => void;
+interface Endpoint {
+  readonly post: (params: unknown) => Promise<unknown>;
+  readonly subscriptionUrl: string;
+  readonly connectionParams: () => Promise<Record<string, unknown>>;
+}
+type Mount = (element: HTMLElement, endpoint: Endpoint, storageKey: string) => () => void;
 
 const ENDPOINTS = ['/graphql', '/graphql/system'] as const;
 
@@ -16,7 +22,7 @@ export const graphqlPage: Page = async (_params, query) => {
   const bundle = '/admin/graphiql.js';
   const { mountGraphiql } = (await import(/* @vite-ignore */ bundle)) as { mountGraphiql: Mount };
   await loadStylesheet('/admin/graphiql.css');
-  const fetcher = async (params: unknown): Promise<unknown> => {
+  const post = async (params: unknown): Promise<unknown> => {
     try {
       return (await client.transport.post(endpoint, params)).raw;
     } catch (error) {
@@ -25,11 +31,19 @@ export const graphqlPage: Page = async (_params, query) => {
       throw error;
     }
   };
+  // Subscriptions: graphql-ws on the same path (WEBSOCKETS_GRAPHQL_PATH's default), with the session's token.
+  const subscriptionUrl = `${location.origin.replace(/^http/, 'ws')}${endpoint}`;
+  const connectionParams = async () => {
+    await client.auth.refreshIfExpired();
+    const token = await client.auth.token;
+    return token === null ? {} : { access_token: token };
+  };
   const host = h('div', { class: 'graphiql-host' });
   // GraphiQL's editors measure themselves: mount once the page is in the document.
   let unmount: (() => void) | undefined;
   const frame = requestAnimationFrame(
-    () => (unmount = mountGraphiql(host, fetcher, `svc_console_graphiql${endpoint}`)),
+    () =>
+      (unmount = mountGraphiql(host, { post, subscriptionUrl, connectionParams }, `svc_console_graphiql${endpoint}`)),
   );
   onLeave(() => {
     cancelAnimationFrame(frame);
