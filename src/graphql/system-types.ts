@@ -61,10 +61,13 @@ export const SERVER_INFO = new GraphQLObjectType({
   },
 });
 
-/** GET /server/info's data as `server_info`: `rateLimit` (false or its settings) as a boolean. */
+/**
+ * GET /server/info's data as `server_info`: `rateLimit` and `websocket` (false or their
+ * settings) as booleans.
+ */
 export function toServerInfo(info: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const rateLimit = info['rateLimit'];
-  return { ...info, rateLimit: rateLimit === undefined ? null : rateLimit !== false };
+  const asBoolean = (value: unknown) => (value === undefined ? null : value !== false);
+  return { ...info, rateLimit: asBoolean(info['rateLimit']), websocket: asBoolean(info['websocket']) };
 }
 
 export const SDL_SCOPE = new GraphQLEnumType({ name: 'graphql_sdl_scope', values: { items: {}, system: {} } });

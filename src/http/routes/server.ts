@@ -7,6 +7,7 @@ import { metricsRoute, type Metrics } from '../metrics.js';
 import { checkHealth } from '../server-health.js';
 import { SERVICE_VERSION } from '../../version.js';
 import type { Accountability } from '../../access/accountability.js';
+import type { WebsocketsConfig } from '../../config/websockets.js';
 
 const PUBLIC_PROJECT_FIELDS = [
   'project_name',
@@ -62,10 +63,25 @@ export async function readServerInfo(
       default: config.queryLimitDefault,
       max: Number.isFinite(config.queryLimitMax) ? config.queryLimitMax : -1,
     };
-    data['websocket'] = false;
+    data['websocket'] = websocketInfo(config.websockets);
     data['version'] = SERVICE_VERSION;
   }
   return data;
+}
+
+/**
+ * `websocket` of /server/info as Directus 10 gives it: false when WEBSOCKETS_ENABLED is off,
+ * else where each endpoint is and how it authenticates (false for one turned off), and the
+ * heartbeat period in seconds (false without one). graphql-ws connections authenticate in
+ * `connection_init` (Directus's `handshake`).
+ */
+function websocketInfo(ws: WebsocketsConfig): false | Record<string, unknown> {
+  if (!ws.enabled) return false;
+  return {
+    rest: ws.rest.enabled ? { authentication: ws.rest.auth, path: ws.rest.path } : false,
+    graphql: ws.graphql.enabled ? { authentication: 'handshake', path: ws.graphql.path } : false,
+    heartbeat: ws.heartbeatMs > 0 ? ws.heartbeatMs / 1000 : false,
+  };
 }
 
 /** GET /server/health's body: status for everyone, the checks for admins. GraphQL's `server_health` too. */

@@ -43,6 +43,21 @@ describeEachDatabase(
   { targets: SQLITE, env: { WEBSOCKETS_ENABLED: 'true', WEBSOCKETS_REST_AUTH: 'public' } },
 );
 
+/** /server/info's `websocket` as an authenticated caller sees it, and GraphQL's boolean of it. */
+async function websocketInfo(api: (path: string, init?: RequestInit) => Promise<Response>) {
+  const info = (await (await api(`/server/info?access_token=${TEST_ADMIN.token}`)).json()) as {
+    data: Record<string, unknown>;
+  };
+  const graphql = (await (
+    await api(`/graphql/system?access_token=${TEST_ADMIN.token}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: '{ server_info { websocket } }' }),
+    })
+  ).json()) as { data: { server_info: { websocket: boolean } } };
+  return { rest: info.data['websocket'], graphql: graphql.data.server_info.websocket };
+}
+
 describeEachDatabase(
   'realtime: WEBSOCKETS_REST_AUTH=strict, WEBSOCKETS_GRAPHQL_ENABLED=false',
   (ctx) => {
@@ -56,6 +71,13 @@ describeEachDatabase(
       socket.close();
       const graphql = await TestSocket.open(socketUrl(ctx().server.url, '/graphql')).catch((e: unknown) => e);
       expect(String(graphql)).to.contain('404');
+    });
+
+    it('/server/info says where each endpoint is and how it authenticates (Directus 10)', async () => {
+      expect(await websocketInfo(ctx().api)).to.deep.equal({
+        rest: { rest: { authentication: 'strict', path: '/websocket' }, graphql: false, heartbeat: 30 },
+        graphql: true,
+      });
     });
   },
   {
@@ -71,6 +93,10 @@ describeEachDatabase(
       const refusal = await TestSocket.open(socketUrl(ctx().server.url, '/websocket')).catch((e: unknown) => e);
       expect(refusal).to.be.instanceOf(Error);
       expect(await (await ctx().api('/server/ping')).text()).to.equal('pong');
+    });
+
+    it('/server/info says websocket: false', async () => {
+      expect(await websocketInfo(ctx().api)).to.deep.equal({ rest: false, graphql: false });
     });
   },
   { targets: SQLITE },
