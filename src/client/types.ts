@@ -268,5 +268,15 @@ export interface UserType {
 /** What /server/info answers; more fields for authenticated callers. */
 export interface ServerInfo {
   project?: Record<string, unknown>;
+  /** Authenticated callers: false, or the live-data endpoints (WEBSOCKETS_ENABLED). */
+  websocket?: false | ServerWebsocketInfo;
   [key: string]: unknown;
+}
+
+/** Where each WebSocket endpoint is and how it authenticates; false for one turned off. */
+export interface ServerWebsocketInfo {
+  rest: false | { authentication: 'public' | 'handshake' | 'strict'; path: string };
+  graphql: false | { authentication: 'handshake'; path: string };
+  /** Seconds between heartbeat pings, or false. */
+  heartbeat: false | number;
 }

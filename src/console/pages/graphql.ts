@@ -31,8 +31,9 @@ export const graphqlPage: Page = async (_params, query) => {
       throw error;
     }
   };
-  // Subscriptions: graphql-ws on the same path (WEBSOCKETS_GRAPHQL_PATH's default), with the session's token.
-  const subscriptionUrl = `${location.origin.replace(/^http/, 'ws')}${endpoint}`;
+  // Subscriptions: graphql-ws at WEBSOCKETS_GRAPHQL_PATH (/server/info; /graphql when it says
+  // nothing), its /system for the system endpoint, with the session's token.
+  const subscriptionUrl = `${location.origin.replace(/^http/, 'ws')}${await subscriptionPath(endpoint)}`;
   const connectionParams = async () => {
     await client.auth.refreshIfExpired();
     const token = await client.auth.token;
@@ -82,4 +83,11 @@ function loadStylesheet(href: string): Promise<void> {
     link.addEventListener('error', () => reject(new Error(`${href} did not load`)), { once: true });
     if (existing === null) document.head.append(link);
   });
+}
+
+async function subscriptionPath(endpoint: (typeof ENDPOINTS)[number]): Promise<string> {
+  const websocket = (await client.server.info().catch(() => undefined))?.websocket;
+  const base =
+    websocket !== undefined && websocket !== false && websocket.graphql !== false ? websocket.graphql.path : '/graphql';
+  return endpoint === '/graphql/system' ? `${base}/system` : base;
 }
