@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
-import { ForbiddenError, InvalidPayloadError, ServiceError, ServiceErrorList } from '../../errors.js';
+import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
 import { toPrimaryKey } from '../primary-key.js';
 import type { ItemWriter } from '../item-writer.js';
 import { runWrite } from '../run-write.js';
 import type { CommandContext, ImportCommand, Item, PrimaryKey } from '../types.js';
+import { planCopy, prepareCopy, writeCopy, type CopyPlan } from './copy-creates.js';
 import { readCsvItems } from './read-csv-items.js';
 import { readJsonItems } from './read-json-items.js';
+import { atRow } from './row-error.js';
 
 /** Items read from the file before their keys are looked up together. */
 export const IMPORT_BATCH_SIZE = 2_000;
@@ -26,9 +28,14 @@ export async function handleImport(
   ctx: CommandContext,
   batchSize = IMPORT_BATCH_SIZE,
 ): Promise<number> {
-  return runWrite(ctx, async (writer, trx) => {
+  return runWrite(ctx, async (writer, trx, now) => {
     const collection = writer.collection(cmd.collection);
     requireImportAllowed(ctx, collection);
+    const copy = await planCopy(trx, ctx, collection);
+    const write: CreateRows = (creates) =>
+      copy === undefined
+        ? createRows(writer, trx, collection.collection, creates)
+        : copyOrCreateRows(writer, trx, ctx, copy, creates, now);
     const items = cmd.format === 'csv' ? readCsvItems(cmd.source, ctx.overview, collection) : readJsonItems(cmd.source);
     let row = 0;
     for await (const batch of batchesOf(items, batchSize)) {
@@ -43,8 +50,7 @@ export async function handleImport(
         const key = keys[index];
         if (key !== undefined && (known.has(keyId(key)) || pending.has(keyId(key)))) {
           // An update (or a key repeated in the file): the creates before it go first.
-          for (const created of await createRows(writer, trx, collection.collection, creates))
-            known.add(keyId(created));
+          for (const created of await write(creates)) known.add(keyId(created));
           creates = [];
           pending = new Set();
         }
@@ -59,7 +65,7 @@ export async function handleImport(
           if (key !== undefined) pending.add(keyId(key));
         }
       }
-      for (const created of await createRows(writer, trx, collection.collection, creates)) known.add(keyId(created));
+      for (const created of await write(creates)) known.add(keyId(created));
       // The journal of each batch is written with it: memory stays flat however long the file.
       await writer.flush();
     }
@@ -67,6 +73,44 @@ export async function handleImport(
     if (row === 0) throw new InvalidPayloadError('The file contains no items');
     return row;
   });
+}
+
+type CreateRows = (creates: readonly { item: Item; row: number }[]) => Promise<PrimaryKey[]>;
+
+/**
+ * PostgreSQL (copy-creates.ts): the rows checked, then written by COPY with their journal
+ * under a savepoint. A batch COPY cannot carry, or whose statements fail (a constraint, a
+ * value the column refuses, a permission rule), is rolled back to the savepoint and written
+ * by {@link createRows}, which names the failing row.
+ */
+async function copyOrCreateRows(
+  writer: ItemWriter,
+  trx: Knex.Transaction,
+  ctx: CommandContext,
+  plan: CopyPlan,
+  creates: readonly { item: Item; row: number }[],
+  now: Date,
+): Promise<PrimaryKey[]> {
+  if (creates.length === 0) return [];
+  const prepared = await prepareCopy(trx, ctx, plan, creates, now);
+  if (prepared !== undefined) {
+    // The journal recorded before goes first: ids in the order of the rows.
+    await writer.flush();
+    await trx.raw(`SAVEPOINT ${SAVEPOINT}`);
+    let keys: PrimaryKey[] | undefined;
+    try {
+      keys = await writeCopy(trx, ctx, plan, prepared, now);
+    } catch {
+      keys = undefined;
+    }
+    if (keys !== undefined) {
+      await trx.raw(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+      writer.touched.add(plan.collection.collection);
+      return keys;
+    }
+    await trx.raw(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+  }
+  return createRows(writer, trx, plan.collection.collection, creates);
 }
 
 /**
@@ -133,24 +177,4 @@ async function* batchesOf(items: AsyncIterable<Item>, size: number): AsyncGenera
 
 function keyId(key: PrimaryKey): string {
   return String(key).toLowerCase();
-}
-
-/** The error of one row, naming it: `Row <n>: ` before the message, `row` in the extensions. */
-function atRow(error: unknown, row: number): unknown {
-  if (error instanceof ServiceErrorList) return new ServiceErrorList(error.errors.map((e) => withRow(e, row)));
-  if (error instanceof ServiceError) return withRow(error, row);
-  return error;
-}
-
-/** The same error (class, code, status) with the row added. */
-function withRow<E extends ServiceError>(error: E, row: number): E {
-  const tagged = Object.create(Object.getPrototypeOf(error) as object) as E;
-  Object.assign(tagged, error, { extensions: { ...error.extensions, row } });
-  Object.defineProperty(tagged, 'message', {
-    value: `Row ${row}: ${error.message}`,
-    writable: true,
-    configurable: true,
-  });
-  Object.defineProperty(tagged, 'stack', { value: error.stack, writable: true, configurable: true });
-  return tagged;
 }
