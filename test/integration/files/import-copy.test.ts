@@ -113,3 +113,45 @@ describeEachDatabase('imports through the set-based paths', (ctx) => {
     expect(await countRows(db(), ARTICLE_TABLES)).to.deep.equal(before);
   });
 });
+
+/* Issue 13, bad input: each a 400 naming the row (or the limit), and not one row written. */
+describeEachDatabase(
+  'imports refusing bad files',
+  (ctx) => {
+    const db = () => ctx().server.db;
+    const importFile = (body: string, type = 'text/csv') =>
+      sendForm(ctx(), 'POST', '/utils/import/articles', [['file', body, 'rows', type]]);
+    const good = (count: number) => Array.from({ length: count }, (_, i) => `fine ${i},${i}`).join('\n');
+
+    before(() => createCommandSchema(ctx()));
+
+    it('a file over IMPORT_MAX_SIZE, after rows already written, is INVALID_PAYLOAD naming the limit', async () => {
+      const before = await countRows(db(), ARTICLE_TABLES);
+      const res = await importFile(`title,views\n${good(4000)}\n`);
+      const [[code, extensions] = []] = errorsOf(res, 400);
+      expect(code).to.equal('INVALID_PAYLOAD');
+      expect(String(extensions?.['reason'])).to.match(/IMPORT_MAX_SIZE/);
+      expect(await countRows(db(), ARTICLE_TABLES)).to.deep.equal(before);
+      const small = await importFile(`title,views\n${good(3)}\n`);
+      expect(small.status, JSON.stringify(small.body)).to.equal(200);
+    });
+
+    it('a malformed line, a value of the wrong type, a file ending mid-row: 400 naming the row', async () => {
+      const before = await countRows(db(), ARTICLE_TABLES);
+      const cases: [string, string, RegExp][] = [
+        [`title,views\n${good(2100)}\nbad "quote,1\n`, 'text/csv', /row 2101/i],
+        [`title,views\n${good(2200)}\nwrong,lots\n`, 'text/csv', /^Row 2201: /],
+        [`title,views\n${good(10)}\n"cut off,`, 'text/csv', /row 11/i],
+        [`[{"title":"a"},{"title":"b"},{"title":"c`, 'application/json', /row 3/],
+      ];
+      for (const [body, type, message] of cases) {
+        const res = await importFile(body, type);
+        const [[code] = []] = errorsOf(res, 400);
+        expect(code).to.be.oneOf(['INVALID_PAYLOAD', 'FAILED_VALIDATION']);
+        expect(res.body?.errors?.[0]?.message, body.slice(-30)).to.match(message);
+      }
+      expect(await countRows(db(), ARTICLE_TABLES)).to.deep.equal(before);
+    });
+  },
+  { env: { IMPORT_MAX_SIZE: '40kb' } },
+);
