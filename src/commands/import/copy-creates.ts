@@ -3,7 +3,7 @@ import { getFieldRelation } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import { dialectOf } from '../../db/index.js';
 import { copyRows, copyText, nextValues, serialSequence } from '../../db/copy-rows.js';
-import { noteChange } from '../change-set.js';
+import { noteCreated } from '../change-set.js';
 import { checkWritePayload } from '../check-payload.js';
 import { rulesOf } from '../collection-rules.js';
 import { activityRow } from '../journal/journal.js';
@@ -139,7 +139,7 @@ export async function writeCopy(
   // reference/auth.md: an item created outside what the caller may create is refused.
   await ctx.permissions.checkItems(trx, 'create', collection.collection, keys);
   if (collection.accountability !== null) await journalCopy(trx, ctx, plan, prepared, keys, now);
-  for (const key of keys) noteChange(trx, 'create', collection.collection, key);
+  noteCreated(trx, collection.collection, keys);
   return keys;
 }
 
