@@ -7,7 +7,7 @@ import { noteCreated } from '../change-set.js';
 import { checkWritePayload } from '../check-payload.js';
 import { rulesOf } from '../collection-rules.js';
 import { activityRow } from '../journal/journal.js';
-import { maskItem } from '../journal/mask.js';
+import { isMaskedField, maskItem } from '../journal/mask.js';
 import { hasNestedWrites } from '../nested/nested-writes.js';
 import { requireObject } from '../nested/types.js';
 import { isHashField } from '../special-fields.js';
@@ -34,6 +34,8 @@ export interface CopyPlan {
   /** The table's key sequence; undefined: every row must give its key. */
   readonly sequence: string | undefined;
   readonly activitySequence: string;
+  /** Some field is masked in revisions (mask.ts); without one the item is recorded as it is. */
+  readonly hasMasked: boolean;
   /** A sequence value as the key PostgreSQL returns for the column (bigint: text). */
   readonly toKey: (value: number) => PrimaryKey;
 }
@@ -67,7 +69,8 @@ export async function planCopy(
       : undefined;
   if (primary?.hasAutoIncrement === true && sequence === undefined) return undefined;
   const toKey = primary?.type === 'bigInteger' ? (value: number) => String(value) : (value: number) => value;
-  return { collection, sequence, activitySequence, toKey };
+  const hasMasked = Object.values(collection.fields).some(isMaskedField);
+  return { collection, sequence, activitySequence, hasMasked, toKey };
 }
 
 /**
@@ -162,8 +165,9 @@ async function journalCopy(
   if (collection.accountability !== 'all') return;
   const name = copyText(collection.collection);
   const revisionLines = keys.map((key, i) => {
-    const written = { ...prepared.written[i], [collection.primary]: key };
-    const json = copyText(JSON.stringify(maskItem(collection, written)));
+    const written = prepared.written[i] ?? {};
+    written[collection.primary] = key;
+    const json = copyText(JSON.stringify(plan.hasMasked ? maskItem(collection, written) : written));
     return `${ids[i]}\t${name}\t${copyText(String(key))}\t${json}\t${json}\t\\N`;
   });
   await copyRows(trx, 'svc_revisions', REVISION_COLUMNS, `${revisionLines.join('\n')}\n`);
