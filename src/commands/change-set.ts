@@ -14,7 +14,13 @@ export interface Change {
  * svc_comments rows it writes past the journal, so the one place every write passes through
  * collects them without the writers passing a list around.
  */
-const open = new WeakMap<Knex.Transaction, Map<string, Set<PrimaryKey>>>();
+const open = new WeakMap<Knex.Transaction, Map<string, NotedKeys>>();
+
+/** The keys of one (action, collection): noted one by one, or in bulk (new keys, see {@link noteCreated}). */
+interface NotedKeys {
+  readonly single: Set<PrimaryKey>;
+  readonly bulk: (readonly PrimaryKey[])[];
+}
 
 /** Starts collecting the changes of `trx` (runWrite, inside the transaction). */
 export function openChangeSet(trx: Knex.Transaction): void {
@@ -23,12 +29,25 @@ export function openChangeSet(trx: Knex.Transaction): void {
 
 /** Notes that `key` of `collection` was created, updated or deleted in `trx` (no-op outside runWrite). */
 export function noteChange(trx: Knex.Transaction, action: Change['action'], collection: string, key: PrimaryKey): void {
+  notedKeys(trx, action, collection)?.single.add(key);
+}
+
+/**
+ * Notes items created in `trx` with keys no other item had (an import's keys taken from the
+ * sequence): kept as the array given, a third of the memory of a set per key, which matters
+ * for a million rows.
+ */
+export function noteCreated(trx: Knex.Transaction, collection: string, keys: readonly PrimaryKey[]): void {
+  if (keys.length > 0) notedKeys(trx, 'create', collection)?.bulk.push(keys);
+}
+
+function notedKeys(trx: Knex.Transaction, action: Change['action'], collection: string): NotedKeys | undefined {
   const changes = open.get(trx);
-  if (changes === undefined) return;
+  if (changes === undefined) return undefined;
   const id = `${action}\u0000${collection}`;
   let keys = changes.get(id);
-  if (keys === undefined) changes.set(id, (keys = new Set()));
-  keys.add(key);
+  if (keys === undefined) changes.set(id, (keys = { single: new Set(), bulk: [] }));
+  return keys;
 }
 
 /**
@@ -39,8 +58,8 @@ export function takeChanges(trx: Knex.Transaction): Change[] {
   const changes = open.get(trx);
   open.delete(trx);
   if (changes === undefined) return [];
-  return [...changes].map(([id, keys]) => {
+  return [...changes].map(([id, { single, bulk }]) => {
     const [action, collection] = id.split('\u0000') as [Change['action'], string];
-    return { collection, action, keys: [...keys] };
+    return { collection, action, keys: [...single, ...bulk.flat()] };
   });
 }

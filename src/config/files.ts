@@ -34,6 +34,8 @@ export interface FilesConfig {
   /** IMPORT_IP_DENY_LIST: addresses and CIDR ranges /files/import refuses; `0.0.0.0` = every local interface. */
   readonly importIpDenyList: readonly string[];
   readonly exportBatchSize: number;
+  /** IMPORT_MAX_SIZE: the most bytes of a file `/utils/import` reads (Infinity: no limit). */
+  readonly importMaxSize: number;
   /**
    * EXPORT_CSV_ESCAPE_FORMULAS: csv exports put `'` before a text cell starting with `=`, `+`,
    * `-`, `@`, tab or carriage return, so a spreadsheet shows it instead of running it (OWASP).
@@ -41,7 +43,7 @@ export interface FilesConfig {
   readonly exportCsvEscapeFormulas: boolean;
 }
 
-/** STORAGE_*, FILES_*, ASSETS_*, IMPORT_IP_DENY_LIST and EXPORT_*. */
+/** STORAGE_*, FILES_*, ASSETS_*, IMPORT_IP_DENY_LIST, IMPORT_MAX_SIZE and EXPORT_*. */
 export function readFilesConfig(env: EnvReader): FilesConfig {
   return {
     storage: { ...readStorageLocations(env), maxUploadSize: readUnlimitedSize(env, 'FILES_MAX_UPLOAD_SIZE') },
@@ -50,6 +52,7 @@ export function readFilesConfig(env: EnvReader): FilesConfig {
     assetsTransform: readAssetsTransformConfig(env),
     importIpDenyList: env.list('IMPORT_IP_DENY_LIST', DEFAULT_IMPORT_IP_DENY_LIST),
     exportBatchSize: env.int('EXPORT_BATCH_SIZE', 5000, { min: 1 }),
+    importMaxSize: readUnlimitedSize(env, 'IMPORT_MAX_SIZE'),
     exportCsvEscapeFormulas: env.bool('EXPORT_CSV_ESCAPE_FORMULAS', true),
   };
 }

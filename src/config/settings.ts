@@ -436,6 +436,11 @@ export const SETTINGS: readonly SettingsSection[] = [
         'local and private ranges',
         'addresses and CIDR ranges `/files/import` never fetches from, checked after DNS and on every redirect (default: every local interface, loopback, private, shared and link-local ranges, cloud metadata addresses)',
       ),
+      s(
+        'IMPORT_MAX_SIZE',
+        'unlimited',
+        'the largest file `/utils/import` reads (`500mb`...): past it the import is 400 `INVALID_PAYLOAD` and nothing is written',
+      ),
       s('EXPORT_BATCH_SIZE', '5000', 'rows per read batch of exports and `limit=-1` reads'),
       s(
         'EXPORT_CSV_ESCAPE_FORMULAS',

@@ -195,8 +195,8 @@ function jsonValue(value: unknown, isJsonText: boolean): string | undefined {
   }
 }
 
-/** A Date as node-postgres sends it as a parameter: local time with its offset. */
-function pgDateText(date: Date): string {
+/** A Date as node-postgres sends it as a parameter: local time with its offset (also COPY's text, copy-rows.ts). */
+export function pgDateText(date: Date): string {
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');
   const year = date.getFullYear();
   const day = `${pad(Math.abs(year < 1 ? year - 1 : year), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;

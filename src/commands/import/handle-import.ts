@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
-import { ForbiddenError, InvalidPayloadError, ServiceError, ServiceErrorList } from '../../errors.js';
+import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
 import { toPrimaryKey } from '../primary-key.js';
 import type { ItemWriter } from '../item-writer.js';
 import { runWrite } from '../run-write.js';
 import type { CommandContext, ImportCommand, Item, PrimaryKey } from '../types.js';
+import { planCopy, prepareCopy, writeCopy, type CopyPlan, type PreparedCopy } from './copy-creates.js';
 import { readCsvItems } from './read-csv-items.js';
 import { readJsonItems } from './read-json-items.js';
+import { atRow } from './row-error.js';
 
 /** Items read from the file before their keys are looked up together. */
 export const IMPORT_BATCH_SIZE = 2_000;
@@ -26,47 +28,118 @@ export async function handleImport(
   ctx: CommandContext,
   batchSize = IMPORT_BATCH_SIZE,
 ): Promise<number> {
-  return runWrite(ctx, async (writer, trx) => {
+  return runWrite(ctx, async (writer, trx, now) => {
     const collection = writer.collection(cmd.collection);
     requireImportAllowed(ctx, collection);
+    const copy = await planCopy(trx, ctx, collection);
+    // PostgreSQL: a batch's creates are written while the next batch is read and checked.
+    let inFlight: Promise<unknown> | undefined;
+    const settle = async () => {
+      const writing = inFlight;
+      inFlight = undefined;
+      await writing;
+    };
+    const write: CreateRows = async (creates) => {
+      await settle();
+      return copy === undefined
+        ? createRows(writer, trx, collection.collection, creates)
+        : writeCopyOrCreateRows(writer, trx, ctx, copy, creates, await prepareCopy(trx, ctx, copy, creates, now), now);
+    };
     const items = cmd.format === 'csv' ? readCsvItems(cmd.source, ctx.overview, collection) : readJsonItems(cmd.source);
     let row = 0;
-    for await (const batch of batchesOf(items, batchSize)) {
-      const keys = batch.map((item) => toPrimaryKey(collection, item[collection.primary]));
-      const given = keys.filter((key): key is PrimaryKey => key !== undefined);
-      // Existing rows, those of earlier batches included; then the keys this batch creates.
-      const known = new Set((await writer.filterExisting(collection, given)).map(keyId));
-      let creates: { item: Item; row: number }[] = [];
-      let pending = new Set<string>();
-      for (const [index, item] of batch.entries()) {
-        row += 1;
-        const key = keys[index];
-        if (key !== undefined && (known.has(keyId(key)) || pending.has(keyId(key)))) {
-          // An update (or a key repeated in the file): the creates before it go first.
-          for (const created of await createRows(writer, trx, collection.collection, creates))
-            known.add(keyId(created));
-          creates = [];
-          pending = new Set();
-        }
-        if (key !== undefined && known.has(keyId(key))) {
-          try {
-            await writer.update(collection.collection, key, item);
-          } catch (error) {
-            throw atRow(error, row);
+    try {
+      for await (const batch of batchesOf(items, batchSize)) {
+        const keys = batch.map((item) => toPrimaryKey(collection, item[collection.primary]));
+        const given = keys.filter((key): key is PrimaryKey => key !== undefined);
+        if (given.length > 0) await settle();
+        // Existing rows, those of earlier batches included; then the keys this batch creates.
+        const known = new Set((await writer.filterExisting(collection, given)).map(keyId));
+        let creates: { item: Item; row: number }[] = [];
+        let pending = new Set<string>();
+        for (const [index, item] of batch.entries()) {
+          row += 1;
+          const key = keys[index];
+          if (key !== undefined && (known.has(keyId(key)) || pending.has(keyId(key)))) {
+            // An update (or a key repeated in the file): the creates before it go first.
+            for (const created of await write(creates)) known.add(keyId(created));
+            creates = [];
+            pending = new Set();
           }
+          if (key !== undefined && known.has(keyId(key))) {
+            try {
+              await writer.update(collection.collection, key, item);
+            } catch (error) {
+              throw atRow(error, row);
+            }
+          } else {
+            creates.push({ item, row });
+            if (key !== undefined) pending.add(keyId(key));
+          }
+        }
+        if (copy !== undefined && creates.length > 0) {
+          const prepared = await prepareCopy(trx, ctx, copy, creates, now);
+          await settle();
+          inFlight = writeCopyOrCreateRows(writer, trx, ctx, copy, creates, prepared, now);
+          // Its failure is thrown where it is settled (the next batch, the end, or below).
+          inFlight.catch(() => undefined);
         } else {
-          creates.push({ item, row });
-          if (key !== undefined) pending.add(keyId(key));
+          await write(creates);
+          // The journal of each batch is written with it: memory stays flat however long the file.
+          await writer.flush();
         }
       }
-      for (const created of await createRows(writer, trx, collection.collection, creates)) known.add(keyId(created));
-      // The journal of each batch is written with it: memory stays flat however long the file.
-      await writer.flush();
+      await settle();
+    } catch (error) {
+      // Nothing runs on the transaction after the rollback: the batch being written finishes
+      // first, and its failure, of an earlier row, is the one reported.
+      const earlier: unknown = await inFlight?.then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      throw earlier ?? error;
     }
     // Issue 13, bad input: an empty file (no bytes, a CSV header alone, `[]`) is refused.
     if (row === 0) throw new InvalidPayloadError('The file contains no items');
     return row;
   });
+}
+
+type CreateRows = (creates: readonly { item: Item; row: number }[]) => Promise<PrimaryKey[]>;
+
+/**
+ * PostgreSQL (copy-creates.ts): the checked rows written by COPY with their journal under a
+ * savepoint. A batch COPY cannot carry (`prepared` undefined), or whose statements fail (a
+ * constraint, a value the column refuses, a permission rule), is rolled back to the
+ * savepoint and written by {@link createRows}, which names the failing row.
+ */
+async function writeCopyOrCreateRows(
+  writer: ItemWriter,
+  trx: Knex.Transaction,
+  ctx: CommandContext,
+  plan: CopyPlan,
+  creates: readonly { item: Item; row: number }[],
+  prepared: PreparedCopy | undefined,
+  now: Date,
+): Promise<PrimaryKey[]> {
+  if (creates.length === 0) return [];
+  // The journal recorded before goes first: ids in the order of the rows.
+  await writer.flush();
+  if (prepared !== undefined) {
+    await trx.raw(`SAVEPOINT ${SAVEPOINT}`);
+    let keys: PrimaryKey[] | undefined;
+    try {
+      keys = await writeCopy(trx, ctx, plan, prepared, now);
+    } catch {
+      keys = undefined;
+    }
+    if (keys !== undefined) {
+      await trx.raw(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+      writer.touched.add(plan.collection.collection);
+      return keys;
+    }
+    await trx.raw(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+  }
+  return createRows(writer, trx, plan.collection.collection, creates);
 }
 
 /**
@@ -133,24 +206,4 @@ async function* batchesOf(items: AsyncIterable<Item>, size: number): AsyncGenera
 
 function keyId(key: PrimaryKey): string {
   return String(key).toLowerCase();
-}
-
-/** The error of one row, naming it: `Row <n>: ` before the message, `row` in the extensions. */
-function atRow(error: unknown, row: number): unknown {
-  if (error instanceof ServiceErrorList) return new ServiceErrorList(error.errors.map((e) => withRow(e, row)));
-  if (error instanceof ServiceError) return withRow(error, row);
-  return error;
-}
-
-/** The same error (class, code, status) with the row added. */
-function withRow<E extends ServiceError>(error: E, row: number): E {
-  const tagged = Object.create(Object.getPrototypeOf(error) as object) as E;
-  Object.assign(tagged, error, { extensions: { ...error.extensions, row } });
-  Object.defineProperty(tagged, 'message', {
-    value: `Row ${row}: ${error.message}`,
-    writable: true,
-    configurable: true,
-  });
-  Object.defineProperty(tagged, 'stack', { value: error.stack, writable: true, configurable: true });
-  return tagged;
 }

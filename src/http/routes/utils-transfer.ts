@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { handleImport, requireImportAllowed } from '../../commands/import/handle-import.js';
+import { limitImportSize } from '../../commands/import/size-limit.js';
 import { InvalidPayloadError, UnsupportedMediaTypeError } from '../../errors.js';
 import { prepareExport, queueExport } from '../../files/export/export-job.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
@@ -35,7 +36,8 @@ export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
       if (part.kind !== 'file' || part.name !== 'file') continue;
       const format = IMPORT_FORMATS[part.type];
       if (format === undefined) throw new UnsupportedMediaTypeError(part.type, 'file import');
-      await handleImport({ kind: 'import', collection: collection.collection, format, source: part.stream }, ctx);
+      const source = limitImportSize(part.stream, deps.config.importMaxSize);
+      await handleImport({ kind: 'import', collection: collection.collection, format, source }, ctx);
       isImported = true;
       break;
     }

@@ -32,8 +32,11 @@ describeEachDatabase('imports written in batches', (ctx) => {
       status = (await importCsv(csvOf(rows))).status;
     });
     expect(status).to.equal(200);
+    // PostgreSQL copies the rows (COPY is no knex statement); the others insert many rows at once.
     const inserts = statements.filter((sql) => /^insert into [`"]articles[`"]/i.test(sql));
-    expect(inserts.length).to.be.within(1, 20);
+    if (ctx().dialect === 'postgres') expect(inserts).to.deep.equal([]);
+    else expect(inserts.length).to.be.within(1, 20);
+    expect(statements.length).to.be.below(200);
     const after = await countRows(db(), ['articles', 'svc_activity', 'svc_revisions']);
     expect(after).to.deep.equal({
       articles: (before['articles'] ?? 0) + 5000,

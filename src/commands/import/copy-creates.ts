@@ -1,0 +1,174 @@
+import type { Knex } from 'knex';
+import { getFieldRelation } from '../../../catalog/overview/lookup.js';
+import type { CollectionOverview } from '../../../catalog/overview/types.js';
+import { dialectOf } from '../../db/index.js';
+import { copyRows, copyText, nextValues, serialSequence } from '../../db/copy-rows.js';
+import { noteCreated } from '../change-set.js';
+import { checkWritePayload } from '../check-payload.js';
+import { rulesOf } from '../collection-rules.js';
+import { activityRow } from '../journal/journal.js';
+import { isMaskedField, maskItem } from '../journal/mask.js';
+import { hasNestedWrites } from '../nested/nested-writes.js';
+import { requireObject } from '../nested/types.js';
+import { isHashField } from '../special-fields.js';
+import { columnsOf, toDatabaseRow } from '../to-database-value.js';
+import type { CommandContext, Item, PrimaryKey } from '../types.js';
+import { atRow } from './row-error.js';
+
+/** Rows checked between two turns of the event loop: reads answer while an import runs. */
+const YIELD_EVERY = 100;
+
+const ACTIVITY_COLUMNS = ['id', 'action', 'user', 'timestamp', 'ip', 'user_agent', 'origin', 'collection', 'item'];
+const REVISION_COLUMNS = ['activity', 'collection', 'item', 'data', 'delta', 'parent'];
+
+/**
+ * PostgreSQL imports (issue 13): the creates of a batch checked row by row exactly as the
+ * item writer checks them (check-payload.ts), then written set-based: keys taken from the
+ * table's sequence in one statement, the rows by COPY, the permission check of the created
+ * items, then their svc_activity rows (ids from their sequence) and svc_revisions rows by
+ * COPY. Decided once per import ({@link planCopy}); a batch it cannot carry (nested writes,
+ * keys given to an auto-increment table, values COPY text cannot hold) goes the writer's way.
+ */
+export interface CopyPlan {
+  readonly collection: CollectionOverview;
+  /** The table's key sequence; undefined: every row must give its key. */
+  readonly sequence: string | undefined;
+  readonly activitySequence: string;
+  /** Some field is masked in revisions (mask.ts); without one the item is recorded as it is. */
+  readonly hasMasked: boolean;
+  /** A sequence value as the key PostgreSQL returns for the column (bigint: text). */
+  readonly toKey: (value: number) => PrimaryKey;
+}
+
+/** The rows of a batch, checked and encoded, ready for {@link writeCopy}. */
+export interface PreparedCopy {
+  readonly rows: readonly Record<string, unknown>[];
+  /** Per row, the columns the revision records (the key added once known). */
+  readonly written: readonly Record<string, unknown>[];
+}
+
+/** The plan of an import into `collection`, or undefined where COPY does not apply. */
+export async function planCopy(
+  trx: Knex.Transaction,
+  ctx: CommandContext,
+  collection: CollectionOverview,
+): Promise<CopyPlan | undefined> {
+  if (dialectOf(trx) !== 'pg' || Number.isFinite(ctx.maxBatchMutation)) return undefined;
+  if (Object.keys(rulesOf(collection.collection)).length > 0) return undefined;
+  for (const name of Object.keys(collection.fields)) {
+    // Hashes are salted per item; a many-to-any value names its collection beside its key.
+    if (isHashField(collection, name)) return undefined;
+    if (getFieldRelation(ctx.overview, collection.collection, name)?.kind === 'a2o') return undefined;
+  }
+  const activitySequence = await serialSequence(trx, 'svc_activity', 'id');
+  if (activitySequence === undefined) return undefined;
+  const primary = collection.fields[collection.primary];
+  const sequence =
+    primary?.hasAutoIncrement === true
+      ? await serialSequence(trx, collection.collection, collection.primary)
+      : undefined;
+  if (primary?.hasAutoIncrement === true && sequence === undefined) return undefined;
+  const toKey = primary?.type === 'bigInteger' ? (value: number) => String(value) : (value: number) => value;
+  const hasMasked = Object.values(collection.fields).some(isMaskedField);
+  return { collection, sequence, activitySequence, hasMasked, toKey };
+}
+
+/**
+ * Steps 1–2 for each create of the batch (a refusal names its row), then whether COPY can
+ * write them all: undefined when it cannot (the writer then writes the batch).
+ */
+export async function prepareCopy(
+  trx: Knex.Transaction,
+  ctx: CommandContext,
+  plan: CopyPlan,
+  creates: readonly { readonly item: Item; readonly row: number }[],
+  now: Date,
+): Promise<PreparedCopy | undefined> {
+  const { collection } = plan;
+  const rows: Record<string, unknown>[] = [];
+  const written: Record<string, unknown>[] = [];
+  for (const [index, { item, row }] of creates.entries()) {
+    if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    let data: Item;
+    try {
+      const toCheck = { action: 'create', payload: requireObject(item), serverValues: {} } as const;
+      data = await checkWritePayload(trx, ctx, collection, toCheck, now);
+    } catch (error) {
+      throw atRow(error, row);
+    }
+    const key = data[collection.primary];
+    const hasKey = key !== undefined && key !== null;
+    if (hasKey === (plan.sequence !== undefined) || hasNestedWrites(ctx, collection, data)) return undefined;
+    rows.push(toDatabaseRow(collection, data, 'pg'));
+    written.push(columnsOf(collection, data));
+  }
+  return { rows, written };
+}
+
+/** Writes the prepared rows and their journal; any failure leaves the caller to roll back. */
+export async function writeCopy(
+  trx: Knex.Transaction,
+  ctx: CommandContext,
+  plan: CopyPlan,
+  prepared: PreparedCopy,
+  now: Date,
+): Promise<PrimaryKey[] | undefined> {
+  const { collection } = plan;
+  const { rows } = prepared;
+  const primary = collection.primary;
+  const keys: PrimaryKey[] =
+    plan.sequence === undefined
+      ? rows.map((row) => row[primary] as PrimaryKey)
+      : (await nextValues(trx, plan.sequence, rows.length)).map(plan.toKey);
+  // Consecutive rows of the same columns share a COPY (a column left out takes its default).
+  let start = 0;
+  while (start < rows.length) {
+    const columns = Object.keys(rows[start] ?? {}).filter((c) => c !== primary);
+    const signature = columns.join('\u0000');
+    const lines: string[] = [];
+    let end = start;
+    for (; end < rows.length; end += 1) {
+      const row = rows[end] ?? {};
+      const rowColumns = Object.keys(row).filter((c) => c !== primary);
+      if (rowColumns.join('\u0000') !== signature) break;
+      const cells = [copyText(keys[end])];
+      for (const column of columns) cells.push(copyText(row[column]));
+      if (cells.includes(undefined)) return undefined;
+      lines.push(cells.join('\t'));
+    }
+    await copyRows(trx, collection.collection, [primary, ...columns], `${lines.join('\n')}\n`);
+    start = end;
+  }
+  // reference/auth.md: an item created outside what the caller may create is refused.
+  await ctx.permissions.checkItems(trx, 'create', collection.collection, keys);
+  if (collection.accountability !== null) await journalCopy(trx, ctx, plan, prepared, keys, now);
+  noteCreated(trx, collection.collection, keys);
+  return keys;
+}
+
+/** One svc_activity row per item, and for accountability `all` its revision (snapshot = delta). */
+async function journalCopy(
+  trx: Knex.Transaction,
+  ctx: CommandContext,
+  plan: CopyPlan,
+  prepared: PreparedCopy,
+  keys: readonly PrimaryKey[],
+  now: Date,
+): Promise<void> {
+  const { collection } = plan;
+  const ids = await nextValues(trx, plan.activitySequence, keys.length);
+  const activity = activityRow('create', collection.collection, 0, ctx.accountability, now, 'pg');
+  const fixed = ACTIVITY_COLUMNS.slice(1, -1).map((column) => copyText(activity[column]) ?? '\\N');
+  const prefix = `\t${fixed.join('\t')}\t`;
+  const activityLines = keys.map((key, i) => `${ids[i]}${prefix}${copyText(String(key))}`);
+  await copyRows(trx, 'svc_activity', ACTIVITY_COLUMNS, `${activityLines.join('\n')}\n`);
+  if (collection.accountability !== 'all') return;
+  const name = copyText(collection.collection);
+  const revisionLines = keys.map((key, i) => {
+    const written = prepared.written[i] ?? {};
+    written[collection.primary] = key;
+    const json = copyText(JSON.stringify(plan.hasMasked ? maskItem(collection, written) : written));
+    return `${ids[i]}\t${name}\t${copyText(String(key))}\t${json}\t${json}\t\\N`;
+  });
+  await copyRows(trx, 'svc_revisions', REVISION_COLUMNS, `${revisionLines.join('\n')}\n`);
+}

@@ -1,0 +1,79 @@
+import type { Knex } from 'knex';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { finished } from 'node:stream/promises';
+import { pgDateText } from './insert-returning-keys.js';
+
+/**
+ * PostgreSQL's COPY ... FROM STDIN (text format) inside a knex transaction: rows written as
+ * one tab-separated text per call, no bound parameters, no statement to parse per row.
+ * Callers encode each value with {@link copyText} first; a value it cannot carry exactly
+ * (undefined answer) means the rows go another way.
+ */
+export async function copyRows(
+  trx: Knex.Transaction,
+  table: string,
+  columns: readonly string[],
+  lines: string,
+): Promise<void> {
+  // A transaction's client hands out the transaction's own connection (knex, makeTxClient).
+  const connection = (await trx.client.acquireConnection()) as pg.PoolClient;
+  const list = columns.map(quoteIdentifier).join(', ');
+  const stream = connection.query(copyFrom(`copy ${quoteIdentifier(table)} (${list}) from stdin`));
+  stream.end(lines);
+  await finished(stream);
+}
+
+/**
+ * One value in COPY's text format: `\N` for null, backslash escapes for the characters that
+ * separate values and rows. Undefined for a value COPY text cannot carry as a parameter would
+ * (not a finite number, binary, an object).
+ */
+export function copyText(value: unknown): string | undefined {
+  if (value === null || value === undefined) return '\\N';
+  switch (typeof value) {
+    case 'string':
+      return ESCAPED.test(value) ? value.replace(ESCAPES, escapeOne) : value;
+    case 'number':
+      return Number.isFinite(value) ? String(value) : undefined;
+    case 'bigint':
+      return String(value);
+    case 'boolean':
+      return value ? 't' : 'f';
+    default:
+      return value instanceof Date && !Number.isNaN(value.getTime()) ? pgDateText(value) : undefined;
+  }
+}
+
+/** Next values of a sequence, in order: keys given to rows before they are copied. */
+export async function nextValues(trx: Knex.Transaction, sequence: string, count: number): Promise<number[]> {
+  const result = (await trx.raw('select nextval(?::regclass) as "id" from generate_series(1, ?)', [
+    sequence,
+    count,
+  ])) as { rows: { id: string | number }[] };
+  return result.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+}
+
+/** The sequence behind an auto-increment column (serial or identity), or undefined. */
+export async function serialSequence(
+  trx: Knex.Transaction,
+  table: string,
+  column: string,
+): Promise<string | undefined> {
+  const result = (await trx.raw('select pg_get_serial_sequence(?, ?) as "name"', [quoteIdentifier(table), column])) as {
+    rows: { name: string | null }[];
+  };
+  return result.rows[0]?.name ?? undefined;
+}
+
+const ESCAPED = /[\\\n\r\t]/;
+const ESCAPES = /[\\\n\r\t]/g;
+const ESCAPE_OF: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escapeOne(c: string): string {
+  return ESCAPE_OF[c] ?? c;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
