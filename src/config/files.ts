@@ -52,13 +52,13 @@ export function readFilesConfig(env: EnvReader): FilesConfig {
     assetsTransform: readAssetsTransformConfig(env),
     importIpDenyList: env.list('IMPORT_IP_DENY_LIST', DEFAULT_IMPORT_IP_DENY_LIST),
     exportBatchSize: env.int('EXPORT_BATCH_SIZE', 5000, { min: 1 }),
-    importMaxSize: readUnlimitedSize(env, 'IMPORT_MAX_SIZE'),
+    importMaxSize: readUnlimitedSize(env, 'IMPORT_MAX_SIZE', '1gb'),
     exportCsvEscapeFormulas: env.bool('EXPORT_CSV_ESCAPE_FORMULAS', true),
   };
 }
 
-function readUnlimitedSize(env: EnvReader, name: string): number {
-  const value = env.raw(name);
-  if (value === undefined || /^(unlimited|infinity)$/i.test(value)) return Infinity;
+function readUnlimitedSize(env: EnvReader, name: string, fallback = 'unlimited'): number {
+  const value = env.raw(name) ?? fallback;
+  if (/^(unlimited|infinity)$/i.test(value)) return Infinity;
   return env.size(name, value);
 }

@@ -438,8 +438,8 @@ export const SETTINGS: readonly SettingsSection[] = [
       ),
       s(
         'IMPORT_MAX_SIZE',
-        'unlimited',
-        'the largest file `/utils/import` reads (`500mb`...): past it the import is 400 `INVALID_PAYLOAD` and nothing is written',
+        '1gb',
+        'the largest file `/utils/import` reads (`500mb`, `unlimited`...): past it the import is 400 `INVALID_PAYLOAD` and nothing is written',
       ),
       s('EXPORT_BATCH_SIZE', '5000', 'rows per read batch of exports and `limit=-1` reads'),
       s(

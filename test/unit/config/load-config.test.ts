@@ -156,6 +156,13 @@ describe('loadConfig', () => {
     expect(configError({ EXPORT_CSV_ESCAPE_FORMULAS: 'no' }).variable).to.equal('EXPORT_CSV_ESCAPE_FORMULAS');
   });
 
+  it('caps imports at 1 GB unless IMPORT_MAX_SIZE says otherwise (a size or unlimited)', () => {
+    expect(loadConfig({}, NO_FILE).importMaxSize).to.equal(1024 ** 3);
+    expect(loadConfig({ IMPORT_MAX_SIZE: '40kb' }, NO_FILE).importMaxSize).to.equal(40 * 1024);
+    expect(loadConfig({ IMPORT_MAX_SIZE: 'unlimited' }, NO_FILE).importMaxSize).to.equal(Infinity);
+    expect(configError({ IMPORT_MAX_SIZE: 'big' }).variable).to.equal('IMPORT_MAX_SIZE');
+  });
+
   it('reads the GraphQL cost limits (250000 rows, 100 aliases; Infinity switches one off)', () => {
     const defaults = loadConfig({}, NO_FILE);
     expect([defaults.graphqlQueryCostLimit, defaults.graphqlQueryAliasLimit]).to.deep.equal([250_000, 100]);
