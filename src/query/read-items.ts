@@ -147,7 +147,7 @@ export async function readItemsByKeys(
     const item = byKey.get(normalize(key));
     return item === undefined ? [] : [item];
   });
-  if (withKey !== ast) for (const item of ordered) delete item[KEY_PROBE];
+  if (withKey !== ast) for (const item of ordered) Reflect.deleteProperty(item, KEY_PROBE);
   return ordered;
 }
 
