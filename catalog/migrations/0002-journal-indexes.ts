@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { databaseDialectOf } from '../../src/db/dialects/index.js';
 import type { Migration } from './types.js';
 
 /**
@@ -14,7 +15,7 @@ export const journalIndexes: Migration = {
     await db.schema.alterTable('svc_activity', (t) => {
       t.index(['timestamp'], 'svc_activity_timestamp_index');
     });
-    if (db.client.config.client !== 'mysql' && db.client.config.client !== 'mysql2') {
+    if (!databaseDialectOf(db).indexesForeignKeys) {
       await db.schema.alterTable('svc_revisions', (t) => {
         t.index(['activity'], 'svc_revisions_activity_index');
       });
