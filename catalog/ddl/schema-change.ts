@@ -41,7 +41,7 @@ export async function runSchemaChange<T>(
   switch (databaseDialectOf(db).schemaChanges) {
     case 'transaction':
       return db.transaction((trx) => body(inTransaction(trx)));
-    case 'sqlite':
+    case 'foreign-keys-off':
       return runOnSqlite(db, body);
     case 'undo':
       return runWithUndo(db, body, reporter);

@@ -30,7 +30,7 @@ export const sqliteDatabase: DatabaseDialect = {
   insertsMixedColumns: false,
   insertsRecordset: false,
   sequencesLagGivenKeys: false,
-  schemaChanges: 'sqlite',
+  schemaChanges: 'foreign-keys-off',
   // One writer at a time: the migration's transaction is the lock.
   withMigrationLock: (_trx, _lock, run) => run(),
   columnComments: false,

@@ -81,11 +81,11 @@ export interface DatabaseDialect {
   readonly sequencesLagGivenKeys: boolean;
 
   /**
-   * How a schema change is all or nothing: `transaction` (DDL is transactional), `sqlite`
+   * How a schema change is all or nothing: `transaction` (DDL is transactional), `foreign-keys-off`
    * (foreign keys off around the rebuild), `undo` (DDL commits implicitly: each statement
    * records its undo).
    */
-  readonly schemaChanges: 'transaction' | 'sqlite' | 'undo';
+  readonly schemaChanges: 'transaction' | 'foreign-keys-off' | 'undo';
   /** Runs `run` in `trx` holding the migrations' lock (named `name`, or numbered `key`). */
   withMigrationLock<T>(
     trx: Knex.Transaction,
