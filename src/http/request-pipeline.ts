@@ -99,7 +99,7 @@ export function requestSearch(req: IncomingMessage): string {
 export function mayNameParameter(search: string, names: readonly string[]): boolean {
   if (search === '') return false;
   if (names.some((name) => search.includes(name))) return true;
-  if (!search.includes('%')) return false;
+  if (!ENCODED_NAME.test(search)) return false;
   return search
     .slice(1)
     .split('&')
@@ -112,6 +112,8 @@ export function mayNameParameter(search: string, names: readonly string[]): bool
 }
 
 const TOKEN_PARAMETER = ['access_token'] as const;
+/** A parameter whose name (not only its value) is percent-encoded. */
+const ENCODED_NAME = /(?:^|[?&])[^&=%]*%/;
 
 function safeDecode(text: string): string {
   try {
