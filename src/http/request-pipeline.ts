@@ -51,9 +51,16 @@ export function authenticateRequest(deps: AuthenticateDeps, req: IncomingMessage
   return (state[CALLER] ??= callerOf(deps, state));
 }
 
-async function callerOf(deps: AuthenticateDeps, req: PipelineRequest): Promise<Accountability> {
+/** Not `async`: authenticate's own promise is the caller's, without another one around it. */
+function callerOf(deps: AuthenticateDeps, req: PipelineRequest): Promise<Accountability> {
   const { config } = deps;
-  return authenticate(deps.db, config.secret, requestToken(req, config), requestOrigin(config, req), deps.auth.users);
+  let token: string | undefined;
+  try {
+    token = requestToken(req, config);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+  return authenticate(deps.db, config.secret, token, requestOrigin(config, req), deps.auth.users);
 }
 
 function requestToken(req: PipelineRequest, config: Config): string | undefined {
@@ -98,7 +105,7 @@ export function requestSearch(req: IncomingMessage): string {
  */
 export function mayNameParameter(search: string, names: readonly string[]): boolean {
   if (search === '') return false;
-  if (names.some((name) => search.includes(name))) return true;
+  for (const name of names) if (search.includes(name)) return true;
   if (!ENCODED_NAME.test(search)) return false;
   return search
     .slice(1)
