@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { getFieldRelation } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
-import { dialectOf } from '../../db/index.js';
+import { databaseDialectOf } from '../../db/dialects/index.js';
 import { copyRows, copyText, nextValues, serialSequence } from '../../db/copy-rows.js';
 import { noteCreated } from '../change-set.js';
 import { checkWritePayload } from '../check-payload.js';
@@ -53,7 +53,7 @@ export async function planCopy(
   ctx: CommandContext,
   collection: CollectionOverview,
 ): Promise<CopyPlan | undefined> {
-  if (dialectOf(trx) !== 'pg' || Number.isFinite(ctx.maxBatchMutation)) return undefined;
+  if (!databaseDialectOf(trx).copiesRows || Number.isFinite(ctx.maxBatchMutation)) return undefined;
   if (Object.keys(rulesOf(collection.collection)).length > 0) return undefined;
   for (const name of Object.keys(collection.fields)) {
     // Hashes are salted per item; a many-to-any value names its collection beside its key.

@@ -15,7 +15,8 @@ import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../e
 import { collectionParam } from '../collection-name.js';
 import { commandContext } from '../../commands/command-context.js';
 import { readWritten } from '../read-written.js';
-import { queryOfSearch } from '../../query/index.js';
+import type { Query } from '../../query/index.js';
+import { requestQuery } from '../request-pipeline.js';
 import type { Accountability } from '../../access/accountability.js';
 
 export interface ItemWriteDeps {
@@ -89,13 +90,12 @@ function collectionWriteRoutes(
   });
   const route = (write: ItemWrite) => async (req: Request, res: Response) => {
     const id = req.params['id'];
-    const search = new URL(req.originalUrl, 'http://localhost').search;
     const answer = await write(deps, {
       accountability: req.accountability,
       collection: nameOf(req),
       id: id === undefined ? undefined : String(id),
       body: req.body,
-      search,
+      query: () => requestQuery(req),
       path: req.originalUrl.split('?')[0] ?? req.path,
     });
     if (answer === undefined) res.status(204).end();
@@ -118,8 +118,11 @@ export interface ItemWriteRequest {
   readonly id: string | undefined;
   /** The parsed JSON body. */
   readonly body: unknown;
-  /** The query string (`?fields=...`), shaping what the answer re-reads. */
-  readonly search: string;
+  /**
+   * The query string's query (`?fields=...`), shaping what the answer re-reads: the request
+   * pipeline's parse step, asked for once the caller may write (request-pipeline.ts).
+   */
+  readonly query: () => Query;
   /** The path, for ROUTE_NOT_FOUND. */
   readonly path: string;
 }
@@ -223,7 +226,7 @@ async function target(
   // reference/routes.md: POST and /:id writes do not exist on a singleton.
   if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(request.path);
   // Parsed before writing: a malformed query string must not leave a write behind.
-  const query = queryOfSearch(request.search);
+  const query = request.query();
   const reply = (keys: readonly PrimaryKey[], shape: 'one' | 'many') =>
     readWritten(deps, request.accountability, overview, collection, keys, query, shape);
   return { collection, ctx, reply };
