@@ -8,7 +8,7 @@ export async function handleCreate(cmd: CreateCommand, ctx: CommandContext): Pro
   if (cmd.data.length === 1) {
     // PostgreSQL: one plain item in one statement (one-statement.ts), else the general path.
     const key = await createOne(ctx, cmd.collection, only, cmd.serverValues?.[0]);
-    if (key !== undefined) return [key];
+    if (key !== undefined) return [key.key];
   }
   return runWrite(ctx, async (writer) => {
     const created = await writer.createMany(cmd.collection, cmd.data, cmd.serverValues);

@@ -5,7 +5,7 @@ import type { WriteAction } from '../access/write-permissions.js';
 import { dialectOf } from '../db/index.js';
 import { noteWrite, replicaCaller } from '../db/replicas.js';
 import { ForbiddenError } from '../errors.js';
-import { itemJsonStatement } from '../query/index.js';
+import { itemJsonStatement, type Query } from '../query/index.js';
 import { checkWritePayload } from './check-payload.js';
 import { rulesOf } from './collection-rules.js';
 import { activityRow } from './journal/journal.js';
@@ -38,7 +38,8 @@ export async function createOne(
   collectionName: string,
   payload: unknown,
   serverValues: Item = {},
-): Promise<PrimaryKey | undefined> {
+  answer?: readonly string[],
+): Promise<OneWritten | undefined> {
   const collection = requireCollection(ctx.overview, collectionName);
   if (!isPlainObject(payload) || !isEligible(ctx, collection, 'create')) return undefined;
   const now = ctx.now?.() ?? new Date();
@@ -48,7 +49,7 @@ export async function createOne(
   const insert = ctx
     .db(collection.collection)
     .insert(toDatabaseRow(collection, data, 'pg'))
-    .returning(primary)
+    .returning(answer === undefined ? primary : '*')
     .toSQL();
   const parts = [`with "i" as (${insert.sql})`];
   const values: unknown[] = [...insert.bindings];
@@ -69,12 +70,12 @@ export async function createOne(
     );
     values.push(collection.collection, head, head);
   }
-  parts.push(` select ${key} as "key" from "i"`);
+  parts.push(` select ${key} as "key"${answerColumn('i', answer)} from "i"`);
   const rows = await run(ctx, parts.join(''), values);
   const created = rows?.[0]?.['key'] as PrimaryKey | undefined;
   if (created === undefined) return undefined;
   await afterCommit(ctx, collection, 'create', created);
-  return created;
+  return written(created, rows?.[0]);
 }
 
 /** {@link createOne} for an update of the item `rawKey`. */
@@ -84,7 +85,8 @@ export async function updateOne(
   rawKey: unknown,
   payload: unknown,
   serverValues: Item = {},
-): Promise<PrimaryKey | undefined> {
+  answer?: readonly string[],
+): Promise<OneWritten | undefined> {
   const collection = requireCollection(ctx.overview, collectionName);
   const key = toPrimaryKey(collection, rawKey);
   if (key === undefined || !isPlainObject(payload) || !isEligible(ctx, collection, 'update')) return undefined;
@@ -114,13 +116,62 @@ export async function updateOne(
     const delta = JSON.stringify(maskItem(collection, columnsOf(collection, data)));
     values.push(...snapshot.values, collection.collection, String(key), delta);
   }
-  parts.push(' select count(*) as "matched" from "u"');
+  // `u` has one row or none: the answer's columns of the row, if any.
+  parts.push(` select count(*) as "matched"${answerColumn('u', answer, 'max')} from "u"`);
   const rows = await run(ctx, parts.join(''), values);
   if (rows === undefined) return undefined;
   // reference: an update matching no row is FORBIDDEN (item-writer.ts); nothing was written.
   if (Number(rows[0]?.['matched']) === 0) throw new ForbiddenError();
   await afterCommit(ctx, collection, 'update', key);
-  return key;
+  return written(key, rows[0]);
+}
+
+/** A write done in one statement: its key, and the answer when it was asked for. */
+export interface OneWritten {
+  readonly key: PrimaryKey;
+  readonly answer?: Item;
+}
+
+/** Field types whose value in PostgreSQL's JSON is the read side's (integers, text, uuid, booleans). */
+const ANSWER_TYPES: ReadonlySet<string> = new Set(['integer', 'string', 'text', 'uuid', 'boolean']);
+
+/**
+ * The columns of a write's answer when the write's own statement can return it: `fields`
+ * alone, every one a plain column of a type in ANSWER_TYPES, not masked, readable by the
+ * caller on every row (no read item filter). Undefined: the answer is re-read (read-written.ts).
+ */
+export function answerFields(ctx: CommandContext, collection: CollectionOverview, query: Query): string[] | undefined {
+  const { fields } = query;
+  if (fields === undefined || fields.length === 0) return undefined;
+  if (Object.entries(query).some(([name, value]) => name !== 'fields' && value !== undefined)) return undefined;
+  const readable = ctx.readAccess.readableFields(collection.collection);
+  const filter = ctx.readAccess.rowFilter(collection.collection);
+  if (filter !== null && Object.keys(filter).length > 0) return undefined;
+  const names = [...new Set(fields)];
+  const plain = names.every((name) => {
+    const field = collection.fields[name];
+    return (
+      field !== undefined &&
+      !field.isAlias &&
+      ANSWER_TYPES.has(field.type) &&
+      !isMaskedField(field) &&
+      (readable === '*' || readable.has(name))
+    );
+  });
+  return plain ? names : undefined;
+}
+
+/** `, <the answer as JSON text>` of the CTE's row (through `aggregate` when grouped), or nothing. */
+function answerColumn(cte: string, answer: readonly string[] | undefined, aggregate?: string): string {
+  if (answer === undefined) return '';
+  const pairs = answer.map((name) => `'${name.replaceAll("'", "''")}', "${cte}".${quote(name)}`);
+  const json = `cast(json_build_object(${pairs.join(', ')}) as text)`;
+  return `, ${aggregate === undefined ? json : `${aggregate}(${json})`} as "answer"`;
+}
+
+function written(key: PrimaryKey, row: Record<string, unknown> | undefined): OneWritten {
+  const answer = row?.['answer'];
+  return typeof answer === 'string' ? { key, answer: JSON.parse(answer) as Item } : { key };
 }
 
 function isEligible(ctx: CommandContext, collection: CollectionOverview, action: WriteAction): boolean {
@@ -190,8 +241,9 @@ function snapshotOfUpdated(
 }
 
 /**
- * Runs the statement; undefined when PostgreSQL refused it (an SQLSTATE: the statement, and
- * with it the write, rolled back), for the general path to answer with its error.
+ * Runs the statement; undefined when PostgreSQL refused a value (SQLSTATE classes 22 and 23:
+ * the statement, and with it the write, rolled back), for the general path to answer with
+ * its error.
  */
 async function run(
   ctx: CommandContext,
@@ -203,7 +255,7 @@ async function run(
     return result.rows;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9]{2}[0-9A-Z]{3}$/.test(code)) return undefined;
+    if (typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code)) return undefined;
     throw error;
   }
 }

@@ -16,7 +16,7 @@ export async function handleUpdate(cmd: UpdateCommand, ctx: CommandContext): Pro
   if ('keys' in cmd && cmd.keys.length === 1) {
     // PostgreSQL: one plain item in one statement (one-statement.ts), else the general path.
     const key = await updateOne(ctx, cmd.collection, cmd.keys[0], cmd.data, cmd.serverValues);
-    if (key !== undefined) return [key];
+    if (key !== undefined) return [key.key];
   }
   return runWrite(ctx, async (writer, trx) => {
     const collection = writer.collection(cmd.collection);
