@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { requireCollection } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
@@ -251,13 +252,33 @@ async function run(
   values: readonly unknown[],
 ): Promise<Record<string, unknown>[] | undefined> {
   try {
-    const result = (await ctx.db.raw(sql, values as Knex.RawBinding[])) as { rows: Record<string, unknown>[] };
+    const raw = ctx.db.raw(sql, values as Knex.RawBinding[]);
+    const name = statementName(sql);
+    const result = (await (name === undefined ? raw : raw.options({ name }))) as { rows: Record<string, unknown>[] };
     return result.rows;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code)) return undefined;
     throw error;
   }
+}
+
+/** Distinct statements prepared by name at most, per process (query/execute.ts does the same for reads). */
+const MAX_PREPARED = 200;
+const preparedNames = new Map<string, string>();
+
+/**
+ * A name for the statement, so that each connection parses and plans a write's shape once
+ * (planning the snapshot's subqueries cost more than running them); undefined past
+ * MAX_PREPARED shapes. Its result (a key, a count, JSON text) never changes with the schema.
+ */
+function statementName(sql: string): string | undefined {
+  let name = preparedNames.get(sql);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) {
+    name = `w${createHash('sha1').update(sql).digest('hex')}`;
+    preparedNames.set(sql, name);
+  }
+  return name;
 }
 
 /** runWrite's steps after a commit: read-your-writes window, cache purge, live-data change. */

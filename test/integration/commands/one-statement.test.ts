@@ -17,7 +17,7 @@ const ownStatements = (statements: readonly string[]) => statements.filter((sql)
 describeEachDatabase('single writes in one statement', (ctx) => {
   const db = () => ctx().server.db;
   const api = (method: string, path: string, body?: unknown) => adminApi(ctx(), method, path, body);
-  const isPg = () => ctx().dialect === 'pg';
+  const isPg = () => ctx().dialect === 'postgres';
   let writer: Caller;
 
   async function journalOf(collection: string, item: unknown): Promise<{ activity: Row[]; revisions: Row[] }> {
@@ -60,12 +60,14 @@ describeEachDatabase('single writes in one statement', (ctx) => {
   });
 
   it('a create writes the row, one activity row and its revision, and answers plain fields from the write', async () => {
+    // The first request loads the schema; the write is measured after it.
+    dataOf(await api('POST', '/items/authors', { name: 'Warm' }));
     let created: Row = {};
     const statements = await statementsRunOn(db(), async () => {
       created = dataOf<Row>(await api('POST', '/items/authors?fields=id,name', { name: 'One' }));
     });
     expect(created).to.deep.equal({ id: created['id'], name: 'One' });
-    if (isPg()) expect(ownStatements(statements)).to.have.length(1);
+    if (isPg()) expect(ownStatements(statements), statements.join('\n')).to.have.length(1);
     const { activity, revisions } = await journalOf('authors', created['id']);
     expect(activity.map((a) => a['action'])).to.deep.equal(['create']);
     expect(revisions).to.have.length(1);
@@ -83,7 +85,7 @@ describeEachDatabase('single writes in one statement', (ctx) => {
       );
     });
     expect(updated).to.deep.equal({ title: 'After', id: article['id'] });
-    if (isPg()) expect(ownStatements(statements)).to.have.length(1);
+    if (isPg()) expect(ownStatements(statements), statements.join('\n')).to.have.length(1);
     const item = dataOf<Row>(await api('GET', `/items/articles/${String(article['id'])}`));
     const { activity, revisions } = await journalOf('articles', article['id']);
     expect(activity.map((a) => a['action'])).to.deep.equal(['create', 'update']);
