@@ -10,6 +10,7 @@ import { handleDelete } from '../../commands/delete.js';
 import type { CommandContext, DebugLog, Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
 import type { WriteAction } from '../../access/write-permissions.js';
 import { handleUpdate } from '../../commands/update.js';
+import { answerFields, createOne, updateOne } from '../../commands/one-statement.js';
 import type { Config } from '../../config/index.js';
 import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
@@ -137,8 +138,17 @@ export type ItemWrite = (deps: ItemWriteDeps, request: ItemWriteRequest) => Prom
 export const ITEM_WRITES = {
   POST: {
     collection: async (deps, request) => {
-      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false, action: 'create' });
+      const { collection, ctx, reply, query } = await target(deps, request, {
+        singletonRoute: false,
+        action: 'create',
+      });
       const body = request.body;
+      const answer = Array.isArray(body) ? undefined : answerFields(ctx, collection, query);
+      if (answer !== undefined) {
+        // One plain item answered from its own statement (commands/one-statement.ts).
+        const one = await createOne(ctx, collection.collection, requireItem(body), undefined, answer);
+        if (one !== undefined) return one.answer ?? reply([one.key], 'one');
+      }
       const items = Array.isArray(body) ? body : [requireItem(body)];
       const keys = await handleCreate(
         { kind: 'create', collection: collection.collection, data: items.map(requireItem) },
@@ -175,7 +185,22 @@ export const ITEM_WRITES = {
       return reply(keys, 'many');
     },
     item: async (deps, request) => {
-      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false, action: 'update' });
+      const { collection, ctx, reply, query } = await target(deps, request, {
+        singletonRoute: false,
+        action: 'update',
+      });
+      const answer = answerFields(ctx, collection, query);
+      if (answer !== undefined) {
+        const one = await updateOne(
+          ctx,
+          collection.collection,
+          String(request.id),
+          requireItem(request.body),
+          {},
+          answer,
+        );
+        if (one !== undefined) return one.answer ?? reply([one.key], 'one');
+      }
       const keys = await handleUpdate(
         {
           kind: 'update',
@@ -229,7 +254,7 @@ async function target(
   const query = request.query();
   const reply = (keys: readonly PrimaryKey[], shape: 'one' | 'many') =>
     readWritten(deps, request.accountability, overview, collection, keys, query, shape);
-  return { collection, ctx, reply };
+  return { collection, ctx, reply, query };
 }
 
 /**
