@@ -6,7 +6,7 @@ import type { WriteAction } from '../access/write-permissions.js';
 import { dialectOf } from '../db/index.js';
 import { noteWrite, replicaCaller } from '../db/replicas.js';
 import { ForbiddenError } from '../errors.js';
-import { itemJsonStatement, type Query } from '../query/index.js';
+import { dialectFor, itemJsonStatement, type Query } from '../query/index.js';
 import { checkWritePayload } from './check-payload.js';
 import { rulesOf } from './collection-rules.js';
 import { activityRow } from './journal/journal.js';
@@ -177,7 +177,7 @@ function written(key: PrimaryKey, row: Record<string, unknown> | undefined): One
 
 function isEligible(ctx: CommandContext, collection: CollectionOverview, action: WriteAction): boolean {
   return (
-    dialectOf(ctx.db) === 'pg' &&
+    dialectFor(dialectOf(ctx.db)).insertsThroughWith &&
     !ctx.db.isTransaction &&
     ctx.maxBatchMutation >= 1 &&
     Object.keys(rulesOf(collection.collection)).length === 0 &&
