@@ -67,20 +67,29 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const scope = graphqlPaths.get(url.pathname);
     const isRest = websockets.rest.enabled && url.pathname === websockets.rest.path;
-    if (!isRest && (scope === undefined || graphql === undefined)) return refuse(socket, 404, 'Not Found');
+    if (!isRest && (scope === undefined || graphql === undefined)) {
+      refuse(socket, 404, 'Not Found');
+      return;
+    }
     const token = url.searchParams.get('access_token') || bearerToken(req.headers.authorization);
-    if (isRest && websockets.rest.auth === 'strict' && token === undefined) return refuse(socket, 401, 'Unauthorized');
+    if (isRest && websockets.rest.auth === 'strict' && token === undefined) {
+      refuse(socket, 401, 'Unauthorized');
+      return;
+    }
     const origin = requestOrigin(deps.config, req);
     const caller = new SocketCaller(deps, origin, token, () => undefined);
     const accepted = token === undefined ? Promise.resolve() : caller.caller().then(() => undefined);
     accepted.then(
-      () =>
+      () => {
         server.handleUpgrade(req, socket, head, (ws) => {
           server.emit('connection', ws, req);
           if (isRest) new WebsocketSession(deps, ws, origin, token);
           else graphql?.open(ws, req, scope ?? 'items');
-        }),
-      (error: unknown) => refuse(socket, error instanceof ServiceError ? 401 : 500, 'Unauthorized'),
+        });
+      },
+      (error: unknown) => {
+        refuse(socket, error instanceof ServiceError ? 401 : 500, 'Unauthorized');
+      },
     );
   };
   return Object.assign(handler, {
@@ -156,9 +165,9 @@ function graphqlServer(deps: WebsocketDeps) {
           const token =
             (typeof given === 'string' && given !== '' ? given : undefined) ??
             (url.searchParams.get('access_token') || bearerToken(request.headers.authorization));
-          const caller = new SocketCaller(deps, requestOrigin(config, request), token ?? undefined, (error) =>
-            socket.close(4401, error.code),
-          );
+          const caller = new SocketCaller(deps, requestOrigin(config, request), token ?? undefined, (error) => {
+            socket.close(4401, error.code);
+          });
           try {
             await caller.caller();
           } catch {
@@ -194,7 +203,9 @@ function graphqlServer(deps: WebsocketDeps) {
                   query,
                   maxQueued: 10_000,
                   isBackedUp: () => socket.bufferedAmount > config.websockets.maxBufferedSize,
-                  onOverflow: () => socket.terminate(),
+                  onOverflow: () => {
+                    socket.terminate();
+                  },
                 }),
             };
             return {
