@@ -99,20 +99,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Numbers and booleans print plainly in messages; anything else is described on purpose.
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
-      // Left in files other helpers were editing (issue 21): the lead fixes them after the merge.
-      '@typescript-eslint/no-confusing-void-expression': 'off', // 64
-      '@typescript-eslint/no-base-to-string': 'off', // 22
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off', // 15
-      '@typescript-eslint/no-unsafe-assignment': 'off', // 8
-      '@typescript-eslint/no-dynamic-delete': 'off', // 4
-      '@typescript-eslint/no-unnecessary-condition': 'off', // 3
-      '@typescript-eslint/no-unsafe-member-access': 'off', // 3
-      '@typescript-eslint/no-unsafe-return': 'off', // 2
-      '@typescript-eslint/no-unsafe-call': 'off', // 2
-      '@typescript-eslint/unbound-method': 'off', // 1
-      '@typescript-eslint/no-unnecessary-type-parameters': 'off', // 1
-      '@typescript-eslint/only-throw-error': 'off', // 1
-      '@typescript-eslint/no-misused-spread': 'off', // 1
       // Overflows the call stack on graphql/query-resolvers.ts (typescript-eslint 8).
       '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
     },

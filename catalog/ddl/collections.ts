@@ -239,7 +239,7 @@ function assertSortField(
   if (sortField === undefined || sortField === null) return;
   if (!fields.some((f) => f.field === sortField && f.schema !== null)) {
     throw new InvalidPayloadError(
-      `"meta.sort_field": field "${String(sortField)}" doesn't exist in collection "${collection}"`,
+      `"meta.sort_field": field "${typeof sortField === 'string' ? sortField : JSON.stringify(sortField)}" doesn't exist in collection "${collection}"`,
     );
   }
 }

@@ -204,7 +204,7 @@ export async function updateField(
   const changed: ChangedField = { collection, field, type };
   if ((uniqueChange && isUnique) || (indexChange && wantsIndex)) assertIndexable(changed);
   if (isColumnChange && before.isNullable && !after.isNullable) {
-    const withNull = await db(collection).whereNull(field).first(db.raw('1 as one'));
+    const withNull = await db(collection).whereNull(field).first<{ one: number } | undefined>(db.raw('1 as one'));
     if (withNull !== undefined) throw new ContainsNullValuesError({ collection, field });
   }
   const [length, lengthBefore] = [stringLengthOf(after), stringLengthOf(before)];
@@ -271,7 +271,7 @@ function withoutUnchanged(schema: ColumnSpec, current: FieldOverview): ColumnSpe
       const currentValue = DEFINITION_VALUE[key as keyof ColumnSpec];
       return currentValue === undefined || !isDeepStrictEqual(value, currentValue(current));
     }),
-  ) as ColumnSpec;
+  );
 }
 
 /** The definition an existing column has, so it can be rewritten (alter) or restored (undo). */

@@ -118,7 +118,7 @@ export function parseFieldPatch(body: unknown, field: string): FieldPatch {
   }
   return {
     ...(type === undefined ? {} : { type }),
-    ...(meta === undefined ? {} : { meta: meta as Body | null }),
+    ...(meta === undefined ? {} : { meta: meta }),
     ...(isObject(schema) ? { schema: parseColumnSpec(schema, field) } : {}),
   };
 }
@@ -148,7 +148,7 @@ export function parseRelationPatch(body: unknown): RelationPatch {
   if (meta !== undefined && meta !== null && !isObject(meta)) throw new InvalidPayloadError('"meta" must be an object');
   const onDelete = parseOnDelete(object['schema']);
   return {
-    ...(meta === undefined ? {} : { meta: meta as Body | null }),
+    ...(meta === undefined ? {} : { meta: meta }),
     ...(onDelete === undefined ? {} : { onDelete }),
   };
 }
@@ -219,7 +219,7 @@ function parseColumnSpec(schema: Body, field: string): ColumnSpec {
     if (value === null && BOOLEAN_KEYS.has(key)) continue;
     spec[target] = value;
   }
-  return spec as ColumnSpec;
+  return spec;
 }
 
 function optionalMeta(object: Body): Body | undefined {

@@ -58,13 +58,14 @@ function inTransaction(trx: Knex.Transaction): SchemaChange {
 }
 
 async function runOnSqlite<T>(db: Knex, body: (change: SchemaChange) => Promise<T>): Promise<T> {
-  const connection: unknown = await db.client.acquireConnection();
+  const client = db.client as Knex.Client;
+  const connection: unknown = await client.acquireConnection();
   try {
     await db.raw('PRAGMA foreign_keys = OFF').connection(connection);
     return await db.transaction(
       async (trx) => {
         const result = await body(inTransaction(trx));
-        const broken = (await trx.raw('PRAGMA foreign_key_check')) as { table: string; parent: string }[];
+        const broken = await trx.raw<{ table: string; parent: string }[]>('PRAGMA foreign_key_check');
         const [first] = broken;
         if (first !== undefined) {
           throw new InvalidPayloadError(
@@ -77,7 +78,7 @@ async function runOnSqlite<T>(db: Knex, body: (change: SchemaChange) => Promise<
     );
   } finally {
     await db.raw('PRAGMA foreign_keys = ON').connection(connection);
-    await db.client.releaseConnection(connection);
+    await client.releaseConnection(connection);
   }
 }
 

@@ -84,7 +84,7 @@ export async function assertSqliteConverted(trx: Knex.Transaction, changed: Chan
   if (!SQLITE_NUMERIC.has(changed.type)) return;
   const unconverted = await trx(changed.collection)
     .whereRaw("typeof(??) in ('text', 'blob')", [changed.field])
-    .first(trx.raw('1 as one'));
+    .first<{ one: number } | undefined>(trx.raw('1 as one'));
   if (unconverted !== undefined) throw conversionError(changed);
 }
 
@@ -101,6 +101,6 @@ export async function assertValuesFit(
   const length = databaseDialect(dialect).textLengthSql;
   const tooLong = await db(changed.collection)
     .whereRaw(`${length} > ?`, [changed.field, maxLength])
-    .first(db.raw('1 as one'));
+    .first<{ one: number } | undefined>(db.raw('1 as one'));
   if (tooLong !== undefined) throw new ValueTooLongError({ collection: changed.collection, field: changed.field });
 }

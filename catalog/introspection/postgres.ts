@@ -118,20 +118,19 @@ interface ForeignKeyRow {
 
 /** Tables, columns, keys and foreign keys of the current schema: three queries in all. */
 export async function introspectPostgres(db: Knex): Promise<RawSchema> {
-  const read = <T>(sql: string) => db.raw<{ rows: T[] }>(sql);
   // A transaction's one connection runs them one after another (pg deprecates queueing
   // statements on a busy client); the pool runs them side by side.
   const [columns, indexRows, foreignKeys] =
     db.isTransaction === true
       ? [
-          await read<ColumnRow>(COLUMNS_SQL),
-          await read<IndexRow>(INDEX_SQL),
-          await read<ForeignKeyRow>(FOREIGN_KEYS_SQL),
+          await db.raw<{ rows: ColumnRow[] }>(COLUMNS_SQL),
+          await db.raw<{ rows: IndexRow[] }>(INDEX_SQL),
+          await db.raw<{ rows: ForeignKeyRow[] }>(FOREIGN_KEYS_SQL),
         ]
       : await Promise.all([
-          read<ColumnRow>(COLUMNS_SQL),
-          read<IndexRow>(INDEX_SQL),
-          read<ForeignKeyRow>(FOREIGN_KEYS_SQL),
+          db.raw<{ rows: ColumnRow[] }>(COLUMNS_SQL),
+          db.raw<{ rows: IndexRow[] }>(INDEX_SQL),
+          db.raw<{ rows: ForeignKeyRow[] }>(FOREIGN_KEYS_SQL),
         ]);
 
   const indexes = groupBy(indexRows.rows, (r) => r.index_id);

@@ -143,7 +143,7 @@ export function applyEntries(object: unknown, entries: readonly DiffEntry[]): un
       throw new InvalidPayloadError(`The diff doesn't fit the current schema at "${path.join('.')}"`);
     const last = path[path.length - 1] as string;
     const target = parent as Record<string, unknown>;
-    if (entry.kind === 'D') delete target[last];
+    if (entry.kind === 'D') Reflect.deleteProperty(target, last);
     else target[last] = structuredClone(entry.rhs);
   }
   return result;

@@ -233,8 +233,8 @@ function snapshotOfUpdated(
   const { context, query, reader } = snapshotRead(ctx.db, ctx, collection, '*');
   const compiled = itemJsonStatement(context, collection.collection, key, query, reader);
   const from = `from ${quote(collection.collection)} as "t1" `;
-  const at = compiled?.sql.indexOf(from) ?? -1;
-  if (compiled === null || compiled === undefined || at === -1 || compiled.sql.includes(from, at + 1)) return undefined;
+  const at = compiled === null ? -1 : compiled.sql.indexOf(from);
+  if (compiled === null || at === -1 || compiled.sql.includes(from, at + 1)) return undefined;
   return {
     sql: `${compiled.sql.slice(0, at)}from "u" as "t1" ${compiled.sql.slice(at + from.length)}`,
     values: compiled.values,

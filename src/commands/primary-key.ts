@@ -39,11 +39,10 @@ export function requirePrimaryKey(collection: CollectionOverview, value: unknown
 }
 
 export function sameKey(a: unknown, b: unknown): boolean {
-  return (
-    a !== null &&
-    a !== undefined &&
-    b !== null &&
-    b !== undefined &&
-    String(a).toLowerCase() === String(b).toLowerCase()
-  );
+  const text = (key: unknown) =>
+    typeof key === 'string' || typeof key === 'number' || typeof key === 'bigint'
+      ? String(key).toLowerCase()
+      : undefined;
+  const left = text(a);
+  return left !== undefined && left === text(b);
 }

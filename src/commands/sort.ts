@@ -51,14 +51,18 @@ async function normalizeSortValues(
   const { collection: table, primary } = collection;
   const unsorted = await trx(table).whereNull(sortField).orderBy(primary).select<Record<string, PrimaryKey>[]>(primary);
   if (unsorted.length > 0) {
-    const max = await trx(table).max({ max: sortField }).first<{ max: number | string | null }>();
+    const max = await trx(table).max({ max: sortField }).first<{ max: number | string | null } | undefined>();
     let next = Number(max?.max ?? 0);
     for (const row of unsorted)
       await trx(table)
         .where(primary, row[primary] as PrimaryKey)
         .update({ [sortField]: ++next });
   }
-  const duplicated = await trx(table).select(sortField).groupBy(sortField).havingRaw('count(*) > 1').first();
+  const duplicated = await trx(table)
+    .select(sortField)
+    .groupBy(sortField)
+    .havingRaw('count(*) > 1')
+    .first<Record<string, unknown> | undefined>();
   if (duplicated === undefined) return;
   const rows = await trx(table).orderBy([sortField, primary]).select<Record<string, PrimaryKey>[]>(primary);
   let position = 0;

@@ -73,12 +73,12 @@ export function applySpecialFields(
       const isUuidKey = special.includes('uuid') || (field.isPrimaryKey && field.type === 'uuid');
       if (isUuidKey && (result[field.field] === undefined || result[field.field] === null))
         result[field.field] = randomUUID();
-      if (isUpdated && !isCreated) delete result[field.field];
+      if (isUpdated && !isCreated) Reflect.deleteProperty(result, field.field);
       if (special.includes('date-created')) result[field.field] = now.toISOString();
       if (special.includes('user-created')) result[field.field] = accountability.user;
       if (special.includes('role-created')) result[field.field] = accountability.role;
     } else {
-      if (isCreated && !isUpdated) delete result[field.field];
+      if (isCreated && !isUpdated) Reflect.deleteProperty(result, field.field);
       if (special.includes('date-updated')) result[field.field] = now.toISOString();
       if (special.includes('user-updated')) result[field.field] = accountability.user;
     }

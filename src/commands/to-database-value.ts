@@ -3,6 +3,7 @@ import type { DbClient } from '../db-client.js';
 import type { InsertKeysOptions } from '../db/insert-returning-keys.js';
 import type { SerialSequences } from '../db/serial-sequences.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
+import { scalarText } from '../query/index.js';
 import type { Item } from './types.js';
 
 export { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
@@ -34,29 +35,29 @@ export function toDatabaseValue(field: Pick<FieldOverview, 'type'>, value: unkno
     case 'string':
     case 'text':
     case 'hash':
-      return String(value);
+      return scalarText(value);
     case 'integer':
       return Number(value);
     case 'bigInteger':
-      return typeof value === 'number' ? value : String(value).trim();
+      return typeof value === 'number' ? value : scalarText(value).trim();
     case 'float':
       return Number(value);
     case 'decimal':
-      return typeof value === 'number' ? value : String(value).trim();
+      return typeof value === 'number' ? value : scalarText(value).trim();
     case 'boolean':
       return value === true || value === 1 || value === 'true' || value === '1';
     case 'uuid':
-      return String(value).toLowerCase();
+      return scalarText(value).toLowerCase();
     case 'timestamp':
-      return toDatabaseTimestamp(new Date(String(value)), dialect);
+      return toDatabaseTimestamp(new Date(scalarText(value)), dialect);
     case 'dateTime':
-      return toDateTimeText(String(value));
+      return toDateTimeText(scalarText(value));
     case 'date':
-      return String(value).slice(0, 10);
+      return scalarText(value).slice(0, 10);
     case 'json':
       return JSON.stringify(value);
     case 'csv':
-      return Array.isArray(value) ? value.join(',') : String(value);
+      return Array.isArray(value) ? value.join(',') : scalarText(value);
     case 'time':
     case 'binary':
     case 'geometry':

@@ -176,7 +176,7 @@ async function journalOf(trx: Knex.Transaction, collection: string, item: string
   return rows.map((r) => ({
     activity: Number(r['activity']),
     action: String(r['action']),
-    user: r['user'] == null ? null : String(r['user']).toLowerCase(),
+    user: typeof r['user'] === 'string' ? r['user'].toLowerCase() : null,
     revision: r['revision'] == null ? null : Number(r['revision']),
     data: r['data'],
     delta: r['delta'],

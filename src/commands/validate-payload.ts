@@ -52,7 +52,8 @@ export function validatePayload(
       }
     }
   }
-  if (errors.length === 1) throw errors[0];
+  const [only] = errors;
+  if (errors.length === 1 && only !== undefined) throw only;
   if (errors.length > 1) throw new ServiceErrorList(errors);
 }
 
@@ -146,7 +147,7 @@ function isTooLong(field: FieldOverview, value: unknown): boolean {
   if (field.maxLength === null || field.type === 'hash') return false;
   if (field.type !== 'string' && field.type !== 'text' && field.type !== 'csv') return false;
   const text = Array.isArray(value) ? value.join(',') : String(value);
-  return [...text].length > field.maxLength;
+  return Array.from(text).length > field.maxLength;
 }
 
 function isInRange(field: FieldOverview, value: unknown): boolean {

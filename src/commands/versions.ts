@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { requireCollection } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import { insertReturningKeys } from '../db/insert-returning-keys.js';
@@ -66,7 +65,7 @@ export function handleCreateVersion(cmd: CreateVersionCommand, ctx: CommandConte
     const item = storedItemKey(target, String(key));
     const taken = await trx(VERSIONS_COLLECTION)
       .where({ collection: target.collection, item, key: cmd.key })
-      .first('id');
+      .first<{ id: string } | undefined>('id');
     if (taken !== undefined) {
       throw new UnprocessableEntityError(
         `Version "${cmd.key}" already exists for item "${item}" in collection "${target.collection}"`,
@@ -98,7 +97,7 @@ export function handleSaveVersion(id: string, delta: unknown, ctx: CommandContex
     const variables = { now, user: ctx.accountability.user, role: ctx.accountability.role };
     validatePayload(ctx.overview, target, data, { action: 'update', variables });
     await readItemByKey(read, target.collection, version.item, { fields: [target.primary] }, readerOf(ctx));
-    const dialect = dialectOf(trx as unknown as Knex);
+    const dialect = dialectOf(trx);
     if (target.accountability !== null) {
       const activity = activityRow('version_save', target.collection, version.item, ctx.accountability, now, dialect);
       const [activityId] = await insertReturningKeys(trx, 'svc_activity', [activity], 'id', {
@@ -266,7 +265,7 @@ export function parsePromotion(version: string, body: unknown): PromoteVersionCo
     kind: 'promote-version',
     version,
     mainHash,
-    ...(fields === undefined ? {} : { fields: fields as string[] }),
+    ...(fields === undefined ? {} : { fields: fields }),
     ...(keep === undefined ? {} : { keep }),
   };
 }

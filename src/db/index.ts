@@ -81,7 +81,9 @@ function openDatabase(db: DbConfig, log: DatabaseLog | undefined, connectTimeout
           // Nested reads aggregate JSON_ARRAYAGG, which MariaDB silently cuts at
           // group_concat_max_len (1 MB by default); TIMESTAMP columns read and write in UTC.
           afterCreate(conn: MysqlConnection, done: (err: Error | null, conn: unknown) => void) {
-            conn.query("SET SESSION group_concat_max_len = 4294967295, time_zone = '+00:00'", (err) => done(err, conn));
+            conn.query("SET SESSION group_concat_max_len = 4294967295, time_zone = '+00:00'", (err) => {
+              done(err, conn);
+            });
           },
         },
         connection: withoutUndefined({
@@ -107,11 +109,19 @@ function openDatabase(db: DbConfig, log: DatabaseLog | undefined, connectTimeout
 function knexLog(log: DatabaseLog): Knex.Logger {
   const text = (message: unknown) => (typeof message === 'string' ? message : String(message));
   return {
-    warn: (message: unknown) =>
-      text(message).startsWith('Acquire connection error') ? log.debug(text(message)) : log.warn(text(message)),
-    error: (message: unknown) => log.warn(text(message)),
-    deprecate: (message: unknown) => log.warn(text(message)),
-    debug: (message: unknown) => log.debug(text(message)),
+    warn: (message: unknown) => {
+      if (text(message).startsWith('Acquire connection error')) log.debug(text(message));
+      else log.warn(text(message));
+    },
+    error: (message: unknown) => {
+      log.warn(text(message));
+    },
+    deprecate: (message: unknown) => {
+      log.warn(text(message));
+    },
+    debug: (message: unknown) => {
+      log.debug(text(message));
+    },
   };
 }
 
@@ -129,7 +139,7 @@ interface MysqlConnection {
 
 /** The dialect of an open knex instance, in DB_CLIENT terms. */
 export function dialectOf(db: Knex): DbClient {
-  const client = db.client.config.client as string;
+  const client = (db.client as Knex.Client).config.client as string;
   if (client === 'pg' || client === 'postgres' || client === 'postgresql') return 'pg';
   if (client === 'mysql' || client === 'mysql2') return 'mysql';
   return 'sqlite3';

@@ -135,7 +135,7 @@ async function insertChunk(
     const [returned] = (await db.raw(`${sql} returning ??`, [...bindings, primaryKey])) as unknown as [Row[]];
     return matchKeys(rows, returned, primaryKey, false);
   }
-  const returned = (await insert.returning(primaryKey)) as Row[];
+  const returned = await insert.returning<Row[]>(primaryKey);
   return matchKeys(rows, returned, primaryKey, dialect.returnsStoredKeys);
 }
 

@@ -148,6 +148,8 @@ const REPLICA_BEHIND = new Set(['42P01', '42703', '42883', '42704', '3F000', '40
 function retryBehindOnPrimary(replica: Replica, primary: Knex): void {
   const client = replica.db.client as PoolClient;
   const primaryClient = primary.client as PoolClient;
+  // Called below with the calling client as `this` (a transaction's client derives from it).
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const query = client.query;
   client.query = async function (this: PoolClient & { transacting?: boolean }, connection, param) {
     const copy = typeof param === 'string' ? param : { ...param };

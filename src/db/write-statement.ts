@@ -57,7 +57,7 @@ async function brokenForeignKey(
     if (foreign === undefined) continue;
     const found = await trx(foreign.table)
       .where(foreign.column, value as string | number)
-      .first(foreign.column);
+      .first<Record<string, unknown> | undefined>(foreign.column);
     if (found === undefined) return name;
   }
   return undefined;

@@ -1,3 +1,4 @@
+// Over 400 lines, kept whole: one pass builds every GraphQL type of a collection (object, filter, aggregate, inputs), each reading the others.
 import {
   GraphQLID,
   GraphQLInputObjectType,

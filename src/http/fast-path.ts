@@ -133,7 +133,9 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
           if (body === null) app(req, res);
           else respond(res, 200, body);
         },
-        () => app(req, res),
+        () => {
+          app(req, res);
+        },
       );
       return true;
     }
@@ -195,8 +197,10 @@ function writeOf(req: IncomingMessage, target: ItemsPath): ItemWrite | undefined
 function promisify(parser: RequestHandler): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return (req, res) =>
     new Promise((resolve, reject) => {
-      const next = (error?: unknown) =>
-        error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error)));
+      const next = (error?: unknown) => {
+        if (error === undefined) resolve();
+        else reject(error instanceof Error ? error : new Error('the body parser failed', { cause: error }));
+      };
       parser(req as Parameters<RequestHandler>[0], res as Parameters<RequestHandler>[1], next);
     });
 }

@@ -48,7 +48,9 @@ const parseCookies = cookieParser();
  */
 export function authenticateRequest(deps: AuthenticateDeps, req: IncomingMessage): Promise<Accountability> {
   const state = req as PipelineRequest;
-  return (state[CALLER] ??= callerOf(deps, state));
+  const known = state[CALLER];
+  if (known !== undefined) return known;
+  return (state[CALLER] = callerOf(deps, state));
 }
 
 /** Not `async`: authenticate's own promise is the caller's, without another one around it. */
@@ -93,7 +95,7 @@ function requestUrl(req: PipelineRequest): string {
 
 /** The query string of the request, with its `?` ('' without one), as the client sent it. */
 export function requestSearch(req: IncomingMessage): string {
-  const url = requestUrl(req as PipelineRequest);
+  const url = requestUrl(req);
   const start = url.indexOf('?');
   return start === -1 ? '' : url.slice(start);
 }
@@ -133,11 +135,15 @@ function safeDecode(text: string): string {
 /** Step 2, parse: the raw parameters of the query string (qs), once per request. */
 export function requestParams(req: IncomingMessage): Readonly<Record<string, unknown>> {
   const state = req as PipelineRequest;
-  return (state[PARAMS] ??= parseQueryString(requestSearch(req)));
+  const known = state[PARAMS];
+  if (known !== undefined) return known;
+  return (state[PARAMS] = parseQueryString(requestSearch(req)));
 }
 
 /** Step 2, parse: the global query of the query string (reference/query.md), once per request. */
 export function requestQuery(req: IncomingMessage): Query {
   const state = req as PipelineRequest;
-  return (state[QUERY] ??= queryOfSearch(requestSearch(req)));
+  const known = state[QUERY];
+  if (known !== undefined) return known;
+  return (state[QUERY] = queryOfSearch(requestSearch(req)));
 }

@@ -72,3 +72,4 @@ export {
   type VersionRow,
 } from './history/item-version.js';
 export { compareVersion, liveChangesSince, type VersionComparison } from './history/version-compare.js';
+export { scalarText } from './shape/shape-value.js';

@@ -127,7 +127,8 @@ function keysAst(
 async function selectJson(ctx: ReadContext, ast: ReadAst): Promise<string | null> {
   if (!hasJsonForm(ctx.overview, ast.collection.collection, ast.children)) return null;
   const [row] = await selectPreparedRows(ctx.db, compileReadJson(dialectOfContext(ctx), ast));
-  return String(row?.['json'] ?? '[]');
+  const json = row?.['json'];
+  return typeof json === 'string' ? json : JSON.stringify(json ?? []);
 }
 
 /** meta.total_count / meta.filter_count (reference/query.md, meta), in one statement. */

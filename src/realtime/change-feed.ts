@@ -52,7 +52,9 @@ class LocalFeed implements ChangeFeed {
   }
 
   subscribe(listener: ChangeListener): () => void {
-    const own = (change: Change) => listener(change);
+    const own = (change: Change) => {
+      listener(change);
+    };
     this.#listeners.add(own);
     return () => this.#listeners.delete(own);
   }

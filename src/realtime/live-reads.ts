@@ -134,9 +134,9 @@ export class LiveReads {
       const previous = this.#last.get(change.collection) ?? Promise.resolve();
       const delivery = previous
         .then(() => this.#dispatch(change))
-        .catch((error: unknown) =>
-          deps.logger.warn({ err: error, collection: change.collection }, 'live data: delivery failed'),
-        );
+        .catch((error: unknown) => {
+          deps.logger.warn({ err: error, collection: change.collection }, 'live data: delivery failed');
+        });
       this.#last.set(change.collection, delivery);
       this.#pending.add(delivery);
       void delivery.finally(() => {

@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 
 /**
  * Sends `text` unless the client has stopped reading: when more than `maxBuffered` bytes wait
@@ -44,4 +44,10 @@ export function laterFrames(ws: WebSocket): { cork(): void; uncork(): void } {
         frames.uncork();
       }),
   };
+}
+
+/** A text frame's content, whichever form ws hands it in (a Buffer by default). */
+export function frameText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString();
+  return Buffer.isBuffer(data) ? data.toString() : Buffer.from(data).toString();
 }

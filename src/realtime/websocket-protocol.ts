@@ -27,7 +27,7 @@ import { parseQuery, queryLimits, readerOf, readItems, type Query } from '../que
 import type { Change } from './change-feed.js';
 import type { LiveBatch, LiveEvent, LiveReads } from './live-reads.js';
 import { SocketCaller } from './socket-caller.js';
-import { sendBounded, socketFrames } from './socket-send.js';
+import { frameText, sendBounded, socketFrames } from './socket-send.js';
 
 export interface WebsocketProtocolDeps {
   readonly config: Config;
@@ -75,7 +75,15 @@ export class WebsocketSession {
     token: string | undefined,
   ) {
     const { rest, heartbeatMs } = deps.config.websockets;
-    this.#caller = new SocketCaller(deps, origin, token, (error) => this.#endWith(error), socketFrames(ws));
+    this.#caller = new SocketCaller(
+      deps,
+      origin,
+      token,
+      (error) => {
+        this.#endWith(error);
+      },
+      socketFrames(ws),
+    );
     this.#isAuthenticated = token !== undefined || rest.auth === 'public';
     if (!this.#isAuthenticated) {
       this.#authDeadline = Date.now() + rest.authTimeoutMs;
@@ -85,7 +93,10 @@ export class WebsocketSession {
     }
     if (heartbeatMs > 0) {
       this.#heartbeat = setInterval(() => {
-        if (!this.#isAlive) return this.ws.terminate();
+        if (!this.#isAlive) {
+          this.ws.terminate();
+          return;
+        }
         this.#isAlive = false;
         this.#send({ type: 'ping' });
       }, heartbeatMs);
@@ -94,12 +105,19 @@ export class WebsocketSession {
     // then unsubscribe); a client with too many waiting is cut.
     ws.on('message', (data, isBinary) => {
       this.#isAlive = true;
-      if (++this.#waiting > MAX_WAITING_MESSAGES) return this.ws.terminate();
-      const text = isBinary ? '' : data.toString();
+      if (++this.#waiting > MAX_WAITING_MESSAGES) {
+        this.ws.terminate();
+        return;
+      }
+      const text = isBinary ? '' : frameText(data);
       this.#handling = this.#handling.then(() => this.#receive(text)).finally(() => this.#waiting--);
     });
-    ws.on('close', () => this.#dispose());
-    ws.on('error', () => this.#dispose());
+    ws.on('close', () => {
+      this.#dispose();
+    });
+    ws.on('error', () => {
+      this.#dispose();
+    });
   }
 
   #dispose(): void {
@@ -143,7 +161,8 @@ export class WebsocketSession {
         throw new Error('not a message');
       message = parsed as Message;
     } catch {
-      return this.#sendError('error', undefined, new InvalidPayloadError('A message is a JSON object with a "type"'));
+      this.#sendError('error', undefined, new InvalidPayloadError('A message is a JSON object with a "type"'));
+      return;
     }
     const type = String(message['type']).toLowerCase();
     const rawUid = message['uid'];
@@ -152,7 +171,8 @@ export class WebsocketSession {
       if (type === 'auth') {
         this.#isAuthenticating = true;
         try {
-          return await this.#auth(message, uid);
+          await this.#auth(message, uid);
+          return;
         } finally {
           this.#isAuthenticating = false;
           if (!this.#isAuthenticated && Date.now() >= this.#authDeadline)
@@ -160,14 +180,32 @@ export class WebsocketSession {
         }
       }
       if (type === 'pong') return;
-      if (type === 'ping') return this.#send({ type: 'pong', ...(uid === undefined ? {} : { uid }) });
-      if (!this.#isAuthenticated) return this.#endWith(new InvalidCredentialsError(), 'auth required');
-      if (type === 'subscribe') return await this.#subscribe(message, uid);
-      if (type === 'unsubscribe') return this.#unsubscribe(uid);
-      if (type === 'items') return await this.#items(message, uid);
+      if (type === 'ping') {
+        this.#send({ type: 'pong', ...(uid === undefined ? {} : { uid }) });
+        return;
+      }
+      if (!this.#isAuthenticated) {
+        this.#endWith(new InvalidCredentialsError(), 'auth required');
+        return;
+      }
+      if (type === 'subscribe') {
+        await this.#subscribe(message, uid);
+        return;
+      }
+      if (type === 'unsubscribe') {
+        this.#unsubscribe(uid);
+        return;
+      }
+      if (type === 'items') {
+        await this.#items(message, uid);
+        return;
+      }
       throw new InvalidPayloadError(`Unknown message type "${type}"`);
     } catch (error) {
-      if (isServiceError(error)) return this.#sendError(type, uid, error);
+      if (isServiceError(error)) {
+        this.#sendError(type, uid, error);
+        return;
+      }
       this.deps.logger.warn({ err: error }, 'websocket: message failed');
       this.#sendError(type, uid, new InternalServerError());
     }
@@ -266,10 +304,12 @@ export class WebsocketSession {
             { ...query, filter: { [target.primary]: { _in: keys } }, limit: -1 },
             reader,
           );
-    const reply = (data: unknown) => this.#send({ type: 'items', data, ...(uid === undefined ? {} : { uid }) });
+    const reply = (data: unknown) => {
+      this.#send({ type: 'items', data, ...(uid === undefined ? {} : { uid }) });
+    };
     if (action === 'read') {
       const keys = readKeys(message);
-      return reply(
+      reply(
         keys === undefined
           ? await readItems(
               { db: this.deps.db, overview, limits: queryLimits(this.deps.config) },
@@ -279,6 +319,7 @@ export class WebsocketSession {
             )
           : await read(keys),
       );
+      return;
     }
     // The journal, schema and journal-like collections change only through their own routes.
     if (target === undefined || collection.startsWith('svc_')) throw new ForbiddenError();
@@ -292,7 +333,8 @@ export class WebsocketSession {
         throw new InvalidPayloadError('"data" is an item or a list of items');
       const keys = await handleCreate({ kind: 'create', collection, data: Array.isArray(data) ? data : [data] }, ctx);
       const items = await read(keys);
-      return reply(Array.isArray(data) ? items : (items[0] ?? null));
+      reply(Array.isArray(data) ? items : (items[0] ?? null));
+      return;
     }
     if (action === 'update') {
       const keys = readKeys(message);
@@ -300,7 +342,8 @@ export class WebsocketSession {
       if (keys === undefined) throw new InvalidPayloadError('update needs "id" or "ids"');
       const updated = await handleUpdate({ kind: 'update', collection, keys, data }, ctx);
       const items = await read(updated);
-      return reply('id' in message ? (items[0] ?? null) : items);
+      reply('id' in message ? (items[0] ?? null) : items);
+      return;
     }
     const keys = readKeys(message);
     const deleted = await handleDelete(

@@ -35,5 +35,5 @@ export function dialectOfVendor(vendor: unknown): DatabaseDialect | undefined {
  */
 export function driverErrorOf(error: object): DriverError {
   const native = (error as { readonly nativeError?: unknown }).nativeError;
-  return (typeof native === 'object' && native !== null ? native : error) as DriverError;
+  return typeof native === 'object' && native !== null ? native : error;
 }

@@ -97,7 +97,8 @@ export const mysqlDatabase: DatabaseDialect = {
 };
 
 function constraintError(error: DriverError, target: StatementTarget): ServiceError | undefined {
-  const message = typeof error.sqlMessage === 'string' ? error.sqlMessage : String(error.message ?? '');
+  const message =
+    typeof error.sqlMessage === 'string' ? error.sqlMessage : typeof error.message === 'string' ? error.message : '';
   const { collection } = target;
   const quoted = (pattern: RegExp): string | null => pattern.exec(message)?.[1] ?? null;
   switch (error.errno) {

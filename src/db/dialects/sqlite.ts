@@ -57,7 +57,7 @@ export const sqliteDatabase: DatabaseDialect = {
 };
 
 function constraintError(error: DriverError, target: StatementTarget): ServiceError | undefined {
-  const message = String(error.message ?? '');
+  const message = typeof error.message === 'string' ? error.message : '';
   // `UNIQUE constraint failed: articles.slug` / `NOT NULL constraint failed: articles.title`
   const column = /constraint failed: ([^.\s]+)\.([^\s,]+)/.exec(message);
   const collection = column?.[1] ?? target.collection;

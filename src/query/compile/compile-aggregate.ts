@@ -16,7 +16,13 @@ export function compileAggregate(dialect: Dialect, ast: AggregateAst): CompiledS
   let output = 0;
   w.raw('select ');
   w.join(ast.groups, ', ', (group) => {
-    dialect.readColumn(w, () => writeOperand(w, aliases, alias, group.operand), group.type);
+    dialect.readColumn(
+      w,
+      () => {
+        writeOperand(w, aliases, alias, group.operand);
+      },
+      group.type,
+    );
     w.raw(' as ').id(columnAlias(output++));
   });
   if (ast.groups.length > 0 && ast.aggregates.length > 0) w.raw(', ');
@@ -31,15 +37,19 @@ export function compileAggregate(dialect: Dialect, ast: AggregateAst): CompiledS
     writeCondition(w, aliases, alias, ast.filter);
   }
   if (ast.groups.length > 0) {
-    w.raw(' group by ').join(ast.groups, ', ', (group) => writeOperand(w, aliases, alias, group.operand));
+    w.raw(' group by ').join(ast.groups, ', ', (group) => {
+      writeOperand(w, aliases, alias, group.operand);
+    });
   }
   if (ast.sort.length > 0) {
     w.raw(' order by ').join(ast.sort, ', ', (s) => {
       const aggregate = ast.aggregates[s.output - ast.groups.length];
       // MariaDB refuses an aggregate's alias inside an expression (`c1 is null`, "reference to
       // group function"): an aggregate that can be NULL is sorted on its expression.
-      const value = () =>
-        aggregate !== undefined && s.canBeNull ? writeAggregate(w, alias, aggregate) : w.id(columnAlias(s.output));
+      const value = () => {
+        if (aggregate !== undefined && s.canBeNull) writeAggregate(w, alias, aggregate);
+        else w.id(columnAlias(s.output));
+      };
       dialect.sortTerm(w, value, s.descending, s.canBeNull);
     });
   }

@@ -18,7 +18,9 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
     case 'and':
     case 'or':
       w.raw('(')
-        .join(c.items, ` ${c.kind} `, (item) => writeCondition(w, aliases, alias, item))
+        .join(c.items, ` ${c.kind} `, (item) => {
+          writeCondition(w, aliases, alias, item);
+        })
         .raw(')');
       return;
     case 'constant':
@@ -32,7 +34,9 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
     case 'in':
       writeCompared(w, aliases, alias, c.operand);
       w.raw(c.negated ? ' not in (' : ' in (')
-        .join(c.values, ', ', (v) => writeValue(w, aliases, v))
+        .join(c.values, ', ', (v) => {
+          writeValue(w, aliases, v);
+        })
         .raw(')');
       return;
     case 'between':
@@ -47,7 +51,9 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
       w.raw(c.negated ? ' is not null' : ' is null');
       return;
     case 'empty': {
-      const operand: Emit = () => writeOperand(w, aliases, alias, c.operand);
+      const operand: Emit = () => {
+        writeOperand(w, aliases, alias, c.operand);
+      };
       if (!c.isText) {
         operand(w);
         w.raw(c.negated ? ' is not null' : ' is null');
@@ -61,21 +67,45 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
       return;
     }
     case 'match':
-      negate(w, c.negated, () =>
-        w.dialect.match(w, () => writeOperand(w, aliases, alias, c.operand), c.mode, c.caseInsensitive, c.text),
-      );
+      negate(w, c.negated, () => {
+        w.dialect.match(
+          w,
+          () => {
+            writeOperand(w, aliases, alias, c.operand);
+          },
+          c.mode,
+          c.caseInsensitive,
+          c.text,
+        );
+      });
       return;
     case 'csvContains': {
       // reference/query.md: on csv, _contains means "one element equals".
-      const wrapped: Emit = () =>
-        w.dialect.concat(w, [() => w.raw("','"), () => writeOperand(w, aliases, alias, c.operand), () => w.raw("','")]);
-      negate(w, c.negated, () => w.dialect.match(w, wrapped, 'contains', false, `,${c.element},`));
+      const wrapped: Emit = () => {
+        w.dialect.concat(w, [
+          () => w.raw("','"),
+          () => {
+            writeOperand(w, aliases, alias, c.operand);
+          },
+          () => w.raw("','"),
+        ]);
+      };
+      negate(w, c.negated, () => {
+        w.dialect.match(w, wrapped, 'contains', false, `,${c.element},`);
+      });
       return;
     }
     case 'geo':
-      negate(w, c.negated, () =>
-        w.dialect.geoIntersects(w, () => writeOperand(w, aliases, alias, c.operand), c.mode, c.geojson),
-      );
+      negate(w, c.negated, () => {
+        w.dialect.geoIntersects(
+          w,
+          () => {
+            writeOperand(w, aliases, alias, c.operand);
+          },
+          c.mode,
+          c.geojson,
+        );
+      });
       return;
     case 'related': {
       const target = aliases.next('t');
@@ -190,7 +220,15 @@ export function writeOperand(w: SqlWriter, aliases: AliasCounter, alias: string,
       const inner = operand.operand;
       w.raw('(select ');
       if (operand.pick === null) writeOperand(w, aliases, target, inner);
-      else w.dialect.pick(w, operand.pick, () => writeOperand(w, aliases, target, inner), operandType(inner));
+      else
+        w.dialect.pick(
+          w,
+          operand.pick,
+          () => {
+            writeOperand(w, aliases, target, inner);
+          },
+          operandType(inner),
+        );
       w.raw(' from ').id(operand.relation.target.collection).raw(' as ').id(target).raw(' where ');
       writeJoin(w, alias, target, operand.relation);
       writeAnd(w, aliases, target, operand.filter);

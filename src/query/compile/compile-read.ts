@@ -1,3 +1,4 @@
+// Over 400 lines, kept whole: the read compiler's one walk of the AST (levels, joins, nested JSON per dialect) reads best in one place.
 import { assertNever, invariant } from '../../errors.js';
 import type {
   A2ONode,
@@ -165,7 +166,9 @@ class ReadCompiler {
   /** JSON output, m2o: (records of the related row), null when there is none or it fails the filter. */
   private relatedRecord(parent: string, node: M2ONode): void {
     const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
-    const join: Emit = () => writeJoin(this.w, parent, scope.alias, node.relation);
+    const join: Emit = () => {
+      writeJoin(this.w, parent, scope.alias, node.relation);
+    };
     this.w.raw('(');
     this.records(scope, node.children, node.relation.target, join, {
       filter: node.filter,
@@ -184,7 +187,9 @@ class ReadCompiler {
     const { w } = this;
     const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
     const { target } = node.relation;
-    const join: Emit = () => writeJoin(w, parent, scope.alias, node.relation);
+    const join: Emit = () => {
+      writeJoin(w, parent, scope.alias, node.relation);
+    };
     w.raw('array(');
     if (node.children !== null) {
       this.records(scope, node.children, target, join, node.level);
@@ -223,7 +228,14 @@ class ReadCompiler {
     if (sort.length === 0) return;
     const { w } = this;
     w.raw(' order by ').join(sort, ', ', (s) => {
-      w.dialect.sortTerm(w, () => writeOperand(w, this.aliases, alias, s.operand), s.descending, s.canBeNull);
+      w.dialect.sortTerm(
+        w,
+        () => {
+          writeOperand(w, this.aliases, alias, s.operand);
+        },
+        s.descending,
+        s.canBeNull,
+      );
     });
   }
 
@@ -262,7 +274,9 @@ class ReadCompiler {
   private tuple(scope: Scope, children: readonly ReadNode[]): void {
     this.w.dialect.jsonArray(
       this.w,
-      children.map((child) => () => this.value(scope, child)),
+      children.map((child) => () => {
+        this.value(scope, child);
+      }),
     );
   }
 
@@ -292,7 +306,9 @@ class ReadCompiler {
     this.w.raw('select ');
     this.tuple(scope, node.children);
     this.w.raw(' as ').id('v');
-    const join: Emit = () => writeJoin(this.w, parent, scope.alias, node.relation);
+    const join: Emit = () => {
+      writeJoin(this.w, parent, scope.alias, node.relation);
+    };
     this.from(scope, node.relation.target, join, node.filter);
   }
 
@@ -313,7 +329,9 @@ class ReadCompiler {
         this.tuple(scope, node.children);
       }
     };
-    const join: Emit = () => writeJoin(w, parent, scope.alias, node.relation);
+    const join: Emit = () => {
+      writeJoin(w, parent, scope.alias, node.relation);
+    };
     const { level } = node;
     w.raw(`select coalesce(${w.dialect.jsonListFunction}(`);
     switch (w.dialect.listAggregation) {
@@ -366,7 +384,9 @@ class ReadCompiler {
         const inner: Scope = { alias: this.aliases.next('t'), laterals: [] };
         w.raw('select ');
         this.tuple(inner, branch.children);
-        const join: Emit = () => writeJoin(w, scope.alias, inner.alias, branch.relation);
+        const join: Emit = () => {
+          writeJoin(w, scope.alias, inner.alias, branch.relation);
+        };
         this.from(inner, branch.relation.target, join, branch.filter);
         w.raw(')');
       }

@@ -143,7 +143,7 @@ function toVersionRow(row: Item): VersionRow {
     key: String(row['key']),
     collection: String(row['collection']),
     item: String(row['item']),
-    hash: row['hash'] === null || row['hash'] === undefined ? null : String(row['hash']),
+    hash: typeof row['hash'] === 'string' ? row['hash'] : null,
     delta: revisionValues(row['delta']),
     dateCreated: typeof row['date_created'] === 'string' ? new Date(row['date_created']) : null,
   };

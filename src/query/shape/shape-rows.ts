@@ -1,7 +1,7 @@
 import { assertNever } from '../../errors.js';
 import type { AggregateAst, CountAst, ReadAst, ReadNode } from '../ast/nodes.js';
 import { columnAlias } from '../compile/compile-read.js';
-import { shapeValue, toNumber } from './shape-value.js';
+import { scalarText, shapeValue, toNumber } from './shape-value.js';
 
 export type Item = Record<string, unknown>;
 type Row = Readonly<Record<string, unknown>>;
@@ -48,7 +48,7 @@ function shapeNode(node: ReadNode, raw: unknown): unknown {
       if (key === null || key === undefined) return null;
       const branch = node.branches.find((b) => b.relation.target.collection === collection);
       // reference/query.md: collections without a scope read as the raw stored key.
-      if (branch === undefined) return String(key);
+      if (branch === undefined) return scalarText(key);
       return Array.isArray(tuple) ? shapeTuple(branch.children, tuple) : null;
     }
     default:

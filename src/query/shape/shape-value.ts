@@ -25,7 +25,7 @@ export function shapeValue(type: FieldType, raw: unknown, options: ValueOptions 
     case 'float':
       return toNumber(raw);
     case 'bigInteger':
-      return typeof raw === 'string' ? raw : String(raw);
+      return scalarText(raw);
     case 'decimal':
       return toDecimal(raw, options.scale ?? null);
     case 'boolean':
@@ -33,7 +33,7 @@ export function shapeValue(type: FieldType, raw: unknown, options: ValueOptions 
     case 'date':
       return toDate(raw);
     case 'time':
-      return typeof raw === 'string' ? raw : raw instanceof Date ? raw.toISOString().slice(11, 19) : String(raw);
+      return raw instanceof Date ? raw.toISOString().slice(11, 19) : scalarText(raw);
     case 'dateTime':
       return toDateTime(raw);
     case 'timestamp':
@@ -47,7 +47,7 @@ export function shapeValue(type: FieldType, raw: unknown, options: ValueOptions 
     case 'string':
     case 'text':
     case 'uuid':
-      return typeof raw === 'string' ? raw : String(raw);
+      return scalarText(raw);
     case 'binary':
     case 'geometry':
     case 'alias':
@@ -75,7 +75,7 @@ function toBoolean(raw: unknown): unknown {
 
 /** Decimals print with the column's scale everywhere (SQLite keeps `12.5` for 12.50). */
 function toDecimal(raw: unknown, scale: number | null): string {
-  const text = typeof raw === 'string' ? raw : String(raw);
+  const text = scalarText(raw);
   if (scale === null || scale <= 0 || !/^-?\d+(\.\d*)?$/.test(text)) return text;
   const [whole, fraction = ''] = text.split('.');
   if (fraction.length >= scale) return text;
@@ -172,4 +172,9 @@ function toCsv(raw: unknown): unknown {
   if (Array.isArray(raw)) return raw;
   if (typeof raw !== 'string') return raw;
   return raw === '' ? [] : raw.split(',');
+}
+
+/** A driver's value of a scalar column (text, a number, a bigint) as text. */
+export function scalarText(value: unknown): string {
+  return typeof value === 'string' ? value : String(value);
 }

@@ -47,11 +47,16 @@ export const mysqlDialect: Dialect = {
   jsonHasKey: (column, key) => [`json_contains_path(${column}, 'one', ?)`, [`$."${key}"`]],
   listAggregation: 'inline',
   jsonListFunction: 'json_arrayagg',
-  listElement: (w, column) => column(w),
+  listElement: (w, column) => {
+    column(w);
+  },
   quoteId: (name) => `\`${name.replace(/`/g, '``')}\``,
   bind: (value, type) => bindTemporal(value, type, utcDateTime),
   readColumn(w, column, type) {
-    if (!TEXT_TYPES.has(type)) return column(w);
+    if (!TEXT_TYPES.has(type)) {
+      column(w);
+      return;
+    }
     w.raw('cast(');
     column(w);
     w.raw(' as char)');
@@ -61,7 +66,9 @@ export const mysqlDialect: Dialect = {
   },
   jsonArray(w, items) {
     w.raw('json_array(')
-      .join(items, ', ', (item) => item(w))
+      .join(items, ', ', (item) => {
+        item(w);
+      })
       .raw(')');
   },
   emptyJsonArray: 'json_array()',
@@ -83,7 +90,9 @@ export const mysqlDialect: Dialect = {
   },
   concat(w, parts) {
     w.raw('concat(')
-      .join(parts, ', ', (part) => part(w))
+      .join(parts, ', ', (part) => {
+        part(w);
+      })
       .raw(')');
   },
   sortTerm(w, value, descending, canBeNull) {

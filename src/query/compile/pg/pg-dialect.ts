@@ -44,11 +44,16 @@ export const pgDialect: Dialect = {
   jsonHasKey: (column, key) => [`jsonb_exists(cast(${column} as jsonb), ?)`, [key]],
   listAggregation: 'derived',
   jsonListFunction: 'json_agg',
-  listElement: (w, column) => column(w),
+  listElement: (w, column) => {
+    column(w);
+  },
   quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
   bind: (value, type) => bindTemporal(value, type, (d) => d.toISOString()),
   readColumn(w, column, type) {
-    if (!TEXT_TYPES.has(type)) return column(w);
+    if (!TEXT_TYPES.has(type)) {
+      column(w);
+      return;
+    }
     w.raw('cast(');
     column(w);
     w.raw(' as text)');
@@ -59,7 +64,9 @@ export const pgDialect: Dialect = {
   jsonArray(w, items) {
     if (items.length <= MAX_ARGS) {
       w.raw('json_build_array(')
-        .join(items, ', ', (item) => item(w))
+        .join(items, ', ', (item) => {
+          item(w);
+        })
         .raw(')');
       return;
     }
@@ -68,7 +75,9 @@ export const pgDialect: Dialect = {
     w.raw('(')
       .join(chunks, ' || ', (chunk) => {
         w.raw('cast(json_build_array(')
-          .join(chunk, ', ', (item) => item(w))
+          .join(chunk, ', ', (item) => {
+            item(w);
+          })
           .raw(') as jsonb)');
       })
       .raw(')');
@@ -87,7 +96,9 @@ export const pgDialect: Dialect = {
   },
   concat(w, parts) {
     w.raw('(')
-      .join(parts, ' || ', (part) => part(w))
+      .join(parts, ' || ', (part) => {
+        part(w);
+      })
       .raw(')');
   },
   sortTerm(w, value, descending) {
@@ -104,7 +115,10 @@ export const pgDialect: Dialect = {
       w.raw(')');
       return;
     }
-    if (type !== 'uuid' && type !== 'json') return plainPick(w, pick, value);
+    if (type !== 'uuid' && type !== 'json') {
+      plainPick(w, pick, value);
+      return;
+    }
     plainPick(w, pick, () => {
       w.raw('cast(');
       value(w);
@@ -135,7 +149,10 @@ export const pgDialect: Dialect = {
   },
   keyAs(w, key, type) {
     const target = KEY_TYPES[type];
-    if (target === undefined) return key(w);
+    if (target === undefined) {
+      key(w);
+      return;
+    }
     w.raw('cast(');
     key(w);
     w.raw(` as ${target})`);

@@ -62,7 +62,10 @@ export const sqliteDialect: Dialect = {
   listAggregation: 'derived',
   jsonListFunction: 'json_group_array',
   listElement(w, column, isTuple) {
-    if (!isTuple) return column(w);
+    if (!isTuple) {
+      column(w);
+      return;
+    }
     w.raw('json(');
     column(w);
     w.raw(')');
@@ -74,14 +77,20 @@ export const sqliteDialect: Dialect = {
     return bindTemporal(value, type, dateTimeText);
   },
   readColumn(w, column, type) {
-    if (!TEXT_TYPES.has(type)) return column(w);
+    if (!TEXT_TYPES.has(type)) {
+      column(w);
+      return;
+    }
     w.raw('cast(');
     column(w);
     w.raw(' as text)');
   },
   compareColumn(w, column, type) {
     const format = TEMPORAL_FORMAT[type];
-    if (format === undefined) return column(w);
+    if (format === undefined) {
+      column(w);
+      return;
+    }
     // Temporal text is stored as written (with or without milliseconds, `T`, `Z`), and
     // rows written elsewhere may hold epoch milliseconds: both sides in one form compare.
     w.raw('(case when typeof(');
@@ -94,7 +103,9 @@ export const sqliteDialect: Dialect = {
   },
   jsonArray(w, items) {
     w.raw('json_array(')
-      .join(items, ', ', (item) => item(w))
+      .join(items, ', ', (item) => {
+        item(w);
+      })
       .raw(')');
   },
   emptyJsonArray: 'json_array()',
@@ -115,7 +126,9 @@ export const sqliteDialect: Dialect = {
   },
   concat(w, parts) {
     w.raw('(')
-      .join(parts, ' || ', (part) => part(w))
+      .join(parts, ' || ', (part) => {
+        part(w);
+      })
       .raw(')');
   },
   sortTerm(w, value, descending, canBeNull) {
