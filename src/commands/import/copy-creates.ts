@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { getFieldRelation } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
+import type { DbClient } from '../../db-client.js';
 import { dialectOf } from '../../db/index.js';
 import { copyRows, copyText, nextValues, serialSequence } from '../../db/copy-rows.js';
 import { noteCreated } from '../change-set.js';
@@ -31,8 +32,13 @@ const REVISION_COLUMNS = ['activity', 'collection', 'item', 'data', 'delta', 'pa
  */
 export interface CopyPlan {
   readonly collection: CollectionOverview;
-  /** The table's key sequence; undefined: every row must give its key. */
+  /** PostgreSQL by COPY; MariaDB and SQLite by multi-row INSERTs (insert-creates.ts). */
+  readonly dialect: DbClient;
+  /** The database generates the keys (auto-increment): no row may give one, else every row must. */
+  readonly generatesKeys: boolean;
+  /** PostgreSQL: the table's key sequence when it generates them. */
   readonly sequence: string | undefined;
+  /** PostgreSQL: svc_activity's id sequence ('' elsewhere: ids come back by RETURNING). */
   readonly activitySequence: string;
   /** Some field is masked in revisions (mask.ts); without one the item is recorded as it is. */
   readonly hasMasked: boolean;
@@ -47,31 +53,35 @@ export interface PreparedCopy {
   readonly written: readonly Record<string, unknown>[];
 }
 
-/** The plan of an import into `collection`, or undefined where COPY does not apply. */
+/** The plan of an import into `collection`, or undefined where no batch path applies. */
 export async function planCopy(
   trx: Knex.Transaction,
   ctx: CommandContext,
   collection: CollectionOverview,
 ): Promise<CopyPlan | undefined> {
-  if (dialectOf(trx) !== 'pg' || Number.isFinite(ctx.maxBatchMutation)) return undefined;
+  const dialect = dialectOf(trx);
+  if (!BATCH_DIALECTS.has(dialect) || Number.isFinite(ctx.maxBatchMutation)) return undefined;
   if (Object.keys(rulesOf(collection.collection)).length > 0) return undefined;
   for (const name of Object.keys(collection.fields)) {
     // Hashes are salted per item; a many-to-any value names its collection beside its key.
     if (isHashField(collection, name)) return undefined;
     if (getFieldRelation(ctx.overview, collection.collection, name)?.kind === 'a2o') return undefined;
   }
+  const primary = collection.fields[collection.primary];
+  const generatesKeys = primary?.hasAutoIncrement === true;
+  const hasMasked = Object.values(collection.fields).some(isMaskedField);
+  const toKey = primary?.type === 'bigInteger' ? (value: number) => String(value) : (value: number) => value;
+  if (dialect !== 'pg') {
+    return { collection, dialect, generatesKeys, sequence: undefined, activitySequence: '', hasMasked, toKey };
+  }
   const activitySequence = await serialSequence(trx, 'svc_activity', 'id');
   if (activitySequence === undefined) return undefined;
-  const primary = collection.fields[collection.primary];
-  const sequence =
-    primary?.hasAutoIncrement === true
-      ? await serialSequence(trx, collection.collection, collection.primary)
-      : undefined;
-  if (primary?.hasAutoIncrement === true && sequence === undefined) return undefined;
-  const toKey = primary?.type === 'bigInteger' ? (value: number) => String(value) : (value: number) => value;
-  const hasMasked = Object.values(collection.fields).some(isMaskedField);
-  return { collection, sequence, activitySequence, hasMasked, toKey };
+  const sequence = generatesKeys ? await serialSequence(trx, collection.collection, collection.primary) : undefined;
+  if (generatesKeys && sequence === undefined) return undefined;
+  return { collection, dialect, generatesKeys, sequence, activitySequence, hasMasked, toKey };
 }
+
+const BATCH_DIALECTS: ReadonlySet<DbClient> = new Set<DbClient>(['pg', 'mysql', 'sqlite3']);
 
 /**
  * Steps 1–2 for each create of the batch (a refusal names its row), then whether COPY can
@@ -98,8 +108,8 @@ export async function prepareCopy(
     }
     const key = data[collection.primary];
     const hasKey = key !== undefined && key !== null;
-    if (hasKey === (plan.sequence !== undefined) || hasNestedWrites(ctx, collection, data)) return undefined;
-    rows.push(toDatabaseRow(collection, data, 'pg'));
+    if (hasKey === plan.generatesKeys || hasNestedWrites(ctx, collection, data)) return undefined;
+    rows.push(toDatabaseRow(collection, data, plan.dialect));
     written.push(columnsOf(collection, data));
   }
   return { rows, written };
