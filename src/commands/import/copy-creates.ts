@@ -146,7 +146,7 @@ export async function writeCopy(
       if (cells.includes(undefined)) return undefined;
       lines.push(cells.join('\t'));
     }
-    await copyRows(trx, collection.collection, [primary, ...columns], `${lines.join('\n')}\n`);
+    await copyRows(trx, collection.collection, [primary, ...columns], lines);
     start = end;
   }
   // reference/auth.md: an item created outside what the caller may create is refused.
@@ -171,7 +171,7 @@ async function journalCopy(
   const fixed = ACTIVITY_COLUMNS.slice(1, -1).map((column) => copyText(activity[column]) ?? '\\N');
   const prefix = `\t${fixed.join('\t')}\t`;
   const activityLines = keys.map((key, i) => `${ids[i]}${prefix}${copyText(String(key))}`);
-  await copyRows(trx, 'svc_activity', ACTIVITY_COLUMNS, `${activityLines.join('\n')}\n`);
+  await copyRows(trx, 'svc_activity', ACTIVITY_COLUMNS, activityLines);
   if (collection.accountability !== 'all') return;
   const name = copyText(collection.collection);
   const revisionLines = keys.map((key, i) => {
@@ -180,5 +180,5 @@ async function journalCopy(
     const json = copyText(JSON.stringify(plan.hasMasked ? maskItem(collection, written) : written));
     return `${ids[i]}\t${name}\t${copyText(String(key))}\t${json}\t${json}\t\\N`;
   });
-  await copyRows(trx, 'svc_revisions', REVISION_COLUMNS, `${revisionLines.join('\n')}\n`);
+  await copyRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionLines);
 }
