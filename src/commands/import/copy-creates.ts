@@ -149,11 +149,34 @@ export async function writeCopy(
     await copyRows(trx, collection.collection, [primary, ...columns], lines);
     start = end;
   }
+  return afterCreates(trx, ctx, plan, keys, () => journalCopy(trx, ctx, plan, prepared, keys, now));
+}
+
+/**
+ * The rows of a batch written (by COPY, or insert-creates.ts): the permission check of the
+ * created items, then their journal, and the keys noted for the live-data event.
+ */
+export async function afterCreates(
+  trx: Knex.Transaction,
+  ctx: CommandContext,
+  plan: CopyPlan,
+  keys: PrimaryKey[],
+  writeJournal: () => Promise<void>,
+): Promise<PrimaryKey[]> {
+  const { collection } = plan;
   // reference/auth.md: an item created outside what the caller may create is refused.
   await ctx.permissions.checkItems(trx, 'create', collection.collection, keys);
-  if (collection.accountability !== null) await journalCopy(trx, ctx, plan, prepared, keys, now);
+  if (collection.accountability !== null) await writeJournal();
   noteCreated(trx, collection.collection, keys);
   return keys;
+}
+
+/** The revision of the batch's row `index` as JSON (snapshot = delta), its key added. */
+export function revisionJson(plan: CopyPlan, prepared: PreparedCopy, index: number, key: PrimaryKey): string {
+  const { collection } = plan;
+  const written = prepared.written[index] ?? {};
+  written[collection.primary] = key;
+  return JSON.stringify(plan.hasMasked ? maskItem(collection, written) : written);
 }
 
 /** One svc_activity row per item, and for accountability `all` its revision (snapshot = delta). */
@@ -175,9 +198,7 @@ async function journalCopy(
   if (collection.accountability !== 'all') return;
   const name = copyText(collection.collection);
   const revisionLines = keys.map((key, i) => {
-    const written = prepared.written[i] ?? {};
-    written[collection.primary] = key;
-    const json = copyText(JSON.stringify(plan.hasMasked ? maskItem(collection, written) : written));
+    const json = copyText(revisionJson(plan, prepared, i, key));
     return `${ids[i]}\t${name}\t${copyText(String(key))}\t${json}\t${json}\t\\N`;
   });
   await copyRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionLines);

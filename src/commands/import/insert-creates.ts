@@ -1,10 +1,8 @@
 import type { Knex } from 'knex';
 import { insertRows } from '../../db/insert-rows.js';
-import { noteCreated } from '../change-set.js';
 import { activityRow } from '../journal/journal.js';
-import { maskItem } from '../journal/mask.js';
 import type { CommandContext, PrimaryKey } from '../types.js';
-import type { CopyPlan, PreparedCopy } from './copy-creates.js';
+import { afterCreates, revisionJson, type CopyPlan, type PreparedCopy } from './copy-creates.js';
 
 const ACTIVITY_COLUMNS = ['action', 'user', 'timestamp', 'ip', 'user_agent', 'origin', 'collection', 'item'];
 const REVISION_COLUMNS = ['activity', 'collection', 'item', 'data', 'delta', 'parent'];
@@ -43,11 +41,7 @@ export async function writeInserts(
     }
     start = end;
   }
-  // reference/auth.md: an item created outside what the caller may create is refused.
-  await ctx.permissions.checkItems(trx, 'create', collection.collection, keys);
-  if (collection.accountability !== null) await journalInserts(trx, ctx, plan, prepared, keys, now);
-  noteCreated(trx, collection.collection, keys);
-  return keys;
+  return afterCreates(trx, ctx, plan, keys, () => journalInserts(trx, ctx, plan, prepared, keys, now));
 }
 
 /** One svc_activity row per item, and for accountability `all` its revision (snapshot = delta). */
@@ -67,9 +61,7 @@ async function journalInserts(
   const ids = await insertRows(trx, 'svc_activity', ACTIVITY_COLUMNS, activityValues, 'id');
   if (collection.accountability !== 'all') return;
   const revisionValues = keys.map((key, i) => {
-    const written = prepared.written[i] ?? {};
-    written[collection.primary] = key;
-    const json = JSON.stringify(plan.hasMasked ? maskItem(collection, written) : written);
+    const json = revisionJson(plan, prepared, i, key);
     return [ids[i], collection.collection, String(key), json, json, null];
   });
   await insertRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionValues);
