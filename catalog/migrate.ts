@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf } from '../src/db/index.js';
+import { databaseDialectOf } from '../src/db/dialects/index.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 
 const MIGRATIONS_TABLE = 'svc_migrations';
@@ -14,21 +14,10 @@ const LOCK_KEY = 74_220_551; // any constant: the pg advisory lock id of the mig
  * DDL, so a failed migration there is reported and left for an operator.
  */
 export async function migrate(db: Knex, migrations: readonly Migration[] = MIGRATIONS): Promise<string[]> {
-  const dialect = dialectOf(db);
-  if (dialect === 'mysql') {
-    return db.transaction(async (trx) => {
-      await trx.raw('SELECT GET_LOCK(?, 60) AS got', [LOCK_NAME]);
-      try {
-        return await applyPending(trx, migrations);
-      } finally {
-        await trx.raw('SELECT RELEASE_LOCK(?)', [LOCK_NAME]);
-      }
-    });
-  }
-  return db.transaction(async (trx) => {
-    if (dialect === 'pg') await trx.raw('SELECT pg_advisory_xact_lock(?)', [LOCK_KEY]);
-    return applyPending(trx, migrations);
-  });
+  const dialect = databaseDialectOf(db);
+  return db.transaction((trx) =>
+    dialect.withMigrationLock(trx, { name: LOCK_NAME, key: LOCK_KEY }, () => applyPending(trx, migrations)),
+  );
 }
 
 /**

@@ -66,9 +66,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const storage = createStorage(config.storage);
   const files = new FileLibrary({ config, storage, logger });
   const db = createDatabase(config.db, {
-    warn: (message) => logger.warn(message),
-    info: (message) => logger.info(message),
-    debug: (message) => logger.debug(message),
+    warn: (message) => {
+      logger.warn(message);
+    },
+    info: (message) => {
+      logger.info(message);
+    },
+    debug: (message) => {
+      logger.debug(message);
+    },
   });
   let result: BootstrapResult;
   try {
@@ -152,9 +158,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const pruner =
     retention.activityMs === null && retention.revisionsMs === null
       ? undefined
-      : startJournalPruner(db, config.db.client, retention, (error) =>
-          logger.warn({ err: error }, 'journal retention: prune failed'),
-        );
+      : startJournalPruner(db, config.db.client, retention, (error) => {
+          logger.warn({ err: error }, 'journal retention: prune failed');
+        });
   const app = createApp(appDeps);
   const server = createServer(requestDoor(app, appDeps, { fastAnswers: options.fastPath !== false }));
   server.on('clientError', answerClientError);
@@ -354,11 +360,17 @@ async function shutdown(
   logger: Logger,
   { isStartFailure = false }: { isStartFailure?: boolean } = {},
 ): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const closed = new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   // Sockets never turn idle: they end with the server.
   realtime.upgrade?.close();
   // Keep-alive connections turn idle as their last request finishes: close them as they do.
-  const sweeper = setInterval(() => server.closeIdleConnections(), 50);
+  const sweeper = setInterval(() => {
+    server.closeIdleConnections();
+  }, 50);
   const timer = setTimeout(() => {
     logger.warn('shutdown timeout: closing the remaining connections');
     server.closeAllConnections();
@@ -400,8 +412,12 @@ async function main(): Promise<void> {
   let onSignal = (signal: string) => {
     requested = signal;
   };
-  process.once('SIGTERM', () => onSignal('SIGTERM'));
-  process.once('SIGINT', () => onSignal('SIGINT'));
+  process.once('SIGTERM', () => {
+    onSignal('SIGTERM');
+  });
+  process.once('SIGINT', () => {
+    onSignal('SIGINT');
+  });
 
   let running: RunningServer;
   try {

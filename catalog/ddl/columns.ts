@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { DbClient } from '../../src/db-client.js';
+import { databaseDialect, type DatabaseDialect, type TableBuilder } from '../../src/db/dialects/index.js';
 import { invariant } from '../../src/errors.js';
 import type { FieldType } from '../overview/types.js';
 
@@ -34,39 +35,31 @@ export function defineColumn(
   dialect: DbClient,
   column: ColumnDefinition,
 ): Knex.ColumnBuilder {
+  const database = databaseDialect(dialect);
   const isAutoKey = column.isPrimaryKey && column.hasAutoIncrement;
-  if (isAutoKey) return autoIncrementKey(table, dialect, column);
+  if (isAutoKey) return autoIncrementKey(table, database, column);
 
-  const builder = typedColumn(table, dialect, column);
+  const builder = typedColumn(table, database, column);
   if (column.isPrimaryKey) builder.primary();
   if (column.isPrimaryKey || !column.isNullable) builder.notNullable();
   else builder.nullable();
   const defaultValue = toDefault(db, column);
   if (defaultValue !== undefined) builder.defaultTo(defaultValue);
-  if (column.comment !== null && dialect !== 'sqlite3') builder.comment(column.comment);
+  if (column.comment !== null && database.columnComments) builder.comment(column.comment);
   return builder;
 }
 
 function autoIncrementKey(
-  table: Knex.CreateTableBuilder | Knex.AlterTableBuilder,
-  dialect: DbClient,
+  table: TableBuilder,
+  database: DatabaseDialect,
   column: ColumnDefinition,
 ): Knex.ColumnBuilder {
   const isBig = column.type === 'bigInteger';
   invariant(isBig || column.type === 'integer', `auto-increment key of type ${column.type}`);
-  if (dialect === 'mysql') {
-    return table.specificType(column.name, `${isBig ? 'bigint' : 'int'} not null auto_increment primary key`);
-  }
-  // SQLite: INTEGER PRIMARY KEY is the 64-bit rowid whatever the declared size.
-  if (isBig && dialect === 'pg') return table.bigIncrements(column.name, { primaryKey: true });
-  return table.increments(column.name, { primaryKey: true });
+  return database.autoIncrementKey(table, column.name, isBig);
 }
 
-function typedColumn(
-  table: Knex.CreateTableBuilder | Knex.AlterTableBuilder,
-  dialect: DbClient,
-  column: ColumnDefinition,
-): Knex.ColumnBuilder {
+function typedColumn(table: TableBuilder, database: DatabaseDialect, column: ColumnDefinition): Knex.ColumnBuilder {
   const { name } = column;
   switch (column.type) {
     case 'string':
@@ -80,13 +73,11 @@ function typedColumn(
     case 'bigInteger':
       return table.bigInteger(name);
     case 'float':
-      return dialect === 'mysql' ? table.specificType(name, 'float') : table.float(name);
+      return database.floatColumn(table, name);
     case 'decimal': {
       const precision = column.precision ?? DEFAULT_PRECISION;
       const scale = column.scale ?? DEFAULT_SCALE;
-      return dialect === 'sqlite3'
-        ? table.specificType(name, `decimal(${precision}, ${scale})`)
-        : table.decimal(name, precision, scale);
+      return database.decimalColumn(table, name, precision, scale);
     }
     case 'boolean':
       return table.boolean(name);
@@ -95,9 +86,9 @@ function typedColumn(
     case 'time':
       return table.time(name);
     case 'dateTime':
-      return dialect === 'pg' ? table.timestamp(name, { useTz: false }) : table.datetime(name);
+      return database.dateTimeColumn(table, name);
     case 'timestamp':
-      return dialect === 'sqlite3' ? table.specificType(name, 'timestamp') : table.timestamp(name, { useTz: true });
+      return database.timestampColumn(table, name);
     case 'json':
       return table.json(name);
     case 'uuid':

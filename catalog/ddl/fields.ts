@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { isDeepStrictEqual } from 'node:util';
 import type { DbClient } from '../../src/db-client.js';
+import { databaseDialect } from '../../src/db/dialects/index.js';
 import { dialectOf } from '../../src/db/index.js';
 import {
   ContainsNullValuesError,
@@ -94,7 +95,8 @@ export async function addColumn(
   spec: ColumnSpec,
 ): Promise<void> {
   const column = newColumnDefinition(field, type, spec);
-  const addFirst = mustBeFilled(column) && dialect === 'sqlite3' ? { ...column, isNullable: true } : column;
+  const addFirst =
+    mustBeFilled(column) && !databaseDialect(dialect).addsRequiredColumns ? { ...column, isNullable: true } : column;
   await change.ddl(
     (x) =>
       x.schema.alterTable(table, (t) => {
@@ -163,7 +165,7 @@ export async function updateField(
   const dialect = dialectOf(db);
   // InnoDB makes an index with each foreign key and refuses to drop its last one: there the
   // column keeps an index (a plain one replaces a dropped unique key), and is_indexed says so.
-  const keepsIndex = dialect === 'mysql' && hasForeignKey(overview, collection, field);
+  const keepsIndex = databaseDialect(dialect).indexesForeignKeys && hasForeignKey(overview, collection, field);
   // A plain index of its own, kept unless is_indexed says; a unique key replaces it (it is an index).
   const hadIndex = current.isIndexed && !current.isUnique;
   const wantsIndex = !isUnique && (schema.isIndexed ?? (hadIndex || keepsIndex));
@@ -224,7 +226,7 @@ export async function updateField(
               defineColumn(t, x, dialect, before).alter();
             }),
         );
-        if (dialect === 'sqlite3' && type !== current.type)
+        if (!databaseDialect(dialect).convertsChangedTypes && type !== current.type)
           await change.data((trx) => assertSqliteConverted(trx, changed));
       }
       // Keys are added before others are dropped: a foreign key on MariaDB is never left without one.

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf } from '../../src/db/index.js';
+import { databaseDialectOf } from '../../src/db/dialects/index.js';
 import { InvalidPayloadError } from '../../src/errors.js';
 
 /** The two kinds of work in a schema change (reference: no half-done schema change). */
@@ -38,12 +38,12 @@ export async function runSchemaChange<T>(
   body: (change: SchemaChange) => Promise<T>,
   reporter?: UndoReporter,
 ): Promise<T> {
-  switch (dialectOf(db)) {
-    case 'pg':
+  switch (databaseDialectOf(db).schemaChanges) {
+    case 'transaction':
       return db.transaction((trx) => body(inTransaction(trx)));
-    case 'sqlite3':
+    case 'foreign-keys-off':
       return runOnSqlite(db, body);
-    case 'mysql':
+    case 'undo':
       return runWithUndo(db, body, reporter);
   }
 }

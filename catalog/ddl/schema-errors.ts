@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { DbClient } from '../../src/db-client.js';
+import { databaseDialect } from '../../src/db/dialects/index.js';
 import { translateDatabaseError } from '../../src/db/translate-error.js';
 import {
   InvalidPayloadError,
@@ -18,20 +19,6 @@ export interface ChangedField {
   readonly type: FieldType;
 }
 
-/** MySQL: a unique key or index over a TEXT/BLOB column needs a prefix length (MariaDB hashes it). */
-const MYSQL_ER_BLOB_KEY_WITHOUT_LENGTH = 1170;
-
-/** A key another table's foreign key needs: PostgreSQL's SQLSTATE, MySQL's errno (ER_DROP_INDEX_FK). */
-const PG_DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
-const MYSQL_ER_DROP_INDEX_FK = 1553;
-
-/** MySQL/MariaDB errnos of a stored value the new column type can't hold. */
-const MYSQL_CONVERSION_ERRNOS: ReadonlySet<unknown> = new Set([
-  1265, // ER_WARN_DATA_TRUNCATED: Data truncated for column
-  1292, // ER_TRUNCATED_WRONG_VALUE: Truncated incorrect INTEGER value
-  1366, // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: Incorrect integer value
-]);
-
 /**
  * A database error of a schema change as the error of reference/errors.md, naming the field
  * the change was about (the database errors of DDL often don't): a unique key over
@@ -48,11 +35,12 @@ export function translateSchemaError(error: unknown, dialect: DbClient, changed:
   if (translated instanceof NotNullViolationError) return new NotNullViolationError(ref);
   if (translated instanceof ValueTooLongError) return new ValueTooLongError(ref);
   if (translated instanceof ValueOutOfRangeError) return new ValueOutOfRangeError(ref);
-  if (isConversionError(error, dialect)) return conversionError(changed);
-  if (isDependencyError(error, dialect)) return dependencyError(changed);
+  if (typeof error !== 'object' || error === null) return translated;
+  const database = databaseDialect(dialect);
+  if (database.isConversionError(error)) return conversionError(changed);
+  if (database.isDependencyError(error)) return dependencyError(changed);
   // A prefix would make the key unique on the prefix only: refused instead.
-  if (dialect === 'mysql' && (error as { errno?: unknown }).errno === MYSQL_ER_BLOB_KEY_WITHOUT_LENGTH)
-    return notIndexable(changed);
+  if (database.isUnindexableKeyError(error)) return notIndexable(changed);
   return translated;
 }
 
@@ -84,29 +72,6 @@ function dependencyError({ collection, field }: ChangedField): InvalidPayloadErr
   );
 }
 
-function isDependencyError(error: unknown, dialect: DbClient): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, errno } = error as { code?: unknown; errno?: unknown };
-  return (
-    (dialect === 'pg' && code === PG_DEPENDENT_OBJECTS_STILL_EXIST) ||
-    (dialect === 'mysql' && errno === MYSQL_ER_DROP_INDEX_FK)
-  );
-}
-
-function isConversionError(error: unknown, dialect: DbClient): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, errno } = error as { code?: unknown; errno?: unknown };
-  switch (dialect) {
-    case 'pg':
-      // SQLSTATE class 22, data exception: invalid text representation, datetime format, ...
-      return typeof code === 'string' && code.startsWith('22');
-    case 'mysql':
-      return MYSQL_CONVERSION_ERRNOS.has(errno);
-    case 'sqlite3':
-      return false;
-  }
-}
-
 /** Types whose SQLite column (numeric affinity) keeps a value it can't convert as text. */
 const SQLITE_NUMERIC: ReadonlySet<FieldType> = new Set(['integer', 'bigInteger', 'float', 'decimal', 'boolean']);
 
@@ -133,7 +98,7 @@ export async function assertValuesFit(
   changed: ChangedField,
   maxLength: number,
 ): Promise<void> {
-  const length = dialect === 'pg' ? 'length(cast(?? as text))' : dialect === 'mysql' ? 'char_length(??)' : 'length(??)';
+  const length = databaseDialect(dialect).textLengthSql;
   const tooLong = await db(changed.collection)
     .whereRaw(`${length} > ?`, [changed.field, maxLength])
     .first(db.raw('1 as one'));

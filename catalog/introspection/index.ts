@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { DbClient } from '../../src/db-client.js';
 import { dialectOf } from '../../src/db/index.js';
 import { introspectMysql } from './mysql.js';
 import { introspectPostgres } from './postgres.js';
@@ -10,20 +11,20 @@ export type { RawColumn, RawForeignKey, RawSchema, RawTable, RawUniqueKey } from
 export type { ColumnKeys } from './column-keys.js';
 export { parseSqlDefault, type ColumnDefault } from './defaults.js';
 
+/** The query set of each database, found by its client. */
+const INTROSPECTORS: Readonly<Record<DbClient, (db: Knex) => Promise<RawSchema>>> = {
+  pg: introspectPostgres,
+  mysql: introspectMysql,
+  sqlite3: introspectSqlite,
+};
+
 /**
  * The connected database's tables, columns, primary keys, single-column unique keys and
  * single-column foreign keys, read with a fixed set of queries per dialect (never one per
  * table). Nothing of the catalogue's metadata is applied here.
  */
 export function introspect(db: Knex): Promise<RawSchema> {
-  switch (dialectOf(db)) {
-    case 'pg':
-      return introspectPostgres(db);
-    case 'mysql':
-      return introspectMysql(db);
-    case 'sqlite3':
-      return introspectSqlite(db);
-  }
+  return INTROSPECTORS[dialectOf(db)](db);
 }
 
 /**

@@ -157,7 +157,8 @@ export function encodeRow(codec: RowCodec, meta: Row): Record<string, unknown> {
 export function parseCsv(value: unknown): string[] | null {
   if (value === null || value === undefined) return null;
   if (Array.isArray(value)) return value.map(String);
-  const text = String(value).trim();
+  // Columns hold text; anything else (a number from a driver) is read as its JSON text.
+  const text = (typeof value === 'string' ? value : JSON.stringify(value)).trim();
   if (text === '') return null;
   // Rows written by other tools may hold a JSON array or Postgres' {a,b} form.
   if (text.startsWith('[')) {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf } from '../../src/db/index.js';
+import { databaseDialectOf } from '../../src/db/dialects/index.js';
 import { InvalidPayloadError, ServiceError } from '../../src/errors.js';
 import { createCollections, deleteCollection, updateCollection } from '../ddl/collections.js';
 import type { SchemaContext } from '../ddl/context.js';
@@ -220,7 +220,7 @@ export interface ApplyOptions {
  */
 export async function runSteps(ctx: SchemaContext, steps: readonly SchemaStep[], options: ApplyOptions): Promise<void> {
   if (steps.length === 0) return;
-  if (dialectOf(ctx.db) === 'pg') {
+  if (databaseDialectOf(ctx.db).schemaChanges === 'transaction') {
     let index = 0;
     try {
       await ctx.db.transaction(async (trx) => {

@@ -2,6 +2,7 @@ import { InvalidPayloadError } from '../../src/errors.js';
 import { isObject } from '../ddl/payloads.js';
 import {
   SNAPSHOT_VERSION,
+  indexesForeignKeys,
   type Snapshot,
   type SnapshotCollection,
   type SnapshotField,
@@ -55,7 +56,7 @@ export function diffSnapshots(current: Snapshot, target: Snapshot): SchemaDiff {
       current.fields,
       target.fields,
       fieldKey,
-      current.vendor === 'mysql' ? withoutImplicitIndex : undefined,
+      indexesForeignKeys(current.vendor) ? withoutImplicitIndex : undefined,
     ).map(([f, diff]) => ({
       collection: f.collection,
       field: f.field,

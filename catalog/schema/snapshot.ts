@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { dialectOf } from '../../src/db/index.js';
+import { databaseDialectOf, dialectOfVendor, type Vendor } from '../../src/db/dialects/index.js';
 import { listCollectionObjects, listFieldObjects, toRelationObject } from '../overview/api-objects.js';
 import type { FieldType, SchemaOverview } from '../overview/types.js';
 import { isSystemName } from '../system/definitions.js';
@@ -8,7 +8,7 @@ import { isSystemName } from '../system/definitions.js';
 /** The snapshot format this service writes and reads (Directus 10's `version: 1`). */
 export const SNAPSHOT_VERSION = 1;
 
-export type Vendor = 'postgres' | 'mysql' | 'sqlite';
+export type { Vendor } from '../../src/db/dialects/index.js';
 
 type Json = Readonly<Record<string, unknown>>;
 
@@ -61,9 +61,16 @@ const SIZED: Readonly<Partial<Record<FieldType, readonly string[]>>> = {
 /** Keys of a field's API `schema` that describe one dialect's spelling or are derived. */
 const DIALECT_KEYS = new Set(['data_type', 'table', 'foreign_key_schema']);
 
+/**
+ * The snapshot's database keeps an index on every foreign key column itself (InnoDB): its
+ * is_indexed there says nothing about the schema asked for.
+ */
+export function indexesForeignKeys(vendor: unknown): boolean {
+  return dialectOfVendor(vendor)?.indexesForeignKeys === true;
+}
+
 export function vendorOf(db: Knex): Vendor {
-  const dialect = dialectOf(db);
-  return dialect === 'pg' ? 'postgres' : dialect === 'mysql' ? 'mysql' : 'sqlite';
+  return databaseDialectOf(db).vendor;
 }
 
 /** The snapshot of `overview` (read from `db`, for the vendor). */
@@ -132,7 +139,8 @@ function neutralColumn(type: FieldType, schema: Json, vendor: Vendor): Json {
   const sized = SIZED[type] ?? [];
   const out: Record<string, unknown> = {};
   // InnoDB keeps an index on every foreign key column: it says nothing about the schema asked for.
-  const isImplicitIndex = vendor === 'mysql' && schema['foreign_key_table'] != null && schema['is_unique'] !== true;
+  const isImplicitIndex =
+    indexesForeignKeys(vendor) && schema['foreign_key_table'] != null && schema['is_unique'] !== true;
   for (const [key, value] of Object.entries(schema)) {
     if (DIALECT_KEYS.has(key)) continue;
     if ((key === 'max_length' || key === 'numeric_precision' || key === 'numeric_scale') && !sized.includes(key)) {
@@ -147,7 +155,7 @@ function neutralColumn(type: FieldType, schema: Json, vendor: Vendor): Json {
 function neutralForeignKey(schema: Json, vendor: Vendor): Json {
   const { constraint_name: _name, foreign_key_schema: _schema, table: _table, column: _column, ...rest } = schema;
   // InnoDB reports the default rule as RESTRICT, which it enforces as NO ACTION.
-  if (vendor !== 'mysql') return rest;
+  if (!indexesForeignKeys(vendor)) return rest;
   const neutral = (rule: unknown) => (rule === 'RESTRICT' ? 'NO ACTION' : rule);
   return { ...rest, on_update: neutral(rest['on_update']) };
 }

@@ -192,7 +192,9 @@ function parseJsonObject(value: unknown, where: string): Readonly<Record<string,
 
 function parseFields(value: unknown): readonly string[] | null {
   if (value === null || value === undefined) return null;
-  const list = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  const list = Array.isArray(value)
+    ? value.map(String)
+    : (typeof value === 'string' ? value : JSON.stringify(value)).split(',');
   const names = list.map((f) => f.trim()).filter((f) => f !== '');
   return names.length === 0 ? null : names;
 }

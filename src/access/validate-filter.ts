@@ -80,7 +80,7 @@ function checkOperator(
   /** Passes when `found` is what the operator asks for (found for positive, not for negated ones). */
   const expect = (found: boolean, onFailure: () => FailedValidationError) =>
     found !== negated ? undefined : onFailure();
-  const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+  const text = value === null || value === undefined ? '' : looseText(value);
   const needle = String(expected);
   const fold = (s: string) => (caseInsensitive ? s.toLowerCase() : s);
   switch (test) {
@@ -178,11 +178,19 @@ function resolveVariable(value: unknown, variables: FilterVariables): unknown {
 function looseEquals(value: unknown, expected: unknown): boolean {
   if (value === expected) return true;
   if (value === null || expected === null || value === undefined) return false;
-  if (typeof value === 'boolean' || typeof expected === 'boolean') return String(value) === String(expected);
+  if (typeof value === 'boolean' || typeof expected === 'boolean') return looseText(value) === looseText(expected);
   const a = toNumber(value);
   const b = toNumber(expected);
   if (a !== undefined && b !== undefined) return a === b;
-  return String(value) === String(expected);
+  return looseText(value) === looseText(expected);
+}
+
+/**
+ * The text a payload value is compared as: String() of it, so a JSON object reads
+ * "[object Object]" (the rules have always compared objects so; JSON text would change results).
+ */
+function looseText(value: unknown): string {
+  return String(value);
 }
 
 function compareOk(test: Comparison, value: unknown, expected: unknown): boolean {

@@ -26,6 +26,8 @@ export interface WritePermissions {
    * create rolls back).
    */
   checkItems(trx: Knex.Transaction, action: WriteAction, collection: string, keys: readonly Key[]): Promise<void>;
+  /** Whether {@link checkItems} reads the items (an item filter applies); false: it reads nothing. */
+  checksItems(action: WriteAction, collection: string): boolean;
 }
 
 /** Admin: full access, permission rows ignored (reference/auth.md). */
@@ -33,6 +35,7 @@ export const ALLOW_ALL: WritePermissions = Object.freeze({
   allows: () => true,
   checkPayload: (_action: 'create' | 'update', _collection: string, payload: Payload) => payload,
   checkItems: () => Promise.resolve(),
+  checksItems: () => false,
 });
 
 /**
@@ -85,6 +88,10 @@ export function writePermissionsOf(
       const filter = permissions.rowFilter(collection, action);
       if (filter === null || Object.keys(filter).length === 0 || keys.length === 0) return;
       if (!(await matchItems(trx, collection, filter, keys))) throw new ForbiddenError();
+    },
+    checksItems(action: WriteAction, collection: string): boolean {
+      const filter = permissions.allows(collection, action) ? permissions.rowFilter(collection, action) : null;
+      return filter !== null && Object.keys(filter).length > 0;
     },
   });
 }

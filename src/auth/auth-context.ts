@@ -56,7 +56,9 @@ export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'lo
   const guard = new RedisGuard('login counters', 'counted in this instance only', logger);
   if (redis !== undefined) guard.watch(redis);
   const users = new UserLookups(deps.db, { enabled: config.cache.permissions, ttlMs: config.authUserCacheTtlMs });
-  const unsubscribe = deps.invalidation.onChange(['svc_users', 'svc_roles'], () => users.clear());
+  const unsubscribe = deps.invalidation.onChange(['svc_users', 'svc_roles'], () => {
+    users.clear();
+  });
   return {
     ...deps,
     users,

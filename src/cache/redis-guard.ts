@@ -58,7 +58,9 @@ export class RedisGuard {
 
   /** Counts the connection errors of `client` (reconnections failing) as failures; its one error listener. */
   watch(client: Redis): void {
-    client.on('error', (error: unknown) => this.failed(error));
+    client.on('error', (error: unknown) => {
+      this.failed(error);
+    });
   }
 
   /** A failure seen outside {@link run} (a connection error event). */

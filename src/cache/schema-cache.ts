@@ -104,9 +104,9 @@ class RedisSchemaCache implements SchemaCache {
     this.#redis = new Redis(url, connection);
     this.#subscriber = new Redis(url, connection);
     // Invalidations of other instances may have been lost meanwhile: load the shared overview again.
-    this.#guard = new RedisGuard('schema cache', 'the schema is built by this instance', options.logger, () =>
-      this.#forget(),
-    );
+    this.#guard = new RedisGuard('schema cache', 'the schema is built by this instance', options.logger, () => {
+      this.#forget();
+    });
     for (const client of [this.#redis, this.#subscriber]) this.#guard.watch(client);
     this.#versionKey = `${options.namespace}:schema:version`;
     this.#channel = `${options.namespace}:schema:invalidate`;
@@ -118,7 +118,9 @@ class RedisSchemaCache implements SchemaCache {
       if (channel === this.#channel) this.#forget();
     });
     // Messages sent while the subscriber was reconnecting are lost: start afresh after one.
-    this.#subscriber.on('ready', () => this.#forget());
+    this.#subscriber.on('ready', () => {
+      this.#forget();
+    });
     await this.#subscriber.subscribe(this.#channel);
   }
 

@@ -50,9 +50,15 @@ export async function withDatabase<T>(config: Config, body: (ctx: CliContext) =>
   const logger = createLogger({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
   // knex's own messages (each failed connection attempt) go to the log, not between the CLI's lines.
   const db = createDatabase(config.db, {
-    warn: (message) => logger.debug(message),
-    info: (message) => logger.debug(message),
-    debug: (message) => logger.debug(message),
+    warn: (message) => {
+      logger.debug(message);
+    },
+    info: (message) => {
+      logger.debug(message);
+    },
+    debug: (message) => {
+      logger.debug(message);
+    },
   });
   let schema: SchemaCache | undefined;
   try {

@@ -155,7 +155,9 @@ export class RealtimeClient {
     const socket = new Socket(this.#url);
     this.#socket = socket;
     socket.onopen = () => void this.#start(socket);
-    socket.onmessage = (event) => this.#receive(socket, String(event.data));
+    socket.onmessage = (event) => {
+      this.#receive(socket, String(event.data));
+    };
     socket.onerror = () => undefined;
     socket.onclose = () => {
       if (this.#socket === socket) this.#socket = undefined;
@@ -178,7 +180,12 @@ export class RealtimeClient {
     if (this.#isClosed || this.#subscriptions.size === 0) return;
     const initial = this.#options.initialDelayMs ?? 250;
     const delay = Math.min(this.#options.maxDelayMs ?? 10_000, initial * 2 ** this.#attempt++);
-    this.#timer = setTimeout(() => this.#connect(), delay / 2 + Math.random() * (delay / 2));
+    this.#timer = setTimeout(
+      () => {
+        this.#connect();
+      },
+      delay / 2 + Math.random() * (delay / 2),
+    );
   }
 
   #receive(socket: WebSocketLike, text: string): void {
@@ -189,7 +196,10 @@ export class RealtimeClient {
       return;
     }
     const type = message.type;
-    if (type === 'ping') return socket.send(JSON.stringify({ type: 'pong' }));
+    if (type === 'ping') {
+      socket.send(JSON.stringify({ type: 'pong' }));
+      return;
+    }
     if (type === 'auth') {
       if (message.status === 'ok') {
         if (message.uid === '#auth') this.#resubscribe(socket);

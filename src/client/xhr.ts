@@ -44,7 +44,9 @@ export function sendWithXhr(
     xhr.open(init.method, url);
     xhr.withCredentials = true;
     xhr.responseType = 'arraybuffer';
-    init.headers.forEach((value, name) => xhr.setRequestHeader(name, value));
+    init.headers.forEach((value, name) => {
+      xhr.setRequestHeader(name, value);
+    });
     xhr.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable)
         onProgress({ loaded: event.loaded, total: event.total, progress: event.loaded / event.total });
@@ -67,9 +69,15 @@ export function sendWithXhr(
         }),
       );
     });
-    xhr.addEventListener('error', () => reject(new Error('Network error')));
-    xhr.addEventListener('abort', () => reject(new Error('The request was aborted')));
-    init.signal?.addEventListener('abort', () => xhr.abort());
+    xhr.addEventListener('error', () => {
+      reject(new Error('Network error'));
+    });
+    xhr.addEventListener('abort', () => {
+      reject(new Error('The request was aborted'));
+    });
+    init.signal?.addEventListener('abort', () => {
+      xhr.abort();
+    });
     xhr.send(init.body);
   });
 }

@@ -3,6 +3,7 @@ import { getFieldRelation, requireCollection } from '../../catalog/overview/look
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import type { DbClient } from '../db-client.js';
 import { dialectOf } from '../db/index.js';
+import { databaseDialectOf } from '../db/dialects/index.js';
 import { insertReturningKeys } from '../db/insert-returning-keys.js';
 import { SerialSequences } from '../db/serial-sequences.js';
 import { runWriteStatement, type WriteTarget } from '../db/write-statement.js';
@@ -64,7 +65,7 @@ export class ItemWriter implements ItemWrites {
     this.#dialect = dialectOf(trx);
     this.#journal = new Journal(trx, this.#dialect, context.accountability, now);
     this.#now = now;
-    this.#sequences = this.#dialect === 'pg' ? new SerialSequences() : undefined;
+    this.#sequences = databaseDialectOf(trx).sequencesLagGivenKeys ? new SerialSequences() : undefined;
     this.#nested = { trx, overview: context.overview, writer: this };
   }
 

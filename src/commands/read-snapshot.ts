@@ -3,7 +3,7 @@ import { getFieldRelation } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import { FULL_READ_ACCESS } from '../access/read-access.js';
-import { readItemsByKeys, type Query, type ReadContext } from '../query/index.js';
+import { readItemsByKeys, type Query, type ReadContext, type Reader } from '../query/index.js';
 import type { Item, PrimaryKey } from './types.js';
 
 export interface SnapshotContext {
@@ -37,6 +37,17 @@ export async function readSnapshots(
   fields: '*' | readonly string[],
 ): Promise<Item[]> {
   if (fields.length === 0) return keys.map(() => ({}));
+  const { context, query, reader } = snapshotRead(trx, ctx, collection, fields);
+  return readItemsByKeys(context, collection.collection, keys, query, reader);
+}
+
+/** How a snapshot is read: full access, every one-to-many alias whole, no query limit. */
+export function snapshotRead(
+  db: Knex | Knex.Transaction,
+  ctx: SnapshotContext,
+  collection: CollectionOverview,
+  fields: '*' | readonly string[],
+): { readonly context: ReadContext; readonly query: Query; readonly reader: Reader } {
   const names = fields === '*' ? Object.keys(collection.fields) : fields;
   const aliases = names.filter((name) => getFieldRelation(ctx.overview, collection.collection, name)?.kind === 'o2m');
   const query: Query = {
@@ -44,10 +55,9 @@ export async function readSnapshots(
     deep: Object.fromEntries(aliases.map((alias) => [alias, { limit: -1 }])),
   };
   const context: ReadContext = {
-    db: trx,
+    db,
     overview: ctx.overview,
     limits: { ...ctx.readLimits, queryLimitMax: Infinity },
   };
-  const reader = { accountability: ctx.accountability, access: FULL_READ_ACCESS };
-  return readItemsByKeys(context, collection.collection, keys, query, reader);
+  return { context, query, reader: { accountability: ctx.accountability, access: FULL_READ_ACCESS } };
 }

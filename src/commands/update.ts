@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { InvalidPayloadError } from '../errors.js';
 import type { ItemWriter } from './item-writer.js';
+import { updateOne } from './one-statement.js';
 import { requirePrimaryKey } from './primary-key.js';
 import { runWrite } from './run-write.js';
 import { selectByQuery } from './select-by-query.js';
@@ -11,7 +12,12 @@ import type { CommandContext, Item, PrimaryKey, UpdateCommand } from './types.js
  * each carrying its key, or the singleton's row (created when missing). One transaction;
  * the keys written, in input order.
  */
-export function handleUpdate(cmd: UpdateCommand, ctx: CommandContext): Promise<PrimaryKey[]> {
+export async function handleUpdate(cmd: UpdateCommand, ctx: CommandContext): Promise<PrimaryKey[]> {
+  if ('keys' in cmd && cmd.keys.length === 1) {
+    // PostgreSQL: one plain item in one statement (one-statement.ts), else the general path.
+    const key = await updateOne(ctx, cmd.collection, cmd.keys[0], cmd.data, cmd.serverValues);
+    if (key !== undefined) return [key.key];
+  }
   return runWrite(ctx, async (writer, trx) => {
     const collection = writer.collection(cmd.collection);
     if ('batch' in cmd) {

@@ -1,4 +1,5 @@
 import type { DbConfig } from '../config/index.js';
+import { databaseDialect } from './dialects/index.js';
 
 /** What a driver error carries that tells the failures apart (pg SQLSTATE, mysql2 codes, Node errnos). */
 interface DriverError {
@@ -19,8 +20,6 @@ const SQLITE_FILE_CODES = new Set([
   'EISDIR',
 ]);
 
-const ENGINE = { sqlite3: 'SQLite', pg: 'PostgreSQL', mysql: 'MariaDB/MySQL' } as const;
-
 /**
  * One line telling someone starting the service why it could not open the database and what
  * to change, naming the host, port and database; undefined when `error` is not a connection
@@ -30,13 +29,14 @@ export function describeConnectionFailure(error: unknown, db: DbConfig): string 
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, message, name } = error as DriverError;
   const detail = typeof message === 'string' ? (message.split('\n')[0] ?? message) : String(code);
-  if (db.client === 'sqlite3') {
+  const dialect = databaseDialect(db.client);
+  if (dialect.isEmbedded) {
     if (typeof code === 'string' && SQLITE_FILE_CODES.has(code)) {
       return `Cannot open the SQLite database "${db.filename}" (${detail}): set DB_FILENAME to a file in a writable folder.`;
     }
     return undefined;
   }
-  const engine = ENGINE[db.client];
+  const { engine } = dialect;
   const where = describeTarget(db);
   const database = db.database ?? '(from DB_CONNECTION_STRING)';
   if (name === 'KnexTimeoutError') {
@@ -57,7 +57,7 @@ export function describeConnectionFailure(error: unknown, db: DbConfig): string 
     // pg: invalid_catalog_name; mysql2: unknown database.
     case '3D000':
     case 'ER_BAD_DB_ERROR':
-      return `${engine} at ${where} has no database "${database}": create it with ${createCommand(db)}, or set DB_DATABASE to an existing one.`;
+      return `${engine} at ${where} has no database "${database}": create it with ${dialect.createCommand(db)}, or set DB_DATABASE to an existing one.`;
     // pg: invalid_authorization_specification, invalid_password; mysql2: access denied.
     case '28000':
     case '28P01':
@@ -72,28 +72,16 @@ export function describeConnectionFailure(error: unknown, db: DbConfig): string 
 }
 
 function describeTarget(db: DbConfig): string {
-  if (db.connectionString !== undefined && db.client === 'pg') {
+  const { defaultPort, takesConnectionString } = databaseDialect(db.client);
+  if (db.connectionString !== undefined && takesConnectionString) {
     try {
       const url = new URL(db.connectionString);
-      return `${url.hostname}:${url.port === '' ? '5432' : url.port}`;
+      return `${url.hostname}:${url.port === '' ? String(defaultPort) : url.port}`;
     } catch {
       return 'DB_CONNECTION_STRING';
     }
   }
-  return `${db.host ?? '127.0.0.1'}:${db.port ?? (db.client === 'pg' ? 5432 : 3306)}`;
-}
-
-function createCommand(db: DbConfig): string {
-  const host = db.host ?? '127.0.0.1';
-  const database = db.database ?? 'svc';
-  if (db.client === 'pg') {
-    const port = db.port === undefined ? '' : ` -p ${db.port}`;
-    const user = db.user === undefined ? '' : ` -U ${db.user}`;
-    return `\`createdb -h ${host}${port}${user} ${database}\``;
-  }
-  const port = db.port === undefined ? '' : ` -P ${db.port}`;
-  const user = db.user === undefined ? '' : ` -u ${db.user}`;
-  return `\`mysql -h ${host}${port}${user} -p -e 'CREATE DATABASE ${database}'\``;
+  return `${db.host ?? '127.0.0.1'}:${db.port ?? defaultPort}`;
 }
 
 const TLS_CODES = new Set([

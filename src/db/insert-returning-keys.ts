@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { invariant } from '../errors.js';
-import { dialectOf } from './index.js';
+import { databaseDialectOf } from './dialects/index.js';
 import type { SerialSequences } from './serial-sequences.js';
 
 type Row = Readonly<Record<string, unknown>>;
@@ -8,8 +8,6 @@ type Key = string | number;
 
 /** Bound values per statement: under PostgreSQL's 65,535 and SQLite's 32,766. */
 const MAX_BOUND_VALUES = 30_000;
-/** knex inserts several SQLite rows as a compound SELECT, which SQLite caps at 500 terms. */
-const MAX_SQLITE_ROWS = 500;
 
 export interface InsertKeysOptions {
   /**
@@ -66,8 +64,9 @@ function statementsOf(
   primaryKey: string,
   options: InsertKeysOptions,
 ): Row[][] {
-  const isSqlite = dialectOf(db) === 'sqlite3';
-  const maxRows = isSqlite ? MAX_SQLITE_ROWS : Infinity;
+  const dialect = databaseDialectOf(db);
+  const maxRows = dialect.maxInsertRows;
+  const sameColumnsOnly = !dialect.insertsMixedColumns;
   const chunks: Row[][] = [];
   let current: Row[] = [];
   let signature = '';
@@ -76,7 +75,7 @@ function statementsOf(
   for (const row of rows) {
     const columns = Object.keys(row);
     // A given key and a generated one never share a statement (sequences, keys matched by order).
-    const rowSignature = isSqlite ? columns.sort().join('\u0000') : String(hasKey(row, primaryKey));
+    const rowSignature = sameColumnsOnly ? columns.sort().join('\u0000') : String(hasKey(row, primaryKey));
     const added = columns.filter((c) => !columnsOfChunk.has(c)).length;
     const isGenerated = !hasKey(row, primaryKey);
     const full =
@@ -111,16 +110,16 @@ async function insertChunk(
   primaryKey: string,
   jsonColumns: ReadonlySet<string>,
 ): Promise<Key[]> {
-  const dialect = dialectOf(db);
+  const dialect = databaseDialectOf(db);
   const recordset =
-    dialect === 'pg' && rows.length > 1 ? recordsetInsert(db, table, rows, primaryKey, jsonColumns) : undefined;
+    dialect.insertsRecordset && rows.length > 1 ? recordsetInsert(db, table, rows, primaryKey, jsonColumns) : undefined;
   if (recordset !== undefined) {
     const { rows: returned } = (await recordset) as unknown as { rows: Row[] };
-    return matchKeys(rows, returned, primaryKey, true);
+    return matchKeys(rows, returned, primaryKey, dialect.returnsStoredKeys);
   }
   const generatedCount = rows.filter((row) => !hasKey(row, primaryKey)).length;
   const insert = db(table).insert(rows.length === 1 ? rows[0] : [...rows]);
-  if (dialect === 'mysql') {
+  if (dialect.insertKeys === 'insert-id') {
     if (generatedCount === 0) {
       await insert;
       return rows.map((row) => row[primaryKey] as Key);
@@ -137,7 +136,7 @@ async function insertChunk(
     return matchKeys(rows, returned, primaryKey, false);
   }
   const returned = (await insert.returning(primaryKey)) as Row[];
-  return matchKeys(rows, returned, primaryKey, dialect === 'pg');
+  return matchKeys(rows, returned, primaryKey, dialect.returnsStoredKeys);
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
-import { dialectOf } from './index.js';
 
 /** Bound values per statement: under SQLite's 32,766 (MariaDB's prepared statements: 65,535). */
 const MAX_BOUND_VALUES = 30_000;
@@ -29,16 +28,17 @@ export async function insertRows(
   rows: readonly (readonly unknown[])[],
   returning?: string,
 ): Promise<unknown[]> {
-  const dialect = dialectOf(trx);
   const connection = (await trx.client.acquireConnection()) as object;
+  // The transaction's own connection: mysql2's (execute) or better-sqlite3's (prepare).
+  const isMysql = 'execute' in connection;
   const perStatement = Math.max(1, Math.floor(MAX_BOUND_VALUES / Math.max(1, columns.length)));
   const returned: unknown[] = [];
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     const sql = statementOf(table, columns, chunk.length, returning);
     const values: unknown[] = [];
-    for (const row of chunk) for (const value of row) values.push(bindable(value, dialect === 'mysql'));
-    if (dialect === 'mysql') {
+    for (const row of chunk) for (const value of row) values.push(bindable(value, isMysql));
+    if (isMysql) {
       const result = await new Promise<unknown>((resolve, reject) => {
         (connection as MysqlConnection).execute(sql, values, (error, answer) =>
           error === null ? resolve(answer) : reject(error),

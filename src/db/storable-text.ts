@@ -1,4 +1,5 @@
 import type { DbClient } from '../db-client.js';
+import { databaseDialect } from './dialects/index.js';
 
 /** A UTF-16 surrogate without its pair: no UTF-8 encoding exists for it. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -10,7 +11,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * and give it back; a lone surrogate is refused everywhere, so no value is changed unseen.
  */
 export function unstorableText(dialect: DbClient, text: string): string | undefined {
-  if (dialect === 'pg' && text.includes('\u0000')) return "Text can't contain the NUL character (\\u0000)";
+  if (text.includes('\u0000') && databaseDialect(dialect).refusesNul)
+    return "Text can't contain the NUL character (\\u0000)";
   if (LONE_SURROGATE.test(text)) return "Text can't contain a lone UTF-16 surrogate";
   return undefined;
 }

@@ -1,4 +1,5 @@
 import type { DbClient } from '../db-client.js';
+import { databaseDialect } from './dialects/index.js';
 
 /**
  * A moment as the database stores it: PostgreSQL and MySQL take a Date (the MySQL
@@ -7,5 +8,5 @@ import type { DbClient } from '../db-client.js';
  * filters compare against it.
  */
 export function toDatabaseTimestamp(date: Date, dialect: DbClient): Date | string {
-  return dialect === 'sqlite3' ? date.toISOString().replace('T', ' ').replace('Z', '') : date;
+  return databaseDialect(dialect).timestampValue(date);
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { DbClient } from '../db-client.js';
 import { InvalidForeignKeyError } from '../errors.js';
+import { databaseDialect } from './dialects/index.js';
 import { translateDatabaseError, type StatementTarget } from './translate-error.js';
 
 /** A foreign key column of the table written: the table and column its values must name. */
@@ -31,7 +32,11 @@ export async function runWriteStatement<T>(
     return await run();
   } catch (error) {
     const translated = translateDatabaseError(error, dialect, target);
-    if (translated instanceof InvalidForeignKeyError && translated.extensions.field === null && dialect === 'sqlite3') {
+    if (
+      translated instanceof InvalidForeignKeyError &&
+      translated.extensions.field === null &&
+      !databaseDialect(dialect).namesFailingForeignKey
+    ) {
       for (const row of rows) {
         const field = await brokenForeignKey(trx, target, row);
         if (field !== undefined) throw new InvalidForeignKeyError({ collection: target.collection, field });

@@ -251,7 +251,9 @@ export class FileLibrary {
     const requested = fields['storage'];
     if (requested === undefined || requested === null) return this.deps.storage.defaultLocation;
     if (typeof requested !== 'string' || !this.deps.storage.locations.includes(requested)) {
-      throw new InvalidPayloadError(`Storage location "${String(requested)}" doesn't exist`);
+      throw new InvalidPayloadError(
+        `Storage location "${typeof requested === 'string' ? requested : JSON.stringify(requested)}" doesn't exist`,
+      );
     }
     return requested;
   }

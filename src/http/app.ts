@@ -13,7 +13,7 @@ import type { FileLibrary } from '../files/file-library.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Storage } from '../files/storage/create-storage.js';
 import type { Metrics } from './metrics.js';
-import { resolveAccountability } from './accountability.js';
+import { resolveAccountability } from './request-pipeline.js';
 import { proxyTrust } from './client-ip.js';
 import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
@@ -99,7 +99,7 @@ export function createApp(deps: AppDeps): Express {
   // Auth routes are public and answered before the token is resolved (routes/auth.ts).
   app.use('/auth', ssoRoutes(deps));
   app.use('/auth', ...jsonBody(config.maxPayloadSize, config.db.client), authRoutes(deps.auth));
-  app.use(resolveAccountability(config, deps.db, deps.auth.users));
+  app.use(resolveAccountability(deps));
   app.use(...jsonBody(config.maxPayloadSize, config.db.client));
 
   app.get('/robots.txt', (_req, res) => {

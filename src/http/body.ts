@@ -14,7 +14,10 @@ const OTHER_ACCEPTED_TYPES = ['multipart/form-data', 'application/graphql'];
 export function jsonBody(maxPayloadSize: number, dialect: DbClient): RequestHandler[] {
   const parseJson = jsonParser(maxPayloadSize, dialect);
   const refuseOthers: RequestHandler = (req, _res, next) => {
-    if (!hasBody(req.headers) || req.is(['json', '+json', ...OTHER_ACCEPTED_TYPES])) return next();
+    if (!hasBody(req.headers) || req.is(['json', '+json', ...OTHER_ACCEPTED_TYPES])) {
+      next();
+      return;
+    }
     const type = req.headers['content-type'] ?? '';
     next(new UnsupportedMediaTypeError(type.split(';')[0]?.trim() || 'none', 'Content-Type header'));
   };
@@ -42,8 +45,14 @@ export function jsonParser(maxPayloadSize: number, dialect: DbClient): RequestHa
   });
   return (req, res, next) => {
     parse(req, res, (error?: unknown) => {
-      if (error !== undefined) return next(error);
-      if ((req as MarkedRequest)[HAS_ESCAPES] !== true) return next();
+      if (error !== undefined) {
+        next(error);
+        return;
+      }
+      if ((req as MarkedRequest)[HAS_ESCAPES] !== true) {
+        next();
+        return;
+      }
       const reason = findUnstorableText(dialect, req.body);
       next(reason === undefined ? undefined : new InvalidPayloadError(reason));
     });

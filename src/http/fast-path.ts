@@ -1,16 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, RequestHandler } from 'express';
-import type { Accountability } from '../access/accountability.js';
-import { authenticate } from '../auth/authenticate.js';
 import { dialectOf } from '../db/index.js';
-import { queryOfSearch, readerOf } from '../query/index.js';
-import { bearerToken, requestOrigin } from './accountability.js';
+import { dialectFor, readerOf } from '../query/index.js';
 import type { AppDeps } from './app.js';
 import { jsonParser } from './body.js';
 import { toCollectionName } from './collection-name.js';
 import { errorAnswer } from './error-handler.js';
 import { setRoute } from './metrics.js';
 import { readContext } from './read-context.js';
+import { authenticateRequest, mayNameParameter, requestParams, requestQuery } from './request-pipeline.js';
 import { databaseEnvelope } from './routes/items-read.js';
 import { ITEM_WRITES, type ItemWrite } from './routes/item-writes.js';
 import { decodePathSegment } from './url-path.js';
@@ -31,7 +29,6 @@ type EtagOf = (body: Buffer) => string | undefined;
 interface ItemsPath {
   readonly collection: string;
   readonly id: string | undefined;
-  readonly search: string;
   readonly path: string;
 }
 
@@ -42,15 +39,14 @@ export type FastAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
  * The answers given before Express (request-door.ts runs them after its arrival steps): plain
  * reads and writes of `/items/:collection[/:id]`. Express's routing and the middleware in front
  * of the item routes cost about as much CPU as a read or write itself (bench/README.md); here
- * the same steps run directly, with the same headers and ETag: the token through
- * `authenticate`, then the route's own implementation.
+ * the route's own implementation runs directly, with the same headers and ETag, after the
+ * same steps as Express's (request-pipeline.ts: the caller, the query), done once per request.
  *
  * Only where nothing Express adds could change the answer: no rate limiter (decided once); per
- * request no cookie or query-string token and no conditional request. The caller's IP is
- * Express's (`requestOrigin`, client-ip.ts).
+ * request no conditional request and no history read (`as_of`, `version`).
  * - Reads (PostgreSQL, no data cache, no body): the route's `databaseEnvelope`. A read that
  *   fails in any way goes to the Express app, which answers it from the start (reads change
- *   nothing): errors have one path.
+ *   nothing) with the steps' results kept: errors have one path.
  * - Writes (JSON bodies): `ITEM_WRITES`, the routes' own handlers, and the one body parser
  *   (body.ts). The body is read here, so a failure is answered here, through the error
  *   handler's `errorAnswer`.
@@ -59,39 +55,29 @@ export type FastAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
 export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): FastAnswer | undefined {
   const { config, logger } = deps;
   if (config.rateLimiter.enabled || config.rateLimiter.global.enabled) return undefined;
-  const readsHere = dialectOf(deps.db) === 'pg' && !config.cache.enabled;
+  // Reads the database writes as JSON (databaseEnvelope); others would be handed over every time.
+  const readsHere = dialectFor(dialectOf(deps.db)).writesJsonOutput && !config.cache.enabled;
   const etagOf = app.get('etag fn') as EtagOf | undefined;
   const parseBody = promisify(jsonParser(config.maxPayloadSize, config.db.client));
 
-  /** The caller, as resolveAccountability finds it for a bearer token or none. */
-  function caller(req: IncomingMessage): Promise<Accountability> {
-    return authenticate(
-      deps.db,
-      config.secret,
-      bearerToken(req.headers.authorization),
-      requestOrigin(config, req),
-      deps.auth.users,
-    );
-  }
-
   /** The envelope of a plain read, or null for Express to answer. */
   async function read(req: IncomingMessage, target: ItemsPath): Promise<string | null> {
-    const accountability = await caller(req);
+    const accountability = await authenticateRequest(deps, req);
     const ctx = await readContext(deps, req, accountability);
     const reader = await readerOf(deps, ctx.overview, accountability);
-    return databaseEnvelope(ctx, reader, target.collection, queryOfSearch(target.search), target.id);
+    return databaseEnvelope(ctx, reader, target.collection, requestQuery(req), target.id);
   }
 
   async function write(req: IncomingMessage, res: ServerResponse, target: ItemsPath, run: ItemWrite): Promise<void> {
     try {
-      const accountability = await caller(req);
+      const accountability = await authenticateRequest(deps, req);
       await parseBody(req, res);
       const data = await run(deps, {
         accountability,
         collection: target.collection,
         id: target.id,
         body: (req as IncomingMessage & { body?: unknown }).body,
-        search: target.search,
+        query: () => requestQuery(req),
         path: target.path,
       });
       if (data === undefined) {
@@ -159,8 +145,13 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
   };
 }
 
-function hasHistoryParameter(search: string): boolean {
-  return [...new URLSearchParams(search).keys()].some((key) => /^(as_of|version)(\[|$)/.test(key));
+/** Parameters that make a single item's read another route's (items-read.ts: `as_of`, `version`). */
+const HISTORY_PARAMETERS = ['as_of', 'version'] as const;
+
+function hasHistoryParameter(req: IncomingMessage, search: string): boolean {
+  if (!mayNameParameter(search, HISTORY_PARAMETERS)) return false;
+  const params = requestParams(req);
+  return HISTORY_PARAMETERS.some((name) => params[name] !== undefined);
 }
 
 /** The metrics' route label: the Express route's pattern. */
@@ -174,21 +165,19 @@ function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
   if (!url.startsWith('/items/')) return undefined;
   const { headers } = req;
   if (EXPRESS_HEADERS.some((h) => headers[h] !== undefined)) return undefined;
-  if (headers.authorization === undefined && headers.cookie !== undefined) return undefined;
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
   const search = queryStart === -1 ? '' : url.slice(queryStart);
-  if (search.includes('access_token') && new URLSearchParams(search).has('access_token')) return undefined;
   // An item as it was (`as_of`) or as a content version has it (`version`, any spelling:
   // `version[]=` is refused there) is read by the Express route.
-  if ((search.includes('as_of') || search.includes('version')) && hasHistoryParameter(search)) return undefined;
+  if (hasHistoryParameter(req, search)) return undefined;
   const [, , collection, id, ...rest] = path.split('/');
   if (collection === undefined || collection === '' || id === '' || rest.length > 0) return undefined;
   // Not valid percent-encoding: Express answers (url-path.ts).
   const name = decodePathSegment(collection);
   const key = id === undefined ? undefined : decodePathSegment(id);
   if (name === undefined || (id !== undefined && key === undefined)) return undefined;
-  return { collection: toCollectionName(name), id: key, search, path };
+  return { collection: toCollectionName(name), id: key, path };
 }
 
 /** The write of a plain JSON write request; undefined for Express (file uploads, other bodies). */

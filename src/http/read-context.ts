@@ -5,7 +5,8 @@ import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Accountability } from '../access/accountability.js';
 import type { Config } from '../config/index.js';
 import { readDatabase, replicaCaller } from '../db/replicas.js';
-import { parseQuery, queryLimits, queryOfSearch, type Query, type ReadContext } from '../query/index.js';
+import { parseQuery, queryLimits, type Query, type ReadContext } from '../query/index.js';
+import { requestQuery as queryOfRequest } from './request-pipeline.js';
 import { requestOverview } from './request-overview.js';
 
 export interface ReadContextDeps {
@@ -35,5 +36,5 @@ export async function readContext(
 /** The query string's query, or a SEARCH body's `query`, which replaces it (reference/routes.md). */
 export function requestQuery(req: Request, bodyQuery?: Readonly<Record<string, unknown>>): Query {
   if (bodyQuery !== undefined) return parseQuery(bodyQuery);
-  return queryOfSearch(new URL(req.originalUrl, 'http://localhost').search);
+  return queryOfRequest(req);
 }

@@ -16,9 +16,11 @@ export interface DoorOptions {
  * - its arrival time, and its log line when the answer ends (request-logging.ts);
  * - its count and latency in the metrics (metrics.ts, when METRICS_ENABLED);
  * - the envelope headers (`Cache-Control`, `Vary`), which a route may replace.
- * Then the fast answers (fast-path.ts: plain item reads and writes, through the routes' own
- * handlers) or the Express app (app.ts) answer it. A rule every answer needs (a header, a
- * limit, a log field) is written here, and cannot apply to one way and not the other.
+ * Then the route: the fast answers (fast-path.ts: plain item reads and writes, through the
+ * routes' own handlers) or the Express app (app.ts). Both take the caller and the query from
+ * the same steps, done once per request (request-pipeline.ts: authenticate, parse). A rule
+ * every answer needs (a header, a limit, a log field) is written here or in those steps, and
+ * cannot apply to one way and not the other.
  */
 export function requestDoor(app: Express, deps: AppDeps, options: DoorOptions = {}): RequestListener {
   const logRequest = requestLogging(deps.logger);

@@ -66,10 +66,14 @@ function cacheResponses(
   return [
     async (req, res, next) => {
       const extra = extraKey(req);
-      if (extra === undefined) return next();
+      if (extra === undefined) {
+        next();
+        return;
+      }
       if (config.cache.skipAllowed && req.get('cache-control')?.includes('no-store') === true) {
         res.setHeader('Cache-Control', 'no-store');
-        return next();
+        next();
+        return;
       }
       const { user, role, admin, app } = req.accountability;
       const { version } = await requestOverview(req, deps.schema);

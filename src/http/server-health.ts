@@ -95,7 +95,9 @@ async function checkRedis(config: Config): Promise<HealthCheck> {
   } catch (error) {
     return { componentType: 'cache', status: 'error', output: (error as Error).message };
   } finally {
-    await closeRedis(redis).catch(() => redis.disconnect());
+    await closeRedis(redis).catch(() => {
+      redis.disconnect();
+    });
   }
 }
 
@@ -132,19 +134,15 @@ function timed(componentType: HealthCheck['componentType'], started: number, thr
 function withTimeout(name: string, check: Promise<HealthCheck>): Promise<HealthCheck> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<HealthCheck>((resolve) => {
-    timer = setTimeout(
-      () =>
-        resolve({
-          componentType: name.startsWith('storage:')
-            ? 'objectstore'
-            : name.startsWith('redis:')
-              ? 'cache'
-              : 'datastore',
-          status: 'error',
-          output: `no answer within ${CHECK_TIMEOUT_MS}ms`,
-        }),
-      CHECK_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => {
+      resolve({
+        componentType: name.startsWith('storage:') ? 'objectstore' : name.startsWith('redis:') ? 'cache' : 'datastore',
+        status: 'error',
+        output: `no answer within ${CHECK_TIMEOUT_MS}ms`,
+      });
+    }, CHECK_TIMEOUT_MS);
   });
-  return Promise.race([check, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([check, timeout]).finally(() => {
+    clearTimeout(timer);
+  });
 }

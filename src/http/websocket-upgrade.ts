@@ -68,20 +68,29 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const scope = graphqlPaths.get(url.pathname);
     const isRest = websockets.rest.enabled && url.pathname === websockets.rest.path;
-    if (!isRest && (scope === undefined || graphql === undefined)) return refuse(socket, 404, 'Not Found');
+    if (!isRest && (scope === undefined || graphql === undefined)) {
+      refuse(socket, 404, 'Not Found');
+      return;
+    }
     const token = url.searchParams.get('access_token') || bearerToken(req.headers.authorization);
-    if (isRest && websockets.rest.auth === 'strict' && token === undefined) return refuse(socket, 401, 'Unauthorized');
+    if (isRest && websockets.rest.auth === 'strict' && token === undefined) {
+      refuse(socket, 401, 'Unauthorized');
+      return;
+    }
     const origin = requestOrigin(deps.config, req);
     const caller = new SocketCaller(deps, origin, token, () => undefined);
     const accepted = token === undefined ? Promise.resolve() : caller.caller().then(() => undefined);
     accepted.then(
-      () =>
+      () => {
         server.handleUpgrade(req, socket, head, (ws) => {
           server.emit('connection', ws, req);
           if (isRest) new WebsocketSession(deps, ws, origin, token);
           else graphql?.open(ws, req, scope ?? 'items');
-        }),
-      (error: unknown) => refuse(socket, error instanceof ServiceError ? 401 : 500, 'Unauthorized'),
+        });
+      },
+      (error: unknown) => {
+        refuse(socket, error instanceof ServiceError ? 401 : 500, 'Unauthorized');
+      },
     );
   };
   return Object.assign(handler, {
@@ -161,7 +170,9 @@ function graphqlServer(deps: WebsocketDeps) {
             deps,
             requestOrigin(config, request),
             token ?? undefined,
-            (error) => socket.close(4401, error.code),
+            (error) => {
+              socket.close(4401, error.code);
+            },
             laterFrames(socket),
           );
           try {
@@ -199,7 +210,9 @@ function graphqlServer(deps: WebsocketDeps) {
                   query,
                   maxQueued: 10_000,
                   isBackedUp: () => socket.bufferedAmount > config.websockets.maxBufferedSize,
-                  onOverflow: () => socket.terminate(),
+                  onOverflow: () => {
+                    socket.terminate();
+                  },
                 }),
             };
             return {

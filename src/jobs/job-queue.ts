@@ -85,16 +85,18 @@ export async function startJobWorker(
   const queue = openBull(options.redis.url, options);
   const stopping = new AbortController();
   await queue.isReady();
-  queue.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
-  queue.on('stalled', (job: Bull.Job) =>
-    options.logger.warn({ job: job.id, name: job.name }, 'job stalled: its worker died; it runs again'),
-  );
-  queue.on('failed', (job: Bull.Job, error: Error) =>
-    options.logger.warn({ err: error, job: job.id, name: job.name, attempt: job.attemptsMade }, 'job failed'),
-  );
-  queue.on('completed', (job: Bull.Job) =>
-    options.logger.info({ job: job.id, name: job.name, ms: Date.now() - (job.processedOn ?? Date.now()) }, 'job done'),
-  );
+  queue.on('error', (error) => {
+    options.logger.error({ err: error }, 'job queue error');
+  });
+  queue.on('stalled', (job: Bull.Job) => {
+    options.logger.warn({ job: job.id, name: job.name }, 'job stalled: its worker died; it runs again');
+  });
+  queue.on('failed', (job: Bull.Job, error: Error) => {
+    options.logger.warn({ err: error, job: job.id, name: job.name, attempt: job.attemptsMade }, 'job failed');
+  });
+  queue.on('completed', (job: Bull.Job) => {
+    options.logger.info({ job: job.id, name: job.name, ms: Date.now() - (job.processedOn ?? Date.now()) }, 'job done');
+  });
   void queue.process('*', options.settings.concurrency, async (job: Bull.Job) => {
     const handler = options.handlers[job.name];
     invariant(handler !== undefined, `no handler for job "${job.name}"`);
@@ -153,7 +155,9 @@ class BullJobQueue implements JobQueue {
     this.#guard = new RedisGuard('job queue', 'jobs are refused (503)', options.logger);
     this.#addTimeoutMs = options.redis.commandTimeoutMs * ADD_TIMEOUT_COMMANDS;
     // Bull re-emits its clients' connection errors; unheard, an 'error' event would end the process.
-    queue.on('error', (error) => this.#guard.failed(error));
+    queue.on('error', (error) => {
+      this.#guard.failed(error);
+    });
   }
 
   async add(name: string, id: string, data: unknown): Promise<void> {

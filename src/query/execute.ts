@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { dialectOf } from '../db/index.js';
+import { databaseDialectOf } from '../db/dialects/index.js';
 import { unstorableText } from '../db/storable-text.js';
 import { translateBadInput } from '../db/translate-error.js';
 import { InvalidQueryError } from '../errors.js';
@@ -11,14 +12,7 @@ export type Row = Readonly<Record<string, unknown>>;
 /** Runs one compiled SELECT and returns its rows, whatever shape the driver answers in. */
 export async function selectRows(db: Knex | Knex.Transaction, compiled: CompiledSql): Promise<Row[]> {
   const result: unknown = await runRead(db, compiled, (values) => db.raw(compiled.sql, values));
-  switch (dialectOf(db)) {
-    case 'pg':
-      return (result as { rows: Row[] }).rows;
-    case 'mysql':
-      return (result as [Row[], unknown])[0];
-    case 'sqlite3':
-      return result as Row[];
-  }
+  return databaseDialectOf(db).rawRows(result);
 }
 
 /** Distinct statements prepared by name at most, per process (each connection keeps its own). */

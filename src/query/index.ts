@@ -39,6 +39,7 @@ export {
   readItemByKey,
   readItemsJson,
   readItemJsonByKey,
+  itemJsonStatement,
   readSingleton,
   isAggregateQuery,
   type Item,

@@ -11,6 +11,7 @@ import { hasJsonForm } from './compile/pg/pg-json-value.js';
 import { dialectFor } from './compile/dialect-for.js';
 import type { Dialect } from './compile/dialect.js';
 import { selectPreparedRows, selectRows } from './execute.js';
+import type { CompiledSql } from './compile/sql-writer.js';
 import type { Query } from './query.js';
 import type { ReadContext, Reader } from './read-context.js';
 import { shapeAggregateRows, shapeCounts, shapeRows, type Item } from './shape/shape-rows.js';
@@ -90,6 +91,25 @@ export async function readItemJsonByKey(
   return list.slice(1, -1);
 }
 
+/**
+ * PostgreSQL: the statement {@link readItemsByKeys} runs for one key (one row, one text column
+ * `json`: `[{...}]`, or `[]` when the item is missing or not readable), compiled but not run,
+ * for a write that reads the item inside its own statement (commands/one-statement.ts).
+ * Null where the read has no such form.
+ */
+export function itemJsonStatement(
+  ctx: ReadContext,
+  collection: string,
+  key: string | number,
+  query: Query,
+  reader: Reader,
+): CompiledSql | null {
+  if (!writesJson(ctx)) return null;
+  const ast = keysAst(ctx, reader, collection, [key], query);
+  if (!hasJsonForm(ctx.overview, ast.collection.collection, ast.children)) return null;
+  return compileReadJson(dialectOfContext(ctx), ast);
+}
+
 /** The query's read of exactly these keys (their filter ANDed in, no window). */
 function keysAst(
   ctx: ReadContext,
@@ -147,7 +167,7 @@ export async function readItemsByKeys(
     const item = byKey.get(normalize(key));
     return item === undefined ? [] : [item];
   });
-  if (withKey !== ast) for (const item of ordered) delete item[KEY_PROBE];
+  if (withKey !== ast) for (const item of ordered) Reflect.deleteProperty(item, KEY_PROBE);
   return ordered;
 }
 

@@ -4,6 +4,7 @@ import { buildReadAst } from './ast/build-read-ast.js';
 import { andConditions } from './ast/build-condition.js';
 import type { Condition, Literal, ReadAst, SortNode } from './ast/nodes.js';
 import { columnAlias, compileRead } from './compile/compile-read.js';
+import type { Dialect } from './compile/dialect.js';
 import { dialectFor } from './compile/dialect-for.js';
 import { runRead, selectRows, type Row } from './execute.js';
 import type { Query } from './query.js';
@@ -31,15 +32,21 @@ export async function* streamItems(
   options: StreamOptions,
 ): AsyncGenerator<Item> {
   const ast = buildReadAst(buildContext(ctx, reader), collection, query);
-  const client = dialectOf(ctx.db);
-  const rows =
-    client === 'pg' ? cursorRows(ctx.db, ast, options.batchSize) : batchedRows(ctx.db, ast, options.batchSize);
+  const dialect = dialectFor(dialectOf(ctx.db));
+  const rows = dialect.hasCursors
+    ? cursorRows(ctx.db, dialect, ast, options.batchSize)
+    : batchedRows(ctx.db, ast, options.batchSize);
   for await (const row of rows) yield shapeRow(ast, row);
 }
 
 /** DECLARE ... CURSOR inside a read-only transaction, FETCH batch by batch. */
-async function* cursorRows(db: Knex | Knex.Transaction, ast: ReadAst, batchSize: number): AsyncGenerator<Row> {
-  const compiled = compileRead(dialectFor('pg'), ast);
+async function* cursorRows(
+  db: Knex | Knex.Transaction,
+  dialect: Dialect,
+  ast: ReadAst,
+  batchSize: number,
+): AsyncGenerator<Row> {
+  const compiled = compileRead(dialect, ast);
   const trx = await db.transaction(undefined, { readOnly: true });
   try {
     await runRead(trx, compiled, (values) =>

@@ -302,7 +302,7 @@ export class LiveReads {
     const byKeys = { [primary]: { _in: keys } };
     const keyed: Query = {
       ...unpaged,
-      ...(withKey ? {} : { fields: [...(asked ?? []), primary] }),
+      ...(withKey ? {} : { fields: [...asked, primary] }),
       filter: query.filter === undefined ? byKeys : { _and: [query.filter, byKeys] },
       limit: -1,
       offset: 0,

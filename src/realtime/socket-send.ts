@@ -36,7 +36,12 @@ export function socketFrames(ws: WebSocket): { cork(): void; uncork(): void } {
 export function laterFrames(ws: WebSocket): { cork(): void; uncork(): void } {
   const frames = socketFrames(ws);
   return {
-    cork: frames.cork,
-    uncork: () => setImmediate(frames.uncork),
+    cork: () => {
+      frames.cork();
+    },
+    uncork: () =>
+      setImmediate(() => {
+        frames.uncork();
+      }),
   };
 }

@@ -334,7 +334,7 @@ function readRawQuery(message: Message): Readonly<Record<string, unknown>> {
 }
 
 function readQuery(message: Message): Query {
-  return parseQuery(readRawQuery(message) as Parameters<typeof parseQuery>[0]);
+  return parseQuery(readRawQuery(message));
 }
 
 function readKeys(message: Message): PrimaryKey[] | undefined {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { getFieldRelation } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import type { DbClient } from '../../db-client.js';
-import { dialectOf } from '../../db/index.js';
+import { databaseDialectOf } from '../../db/dialects/index.js';
 import { copyRows, copyText, nextValues, serialSequence } from '../../db/copy-rows.js';
 import { noteCreated } from '../change-set.js';
 import { checkWritePayload } from '../check-payload.js';
@@ -32,7 +32,9 @@ const REVISION_COLUMNS = ['activity', 'collection', 'item', 'data', 'delta', 'pa
  */
 export interface CopyPlan {
   readonly collection: CollectionOverview;
-  /** PostgreSQL by COPY; MariaDB and SQLite by multi-row INSERTs (insert-creates.ts). */
+  /** Rows by COPY (PostgreSQL); else by multi-row INSERTs (insert-creates.ts). */
+  readonly copies: boolean;
+  /** The client the rows' values are encoded for (to-database-value.ts). */
   readonly dialect: DbClient;
   /** The database generates the keys (auto-increment): no row may give one, else every row must. */
   readonly generatesKeys: boolean;
@@ -59,8 +61,8 @@ export async function planCopy(
   ctx: CommandContext,
   collection: CollectionOverview,
 ): Promise<CopyPlan | undefined> {
-  const dialect = dialectOf(trx);
-  if (!BATCH_DIALECTS.has(dialect) || Number.isFinite(ctx.maxBatchMutation)) return undefined;
+  const { client: dialect, copiesRows: copies } = databaseDialectOf(trx);
+  if (Number.isFinite(ctx.maxBatchMutation)) return undefined;
   if (Object.keys(rulesOf(collection.collection)).length > 0) return undefined;
   for (const name of Object.keys(collection.fields)) {
     // Hashes are salted per item; a many-to-any value names its collection beside its key.
@@ -71,17 +73,15 @@ export async function planCopy(
   const generatesKeys = primary?.hasAutoIncrement === true;
   const hasMasked = Object.values(collection.fields).some(isMaskedField);
   const toKey = primary?.type === 'bigInteger' ? (value: number) => String(value) : (value: number) => value;
-  if (dialect !== 'pg') {
-    return { collection, dialect, generatesKeys, sequence: undefined, activitySequence: '', hasMasked, toKey };
+  if (!copies) {
+    return { collection, copies, dialect, generatesKeys, sequence: undefined, activitySequence: '', hasMasked, toKey };
   }
   const activitySequence = await serialSequence(trx, 'svc_activity', 'id');
   if (activitySequence === undefined) return undefined;
   const sequence = generatesKeys ? await serialSequence(trx, collection.collection, collection.primary) : undefined;
   if (generatesKeys && sequence === undefined) return undefined;
-  return { collection, dialect, generatesKeys, sequence, activitySequence, hasMasked, toKey };
+  return { collection, copies, dialect, generatesKeys, sequence, activitySequence, hasMasked, toKey };
 }
-
-const BATCH_DIALECTS: ReadonlySet<DbClient> = new Set<DbClient>(['pg', 'mysql', 'sqlite3']);
 
 /**
  * Steps 1–2 for each create of the batch (a refusal names its row), then whether COPY can

@@ -129,10 +129,9 @@ async function writeCopyOrCreateRows(
     await trx.raw(`SAVEPOINT ${SAVEPOINT}`);
     let keys: PrimaryKey[] | undefined;
     try {
-      keys =
-        plan.dialect === 'pg'
-          ? await writeCopy(trx, ctx, plan, prepared, now)
-          : await writeInserts(trx, ctx, plan, prepared, now);
+      keys = plan.copies
+        ? await writeCopy(trx, ctx, plan, prepared, now)
+        : await writeInserts(trx, ctx, plan, prepared, now);
     } catch {
       keys = undefined;
     }

@@ -134,9 +134,19 @@ function xmlElements(key: string, value: unknown): XmlNode[] {
 }
 
 function xmlContent(value: unknown): XmlNode[] {
-  if (value === null || value === undefined) return [{ '#text': 'null' }];
-  if (typeof value === 'object') return Object.entries(value).flatMap(([key, v]) => xmlElements(key, v));
-  return [{ '#text': xmlText(String(value)) }];
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).flatMap(([key, v]) => xmlElements(key, v));
+  }
+  if (
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    typeof value === 'bigint'
+  ) {
+    return [{ '#text': xmlText(String(value)) }];
+  }
+  // null and undefined (a row holds nothing else).
+  return [{ '#text': 'null' }];
 }
 
 /** A key `field` is written as `<field name="field">` too: every `<field>` then has its name. */

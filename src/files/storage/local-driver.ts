@@ -40,7 +40,9 @@ export class LocalStorageDriver implements StorageDriver {
     const stream = createReadStream(file, range === undefined ? {} : { start: range.start, end: range.end });
     // Fail here rather than mid-response when the file is missing.
     await new Promise<void>((resolveOpen, reject) => {
-      stream.once('open', () => resolveOpen());
+      stream.once('open', () => {
+        resolveOpen();
+      });
       stream.once('error', reject);
     });
     return stream;

@@ -190,9 +190,12 @@ function checkTransformation(transformation: Transformation, limits: Limits, whe
     throw fail(`at most ${limits.maxOperations} transforms (ASSETS_TRANSFORM_MAX_OPERATIONS)`);
   for (const operation of transforms) {
     const [name, ...args] = Array.isArray(operation) ? (operation as unknown[]) : [];
-    const check = typeof name === 'string' && Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
-    if (check === undefined) throw fail(`${where}: ${JSON.stringify(name ?? operation)} is not an operation allowed`);
-    if (!check(args)) throw fail(`${where}: the arguments of ${name} are out of range`);
+    const known = typeof name === 'string' && Object.hasOwn(OPERATIONS, name) ? name : undefined;
+    const check = known === undefined ? undefined : OPERATIONS[known];
+    if (known === undefined || check === undefined) {
+      throw fail(`${where}: ${JSON.stringify(name ?? operation)} is not an operation allowed`);
+    }
+    if (!check(args)) throw fail(`${where}: the arguments of ${known} are out of range`);
   }
   return transformation;
 }

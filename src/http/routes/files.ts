@@ -53,7 +53,10 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
 
   // Text parts are the fields of the files after them; each `file` part is one file.
   router.post('/', async (req, res, next) => {
-    if (!isMultipart(req)) return next();
+    if (!isMultipart(req)) {
+      next();
+      return;
+    }
     const { overview, collection, ctx, reply } = await context(req, 'create');
     const fields: Record<string, unknown> = {};
     const staged: StagedFile[] = [];
@@ -74,7 +77,10 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
   // Text parts before the `file` part update the row with the new content; a body without a
   // file part is a plain update. Parts after the file part are not read.
   router.patch('/:id', async (req, res, next) => {
-    if (!isMultipart(req)) return next();
+    if (!isMultipart(req)) {
+      next();
+      return;
+    }
     const { overview, collection, ctx, reply } = await context(req, 'update');
     const id = req.params['id'];
     const fields: Record<string, unknown> = {};

@@ -299,7 +299,9 @@ function readText(req: Request): Promise<string> {
     let text = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => resolve(text));
+    req.on('end', () => {
+      resolve(text);
+    });
     req.on('error', reject);
   });
 }

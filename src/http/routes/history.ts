@@ -3,6 +3,7 @@ import { historyOptions, readItemHistory, readRevisionDiff, readerOf } from '../
 import { InvalidQueryError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
 import { readContext } from '../read-context.js';
+import { requestParams } from '../request-pipeline.js';
 import type { ReadRouteDeps } from './items-read.js';
 
 /**
@@ -15,7 +16,7 @@ export function historyRoutes(deps: ReadRouteDeps): Router {
   router.get('/revisions/:id/diff', async (req, res) => {
     const ctx = await readContext(deps, req);
     const reader = await readerOf(deps, ctx.overview, req.accountability);
-    const { to } = req.query;
+    const { to } = requestParams(req);
     if (to !== undefined && typeof to !== 'string') throw new InvalidQueryError('"to" must be a revision id');
     res.json({ data: await readRevisionDiff(ctx, reader, req.params['id'], to) });
   });
@@ -23,7 +24,7 @@ export function historyRoutes(deps: ReadRouteDeps): Router {
   router.get('/items/:collection/:id/history', async (req, res) => {
     const ctx = await readContext(deps, req);
     const reader = await readerOf(deps, ctx.overview, req.accountability);
-    const options = historyOptions(ctx, req.query);
+    const options = historyOptions(ctx, requestParams(req));
     res.json({ data: await readItemHistory(ctx, reader, collectionParam(req), req.params['id'], options) });
   });
 

@@ -10,12 +10,14 @@ import { handleDelete } from '../../commands/delete.js';
 import type { CommandContext, DebugLog, Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
 import type { WriteAction } from '../../access/write-permissions.js';
 import { handleUpdate } from '../../commands/update.js';
+import { answerFields, createOne, updateOne } from '../../commands/one-statement.js';
 import type { Config } from '../../config/index.js';
 import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
 import { commandContext } from '../../commands/command-context.js';
 import { readWritten } from '../read-written.js';
-import { queryOfSearch } from '../../query/index.js';
+import type { Query } from '../../query/index.js';
+import { requestQuery } from '../request-pipeline.js';
 import type { Accountability } from '../../access/accountability.js';
 
 export interface ItemWriteDeps {
@@ -89,13 +91,12 @@ function collectionWriteRoutes(
   });
   const route = (write: ItemWrite) => async (req: Request, res: Response) => {
     const id = req.params['id'];
-    const search = new URL(req.originalUrl, 'http://localhost').search;
     const answer = await write(deps, {
       accountability: req.accountability,
       collection: nameOf(req),
       id: id === undefined ? undefined : String(id),
       body: req.body,
-      search,
+      query: () => requestQuery(req),
       path: req.originalUrl.split('?')[0] ?? req.path,
     });
     if (answer === undefined) res.status(204).end();
@@ -118,8 +119,11 @@ export interface ItemWriteRequest {
   readonly id: string | undefined;
   /** The parsed JSON body. */
   readonly body: unknown;
-  /** The query string (`?fields=...`), shaping what the answer re-reads. */
-  readonly search: string;
+  /**
+   * The query string's query (`?fields=...`), shaping what the answer re-reads: the request
+   * pipeline's parse step, asked for once the caller may write (request-pipeline.ts).
+   */
+  readonly query: () => Query;
   /** The path, for ROUTE_NOT_FOUND. */
   readonly path: string;
 }
@@ -134,8 +138,17 @@ export type ItemWrite = (deps: ItemWriteDeps, request: ItemWriteRequest) => Prom
 export const ITEM_WRITES = {
   POST: {
     collection: async (deps, request) => {
-      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false, action: 'create' });
+      const { collection, ctx, reply, query } = await target(deps, request, {
+        singletonRoute: false,
+        action: 'create',
+      });
       const body = request.body;
+      const answer = Array.isArray(body) ? undefined : answerFields(ctx, collection, query);
+      if (answer !== undefined) {
+        // One plain item answered from its own statement (commands/one-statement.ts).
+        const one = await createOne(ctx, collection.collection, requireItem(body), undefined, answer);
+        if (one !== undefined) return one.answer ?? reply([one.key], 'one');
+      }
       const items = Array.isArray(body) ? body : [requireItem(body)];
       const keys = await handleCreate(
         { kind: 'create', collection: collection.collection, data: items.map(requireItem) },
@@ -172,7 +185,22 @@ export const ITEM_WRITES = {
       return reply(keys, 'many');
     },
     item: async (deps, request) => {
-      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: false, action: 'update' });
+      const { collection, ctx, reply, query } = await target(deps, request, {
+        singletonRoute: false,
+        action: 'update',
+      });
+      const answer = answerFields(ctx, collection, query);
+      if (answer !== undefined) {
+        const one = await updateOne(
+          ctx,
+          collection.collection,
+          String(request.id),
+          requireItem(request.body),
+          {},
+          answer,
+        );
+        if (one !== undefined) return one.answer ?? reply([one.key], 'one');
+      }
       const keys = await handleUpdate(
         {
           kind: 'update',
@@ -223,10 +251,10 @@ async function target(
   // reference/routes.md: POST and /:id writes do not exist on a singleton.
   if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(request.path);
   // Parsed before writing: a malformed query string must not leave a write behind.
-  const query = queryOfSearch(request.search);
+  const query = request.query();
   const reply = (keys: readonly PrimaryKey[], shape: 'one' | 'many') =>
     readWritten(deps, request.accountability, overview, collection, keys, query, shape);
-  return { collection, ctx, reply };
+  return { collection, ctx, reply, query };
 }
 
 /**

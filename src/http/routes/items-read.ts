@@ -8,6 +8,7 @@ import type { Config } from '../../config/index.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
 import { readContext, requestQuery } from '../read-context.js';
+import { requestParams } from '../request-pipeline.js';
 import {
   isAggregateQuery,
   isUnlimited,
@@ -173,8 +174,7 @@ class ItemReads {
     const ctx = await readContext(this.deps, req);
     const reader = await readerOf(this.deps, ctx.overview, req.accountability);
     const query = requestQuery(req, undefined);
-    const asOf = req.query['as_of'];
-    const version = req.query['version'];
+    const { as_of: asOf, version } = requestParams(req);
     if (version !== undefined) {
       const key = parseVersionKey(version);
       res.json({ data: await readItemVersion(ctx, reader, collection, id, query, key) });

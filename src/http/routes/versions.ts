@@ -13,9 +13,9 @@ import {
   parsePromotion,
   parseNewVersion,
 } from '../../commands/versions.js';
-import { compareVersion, queryOfSearch, readItemVersion, readerOf } from '../../query/index.js';
+import { compareVersion, readItemVersion, readerOf } from '../../query/index.js';
 import { ForbiddenError } from '../../errors.js';
-import { readContext } from '../read-context.js';
+import { readContext, requestQuery } from '../read-context.js';
 import { readWritten } from '../read-written.js';
 import { readSelection, requireAllowed, requireItem, requireKey, type ItemWriteDeps } from './item-writes.js';
 
@@ -34,7 +34,7 @@ export function versionRoutes(deps: ItemWriteDeps): Router {
   };
   const reply = async (req: Request, keys: readonly PrimaryKey[], shape: 'one' | 'many') => {
     const overview = await deps.schema.getOverview();
-    const query = queryOfSearch(new URL(req.originalUrl, 'http://localhost').search);
+    const query = requestQuery(req);
     const collection = requireCollection(overview, VERSIONS_COLLECTION);
     return readWritten(deps, req.accountability, overview, collection, keys, query, shape);
   };
@@ -93,7 +93,7 @@ export function versionRoutes(deps: ItemWriteDeps): Router {
     const version = await handleSaveVersion(idOf(req), req.body, ctx);
     const read = await readContext(deps, req);
     const reader = await readerOf(deps, read.overview, req.accountability);
-    const query = queryOfSearch(new URL(req.originalUrl, 'http://localhost').search);
+    const query = requestQuery(req);
     try {
       res.json({ data: await readItemVersion(read, reader, version.collection, version.item, query, version.key) });
     } catch (error) {

@@ -155,9 +155,7 @@ class FilterBuilder {
     for (const [key, value] of Object.entries(filter)) {
       if (isLogicalOperator(key)) {
         if (!Array.isArray(value) || !value.every(isPlainObject)) throw new InvalidQueryError('Invalid filter object');
-        const group = value
-          .map((item) => this.level(collection, item as Filter))
-          .filter((c): c is Condition => c !== null);
+        const group = value.map((item) => this.level(collection, item)).filter((c): c is Condition => c !== null);
         if (group.length > 0) items.push({ kind: LOGICAL_OPERATORS[key], items: group });
         continue;
       }

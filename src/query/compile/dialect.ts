@@ -25,6 +25,16 @@ export interface Dialect {
    */
   readonly insertsThroughWith: boolean;
   /**
+   * A read-only transaction reads a statement's rows batch by batch through a server-side
+   * cursor (DECLARE ... CURSOR, PostgreSQL); otherwise unlimited reads go statement by statement.
+   */
+  readonly hasCursors: boolean;
+  /**
+   * A WHERE condition true when the JSON object in `column` (quoted) has the key bound as its
+   * one `?` (even with a null value), and that binding for `key`.
+   */
+  jsonHasKey(column: string, key: string): [sql: string, bindings: string[]];
+  /**
    * How an o2m list aggregates: `inline` = the aggregate orders and limits itself
    * (JSON_ARRAYAGG(... ORDER BY ... LIMIT), MySQL/MariaDB, whose derived tables cannot see the
    * parent row); `derived` = over a derived table that applies the window first.

@@ -32,7 +32,7 @@ export async function requireHistoryReadable(
   const journal = await ctx
     .db('svc_activity')
     .where({ collection, item: storedKey(target, key) })
-    .first('id');
+    .first<{ id: number } | undefined>('id');
   if (journal === undefined) throw new ForbiddenError();
   return target;
 }

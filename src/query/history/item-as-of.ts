@@ -120,7 +120,7 @@ async function lastData(
     .where({ 'a.collection': collection, 'a.item': item, 'a.action': 'delete' })
     .where('a.id', '>', Number(last.activity))
     .modify(cutoff)
-    .first('a.id');
+    .first<{ id: number } | undefined>('a.id');
   return deleted === undefined ? revisionValues(last.data) : undefined;
 }
 

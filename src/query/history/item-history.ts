@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { FULL_READ_ACCESS, canReadCollection } from '../../access/read-access.js';
 import { dialectOf } from '../../db/index.js';
+import { dialectFor } from '../compile/dialect-for.js';
 import { ForbiddenError, InvalidQueryError } from '../../errors.js';
 import { readItemsByKeys } from '../read-items.js';
 import type { ReadContext, Reader } from '../read-context.js';
@@ -81,11 +82,8 @@ export async function readItemHistory(
 
 /** A WHERE clause true when the revision's delta has the key `field` (even with a null value). */
 function deltaHasField(db: Knex | Knex.Transaction, field: string): [string, string[]] {
-  const dialect = dialectOf(db as Knex);
-  if (dialect === 'pg') return ['jsonb_exists(cast("delta" as jsonb), ?)', [field]];
-  const path = `$."${field}"`;
-  if (dialect === 'mysql') return ["json_contains_path(`delta`, 'one', ?)", [path]];
-  return ['json_type("delta", ?) is not null', [path]];
+  const dialect = dialectFor(dialectOf(db as Knex));
+  return dialect.jsonHasKey(dialect.quoteId('delta'), field);
 }
 
 /** Revisions per page at most when QUERY_LIMIT_MAX is unlimited. */

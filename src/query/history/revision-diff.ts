@@ -100,7 +100,7 @@ async function readRevision(ctx: ReadContext, reader: Reader, id: string): Promi
   const line = await ctx
     .db('svc_revisions')
     .where({ id: Number(id) })
-    .first<{ version: string | null }>('version');
+    .first<{ version: string | null } | undefined>('version');
   return {
     version: line?.version ?? null,
     id: Number(row['id']),

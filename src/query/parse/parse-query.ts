@@ -36,7 +36,7 @@ const QS_OPTIONS: qs.IParseOptions = { depth: 64, arrayLimit: 1000, parameterLim
 
 /** The raw parameters of a query string (`?a=1&b[c]=2`, with or without the `?`). */
 export function parseQueryString(search: string): RawParams {
-  return qs.parse(search.startsWith('?') ? search.slice(1) : search, QS_OPTIONS) as RawParams;
+  return qs.parse(search.startsWith('?') ? search.slice(1) : search, QS_OPTIONS);
 }
 
 /** Query strings longer than this are parsed every time (clients repeat short ones). */
@@ -133,7 +133,7 @@ function normalizeFilter(filter: Readonly<Record<string, unknown>>): Filter {
       setOwn(
         out,
         key,
-        items.map((item) => normalizeFilter(item as Readonly<Record<string, unknown>>)),
+        items.map((item) => normalizeFilter(item)),
       );
     } else if (isPlainObject(value) && asArray(value) === undefined) {
       setOwn(out, key, normalizeFilter(value));

@@ -12,7 +12,7 @@ export function isPlainObject(value: unknown): value is Readonly<Record<string, 
  * with numeric keys; those count as arrays too. Anything else is undefined.
  */
 export function asArray(value: unknown): readonly unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as readonly unknown[];
   if (!isPlainObject(value)) return undefined;
   const keys = Object.keys(value);
   if (keys.length === 0 || !keys.every((k) => /^\d+$/.test(k))) return undefined;

@@ -60,6 +60,11 @@ describeEachDatabase('http: reads answered before Express equal Express answers'
     ['/items/articles?fields=id', { Authorization: 'Bearer not-a-token' }],
     [`/items/articles?fields=id&access_token=${TEST_ADMIN.token}`, {}],
     [`/items/articles?fields=id&access_token=${TEST_ADMIN.token}`, admin],
+    // The one authenticate step (request-pipeline.ts): an encoded query token, the session cookie.
+    [`/items/articles?fields=id&access%5Ftoken=${TEST_ADMIN.token}`, {}],
+    ['/items/articles?fields=id,secret', { Cookie: `svc_session_token=${TEST_ADMIN.token}` }],
+    ['/items/articles?fields=id', { Cookie: 'svc_session_token=not-a-token' }],
+    ['/items/articles/1?fields=id&as%5Fof=2000-01-01T00:00:00Z', admin],
     ['/items/articles?fields=id', { ...admin, 'If-None-Match': 'W/"nothing"' }],
     ['/items/articles?fields=id', { ...admin, 'X-Forwarded-For': '203.0.113.7' }],
   ];

@@ -43,6 +43,8 @@ export const mysqlDialect: Dialect = {
   sortsNullablePathsInDerivedRoot: true,
   writesJsonOutput: false,
   insertsThroughWith: false,
+  hasCursors: false,
+  jsonHasKey: (column, key) => [`json_contains_path(${column}, 'one', ?)`, [`$."${key}"`]],
   listAggregation: 'inline',
   jsonListFunction: 'json_arrayagg',
   listElement: (w, column) => column(w),

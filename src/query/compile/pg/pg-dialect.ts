@@ -40,6 +40,8 @@ export const pgDialect: Dialect = {
   sortsNullablePathsInDerivedRoot: false,
   writesJsonOutput: true,
   insertsThroughWith: true,
+  hasCursors: true,
+  jsonHasKey: (column, key) => [`jsonb_exists(cast(${column} as jsonb), ?)`, [key]],
   listAggregation: 'derived',
   jsonListFunction: 'json_agg',
   listElement: (w, column) => column(w),

@@ -57,6 +57,8 @@ export const sqliteDialect: Dialect = {
   sortsNullablePathsInDerivedRoot: false,
   writesJsonOutput: false,
   insertsThroughWith: false,
+  hasCursors: false,
+  jsonHasKey: (column, key) => [`json_type(${column}, ?) is not null`, [`$."${key}"`]],
   listAggregation: 'derived',
   jsonListFunction: 'json_group_array',
   listElement(w, column, isTuple) {

@@ -1,0 +1,132 @@
+import {
+  InvalidForeignKeyError,
+  NotNullViolationError,
+  RecordNotUniqueError,
+  ValueOutOfRangeError,
+  ValueTooLongError,
+  type ServiceError,
+} from '../../errors.js';
+import type { BadInput, DatabaseDialect, DriverError, StatementTarget } from './types.js';
+
+/** Errnos of refused values. */
+const BAD_INPUT: Readonly<Record<number, BadInput>> = {
+  1264: 'out of range', // ER_WARN_DATA_OUT_OF_RANGE
+  1690: 'out of range', // ER_DATA_OUT_OF_RANGE (BIGINT UNSIGNED value is out of range)
+  1292: 'wrong form', // ER_TRUNCATED_WRONG_VALUE
+  1265: 'wrong form', // WARN_DATA_TRUNCATED
+  1367: 'wrong form', // ER_ILLEGAL_VALUE_FOR_TYPE
+  1411: 'wrong form', // ER_WRONG_VALUE_FOR_TYPE
+  1139: 'wrong form', // ER_REGEXP_ERROR
+  3140: 'wrong form', // ER_INVALID_JSON_TEXT
+  4038: 'wrong form', // ER_JSON_SYNTAX (MariaDB)
+  1366: 'wrong form', // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: incorrect integer / string value
+  1118: 'too large', // ER_TOO_BIG_ROWSIZE
+  1153: 'too large', // ER_NET_PACKET_TOO_LARGE
+  1301: 'too large', // ER_WARN_ALLOWED_PACKET_OVERFLOWED
+};
+
+const ER_DUP_ENTRY = 1062;
+const ER_BAD_NULL_ERROR = 1048;
+const ER_NO_DEFAULT_FOR_FIELD = 1364;
+const ER_DATA_TOO_LONG = 1406;
+const ER_WARN_DATA_OUT_OF_RANGE = 1264;
+const ER_ROW_IS_REFERENCED_2 = 1451;
+const ER_NO_REFERENCED_ROW_2 = 1452;
+/** A unique key or index over a TEXT/BLOB column needs a prefix length (MariaDB hashes it). */
+const ER_BLOB_KEY_WITHOUT_LENGTH = 1170;
+/** A key another table's foreign key needs. */
+const ER_DROP_INDEX_FK = 1553;
+
+/** Errnos of a stored value the new column type can't hold. */
+const CONVERSION_ERRNOS: ReadonlySet<unknown> = new Set([
+  1265, // ER_WARN_DATA_TRUNCATED: Data truncated for column
+  1292, // ER_TRUNCATED_WRONG_VALUE: Truncated incorrect INTEGER value
+  1366, // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: Incorrect integer value
+]);
+
+/** MariaDB 10.11 / MySQL 8, by errno: DDL commits implicitly, InnoDB indexes foreign keys. */
+export const mysqlDatabase: DatabaseDialect = {
+  client: 'mysql',
+  engine: 'MariaDB/MySQL',
+  vendor: 'mysql',
+  rawRows: (result) => (result as [Record<string, unknown>[], unknown])[0],
+  constraintError,
+  badInput: ({ errno }) => (typeof errno === 'number' ? BAD_INPUT[errno] : undefined),
+  namesFailingForeignKey: true,
+  timestampValue: (date) => date,
+  refusesNul: false,
+  insertKeys: 'insert-id',
+  returnsStoredKeys: false,
+  maxInsertRows: Infinity,
+  insertsMixedColumns: true,
+  insertsRecordset: false,
+  sequencesLagGivenKeys: false,
+  copiesRows: false,
+  schemaChanges: 'undo',
+  async withMigrationLock(trx, lock, run) {
+    await trx.raw('SELECT GET_LOCK(?, 60) AS got', [lock.name]);
+    try {
+      return await run();
+    } finally {
+      await trx.raw('SELECT RELEASE_LOCK(?)', [lock.name]);
+    }
+  },
+  columnComments: true,
+  indexesForeignKeys: true,
+  autoIncrementKey: (table, name, isBig) =>
+    table.specificType(name, `${isBig ? 'bigint' : 'int'} not null auto_increment primary key`),
+  // knex writes float(8,2).
+  floatColumn: (table, name) => table.specificType(name, 'float'),
+  decimalColumn: (table, name, precision, scale) => table.decimal(name, precision, scale),
+  dateTimeColumn: (table, name) => table.datetime(name),
+  timestampColumn: (table, name) => table.timestamp(name, { useTz: true }),
+  addsRequiredColumns: true,
+  convertsChangedTypes: true,
+  textLengthSql: 'char_length(??)',
+  isConversionError: ({ errno }) => CONVERSION_ERRNOS.has(errno),
+  isDependencyError: ({ errno }) => errno === ER_DROP_INDEX_FK,
+  isUnindexableKeyError: ({ errno }) => errno === ER_BLOB_KEY_WITHOUT_LENGTH,
+  isEmbedded: false,
+  defaultPort: 3306,
+  takesConnectionString: false,
+  createCommand(db) {
+    const port = db.port === undefined ? '' : ` -P ${db.port}`;
+    const user = db.user === undefined ? '' : ` -u ${db.user}`;
+    return `\`mysql -h ${db.host ?? '127.0.0.1'}${port}${user} -p -e 'CREATE DATABASE ${db.database ?? 'svc'}'\``;
+  },
+};
+
+function constraintError(error: DriverError, target: StatementTarget): ServiceError | undefined {
+  const message = typeof error.sqlMessage === 'string' ? error.sqlMessage : String(error.message ?? '');
+  const { collection } = target;
+  const quoted = (pattern: RegExp): string | null => pattern.exec(message)?.[1] ?? null;
+  switch (error.errno) {
+    case ER_DUP_ENTRY:
+      // `Duplicate entry 'a' for key 'articles_slug_unique'` (MySQL 8: 'articles.articles_slug_unique')
+      return new RecordNotUniqueError({ collection, field: fieldOfUniqueKey(quoted(/for key '([^']+)'$/), target) });
+    case ER_BAD_NULL_ERROR:
+      return new NotNullViolationError({ collection, field: quoted(/^Column '([^']+)'/) });
+    case ER_NO_DEFAULT_FOR_FIELD:
+      return new NotNullViolationError({ collection, field: quoted(/^Field '([^']+)'/) });
+    case ER_DATA_TOO_LONG:
+      return new ValueTooLongError({ collection, field: quoted(/for column '([^']+)'/) });
+    case ER_WARN_DATA_OUT_OF_RANGE:
+      return new ValueOutOfRangeError({ collection, field: quoted(/for column '([^']+)'/) });
+    case ER_NO_REFERENCED_ROW_2:
+      return new InvalidForeignKeyError({ collection, field: quoted(/FOREIGN KEY \(`([^`]+)`\)/) });
+    case ER_ROW_IS_REFERENCED_2:
+      return new InvalidForeignKeyError({ collection, field: null });
+    default:
+      return undefined;
+  }
+}
+
+/** The field behind a unique index name: `PRIMARY`, `<table>_<field>_unique` or `<field>`. */
+function fieldOfUniqueKey(key: string | null, target: StatementTarget): string | null {
+  if (key === null) return null;
+  const name = key.includes('.') ? key.slice(key.lastIndexOf('.') + 1) : key;
+  if (name === 'PRIMARY') return target.primaryKey ?? null;
+  const prefix = `${target.collection}_`;
+  const withoutPrefix = name.startsWith(prefix) ? name.slice(prefix.length) : name;
+  return withoutPrefix.endsWith('_unique') ? withoutPrefix.slice(0, -'_unique'.length) : withoutPrefix;
+}

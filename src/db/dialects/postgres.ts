@@ -1,0 +1,100 @@
+import {
+  InvalidForeignKeyError,
+  NotNullViolationError,
+  RecordNotUniqueError,
+  ValueOutOfRangeError,
+  ValueTooLongError,
+  type ServiceError,
+} from '../../errors.js';
+import type { BadInput, DatabaseDialect, DriverError, StatementTarget } from './types.js';
+
+/** SQLSTATEs of class 22 (data exception) and 54 (program limit) by what they mean. */
+const BAD_INPUT: Readonly<Record<string, BadInput>> = {
+  '22003': 'out of range', // numeric_value_out_of_range
+  '22008': 'out of range', // datetime_field_overflow
+  '22P02': 'wrong form', // invalid_text_representation (also a lone surrogate in json)
+  '22007': 'wrong form', // invalid_datetime_format
+  '22023': 'wrong form', // invalid_parameter_value
+  '2201B': 'wrong form', // invalid_regular_expression
+  '22025': 'wrong form', // invalid_escape_sequence
+  '22019': 'wrong form', // invalid_escape_character
+  '22021': 'unstorable text', // character_not_in_repertoire: NUL in text
+  '22P05': 'unstorable text', // untranslatable_character: \u0000 in json
+  '54000': 'too large', // program_limit_exceeded: an index row or a value too big
+  '54001': 'too large', // statement_too_complex
+};
+
+/** dependent_objects_still_exist: a key another table's foreign key needs. */
+const DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
+
+/** PostgreSQL, by SQLSTATE: transactional DDL, RETURNING in row order, sequences to move. */
+export const postgresDatabase: DatabaseDialect = {
+  client: 'pg',
+  engine: 'PostgreSQL',
+  vendor: 'postgres',
+  rawRows: (result) => (result as { rows: Record<string, unknown>[] }).rows,
+  constraintError,
+  badInput: ({ code }) => (typeof code === 'string' ? BAD_INPUT[code] : undefined),
+  namesFailingForeignKey: true,
+  timestampValue: (date) => date,
+  refusesNul: true,
+  insertKeys: 'returning',
+  returnsStoredKeys: true,
+  maxInsertRows: Infinity,
+  insertsMixedColumns: true,
+  insertsRecordset: true,
+  sequencesLagGivenKeys: true,
+  copiesRows: true,
+  schemaChanges: 'transaction',
+  async withMigrationLock(trx, lock, run) {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [lock.key]);
+    return run();
+  },
+  columnComments: true,
+  indexesForeignKeys: false,
+  autoIncrementKey: (table, name, isBig) =>
+    isBig ? table.bigIncrements(name, { primaryKey: true }) : table.increments(name, { primaryKey: true }),
+  floatColumn: (table, name) => table.float(name),
+  decimalColumn: (table, name, precision, scale) => table.decimal(name, precision, scale),
+  dateTimeColumn: (table, name) => table.timestamp(name, { useTz: false }),
+  timestampColumn: (table, name) => table.timestamp(name, { useTz: true }),
+  addsRequiredColumns: true,
+  convertsChangedTypes: true,
+  textLengthSql: 'length(cast(?? as text))',
+  // SQLSTATE class 22, data exception: invalid text representation, datetime format, ...
+  isConversionError: ({ code }) => typeof code === 'string' && code.startsWith('22'),
+  isDependencyError: ({ code }) => code === DEPENDENT_OBJECTS_STILL_EXIST,
+  isUnindexableKeyError: () => false,
+  isEmbedded: false,
+  defaultPort: 5432,
+  takesConnectionString: true,
+  createCommand(db) {
+    const port = db.port === undefined ? '' : ` -p ${db.port}`;
+    const user = db.user === undefined ? '' : ` -U ${db.user}`;
+    return `\`createdb -h ${db.host ?? '127.0.0.1'}${port}${user} ${db.database ?? 'svc'}\``;
+  },
+};
+
+function constraintError(error: DriverError, target: StatementTarget): ServiceError | undefined {
+  const collection = typeof error.table === 'string' ? error.table : target.collection;
+  const detail = typeof error.detail === 'string' ? error.detail : '';
+  // detail: `Key (slug)=(a) already exists.` / `Key (author)=(5) is not present in table "users".`
+  const keyColumn = /^Key \(([^,)]+)\)=/.exec(detail)?.[1]?.replace(/^"|"$/g, '') ?? null;
+  switch (error.code) {
+    case '23505':
+      return new RecordNotUniqueError({ collection, field: keyColumn });
+    case '23502':
+      return new NotNullViolationError({ collection, field: typeof error.column === 'string' ? error.column : null });
+    case '23503':
+      // Deleting a still referenced row names the referenced key, not a column of `collection`.
+      return /is still referenced/.test(detail)
+        ? new InvalidForeignKeyError({ collection: target.collection, field: null })
+        : new InvalidForeignKeyError({ collection, field: keyColumn });
+    case '22001':
+      return new ValueTooLongError({ collection: target.collection, field: null });
+    case '22003':
+      return new ValueOutOfRangeError({ collection: target.collection, field: null });
+    default:
+      return undefined;
+  }
+}

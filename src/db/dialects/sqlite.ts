@@ -1,0 +1,77 @@
+import {
+  InvalidForeignKeyError,
+  NotNullViolationError,
+  RecordNotUniqueError,
+  type ServiceError,
+} from '../../errors.js';
+import type { BadInput, DatabaseDialect, DriverError, StatementTarget } from './types.js';
+
+/** Result codes of refused values. */
+const BAD_INPUT: Readonly<Record<string, BadInput>> = {
+  SQLITE_MISMATCH: 'wrong form',
+  SQLITE_TOOBIG: 'too large',
+  SQLITE_RANGE: 'out of range',
+};
+
+/** SQLite (better-sqlite3), by extended result code: a file, declared types kept as written. */
+export const sqliteDatabase: DatabaseDialect = {
+  client: 'sqlite3',
+  engine: 'SQLite',
+  vendor: 'sqlite',
+  rawRows: (result) => result as Record<string, unknown>[],
+  constraintError,
+  badInput: ({ code }) => (typeof code === 'string' ? BAD_INPUT[code] : undefined),
+  namesFailingForeignKey: false,
+  timestampValue: (date) => date.toISOString().replace('T', ' ').replace('Z', ''),
+  refusesNul: false,
+  insertKeys: 'returning',
+  returnsStoredKeys: false,
+  maxInsertRows: 500,
+  insertsMixedColumns: false,
+  insertsRecordset: false,
+  sequencesLagGivenKeys: false,
+  copiesRows: false,
+  schemaChanges: 'foreign-keys-off',
+  // One writer at a time: the migration's transaction is the lock.
+  withMigrationLock: (_trx, _lock, run) => run(),
+  columnComments: false,
+  indexesForeignKeys: false,
+  // INTEGER PRIMARY KEY is the 64-bit rowid whatever the declared size.
+  autoIncrementKey: (table, name) => table.increments(name, { primaryKey: true }),
+  floatColumn: (table, name) => table.float(name),
+  // Declared types SQLite would otherwise lose, so introspection reads them back.
+  decimalColumn: (table, name, precision, scale) => table.specificType(name, `decimal(${precision}, ${scale})`),
+  dateTimeColumn: (table, name) => table.datetime(name),
+  timestampColumn: (table, name) => table.specificType(name, 'timestamp'),
+  addsRequiredColumns: false,
+  convertsChangedTypes: false,
+  textLengthSql: 'length(??)',
+  // A changed column type converts nothing (catalog/ddl/schema-errors.ts assertSqliteConverted).
+  isConversionError: () => false,
+  isDependencyError: () => false,
+  isUnindexableKeyError: () => false,
+  isEmbedded: true,
+  defaultPort: 0,
+  takesConnectionString: false,
+  createCommand: (db) => `(SQLite creates ${db.filename} itself)`,
+};
+
+function constraintError(error: DriverError, target: StatementTarget): ServiceError | undefined {
+  const message = String(error.message ?? '');
+  // `UNIQUE constraint failed: articles.slug` / `NOT NULL constraint failed: articles.title`
+  const column = /constraint failed: ([^.\s]+)\.([^\s,]+)/.exec(message);
+  const collection = column?.[1] ?? target.collection;
+  const field = column?.[2] ?? null;
+  switch (error.code) {
+    case 'SQLITE_CONSTRAINT_UNIQUE':
+    case 'SQLITE_CONSTRAINT_PRIMARYKEY':
+      return new RecordNotUniqueError({ collection, field });
+    case 'SQLITE_CONSTRAINT_NOTNULL':
+      return new NotNullViolationError({ collection, field });
+    case 'SQLITE_CONSTRAINT_FOREIGNKEY':
+      // SQLite does not say which foreign key failed.
+      return new InvalidForeignKeyError({ collection: target.collection, field: null });
+    default:
+      return undefined;
+  }
+}

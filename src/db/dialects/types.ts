@@ -1,0 +1,129 @@
+import type { Knex } from 'knex';
+import type { DbConfig } from '../../config/index.js';
+import type { DbClient } from '../../db-client.js';
+import type { ServiceError } from '../../errors.js';
+
+/** The driver error fields the dialects read (pg, mysql2 and better-sqlite3 together). */
+export interface DriverError {
+  readonly code?: unknown;
+  readonly errno?: unknown;
+  readonly message?: unknown;
+  readonly sqlMessage?: unknown;
+  readonly table?: unknown;
+  readonly column?: unknown;
+  readonly detail?: unknown;
+}
+
+/** What the statement was writing: the errors of some dialects do not name the table. */
+export interface StatementTarget {
+  /** The collection (table) the failing statement wrote to. */
+  readonly collection: string;
+  /** Its primary key field: MySQL names a duplicate primary key only as `PRIMARY`. */
+  readonly primaryKey?: string;
+}
+
+/**
+ * What a statement failed on when the database refused a value the caller sent (as opposed
+ * to a fault of the service): a number out of range, text in the wrong form or that cannot
+ * be stored, a value too large for the database.
+ */
+export type BadInput = 'out of range' | 'wrong form' | 'unstorable text' | 'too large';
+
+/** The table builders a column is added with (create or alter). */
+export type TableBuilder = Knex.CreateTableBuilder | Knex.AlterTableBuilder;
+
+/** How schema snapshots name the database (`vendor`). */
+export type Vendor = 'postgres' | 'mysql' | 'sqlite';
+
+/**
+ * What differs between PostgreSQL, MariaDB/MySQL and SQLite below the query compiler (which has
+ * its own, query/compile/dialect.ts): driver answers and error codes, inserts, DDL, and how a
+ * failed connection is explained. db/ and catalog/ ask these questions and never branch on the
+ * client's name; `databaseDialect(client)` (dialects/index.ts) finds the one of a DB_CLIENT.
+ */
+export interface DatabaseDialect {
+  readonly client: DbClient;
+  /** The database's name in messages to operators. */
+  readonly engine: string;
+  readonly vendor: Vendor;
+
+  /** The rows of a knex `raw()` result, whatever shape the driver answers in. */
+  rawRows(result: unknown): Record<string, unknown>[];
+  /** A constraint violation (unique, not null, foreign key, too long, out of range) as the reference's error. */
+  constraintError(error: DriverError, target: StatementTarget): ServiceError | undefined;
+  /** The kind of refused value behind a driver error, or undefined for any other failure. */
+  badInput(error: DriverError): BadInput | undefined;
+  /** A foreign key violation names its column (SQLite's does not: db/write-statement.ts finds it). */
+  readonly namesFailingForeignKey: boolean;
+  /**
+   * A moment as the database stores it: a Date (the MySQL connection talks UTC), or SQLite's
+   * UTC text `YYYY-MM-DD HH:MM:SS.SSS`, the form of its CURRENT_TIMESTAMP (text order is time order).
+   */
+  timestampValue(date: Date): Date | string;
+  /** Text columns refuse NUL (PostgreSQL); every database refuses lone surrogates. */
+  readonly refusesNul: boolean;
+
+  /**
+   * How an insert gives its generated keys: `returning` (knex's RETURNING), `insert-id`
+   * (MySQL: knex has no RETURNING; one generated key is the statement's insert id, more need
+   * MariaDB's own `returning`).
+   */
+  readonly insertKeys: 'returning' | 'insert-id';
+  /** RETURNING answers a given key as stored, typed by its column (PostgreSQL), not as given. */
+  readonly returnsStoredKeys: boolean;
+  /** Rows one multi-row insert takes at most (SQLite: knex's compound SELECT of 500 terms). */
+  readonly maxInsertRows: number;
+  /** One insert takes rows of different columns (the missing ones written as DEFAULT). */
+  readonly insertsMixedColumns: boolean;
+  /** Many rows go as one bound JSON recordset (json_populate_recordset) rather than VALUES. */
+  readonly insertsRecordset: boolean;
+  /** Sequences stay behind keys given explicitly to an auto-increment column (db/serial-sequences.ts). */
+  readonly sequencesLagGivenKeys: boolean;
+  /** Rows load by COPY FROM STDIN (db/copy-rows.ts: imports). */
+  readonly copiesRows: boolean;
+
+  /**
+   * How a schema change is all or nothing: `transaction` (DDL is transactional), `foreign-keys-off`
+   * (foreign keys off around the rebuild), `undo` (DDL commits implicitly: each statement
+   * records its undo).
+   */
+  readonly schemaChanges: 'transaction' | 'foreign-keys-off' | 'undo';
+  /** Runs `run` in `trx` holding the migrations' lock (named `name`, or numbered `key`). */
+  withMigrationLock<T>(
+    trx: Knex.Transaction,
+    lock: { readonly name: string; readonly key: number },
+    run: () => Promise<T>,
+  ): Promise<T>;
+  /** Columns take comments. */
+  readonly columnComments: boolean;
+  /** Every foreign key column has an index the database made and keeps (InnoDB). */
+  readonly indexesForeignKeys: boolean;
+  /** An auto-increment primary key column, signed (MySQL: knex would write it unsigned). */
+  autoIncrementKey(table: TableBuilder, name: string, isBig: boolean): Knex.ColumnBuilder;
+  /** The columns whose spelling differs: introspection must read the same API type back. */
+  floatColumn(table: TableBuilder, name: string): Knex.ColumnBuilder;
+  decimalColumn(table: TableBuilder, name: string, precision: number, scale: number): Knex.ColumnBuilder;
+  dateTimeColumn(table: TableBuilder, name: string): Knex.ColumnBuilder;
+  timestampColumn(table: TableBuilder, name: string): Knex.ColumnBuilder;
+  /** A NOT NULL column without a default can be added in one step (SQLite: nullable, then tightened). */
+  readonly addsRequiredColumns: boolean;
+  /** A column's changed type converts (or refuses) its stored values (SQLite keeps them as they are). */
+  readonly convertsChangedTypes: boolean;
+  /** SQL of a value's length in characters, the column as `??`. */
+  readonly textLengthSql: string;
+  /** A stored value the new column type cannot take (an ALTER's failure). */
+  isConversionError(error: DriverError): boolean;
+  /** A key another table's foreign key needs (an ALTER or DROP's failure). */
+  isDependencyError(error: DriverError): boolean;
+  /** A unique key or index over a TEXT/BLOB column without a prefix length (MySQL). */
+  isUnindexableKeyError(error: DriverError): boolean;
+
+  /** The database is a file opened in-process (no host, port or login). */
+  readonly isEmbedded: boolean;
+  /** The server's port when DB_PORT is unset. */
+  readonly defaultPort: number;
+  /** DB_CONNECTION_STRING names the host and port. */
+  readonly takesConnectionString: boolean;
+  /** The shell command that creates `db`'s database. */
+  createCommand(db: DbConfig): string;
+}
