@@ -41,21 +41,20 @@ export async function writeInserts(
     }
     start = end;
   }
-  return afterCreates(trx, ctx, plan, keys, () => journalInserts(trx, ctx, plan, prepared, keys, now));
+  // The same user, time and origin for every row of the batch: converted once.
+  const activity = activityRow('create', collection.collection, 0, ctx.accountability, now, plan.dialect);
+  return afterCreates(trx, ctx, plan, keys, () => journalInserts(trx, activity, plan, prepared, keys));
 }
 
 /** One svc_activity row per item, and for accountability `all` its revision (snapshot = delta). */
 async function journalInserts(
   trx: Knex.Transaction,
-  ctx: CommandContext,
+  activity: Readonly<Record<string, unknown>>,
   plan: CopyPlan,
   prepared: PreparedCopy,
   keys: readonly PrimaryKey[],
-  now: Date,
 ): Promise<void> {
   const { collection } = plan;
-  // The same user, time and origin for every row of the batch: converted once.
-  const activity = activityRow('create', collection.collection, 0, ctx.accountability, now, plan.dialect);
   const fixed = ACTIVITY_COLUMNS.slice(0, -1).map((column) => activity[column]);
   const activityValues = keys.map((key) => [...fixed, String(key)]);
   const ids = await insertRows(trx, 'svc_activity', ACTIVITY_COLUMNS, activityValues, 'id');
