@@ -4,9 +4,14 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { finished } from 'node:stream/promises';
 import { pgDateText } from './insert-returning-keys.js';
 
+/** Characters per write: a text past ~128 KB lives in V8's large-object space until a full GC. */
+const CHUNK_CHARS = 32_000;
+
 /**
  * PostgreSQL's COPY ... FROM STDIN (text format) inside a knex transaction: rows written as
- * one tab-separated text per call, no bound parameters, no statement to parse per row.
+ * tab-separated lines, no bound parameters, no statement to parse per row. The lines go in
+ * chunks of a few KB, not one text per batch: a batch's text (hundreds of KB) would go to the
+ * large-object space and stay there as garbage until a full GC (issue 13, flat memory).
  * Callers encode each value with {@link copyText} first; a value it cannot carry exactly
  * (undefined answer) means the rows go another way.
  */
@@ -14,13 +19,21 @@ export async function copyRows(
   trx: Knex.Transaction,
   table: string,
   columns: readonly string[],
-  lines: string,
+  lines: readonly string[],
 ): Promise<void> {
   // A transaction's client hands out the transaction's own connection (knex, makeTxClient).
   const connection = (await trx.client.acquireConnection()) as pg.PoolClient;
   const list = columns.map(quoteIdentifier).join(', ');
   const stream = connection.query(copyFrom(`copy ${quoteIdentifier(table)} (${list}) from stdin`));
-  stream.end(lines);
+  let chunk = '';
+  for (const line of lines) {
+    chunk += `${line}\n`;
+    if (chunk.length >= CHUNK_CHARS) {
+      stream.write(chunk);
+      chunk = '';
+    }
+  }
+  stream.end(chunk);
   await finished(stream);
 }
 

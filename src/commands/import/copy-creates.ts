@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { getFieldRelation } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
+import type { DbClient } from '../../db-client.js';
 import { databaseDialectOf } from '../../db/dialects/index.js';
 import { copyRows, copyText, nextValues, serialSequence } from '../../db/copy-rows.js';
 import { noteCreated } from '../change-set.js';
@@ -31,8 +32,15 @@ const REVISION_COLUMNS = ['activity', 'collection', 'item', 'data', 'delta', 'pa
  */
 export interface CopyPlan {
   readonly collection: CollectionOverview;
-  /** The table's key sequence; undefined: every row must give its key. */
+  /** Rows by COPY (PostgreSQL); else by multi-row INSERTs (insert-creates.ts). */
+  readonly copies: boolean;
+  /** The client the rows' values are encoded for (to-database-value.ts). */
+  readonly dialect: DbClient;
+  /** The database generates the keys (auto-increment): no row may give one, else every row must. */
+  readonly generatesKeys: boolean;
+  /** PostgreSQL: the table's key sequence when it generates them. */
   readonly sequence: string | undefined;
+  /** PostgreSQL: svc_activity's id sequence ('' elsewhere: ids come back by RETURNING). */
   readonly activitySequence: string;
   /** Some field is masked in revisions (mask.ts); without one the item is recorded as it is. */
   readonly hasMasked: boolean;
@@ -47,30 +55,32 @@ export interface PreparedCopy {
   readonly written: readonly Record<string, unknown>[];
 }
 
-/** The plan of an import into `collection`, or undefined where COPY does not apply. */
+/** The plan of an import into `collection`, or undefined where no batch path applies. */
 export async function planCopy(
   trx: Knex.Transaction,
   ctx: CommandContext,
   collection: CollectionOverview,
 ): Promise<CopyPlan | undefined> {
-  if (!databaseDialectOf(trx).copiesRows || Number.isFinite(ctx.maxBatchMutation)) return undefined;
+  const { client: dialect, copiesRows: copies } = databaseDialectOf(trx);
+  if (Number.isFinite(ctx.maxBatchMutation)) return undefined;
   if (Object.keys(rulesOf(collection.collection)).length > 0) return undefined;
   for (const name of Object.keys(collection.fields)) {
     // Hashes are salted per item; a many-to-any value names its collection beside its key.
     if (isHashField(collection, name)) return undefined;
     if (getFieldRelation(ctx.overview, collection.collection, name)?.kind === 'a2o') return undefined;
   }
+  const primary = collection.fields[collection.primary];
+  const generatesKeys = primary?.hasAutoIncrement === true;
+  const hasMasked = Object.values(collection.fields).some(isMaskedField);
+  const toKey = primary?.type === 'bigInteger' ? (value: number) => String(value) : (value: number) => value;
+  if (!copies) {
+    return { collection, copies, dialect, generatesKeys, sequence: undefined, activitySequence: '', hasMasked, toKey };
+  }
   const activitySequence = await serialSequence(trx, 'svc_activity', 'id');
   if (activitySequence === undefined) return undefined;
-  const primary = collection.fields[collection.primary];
-  const sequence =
-    primary?.hasAutoIncrement === true
-      ? await serialSequence(trx, collection.collection, collection.primary)
-      : undefined;
-  if (primary?.hasAutoIncrement === true && sequence === undefined) return undefined;
-  const toKey = primary?.type === 'bigInteger' ? (value: number) => String(value) : (value: number) => value;
-  const hasMasked = Object.values(collection.fields).some(isMaskedField);
-  return { collection, sequence, activitySequence, hasMasked, toKey };
+  const sequence = generatesKeys ? await serialSequence(trx, collection.collection, collection.primary) : undefined;
+  if (generatesKeys && sequence === undefined) return undefined;
+  return { collection, copies, dialect, generatesKeys, sequence, activitySequence, hasMasked, toKey };
 }
 
 /**
@@ -98,8 +108,8 @@ export async function prepareCopy(
     }
     const key = data[collection.primary];
     const hasKey = key !== undefined && key !== null;
-    if (hasKey === (plan.sequence !== undefined) || hasNestedWrites(ctx, collection, data)) return undefined;
-    rows.push(toDatabaseRow(collection, data, 'pg'));
+    if (hasKey === plan.generatesKeys || hasNestedWrites(ctx, collection, data)) return undefined;
+    rows.push(toDatabaseRow(collection, data, plan.dialect));
     written.push(columnsOf(collection, data));
   }
   return { rows, written };
@@ -136,14 +146,37 @@ export async function writeCopy(
       if (cells.includes(undefined)) return undefined;
       lines.push(cells.join('\t'));
     }
-    await copyRows(trx, collection.collection, [primary, ...columns], `${lines.join('\n')}\n`);
+    await copyRows(trx, collection.collection, [primary, ...columns], lines);
     start = end;
   }
+  return afterCreates(trx, ctx, plan, keys, () => journalCopy(trx, ctx, plan, prepared, keys, now));
+}
+
+/**
+ * The rows of a batch written (by COPY, or insert-creates.ts): the permission check of the
+ * created items, then their journal, and the keys noted for the live-data event.
+ */
+export async function afterCreates(
+  trx: Knex.Transaction,
+  ctx: CommandContext,
+  plan: CopyPlan,
+  keys: PrimaryKey[],
+  writeJournal: () => Promise<void>,
+): Promise<PrimaryKey[]> {
+  const { collection } = plan;
   // reference/auth.md: an item created outside what the caller may create is refused.
   await ctx.permissions.checkItems(trx, 'create', collection.collection, keys);
-  if (collection.accountability !== null) await journalCopy(trx, ctx, plan, prepared, keys, now);
+  if (collection.accountability !== null) await writeJournal();
   noteCreated(trx, collection.collection, keys);
   return keys;
+}
+
+/** The revision of the batch's row `index` as JSON (snapshot = delta), its key added. */
+export function revisionJson(plan: CopyPlan, prepared: PreparedCopy, index: number, key: PrimaryKey): string {
+  const { collection } = plan;
+  const written = prepared.written[index] ?? {};
+  written[collection.primary] = key;
+  return JSON.stringify(plan.hasMasked ? maskItem(collection, written) : written);
 }
 
 /** One svc_activity row per item, and for accountability `all` its revision (snapshot = delta). */
@@ -161,14 +194,12 @@ async function journalCopy(
   const fixed = ACTIVITY_COLUMNS.slice(1, -1).map((column) => copyText(activity[column]) ?? '\\N');
   const prefix = `\t${fixed.join('\t')}\t`;
   const activityLines = keys.map((key, i) => `${ids[i]}${prefix}${copyText(String(key))}`);
-  await copyRows(trx, 'svc_activity', ACTIVITY_COLUMNS, `${activityLines.join('\n')}\n`);
+  await copyRows(trx, 'svc_activity', ACTIVITY_COLUMNS, activityLines);
   if (collection.accountability !== 'all') return;
   const name = copyText(collection.collection);
   const revisionLines = keys.map((key, i) => {
-    const written = prepared.written[i] ?? {};
-    written[collection.primary] = key;
-    const json = copyText(JSON.stringify(plan.hasMasked ? maskItem(collection, written) : written));
+    const json = copyText(revisionJson(plan, prepared, i, key));
     return `${ids[i]}\t${name}\t${copyText(String(key))}\t${json}\t${json}\t\\N`;
   });
-  await copyRows(trx, 'svc_revisions', REVISION_COLUMNS, `${revisionLines.join('\n')}\n`);
+  await copyRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionLines);
 }

@@ -6,6 +6,7 @@ import type { ItemWriter } from '../item-writer.js';
 import { runWrite } from '../run-write.js';
 import type { CommandContext, ImportCommand, Item, PrimaryKey } from '../types.js';
 import { planCopy, prepareCopy, writeCopy, type CopyPlan, type PreparedCopy } from './copy-creates.js';
+import { writeInserts } from './insert-creates.js';
 import { readCsvItems } from './read-csv-items.js';
 import { readJsonItems } from './read-json-items.js';
 import { atRow } from './row-error.js';
@@ -32,7 +33,7 @@ export async function handleImport(
     const collection = writer.collection(cmd.collection);
     requireImportAllowed(ctx, collection);
     const copy = await planCopy(trx, ctx, collection);
-    // PostgreSQL: a batch's creates are written while the next batch is read and checked.
+    // A batch's creates are written while the next batch is read and checked.
     let inFlight: Promise<unknown> | undefined;
     const settle = async () => {
       const writing = inFlight;
@@ -107,8 +108,8 @@ export async function handleImport(
 type CreateRows = (creates: readonly { item: Item; row: number }[]) => Promise<PrimaryKey[]>;
 
 /**
- * PostgreSQL (copy-creates.ts): the checked rows written by COPY with their journal under a
- * savepoint. A batch COPY cannot carry (`prepared` undefined), or whose statements fail (a
+ * The checked rows written set-based with their journal under a savepoint (PostgreSQL by
+ * COPY, copy-creates.ts; MariaDB and SQLite by multi-row INSERTs, insert-creates.ts). A batch COPY cannot carry (`prepared` undefined), or whose statements fail (a
  * constraint, a value the column refuses, a permission rule), is rolled back to the
  * savepoint and written by {@link createRows}, which names the failing row.
  */
@@ -128,7 +129,9 @@ async function writeCopyOrCreateRows(
     await trx.raw(`SAVEPOINT ${SAVEPOINT}`);
     let keys: PrimaryKey[] | undefined;
     try {
-      keys = await writeCopy(trx, ctx, plan, prepared, now);
+      keys = plan.copies
+        ? await writeCopy(trx, ctx, plan, prepared, now)
+        : await writeInserts(trx, ctx, plan, prepared, now);
     } catch {
       keys = undefined;
     }

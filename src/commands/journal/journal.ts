@@ -47,10 +47,21 @@ export function activityRow(
   now: Date,
   dialect: DbClient,
 ): Record<string, unknown> {
+  return activityRowAt(action, collection, key, accountability, toDatabaseTimestamp(now, dialect));
+}
+
+/** {@link activityRow} with its time already as the database stores it (converted once per journal). */
+function activityRowAt(
+  action: Parameters<typeof activityRow>[0],
+  collection: string,
+  key: PrimaryKey,
+  accountability: Accountability,
+  timestamp: Date | string,
+): Record<string, unknown> {
   return {
     action,
     user: accountability.user,
-    timestamp: toDatabaseTimestamp(now, dialect),
+    timestamp,
     ip: accountability.ip,
     user_agent: accountability.userAgent,
     origin: accountability.origin,
@@ -72,26 +83,29 @@ export function activityRow(
 export class Journal {
   #pending: PendingEntry[] = [];
   #links: { readonly children: readonly RevisionRef[]; readonly parent: RevisionRef }[] = [];
+  /** The time of every row of this journal, as the database stores it. */
+  readonly #timestamp: Date | string;
 
   constructor(
     private readonly trx: Knex.Transaction,
     private readonly dialect: DbClient,
     private readonly accountability: Accountability,
-    private readonly now: Date,
-  ) {}
+    now: Date,
+  ) {
+    this.#timestamp = toDatabaseTimestamp(now, dialect);
+  }
 
   /** Records one touched item; returns its revision when one will be written. */
   record(entry: JournalEntry): RevisionRef | null {
     noteChange(this.trx, entry.action, entry.collection.collection, entry.key);
     const { accountability } = entry.collection;
     if (accountability === null) return null;
-    const activity = activityRow(
+    const activity = activityRowAt(
       entry.action,
       entry.collection.collection,
       entry.key,
       this.accountability,
-      this.now,
-      this.dialect,
+      this.#timestamp,
     );
     const hasRevision = accountability === 'all' && entry.revision !== undefined && entry.action !== 'delete';
     const revision: PendingRevision | undefined = hasRevision

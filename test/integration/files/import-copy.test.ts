@@ -103,6 +103,25 @@ describeEachDatabase('imports through the set-based paths', (ctx) => {
     expect(Number(fresh['id'])).to.be.above(base);
   });
 
+  it("accountability 'activity': an activity row per imported item, no revision; null: neither", async () => {
+    const before = await countRows(db(), ['svc_activity', 'svc_revisions']);
+    const names = Array.from({ length: 2500 }, (_, i) => `n${i}`);
+    for (const collection of ['logged', 'quiet']) {
+      const res = await sendForm(ctx(), 'POST', `/utils/import/${collection}`, [
+        ['file', `name\n${names.join('\n')}\n`, 'rows.csv', 'text/csv'],
+      ]);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(await countRows(db(), [collection])).to.deep.equal({ [collection]: 2500 });
+    }
+    expect(await countRows(db(), ['svc_activity', 'svc_revisions'])).to.deep.equal({
+      svc_activity: (before['svc_activity'] ?? 0) + 2500,
+      svc_revisions: before['svc_revisions'] ?? 0,
+    });
+    const last = await db()('logged').where('name', 'n2499').first<Row>();
+    const activity = await db()('svc_activity').where({ collection: 'logged', item: String(last?.['id']) });
+    expect(activity.map((a: Row) => a['action'])).to.deep.equal(['create']);
+  });
+
   it('a bad row in the third batch rolls back the two batches already written, journal included', async () => {
     const before = await countRows(db(), ARTICLE_TABLES);
     const lines = Array.from({ length: 5000 }, (_, i) => (i === 4321 ? `${'x'.repeat(30)},1` : `late ${i},${i}`));
