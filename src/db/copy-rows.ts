@@ -22,7 +22,7 @@ export async function copyRows(
   lines: readonly string[],
 ): Promise<void> {
   // A transaction's client hands out the transaction's own connection (knex, makeTxClient).
-  const connection = (await trx.client.acquireConnection()) as pg.PoolClient;
+  const connection = (await (trx.client as Knex.Client).acquireConnection()) as pg.PoolClient;
   const list = columns.map(quoteIdentifier).join(', ');
   const stream = connection.query(copyFrom(`copy ${quoteIdentifier(table)} (${list}) from stdin`));
   let chunk = '';
@@ -60,10 +60,10 @@ export function copyText(value: unknown): string | undefined {
 
 /** Next values of a sequence, in order: keys given to rows before they are copied. */
 export async function nextValues(trx: Knex.Transaction, sequence: string, count: number): Promise<number[]> {
-  const result = (await trx.raw('select nextval(?::regclass) as "id" from generate_series(1, ?)', [
-    sequence,
-    count,
-  ])) as { rows: { id: string | number }[] };
+  const result = await trx.raw<{ rows: { id: string | number }[] }>(
+    'select nextval(?::regclass) as "id" from generate_series(1, ?)',
+    [sequence, count],
+  );
   return result.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
@@ -73,9 +73,10 @@ export async function serialSequence(
   table: string,
   column: string,
 ): Promise<string | undefined> {
-  const result = (await trx.raw('select pg_get_serial_sequence(?, ?) as "name"', [quoteIdentifier(table), column])) as {
-    rows: { name: string | null }[];
-  };
+  const result = await trx.raw<{ rows: { name: string | null }[] }>('select pg_get_serial_sequence(?, ?) as "name"', [
+    quoteIdentifier(table),
+    column,
+  ]);
   return result.rows[0]?.name ?? undefined;
 }
 

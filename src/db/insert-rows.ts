@@ -28,7 +28,7 @@ export async function insertRows(
   rows: readonly (readonly unknown[])[],
   returning?: string,
 ): Promise<unknown[]> {
-  const connection = (await trx.client.acquireConnection()) as object;
+  const connection = (await (trx.client as Knex.Client).acquireConnection()) as object;
   // The transaction's own connection: mysql2's (execute) or better-sqlite3's (prepare).
   const isMysql = 'execute' in connection;
   const perStatement = Math.max(1, Math.floor(MAX_BOUND_VALUES / Math.max(1, columns.length)));
@@ -40,9 +40,10 @@ export async function insertRows(
     for (const row of chunk) for (const value of row) values.push(bindable(value, isMysql));
     if (isMysql) {
       const result = await new Promise<unknown>((resolve, reject) => {
-        (connection as MysqlConnection).execute(sql, values, (error, answer) =>
-          error === null ? resolve(answer) : reject(error),
-        );
+        (connection as MysqlConnection).execute(sql, values, (error, answer) => {
+          if (error === null) resolve(answer);
+          else reject(error);
+        });
       });
       if (returning !== undefined) for (const row of result as Record<string, unknown>[]) returned.push(row[returning]);
     } else {

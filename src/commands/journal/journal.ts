@@ -181,7 +181,7 @@ export class Journal {
       row['delta'],
       row['parent'],
     ];
-    const result = (await this.trx.raw(sql, values as Knex.RawBinding[])) as { rows: { id: number }[] };
+    const result = await this.trx.raw<{ rows: { id: number }[] }>(sql, values as Knex.RawBinding[]);
     revision.id = Number(result.rows[0]?.id);
   }
 
