@@ -110,8 +110,12 @@ describe('deployment files', () => {
 
   it('the image runs dist/src/server.js as a non-root user with production dependencies only and a HEALTHCHECK on /server/health', () => {
     expect(stages.length, 'a build stage and a final stage at least').to.be.greaterThan(1);
-    expect(finalStage).to.match(/^CMD \["node", "dist\/src\/server\.js"\]$/m);
-    expect(read('Makefile')).to.match(/^\tNODE_ENV=production node dist\/src\/server\.js$/m);
+    // The image runs the API with the node flags `make start` does.
+    const flags = /^API_NODE_FLAGS \?= (.+)$/m.exec(read('Makefile'))?.[1];
+    expect(flags, 'API_NODE_FLAGS in the Makefile').to.be.a('string');
+    expect(read('Makefile')).to.match(/^\tNODE_ENV=production node \$\(API_NODE_FLAGS\) dist\/src\/server\.js$/m);
+    const command = ['node', ...(flags ?? '').split(' '), 'dist/src/server.js'].map((part) => `"${part}"`).join(', ');
+    expect(finalStage).to.match(new RegExp(`^CMD \\[${command.replaceAll('.', '\\.')}\\]$`, 'm'));
     expect(finalStage).to.match(/^USER (?!root\b|0\b)\S+$/m);
     expect(finalStage, 'no toolchain in the final image').not.to.match(/apt-get install|npm (ci|install)\b/);
     const deps = stages.find((stage) => /\bnpm ci --omit=dev\b/.test(stage));
