@@ -4,6 +4,7 @@ import { requireCollection } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import type { WriteAction } from '../access/write-permissions.js';
 import { dialectOf } from '../db/index.js';
+import { noteJournalRows } from '../db/journal-statistics.js';
 import { noteWrite, replicaCaller } from '../db/replicas.js';
 import { ForbiddenError } from '../errors.js';
 import { dialectFor, itemJsonStatement, type Query } from '../query/index.js';
@@ -289,6 +290,7 @@ async function afterCommit(
   key: PrimaryKey,
 ): Promise<void> {
   noteWrite(ctx.db, replicaCaller(ctx.accountability));
+  noteJournalRows(ctx.db, 1);
   await ctx.purgeCache?.([collection.collection]);
   ctx.afterCommit?.([{ collection: collection.collection, action, keys: [key] }]);
 }

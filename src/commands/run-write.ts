@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { noteJournalRows } from '../db/journal-statistics.js';
 import { noteWrite, replicaCaller } from '../db/replicas.js';
 import { openChangeSet, takeChanges, type Change } from './change-set.js';
 import { ItemWriter } from './item-writer.js';
@@ -28,6 +29,10 @@ export async function runWrite<T>(
     return value;
   });
   noteWrite(ctx.db, replicaCaller(ctx.accountability));
+  noteJournalRows(
+    ctx.db,
+    changes.reduce((n, c) => n + c.keys.length, 0),
+  );
   if (touched.length > 0) await ctx.purgeCache?.(touched);
   if (changes.length > 0) ctx.afterCommit?.(changes);
   return result;

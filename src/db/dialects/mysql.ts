@@ -62,6 +62,7 @@ export const mysqlDatabase: DatabaseDialect = {
   insertsRecordset: false,
   sequencesLagGivenKeys: false,
   copiesRows: false,
+  keepsForeignKeyPlans: false,
   schemaChanges: 'undo',
   async withMigrationLock(trx, lock, run) {
     await trx.raw('SELECT GET_LOCK(?, 60) AS got', [lock.name]);

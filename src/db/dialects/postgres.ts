@@ -45,6 +45,7 @@ export const postgresDatabase: DatabaseDialect = {
   insertsRecordset: true,
   sequencesLagGivenKeys: true,
   copiesRows: true,
+  keepsForeignKeyPlans: true,
   schemaChanges: 'transaction',
   async withMigrationLock(trx, lock, run) {
     await trx.raw('SELECT pg_advisory_xact_lock(?)', [lock.key]);

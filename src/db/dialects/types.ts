@@ -81,6 +81,8 @@ export interface DatabaseDialect {
   readonly sequencesLagGivenKeys: boolean;
   /** Rows load by COPY FROM STDIN (db/copy-rows.ts: imports). */
   readonly copiesRows: boolean;
+  /** A connection keeps its foreign key checks' plans until statistics change (db/journal-statistics.ts). */
+  readonly keepsForeignKeyPlans: boolean;
 
   /**
    * How a schema change is all or nothing: `transaction` (DDL is transactional), `foreign-keys-off`
