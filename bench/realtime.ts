@@ -16,7 +16,7 @@
  *   CROSS=1 REDIS=redis://127.0.0.1:6379 node --import tsx bench/realtime.ts
  */
 import autocannon from 'autocannon';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -36,6 +36,23 @@ const SECRET = 'bench';
 const WORKERS = Number(process.env['WORKERS'] ?? 2);
 const TOKEN = 'bench-admin-token';
 const NAMESPACE = `bench-${randomUUID()}`;
+
+/**
+ * The service as `make start` runs it: dist/ (`make build` first) with the Makefile's
+ * API_NODE_FLAGS; from source through tsx when there is no build.
+ */
+const BUILT = new URL('../dist/src/server.js', import.meta.url).pathname;
+const API_FLAGS = /^API_NODE_FLAGS \?= (.+)$/m.exec(readFileSync(new URL('../Makefile', import.meta.url), 'utf8'))?.[1];
+function startService(): Promise<ServiceProcess> {
+  return existsSync(BUILT)
+    ? startServiceProcess(
+        BUILT,
+        env,
+        30_000,
+        (API_FLAGS ?? '').split(' ').filter((f) => f !== ''),
+      )
+    : startServiceProcess(SERVER_ENTRY, env);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-live-'));
 const dbEnv: Record<string, string> =
@@ -213,8 +230,8 @@ async function watchChannel(): Promise<{ arrivals: Float64Array[]; close(): Prom
 
 const processes: ServiceProcess[] = [];
 try {
-  processes.push(await startServiceProcess(SERVER_ENTRY, env));
-  if (CROSS) processes.push(await startServiceProcess(SERVER_ENTRY, env));
+  processes.push(await startService());
+  if (CROSS) processes.push(await startService());
   const [a, b] = processes.map((p) => p.url) as [string, string | undefined];
   const subscribeTo = b ?? a;
   const server = processes[processes.length - 1] as ServiceProcess;

@@ -48,14 +48,16 @@ export interface ServiceProcess {
 /**
  * Starts the API (`SERVER_ENTRY`, on 127.0.0.1 and a free port unless `env` says otherwise) or a
  * worker (`WORKER_ENTRY`, ready at its `worker ready` line) with only `env` (and PATH), logging
- * raw JSON; fails when it exits or says nothing within `timeoutMs`.
+ * raw JSON; fails when it exits or says nothing within `timeoutMs`. `nodeArgs`: node's own flags
+ * (from source through tsx by default; a bench runs dist/ with the flags `make start` uses).
  */
 export async function startServiceProcess(
   entry: string,
   env: Readonly<Record<string, string>>,
   timeoutMs = 30_000,
+  nodeArgs: readonly string[] = ['--import', 'tsx'],
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env, LOG_STYLE: 'raw' },
   });
   let output = '';
