@@ -18,6 +18,8 @@ interface Keeper {
   written: number;
   rowsAtAnalysis: number;
   running: boolean;
+  /** The database analyses its tables itself (autovacuum on), or refused: nothing more to do. */
+  done: boolean;
 }
 
 const keepers = new WeakMap<Knex, Keeper>();
@@ -27,18 +29,21 @@ export function noteJournalRows(db: Knex, rows: number): void {
   if (rows === 0 || !databaseDialectOf(db).keepsForeignKeyPlans) return;
   let keeper = keepers.get(db);
   if (keeper === undefined) {
-    keeper = { needed: autovacuumIsOff(db), written: 0, rowsAtAnalysis: 0, running: false };
+    keeper = { needed: autovacuumIsOff(db), written: 0, rowsAtAnalysis: 0, running: false, done: false };
     keepers.set(db, keeper);
   }
   keeper.written += rows;
-  if (keeper.running || keeper.written < 50 + keeper.rowsAtAnalysis / 10) return;
+  if (keeper.done || keeper.running || keeper.written < 50 + keeper.rowsAtAnalysis / 10) return;
   keeper.running = true;
   void analyse(db, keeper);
 }
 
 async function analyse(db: Knex, keeper: Keeper): Promise<void> {
   try {
-    if (!(await keeper.needed)) return;
+    if (!(await keeper.needed)) {
+      keeper.done = true;
+      return;
+    }
     keeper.written = 0;
     await db.raw(JOURNAL);
     const rows = await db.raw<{ rows: { rows: number | string }[] }>(
@@ -46,8 +51,9 @@ async function analyse(db: Knex, keeper: Keeper): Promise<void> {
     );
     keeper.rowsAtAnalysis = Math.max(0, Number(rows.rows[0]?.rows ?? 0));
   } catch {
-    // Statistics are an optimisation: a database that refuses (not the owner, shutting down)
-    // keeps working, only without them.
+    // Statistics are an optimisation: a database that refuses (not the owner) keeps working,
+    // only without them.
+    keeper.done = true;
   } finally {
     keeper.running = false;
   }
