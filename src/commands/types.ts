@@ -45,6 +45,12 @@ export type UpdateCommand = {
   | { readonly singleton: true; readonly data: Item }
 );
 
+/** What a create or update wrote: the keys in input order, and the answer when it was read with them. */
+export interface WrittenItems {
+  readonly keys: PrimaryKey[];
+  readonly answer?: Item | undefined;
+}
+
 export type DeleteCommand = { readonly kind: 'delete'; readonly collection: string } & Selection;
 
 /** reference/audit-and-utils.md, "Manual sort": `item` takes the place of `to`. */

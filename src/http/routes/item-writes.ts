@@ -5,12 +5,12 @@ import { requireCollection } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../../catalog/overview/types.js';
 import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
-import { handleCreate } from '../../commands/create.js';
+import { createItems } from '../../commands/create.js';
 import { handleDelete } from '../../commands/delete.js';
 import type { CommandContext, DebugLog, Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
 import type { WriteAction } from '../../access/write-permissions.js';
-import { handleUpdate } from '../../commands/update.js';
-import { answerFields, createOne, updateOne } from '../../commands/one-statement.js';
+import { handleUpdate, updateItems } from '../../commands/update.js';
+import { answerFields } from '../../commands/one-statement.js';
 import type { Config } from '../../config/index.js';
 import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
@@ -143,18 +143,15 @@ export const ITEM_WRITES = {
         action: 'create',
       });
       const body = request.body;
+      // One plain item may be answered from its own statement (commands/one-statement.ts).
       const answer = Array.isArray(body) ? undefined : answerFields(ctx, collection, query);
-      if (answer !== undefined) {
-        // One plain item answered from its own statement (commands/one-statement.ts).
-        const one = await createOne(ctx, collection.collection, requireItem(body), undefined, answer);
-        if (one !== undefined) return one.answer ?? reply([one.key], 'one');
-      }
       const items = Array.isArray(body) ? body : [requireItem(body)];
-      const keys = await handleCreate(
+      const written = await createItems(
         { kind: 'create', collection: collection.collection, data: items.map(requireItem) },
         ctx,
+        answer,
       );
-      return reply(keys, Array.isArray(body) ? 'many' : 'one');
+      return written.answer ?? reply(written.keys, Array.isArray(body) ? 'many' : 'one');
     },
   },
   PATCH: {
@@ -189,19 +186,7 @@ export const ITEM_WRITES = {
         singletonRoute: false,
         action: 'update',
       });
-      const answer = answerFields(ctx, collection, query);
-      if (answer !== undefined) {
-        const one = await updateOne(
-          ctx,
-          collection.collection,
-          String(request.id),
-          requireItem(request.body),
-          {},
-          answer,
-        );
-        if (one !== undefined) return one.answer ?? reply([one.key], 'one');
-      }
-      const keys = await handleUpdate(
+      const written = await updateItems(
         {
           kind: 'update',
           collection: collection.collection,
@@ -209,8 +194,9 @@ export const ITEM_WRITES = {
           data: requireItem(request.body),
         },
         ctx,
+        answerFields(ctx, collection, query),
       );
-      return reply(keys, 'one');
+      return written.answer ?? reply(written.keys, 'one');
     },
   },
   DELETE: {

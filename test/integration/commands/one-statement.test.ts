@@ -129,6 +129,22 @@ describeEachDatabase('single writes in one statement', (ctx) => {
     expect(await countRows(db(), ARTICLE_TABLES)).to.deep.equal(before);
   });
 
+  it('a write the database refuses is tried in one statement once, then the general way once', async () => {
+    const oneStatement = (statements: readonly string[]) => statements.filter((sql) => /^with "[iu]" as/.test(sql));
+    const attempts = async (method: string, path: string, body: unknown) => {
+      const statements = await statementsRunOn(db(), async () => {
+        expect(errorsOf(await api(method, path, body), 400)[0]?.[0]).to.equal('INVALID_FOREIGN_KEY');
+      });
+      return oneStatement(statements).length;
+    };
+    const article = dataOf<Row>(await api('POST', '/items/articles', { title: 'Target' }));
+    const create = await attempts('POST', '/items/articles?fields=id,title', { title: 'fk', author: 999999 });
+    const update = await attempts('PATCH', `/items/articles/${String(article['id'])}?fields=id,title`, {
+      author: 999999,
+    });
+    expect([create, update]).to.deep.equal(isPg() ? [1, 1] : [0, 0]);
+  });
+
   it('a limited role: presets and validation apply, the item filter refuses, the answer is what it may read', async () => {
     const as = (method: string, path: string, body?: unknown) => call(ctx(), writer.token, method, path, body);
     const refused = await as('POST', '/items/articles?fields=id', { title: 'Bad', status: 'published' });
