@@ -63,7 +63,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (config.isSecretGenerated) {
     logger.warn('SECRET is not set: a random one is used, so tokens stop working on restart');
   }
-  const storage = createStorage(config.storage);
+  const storage = await createStorage(config.storage);
   const files = new FileLibrary({ config, storage, logger });
   const db = createDatabase(config.db, {
     warn: (message) => {

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config);
-  const storage = createStorage(config.storage);
+  const storage = await createStorage(config.storage);
   const db = createDatabase(config.db, logger);
   await waitForDatabase(db, config.db.connectWaitMs, logger);
   await waitForCatalogue(db, logger);

@@ -1,7 +1,6 @@
 import { ConfigError, type Config } from '../../config/index.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { LocalStorageDriver } from './local-driver.js';
-import { S3StorageDriver } from './s3-driver.js';
 import type { StorageDriver } from './storage-driver.js';
 
 /** The configured storage locations (STORAGE_LOCATIONS) and their drivers. */
@@ -16,9 +15,10 @@ export interface Storage {
 /**
  * Opens every configured location: the `local` driver (a folder) and the `s3` driver (a
  * bucket of S3 or an S3-compatible server); a location naming another driver (gcs, ...)
- * stops the start with a message naming its variable.
+ * stops the start with a message naming its variable. The S3 driver (and the AWS SDK, some
+ * 10 MB of memory) is loaded only when a location uses it.
  */
-export function createStorage(config: Config['storage']): Storage {
+export async function createStorage(config: Config['storage']): Promise<Storage> {
   const drivers = new Map<string, StorageDriver>();
   for (const key of config.locations) {
     const location = config.drivers[key];
@@ -26,6 +26,7 @@ export function createStorage(config: Config['storage']): Storage {
     if (location?.driver === undefined)
       throw new ConfigError(variable, `is required for the storage location "${key}"`);
     if (location.driver === 's3' && location.s3 !== undefined) {
+      const { S3StorageDriver } = await import('./s3-driver.js');
       drivers.set(key, new S3StorageDriver(location.s3, location.root));
       continue;
     }

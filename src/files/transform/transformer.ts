@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
 import type { AssetsTransformConfig } from '../../config/index.js';
 import { IllegalAssetTransformationError, ServiceError, ServiceUnavailableError } from '../../errors.js';
 import type { Asset } from '../assets.js';
@@ -136,7 +136,7 @@ export class AssetTransformer {
     format: OutputFormat,
   ): Promise<Buffer> {
     const max = this.config.imageMaxDimension;
-    const image = sharp({ limitInputPixels: max * max, sequentialRead: true });
+    const image = (await loadSharp())({ limitInputPixels: max * max, sequentialRead: true });
     image.timeout({ seconds: Math.max(1, Math.ceil(this.config.timeoutMs / 1000)) });
     const input = await source.driver.read(source.path);
     input.once('error', (error) => image.destroy(error));
@@ -243,4 +243,13 @@ function apply(image: Sharp, [name, ...args]: Operation): void {
   // Names and arguments are checked against the list in transformation.ts.
   const method = (image as unknown as Record<string, (...values: unknown[]) => Sharp>)[name];
   method?.apply(image, args);
+}
+
+type SharpFactory = (options: SharpOptions) => Sharp;
+let sharpFactory: Promise<SharpFactory> | undefined;
+
+/** sharp (some 20 MB of memory) is loaded by the first transformation, not at start. */
+function loadSharp(): Promise<SharpFactory> {
+  sharpFactory ??= import('sharp').then((loaded) => loaded.default);
+  return sharpFactory;
 }

@@ -24,7 +24,7 @@ describe('storage and file configuration', () => {
     });
   });
 
-  it('reads STORAGE_<KEY>_DRIVER and _ROOT per location; a location without a usable driver stops the start', () => {
+  it('reads STORAGE_<KEY>_DRIVER and _ROOT per location; a location without a usable driver stops the start', async () => {
     const config = loadConfig(
       {
         STORAGE_LOCATIONS: 'archive,local',
@@ -39,15 +39,25 @@ describe('storage and file configuration', () => {
       local: { driver: 'local', root: './uploads' },
     });
     expect(config.storage.maxUploadSize).to.equal(10 * 1024 * 1024);
-    expect(createStorage(config.storage).defaultLocation).to.equal('archive');
-    const missing = () => createStorage(loadConfig({ STORAGE_LOCATIONS: 's3' }, NO_FILE).storage);
-    expect(missing).to.throw(ConfigError, /STORAGE_S3_DRIVER/);
-    const unsupported = () =>
-      createStorage(loadConfig({ STORAGE_LOCATIONS: 'gcs', STORAGE_GCS_DRIVER: 'gcs' }, NO_FILE).storage);
-    expect(unsupported).to.throw(ConfigError, /STORAGE_GCS_DRIVER names "gcs"; the drivers are local and s3/);
+    expect((await createStorage(config.storage)).defaultLocation).to.equal('archive');
+    const refusal = (env: Record<string, string>) =>
+      createStorage(loadConfig(env, NO_FILE).storage).then(
+        () => expect.fail('the storage was created'),
+        (error: unknown) => error,
+      );
+    const missing = await refusal({ STORAGE_LOCATIONS: 's3' });
+    expect(missing)
+      .to.be.instanceOf(ConfigError)
+      .with.property('message')
+      .match(/STORAGE_S3_DRIVER/);
+    const unsupported = await refusal({ STORAGE_LOCATIONS: 'gcs', STORAGE_GCS_DRIVER: 'gcs' });
+    expect(unsupported)
+      .to.be.instanceOf(ConfigError)
+      .with.property('message')
+      .match(/STORAGE_GCS_DRIVER names "gcs"; the drivers are local and s3/);
   });
 
-  it('reads an s3 location: STORAGE_<KEY>_KEY, _SECRET, _BUCKET, _REGION, _ENDPOINT, _FORCE_PATH_STYLE, _ROOT', () => {
+  it('reads an s3 location: STORAGE_<KEY>_KEY, _SECRET, _BUCKET, _REGION, _ENDPOINT, _FORCE_PATH_STYLE, _ROOT', async () => {
     const env = {
       STORAGE_LOCATIONS: 's3,local',
       STORAGE_S3_DRIVER: 's3',
@@ -71,7 +81,7 @@ describe('storage and file configuration', () => {
         forcePathStyle: true,
       },
     });
-    expect(createStorage(config.storage).defaultLocation).to.equal('s3');
+    expect((await createStorage(config.storage)).defaultLocation).to.equal('s3');
     const { STORAGE_S3_KEY: _key, STORAGE_S3_SECRET: _secret, ...withoutKeys } = env;
     expect(
       loadConfig({ ...withoutKeys, STORAGE_S3_REGION: 'eu-west-1' }, NO_FILE).storage.drivers['s3']?.s3,
