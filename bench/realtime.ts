@@ -20,7 +20,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { tsWorker } from './ts-worker.js';
 import { Redis } from 'ioredis';
 import { signAccessToken, type AccessTokenClaims } from '../src/auth/access-token.js';
 import { SERVER_ENTRY, startServiceProcess, type ServiceProcess } from '../test/support/service-process.js';
@@ -109,10 +110,6 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** The worker runs TypeScript: tsx's loader is registered in its thread first (Node 20 does not carry `--import` over). */
-const WORKER_SOURCE = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => {
-  tsx.register();
-  return import(${JSON.stringify(new URL('./realtime-subscribers.ts', import.meta.url).href)});
-});`;
 
 /**
  * The token of each socket: the admin's static token, or with JWTS=1 an access token of its own
@@ -141,7 +138,10 @@ async function openSubscribers(base: string): Promise<Subscribers> {
   const urls = tokens.map((token) => base.replace(/^http/, 'ws') + `/websocket?access_token=${token}`);
   const workers = Array.from({ length: WORKERS }, (_, w) => {
     const mine = urls.filter((_url, c) => c % WORKERS === w);
-    return new Worker(WORKER_SOURCE, { eval: true, workerData: { urls: mine, perConnection: PER_CONNECTION } });
+    return tsWorker(new URL('./realtime-subscribers.ts', import.meta.url), {
+      urls: mine,
+      perConnection: PER_CONNECTION,
+    });
   });
   const answer = <T>(worker: Worker, type: string) =>
     new Promise<T>((resolve, reject) => {

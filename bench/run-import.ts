@@ -3,13 +3,18 @@
  * rows (audit on: an activity row and a revision per item), streamed to the service as it is
  * generated; prints rows/s end to end and, with SERVICE_PID, the service's peak RSS.
  *   SERVICE_URL=http://127.0.0.1:8055 TOKEN=... ROWS=100000 FORMAT=csv node --import tsx bench/run-import.ts
- * READS=1: also a read (GET of 10 items, 4 connections) for 5 s idle, then during the
- * import: its p99 both ways. Works on any database the service runs on: it creates the collection `bench_import`
- * through the schema API (once) and leaves the rows it imports there.
+ * READS=1: also a read on 4 connections for 10 s idle, then during the import: its p99 both
+ * ways. The read is R1 (bench/scenarios.ts) on the bench dataset, else (READ_PATH=items) a GET
+ * of 10 imported items; its client runs in a worker thread, so that making the file does not
+ * delay it. Works on any database the service runs on: it creates the collection
+ * `bench_import` through the schema API (once) and leaves the rows it imports there.
  */
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { READ_SCENARIOS } from './scenarios.js';
+import { tsWorker } from './ts-worker.js';
 
 const SERVICE_URL = process.env['SERVICE_URL'] ?? 'http://127.0.0.1:8055';
 const TOKEN = process.env['TOKEN'] ?? 'bench-static-admin-token';
@@ -18,6 +23,8 @@ const FORMAT = process.env['FORMAT'] === 'json' ? 'json' : 'csv';
 const SERVICE_PID = process.env['SERVICE_PID'];
 const COLLECTION = 'bench_import';
 const READS = process.env['READS'] === '1';
+const READ_PATH =
+  process.env['READ_PATH'] === 'items' ? `/items/${COLLECTION}?limit=10` : (READ_SCENARIOS[0]?.path ?? '');
 const auth = { Authorization: `Bearer ${TOKEN}` };
 
 async function ensureCollection(): Promise<void> {
@@ -76,17 +83,33 @@ function rssMb(): number | undefined {
   return match === null ? undefined : Math.round(Number(match[1]) / 1024);
 }
 
-/** GETs of 10 items on 4 connections for `duration` s, or until stopped. */
+/** autocannon's own aggregation of workers' results (not in its type definitions). */
+const aggregate = (
+  autocannon as unknown as { aggregateResult: (results: unknown[], opts: object) => autocannon.Result }
+).aggregateResult;
+
+/** The read on 4 connections for `duration` s, or until stopped, from a worker thread (below). */
 function readLoad(duration: number): { stop(): void; done: Promise<autocannon.Result> } {
-  let stop = () => {};
+  const worker = tsWorker(new URL(import.meta.url), { duration });
   const done = new Promise<autocannon.Result>((resolve, reject) => {
-    const url = `${SERVICE_URL}/items/${COLLECTION}?limit=10`;
-    const instance = autocannon({ url, headers: auth, connections: 4, duration }, (error, result) =>
-      error ? reject(error) : resolve(result),
-    );
-    stop = () => instance.stop();
+    // In a worker autocannon answers its histograms encoded, for the main thread to aggregate.
+    worker.once('message', (encoded: autocannon.Result) => {
+      resolve(aggregate([encoded], { url: SERVICE_URL, connections: 4 }));
+      void worker.terminate();
+    });
+    worker.once('error', reject);
   });
-  return { stop: () => stop(), done };
+  return { stop: () => worker.postMessage('stop'), done };
+}
+
+if (!isMainThread) {
+  const { duration } = workerData as { duration: number };
+  const url = `${SERVICE_URL}${READ_PATH}`;
+  const instance = autocannon({ url, headers: auth, connections: 4, duration }, (error, result) => {
+    if (error !== null && error !== undefined) throw error;
+    parentPort?.postMessage(result);
+  });
+  parentPort?.once('message', () => instance.stop());
 }
 
 async function main(): Promise<void> {
@@ -102,7 +125,7 @@ async function main(): Promise<void> {
       yield `\r\n--${boundary}--\r\n`;
     })(),
   );
-  const idle = READS ? await readLoad(5).done : undefined;
+  const idle = READS ? await readLoad(10).done : undefined;
   const busy = READS ? readLoad(3600) : undefined;
   let peak = rssMb() ?? 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb() ?? 0)), 200);
@@ -126,4 +149,4 @@ async function main(): Promise<void> {
   console.log(`${FORMAT} ${ROWS} rows: ${seconds.toFixed(1)} s, ${Math.round(ROWS / seconds)} rows/s${rss}`);
 }
 
-await main();
+if (isMainThread) await main();

@@ -16,6 +16,7 @@ import { waitForDatabase } from './db/wait.js';
 import { createApp } from './http/app.js';
 import { requestDoor } from './http/request-door.js';
 import { createMetrics } from './http/metrics.js';
+import { RequestTraffic } from './http/traffic.js';
 import { answerClientError } from './http/error-handler.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './access/passwords.js';
@@ -151,6 +152,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Every command's committed changes go to the live-data feed (commands/change-set.ts).
     changes,
     metrics,
+    traffic: new RequestTraffic(),
   };
   const live = new LiveReads({ config, db, schema, permissions, feed: changes, logger });
   const realtime: Realtime = { changes, live, upgrade: undefined };

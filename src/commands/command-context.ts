@@ -10,7 +10,7 @@ import type { Config } from '../config/index.js';
 import { queryLimits } from '../query/index.js';
 import type { Change } from './change-set.js';
 import { itemMatcher } from './match-items.js';
-import type { CommandContext, DebugLog } from './types.js';
+import type { CommandContext, DebugLog, GiveWay } from './types.js';
 
 export interface CommandContextDeps {
   readonly config: Config;
@@ -25,6 +25,8 @@ export interface CommandContextDeps {
   readonly logger?: DebugLog;
   /** Where committed changes go (the live-data feed, src/realtime); none: nowhere. */
   readonly changes?: { publish(changes: readonly Change[]): void };
+  /** The requests in flight, which long writes give way to (http/traffic.ts); none: no one waits. */
+  readonly traffic?: { readonly giveWay: GiveWay };
 }
 
 /**
@@ -56,6 +58,7 @@ export async function commandContext(
     readAccess: readAccessOf(permissions),
     readLimits,
     ...(deps.logger === undefined ? {} : { log: deps.logger }),
+    ...(deps.traffic === undefined ? {} : { giveWay: deps.traffic.giveWay }),
     ...(deps.changes === undefined ? {} : { afterCommit: (changes) => deps.changes?.publish(changes) }),
     // The schema version keys the permission cache (src/access/permission-store.ts): moving
     // it after the commit makes every instance reload the rules and ip_access.

@@ -18,7 +18,8 @@ import { requirePrimaryKey, toPrimaryKey } from './primary-key.js';
 import { readSnapshot, readSnapshots } from './read-snapshot.js';
 import { hashSpecialFields, isHashField } from './special-fields.js';
 import { columnsOf, insertOptionsOf, toDatabaseRow } from './to-database-value.js';
-import type { Item, PrimaryKey } from './types.js';
+import { giveWay } from './give-way.js';
+import type { CommandContext, Item, PrimaryKey } from './types.js';
 
 export type { WriteResult } from './nested/types.js';
 
@@ -34,7 +35,7 @@ interface PreparedCreate {
 }
 
 /** The caller's context (check-payload.ts) and MAX_BATCH_MUTATION. */
-export interface ItemWriterContext extends PayloadCheckContext {
+export interface ItemWriterContext extends PayloadCheckContext, Pick<CommandContext, 'giveWay'> {
   readonly maxBatchMutation: number;
 }
 
@@ -95,8 +96,8 @@ export class ItemWriter implements ItemWrites {
     const results: WriteResult[] = [];
     let batch: PreparedCreate[] = [];
     for (const [index, payload] of payloads.entries()) {
-      // Checks are CPU only: other requests (reads during an import) get the event loop between.
-      if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+      // Checks are CPU only: other requests (reads during an import) go first between steps.
+      if (index % YIELD_EVERY === YIELD_EVERY - 1) await giveWay(this.#context);
       const data = await this.#checkCreate(collection, payload, serverValues[index]);
       // A hash is salted per item: each item hashes its own (item by item).
       const hashes = Object.keys(data).some((name) => isHashField(collection, name));
@@ -380,7 +381,7 @@ export class ItemWriter implements ItemWrites {
   }
 }
 
-/** Items checked between two turns of the event loop in a long create. */
+/** Items checked between two steps of a long create (giveWay). */
 const YIELD_EVERY = 100;
 
 /** Keys written by one set-based statement. */

@@ -145,7 +145,15 @@ export interface CommandContext {
   readonly now?: () => Date;
   /** Debug notes of a write (payload keys dropped as not fields); none when absent. */
   readonly log?: DebugLog;
+  /**
+   * Called by long writes (imports, bulk creates) between steps of a few hundred rows: the
+   * requests in flight go first (http/traffic.ts). Absent: a turn of the event loop.
+   */
+  readonly giveWay?: GiveWay;
 }
+
+/** Resolves when a long write may take its next step. */
+export type GiveWay = () => Promise<void>;
 
 /** The part of the logger (pino) commands use. */
 export interface DebugLog {

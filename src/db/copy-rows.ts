@@ -13,25 +13,37 @@ const CHUNK_CHARS = 32_000;
  * chunks of a few KB, not one text per batch: a batch's text (hundreds of KB) would go to the
  * large-object space and stay there as garbage until a full GC (issue 13, flat memory).
  * Callers encode each value with {@link copyText} first; a value it cannot carry exactly
- * (undefined answer) means the rows go another way.
+ * (undefined answer) means the rows go another way: `lines` may be a generator that throws,
+ * which fails the COPY. `pace`, if given, is awaited between
+ * chunks (a long write giving way to requests in flight, commands/give-way.ts).
  */
 export async function copyRows(
   trx: Knex.Transaction,
   table: string,
   columns: readonly string[],
-  lines: readonly string[],
+  lines: Iterable<string>,
+  pace?: () => Promise<void>,
 ): Promise<void> {
   // A transaction's client hands out the transaction's own connection (knex, makeTxClient).
   const connection = (await (trx.client as Knex.Client).acquireConnection()) as pg.PoolClient;
   const list = columns.map(quoteIdentifier).join(', ');
   const stream = connection.query(copyFrom(`copy ${quoteIdentifier(table)} (${list}) from stdin`));
   let chunk = '';
-  for (const line of lines) {
-    chunk += `${line}\n`;
-    if (chunk.length >= CHUNK_CHARS) {
-      stream.write(chunk);
-      chunk = '';
+  try {
+    for (const line of lines) {
+      chunk += `${line}\n`;
+      if (chunk.length >= CHUNK_CHARS) {
+        stream.write(chunk);
+        chunk = '';
+        // PostgreSQL works on a chunk as it arrives: waiting here spreads its work too.
+        if (pace !== undefined) await pace();
+      }
     }
+  } catch (error) {
+    // A line that could not be made: the COPY is failed (CopyFail), nothing of it is kept.
+    stream.destroy(error instanceof Error ? error : new Error(String(error)));
+    await finished(stream).catch(() => undefined);
+    throw error;
   }
   stream.end(chunk);
   await finished(stream);

@@ -13,6 +13,7 @@ import type { FileLibrary } from '../files/file-library.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Storage } from '../files/storage/create-storage.js';
 import type { Metrics } from './metrics.js';
+import type { RequestTraffic } from './traffic.js';
 import { resolveAccountability } from './request-pipeline.js';
 import { proxyTrust } from './client-ip.js';
 import { RouteNotFoundError } from '../errors.js';
@@ -71,6 +72,8 @@ export interface AppDeps {
   readonly rateLimitCounters: CounterStore;
   /** Prometheus metrics (METRICS_ENABLED): counted by request-door.ts, read at /server/metrics. */
   readonly metrics?: Metrics | undefined;
+  /** The requests in flight, counted by request-door.ts: long writes give way to them. */
+  readonly traffic?: RequestTraffic;
 }
 
 /**

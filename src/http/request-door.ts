@@ -15,6 +15,7 @@ export interface DoorOptions {
  * request, it passes here first, and gets here, once:
  * - its arrival time, and its log line when the answer ends (request-logging.ts);
  * - its count and latency in the metrics (metrics.ts, when METRICS_ENABLED);
+ * - its place among the requests in flight, which long writes give way to (traffic.ts);
  * - the envelope headers (`Cache-Control`, `Vary`), which a route may replace.
  * Then the route: the fast answers (fast-path.ts: plain item reads and writes, through the
  * routes' own handlers) or the Express app (app.ts). Both take the caller and the query from
@@ -33,6 +34,7 @@ export function requestDoor(app: Express, deps: AppDeps, options: DoorOptions = 
       logRequest(req, res);
     }
     metrics?.observe(req, res);
+    deps.traffic?.enter(res);
     for (const [name, value] of envelope) res.setHeader(name, value);
     if (fast === undefined || !fast(req, res)) app(req, res);
   };

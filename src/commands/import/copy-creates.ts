@@ -13,10 +13,11 @@ import { hasNestedWrites } from '../nested/nested-writes.js';
 import { requireObject } from '../nested/types.js';
 import { isHashField } from '../special-fields.js';
 import { columnsOf, toDatabaseRow } from '../to-database-value.js';
+import { giveWay } from '../give-way.js';
 import type { CommandContext, Item, PrimaryKey } from '../types.js';
 import { atRow } from './row-error.js';
 
-/** Rows checked between two turns of the event loop: reads answer while an import runs. */
+/** Rows checked between two steps (giveWay): reads answer while an import runs. */
 const YIELD_EVERY = 100;
 
 const ACTIVITY_COLUMNS = ['id', 'action', 'user', 'timestamp', 'ip', 'user_agent', 'origin', 'collection', 'item'];
@@ -98,7 +99,7 @@ export async function prepareCopy(
   const rows: Record<string, unknown>[] = [];
   const written: Record<string, unknown>[] = [];
   for (const [index, { item, row }] of creates.entries()) {
-    if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    if (index % YIELD_EVERY === YIELD_EVERY - 1) await giveWay(ctx);
     let data: Item;
     try {
       const toCheck = { action: 'create', payload: requireObject(item), serverValues: {} } as const;
@@ -135,21 +136,33 @@ export async function writeCopy(
   while (start < rows.length) {
     const columns = Object.keys(rows[start] ?? {}).filter((c) => c !== primary);
     const signature = columns.join('\u0000');
-    const lines: string[] = [];
-    let end = start;
-    for (; end < rows.length; end += 1) {
-      const row = rows[end] ?? {};
-      const rowColumns = Object.keys(row).filter((c) => c !== primary);
-      if (rowColumns.join('\u0000') !== signature) break;
-      const cells = [copyText(keys[end])];
-      for (const column of columns) cells.push(copyText(row[column]));
-      if (cells.includes(undefined)) return undefined;
-      lines.push(cells.join('\t'));
+    let end = start + 1;
+    while (end < rows.length && signatureOf(rows[end] ?? {}, primary) === signature) end += 1;
+    // The lines are made as COPY takes them: the event loop is never held for a whole batch.
+    const lines = function* (first: number, last: number): Generator<string> {
+      for (let index = first; index < last; index += 1) {
+        const row = rows[index] ?? {};
+        const cells = [copyText(keys[index])];
+        for (const column of columns) cells.push(copyText(row[column]));
+        if (cells.includes(undefined)) throw new Error('a value COPY text cannot carry');
+        yield cells.join('\t');
+      }
+    };
+    try {
+      await copyRows(trx, collection.collection, [primary, ...columns], lines(start, end), () => giveWay(ctx));
+    } catch {
+      // The caller rolls back to its savepoint and writes the batch the writer's way.
+      return undefined;
     }
-    await copyRows(trx, collection.collection, [primary, ...columns], lines);
     start = end;
   }
   return afterCreates(trx, ctx, plan, keys, () => journalCopy(trx, ctx, plan, prepared, keys, now));
+}
+
+function signatureOf(row: Record<string, unknown>, primary: string): string {
+  return Object.keys(row)
+    .filter((c) => c !== primary)
+    .join('\u0000');
 }
 
 /**
@@ -193,13 +206,17 @@ async function journalCopy(
   const activity = activityRow('create', collection.collection, 0, ctx.accountability, now, 'pg');
   const fixed = ACTIVITY_COLUMNS.slice(1, -1).map((column) => copyText(activity[column]) ?? '\\N');
   const prefix = `\t${fixed.join('\t')}\t`;
-  const activityLines = keys.map((key, i) => `${ids[i]}${prefix}${copyText(String(key))}`);
-  await copyRows(trx, 'svc_activity', ACTIVITY_COLUMNS, activityLines);
+  const activityLines = function* (): Generator<string> {
+    for (const [i, key] of keys.entries()) yield `${ids[i]}${prefix}${copyText(String(key))}`;
+  };
+  await copyRows(trx, 'svc_activity', ACTIVITY_COLUMNS, activityLines(), () => giveWay(ctx));
   if (collection.accountability !== 'all') return;
   const name = copyText(collection.collection);
-  const revisionLines = keys.map((key, i) => {
-    const json = copyText(revisionJson(plan, prepared, i, key));
-    return `${ids[i]}\t${name}\t${copyText(String(key))}\t${json}\t${json}\t\\N`;
-  });
-  await copyRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionLines);
+  const revisionLines = function* (): Generator<string> {
+    for (const [i, key] of keys.entries()) {
+      const json = copyText(revisionJson(plan, prepared, i, key));
+      yield `${ids[i]}\t${name}\t${copyText(String(key))}\t${json}\t${json}\t\\N`;
+    }
+  };
+  await copyRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionLines(), () => giveWay(ctx));
 }

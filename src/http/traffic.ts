@@ -1,0 +1,61 @@
+import type { ServerResponse } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { GiveWay } from '../commands/types.js';
+
+/** The longest a long write waits for the requests in flight before it takes another step. */
+export const MAX_WAIT_MS = 20;
+
+/**
+ * The requests in flight in this process, counted at the door (request-door.ts), so that long
+ * writes (an import's rows, a bulk create) give way to them: between two steps of a few
+ * hundred rows, a long write waits until no other request is in flight, or {@link MAX_WAIT_MS}
+ * at most. Reads then answer at their idle latency while an import runs, and an import on a
+ * quiet service runs at full speed (issue 13). The writer's own request is one of those in
+ * flight: it waits for the others.
+ */
+export class RequestTraffic {
+  #inFlight = 0;
+  #waiting: (() => void)[] = [];
+
+  /** Counts `res` from now until its connection closes or its answer ends. */
+  enter(res: ServerResponse): void {
+    this.#inFlight += 1;
+    let isCounted = true;
+    const leave = () => {
+      if (!isCounted) return;
+      isCounted = false;
+      this.#inFlight -= 1;
+      if (this.#inFlight <= 1) this.#wake();
+    };
+    res.once('finish', leave);
+    res.once('close', leave);
+  }
+
+  /** The requests in flight now. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** A turn of the event loop, then, while other requests are in flight, a wait for them. */
+  readonly giveWay: GiveWay = async () => {
+    await nextTurn();
+    if (this.#inFlight <= 1) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, MAX_WAIT_MS);
+      const waiting = this.#waiting;
+      function done(): void {
+        clearTimeout(timer);
+        const index = waiting.indexOf(done);
+        if (index >= 0) waiting.splice(index, 1);
+        resolve();
+      }
+      waiting.push(done);
+    });
+  };
+
+  #wake(): void {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const done of waiting) done();
+  }
+}
