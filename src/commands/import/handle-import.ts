@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
+import { keyId } from '../existing-items.js';
 import { toPrimaryKey } from '../primary-key.js';
 import type { ItemWriter } from '../item-writer.js';
 import { runWrite } from '../run-write.js';
 import type { CommandContext, ImportCommand, Item, PrimaryKey } from '../types.js';
 import { planCopy, prepareCopy, writeCopy, type CopyPlan, type PreparedCopy } from './copy-creates.js';
+import { FileKeys, requireKnownKeys } from './file-rows.js';
 import { writeInserts } from './insert-creates.js';
 import { readCsvItems } from './read-csv-items.js';
 import { readJsonItems } from './read-json-items.js';
@@ -20,7 +22,8 @@ const SAVEPOINT = 'svc_import_rows';
  * POST /utils/import/:collection (reference/audit-and-utils.md, "Import"): the file is parsed
  * as it arrives and written batch by batch in ONE transaction through the same item writer
  * as create and update (permissions, validation, specials, nested payloads, activity and
- * revisions per item). An item whose key exists is updated, any other created. The first
+ * revisions per item). An item whose key exists is updated, any other created; a key two
+ * rows of the file give, or a column that is no field, refuses the file (file-rows.ts). The first
  * failing row rolls everything back; its error names it (`row`, 1-based, and the message).
  * System collections are for admins only. Returns the number of items written.
  */
@@ -47,26 +50,26 @@ export async function handleImport(
         : writeCopyOrCreateRows(writer, trx, ctx, copy, creates, await prepareCopy(trx, ctx, copy, creates, now), now);
     };
     const items = cmd.format === 'csv' ? readCsvItems(cmd.source, ctx.overview, collection) : readJsonItems(cmd.source);
+    // Issue 13: a key repeated in the file is refused (file-rows.ts), not upserted twice.
+    const fileKeys = new FileKeys(collection);
     let row = 0;
     try {
       for await (const batch of batchesOf(items, batchSize)) {
         const keys = batch.map((item) => toPrimaryKey(collection, item[collection.primary]));
         const given = keys.filter((key): key is PrimaryKey => key !== undefined);
         if (given.length > 0) await settle();
-        // Existing rows, those of earlier batches included; then the keys this batch creates.
+        // Existing rows, those created by earlier batches included (a key the file did not give).
         const known = new Set((await writer.filterExisting(collection, given)).map(keyId));
         let creates: { item: Item; row: number }[] = [];
-        let pending = new Set<string>();
         for (const [index, item] of batch.entries()) {
           row += 1;
           const key = keys[index];
-          if (key !== undefined && (known.has(keyId(key)) || pending.has(keyId(key)))) {
-            // An update (or a key repeated in the file): the creates before it go first.
-            for (const created of await write(creates)) known.add(keyId(created));
-            creates = [];
-            pending = new Set();
-          }
+          fileKeys.note(key, row);
+          if (cmd.format === 'json') requireKnownKeys(ctx.overview, collection, item, row);
           if (key !== undefined && known.has(keyId(key))) {
+            // An update: the creates before it go first.
+            await write(creates);
+            creates = [];
             try {
               await writer.update(collection.collection, key, item);
             } catch (error) {
@@ -74,7 +77,6 @@ export async function handleImport(
             }
           } else {
             creates.push({ item, row });
-            if (key !== undefined) pending.add(keyId(key));
           }
         }
         if (copy !== undefined && creates.length > 0) {
@@ -205,8 +207,4 @@ async function* batchesOf(items: AsyncIterable<Item>, size: number): AsyncGenera
     }
   }
   if (batch.length > 0) yield batch;
-}
-
-function keyId(key: PrimaryKey): string {
-  return String(key).toLowerCase();
 }

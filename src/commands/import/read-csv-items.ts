@@ -5,6 +5,7 @@ import { findField, getFieldRelation } from '../../../catalog/overview/lookup.js
 import type { CollectionOverview, FieldOverview, SchemaOverview } from '../../../catalog/overview/types.js';
 import { InvalidPayloadError } from '../../errors.js';
 import type { Item } from '../types.js';
+import { unknownColumn } from './file-rows.js';
 
 /**
  * The items of a CSV import file (reference/audit-and-utils.md, Import), one per record as
@@ -13,6 +14,7 @@ import type { Item } from '../types.js';
  * `true`/`false` for booleans, JSON for json, csv, alias and relational values (nested
  * objects, arrays of keys), `null` as null outside text fields. A column `author.email`
  * (how an export flattens a related item) nests into `author` when `author` is relational.
+ * A header that is neither a field nor such a path to one is INVALID_PAYLOAD naming it.
  * Malformed CSV is INVALID_PAYLOAD naming the row.
  */
 export async function* readCsvItems(
@@ -32,7 +34,7 @@ export async function* readCsvItems(
   try {
     for await (const record of parser as AsyncIterable<Record<string, string>>) {
       row += 1;
-      columns ??= Object.keys(record).map((header) => toColumn(overview, collection, header));
+      columns ??= Object.keys(record).map((header) => requireField(toColumn(overview, collection, header), collection));
       const item: Record<string, unknown> = {};
       for (const column of columns) {
         const text = record[column.header];
@@ -80,6 +82,12 @@ function column(overview: SchemaOverview, collection: string, header: string, pa
     field: findField(overview, collection, name),
     isRelational: getFieldRelation(overview, collection, name) !== undefined,
   };
+}
+
+/** Issue 13, bad input: a column that names no field is refused, not dropped. */
+function requireField(column: Column, collection: CollectionOverview): Column {
+  if (column.field === undefined) throw new InvalidPayloadError(unknownColumn(collection, column.header));
+  return column;
 }
 
 const TEXT_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'hash']);

@@ -9,7 +9,7 @@ import { ARTICLE_TABLES, adminApi, countRows, createCommandSchema, dataOf, error
 type Row = Record<string, unknown>;
 
 // Directus 10 drops payload keys that are not fields (items and system collections alike);
-// fields that exist but are not writable stay FORBIDDEN.
+// fields that exist but are not writable stay FORBIDDEN. Imports refuse them at a row's top level.
 describeEachDatabase('payload keys that are not fields', (ctx) => {
   const db = () => ctx().server.db;
   const api = (method: string, path: string, body?: unknown) => adminApi(ctx(), method, path, body);
@@ -97,11 +97,18 @@ describeEachDatabase('payload keys that are not fields', (ctx) => {
     );
   });
 
-  it('an import drops them too', async () => {
-    const content = JSON.stringify([{ title: 'Imported', nope: 1, comments: [{ text: 'ic', nope: 2 }] }]);
-    const res = await sendForm(ctx(), 'POST', '/utils/import/articles', [
-      ['file', content, 'data.json', 'application/json'],
+  it('an import refuses them at the top level of a row (issue 13), drops them in nested payloads', async () => {
+    const importJson = (rows: unknown) =>
+      sendForm(ctx(), 'POST', '/utils/import/articles', [
+        ['file', JSON.stringify(rows), 'data.json', 'application/json'],
+      ]);
+    const before = await countRows(db(), ARTICLE_TABLES);
+    const refused = await importJson([{ title: 'Fine' }, { title: 'Imported', nope: 1 }]);
+    expect(errorsOf(refused, 400)).to.deep.equal([
+      ['INVALID_PAYLOAD', { reason: 'Column "nope" is not a field of collection "articles"', row: 2 }],
     ]);
+    expect(await countRows(db(), ARTICLE_TABLES)).to.deep.equal(before);
+    const res = await importJson([{ title: 'Imported', comments: [{ text: 'ic', nope: 2 }] }]);
     expect([res.status, res.body]).to.deep.equal([200, undefined]);
     const article = await db()('articles').where({ title: 'Imported' }).first<Row>('id');
     expect(article).to.not.equal(undefined);

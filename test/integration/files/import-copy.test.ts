@@ -83,21 +83,26 @@ describeEachDatabase('imports through the set-based paths', (ctx) => {
     const existing = dataOf<Row>(await adminApi(ctx(), 'POST', '/items/articles', { title: 'old', views: 1 }));
     const base = Number(existing['id']) + 1000;
     const lines = Array.from({ length: 2500 }, (_, i) => `,new ${i},${i}`);
-    // Row 2,100 (second batch) updates the item created before the file; row 2,200 repeats row 5's key.
+    // Row 2,100 (second batch) updates the item created before the file; row 5 gives a new key.
     lines[2099] = `${String(existing['id'])},updated,99`;
     lines[4] = `${base},given,5`;
-    lines[2199] = `${base},given again,6`;
     const before = await countRows(db(), ['articles', 'svc_activity', 'svc_revisions']);
+    // Issue 13: row 2,200 repeating row 5's key refuses the file, nothing written.
+    const repeated = lines.map((line, i) => (i === 2199 ? `${base},given again,6` : line));
+    const refused = await importCsv(`id,title,views\n${repeated.join('\n')}\n`);
+    expect(errorsOf(refused, 400)).to.deep.equal([['FAILED_VALIDATION', { field: 'id', type: 'unique', row: 2200 }]]);
+    expect(refused.body?.errors?.[0]?.message).to.match(/^Row 2200: .*row 5 of the file/);
+    expect(await countRows(db(), ['articles', 'svc_activity', 'svc_revisions'])).to.deep.equal(before);
     const res = await importCsv(`id,title,views\n${lines.join('\n')}\n`);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const after = await countRows(db(), ['articles', 'svc_activity', 'svc_revisions']);
-    expect((after['articles'] ?? 0) - (before['articles'] ?? 0)).to.equal(2498);
+    expect((after['articles'] ?? 0) - (before['articles'] ?? 0)).to.equal(2499);
     expect((after['svc_activity'] ?? 0) - (before['svc_activity'] ?? 0)).to.equal(2500);
     expect((after['svc_revisions'] ?? 0) - (before['svc_revisions'] ?? 0)).to.equal(2500);
     const updated = await db()('articles').where({ id: existing['id'] }).first<Row>();
     expect([updated?.['title'], Number(updated?.['views'])]).to.deep.equal(['updated', 99]);
     const given = await db()('articles').where({ id: base }).first<Row>();
-    expect([given?.['title'], Number(given?.['views'])]).to.deep.equal(['given again', 6]);
+    expect([given?.['title'], Number(given?.['views'])]).to.deep.equal(['given', 5]);
     // New rows after a given key get keys past it (the sequence moved).
     const fresh = dataOf<Row>(await adminApi(ctx(), 'POST', '/items/articles', { title: 'after' }));
     expect(Number(fresh['id'])).to.be.above(base);
@@ -170,6 +175,33 @@ describeEachDatabase(
         expect(res.body?.errors?.[0]?.message, body.slice(-30)).to.match(message);
       }
       expect(await countRows(db(), ARTICLE_TABLES)).to.deep.equal(before);
+    });
+
+    it('a column that is not a field: CSV header or JSON key, 400 naming it (and the row), nothing written', async () => {
+      const before = await countRows(db(), ARTICLE_TABLES);
+      const reason = (name: string) => `Column "${name}" is not a field of collection "articles"`;
+      const csv = await importFile('title,views,colour\nx,1,red\ny,2,\n');
+      expect(errorsOf(csv, 400)).to.deep.equal([['INVALID_PAYLOAD', { reason: reason('colour') }]]);
+      // A dotted header is a path through many-to-one fields to a field of the related collection.
+      for (const header of ['author.colour', 'title.length', 'comments.text']) {
+        const dotted = await importFile(`title,${header}\nx,1\n`);
+        expect(errorsOf(dotted, 400), header).to.deep.equal([['INVALID_PAYLOAD', { reason: reason(header) }]]);
+      }
+      // The bad key in the second batch: the first one written is rolled back.
+      const rows: Row[] = Array.from({ length: 2100 }, () => ({ title: 'j' }));
+      rows[2049] = { title: 'late', colour: 'red' };
+      const json = await importFile(JSON.stringify(rows), 'application/json');
+      expect(errorsOf(json, 400)).to.deep.equal([['INVALID_PAYLOAD', { reason: reason('colour'), row: 2050 }]]);
+      expect(json.body?.errors?.[0]?.message).to.match(/^Row 2050: /);
+      expect(await countRows(db(), ARTICLE_TABLES)).to.deep.equal(before);
+      // Alias fields (one-to-many) and dotted many-to-one paths remain allowed.
+      const fine = await importFile(`title,author.name,comments\nok,Someone,"[{""text"":""hi""}]"\n`);
+      expect(fine.status, JSON.stringify(fine.body)).to.equal(200);
+      const aliased = await importFile(
+        JSON.stringify([{ title: 'ok2', comments: [{ text: 'x' }] }]),
+        'application/json',
+      );
+      expect(aliased.status, JSON.stringify(aliased.body)).to.equal(200);
     });
   },
   { env: { IMPORT_MAX_SIZE: '40kb' } },

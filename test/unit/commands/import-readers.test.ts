@@ -100,8 +100,14 @@ describe('import readers', () => {
       ]);
     });
 
-    it('keeps unknown columns as text, for validation to refuse', async () => {
-      expect(await read('title,nope.deeper\nx,y\n', 'articles')).to.deep.equal([{ title: 'x', 'nope.deeper': 'y' }]);
+    it('refuses a column that names no field, naming it (issue 13)', async () => {
+      for (const header of ['nope', 'nope.deeper', 'author.nope']) {
+        expect(
+          await failure(
+            readCsvItems(chunks(`title,${header}\nx,y\n`, 4), FIXTURE_OVERVIEW, requireFixture('articles')),
+          ),
+        ).to.equal(`Column "${header}" is not a field of collection "articles"`);
+      }
     });
 
     it('refuses malformed CSV naming the row', async () => {
