@@ -177,4 +177,27 @@ describeEachDatabase('imports updating existing rows set-based', (ctx) => {
       .first<{ n: number | string }>();
     expect(Number(activity?.n)).to.equal(39);
   });
+
+  it("accountability 'activity': an update activity row per updated item, no revision; null: neither", async () => {
+    const before = await countRows(db(), ['svc_activity', 'svc_revisions']);
+    for (const collection of ['logged', 'quiet']) {
+      await db()(collection).insert(Array.from({ length: 30 }, (_, i) => ({ id: i + 1, name: `old ${i}` })));
+      const csv = `id,name\n${Array.from({ length: 30 }, (_, i) => `${i + 1},new ${i}`).join('\n')}\n`;
+      const res = await sendForm(ctx(), 'POST', `/utils/import/${collection}`, [['file', csv, 'rows.csv', 'text/csv']]);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const names = await db()(collection).orderBy('id').select<Row[]>('name');
+      expect(names.map((r) => r['name'])).to.deep.equal(Array.from({ length: 30 }, (_, i) => `new ${i}`));
+    }
+    expect(await countRows(db(), ['svc_activity', 'svc_revisions'])).to.deep.equal({
+      svc_activity: (before['svc_activity'] ?? 0) + 30,
+      svc_revisions: before['svc_revisions'] ?? 0,
+    });
+    const actions = await db()('svc_activity')
+      .where({ collection: 'logged' })
+      .orderBy('id')
+      .select<Row[]>('action', 'item');
+    expect(actions.map((a) => [a['action'], a['item']])).to.deep.equal(
+      Array.from({ length: 30 }, (_, i) => ['update', String(i + 1)]),
+    );
+  });
 });
