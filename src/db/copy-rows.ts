@@ -100,6 +100,7 @@ function escapeOne(c: string): string {
   return ESCAPE_OF[c] ?? c;
 }
 
-function quoteIdentifier(name: string): string {
+/** A PostgreSQL identifier in double quotes. */
+export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }

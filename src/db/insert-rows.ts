@@ -28,31 +28,51 @@ export async function insertRows(
   rows: readonly (readonly unknown[])[],
   returning?: string,
 ): Promise<unknown[]> {
-  const connection = (await (trx.client as Knex.Client).acquireConnection()) as object;
-  // The transaction's own connection: mysql2's (execute) or better-sqlite3's (prepare).
-  const isMysql = 'execute' in connection;
-  const perStatement = Math.max(1, Math.floor(MAX_BOUND_VALUES / Math.max(1, columns.length)));
+  const perStatement = rowsPerStatement(columns.length);
   const returned: unknown[] = [];
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     const sql = statementOf(table, columns, chunk.length, returning);
     const values: unknown[] = [];
-    for (const row of chunk) for (const value of row) values.push(bindable(value, isMysql));
-    if (isMysql) {
-      const result = await new Promise<unknown>((resolve, reject) => {
-        (connection as MysqlConnection).execute(sql, values, (error, answer) => {
-          if (error === null) resolve(answer);
-          else reject(error);
-        });
-      });
-      if (returning !== undefined) for (const row of result as Record<string, unknown>[]) returned.push(row[returning]);
-    } else {
-      const statement = preparedOf(connection as BetterSqlite3.Database, sql);
-      if (returning === undefined) statement.run(values);
-      else for (const row of statement.all(values) as Record<string, unknown>[]) returned.push(row[returning]);
-    }
+    for (const row of chunk) for (const value of row) values.push(value);
+    const answer = await runBound(trx, sql, values, returning !== undefined);
+    if (returning !== undefined) for (const row of answer.rows) returned.push(row[returning]);
   }
   return returned.sort(compareIntegers);
+}
+
+/**
+ * One statement with bound values on the transaction's own connection (mysql2's execute:
+ * a prepared statement; better-sqlite3: prepared once per connection and SQL text). The rows
+ * it answers (`answersRows`), and the rows it changed (MariaDB: matched, mysql2's FOUND_ROWS).
+ */
+export async function runBound(
+  trx: Knex.Transaction,
+  sql: string,
+  values: readonly unknown[],
+  answersRows = false,
+): Promise<{ readonly rows: Record<string, unknown>[]; readonly changes: number }> {
+  const connection = (await (trx.client as Knex.Client).acquireConnection()) as object;
+  const isMysql = 'execute' in connection;
+  const bound = values.map((value) => bindable(value, isMysql));
+  if (isMysql) {
+    const result = await new Promise<unknown>((resolve, reject) => {
+      (connection as MysqlConnection).execute(sql, bound, (error, answer) => {
+        if (error === null) resolve(answer);
+        else reject(error);
+      });
+    });
+    if (answersRows) return { rows: result as Record<string, unknown>[], changes: 0 };
+    return { rows: [], changes: (result as { affectedRows?: number }).affectedRows ?? 0 };
+  }
+  const statement = preparedOf(connection as BetterSqlite3.Database, sql);
+  if (answersRows) return { rows: statement.all(bound) as Record<string, unknown>[], changes: 0 };
+  return { rows: [], changes: statement.run(bound).changes };
+}
+
+/** Bound values one statement of `columns` values per row may carry, in rows. */
+export function rowsPerStatement(columns: number): number {
+  return Math.max(1, Math.floor(MAX_BOUND_VALUES / Math.max(1, columns)));
 }
 
 function statementOf(table: string, columns: readonly string[], count: number, returning?: string): string {
@@ -93,7 +113,7 @@ function bindable(value: unknown, isMysql: boolean): unknown {
 }
 
 /** Backquotes: MariaDB's quotes without ANSI_QUOTES, which SQLite also takes. */
-function quoteIdentifier(name: string): string {
+export function quoteIdentifier(name: string): string {
   return `\`${name.replaceAll('`', '``')}\``;
 }
 

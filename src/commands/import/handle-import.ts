@@ -9,6 +9,7 @@ import type { CommandContext, ImportCommand, Item, PrimaryKey } from '../types.j
 import { planCopy, prepareCopy, writeCopy, type CopyPlan, type PreparedCopy } from './copy-creates.js';
 import { FileKeys, requireKnownKeys } from './file-rows.js';
 import { writeInserts } from './insert-creates.js';
+import { updateExisting, type FileUpdate } from './update-existing.js';
 import { readCsvItems } from './read-csv-items.js';
 import { readJsonItems } from './read-json-items.js';
 import { atRow } from './row-error.js';
@@ -20,11 +21,13 @@ const SAVEPOINT = 'svc_import_rows';
 
 /**
  * POST /utils/import/:collection (reference/audit-and-utils.md, "Import"): the file is parsed
- * as it arrives and written batch by batch in ONE transaction through the same item writer
- * as create and update (permissions, validation, specials, nested payloads, activity and
- * revisions per item). An item whose key exists is updated, any other created; a key two
- * rows of the file give, or a column that is no field, refuses the file (file-rows.ts). The first
- * failing row rolls everything back; its error names it (`row`, 1-based, and the message).
+ * as it arrives and written batch by batch in ONE transaction with the checks and journal of
+ * the item writer's create and update (permissions, validation, specials, nested payloads,
+ * activity and revisions per item): runs of creates and of updates set-based where they can
+ * be (copy-creates.ts, insert-creates.ts, update-existing.ts), the writer otherwise. An item
+ * whose key exists is updated, any other created; a key two rows of the file give, or a
+ * column that is no field, refuses the file (file-rows.ts). The first failing row rolls
+ * everything back; its error names it (`row`, 1-based, and the message).
  * System collections are for admins only. Returns the number of items written.
  */
 export async function handleImport(
@@ -49,6 +52,11 @@ export async function handleImport(
         ? createRows(writer, trx, collection.collection, creates)
         : writeCopyOrCreateRows(writer, trx, ctx, copy, creates, await prepareCopy(trx, ctx, copy, creates, now), now);
     };
+    const update = async (updates: readonly FileUpdate[]) => {
+      if (updates.length === 0) return;
+      await settle();
+      await updateExisting(writer, trx, ctx, collection.collection, copy, updates, now);
+    };
     const items = cmd.format === 'csv' ? readCsvItems(cmd.source, ctx.overview, collection) : readJsonItems(cmd.source);
     // Issue 13: a key repeated in the file is refused (file-rows.ts), not upserted twice.
     const fileKeys = new FileKeys(collection);
@@ -60,7 +68,9 @@ export async function handleImport(
         if (given.length > 0) await settle();
         // Existing rows, those created by earlier batches included (a key the file did not give).
         const known = new Set((await writer.filterExisting(collection, given)).map(keyId));
+        // Runs of consecutive creates and of consecutive updates, each written together in file order.
         let creates: { item: Item; row: number }[] = [];
+        let updates: FileUpdate[] = [];
         for (const [index, item] of batch.entries()) {
           row += 1;
           const key = keys[index];
@@ -68,17 +78,16 @@ export async function handleImport(
           if (cmd.format === 'json') requireKnownKeys(ctx.overview, collection, item, row);
           if (key !== undefined && known.has(keyId(key))) {
             // An update: the creates before it go first.
-            await write(creates);
+            if (creates.length > 0) await write(creates);
             creates = [];
-            try {
-              await writer.update(collection.collection, key, item);
-            } catch (error) {
-              throw atRow(error, row);
-            }
+            updates.push({ key, item, row });
           } else {
+            await update(updates);
+            updates = [];
             creates.push({ item, row });
           }
         }
+        await update(updates);
         if (copy !== undefined && creates.length > 0) {
           const prepared = await prepareCopy(trx, ctx, copy, creates, now);
           await settle();

@@ -62,6 +62,7 @@ export const mysqlDatabase: DatabaseDialect = {
   insertsRecordset: false,
   sequencesLagGivenKeys: false,
   copiesRows: false,
+  updatesRowsBy: 'join',
   keepsForeignKeyPlans: false,
   schemaChanges: 'undo',
   async withMigrationLock(trx, lock, run) {

@@ -45,6 +45,7 @@ export const postgresDatabase: DatabaseDialect = {
   insertsRecordset: true,
   sequencesLagGivenKeys: true,
   copiesRows: true,
+  updatesRowsBy: 'copy',
   keepsForeignKeyPlans: true,
   schemaChanges: 'transaction',
   async withMigrationLock(trx, lock, run) {

@@ -31,6 +31,7 @@ export const sqliteDatabase: DatabaseDialect = {
   insertsRecordset: false,
   sequencesLagGivenKeys: false,
   copiesRows: false,
+  updatesRowsBy: 'values',
   keepsForeignKeyPlans: false,
   schemaChanges: 'foreign-keys-off',
   // One writer at a time: the migration's transaction is the lock.

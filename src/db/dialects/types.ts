@@ -81,6 +81,12 @@ export interface DatabaseDialect {
   readonly sequencesLagGivenKeys: boolean;
   /** Rows load by COPY FROM STDIN (db/copy-rows.ts: imports). */
   readonly copiesRows: boolean;
+  /**
+   * How many rows are set by key in one statement (db/update-rows.ts: imports): COPY into a
+   * temporary table then UPDATE ... FROM it, UPDATE ... JOIN a derived table of the rows, or
+   * UPDATE ... FROM (VALUES ...).
+   */
+  readonly updatesRowsBy: 'copy' | 'join' | 'values';
   /** A connection keeps its foreign key checks' plans until statistics change (db/journal-statistics.ts). */
   readonly keepsForeignKeyPlans: boolean;
 
