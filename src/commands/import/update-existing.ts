@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { updateRows } from '../../db/update-rows.js';
 import { ForbiddenError } from '../../errors.js';
 import { checkWritePayload } from '../check-payload.js';
+import { giveWay } from '../give-way.js';
 import type { ItemWriter } from '../item-writer.js';
 import { Journal } from '../journal/journal.js';
 import { hasNestedWrites } from '../nested/nested-writes.js';
@@ -12,7 +13,7 @@ import type { CommandContext, Item, PrimaryKey } from '../types.js';
 import type { CopyPlan } from './copy-creates.js';
 import { atRow } from './row-error.js';
 
-/** Rows checked between two turns of the event loop: reads answer while an import runs. */
+/** Rows checked between two steps (giveWay): reads answer while an import runs. */
 const YIELD_EVERY = 100;
 
 const SAVEPOINT = 'svc_import_updates';
@@ -105,7 +106,7 @@ async function prepare(
   const rows: Record<string, unknown>[] = [];
   const deltas: Record<string, unknown>[] = [];
   for (const [index, { key, item, row }] of updates.entries()) {
-    if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    if (index % YIELD_EVERY === YIELD_EVERY - 1) await giveWay(ctx);
     let data: Item;
     try {
       const { [collection.primary]: _key, ...payload } = requireObject(item);
