@@ -10,7 +10,7 @@ import type { Config } from '../config/index.js';
 import { queryLimits } from '../query/index.js';
 import type { Change } from './change-set.js';
 import { itemMatcher } from './match-items.js';
-import type { CommandContext, DebugLog, GiveWay } from './types.js';
+import type { CommandContext, DebugLog, Traffic } from './types.js';
 
 export interface CommandContextDeps {
   readonly config: Config;
@@ -26,7 +26,7 @@ export interface CommandContextDeps {
   /** Where committed changes go (the live-data feed, src/realtime); none: nowhere. */
   readonly changes?: { publish(changes: readonly Change[]): void };
   /** The requests in flight, which long writes give way to (http/traffic.ts); none: no one waits. */
-  readonly traffic?: { readonly giveWay: GiveWay };
+  readonly traffic?: Traffic;
 }
 
 /**
@@ -58,7 +58,7 @@ export async function commandContext(
     readAccess: readAccessOf(permissions),
     readLimits,
     ...(deps.logger === undefined ? {} : { log: deps.logger }),
-    ...(deps.traffic === undefined ? {} : { giveWay: deps.traffic.giveWay }),
+    ...(deps.traffic === undefined ? {} : { traffic: deps.traffic }),
     ...(deps.changes === undefined ? {} : { afterCommit: (changes) => deps.changes?.publish(changes) }),
     // The schema version keys the permission cache (src/access/permission-store.ts): moving
     // it after the commit makes every instance reload the rules and ip_access.

@@ -1,7 +1,22 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CommandContext } from './types.js';
 
-/** Between two steps of a long write: the context's giveWay (http/traffic.ts), else a turn of the event loop. */
-export function giveWay(ctx: Pick<CommandContext, 'giveWay'>): Promise<void> {
-  return ctx.giveWay === undefined ? nextTurn() : ctx.giveWay();
+type WithTraffic = Pick<CommandContext, 'traffic'>;
+
+/**
+ * Between two steps of a long write that holds the event loop (checking rows): a turn of the
+ * event loop, so that requests arriving are seen, and while other requests are in flight a
+ * wait for them (http/traffic.ts).
+ */
+export function giveWay(ctx: WithTraffic): Promise<void> {
+  return ctx.traffic === undefined ? nextTurn() : ctx.traffic.giveWay();
+}
+
+/**
+ * Between two chunks of rows sent to the database (COPY): a wait only while other requests are
+ * in flight. Otherwise none, not even a turn: the database works on the rows sent while the
+ * event loop checks the next ones, and a turn per chunk would leave it waiting for them.
+ */
+export function giveWayIfBusy(ctx: WithTraffic): Promise<void> | undefined {
+  return ctx.traffic?.isBusy() === true ? ctx.traffic.giveWay() : undefined;
 }

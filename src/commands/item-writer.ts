@@ -35,7 +35,7 @@ interface PreparedCreate {
 }
 
 /** The caller's context (check-payload.ts) and MAX_BATCH_MUTATION. */
-export interface ItemWriterContext extends PayloadCheckContext, Pick<CommandContext, 'giveWay'> {
+export interface ItemWriterContext extends PayloadCheckContext, Pick<CommandContext, 'traffic'> {
   readonly maxBatchMutation: number;
 }
 

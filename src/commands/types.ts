@@ -146,14 +146,19 @@ export interface CommandContext {
   /** Debug notes of a write (payload keys dropped as not fields); none when absent. */
   readonly log?: DebugLog;
   /**
-   * Called by long writes (imports, bulk creates) between steps of a few hundred rows: the
-   * requests in flight go first (http/traffic.ts). Absent: a turn of the event loop.
+   * The requests in flight, which long writes (imports, bulk creates) give way to between
+   * steps of a few hundred rows (give-way.ts, http/traffic.ts). Absent: no one to wait for.
    */
-  readonly giveWay?: GiveWay;
+  readonly traffic?: Traffic;
 }
 
-/** Resolves when a long write may take its next step. */
-export type GiveWay = () => Promise<void>;
+/** What a long write needs of the requests in flight (http/traffic.ts). */
+export interface Traffic {
+  /** Requests other than the writer's own are in flight. */
+  isBusy(): boolean;
+  /** A turn of the event loop, then, while busy, a wait for them (bounded). */
+  giveWay(): Promise<void>;
+}
 
 /** The part of the logger (pino) commands use. */
 export interface DebugLog {

@@ -14,15 +14,15 @@ const CHUNK_CHARS = 32_000;
  * large-object space and stay there as garbage until a full GC (issue 13, flat memory).
  * Callers encode each value with {@link copyText} first; a value it cannot carry exactly
  * (undefined answer) means the rows go another way: `lines` may be a generator that throws,
- * which fails the COPY. `pace`, if given, is awaited between
- * chunks (a long write giving way to requests in flight, commands/give-way.ts).
+ * which fails the COPY. `pace`, if given, is called between chunks and a promise it returns
+ * awaited (a long write giving way to requests in flight, commands/give-way.ts).
  */
 export async function copyRows(
   trx: Knex.Transaction,
   table: string,
   columns: readonly string[],
   lines: Iterable<string>,
-  pace?: () => Promise<void>,
+  pace?: () => Promise<void> | undefined,
 ): Promise<void> {
   // A transaction's client hands out the transaction's own connection (knex, makeTxClient).
   const connection = (await (trx.client as Knex.Client).acquireConnection()) as pg.PoolClient;
@@ -36,7 +36,8 @@ export async function copyRows(
         stream.write(chunk);
         chunk = '';
         // PostgreSQL works on a chunk as it arrives: waiting here spreads its work too.
-        if (pace !== undefined) await pace();
+        const waiting = pace?.();
+        if (waiting !== undefined) await waiting;
       }
     }
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { GiveWay } from '../commands/types.js';
+import type { Traffic } from '../commands/types.js';
 
 /** The longest a long write waits for the requests in flight before it takes another step. */
 export const MAX_WAIT_MS = 20;
@@ -13,7 +13,7 @@ export const MAX_WAIT_MS = 20;
  * quiet service runs at full speed (issue 13). The writer's own request is one of those in
  * flight: it waits for the others.
  */
-export class RequestTraffic {
+export class RequestTraffic implements Traffic {
   #inFlight = 0;
   #waiting: (() => void)[] = [];
 
@@ -36,8 +36,12 @@ export class RequestTraffic {
     return this.#inFlight;
   }
 
+  isBusy(): boolean {
+    return this.#inFlight > 1;
+  }
+
   /** A turn of the event loop, then, while other requests are in flight, a wait for them. */
-  readonly giveWay: GiveWay = async () => {
+  async giveWay(): Promise<void> {
     await nextTurn();
     if (this.#inFlight <= 1) return;
     await new Promise<void>((resolve) => {
@@ -51,7 +55,7 @@ export class RequestTraffic {
       }
       waiting.push(done);
     });
-  };
+  }
 
   #wake(): void {
     const waiting = this.#waiting;

@@ -93,7 +93,11 @@ export class SmtpInbox {
 
 function decodeBodies(raw: string): string {
   const parts: string[] = [];
-  const sections = raw.split(/\r?\n--[^\r\n]+\r?\n/);
+  // Split on the boundaries the message declares, not on any line starting with "--": a
+  // quoted-printable line of a link's token may start with "--" (base64url has dashes).
+  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((m) => m[1] ?? '');
+  const delimiter = boundaries.map((b) => b.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const sections = delimiter === '' ? [raw] : raw.split(new RegExp(`\\r?\\n--(?:${delimiter})(?:--)?\\r?\\n`));
   for (const section of sections) {
     const split = /\r?\n\r?\n/.exec(section);
     if (split === null) continue;

@@ -13,7 +13,7 @@ import { hasNestedWrites } from '../nested/nested-writes.js';
 import { requireObject } from '../nested/types.js';
 import { isHashField } from '../special-fields.js';
 import { columnsOf, toDatabaseRow } from '../to-database-value.js';
-import { giveWay } from '../give-way.js';
+import { giveWay, giveWayIfBusy } from '../give-way.js';
 import type { CommandContext, Item, PrimaryKey } from '../types.js';
 import { atRow } from './row-error.js';
 
@@ -149,7 +149,7 @@ export async function writeCopy(
       }
     };
     try {
-      await copyRows(trx, collection.collection, [primary, ...columns], lines(start, end), () => giveWay(ctx));
+      await copyRows(trx, collection.collection, [primary, ...columns], lines(start, end), () => giveWayIfBusy(ctx));
     } catch {
       // The caller rolls back to its savepoint and writes the batch the writer's way.
       return undefined;
@@ -209,7 +209,7 @@ async function journalCopy(
   const activityLines = function* (): Generator<string> {
     for (const [i, key] of keys.entries()) yield `${ids[i]}${prefix}${copyText(String(key))}`;
   };
-  await copyRows(trx, 'svc_activity', ACTIVITY_COLUMNS, activityLines(), () => giveWay(ctx));
+  await copyRows(trx, 'svc_activity', ACTIVITY_COLUMNS, activityLines(), () => giveWayIfBusy(ctx));
   if (collection.accountability !== 'all') return;
   const name = copyText(collection.collection);
   const revisionLines = function* (): Generator<string> {
@@ -218,5 +218,5 @@ async function journalCopy(
       yield `${ids[i]}\t${name}\t${copyText(String(key))}\t${json}\t${json}\t\\N`;
     }
   };
-  await copyRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionLines(), () => giveWay(ctx));
+  await copyRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionLines(), () => giveWayIfBusy(ctx));
 }

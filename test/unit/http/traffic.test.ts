@@ -45,6 +45,7 @@ describe('RequestTraffic', () => {
 
   it('the writer alone in flight: a turn of the event loop, no wait', async () => {
     const writer = await hold();
+    expect(traffic.isBusy()).to.equal(false);
     let hasWaited = false;
     const waiting = traffic.giveWay().then(() => (hasWaited = true));
     await turns(2);
@@ -58,6 +59,7 @@ describe('RequestTraffic', () => {
     const writer = await hold();
     const reader = await hold();
     expect(traffic.inFlight).to.equal(2);
+    expect(traffic.isBusy()).to.equal(true);
     let hasWaited = false;
     const waiting = traffic.giveWay().then(() => (hasWaited = true));
     await turns(2);
