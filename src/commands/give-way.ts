@@ -4,6 +4,12 @@ import type { CommandContext } from './types.js';
 type WithTraffic = Pick<CommandContext, 'traffic'>;
 
 /**
+ * Rows a long write checks between two steps: some 1-2 ms of the event loop, so that a read
+ * arriving meanwhile waits no longer than that (a turn costs about a microsecond).
+ */
+export const ROWS_PER_STEP = 25;
+
+/**
  * Between two steps of a long write that holds the event loop (checking rows): a turn of the
  * event loop, so that requests arriving are seen, and while other requests are in flight a
  * wait for them (http/traffic.ts).

@@ -18,7 +18,7 @@ import { requirePrimaryKey, toPrimaryKey } from './primary-key.js';
 import { readSnapshot, readSnapshots } from './read-snapshot.js';
 import { hashSpecialFields, isHashField } from './special-fields.js';
 import { columnsOf, insertOptionsOf, toDatabaseRow } from './to-database-value.js';
-import { giveWay } from './give-way.js';
+import { ROWS_PER_STEP, giveWay } from './give-way.js';
 import type { CommandContext, Item, PrimaryKey } from './types.js';
 
 export type { WriteResult } from './nested/types.js';
@@ -97,7 +97,7 @@ export class ItemWriter implements ItemWrites {
     let batch: PreparedCreate[] = [];
     for (const [index, payload] of payloads.entries()) {
       // Checks are CPU only: other requests (reads during an import) go first between steps.
-      if (index % YIELD_EVERY === YIELD_EVERY - 1) await giveWay(this.#context);
+      if (index % ROWS_PER_STEP === ROWS_PER_STEP - 1) await giveWay(this.#context);
       const data = await this.#checkCreate(collection, payload, serverValues[index]);
       // A hash is salted per item: each item hashes its own (item by item).
       const hashes = Object.keys(data).some((name) => isHashField(collection, name));
@@ -380,9 +380,6 @@ export class ItemWriter implements ItemWrites {
     }
   }
 }
-
-/** Items checked between two steps of a long create (giveWay). */
-const YIELD_EVERY = 100;
 
 /** Keys written by one set-based statement. */
 const SET_BATCH_SIZE = 1_000;

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Traffic } from '../commands/types.js';
 
 /** The longest a long write waits for the requests in flight before it takes another step. */
-export const MAX_WAIT_MS = 20;
+export const MAX_WAIT_MS = 5;
 
 /**
  * The requests in flight in this process, counted at the door (request-door.ts), so that long

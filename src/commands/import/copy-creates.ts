@@ -13,12 +13,9 @@ import { hasNestedWrites } from '../nested/nested-writes.js';
 import { requireObject } from '../nested/types.js';
 import { isHashField } from '../special-fields.js';
 import { columnsOf, toDatabaseRow } from '../to-database-value.js';
-import { giveWay, giveWayIfBusy } from '../give-way.js';
+import { ROWS_PER_STEP, giveWay, giveWayIfBusy } from '../give-way.js';
 import type { CommandContext, Item, PrimaryKey } from '../types.js';
 import { atRow } from './row-error.js';
-
-/** Rows checked between two steps (giveWay): reads answer while an import runs. */
-const YIELD_EVERY = 100;
 
 const ACTIVITY_COLUMNS = ['id', 'action', 'user', 'timestamp', 'ip', 'user_agent', 'origin', 'collection', 'item'];
 const REVISION_COLUMNS = ['activity', 'collection', 'item', 'data', 'delta', 'parent'];
@@ -99,7 +96,7 @@ export async function prepareCopy(
   const rows: Record<string, unknown>[] = [];
   const written: Record<string, unknown>[] = [];
   for (const [index, { item, row }] of creates.entries()) {
-    if (index % YIELD_EVERY === YIELD_EVERY - 1) await giveWay(ctx);
+    if (index % ROWS_PER_STEP === ROWS_PER_STEP - 1) await giveWay(ctx);
     let data: Item;
     try {
       const toCheck = { action: 'create', payload: requireObject(item), serverValues: {} } as const;

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { updateRows } from '../../db/update-rows.js';
 import { ForbiddenError } from '../../errors.js';
 import { checkWritePayload } from '../check-payload.js';
-import { giveWay } from '../give-way.js';
+import { ROWS_PER_STEP, giveWay } from '../give-way.js';
 import type { ItemWriter } from '../item-writer.js';
 import { Journal } from '../journal/journal.js';
 import { hasNestedWrites } from '../nested/nested-writes.js';
@@ -12,9 +12,6 @@ import { columnsOf, toDatabaseRow } from '../to-database-value.js';
 import type { CommandContext, Item, PrimaryKey } from '../types.js';
 import type { CopyPlan } from './copy-creates.js';
 import { atRow } from './row-error.js';
-
-/** Rows checked between two steps (giveWay): reads answer while an import runs. */
-const YIELD_EVERY = 100;
 
 const SAVEPOINT = 'svc_import_updates';
 
@@ -106,7 +103,7 @@ async function prepare(
   const rows: Record<string, unknown>[] = [];
   const deltas: Record<string, unknown>[] = [];
   for (const [index, { key, item, row }] of updates.entries()) {
-    if (index % YIELD_EVERY === YIELD_EVERY - 1) await giveWay(ctx);
+    if (index % ROWS_PER_STEP === ROWS_PER_STEP - 1) await giveWay(ctx);
     let data: Item;
     try {
       const { [collection.primary]: _key, ...payload } = requireObject(item);
