@@ -15,6 +15,7 @@ import { isHashField } from '../special-fields.js';
 import { columnsOf, toDatabaseRow } from '../to-database-value.js';
 import { ROWS_PER_STEP, giveWay, giveWayIfBusy } from '../give-way.js';
 import type { CommandContext, Item, PrimaryKey } from '../types.js';
+import { columnRuns } from './column-runs.js';
 import { atRow } from './row-error.js';
 
 const ACTIVITY_COLUMNS = ['id', 'action', 'user', 'timestamp', 'ip', 'user_agent', 'origin', 'collection', 'item'];
@@ -129,12 +130,7 @@ export async function writeCopy(
       ? rows.map((row) => row[primary] as PrimaryKey)
       : (await nextValues(trx, plan.sequence, rows.length)).map(plan.toKey);
   // Consecutive rows of the same columns share a COPY (a column left out takes its default).
-  let start = 0;
-  while (start < rows.length) {
-    const columns = Object.keys(rows[start] ?? {}).filter((c) => c !== primary);
-    const signature = columns.join('\u0000');
-    let end = start + 1;
-    while (end < rows.length && signatureOf(rows[end] ?? {}, primary) === signature) end += 1;
+  for (const { start, end, columns } of columnRuns(rows, primary)) {
     // The lines are made as COPY takes them: the event loop is never held for a whole batch.
     const lines = function* (first: number, last: number): Generator<string> {
       for (let index = first; index < last; index += 1) {
@@ -151,15 +147,8 @@ export async function writeCopy(
       // The caller rolls back to its savepoint and writes the batch the writer's way.
       return undefined;
     }
-    start = end;
   }
   return afterCreates(trx, ctx, plan, keys, () => journalCopy(trx, ctx, plan, prepared, keys, now));
-}
-
-function signatureOf(row: Record<string, unknown>, primary: string): string {
-  return Object.keys(row)
-    .filter((c) => c !== primary)
-    .join('\u0000');
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { insertRows } from '../../db/insert-rows.js';
 import { activityRow } from '../journal/journal.js';
 import type { CommandContext, PrimaryKey } from '../types.js';
+import { columnRuns } from './column-runs.js';
 import { afterCreates, revisionJson, type CopyPlan, type PreparedCopy } from './copy-creates.js';
 
 const ACTIVITY_COLUMNS = ['action', 'user', 'timestamp', 'ip', 'user_agent', 'origin', 'collection', 'item'];
@@ -25,12 +26,7 @@ export async function writeInserts(
   const { rows } = prepared;
   const primary = collection.primary;
   const keys: PrimaryKey[] = [];
-  let start = 0;
-  while (start < rows.length) {
-    const columns = Object.keys(rows[start] ?? {});
-    const signature = columns.join('\u0000');
-    let end = start + 1;
-    while (end < rows.length && Object.keys(rows[end] ?? {}).join('\u0000') === signature) end += 1;
+  for (const { start, end, columns } of columnRuns(rows)) {
     const values = rows.slice(start, end).map((row) => columns.map((column) => row[column]));
     if (plan.generatesKeys) {
       const returned = await insertRows(trx, collection.collection, columns, values, primary);
@@ -39,7 +35,6 @@ export async function writeInserts(
       await insertRows(trx, collection.collection, columns, values);
       for (let i = start; i < end; i += 1) keys.push(rows[i]?.[primary] as PrimaryKey);
     }
-    start = end;
   }
   // The same user, time and origin for every row of the batch: converted once.
   const activity = activityRow('create', collection.collection, 0, ctx.accountability, now, plan.dialect);

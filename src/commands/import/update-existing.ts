@@ -11,6 +11,7 @@ import { readSnapshots } from '../read-snapshot.js';
 import { columnsOf, toDatabaseRow } from '../to-database-value.js';
 import type { CommandContext, Item, PrimaryKey } from '../types.js';
 import type { CopyPlan } from './copy-creates.js';
+import { columnRuns } from './column-runs.js';
 import { atRow } from './row-error.js';
 
 const SAVEPOINT = 'svc_import_updates';
@@ -131,12 +132,7 @@ async function write(
   const { collection } = plan;
   const { rows } = prepared;
   // Consecutive rows that set the same columns share a statement.
-  let start = 0;
-  while (start < rows.length) {
-    const columns = Object.keys(rows[start] ?? {});
-    const signature = columns.join('\u0000');
-    let end = start + 1;
-    while (end < rows.length && Object.keys(rows[end] ?? {}).join('\u0000') === signature) end += 1;
+  for (const { start, end, columns } of columnRuns(rows)) {
     if (columns.length > 0) {
       const values = rows
         .slice(start, end)
@@ -144,7 +140,6 @@ async function write(
       const matched = await updateRows(trx, collection.collection, collection.primary, columns, values);
       if (matched !== end - start) return false;
     }
-    start = end;
   }
   const keys = updates.map((u) => u.key);
   const snapshots =
