@@ -72,6 +72,12 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
     failure = error;
     signal();
   });
+  // A client gone before the end of its body: the part being read fails, so that its reader
+  // (an import, inside its transaction) stops and rolls back instead of waiting for ever.
+  const closed = () => {
+    if (!req.complete) parser.destroy(new Error('The request was closed before the end of its body'));
+  };
+  req.once('close', closed);
   req.pipe(parser);
   try {
     for (;;) {
@@ -86,6 +92,7 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
       await new Promise<void>((resolve) => (wake = resolve));
     }
   } finally {
+    req.off('close', closed);
     if (!parsing.finished) {
       // Stopped early (an error, or the route had what it needed): drain the rest unparsed.
       req.unpipe(parser);

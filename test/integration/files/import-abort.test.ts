@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import { request } from 'node:http';
+import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
+import { createCommandSchema } from '../commands/schema.js';
+
+/*
+ * A client that goes away in the middle of an import's upload: the import fails where it
+ * stands and its transaction is rolled back at once (http/multipart.ts), rather than waiting
+ * for the rest of a body that never comes while holding its locks and connection.
+ */
+describeEachDatabase('an import whose client goes away', (ctx) => {
+  const db = () => ctx().server.db;
+
+  before(() => createCommandSchema(ctx()));
+
+  /** Transactions of this database left open (PostgreSQL, MariaDB); SQLite: 0 once its one writer is free. */
+  async function openTransactions(): Promise<number> {
+    const dialect = ctx().dialect;
+    if (dialect === 'postgres') {
+      const result = await db().raw<{ rows: { n: string }[] }>(
+        "select count(*) as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'",
+      );
+      return Number(result.rows[0]?.n);
+    }
+    if (dialect === 'mariadb') {
+      const [rows] = await db().raw<[{ n: number }[]]>(
+        'select count(*) as n from information_schema.innodb_trx t ' +
+          'join information_schema.processlist p on p.id = t.trx_mysql_thread_id ' +
+          'where p.db = database() and t.trx_mysql_thread_id <> connection_id()',
+      );
+      return Number(rows[0]?.n);
+    }
+    // SQLite's one connection is the import's until its transaction ends.
+    await db()('articles').count({ n: '*' });
+    return 0;
+  }
+
+  it('rolls back at once: nothing written, no transaction left open', async () => {
+    const before = Number((await db()('articles').count({ n: '*' }))[0]?.['n']);
+    const boundary = 'abort-boundary';
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.csv"\r\n` +
+      'Content-Type: text/csv\r\n\r\ntitle,views\n';
+    const rows = Array.from({ length: 5_000 }, (_, i) => `left ${i},${i}\n`).join('');
+    const url = new URL('/utils/import/articles', ctx().server.url);
+    const req = request(url, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${TEST_ADMIN.token}`,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': String(10 * 1024 * 1024),
+      },
+    });
+    req.on('error', () => undefined);
+    req.write(head + rows);
+    // The first batches are written inside the import's transaction; then the client goes.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    req.destroy();
+    let open = -1;
+    for (let attempt = 0; attempt < 100 && open !== 0; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      open = await openTransactions();
+    }
+    expect(open, 'transactions still open 5 s after the client went').to.equal(0);
+    expect(Number((await db()('articles').count({ n: '*' }))[0]?.['n'])).to.equal(before);
+  });
+});
