@@ -28,7 +28,7 @@ describeEachDatabase('an import whose client goes away', (ctx) => {
           'join information_schema.processlist p on p.id = t.trx_mysql_thread_id ' +
           'where p.db = database() and t.trx_mysql_thread_id <> connection_id()',
       );
-      return Number(rows[0]?.n);
+      return Number(rows?.[0]?.n);
     }
     // SQLite's one connection is the import's until its transaction ends.
     await db()('articles').count({ n: '*' });
