@@ -30,13 +30,38 @@ export function findField(overview: SchemaOverview, collection: string, field: s
   return fields !== undefined && Object.hasOwn(fields, field) ? fields[field] : undefined;
 }
 
+/**
+ * The relations of each overview's fields, worked out at the first lookup: writes and reads ask
+ * for every field of every item, and an overview is never changed once made.
+ */
+const relationsByField = new WeakMap<readonly RelationOverview[], Map<string, Map<string, FieldRelation | null>>>();
+
 /** The relation behind `collection.field`, or undefined for a plain field. */
 export function getFieldRelation(
   overview: SchemaOverview,
   collection: string,
   field: string,
 ): FieldRelation | undefined {
-  for (const relation of overview.relations) {
+  // Names that are no field (they may come from requests) are not kept: the memory stays bounded.
+  if (findField(overview, collection, field) === undefined)
+    return findFieldRelation(overview.relations, collection, field);
+  let byCollection = relationsByField.get(overview.relations);
+  if (byCollection === undefined)
+    relationsByField.set(overview.relations, (byCollection = new Map<string, Map<string, FieldRelation | null>>()));
+  let byField = byCollection.get(collection);
+  if (byField === undefined) byCollection.set(collection, (byField = new Map<string, FieldRelation | null>()));
+  let found = byField.get(field);
+  if (found === undefined)
+    byField.set(field, (found = findFieldRelation(overview.relations, collection, field) ?? null));
+  return found ?? undefined;
+}
+
+function findFieldRelation(
+  relations: readonly RelationOverview[],
+  collection: string,
+  field: string,
+): FieldRelation | undefined {
+  for (const relation of relations) {
     if (relation.collection === collection && relation.field === field) {
       if (relation.relatedCollection !== null) {
         return { kind: 'm2o', relation, related: relation.relatedCollection };

@@ -3,6 +3,7 @@ import type { CollectionOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import { hashPassword } from '../access/passwords.js';
 import { isMaskedField, MASK } from './journal/mask.js';
+import { setOwn } from '../query/index.js';
 import type { Item } from './types.js';
 
 export interface SpecialContext {
@@ -48,7 +49,9 @@ export function withoutServerOwned(
   payload: Item,
   action: 'create' | 'update',
 ): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(payload).filter(([name]) => !isServerOwned(collection, name, action)));
+  const kept: Record<string, unknown> = {};
+  for (const name in payload) if (!isServerOwned(collection, name, action)) setOwn(kept, name, payload[name]);
+  return kept;
 }
 
 /**
@@ -97,12 +100,13 @@ export function isHashField(collection: CollectionOverview, name: string): boole
  * keeps its password hash and static token (the mask must never become a token).
  */
 export function withoutMaskedValues(collection: CollectionOverview, payload: Item): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(payload).filter(([name, value]) => {
-      const field = collection.fields[name];
-      return !(value === MASK && field !== undefined && isMaskedField(field));
-    }),
-  );
+  const kept: Record<string, unknown> = {};
+  for (const name in payload) {
+    const value = payload[name];
+    const field = collection.fields[name];
+    if (!(value === MASK && field !== undefined && isMaskedField(field))) setOwn(kept, name, value);
+  }
+  return kept;
 }
 
 /** Hashes the hash fields with argon2 (reference/audit-and-utils.md, "Hash"). */

@@ -3,7 +3,7 @@ import type { DbClient } from '../db-client.js';
 import type { InsertKeysOptions } from '../db/insert-returning-keys.js';
 import type { SerialSequences } from '../db/serial-sequences.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
-import { scalarText } from '../query/index.js';
+import { scalarText, setOwn } from '../query/index.js';
 import type { Item } from './types.js';
 
 export { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
@@ -91,5 +91,7 @@ export function insertOptionsOf(
 
 /** The column values of a payload (alias fields left out), for revision data and delta. */
 export function columnsOf(collection: CollectionOverview, values: Item): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([name]) => collection.fields[name]?.isAlias === false));
+  const columns: Record<string, unknown> = {};
+  for (const name in values) if (collection.fields[name]?.isAlias === false) setOwn(columns, name, values[name]);
+  return columns;
 }

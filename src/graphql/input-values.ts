@@ -6,7 +6,7 @@ import {
   type GraphQLInputObjectType,
   type GraphQLInputType,
 } from 'graphql';
-import type { Filter } from '../query/index.js';
+import { setOwn, type Filter } from '../query/index.js';
 import './type-meta.js';
 
 type Input = Readonly<Record<string, unknown>>;
@@ -33,17 +33,17 @@ export function toFilter(type: GraphQLInputObjectType, value: Input): Filter {
       case 'field': {
         const inner = getNamedType(field.type);
         const isCollectionFilter = isInputObjectType(inner) && inner.extensions.svcFilterOf !== undefined;
-        setKey(filter, meta.field, isCollectionFilter ? toFilter(inner, raw as Input) : raw);
+        setOwn(filter, meta.field, isCollectionFilter ? toFilter(inner, raw as Input) : raw);
         break;
       }
       case 'function':
         for (const [fn, operators] of Object.entries(raw as Input)) {
-          if (operators !== null && operators !== undefined) setKey(filter, `${fn}(${meta.field})`, operators);
+          if (operators !== null && operators !== undefined) setOwn(filter, `${fn}(${meta.field})`, operators);
         }
         break;
       case 'scope': {
         const inner = getNamedType(field.type);
-        if (isInputObjectType(inner)) setKey(filter, `${meta.field}:${meta.collection}`, toFilter(inner, raw as Input));
+        if (isInputObjectType(inner)) setOwn(filter, `${meta.field}:${meta.collection}`, toFilter(inner, raw as Input));
         break;
       }
     }
@@ -72,7 +72,7 @@ export function toPayload(type: GraphQLInputObjectType, value: Input): Record<st
     ) {
       mapped = Number(mapped);
     }
-    setKey(payload, meta.field, mapped);
+    setOwn(payload, meta.field, mapped);
   }
   return payload;
 }
@@ -88,9 +88,4 @@ function toValue(type: GraphQLInputType, value: unknown): unknown {
     return toPayload(nullable, value as Input);
   }
   return value;
-}
-
-/** Field names come from the overview: `__proto__` stays a plain key. */
-function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -73,3 +73,4 @@ export {
 } from './history/item-version.js';
 export { compareVersion, liveChangesSince, type VersionComparison } from './history/version-compare.js';
 export { scalarText } from './shape/shape-value.js';
+export { setOwn } from './parse/parse-values.js';

@@ -1,6 +1,7 @@
 import { assertNever } from '../../errors.js';
 import type { AggregateAst, CountAst, ReadAst, ReadNode } from '../ast/nodes.js';
 import { columnAlias } from '../compile/compile-read.js';
+import { setOwn } from '../parse/parse-values.js';
 import { scalarText, shapeValue, toNumber } from './shape-value.js';
 
 export type Item = Record<string, unknown>;
@@ -16,7 +17,7 @@ export function shapeRow(ast: ReadAst, row: Row): Item {
   const { children } = ast;
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as ReadNode;
-    setKey(item, child.key, shapeNode(child, row[columnAlias(i)]));
+    setOwn(item, child.key, shapeNode(child, row[columnAlias(i)]));
   }
   return item;
 }
@@ -60,7 +61,7 @@ function shapeTuple(children: readonly ReadNode[], tuple: readonly unknown[]): I
   const item: Item = {};
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as ReadNode;
-    setKey(item, child.key, shapeNode(child, tuple[i]));
+    setOwn(item, child.key, shapeNode(child, tuple[i]));
   }
   return item;
 }
@@ -69,15 +70,6 @@ function shapeTuple(children: readonly ReadNode[], tuple: readonly unknown[]): I
 function parseJson(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw;
   return JSON.parse(raw) as unknown;
-}
-
-/** Output keys come from field names and aliases: `__proto__` must stay a plain key. */
-function setKey(item: Item, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(item, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    item[key] = value;
-  }
 }
 
 /**
@@ -90,7 +82,7 @@ export function shapeAggregateRows(ast: AggregateAst, rows: readonly Row[]): Ite
     const item: Item = {};
     let i = 0;
     for (const group of ast.groups) {
-      setKey(item, group.key, shapeValue(group.type, row[columnAlias(i++)], group));
+      setOwn(item, group.key, shapeValue(group.type, row[columnAlias(i++)], group));
     }
     for (const aggregate of ast.aggregates) {
       const raw = row[columnAlias(i++)];
@@ -100,7 +92,7 @@ export function shapeAggregateRows(ast: AggregateAst, rows: readonly Row[]): Ite
         item[aggregate.fn] = value;
       } else {
         const group = (item[aggregate.fn] ??= {}) as Item;
-        setKey(group, aggregate.field, value);
+        setOwn(group, aggregate.field, value);
       }
     }
     return item;

@@ -117,6 +117,15 @@ describe('server-owned fields', () => {
     expect(isServerOwned(files, 'filename_disk', 'create')).to.equal(true);
     expect(isServerOwned(requireFixture('authors'), 'filename_disk', 'update')).to.equal(false);
   });
+
+  it('a payload key `__proto__` stays a plain key of the copies, never their prototype', () => {
+    const payload = JSON.parse('{"__proto__": {"polluted": true}, "title": "t"}') as Record<string, unknown>;
+    for (const kept of [withoutServerOwned(audited, payload, 'create'), withoutMaskedValues(audited, payload)]) {
+      expect(Object.getPrototypeOf(kept)).to.equal(Object.prototype);
+      expect(Object.keys(kept)).to.deep.equal(['__proto__', 'title']);
+      expect(kept['polluted']).to.equal(undefined);
+    }
+  });
 });
 
 describe('hash fields', () => {
