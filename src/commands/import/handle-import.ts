@@ -4,6 +4,7 @@ import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
 import { keyId } from '../existing-items.js';
 import { toPrimaryKey } from '../primary-key.js';
 import type { ItemWriter } from '../item-writer.js';
+import { ROWS_PER_STEP, giveWay } from '../give-way.js';
 import { runWrite } from '../run-write.js';
 import type { CommandContext, ImportCommand, Item, PrimaryKey } from '../types.js';
 import { planCopy, prepareCopy, writeCopy, type CopyPlan, type PreparedCopy } from './copy-creates.js';
@@ -62,7 +63,7 @@ export async function handleImport(
     const fileKeys = new FileKeys(collection);
     let row = 0;
     try {
-      for await (const batch of batchesOf(items, batchSize)) {
+      for await (const batch of batchesOf(items, batchSize, ctx)) {
         const keys = batch.map((item) => toPrimaryKey(collection, item[collection.primary]));
         const given = keys.filter((key): key is PrimaryKey => key !== undefined);
         if (given.length > 0) await settle();
@@ -206,10 +207,15 @@ export function requireImportAllowed(ctx: CommandContext, collection: Collection
   }
 }
 
-async function* batchesOf(items: AsyncIterable<Item>, size: number): AsyncGenerator<Item[]> {
+/**
+ * The file's items `size` at a time. Parsing them is a long run of microtasks: every
+ * ROWS_PER_STEP items it gives way (give-way.ts), as the checks do, so that reads arriving
+ * meanwhile do not wait for a whole batch to be parsed.
+ */
+async function* batchesOf(items: AsyncIterable<Item>, size: number, ctx: CommandContext): AsyncGenerator<Item[]> {
   let batch: Item[] = [];
   for await (const item of items) {
-    batch.push(item);
+    if (batch.push(item) % ROWS_PER_STEP === 0) await giveWay(ctx);
     if (batch.length >= size) {
       yield batch;
       batch = [];

@@ -28,7 +28,7 @@ export async function* readCsvItems(
     skip_empty_lines: true,
   });
   // Errors of either side surface in the loop below, through the parser.
-  pipeline(source, parser).catch(() => undefined);
+  pipeline(source, slices, parser).catch(() => undefined);
   let columns: readonly Column[] | undefined;
   let row = 0;
   try {
@@ -49,6 +49,20 @@ export async function* readCsvItems(
     const { records } = error as { records?: unknown };
     const bad = typeof records === 'number' ? records + 1 : row + 1;
     throw new InvalidPayloadError(`Invalid CSV in row ${bad}: ${(error as Error).message.replace(/\.$/, '')}`);
+  }
+}
+
+/**
+ * Bytes csv-parse takes at a time. It parses a chunk in one go, and a socket read (64 KB, some
+ * 600 rows) would hold the event loop for milliseconds: the import gives way between smaller
+ * ones (handle-import.ts). csv-parse works on bytes, so a cut inside a character is harmless.
+ */
+const PARSE_BYTES = 16 * 1024;
+
+async function* slices(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer | string> {
+  for await (const chunk of chunks) {
+    if (typeof chunk === 'string' || chunk.length <= PARSE_BYTES) yield chunk;
+    else for (let at = 0; at < chunk.length; at += PARSE_BYTES) yield chunk.subarray(at, at + PARSE_BYTES);
   }
 }
 
@@ -117,7 +131,8 @@ function parseJsonOr(text: string): unknown {
 /** Sets a value at a path; a nested object wins over a plain value at the same place. */
 function put(item: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let target = item;
-  for (const segment of path.slice(0, -1)) {
+  for (let depth = 0; depth < path.length - 1; depth++) {
+    const segment = path[depth] ?? '';
     const next = target[segment];
     if (typeof next !== 'object' || next === null || Array.isArray(next)) target[segment] = {};
     target = target[segment] as Record<string, unknown>;

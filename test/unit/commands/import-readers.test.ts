@@ -87,6 +87,17 @@ describe('import readers', () => {
       ]);
     });
 
+    it('reads a chunk of many KB (parsed a slice at a time) whole, characters cut between slices included', async () => {
+      // Rows of 1 to 4-byte characters: across 100 KB the slices' cuts fall inside some of them.
+      const labels = Array.from({ length: 5000 }, (_, i) => `${i} é€😀${'x'.repeat(i % 7)}`);
+      const csv = `label\n${labels.join('\n')}\n`;
+      expect(Buffer.byteLength(csv)).to.be.greaterThan(64 * 1024);
+      const items = await collect(
+        readCsvItems(Readable.from([Buffer.from(csv)]), FIXTURE_OVERVIEW, requireFixture('things')),
+      );
+      expect(items.map((item) => item['label'])).to.deep.equal(labels);
+    });
+
     it('reads relational cells as JSON and nests dotted columns of a many-to-one', async () => {
       const csv =
         'title,author,author.name,comments,tags\n' +
