@@ -1,11 +1,13 @@
 /**
- * The floor: a bare node:http + pg server answering the read scenarios with hand-written SQL,
- * so the service's figures have something honest to be compared with.
+ * The floor: a bare node:http + pg server answering the read scenarios, the writes of
+ * write-floor.ts and the CSV import of import-floor.ts with hand-written SQL, so the service's
+ * figures have something honest to be compared with.
  *   node --import tsx bench/floor-server.ts   (PORT, default 8099; PG* env for the database)
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import pg from 'pg';
 import { READ_SCENARIOS } from './scenarios.js';
+import { importFloor } from './import-floor.js';
 import { createArticles, updateArticle, type ArticleInput } from './write-floor.js';
 
 const pool = new pg.Pool({
@@ -30,6 +32,12 @@ const server = createServer((req, res) => {
           .end(JSON.stringify({ data: Array.isArray(body) ? ids.map((id) => ({ id })) : { id: ids[0] } }));
       })
       .catch(fail);
+    return;
+  }
+  if (req.method === 'POST' && path === '/utils/import/bench_import') {
+    importFloor(pool, req).then((rows) => {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ rows }));
+    }, fail);
     return;
   }
   const update = req.method === 'PATCH' ? /^\/items\/articles\/(\d+)$/.exec(path ?? '') : null;

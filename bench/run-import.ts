@@ -6,8 +6,10 @@
  * READS=1: also a read on 4 connections for 10 s idle, then during the import: its p99 both
  * ways. The read is R1 (bench/scenarios.ts) on the bench dataset, else (READ_PATH=items) a GET
  * of 10 imported items; its client runs in a worker thread, so that making the file does not
- * delay it. Works on any database the service runs on: it creates the collection
- * `bench_import` through the schema API (once) and leaves the rows it imports there.
+ * delay it. FLOOR_URL (bench/floor-server.ts, PostgreSQL, CSV): the same file imported by the
+ * floor first (bench/import-floor.ts), and the service's speed as a ratio to it. Works on any
+ * database the service runs on: it creates the collection `bench_import` through the schema
+ * API (once) and leaves the rows it imports there.
  */
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ const FORMAT = process.env['FORMAT'] === 'json' ? 'json' : 'csv';
 const SERVICE_PID = process.env['SERVICE_PID'];
 const COLLECTION = 'bench_import';
 const READS = process.env['READS'] === '1';
+const FLOOR_URL = process.env['FLOOR_URL'];
 const READ_PATH =
   process.env['READ_PATH'] === 'items' ? `/items/${COLLECTION}?limit=10` : (READ_SCENARIOS[0]?.path ?? '');
 const auth = { Authorization: `Bearer ${TOKEN}` };
@@ -112,8 +115,8 @@ if (!isMainThread) {
   parentPort?.once('message', () => instance.stop());
 }
 
-async function main(): Promise<void> {
-  await ensureCollection();
+/** POSTs the generated file to `url` as multipart; the answer and the seconds it took. */
+async function upload(url: string): Promise<{ status: number; text: string; seconds: number }> {
   const boundary = `bench${Date.now()}`;
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.${FORMAT}"\r\nContent-Type: ${
     FORMAT === 'csv' ? 'text/csv' : 'application/json'
@@ -125,28 +128,42 @@ async function main(): Promise<void> {
       yield `\r\n--${boundary}--\r\n`;
     })(),
   );
-  const idle = READS ? await readLoad(10).done : undefined;
-  const busy = READS ? readLoad(3600) : undefined;
-  let peak = rssMb() ?? 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb() ?? 0)), 200);
   const started = performance.now();
-  const res = await fetch(`${SERVICE_URL}/utils/import/${COLLECTION}`, {
+  const res = await fetch(`${url}/utils/import/${COLLECTION}`, {
     method: 'POST',
     headers: { ...auth, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
     body: Readable.toWeb(body) as ReadableStream,
     duplex: 'half',
   } as RequestInit);
   const text = await res.text();
-  const seconds = (performance.now() - started) / 1000;
+  return { status: res.status, text, seconds: (performance.now() - started) / 1000 };
+}
+
+async function main(): Promise<void> {
+  await ensureCollection();
+  // The floor first (bench/import-floor.ts, CSV only), the same file: the service's figure is a ratio to it.
+  const floor = FLOOR_URL !== undefined && FORMAT === 'csv' ? await upload(FLOOR_URL) : undefined;
+  if (floor !== undefined && floor.status >= 300) throw new Error(`floor: ${floor.status} ${floor.text.slice(0, 500)}`);
+  const idle = READS ? await readLoad(10).done : undefined;
+  const busy = READS ? readLoad(3600) : undefined;
+  let peak = rssMb() ?? 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb() ?? 0)), 200);
+  const { status, text, seconds } = await upload(SERVICE_URL);
   clearInterval(sampler);
   if (busy !== undefined) {
     busy.stop();
     const during = await busy.done;
     console.log(`reads: p99 idle ${idle?.latency.p99} ms, during the import ${during.latency.p99} ms`);
   }
-  if (res.status >= 300) throw new Error(`import: ${res.status} ${text.slice(0, 500)}`);
+  if (status >= 300) throw new Error(`import: ${status} ${text.slice(0, 500)}`);
   const rss = SERVICE_PID === undefined ? '' : `, service peak RSS ${peak} MB`;
   console.log(`${FORMAT} ${ROWS} rows: ${seconds.toFixed(1)} s, ${Math.round(ROWS / seconds)} rows/s${rss}`);
+  if (floor !== undefined)
+    console.log(
+      `floor: ${floor.seconds.toFixed(1)} s, ${Math.round(ROWS / floor.seconds)} rows/s; service / floor = ${(
+        floor.seconds / seconds
+      ).toFixed(2)}`,
+    );
 }
 
 if (isMainThread) await main();
