@@ -25,6 +25,8 @@ type Routed = IncomingMessage & { [ROUTE]?: string };
  * - `svc_db_pool_connections{state}` (used, free, pending) and `svc_db_pool_max`;
  * - `svc_jobs_queue_depth{state}` (waiting, active, delayed);
  * - `svc_data_cache_lookups_total{result}` (hit, miss): the hit rate of the data cache;
+ * - `svc_websocket_connections` and `svc_live_subscriptions` when WebSockets are enabled
+ *   (websocket-upgrade.ts);
  * - Node's process metrics (`svc_process_*`, `svc_nodejs_*`).
  */
 export class Metrics {
@@ -87,6 +89,30 @@ export class Metrics {
         const depth = await jobs.depth().catch(() => undefined);
         if (depth === undefined) return;
         for (const state of ['waiting', 'active', 'delayed'] as const) this.set({ state }, depth[state]);
+      },
+    });
+  }
+
+  /**
+   * `svc_websocket_connections` and `svc_live_subscriptions`: the open WebSockets (both
+   * protocols) and the live-data subscriptions they hold, as the counts tell at each scrape.
+   */
+  countRealtime(count: { readonly sockets: () => number; readonly subscriptions: () => number }): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'svc_websocket_connections',
+      help: 'Open WebSocket connections (the WebSocket protocol and GraphQL subscriptions)',
+      registers,
+      collect() {
+        this.set(count.sockets());
+      },
+    });
+    new Gauge({
+      name: 'svc_live_subscriptions',
+      help: 'Live-data subscriptions of the open WebSocket connections',
+      registers,
+      collect() {
+        this.set(count.subscriptions());
       },
     });
   }

@@ -27,6 +27,7 @@ import { SocketCaller } from '../realtime/socket-caller.js';
 import { laterFrames } from '../realtime/socket-send.js';
 import { WebsocketSession } from '../realtime/websocket-protocol.js';
 import { bearerToken, requestOrigin } from './accountability.js';
+import type { Metrics } from './metrics.js';
 
 export interface WebsocketDeps {
   readonly config: Config;
@@ -38,6 +39,7 @@ export interface WebsocketDeps {
   readonly invalidation: DataInvalidation;
   readonly live: LiveReads;
   readonly changes: ChangeFeed;
+  readonly metrics?: Metrics | undefined;
 }
 
 /** What a listener's `upgrade` event gets; `close` ends every socket. */
@@ -63,6 +65,8 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
   ]);
   const graphql = websockets.graphql.enabled ? graphqlServer(deps) : undefined;
   const heartbeat = websockets.heartbeatMs > 0 ? startHeartbeat(server, websockets.heartbeatMs) : undefined;
+  // Every accepted socket, of either protocol, is one of `server.clients` (handleUpgrade below).
+  deps.metrics?.countRealtime({ sockets: () => server.clients.size, subscriptions: () => deps.live.size });
 
   const handler = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost');

@@ -149,6 +149,8 @@ export class WebsocketSession {
   }
 
   async #receive(text: string): Promise<void> {
+    // A connection cut meanwhile (too slow a reader, the heartbeat) has its waiting messages dropped.
+    if (this.ws.readyState !== this.ws.OPEN) return;
     let message: Message;
     try {
       const parsed: unknown = JSON.parse(text);
@@ -259,6 +261,8 @@ export class WebsocketSession {
     const reader = await readerOf(this.deps, overview, accountability);
     const ctx = { db: this.deps.db, overview, limits: queryLimits(this.deps.config) };
     const data = await readItems(ctx, collection, query, reader);
+    // Cut while its first read ran: the subscription would outlive the connection.
+    if (this.ws.readyState !== this.ws.OPEN) return;
     this.#subscriptions.get(uid)?.();
     // Every delivery is the batch's JSON (made once for all its subscribers) between two fixed parts.
     const uidPart = `,"uid":${JSON.stringify(given ?? uid)}}`;

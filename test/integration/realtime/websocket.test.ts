@@ -30,6 +30,16 @@ describeEachDatabase(
     afterEach(() => {
       for (const socket of sockets.splice(0)) socket.close();
     });
+    /** A count the server tells at GET /server/metrics. */
+    const gauge = async (name: string) => {
+      const res = await fetch(`${ctx().server.url}/server/metrics`, {
+        headers: { Authorization: `Bearer ${TEST_ADMIN.token}` },
+      });
+      const line = new RegExp(`^${name} (\\d+)$`, 'm').exec(await res.text());
+      if (line === null) throw new Error(`no ${name} in the metrics`);
+      return Number(line[1]);
+    };
+    const openSockets = () => gauge('svc_websocket_connections');
 
     it('delivers create, update and delete of REST writes with the subscribed fields', async () => {
       const socket = await authed();
@@ -275,19 +285,33 @@ describeEachDatabase(
     });
 
     it('a client that never reads is cut once its buffer is full; the others go on', async function () {
-      this.timeout(150_000);
+      this.timeout(120_000);
       await ctx()
         .server.db('notes')
         .insert(Array.from({ length: 200 }, (_, i) => ({ title: `bulk ${i}`, body: 'x'.repeat(190) })));
       const slow = await authed();
       const other = await authed();
       await other.request({ type: 'subscribe', collection: 'notes', query: { fields: ['title'] }, uid: 'o' });
+      const open = await openSockets();
       // The slow client stops reading; each init it asks for is about 50 KB.
       (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
       for (let i = 0; i < 300; i++) slow.send({ type: 'subscribe', collection: 'notes', uid: 'same' });
-      // Handled after those subscribes (a connection's messages are handled in order).
-      slow.send({ type: 'items', collection: 'notes', action: 'create', data: { title: 'marker' } });
-      await other.next((m) => m['uid'] === 'o' && m['data']?.[0]?.title === 'marker', 140_000);
+      // The server cuts it once more than WEBSOCKETS_MAX_BUFFERED_SIZE waits for it (its own count says when).
+      const deadline = Date.now() + 100_000;
+      while ((await openSockets()) !== open - 1) {
+        if (Date.now() > deadline) throw new Error(`still ${await openSockets()} sockets open, ${open - 1} expected`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // Its subscribes still waiting when it was cut are dropped: they hold nothing.
+      const subscriptions = await gauge('svc_live_subscriptions');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await gauge('svc_live_subscriptions')).to.equal(subscriptions);
+      expect(subscriptions).to.equal(1);
+      // The others go on.
+      await adminApi(ctx(), 'POST', '/items/notes', { title: 'after the cut' });
+      expect((await other.next((m) => m['uid'] === 'o' && m['event'] === 'create'))['data']).to.deep.equal([
+        { title: 'after the cut' },
+      ]);
       expect(await other.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
       (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.resume();
       expect((await slow.closed).code).to.equal(1006);
@@ -333,6 +357,7 @@ describeEachDatabase(
       WEBSOCKETS_SUBSCRIPTION_LIMIT: '3',
       WEBSOCKETS_MAX_MESSAGE_SIZE: '64kb',
       WEBSOCKETS_MAX_BUFFERED_SIZE: '256kb',
+      METRICS_ENABLED: 'true',
     },
   },
 );
