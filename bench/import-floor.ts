@@ -33,16 +33,16 @@ export async function importFloor(pool: pg.Pool, req: IncomingMessage): Promise<
       req.pipe(form);
     });
     const written = await client.query(
-      `WITH item AS (
+      `WITH written AS (
          INSERT INTO ${COLLECTION} (${COLUMNS}) SELECT ${COLUMNS} FROM floor_rows RETURNING *
-       ), activity AS (
+       ), logged AS (
          INSERT INTO svc_activity (action, collection, item, ip, user_agent, origin)
-         SELECT 'create', '${COLLECTION}', id::text, '127.0.0.1', 'bench', 'http://127.0.0.1' FROM item
+         SELECT 'create', '${COLLECTION}', id::text, '127.0.0.1', 'bench', 'http://127.0.0.1' FROM written
          RETURNING id, item
        )
        INSERT INTO svc_revisions (activity, collection, item, data, delta)
-       SELECT activity.id, '${COLLECTION}', activity.item, row_to_json(item), row_to_json(item)
-       FROM activity JOIN item ON item.id::text = activity.item`,
+       SELECT logged.id, '${COLLECTION}', logged.item, row_to_json(written), row_to_json(written)
+       FROM logged JOIN written ON written.id::text = logged.item`,
     );
     await client.query('COMMIT');
     return written.rowCount ?? 0;

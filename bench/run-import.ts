@@ -7,7 +7,8 @@
  * ways. The read is R1 (bench/scenarios.ts) on the bench dataset, else (READ_PATH=items) a GET
  * of 10 imported items; its client runs in a worker thread, so that making the file does not
  * delay it. FLOOR_URL (bench/floor-server.ts, PostgreSQL, CSV): the same file imported by the
- * floor first (bench/import-floor.ts), and the service's speed as a ratio to it. Works on any
+ * floor first (bench/import-floor.ts), and the service's speed as a ratio to it; with READS=1,
+ * the reads (still through the service) during the floor's import too. Works on any
  * database the service runs on: it creates the collection `bench_import` through the schema
  * API (once) and leaves the rows it imports there.
  */
@@ -139,31 +140,44 @@ async function upload(url: string): Promise<{ status: number; text: string; seco
   return { status: res.status, text, seconds: (performance.now() - started) / 1000 };
 }
 
+/** `run`, with the read load (READS=1) running meanwhile: its outcome and the reads' figures. */
+async function withReads<T>(run: () => Promise<T>): Promise<{ outcome: T; reads: autocannon.Result | undefined }> {
+  const load = READS ? readLoad(3600) : undefined;
+  const outcome = await run();
+  load?.stop();
+  return { outcome, reads: await load?.done };
+}
+
+const spread = (r: autocannon.Result | undefined) =>
+  r === undefined ? '' : `p50 ${r.latency.p50}, p90 ${r.latency.p90}, p99 ${r.latency.p99} ms`;
+
 async function main(): Promise<void> {
   await ensureCollection();
-  // The floor first (bench/import-floor.ts, CSV only), the same file: the service's figure is a ratio to it.
-  const floor = FLOOR_URL !== undefined && FORMAT === 'csv' ? await upload(FLOOR_URL) : undefined;
-  if (floor !== undefined && floor.status >= 300) throw new Error(`floor: ${floor.status} ${floor.text.slice(0, 500)}`);
   const idle = READS ? await readLoad(10).done : undefined;
-  const busy = READS ? readLoad(3600) : undefined;
+  // The floor first (bench/import-floor.ts, CSV only), the same file: the service's figures are ratios to it.
+  const floor = FLOOR_URL !== undefined && FORMAT === 'csv' ? await withReads(() => upload(FLOOR_URL)) : undefined;
+  if (floor !== undefined && floor.outcome.status >= 300)
+    throw new Error(`floor: ${floor.outcome.status} ${floor.outcome.text.slice(0, 500)}`);
   let peak = rssMb() ?? 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb() ?? 0)), 200);
-  const { status, text, seconds } = await upload(SERVICE_URL);
+  const service = await withReads(() => upload(SERVICE_URL));
   clearInterval(sampler);
-  if (busy !== undefined) {
-    busy.stop();
-    const during = await busy.done;
-    console.log(`reads: p99 idle ${idle?.latency.p99} ms, during the import ${during.latency.p99} ms`);
-  }
+  const { status, text, seconds } = service.outcome;
   if (status >= 300) throw new Error(`import: ${status} ${text.slice(0, 500)}`);
+  if (READS) {
+    console.log(`reads idle: ${spread(idle)}`);
+    if (floor !== undefined) console.log(`reads during the floor's import: ${spread(floor.reads)}`);
+    console.log(`reads during the import: ${spread(service.reads)}`);
+  }
   const rss = SERVICE_PID === undefined ? '' : `, service peak RSS ${peak} MB`;
   console.log(`${FORMAT} ${ROWS} rows: ${seconds.toFixed(1)} s, ${Math.round(ROWS / seconds)} rows/s${rss}`);
-  if (floor !== undefined)
+  if (floor !== undefined) {
+    const { seconds: floorSeconds } = floor.outcome;
+    const ratio = (floorSeconds / seconds).toFixed(2);
     console.log(
-      `floor: ${floor.seconds.toFixed(1)} s, ${Math.round(ROWS / floor.seconds)} rows/s; service / floor = ${(
-        floor.seconds / seconds
-      ).toFixed(2)}`,
+      `floor: ${floorSeconds.toFixed(1)} s, ${Math.round(ROWS / floorSeconds)} rows/s; service / floor = ${ratio}`,
     );
+  }
 }
 
 if (isMainThread) await main();
