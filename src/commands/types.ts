@@ -147,7 +147,7 @@ export interface CommandContext {
   readonly log?: DebugLog;
   /**
    * The requests in flight, which long writes (imports, bulk creates) give way to between
-   * steps of a few hundred rows (give-way.ts, http/traffic.ts). Absent: no one to wait for.
+   * steps of a few rows (give-way.ts, http/traffic.ts). Absent: no one to wait for.
    */
   readonly traffic?: Traffic;
 }
