@@ -164,7 +164,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           logger.warn({ err: error }, 'journal retention: prune failed');
         });
   const app = createApp(appDeps);
-  const server = createServer(requestDoor(app, appDeps, { fastAnswers: options.fastPath !== false }));
+  // node:http's own 5 minutes would cut a large import that streams in as it is written.
+  const server = createServer(
+    {
+      requestTimeout: config.requestTimeoutMs,
+      // node's minute for the headers, never longer than the whole request.
+      headersTimeout: config.requestTimeoutMs === 0 ? 60_000 : Math.min(60_000, config.requestTimeoutMs),
+      // How often node looks for requests past it: its 30 s default, or sooner for a short timeout.
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, config.requestTimeoutMs / 4 || 30_000)),
+    },
+    requestDoor(app, appDeps, { fastAnswers: options.fastPath !== false }),
+  );
   server.on('clientError', answerClientError);
   if (config.websockets.enabled) {
     realtime.upgrade = websocketUpgrade({ ...appDeps, live });

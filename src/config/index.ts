@@ -80,6 +80,8 @@ export interface Config extends TokensConfig, RateLimitsConfig, FilesConfig {
   readonly cors: CorsConfig;
   readonly cache: CacheConfig;
   readonly jobs: JobsConfig;
+  /** node:http's requestTimeout (REQUEST_TIMEOUT): the whole request, body included; 0: none. */
+  readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
   readonly retention: RetentionConfig;
 }
@@ -144,6 +146,7 @@ export function loadConfig(
     cache: readCacheConfig(env),
     ...readFilesConfig(env),
     jobs: readJobsConfig(env),
+    requestTimeoutMs: env.duration('REQUEST_TIMEOUT', '1h'),
     shutdownTimeoutMs: env.duration('SHUTDOWN_TIMEOUT', '10s'),
     retention: readRetentionConfig(env),
   } satisfies Config;

@@ -67,6 +67,11 @@ export const SETTINGS: readonly SettingsSection[] = [
         'the most aliased fields in one GraphQL operation, counted at every fragment spread; more: 400 `GRAPHQL_VALIDATION`. `Infinity`: no limit',
       ),
       s(
+        'REQUEST_TIMEOUT',
+        '1h',
+        'the longest a request may take to arrive, body included: an import or upload streams its body as it is written, so a large one on a busy service takes minutes; slower: 400 `INVALID_PAYLOAD`. `0`: no limit (headers must still arrive within a minute)',
+      ),
+      s(
         'SHUTDOWN_TIMEOUT',
         '10s',
         'on SIGTERM, how long requests in flight may take before their connections are closed',

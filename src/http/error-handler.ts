@@ -112,17 +112,24 @@ export function createErrorHandler(reporting: ErrorReporting): ErrorRequestHandl
   };
 }
 
+const CLIENT_ERROR_REASONS: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: 'Request header fields too large',
+  ERR_HTTP_REQUEST_TIMEOUT: 'The request did not arrive within REQUEST_TIMEOUT',
+  ERR_HTTP_HEADERS_TIMEOUT: 'The request headers did not arrive in time',
+};
+
 /**
  * node:http's `clientError`: a request it cannot parse (headers over the size limit, bytes no
- * HTTP request has) is answered with the error body of reference/errors.md, 400 INVALID_PAYLOAD,
- * instead of node's bare status line; the connection closes.
+ * HTTP request has) or that did not arrive in time (REQUEST_TIMEOUT) is answered with the
+ * error body of reference/errors.md, 400 INVALID_PAYLOAD, instead of node's bare status line;
+ * the connection closes.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
-  const reason = error.code === 'HPE_HEADER_OVERFLOW' ? 'Request header fields too large' : 'Malformed HTTP request';
+  const reason = CLIENT_ERROR_REASONS[error.code ?? ''] ?? 'Malformed HTTP request';
   const failure = new InvalidPayloadError(reason);
   const body = JSON.stringify({
     errors: [{ message: failure.message, extensions: { ...failure.extensions, code: failure.code } }],
