@@ -114,8 +114,8 @@ export function createErrorHandler(reporting: ErrorReporting): ErrorRequestHandl
 
 const CLIENT_ERROR_REASONS: Readonly<Record<string, string>> = {
   HPE_HEADER_OVERFLOW: 'Request header fields too large',
+  // Also node's minute for the headers.
   ERR_HTTP_REQUEST_TIMEOUT: 'The request did not arrive within REQUEST_TIMEOUT',
-  ERR_HTTP_HEADERS_TIMEOUT: 'The request headers did not arrive in time',
 };
 
 /**

@@ -10,8 +10,8 @@ export const MAX_WAIT_MS = 5;
  * writes (an import's rows, a bulk create) give way to them: between two steps of a few rows
  * (commands/give-way.ts), a long write waits until no other request is in flight, or
  * {@link MAX_WAIT_MS} at most. Reads then answer close to their idle latency while an import
- * runs, and an import on a quiet service runs at full speed (issue 13). The writer's own request is one of those in
- * flight: it waits for the others.
+ * runs, and an import on a quiet service runs at full speed (issue 13). The writer's own
+ * request is one of those in flight: it waits for the others.
  */
 export class RequestTraffic implements Traffic {
   #inFlight = 0;
