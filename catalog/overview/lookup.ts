@@ -42,18 +42,18 @@ export function getFieldRelation(
   collection: string,
   field: string,
 ): FieldRelation | undefined {
+  const known = relationsByField.get(overview.relations)?.get(collection)?.get(field);
+  if (known !== undefined) return known ?? undefined;
+  const found = findFieldRelation(overview.relations, collection, field);
   // Names that are no field (they may come from requests) are not kept: the memory stays bounded.
-  if (findField(overview, collection, field) === undefined)
-    return findFieldRelation(overview.relations, collection, field);
+  if (findField(overview, collection, field) === undefined) return found;
   let byCollection = relationsByField.get(overview.relations);
   if (byCollection === undefined)
     relationsByField.set(overview.relations, (byCollection = new Map<string, Map<string, FieldRelation | null>>()));
   let byField = byCollection.get(collection);
   if (byField === undefined) byCollection.set(collection, (byField = new Map<string, FieldRelation | null>()));
-  let found = byField.get(field);
-  if (found === undefined)
-    byField.set(field, (found = findFieldRelation(overview.relations, collection, field) ?? null));
-  return found ?? undefined;
+  byField.set(field, found ?? null);
+  return found;
 }
 
 function findFieldRelation(

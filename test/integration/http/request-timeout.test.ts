@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
 import { sqliteTarget } from '../../support/services.js';
 
-/** Sends `head` and the first bytes of a body of `length`, then nothing more; the answer as text. */
+/** Sends a request's headers and the first bytes of a body of `length`, then nothing more; the answer as text. */
 function stalledRequest(url: string, length: number): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
