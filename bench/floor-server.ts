@@ -3,11 +3,15 @@
  * write-floor.ts and the CSV import of import-floor.ts with hand-written SQL, so the service's
  * figures have something honest to be compared with.
  *   node --import tsx bench/floor-server.ts   (PORT, default 8099; PG* env for the database)
+ * With DB_CLIENT=sqlite3 (DB_FILENAME) or DB_CLIENT=mysql (DB_HOST, DB_PORT, DB_DATABASE,
+ * DB_USER, DB_PASSWORD), the import is the batched floor on that database (the other floors
+ * are PostgreSQL's).
  */
 import { createServer, type IncomingMessage } from 'node:http';
+import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { READ_SCENARIOS } from './scenarios.js';
-import { importFloor } from './import-floor.js';
+import { importFloor, importFloorBatched, type BatchConnection } from './import-floor.js';
 import { createArticles, updateArticle, type ArticleInput } from './write-floor.js';
 
 const pool = new pg.Pool({
@@ -16,6 +20,7 @@ const pool = new pg.Pool({
   user: process.env['PGUSER'] ?? 'root',
   max: 10,
 });
+const batched = await batchConnection();
 // The JSON is built and serialized by PostgreSQL: the floor only passes text through.
 const byPath = new Map(READ_SCENARIOS.map((s) => [s.path, `SELECT (${s.sql})::text AS body`]));
 
@@ -35,7 +40,7 @@ const server = createServer((req, res) => {
     return;
   }
   if (req.method === 'POST' && path === '/utils/import/bench_import') {
-    importFloor(pool, req).then((rows) => {
+    (batched === undefined ? importFloor(pool, req) : importFloorBatched(batched, req)).then((rows) => {
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ rows }));
     }, fail);
     return;
@@ -60,6 +65,45 @@ const server = createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(result.rows[0]?.body ?? 'null');
   }, fail);
 });
+
+/** The connection of the batched import floor, for DB_CLIENT sqlite3 or mysql. */
+async function batchConnection(): Promise<BatchConnection | undefined> {
+  const env = process.env;
+  if (env['DB_CLIENT'] === 'sqlite3') {
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(env['DB_FILENAME'] ?? './data/database.sqlite');
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    const statements = new Map<string, BetterSqlite3.Statement>();
+    return {
+      run: async (sql, values) => {
+        let statement = statements.get(sql);
+        if (statement === undefined) statements.set(sql, (statement = db.prepare(sql)));
+        if (statement.reader) return statement.all(values) as Record<string, unknown>[];
+        statement.run(values);
+        return [];
+      },
+    };
+  }
+  if (env['DB_CLIENT'] === 'mysql') {
+    const mysql = await import('mysql2/promise');
+    const connection = await mysql.createConnection({
+      host: env['DB_HOST'] ?? '127.0.0.1',
+      port: Number(env['DB_PORT'] ?? 3306),
+      database: env['DB_DATABASE'] ?? 'svc_bench',
+      user: env['DB_USER'] ?? 'root',
+      password: env['DB_PASSWORD'] ?? '',
+    });
+    return {
+      run: async (sql, values) => {
+        const [rows] =
+          values.length === 0 ? await connection.query(sql) : await connection.execute(sql, values as string[]);
+        return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
+      },
+    };
+  }
+  return undefined;
+}
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
