@@ -147,7 +147,8 @@ function isTooLong(field: FieldOverview, value: unknown): boolean {
   if (field.maxLength === null || field.type === 'hash') return false;
   if (field.type !== 'string' && field.type !== 'text' && field.type !== 'csv') return false;
   const text = Array.isArray(value) ? value.join(',') : String(value);
-  return Array.from(text).length > field.maxLength;
+  // Characters are counted only when the UTF-16 length could exceed the limit: never fewer.
+  return text.length > field.maxLength && Array.from(text).length > field.maxLength;
 }
 
 function isInRange(field: FieldOverview, value: unknown): boolean {

@@ -22,22 +22,22 @@ export async function* readCsvItems(
   overview: SchemaOverview,
   collection: CollectionOverview,
 ): AsyncGenerator<Item> {
-  const parser = parse({
-    bom: true,
-    columns: (header: string[]) => header.map((h) => h.trim()),
-    skip_empty_lines: true,
-  });
+  // Records as arrays, the first the header: csv-parse's own column objects cost a third more.
+  const parser = parse({ bom: true, skip_empty_lines: true });
   // Errors of either side surface in the loop below, through the parser.
   pipeline(source, slices, parser).catch(() => undefined);
   let columns: readonly Column[] | undefined;
   let row = 0;
   try {
-    for await (const record of parser as AsyncIterable<Record<string, string>>) {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (columns === undefined) {
+        columns = record.map((header) => requireField(toColumn(overview, collection, header.trim()), collection));
+        continue;
+      }
       row += 1;
-      columns ??= Object.keys(record).map((header) => requireField(toColumn(overview, collection, header), collection));
       const item: Record<string, unknown> = {};
-      for (const column of columns) {
-        const text = record[column.header];
+      for (const [index, column] of columns.entries()) {
+        const text = record[index];
         if (text === undefined || text === '') continue;
         put(item, column.path, readCell(column, text));
       }
@@ -45,9 +45,10 @@ export async function* readCsvItems(
     }
   } catch (error) {
     if (error instanceof InvalidPayloadError) throw error;
-    // csv-parse counts the records before the bad one; the loop may not have seen them yet.
+    // csv-parse counts the records before the bad one, the header included; the loop may not
+    // have seen them yet.
     const { records } = error as { records?: unknown };
-    const bad = typeof records === 'number' ? records + 1 : row + 1;
+    const bad = typeof records === 'number' ? Math.max(1, records) : row + 1;
     throw new InvalidPayloadError(`Invalid CSV in row ${bad}: ${(error as Error).message.replace(/\.$/, '')}`);
   }
 }

@@ -40,6 +40,15 @@ const RANGES_BY_DB_TYPE: readonly (readonly [RegExp, IntegerRange])[] = [
  * `integer` key or value above 2^31 is refused everywhere, as PostgreSQL refuses it).
  */
 export function integerRange(field: Pick<FieldOverview, 'type' | 'dbType'>): IntegerRange {
+  let range = rangeOfField.get(field);
+  if (range === undefined) rangeOfField.set(field, (range = rangeOf(field)));
+  return range;
+}
+
+/** A field's range, worked out once per field (an import asks it for every value). */
+const rangeOfField = new WeakMap<Pick<FieldOverview, 'type' | 'dbType'>, IntegerRange>();
+
+function rangeOf(field: Pick<FieldOverview, 'type' | 'dbType'>): IntegerRange {
   const dbType = (field.dbType ?? '').toLowerCase();
   const found = RANGES_BY_DB_TYPE.find(([pattern]) => pattern.test(dbType))?.[1];
   const [min, max] = found ?? (field.type === 'bigInteger' ? INT64 : INT32);
