@@ -1,7 +1,7 @@
 /**
  * Import benchmark: POST /utils/import/:collection of a generated CSV or JSON file of ROWS
  * rows (audit on: an activity row and a revision per item), streamed to the service as it is
- * generated; prints rows/s end to end and, with SERVICE_PID, the service's peak RSS.
+ * generated; prints rows/s end to end and, with SERVICE_PID, the service's peak RSS and CPU time.
  *   SERVICE_URL=http://127.0.0.1:8055 TOKEN=... ROWS=100000 FORMAT=csv node --import tsx bench/run-import.ts
  * READS=1: also a read on 4 connections for 10 s idle, then during the import: its p99 both
  * ways. The read is R1 (bench/scenarios.ts) on the bench dataset, else (READ_PATH=items) a GET
@@ -88,6 +88,14 @@ function rssMb(): number | undefined {
 }
 
 /** autocannon's own aggregation of workers' results (not in its type definitions). */
+/** The service's CPU time so far (user + system, s), from /proc: SQLite's own work included. */
+function cpuSeconds(): number | undefined {
+  if (SERVICE_PID === undefined) return undefined;
+  const fields = readFileSync(`/proc/${SERVICE_PID}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's name.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const aggregate = (
   autocannon as unknown as { aggregateResult: (results: unknown[], opts: object) => autocannon.Result }
 ).aggregateResult;
@@ -160,7 +168,9 @@ async function main(): Promise<void> {
     throw new Error(`floor: ${floor.outcome.status} ${floor.outcome.text.slice(0, 500)}`);
   let peak = rssMb() ?? 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb() ?? 0)), 200);
+  const cpuBefore = cpuSeconds();
   const service = await withReads(() => upload(SERVICE_URL));
+  const cpu = cpuBefore === undefined ? undefined : (cpuSeconds() ?? 0) - cpuBefore;
   clearInterval(sampler);
   const { status, text, seconds } = service.outcome;
   if (status >= 300) throw new Error(`import: ${status} ${text.slice(0, 500)}`);
@@ -169,7 +179,10 @@ async function main(): Promise<void> {
     if (floor !== undefined) console.log(`reads during the floor's import: ${spread(floor.reads)}`);
     console.log(`reads during the import: ${spread(service.reads)}`);
   }
-  const rss = SERVICE_PID === undefined ? '' : `, service peak RSS ${peak} MB`;
+  const rss =
+    cpu === undefined
+      ? ''
+      : `, service peak RSS ${peak} MB, CPU ${cpu.toFixed(2)} s (${((cpu * 1e6) / ROWS).toFixed(1)} µs/row)`;
   console.log(`${FORMAT} ${ROWS} rows: ${seconds.toFixed(1)} s, ${Math.round(ROWS / seconds)} rows/s${rss}`);
   if (floor !== undefined) {
     const { seconds: floorSeconds } = floor.outcome;
