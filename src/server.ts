@@ -12,11 +12,12 @@ import type { SchemaCache } from './cache/schema-cache.js';
 import { loadConfigOrExit, type Config } from './config/index.js';
 import { describeConnectionFailure } from './db/connection-failure.js';
 import { createDatabase, type Knex } from './db/index.js';
+import { committedReadDatabase } from './db/replicas.js';
 import { waitForDatabase } from './db/wait.js';
 import { createApp } from './http/app.js';
 import { requestDoor } from './http/request-door.js';
 import { createMetrics } from './http/metrics.js';
-import { RequestTraffic } from './http/traffic.js';
+import { RequestTraffic, setAsideWaitsForConnections } from './http/traffic.js';
 import { answerClientError } from './http/error-handler.js';
 import { createLogger, type Logger } from './logger/index.js';
 import { hashPassword } from './access/passwords.js';
@@ -120,7 +121,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
   const auth = createAuthServices({ db, config, logger, invalidation });
-  const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
+  const permissions = new PermissionStore(committedReadDatabase(db), { enabled: config.cache.permissions });
   // Without Redis exports run here, through the same handler the worker process runs.
   const jobs = createJobQueue({
     redis: config.redis,
@@ -135,6 +136,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const { rateLimitCounters } = shared;
   const dataCache =
     metrics === undefined || shared.dataCache === undefined ? shared.dataCache : metrics.countLookups(shared.dataCache);
+  const traffic = new RequestTraffic();
+  setAsideWaitsForConnections(db, traffic);
   const appDeps = {
     config,
     db,
@@ -152,7 +155,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Every command's committed changes go to the live-data feed (commands/change-set.ts).
     changes,
     metrics,
-    traffic: new RequestTraffic(),
+    traffic,
   };
   const live = new LiveReads({ config, db, schema, permissions, feed: changes, logger });
   const realtime: Realtime = { changes, live, upgrade: undefined };

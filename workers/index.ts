@@ -6,6 +6,7 @@ import { createDataInvalidation } from '../src/cache/data-invalidation.js';
 import { openSchemaCache } from '../src/cache/open-schema-cache.js';
 import { loadConfigOrExit } from '../src/config/index.js';
 import { createDatabase, type Knex } from '../src/db/index.js';
+import { committedReadDatabase } from '../src/db/replicas.js';
 import { waitForDatabase } from '../src/db/wait.js';
 import { FileLibrary } from '../src/files/file-library.js';
 import { createStorage } from '../src/files/storage/create-storage.js';
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   const schema = await openSchemaCache(config, db, logger);
   const files = new FileLibrary({ config, storage, logger });
   const invalidation = await createDataInvalidation({ redis: config.redis, namespace: config.cache.namespace, logger });
-  const permissions = new PermissionStore(db, { enabled: config.cache.permissions });
+  const permissions = new PermissionStore(committedReadDatabase(db), { enabled: config.cache.permissions });
   const worker = await startJobWorker({
     redis: { ...config.redis, url: redisUrl },
     namespace: config.cache.namespace,

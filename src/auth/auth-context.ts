@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
+import { committedReadDatabase } from '../db/replicas.js';
 import type { Logger } from '../logger/index.js';
 import { closeRedis, RedisGuard, redisClientOptions } from '../cache/redis-guard.js';
 import { FallbackCounterStore, MemoryCounterStore, RedisCounterStore, type CounterStore } from './counter-store.js';
@@ -55,7 +56,10 @@ export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'lo
   // A login is never let through unchecked: without Redis its counters are this instance's.
   const guard = new RedisGuard('login counters', 'counted in this instance only', logger);
   if (redis !== undefined) guard.watch(redis);
-  const users = new UserLookups(deps.db, { enabled: config.cache.permissions, ttlMs: config.authUserCacheTtlMs });
+  const users = new UserLookups(committedReadDatabase(deps.db), {
+    enabled: config.cache.permissions,
+    ttlMs: config.authUserCacheTtlMs,
+  });
   const unsubscribe = deps.invalidation.onChange(['svc_users', 'svc_roles'], () => {
     users.clear();
   });

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { buildOverview } from '../../catalog/overview/build.js';
 import type { Config } from '../config/index.js';
+import { committedReadDatabase } from '../db/replicas.js';
 import { createSchemaCache, type CacheLogger, type SchemaCache } from './schema-cache.js';
 
 /**
@@ -8,8 +9,10 @@ import { createSchemaCache, type CacheLogger, type SchemaCache } from './schema-
  * built from fails the start.
  */
 export async function openSchemaCache(config: Config, db: Knex, logger: CacheLogger): Promise<SchemaCache> {
+  // On SQLite, off the connection that writes: a long write does not hold up a rebuild.
+  const reads = committedReadDatabase(db);
   const schema = await createSchemaCache({
-    build: (version) => buildOverview(db, { version, excludeTables: config.db.excludeTables, reporter: logger }),
+    build: (version) => buildOverview(reads, { version, excludeTables: config.db.excludeTables, reporter: logger }),
     enabled: config.cache.schema,
     redis: config.redis,
     namespace: config.cache.namespace,

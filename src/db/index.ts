@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import knex, { type Knex } from 'knex';
 import type { DbConfig } from '../config/index.js';
 import type { DbClient } from '../db-client.js';
-import { attachReplicas } from './replicas.js';
+import { attachReaders, attachReplicas } from './replicas.js';
 
 export type { Knex } from 'knex';
 
@@ -23,15 +23,21 @@ export interface DatabaseLog {
 
 /**
  * Opens the configured database through knex. SQLite gets its folder created, foreign keys
- * enforced and WAL journaling; MySQL/MariaDB talk UTC and keep big numbers exact.
+ * enforced and WAL journaling, and a file (not `:memory:`) read-only connections for reads
+ * beside its one writing connection; MySQL/MariaDB talk UTC and keep big numbers exact.
  * PostgreSQL with DB_REPLICA_HOST also opens its read replicas (replicas.ts).
  */
 export function createDatabase(db: DbConfig, log?: DatabaseLog): Knex {
   const primary = openDatabase(db, log);
   if (db.client === 'pg')
     attachReplicas(primary, db, (replica, connectTimeoutMs) => openDatabase(replica, log, connectTimeoutMs), log);
+  if (db.client === 'sqlite3' && db.filename !== ':memory:')
+    attachReaders(primary, `${db.filename} (read-only)`, openSqlite(db, log, SQLITE_READERS, true), log);
   return primary;
 }
+
+/** The read-only connections of a SQLite file: opened as reads need them (after migrations). */
+const SQLITE_READERS = { min: 0, max: 4 };
 
 function openDatabase(db: DbConfig, log: DatabaseLog | undefined, connectTimeoutMs?: number): Knex {
   const pool = withoutUndefined({ min: db.pool.min, max: db.pool.max });
@@ -39,21 +45,7 @@ function openDatabase(db: DbConfig, log: DatabaseLog | undefined, connectTimeout
   switch (db.client) {
     case 'sqlite3':
       if (db.filename !== ':memory:') mkdirSync(dirname(db.filename), { recursive: true });
-      return knex({
-        ...base,
-        client: KNEX_CLIENT.sqlite3,
-        connection: { filename: db.filename },
-        useNullAsDefault: true,
-        pool: {
-          ...pool,
-          afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
-            conn.pragma('foreign_keys = ON');
-            conn.pragma('journal_mode = WAL');
-            conn.pragma('busy_timeout = 5000');
-            done(null, conn);
-          },
-        },
-      });
+      return openSqlite(db, log, pool, false);
     case 'pg':
       return knex({
         ...base,
@@ -100,6 +92,36 @@ function openDatabase(db: DbConfig, log: DatabaseLog | undefined, connectTimeout
         }),
       });
   }
+}
+
+/**
+ * A SQLite file through knex: the connection that writes (knex's pool of one unless
+ * DB_POOL__* says otherwise), which sets foreign keys and WAL journaling (the file keeps it),
+ * or `readonly`, connections that only read.
+ */
+function openSqlite(
+  db: DbConfig,
+  log: DatabaseLog | undefined,
+  pool: { min?: number; max?: number },
+  readonly: boolean,
+): Knex {
+  return knex({
+    ...(log === undefined ? {} : { log: knexLog(log) }),
+    client: KNEX_CLIENT.sqlite3,
+    connection: { filename: db.filename, options: { readonly } },
+    useNullAsDefault: true,
+    pool: {
+      ...pool,
+      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        if (!readonly) {
+          conn.pragma('foreign_keys = ON');
+          conn.pragma('journal_mode = WAL');
+        }
+        conn.pragma('busy_timeout = 5000');
+        done(null, conn);
+      },
+    },
+  });
 }
 
 /**

@@ -62,6 +62,8 @@ class ReplicaRouter {
 }
 
 const ROUTERS = new WeakMap<Knex, ReplicaRouter>();
+/** SQLite: the read-only connections of a primary's file. */
+const READERS = new WeakMap<Knex, Knex>();
 
 /**
  * The database a read goes to when it need not see writes other than its caller's own: a
@@ -73,6 +75,15 @@ const ROUTERS = new WeakMap<Knex, ReplicaRouter>();
  */
 export function readDatabase(primary: Knex, caller: string | undefined): Knex {
   return ROUTERS.get(primary)?.pick(caller) ?? primary;
+}
+
+/**
+ * Where a read that must see every committed write goes (the users behind tokens, permissions,
+ * the schema): SQLite's read-only connections ({@link attachReaders}), which see each commit at
+ * once, else the primary itself (a replica may lag behind it).
+ */
+export function committedReadDatabase(primary: Knex): Knex {
+  return READERS.get(primary) ?? primary;
 }
 
 /** `caller` wrote through `primary`: its reads stay on the primary for the read-your-writes window. */
@@ -103,7 +114,28 @@ export function attachReplicas(
     retryBehindOnPrimary(state, primary);
     return state;
   });
-  const router = new ReplicaRouter(replicas, replication.readYourWritesMs);
+  route(primary, new ReplicaRouter(replicas, replication.readYourWritesMs));
+}
+
+/**
+ * SQLite: `readers`, read-only connections to the primary's file, take the reads. The file has
+ * one writer, the primary's one connection; a read waiting for it while a long write holds it
+ * (an import of a million rows) would wait until the write commits. In WAL mode a reader reads
+ * the last committed state meanwhile, and sees each commit at once: no read-your-writes window.
+ * The readers' statements are also the primary's `query` events.
+ */
+export function attachReaders(primary: Knex, name: string, readers: Knex, log: ReplicaLog | undefined): void {
+  const state: Replica = { name, db: readers, downUntil: 0, isDown: false };
+  fallBackToPrimary(state, primary, log);
+  route(primary, new ReplicaRouter([state], 0));
+  READERS.set(primary, readers);
+  // One file, one place to watch its statements: the readers' are told on the primary too.
+  for (const event of ['query', 'query-error', 'query-response'])
+    readers.on(event, (...args: unknown[]) => primary.emit(event, ...args));
+}
+
+/** `router` picks the database of `primary`'s reads; destroying the primary destroys its databases. */
+function route(primary: Knex, router: ReplicaRouter): void {
   ROUTERS.set(primary, router);
   const client = primary.client as { destroy(callback?: unknown): Promise<void> };
   const destroy = client.destroy.bind(client);
