@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Traffic } from '../commands/types.js';
@@ -57,9 +58,41 @@ export class RequestTraffic implements Traffic {
     });
   }
 
+  /**
+   * A request waiting for `waiting` (a database connection that others hold) is not counted
+   * until it settles: the long write holding the connection would otherwise wait for a request
+   * that waits for it.
+   */
+  async aside<T>(waiting: Promise<T>): Promise<T> {
+    this.#inFlight -= 1;
+    if (this.#inFlight <= 1) this.#wake();
+    try {
+      return await waiting;
+    } finally {
+      this.#inFlight += 1;
+    }
+  }
+
   #wake(): void {
     const waiting = this.#waiting;
     this.#waiting = [];
     for (const done of waiting) done();
   }
+}
+
+interface PoolClient {
+  readonly pool?: { numFree(): number };
+  acquireConnection(): Promise<unknown>;
+}
+
+/**
+ * A request that waits for a connection of `db`'s pool, all of them in use, is set aside in
+ * `traffic` while it waits. SQLite's file has one writing connection: a write arriving during
+ * an import waits for the import to commit, and the import, giving way to it every few rows,
+ * went at a thousand rows a second until the write gave up after knex's minute.
+ */
+export function setAsideWaitsForConnections(db: Knex, traffic: RequestTraffic): void {
+  const client = db.client as PoolClient;
+  const acquire = client.acquireConnection.bind(client);
+  client.acquireConnection = () => (client.pool?.numFree() === 0 ? traffic.aside(acquire()) : acquire());
 }

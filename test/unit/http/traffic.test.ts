@@ -1,7 +1,11 @@
 import { expect } from 'chai';
+import knex from 'knex';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_WAIT_MS, RequestTraffic } from '../../../src/http/traffic.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MAX_WAIT_MS, RequestTraffic, setAsideWaitsForConnections } from '../../../src/http/traffic.js';
 
 /** Long writes give way to the requests in flight (http/traffic.ts), counted on a real server. */
 describe('RequestTraffic', () => {
@@ -79,5 +83,52 @@ describe('RequestTraffic', () => {
     expect(performance.now() - started).to.be.within(MAX_WAIT_MS - 2, MAX_WAIT_MS * 10);
     await reader.release();
     await writer.release();
+  });
+
+  it('a request waiting for a connection the writer holds (SQLite: its one) is not waited for', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'traffic-'));
+    const db = knex({
+      client: 'better-sqlite3',
+      connection: { filename: join(dir, 'one.db') },
+      useNullAsDefault: true,
+    });
+    setAsideWaitsForConnections(db, traffic);
+    let release: () => void = () => undefined;
+    try {
+      await db.schema.createTable('t', (t) => t.integer('n'));
+      const writer = await hold();
+      const open = new Promise<void>((resolve) => (release = resolve));
+      // The long write's transaction holds the pool's one connection until released.
+      const writing = db.transaction(async (trx) => {
+        await trx('t').insert({ n: 1 });
+        await open;
+      });
+      while (traffic.inFlight === 1 && (db.client as { pool: { numFree(): number } }).pool.numFree() > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      const other = await hold();
+      expect(traffic.isBusy()).to.equal(true);
+      const waitingForWriter = db('t')
+        .count({ n: '*' })
+        .then((rows) => rows);
+      for (let turn = 0; turn < 100 && traffic.isBusy(); turn += 1) await turns(1);
+      expect(traffic.isBusy(), 'counted while it waits for the writer').to.equal(false);
+      let hasWaited = false;
+      const waiting = traffic.giveWay().then(() => (hasWaited = true));
+      await turns(2);
+      expect(hasWaited, 'the writer waited for a request that waits for it').to.equal(true);
+      await waiting;
+      release();
+      await writing;
+      expect(await waitingForWriter).to.deep.equal([{ n: 1 }]);
+      expect(traffic.inFlight, 'counted again once it has the connection').to.equal(2);
+      await other.release();
+      await writer.release();
+      expect(traffic.inFlight).to.equal(0);
+    } finally {
+      release();
+      await db.destroy();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
