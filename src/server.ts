@@ -157,7 +157,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     metrics,
     traffic,
   };
-  const live = new LiveReads({ config, db, schema, permissions, feed: changes, logger });
+  // What changed is read once committed: on SQLite beside a long write that holds the writer.
+  const live = new LiveReads({ config, db: committedReadDatabase(db), schema, permissions, feed: changes, logger });
   const realtime: Realtime = { changes, live, upgrade: undefined };
   const { retention } = config;
   const pruner =
