@@ -14,6 +14,7 @@ import { handleDelete } from '../commands/delete.js';
 import type { Item, PrimaryKey } from '../commands/types.js';
 import { handleUpdate } from '../commands/update.js';
 import type { Config } from '../config/index.js';
+import { committedReadDatabase } from '../db/replicas.js';
 import {
   ForbiddenError,
   InternalServerError,
@@ -247,6 +248,14 @@ export class WebsocketSession {
     return { overview, accountability };
   }
 
+  /**
+   * Where this socket's reads go: committed data (SQLite: the read-only connections, which a
+   * long write on the one writer does not hold up; elsewhere the primary, as live data reads).
+   */
+  #readContext(overview: SchemaOverview) {
+    return { db: committedReadDatabase(this.deps.db), overview, limits: queryLimits(this.deps.config) };
+  }
+
   async #subscribe(message: Message, given: Uid): Promise<void> {
     const collection = readCollection(message);
     const event = message['event'];
@@ -259,8 +268,7 @@ export class WebsocketSession {
     // The first read checks the collection and the query for this caller, and is the `init` data.
     const { overview, accountability } = await this.#reading();
     const reader = await readerOf(this.deps, overview, accountability);
-    const ctx = { db: this.deps.db, overview, limits: queryLimits(this.deps.config) };
-    const data = await readItems(ctx, collection, query, reader);
+    const data = await readItems(this.#readContext(overview), collection, query, reader);
     // Cut while its first read ran: the subscription would outlive the connection.
     if (this.ws.readyState !== this.ws.OPEN) return;
     this.#subscriptions.get(uid)?.();
@@ -303,7 +311,7 @@ export class WebsocketSession {
       target === undefined
         ? Promise.resolve([])
         : readItems(
-            { db: this.deps.db, overview, limits: queryLimits(this.deps.config) },
+            this.#readContext(overview),
             collection,
             { ...query, filter: { [target.primary]: { _in: keys } }, limit: -1 },
             reader,
@@ -314,14 +322,7 @@ export class WebsocketSession {
     if (action === 'read') {
       const keys = readKeys(message);
       reply(
-        keys === undefined
-          ? await readItems(
-              { db: this.deps.db, overview, limits: queryLimits(this.deps.config) },
-              collection,
-              query,
-              reader,
-            )
-          : await read(keys),
+        keys === undefined ? await readItems(this.#readContext(overview), collection, query, reader) : await read(keys),
       );
       return;
     }
