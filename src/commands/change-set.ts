@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { KeyRuns } from './key-runs.js';
 import type { PrimaryKey } from './types.js';
 
 /** What a committed command changed in one collection: the live-data feed's event (src/realtime). */
@@ -16,9 +17,12 @@ export interface Change {
  */
 const open = new WeakMap<Knex.Transaction, Map<string, NotedKeys>>();
 
-/** The keys of one (action, collection): noted one by one, or in bulk (new keys, see {@link noteCreated}). */
+/**
+ * The keys of one (action, collection): noted one by one (each once; an import's keys, in
+ * increasing order, as runs: key-runs.ts), or in bulk (new keys, see {@link noteCreated}).
+ */
 interface NotedKeys {
-  readonly single: Set<PrimaryKey>;
+  readonly single: KeyRuns;
   readonly bulk: (readonly PrimaryKey[])[];
 }
 
@@ -46,7 +50,7 @@ function notedKeys(trx: Knex.Transaction, action: Change['action'], collection: 
   if (changes === undefined) return undefined;
   const id = `${action}\u0000${collection}`;
   let keys = changes.get(id);
-  if (keys === undefined) changes.set(id, (keys = { single: new Set(), bulk: [] }));
+  if (keys === undefined) changes.set(id, (keys = { single: new KeyRuns(), bulk: [] }));
   return keys;
 }
 
@@ -60,6 +64,6 @@ export function takeChanges(trx: Knex.Transaction): Change[] {
   if (changes === undefined) return [];
   return [...changes].map(([id, { single, bulk }]) => {
     const [action, collection] = id.split('\u0000') as [Change['action'], string];
-    return { collection, action, keys: [...single, ...bulk.flat()] };
+    return { collection, action, keys: [...single.keys(), ...bulk.flat()] };
   });
 }

@@ -2,17 +2,19 @@ import { findField } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../../catalog/overview/types.js';
 import { FailedValidationError, InvalidPayloadError } from '../../errors.js';
 import { keyId } from '../existing-items.js';
+import { KeyRuns } from '../key-runs.js';
 import type { Item, PrimaryKey } from '../types.js';
 import { atRow } from './row-error.js';
 
 /**
  * Issue 13, bad input: a key that an earlier row of the same file carried is refused
  * (FAILED_VALIDATION naming both rows) instead of upserting twice. Only rows that carry a
- * key are remembered (its id and row number, ~30 MB per million integer keys): a file of rows
- * without keys costs nothing.
+ * key are remembered (its id and row number): a file of rows without keys costs nothing, one
+ * of integer keys in increasing order (an export) a few runs (key-runs.ts), other keys some
+ * 30 MB per million.
  */
 export class FileKeys {
-  readonly #rows = new Map<number | string, number>();
+  readonly #rows = new KeyRuns();
   /** Integer keys kept as numbers, half the memory of their text (toPrimaryKey: 5 and "5" are 5). */
   readonly #integers: boolean;
 
