@@ -67,6 +67,13 @@ class LocalFeed implements ChangeFeed {
 
 const ACTIONS: ReadonlySet<string> = new Set(['create', 'update', 'delete']);
 
+/**
+ * Keys per pub/sub message (some 100 KB of JSON). Redis drops a subscriber whose pending
+ * output passes 32 MB (`client-output-buffer-limit pubsub`): the keys of a 4-million-row import
+ * in one message, so every other instance lost the change and its connection.
+ */
+export const KEYS_PER_MESSAGE = 10_000;
+
 class RedisFeed extends LocalFeed {
   readonly #publisher: Redis;
   readonly #subscriber: Redis;
@@ -74,6 +81,8 @@ class RedisFeed extends LocalFeed {
   /** Own messages come back through the subscription: they were delivered here already. */
   readonly #origin = randomUUID();
   readonly #guard: RedisGuard;
+  /** The messages of earlier changes: sent one at a time and in order, whatever their number. */
+  #publishing: Promise<void> = Promise.resolve();
 
   constructor(options: ChangeFeedOptions, url: string) {
     super();
@@ -95,16 +104,21 @@ class RedisFeed extends LocalFeed {
 
   override publish(changes: readonly Change[]): void {
     this.deliver(changes);
-    const message = JSON.stringify({ origin: this.#origin, changes });
-    this.#guard
-      .run(() => this.#publisher.publish(this.#channel, message))
-      .catch(() => {
-        // Logged by the guard.
-      });
+    this.#publishing = this.#publishing.then(async () => {
+      for (const part of messageParts(changes)) {
+        const message = JSON.stringify({ origin: this.#origin, changes: part });
+        await this.#guard
+          .run(() => this.#publisher.publish(this.#channel, message))
+          .catch(() => {
+            // Logged by the guard.
+          });
+      }
+    });
   }
 
   override async close(): Promise<void> {
     await super.close();
+    await this.#publishing;
     await Promise.all([closeRedis(this.#subscriber), closeRedis(this.#publisher)]);
   }
 
@@ -118,6 +132,27 @@ class RedisFeed extends LocalFeed {
     if (parsed.origin === this.#origin || !Array.isArray(parsed.changes)) return;
     this.deliver((parsed.changes as unknown[]).filter(isChange));
   }
+}
+
+/** The changes in messages of at most {@link KEYS_PER_MESSAGE} keys, a big change split across several. */
+export function* messageParts(changes: readonly Change[]): Generator<Change[]> {
+  let part: Change[] = [];
+  let keys = 0;
+  for (const change of changes) {
+    for (let at = 0; at < change.keys.length; at += KEYS_PER_MESSAGE) {
+      const slice =
+        change.keys.length <= KEYS_PER_MESSAGE
+          ? change
+          : { ...change, keys: change.keys.slice(at, at + KEYS_PER_MESSAGE) };
+      if (keys + slice.keys.length > KEYS_PER_MESSAGE && part.length > 0) {
+        yield part;
+        [part, keys] = [[], 0];
+      }
+      part.push(slice);
+      keys += slice.keys.length;
+    }
+  }
+  if (part.length > 0) yield part;
 }
 
 function isChange(value: unknown): value is Change {

@@ -1,0 +1,95 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import type { PrimaryKey } from '../../../src/commands/types.js';
+import {
+  createChangeFeed,
+  KEYS_PER_MESSAGE,
+  messageParts,
+  type Change,
+  type ChangeFeed,
+} from '../../../src/realtime/change-feed.js';
+import { redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/services.js';
+
+/**
+ * The live-data feed between instances through a real Redis: a change of millions of keys
+ * (an import) reaches the other instance whole and in order. In one message it passed Redis's
+ * 32 MB output limit for subscribers, which dropped every other instance's subscription.
+ */
+describe('realtime: the change feed through Redis', function () {
+  this.timeout(60_000);
+  const feeds: ChangeFeed[] = [];
+  const warnings: string[] = [];
+  const logger = { warn: (_details: unknown, message: string) => warnings.push(message) };
+
+  const feed = async (namespace: string) => {
+    const created = await createChangeFeed({
+      redis: { url: TEST_REDIS_URL, commandTimeoutMs: 5_000 },
+      namespace,
+      logger,
+    });
+    feeds.push(created);
+    return created;
+  };
+
+  before(async function () {
+    requireOrSkip(this, await redisUnavailable());
+  });
+
+  afterEach(async () => {
+    await Promise.all(feeds.splice(0).map((f) => f.close()));
+  });
+
+  it('delivers an import of 3.5 million keys to the other instance, then the next change after it', async () => {
+    const namespace = `feed-${randomUUID()}`;
+    const [a, b] = [await feed(namespace), await feed(namespace)];
+    // Ten-digit keys: some 38 MB of JSON, past Redis's 32 MB.
+    const count = 3_500_000;
+    const keys = Array.from({ length: count }, (_, i) => 1_000_000_000 + i);
+    const received: Change[] = [];
+    let receivedKeys = 0;
+    const done = new Promise<void>((resolve) => {
+      b.subscribe((change) => {
+        received.push(change);
+        receivedKeys += change.keys.length;
+        if (change.action === 'delete') resolve();
+      });
+    });
+    let own = 0;
+    a.subscribe((change) => (own += change.keys.length));
+    a.publish([{ collection: 'articles', action: 'create', keys }]);
+    a.publish([{ collection: 'articles', action: 'delete', keys: [7] }]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`after 20 s: ${receivedKeys} of ${count + 1} keys arrived`)), 20_000);
+    });
+    await Promise.race([done, late]).finally(() => clearTimeout(timer));
+    expect(own, 'the publishing instance delivers the change itself, whole').to.equal(count + 1);
+    expect(receivedKeys).to.equal(count + 1);
+    const last = received.at(-1);
+    expect(last, 'the later change arrives last').to.deep.include({ action: 'delete', keys: [7] });
+    const created = received.slice(0, -1);
+    expect(created.every((c) => c.collection === 'articles' && c.action === 'create')).to.equal(true);
+    expect(created.length).to.equal(Math.ceil(count / KEYS_PER_MESSAGE));
+    const joined = created.flatMap((c) => c.keys);
+    expect(joined.length).to.equal(count);
+    expect(
+      joined.every((key, i) => key === keys[i]),
+      'the keys in the order given',
+    ).to.equal(true);
+    expect(warnings).to.deep.equal([]);
+  });
+
+  it('splits changes into messages of at most KEYS_PER_MESSAGE keys, several small changes sharing one', () => {
+    const keys = (n: number, from = 1): PrimaryKey[] => Array.from({ length: n }, (_, i) => from + i);
+    const changes: Change[] = [
+      { collection: 'a', action: 'create', keys: keys(3) },
+      { collection: 'b', action: 'update', keys: keys(KEYS_PER_MESSAGE * 2 + 5, 100) },
+      { collection: 'c', action: 'delete', keys: ['x', 'y'] },
+    ];
+    const parts = [...messageParts(changes)];
+    const sizes = parts.map((part) => part.map((c) => `${c.collection}:${c.keys.length}`));
+    expect(sizes).to.deep.equal([['a:3'], [`b:${KEYS_PER_MESSAGE}`], [`b:${KEYS_PER_MESSAGE}`], ['b:5', 'c:2']]);
+    expect(parts.flat().flatMap((c) => c.keys)).to.deep.equal(changes.flatMap((c) => c.keys));
+    expect([...messageParts([])]).to.deep.equal([]);
+  });
+});
