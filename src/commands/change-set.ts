@@ -23,7 +23,13 @@ const open = new WeakMap<Knex.Transaction, Map<string, NotedKeys>>();
  */
 interface NotedKeys {
   readonly single: KeyRuns;
-  readonly bulk: (readonly PrimaryKey[])[];
+  readonly bulk: (readonly PrimaryKey[] | KeyRange)[];
+}
+
+/** Consecutive integer keys, `count` from `first` (a batch of keys taken from a sequence). */
+interface KeyRange {
+  readonly first: number;
+  readonly count: number;
 }
 
 /** Starts collecting the changes of `trx` (runWrite, inside the transaction). */
@@ -38,11 +44,14 @@ export function noteChange(trx: Knex.Transaction, action: Change['action'], coll
 
 /**
  * Notes items created in `trx` with keys no other item had (an import's keys taken from the
- * sequence): kept as the array given, a third of the memory of a set per key, which matters
- * for a million rows.
+ * sequence): as a range when they follow each other, else as the array given, a third of the
+ * memory of a set per key, which matters for a million rows.
  */
 export function noteCreated(trx: Knex.Transaction, collection: string, keys: readonly PrimaryKey[]): void {
-  if (keys.length > 0) notedKeys(trx, 'create', collection)?.bulk.push(keys);
+  if (keys.length === 0) return;
+  const first = keys[0];
+  const isRange = typeof first === 'number' && keys.every((key, i) => key === first + i && Number.isSafeInteger(key));
+  notedKeys(trx, 'create', collection)?.bulk.push(isRange ? { first, count: keys.length } : keys);
 }
 
 function notedKeys(trx: Knex.Transaction, action: Change['action'], collection: string): NotedKeys | undefined {
@@ -64,6 +73,11 @@ export function takeChanges(trx: Knex.Transaction): Change[] {
   if (changes === undefined) return [];
   return [...changes].map(([id, { single, bulk }]) => {
     const [action, collection] = id.split('\u0000') as [Change['action'], string];
-    return { collection, action, keys: [...single.keys(), ...bulk.flat()] };
+    const keys = [...single.keys()];
+    for (const noted of bulk) {
+      if (!('first' in noted)) for (const key of noted) keys.push(key);
+      else for (let key = noted.first; key < noted.first + noted.count; key += 1) keys.push(key);
+    }
+    return { collection, action, keys };
   });
 }
