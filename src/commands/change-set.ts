@@ -1,12 +1,18 @@
 import type { Knex } from 'knex';
-import { KeyRuns } from './key-runs.js';
+import { KeyList, KeyRuns, type KeySegment } from './key-runs.js';
 import type { PrimaryKey } from './types.js';
 
 /** What a committed command changed in one collection: the live-data feed's event (src/realtime). */
 export interface Change {
   readonly collection: string;
   readonly action: 'create' | 'update' | 'delete';
-  readonly keys: readonly PrimaryKey[];
+  readonly keys: ChangedKeys;
+}
+
+/** The keys of a change: an array, or a transaction's {@link KeyList}, read a slice at a time. */
+export interface ChangedKeys {
+  readonly length: number;
+  slice(start?: number, end?: number): PrimaryKey[];
 }
 
 /**
@@ -23,13 +29,7 @@ const open = new WeakMap<Knex.Transaction, Map<string, NotedKeys>>();
  */
 interface NotedKeys {
   readonly single: KeyRuns;
-  readonly bulk: (readonly PrimaryKey[] | KeyRange)[];
-}
-
-/** Consecutive integer keys, `count` from `first` (a batch of keys taken from a sequence). */
-interface KeyRange {
-  readonly first: number;
-  readonly count: number;
+  readonly bulk: KeySegment[];
 }
 
 /** Starts collecting the changes of `trx` (runWrite, inside the transaction). */
@@ -73,11 +73,6 @@ export function takeChanges(trx: Knex.Transaction): Change[] {
   if (changes === undefined) return [];
   return [...changes].map(([id, { single, bulk }]) => {
     const [action, collection] = id.split('\u0000') as [Change['action'], string];
-    const keys = [...single.keys()];
-    for (const noted of bulk) {
-      if (!('first' in noted)) for (const key of noted) keys.push(key);
-      else for (let key = noted.first; key < noted.first + noted.count; key += 1) keys.push(key);
-    }
-    return { collection, action, keys };
+    return { collection, action, keys: new KeyList([...single.segments(), ...bulk]) };
   });
 }

@@ -42,13 +42,10 @@ export class KeyRuns {
     if (this.get(key) === undefined) this.set(key, this.#size);
   }
 
-  /** The keys in the order noted. */
-  *keys(): Generator<PrimaryKey> {
-    if (this.#map !== undefined) {
-      yield* this.#map.keys();
-      return;
-    }
-    for (const [first, , length] of this.#eachRun()) for (let key = first; key < first + length; key += 1) yield key;
+  /** The keys in the order noted: runs as ranges, keys past the runs as one array. */
+  segments(): KeySegment[] {
+    if (this.#map !== undefined) return [[...this.#map.keys()]];
+    return [...this.#eachRun()].map(([first, , count]) => ({ first, count }));
   }
 
   #asMap(): Map<PrimaryKey, number> {
@@ -65,6 +62,49 @@ export class KeyRuns {
     const runs = this.#runs;
     for (let at = 0; at < runs.length; at += 3) yield [runs[at] ?? 0, runs[at + 1] ?? 0, runs[at + 2] ?? 0];
   }
+}
+
+/** Consecutive integer keys, `count` from `first`. */
+export interface KeyRange {
+  readonly first: number;
+  readonly count: number;
+}
+
+export type KeySegment = readonly PrimaryKey[] | KeyRange;
+
+/**
+ * Keys kept as arrays and ranges, read a slice at a time (the live-data feed reads and sends a
+ * big change so): the keys of a million-row import are never copied into one array.
+ */
+export class KeyList {
+  readonly length: number;
+
+  constructor(readonly segments: readonly KeySegment[]) {
+    this.length = segments.reduce((sum, segment) => sum + lengthOf(segment), 0);
+  }
+
+  /** The keys from `start` to before `end`, as Array.prototype.slice with indexes from 0 up. */
+  slice(start = 0, end = this.length): PrimaryKey[] {
+    const keys: PrimaryKey[] = [];
+    let offset = 0;
+    for (const segment of this.segments) {
+      const count = lengthOf(segment);
+      for (let i = Math.max(start - offset, 0); i < Math.min(end - offset, count); i += 1)
+        keys.push('first' in segment ? segment.first + i : (segment[i] as PrimaryKey));
+      offset += count;
+      if (offset >= end) break;
+    }
+    return keys;
+  }
+
+  /** JSON (a message, a log line) takes the keys as an array. */
+  toJSON(): PrimaryKey[] {
+    return this.slice();
+  }
+}
+
+function lengthOf(segment: KeySegment): number {
+  return 'first' in segment ? segment.count : segment.length;
 }
 
 function isInteger(key: PrimaryKey): key is number {

@@ -140,10 +140,7 @@ export function* messageParts(changes: readonly Change[]): Generator<Change[]> {
   let keys = 0;
   for (const change of changes) {
     for (let at = 0; at < change.keys.length; at += KEYS_PER_MESSAGE) {
-      const slice =
-        change.keys.length <= KEYS_PER_MESSAGE
-          ? change
-          : { ...change, keys: change.keys.slice(at, at + KEYS_PER_MESSAGE) };
+      const slice = { ...change, keys: change.keys.slice(at, at + KEYS_PER_MESSAGE) };
       if (keys + slice.keys.length > KEYS_PER_MESSAGE && part.length > 0) {
         yield part;
         [part, keys] = [[], 0];

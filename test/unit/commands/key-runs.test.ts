@@ -1,6 +1,9 @@
 import { expect } from 'chai';
-import { KeyRuns } from '../../../src/commands/key-runs.js';
+import { KeyList, KeyRuns } from '../../../src/commands/key-runs.js';
 import type { PrimaryKey } from '../../../src/commands/types.js';
+
+/** The keys of `runs` in the order noted. */
+const keysOf = (runs: KeyRuns) => new KeyList(runs.segments()).slice();
 
 /** Notes `keys` (row i + 1 each, repeats skipped) in KeyRuns and in a Map; both must agree. */
 function noteBoth(keys: readonly PrimaryKey[]): { runs: KeyRuns; model: Map<PrimaryKey, number> } {
@@ -16,7 +19,7 @@ function noteBoth(keys: readonly PrimaryKey[]): { runs: KeyRuns; model: Map<Prim
 }
 
 function expectSame({ runs, model }: ReturnType<typeof noteBoth>, probes: readonly PrimaryKey[]): void {
-  expect([...runs.keys()]).to.deep.equal([...model.keys()]);
+  expect(keysOf(runs)).to.deep.equal([...model.keys()]);
   for (const key of probes) expect(runs.get(key), `get(${String(key)})`).to.equal(model.get(key));
 }
 
@@ -37,7 +40,7 @@ describe('KeyRuns: keys noted once, with their row, in the order noted', () => {
   it('finds a repeat once the order breaks, and keeps the order noted', () => {
     const both = noteBoth([1, 2, 3, 4, 2, 7, 5, 3, 8]);
     expectSame(both, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect([...both.runs.keys()]).to.deep.equal([1, 2, 3, 4, 7, 5, 8]);
+    expect(keysOf(both.runs)).to.deep.equal([1, 2, 3, 4, 7, 5, 8]);
     expect(both.runs.get(2), 'the first row of a repeated key').to.equal(2);
   });
 
@@ -49,7 +52,7 @@ describe('KeyRuns: keys noted once, with their row, in the order noted', () => {
   it('numbers the keys added in order, each once', () => {
     const runs = new KeyRuns();
     for (const key of [10, 11, 11, 12, 3, 10, 'x', 'x', 13]) runs.add(key);
-    expect([...runs.keys()]).to.deep.equal([10, 11, 12, 3, 'x', 13]);
+    expect(keysOf(runs)).to.deep.equal([10, 11, 12, 3, 'x', 13]);
     expect([10, 11, 12, 3, 'x', 13].map((key) => runs.get(key))).to.deep.equal([0, 1, 2, 3, 4, 5]);
   });
 
@@ -70,5 +73,40 @@ describe('KeyRuns: keys noted once, with their row, in the order noted', () => {
       }
       expectSame(noteBoth(keys), [...keys, -1, next + 1, 'k99']);
     }
+  });
+
+  it('keeps increasing integer keys as ranges, and keys after the order broke as one array', () => {
+    const runs = new KeyRuns();
+    for (const [row, key] of [1, 2, 3, 7, 8].entries()) runs.set(key, row + 1);
+    expect(runs.segments()).to.deep.equal([
+      { first: 1, count: 3 },
+      { first: 7, count: 2 },
+    ]);
+    runs.set(4, 6);
+    expect(runs.segments()).to.deep.equal([[1, 2, 3, 7, 8, 4]]);
+  });
+});
+
+describe('KeyList: keys of arrays and ranges, read a slice at a time', () => {
+  const list = new KeyList([
+    { first: 10, count: 3 },
+    ['a', 'b'],
+    { first: 100, count: 0 },
+    [5],
+    { first: 1, count: 2 },
+  ]);
+  const all = [10, 11, 12, 'a', 'b', 5, 1, 2];
+
+  it('has the length and the slices of the array of its keys, across segments', () => {
+    expect(list.length).to.equal(all.length);
+    expect(list.slice()).to.deep.equal(all);
+    for (let start = 0; start <= all.length; start += 1)
+      for (let end = start; end <= all.length + 1; end += 1)
+        expect(list.slice(start, end), `slice(${start}, ${end})`).to.deep.equal(all.slice(start, end));
+  });
+
+  it('is its keys as JSON', () => {
+    expect(JSON.parse(JSON.stringify({ keys: list }))).to.deep.equal({ keys: all });
+    expect(new KeyList([]).slice()).to.deep.equal([]);
   });
 });
