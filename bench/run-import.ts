@@ -10,7 +10,8 @@
  * floor first (bench/import-floor.ts), and the service's speed as a ratio to it; with READS=1,
  * the reads (still through the service) during the floor's import too. Works on any
  * database the service runs on: it creates the collection `bench_import` through the schema
- * API (once) and leaves the rows it imports there.
+ * API (once) and leaves the rows it imports there. KEYS_FROM=n: row i of the file gives the key
+ * n + i, as a file exported by id does, so rows whose key exists are updated (an upsert).
  */
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ const SERVICE_PID = process.env['SERVICE_PID'];
 const COLLECTION = 'bench_import';
 const READS = process.env['READS'] === '1';
 const FLOOR_URL = process.env['FLOOR_URL'];
+const KEYS_FROM = process.env['KEYS_FROM'] === undefined ? undefined : Number(process.env['KEYS_FROM']);
 const READ_PATH =
   process.env['READ_PATH'] === 'items' ? `/items/${COLLECTION}?limit=10` : (READ_SCENARIOS[0]?.path ?? '');
 const auth = { Authorization: `Bearer ${TOKEN}` };
@@ -62,18 +64,29 @@ async function ensureCollection(): Promise<void> {
 
 /** The file, generated in chunks of 1,000 rows as the upload reads it. */
 function* fileChunks(): Generator<string> {
-  if (FORMAT === 'csv') yield 'title,status,views,rating,body\n';
+  const keyed = KEYS_FROM !== undefined;
+  if (FORMAT === 'csv') yield `${keyed ? 'id,' : ''}title,status,views,rating,body\n`;
   else yield '[';
   for (let start = 0; start < ROWS; start += 1000) {
     const lines: string[] = [];
     for (let i = start; i < Math.min(ROWS, start + 1000); i++) {
       const body = `Row ${i}, with a comma and "quotes"`;
+      const id = keyed ? KEYS_FROM + i : undefined;
       if (FORMAT === 'csv')
-        lines.push(`Imported ${i},draft,${i % 997},${(i % 50) / 10},"${body.replaceAll('"', '""')}"\n`);
+        lines.push(
+          `${keyed ? `${id},` : ''}Imported ${i},draft,${i % 997},${(i % 50) / 10},"${body.replaceAll('"', '""')}"\n`,
+        );
       else
         lines.push(
           (i === 0 ? '' : ',') +
-            JSON.stringify({ title: `Imported ${i}`, status: 'draft', views: i % 997, rating: (i % 50) / 10, body }),
+            JSON.stringify({
+              id,
+              title: `Imported ${i}`,
+              status: 'draft',
+              views: i % 997,
+              rating: (i % 50) / 10,
+              body,
+            }),
         );
     }
     yield lines.join('');
@@ -160,6 +173,8 @@ const spread = (r: autocannon.Result | undefined) =>
   r === undefined ? '' : `p50 ${r.latency.p50}, p90 ${r.latency.p90}, p99 ${r.latency.p99} ms`;
 
 async function main(): Promise<void> {
+  if (KEYS_FROM !== undefined && (!Number.isSafeInteger(KEYS_FROM) || FLOOR_URL !== undefined))
+    throw new Error('KEYS_FROM is an integer, and the floor imports no keys: without FLOOR_URL');
   await ensureCollection();
   const idle = READS ? await readLoad(10).done : undefined;
   // The floor first (bench/import-floor.ts, CSV only), the same file: the service's figures are ratios to it.
