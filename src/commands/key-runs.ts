@@ -11,30 +11,29 @@ import type { PrimaryKey } from './types.js';
 export class KeyRuns {
   /** Runs of consecutive keys with consecutive numbers, three numbers each. */
   #runs: number[] = [];
-  #lastKey = -Infinity;
-  #lastNumber = Number.NaN;
   #map: Map<PrimaryKey, number> | undefined;
   #size = 0;
 
   /** The number noted with `key`, or undefined. */
   get(key: PrimaryKey): number | undefined {
-    if (this.#map === undefined && isInteger(key) && key > this.#lastKey) return undefined;
+    if (this.#map === undefined && isInteger(key) && key > this.#lastKey()) return undefined;
     return this.#asMap().get(key);
   }
 
   /** Notes `key` (not noted before: {@link get} says) with `number`. */
   set(key: PrimaryKey, number: number): void {
     this.#size += 1;
-    if (this.#map !== undefined || !isInteger(key) || key <= this.#lastKey) {
+    const last = this.#lastKey();
+    if (this.#map !== undefined || !isInteger(key) || key <= last) {
       this.#asMap().set(key, number);
       return;
     }
     const runs = this.#runs;
     const at = runs.length - 3;
-    if (key === this.#lastKey + 1 && number === this.#lastNumber + 1 && at >= 0) runs[at + 2] = (runs[at + 2] ?? 0) + 1;
+    // The run goes on when the key and its number both follow its last ones.
+    if (key === last + 1 && number === (runs[at + 1] ?? 0) + (runs[at + 2] ?? 0))
+      runs[at + 2] = (runs[at + 2] ?? 0) + 1;
     else runs.push(key, number, 1);
-    this.#lastKey = key;
-    this.#lastNumber = number;
   }
 
   /** Notes `key` unless it was, numbered by the order of the keys noted. */
@@ -56,6 +55,13 @@ export class KeyRuns {
       this.#runs = [];
     }
     return this.#map;
+  }
+
+  /** The last key of the runs (-Infinity before the first). */
+  #lastKey(): number {
+    const runs = this.#runs;
+    const at = runs.length - 3;
+    return at < 0 ? -Infinity : (runs[at] ?? 0) + (runs[at + 2] ?? 0) - 1;
   }
 
   *#eachRun(): Generator<[number, number, number]> {
