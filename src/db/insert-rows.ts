@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
+import { invariant } from '../errors.js';
+import { databaseDialectOf } from './dialects/index.js';
 
 /** Bound values per statement: under SQLite's 32,766 (MariaDB's prepared statements: 65,535). */
 const MAX_BOUND_VALUES = 30_000;
@@ -13,11 +15,23 @@ const statements = new Map<string, string>();
 /** SQLite: a connection's prepared statements per SQL text (better-sqlite3 prepares on each call otherwise). */
 const prepared = new WeakMap<object, Map<string, BetterSqlite3.Statement>>();
 
+/** What {@link insertRows} writes beside the rows' own values, and what it answers. */
+export interface InsertRowsOptions {
+  /**
+   * Columns with the same value on every row (the user, time and collection of an import's
+   * journal): SQLite binds each once by name, MariaDB once per row.
+   */
+  readonly shared?: Readonly<Record<string, unknown>>;
+  /** A column whose values of the inserted rows are answered, sorted. */
+  readonly returning?: string;
+}
+
 /**
  * MariaDB and SQLite imports (issue 13): rows of the same columns inserted by multi-row
  * INSERTs straight on the transaction's connection, values bound as they are (no knex
  * builder, no client-side formatting of thousands of bindings). MariaDB runs them as
  * prepared statements, SQLite's statements are prepared once per connection and shape.
+ * Each row of `rows` holds one value per column of `columns`; `shared` columns follow them.
  * With `returning`, the column's values of the inserted rows, sorted (generated integer
  * keys increase in the order the rows were inserted, as in insert-returning-keys.ts).
  */
@@ -26,16 +40,24 @@ export async function insertRows(
   table: string,
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
-  returning?: string,
+  options: InsertRowsOptions = {},
 ): Promise<unknown[]> {
-  const perStatement = rowsPerStatement(columns.length);
+  const { returning } = options;
+  const sharedColumns = Object.keys(options.shared ?? {});
+  const sharedValues = Object.values(options.shared ?? {});
+  const byName = databaseDialectOf(trx).bindsByName;
+  const named = byName ? Object.fromEntries(sharedValues.map((value, i) => [`s${i}`, value])) : undefined;
+  const perStatement = rowsPerStatement(columns.length + (byName ? 0 : sharedColumns.length));
   const returned: unknown[] = [];
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
-    const sql = statementOf(table, columns, chunk.length, returning);
+    const sql = statementOf(table, [...columns, ...sharedColumns], columns.length, chunk.length, byName, returning);
     const values: unknown[] = [];
-    for (const row of chunk) for (const value of row) values.push(value);
-    const answer = await runBound(trx, sql, values, returning !== undefined);
+    for (const row of chunk) {
+      for (const value of row) values.push(value);
+      if (!byName) for (const value of sharedValues) values.push(value);
+    }
+    const answer = await runBound(trx, sql, values, returning !== undefined, named);
     if (returning !== undefined) for (const row of answer.rows) returned.push(row[returning]);
   }
   return returned.sort(compareIntegers);
@@ -43,7 +65,8 @@ export async function insertRows(
 
 /**
  * One statement with bound values on the transaction's own connection (mysql2's execute:
- * a prepared statement; better-sqlite3: prepared once per connection and SQL text). The rows
+ * a prepared statement; better-sqlite3: prepared once per connection and SQL text), and
+ * on SQLite values bound by name (`@name`, see {@link InsertRowsOptions.shared}). The rows
  * it answers (`answersRows`), and the rows it changed (MariaDB: matched, mysql2's FOUND_ROWS).
  */
 export async function runBound(
@@ -51,9 +74,11 @@ export async function runBound(
   sql: string,
   values: readonly unknown[],
   answersRows = false,
+  named?: Readonly<Record<string, unknown>>,
 ): Promise<{ readonly rows: Record<string, unknown>[]; readonly changes: number }> {
   const connection = (await (trx.client as Knex.Client).acquireConnection()) as object;
   const isMysql = 'execute' in connection;
+  invariant(!isMysql || named === undefined, 'MariaDB binds no value by name');
   const bound = values.map((value) => bindable(value, isMysql));
   if (isMysql) {
     const result = await new Promise<unknown>((resolve, reject) => {
@@ -66,8 +91,9 @@ export async function runBound(
     return { rows: [], changes: (result as { affectedRows?: number }).affectedRows ?? 0 };
   }
   const statement = preparedOf(connection as BetterSqlite3.Database, sql);
-  if (answersRows) return { rows: statement.all(bound) as Record<string, unknown>[], changes: 0 };
-  return { rows: [], changes: statement.run(bound).changes };
+  const args: unknown[] = named === undefined ? [bound] : [bound, bindableByName(named)];
+  if (answersRows) return { rows: statement.all(...args) as Record<string, unknown>[], changes: 0 };
+  return { rows: [], changes: statement.run(...args).changes };
 }
 
 /** Bound values one statement of `columns` values per row may carry, in rows. */
@@ -75,11 +101,22 @@ export function rowsPerStatement(columns: number): number {
   return Math.max(1, Math.floor(MAX_BOUND_VALUES / Math.max(1, columns)));
 }
 
-function statementOf(table: string, columns: readonly string[], count: number, returning?: string): string {
-  const shape = `${table}\u0000${columns.join('\u0000')}\u0000${count}\u0000${returning ?? ''}`;
+/**
+ * The INSERT of `count` rows of `columns`, of which those from `perRow` on are shared: bound
+ * by name (`@s0`, `@s1`, ...) when `byName`, else a `?` per row as the others.
+ */
+function statementOf(
+  table: string,
+  columns: readonly string[],
+  perRow: number,
+  count: number,
+  byName: boolean,
+  returning?: string,
+): string {
+  const shape = [table, ...columns, perRow, count, byName, returning ?? ''].join('\u0000');
   let sql = statements.get(shape);
   if (sql === undefined) {
-    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    const tuple = `(${columns.map((_, i) => (byName && i >= perRow ? `@s${i - perRow}` : '?')).join(', ')})`;
     const list = columns.map(quoteIdentifier).join(', ');
     const tail = returning === undefined ? '' : ` returning ${quoteIdentifier(returning)}`;
     sql = `insert into ${quoteIdentifier(table)} (${list}) values ${Array.from({ length: count }, () => tuple).join(', ')}${tail}`;
@@ -102,6 +139,11 @@ function preparedOf(db: BetterSqlite3.Database, sql: string): BetterSqlite3.Stat
     cache.set(sql, statement);
   }
   return statement;
+}
+
+/** Named values as better-sqlite3 binds them (the names without their `@`). */
+function bindableByName(named: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(named).map(([name, value]) => [name, bindable(value, false)]));
 }
 
 /** A value as the drivers bind it: booleans as 1/0, MariaDB's timestamps as UTC text (the session talks UTC). */

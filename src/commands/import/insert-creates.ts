@@ -5,8 +5,9 @@ import type { CommandContext, PrimaryKey } from '../types.js';
 import { columnRuns } from './column-runs.js';
 import { afterCreates, revisionJson, type CopyPlan, type PreparedCopy } from './copy-creates.js';
 
-const ACTIVITY_COLUMNS = ['action', 'user', 'timestamp', 'ip', 'user_agent', 'origin', 'collection', 'item'];
-const REVISION_COLUMNS = ['activity', 'collection', 'item', 'data', 'delta', 'parent'];
+/** The activity columns every item of a batch shares (the item's key is its own). */
+const SHARED_ACTIVITY_COLUMNS = ['action', 'user', 'timestamp', 'ip', 'user_agent', 'origin', 'collection'];
+const REVISION_COLUMNS = ['activity', 'item', 'data', 'delta'];
 
 /**
  * MariaDB and SQLite imports (issue 13): the rows prepareCopy checked, written as the COPY
@@ -29,7 +30,7 @@ export async function writeInserts(
   for (const { start, end, columns } of columnRuns(rows)) {
     const values = rows.slice(start, end).map((row) => columns.map((column) => row[column]));
     if (plan.generatesKeys) {
-      const returned = await insertRows(trx, collection.collection, columns, values, primary);
+      const returned = await insertRows(trx, collection.collection, columns, values, { returning: primary });
       for (const key of returned) keys.push(key as PrimaryKey);
     } else {
       await insertRows(trx, collection.collection, columns, values);
@@ -41,7 +42,10 @@ export async function writeInserts(
   return afterCreates(trx, ctx, plan, keys, () => journalInserts(trx, activity, plan, prepared, keys));
 }
 
-/** One svc_activity row per item, and for accountability `all` its revision (snapshot = delta). */
+/**
+ * One svc_activity row per item, and for accountability `all` its revision (snapshot = delta);
+ * what every row of the batch shares is bound once (SQLite, insert-rows.ts).
+ */
 async function journalInserts(
   trx: Knex.Transaction,
   activity: Readonly<Record<string, unknown>>,
@@ -50,13 +54,14 @@ async function journalInserts(
   keys: readonly PrimaryKey[],
 ): Promise<void> {
   const { collection } = plan;
-  const fixed = ACTIVITY_COLUMNS.slice(0, -1).map((column) => activity[column]);
-  const activityValues = keys.map((key) => [...fixed, String(key)]);
-  const ids = await insertRows(trx, 'svc_activity', ACTIVITY_COLUMNS, activityValues, 'id');
+  const shared = Object.fromEntries(SHARED_ACTIVITY_COLUMNS.map((column) => [column, activity[column]]));
+  const activityValues = keys.map((key) => [String(key)]);
+  const ids = await insertRows(trx, 'svc_activity', ['item'], activityValues, { shared, returning: 'id' });
   if (collection.accountability !== 'all') return;
   const revisionValues = keys.map((key, i) => {
     const json = revisionJson(plan, prepared, i, key);
-    return [ids[i], collection.collection, String(key), json, json, null];
+    return [ids[i], String(key), json, json];
   });
-  await insertRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionValues);
+  const revisionShared = { collection: collection.collection, parent: null };
+  await insertRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionValues, { shared: revisionShared });
 }

@@ -63,6 +63,7 @@ export const mysqlDatabase: DatabaseDialect = {
   sequencesLagGivenKeys: false,
   copiesRows: false,
   updatesRowsBy: 'join',
+  bindsByName: false,
   keepsForeignKeyPlans: false,
   schemaChanges: 'undo',
   async withMigrationLock(trx, lock, run) {

@@ -46,6 +46,7 @@ export const postgresDatabase: DatabaseDialect = {
   sequencesLagGivenKeys: true,
   copiesRows: true,
   updatesRowsBy: 'copy',
+  bindsByName: false,
   keepsForeignKeyPlans: true,
   schemaChanges: 'transaction',
   async withMigrationLock(trx, lock, run) {

@@ -32,6 +32,7 @@ export const sqliteDatabase: DatabaseDialect = {
   sequencesLagGivenKeys: false,
   copiesRows: false,
   updatesRowsBy: 'values',
+  bindsByName: true,
   keepsForeignKeyPlans: false,
   schemaChanges: 'foreign-keys-off',
   // One writer at a time: the migration's transaction is the lock.
