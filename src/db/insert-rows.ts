@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
-import { invariant } from '../errors.js';
-import { databaseDialectOf } from './dialects/index.js';
 
 /** Bound values per statement: under SQLite's 32,766 (MariaDB's prepared statements: 65,535). */
 const MAX_BOUND_VALUES = 30_000;
@@ -19,7 +17,7 @@ const prepared = new WeakMap<object, Map<string, BetterSqlite3.Statement>>();
 export interface InsertRowsOptions {
   /**
    * Columns with the same value on every row (the user, time and collection of an import's
-   * journal): SQLite binds each once by name, MariaDB once per row.
+   * journal): bound once per statement by name (runBound), not once per row.
    */
   readonly shared?: Readonly<Record<string, unknown>>;
   /** A column whose values of the inserted rows are answered, sorted. */
@@ -44,19 +42,17 @@ export async function insertRows(
 ): Promise<unknown[]> {
   const { returning } = options;
   const sharedColumns = Object.keys(options.shared ?? {});
-  const sharedValues = Object.values(options.shared ?? {});
-  const byName = databaseDialectOf(trx).bindsByName;
-  const named = byName ? Object.fromEntries(sharedValues.map((value, i) => [`s${i}`, value])) : undefined;
-  const perStatement = rowsPerStatement(columns.length + (byName ? 0 : sharedColumns.length));
+  const named =
+    sharedColumns.length === 0
+      ? undefined
+      : Object.fromEntries(Object.values(options.shared ?? {}).map((value, i) => [`s${i}`, value]));
+  const perStatement = rowsPerStatement(columns.length);
   const returned: unknown[] = [];
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
-    const sql = statementOf(table, [...columns, ...sharedColumns], columns.length, chunk.length, byName, returning);
+    const sql = statementOf(table, [...columns, ...sharedColumns], columns.length, chunk.length, returning);
     const values: unknown[] = [];
-    for (const row of chunk) {
-      for (const value of row) values.push(value);
-      if (!byName) for (const value of sharedValues) values.push(value);
-    }
+    for (const row of chunk) for (const value of row) values.push(value);
     const answer = await runBound(trx, sql, values, returning !== undefined, named);
     if (returning !== undefined) for (const row of answer.rows) returned.push(row[returning]);
   }
@@ -65,9 +61,11 @@ export async function insertRows(
 
 /**
  * One statement with bound values on the transaction's own connection (mysql2's execute:
- * a prepared statement; better-sqlite3: prepared once per connection and SQL text), and
- * on SQLite values bound by name (`@name`, see {@link InsertRowsOptions.shared}). The rows
- * it answers (`answersRows`), and the rows it changed (MariaDB: matched, mysql2's FOUND_ROWS).
+ * a prepared statement; better-sqlite3: prepared once per connection and SQL text). The
+ * `named` values are those the SQL names `@name`, however often: SQLite binds them as named
+ * parameters, MariaDB (whose prepared statements take a `?` per use) sets them as the
+ * session's user variables first. The rows the statement answers (`answersRows`), and the
+ * rows it changed (MariaDB: matched, mysql2's FOUND_ROWS).
  */
 export async function runBound(
   trx: Knex.Transaction,
@@ -78,15 +76,23 @@ export async function runBound(
 ): Promise<{ readonly rows: Record<string, unknown>[]; readonly changes: number }> {
   const connection = (await (trx.client as Knex.Client).acquireConnection()) as object;
   const isMysql = 'execute' in connection;
-  invariant(!isMysql || named === undefined, 'MariaDB binds no value by name');
   const bound = values.map((value) => bindable(value, isMysql));
   if (isMysql) {
-    const result = await new Promise<unknown>((resolve, reject) => {
-      (connection as MysqlConnection).execute(sql, bound, (error, answer) => {
-        if (error === null) resolve(answer);
-        else reject(error);
+    const execute = (text: string, parameters: unknown[]) =>
+      new Promise<unknown>((resolve, reject) => {
+        (connection as MysqlConnection).execute(text, parameters, (error, answer) => {
+          if (error === null) resolve(answer);
+          else reject(error);
+        });
       });
-    });
+    const variables = Object.entries(named ?? {});
+    if (variables.length > 0) {
+      await execute(
+        `set ${variables.map(([name]) => `@${name} = ?`).join(', ')}`,
+        variables.map(([, value]) => bindable(value, true)),
+      );
+    }
+    const result = await execute(sql, bound);
     if (answersRows) return { rows: result as Record<string, unknown>[], changes: 0 };
     return { rows: [], changes: (result as { affectedRows?: number }).affectedRows ?? 0 };
   }
@@ -102,21 +108,20 @@ export function rowsPerStatement(columns: number): number {
 }
 
 /**
- * The INSERT of `count` rows of `columns`, of which those from `perRow` on are shared: bound
- * by name (`@s0`, `@s1`, ...) when `byName`, else a `?` per row as the others.
+ * The INSERT of `count` rows of `columns`, of which those from `perRow` on are shared: named
+ * `@s0`, `@s1`, ... (runBound), the others a `?` each.
  */
 function statementOf(
   table: string,
   columns: readonly string[],
   perRow: number,
   count: number,
-  byName: boolean,
   returning?: string,
 ): string {
-  const shape = [table, ...columns, perRow, count, byName, returning ?? ''].join('\u0000');
+  const shape = [table, ...columns, perRow, count, returning ?? ''].join('\u0000');
   let sql = statements.get(shape);
   if (sql === undefined) {
-    const tuple = `(${columns.map((_, i) => (byName && i >= perRow ? `@s${i - perRow}` : '?')).join(', ')})`;
+    const tuple = `(${columns.map((_, i) => (i >= perRow ? `@s${i - perRow}` : '?')).join(', ')})`;
     const list = columns.map(quoteIdentifier).join(', ');
     const tail = returning === undefined ? '' : ` returning ${quoteIdentifier(returning)}`;
     sql = `insert into ${quoteIdentifier(table)} (${list}) values ${Array.from({ length: count }, () => tuple).join(', ')}${tail}`;
