@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
+import { invariant } from '../errors.js';
+import { databaseDialectOf } from './dialects/index.js';
 
 /** Bound values per statement: under SQLite's 32,766 (MariaDB's prepared statements: 65,535). */
 const MAX_BOUND_VALUES = 30_000;
@@ -20,6 +22,12 @@ export interface InsertRowsOptions {
    * journal): bound once per statement by name (runBound), not once per row.
    */
   readonly shared?: Readonly<Record<string, unknown>>;
+  /**
+   * Columns whose value is that of another column of the same row (a created item's revision:
+   * delta = data): MariaDB's VALUES reads the other column, so the value is sent and checked
+   * once; SQLite binds it again. They follow the shared columns.
+   */
+  readonly copies?: Readonly<Record<string, string>>;
   /** A column whose values of the inserted rows are answered, sorted. */
   readonly returning?: string;
 }
@@ -42,17 +50,29 @@ export async function insertRows(
 ): Promise<unknown[]> {
   const { returning } = options;
   const sharedColumns = Object.keys(options.shared ?? {});
+  const copies = Object.entries(options.copies ?? {});
+  invariant(
+    copies.every(([, from]) => columns.includes(from)),
+    'a copied column copies one of the row values',
+  );
+  // SQLite binds a copy as a value of its own, at the end of each row.
+  const readsColumns = databaseDialectOf(trx).vendor === 'mysql';
+  const copied = readsColumns ? [] : copies.map(([, from]) => columns.indexOf(from));
+  const perRow = columns.length + copied.length;
   const named =
     sharedColumns.length === 0
       ? undefined
       : Object.fromEntries(Object.values(options.shared ?? {}).map((value, i) => [`s${i}`, value]));
-  const perStatement = rowsPerStatement(columns.length);
+  const perStatement = rowsPerStatement(perRow);
   const returned: unknown[] = [];
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
-    const sql = statementOf(table, [...columns, ...sharedColumns], columns.length, chunk.length, returning);
+    const sql = statementOf(table, columns, sharedColumns, copies, readsColumns, chunk.length, returning);
     const values: unknown[] = [];
-    for (const row of chunk) for (const value of row) values.push(value);
+    for (const row of chunk) {
+      for (const value of row) values.push(value);
+      for (const index of copied) values.push(row[index]);
+    }
     const answer = await runBound(trx, sql, values, returning !== undefined, named);
     if (returning !== undefined) for (const row of answer.rows) returned.push(row[returning]);
   }
@@ -108,21 +128,39 @@ export function rowsPerStatement(columns: number): number {
 }
 
 /**
- * The INSERT of `count` rows of `columns`, of which those from `perRow` on are shared: named
- * `@s0`, `@s1`, ... (runBound), the others a `?` each.
+ * The INSERT of `count` rows: a `?` per column of `columns`, the shared columns named `@s0`,
+ * `@s1`, ... (runBound), each copy naming its column (`readsColumns`) or a `?` of its own.
  */
 function statementOf(
   table: string,
   columns: readonly string[],
-  perRow: number,
+  sharedColumns: readonly string[],
+  copies: readonly (readonly [string, string])[],
+  readsColumns: boolean,
   count: number,
   returning?: string,
 ): string {
-  const shape = [table, ...columns, perRow, count, returning ?? ''].join('\u0000');
+  const shape = [
+    table,
+    ...columns,
+    '',
+    ...sharedColumns,
+    '',
+    ...copies.flat(),
+    readsColumns,
+    count,
+    returning ?? '',
+  ].join('\u0000');
   let sql = statements.get(shape);
   if (sql === undefined) {
-    const tuple = `(${columns.map((_, i) => (i >= perRow ? `@s${i - perRow}` : '?')).join(', ')})`;
-    const list = columns.map(quoteIdentifier).join(', ');
+    const cells = [
+      ...columns.map(() => '?'),
+      ...sharedColumns.map((_, i) => `@s${i}`),
+      ...copies.map(([, from]) => (readsColumns ? quoteIdentifier(from) : '?')),
+    ];
+    const tuple = `(${cells.join(', ')})`;
+    const all = [...columns, ...sharedColumns, ...copies.map(([column]) => column)];
+    const list = all.map(quoteIdentifier).join(', ');
     const tail = returning === undefined ? '' : ` returning ${quoteIdentifier(returning)}`;
     sql = `insert into ${quoteIdentifier(table)} (${list}) values ${Array.from({ length: count }, () => tuple).join(', ')}${tail}`;
     if (statements.size > 200) statements.clear();

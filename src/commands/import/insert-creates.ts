@@ -7,7 +7,7 @@ import { afterCreates, revisionJson, type CopyPlan, type PreparedCopy } from './
 
 /** The activity columns every item of a batch shares (the item's key is its own). */
 const SHARED_ACTIVITY_COLUMNS = ['action', 'user', 'timestamp', 'ip', 'user_agent', 'origin', 'collection'];
-const REVISION_COLUMNS = ['activity', 'item', 'data', 'delta'];
+const REVISION_COLUMNS = ['activity', 'item', 'data'];
 
 /**
  * MariaDB and SQLite imports (issue 13): the rows prepareCopy checked, written as the COPY
@@ -44,7 +44,8 @@ export async function writeInserts(
 
 /**
  * One svc_activity row per item, and for accountability `all` its revision (snapshot = delta);
- * what every row of the batch shares is bound once (SQLite, insert-rows.ts).
+ * what every row of the batch shares is bound once, the delta sent once as the data's copy
+ * (insert-rows.ts).
  */
 async function journalInserts(
   trx: Knex.Transaction,
@@ -54,14 +55,14 @@ async function journalInserts(
   keys: readonly PrimaryKey[],
 ): Promise<void> {
   const { collection } = plan;
-  const shared = Object.fromEntries(SHARED_ACTIVITY_COLUMNS.map((column) => [column, activity[column]]));
+  const activityShared = Object.fromEntries(SHARED_ACTIVITY_COLUMNS.map((column) => [column, activity[column]]));
   const activityValues = keys.map((key) => [String(key)]);
-  const ids = await insertRows(trx, 'svc_activity', ['item'], activityValues, { shared, returning: 'id' });
-  if (collection.accountability !== 'all') return;
-  const revisionValues = keys.map((key, i) => {
-    const json = revisionJson(plan, prepared, i, key);
-    return [ids[i], String(key), json, json];
+  const ids = await insertRows(trx, 'svc_activity', ['item'], activityValues, {
+    shared: activityShared,
+    returning: 'id',
   });
-  const revisionShared = { collection: collection.collection, parent: null };
-  await insertRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionValues, { shared: revisionShared });
+  if (collection.accountability !== 'all') return;
+  const revisionValues = keys.map((key, i) => [ids[i], String(key), revisionJson(plan, prepared, i, key)]);
+  const shared = { collection: collection.collection, parent: null };
+  await insertRows(trx, 'svc_revisions', REVISION_COLUMNS, revisionValues, { shared, copies: { delta: 'data' } });
 }

@@ -20,6 +20,7 @@ for (const target of DATABASE_TARGETS.filter((t) => t.dialect !== 'postgres')) {
         t.string('source');
         t.integer('batch');
         t.boolean('checked');
+        t.string('copy');
       });
     });
 
@@ -68,6 +69,15 @@ for (const target of DATABASE_TARGETS.filter((t) => t.dialect !== 'postgres')) {
         { label: 'plain', source: null, batch: 1 },
         { label: 'shared null', source: null, batch: 2 },
       ]);
+    });
+
+    it('a copied column holds the value of its column on each row, beside the shared ones', async () => {
+      const rows = Array.from({ length: 2_500 }, (_, i) => [`label ${i}`, i % 3 === 0 ? null : i]);
+      await db.transaction((trx) =>
+        insertRows(trx, 'entries', ['label', 'batch'], rows, { shared: { source: 'file' }, copies: { copy: 'label' } }),
+      );
+      const stored = await db('entries').orderBy('id').select('label', 'batch', 'source', 'copy');
+      expect(stored).to.deep.equal(rows.map(([label, batch]) => ({ label, batch, source: 'file', copy: label })));
     });
 
     it("runs on the transaction's connection: a later failure rolls back rows written before it", async () => {
