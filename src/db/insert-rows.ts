@@ -12,8 +12,6 @@ interface MysqlConnection {
 
 /** SQL text per shape (table, columns, row count, returning): built once, not per batch. */
 const statements = new Map<string, string>();
-/** SQLite: a connection's prepared statements per SQL text (better-sqlite3 prepares on each call otherwise). */
-const prepared = new WeakMap<object, Map<string, BetterSqlite3.Statement>>();
 
 /** What {@link insertRows} writes beside the rows' own values, and what it answers. */
 export interface InsertRowsOptions {
@@ -81,7 +79,7 @@ export async function insertRows(
 
 /**
  * One statement with bound values on the transaction's own connection (mysql2's execute:
- * a prepared statement; better-sqlite3: prepared once per connection and SQL text). The
+ * a prepared statement; better-sqlite3: compiled once per connection and SQL text). The
  * `named` values are those the SQL names `@name`, however often: SQLite binds them as named
  * parameters, MariaDB (whose prepared statements take a `?` per use) sets them as the
  * session's user variables first. The rows the statement answers (`answersRows`), and the
@@ -116,7 +114,8 @@ export async function runBound(
     if (answersRows) return { rows: result as Record<string, unknown>[], changes: 0 };
     return { rows: [], changes: (result as { affectedRows?: number }).affectedRows ?? 0 };
   }
-  const statement = preparedOf(connection as BetterSqlite3.Database, sql);
+  // Compiled once per connection and SQL text (db/index.ts).
+  const statement = (connection as BetterSqlite3.Database).prepare(sql);
   const args: unknown[] = named === undefined ? [bound] : [bound, bindableByName(named)];
   if (answersRows) return { rows: statement.all(...args) as Record<string, unknown>[], changes: 0 };
   return { rows: [], changes: statement.run(...args).changes };
@@ -167,21 +166,6 @@ function statementOf(
     statements.set(shape, sql);
   }
   return sql;
-}
-
-function preparedOf(db: BetterSqlite3.Database, sql: string): BetterSqlite3.Statement {
-  let cache = prepared.get(db);
-  if (cache === undefined) {
-    cache = new Map();
-    prepared.set(db, cache);
-  }
-  let statement = cache.get(sql);
-  if (statement === undefined) {
-    statement = db.prepare(sql);
-    if (cache.size > 50) cache.clear();
-    cache.set(sql, statement);
-  }
-  return statement;
 }
 
 /** Named values as better-sqlite3 binds them (the names without their `@`). */
