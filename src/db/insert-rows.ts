@@ -54,7 +54,7 @@ export async function insertRows(
     'a copied column copies one of the row values',
   );
   // SQLite binds a copy as a value of its own, at the end of each row.
-  const readsColumns = databaseDialectOf(trx).vendor === 'mysql';
+  const readsColumns = databaseDialectOf(trx).valuesReadEarlierColumns;
   const copied = readsColumns ? [] : copies.map(([, from]) => columns.indexOf(from));
   const perRow = columns.length + copied.length;
   const named =

@@ -63,6 +63,7 @@ export const mysqlDatabase: DatabaseDialect = {
   sequencesLagGivenKeys: false,
   copiesRows: false,
   updatesRowsBy: 'join',
+  valuesReadEarlierColumns: true,
   bindsByName: false,
   keepsForeignKeyPlans: false,
   schemaChanges: 'undo',

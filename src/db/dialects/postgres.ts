@@ -46,6 +46,7 @@ export const postgresDatabase: DatabaseDialect = {
   sequencesLagGivenKeys: true,
   copiesRows: true,
   updatesRowsBy: 'copy',
+  valuesReadEarlierColumns: false,
   bindsByName: false,
   keepsForeignKeyPlans: true,
   schemaChanges: 'transaction',

@@ -32,6 +32,7 @@ export const sqliteDatabase: DatabaseDialect = {
   sequencesLagGivenKeys: false,
   copiesRows: false,
   updatesRowsBy: 'values',
+  valuesReadEarlierColumns: false,
   bindsByName: true,
   keepsForeignKeyPlans: false,
   schemaChanges: 'foreign-keys-off',

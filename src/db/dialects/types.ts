@@ -88,6 +88,11 @@ export interface DatabaseDialect {
    */
   readonly updatesRowsBy: 'copy' | 'join' | 'values';
   /**
+   * A row of an INSERT's VALUES may name a column set earlier in it (MySQL, MariaDB): a value
+   * two columns share is sent once (db/insert-rows.ts, `copies`).
+   */
+  readonly valuesReadEarlierColumns: boolean;
+  /**
    * A statement binds a value once by name (`@name`) however often it uses it (SQLite):
    * db/insert-rows.ts binds a value every row shares once, where MariaDB's prepared
    * statements take one `?` per use.
