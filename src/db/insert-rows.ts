@@ -78,6 +78,30 @@ export async function insertRows(
 }
 
 /**
+ * {@link insertRows} of rows given as objects of the same columns (a journal's activity rows
+ * and revisions): the columns whose value is the same in every row go as `shared`.
+ */
+export async function insertObjects(
+  trx: Knex.Transaction,
+  table: string,
+  rows: readonly Readonly<Record<string, unknown>>[],
+  returning?: string,
+): Promise<unknown[]> {
+  const [first] = rows;
+  if (first === undefined) return [];
+  const columns = Object.keys(first);
+  invariant(
+    rows.every((row) => Object.keys(row).length === columns.length && columns.every((column) => column in row)),
+    `rows of ${table} with the same columns`,
+  );
+  const isShared = (column: string) => rows.length > 1 && rows.every((row) => row[column] === first[column]);
+  const shared = Object.fromEntries(columns.filter(isShared).map((column) => [column, first[column]]));
+  const own = columns.filter((column) => !(column in shared));
+  const values = rows.map((row) => own.map((column) => row[column]));
+  return insertRows(trx, table, own, values, { shared, ...(returning === undefined ? {} : { returning }) });
+}
+
+/**
  * One statement with bound values on the transaction's own connection (mysql2's execute:
  * a prepared statement; better-sqlite3: compiled once per connection and SQL text). The
  * `named` values are those the SQL names `@name`, however often: SQLite binds them as named
@@ -94,15 +118,23 @@ export async function runBound(
 ): Promise<{ readonly rows: Record<string, unknown>[]; readonly changes: number }> {
   const connection = (await (trx.client as Knex.Client).acquireConnection()) as object;
   const isMysql = 'execute' in connection;
+  // Told as knex tells its own statements, to whoever watches the database's `query` events.
+  const tell = (text: string, bindings: readonly unknown[], namedBindings?: Readonly<Record<string, unknown>>) => {
+    const { __knexUid, __knexTxId } = connection as { __knexUid?: string; __knexTxId?: string };
+    const query = { __knexUid, __knexTxId, method: 'raw', sql: text, bindings, namedBindings };
+    (trx.client as Knex.Client).emit('query', query);
+  };
   const bound = values.map((value) => bindable(value, isMysql));
   if (isMysql) {
-    const execute = (text: string, parameters: unknown[]) =>
-      new Promise<unknown>((resolve, reject) => {
+    const execute = (text: string, parameters: unknown[]) => {
+      tell(text, parameters);
+      return new Promise<unknown>((resolve, reject) => {
         (connection as MysqlConnection).execute(text, parameters, (error, answer) => {
           if (error === null) resolve(answer);
           else reject(error);
         });
       });
+    };
     const variables = Object.entries(named ?? {});
     if (variables.length > 0) {
       await execute(
@@ -114,6 +146,7 @@ export async function runBound(
     if (answersRows) return { rows: result as Record<string, unknown>[], changes: 0 };
     return { rows: [], changes: (result as { affectedRows?: number }).affectedRows ?? 0 };
   }
+  tell(sql, bound, named);
   // Compiled once per connection and SQL text (db/index.ts).
   const statement = (connection as BetterSqlite3.Database).prepare(sql);
   const args: unknown[] = named === undefined ? [bound] : [bound, bindableByName(named)];

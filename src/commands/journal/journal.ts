@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import type { Accountability } from '../../access/accountability.js';
 import type { DbClient } from '../../db-client.js';
+import { databaseDialectOf } from '../../db/dialects/index.js';
 import { insertReturningKeys } from '../../db/insert-returning-keys.js';
+import { insertObjects } from '../../db/insert-rows.js';
 import { dialectFor } from '../../query/index.js';
 import { noteChange } from '../change-set.js';
 import { toDatabaseTimestamp } from '../to-database-value.js';
@@ -137,28 +139,38 @@ export class Journal {
     if (pending.length === 1 && single?.revision !== undefined && dialectFor(this.dialect).insertsThroughWith) {
       await this.#writeOne(single.activity, single.revision);
     } else if (pending.length > 0) {
-      const activityIds = await insertReturningKeys(
-        this.trx,
+      const activityIds = await this.#insert(
         'svc_activity',
         pending.map((p) => p.activity),
-        'id',
-        { hasIncreasingKeys: true },
       );
       const revisions = pending.flatMap((p, i) =>
         p.revision === undefined ? [] : [{ revision: p.revision, activity: activityIds[i] }],
       );
-      const revisionIds = await insertReturningKeys(
-        this.trx,
+      const revisionIds = await this.#insert(
         'svc_revisions',
         revisions.map((r) => ({ activity: r.activity, ...r.revision.row })),
-        'id',
-        { hasIncreasingKeys: true, jsonColumns: REVISION_JSON_COLUMNS },
       );
       revisions.forEach((r, i) => {
         r.revision.id = Number(revisionIds[i]);
       });
     }
     await this.#writeLinks();
+  }
+
+  /**
+   * Journal rows, their ids in order: where many rows go as one JSON recordset (PostgreSQL)
+   * or one row alone, through insert-returning-keys.ts; MariaDB's and SQLite's batches by
+   * insertObjects (db/insert-rows.ts), which binds what the rows share once (their user,
+   * time, origin and, mostly, action and collection).
+   */
+  async #insert(table: string, rows: readonly Record<string, unknown>[]): Promise<(string | number)[]> {
+    if (rows.length > 1 && !databaseDialectOf(this.trx).insertsRecordset)
+      return (await insertObjects(this.trx, table, rows, 'id')) as (string | number)[];
+    const jsonColumns = table === 'svc_revisions' ? REVISION_JSON_COLUMNS : undefined;
+    return insertReturningKeys(this.trx, table, rows, 'id', {
+      hasIncreasingKeys: true,
+      ...(jsonColumns === undefined ? {} : { jsonColumns }),
+    });
   }
 
   /**
