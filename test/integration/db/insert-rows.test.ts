@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createDatabase, type Knex } from '../../../src/db/index.js';
-import { insertRows, rowsPerStatement } from '../../../src/db/insert-rows.js';
+import { insertObjects, insertRows, rowsPerStatement } from '../../../src/db/insert-rows.js';
+import { statementsRunOn } from '../../support/statements.js';
 import { testConfig } from '../../support/server.js';
 import { DATABASE_TARGETS, requireOrSkip, type TestDatabase } from '../../support/services.js';
 
@@ -78,6 +79,20 @@ for (const target of DATABASE_TARGETS.filter((t) => t.dialect !== 'postgres')) {
       );
       const stored = await db('entries').orderBy('id').select('label', 'batch', 'source', 'copy');
       expect(stored).to.deep.equal(rows.map(([label, batch]) => ({ label, batch, source: 'file', copy: label })));
+    });
+
+    it('insertObjects: the columns every row gives alike bound once, the ids in row order', async () => {
+      const rows = Array.from({ length: 1_000 }, (_, i) => ({ label: `object ${i}`, source: 'same', batch: 9 }));
+      let ids: unknown[] = [];
+      const statements = await statementsRunOn(db, async () => {
+        ids = await db.transaction((trx) => insertObjects(trx, 'entries', rows, 'id'));
+      });
+      const inserts = statements.filter((sql) => sql.startsWith('insert'));
+      expect(inserts).to.have.length(1);
+      expect(inserts[0]).to.match(/^insert into `entries` \(`label`, `source`, `batch`\) values \(\?, @s0, @s1\), /);
+      const stored = await db('entries').orderBy('id').select('id', 'label', 'source', 'batch');
+      expect(stored.map((r: { id: number }) => r.id)).to.deep.equal(ids);
+      expect(stored.map(({ id: _id, ...row }: Record<string, unknown>) => row)).to.deep.equal(rows);
     });
 
     it("runs on the transaction's connection: a later failure rolls back rows written before it", async () => {
