@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import knex, { type Knex } from 'knex';
 import type { DbConfig } from '../config/index.js';
 import type { DbClient } from '../db-client.js';
@@ -113,8 +112,7 @@ function openSqlite(
     useNullAsDefault: true,
     pool: {
       ...pool,
-      afterCreate(conn: BetterSqlite3.Database, done: (err: Error | null, conn: unknown) => void) {
-        reusePreparedStatements(conn);
+      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
         if (!readonly) {
           conn.pragma('foreign_keys = ON');
           conn.pragma('journal_mode = WAL');
@@ -124,48 +122,6 @@ function openSqlite(
       },
     },
   });
-}
-
-/**
- * The SQL text, in characters, of the compiled statements a SQLite connection keeps. A statement
- * compiled takes some 40 times its text (a 2,000-row INSERT of 8 columns: 36 KB of text, 1.4 MB
- * compiled), so this bounds each connection's to about 5 MB while it holds a batch's
- * statements of an import and hundreds of a read's.
- */
-const PREPARED_TEXT_PER_CONNECTION = 128 * 1024;
-
-/**
- * knex has better-sqlite3 compile every statement it runs, and compiling a statement costs
- * about as much as running a small one (an import's multi-row statements, a read's SQL with
- * its filters). The connection keeps the statements it compiled last, within
- * {@link PREPARED_TEXT_PER_CONNECTION}, and gives the same SQL text its compiled statement
- * again (SQLite recompiles one that a schema change made stale). A statement is busy only
- * while it runs, and knex and runBound (insert-rows.ts) run each to its end at once, so one
- * compiled statement serves every caller.
- */
-function reusePreparedStatements(conn: BetterSqlite3.Database): void {
-  const prepare = conn.prepare.bind(conn);
-  // By use, the most recent last: the first is the one to forget.
-  const statements = new Map<string, BetterSqlite3.Statement>();
-  let text = 0;
-  conn.prepare = ((sql: string) => {
-    const kept = statements.get(sql);
-    if (kept !== undefined) {
-      statements.delete(sql);
-      statements.set(sql, kept);
-      return kept;
-    }
-    const statement = prepare(sql);
-    if (sql.length > PREPARED_TEXT_PER_CONNECTION) return statement;
-    for (const oldest of statements.keys()) {
-      if (text + sql.length <= PREPARED_TEXT_PER_CONNECTION) break;
-      statements.delete(oldest);
-      text -= oldest.length;
-    }
-    statements.set(sql, statement);
-    text += sql.length;
-    return statement;
-  }) as typeof conn.prepare;
 }
 
 /**
