@@ -64,7 +64,6 @@ export const mysqlDatabase: DatabaseDialect = {
   copiesRows: false,
   updatesRowsBy: 'join',
   valuesReadEarlierColumns: true,
-  bindsByName: false,
   keepsForeignKeyPlans: false,
   schemaChanges: 'undo',
   async withMigrationLock(trx, lock, run) {

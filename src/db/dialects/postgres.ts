@@ -47,7 +47,6 @@ export const postgresDatabase: DatabaseDialect = {
   copiesRows: true,
   updatesRowsBy: 'copy',
   valuesReadEarlierColumns: false,
-  bindsByName: false,
   keepsForeignKeyPlans: true,
   schemaChanges: 'transaction',
   async withMigrationLock(trx, lock, run) {

@@ -33,7 +33,6 @@ export const sqliteDatabase: DatabaseDialect = {
   copiesRows: false,
   updatesRowsBy: 'values',
   valuesReadEarlierColumns: false,
-  bindsByName: true,
   keepsForeignKeyPlans: false,
   schemaChanges: 'foreign-keys-off',
   // One writer at a time: the migration's transaction is the lock.

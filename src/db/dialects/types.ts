@@ -92,12 +92,6 @@ export interface DatabaseDialect {
    * two columns share is sent once (db/insert-rows.ts, `copies`).
    */
   readonly valuesReadEarlierColumns: boolean;
-  /**
-   * A statement binds a value once by name (`@name`) however often it uses it (SQLite):
-   * db/insert-rows.ts binds a value every row shares once, where MariaDB's prepared
-   * statements take one `?` per use.
-   */
-  readonly bindsByName: boolean;
   /** A connection keeps its foreign key checks' plans until statistics change (db/journal-statistics.ts). */
   readonly keepsForeignKeyPlans: boolean;
 
