@@ -78,8 +78,15 @@ export async function insertRows(
 }
 
 /**
+ * Rows from which {@link insertObjects} binds what they share once: below, the values cost less
+ * than MariaDB's round trip that sets them.
+ */
+const SHARED_FROM_ROWS = 16;
+
+/**
  * {@link insertRows} of rows given as objects of the same columns (a journal's activity rows
- * and revisions): the columns whose value is the same in every row go as `shared`.
+ * and revisions): from {@link SHARED_FROM_ROWS} rows, the columns whose value is the same in
+ * every row go as `shared`.
  */
 export async function insertObjects(
   trx: Knex.Transaction,
@@ -94,7 +101,8 @@ export async function insertObjects(
     rows.every((row) => Object.keys(row).length === columns.length && columns.every((column) => column in row)),
     `rows of ${table} with the same columns`,
   );
-  const isShared = (column: string) => rows.length > 1 && rows.every((row) => row[column] === first[column]);
+  const isShared = (column: string) =>
+    rows.length >= SHARED_FROM_ROWS && rows.every((row) => row[column] === first[column]);
   const shared = Object.fromEntries(columns.filter(isShared).map((column) => [column, first[column]]));
   const own = columns.filter((column) => !(column in shared));
   const values = rows.map((row) => own.map((column) => row[column]));

@@ -95,6 +95,15 @@ for (const target of DATABASE_TARGETS.filter((t) => t.dialect !== 'postgres')) {
       expect(stored.map(({ id: _id, ...row }: Record<string, unknown>) => row)).to.deep.equal(rows);
     });
 
+    it('insertObjects: a few rows bind every value, as the round trip that sets shared ones would cost more', async () => {
+      const rows = [1, 2, 3].map((i) => ({ label: `few ${i}`, source: 'same', batch: 9 }));
+      const statements = await statementsRunOn(db, () => db.transaction((trx) => insertObjects(trx, 'entries', rows)));
+      expect(statements.filter((sql) => sql.includes('@'))).to.deep.equal([]);
+      expect(statements.filter((sql) => sql.startsWith('insert'))).to.have.length(1);
+      const stored = await db('entries').orderBy('id').select('label', 'source', 'batch');
+      expect(stored).to.deep.equal(rows);
+    });
+
     it("runs on the transaction's connection: a later failure rolls back rows written before it", async () => {
       let failure: unknown;
       await db
