@@ -10,7 +10,7 @@ interface MysqlConnection {
   execute(sql: string, values: unknown[], done: (error: Error | null, result: unknown) => void): void;
 }
 
-/** SQL text per shape (table, columns, row count, returning): built once, not per batch. */
+/** SQL text per shape (table, columns, shared and copied ones, row count, returning): built once, not per batch. */
 const statements = new Map<string, string>();
 
 /** What {@link insertRows} writes beside the rows' own values, and what it answers. */
@@ -34,7 +34,7 @@ export interface InsertRowsOptions {
  * MariaDB and SQLite imports (issue 13): rows of the same columns inserted by multi-row
  * INSERTs straight on the transaction's connection, values bound as they are (no knex
  * builder, no client-side formatting of thousands of bindings). MariaDB runs them as
- * prepared statements, SQLite's statements are prepared once per connection and shape.
+ * prepared statements, SQLite's stay compiled per connection ({@link compiledStatement}).
  * Each row of `rows` holds one value per column of `columns`; `shared` columns follow them.
  * With `returning`, the column's values of the inserted rows, sorted (generated integer
  * keys increase in the order the rows were inserted, as in insert-returning-keys.ts).
