@@ -243,3 +243,23 @@ export function isSystemName(name: string): boolean {
 export function toServiceCollectionName(name: string): string {
   return name.startsWith(PRODUCT_PREFIX) ? SYSTEM_PREFIX + name.slice(PRODUCT_PREFIX.length) : name;
 }
+
+/**
+ * The svc_settings fields GET /server/info (and GraphQL's `server_info`) shows anyone as
+ * `project`: the texts and files, then the two that are booleans.
+ */
+export const PUBLIC_PROJECT_SETTINGS = {
+  text: [
+    'project_name',
+    'project_descriptor',
+    'project_logo',
+    'project_color',
+    'default_language',
+    'public_foreground',
+    'public_background',
+    'public_favicon',
+    'public_note',
+    'custom_css',
+  ],
+  boolean: ['public_registration', 'public_registration_verify_email'],
+} as const;

@@ -11,6 +11,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
+import { PUBLIC_PROJECT_SETTINGS } from '../../catalog/system/definitions.js';
 import { scalarOutput } from './field-scalars.js';
 import { GraphQLJSON } from './scalars.js';
 
@@ -30,22 +31,8 @@ export const SERVER_INFO = new GraphQLObjectType({
       type: new GraphQLObjectType({
         name: 'server_info_project',
         fields: {
-          ...fieldsOf(
-            [
-              'project_name',
-              'project_descriptor',
-              'project_logo',
-              'project_color',
-              'default_language',
-              'public_foreground',
-              'public_background',
-              'public_favicon',
-              'public_note',
-              'custom_css',
-            ],
-            GraphQLString,
-          ),
-          ...fieldsOf(['public_registration', 'public_registration_verify_email'], GraphQLBoolean),
+          ...fieldsOf(PUBLIC_PROJECT_SETTINGS.text, GraphQLString),
+          ...fieldsOf(PUBLIC_PROJECT_SETTINGS.boolean, GraphQLBoolean),
         },
       }),
     },

@@ -6,25 +6,12 @@ import type { Storage } from '../../files/storage/create-storage.js';
 import { metricsRoute, type Metrics } from '../metrics.js';
 import { checkHealth } from '../server-health.js';
 import { SERVICE_VERSION } from '../../version.js';
+import { PUBLIC_PROJECT_SETTINGS } from '../../../catalog/system/definitions.js';
 import type { Accountability } from '../../access/accountability.js';
 import type { WebsocketsConfig } from '../../config/websockets.js';
 
-const PUBLIC_PROJECT_FIELDS = [
-  'project_name',
-  'project_descriptor',
-  'project_logo',
-  'project_color',
-  'default_language',
-  'public_foreground',
-  'public_background',
-  'public_favicon',
-  'public_note',
-  'custom_css',
-  'public_registration',
-  'public_registration_verify_email',
-] as const;
-
-const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(['public_registration', 'public_registration_verify_email']);
+const PUBLIC_PROJECT_FIELDS = [...PUBLIC_PROJECT_SETTINGS.text, ...PUBLIC_PROJECT_SETTINGS.boolean];
+const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(PUBLIC_PROJECT_SETTINGS.boolean);
 
 export interface ServerRouteDeps {
   readonly config: Config;
