@@ -10,7 +10,7 @@ import { createDataInvalidation, type DataInvalidation } from './cache/data-inva
 import { openSchemaCache } from './cache/open-schema-cache.js';
 import type { SchemaCache } from './cache/schema-cache.js';
 import { loadConfigOrExit, type Config } from './config/index.js';
-import { describeConnectionFailure } from './db/connection-failure.js';
+import { checkServerVersion, describeConnectionFailure } from './db/connection-failure.js';
 import { createDatabase, type Knex } from './db/index.js';
 import { committedReadDatabase } from './db/replicas.js';
 import { waitForDatabase } from './db/wait.js';
@@ -81,6 +81,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let result: BootstrapResult;
   try {
     await waitForDatabase(db, config.db.connectWaitMs, logger);
+    await checkServerVersion(db, config.db);
     result = await bootstrap(db, {
       adminEmail: config.admin.email,
       adminPassword: config.admin.password,

@@ -3,7 +3,7 @@ import { openSchemaCache } from '../cache/open-schema-cache.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { ConfigError } from '../config/env-reader.js';
-import { describeConnectionFailure } from '../db/connection-failure.js';
+import { checkServerVersion, describeConnectionFailure, UnsupportedDatabaseServer } from '../db/connection-failure.js';
 import { createDatabase } from '../db/index.js';
 import { createLogger, type Logger } from '../logger/index.js';
 
@@ -66,6 +66,9 @@ export async function withDatabase<T>(config: Config, body: (ctx: CliContext) =>
       // The server's one line for the same failure: host, port, database and what to change.
       const line = describeConnectionFailure(error, config.db) ?? ((error as Error).message || String(error));
       throw new CliError(`Database unreachable: ${line}`, EXIT.unreachable);
+    });
+    await checkServerVersion(db, config.db).catch((error: unknown) => {
+      throw error instanceof UnsupportedDatabaseServer ? new CliError(error.message, EXIT.failed) : error;
     });
     return await body({
       config,

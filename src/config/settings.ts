@@ -84,7 +84,7 @@ export const SETTINGS: readonly SettingsSection[] = [
       s(
         'DB_CLIENT',
         'sqlite3',
-        '`sqlite3`, `pg` (PostgreSQL) or `mysql` (MariaDB 10.5+; MySQL 8 loses the order of nested lists)',
+        '`sqlite3`, `pg` (PostgreSQL) or `mysql` (MariaDB 10.5+: a start on MySQL or an older MariaDB stops and says so)',
       ),
       s('DB_FILENAME', './data/database.sqlite', 'the SQLite file (its folder is created)'),
       s('DB_HOST', '127.0.0.1', 'the database server (pg, mysql)'),

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { DbConfig } from '../config/index.js';
 import { databaseDialect } from './dialects/index.js';
 
@@ -20,6 +21,24 @@ const SQLITE_FILE_CODES = new Set([
   'EISDIR',
 ]);
 
+/** The server is reachable but cannot serve this DB_CLIENT; the message is the line to print. */
+export class UnsupportedDatabaseServer extends Error {
+  override readonly name = 'UnsupportedDatabaseServer';
+}
+
+/**
+ * Where the dialect requires a server version (MariaDB 10.5+ for `mysql`), reads the server's
+ * and throws UnsupportedDatabaseServer when it cannot serve, before anything is written.
+ */
+export async function checkServerVersion(db: Knex, config: DbConfig): Promise<void> {
+  const dialect = databaseDialect(config.client);
+  if (dialect.serverVersion === undefined) return;
+  const [row] = dialect.rawRows(await db.raw(dialect.serverVersion.sql));
+  const version = row?.['version'];
+  const reason = dialect.serverVersion.unsupported(typeof version === 'string' ? version : '', describeTarget(config));
+  if (reason !== undefined) throw new UnsupportedDatabaseServer(reason);
+}
+
 /**
  * One line telling someone starting the service why it could not open the database and what
  * to change, naming the host, port and database; undefined when `error` is not a connection
@@ -27,6 +46,7 @@ const SQLITE_FILE_CODES = new Set([
  */
 export function describeConnectionFailure(error: unknown, db: DbConfig): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
+  if (error instanceof UnsupportedDatabaseServer) return error.message;
   const { code, message, name } = error as DriverError;
   const detail = typeof message === 'string' ? (message.split('\n')[0] ?? message) : String(code);
   const dialect = databaseDialect(db.client);

@@ -97,7 +97,26 @@ export const mysqlDatabase: DatabaseDialect = {
     const user = db.user === undefined ? '' : ` -u ${db.user}`;
     return `\`mysql -h ${db.host ?? '127.0.0.1'}${port}${user} -p -e 'CREATE DATABASE ${db.database ?? 'svc'}'\``;
   },
+  serverVersion: { sql: 'SELECT VERSION() AS version', unsupported: unsupportedMysqlServer },
 };
+
+/** MariaDB from this version: INSERT ... RETURNING (10.5), JSON_ARRAYAGG with ORDER BY (10.5). */
+const MARIADB_SINCE = [10, 5] as const;
+
+/**
+ * Why the server at `where`, whose VERSION() is `version`, cannot serve: MySQL (its INSERT has
+ * no RETURNING, its JSON_ARRAYAGG no ORDER BY) or a MariaDB before 10.5.
+ */
+function unsupportedMysqlServer(version: string, where: string): string | undefined {
+  const isMariaDb = /mariadb/i.test(version);
+  const [major = 0, minor = 0] = (/^(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
+  const [sinceMajor, sinceMinor] = MARIADB_SINCE;
+  if (isMariaDb && (major > sinceMajor || (major === sinceMajor && minor >= sinceMinor))) return undefined;
+  const server = isMariaDb
+    ? `MariaDB ${version} at ${where} is too old`
+    : `MySQL ${version} at ${where} is not supported`;
+  return `${server}: DB_CLIENT=mysql needs MariaDB ${sinceMajor}.${sinceMinor} or later (INSERT ... RETURNING, JSON_ARRAYAGG with ORDER BY). Set DB_HOST / DB_PORT to such a server.`;
+}
 
 function constraintError(error: DriverError, target: StatementTarget): ServiceError | undefined {
   const message =

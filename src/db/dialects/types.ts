@@ -139,4 +139,13 @@ export interface DatabaseDialect {
   readonly takesConnectionString: boolean;
   /** The shell command that creates `db`'s database. */
   createCommand(db: DbConfig): string;
+  /**
+   * What the server must be, checked once at start: the statement that reads its version and,
+   * for the server at `where` (host:port), one line saying why that version cannot serve and
+   * what to change, or undefined when it can. Absent where any version the driver reaches will do.
+   */
+  readonly serverVersion?: {
+    readonly sql: string;
+    unsupported(version: string, where: string): string | undefined;
+  };
 }
