@@ -238,8 +238,17 @@ function hasKey(row: Row, primaryKey: string): boolean {
   return value !== undefined && value !== null;
 }
 
+/** A uuid in any form PostgreSQL reads (capitals, braces, fewer hyphens): its 8-4-4-4-12 groups. */
+const UUID_GROUPS = /^\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
+
+/**
+ * A key as text to match a given key with the stored one: a uuid in PostgreSQL's canonical
+ * form (the form it answers), any other key exactly, so text keys differing in case stay apart.
+ */
 function normalize(key: unknown): string {
-  return String(key).toLowerCase();
+  const text = String(key);
+  const uuid = UUID_GROUPS.exec(text);
+  return uuid === null ? text : uuid.slice(1).join('-').toLowerCase();
 }
 
 function compareIntegers(a: Key, b: Key): number {

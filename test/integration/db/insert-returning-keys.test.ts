@@ -28,6 +28,16 @@ for (const target of DATABASE_TARGETS) {
         t.string('code').primary();
         t.string('label').notNullable();
       });
+      await db.schema.createTable('cased', (t) => {
+        // MariaDB's default collation would make 'a' and 'A' one key.
+        const code = t.string('code').primary();
+        if (target.dialect === 'mariadb') code.collate('utf8mb4_bin');
+        t.string('label').notNullable();
+      });
+      await db.schema.createTable('identified', (t) => {
+        t.uuid('id').primary();
+        t.string('label').notNullable();
+      });
       db.on('query', countStatement);
     });
 
@@ -94,6 +104,29 @@ for (const target of DATABASE_TARGETS) {
       const keys = await insertReturningKeys(db, 'named', rows, 'code', { hasIncreasingKeys: false });
       expect(keys).to.deep.equal(['b-2', 'a-1']);
       await expectKeysMatch('named', 'code', rows, keys);
+    });
+
+    it('given text keys that differ only in case are each their own key', async () => {
+      const rows = [
+        { code: 'new1', label: 'lower' },
+        { code: 'NEW1', label: 'upper' },
+        { code: 'New1', label: 'mixed' },
+      ];
+      const keys = await insertReturningKeys(db, 'cased', rows, 'code', { hasIncreasingKeys: false });
+      expect(keys).to.deep.equal(['new1', 'NEW1', 'New1']);
+      await expectKeysMatch('cased', 'code', rows, keys);
+    });
+
+    it('a given uuid in capitals is answered as the database keeps it', async () => {
+      const upper = 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11';
+      const rows = [
+        { id: upper, label: 'upper' },
+        { id: '6f1c0a52-1d3e-4b7a-9c55-0e2f4d8b9a10', label: 'lower' },
+      ];
+      const keys = await insertReturningKeys(db, 'identified', rows, 'id', { hasIncreasingKeys: false });
+      // PostgreSQL's uuid type answers its canonical lower-case text; the others keep the text given.
+      expect(keys[0]).to.equal(target.dialect === 'postgres' ? upper.toLowerCase() : upper);
+      expect(keys[1]).to.equal(rows[1]?.id);
     });
 
     it('without increasing keys, rows lacking one get a statement each', async () => {
