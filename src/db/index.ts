@@ -71,11 +71,16 @@ function openDatabase(db: DbConfig, log: DatabaseLog | undefined, connectTimeout
         pool: {
           ...pool,
           // Nested reads aggregate JSON_ARRAYAGG, which MariaDB silently cuts at
-          // group_concat_max_len (1 MB by default); TIMESTAMP columns read and write in UTC.
+          // group_concat_max_len (1 MB by default); TIMESTAMP columns read and write in UTC; a
+          // given key 0 is stored as 0, as on PostgreSQL and SQLite, not taken as "generate one"
+          // (the answer and the journal would name 0 while the row got the next key).
           afterCreate(conn: MysqlConnection, done: (err: Error | null, conn: unknown) => void) {
-            conn.query("SET SESSION group_concat_max_len = 4294967295, time_zone = '+00:00'", (err) => {
-              done(err, conn);
-            });
+            conn.query(
+              "SET SESSION group_concat_max_len = 4294967295, time_zone = '+00:00', sql_mode = CONCAT_WS(',', @@sql_mode, 'NO_AUTO_VALUE_ON_ZERO')",
+              (err) => {
+                done(err, conn);
+              },
+            );
           },
         },
         connection: withoutUndefined({

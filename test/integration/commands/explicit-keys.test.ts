@@ -83,4 +83,17 @@ describeEachDatabase('explicit keys of auto-increment primary keys', (ctx) => {
     ]);
     expect(idOf(dataOf<Row>(await api('POST', '/items/headings', { title: 'Next' })))).to.equal(103);
   });
+
+  it('a given key 0 is stored as 0, answered and journaled as 0 (MariaDB too)', async () => {
+    const created = dataOf<Row>(await api('POST', '/items/authors', { id: 0, name: 'Zero' }));
+    expect(created).to.deep.include({ id: 0, name: 'Zero' });
+    const stored = await ctx().server.db('authors').where({ name: 'Zero' }).select<Row[]>('id');
+    expect(stored.map(idOf)).to.deep.equal([0]);
+    const journal = await ctx()
+      .server.db('svc_activity')
+      .where({ collection: 'authors', action: 'create' })
+      .orderBy('id', 'desc')
+      .first<Row>('item');
+    expect(journal['item']).to.equal('0');
+  });
 });
