@@ -54,6 +54,7 @@ export const SCHEMA_COLLECTIONS: ReadonlySet<string> = new Set(['svc_collections
  * Fields the role cannot read, and relations into collections it cannot read, do not exist.
  */
 export class CollectionTypes {
+  readonly #itemCollections = new Map<string, boolean>();
   readonly #objects = new Map<string, GraphQLObjectType>();
   readonly #filters = new Map<string, GraphQLInputObjectType>();
   readonly #aggregates = new Map<string, GraphQLObjectType>();
@@ -89,13 +90,23 @@ export class CollectionTypes {
     }
   }
 
-  /** A collection the role reads as items. */
+  /**
+   * A collection the role reads as items: it may read the collection and at least one of its
+   * columns (a permission whose fields name none that exist, say after a field was deleted,
+   * leaves nothing to read, and a GraphQL type without fields is no type).
+   */
   isItemCollection(collection: string): boolean {
-    return (
-      Object.hasOwn(this.overview.collections, collection) &&
-      !SCHEMA_COLLECTIONS.has(collection) &&
-      canReadCollection(this.access.read, collection)
-    );
+    let readable = this.#itemCollections.get(collection);
+    if (readable === undefined) {
+      const overview = this.overview.collections[collection];
+      readable =
+        overview !== undefined &&
+        !SCHEMA_COLLECTIONS.has(collection) &&
+        canReadCollection(this.access.read, collection) &&
+        this.#readableFields(overview).some((f) => !f.isAlias);
+      this.#itemCollections.set(collection, readable);
+    }
+    return readable;
   }
 
   typeName(collection: string): string {
