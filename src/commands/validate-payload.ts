@@ -94,8 +94,9 @@ function failure(field: FieldOverview, type: string, suffix = ''): FailedValidat
 const INTEGER_TEXT = /^-?\d+$/;
 const NUMBER_TEXT = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE_TEXT = /^\d{4}-\d{2}-\d{2}/;
-const TIME_TEXT = /^\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+/** A date, and for a date-time its time of day: year, month, day, hours, minutes, seconds. */
+const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?/;
+const TIME_TEXT = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
 
 /** The basic type check of reference/errors.md [DEVIATION]: values the column cannot hold. */
 function hasValidType(field: FieldOverview, value: unknown): boolean {
@@ -126,9 +127,11 @@ function hasValidType(field: FieldOverview, value: unknown): boolean {
     case 'date':
     case 'dateTime':
     case 'timestamp':
-      return typeof value === 'string' && DATE_TEXT.test(value) && !Number.isNaN(Date.parse(value));
-    case 'time':
-      return typeof value === 'string' && TIME_TEXT.test(value);
+      return typeof value === 'string' && isCalendarMoment(DATE_TEXT.exec(value)) && !Number.isNaN(Date.parse(value));
+    case 'time': {
+      const time = typeof value === 'string' ? TIME_TEXT.exec(value) : null;
+      return time !== null && isTimeOfDay(time[1], time[2], time[3]);
+    }
     case 'csv':
       return (
         typeof value === 'string' ||
@@ -143,6 +146,24 @@ function hasValidType(field: FieldOverview, value: unknown): boolean {
   }
 }
 
+/**
+ * A day the calendar has (2024-02-30 and year 0 are not, though Date.parse rolls the first
+ * over to March) at a time of day that exists: what PostgreSQL stores, so every database
+ * refuses the same values.
+ */
+function isCalendarMoment(parts: RegExpExecArray | null): boolean {
+  if (parts === null) return false;
+  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  // Day 0 of the next month is the last day of this one.
+  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return false;
+  return parts[4] === undefined || isTimeOfDay(parts[4], parts[5], parts[6]);
+}
+
+function isTimeOfDay(hours?: string, minutes?: string, seconds?: string): boolean {
+  return Number(hours) <= 23 && Number(minutes) <= 59 && Number(seconds ?? 0) <= 59;
+}
+
 function isTooLong(field: FieldOverview, value: unknown): boolean {
   if (field.maxLength === null || field.type === 'hash') return false;
   if (field.type !== 'string' && field.type !== 'text' && field.type !== 'csv') return false;
@@ -150,6 +171,12 @@ function isTooLong(field: FieldOverview, value: unknown): boolean {
   // Characters are counted only when the UTF-16 length could exceed the limit: never fewer.
   return text.length > field.maxLength && Array.from(text).length > field.maxLength;
 }
+
+/** Column types of 4-byte floats (a `float` field is one on every dialect, introspected `double`s are not). */
+const SINGLE_PRECISION = /^(real|float4?)\b/i;
+/** The largest 4-byte float, and the smallest above zero (a denormal). */
+const FLOAT32_MAX = 3.4028234663852886e38;
+const FLOAT32_MIN = 1.401298464324817e-45;
 
 function isInRange(field: FieldOverview, value: unknown): boolean {
   switch (field.type) {
@@ -163,8 +190,13 @@ function isInRange(field: FieldOverview, value: unknown): boolean {
       const rounded = Math.abs(Number(Number(value).toFixed(field.scale ?? 0)));
       return rounded < 10 ** digits;
     }
-    case 'float':
-      return Number.isFinite(Number(value));
+    case 'float': {
+      const n = Math.abs(Number(value));
+      if (!Number.isFinite(n)) return false;
+      // A single-precision column (PostgreSQL's real, MariaDB's float) refuses what rounds to
+      // infinity or to zero; SQLite's float holds a double but refuses the same, so all agree.
+      return !SINGLE_PRECISION.test(field.dbType ?? '') || n === 0 || (n <= FLOAT32_MAX && n >= FLOAT32_MIN);
+    }
     default:
       return true;
   }

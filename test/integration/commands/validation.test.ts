@@ -88,6 +88,27 @@ describeEachDatabase('payload validation', (ctx) => {
     expect(
       errorsOf(await refused(() => api('PATCH', `/items/gadgets/${existing}`, { big: '9223372036854775808' })), 400),
     ).to.deep.equal([['VALUE_OUT_OF_RANGE', { collection: 'gadgets', field: 'big' }]]);
+    // A float field is 4 bytes (PostgreSQL's real named no field when it refused 1e308).
+    expect(errorsOf(await refused(() => api('POST', '/items/gadgets', valid({ ratio: 1e308 }))), 400)).to.deep.equal([
+      ['VALUE_OUT_OF_RANGE', { collection: 'gadgets', field: 'ratio' }],
+    ]);
+  });
+
+  it('a day the calendar lacks is FAILED_VALIDATION on every database, a leap day is stored', async () => {
+    // SQLite stored 2024-02-30 as sent; PostgreSQL refused it as a number out of range.
+    expect(
+      errorsOf(await refused(() => api('POST', '/items/gadgets', valid({ day: '2024-02-30' }))), 400),
+    ).to.deep.equal([['FAILED_VALIDATION', { field: 'day', type: 'type' }]]);
+    expect(
+      errorsOf(
+        await refused(() => api('PATCH', `/items/gadgets/${existing}`, { seen_at: '2023-02-29T10:00:00Z' })),
+        400,
+      ),
+    ).to.deep.equal([['FAILED_VALIDATION', { field: 'seen_at', type: 'type' }]]);
+    const { id } = dataOf<Row>(await api('POST', '/items/gadgets', valid({ day: '2024-02-29' })));
+    expect(dataOf<Row>(await api('GET', `/items/gadgets/${String(id)}?fields=day`))).to.deep.equal({
+      day: '2024-02-29',
+    });
   });
 
   it("the field's validation filter, with its validation_message", async () => {

@@ -76,6 +76,16 @@ describe('validatePayload', () => {
       ['day', 'yesterday'],
       ['at', '2024-13-45T99:00:00Z'],
       ['clock', '10h'],
+      // Days the calendar lacks (Date.parse rolls 2024-02-30 over to March 1) and times of day that do not exist.
+      ['day', '2024-02-30'],
+      ['day', '2023-02-29'],
+      ['day', '0000-01-01'],
+      ['local', '2024-04-31T10:00:00'],
+      ['at', '2024-01-01T24:00:00Z'],
+      ['local', '2024-01-01 10:61'],
+      ['clock', '25:00:00'],
+      ['clock', '10:60'],
+      ['clock', '10:00:60'],
       ['list', { a: 1 }],
       ['secret', 42],
       ['nickname', ['a']],
@@ -153,6 +163,10 @@ describe('validatePayload', () => {
       ['unsigned', 4294967296],
       ['price', 1000],
       ['price', '999.996'],
+      // A float field is a 4-byte float: PostgreSQL and MariaDB refuse what it cannot hold, SQLite agrees.
+      ['ratio', 1e308],
+      ['ratio', '-1e39'],
+      ['ratio', 1e-50],
     ];
     for (const [name, value] of outside) {
       it(`${name} = ${JSON.stringify(value)} is out of range`, () => {
@@ -171,12 +185,26 @@ describe('validatePayload', () => {
       ['big', '-9223372036854775808'],
       ['unsigned', 4294967295],
       ['price', -999.99],
+      ['ratio', 3.4e38],
+      ['ratio', -1e-40],
+      ['ratio', 0],
     ];
     for (const [name, value] of inside) {
       it(`${name} = ${JSON.stringify(value)} is inside`, () => {
         expect(errorsOf('things', { [name]: value })).to.deep.equal([]);
       });
     }
+  });
+
+  it('accepts the last day of a month, a leap day and the last second of a day', () => {
+    expect(
+      errorsOf('things', {
+        day: '2024-02-29',
+        local: '2024-12-31T23:59:59.999',
+        at: '2000-02-29 00:00',
+        clock: '23:59:59',
+      }),
+    ).to.deep.equal([]);
   });
 
   it("applies the field's validation filter with the reference's extensions", () => {
