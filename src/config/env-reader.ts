@@ -27,7 +27,10 @@ export class EnvReader {
     private readonly onRead: (name: string) => void = () => undefined,
   ) {}
 
-  /** The raw value after `_FILE` indirection; undefined when unset or empty. */
+  /**
+   * The value after `_FILE` indirection, a leading `string:`, `number:` or `array:` dropped
+   * (every kind of setting takes them); undefined when unset or empty.
+   */
   raw(name: string): string | undefined {
     this.onRead(name);
     const file = this.env[`${name}_FILE`];
@@ -39,7 +42,7 @@ export class EnvReader {
       }
     }
     const value = this.env[name];
-    return value === undefined || value === '' ? undefined : value;
+    return value === undefined || value === '' ? undefined : value.replace(TYPE_PREFIX, '');
   }
 
   /** Names of set variables starting with `prefix`. */
@@ -51,14 +54,13 @@ export class EnvReader {
   string(name: string, fallback: string): string;
   string(name: string, fallback?: string): string | undefined {
     const value = this.raw(name);
-    return value === undefined ? fallback : stripPrefix(value, 'string:');
+    return value ?? fallback;
   }
 
   int(name: string, fallback: number, bounds: { min?: number; max?: number } = {}): number {
     const value = this.raw(name);
     if (value === undefined) return fallback;
-    const text = stripPrefix(value, 'number:');
-    const parsed = Number(text);
+    const parsed = Number(value);
     if (!Number.isInteger(parsed)) throw new ConfigError(name, `must be an integer, got "${value}"`);
     if (bounds.min !== undefined && parsed < bounds.min) {
       throw new ConfigError(name, `must be at least ${bounds.min}, got ${parsed}`);
@@ -72,7 +74,7 @@ export class EnvReader {
   /** An integer or `Infinity` (for limits that default to unlimited). */
   limit(name: string, fallback: number, min: number): number {
     const value = this.raw(name);
-    if (value !== undefined && /^(number:)?infinity$/i.test(value)) return Infinity;
+    if (value !== undefined && /^infinity$/i.test(value)) return Infinity;
     return this.int(name, fallback, { min });
   }
 
@@ -111,11 +113,11 @@ export class EnvReader {
     throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
   }
 
-  /** A comma list (an `array:` prefix is accepted and dropped). */
+  /** A comma list. */
   list(name: string, fallback: readonly string[] = []): string[] {
     const value = this.raw(name);
     if (value === undefined) return [...fallback];
-    return stripPrefix(value, 'array:')
+    return value
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== '');
@@ -133,9 +135,8 @@ export class EnvReader {
   }
 }
 
-function stripPrefix(value: string, prefix: string): string {
-  return value.startsWith(prefix) ? value.slice(prefix.length) : value;
-}
+/** The type prefixes reference/config.md allows in front of any value. */
+const TYPE_PREFIX = /^(string|number|array):/;
 
 /** A variable that is either `false` (or unset, without a fallback) or a string. */
 export function readFalseOrString(env: EnvReader, name: string, fallback?: string): string | false {

@@ -87,6 +87,28 @@ describe('loadConfig', () => {
     expect(config.storage.locations).to.deep.equal(['local', 's3']);
   });
 
+  it('drops a leading string:, number: or array: from a setting of any kind', () => {
+    const config = loadConfig(
+      {
+        PORT: 'string:8301',
+        LOG_LEVEL: 'string:warn',
+        CACHE_ENABLED: 'string:true',
+        ACCESS_TOKEN_TTL: 'number:900000',
+        MAX_PAYLOAD_SIZE: 'number:1000',
+        QUERY_LIMIT_MAX: 'number:infinity',
+        STORAGE_LOCATIONS: 'array:local',
+      },
+      NO_FILE,
+    );
+    expect(config.port).to.equal(8301);
+    expect(config.logLevel).to.equal('warn');
+    expect(config.cache.enabled).to.equal(true);
+    expect(config.accessTokenTtlMs).to.equal(900_000);
+    expect(config.maxPayloadSize).to.equal(1000);
+    expect(config.queryLimitMax).to.equal(Infinity);
+    expect(config.storage.locations).to.deep.equal(['local']);
+  });
+
   it('reads the registration limiter (true / 5 / 60 by default) and the invite and register URL allow-lists', () => {
     const defaults = loadConfig({}, NO_FILE);
     expect(defaults.registrationRateLimiter).to.deep.equal({ enabled: true, points: 5, durationSeconds: 60 });
