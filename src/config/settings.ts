@@ -42,7 +42,11 @@ export const SETTINGS: readonly SettingsSection[] = [
         '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; `debug` also prints the stack of a start-up failure',
       ),
       s('LOG_STYLE', 'pretty', '`pretty`: one readable line per entry; `raw`: one JSON object per line'),
-      s('MAX_PAYLOAD_SIZE', '1mb', 'the largest JSON body accepted'),
+      s(
+        'MAX_PAYLOAD_SIZE',
+        '1mb',
+        'the largest JSON body accepted (a bigger one is 400 INVALID_PAYLOAD, as in Directus)',
+      ),
       s(
         'MAX_RELATIONAL_DEPTH',
         '10',
