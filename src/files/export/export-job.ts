@@ -10,6 +10,7 @@ import { canReadCollection } from '../../access/read-access.js';
 import { ForbiddenError, InvalidPayloadError, ServiceUnavailableError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { parseQuery, queryLimits, readItems, readerOf, type ExportFormat } from '../../query/index.js';
+import { validatePayload } from '../../commands/validate-payload.js';
 import { EXPORT_QUERY_FORMATS } from './export-formats.js';
 import { recordExportQueued, updateExportStatus } from './export-status.js';
 import { FILES_COLLECTION } from '../file-library.js';
@@ -74,6 +75,13 @@ export async function prepareExport(
   const files = requireCollection(overview, FILES_COLLECTION);
   const unknown = Object.keys(fileObject).find((name) => !Object.hasOwn(files.fields, name));
   if (unknown !== undefined) throw new InvalidPayloadError(`"file.${unknown}" is not allowed`);
+  // The values too, as the file's row will be checked when the job writes it: a job bound to
+  // fail would answer 204 and fail in the background, after its retries.
+  const { user, role } = accountability;
+  validatePayload(overview, files, fileObject as Item, {
+    action: 'update',
+    variables: { now: new Date(), user, role },
+  });
 
   const { export: _export, ...parsed } = parseQuery(query as QueryObject);
   const ctx = { db: deps.db, overview, limits: queryLimits(deps.config) };

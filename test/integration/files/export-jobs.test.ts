@@ -168,6 +168,13 @@ function describeExportJobs(target: StorageTarget): void {
             400,
           )[0]?.[0],
         ).to.equal('INVALID_QUERY');
+        // The file's values are checked now, not when the job writes its row after the retries.
+        expect(
+          errorsOf(
+            await api('POST', '/utils/export/articles', { format: 'csv', query: {}, file: { folder: 'not-a-uuid' } }),
+            400,
+          ),
+        ).to.deep.equal([['FAILED_VALIDATION', { field: 'folder', type: 'type' }]]);
         expect(
           errorsOf(await api('POST', '/utils/export/nothing_here', { format: 'csv', query: {} }), 403)[0]?.[0],
         ).to.equal('FORBIDDEN');
@@ -183,19 +190,19 @@ function describeExportJobs(target: StorageTarget): void {
       it('an export that keeps failing is retried, then marked failed, with nothing left in the library', async () => {
         const files = await countRows(db(), ['svc_files']);
         const stored = await target.names();
-        // Passes the checks, fails when the file row is written: folder must be a uuid.
+        // Passes the checks, fails when the file row is written: the folder does not exist.
         expect(
           (
             await api('POST', '/utils/export/articles', {
               format: 'csv',
               query: QUERY,
-              file: { folder: 'not-a-folder' },
+              file: { folder: '00000000-0000-4000-8000-000000000000' },
             })
           ).status,
         ).to.equal(204);
         const failed = await waitForExport(ctx(), (r) => r.status.status === 'failed', 20_000);
         expect(failed.status).to.include({ attempt: 2, file: null });
-        expect(failed.status.error).to.match(/Validation failed for field "folder"/);
+        expect(failed.status.error).to.match(/foreign key.*"folder"/i);
         expect(await countRows(db(), ['svc_files'])).to.deep.equal(files);
         expect(await readdir(join(dir, 'tmp')).catch(() => [])).to.deep.equal([]);
         expect(await target.names()).to.deep.equal(stored);
