@@ -13,7 +13,8 @@ import { unknownColumn } from './file-rows.js';
  * a cell is read per its field's type: text as written, numbers as the text the type casts,
  * `true`/`false` for booleans, JSON for json, csv, alias and relational values (nested
  * objects, arrays of keys), `null` as null outside text fields. A column `author.email`
- * (how an export flattens a related item) nests into `author` when `author` is relational.
+ * (how an export flattens a related item) nests into `author` when `author` is relational, and
+ * `data.a` into the object of the json field `data` (its cell read as JSON, else as text).
  * A header that is neither a field nor such a path to one is INVALID_PAYLOAD naming it.
  * Malformed CSV is INVALID_PAYLOAD naming the row.
  */
@@ -74,6 +75,8 @@ interface Column {
   readonly field: FieldOverview | undefined;
   /** The field holds a relation: a JSON object or array cell is a nested payload. */
   readonly isRelational: boolean;
+  /** The column is a key inside a json field (`data.a`): its cell is JSON, or else text. */
+  readonly inJson: boolean;
 }
 
 function toColumn(overview: SchemaOverview, collection: CollectionOverview, header: string): Column {
@@ -82,6 +85,9 @@ function toColumn(overview: SchemaOverview, collection: CollectionOverview, head
   if (direct !== undefined || segments.length === 1) return column(overview, collection.collection, header, [header]);
   let current = collection.collection;
   for (const segment of segments.slice(0, -1)) {
+    // `data.a.b` (how an export flattens a json field's object): a key inside that field.
+    const field = findField(overview, current, segment);
+    if (field?.type === 'json') return { header, path: segments, field, isRelational: false, inJson: true };
     const relation = getFieldRelation(overview, current, segment);
     if (relation?.kind !== 'm2o') return column(overview, collection.collection, header, [header]);
     current = relation.related;
@@ -96,6 +102,7 @@ function column(overview: SchemaOverview, collection: string, header: string, pa
     path,
     field: findField(overview, collection, name),
     isRelational: getFieldRelation(overview, collection, name) !== undefined,
+    inJson: false,
   };
 }
 
@@ -108,8 +115,9 @@ function requireField(column: Column, collection: CollectionOverview): Column {
 const TEXT_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'hash']);
 const JSON_TYPES: ReadonlySet<string> = new Set(['json', 'csv', 'alias', 'geometry', 'unknown']);
 
-function readCell({ field, isRelational }: Column, text: string): unknown {
+function readCell({ field, isRelational, inJson }: Column, text: string): unknown {
   if (field === undefined) return text;
+  if (inJson) return parseJsonOr(text);
   if (isRelational && /^\s*[[{]/.test(text)) return parseJsonOr(text);
   if (TEXT_TYPES.has(field.type)) return text;
   if (text === 'null') return null;

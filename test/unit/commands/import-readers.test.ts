@@ -111,8 +111,19 @@ describe('import readers', () => {
       ]);
     });
 
+    it('nests dotted columns of a json field into its object, as an export flattens it', async () => {
+      const csv =
+        'label,doc,doc.a,doc.b.c\n' + 'x,,1,s\n' + 'y,null,,\n' + 'z,"{""k"":1}",,\n' + 'w,,"[1,""two""]",true\n';
+      expect(await read(csv)).to.deep.equal([
+        { label: 'x', doc: { a: 1, b: { c: 's' } } },
+        { label: 'y', doc: null },
+        { label: 'z', doc: { k: 1 } },
+        { label: 'w', doc: { a: [1, 'two'], b: { c: true } } },
+      ]);
+    });
+
     it('refuses a column that names no field, naming it (issue 13)', async () => {
-      for (const header of ['nope', 'nope.deeper', 'author.nope']) {
+      for (const header of ['nope', 'nope.deeper', 'author.nope', 'title.a']) {
         expect(
           await failure(
             readCsvItems(chunks(`title,${header}\nx,y\n`, 4), FIXTURE_OVERVIEW, requireFixture('articles')),
