@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { dialectOf } from '../db/index.js';
 import { databaseDialectOf } from '../db/dialects/index.js';
-import { unstorableText } from '../db/storable-text.js';
+import { findUnstorableText } from '../db/storable-text.js';
 import { translateBadInput } from '../db/translate-error.js';
 import { InvalidQueryError } from '../errors.js';
 import type { CompiledSql } from './compile/sql-writer.js';
@@ -53,7 +53,8 @@ export async function runRead<T>(
 ): Promise<T> {
   const dialect = dialectOf(db);
   for (const value of compiled.values) {
-    const reason = typeof value === 'string' ? unstorableText(dialect, value) : undefined;
+    // Arrays: a long list bound as one value (Dialect.inLongList).
+    const reason = findUnstorableText(dialect, value);
     if (reason !== undefined) throw new InvalidQueryError(reason);
   }
   try {

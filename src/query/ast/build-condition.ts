@@ -110,12 +110,24 @@ function readableRelated(ctx: BuildContext, collection: string, condition: Condi
   return andConditions(buildRowFilter(ctx, collection), condition) ?? { kind: 'constant', value: true };
 }
 
-const TEMPORAL_TYPES: ReadonlySet<FieldType> = new Set(['date', 'dateTime', 'timestamp', 'time']);
+const DATE_PARTS: readonly DateFunction[] = ['year', 'month', 'week', 'day', 'weekday'];
+const TIME_PARTS: readonly DateFunction[] = ['hour', 'minute', 'second'];
 
 /**
- * The operand of a function key: date parts of date/time fields, `count` of o2m/m2m/m2a
- * aliases (the related rows the caller may read) and json/csv fields (reference/query.md,
- * fields: functions).
+ * The date functions of each temporal type (Directus 10, getFunctionsForType): a date has no
+ * hour and a time no year, which the databases would answer with an error or a made-up value.
+ */
+const DATE_FUNCTIONS_OF_TYPE: Readonly<Partial<Record<FieldType, readonly DateFunction[]>>> = {
+  date: DATE_PARTS,
+  time: TIME_PARTS,
+  dateTime: DATE_FUNCTIONS,
+  timestamp: DATE_FUNCTIONS,
+};
+
+/**
+ * The operand of a function key: date parts of temporal fields (those of their type,
+ * DATE_FUNCTIONS_OF_TYPE), `count` of o2m/m2m/m2a aliases (the related rows the caller may
+ * read) and json/csv fields (reference/query.md, fields: functions).
  */
 export function functionOperand(
   ctx: BuildContext,
@@ -138,13 +150,15 @@ export function functionOperand(
       return { kind: 'countElements', column: fieldName, type: field.type };
     throw new InvalidQueryError(`"count" can't be applied to "${fieldName}" on "${collection.collection}"`);
   }
-  if (!(DATE_FUNCTIONS as readonly string[]).includes(fn)) {
-    throw new InvalidQueryError(`Invalid function "${fn}"`);
-  }
-  if (!TEMPORAL_TYPES.has(field.type) || field.isAlias) {
+  if (!isDateFunction(fn)) throw new InvalidQueryError(`Invalid function "${fn}"`);
+  if (!(DATE_FUNCTIONS_OF_TYPE[field.type] ?? []).includes(fn) || field.isAlias) {
     throw new InvalidQueryError(`"${fn}" can't be applied to "${fieldName}" on "${collection.collection}"`);
   }
-  return { kind: 'datePart', fn: fn as DateFunction, column: fieldName };
+  return { kind: 'datePart', fn, column: fieldName };
+}
+
+function isDateFunction(fn: string): fn is DateFunction {
+  return (DATE_FUNCTIONS as readonly string[]).includes(fn);
 }
 
 class FilterBuilder {

@@ -1,6 +1,6 @@
 import { assertNever } from '../../errors.js';
 import type { AggregateAst, AggregateNode, CountAst } from '../ast/nodes.js';
-import { AliasCounter, writeCondition, writeOperand } from './compile-condition.js';
+import { AliasCounter, writeComparable, writeCondition, writeOperand } from './compile-condition.js';
 import { columnAlias } from './compile-read.js';
 import type { Dialect } from './dialect.js';
 import { SqlWriter, type CompiledSql } from './sql-writer.js';
@@ -37,8 +37,12 @@ export function compileAggregate(dialect: Dialect, ast: AggregateAst): CompiledS
     writeCondition(w, aliases, alias, ast.filter);
   }
   if (ast.groups.length > 0) {
-    w.raw(' group by ').join(ast.groups, ', ', (group) => {
-      writeOperand(w, aliases, alias, group.operand);
+    w.raw(' group by ').join(ast.groups, ', ', (group, i) => {
+      // A count of related rows is a subquery: written again, with aliases and bound values of
+      // its own, PostgreSQL would not match it with the output ("subquery uses ungrouped
+      // column"). The output's position names it (groups are the first outputs).
+      if (group.operand.kind === 'countRelated') w.raw(String(i + 1));
+      else writeComparable(w, aliases, alias, group.operand);
     });
   }
   if (ast.sort.length > 0) {
@@ -71,7 +75,7 @@ function writeAggregate(w: SqlWriter, alias: string, node: AggregateNode): void 
       return;
     case 'countDistinct':
       w.raw('count(distinct ');
-      column();
+      w.dialect.comparable(w, column, node.type);
       w.raw(')');
       return;
     case 'sum':

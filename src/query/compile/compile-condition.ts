@@ -1,6 +1,7 @@
 import type { FieldType } from '../../../catalog/overview/types.js';
 import { assertNever } from '../../errors.js';
 import type { Condition, Operand, RelationRef, Value } from '../ast/nodes.js';
+import { LONG_LIST } from './dialect.js';
 import type { Emit, SqlWriter } from './sql-writer.js';
 
 /** Hands out table aliases unique within one statement. */
@@ -31,7 +32,16 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
       w.raw(` ${c.op} `);
       writeValue(w, aliases, c.value);
       return;
-    case 'in':
+    case 'in': {
+      const literals = c.values.length > LONG_LIST ? literalsOf(c.values) : undefined;
+      if (literals !== undefined) {
+        const values = literals.map((v) => w.dialect.bind(v.value, v.type));
+        const operand: Emit = () => {
+          writeCompared(w, aliases, alias, c.operand);
+        };
+        w.dialect.inLongList(w, operand, values, c.negated);
+        return;
+      }
       writeCompared(w, aliases, alias, c.operand);
       w.raw(c.negated ? ' not in (' : ' in (')
         .join(c.values, ', ', (v) => {
@@ -39,6 +49,7 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
         })
         .raw(')');
       return;
+    }
     case 'between':
       writeCompared(w, aliases, alias, c.operand);
       w.raw(c.negated ? ' not between ' : ' between ');
@@ -137,6 +148,12 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
   }
 }
 
+/** The values when every one is a literal (no `$CURRENT_USER.<path>` lookup). */
+function literalsOf(values: readonly Value[]): (Value & { kind: 'literal' })[] | undefined {
+  const literals = values.filter((v): v is Value & { kind: 'literal' } => v.kind === 'literal');
+  return literals.length === values.length ? literals : undefined;
+}
+
 /** An operand compared with bound values: a column in the form the dialect compares it. */
 function writeCompared(w: SqlWriter, aliases: AliasCounter, alias: string, operand: Operand): void {
   if (operand.kind === 'column') w.dialect.compareColumn(w, () => w.column(alias, operand.column), operand.type);
@@ -215,17 +232,18 @@ export function writeOperand(w: SqlWriter, aliases: AliasCounter, alias: string,
       return;
     }
     case 'path': {
-      // SELECT [min|max](<value>) FROM target WHERE join AND row permission: one value per row.
+      // SELECT [min|max](<value>) FROM target WHERE join AND row permission: one value per row,
+      // as ORDER BY compares it (paths are sorted on, never read).
       const target = aliases.next('t');
       const inner = operand.operand;
       w.raw('(select ');
-      if (operand.pick === null) writeOperand(w, aliases, target, inner);
+      if (operand.pick === null) writeComparable(w, aliases, target, inner);
       else
         w.dialect.pick(
           w,
           operand.pick,
           () => {
-            writeOperand(w, aliases, target, inner);
+            writeComparable(w, aliases, target, inner);
           },
           operandType(inner),
         );
@@ -238,6 +256,24 @@ export function writeOperand(w: SqlWriter, aliases: AliasCounter, alias: string,
     default:
       assertNever(operand);
   }
+}
+
+/**
+ * A sort value as the database orders it (Dialect.comparable; PostgreSQL's json as its text).
+ * A path's subquery selects its value so already.
+ */
+export function writeComparable(w: SqlWriter, aliases: AliasCounter, alias: string, operand: Operand): void {
+  if (operand.kind === 'path') {
+    writeOperand(w, aliases, alias, operand);
+    return;
+  }
+  w.dialect.comparable(
+    w,
+    () => {
+      writeOperand(w, aliases, alias, operand);
+    },
+    operandType(operand),
+  );
 }
 
 /** The type of the value an operand reads (date parts and counts are integers). */

@@ -11,7 +11,7 @@ import type {
   ReadNode,
   SortNode,
 } from '../ast/nodes.js';
-import { AliasCounter, writeCondition, writeJoin, writeOperand } from './compile-condition.js';
+import { AliasCounter, writeComparable, writeCondition, writeJoin, writeOperand } from './compile-condition.js';
 import type { Dialect } from './dialect.js';
 import { pgJsonValue } from './pg/pg-json-value.js';
 import { SqlWriter, type CompiledSql, type Emit } from './sql-writer.js';
@@ -207,7 +207,7 @@ class ReadCompiler {
   private sortValues(alias: string, level: LevelQuery): void {
     level.sort.forEach((s, i) => {
       this.w.raw(', ');
-      writeOperand(this.w, this.aliases, alias, s.operand);
+      writeComparable(this.w, this.aliases, alias, s.operand);
       this.w.raw(' as ').id(`s${i}`);
     });
   }
@@ -231,7 +231,7 @@ class ReadCompiler {
       w.dialect.sortTerm(
         w,
         () => {
-          writeOperand(w, this.aliases, alias, s.operand);
+          writeComparable(w, this.aliases, alias, s.operand);
         },
         s.descending,
         s.canBeNull,

@@ -48,6 +48,13 @@ export interface Dialect {
   /** A filter value as the driver should bind it for a column of `type`. */
   bind(value: Literal, type: FieldType): unknown;
   /**
+   * `operand [not] in (...)` over a list of more than LONG_LIST values (each as `bind` gave
+   * it), bound as ONE value where a statement's bound values are limited (PostgreSQL 65,535:
+   * `= any(?)` with an array; SQLite 32,766: `in (select value from json_each(?))` with a JSON
+   * array); MySQL/MariaDB bind each, as mysql2 writes them into the statement's text.
+   */
+  inLongList(w: SqlWriter, operand: Emit, values: readonly unknown[], negated: boolean): void;
+  /**
    * A column as read into a row or a JSON tuple, so every dialect yields the same text:
    * big numbers and decimals as text (JSON numbers would lose digits), temporal values as text.
    */
@@ -72,8 +79,14 @@ export interface Dialect {
    */
   sortTerm(w: SqlWriter, value: Emit, descending: boolean, canBeNull: boolean): void;
   /**
-   * min()/max() of a to-many sort path's values (`pick`), for a value of `type`, comparing as
-   * the same value would in an ORDER BY.
+   * A value of `type` as ORDER BY, GROUP BY and count(distinct) compare it: the value itself,
+   * except PostgreSQL's json, which has no ordering or equality operator and compares as its
+   * text, as the json of SQLite and MariaDB (text columns) does.
+   */
+  comparable(w: SqlWriter, value: Emit, type: FieldType): void;
+  /**
+   * min()/max() of a to-many sort path's values (`pick`), for a value of `type` given as
+   * `comparable` writes it, comparing as the same value would in an ORDER BY.
    */
   pick(w: SqlWriter, pick: SortPick, value: Emit, type: FieldType): void;
   /** LIMIT/OFFSET clause with its leading space; nothing when there is neither. */
@@ -88,6 +101,12 @@ export interface Dialect {
   keyAs(w: SqlWriter, key: Emit, type: FieldType): void;
   geoIntersects(w: SqlWriter, operand: Emit, mode: 'intersects' | 'bbox', geojson: string): void;
 }
+
+/**
+ * Lists of up to this many values are written `in (?, ...)`, each value bound, as they always
+ * were; longer ones go to Dialect.inLongList.
+ */
+export const LONG_LIST = 1000;
 
 /** `min(value)` / `max(value)`: the plain aggregate, for dialects that order every type with it. */
 export function plainPick(w: SqlWriter, pick: SortPick, value: Emit): void {

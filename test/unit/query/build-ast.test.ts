@@ -113,6 +113,41 @@ describe('read AST: fields (reference/query.md)', () => {
     expect(reasonOf(() => read('fields=count(title)'))).to.equal('"count" can\'t be applied to "title" on "articles"');
   });
 
+  it('offers each temporal type its date functions only (Directus 10): no hour of a date, no year of a time', () => {
+    const date = ['year', 'month', 'week', 'day', 'weekday'];
+    const time = ['hour', 'minute', 'second'];
+    const fieldsOf = (fns: readonly string[], field: string) => fns.map((fn) => `${fn}(${field})`).join(',');
+    expect(read(`fields=${fieldsOf(date, 'published_on')}`).children).to.have.length(5);
+    expect(read(`fields=${fieldsOf(time, 'starts')}`).children).to.have.length(3);
+    for (const field of ['published', 'created']) {
+      expect(read(`fields=${fieldsOf([...date, ...time], field)}`).children).to.have.length(8);
+    }
+    const refused = [...time.map((fn) => [fn, 'published_on']), ...date.map((fn) => [fn, 'starts'])];
+    for (const [fn = '', field = ''] of refused) {
+      const reason = `"${fn}" can't be applied to "${field}" on "articles"`;
+      const key = `${fn}(${field})`;
+      expect(
+        reasonOf(() => read(`fields=${key}`)),
+        key,
+      ).to.equal(reason);
+      expect(
+        reasonOf(() => read(`fields=id&filter[${key}][_eq]=1`)),
+        key,
+      ).to.equal(reason);
+      expect(
+        reasonOf(() => read(`fields=id&sort=-${key}`)),
+        key,
+      ).to.equal(reason);
+      const grouped = () =>
+        buildAggregateAst(
+          testBuildContext(),
+          'articles',
+          parseQuery(parseQueryString(`aggregate[count]=*&groupBy=${key}`)),
+        );
+      expect(reasonOf(grouped), key).to.equal(reason);
+    }
+  });
+
   it('fills aliases from their field, relational aliases with their own deep', () => {
     const ast = read('alias[top]=comments&alias[headline]=title&fields=headline,top.text&deep[top][_limit]=1');
     const [headline, top] = ast.children;

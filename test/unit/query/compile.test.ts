@@ -5,6 +5,7 @@ import { buildReadAst } from '../../../src/query/ast/build-read-ast.js';
 import { compileAggregate, compileCount } from '../../../src/query/compile/compile-aggregate.js';
 import { compileRead, compileReadJson } from '../../../src/query/compile/compile-read.js';
 import { dialectFor } from '../../../src/query/compile/dialect-for.js';
+import { LONG_LIST } from '../../../src/query/compile/dialect.js';
 import type { CompiledSql } from '../../../src/query/compile/sql-writer.js';
 import { parseQuery, parseQueryString } from '../../../src/query/parse/parse-query.js';
 import { testBuildContext } from './build-context.js';
@@ -94,6 +95,12 @@ const cases: CompilerCase[] = [
     qs: 'fields=id&sort=categories.categories_id.name,-sections.item:headings.title,-comments.id',
   },
   { name: 'sort-disabled', collection: 'articles', qs: 'fields=id&sort=' },
+  // PostgreSQL's json has no ordering operator: it sorts as its text, at the root and through paths.
+  {
+    name: 'sort-json',
+    collection: 'articles',
+    qs: 'fields=id,comments.id&sort=-data&deep[comments][_sort]=article.data',
+  },
   { name: 'limit-all', collection: 'articles', qs: 'fields=id&limit=-1' },
   { name: 'page', collection: 'articles', qs: 'fields=id&limit=10&page=3' },
   { name: 'm2o', collection: 'articles', qs: 'fields=title,author.name' },
@@ -169,6 +176,27 @@ const cases: CompilerCase[] = [
     qs: 'aggregate[count]=*&groupBy=year(published),status&sort=-count&filter[views][_gt]=0&limit=5',
     kind: 'aggregate',
   },
+  // PostgreSQL's json has no equality operator: it groups and counts distinct as its text.
+  {
+    name: 'aggregate-json',
+    collection: 'articles',
+    qs: 'aggregate[count]=*&aggregate[countDistinct]=data&groupBy[]=data',
+    kind: 'aggregate',
+  },
+  // A related count's subquery (its row permission bound) is grouped by its output's position.
+  {
+    name: 'aggregate-group-count',
+    collection: 'articles',
+    qs: 'aggregate[count]=*&groupBy[]=count(comments)',
+    kind: 'aggregate',
+    access: ROW_FILTERED,
+  },
+  // Over LONG_LIST values: one bound array (PostgreSQL) or JSON array (SQLite); MariaDB binds each.
+  {
+    name: 'filter-long-list',
+    collection: 'articles',
+    qs: `fields=id&filter[id][_in]=${Array.from({ length: LONG_LIST + 1 }, (_, i) => i).join(',')}&filter[title][_nin]=${Array.from({ length: LONG_LIST + 1 }, (_, i) => `t${i}`).join(',')}`,
+  },
   { name: 'meta-counts', collection: 'articles', qs: 'meta=*&filter[status][_eq]=published&search=a', kind: 'count' },
 ];
 
@@ -199,6 +227,29 @@ for (const dialectName of DIALECT_NAMES) {
     }
   });
 }
+
+describe('compile: long _in lists', () => {
+  const compileIn = (dialectName: (typeof DIALECT_NAMES)[number], count: number): CompiledSql => {
+    const qs = `fields=id&filter[id][_in]=${Array.from({ length: count }, (_, i) => i).join(',')}`;
+    return compileCase(dialectName, { name: 'in', collection: 'articles', qs });
+  };
+
+  it(`keeps up to ${LONG_LIST} values bound one by one on every database`, () => {
+    for (const dialectName of DIALECT_NAMES) {
+      const { sql, values } = compileIn(dialectName, LONG_LIST);
+      expect(values.slice(0, LONG_LIST), dialectName).to.deep.equal(Array.from({ length: LONG_LIST }, (_, i) => i));
+      expect(sql, dialectName).to.include(' in (?, ?, ');
+    }
+  });
+
+  it('binds a longer list as one value on PostgreSQL and SQLite, far below their limits of bound values', () => {
+    const count = 100_000;
+    const ids = Array.from({ length: count }, (_, i) => i);
+    expect(compileIn('pg', count).values[0]).to.deep.equal(ids);
+    expect(compileIn('sqlite3', count).values[0]).to.equal(JSON.stringify(ids));
+    expect(compileIn('mysql', count).values.length).to.be.greaterThan(count);
+  });
+});
 
 /** PostgreSQL's JSON output (compileReadJson): one text value, objects keyed, API value forms. */
 describe('compile (pg, JSON output)', () => {

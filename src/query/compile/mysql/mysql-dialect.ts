@@ -52,6 +52,12 @@ export const mysqlDialect: Dialect = {
   },
   quoteId: (name) => `\`${name.replace(/`/g, '``')}\``,
   bind: (value, type) => bindTemporal(value, type, utcDateTime),
+  inLongList(w, operand, values, negated) {
+    operand(w);
+    w.raw(negated ? ' not in (' : ' in (')
+      .join(values, ', ', (value) => w.value(value))
+      .raw(')');
+  },
   readColumn(w, column, type) {
     if (!TEXT_TYPES.has(type)) {
       column(w);
@@ -103,6 +109,9 @@ export const mysqlDialect: Dialect = {
     }
     value(w);
     if (descending) w.raw(' desc');
+  },
+  comparable(w, value) {
+    value(w);
   },
   pick: plainPick,
   limitOffset(w, limit, offset) {

@@ -49,6 +49,13 @@ export const pgDialect: Dialect = {
   },
   quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
   bind: (value, type) => bindTemporal(value, type, (d) => d.toISOString()),
+  inLongList(w, operand, values, negated) {
+    // node-postgres sends the array as an array literal; its type is the operand's.
+    operand(w);
+    w.raw(negated ? ' <> all(' : ' = any(')
+      .value(values)
+      .raw(')');
+  },
   readColumn(w, column, type) {
     if (!TEXT_TYPES.has(type)) {
       column(w);
@@ -106,16 +113,25 @@ export const pgDialect: Dialect = {
     value(w);
     if (descending) w.raw(' desc');
   },
+  comparable(w, value, type) {
+    if (type !== 'json') {
+      value(w);
+      return;
+    }
+    w.raw('cast(');
+    value(w);
+    w.raw(' as text)');
+  },
   pick(w, pick, value, type) {
     // PostgreSQL has no min/max for boolean (bool_and/bool_or are; false < true) nor uuid
-    // and json (their text orders as the values do).
+    // (its text orders as the values do); json comes as its text (`comparable`).
     if (type === 'boolean') {
       w.raw(pick === 'min' ? 'bool_and(' : 'bool_or(');
       value(w);
       w.raw(')');
       return;
     }
-    if (type !== 'uuid' && type !== 'json') {
+    if (type !== 'uuid') {
       plainPick(w, pick, value);
       return;
     }

@@ -76,6 +76,15 @@ export const sqliteDialect: Dialect = {
     if (type === 'time' && typeof value === 'string') return timeText(value);
     return bindTemporal(value, type, dateTimeText);
   },
+  inLongList(w, operand, values, negated) {
+    // json_each yields numbers as numbers and strings as text: the operand's affinity
+    // applies to them as to bound values.
+    operand(w);
+    w.raw(negated ? ' not in (' : ' in (')
+      .raw('select value from json_each(')
+      .value(JSON.stringify(values))
+      .raw('))');
+  },
   readColumn(w, column, type) {
     if (!TEXT_TYPES.has(type)) {
       column(w);
@@ -136,6 +145,9 @@ export const sqliteDialect: Dialect = {
     value(w);
     if (descending) w.raw(canBeNull ? ' desc nulls first' : ' desc');
     else if (canBeNull) w.raw(' nulls last');
+  },
+  comparable(w, value) {
+    value(w);
   },
   pick: plainPick,
   limitOffset(w, limit, offset) {
