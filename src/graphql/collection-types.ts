@@ -23,12 +23,9 @@ import type { GraphqlContext } from './context.js';
 import { byResponseKey, collectionOfUnionItem, functionValues, unionItem } from './item-values.js';
 import { toGraphqlName } from './names.js';
 import {
-  COUNT_FUNCTION_FILTER_OPERATORS,
-  COUNT_FUNCTIONS_TYPE,
-  DATETIME_FUNCTION_FILTER_OPERATORS,
+  COUNT_FUNCTION_TYPES,
   FILTER_QUANTIFIERS,
-  DATETIME_FUNCTIONS_TYPE,
-  functionsOf,
+  functionTypesOf,
   operatorsOf,
   STRING_FILTER_OPERATORS,
 } from './shared-types.js';
@@ -254,7 +251,7 @@ export class CollectionTypes {
           extensions: { svcField: { kind: 'o2m', field: field.field } },
         });
         add(`${name}_func`, {
-          type: COUNT_FUNCTIONS_TYPE,
+          type: COUNT_FUNCTION_TYPES.output,
           resolve: functionValues,
           extensions: { svcField: { kind: 'function', field: field.field } },
         });
@@ -277,10 +274,10 @@ export class CollectionTypes {
         resolve: byResponseKey,
         extensions: { svcField: { kind: 'value', field: field.field } },
       });
-      const functions = functionsOf(field.type, false);
+      const functions = functionTypesOf(field.type);
       if (functions !== undefined) {
         add(`${name}_func`, {
-          type: functions === 'datetime' ? DATETIME_FUNCTIONS_TYPE : COUNT_FUNCTIONS_TYPE,
+          type: functions.output,
           resolve: functionValues,
           extensions: { svcField: { kind: 'function', field: field.field } },
         });
@@ -329,7 +326,7 @@ export class CollectionTypes {
         if (!this.isItemCollection(relation.related)) continue;
         add(name, { type: this.filter(relation.related), extensions: { svcFilter: meta } });
         add(`${name}_func`, {
-          type: COUNT_FUNCTION_FILTER_OPERATORS,
+          type: COUNT_FUNCTION_TYPES.filter,
           extensions: { svcFilter: { kind: 'function', field: field.field } },
         });
         continue;
@@ -346,10 +343,10 @@ export class CollectionTypes {
       }
       if (field.isAlias) continue;
       add(name, { type: operatorsOf(field.type), extensions: { svcFilter: meta } });
-      const functions = functionsOf(field.type, false);
+      const functions = functionTypesOf(field.type);
       if (functions !== undefined) {
         add(`${name}_func`, {
-          type: functions === 'datetime' ? DATETIME_FUNCTION_FILTER_OPERATORS : COUNT_FUNCTION_FILTER_OPERATORS,
+          type: functions.filter,
           extensions: { svcFilter: { kind: 'function', field: field.field } },
         });
       }

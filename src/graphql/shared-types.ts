@@ -21,6 +21,7 @@ import {
 } from '../../catalog/overview/filter-operators.js';
 import type { FieldType } from '../../catalog/overview/types.js';
 import { assertNever } from '../errors.js';
+import { dateFunctionsOf } from '../query/index.js';
 import { GraphQLBigInt, GraphQLJSON, GraphQLStringOrFloat } from './scalars.js';
 
 /**
@@ -111,9 +112,7 @@ export function operatorsOf(type: FieldType): GraphQLInputObjectType {
 /** `_some` / `_none`: the quantifiers a collection filter offers on collections with a one-to-many side. */
 export const FILTER_QUANTIFIERS: readonly FilterOperator[] = operatorsOfShape('quantifier');
 
-/** `year(F)` … `second(F)`: the date parts a `F_func` field offers. */
-export const DATETIME_FUNCTIONS = ['year', 'month', 'week', 'day', 'weekday', 'hour', 'minute', 'second'] as const;
-export const COUNT_FUNCTIONS = ['count'] as const;
+const COUNT_FUNCTIONS = ['count'] as const;
 
 /** Function values are read by function name, whatever the response key. */
 function functionObject(name: string, functions: readonly string[]): GraphQLObjectType {
@@ -128,29 +127,51 @@ function functionObject(name: string, functions: readonly string[]): GraphQLObje
   });
 }
 
-export const DATETIME_FUNCTIONS_TYPE = functionObject('datetime_functions', DATETIME_FUNCTIONS);
-export const COUNT_FUNCTIONS_TYPE = functionObject('count_functions', COUNT_FUNCTIONS);
+/** What a field's `F_func` offers: the values of its functions, and their filter operators. */
+export interface FunctionTypes {
+  readonly output: GraphQLObjectType;
+  readonly filter: GraphQLInputObjectType;
+}
 
-export const DATETIME_FUNCTION_FILTER_OPERATORS = new GraphQLInputObjectType({
-  name: 'datetime_function_filter_operators',
-  fields: keys(DATETIME_FUNCTIONS, NUMBER_FILTER_OPERATORS),
-});
-
-export const COUNT_FUNCTION_FILTER_OPERATORS = new GraphQLInputObjectType({
-  name: 'count_function_filter_operators',
-  fields: keys(COUNT_FUNCTIONS, NUMBER_FILTER_OPERATORS),
-});
-
-const TEMPORAL_TYPES: ReadonlySet<FieldType> = new Set(['date', 'dateTime', 'timestamp']);
+function functionTypes(kind: string, functions: readonly string[]): FunctionTypes {
+  return {
+    output: functionObject(`${kind}_functions`, functions),
+    filter: new GraphQLInputObjectType({
+      name: `${kind}_function_filter_operators`,
+      fields: keys(functions, NUMBER_FILTER_OPERATORS),
+    }),
+  };
+}
 
 /**
- * Which `F_func` a field has: date parts for date/dateTime/timestamp, `count` for json, csv
- * and one-to-many aliases (o2m, m2m, m2a); none otherwise.
+ * Directus 10's function types: a date has year … weekday, a time hour … second, a date-time
+ * all eight (the query compiler's rule, dateFunctionsOf), json, csv and lists `count`.
  */
-export function functionsOf(type: FieldType, isList: boolean): 'datetime' | 'count' | undefined {
-  if (TEMPORAL_TYPES.has(type)) return 'datetime';
-  if (type === 'json' || type === 'csv' || isList) return 'count';
-  return undefined;
+const FUNCTION_TYPES = {
+  date: functionTypes('date', dateFunctionsOf('date')),
+  time: functionTypes('time', dateFunctionsOf('time')),
+  datetime: functionTypes('datetime', dateFunctionsOf('dateTime')),
+  count: functionTypes('count', COUNT_FUNCTIONS),
+};
+
+/** `count(list)`: what a one-to-many or many-to-many field's `F_func` offers. */
+export const COUNT_FUNCTION_TYPES: FunctionTypes = FUNCTION_TYPES.count;
+
+/** The `F_func` of a column of `type`, if its type has functions. */
+export function functionTypesOf(type: FieldType): FunctionTypes | undefined {
+  switch (type) {
+    case 'date':
+    case 'time':
+      return FUNCTION_TYPES[type];
+    case 'dateTime':
+    case 'timestamp':
+      return FUNCTION_TYPES.datetime;
+    case 'json':
+    case 'csv':
+      return FUNCTION_TYPES.count;
+    default:
+      return undefined;
+  }
 }
 
 export const DELETE_ONE = new GraphQLObjectType({

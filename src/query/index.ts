@@ -51,6 +51,7 @@ export { streamItems, type StreamOptions } from './stream-items.js';
 
 /** Whether a query reads without a limit (`limit=-1` with no QUERY_LIMIT_MAX). */
 export { isUnlimited } from './is-unlimited.js';
+export { dateFunctionsOf } from './ast/build-condition.js';
 /** What a database can do, for the write side's choices between statements. */
 export { dialectFor } from './compile/dialect-for.js';
 

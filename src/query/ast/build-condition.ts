@@ -151,10 +151,15 @@ export function functionOperand(
     throw new InvalidQueryError(`"count" can't be applied to "${fieldName}" on "${collection.collection}"`);
   }
   if (!isDateFunction(fn)) throw new InvalidQueryError(`Invalid function "${fn}"`);
-  if (!(DATE_FUNCTIONS_OF_TYPE[field.type] ?? []).includes(fn) || field.isAlias) {
+  if (!dateFunctionsOf(field.type).includes(fn) || field.isAlias) {
     throw new InvalidQueryError(`"${fn}" can't be applied to "${fieldName}" on "${collection.collection}"`);
   }
   return { kind: 'datePart', fn, column: fieldName };
+}
+
+/** The date functions a field of `type` has (none outside the temporal types). */
+export function dateFunctionsOf(type: FieldType): readonly DateFunction[] {
+  return DATE_FUNCTIONS_OF_TYPE[type] ?? [];
 }
 
 function isDateFunction(fn: string): fn is DateFunction {

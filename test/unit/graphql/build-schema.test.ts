@@ -65,6 +65,14 @@ describe('graphql schema generation', () => {
     expect(typeOf('comments')).to.equal('[comments]');
     expect(typeOf('sections')).to.equal('[articles_sections]');
     expect(typeOf('published_func')).to.equal('datetime_functions');
+    expect(typeOf('created_func')).to.equal('datetime_functions');
+    // A date has no hour and a time no year (Directus 10's date_functions / time_functions).
+    expect(typeOf('published_on_func')).to.equal('date_functions');
+    expect(typeOf('starts_func')).to.equal('time_functions');
+    const functionsOfType = (name: string) => Object.keys(objectType(admin.items, name).getFields());
+    expect(functionsOfType('date_functions')).to.deep.equal(['year', 'month', 'week', 'day', 'weekday']);
+    expect(functionsOfType('time_functions')).to.deep.equal(['hour', 'minute', 'second']);
+    expect(functionsOfType('datetime_functions')).to.have.length(8);
     expect(typeOf('comments_func')).to.equal('count_functions');
     expect(typeOf('data_func')).to.equal('count_functions');
     expect(String(objectType(admin.items, 'settings').getFields()['id']?.type)).to.equal('ID');
@@ -90,6 +98,13 @@ describe('graphql schema generation', () => {
     expect(String(fields['author']?.type)).to.equal('authors_filter');
     expect(String(fields['comments']?.type)).to.equal('comments_filter');
     expect(String(fields['published_func']?.type)).to.equal('datetime_function_filter_operators');
+    expect(String(fields['published_on_func']?.type)).to.equal('date_function_filter_operators');
+    expect(String(fields['starts_func']?.type)).to.equal('time_function_filter_operators');
+    expect(Object.keys(inputType(admin.items, 'time_function_filter_operators').getFields())).to.deep.equal([
+      'hour',
+      'minute',
+      'second',
+    ]);
     expect(String(fields['_and']?.type)).to.equal('[articles_filter]');
     expect(Object.keys(inputType(admin.items, 'comments_filter').getFields())).to.include.members(['_some', '_none']);
     expect(Object.keys(fields)).to.include('_some');
