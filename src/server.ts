@@ -122,7 +122,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
   const auth = createAuthServices({ db, config, logger, invalidation });
-  const permissions = new PermissionStore(committedReadDatabase(db), { enabled: config.cache.permissions });
+  const permissions = new PermissionStore(committedReadDatabase(db), {
+    enabled: config.cache.permissions,
+    log: logger,
+  });
   // Without Redis exports run here, through the same handler the worker process runs.
   const jobs = createJobQueue({
     redis: config.redis,

@@ -35,7 +35,10 @@ async function main(): Promise<void> {
   const schema = await openSchemaCache(config, db, logger);
   const files = new FileLibrary({ config, storage, logger });
   const invalidation = await createDataInvalidation({ redis: config.redis, namespace: config.cache.namespace, logger });
-  const permissions = new PermissionStore(committedReadDatabase(db), { enabled: config.cache.permissions });
+  const permissions = new PermissionStore(committedReadDatabase(db), {
+    enabled: config.cache.permissions,
+    log: logger,
+  });
   const worker = await startJobWorker({
     redis: { ...config.redis, url: redisUrl },
     namespace: config.cache.namespace,

@@ -24,7 +24,7 @@ export async function loadPermissions(
   if (accountability.admin) return ADMIN_PERMISSIONS;
   // Without a role there are no role flags: the public rows only (reference/auth.md).
   const app = accountability.role !== null && accountability.app;
-  const rules = await deps.store.rulesFor(accountability.role, app, deps.overview.version);
+  const rules = await deps.store.rulesFor(accountability.role, app, deps.overview);
   const context = await loadDynamicContext(deps.db, deps.overview, accountability, rules.dynamicPaths, now);
   return createPermissions(rules, context);
 }

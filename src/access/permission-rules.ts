@@ -1,5 +1,12 @@
-import type { FilterObject } from '../../catalog/overview/types.js';
-import { collectDynamicPaths, type DynamicPaths } from './dynamic-values.js';
+import { findField, getFieldRelation } from '../../catalog/overview/lookup.js';
+import type { FilterObject, SchemaOverview } from '../../catalog/overview/types.js';
+import {
+  adjustNow,
+  claimsDynamicValue,
+  collectDynamicPaths,
+  parseDynamicValue,
+  type DynamicPaths,
+} from './dynamic-values.js';
 
 /** svc_permissions.action values (reference/system-collections.md); `share` is unused. */
 export const PERMISSION_ACTIONS = ['create', 'read', 'update', 'delete', 'share'] as const;
@@ -91,7 +98,8 @@ export const APP_ACCESS_PERMISSIONS: readonly PermissionRow[] = Object.freeze([
 /**
  * A svc_permissions row as the database returns it: json columns are objects (PostgreSQL)
  * or JSON text (SQLite, MySQL), `fields` is CSV text. Undefined for an action we do not
- * know. Unreadable JSON throws: a permission is never silently widened or dropped.
+ * know. Unreadable JSON throws, never widening a permission: the store (permission-store.ts)
+ * then leaves the row out, with a warning.
  */
 export function parsePermissionRow(raw: StoredPermissionRow): PermissionRow | undefined {
   const action = raw.action;
@@ -105,6 +113,51 @@ export function parsePermissionRow(raw: StoredPermissionRow): PermissionRow | un
     presets: parseJsonObject(raw.presets, `${where}: presets`),
     fields: parseFields(raw.fields),
   };
+}
+
+/**
+ * Why a parsed row cannot be used with this schema, or undefined when it can: a dynamic
+ * variable in it cannot be resolved (`$NOW(soon)`, `$CURRENT_USER.<path>` naming no field).
+ * Writes refuse such rows (commands/system-payloads.ts); this finds the ones written around
+ * the service or made stale by a schema change, which the store then leaves out instead of
+ * failing every request of the role. (A row of a collection that is gone is harmless: it
+ * grants access to nothing that exists, as in Directus.)
+ */
+export function unusablePermissionRow(row: PermissionRow, overview: SchemaOverview): string | undefined {
+  const texts: string[] = [];
+  const visit = (value: unknown): void => {
+    if (claimsDynamicValue(value)) texts.push(value);
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(visit);
+  };
+  visit([row.permissions, row.validation, row.presets]);
+  for (const text of texts) {
+    const variable = parseDynamicValue(text);
+    const usable =
+      variable === undefined
+        ? false
+        : variable.kind === 'now'
+          ? variable.adjustment === undefined || adjustNow(new Date(), variable.adjustment) !== undefined
+          : variable.path === undefined ||
+            hasPath(overview, variable.kind === 'user' ? 'svc_users' : 'svc_roles', variable.path);
+    if (!usable) return `invalid dynamic variable "${text}"`;
+  }
+  return undefined;
+}
+
+/** `role.name` from svc_users: each step a field, every step but the last many-to-one. */
+function hasPath(overview: SchemaOverview, start: string, path: string): boolean {
+  let collection = start;
+  const segments = path.split('.');
+  for (const [i, segment] of segments.entries()) {
+    const field = findField(overview, collection, segment);
+    if (field === undefined || field.isAlias) return false;
+    if (i === segments.length - 1) break;
+    const relation = getFieldRelation(overview, collection, segment);
+    if (relation?.kind !== 'm2o') return false;
+    collection = relation.related;
+  }
+  return true;
 }
 
 /** The columns of a stored svc_permissions row that {@link parsePermissionRow} reads. */

@@ -25,7 +25,8 @@ export interface PayloadToCheck {
 /**
  * Steps 1–2 of the algorithm in commands/README.md for one item: the client's server-owned
  * fields dropped, the permission hook (fields, presets, validation), keys that are not fields
- * dropped, specials, column validation and the collection's own rules (collection-rules.ts).
+ * dropped, specials, the collection's normal form, column validation and the collection's own
+ * rules (collection-rules.ts).
  * Returns the data to write, or throws the refusal.
  */
 export async function checkWritePayload(
@@ -41,7 +42,8 @@ export async function checkWritePayload(
     ...client,
     ...toCheck.serverValues,
   });
-  const data = applySpecialFields(
+  const rules = rulesOf(collection.collection);
+  const special = applySpecialFields(
     collection,
     withoutMaskedValues(collection, withoutUnknownKeys(ctx, collection, checked)),
     {
@@ -50,10 +52,22 @@ export async function checkWritePayload(
       now,
     },
   );
+  const data = rules.normalize?.(special) ?? special;
   const { user, role } = ctx.accountability;
   validatePayload(ctx.overview, collection, data, { action, variables: { now, user, role } });
-  await rulesOf(collection.collection).check?.(trx, ctx, collection, data, key);
-  return data;
+  const written = action === 'create' ? withoutNullGeneratedKey(collection, data) : data;
+  await rules.check?.(trx, ctx, collection, written, key);
+  return written;
+}
+
+/**
+ * A generated key given as null on create is the database's to generate, on every database
+ * (PostgreSQL would refuse the null where MariaDB and SQLite generate one).
+ */
+function withoutNullGeneratedKey(collection: CollectionOverview, data: Item): Item {
+  const { primary } = collection;
+  if (data[primary] !== null || collection.fields[primary]?.isGenerated !== true) return data;
+  return Object.fromEntries(Object.entries(data).filter(([name]) => name !== primary));
 }
 
 /**

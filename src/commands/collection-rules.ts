@@ -10,7 +10,22 @@ import {
 } from './comment-link.js';
 import { requireCommentTarget, type CommentTargetContext } from './comment-target.js';
 import type { Item, PrimaryKey } from './types.js';
-import { checkUserPayload, endSessionsOnUserWrite, USERS_COLLECTION } from './user-rules.js';
+import {
+  checkPermissionPayload,
+  checkPresetPayload,
+  checkRolePayload,
+  PERMISSIONS_COLLECTION,
+  PRESETS_COLLECTION,
+  ROLES_COLLECTION,
+} from './system-payloads.js';
+import {
+  assertAdminRemains,
+  checkUserPayload,
+  endSessionsOnUserWrite,
+  mayRemoveAdmin,
+  normalizeUserPayload,
+  USERS_COLLECTION,
+} from './user-rules.js';
 
 /**
  * The rules of particular system collections, on top of permissions and validation. Each
@@ -18,6 +33,8 @@ import { checkUserPayload, endSessionsOnUserWrite, USERS_COLLECTION } from './us
  * they changed, for the cache purge.
  */
 export interface CollectionRules {
+  /** Before validation: the payload as the collection stores it (e-mail addresses lower-cased). */
+  readonly normalize?: (data: Item) => Item;
   /** After validation, before the row is written; `key`: the item updated, undefined for a create. */
   readonly check?: (
     trx: Knex.Transaction,
@@ -35,14 +52,39 @@ export interface CollectionRules {
 const NONE: CollectionRules = {};
 
 export const COLLECTION_RULES: Readonly<Record<string, CollectionRules>> = {
-  // user-rules.ts: password policy, tfa_secret, sessions ended on suspension or a new password.
+  // user-rules.ts: password policy, tfa_secret, e-mail and status, sessions ended on suspension
+  // or a new password, the last administrator kept.
   [USERS_COLLECTION]: {
-    check: (trx, ctx, _collection, data) => checkUserPayload(trx, ctx.accountability, data),
+    normalize: normalizeUserPayload,
+    check: (trx, ctx, _collection, data, key) => checkUserPayload(trx, ctx.accountability, data, key),
     afterUpdate: async (trx, key, data) => {
       await endSessionsOnUserWrite(trx, key, data);
+      if (mayRemoveAdmin(data)) await assertAdminRemains(trx);
+      return [];
+    },
+    afterDelete: async (trx) => {
+      await assertAdminRemains(trx);
       return [];
     },
   },
+  // user-rules.ts: a role losing admin_access, or deleted (its users' role goes null), keeps an administrator.
+  [ROLES_COLLECTION]: {
+    check: (_trx, _ctx, _collection, data) => {
+      checkRolePayload(data);
+      return Promise.resolve();
+    },
+    afterUpdate: async (trx, _key, data) => {
+      if ('admin_access' in data) await assertAdminRemains(trx);
+      return [];
+    },
+    afterDelete: async (trx) => {
+      await assertAdminRemains(trx);
+      return [];
+    },
+  },
+  // system-payloads.ts: rows every later request reads must be usable.
+  [PERMISSIONS_COLLECTION]: { check: checkPermissionPayload },
+  [PRESETS_COLLECTION]: { check: checkPresetPayload },
   // comment-link.ts: linked ids reserved, the activity row follows its comment.
   [COMMENTS_COLLECTION]: {
     check: async (trx, ctx, collection, data, key) => {

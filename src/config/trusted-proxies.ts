@@ -37,7 +37,8 @@ export function readTrustedProxies(env: EnvReader): TrustedProxies {
   return entries.length === 0 ? false : entries;
 }
 
-function isAddressOrRange(entry: string): boolean {
+/** An IPv4 or IPv6 address, or a CIDR range of one (also svc_roles.ip_access entries). */
+export function isAddressOrRange(entry: string): boolean {
   const [address = '', prefix, ...rest] = entry.split('/');
   const family = isIP(address);
   if (family === 0 || rest.length > 0) return false;

@@ -236,7 +236,7 @@ export class LiveReads {
       }
       await Promise.all(
         [...roles].map(async ([id, { role, app }]) => {
-          const rules = await this.deps.permissions.rulesFor(role, app, overview.version);
+          const rules = await this.deps.permissions.rulesFor(role, app, overview);
           const bound = [...rules.byCollection.values()].some((rule) => mentionsCurrentUser(rule.get('read')?.filter));
           userBoundRoles.set(id, bound);
         }),
