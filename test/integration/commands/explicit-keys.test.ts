@@ -96,4 +96,15 @@ describeEachDatabase('explicit keys of auto-increment primary keys', (ctx) => {
       .first<Row>('item');
     expect(journal['item']).to.equal('0');
   });
+
+  it('a generated key given as null is generated, on POST and on import, as on every database', async () => {
+    const created = dataOf<Row>(await api('POST', '/items/authors', { id: null, name: 'Null key' }));
+    expect(idOf(created)).to.be.greaterThan(0);
+    const res = await sendForm(ctx(), 'POST', '/utils/import/authors', [
+      ['file', JSON.stringify([{ id: null, name: 'Null key imported' }]), 'authors.json', 'application/json'],
+    ]);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const stored = await ctx().server.db('authors').where({ name: 'Null key imported' }).select<Row[]>('id');
+    expect(stored.map(idOf)).to.deep.equal([idOf(created) + 1]);
+  });
 });
