@@ -5,6 +5,7 @@ import { databaseDialectOf } from '../db/dialects/index.js';
 import { findUnstorableText } from '../db/storable-text.js';
 import { translateBadInput } from '../db/translate-error.js';
 import { InvalidQueryError } from '../errors.js';
+import { dialectFor } from './compile/dialect-for.js';
 import type { CompiledSql } from './compile/sql-writer.js';
 
 export type Row = Readonly<Record<string, unknown>>;
@@ -52,6 +53,13 @@ export async function runRead<T>(
   run: (values: Knex.RawBinding[]) => PromiseLike<T>,
 ): Promise<T> {
   const dialect = dialectOf(db);
+  const { maxBoundValues } = dialectFor(dialect);
+  if (compiled.values.length > maxBoundValues) {
+    // PostgreSQL would break the protocol (08P01, taken for a lost connection), SQLite throw.
+    throw new InvalidQueryError(
+      `The query has ${compiled.values.length} values: at most ${maxBoundValues} fit one statement on this database (long _in lists count as one)`,
+    );
+  }
   for (const value of compiled.values) {
     // Arrays: a long list bound as one value (Dialect.inLongList).
     const reason = findUnstorableText(dialect, value);

@@ -30,6 +30,11 @@ export interface Dialect {
    */
   readonly hasCursors: boolean;
   /**
+   * The most values one statement may bind (PostgreSQL's protocol counts them in 16 bits,
+   * SQLite's SQLITE_MAX_VARIABLE_NUMBER; mysql2 writes a read's values into its text).
+   */
+  readonly maxBoundValues: number;
+  /**
    * A WHERE condition true when the JSON object in `column` (quoted) has the key bound as its
    * one `?` (even with a null value), and that binding for `key`.
    */

@@ -44,6 +44,7 @@ export const mysqlDialect: Dialect = {
   writesJsonOutput: false,
   insertsThroughWith: false,
   hasCursors: false,
+  maxBoundValues: Infinity,
   jsonHasKey: (column, key) => [`json_contains_path(${column}, 'one', ?)`, [`$."${key}"`]],
   listAggregation: 'inline',
   jsonListFunction: 'json_arrayagg',

@@ -41,6 +41,7 @@ export const pgDialect: Dialect = {
   writesJsonOutput: true,
   insertsThroughWith: true,
   hasCursors: true,
+  maxBoundValues: 65_535,
   jsonHasKey: (column, key) => [`jsonb_exists(cast(${column} as jsonb), ?)`, [key]],
   listAggregation: 'derived',
   jsonListFunction: 'json_agg',

@@ -58,6 +58,7 @@ export const sqliteDialect: Dialect = {
   writesJsonOutput: false,
   insertsThroughWith: false,
   hasCursors: false,
+  maxBoundValues: 32_766,
   jsonHasKey: (column, key) => [`json_type(${column}, ?) is not null`, [`$."${key}"`]],
   listAggregation: 'derived',
   jsonListFunction: 'json_group_array',
