@@ -25,6 +25,13 @@ import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
 import { addKeys, changeKey, dropUniqueKeys } from './column-keys.js';
 import { forgetField } from './field-references.js';
 import type { ColumnSpec, FieldPatch, FieldSpec } from './payloads.js';
+import {
+  assertNumbersConvert,
+  convertSqliteNumbers,
+  convertsNumbers,
+  findChangedValue,
+  valuesWouldChange,
+} from './number-changes.js';
 import { runSchemaChange, type SchemaChange } from './schema-change.js';
 import {
   assertIndexable,
@@ -133,16 +140,24 @@ export function newColumnDefinition(field: string, type: FieldType, spec: Column
   };
 }
 
+/** What a field change may do beyond its patch. */
+export interface FieldUpdateOptions {
+  /** A new type, precision or scale may change stored numbers (round, drop fractions). */
+  readonly allowDestructive?: boolean;
+}
+
 /**
  * PATCH /fields/:collection/:field: alters the column (type, length, precision, nullability,
  * default, unique) and updates or creates the svc_fields row. The primary key and the system
- * tables' own fields can't be altered (422).
+ * tables' own fields can't be altered (422). A change that would store a number as another
+ * value is refused unless `allowDestructive` (number-changes.ts).
  */
 export async function updateField(
   ctx: SchemaContext,
   collection: string,
   field: string,
   patch: FieldPatch,
+  options: FieldUpdateOptions = {},
 ): Promise<void> {
   const overview = await ctx.schema.getOverview();
   const target = requireCollection(overview, collection);
@@ -215,6 +230,18 @@ export async function updateField(
   await runSchemaChange(
     db,
     async (change) => {
+      if (isColumnChange && convertsNumbers(before, after)) {
+        const check = async (x: Knex) => {
+          await assertNumbersConvert(x, dialect, changed, before, after);
+          if (options.allowDestructive === true) return;
+          const example = await findChangedValue(x, dialect, changed, before, after);
+          if (example !== undefined) throw valuesWouldChange(changed, after, example);
+        };
+        // In the change's transaction, so no row comes in between; on MySQL, where the ALTER
+        // runs outside it, a read in the open transaction would hold the table's metadata
+        // lock against the ALTER: read on the pool there.
+        await (databaseDialect(dialect).schemaChanges === 'undo' ? check(db) : change.data(check));
+      }
       if (isColumnChange) {
         await change.ddl(
           (x) =>
@@ -226,8 +253,10 @@ export async function updateField(
               defineColumn(t, x, dialect, before).alter();
             }),
         );
-        if (!databaseDialect(dialect).convertsChangedTypes && type !== current.type)
-          await change.data((trx) => assertSqliteConverted(trx, changed));
+        if (!databaseDialect(dialect).convertsChangedTypes) {
+          await change.data((trx) => convertSqliteNumbers(trx, dialect, changed, before, after));
+          if (type !== current.type) await change.data((trx) => assertSqliteConverted(trx, changed));
+        }
       }
       // Keys are added before others are dropped: a foreign key on MariaDB is never left without one.
       if (indexChange && wantsIndex) await changeKey(change, changed, 'index', true);

@@ -1,9 +1,12 @@
 import type { Knex } from 'knex';
 import { databaseDialectOf } from '../../src/db/dialects/index.js';
+import { dialectOf } from '../../src/db/index.js';
 import { InvalidPayloadError, ServiceError } from '../../src/errors.js';
 import { createCollections, deleteCollection, updateCollection } from '../ddl/collections.js';
 import type { SchemaContext } from '../ddl/context.js';
 import { createField, deleteField, updateField } from '../ddl/fields.js';
+import { findChangedValue, type NumberColumn } from '../ddl/number-changes.js';
+import { FIELD_TYPES } from '../overview/types.js';
 import {
   isObject,
   parseCollectionPayload,
@@ -29,7 +32,15 @@ export type SchemaStep =
   | { readonly kind: 'updateCollection'; readonly collection: string; readonly meta: Json }
   | { readonly kind: 'deleteCollection'; readonly collection: string; readonly isTable: boolean }
   | { readonly kind: 'createField'; readonly collection: string; readonly spec: FieldSpec }
-  | { readonly kind: 'updateField'; readonly collection: string; readonly field: string; readonly patch: FieldPatch }
+  | {
+      readonly kind: 'updateField';
+      readonly collection: string;
+      readonly field: string;
+      readonly patch: FieldPatch;
+      /** The column's type before and after, for the destructive check (number-changes.ts). */
+      readonly from: NumberColumn;
+      readonly to: NumberColumn;
+    }
   | { readonly kind: 'deleteField'; readonly collection: string; readonly field: string; readonly isColumn: boolean }
   | { readonly kind: 'createRelation'; readonly spec: RelationSpec }
   | {
@@ -97,7 +108,14 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
       if (!isCreated(f.collection))
         steps.push({ kind: 'createField', collection: f.collection, spec: parseFieldPayload(target, f.collection) });
     } else {
-      steps.push({ kind: 'updateField', collection: f.collection, field: f.field, patch: fieldPatch(before, target) });
+      steps.push({
+        kind: 'updateField',
+        collection: f.collection,
+        field: f.field,
+        patch: fieldPatch(before, target),
+        from: numberColumnOf(before),
+        to: numberColumnOf(target),
+      });
     }
   }
 
@@ -159,6 +177,15 @@ function fieldPatch(before: SnapshotField, after: SnapshotField): FieldPatch {
   return parseFieldPatch(body, after.field);
 }
 
+function numberColumnOf(field: SnapshotField): NumberColumn {
+  const size = (key: string) => {
+    const value = field.schema?.[key];
+    return typeof value === 'number' ? value : null;
+  };
+  const type = FIELD_TYPES.find((t) => t === field.type) ?? 'unknown';
+  return { type, precision: size('numeric_precision'), scale: size('numeric_scale') };
+}
+
 function relationPatch(before: SnapshotRelation, after: SnapshotRelation): RelationPatch {
   const onDelete = after.schema?.['on_delete'];
   const body: Record<string, unknown> = { meta: after.meta ?? {} };
@@ -191,8 +218,10 @@ export function describeStep(step: SchemaStep): string {
 }
 
 /**
- * The steps that drop stored data: a table with rows, a column holding a value. Checked when
- * the diff is made and again when it is applied (rows may have come in between).
+ * The steps that drop or change stored data: a table with rows, a column holding a value, a
+ * new type, precision or scale that would store a number as another value (a fraction
+ * dropped, digits rounded). Checked when the diff is made and again when it is applied (rows
+ * may have come in between); the field's own change checks once more, in its transaction.
  */
 export async function destructiveSteps(db: Knex, steps: readonly SchemaStep[]): Promise<SchemaStep[]> {
   const out: SchemaStep[] = [];
@@ -201,15 +230,30 @@ export async function destructiveSteps(db: Knex, steps: readonly SchemaStep[]): 
       if ((await db(step.collection).first(db.raw('1 as one'))) !== undefined) out.push(step);
     } else if (step.kind === 'deleteField' && step.isColumn) {
       if ((await db(step.collection).whereNotNull(step.field).first(db.raw('1 as one'))) !== undefined) out.push(step);
+    } else if (step.kind === 'updateField') {
+      if ((await changedValue(db, step)) !== undefined) out.push(step);
     }
   }
   return out;
+}
+
+/** A value the step would change; none when the values can't be converted at all (the step's own refusal). */
+async function changedValue(db: Knex, step: SchemaStep & { kind: 'updateField' }) {
+  const dialect = dialectOf(db);
+  try {
+    return await findChangedValue(db, dialect, step, step.from, step.to);
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && databaseDialectOf(db).isConversionError(error)) return undefined;
+    throw error;
+  }
 }
 
 /** What the apply needs beyond the schema context: a fresh overview inside a transaction. */
 export interface ApplyOptions {
   /** Builds the overview from the given connection (catalog/overview/build.ts with the config's exclusions). */
   readonly buildOverview: (db: Knex) => ReturnType<SchemaContext['schema']['getOverview']>;
+  /** Field changes may change stored numbers (the caller allowed destructive steps). */
+  readonly allowDestructive?: boolean;
 }
 
 /**
@@ -230,7 +274,7 @@ export async function runSteps(ctx: SchemaContext, steps: readonly SchemaStep[],
           ...(ctx.reporter === undefined ? {} : { reporter: ctx.reporter }),
         };
         for (const step of steps) {
-          await runStep(inner, step);
+          await runStep(inner, step, options);
           index += 1;
         }
       });
@@ -244,7 +288,7 @@ export async function runSteps(ctx: SchemaContext, steps: readonly SchemaStep[],
   let index = 0;
   try {
     for (const step of steps) {
-      await runStep(ctx, step);
+      await runStep(ctx, step, options);
       index += 1;
     }
   } catch (error) {
@@ -259,7 +303,7 @@ export async function runSteps(ctx: SchemaContext, steps: readonly SchemaStep[],
   }
 }
 
-async function runStep(ctx: SchemaContext, step: SchemaStep): Promise<void> {
+async function runStep(ctx: SchemaContext, step: SchemaStep, options: ApplyOptions): Promise<void> {
   switch (step.kind) {
     case 'createCollections':
       return createCollections(ctx, step.specs);
@@ -270,7 +314,9 @@ async function runStep(ctx: SchemaContext, step: SchemaStep): Promise<void> {
     case 'createField':
       return createField(ctx, step.collection, step.spec);
     case 'updateField':
-      return updateField(ctx, step.collection, step.field, step.patch);
+      return updateField(ctx, step.collection, step.field, step.patch, {
+        allowDestructive: options.allowDestructive === true,
+      });
     case 'deleteField':
       return ifStillThere(ctx, step.collection, step.field, () => deleteField(ctx, step.collection, step.field));
     case 'createRelation':

@@ -71,14 +71,19 @@ export async function diffSchema(
   return {
     hash: snapshotHash(current),
     diff: { ...diff, destructive: destructive.map(describeStep) },
-    steps: steps.map((s) => `${describeStep(s)}${destructive.includes(s) ? ' (destructive: drops stored data)' : ''}`),
+    steps: steps.map((s) => `${describeStep(s)}${destructive.includes(s) ? ` (destructive: ${destroys(s)})` : ''}`),
   };
+}
+
+/** What a destructive step does to the stored data. */
+function destroys(step: SchemaStep): string {
+  return step.kind === 'updateField' ? 'changes stored values' : 'drops stored data';
 }
 
 /**
  * POST /schema/apply: runs `{hash, diff}` when `hash` still is the current schema's (another
- * change since the diff → INVALID_PAYLOAD, nothing done). Steps that drop stored data need
- * `allowDestructive`.
+ * change since the diff → INVALID_PAYLOAD, nothing done). Steps that drop stored data or
+ * change stored numbers (a new type, precision or scale) need `allowDestructive`.
  */
 export async function applySchema(
   ctx: SchemaPromotionContext,
@@ -96,9 +101,9 @@ export async function applySchema(
   const destructive = await destructiveSteps(ctx.db, steps);
   if (destructive.length > 0 && !options.allowDestructive) {
     throw new InvalidPayloadError(
-      `The diff drops stored data (${destructive.map(describeStep).join('; ')}); allow destructive steps to apply it`,
+      `The diff drops stored data or changes stored values (${destructive.map((s) => `${describeStep(s)}: ${destroys(s)}`).join('; ')}); allow destructive steps to apply it`,
     );
   }
-  await runSteps(ctx, steps, { buildOverview: ctx.buildOverview });
+  await runSteps(ctx, steps, { buildOverview: ctx.buildOverview, allowDestructive: options.allowDestructive });
   return steps.map(describeStep);
 }

@@ -1,5 +1,6 @@
 import type { CollectionOverview, FieldOverview } from '../../catalog/overview/types.js';
 import type { DbClient } from '../db-client.js';
+import { databaseDialect } from '../db/dialects/index.js';
 import type { InsertKeysOptions } from '../db/insert-returning-keys.js';
 import type { SerialSequences } from '../db/serial-sequences.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
@@ -13,7 +14,8 @@ export { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
  * a Date (the MySQL connection talks UTC); SQLite, which has no date type, UTC text
  * `YYYY-MM-DD HH:MM:SS.SSS`, the form of CURRENT_TIMESTAMP that the read side's filters
  * compare against (src/query/README.md). dateTime is stored as written without a zone, json
- * as JSON text, csv arrays joined with commas, uuids lower-cased.
+ * as JSON text, csv arrays joined with commas, uuids lower-cased, decimals rounded to their
+ * scale where the database doesn't (SQLite).
  */
 export function toDatabaseRow(
   collection: CollectionOverview,
@@ -29,7 +31,11 @@ export function toDatabaseRow(
   return row;
 }
 
-export function toDatabaseValue(field: Pick<FieldOverview, 'type'>, value: unknown, dialect: DbClient): unknown {
+export function toDatabaseValue(
+  field: Pick<FieldOverview, 'type' | 'scale'>,
+  value: unknown,
+  dialect: DbClient,
+): unknown {
   if (value === null) return null;
   switch (field.type) {
     case 'string':
@@ -42,8 +48,12 @@ export function toDatabaseValue(field: Pick<FieldOverview, 'type'>, value: unkno
       return typeof value === 'number' ? value : scalarText(value).trim();
     case 'float':
       return Number(value);
-    case 'decimal':
-      return typeof value === 'number' ? value : scalarText(value).trim();
+    case 'decimal': {
+      const number = typeof value === 'number' ? value : scalarText(value).trim();
+      // SQLite keeps 1.005 in a decimal(10, 2), where PostgreSQL and MariaDB store 1.01.
+      if (databaseDialect(dialect).roundsDecimals || field.scale === null) return number;
+      return roundDecimalText(String(number), field.scale);
+    }
     case 'boolean':
       return value === true || value === 1 || value === 'true' || value === '1';
     case 'uuid':
@@ -65,6 +75,35 @@ export function toDatabaseValue(field: Pick<FieldOverview, 'type'>, value: unkno
     case 'alias':
       return value;
   }
+}
+
+/** Beyond this exponent the digits aren't spelled out: a range check refuses such a value, or it is 0. */
+const MAX_EXPONENT = 400;
+
+/**
+ * A validated number's text rounded to `scale` digits after the point, half away from zero, as
+ * PostgreSQL and MariaDB round a decimal: on the digits as written (1.005 → 1.01), not on the
+ * nearest double (1.00499…).
+ */
+export function roundDecimalText(text: string, scale: number): string {
+  const match = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(text);
+  const exponent = Number(match?.[4] ?? 0);
+  if (match === null || Math.abs(exponent) > MAX_EXPONENT) return text;
+  const [, sign = '', whole = '', fraction = ''] = match;
+  let digits = whole + fraction;
+  // Where the point is in `digits`: before digits[point].
+  let point = whole.length + exponent;
+  if (point < 0) {
+    digits = '0'.repeat(-point) + digits;
+    point = 0;
+  }
+  const keep = point + scale;
+  if (digits.length <= keep) return text;
+  const roundsUp = Number(digits.charAt(keep)) >= 5;
+  const rounded = (BigInt(`0${digits.slice(0, keep)}`) + (roundsUp ? 1n : 0n)).toString().padStart(scale + 1, '0');
+  const integer = rounded.slice(0, rounded.length - scale);
+  const negative = sign === '-' && /[1-9]/.test(rounded);
+  return `${negative ? '-' : ''}${integer}${scale > 0 ? `.${rounded.slice(rounded.length - scale)}` : ''}`;
 }
 
 /** `2024-05-01T10:20:30+02:00` → `2024-05-01 10:20:30`: a dateTime has no zone. */

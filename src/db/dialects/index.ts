@@ -6,7 +6,15 @@ import { postgresDatabase } from './postgres.js';
 import { sqliteDatabase } from './sqlite.js';
 import type { DatabaseDialect, DriverError, Vendor } from './types.js';
 
-export type { BadInput, DatabaseDialect, DriverError, StatementTarget, TableBuilder, Vendor } from './types.js';
+export type {
+  BadInput,
+  DatabaseDialect,
+  DriverError,
+  NumberTarget,
+  StatementTarget,
+  TableBuilder,
+  Vendor,
+} from './types.js';
 
 const DIALECTS: Readonly<Record<DbClient, DatabaseDialect>> = {
   pg: postgresDatabase,

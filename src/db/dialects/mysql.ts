@@ -6,7 +6,7 @@ import {
   ValueTooLongError,
   type ServiceError,
 } from '../../errors.js';
-import type { BadInput, DatabaseDialect, DriverError, StatementTarget } from './types.js';
+import type { BadInput, DatabaseDialect, DriverError, NumberTarget, StatementTarget } from './types.js';
 
 /** Errnos of refused values. */
 const BAD_INPUT: Readonly<Record<number, BadInput>> = {
@@ -86,6 +86,8 @@ export const mysqlDatabase: DatabaseDialect = {
   addsRequiredColumns: true,
   convertsChangedTypes: true,
   textLengthSql: 'char_length(??)',
+  roundsDecimals: true,
+  numberSql: (to) => `cast(?? as ${mysqlNumberType(to)})`,
   isConversionError: ({ errno }) => CONVERSION_ERRNOS.has(errno),
   isDependencyError: ({ errno }) => errno === ER_DROP_INDEX_FK,
   isUnindexableKeyError: ({ errno }) => errno === ER_BLOB_KEY_WITHOUT_LENGTH,
@@ -152,4 +154,19 @@ function fieldOfUniqueKey(key: string | null, target: StatementTarget): string |
   const prefix = `${target.collection}_`;
   const withoutPrefix = name.startsWith(prefix) ? name.slice(prefix.length) : name;
   return withoutPrefix.endsWith('_unique') ? withoutPrefix.slice(0, -'_unique'.length) : withoutPrefix;
+}
+
+/** The CAST type that converts as ALTER TABLE ... MODIFY does (integers: their range is the ALTER's check). */
+function mysqlNumberType(to: NumberTarget): string {
+  switch (to.type) {
+    case 'integer':
+    case 'bigInteger':
+      return 'signed';
+    case 'float':
+      return 'float';
+    case 'decimal':
+      return `decimal(${to.precision}, ${to.scale})`;
+    case 'exact':
+      return 'decimal(65, 30)';
+  }
 }

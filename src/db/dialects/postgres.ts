@@ -6,7 +6,7 @@ import {
   ValueTooLongError,
   type ServiceError,
 } from '../../errors.js';
-import type { BadInput, DatabaseDialect, DriverError, StatementTarget } from './types.js';
+import type { BadInput, DatabaseDialect, DriverError, NumberTarget, StatementTarget } from './types.js';
 
 /** SQLSTATEs of class 22 (data exception) and 54 (program limit) by what they mean. */
 const BAD_INPUT: Readonly<Record<string, BadInput>> = {
@@ -64,6 +64,8 @@ export const postgresDatabase: DatabaseDialect = {
   addsRequiredColumns: true,
   convertsChangedTypes: true,
   textLengthSql: 'length(cast(?? as text))',
+  roundsDecimals: true,
+  numberSql: (to) => `cast(?? as ${postgresNumberType(to)})`,
   // SQLSTATE class 22, data exception: invalid text representation, datetime format, ...
   isConversionError: ({ code }) => typeof code === 'string' && code.startsWith('22'),
   isDependencyError: ({ code }) => code === DEPENDENT_OBJECTS_STILL_EXIST,
@@ -99,5 +101,21 @@ function constraintError(error: DriverError, target: StatementTarget): ServiceEr
       return new ValueOutOfRangeError({ collection: target.collection, field: null });
     default:
       return undefined;
+  }
+}
+
+/** The type an ALTER ... USING (column::type) converts to (knex's spelling of each column type). */
+function postgresNumberType(to: NumberTarget): string {
+  switch (to.type) {
+    case 'integer':
+      return 'integer';
+    case 'bigInteger':
+      return 'bigint';
+    case 'float':
+      return 'real';
+    case 'decimal':
+      return `numeric(${to.precision}, ${to.scale})`;
+    case 'exact':
+      return 'numeric';
   }
 }

@@ -4,7 +4,7 @@ import {
   RecordNotUniqueError,
   type ServiceError,
 } from '../../errors.js';
-import type { BadInput, DatabaseDialect, DriverError, StatementTarget } from './types.js';
+import type { BadInput, DatabaseDialect, DriverError, NumberTarget, StatementTarget } from './types.js';
 
 /** Result codes of refused values. */
 const BAD_INPUT: Readonly<Record<string, BadInput>> = {
@@ -49,6 +49,8 @@ export const sqliteDatabase: DatabaseDialect = {
   addsRequiredColumns: false,
   convertsChangedTypes: false,
   textLengthSql: 'length(??)',
+  roundsDecimals: false,
+  numberSql: sqliteNumberSql,
   // A changed column type converts nothing (catalog/ddl/schema-errors.ts assertSqliteConverted).
   isConversionError: () => false,
   isDependencyError: () => false,
@@ -76,5 +78,25 @@ function constraintError(error: DriverError, target: StatementTarget): ServiceEr
       return new InvalidForeignKeyError({ collection: target.collection, field: null });
     default:
       return undefined;
+  }
+}
+
+/**
+ * SQLite's CAST to INTEGER truncates and its round() takes ties away from zero: PostgreSQL
+ * and MariaDB round a float's tie to even (2.5 → 2, 3.5 → 4) and a decimal's away (2.5 → 3).
+ */
+function sqliteNumberSql(to: NumberTarget, fromFloat: boolean): string {
+  switch (to.type) {
+    case 'integer':
+    case 'bigInteger':
+      return fromFloat
+        ? 'cast(case when abs(?? - cast(?? as integer)) = 0.5 then 2 * round(?? / 2.0) else round(??) end as integer)'
+        : 'cast(round(??) as integer)';
+    case 'float':
+      return 'cast(?? as real)';
+    case 'decimal':
+      return `round(??, ${to.scale})`;
+    case 'exact':
+      return 'cast(?? as numeric)';
   }
 }

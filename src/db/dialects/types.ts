@@ -29,6 +29,14 @@ export interface StatementTarget {
  */
 export type BadInput = 'out of range' | 'wrong form' | 'unstorable text' | 'too large';
 
+/**
+ * A number a column's value converts to (catalog/ddl/number-changes.ts): one of the number
+ * column types, or `exact`, the value as an exact number of any size (text is measured so).
+ */
+export type NumberTarget =
+  | { readonly type: 'integer' | 'bigInteger' | 'float' | 'exact' }
+  | { readonly type: 'decimal'; readonly precision: number; readonly scale: number };
+
 /** The table builders a column is added with (create or alter). */
 export type TableBuilder = Knex.CreateTableBuilder | Knex.AlterTableBuilder;
 
@@ -124,6 +132,14 @@ export interface DatabaseDialect {
   readonly convertsChangedTypes: boolean;
   /** SQL of a value's length in characters, the column as `??`. */
   readonly textLengthSql: string;
+  /**
+   * SQL of the value `??` converted to `to` as an ALTER of its column converts it (SQLite,
+   * which converts nothing: as PostgreSQL and MariaDB do, ties of a `float` value rounding to
+   * even, of others away from zero). `fromFloat`: the value is of a float column.
+   */
+  numberSql(to: NumberTarget, fromFloat: boolean): string;
+  /** A decimal column rounds a written value to its scale (SQLite keeps every digit it is given). */
+  readonly roundsDecimals: boolean;
   /** A stored value the new column type cannot take (an ALTER's failure). */
   isConversionError(error: DriverError): boolean;
   /** A key another table's foreign key needs (an ALTER or DROP's failure). */

@@ -8,11 +8,17 @@ import {
   FIELD_PATCH_PROPERTIES,
   FIELD_PAYLOAD,
   type FixedRoute,
+  flagParameter,
   json,
   object,
   schemaReadable,
   REQUIRED_TEXT,
 } from '../openapi-describe.js';
+
+const ALLOW_DESTRUCTIVE = flagParameter(
+  'allow_destructive',
+  'Allow a new type, precision or scale that changes stored numbers (drops fractions, rounds digits).',
+);
 
 /** The OpenAPI descriptions of /fields (openapi.ts; test: every served route described, and only those). */
 export const FIELDS_OPENAPI: readonly FixedRoute[] = [
@@ -59,7 +65,7 @@ export const FIELDS_OPENAPI: readonly FixedRoute[] = [
     tag: 'Fields',
     summary: 'Update fields',
     caller: admin,
-    parameters: [ANY_COLLECTION],
+    parameters: [ANY_COLLECTION, ALLOW_DESTRUCTIVE],
     body: json({ type: 'array', items: object({ field: REQUIRED_TEXT, ...FIELD_PATCH_PROPERTIES }, ['field']) }),
     answer: { kind: 'data', schema: { type: 'array', items: FIELD_OBJECT } },
   },
@@ -69,7 +75,7 @@ export const FIELDS_OPENAPI: readonly FixedRoute[] = [
     tag: 'Fields',
     summary: 'Update a field',
     caller: admin,
-    parameters: [ANY_COLLECTION, FIELD],
+    parameters: [ANY_COLLECTION, FIELD, ALLOW_DESTRUCTIVE],
     body: json(FIELD_PATCH),
     answer: { kind: 'data', schema: FIELD_OBJECT },
   },

@@ -2,11 +2,16 @@ import { Router } from 'express';
 import { createField, deleteField, updateField } from '../../../catalog/ddl/fields.js';
 import { isObject, parseFieldPatch, parseFieldPayload } from '../../../catalog/ddl/payloads.js';
 import { InvalidPayloadError } from '../../errors.js';
+import { queryFlag } from '../query-flag.js';
 import { requireAdmin } from '../require-admin.js';
 import { collectionParam } from '../collection-name.js';
 import { changedSchema, readableSchema, type SchemaRouteContext } from '../schema-read.js';
 
-/** /fields (reference/routes.md, Schema routes): reads filtered by permission, writes admin only. */
+/**
+ * /fields (reference/routes.md, Schema routes): reads filtered by permission, writes admin only.
+ * PATCH takes `?allow_destructive=true` for a new type, precision or scale that changes stored
+ * numbers (refused otherwise, naming a value).
+ */
 export function fieldRoutes(ctx: SchemaRouteContext): Router {
   const router = Router();
 
@@ -40,7 +45,8 @@ export function fieldRoutes(ctx: SchemaRouteContext): Router {
       if (typeof field !== 'string') throw new InvalidPayloadError('Every field needs "field"');
       return { field, patch: parseFieldPatch(entry, field) };
     });
-    for (const { field, patch } of patches) await updateField(ctx, collection, field, patch);
+    const options = { allowDestructive: queryFlag(req, 'allow_destructive') };
+    for (const { field, patch } of patches) await updateField(ctx, collection, field, patch, options);
     const objects = await changedSchema(ctx);
     res.json({ data: patches.map(({ field }) => objects.field(collection, field)) });
   });
@@ -49,7 +55,9 @@ export function fieldRoutes(ctx: SchemaRouteContext): Router {
     requireAdmin(req);
     const collection = collectionParam(req);
     const field = req.params['field'];
-    await updateField(ctx, collection, field, parseFieldPatch(req.body, field));
+    await updateField(ctx, collection, field, parseFieldPatch(req.body, field), {
+      allowDestructive: queryFlag(req, 'allow_destructive'),
+    });
     res.json({ data: (await changedSchema(ctx)).field(collection, field) });
   });
 

@@ -59,7 +59,12 @@ export const SCHEMA_OPENAPI: readonly FixedRoute[] = [
     tag: 'Schema',
     summary: 'Apply a diff made against the current schema',
     caller: admin,
-    parameters: [flagParameter('allow_destructive', 'Allow steps that drop stored data.')],
+    parameters: [
+      flagParameter(
+        'allow_destructive',
+        'Allow steps that drop stored data or change stored numbers (a new type, precision or scale).',
+      ),
+    ],
     body: json(object({ hash: REQUIRED_TEXT, diff: OBJECT }, ['hash', 'diff'])),
     answer: { kind: 'none' },
   },

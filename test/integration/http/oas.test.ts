@@ -333,6 +333,7 @@ describeEachDatabase(
       expect(paths['/fields/{collection}/{field}'].patch.parameters.map((p: Json) => p['name'])).to.deep.equal([
         'collection',
         'field',
+        'allow_destructive',
       ]);
     });
 
