@@ -50,18 +50,20 @@ export async function snapshotSchema(ctx: SchemaPromotionContext): Promise<Snaps
 /**
  * POST /schema/diff: the plan from the current schema to `body` (a snapshot), or null when
  * there is nothing to do. A snapshot of another vendor needs `force` (types and defaults may
- * not carry over). Every target object is checked as its route would, before any apply.
+ * not carry over); the refusal names `forceFlag`, how the caller's door spells it (the route's
+ * `?force=true`, the CLI's `--force`). Every target object is checked as its route would, before
+ * any apply.
  */
 export async function diffSchema(
   ctx: SchemaPromotionContext,
   body: unknown,
-  options: { force: boolean },
+  options: { force: boolean; forceFlag: string },
 ): Promise<SchemaPlan | null> {
   const target = parseSnapshot(body);
   const current = takeSnapshot(ctx.db, await ctx.schema.getOverview(), ctx.service);
   if (target.vendor !== current.vendor && !options.force) {
     throw new InvalidPayloadError(
-      `The snapshot's vendor "${target.vendor}" doesn't match this database's "${current.vendor}"; pass force=true to diff across vendors`,
+      `The snapshot's vendor "${target.vendor}" doesn't match this database's "${current.vendor}"; pass ${options.forceFlag} to diff across vendors`,
     );
   }
   const diff = diffSnapshots(current, target);

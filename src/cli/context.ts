@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Knex } from 'knex';
 import { openSchemaCache } from '../cache/open-schema-cache.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
@@ -45,8 +46,24 @@ export function cliConfig(env: Readonly<Record<string, string | undefined>>): Co
   }
 }
 
-/** Runs `body` with the database of the configuration, closed afterwards whatever happens. */
-export async function withDatabase<T>(config: Config, body: (ctx: CliContext) => Promise<T>): Promise<T> {
+/**
+ * Runs `body` with the database of the configuration, closed afterwards whatever happens. A
+ * SQLite file is created only by the commands that build the catalogue (`creates`: bootstrap,
+ * migrations); any other command refuses a file that does not exist, rather than leave an empty
+ * one behind (a mistyped DB_FILENAME would otherwise look like a database without a catalogue).
+ */
+export async function withDatabase<T>(
+  config: Config,
+  body: (ctx: CliContext) => Promise<T>,
+  options: { creates?: boolean } = {},
+): Promise<T> {
+  const { client, filename } = config.db;
+  if (client === 'sqlite3' && filename !== ':memory:' && options.creates !== true && !existsSync(filename)) {
+    throw new CliError(
+      `The database file "${filename}" does not exist: run \`bootstrap\` to create it, or set DB_FILENAME to an existing database`,
+      EXIT.failed,
+    );
+  }
   const logger = createLogger({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
   // knex's own messages (each failed connection attempt) go to the log, not between the CLI's lines.
   const db = createDatabase(config.db, {

@@ -2,8 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
+import type { Writable } from 'node:stream';
 import { Command, CommanderError, Option } from 'commander';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { bootstrap } from '../../catalog/bootstrap.js';
@@ -24,7 +25,11 @@ import { EXPORT_QUERY_FORMATS } from '../files/export/export-formats.js';
 import type { ExportFormat } from '../query/index.js';
 import { CliError, cliConfig, EXIT, withDatabase, type CliContext } from './context.js';
 import { progressBar } from './progress.js';
-import { exportCollection, fileOutput, importFile } from './transfer.js';
+import { withOutputFile, writeOutputFile } from './output-file.js';
+import { exportCollection, importFile } from './transfer.js';
+
+/** The commands that build the catalogue, and so may create a SQLite file that is not there yet. */
+const CREATES = { creates: true } as const;
 
 /**
  * The command line (src/cli/README.md): same configuration as the server (environment and
@@ -34,7 +39,8 @@ export function buildProgram(
   env: Readonly<Record<string, string | undefined>>,
   out: NodeJS.WritableStream = process.stdout,
 ): Command {
-  const run = <T>(body: (ctx: CliContext) => Promise<T>) => withDatabase(cliConfig(env), body);
+  const run = <T>(body: (ctx: CliContext) => Promise<T>, options: { creates?: boolean } = {}) =>
+    withDatabase(cliConfig(env), body, options);
   const print = (line: string) => out.write(`${line}\n`);
   // Before the commands: subcommands inherit it (usage errors throw, mapped to EXIT.usage by main).
   const program = new Command('content-data-service')
@@ -61,7 +67,7 @@ export function buildProgram(
           const { email, password, isGenerated } = result.createdAdmin;
           print(`admin created: ${email}${isGenerated ? ` (generated password: ${password})` : ''}`);
         }
-      }),
+      }, CREATES),
     );
 
   const database = program.command('database').description('The catalogue tables');
@@ -72,7 +78,7 @@ export function buildProgram(
       run(async ({ db }) => {
         const applied = await migrate(db);
         print(`migrations applied: ${applied.length === 0 ? 'none' : applied.join(', ')}`);
-      }),
+      }, CREATES),
     );
   database
     .command('migrate:down')
@@ -92,7 +98,7 @@ export function buildProgram(
         const text = options.format === 'yaml' ? toYaml(snapshot) : `${JSON.stringify(snapshot, null, 2)}\n`;
         if (file === undefined) out.write(text);
         else {
-          await writeFile(file, text);
+          await writeOutputFile(file, text);
           print(`snapshot written to ${file}`);
         }
       }),
@@ -108,7 +114,7 @@ export function buildProgram(
       run(async (ctx) => {
         const snapshot = await readSnapshotFile(file);
         const promoting = await promotion(ctx);
-        const plan = await diffSchema(promoting, snapshot, { force: options.force === true });
+        const plan = await diffSchema(promoting, snapshot, { force: options.force === true, forceFlag: '--force' });
         if (plan === null) {
           print('no changes: the schema matches the snapshot');
           return;
@@ -200,20 +206,18 @@ export function buildProgram(
     .addOption(new Option('--format <format>', 'file format').choices(EXPORT_QUERY_FORMATS).default('json'))
     .option('--query <json>', 'a query as JSON: fields, filter, sort, limit, ... (default: every item)')
     .option('-o, --output <file>', 'write to this file instead of stdout')
-    .action((collection: string, options: { format: ExportFormat; query?: string; output?: string }) =>
-      run(async (ctx) => {
-        const query = parseJsonOption(options.query, '--query');
-        const stream = options.output === undefined ? process.stdout : fileOutput(options.output);
-        const count = await exportCollection(ctx, {
-          collection,
-          format: options.format,
-          query,
-          out: stream,
-          progress: progressBar('export'),
-        });
-        process.stderr.write(`exported ${String(count)} items\n`);
-      }),
-    );
+    .action(async (collection: string, options: { format: ExportFormat; query?: string; output?: string }) => {
+      const query = parseJsonOption(options.query, '--query');
+      const exportTo = (out: Writable) =>
+        run((ctx) =>
+          exportCollection(ctx, { collection, format: options.format, query, out, progress: progressBar('export') }),
+        );
+      // A file is checked before the database is opened, and replaced only by a whole export.
+      const count = await (options.output === undefined
+        ? exportTo(process.stdout)
+        : withOutputFile(options.output, exportTo));
+      process.stderr.write(`exported ${String(count)} items\n`);
+    });
 
   program
     .command('import <collection> <file>')

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform, type Writable } from 'node:stream';
@@ -134,11 +134,6 @@ export async function importFile(
     options.progress.done();
     await invalidation.close();
   }
-}
-
-/** An output file, created only when the export starts writing. */
-export function fileOutput(path: string): Writable {
-  return createWriteStream(path);
 }
 
 function requireKnown<T>(collections: Readonly<Record<string, T>>, name: string): T {

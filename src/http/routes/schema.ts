@@ -49,7 +49,7 @@ export function schemaRoutes(deps: SchemaPromotionDeps): Router {
     const snapshot: unknown = isMultipart(req)
       ? await snapshotFile(req, deps.maxPayloadSize ?? SNAPSHOT_FILE_MAX_BYTES)
       : req.body;
-    const plan = await diffSchema(ctx, snapshot, { force: flag(req, 'force') });
+    const plan = await diffSchema(ctx, snapshot, { force: flag(req, 'force'), forceFlag: '?force=true' });
     if (plan === null) {
       res.status(204).end();
       return;

@@ -303,7 +303,7 @@ describeEachDatabase('schema promotion: snapshot, diff, apply', (ctx) => {
       await api('POST', '/schema/diff', { ...good, vendor: good.vendor === 'sqlite' ? 'postgres' : 'sqlite' }),
       400,
       'INVALID_PAYLOAD',
-      /force=true/,
+      /pass \?force=true to diff across vendors/,
     );
     const geometry = {
       ...good,
@@ -350,7 +350,7 @@ describe('schema promotion across vendors: PostgreSQL -> SQLite -> MariaDB -> Po
     for (const env of rest) {
       const snapshot = await snapshotOf(previous.api);
       if (snapshot.vendor !== (await snapshotOf(env.api)).vendor) {
-        expectError(await env.api('POST', '/schema/diff', snapshot), 400, 'INVALID_PAYLOAD', /force=true/);
+        expectError(await env.api('POST', '/schema/diff', snapshot), 400, 'INVALID_PAYLOAD', /pass \?force=true/);
       }
       await promote(previous.api, env.api, { force: true });
       const promoted = await snapshotOf(env.api);

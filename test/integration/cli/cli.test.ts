@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -216,6 +217,92 @@ describeEachDatabase(
       } finally {
         await db.destroy();
       }
+    });
+
+    it('export -o replaces a file only with a whole export: a failed one leaves it as it was, and no partial file', async () => {
+      const env = { ...targetEnv(), TEMP_PATH: join(dir, 'tmp') };
+      const out = join(dir, 'out');
+      await mkdir(out, { recursive: true });
+      const kept = join(out, 'kept.csv');
+      await writeFile(kept, 'KEEP\n');
+      const unknown = await cli(['export', 'nowhere', '-o', kept], env);
+      expect(unknown.code).to.equal(1);
+      expect(unknown.stderr).to.equal('error: No collection "nowhere"\n');
+      const refused = await cli(['export', 'books', '--query', '{"filter":{"nope":{"_eq":1}}}', '-o', kept], env);
+      expect(refused.code).to.equal(1);
+      expect(refused.stderr).to.match(/^error: .*nope.*\(INVALID_QUERY\)\n$/);
+      const unreachable = await cli(['export', 'books', '-o', kept], {
+        DB_CLIENT: 'pg',
+        DB_HOST: '127.0.0.1',
+        DB_PORT: '1',
+        DB_DATABASE: 'none',
+      });
+      expect(unreachable.code).to.equal(3);
+      expect(await readFile(kept, 'utf8')).to.equal('KEEP\n');
+      expect((await cli(['export', 'nowhere', '-o', join(out, 'new.csv')], env)).code).to.equal(1);
+      expect(await readdir(out)).to.deep.equal(['kept.csv']);
+
+      const replaced = await cli(
+        ['export', 'books', '--format', 'csv', '--query', '{"fields":["title"],"limit":1}', '-o', kept],
+        env,
+      );
+      expect(replaced.code, replaced.stderr).to.equal(0);
+      expect(await readFile(kept, 'utf8')).to.equal('"title"\n"Dune"\n');
+      expect(await readdir(out)).to.deep.equal(['kept.csv']);
+    });
+
+    it('export -o and schema snapshot name a path they cannot write, in one line', async () => {
+      const env = { ...targetEnv(), TEMP_PATH: join(dir, 'tmp') };
+      const missing = join(dir, 'no-such-folder', 'x.json');
+      for (const args of [
+        ['export', 'books', '-o', missing],
+        ['schema', 'snapshot', missing],
+      ]) {
+        const result = await cli(args, env);
+        expect(result.code, args.join(' ')).to.equal(1);
+        expect(result.stderr).to.equal(
+          `error: Can't write "${missing}": the folder "${join(dir, 'no-such-folder')}" does not exist (ENOENT)\n`,
+        );
+      }
+      const folder = await cli(['export', 'books', '-o', dir], env);
+      expect(folder.code).to.equal(1);
+      expect(folder.stderr).to.equal(`error: Can't write "${dir}": it is a directory\n`);
+      const snapshotToFolder = await cli(['schema', 'snapshot', dir], env);
+      expect(snapshotToFolder.code).to.equal(1);
+      expect(snapshotToFolder.stderr).to.equal(`error: Can't write "${dir}": it is a directory\n`);
+    });
+
+    it("schema apply of another vendor's snapshot says to pass --force, the flag of the command line", async () => {
+      const text = await readFile(join(dir, 'snapshot.yaml'), 'utf8');
+      const other = join(dir, 'other-vendor.yaml');
+      await writeFile(other, text.replace(/^vendor: .*$/m, 'vendor: mssql'));
+      const refused = await cli(['schema', 'apply', other, '--dry-run'], targetEnv());
+      expect(refused.code).to.equal(1);
+      expect(refused.stderr).to.match(
+        /^error: .*The snapshot's vendor "mssql" .*; pass --force to diff across vendors.*\(INVALID_PAYLOAD\)$/m,
+      );
+      expect(refused.stderr).to.not.contain('force=true');
+    });
+
+    it('a command other than bootstrap and migrations does not create a SQLite file that is not there', async () => {
+      const file = join(dir, 'absent', 'database.sqlite');
+      const env = { DB_CLIENT: 'sqlite3', DB_FILENAME: file };
+      for (const args of [
+        ['schema', 'snapshot'],
+        ['export', 'books'],
+        ['roles', 'create', '--name', 'x'],
+      ]) {
+        const result = await cli(args, env);
+        expect(result.code, args.join(' ')).to.equal(1);
+        expect(result.stderr).to.equal(
+          `error: The database file "${file}" does not exist: run \`bootstrap\` to create it, or set DB_FILENAME to an existing database\n`,
+        );
+      }
+      expect(existsSync(join(dir, 'absent'))).to.equal(false);
+      const migrated = await cli(['database', 'migrate:latest'], env);
+      expect(migrated.code, migrated.stderr).to.equal(0);
+      expect(existsSync(file)).to.equal(true);
+      expect((await cli(['schema', 'snapshot', '--format', 'json'], env)).code).to.equal(0);
     });
 
     it('roles create and users create make a user who can log in; users passwd changes the password', async () => {
