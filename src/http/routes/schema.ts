@@ -1,3 +1,4 @@
+import { queryFlag } from '../query-flag.js';
 import { Router, type Request } from 'express';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { applySchema, diffSchema, promotionContext, snapshotSchema } from '../../../catalog/schema/index.js';
@@ -49,7 +50,7 @@ export function schemaRoutes(deps: SchemaPromotionDeps): Router {
     const snapshot: unknown = isMultipart(req)
       ? await snapshotFile(req, deps.maxPayloadSize ?? SNAPSHOT_FILE_MAX_BYTES)
       : req.body;
-    const plan = await diffSchema(ctx, snapshot, { force: flag(req, 'force'), forceFlag: '?force=true' });
+    const plan = await diffSchema(ctx, snapshot, { force: queryFlag(req, 'force'), forceFlag: '?force=true' });
     if (plan === null) {
       res.status(204).end();
       return;
@@ -59,19 +60,11 @@ export function schemaRoutes(deps: SchemaPromotionDeps): Router {
 
   router.post('/apply', async (req, res) => {
     requireAdmin(req);
-    await applySchema(ctx, req.body, { allowDestructive: flag(req, 'allow_destructive') });
+    await applySchema(ctx, req.body, { allowDestructive: queryFlag(req, 'allow_destructive') });
     res.status(204).end();
   });
 
   return router;
-}
-
-/** `?name`, `?name=true` or `?name=1`: on; absent or `false`: off. */
-function flag(req: Request, name: string): boolean {
-  const value = req.query[name];
-  if (value === undefined || value === 'false' || value === '0') return false;
-  if (value === '' || value === 'true' || value === '1') return true;
-  throw new InvalidQueryError(`"${name}" must be true or false`);
 }
 
 /** The `file` part of a multipart body, parsed as YAML (JSON is YAML too); INVALID_PAYLOAD otherwise. */
