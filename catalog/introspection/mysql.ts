@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { queryAll } from '../../src/db/index.js';
 import { ColumnKeyIndex, type ColumnKeys } from './column-keys.js';
 import { groupBy } from './group-by.js';
 import type { RawColumn, RawForeignKey, RawSchema, RawTable } from './types.js';
@@ -75,11 +76,13 @@ interface ForeignKeyRow {
 
 /** Tables, columns, keys and foreign keys of the connected database (MySQL 8, MariaDB 10.11). */
 export async function introspectMysql(db: Knex): Promise<RawSchema> {
-  const [versionRows, columns, indexRows, foreignKeys] = await Promise.all([
-    selectRows<{ version: string }>(db, 'SELECT VERSION() AS version'),
-    selectRows<ColumnRow>(db, COLUMNS_SQL),
-    selectRows<IndexRow>(db, INDEX_SQL),
-    selectRows<ForeignKeyRow>(db, FOREIGN_KEYS_SQL),
+  const [versionRows, columns, indexRows, foreignKeys] = await queryAll<
+    [{ version: string }[], ColumnRow[], IndexRow[], ForeignKeyRow[]]
+  >(db, [
+    () => selectRows(db, 'SELECT VERSION() AS version'),
+    () => selectRows(db, COLUMNS_SQL),
+    () => selectRows(db, INDEX_SQL),
+    () => selectRows(db, FOREIGN_KEYS_SQL),
   ]);
   const isMariaDb = /mariadb/i.test(versionRows[0]?.version ?? '');
   const jsonColumns = isMariaDb ? await readJsonChecks(db) : new Set<string>();

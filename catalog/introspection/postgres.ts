@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { queryAll } from '../../src/db/index.js';
 import { ColumnKeyIndex, type ColumnKeys, type IndexRole } from './column-keys.js';
 import { groupBy } from './group-by.js';
 import type { RawColumn, RawForeignKey, RawSchema, RawTable } from './types.js';
@@ -118,20 +119,9 @@ interface ForeignKeyRow {
 
 /** Tables, columns, keys and foreign keys of the current schema: three queries in all. */
 export async function introspectPostgres(db: Knex): Promise<RawSchema> {
-  // A transaction's one connection runs them one after another (pg deprecates queueing
-  // statements on a busy client); the pool runs them side by side.
-  const [columns, indexRows, foreignKeys] =
-    db.isTransaction === true
-      ? [
-          await db.raw<{ rows: ColumnRow[] }>(COLUMNS_SQL),
-          await db.raw<{ rows: IndexRow[] }>(INDEX_SQL),
-          await db.raw<{ rows: ForeignKeyRow[] }>(FOREIGN_KEYS_SQL),
-        ]
-      : await Promise.all([
-          db.raw<{ rows: ColumnRow[] }>(COLUMNS_SQL),
-          db.raw<{ rows: IndexRow[] }>(INDEX_SQL),
-          db.raw<{ rows: ForeignKeyRow[] }>(FOREIGN_KEYS_SQL),
-        ]);
+  const [columns, indexRows, foreignKeys] = await queryAll<
+    [{ rows: ColumnRow[] }, { rows: IndexRow[] }, { rows: ForeignKeyRow[] }]
+  >(db, [() => db.raw(COLUMNS_SQL), () => db.raw(INDEX_SQL), () => db.raw(FOREIGN_KEYS_SQL)]);
 
   const indexes = groupBy(indexRows.rows, (r) => r.index_id);
   const primaryKeys = new Map<string, string[]>();

@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
+import { queryAll } from '../../src/db/index.js';
 import {
   introspect,
   parseSqlDefault,
   type RawColumn,
   type RawForeignKey,
+  type RawSchema,
   type RawTable,
 } from '../introspection/index.js';
 import { groupBy } from '../introspection/group-by.js';
@@ -58,11 +60,12 @@ type Row = Record<string, unknown>;
  * Six to seven queries whatever the size of the schema.
  */
 export async function buildOverview(db: Knex, options: BuildOverviewOptions = {}): Promise<SchemaOverview> {
-  const [raw, collectionRows, fieldRows, relationRows] = await Promise.all([
-    introspect(db),
-    db('svc_collections').select<Row[]>('*'),
-    db('svc_fields').select<Row[]>('*').orderBy('id'),
-    db('svc_relations').select<Row[]>('*').orderBy('id'),
+  // Side by side on the pool; in turn inside a schema change's transaction (one connection).
+  const [raw, collectionRows, fieldRows, relationRows] = await queryAll<[RawSchema, Row[], Row[], Row[]]>(db, [
+    () => introspect(db),
+    () => db('svc_collections').select<Row[]>('*'),
+    () => db('svc_fields').select<Row[]>('*').orderBy('id'),
+    () => db('svc_relations').select<Row[]>('*').orderBy('id'),
   ]);
   const excluded = new Set([...INTERNAL_TABLES, ...(options.excludeTables ?? [])]);
   const collectionMeta = new Map(collectionRows.map((r) => [String(r['collection']), decodeRow(COLLECTION_ROW, r)]));

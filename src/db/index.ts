@@ -172,6 +172,21 @@ export function dialectOf(db: Knex): DbClient {
   return 'sqlite3';
 }
 
+/**
+ * Runs the queries side by side on the pool, one after another on a transaction: its one
+ * connection runs them in turn anyway, and pg deprecates queueing a query on a busy client
+ * (`DeprecationWarning: Calling client.query() when the client is already executing a query`).
+ */
+export async function queryAll<T extends readonly unknown[]>(
+  db: Knex,
+  queries: { readonly [K in keyof T]: () => PromiseLike<T[K]> },
+): Promise<T> {
+  if (db.isTransaction !== true) return (await Promise.all(queries.map((query) => query()))) as unknown as T;
+  const results: unknown[] = [];
+  for (const query of queries) results.push(await query());
+  return results as unknown as T;
+}
+
 type WithoutUndefined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
   [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
 };
