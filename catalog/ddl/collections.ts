@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { databaseDialect } from '../../src/db/dialects/index.js';
 import { dialectOf } from '../../src/db/index.js';
 import { ForbiddenError, InvalidPayloadError, UnprocessableEntityError } from '../../src/errors.js';
 import { COLLECTION_ROW, COLLECTION_ROW_DEFAULTS, encodeRow, parseCsv } from '../overview/meta-rows.js';
@@ -74,7 +75,13 @@ export async function createCollections(ctx: SchemaContext, specs: readonly Coll
       }
     },
     ctx.reporter,
-  );
+  ).catch((error: unknown) => {
+    // Defaults are checked before (default-values.ts); a refusal they missed is still a 400.
+    if (typeof error !== 'object' || error === null || !databaseDialect(dialect).isInvalidDefaultError(error))
+      throw error;
+    const names = prepared.map((c) => `"${c.collection}"`).join(', ');
+    throw new InvalidPayloadError(`A default value in collection ${names} is not a value of its field's type`);
+  });
   await ctx.schema.invalidate();
 }
 

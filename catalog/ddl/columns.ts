@@ -23,6 +23,13 @@ const DEFAULT_STRING_LENGTH = 255;
 const DEFAULT_PRECISION = 10;
 const DEFAULT_SCALE = 5;
 
+/** A decimal column's precision and scale (the defaults when none is given). */
+export function decimalSizeOf(
+  column: Pick<ColumnDefinition, 'precision' | 'scale'>,
+): [precision: number, scale: number] {
+  return [column.precision ?? DEFAULT_PRECISION, column.scale ?? DEFAULT_SCALE];
+}
+
 /**
  * Adds the column to a create/alter table builder, spelled so that introspection reads the
  * same API type back on every dialect: SQLite gets declared types it would otherwise lose
@@ -75,8 +82,7 @@ function typedColumn(table: TableBuilder, database: DatabaseDialect, column: Col
     case 'float':
       return database.floatColumn(table, name);
     case 'decimal': {
-      const precision = column.precision ?? DEFAULT_PRECISION;
-      const scale = column.scale ?? DEFAULT_SCALE;
+      const [precision, scale] = decimalSizeOf(column);
       return database.decimalColumn(table, name, precision, scale);
     }
     case 'boolean':
@@ -109,13 +115,30 @@ export function stringLengthOf(column: ColumnDefinition): number | null {
 
 const NOW_DEFAULTS = /^(current_timestamp(\(\))?|now\(\))$/i;
 
+/** `CURRENT_TIMESTAMP`, `now()` or `{fn:"now"}`: the current time (of the date and time types). */
+export function isNowDefault(value: unknown): boolean {
+  return (
+    (typeof value === 'string' && NOW_DEFAULTS.test(value)) ||
+    (typeof value === 'object' && value !== null && (value as { fn?: unknown }).fn === 'now')
+  );
+}
+
+/** A boolean default as the column takes it: knex writes every value but `'false'` as true. */
+export function booleanDefault(value: unknown): boolean {
+  return value === true || value === 1 || value === 'true' || value === '1';
+}
+
+/** The column's default is the current time (written as the database's function, not as text). */
+export function defaultsToNow(column: ColumnDefinition): boolean {
+  return isNowDefault(column.defaultValue) && ['date', 'time', 'dateTime', 'timestamp'].includes(column.type);
+}
+
 function toDefault(db: Knex, column: ColumnDefinition): Knex.Value | undefined {
   const value = column.defaultValue;
   if (value === undefined || value === null) return undefined;
-  const isNow =
-    (typeof value === 'string' && NOW_DEFAULTS.test(value)) ||
-    (typeof value === 'object' && (value as { fn?: unknown }).fn === 'now');
-  if (isNow && ['date', 'time', 'dateTime', 'timestamp'].includes(column.type)) return db.fn.now();
+  if (defaultsToNow(column)) return db.fn.now();
+  // knex writes every value but 'false' as true ('0' too): checked by default-values.ts first.
+  if (column.type === 'boolean') return booleanDefault(value);
   if (column.type === 'json' || typeof value === 'object') return JSON.stringify(value);
   return value as Knex.Value;
 }

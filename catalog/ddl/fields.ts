@@ -19,8 +19,9 @@ import {
   type FieldType,
   type SchemaOverview,
 } from '../overview/types.js';
-import { defineColumn, stringLengthOf, type ColumnDefinition } from './columns.js';
+import { defaultsToNow, defineColumn, stringLengthOf, type ColumnDefinition } from './columns.js';
 import type { SchemaContext } from './context.js';
+import { assertDefaultFits } from './default-values.js';
 import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
 import { addKeys, changeKey, dropUniqueKeys } from './column-keys.js';
 import { forgetField } from './field-references.js';
@@ -91,7 +92,9 @@ function mustBeFilled(column: ColumnDefinition): boolean {
 
 /**
  * Adds one column with its unique key or index. SQLite can't add a NOT NULL column without a
- * default, so there it is added nullable and then tightened (the table is empty: checked before).
+ * default, so there it is added nullable and then tightened (the table is empty: checked before);
+ * nor one defaulting to the current time (not a constant) to a table with rows: there it is
+ * added without, its rows get the time as the others' do, then it takes its default.
  */
 export async function addColumn(
   change: SchemaChange,
@@ -102,8 +105,11 @@ export async function addColumn(
   spec: ColumnSpec,
 ): Promise<void> {
   const column = newColumnDefinition(field, type, spec);
+  const isNow = defaultsToNow(column);
   const addFirst =
-    mustBeFilled(column) && !databaseDialect(dialect).addsRequiredColumns ? { ...column, isNullable: true } : column;
+    (mustBeFilled(column) || isNow) && !databaseDialect(dialect).addsRequiredColumns
+      ? { ...column, isNullable: true, ...(isNow ? { defaultValue: undefined } : {}) }
+      : column;
   await change.ddl(
     (x) =>
       x.schema.alterTable(table, (t) => {
@@ -115,6 +121,7 @@ export async function addColumn(
       }),
   );
   if (addFirst !== column) {
+    if (isNow) await change.data((trx) => trx(table).update({ [field]: trx.fn.now() }));
     await change.ddl((x) =>
       x.schema.alterTable(table, (t) => {
         defineColumn(t, x, dialect, column).alter();
@@ -216,6 +223,7 @@ export async function updateField(
     precision: 'numericPrecision' in schema ? (schema.numericPrecision ?? null) : before.precision,
     scale: 'numericScale' in schema ? (schema.numericScale ?? null) : before.scale,
   };
+  if (isColumnChange && 'defaultValue' in schema) assertDefaultFits(collection, field, type, after.defaultValue, after);
   const changed: ChangedField = { collection, field, type };
   if ((uniqueChange && isUnique) || (indexChange && wantsIndex)) assertIndexable(changed);
   if (isColumnChange && before.isNullable && !after.isNullable) {

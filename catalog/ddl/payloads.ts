@@ -1,6 +1,7 @@
 import { InvalidPayloadError } from '../../src/errors.js';
 import { FIELD_TYPES, type FieldType } from '../overview/types.js';
 import { toServiceCollectionName } from '../system/definitions.js';
+import { assertDefaultFits } from './default-values.js';
 import { assertCollectionName, assertFieldName } from './names.js';
 
 /**
@@ -97,12 +98,12 @@ export function parseFieldPayload(body: unknown, collection: string): FieldSpec 
   if (schema !== undefined && schema !== null && !isObject(schema)) {
     throw new InvalidPayloadError(`"schema" of field "${field}" must be an object or null`);
   }
-  return {
-    field,
-    type,
-    meta: optionalMeta(object),
-    schema: type === 'alias' ? null : parseColumnSpec(isObject(schema) ? schema : {}, field),
-  };
+  const columnSpec = type === 'alias' ? null : parseColumnSpec(isObject(schema) ? schema : {}, field);
+  assertDefaultFits(collection, field, type, columnSpec?.defaultValue, {
+    precision: columnSpec?.numericPrecision,
+    scale: columnSpec?.numericScale,
+  });
+  return { field, type, meta: optionalMeta(object), schema: columnSpec };
 }
 
 export function parseFieldPatch(body: unknown, field: string): FieldPatch {

@@ -24,7 +24,8 @@ export interface ChangedField {
  * the change was about (the database errors of DDL often don't): a unique key over
  * duplicates → RECORD_NOT_UNIQUE, NOT NULL over nulls → NOT_NULL_VIOLATION, values too long
  * or out of range for the new column → VALUE_TOO_LONG / VALUE_OUT_OF_RANGE, other values
- * the new type can't take, and keys another table's foreign key needs → INVALID_PAYLOAD.
+ * the new type can't take, a default it can't take (checked before: default-values.ts) and
+ * keys another table's foreign key needs → INVALID_PAYLOAD.
  * Anything else is returned unchanged (500).
  */
 export function translateSchemaError(error: unknown, dialect: DbClient, changed: ChangedField): unknown {
@@ -37,6 +38,7 @@ export function translateSchemaError(error: unknown, dialect: DbClient, changed:
   if (translated instanceof ValueOutOfRangeError) return new ValueOutOfRangeError(ref);
   if (typeof error !== 'object' || error === null) return translated;
   const database = databaseDialect(dialect);
+  if (database.isInvalidDefaultError(error)) return invalidDefault(changed);
   if (database.isConversionError(error)) return conversionError(changed);
   if (database.isDependencyError(error)) return dependencyError(changed);
   // A prefix would make the key unique on the prefix only: refused instead.
@@ -62,6 +64,13 @@ function notIndexable({ collection, field, type }: ChangedField): InvalidPayload
 function conversionError({ collection, field, type }: ChangedField): InvalidPayloadError {
   return new InvalidPayloadError(
     `Field "${field}" of collection "${collection}" can't be altered to "${type}": a stored value can't be converted`,
+  );
+}
+
+/** INVALID_PAYLOAD: the database refuses the default for the column's type. */
+function invalidDefault({ collection, field, type }: ChangedField): InvalidPayloadError {
+  return new InvalidPayloadError(
+    `The default value of field "${field}" of collection "${collection}" is not a value of type "${type}"`,
   );
 }
 

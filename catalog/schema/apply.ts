@@ -4,6 +4,7 @@ import { dialectOf } from '../../src/db/index.js';
 import { InvalidPayloadError, ServiceError } from '../../src/errors.js';
 import { createCollections, deleteCollection, updateCollection } from '../ddl/collections.js';
 import type { SchemaContext } from '../ddl/context.js';
+import { assertDefaultFits } from '../ddl/default-values.js';
 import { createField, deleteField, updateField } from '../ddl/fields.js';
 import { findChangedValue, type NumberColumn } from '../ddl/number-changes.js';
 import { FIELD_TYPES } from '../overview/types.js';
@@ -174,7 +175,16 @@ function fieldPatch(before: SnapshotField, after: SnapshotField): FieldPatch {
     );
     if (changed.length > 0) body['schema'] = Object.fromEntries(changed);
   }
-  return parseFieldPatch(body, after.field);
+  const patch = parseFieldPatch(body, after.field);
+  // Before any step runs (SQLite and MariaDB keep the steps before a failing one).
+  if (patch.schema !== undefined && 'defaultValue' in patch.schema) {
+    const [precision, scale] = [after.schema?.['numeric_precision'], after.schema?.['numeric_scale']];
+    assertDefaultFits(after.collection, after.field, after.type, patch.schema.defaultValue, {
+      precision: typeof precision === 'number' ? precision : null,
+      scale: typeof scale === 'number' ? scale : null,
+    });
+  }
+  return patch;
 }
 
 function numberColumnOf(field: SnapshotField): NumberColumn {

@@ -36,6 +36,8 @@ const ER_NO_REFERENCED_ROW_2 = 1452;
 const ER_BLOB_KEY_WITHOUT_LENGTH = 1170;
 /** A key another table's foreign key needs. */
 const ER_DROP_INDEX_FK = 1553;
+/** A column default the column's type can't take. */
+const ER_INVALID_DEFAULT = 1067;
 
 /** Errnos of a stored value the new column type can't hold. */
 const CONVERSION_ERRNOS: ReadonlySet<unknown> = new Set([
@@ -89,6 +91,7 @@ export const mysqlDatabase: DatabaseDialect = {
   roundsDecimals: true,
   numberSql: (to) => `cast(?? as ${mysqlNumberType(to)})`,
   isConversionError: ({ errno }) => CONVERSION_ERRNOS.has(errno),
+  isInvalidDefaultError: ({ errno }) => errno === ER_INVALID_DEFAULT,
   isDependencyError: ({ errno }) => errno === ER_DROP_INDEX_FK,
   isUnindexableKeyError: ({ errno }) => errno === ER_BLOB_KEY_WITHOUT_LENGTH,
   isEmbedded: false,

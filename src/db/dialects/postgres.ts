@@ -68,6 +68,7 @@ export const postgresDatabase: DatabaseDialect = {
   numberSql: (to) => `cast(?? as ${postgresNumberType(to)})`,
   // SQLSTATE class 22, data exception: invalid text representation, datetime format, ...
   isConversionError: ({ code }) => typeof code === 'string' && code.startsWith('22'),
+  isInvalidDefaultError: () => false,
   isDependencyError: ({ code }) => code === DEPENDENT_OBJECTS_STILL_EXIST,
   isUnindexableKeyError: () => false,
   isEmbedded: false,

@@ -53,6 +53,7 @@ export const sqliteDatabase: DatabaseDialect = {
   numberSql: sqliteNumberSql,
   // A changed column type converts nothing (catalog/ddl/schema-errors.ts assertSqliteConverted).
   isConversionError: () => false,
+  isInvalidDefaultError: () => false,
   isDependencyError: () => false,
   isUnindexableKeyError: () => false,
   isEmbedded: true,

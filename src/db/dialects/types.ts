@@ -142,6 +142,8 @@ export interface DatabaseDialect {
   readonly roundsDecimals: boolean;
   /** A stored value the new column type cannot take (an ALTER's failure). */
   isConversionError(error: DriverError): boolean;
+  /** A column default the column's type can't take (MariaDB's ER_INVALID_DEFAULT; the others say conversion). */
+  isInvalidDefaultError(error: DriverError): boolean;
   /** A key another table's foreign key needs (an ALTER or DROP's failure). */
   isDependencyError(error: DriverError): boolean;
   /** A unique key or index over a TEXT/BLOB column without a prefix length (MySQL). */

@@ -38,6 +38,14 @@ describe('translateSchemaError', () => {
     ]);
   });
 
+  it("MariaDB's refusal of a default (ER_INVALID_DEFAULT) is INVALID_PAYLOAD naming the field, never a 500", () => {
+    const error = { errno: 1067, code: 'ER_INVALID_DEFAULT', sqlMessage: "Invalid default value for 'body'" };
+    expect(translated(error, 'mysql')).to.deep.equal([
+      'INVALID_PAYLOAD',
+      { reason: 'The default value of field "body" of collection "lamps" is not a value of type "text"' },
+    ]);
+  });
+
   it('leaves service errors and unknown database errors as they are', () => {
     const own = new ContainsNullValuesError({ collection: 'lamps', field: 'body' });
     expect(translateSchemaError(own, 'pg', changed)).to.equal(own);
