@@ -5,7 +5,7 @@ import { RELATION_ROW, encodeRow, parseCsv } from '../overview/meta-rows.js';
 import type { SchemaContext } from './context.js';
 import { newFieldRow, withoutUndefined } from './field-rows.js';
 import { foreignKeyOf, forgetRelation } from './field-references.js';
-import { addForeignKey, dropForeignKey } from './foreign-keys.js';
+import { addForeignKey, assertReferencesExist, dropForeignKey } from './foreign-keys.js';
 import type { ReferentialAction, RelationPatch, RelationSpec } from './payloads.js';
 import { runSchemaChange, type SchemaChange } from './schema-change.js';
 
@@ -36,19 +36,22 @@ export async function createRelation(ctx: SchemaContext, spec: RelationSpec): Pr
     spec.relatedCollection === null ? null : requireExisting(overview, spec.relatedCollection, 'Related collection');
   assertRelationMeta(overview, many, related, meta);
   const oneField = stringOrNull(meta['one_field']);
-
-  await runSchemaChange(
-    ctx.db,
-    async (change) => {
-      if (related !== null) {
-        await addForeignKey(change, {
+  const columns =
+    related === null
+      ? null
+      : {
           collection: many.collection,
           field: spec.field,
           relatedCollection: related.collection,
           foreignColumn: related.primary,
-          onDelete: spec.onDelete ?? DEFAULT_ON_DELETE,
-          constraintName: null,
-        });
+        };
+  if (columns !== null) await assertReferencesExist(ctx.db, columns);
+
+  await runSchemaChange(
+    ctx.db,
+    async (change) => {
+      if (columns !== null) {
+        await addForeignKey(change, { ...columns, onDelete: spec.onDelete ?? DEFAULT_ON_DELETE, constraintName: null });
       }
       await change.data(async (trx) => {
         await trx('svc_relations').insert(newRelationRow(spec, meta));
@@ -80,6 +83,15 @@ export async function updateRelation(
   const meta = patch.meta ?? {};
   assertRelationMeta(overview, many, related, meta);
   const oneField = stringOrNull(meta['one_field']);
+  if (patch.onDelete !== undefined && related !== null) {
+    // The key is dropped and added again: rows written while there was none may break it.
+    await assertReferencesExist(ctx.db, {
+      collection,
+      field,
+      relatedCollection: related.collection,
+      foreignColumn: relation.schema?.foreignKeyColumn ?? related.primary,
+    });
+  }
 
   await runSchemaChange(
     ctx.db,
@@ -105,6 +117,26 @@ export async function updateRelation(
     ctx.reporter,
   );
   await ctx.schema.invalidate();
+}
+
+/**
+ * Refuses `spec`'s foreign key when the stored rows would break it, as createRelation does
+ * first: schema apply asks before it drops the relation `spec` replaces (another related
+ * collection), so that on SQLite and MariaDB, which keep the steps before a failing one, the
+ * failure comes before anything changed. What createRelation refuses otherwise is left to it.
+ */
+export async function assertRelationHolds(ctx: SchemaContext, spec: RelationSpec): Promise<void> {
+  if (spec.relatedCollection === null) return;
+  const overview = await ctx.schema.getOverview();
+  const related = overview.collections[spec.relatedCollection];
+  const field = overview.collections[spec.collection]?.fields[spec.field];
+  if (related === undefined || field === undefined || field.isAlias) return;
+  await assertReferencesExist(ctx.db, {
+    collection: spec.collection,
+    field: spec.field,
+    relatedCollection: related.collection,
+    foreignColumn: related.primary,
+  });
 }
 
 /** DELETE /relations/:collection/:field: drops the FK constraint, the row and the o2m alias. */

@@ -67,11 +67,7 @@ async function runOnSqlite<T>(db: Knex, body: (change: SchemaChange) => Promise<
         const result = await body(inTransaction(trx));
         const broken = await trx.raw<{ table: string; parent: string }[]>('PRAGMA foreign_key_check');
         const [first] = broken;
-        if (first !== undefined) {
-          throw new InvalidPayloadError(
-            `The change leaves rows of "${first.table}" referring to missing rows of "${first.parent}"`,
-          );
-        }
+        if (first !== undefined) throw danglingRowsError(first.table, first.parent);
         return result;
       },
       { connection },
@@ -80,6 +76,11 @@ async function runOnSqlite<T>(db: Knex, body: (change: SchemaChange) => Promise<
     await db.raw('PRAGMA foreign_keys = ON').connection(connection);
     await client.releaseConnection(connection);
   }
+}
+
+/** INVALID_PAYLOAD: rows of `table` would refer to rows `parent` lacks (a foreign key the data breaks). */
+export function danglingRowsError(table: string, parent: string): InvalidPayloadError {
+  return new InvalidPayloadError(`The change leaves rows of "${table}" referring to missing rows of "${parent}"`);
 }
 
 async function runWithUndo<T>(

@@ -21,7 +21,7 @@ import {
   type RelationPatch,
   type RelationSpec,
 } from '../ddl/payloads.js';
-import { createRelation, deleteRelation, updateRelation } from '../ddl/relations.js';
+import { assertRelationHolds, createRelation, deleteRelation, updateRelation } from '../ddl/relations.js';
 import { applyEntries, type DiffEntry, type SchemaDiff } from './diff.js';
 import type { Snapshot, SnapshotCollection, SnapshotField, SnapshotRelation } from './snapshot.js';
 
@@ -50,7 +50,13 @@ export type SchemaStep =
       readonly field: string;
       readonly patch: RelationPatch;
     }
-  | { readonly kind: 'deleteRelation'; readonly collection: string; readonly field: string };
+  | {
+      readonly kind: 'deleteRelation';
+      readonly collection: string;
+      readonly field: string;
+      /** The relation created later in its place (another related collection): checked before this drop. */
+      readonly replacedBy?: RelationSpec;
+    };
 
 /**
  * The diff against `current` as ordered steps, every target object checked by the route
@@ -130,9 +136,11 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
     } else if (before === undefined) {
       relationSteps.push({ kind: 'createRelation', spec: parseRelationPayload(target) });
     } else if (before.related_collection !== target.related_collection) {
-      // Another related collection is another foreign key: the old one goes first.
-      steps.push({ kind: 'deleteRelation', collection: r.collection, field: r.field });
-      relationSteps.push({ kind: 'createRelation', spec: parseRelationPayload(target) });
+      // Another related collection is another foreign key: the old one goes first, once the
+      // rows are known to hold the new one (SQLite and MariaDB keep a step done before a failure).
+      const spec = parseRelationPayload(target);
+      steps.push({ kind: 'deleteRelation', collection: r.collection, field: r.field, replacedBy: spec });
+      relationSteps.push({ kind: 'createRelation', spec });
     } else {
       relationSteps.push({
         kind: 'updateRelation',
@@ -334,6 +342,7 @@ async function runStep(ctx: SchemaContext, step: SchemaStep, options: ApplyOptio
     case 'updateRelation':
       return updateRelation(ctx, step.collection, step.field, step.patch);
     case 'deleteRelation':
+      if (step.replacedBy !== undefined) await assertRelationHolds(ctx, step.replacedBy);
       return deleteRelation(ctx, step.collection, step.field);
   }
 }
