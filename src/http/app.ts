@@ -16,12 +16,12 @@ import type { Metrics } from './metrics.js';
 import type { RequestTraffic } from './traffic.js';
 import { resolveAccountability } from './request-pipeline.js';
 import { proxyTrust } from './client-ip.js';
-import { RouteNotFoundError } from '../errors.js';
 import { jsonBody } from './body.js';
 import { rateLimiters } from './rate-limit.js';
 import { cacheGraphql, cacheReads } from './response-cache.js';
 import { refuseUndecodablePaths } from './url-path.js';
 import { createErrorHandler } from './error-handler.js';
+import { routeMethodAnswers } from './route-methods.js';
 import { authRoutes } from './routes/auth.js';
 import { ssoRoutes } from './routes/auth-sso.js';
 import { usersTfaRoutes } from './routes/users-tfa.js';
@@ -78,8 +78,9 @@ export interface AppDeps {
 
 /**
  * The Express app, behind request-door.ts: ping before anything else, the rate limiters, body parsing,
- * accountability, the routers (reads and GraphQL behind the data cache), ROUTE_NOT_FOUND for
- * the rest, and the one error handler.
+ * accountability, the routers (reads and GraphQL behind the data cache), OPTIONS and
+ * METHOD_NOT_ALLOWED from the routes' methods, ROUTE_NOT_FOUND for the rest, and the one
+ * error handler.
  */
 export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
@@ -98,6 +99,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(refuseUndecodablePaths);
   const limiters = rateLimiters(config, deps.rateLimitCounters);
   if (limiters.length > 0) app.use(limiters);
+  // OPTIONS: `Allow` from the route table, before authentication (route-methods.ts).
+  const methods = routeMethodAnswers(app);
+  app.use(methods.options);
   app.use(cookieParser());
   // Auth routes are public and answered before the token is resolved (routes/auth.ts).
   app.use('/auth', ssoRoutes(deps));
@@ -155,9 +159,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/server/specs/oas', openApiRoutes(deps));
   app.use('/admin', consoleRoutes());
 
-  app.use((req, _res, next) => {
-    next(new RouteNotFoundError(req.path));
-  });
+  // No route answered: METHOD_NOT_ALLOWED where routes have other methods, else ROUTE_NOT_FOUND.
+  app.use(methods.notFound);
   app.use(createErrorHandler({ logger, dialect: config.db.client }));
   return app;
 }

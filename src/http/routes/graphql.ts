@@ -58,6 +58,9 @@ export interface GraphqlRouteDeps {
   readonly invalidation: DataInvalidation;
 }
 
+/** The methods /graphql and /graphql/system take (graphql-http's). */
+const GRAPHQL_METHODS: readonly string[] = ['GET', 'POST'];
+
 /** graphql-http's view of a request; its context carries the response auth cookies go on. */
 type HttpRequest = GraphqlHttpRequest<Request, { readonly res: Response }>;
 
@@ -144,7 +147,13 @@ export function graphqlRoutes(
   const serve = (scope: Scope) => {
     const handle = handlerFor(scope);
     return async (req: Request, res: Response) => {
-      if (req.method !== 'GET' && req.method !== 'POST') throw new MethodNotAllowedError(req.method, ['GET', 'POST']);
+      // OPTIONS: the methods, as route-methods.ts answers it for the other routes.
+      if (req.method === 'OPTIONS') {
+        res.setHeader('Allow', GRAPHQL_METHODS.join(', '));
+        res.status(204).end();
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'POST') throw new MethodNotAllowedError(req.method, GRAPHQL_METHODS);
       const [body, init] = await handle(toHttpRequest(req, res));
       // graphql-http refuses some requests with a bare status (a body type it does not read): the error body instead.
       if (init.status >= 400 && (body === null || body === '')) throw bareRefusal(req, init.status, init.statusText);
@@ -153,6 +162,7 @@ export function graphqlRoutes(
       res.end(body ?? undefined);
     };
   };
+  // Every method: serve() answers OPTIONS and refuses the methods graphql-http does not take.
   router.all('/', ...cache, serve('items'));
   router.all('/system', ...cache, serve('system'));
   return router;
@@ -285,7 +295,7 @@ function bareRefusal(req: Request, status: number, statusText: string | undefine
       req.headers['content-type']?.split(';')[0]?.trim() || 'none',
       'Content-Type header',
     );
-  if (status === 405) return new MethodNotAllowedError(req.method, ['GET', 'POST']);
+  if (status === 405) return new MethodNotAllowedError(req.method, GRAPHQL_METHODS);
   return new InvalidPayloadError(statusText ?? 'Invalid GraphQL request');
 }
 

@@ -180,9 +180,13 @@ describeEachDatabase('item write routes', (ctx) => {
       expect(await verifyPassword(String(row['password']), 'secret words')).to.equal(true);
     });
 
-    it('read-only system routes have no write routes', async () => {
-      errorsOf(await api('POST', '/activity', { action: 'x' }), 404);
-      errorsOf(await api('PATCH', '/revisions/1', {}), 404);
+    it('read-only system routes have no write routes: 405 METHOD_NOT_ALLOWED offering reads only', async () => {
+      expect(errorsOf(await api('POST', '/activity', { action: 'x' }), 405)).to.deep.equal([
+        ['METHOD_NOT_ALLOWED', { current: 'POST', allowed: ['GET', 'HEAD', 'SEARCH'] }],
+      ]);
+      expect(errorsOf(await api('PATCH', '/revisions/1', {}), 405)).to.deep.equal([
+        ['METHOD_NOT_ALLOWED', { current: 'PATCH', allowed: ['GET', 'HEAD'] }],
+      ]);
     });
   });
 });

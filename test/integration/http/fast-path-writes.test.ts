@@ -161,7 +161,7 @@ describeEachDatabase(
       ['POST on a singleton', { method: 'POST', path: '/items/site_settings', body: '{}' }, 404],
       ['PATCH without data', { method: 'PATCH', path: '/items/articles', body: '{"keys":[1]}' }, 400],
       ['DELETE without keys', { method: 'DELETE', path: '/items/articles', body: '{}' }, 400],
-      ['a method the items routes lack', { method: 'POST', path: '/items/articles/1', body: '{}' }, 404],
+      ['a method the items routes lack', { method: 'POST', path: '/items/articles/1', body: '{}' }, 405],
       ['a malformed query string', { method: 'PATCH', path: '/items/articles/1?filter={', body: '{"title":"x"}' }, 400],
       ['no token', { method: 'PATCH', path: '/items/articles/1', body: '{"title":"x"}', headers: json }, 403],
       [
