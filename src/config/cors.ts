@@ -1,8 +1,12 @@
-import type { EnvReader } from './env-reader.js';
+import { ConfigError, type EnvReader } from './env-reader.js';
 
 export interface CorsConfig {
   readonly enabled: boolean;
-  readonly origin: boolean | readonly string[];
+  /**
+   * Which origins may read answers: true reflects the request's origin, false answers none;
+   * a list names them (`*`, alone, is any origin), a regular expression matches them.
+   */
+  readonly origin: boolean | readonly string[] | RegExp;
   readonly methods: readonly string[];
   readonly allowedHeaders: readonly string[];
   readonly exposedHeaders: readonly string[];
@@ -10,7 +14,7 @@ export interface CorsConfig {
   readonly maxAgeSeconds: number;
 }
 
-/** CORS_*: CORS_ORIGIN is true (reflect the request's origin), false, or a list of origins. */
+/** CORS_*, as Directus 10 reads them (src/http/cors.ts answers with them, through the `cors` package). */
 export function readCorsConfig(env: EnvReader): CorsConfig {
   return {
     enabled: env.bool('CORS_ENABLED', false),
@@ -23,9 +27,20 @@ export function readCorsConfig(env: EnvReader): CorsConfig {
   };
 }
 
-function readCorsOrigin(env: EnvReader): boolean | string[] {
+/** The type prefix of a regular expression (Directus 10's `regex:`). */
+const REGEX_PREFIX = 'regex:';
+
+/** CORS_ORIGIN: `true`, `false`, `regex:<pattern>`, or a comma list of origins. */
+function readCorsOrigin(env: EnvReader): boolean | string[] | RegExp {
   const value = env.string('CORS_ORIGIN');
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
+  if (value.startsWith(REGEX_PREFIX)) {
+    try {
+      return new RegExp(value.slice(REGEX_PREFIX.length));
+    } catch (error) {
+      throw new ConfigError('CORS_ORIGIN', `is not a valid regular expression (${(error as Error).message})`);
+    }
+  }
   return env.list('CORS_ORIGIN');
 }

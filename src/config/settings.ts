@@ -327,12 +327,20 @@ export const SETTINGS: readonly SettingsSection[] = [
   {
     title: 'CORS',
     settings: [
-      s('CORS_ENABLED', 'false', 'answer cross-origin requests'),
-      s('CORS_ORIGIN', 'false', '`true` mirrors the request origin; or a comma list of allowed origins'),
-      s('CORS_METHODS', 'GET,POST,PATCH,DELETE', 'allowed methods'),
+      s(
+        'CORS_ENABLED',
+        'false',
+        'answer cross-origin requests: CORS headers on every answer, errors included, and preflight OPTIONS answered 204',
+      ),
+      s(
+        'CORS_ORIGIN',
+        'false',
+        '`true` mirrors the request origin (any origin); a comma list of allowed origins (a listed request origin is mirrored, others get no `Access-Control-Allow-Origin`; `*` alone: any origin, without cookies); or `regex:<pattern>` matched against the request origin',
+      ),
+      s('CORS_METHODS', 'GET,POST,PATCH,DELETE', 'allowed methods (`Access-Control-Allow-Methods` of a preflight)'),
       s('CORS_ALLOWED_HEADERS', 'Content-Type,Authorization', 'allowed request headers'),
       s('CORS_EXPOSED_HEADERS', 'Content-Range', 'response headers scripts may read'),
-      s('CORS_CREDENTIALS', 'true', 'allow cookies'),
+      s('CORS_CREDENTIALS', 'true', 'allow cookies (`Access-Control-Allow-Credentials: true`)'),
       s('CORS_MAX_AGE', '18000', 'seconds browsers may keep a preflight answer'),
     ],
   },

@@ -1,6 +1,7 @@
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { AppDeps } from './app.js';
+import { corsStep } from './cors.js';
 import { ENVELOPE_HEADERS } from './envelope-headers.js';
 import { fastAnswers } from './fast-path.js';
 import { markArrival, requestLogging } from './request-logging.js';
@@ -16,7 +17,9 @@ export interface DoorOptions {
  * - its arrival time, and its log line when the answer ends (request-logging.ts);
  * - its count and latency in the metrics (metrics.ts, when METRICS_ENABLED);
  * - its place among the requests in flight, which long writes give way to (traffic.ts);
- * - the envelope headers (`Cache-Control`, `Vary`), which a route may replace.
+ * - the envelope headers (`Cache-Control`, `Vary`), which a route may replace;
+ * - with CORS_ENABLED, the CORS headers (cors.ts), on answers and errors alike, and the answer
+ *   to a preflight.
  * Then the route: the fast answers (fast-path.ts: plain item reads and writes, through the
  * routes' own handlers) or the Express app (app.ts). Both take the caller and the query from
  * the same steps, done once per request (request-pipeline.ts: authenticate, parse). A rule
@@ -28,6 +31,10 @@ export function requestDoor(app: Express, deps: AppDeps, options: DoorOptions = 
   const { metrics } = deps;
   const fast = options.fastAnswers === false ? undefined : fastAnswers(app, deps, logRequest !== undefined);
   const envelope = Object.entries(ENVELOPE_HEADERS);
+  const cors = corsStep(deps.config.cors);
+  const route = (req: IncomingMessage, res: ServerResponse) => {
+    if (fast === undefined || !fast(req, res)) app(req, res);
+  };
   return (req, res) => {
     if (logRequest !== undefined) {
       markArrival(res);
@@ -36,6 +43,10 @@ export function requestDoor(app: Express, deps: AppDeps, options: DoorOptions = 
     metrics?.observe(req, res);
     deps.traffic?.enter(res);
     for (const [name, value] of envelope) res.setHeader(name, value);
-    if (fast === undefined || !fast(req, res)) app(req, res);
+    if (cors === undefined) route(req, res);
+    else
+      cors(req, res, () => {
+        route(req, res);
+      });
   };
 }

@@ -87,6 +87,15 @@ describe('loadConfig', () => {
     expect(config.storage.locations).to.deep.equal(['local', 's3']);
   });
 
+  it('reads CORS_ORIGIN as true, false, a list or a regex: (Directus 10)', () => {
+    const origin = (value: string) => loadConfig({ CORS_ORIGIN: value }, NO_FILE).cors.origin;
+    expect(loadConfig({}, NO_FILE).cors.origin).to.equal(false);
+    expect(origin('true')).to.equal(true);
+    expect(origin('false')).to.equal(false);
+    expect(origin('https://a.example')).to.deep.equal(['https://a.example']);
+    expect(origin('regex:^https://[a-z]+\\.example$')).to.deep.equal(/^https:\/\/[a-z]+\.example$/);
+  });
+
   it('drops a leading string:, number: or array: from a setting of any kind', () => {
     const config = loadConfig(
       {
@@ -224,6 +233,7 @@ describe('loadConfig', () => {
     [{ ACCESS_TOKEN_TTL: 'soon' }, 'ACCESS_TOKEN_TTL', /duration/],
     [{ MAX_PAYLOAD_SIZE: 'huge' }, 'MAX_PAYLOAD_SIZE', /size/],
     [{ CORS_ENABLED: 'yes' }, 'CORS_ENABLED', /true or false/],
+    [{ CORS_ORIGIN: 'regex:(' }, 'CORS_ORIGIN', /not a valid regular expression/],
     [{ MAX_RELATIONAL_DEPTH: '1' }, 'MAX_RELATIONAL_DEPTH', /at least 2/],
     [{ REDIS: 'localhost:6379' }, 'REDIS', /redis:\/\/ URL/],
     [{ RATE_LIMITER_REGISTRATION_POINTS: '0' }, 'RATE_LIMITER_REGISTRATION_POINTS', /at least 1/],
