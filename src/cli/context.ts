@@ -4,6 +4,7 @@ import { openSchemaCache } from '../cache/open-schema-cache.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { ConfigError } from '../config/env-reader.js';
+import { databaseDialect } from '../db/dialects/index.js';
 import { checkServerVersion, describeConnectionFailure, UnsupportedDatabaseServer } from '../db/connection-failure.js';
 import { createDatabase } from '../db/index.js';
 import { createLogger, type Logger } from '../logger/index.js';
@@ -58,7 +59,8 @@ export async function withDatabase<T>(
   options: { creates?: boolean } = {},
 ): Promise<T> {
   const { client, filename } = config.db;
-  if (client === 'sqlite3' && filename !== ':memory:' && options.creates !== true && !existsSync(filename)) {
+  const embedded = databaseDialect(client).isEmbedded;
+  if (embedded && filename !== ':memory:' && options.creates !== true && !existsSync(filename)) {
     throw new CliError(
       `The database file "${filename}" does not exist: run \`bootstrap\` to create it, or set DB_FILENAME to an existing database`,
       EXIT.failed,
