@@ -11,6 +11,7 @@ import { newFieldRow, withoutUndefined } from './field-rows.js';
 import { addKeys } from './column-keys.js';
 import { forgetRelation } from './field-references.js';
 import { newColumnDefinition } from './fields.js';
+import { alreadyExists, sameNameIgnoringCase } from './names.js';
 import type { CollectionSpec, FieldSpec } from './payloads.js';
 import { runSchemaChange } from './schema-change.js';
 
@@ -36,13 +37,15 @@ export async function createCollections(ctx: SchemaContext, specs: readonly Coll
   const overview = await ctx.schema.getOverview();
   const planned = new Set<string>();
   const prepared: CollectionSpec[] = [];
+  const taken = [
+    ...Object.keys(overview.collections),
+    ...(overview.folders ?? []).map((f) => f['collection']).filter((c) => typeof c === 'string'),
+  ];
   for (const spec of specs) {
-    const exists =
-      planned.has(spec.collection) ||
-      overview.collections[spec.collection] !== undefined ||
-      (overview.folders ?? []).some((f) => f['collection'] === spec.collection) ||
-      (await ctx.db.schema.hasTable(spec.collection));
-    if (exists) throw new InvalidPayloadError(`Collection "${spec.collection}" already exists`);
+    const existing =
+      sameNameIgnoringCase(spec.collection, [...planned, ...taken]) ??
+      ((await ctx.db.schema.hasTable(spec.collection)) ? spec.collection : undefined);
+    if (existing !== undefined) throw new InvalidPayloadError(alreadyExists('Collection', spec.collection, existing));
     planned.add(spec.collection);
     prepared.push(spec.isFolder ? spec : withPrimaryKey(spec));
   }

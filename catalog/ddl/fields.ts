@@ -25,6 +25,7 @@ import { assertDefaultFits } from './default-values.js';
 import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
 import { addKeys, changeKey, dropUniqueKeys } from './column-keys.js';
 import { forgetField } from './field-references.js';
+import { alreadyExists, sameNameIgnoringCase } from './names.js';
 import type { ColumnSpec, FieldPatch, FieldSpec } from './payloads.js';
 import {
   assertNumbersConvert,
@@ -50,8 +51,9 @@ const ALTERABLE: ReadonlySet<FieldType> = new Set(
 /** POST /fields/:collection: adds the column (none for an alias) and its svc_fields row. */
 export async function createField(ctx: SchemaContext, collection: string, spec: FieldSpec): Promise<void> {
   const target = requireCollection(await ctx.schema.getOverview(), collection);
-  if (target.fields[spec.field] !== undefined) {
-    throw new InvalidPayloadError(`Field "${spec.field}" already exists in collection "${collection}"`);
+  const existing = sameNameIgnoringCase(spec.field, Object.keys(target.fields));
+  if (existing !== undefined) {
+    throw new InvalidPayloadError(alreadyExists('Field', spec.field, existing, ` in collection "${collection}"`));
   }
   if (spec.schema?.isPrimaryKey === true) {
     throw new InvalidPayloadError(

@@ -34,6 +34,23 @@ function assertIdentifier(what: string, key: string, name: unknown): asserts nam
 }
 
 /**
+ * The name among `taken` that `name` equals ignoring case, or undefined. Collection and field
+ * names are unique ignoring case on every database: SQLite compares table and column names so,
+ * MariaDB's svc_collections / svc_fields rows too (a second `THINGS` was a 500 there), and
+ * PostgreSQL would make a second table or column that only the case tells apart.
+ */
+export function sameNameIgnoringCase(name: string, taken: Iterable<string>): string | undefined {
+  const lower = name.toLowerCase();
+  for (const other of taken) if (other.toLowerCase() === lower) return other;
+  return undefined;
+}
+
+/** `<what> "<name>" already exists`, and `as "<other>"` when the other differs in case. */
+export function alreadyExists(what: string, name: string, existing: string, where = ''): string {
+  return `${what} "${name}" already exists${where}${existing === name ? '' : ` as "${existing}"`}`;
+}
+
+/**
  * A constraint or index name for `table.column` that fits every dialect (MySQL refuses names
  * over 64 characters; PostgreSQL truncates at 63): knex's own pattern, shortened with a hash
  * when too long.

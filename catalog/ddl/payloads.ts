@@ -2,7 +2,7 @@ import { InvalidPayloadError } from '../../src/errors.js';
 import { FIELD_TYPES, type FieldType } from '../overview/types.js';
 import { toServiceCollectionName } from '../system/definitions.js';
 import { assertDefaultFits } from './default-values.js';
-import { assertCollectionName, assertFieldName } from './names.js';
+import { assertCollectionName, assertFieldName, sameNameIgnoringCase } from './names.js';
 
 /**
  * The bodies of the schema routes (reference/routes.md, Schema routes), checked and turned
@@ -79,11 +79,16 @@ export function parseCollectionPayload(body: unknown): CollectionSpec {
   const rawFields = object['fields'] ?? [];
   if (!Array.isArray(rawFields)) throw new InvalidPayloadError('"fields" must be an array');
   const fields = rawFields.map((f: unknown) => parseFieldPayload(f, collection));
-  const seen = new Set<string>();
+  const seen: string[] = [];
   for (const f of fields) {
-    if (seen.has(f.field))
-      throw new InvalidPayloadError(`Field "${f.field}" is given twice for collection "${collection}"`);
-    seen.add(f.field);
+    // Names are unique ignoring case (names.ts sameNameIgnoringCase).
+    const twice = sameNameIgnoringCase(f.field, seen);
+    if (twice !== undefined) {
+      throw new InvalidPayloadError(
+        `Field "${f.field}" is given twice for collection "${collection}"${twice === f.field ? '' : ` (as "${twice}")`}`,
+      );
+    }
+    seen.push(f.field);
   }
   return { collection, meta: optionalMeta(object), isFolder: schema === undefined || schema === null, fields };
 }

@@ -6,6 +6,7 @@ import { createCollections, deleteCollection, updateCollection } from '../ddl/co
 import type { SchemaContext } from '../ddl/context.js';
 import { assertDefaultFits } from '../ddl/default-values.js';
 import { createField, deleteField, updateField } from '../ddl/fields.js';
+import { alreadyExists, sameNameIgnoringCase } from '../ddl/names.js';
 import { findChangedValue, type NumberColumn } from '../ddl/number-changes.js';
 import { FIELD_TYPES } from '../overview/types.js';
 import {
@@ -99,6 +100,7 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
   const isCreated = (collection: string) => created.some((c) => c.collection === collection);
 
   const fieldDrops: SchemaStep[] = [];
+  const added: { collection: string; field: string }[] = [];
   for (const f of diff.fields) {
     const before = current.fields.find((x) => x.collection === f.collection && x.field === f.field);
     const target = targetOf(before, f.diff, `field "${f.collection}.${f.field}"`) as SnapshotField | undefined;
@@ -112,8 +114,19 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
         });
       }
     } else if (before === undefined) {
-      if (!isCreated(f.collection))
-        steps.push({ kind: 'createField', collection: f.collection, spec: parseFieldPayload(target, f.collection) });
+      if (!isCreated(f.collection)) {
+        const spec = parseFieldPayload(target, f.collection);
+        // Before any step runs: the field would clash with one of another case when its step comes.
+        const taken = [...current.fields, ...added].filter((x) => x.collection === f.collection).map((x) => x.field);
+        const existing = sameNameIgnoringCase(spec.field, taken);
+        if (existing !== undefined) {
+          throw new InvalidPayloadError(
+            alreadyExists('Field', spec.field, existing, ` in collection "${f.collection}"`),
+          );
+        }
+        added.push({ collection: f.collection, field: spec.field });
+        steps.push({ kind: 'createField', collection: f.collection, spec });
+      }
     } else {
       steps.push({
         kind: 'updateField',
