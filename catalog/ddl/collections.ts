@@ -79,11 +79,20 @@ export async function createCollections(ctx: SchemaContext, specs: readonly Coll
     },
     ctx.reporter,
   ).catch((error: unknown) => {
-    // Defaults are checked before (default-values.ts); a refusal they missed is still a 400.
-    if (typeof error !== 'object' || error === null || !databaseDialect(dialect).isInvalidDefaultError(error))
-      throw error;
+    // Defaults and sizes are checked before (default-values.ts, column-sizes.ts); a refusal
+    // they missed (a MariaDB row too large) is still a 400.
+    if (typeof error !== 'object' || error === null) throw error;
     const names = prepared.map((c) => `"${c.collection}"`).join(', ');
-    throw new InvalidPayloadError(`A default value in collection ${names} is not a value of its field's type`);
+    const database = databaseDialect(dialect);
+    if (database.isInvalidDefaultError(error)) {
+      throw new InvalidPayloadError(`A default value in collection ${names} is not a value of its field's type`);
+    }
+    if (database.isColumnSizeError(error)) {
+      throw new InvalidPayloadError(
+        `A field of collection ${names} is larger than the database takes (its length, precision or scale, or the table's row size with it)`,
+      );
+    }
+    throw error;
   });
   await ctx.schema.invalidate();
 }

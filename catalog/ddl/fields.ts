@@ -21,6 +21,7 @@ import {
 } from '../overview/types.js';
 import { defaultsToNow, defineColumn, stringLengthOf, type ColumnDefinition } from './columns.js';
 import type { SchemaContext } from './context.js';
+import { assertColumnSize } from './column-sizes.js';
 import { assertDefaultFits } from './default-values.js';
 import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
 import { addKeys, changeKey, dropUniqueKeys } from './column-keys.js';
@@ -225,6 +226,8 @@ export async function updateField(
     precision: 'numericPrecision' in schema ? (schema.numericPrecision ?? null) : before.precision,
     scale: 'numericScale' in schema ? (schema.numericScale ?? null) : before.scale,
   };
+  const isResized = ['maxLength', 'numericPrecision', 'numericScale'].some((k) => k in schema);
+  if (isColumnChange && (type !== current.type || isResized)) assertColumnSize(collection, field, type, after);
   if (isColumnChange && 'defaultValue' in schema) assertDefaultFits(collection, field, type, after.defaultValue, after);
   const changed: ChangedField = { collection, field, type };
   if ((uniqueChange && isUnique) || (indexChange && wantsIndex)) assertIndexable(changed);

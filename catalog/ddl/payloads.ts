@@ -1,6 +1,7 @@
 import { InvalidPayloadError } from '../../src/errors.js';
 import { FIELD_TYPES, type FieldType } from '../overview/types.js';
 import { toServiceCollectionName } from '../system/definitions.js';
+import { assertColumnSize } from './column-sizes.js';
 import { assertDefaultFits } from './default-values.js';
 import { assertCollectionName, assertFieldName, sameNameIgnoringCase } from './names.js';
 
@@ -104,6 +105,13 @@ export function parseFieldPayload(body: unknown, collection: string): FieldSpec 
     throw new InvalidPayloadError(`"schema" of field "${field}" must be an object or null`);
   }
   const columnSpec = type === 'alias' ? null : parseColumnSpec(isObject(schema) ? schema : {}, field);
+  if (columnSpec !== null) {
+    assertColumnSize(collection, field, type, {
+      maxLength: columnSpec.maxLength,
+      precision: columnSpec.numericPrecision,
+      scale: columnSpec.numericScale,
+    });
+  }
   assertDefaultFits(collection, field, type, columnSpec?.defaultValue, {
     precision: columnSpec?.numericPrecision,
     scale: columnSpec?.numericScale,

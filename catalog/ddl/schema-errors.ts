@@ -24,12 +24,17 @@ export interface ChangedField {
  * the change was about (the database errors of DDL often don't): a unique key over
  * duplicates → RECORD_NOT_UNIQUE, NOT NULL over nulls → NOT_NULL_VIOLATION, values too long
  * or out of range for the new column → VALUE_TOO_LONG / VALUE_OUT_OF_RANGE, other values
- * the new type can't take, a default it can't take (checked before: default-values.ts) and
- * keys another table's foreign key needs → INVALID_PAYLOAD.
+ * the new type can't take, a default it can't take (checked before: default-values.ts), a
+ * column or row larger than the database takes (column-sizes.ts) and keys another table's
+ * foreign key needs → INVALID_PAYLOAD.
  * Anything else is returned unchanged (500).
  */
 export function translateSchemaError(error: unknown, dialect: DbClient, changed: ChangedField): unknown {
   if (error instanceof ServiceError) return error;
+  // Before the generic translation, which calls a row too large a value too large.
+  if (typeof error === 'object' && error !== null && databaseDialect(dialect).isColumnSizeError(error)) {
+    return tooLarge(changed);
+  }
   const ref = { collection: changed.collection, field: changed.field };
   const translated = translateDatabaseError(error, dialect, { collection: changed.collection });
   if (translated instanceof RecordNotUniqueError) return new RecordNotUniqueError(ref);
@@ -64,6 +69,13 @@ function notIndexable({ collection, field, type }: ChangedField): InvalidPayload
 function conversionError({ collection, field, type }: ChangedField): InvalidPayloadError {
   return new InvalidPayloadError(
     `Field "${field}" of collection "${collection}" can't be altered to "${type}": a stored value can't be converted`,
+  );
+}
+
+/** INVALID_PAYLOAD: the column, or the table's row with it, is larger than the database takes. */
+function tooLarge({ collection, field, type }: ChangedField): InvalidPayloadError {
+  return new InvalidPayloadError(
+    `Field "${field}" of collection "${collection}" of type "${type}" is larger than the database takes (its length, precision or scale, or the table's row size with it)`,
   );
 }
 

@@ -4,6 +4,7 @@ import { dialectOf } from '../../src/db/index.js';
 import { InvalidPayloadError, ServiceError } from '../../src/errors.js';
 import { createCollections, deleteCollection, updateCollection } from '../ddl/collections.js';
 import type { SchemaContext } from '../ddl/context.js';
+import { assertColumnSize } from '../ddl/column-sizes.js';
 import { assertDefaultFits } from '../ddl/default-values.js';
 import { createField, deleteField, updateField } from '../ddl/fields.js';
 import { alreadyExists, sameNameIgnoringCase } from '../ddl/names.js';
@@ -198,8 +199,17 @@ function fieldPatch(before: SnapshotField, after: SnapshotField): FieldPatch {
   }
   const patch = parseFieldPatch(body, after.field);
   // Before any step runs (SQLite and MariaDB keep the steps before a failing one).
+  const [precision, scale] = [after.schema?.['numeric_precision'], after.schema?.['numeric_scale']];
+  const isResized = ['maxLength', 'numericPrecision', 'numericScale'].some((k) => k in (patch.schema ?? {}));
+  if (patch.type !== undefined || isResized) {
+    const maxLength = after.schema?.['max_length'];
+    assertColumnSize(after.collection, after.field, after.type, {
+      maxLength: typeof maxLength === 'number' ? maxLength : null,
+      precision: typeof precision === 'number' ? precision : null,
+      scale: typeof scale === 'number' ? scale : null,
+    });
+  }
   if (patch.schema !== undefined && 'defaultValue' in patch.schema) {
-    const [precision, scale] = [after.schema?.['numeric_precision'], after.schema?.['numeric_scale']];
     assertDefaultFits(after.collection, after.field, after.type, patch.schema.defaultValue, {
       precision: typeof precision === 'number' ? precision : null,
       scale: typeof scale === 'number' ? scale : null,

@@ -39,6 +39,15 @@ const ER_DROP_INDEX_FK = 1553;
 /** A column default the column's type can't take. */
 const ER_INVALID_DEFAULT = 1067;
 
+/** Errnos of a column or row larger than MariaDB takes. */
+const COLUMN_SIZE_ERRNOS: ReadonlySet<unknown> = new Set([
+  1074, // ER_TOO_BIG_FIELDLENGTH: Column length too big for column (max = 16383)
+  1118, // ER_TOO_BIG_ROWSIZE: Row size too large
+  1425, // ER_TOO_BIG_SCALE
+  1426, // ER_TOO_BIG_PRECISION
+  1427, // ER_M_BIGGER_THAN_D: M must be >= D
+]);
+
 /** Errnos of a stored value the new column type can't hold. */
 const CONVERSION_ERRNOS: ReadonlySet<unknown> = new Set([
   1265, // ER_WARN_DATA_TRUNCATED: Data truncated for column
@@ -92,6 +101,7 @@ export const mysqlDatabase: DatabaseDialect = {
   numberSql: (to) => `cast(?? as ${mysqlNumberType(to)})`,
   isConversionError: ({ errno }) => CONVERSION_ERRNOS.has(errno),
   isInvalidDefaultError: ({ errno }) => errno === ER_INVALID_DEFAULT,
+  isColumnSizeError: ({ errno }) => COLUMN_SIZE_ERRNOS.has(errno),
   isDependencyError: ({ errno }) => errno === ER_DROP_INDEX_FK,
   isUnindexableKeyError: ({ errno }) => errno === ER_BLOB_KEY_WITHOUT_LENGTH,
   isEmbedded: false,

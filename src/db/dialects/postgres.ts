@@ -69,6 +69,8 @@ export const postgresDatabase: DatabaseDialect = {
   // SQLSTATE class 22, data exception: invalid text representation, datetime format, ...
   isConversionError: ({ code }) => typeof code === 'string' && code.startsWith('22'),
   isInvalidDefaultError: () => false,
+  // Sizes are checked before (catalog/ddl/column-sizes.ts), within what PostgreSQL and SQLite take.
+  isColumnSizeError: () => false,
   isDependencyError: ({ code }) => code === DEPENDENT_OBJECTS_STILL_EXIST,
   isUnindexableKeyError: () => false,
   isEmbedded: false,

@@ -54,6 +54,7 @@ export const sqliteDatabase: DatabaseDialect = {
   // A changed column type converts nothing (catalog/ddl/schema-errors.ts assertSqliteConverted).
   isConversionError: () => false,
   isInvalidDefaultError: () => false,
+  isColumnSizeError: () => false,
   isDependencyError: () => false,
   isUnindexableKeyError: () => false,
   isEmbedded: true,

@@ -144,6 +144,12 @@ export interface DatabaseDialect {
   isConversionError(error: DriverError): boolean;
   /** A column default the column's type can't take (MariaDB's ER_INVALID_DEFAULT; the others say conversion). */
   isInvalidDefaultError(error: DriverError): boolean;
+  /**
+   * A column or row larger than the database takes: a string's length, a decimal's precision
+   * or scale, or the table's row size (MariaDB; catalog/ddl/column-sizes.ts checks the column
+   * sizes before, the row size only the database knows).
+   */
+  isColumnSizeError(error: DriverError): boolean;
   /** A key another table's foreign key needs (an ALTER or DROP's failure). */
   isDependencyError(error: DriverError): boolean;
   /** A unique key or index over a TEXT/BLOB column without a prefix length (MySQL). */

@@ -46,6 +46,23 @@ describe('translateSchemaError', () => {
     ]);
   });
 
+  it("MariaDB's size refusals (precision, scale, length, row size) are INVALID_PAYLOAD naming the field, never a 500", () => {
+    const reason =
+      'Field "body" of collection "lamps" of type "text" is larger than the database takes (its length, precision or scale, or the table\'s row size with it)';
+    for (const [errno, code] of [
+      [1426, 'ER_TOO_BIG_PRECISION'],
+      [1425, 'ER_TOO_BIG_SCALE'],
+      [1074, 'ER_TOO_BIG_FIELDLENGTH'],
+      [1118, 'ER_TOO_BIG_ROWSIZE'],
+      [1427, 'ER_M_BIGGER_THAN_D'],
+    ] as const) {
+      expect(translated({ errno, code, sqlMessage: 'too big' }, 'mysql'), code).to.deep.equal([
+        'INVALID_PAYLOAD',
+        { reason },
+      ]);
+    }
+  });
+
   it('leaves service errors and unknown database errors as they are', () => {
     const own = new ContainsNullValuesError({ collection: 'lamps', field: 'body' });
     expect(translateSchemaError(own, 'pg', changed)).to.equal(own);
