@@ -24,6 +24,12 @@ const BAD_INPUT: Readonly<Record<string, BadInput>> = {
   '54001': 'too large', // statement_too_complex
 };
 
+/**
+ * cannot_coerce: no cast from the column's type to the new one (`cannot cast type json to
+ * integer`), whatever the rows hold; SQLite and MariaDB convert such values or refuse them.
+ */
+const CANNOT_COERCE = '42846';
+
 /** dependent_objects_still_exist: a key another table's foreign key needs. */
 const DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
 
@@ -66,8 +72,9 @@ export const postgresDatabase: DatabaseDialect = {
   textLengthSql: 'length(cast(?? as text))',
   roundsDecimals: true,
   numberSql: (to) => `cast(?? as ${postgresNumberType(to)})`,
-  // SQLSTATE class 22, data exception: invalid text representation, datetime format, ...
-  isConversionError: ({ code }) => typeof code === 'string' && code.startsWith('22'),
+  // SQLSTATE class 22, data exception: invalid text representation, datetime format, ...;
+  // and a type the column's can't be cast to at all.
+  isConversionError: ({ code }) => typeof code === 'string' && (code.startsWith('22') || code === CANNOT_COERCE),
   isInvalidDefaultError: () => false,
   // Sizes are checked before (catalog/ddl/column-sizes.ts), within what PostgreSQL and SQLite take.
   isColumnSizeError: () => false,

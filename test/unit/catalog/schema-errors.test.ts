@@ -32,6 +32,11 @@ describe('translateSchemaError', () => {
       'RECORD_NOT_UNIQUE',
       { collection: 'lamps', field: 'body' },
     ]);
+    // PostgreSQL has no cast between some types at all (cannot_coerce: json to integer).
+    expect(translated({ code: '42846', message: 'cannot cast type json to integer' }, 'pg')).to.deep.equal([
+      'INVALID_PAYLOAD',
+      { reason: 'Field "body" of collection "lamps" can\'t be altered to "text": a stored value can\'t be converted' },
+    ]);
     expect(translated({ code: '22P02' }, 'pg')).to.deep.equal([
       'INVALID_PAYLOAD',
       { reason: 'Field "body" of collection "lamps" can\'t be altered to "text": a stored value can\'t be converted' },

@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { describeEachDatabase } from '../../support/server.js';
+import { expectError, expectOk, schemaApi } from './schema-api.js';
+
+const id = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
+
+/**
+ * Type changes the database can't make are a 400 naming the field on every database, with
+ * nothing changed: PostgreSQL has no cast from json to integer at all (`cannot cast type json
+ * to integer`, a 500), where SQLite and MariaDB refuse the stored values they can't convert.
+ */
+describeEachDatabase('schema routes: type changes', (ctx) => {
+  const api = schemaApi(ctx);
+
+  before(async () => {
+    expectOk(
+      await api('POST', '/collections', {
+        collection: 'things',
+        schema: {},
+        fields: [id, { field: 's_str', type: 'string' }, { field: 'j_json', type: 'json' }],
+      }),
+    );
+    expectOk(await api('POST', '/items/things', { s_str: 'a', j_json: { a: 1 } }));
+  });
+
+  it('PATCH json → integer: INVALID_PAYLOAD naming the field, the field and its values unchanged', async () => {
+    const before = expectOk(await api('GET', '/fields/things/j_json'));
+    expectError(
+      await api('PATCH', '/fields/things/j_json', { type: 'integer' }),
+      400,
+      'INVALID_PAYLOAD',
+      /Field "j_json" of collection "things" can't be altered to "integer": a stored value can't be converted/,
+    );
+    expect(expectOk(await api('GET', '/fields/things/j_json'))).to.deep.equal(before);
+    expect(expectOk(await api('GET', '/items/things'))[0]).to.deep.include({ j_json: { a: 1 } });
+  });
+});
