@@ -1,4 +1,5 @@
-import type { RelationOverview, SchemaOverview } from '../overview/types.js';
+import { InvalidPayloadError } from '../../src/errors.js';
+import type { FieldType, RelationOverview, SchemaOverview } from '../overview/types.js';
 import { dropForeignKey, type ForeignKey } from './foreign-keys.js';
 import type { SchemaChange } from './schema-change.js';
 
@@ -45,4 +46,51 @@ export function foreignKeyOf(relation: RelationOverview): ForeignKey | undefined
     onDelete: relation.schema.onDelete ?? 'NO ACTION',
     constraintName: relation.schema.constraintName,
   };
+}
+
+/**
+ * INVALID_PAYLOAD naming the relation when `collection.field` is to become `type` and a
+ * relation uses the field: as its foreign key (m2o, a2o), as the collection names of an a2o,
+ * or as the key a foreign key refers to. Allowed only when the other end is of that type
+ * already (a foreign key has its key's type): PostgreSQL and MariaDB refused the change with
+ * a 500 (the constraint), SQLite made it and left a foreign key of another type than its key.
+ */
+export function assertTypeKeepsRelations(
+  overview: SchemaOverview,
+  collection: string,
+  field: string,
+  type: FieldType,
+): void {
+  const typeOf = (c: string, f: string | undefined) =>
+    f === undefined ? undefined : overview.collections[c]?.fields[f]?.type;
+  for (const relation of overview.relations) {
+    const related = relation.relatedCollection;
+    const key =
+      related === null ? undefined : (relation.schema?.foreignKeyColumn ?? overview.collections[related]?.primary);
+    const name =
+      related === null
+        ? `relation "${relation.collection}.${relation.field}" (many-to-any)`
+        : `relation "${relation.collection}.${relation.field}" to "${related}"`;
+    let uses: string;
+    if (relation.collection === collection && relation.field === field) {
+      if (related === null) {
+        uses = `${name} uses it as its foreign key`;
+      } else {
+        const keyType = typeOf(related, key);
+        if (keyType === type) continue;
+        uses = `${name} uses it as its foreign key, and "${related}.${String(key)}" is of type "${String(keyType)}"`;
+      }
+    } else if (relation.collection === collection && relation.meta?.oneCollectionField === field) {
+      uses = `${name} uses it for the collection of each item`;
+    } else if (related === collection && key === field) {
+      const foreignType = typeOf(relation.collection, relation.field);
+      if (foreignType === type) continue;
+      uses = `${name} refers to it, and its foreign key "${relation.collection}.${relation.field}" is of type "${String(foreignType)}"`;
+    } else {
+      continue;
+    }
+    throw new InvalidPayloadError(
+      `Field "${field}" of collection "${collection}" can't be altered to "${type}": ${uses}`,
+    );
+  }
 }

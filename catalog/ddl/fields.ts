@@ -25,7 +25,7 @@ import { assertColumnSize } from './column-sizes.js';
 import { assertDefaultFits } from './default-values.js';
 import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
 import { addKeys, changeKey, dropUniqueKeys } from './column-keys.js';
-import { forgetField } from './field-references.js';
+import { assertTypeKeepsRelations, forgetField } from './field-references.js';
 import { alreadyExists, sameNameIgnoringCase } from './names.js';
 import type { ColumnSpec, FieldPatch, FieldSpec } from './payloads.js';
 import {
@@ -215,6 +215,7 @@ export async function updateField(
   if (isColumnChange && (!ALTERABLE.has(current.type) || !ALTERABLE.has(type))) {
     throw new InvalidPayloadError(`Field "${field}" of type "${current.type}" can't be altered to "${type}"`);
   }
+  if (isColumnChange && type !== current.type) assertTypeKeepsRelations(overview, collection, field, type);
 
   const before = existingColumnDefinition(current);
   const after: ColumnDefinition = {
