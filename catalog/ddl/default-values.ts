@@ -1,4 +1,5 @@
 import { InvalidPayloadError } from '../../src/errors.js';
+import { fitsFloat32, isCalendarMoment, isTimeOfDay } from '../overview/value-forms.js';
 import { decimalSizeOf, isNowDefault } from './columns.js';
 
 /**
@@ -25,9 +26,6 @@ const INTEGER_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
   integer: [-(2n ** 31n), 2n ** 31n - 1n],
   bigInteger: [-(2n ** 63n), 2n ** 63n - 1n],
 };
-/** A `float` field is a 4-byte float on every database: the largest one, and the smallest above zero. */
-const FLOAT32_MAX = 3.4028234663852886e38;
-const FLOAT32_MIN = 1.401298464324817e-45;
 
 /** The size of the column a default is for: a decimal's precision and scale (null: the defaults). */
 export interface DefaultColumn {
@@ -98,10 +96,9 @@ function fitsType(type: string, value: unknown, column: DefaultColumn): boolean 
     case 'integer':
     case 'bigInteger':
       return isIntegerIn(value, INTEGER_RANGES[type]);
-    case 'float': {
-      const n = Math.abs(toNumber(value));
-      return n === 0 || (n <= FLOAT32_MAX && n >= FLOAT32_MIN);
-    }
+    case 'float':
+      // A `float` field is a 4-byte float on every database.
+      return fitsFloat32(toNumber(value));
     case 'decimal': {
       const [precision, scale] = decimalSizeOf({ precision: column.precision ?? null, scale: column.scale ?? null });
       // Rounded to the scale as the column stores it; NaN (not a number) fails the comparison.
@@ -138,17 +135,4 @@ function isIntegerIn(value: unknown, range: readonly [bigint, bigint] | undefine
   else if (typeof value === 'string' && INTEGER_TEXT.test(value)) n = BigInt(value);
   else return false;
   return range === undefined || (n >= range[0] && n <= range[1]);
-}
-
-/** A day the calendar has (no 2024-02-30) at a time of day that exists. */
-function isCalendarMoment(parts: RegExpExecArray | null): boolean {
-  if (parts === null) return false;
-  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return false;
-  return parts[4] === undefined || isTimeOfDay(parts[4], parts[5], parts[6]);
-}
-
-function isTimeOfDay(hours?: string, minutes?: string, seconds?: string): boolean {
-  return Number(hours) <= 23 && Number(minutes) <= 59 && Number(seconds ?? 0) <= 59;
 }

@@ -1,5 +1,6 @@
 import { getFieldRelation } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview, FieldOverview, SchemaOverview } from '../../catalog/overview/types.js';
+import { fitsFloat32, isCalendarMoment, isTimeOfDay } from '../../catalog/overview/value-forms.js';
 import { validateFilter, type FilterVariables } from '../access/validate-filter.js';
 import {
   FailedValidationError,
@@ -146,24 +147,6 @@ function hasValidType(field: FieldOverview, value: unknown): boolean {
   }
 }
 
-/**
- * A day the calendar has (2024-02-30 and year 0 are not, though Date.parse rolls the first
- * over to March) at a time of day that exists: what PostgreSQL stores, so every database
- * refuses the same values.
- */
-function isCalendarMoment(parts: RegExpExecArray | null): boolean {
-  if (parts === null) return false;
-  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  // Day 0 of the next month is the last day of this one.
-  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return false;
-  return parts[4] === undefined || isTimeOfDay(parts[4], parts[5], parts[6]);
-}
-
-function isTimeOfDay(hours?: string, minutes?: string, seconds?: string): boolean {
-  return Number(hours) <= 23 && Number(minutes) <= 59 && Number(seconds ?? 0) <= 59;
-}
-
 function isTooLong(field: FieldOverview, value: unknown): boolean {
   if (field.maxLength === null || field.type === 'hash') return false;
   if (field.type !== 'string' && field.type !== 'text' && field.type !== 'csv') return false;
@@ -174,9 +157,6 @@ function isTooLong(field: FieldOverview, value: unknown): boolean {
 
 /** Column types of 4-byte floats (a `float` field is one on every dialect, introspected `double`s are not). */
 const SINGLE_PRECISION = /^(real|float4?)\b/i;
-/** The largest 4-byte float, and the smallest above zero (a denormal). */
-const FLOAT32_MAX = 3.4028234663852886e38;
-const FLOAT32_MIN = 1.401298464324817e-45;
 
 function isInRange(field: FieldOverview, value: unknown): boolean {
   switch (field.type) {
@@ -191,11 +171,10 @@ function isInRange(field: FieldOverview, value: unknown): boolean {
       return rounded < 10 ** digits;
     }
     case 'float': {
-      const n = Math.abs(Number(value));
+      const n = Number(value);
       if (!Number.isFinite(n)) return false;
-      // A single-precision column (PostgreSQL's real, MariaDB's float) refuses what rounds to
-      // infinity or to zero; SQLite's float holds a double but refuses the same, so all agree.
-      return !SINGLE_PRECISION.test(field.dbType ?? '') || n === 0 || (n <= FLOAT32_MAX && n >= FLOAT32_MIN);
+      // SQLite's float holds a double but refuses what a 4-byte one cannot hold, so all agree.
+      return !SINGLE_PRECISION.test(field.dbType ?? '') || fitsFloat32(n);
     }
     default:
       return true;
