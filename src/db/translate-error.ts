@@ -47,6 +47,18 @@ export function translateBadInput(error: unknown, dialect: DbClient, side: 'read
   return side === 'read' ? new InvalidQueryError(reason) : new InvalidPayloadError(reason);
 }
 
+/**
+ * A statement that named a table or column the database no longer has: this instance's schema
+ * is older than the database's (changed by another instance or the CLI without Redis, or by
+ * hand). SERVICE_UNAVAILABLE, to retry once the caller has dropped its schema; undefined for
+ * any other error.
+ */
+export function translateMissingSchemaObject(error: unknown, dialect: DbClient): ServiceUnavailableError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  if (!databaseDialect(dialect).isMissingSchemaObject(driverErrorOf(error))) return undefined;
+  return new ServiceUnavailableError('database', 'The database schema changed under this instance, retry');
+}
+
 /** Socket-level failures: the database is down, restarting or unreachable (any dialect's driver). */
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',

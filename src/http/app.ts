@@ -161,6 +161,6 @@ export function createApp(deps: AppDeps): Express {
 
   // No route answered: METHOD_NOT_ALLOWED where routes have other methods, else ROUTE_NOT_FOUND.
   app.use(methods.notFound);
-  app.use(createErrorHandler({ logger, dialect: config.db.client }));
+  app.use(createErrorHandler({ logger, dialect: config.db.client, schema: deps.schema }));
   return app;
 }

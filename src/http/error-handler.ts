@@ -14,12 +14,17 @@ import {
   type ServiceError,
   UnsupportedMediaTypeError,
 } from '../errors.js';
-import { translateConnectionError } from '../db/translate-error.js';
+import { translateConnectionError, translateMissingSchemaObject } from '../db/translate-error.js';
+import type { SchemaCache } from '../cache/schema-cache.js';
 
-/** Where unexpected errors are logged, and the database whose refusals of values are 400s. */
+/**
+ * Where unexpected errors are logged, the database whose refusals of values are 400s, and the
+ * schema cache to drop when a statement names a table or column the database no longer has.
+ */
 export interface ErrorReporting {
   readonly logger: Logger;
   readonly dialect: DbClient;
+  readonly schema: Pick<SchemaCache, 'invalidate'>;
 }
 
 /**
@@ -41,6 +46,15 @@ export function toServiceErrors(err: unknown, reporting: ErrorReporting): Servic
   }
   const badInput = translateBadInput(err, reporting.dialect, 'write');
   if (isServiceError(badInput)) return [badInput];
+  const staleSchema = translateMissingSchemaObject(err, reporting.dialect);
+  if (staleSchema !== undefined) {
+    // The next request builds the schema the database has (a dropped collection is then 403).
+    reporting.logger.warn({ err }, 'a statement named a table or column the database does not have: schema dropped');
+    reporting.schema.invalidate().catch((error: unknown) => {
+      reporting.logger.error({ err: error }, 'dropping the schema cache failed');
+    });
+    return [staleSchema];
+  }
   const requestId = randomUUID();
   reporting.logger.error({ err, requestId }, 'unexpected error');
   return [new InternalServerError(requestId)];

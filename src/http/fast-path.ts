@@ -86,7 +86,7 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
         respond(res, 200, JSON.stringify({ data }));
       }
     } catch (error) {
-      const answer = errorAnswer(error, { logger, dialect: config.db.client });
+      const answer = errorAnswer(error, { logger, dialect: config.db.client, schema: deps.schema });
       if (res.headersSent) {
         res.destroy();
         return;

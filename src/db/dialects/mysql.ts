@@ -104,6 +104,8 @@ export const mysqlDatabase: DatabaseDialect = {
   isColumnSizeError: ({ errno }) => COLUMN_SIZE_ERRNOS.has(errno),
   isDependencyError: ({ errno }) => errno === ER_DROP_INDEX_FK,
   isUnindexableKeyError: ({ errno }) => errno === ER_BLOB_KEY_WITHOUT_LENGTH,
+  // ER_NO_SUCH_TABLE, ER_BAD_FIELD_ERROR.
+  isMissingSchemaObject: ({ errno }) => errno === 1146 || errno === 1054,
   isEmbedded: false,
   defaultPort: 3306,
   takesConnectionString: false,

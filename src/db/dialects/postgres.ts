@@ -80,6 +80,8 @@ export const postgresDatabase: DatabaseDialect = {
   isColumnSizeError: () => false,
   isDependencyError: ({ code }) => code === DEPENDENT_OBJECTS_STILL_EXIST,
   isUnindexableKeyError: () => false,
+  // undefined_table, undefined_column.
+  isMissingSchemaObject: ({ code }) => code === '42P01' || code === '42703',
   isEmbedded: false,
   defaultPort: 5432,
   takesConnectionString: true,

@@ -57,6 +57,8 @@ export const sqliteDatabase: DatabaseDialect = {
   isColumnSizeError: () => false,
   isDependencyError: () => false,
   isUnindexableKeyError: () => false,
+  isMissingSchemaObject: ({ code, message }) =>
+    code === 'SQLITE_ERROR' && typeof message === 'string' && /\bno such (table|column): /.test(message),
   isEmbedded: true,
   defaultPort: 0,
   takesConnectionString: false,

@@ -154,6 +154,11 @@ export interface DatabaseDialect {
   isDependencyError(error: DriverError): boolean;
   /** A unique key or index over a TEXT/BLOB column without a prefix length (MySQL). */
   isUnindexableKeyError(error: DriverError): boolean;
+  /**
+   * A statement named a table or column the database does not have: the schema changed under
+   * this instance (another instance or the CLI without Redis, or by hand).
+   */
+  isMissingSchemaObject(error: DriverError): boolean;
 
   /** The database is a file opened in-process (no host, port or login). */
   readonly isEmbedded: boolean;

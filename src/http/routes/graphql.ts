@@ -131,7 +131,7 @@ export function graphqlRoutes(
         // No `data` at all: the operation could not run (variables that do not coerce).
         if (!('data' in result)) throw new GraphqlExecutionError((result.errors ?? []).map(plainError));
         const formatted = formatResult(result, (error) =>
-          toServiceErrors(error, { logger: deps.logger, dialect: deps.config.db.client }),
+          toServiceErrors(error, { logger: deps.logger, dialect: deps.config.db.client, schema: deps.schema }),
         );
         if (result.errors !== undefined) skipResponseCache(req.context.res);
         // Serialised here: graphql-http's own serialiser calls a replacer for every value.

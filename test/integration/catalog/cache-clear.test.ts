@@ -65,4 +65,24 @@ describeEachDatabase('POST /utils/cache/clear and tables made outside the servic
     expectOk(await api('DELETE', '/collections/legacy_owner'), 204);
     expect(await ctx().server.db.schema.hasTable('legacy_owner')).to.equal(false);
   });
+
+  it('a column or table dropped outside the service: 503 once, the schema is dropped, the next read is right', async () => {
+    const { db, dialect } = { db: ctx().server.db, dialect: ctx().dialect };
+    await db.raw(`CREATE TABLE going (id ${serialKey(dialect)}, label varchar(30), extra varchar(30))`);
+    expectOk(await api('POST', '/utils/cache/clear', undefined), 200);
+    expectOk(await api('POST', '/items/going', { label: 'kept', extra: 'dropped' }));
+
+    // As the CLI or another instance without Redis would: this instance is not told.
+    await db.schema.alterTable('going', (t) => {
+      t.dropColumn('extra');
+    });
+    const stale = await api('GET', '/items/going');
+    expectError(stale, 503, 'SERVICE_UNAVAILABLE', /The database schema changed under this instance, retry/);
+    expect(JSON.stringify(stale.body)).not.to.match(/extra|no such|does not exist|Unknown column/);
+    expect(expectOk(await api('GET', '/items/going'))).to.deep.equal([{ id: 1, label: 'kept' }]);
+
+    await db.schema.dropTable('going');
+    expectError(await api('GET', '/items/going'), 503, 'SERVICE_UNAVAILABLE');
+    expectError(await api('GET', '/items/going'), 403, 'FORBIDDEN');
+  });
 });

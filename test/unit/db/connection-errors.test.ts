@@ -55,11 +55,13 @@ const NOT_CONNECTION: Record<string, object> = {
 
 describe('translateConnectionError: an unreachable database is 503 SERVICE_UNAVAILABLE', () => {
   const logger = createLogger({ logLevel: 'silent', logStyle: 'raw' });
+  /** An unreachable database says nothing about the schema: nothing to drop. */
+  const NO_SCHEMA = { invalidate: () => Promise.reject(new Error('not a schema change')) };
 
   for (const [name, error] of Object.entries(UNREACHABLE)) {
     it(`${name} → 503 in the error body, without the driver's message`, () => {
       expect(translateConnectionError(error)?.code).to.equal('SERVICE_UNAVAILABLE');
-      const answer = errorAnswer(error, { logger, dialect: 'pg' });
+      const answer = errorAnswer(error, { logger, dialect: 'pg', schema: NO_SCHEMA });
       expect(answer.status).to.equal(503);
       expect(answer.body).to.deep.equal({
         errors: [
