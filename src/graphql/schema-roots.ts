@@ -1,4 +1,5 @@
 import {
+  GraphQLBoolean,
   GraphQLList,
   GraphQLNonNull,
   GraphQLString,
@@ -149,11 +150,19 @@ function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof sch
       collection: requiredString,
       field: requiredString,
       data: { type: new GraphQLNonNull(SCHEMA_INPUTS.updateField) },
+      // As PATCH /fields' ?allow_destructive: a type, precision or scale that changes stored values.
+      allow_destructive: { type: GraphQLBoolean },
     },
-    resolve: async (_r, args: { collection: string; field: string; data: Input }, ctx) => {
+    resolve: async (
+      _r,
+      args: { collection: string; field: string; data: Input; allow_destructive?: boolean | null },
+      ctx,
+    ) => {
       requireAdmin(ctx);
       const name = toServiceCollectionName(args.collection);
-      await updateField(ctx.system.schemaChanges, name, args.field, parseFieldPatch(args.data, args.field));
+      await updateField(ctx.system.schemaChanges, name, args.field, parseFieldPatch(args.data, args.field), {
+        allowDestructive: args.allow_destructive === true,
+      });
       return (await fresh(ctx)).field(name, args.field);
     },
   };

@@ -261,5 +261,22 @@ describeEachDatabase('graphql: system scope', (ctx) => {
       });
       expect((await graphql(ctx(), '{ gql_things { id } }')).status).to.equal(400);
     });
+
+    it('update_fields_item takes allow_destructive for a type change that rewrites stored values', async () => {
+      const key = '{ field: "id", type: "integer", schema: { is_primary_key: true, has_auto_increment: true } }';
+      await graphqlData(
+        ctx(),
+        `mutation { create_collections_item(data: { collection: "gql_measures", schema: {}, fields: [${key}, { field: "ratio", type: "float" }] }) { collection } }`,
+        system,
+      );
+      await graphqlData(ctx(), 'mutation { create_gql_measures_item(data: { ratio: 0.5 }) { id } }');
+      const toInteger = (allow: string) =>
+        `mutation { update_fields_item(collection: "gql_measures", field: "ratio", data: { type: "integer" }${allow}) { type } }`;
+      const refused = await graphql(ctx(), toInteger(''), system);
+      expect(refused.body.errors?.[0]?.message).to.match(/0\.5 would become/);
+      expect(await graphqlData(ctx(), toInteger(', allow_destructive: true'), system)).to.deep.equal({
+        update_fields_item: { type: 'integer' },
+      });
+    });
   });
 });
