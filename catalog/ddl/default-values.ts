@@ -1,5 +1,5 @@
 import { InvalidPayloadError } from '../../src/errors.js';
-import { fitsFloat32, isCalendarMoment, isTimeOfDay } from '../overview/value-forms.js';
+import { fitsFloat32, isCalendarMoment, isTimeOfDay, UUID_TEXT } from '../overview/value-forms.js';
 import { decimalSizeOf, isNowDefault } from './columns.js';
 
 /**
@@ -13,7 +13,6 @@ import { decimalSizeOf, isNowDefault } from './columns.js';
 
 const INTEGER_TEXT = /^[-+]?\d+$/;
 const NUMBER_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** A date and a time of day (`T` or a space between), optional fractions and zone. */
 const DATE_TIME_TEXT =

@@ -5,6 +5,9 @@
  * (catalog/ddl/default-values.ts) are checked by the same rules.
  */
 
+/** A uuid as the API writes it (8-4-4-4-12 hexadecimal digits, either case). */
+export const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The largest 4-byte float, and the smallest above zero (a denormal). */
 const FLOAT32_MAX = 3.4028234663852886e38;
 const FLOAT32_MIN = 1.401298464324817e-45;

@@ -1,9 +1,8 @@
+import { UUID_TEXT } from '../../catalog/overview/value-forms.js';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import { ForbiddenError } from '../errors.js';
 import { integerRange, isIntegerInRange } from '../query/validate/numbers.js';
 import type { PrimaryKey } from './types.js';
-
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A key from a URL or payload in the type of the collection's primary key, or undefined when

@@ -1,6 +1,6 @@
 import { getFieldRelation } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview, FieldOverview, SchemaOverview } from '../../catalog/overview/types.js';
-import { fitsFloat32, isCalendarMoment, isTimeOfDay } from '../../catalog/overview/value-forms.js';
+import { fitsFloat32, isCalendarMoment, isTimeOfDay, UUID_TEXT } from '../../catalog/overview/value-forms.js';
 import { validateFilter, type FilterVariables } from '../access/validate-filter.js';
 import {
   FailedValidationError,
@@ -94,7 +94,6 @@ function failure(field: FieldOverview, type: string, suffix = ''): FailedValidat
 
 const INTEGER_TEXT = /^-?\d+$/;
 const NUMBER_TEXT = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A date, and for a date-time its time of day: year, month, day, hours, minutes, seconds. */
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?/;
 const TIME_TEXT = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;

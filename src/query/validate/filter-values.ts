@@ -1,3 +1,4 @@
+import { UUID_TEXT } from '../../../catalog/overview/value-forms.js';
 import type { FieldType } from '../../../catalog/overview/types.js';
 import { InvalidQueryError } from '../../errors.js';
 import { asArray } from '../parse/parse-values.js';
@@ -10,7 +11,6 @@ import {
 } from '../../../catalog/overview/filter-operators.js';
 import { integerRangeOfType, isIntegerInRange } from './numbers.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const TIME = /^\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
@@ -98,7 +98,7 @@ export function coerceLiteral(type: FieldType, raw: string | number | boolean | 
     case 'time':
       return typeof raw === 'string' && TIME.test(raw.trim()) ? raw.trim() : refuse('a time');
     case 'uuid':
-      return typeof raw === 'string' && UUID.test(raw.trim()) ? raw.trim().toLowerCase() : refuse('a UUID');
+      return typeof raw === 'string' && UUID_TEXT.test(raw.trim()) ? raw.trim().toLowerCase() : refuse('a UUID');
     case 'string':
     case 'text':
     case 'csv':
@@ -128,7 +128,7 @@ export function parseTemporal(text: string): Date | undefined {
 }
 
 export function isUuid(text: string): boolean {
-  return UUID.test(text);
+  return UUID_TEXT.test(text);
 }
 
 function toBoolean(raw: unknown): boolean | undefined {
