@@ -1,5 +1,6 @@
 import type { FieldType } from '../../../catalog/overview/types.js';
-import { assertNever } from '../../errors.js';
+import { findUnstorableText } from '../../db/storable-text.js';
+import { assertNever, InvalidQueryError } from '../../errors.js';
 import type { Condition, Operand, RelationRef, Value } from '../ast/nodes.js';
 import { LONG_LIST } from './dialect.js';
 import type { Emit, SqlWriter } from './sql-writer.js';
@@ -36,6 +37,11 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
       const literals = c.values.length > LONG_LIST ? literalsOf(c.values) : undefined;
       if (literals !== undefined) {
         const values = literals.map((v) => w.dialect.bind(v.value, v.type));
+        // The list goes as one value (SQLite: JSON text, where a lone surrogate is an escape
+        // execute.ts's check of bound values can't see): its texts are checked here, as a
+        // short list's are there.
+        const reason = findUnstorableText(w.dialect.name, values);
+        if (reason !== undefined) throw new InvalidQueryError(reason);
         const operand: Emit = () => {
           writeCompared(w, aliases, alias, c.operand);
         };
