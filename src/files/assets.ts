@@ -40,12 +40,25 @@ export async function findAsset(ctx: ReadContext, reader: Reader, storage: Stora
   const stat = await driver.stat(path);
   if (stat === undefined) throw new ForbiddenError();
   return {
-    type: row.type ?? 'application/octet-stream',
+    type: servedType(row.type),
     filenameDownload: row.filename_download,
     size: stat.size,
     modified: stat.modified,
     open: (range) => driver.read(path, range),
   };
+}
+
+/** `type/subtype`, RFC 9110 tokens, then any parameters in visible ASCII. */
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+(\s*;[\x20-\x7e]*)?$/i;
+
+/**
+ * The `Content-Type` of a file's content: its `type` when that is a media type, else
+ * application/octet-stream. `type` is anyone's text (a JSON write may set it), and one that
+ * is no header value (a line break, characters beyond Latin-1) would fail the answer.
+ */
+function servedType(type: string | null): string {
+  const trimmed = type?.trim() ?? '';
+  return MEDIA_TYPE.test(trimmed) ? trimmed : 'application/octet-stream';
 }
 
 /**

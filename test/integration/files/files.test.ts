@@ -169,6 +169,19 @@ function describeFileLibrary(target: ReturnType<typeof storageTargets>[number]):
         expect(await html.text()).to.equal('<script>alert(1)</script>');
       });
 
+      it('GET /assets/:id serves a `type` that is no media type (a line break, non-Latin text, empty) as application/octet-stream', async () => {
+        const file = dataOf<Row>(await upload([['file', 'bytes', 'b.txt', 'text/plain']]));
+        const path = `/assets/${String(file['id'])}`;
+        for (const type of ['text/html\nX-Injected: 1', 'テキスト/プレーン', '', 'text', 'text/html; q="\t\u0007"']) {
+          dataOf(await api('PATCH', `/files/${String(file['id'])}`, { type }));
+          const res = await adminGet(ctx(), path);
+          expect(res.status, JSON.stringify(type)).to.equal(200);
+          expect(res.headers.get('content-type'), JSON.stringify(type)).to.equal('application/octet-stream');
+          expect(res.headers.get('x-injected')).to.equal(null);
+          expect(await res.text()).to.equal('bytes');
+        }
+      });
+
       it('GET /assets/:id answers Range requests with 206, and an unsatisfiable range with 416', async () => {
         const file = dataOf<Row>(await upload([['file', '0123456789', 'digits.txt', 'text/plain']]));
         const path = `/assets/${String(file['id'])}`;
