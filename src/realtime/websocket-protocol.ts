@@ -11,7 +11,7 @@ import type { DataInvalidation } from '../cache/data-invalidation.js';
 import { commandContext } from '../commands/command-context.js';
 import { handleCreate } from '../commands/create.js';
 import { handleDelete } from '../commands/delete.js';
-import type { Item, PrimaryKey } from '../commands/types.js';
+import type { Item, PrimaryKey, Selection } from '../commands/types.js';
 import { handleUpdate } from '../commands/update.js';
 import type { Config } from '../config/index.js';
 import { committedReadDatabase } from '../db/replicas.js';
@@ -24,7 +24,16 @@ import {
   isServiceError,
   ServiceError,
 } from '../errors.js';
-import { parseQuery, queryLimits, readerOf, readItems, type Query } from '../query/index.js';
+import {
+  parseQuery,
+  queryLimits,
+  readerOf,
+  readItemByKey,
+  readItems,
+  readItemsByKeys,
+  readSingleton,
+  type Query,
+} from '../query/index.js';
 import type { Change } from './change-feed.js';
 import type { LiveBatch, LiveEvent, LiveReads } from './live-reads.js';
 import { SocketCaller } from './socket-caller.js';
@@ -170,6 +179,11 @@ export class WebsocketSession {
     const type = String(message['type']).toLowerCase();
     const rawUid = message['uid'];
     const uid: Uid = typeof rawUid === 'string' || typeof rawUid === 'number' ? rawUid : undefined;
+    // Directus 10: a uid is a string or a number; another one would be answered as no uid at all.
+    if (rawUid !== undefined && uid === undefined) {
+      this.#sendError(type, undefined, new InvalidPayloadError('"uid" is a string or a number'));
+      return;
+    }
     try {
       if (type === 'auth') {
         this.#isAuthenticating = true;
@@ -300,64 +314,76 @@ export class WebsocketSession {
     this.#subscriptions.delete(String(uid));
   }
 
+  /**
+   * Directus 10's `items` message: `read` of one item (`id`: the item, FORBIDDEN when missing),
+   * of `ids` (a list), of a singleton (its item), else of `query` (a list); `create` of an item
+   * or a list; `update` and `delete` of `id`, `ids` or `query` (a singleton's update needs
+   * none). A write without a selection is refused, never applied to every item the default
+   * limit reaches. Written items are read back with `query` as the caller may see them now.
+   */
   async #items(message: Message, uid: Uid): Promise<void> {
     const collection = readCollection(message);
     const action = message['action'];
+    if (action !== 'create' && action !== 'read' && action !== 'update' && action !== 'delete')
+      throw new InvalidPayloadError('"action" is one of create, read, update, delete');
     const query = readQuery(message);
+    const keys = readKeys(message);
+    const isOne = 'id' in message;
     const { overview, accountability } = await this.#reading();
     const target = overview.collections[collection];
     const reader = await readerOf(this.deps, overview, accountability);
-    const read = (keys: readonly PrimaryKey[]) =>
-      target === undefined
-        ? Promise.resolve([])
-        : readItems(
-            this.#readContext(overview),
-            collection,
-            { ...query, filter: { [target.primary]: { _in: keys } }, limit: -1 },
-            reader,
-          );
+    const readContext = this.#readContext(overview);
     const reply = (data: unknown) => {
       this.#send({ type: 'items', data, ...(uid === undefined ? {} : { uid }) });
     };
     if (action === 'read') {
-      const keys = readKeys(message);
-      reply(
-        keys === undefined ? await readItems(this.#readContext(overview), collection, query, reader) : await read(keys),
-      );
+      const [key] = keys ?? [];
+      if (isOne && key !== undefined) reply(await readItemByKey(readContext, collection, key, query, reader));
+      else if (keys !== undefined) reply(await readItemsByKeys(readContext, collection, keys, query, reader));
+      else if (target?.singleton === true) reply(await readSingleton(readContext, collection, query, reader));
+      else reply(await readItems(readContext, collection, query, reader));
       return;
     }
     // The journal, schema and journal-like collections change only through their own routes.
     if (target === undefined || collection.startsWith('svc_')) throw new ForbiddenError();
     const ctx = await commandContext(this.deps, accountability, overview);
-    const needed = action === 'create' || action === 'update' || action === 'delete' ? action : undefined;
-    if (needed === undefined) throw new InvalidPayloadError('"action" is one of create, read, update, delete');
-    if (!ctx.permissions.allows(collection, needed)) throw new ForbiddenError();
+    if (!ctx.permissions.allows(collection, action)) throw new ForbiddenError();
+    // Written and committed: the answer is what the caller may read of it now (nothing: null).
+    const readBack = async (written: readonly PrimaryKey[], shape: 'one' | 'many') => {
+      try {
+        const [first] = written;
+        if (shape === 'many') return await readItemsByKeys(readContext, collection, written, query, reader);
+        return first === undefined ? null : await readItemByKey(readContext, collection, first, query, reader);
+      } catch (error) {
+        if (error instanceof ForbiddenError) return shape === 'many' ? [] : null;
+        throw error;
+      }
+    };
     const data = message['data'];
     if (action === 'create') {
       if (!isItem(data) && !(Array.isArray(data) && data.every(isItem)))
         throw new InvalidPayloadError('"data" is an item or a list of items');
-      const keys = await handleCreate({ kind: 'create', collection, data: Array.isArray(data) ? data : [data] }, ctx);
-      const items = await read(keys);
-      reply(Array.isArray(data) ? items : (items[0] ?? null));
+      const created = await handleCreate(
+        { kind: 'create', collection, data: Array.isArray(data) ? data : [data] },
+        ctx,
+      );
+      reply(await readBack(created, Array.isArray(data) ? 'many' : 'one'));
       return;
     }
     if (action === 'update') {
-      const keys = readKeys(message);
       if (!isItem(data)) throw new InvalidPayloadError('"data" is an item');
-      if (keys === undefined) throw new InvalidPayloadError('update needs "id" or "ids"');
-      const updated = await handleUpdate({ kind: 'update', collection, keys, data }, ctx);
-      const items = await read(updated);
-      reply('id' in message ? (items[0] ?? null) : items);
+      if (keys === undefined && target.singleton) {
+        const updated = await handleUpdate({ kind: 'update', collection, singleton: true, data }, ctx);
+        reply(await readBack(updated, 'one'));
+        return;
+      }
+      const selection = readSelection(message, keys, 'update');
+      const updated = await handleUpdate({ kind: 'update', collection, ...selection, data }, ctx);
+      reply(await readBack(updated, isOne ? 'one' : 'many'));
       return;
     }
-    const keys = readKeys(message);
-    const deleted = await handleDelete(
-      keys === undefined
-        ? { kind: 'delete', collection, query: readRawQuery(message) }
-        : { kind: 'delete', collection, keys },
-      ctx,
-    );
-    reply('id' in message ? deleted[0] : deleted);
+    const deleted = await handleDelete({ kind: 'delete', collection, ...readSelection(message, keys, 'delete') }, ctx);
+    reply(isOne ? deleted[0] : deleted);
   }
 }
 
@@ -379,6 +405,13 @@ function readRawQuery(message: Message): Readonly<Record<string, unknown>> {
   if (query === undefined) return {};
   if (!isItem(query)) throw new InvalidPayloadError('"query" is an object');
   return query;
+}
+
+/** What an update or delete applies to: `id`, `ids` or `query`, one of them required. */
+function readSelection(message: Message, keys: readonly PrimaryKey[] | undefined, action: string): Selection {
+  if (keys !== undefined) return { keys };
+  if (message['query'] !== undefined) return { query: readRawQuery(message) };
+  throw new InvalidPayloadError(`${action} needs "id", "ids" or "query"`);
 }
 
 function readQuery(message: Message): Query {

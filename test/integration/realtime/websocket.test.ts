@@ -121,7 +121,71 @@ describeEachDatabase(
         query: { fields: ['id', 'title'] },
         uid: 'r2',
       });
-      expect(read['data']).to.deep.equal([{ id: created['data'].id, title: 'socket write' }]);
+      expect(read['data']).to.deep.equal({ id: created['data'].id, title: 'socket write' });
+    });
+
+    it('items: read of an id is the item (FORBIDDEN when missing); update and delete need id, ids or query (Directus 10)', async () => {
+      const socket = await authed();
+      const { db } = ctx().server;
+      const ids = await Promise.all(
+        ['keep 1', 'keep 2', 'keep 3'].map(
+          async (title) => (await adminApi(ctx(), 'POST', '/items/notes', { title })).id,
+        ),
+      );
+      const count = async () => Number((await db('notes').count<{ n: number }[]>({ n: '*' }))[0]?.n);
+      const before = await count();
+      const missing = await socket.request({
+        type: 'items',
+        collection: 'notes',
+        action: 'read',
+        id: 999999,
+        uid: 'm',
+      });
+      expect(missing).to.deep.include({ type: 'items', status: 'error' });
+      expect(missing['error'].code).to.equal('FORBIDDEN');
+      const many = await socket.request({
+        type: 'items',
+        collection: 'notes',
+        action: 'read',
+        ids: ids.slice(0, 2),
+        query: { fields: ['title'] },
+        uid: 'ids',
+      });
+      expect(many['data']).to.deep.equal([{ title: 'keep 1' }, { title: 'keep 2' }]);
+      // No selection: refused, not applied to every item the default limit reaches.
+      for (const action of ['delete', 'update']) {
+        const refused = await socket.request({
+          type: 'items',
+          collection: 'notes',
+          action,
+          ...(action === 'update' ? { data: { body: 'everywhere' } } : {}),
+          uid: action,
+        });
+        expect(refused['error'], action).to.include({ code: 'INVALID_PAYLOAD' });
+      }
+      expect(await count()).to.equal(before);
+      expect(await db('notes').where({ body: 'everywhere' }).first()).to.equal(undefined);
+      const byQuery = await socket.request({
+        type: 'items',
+        collection: 'notes',
+        action: 'update',
+        query: { filter: { id: { _in: ids.slice(1) } }, fields: ['id', 'body'] },
+        data: { body: 'by query' },
+        uid: 'uq',
+      });
+      expect(byQuery['data']).to.deep.equal(ids.slice(1).map((id) => ({ id, body: 'by query' })));
+      const deleted = await socket.request({
+        type: 'items',
+        collection: 'notes',
+        action: 'delete',
+        query: { filter: { body: { _eq: 'by query' } } },
+        uid: 'dq',
+      });
+      expect([...(deleted['data'] as number[])].sort()).to.deep.equal(ids.slice(1).sort());
+      expect(await count()).to.equal(before - 2);
+      // A uid of another type is refused, not answered as if there were none.
+      socket.send({ type: 'ping', uid: { not: 'a uid' } });
+      expect((await socket.next((m) => m['type'] === 'ping'))['error']).to.include({ code: 'INVALID_PAYLOAD' });
     });
 
     it('an import is one event with every key', async () => {
