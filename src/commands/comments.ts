@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { dialectOf } from '../db/index.js';
 import { insertReturningKeys } from '../db/insert-returning-keys.js';
+import { runWriteStatement } from '../db/write-statement.js';
 import { ForbiddenError, invariant } from '../errors.js';
 import { noteChange } from './change-set.js';
 import { ACTIVITY_COLLECTION, commentIdOf, COMMENTS_COLLECTION } from './comment-link.js';
@@ -46,7 +47,9 @@ export function handleCreateComment(cmd: CreateCommentCommand, ctx: CommandConte
       ...activityRow('comment', target.collection, item, ctx.accountability, now, dialect),
       comment: cmd.comment,
     };
-    const [key] = await insertReturningKeys(trx, ACTIVITY_COLLECTION, [activity], 'id', { hasIncreasingKeys: true });
+    const [key] = await statement(trx, ACTIVITY_COLLECTION, () =>
+      insertReturningKeys(trx, ACTIVITY_COLLECTION, [activity], 'id', { hasIncreasingKeys: true }),
+    );
     invariant(key !== undefined, 'the activity row has a key');
     const activityId = Number(key);
     const comments = writer.collection(COMMENTS_COLLECTION);
@@ -56,7 +59,9 @@ export function handleCreateComment(cmd: CreateCommentCommand, ctx: CommandConte
       { id: commentId, ...payload },
       { action: 'create', accountability: ctx.accountability, now },
     );
-    await trx(COMMENTS_COLLECTION).insert(toDatabaseRow(comments, values, dialect));
+    await statement(trx, COMMENTS_COLLECTION, () =>
+      trx(COMMENTS_COLLECTION).insert(toDatabaseRow(comments, values, dialect)),
+    );
     await ctx.permissions.checkItems(trx, 'create', COMMENTS_COLLECTION, [commentId]);
     noteChange(trx, 'create', COMMENTS_COLLECTION, commentId);
     writer.touched.add(ACTIVITY_COLLECTION).add(COMMENTS_COLLECTION);
@@ -73,16 +78,20 @@ export function handleUpdateComment(cmd: UpdateCommentCommand, ctx: CommandConte
     await ctx.permissions.checkPayload('update', COMMENTS_COLLECTION, { comment: cmd.comment });
     await ctx.permissions.checkItems(trx, 'update', COMMENTS_COLLECTION, linked);
 
-    await trx(ACTIVITY_COLLECTION).where('id', activityId).update({ comment: cmd.comment });
+    await statement(trx, ACTIVITY_COLLECTION, () =>
+      trx(ACTIVITY_COLLECTION).where('id', activityId).update({ comment: cmd.comment }),
+    );
     if (linked.length > 0) {
       const values = applySpecialFields(
         comments,
         { comment: cmd.comment },
         { action: 'update', accountability: ctx.accountability, now },
       );
-      await trx(COMMENTS_COLLECTION)
-        .whereIn('id', linked)
-        .update(toDatabaseRow(comments, values, dialectOf(trx)));
+      await statement(trx, COMMENTS_COLLECTION, () =>
+        trx(COMMENTS_COLLECTION)
+          .whereIn('id', linked)
+          .update(toDatabaseRow(comments, values, dialectOf(trx))),
+      );
       for (const key of linked) noteChange(trx, 'update', COMMENTS_COLLECTION, key);
     }
     writer.touched.add(ACTIVITY_COLLECTION).add(COMMENTS_COLLECTION);
@@ -123,4 +132,12 @@ async function requireOwnComment(
   const { admin, user } = ctx.accountability;
   if (!admin && !sameKey(row['user'], user)) throw new ForbiddenError();
   return Number(row['id']);
+}
+
+/**
+ * A write of one of a comment's rows, whose refusals are the service's errors as through
+ * /comments: a text longer than MariaDB's `text` holds (64 KB) is VALUE_TOO_LONG, not a 500.
+ */
+function statement<T>(trx: Knex.Transaction, collection: string, run: () => Promise<T>): Promise<T> {
+  return runWriteStatement(trx, dialectOf(trx), { collection, primaryKey: 'id' }, [], run);
 }

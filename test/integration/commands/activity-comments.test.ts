@@ -233,6 +233,31 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
       expectError(await admin('DELETE', `/activity/comment/${id}`), 403, 'FORBIDDEN');
     });
 
+    it('a text longer than the database holds is VALUE_TOO_LONG as through /comments, not a 500; nothing written', async () => {
+      const long = 'x'.repeat(70_000);
+      const id = await createComment(TEST_ADMIN.token, 'Short');
+      const before = await counts();
+      const created = await admin('POST', '/activity/comment', {
+        collection: 'articles',
+        item: article,
+        comment: long,
+      });
+      const updated = await admin('PATCH', `/activity/comment/${id}?fields=comment`, { comment: long });
+      const direct = await admin('POST', '/comments', { collection: 'articles', item: String(article), comment: long });
+      if (ctx().dialect === 'mariadb') {
+        // MariaDB's `text` holds 65,535 bytes; PostgreSQL and SQLite take any length.
+        for (const res of [created, updated, direct]) expectError(res, 400, 'VALUE_TOO_LONG');
+        expect(await counts()).to.deep.equal(before);
+        expect(await activityRow(id)).to.include({ comment: 'Short' });
+        expect(await commentRow(linkedCommentId(id))).to.include({ comment: 'Short' });
+      } else {
+        expect(dataOf(created)['comment']).to.equal(long);
+        expect(dataOf(updated)).to.deep.equal({ comment: long });
+        expect(dataOf(direct)['comment']).to.equal(long);
+        expect(await commentRow(linkedCommentId(id))).to.include({ comment: long });
+      }
+    });
+
     it("PATCH without a comment is INVALID_PAYLOAD; a missing id or another action's row is FORBIDDEN", async () => {
       const id = await createComment(TEST_ADMIN.token, 'Stays');
       expectError(await admin('PATCH', `/activity/comment/${id}`, {}), 400, 'INVALID_PAYLOAD', '"comment" is required');
