@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { PassThrough, type Readable } from 'node:stream';
-import { InvalidPayloadError, UnsupportedMediaTypeError } from '../errors.js';
+import { InvalidPayloadError, ServiceError, UnsupportedMediaTypeError } from '../errors.js';
 
 export type MultipartPart =
   | { readonly kind: 'field'; readonly name: string; readonly value: string }
@@ -21,17 +21,18 @@ export function isMultipart(req: Request): boolean {
 /**
  * The parts of a multipart/form-data body, in order, as they arrive: nothing is buffered
  * beyond busboy's chunk. A file part must be consumed (or left: it is then drained) before
- * the next part is read. A body of another type is UNSUPPORTED_MEDIA_TYPE; a malformed one
- * INVALID_PAYLOAD.
+ * the next part is read. A body of another type is UNSUPPORTED_MEDIA_TYPE; a malformed one, or
+ * a text part longer than `maxFieldSize` (MAX_PAYLOAD_SIZE, as for a JSON body), INVALID_PAYLOAD.
  */
-export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart> {
+export async function* readMultipart(req: Request, maxFieldSize: number): AsyncGenerator<MultipartPart> {
   if (!isMultipart(req)) {
     const type = req.headers['content-type']?.split(';')[0]?.trim() || 'none';
     throw new UnsupportedMediaTypeError(type, 'Content-Type header');
   }
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: req.headers, defParamCharset: 'utf8' });
+    // One byte more than allowed: busboy flags a value that reaches its limit as truncated.
+    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fieldSize: maxFieldSize + 1 } });
   } catch (error) {
     throw malformed(error as Error);
   }
@@ -44,8 +45,15 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
     wake?.();
     wake = undefined;
   };
-  parser.on('field', (name, value) => {
-    parts.push({ kind: 'field', name, value });
+  parser.on('field', (name, value, info) => {
+    // busboy cuts a longer value short and goes on: never a shortened value in a row.
+    if (info.valueTruncated) {
+      failure ??= new InvalidPayloadError(
+        `The text part "${name}" is longer than MAX_PAYLOAD_SIZE (${maxFieldSize} bytes)`,
+      );
+    } else {
+      parts.push({ kind: 'field', name, value });
+    }
     signal();
   });
   parser.on('file', (name, source, info) => {
@@ -81,6 +89,7 @@ export async function* readMultipart(req: Request): AsyncGenerator<MultipartPart
   req.pipe(parser);
   try {
     for (;;) {
+      if (failure instanceof ServiceError) throw failure;
       const part = parts.shift();
       if (part !== undefined) {
         yield part;

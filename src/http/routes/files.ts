@@ -61,7 +61,7 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
     const fields: Record<string, unknown> = {};
     const staged: StagedFile[] = [];
     try {
-      for await (const part of readMultipart(req)) {
+      for await (const part of readMultipart(req, deps.config.maxPayloadSize)) {
         if (part.kind === 'field') fields[part.name] = formValue(overview, collection, part.name, part.value);
         else staged.push(await deps.files.stage(ctx, part, { ...fields }));
       }
@@ -85,7 +85,7 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
     const id = req.params['id'];
     const fields: Record<string, unknown> = {};
     let key: PrimaryKey | undefined;
-    for await (const part of readMultipart(req)) {
+    for await (const part of readMultipart(req, deps.config.maxPayloadSize)) {
       if (part.kind === 'field') {
         fields[part.name] = formValue(overview, collection, part.name, part.value);
         continue;

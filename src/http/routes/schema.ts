@@ -69,7 +69,7 @@ export function schemaRoutes(deps: SchemaPromotionDeps): Router {
 
 /** The `file` part of a multipart body, parsed as YAML (JSON is YAML too); INVALID_PAYLOAD otherwise. */
 async function snapshotFile(req: Request, maxBytes: number): Promise<unknown> {
-  for await (const part of readMultipart(req)) {
+  for await (const part of readMultipart(req, maxBytes)) {
     if (part.kind !== 'file' || part.name !== 'file') continue;
     const chunks: Buffer[] = [];
     let size = 0;

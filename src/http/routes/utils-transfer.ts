@@ -32,7 +32,7 @@ export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
     // Before the body: a collection the caller may not import into reads like a missing one.
     requireImportAllowed(ctx, collection);
     let isImported = false;
-    for await (const part of readMultipart(req)) {
+    for await (const part of readMultipart(req, deps.config.maxPayloadSize)) {
       if (part.kind !== 'file' || part.name !== 'file') continue;
       const format = IMPORT_FORMATS[part.type];
       if (format === undefined) throw new UnsupportedMediaTypeError(part.type, 'file import');

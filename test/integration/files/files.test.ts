@@ -9,6 +9,7 @@ type Row = Record<string, unknown>;
 
 const env = {
   FILES_MAX_UPLOAD_SIZE: '64kb',
+  MAX_PAYLOAD_SIZE: '100kb',
   FILES_MIME_TYPE_ALLOW_LIST: 'text/*,image/*,application/json,application/octet-stream',
   // Loopback is allowed for the test servers on 127.0.0.2; the service's own 127.0.0.1 is not.
   IMPORT_IP_DENY_LIST: '127.0.0.1,169.254.169.254',
@@ -99,6 +100,29 @@ function describeFileLibrary(target: ReturnType<typeof storageTargets>[number]):
           body: 'x',
         });
         expect(res.status).to.equal(415);
+      });
+
+      it('a text part longer than MAX_PAYLOAD_SIZE is INVALID_PAYLOAD, never cut short; one as long is kept whole', async () => {
+        const text = (length: number) => JSON.stringify({ note: 'x'.repeat(length - '{"note":""}'.length) });
+        const whole = dataOf<Row>(
+          await upload([
+            ['metadata', text(100 * 1024)],
+            ['file', 'kept', 'kept.txt', 'text/plain'],
+          ]),
+        );
+        expect(JSON.stringify(whole['metadata'])).to.have.length(100 * 1024);
+        const before = await storedNames();
+        const rows = await db()('svc_files').count({ n: '*' }).first<{ n: number | string }>();
+        const result = await upload([
+          ['metadata', text(100 * 1024 + 1)],
+          ['file', 'cut', 'cut.txt', 'text/plain'],
+        ]);
+        expect(errorsOf(result, 400)).to.deep.equal([
+          ['INVALID_PAYLOAD', { reason: 'The text part "metadata" is longer than MAX_PAYLOAD_SIZE (102400 bytes)' }],
+        ]);
+        expect(await storedNames()).to.deep.equal(before);
+        const after = await db()('svc_files').count({ n: '*' }).first<{ n: number | string }>();
+        expect(Number(after?.n)).to.equal(Number(rows?.n));
       });
 
       it('a failed row write removes the stored content again', async () => {
