@@ -45,7 +45,7 @@ export const SETTINGS: readonly SettingsSection[] = [
       s(
         'MAX_PAYLOAD_SIZE',
         '1mb',
-        'the largest JSON body accepted (a bigger one is 400 INVALID_PAYLOAD, as in Directus)',
+        'the largest JSON body, and text part of a multipart body, accepted (a bigger one is 400 INVALID_PAYLOAD, as in Directus)',
       ),
       s(
         'MAX_RELATIONAL_DEPTH',
