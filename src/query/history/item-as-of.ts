@@ -4,6 +4,8 @@ import { canReadCollection, canReadField } from '../../access/read-access.js';
 import { dialectOf } from '../../db/index.js';
 import { toDatabaseTimestamp } from '../../db/to-database-timestamp.js';
 import { ForbiddenError, InvalidQueryError } from '../../errors.js';
+import { isCalendarMoment } from '../../../catalog/overview/value-forms.js';
+import { integerRange, isIntegerInRange } from '../validate/numbers.js';
 import type { Query } from '../query.js';
 import type { ReadContext, Reader } from '../read-context.js';
 import type { Item } from '../shape/shape-rows.js';
@@ -12,15 +14,29 @@ import { requireHistoryReadable, revisionValues, storedKey, visibleValues } from
 /** `as_of`: a moment (ISO 8601) or a revision id (the moment that revision was written). */
 export type AsOf = { readonly kind: 'time'; readonly at: Date } | { readonly kind: 'revision'; readonly id: number };
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** The `as_of` parameter, or INVALID_QUERY when it is neither a timestamp nor a revision id. */
+/**
+ * The moments every database compares timestamps with: a zone offset can carry a moment of
+ * 9999-12-31 into year 10000 (or of 0001-01-01 into year 0), which SQLite's text and MariaDB's
+ * DATETIME cannot hold, so it would find nothing where PostgreSQL finds the latest revision.
+ * Nothing is journaled outside them, so a moment beyond is the same as the bound.
+ */
+const FIRST_MOMENT = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_MOMENT = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * The `as_of` parameter, or INVALID_QUERY when it is neither a timestamp on a day the calendar
+ * has (value-forms.ts: 2026-02-30 is not March 2nd) nor a revision id.
+ */
 export function parseAsOf(value: unknown): AsOf {
   if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return { kind: 'revision', id: Number(value) };
-  const at = typeof value === 'string' && ISO_TIMESTAMP.test(value) ? new Date(value) : undefined;
+  const parts = typeof value === 'string' ? ISO_TIMESTAMP.exec(value) : null;
+  const at = parts !== null && isCalendarMoment(parts) ? new Date(parts[0]) : undefined;
   if (at === undefined || Number.isNaN(at.getTime()))
     throw new InvalidQueryError('"as_of" must be an ISO 8601 timestamp or a revision id');
-  return { kind: 'time', at };
+  return { kind: 'time', at: new Date(Math.min(Math.max(at.getTime(), FIRST_MOMENT), LAST_MOMENT)) };
 }
 
 /** Field tree of a `fields` list: `null` = the value itself, a list = the related item's fields. */
@@ -57,6 +73,9 @@ async function cutoffOf(ctx: ReadContext, asOf: AsOf): Promise<Cutoff> {
     const at = toDatabaseTimestamp(asOf.at, dialectOf(ctx.db as Knex));
     return (builder) => void builder.where('a.timestamp', '<=', at);
   }
+  // An id the key column cannot hold names no revision; PostgreSQL would fail the statement on it.
+  const key = requireCollection(ctx.overview, 'svc_revisions').fields['id'];
+  if (key === undefined || !isIntegerInRange(asOf.id, integerRange(key))) throw new ForbiddenError();
   const revision = await ctx
     .db('svc_revisions')
     .where({ id: asOf.id })
