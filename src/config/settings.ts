@@ -347,7 +347,11 @@ export const SETTINGS: readonly SettingsSection[] = [
   {
     title: 'Rate limits',
     settings: [
-      s('RATE_LIMITER_ENABLED', 'false', 'limit requests per client address; past the limit: 429 with `Retry-After`'),
+      s(
+        'RATE_LIMITER_ENABLED',
+        'false',
+        'limit requests and WebSocket messages per client address; past the limit: 429 with `Retry-After` (a message: REQUESTS_EXCEEDED for its `uid`)',
+      ),
       s('RATE_LIMITER_POINTS', '50', 'requests allowed per address per duration'),
       s('RATE_LIMITER_DURATION', '1', 'the duration, in seconds'),
       s('RATE_LIMITER_STORE', 'memory', '`redis` counts across instances (needs REDIS)'),
@@ -356,7 +360,7 @@ export const SETTINGS: readonly SettingsSection[] = [
         'memory',
         'while the Redis store fails: `memory` counts per instance, `open` does not limit, `closed` answers 503 (login counters always fall back to memory)',
       ),
-      s('RATE_LIMITER_GLOBAL_ENABLED', 'false', 'limit all requests together'),
+      s('RATE_LIMITER_GLOBAL_ENABLED', 'false', 'limit all requests and WebSocket messages together'),
       s('RATE_LIMITER_GLOBAL_POINTS', '1000', 'requests allowed per duration'),
       s('RATE_LIMITER_GLOBAL_DURATION', '1', 'the duration, in seconds'),
       s('RATE_LIMITER_LOGIN_ENABLED', 'true', 'limit failed logins per account and address'),

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { consumePoint, type CounterStore } from '../auth/counter-store.js';
 import type { Config } from '../config/index.js';
 import { clientIp } from './client-ip.js';
@@ -11,27 +11,30 @@ import { clientIp } from './client-ip.js';
  * installed when switched off.
  */
 export function rateLimiters(config: Config, counters: CounterStore): RequestHandler[] {
-  const { rateLimiter } = config;
-  const limiters: RequestHandler[] = [];
-  if (rateLimiter.global.enabled) {
-    const { points, durationSeconds } = rateLimiter.global;
-    limiters.push(limiter(counters, points, durationSeconds, () => 'rate-limit:global'));
-  }
-  if (rateLimiter.enabled) {
-    const { points, durationSeconds } = rateLimiter;
-    limiters.push(limiter(counters, points, durationSeconds, (req) => `rate-limit:ip:${clientIp(config, req) ?? ''}`));
-  }
-  return limiters;
+  const consume = rateLimitPoint(config, counters);
+  if (consume === undefined) return [];
+  return [
+    async (req, _res, next) => {
+      await consume(clientIp(config, req));
+      next();
+    },
+  ];
 }
 
-function limiter(
+/**
+ * One point of the general limiters for a request, or a WebSocket message, from `ip`: the
+ * global window first, then the IP's; REQUESTS_EXCEEDED past either. Undefined when both are off.
+ */
+export function rateLimitPoint(
+  config: Config,
   counters: CounterStore,
-  points: number,
-  durationSeconds: number,
-  keyOf: (req: Request) => string,
-): RequestHandler {
-  return async (req, _res, next) => {
-    await consumePoint(counters, keyOf(req), points, durationSeconds);
-    next();
+): ((ip: string | null) => Promise<void>) | undefined {
+  const { rateLimiter } = config;
+  const { global } = rateLimiter;
+  if (!global.enabled && !rateLimiter.enabled) return undefined;
+  return async (ip) => {
+    if (global.enabled) await consumePoint(counters, 'rate-limit:global', global.points, global.durationSeconds);
+    if (rateLimiter.enabled)
+      await consumePoint(counters, `rate-limit:ip:${ip ?? ''}`, rateLimiter.points, rateLimiter.durationSeconds);
   };
 }

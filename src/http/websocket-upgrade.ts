@@ -26,8 +26,10 @@ import type { LiveReads } from '../realtime/live-reads.js';
 import { SocketCaller } from '../realtime/socket-caller.js';
 import { laterFrames } from '../realtime/socket-send.js';
 import { WebsocketSession } from '../realtime/websocket-protocol.js';
+import type { CounterStore } from '../auth/counter-store.js';
 import { bearerToken, requestOrigin } from './accountability.js';
 import type { Metrics } from './metrics.js';
+import { rateLimitPoint } from './rate-limit.js';
 
 export interface WebsocketDeps {
   readonly config: Config;
@@ -39,6 +41,7 @@ export interface WebsocketDeps {
   readonly invalidation: DataInvalidation;
   readonly live: LiveReads;
   readonly changes: ChangeFeed;
+  readonly rateLimitCounters: CounterStore;
   readonly metrics?: Metrics | undefined;
 }
 
@@ -58,12 +61,14 @@ export interface UpgradeHandler {
  */
 export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
   const { websockets } = deps.config;
+  // Socket messages count against the general rate limiters like HTTP requests (rate-limit.ts).
+  const limitMessage = rateLimitPoint(deps.config, deps.rateLimitCounters);
   const server = new WebSocketServer({ noServer: true, maxPayload: websockets.maxMessageSize });
   const graphqlPaths = new Map([
     [websockets.graphql.path, 'items' as const],
     [`${websockets.graphql.path}/system`, 'system' as const],
   ]);
-  const graphql = websockets.graphql.enabled ? graphqlServer(deps) : undefined;
+  const graphql = websockets.graphql.enabled ? graphqlServer(deps, limitMessage) : undefined;
   const heartbeat = websockets.heartbeatMs > 0 ? startHeartbeat(server, websockets.heartbeatMs) : undefined;
   // Every accepted socket, of either protocol, is one of `server.clients` (handleUpgrade below).
   deps.metrics?.countRealtime({ sockets: () => server.clients.size, subscriptions: () => deps.live.size });
@@ -88,7 +93,7 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
       () => {
         server.handleUpgrade(req, socket, head, (ws) => {
           server.emit('connection', ws, req);
-          if (isRest) new WebsocketSession(deps, ws, origin, token);
+          if (isRest) new WebsocketSession({ ...deps, limitMessage }, ws, origin, token);
           else graphql?.open(ws, req, scope ?? 'items');
         });
       },
@@ -144,7 +149,7 @@ type GraphqlExtra = {
  * as the caller of now by LiveReads; a token that expires meanwhile closes the socket 4401
  * `TOKEN_EXPIRED`.
  */
-function graphqlServer(deps: WebsocketDeps) {
+function graphqlServer(deps: WebsocketDeps, limitMessage: ((ip: string | null) => Promise<void>) | undefined) {
   const { config } = deps;
   const store = new SchemaStore({ subscriptions: true });
   const preparer = new OperationPreparer({
@@ -192,6 +197,7 @@ function graphqlServer(deps: WebsocketDeps) {
           const caller = callers.get(socket);
           if (caller === undefined) return [new GraphQLError('Not connected')];
           try {
+            await limitMessage?.(caller.origin.ip);
             const overview = await deps.schema.getOverview();
             const accountability = await caller.caller();
             const permissions = await loadPermissions(

@@ -49,6 +49,8 @@ export interface WebsocketProtocolDeps {
   readonly live: LiveReads;
   readonly changes: { publish(changes: readonly Change[]): void };
   readonly logger: { warn(details: object, message: string): void; debug(details: object, message: string): void };
+  /** One point of the general rate limiters (RATE_LIMITER_*) for a message from `ip`; undefined: none. */
+  readonly limitMessage?: ((ip: string | null) => Promise<void>) | undefined;
 }
 
 type Uid = string | number | undefined;
@@ -185,6 +187,10 @@ export class WebsocketSession {
       return;
     }
     try {
+      // Directus 10: every message counts against RATE_LIMITER_* as a request would (the
+      // same counters: a socket is no way around the limit, nor around the login brake), but
+      // the pong that answers the server's own ping.
+      if (type !== 'pong') await this.deps.limitMessage?.(this.#caller.origin.ip);
       if (type === 'auth') {
         this.#isAuthenticating = true;
         try {

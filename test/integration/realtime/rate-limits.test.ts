@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import { createClient } from 'graphql-ws';
+import { WebSocket } from 'ws';
+import { sqliteTarget } from '../../support/services.js';
+import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
+import { createLiveFixture, EDITOR, socketUrl, TestSocket } from './sockets.js';
+
+/** A client at `ip` (IP_TRUST_PROXY=true: X-Forwarded-For names it). */
+const fromIp = (ip: string, token?: string): Record<string, string> => ({
+  'X-Forwarded-For': ip,
+  ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
+});
+
+/**
+ * Directus 10 counts every WebSocket message against RATE_LIMITER_*: a socket was a way around
+ * the limit (unlimited reads, writes and password guesses over one connection).
+ */
+describeEachDatabase(
+  'realtime: socket messages count against RATE_LIMITER_*',
+  (ctx) => {
+    const sockets: TestSocket[] = [];
+    const open = async (ip: string, token?: string) => {
+      const socket = await TestSocket.open(socketUrl(ctx().server.url, '/websocket'), fromIp(ip, token));
+      sockets.push(socket);
+      return socket;
+    };
+    const http = (ip: string) => ctx().api('/server/info', { headers: fromIp(ip, TEST_ADMIN.token) });
+
+    before(async () => {
+      await createLiveFixture(ctx());
+    });
+    afterEach(() => {
+      for (const socket of sockets.splice(0)) socket.close();
+    });
+
+    it('with the HTTP requests of their IP: past the points a message gets REQUESTS_EXCEEDED for its uid, and the socket lives on', async () => {
+      const socket = await open('10.9.0.1', TEST_ADMIN.token);
+      for (const uid of ['p1', 'p2'])
+        expect(await socket.request({ type: 'ping', uid })).to.deep.equal({ type: 'pong', uid });
+      expect((await http('10.9.0.1')).status).to.equal(200);
+      const refused = await socket.request({ type: 'items', collection: 'notes', action: 'read', uid: 'r' });
+      expect(refused).to.deep.include({ type: 'items', status: 'error', uid: 'r' });
+      expect(refused['error'].code).to.equal('REQUESTS_EXCEEDED');
+      expect((await http('10.9.0.1')).status).to.equal(429);
+      const other = await open('10.9.0.2', TEST_ADMIN.token);
+      expect(await other.request({ type: 'ping', uid: 'o' })).to.deep.equal({ type: 'pong', uid: 'o' });
+      expect(socket.ws.readyState).to.equal(WebSocket.OPEN);
+    });
+
+    it('password guesses over a socket are limited too', async () => {
+      const socket = await open('10.9.0.3');
+      const guess = (uid: string) =>
+        socket.request({ type: 'auth', email: EDITOR.email, password: `guess ${uid}`, uid });
+      for (const uid of ['g1', 'g2', 'g3']) expect((await guess(uid))['error'].code).to.equal('INVALID_CREDENTIALS');
+      expect((await guess('g4'))['error'].code).to.equal('REQUESTS_EXCEEDED');
+    });
+
+    it('GraphQL subscribe messages count the same way', async () => {
+      class FromIp extends WebSocket {
+        constructor(url: string, protocols?: string | string[]) {
+          super(url, protocols, { headers: fromIp('10.9.0.4') });
+        }
+      }
+      const client = createClient({
+        url: socketUrl(ctx().server.url, '/graphql'),
+        webSocketImpl: FromIp,
+        connectionParams: { access_token: TEST_ADMIN.token },
+        retryAttempts: 0,
+      });
+      const subscribe = () =>
+        new Promise<unknown>((resolve) => {
+          const stop = client.subscribe(
+            { query: 'subscription { notes_mutated { key } }' },
+            {
+              next: () => undefined,
+              error: resolve,
+              complete: () => resolve(undefined),
+            },
+          );
+          setTimeout(() => {
+            stop();
+            resolve('accepted');
+          }, 300);
+        });
+      try {
+        for (let i = 0; i < 3; i++) expect(await subscribe()).to.equal('accepted');
+        const [error] = (await subscribe()) as readonly { extensions: { code: string } }[];
+        expect(error?.extensions.code).to.equal('REQUESTS_EXCEEDED');
+      } finally {
+        await client.dispose();
+      }
+    });
+  },
+  {
+    targets: [sqliteTarget],
+    env: {
+      WEBSOCKETS_ENABLED: 'true',
+      RATE_LIMITER_ENABLED: 'true',
+      RATE_LIMITER_POINTS: '3',
+      RATE_LIMITER_DURATION: '600',
+      IP_TRUST_PROXY: 'true',
+    },
+  },
+);
