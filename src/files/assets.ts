@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { canReadCollection } from '../access/read-access.js';
 import { ForbiddenError, RangeNotSatisfiableError } from '../errors.js';
 import { readItemByKey, type ReadContext, type Reader } from '../query/index.js';
 import { FILES_COLLECTION } from './file-library.js';
@@ -24,11 +25,21 @@ interface AssetRow {
 
 /**
  * The asset of a file the reader may read (reference/routes.md, "Files and assets"): read
- * permission on the svc_files row decides, and an unknown id, a row without content or
- * content missing from storage are all FORBIDDEN (nothing about existence leaks).
+ * permission on the svc_files row decides, whichever of its fields it lets the reader see
+ * (as Directus checks access), and an unknown id, a row without content or content missing
+ * from storage are all FORBIDDEN (nothing about existence leaks).
  */
 export async function findAsset(ctx: ReadContext, reader: Reader, storage: Storage, id: string): Promise<Asset> {
-  await readItemByKey(ctx, FILES_COLLECTION, id, { fields: ['id'] }, reader);
+  if (!canReadCollection(reader.access, FILES_COLLECTION)) throw new ForbiddenError();
+  const rowReader: Reader = {
+    ...reader,
+    access: {
+      rowFilter: (collection) => reader.access.rowFilter(collection),
+      readableFields: (collection) =>
+        collection === FILES_COLLECTION ? '*' : reader.access.readableFields(collection),
+    },
+  };
+  await readItemByKey(ctx, FILES_COLLECTION, id, { fields: ['id'] }, rowReader);
   const row = await ctx
     .db<AssetRow>(FILES_COLLECTION)
     .where('id', id.toLowerCase())

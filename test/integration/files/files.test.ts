@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
 import { adminApi, dataOf, errorsOf } from '../commands/schema.js';
 import { pngHeader } from '../../support/png-header.js';
+import { createCaller, grant } from '../access/permission-helpers.js';
 import { adminGet, sendForm, startHttpServer, type TestHttpServer } from './helpers.js';
 import { storageTargets } from './storage-targets.js';
 
@@ -237,6 +238,33 @@ function describeFileLibrary(target: ReturnType<typeof storageTargets>[number]):
         }
         expect((await ctx().api(`/assets/${String(file['id'])}`)).status).to.equal(403);
         expect((await adminGet(ctx(), `/assets/${String(file['id'])}?width=-3`)).status).to.equal(400);
+      });
+
+      it("GET /assets/:id is for whoever may read the file's row, whichever of its fields they may read", async () => {
+        const shared = dataOf<Row>(
+          await upload([
+            ['title', 'shared'],
+            ['file', 'for all', 'shared.txt', 'text/plain'],
+          ]),
+        );
+        const other = dataOf<Row>(
+          await upload([
+            ['title', 'other'],
+            ['file', 'not for all', 'other.txt', 'text/plain'],
+          ]),
+        );
+        const caller = await createCaller(db());
+        await grant(ctx(), caller.role, [
+          { collection: 'svc_files', action: 'read', permissions: { title: { _eq: 'shared' } }, fields: ['title'] },
+        ]);
+        const as = (id: unknown) =>
+          ctx().api(`/assets/${String(id)}?download`, { headers: { Authorization: `Bearer ${caller.token}` } });
+        const served = await as(shared['id']);
+        expect([served.status, await served.text()]).to.deep.equal([200, 'for all']);
+        const refused = await as(other['id']);
+        const missing = await as('00000000-0000-4000-8000-000000000000');
+        expect([refused.status, await refused.text()]).to.deep.equal([missing.status, await missing.text()]);
+        expect(refused.status).to.equal(403);
       });
 
       it('PATCH /files/:id with a file part replaces the content; the old content goes when the name changes', async () => {
