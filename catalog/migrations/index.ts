@@ -2,8 +2,9 @@ import type { Migration } from './types.js';
 import { systemTables } from './0001-system-tables.js';
 import { journalIndexes } from './0002-journal-indexes.js';
 import { contentVersions } from './0003-versions.js';
+import { exactCredentials } from './0004-exact-credentials.js';
 
 export type { Migration } from './types.js';
 
 /** Every migration, oldest first. Append only. */
-export const MIGRATIONS: readonly Migration[] = [systemTables, journalIndexes, contentVersions];
+export const MIGRATIONS: readonly Migration[] = [systemTables, journalIndexes, contentVersions, exactCredentials];

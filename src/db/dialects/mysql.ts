@@ -97,6 +97,8 @@ export const mysqlDatabase: DatabaseDialect = {
   addsRequiredColumns: true,
   convertsChangedTypes: true,
   textLengthSql: 'char_length(??)',
+  // nopad: utf8mb4_bin still ignores trailing spaces.
+  exactStringType: (length) => `varchar(${length}) character set utf8mb4 collate utf8mb4_nopad_bin`,
   roundsDecimals: true,
   numberSql: (to) => `cast(?? as ${mysqlNumberType(to)})`,
   isConversionError: ({ errno }) => CONVERSION_ERRNOS.has(errno),

@@ -133,6 +133,13 @@ export interface DatabaseDialect {
   /** SQL of a value's length in characters, the column as `??`. */
   readonly textLengthSql: string;
   /**
+   * The column type of a string of `length` characters that compares exactly (case, accents,
+   * trailing spaces), as every string column does on PostgreSQL and SQLite (undefined there):
+   * MariaDB's default collations ignore all three, so a token, a key or an e-mail address
+   * would match another that differs (catalog/migrations/0004).
+   */
+  readonly exactStringType?: (length: number) => string;
+  /**
    * SQL of the value `??` converted to `to` as an ALTER of its column converts it (SQLite,
    * which converts nothing: as PostgreSQL and MariaDB do, ties of a `float` value rounding to
    * even, of others away from zero). `fromFloat`: the value is of a float column.

@@ -318,6 +318,17 @@ describe('single sign-on against a real OpenID provider', function () {
           expect(row).to.deep.equal({ provider: 'default', external_identifier: null });
         });
 
+        it('does not link a password user whose e-mail differs in an accent from the verified one', async () => {
+          const tag = Math.random().toString(36).slice(2, 10);
+          const holder = await createUser(db(), { email: `ana-${tag}@bücher.example` });
+          account({ email: `ana-${tag}@bucher.example`, email_verified: true });
+          await expectNothingChanged(async () => {
+            expect((await login(new Browser(), 'linked')).response.status).to.equal(401);
+          });
+          const row = await db()('svc_users').where('id', holder.id).first('provider', 'external_identifier');
+          expect(row).to.deep.equal({ provider: 'default', external_identifier: null });
+        });
+
         it('does not link a user of another provider', async () => {
           const who = account();
           await tokensOf(await login(new Browser(), 'corp'));
