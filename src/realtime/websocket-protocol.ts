@@ -31,7 +31,9 @@ import {
   readItemByKey,
   readItems,
   readItemsByKeys,
+  readMeta,
   readSingleton,
+  type Meta,
   type Query,
 } from '../query/index.js';
 import type { Change } from './change-feed.js';
@@ -288,7 +290,12 @@ export class WebsocketSession {
     // The first read checks the collection and the query for this caller, and is the `init` data.
     const { overview, accountability } = await this.#reading();
     const reader = await readerOf(this.deps, overview, accountability);
-    const data = await readItems(this.#readContext(overview), collection, query, reader);
+    const readContext = this.#readContext(overview);
+    // Directus 10: the init carries the query's `meta` (total_count, filter_count) too.
+    const [data, meta] = await Promise.all([
+      readItems(readContext, collection, query, reader),
+      readMeta(readContext, collection, query, reader),
+    ]);
     // Cut while its first read ran: the subscription would outlive the connection.
     if (this.ws.readyState !== this.ws.OPEN) return;
     this.#subscriptions.get(uid)?.();
@@ -305,7 +312,7 @@ export class WebsocketSession {
         void sendBounded(ws, DELIVERY_HEADS[batch.event] + batch.dataJson + uidPart, maxBufferedSize),
     });
     this.#subscriptions.set(uid, stop);
-    this.#send({ type: 'subscription', event: 'init', data, uid: given ?? uid });
+    this.#send({ type: 'subscription', event: 'init', data, ...withMeta(meta), uid: given ?? uid });
   }
 
   #unsubscribe(uid: Uid): void {
@@ -339,15 +346,21 @@ export class WebsocketSession {
     const target = overview.collections[collection];
     const reader = await readerOf(this.deps, overview, accountability);
     const readContext = this.#readContext(overview);
-    const reply = (data: unknown) => {
-      this.#send({ type: 'items', data, ...(uid === undefined ? {} : { uid }) });
+    const reply = (data: unknown, meta: Meta = {}) => {
+      this.#send({ type: 'items', data, ...withMeta(meta), ...(uid === undefined ? {} : { uid }) });
     };
     if (action === 'read') {
       const [key] = keys ?? [];
       if (isOne && key !== undefined) reply(await readItemByKey(readContext, collection, key, query, reader));
       else if (keys !== undefined) reply(await readItemsByKeys(readContext, collection, keys, query, reader));
       else if (target?.singleton === true) reply(await readSingleton(readContext, collection, query, reader));
-      else reply(await readItems(readContext, collection, query, reader));
+      else
+        reply(
+          ...(await Promise.all([
+            readItems(readContext, collection, query, reader),
+            readMeta(readContext, collection, query, reader),
+          ])),
+        );
       return;
     }
     // The journal, schema and journal-like collections change only through their own routes.
@@ -418,6 +431,11 @@ function readSelection(message: Message, keys: readonly PrimaryKey[] | undefined
   if (keys !== undefined) return { keys };
   if (message['query'] !== undefined) return { query: readRawQuery(message) };
   throw new InvalidPayloadError(`${action} needs "id", "ids" or "query"`);
+}
+
+/** A reply's `meta` when the query asked for some. */
+function withMeta(meta: Meta): { meta?: Meta } {
+  return Object.keys(meta).length > 0 ? { meta } : {};
 }
 
 function readQuery(message: Message): Query {

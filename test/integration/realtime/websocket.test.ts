@@ -188,6 +188,24 @@ describeEachDatabase(
       expect((await socket.next((m) => m['type'] === 'ping'))['error']).to.include({ code: 'INVALID_PAYLOAD' });
     });
 
+    it("the query's meta (total_count, filter_count) comes with an items read and a subscription's init (Directus 10)", async () => {
+      const socket = await authed();
+      await adminApi(ctx(), 'POST', '/items/notes', { title: 'counted', status: 'published' });
+      const { db } = ctx().server;
+      const total = Number((await db('notes').count<{ n: number }[]>({ n: '*' }))[0]?.n);
+      const published = Number(
+        (await db('notes').where({ status: 'published' }).count<{ n: number }[]>({ n: '*' }))[0]?.n,
+      );
+      const query = { fields: ['id'], filter: { status: { _eq: 'published' } }, limit: 1, meta: '*' };
+      const read = await socket.request({ type: 'items', collection: 'notes', action: 'read', query, uid: 'r' });
+      expect(read['meta']).to.deep.equal({ total_count: total, filter_count: published });
+      expect(read['data']).to.have.length(1);
+      const init = await socket.request({ type: 'subscribe', collection: 'notes', query, uid: 's' });
+      expect(init).to.deep.include({ event: 'init', meta: { total_count: total, filter_count: published } });
+      const plain = await socket.request({ type: 'items', collection: 'notes', action: 'read', uid: 'p' });
+      expect(plain).to.not.have.property('meta');
+    });
+
     it('an import is one event with every key', async () => {
       const socket = await authed();
       await socket.request({ type: 'subscribe', collection: 'notes', query: { fields: ['title'] }, uid: 'i' });
