@@ -10,6 +10,7 @@ import {
 } from './comment-link.js';
 import { requireCommentTarget, type CommentTargetContext } from './comment-target.js';
 import type { Item, PrimaryKey } from './types.js';
+import { checkVersionKeyFree, VERSIONS_COLLECTION } from './version-keys.js';
 import {
   checkPermissionPayload,
   checkPresetPayload,
@@ -95,6 +96,8 @@ export const COLLECTION_RULES: Readonly<Record<string, CollectionRules>> = {
       (await mirrorCommentText(trx, key, values)) ? [ACTIVITY_COLLECTION] : [],
     afterDelete: async (trx, keys) => ((await deleteLinkedActivity(trx, keys)) ? [ACTIVITY_COLLECTION] : []),
   },
+  // version-keys.ts: an item's version keys are unique ignoring case.
+  [VERSIONS_COLLECTION]: { check: (trx, _ctx, _collection, data, key) => checkVersionKeyFree(trx, data, key) },
 };
 
 /** The rules of a collection; none for most. */

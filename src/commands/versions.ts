@@ -4,7 +4,6 @@ import { insertReturningKeys } from '../db/insert-returning-keys.js';
 import { dialectOf } from '../db/index.js';
 import { ForbiddenError, InvalidPayloadError, UnprocessableEntityError } from '../errors.js';
 import {
-  MAIN_VERSION_KEY,
   liveChangesSince,
   mainItemHash,
   readItemByKey,
@@ -20,10 +19,11 @@ import { requirePrimaryKey } from './primary-key.js';
 import { runWrite } from './run-write.js';
 import { isServerOwned } from './special-fields.js';
 import { toDatabaseTimestamp } from './to-database-value.js';
+import { checkVersionKey, VERSIONS_COLLECTION } from './version-keys.js';
 import type { CommandContext, Item, PrimaryKey } from './types.js';
 import { validatePayload } from './validate-payload.js';
 
-export const VERSIONS_COLLECTION = 'svc_versions';
+export { VERSIONS_COLLECTION } from './version-keys.js';
 
 /** POST /versions: a named version of an item (Directus 10.7+: key, name, collection, item). */
 export interface CreateVersionCommand {
@@ -46,8 +46,6 @@ export interface PromoteVersionCommand {
   readonly keep?: 'version' | 'main';
 }
 
-const KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
 /**
  * A version of an item of a collection with `meta.versioning` (else UNPROCESSABLE_ENTITY);
  * the item must be readable by the caller (else FORBIDDEN), the key unused for it and not
@@ -55,22 +53,14 @@ const KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
  * permission, the journal) with the live item's hash of now. Answers the version's id.
  */
 export function handleCreateVersion(cmd: CreateVersionCommand, ctx: CommandContext): Promise<PrimaryKey> {
-  if (!KEY_PATTERN.test(cmd.key)) throw new InvalidPayloadError('"key" must be 1 to 64 letters, digits, "-" or "_"');
-  if (cmd.key === MAIN_VERSION_KEY) throw new InvalidPayloadError(`"${MAIN_VERSION_KEY}" is a reserved version key`);
+  checkVersionKey(cmd.key);
   return runWrite(ctx, async (writer, trx) => {
     const read = readContextOf(ctx, trx);
     const target = versionedCollection(ctx, cmd.collection);
     const key = requirePrimaryKey(target, cmd.item);
     await readItemByKey(read, target.collection, key, { fields: [target.primary] }, readerOf(ctx));
     const item = storedItemKey(target, String(key));
-    const taken = await trx(VERSIONS_COLLECTION)
-      .where({ collection: target.collection, item, key: cmd.key })
-      .first<{ id: string } | undefined>('id');
-    if (taken !== undefined) {
-      throw new UnprocessableEntityError(
-        `Version "${cmd.key}" already exists for item "${item}" in collection "${target.collection}"`,
-      );
-    }
+    // A key the item's versions already have (in any case) is refused by the svc_versions rule (version-keys.ts).
     const hash = await mainItemHash(read, readerOf(ctx), target.collection, item);
     const payload = { key: cmd.key, name: cmd.name, collection: target.collection, item, hash };
     return (await writer.create(VERSIONS_COLLECTION, payload)).key;
@@ -211,13 +201,6 @@ function onlyKeys(body: Record<string, unknown>, allowed: readonly string[]): vo
   if (extra !== undefined) throw new InvalidPayloadError(`"${extra}" is not allowed`);
 }
 
-function checkKey(key: unknown): string {
-  if (typeof key !== 'string' || !KEY_PATTERN.test(key))
-    throw new InvalidPayloadError('"key" must be 1 to 64 letters, digits, "-" or "_"');
-  if (key === MAIN_VERSION_KEY) throw new InvalidPayloadError(`"${MAIN_VERSION_KEY}" is a reserved version key`);
-  return key;
-}
-
 function checkName(name: unknown): string | null {
   if (name === undefined || name === null) return null;
   if (typeof name !== 'string' || name.length > 255)
@@ -234,7 +217,7 @@ export function parseNewVersion(body: unknown): CreateVersionCommand {
   if (typeof item !== 'string' && typeof item !== 'number') throw new InvalidPayloadError('"item" is required');
   return {
     kind: 'create-version',
-    key: checkKey(value['key']),
+    key: checkVersionKey(value['key']),
     name: checkName(value['name']),
     collection,
     item,
@@ -246,7 +229,7 @@ export function parseVersionPatch(data: unknown): Item {
   const value = bodyObject(data);
   onlyKeys(value, ['key', 'name']);
   return {
-    ...(value['key'] === undefined ? {} : { key: checkKey(value['key']) }),
+    ...(value['key'] === undefined ? {} : { key: checkVersionKey(value['key']) }),
     ...(value['name'] === undefined ? {} : { name: checkName(value['name']) }),
   };
 }

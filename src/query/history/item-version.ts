@@ -8,7 +8,7 @@ import type { ReadContext, Reader } from '../read-context.js';
 import type { Item } from '../shape/shape-rows.js';
 import { revisionValues, storedKey, visibleValues } from './history-access.js';
 
-/** The version key that names the live item (Directus reserves it too). */
+/** The version key that names the live item, in any case (Directus reserves it too). */
 export const MAIN_VERSION_KEY = 'main';
 
 /** A svc_versions row as the history code uses it. */
@@ -51,8 +51,8 @@ export async function mainItemHash(
  * GET /items/:collection/:id?version=<key> (issue 18, content versions): the live item read
  * with the caller's query, the version's saved values over the fields the answer has. A
  * many-to-one the version points elsewhere is read with the same nested fields. `main` is
- * the live item; a key the item has no version of (or one the caller may not read) is
- * FORBIDDEN, like a missing item.
+ * the live item; keys match ignoring case; a key the item has no version of (or one the
+ * caller may not read) is FORBIDDEN, like a missing item.
  */
 export async function readItemVersion(
   ctx: ReadContext,
@@ -63,24 +63,22 @@ export async function readItemVersion(
   versionKey: string,
 ): Promise<Item> {
   const item = await readItemByKey(ctx, collection, key, query, reader);
-  if (versionKey === MAIN_VERSION_KEY) return item;
+  const wanted = versionKey.toLowerCase();
+  if (wanted === MAIN_VERSION_KEY) return item;
   const target = requireCollection(ctx.overview, collection);
-  const [row] = await readItems(
+  // Keys are unique per item ignoring case (commands/version-keys.ts), and found so on every
+  // database: a filter's _eq ignores case on MariaDB only. An item has a handful of versions.
+  const versions = await readItems(
     ctx,
     'svc_versions',
     {
       fields: VERSION_FIELDS,
-      filter: {
-        _and: [
-          { collection: { _eq: collection } },
-          { item: { _eq: storedKey(target, key) } },
-          { key: { _eq: versionKey } },
-        ],
-      },
-      limit: 1,
+      filter: { _and: [{ collection: { _eq: collection } }, { item: { _eq: storedKey(target, key) } }] },
+      limit: -1,
     },
     fullFieldsOf(reader),
   );
+  const row = versions.find((v) => String(v['key']).toLowerCase() === wanted);
   if (row === undefined) throw new ForbiddenError();
   return applyVersion(ctx, reader, collection, item, toVersionRow(row).delta, query);
 }

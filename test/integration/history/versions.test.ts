@@ -95,6 +95,40 @@ describeEachDatabase('content versions (/versions, ?version=)', (ctx) => {
     expect(await countRows(db(), TABLES)).to.deep.equal(counts);
   });
 
+  it('version keys are one per item ignoring case on every database, created or renamed; ?version= finds them so', async () => {
+    const { id, version } = await drafted('Draft');
+    const { version: other } = await drafted();
+    const secondId = String(
+      dataOf<Row>(await api('POST', '/versions', { key: 'second', collection: 'articles', item: String(id) }))['id'],
+    );
+    dataOf(await api('POST', `/versions/${version}/save`, { title: 'Drafted' }));
+    const counts = await countRows(db(), TABLES);
+    const taken = `Version "DRAFT" already exists for item "${String(id)}" in collection "articles"`;
+    // MariaDB's collation refused DRAFT; PostgreSQL and SQLite took it beside Draft.
+    expect(
+      errorsOf(await api('POST', '/versions', { key: 'DRAFT', collection: 'articles', item: String(id) }), 422),
+    ).to.deep.equal([['UNPROCESSABLE_ENTITY', { reason: taken }]]);
+    // A rename to a taken key was RECORD_NOT_UNIQUE naming a different field on each database.
+    expect(errorsOf(await api('PATCH', `/versions/${secondId}`, { key: 'DRAFT' }), 422)).to.deep.equal([
+      ['UNPROCESSABLE_ENTITY', { reason: taken }],
+    ]);
+    expect(errorsOf(await api('PATCH', `/versions/${secondId}`, { key: 'Main' }), 400)).to.deep.equal([
+      ['INVALID_PAYLOAD', { reason: '"main" is a reserved version key' }],
+    ]);
+    expect(await countRows(db(), TABLES)).to.deep.equal(counts);
+    // Another item's key, and the version's own key in another case, are free.
+    expect(dataOf<Row>(await api('PATCH', `/versions/${version}`, { key: 'DRAFT' }))['key']).to.equal('DRAFT');
+    expect(dataOf<Row>(await api('PATCH', `/versions/${other}`, { key: 'DRAFT' }))['key']).to.equal('DRAFT');
+    for (const key of ['draft', 'DRAFT', 'dRaFt']) {
+      expect(dataOf<Row>(await api('GET', `/items/articles/${String(id)}?version=${key}&fields=title`))).to.deep.equal({
+        title: 'Drafted',
+      });
+    }
+    expect(dataOf<Row>(await api('GET', `/items/articles/${String(id)}?version=MAIN&fields=title`))).to.deep.equal({
+      title: 'Live',
+    });
+  });
+
   it('saves into the version without touching the live item; ?version= reads it with the caller fields; journaled as version_save', async () => {
     const { id, version } = await drafted();
     const saved = dataOf<Row>(await api('POST', `/versions/${version}/save?fields=title,views`, { title: 'Draft 1' }));
