@@ -138,6 +138,18 @@ export class AssetTransformer {
     const max = this.config.imageMaxDimension;
     const image = (await loadSharp())({ limitInputPixels: max * max, sequentialRead: true });
     image.timeout({ seconds: Math.max(1, Math.ceil(this.config.timeoutMs / 1000)) });
+    // The pipeline is set up before the original is read: sharp checks each call's arguments.
+    image.autoOrient();
+    if (transformation.width !== undefined || transformation.height !== undefined) {
+      image.resize({
+        ...(transformation.width === undefined ? {} : { width: transformation.width }),
+        ...(transformation.height === undefined ? {} : { height: transformation.height }),
+        fit: transformation.fit ?? 'cover',
+        withoutEnlargement: transformation.withoutEnlargement ?? false,
+      });
+    }
+    for (const operation of transformation.transforms ?? []) apply(image, operation);
+    image.toFormat(format, transformation.quality === undefined ? {} : { quality: transformation.quality });
     const input = await source.driver.read(source.path);
     input.once('error', (error) => image.destroy(error));
     input.pipe(image);
@@ -151,17 +163,6 @@ export class AssetTransformer {
         throw new IllegalAssetTransformationError(
           `the result would be ${out.width}×${out.height}, beyond ${max} (ASSETS_TRANSFORM_IMAGE_MAX_DIMENSION)`,
         );
-      image.autoOrient();
-      if (transformation.width !== undefined || transformation.height !== undefined) {
-        image.resize({
-          ...(transformation.width === undefined ? {} : { width: transformation.width }),
-          ...(transformation.height === undefined ? {} : { height: transformation.height }),
-          fit: transformation.fit ?? 'cover',
-          withoutEnlargement: transformation.withoutEnlargement ?? false,
-        });
-      }
-      for (const operation of transformation.transforms ?? []) apply(image, operation);
-      image.toFormat(format, transformation.quality === undefined ? {} : { quality: transformation.quality });
       return await image.toBuffer();
     } finally {
       input.destroy();
@@ -239,10 +240,19 @@ export function outputSize(
   return { width: Math.round(width * scale), height: Math.round(height * scale) };
 }
 
+/**
+ * One `transforms` operation on the pipeline. Names and argument types are checked against
+ * the list in transformation.ts; sharp's refusal of a value (a sigma of 0, a colour it does
+ * not know) is the request's fault, and says which.
+ */
 function apply(image: Sharp, [name, ...args]: Operation): void {
-  // Names and arguments are checked against the list in transformation.ts.
   const method = (image as unknown as Record<string, (...values: unknown[]) => Sharp>)[name];
-  method?.apply(image, args);
+  try {
+    method?.apply(image, args);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new IllegalAssetTransformationError(`transforms: the arguments of ${name} are out of range (${reason})`);
+  }
 }
 
 type SharpFactory = (options: SharpOptions) => Sharp;

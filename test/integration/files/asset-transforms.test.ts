@@ -158,6 +158,18 @@ describeEachDatabase(
         expect(error, query).to.deep.include({ status: 400, code: 'ILLEGAL_ASSET_TRANSFORMATION' });
         expect(error.message, query).to.match(/^Illegal asset transformation: .+\.$/);
       }
+      // Arguments of the right type that sharp refuses: the arguments are named, not the image.
+      const stored = await variants(photo);
+      for (const [operation, reason] of [
+        ['["sharpen",{"sigma":0}]', /the arguments of sharpen .*sigma/],
+        ['["modulate",{"hue":1.5}]', /the arguments of modulate .*hue/],
+        ['["tint","notacolor"]', /the arguments of tint .*notacolor/],
+      ] as const) {
+        const error = await errorOf(await asset(`transforms=[${operation}]`));
+        expect(error, operation).to.deep.include({ status: 400, code: 'ILLEGAL_ASSET_TRANSFORMATION' });
+        expect(error.message, operation).to.match(reason);
+      }
+      expect(await variants(photo)).to.deep.equal(stored);
       const text = await upload(ctx(), Buffer.from('just text'), 'note.txt', 'text/plain');
       const res = await adminGet(ctx(), `/assets/${String(text['id'])}?width=10&format=webp`);
       expect(res.status).to.equal(200);
