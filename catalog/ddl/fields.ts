@@ -31,6 +31,7 @@ import type { ColumnSpec, FieldPatch, FieldSpec } from './payloads.js';
 import {
   assertNumbersConvert,
   convertSqliteNumbers,
+  convertToBooleans,
   convertsNumbers,
   findChangedValue,
   valuesWouldChange,
@@ -229,7 +230,10 @@ export async function updateField(
   };
   const isResized = ['maxLength', 'numericPrecision', 'numericScale'].some((k) => k in schema);
   if (isColumnChange && (type !== current.type || isResized)) assertColumnSize(collection, field, type, after);
-  if (isColumnChange && 'defaultValue' in schema) assertDefaultFits(collection, field, type, after.defaultValue, after);
+  // A kept default too: the new type or size must hold it (knex would write 7 as a boolean's false).
+  if (isColumnChange && ('defaultValue' in schema || type !== current.type || isResized)) {
+    assertDefaultFits(collection, field, type, after.defaultValue, after);
+  }
   const changed: ChangedField = { collection, field, type };
   if ((uniqueChange && isUnique) || (indexChange && wantsIndex)) assertIndexable(changed);
   if (isColumnChange && before.isNullable && !after.isNullable) {
@@ -285,6 +289,10 @@ export async function updateField(
       // `meta: null` (what GET shows for a field without a svc_fields row) leaves it as it is.
       if ((patch.meta !== undefined && patch.meta !== null) || type !== current.type) {
         await change.data((trx) => upsertFieldRow(trx, collection, field, type, meta));
+      }
+      // Last: it changes stored values (allowed, or there were none to change).
+      if (isColumnChange && type === 'boolean' && convertsNumbers(before, after)) {
+        await change.ddl((x) => convertToBooleans(x, changed));
       }
     },
     ctx.reporter,

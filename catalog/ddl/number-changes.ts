@@ -3,6 +3,7 @@ import type { DbClient } from '../../src/db-client.js';
 import { databaseDialect, type NumberTarget } from '../../src/db/dialects/index.js';
 import { InvalidPayloadError, ValueOutOfRangeError } from '../../src/errors.js';
 import type { FieldType } from '../overview/types.js';
+import { FLOAT32_MAX, FLOAT32_MIN } from '../overview/value-forms.js';
 
 /** A column's type as far as its values' conversion goes. */
 export interface NumberColumn {
@@ -51,10 +52,12 @@ function targetOf(column: NumberColumn): NumberTarget | undefined {
 
 /**
  * A change from number or text to a number type whose stored values the database converts:
- * a new type, precision or scale. Other changes convert no number (or none the database
- * would take: its own refusal stands).
+ * a new type, precision or scale; or from an integer to a boolean (0 and 1 stay, any other
+ * number becomes true). Other changes convert no number (or none the database would take:
+ * its own refusal stands).
  */
 export function convertsNumbers(before: NumberColumn, after: NumberColumn): boolean {
+  if (after.type === 'boolean') return INTEGER_TYPES.has(before.type);
   if (!NUMBER_TYPES.has(after.type) || !(NUMBER_TYPES.has(before.type) || TEXT_TYPES.has(before.type))) return false;
   if (before.type !== after.type) return true;
   return after.type === 'decimal' && (before.precision !== after.precision || before.scale !== after.scale);
@@ -72,10 +75,11 @@ function raw(sql: string, field: string): [string, string[]] {
 
 /**
  * The first stored value the new type would store as another value: a fraction an integer
- * drops, digits a decimal's scale rounds away, a float's digits a decimal or a float loses.
- * Compared as the old type (text: as an exact number) after the round trip, so a float 0.1
- * that a decimal(10, 5) keeps as 0.10000 is no change. Text to float is not checked (a
- * float is approximate), nor are values the database can't convert at all (its refusal).
+ * drops, digits a decimal's scale rounds away, a float's digits a decimal or a float loses,
+ * an integer other than 0 and 1 a boolean makes true. Compared as the old type (text: as an
+ * exact number) after the round trip, so a float 0.1 that a decimal(10, 5) keeps as 0.10000
+ * is no change. Text to float is not checked (a float is approximate), nor are values the
+ * database can't convert at all (its refusal, or assertNumbersConvert's).
  */
 export async function findChangedValue(
   db: Knex,
@@ -84,6 +88,14 @@ export async function findChangedValue(
   before: NumberColumn,
   after: NumberColumn,
 ): Promise<ChangedValue | undefined> {
+  if (after.type === 'boolean') {
+    if (!convertsNumbers(before, after)) return undefined;
+    const row = await db(changed.collection)
+      .select(db.raw('?? as value', [changed.field]))
+      .whereNotIn(changed.field, [0, 1])
+      .first<{ value: unknown } | undefined>();
+    return row === undefined ? undefined : { value: shown(row.value), converted: 'true' };
+  }
   const to = targetOf(after);
   if (to === undefined || !convertsNumbers(before, after)) return undefined;
   const fromText = TEXT_TYPES.has(before.type);
@@ -111,7 +123,10 @@ function shown(value: unknown): string {
  * Refusals every database makes the same, checked before the change: text with a fraction
  * to an integer (PostgreSQL and MariaDB can't convert '12.5' to integer; SQLite would keep
  * 12.5), a value a decimal's precision can't hold after rounding (VALUE_OUT_OF_RANGE:
- * PostgreSQL and MariaDB refuse the ALTER, SQLite would keep the value).
+ * PostgreSQL and MariaDB refuse the ALTER, SQLite would keep the value), text to a float:
+ * NaN and Infinity (PostgreSQL reads them, and they read back as null; MariaDB and SQLite
+ * refuse them) and numbers a 4-byte float can't hold (VALUE_OUT_OF_RANGE: PostgreSQL and
+ * MariaDB refuse them, SQLite would keep them).
  */
 export async function assertNumbersConvert(
   db: Knex,
@@ -134,6 +149,23 @@ export async function assertNumbersConvert(
     if (row !== undefined) {
       throw new InvalidPayloadError(
         `Field "${changed.field}" of collection "${changed.collection}" can't be altered to "${after.type}": the stored value ${shown(row.value)} isn't a whole number`,
+      );
+    }
+  }
+  if (fromText && to.type === 'float') {
+    const outside = `abs(${exact}) > ${String(FLOAT32_MAX)} or (${exact} <> 0 and abs(${exact}) < ${String(FLOAT32_MIN)})`;
+    const [where, bindings] = raw(outside, changed.field);
+    const row = await db(changed.collection)
+      .select(db.raw('?? as value', [changed.field]))
+      .whereNotNull(changed.field)
+      .whereRaw(`(${where})`, bindings)
+      .first<{ value: unknown } | undefined>();
+    if (row !== undefined && Number.isFinite(Number(row.value))) {
+      throw new ValueOutOfRangeError({ collection: changed.collection, field: changed.field });
+    }
+    if (row !== undefined) {
+      throw new InvalidPayloadError(
+        `Field "${changed.field}" of collection "${changed.collection}" can't be altered to "float": the stored value ${shown(row.value)} isn't a number`,
       );
     }
   }
@@ -161,6 +193,17 @@ export function valuesWouldChange(changed: ChangedColumn, after: NumberColumn, e
   return new InvalidPayloadError(
     `Field "${changed.field}" of collection "${changed.collection}" can't be altered to "${type}" without changing stored values (${example.value} would become ${example.converted}); allow destructive changes (allow_destructive=true) to convert them`,
   );
+}
+
+/**
+ * An integer changed to a boolean: 0 and 1 stay, every other number becomes true (1), as
+ * PostgreSQL's cast makes it; MariaDB's tinyint(1) and SQLite would keep 5, which reads as
+ * true but no filter on true finds. Run after the ALTER (on PostgreSQL it finds none).
+ */
+export async function convertToBooleans(db: Knex, changed: ChangedColumn): Promise<void> {
+  await db(changed.collection)
+    .whereNotIn(changed.field, [false, true])
+    .update({ [changed.field]: true });
 }
 
 /**

@@ -9,8 +9,8 @@
 export const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The largest 4-byte float, and the smallest above zero (a denormal). */
-const FLOAT32_MAX = 3.4028234663852886e38;
-const FLOAT32_MIN = 1.401298464324817e-45;
+export const FLOAT32_MAX = 3.4028234663852886e38;
+export const FLOAT32_MIN = 1.401298464324817e-45;
 
 /**
  * A day the calendar has (2024-02-30 and year 0 are not, though Date.parse rolls the first

@@ -209,8 +209,11 @@ function fieldPatch(before: SnapshotField, after: SnapshotField): FieldPatch {
       scale: typeof scale === 'number' ? scale : null,
     });
   }
-  if (patch.schema !== undefined && 'defaultValue' in patch.schema) {
-    assertDefaultFits(after.collection, after.field, after.type, patch.schema.defaultValue, {
+  // The default asked for, or the one kept under a new type or size (updateField checks it too).
+  const asked = patch.schema !== undefined && 'defaultValue' in patch.schema;
+  if (asked || patch.type !== undefined || isResized) {
+    const value = asked ? patch.schema.defaultValue : after.schema?.['default_value'];
+    assertDefaultFits(after.collection, after.field, after.type, value, {
       precision: typeof precision === 'number' ? precision : null,
       scale: typeof scale === 'number' ? scale : null,
     });

@@ -150,6 +150,52 @@ describeEachDatabase('schema routes: field defaults', (ctx) => {
     expect(await ctx().server.db.schema.hasTable('meters')).to.equal(false);
   });
 
+  it('a type or size change keeps the default only if the new column holds it: PATCH, GraphQL and /schema/diff', async () => {
+    expectOk(await api('POST', '/fields/gauges', { field: 'kept', type: 'integer', schema: { default_value: 7 } }));
+    expectOk(
+      await api('POST', '/fields/gauges', {
+        field: 'kept_de',
+        type: 'decimal',
+        schema: { numeric_precision: 10, numeric_scale: 2, default_value: '12345.5' },
+      }),
+    );
+    const kept = await fieldOf('kept');
+    const keptDecimal = await fieldOf('kept_de');
+    // knex wrote 7 as a boolean's false.
+    expectError(
+      await api('PATCH', '/fields/gauges/kept', { type: 'boolean' }),
+      400,
+      'INVALID_PAYLOAD',
+      /The default value 7 of field "kept" of collection "gauges" is not a boolean/,
+    );
+    const graphql = await api('POST', '/graphql/system', {
+      query: 'mutation { update_fields_item(collection: "gauges", field: "kept", data: { type: "boolean" }) { type } }',
+    });
+    expect(graphql.body.errors?.[0]?.message).to.match(/The default value 7 of field "kept"/);
+    expectError(
+      await api('PATCH', '/fields/gauges/kept_de', { schema: { numeric_precision: 5 } }),
+      400,
+      'INVALID_PAYLOAD',
+      /The default value "12345.5" of field "kept_de" of collection "gauges" is not a number of at most 3 digits/,
+    );
+    const snapshot = expectOk(await api('GET', '/schema/snapshot'));
+    snapshot.fields.find((f: any) => f.collection === 'gauges' && f.field === 'kept').type = 'boolean';
+    expectError(
+      await api('POST', '/schema/diff', snapshot),
+      400,
+      'INVALID_PAYLOAD',
+      /The default value 7 of field "kept" of collection "gauges" is not a boolean/,
+    );
+    expect(await fieldOf('kept')).to.deep.equal(kept);
+    expect(await fieldOf('kept_de')).to.deep.equal(keptDecimal);
+    // One the new type holds stays (the row there when the field came holds 7: allowed to become true).
+    expectOk(await api('PATCH', '/fields/gauges/kept', { schema: { default_value: 1 } }));
+    const changed = expectOk(await api('PATCH', '/fields/gauges/kept?allow_destructive=true', { type: 'boolean' }));
+    expect(changed.schema.default_value).to.equal(true);
+    expectOk(await api('DELETE', '/fields/gauges/kept'), 204);
+    expectOk(await api('DELETE', '/fields/gauges/kept_de'), 204);
+  });
+
   it('valid defaults keep working, and new items get them as values of their type', async () => {
     const uuid = '6f1c3c1e-8f5e-4d0e-9a57-0c1d2e3f4a5b';
     const defaults: Record<string, unknown> = {

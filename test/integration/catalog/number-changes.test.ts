@@ -178,3 +178,106 @@ describeEachDatabase('decimals written with more digits than the scale', (ctx) =
     expect(rows.map((r) => Number(r.d))).to.deep.equal([1.01, 2.68, -0.13, 0, 1.01, 12.34]);
   });
 });
+
+/**
+ * An integer to a boolean keeps 0 and 1 and makes any other number true: refused naming such
+ * a value unless allowed, through PATCH /fields, GraphQL and /schema/apply alike; allowed,
+ * every database stores true (MariaDB's tinyint(1) and SQLite kept 5, which no filter on
+ * true found). Text to a float: text a float can't hold is refused on every database
+ * (PostgreSQL read NaN and Infinity, which then read back as null; SQLite kept 1e39).
+ */
+describeEachDatabase('schema changes to a boolean, and from text to a float', (ctx) => {
+  const api = schemaApi(ctx);
+  const fieldOf = async (field: string) => expectOk(await api('GET', `/fields/flags/${field}`));
+  const valuesOf = async (field: string): Promise<unknown[]> => {
+    const rows: Record<string, unknown>[] = await ctx().server.db('flags').orderBy('id').select(field);
+    return rows.map((row) => (typeof row[field] === 'boolean' ? Number(row[field]) : row[field]));
+  };
+  const texts = ['NaN', 'Infinity', '-inf', '1e39', ' 12 '];
+
+  before(async () => {
+    expectOk(
+      await api('POST', '/collections', {
+        collection: 'flags',
+        schema: {},
+        fields: [
+          id,
+          { field: 'n', type: 'integer' },
+          { field: 'm', type: 'integer' },
+          { field: 'z', type: 'integer' },
+          ...texts.map((_, i) => ({ field: `t${String(i)}`, type: 'string' })),
+        ],
+      }),
+    );
+    expectOk(
+      await api('POST', '/items/flags', [
+        { n: 5, m: -2, z: 1, ...Object.fromEntries(texts.map((text, i) => [`t${String(i)}`, text])) },
+        { n: 0, m: 1, z: 0 },
+      ]),
+    );
+  });
+
+  it('integer → boolean over other values than 0 and 1: refused naming one, through PATCH, GraphQL and /schema/apply', async () => {
+    const n = await fieldOf('n');
+    const refused = await api('PATCH', '/fields/flags/n', { type: 'boolean' });
+    expectError(
+      refused,
+      400,
+      'INVALID_PAYLOAD',
+      /Field "n" of collection "flags" can't be altered to "boolean" without changing stored values \(5 would become true\)/,
+    );
+    expect(refused.body.errors[0].message).to.match(/allow_destructive=true/);
+    const graphql = await api('POST', '/graphql/system', {
+      query: 'mutation { update_fields_item(collection: "flags", field: "n", data: { type: "boolean" }) { type } }',
+    });
+    expect(graphql.body.errors?.[0]?.message).to.match(/5 would become true/);
+    const snapshot = expectOk(await api('GET', '/schema/snapshot'));
+    snapshot.fields.find((f: any) => f.collection === 'flags' && f.field === 'n').type = 'boolean';
+    const plan = expectOk(await api('POST', '/schema/diff', snapshot));
+    expect(plan.diff.destructive).to.deep.equal(['update field "flags.n"']);
+    expectError(await api('POST', '/schema/apply', plan), 400, 'INVALID_PAYLOAD', /changes stored values/);
+    expect(await fieldOf('n')).to.deep.equal(n);
+    expect(await valuesOf('n')).to.deep.equal([5, 0]);
+    // Only 0 and 1 (and null): nothing to allow.
+    expect(expectOk(await api('PATCH', '/fields/flags/z', { type: 'boolean' })).type).to.equal('boolean');
+    expect(await valuesOf('z')).to.deep.equal([1, 0]);
+  });
+
+  it('integer → boolean allowed: every other number is stored as true, on every database', async () => {
+    expectOk(await api('PATCH', '/fields/flags/n?allow_destructive=true', { type: 'boolean' }));
+    expect(await valuesOf('n')).to.deep.equal([1, 0]);
+    const snapshot = expectOk(await api('GET', '/schema/snapshot'));
+    snapshot.fields.find((f: any) => f.collection === 'flags' && f.field === 'm').type = 'boolean';
+    const plan = expectOk(await api('POST', '/schema/diff', snapshot));
+    expectOk(await api('POST', '/schema/apply?allow_destructive=true', plan), 204);
+    expect(await valuesOf('m')).to.deep.equal([1, 1]);
+    const trues = expectOk(await api('GET', '/items/flags?fields=id&filter[m][_eq]=true&sort=id'));
+    expect(trues).to.deep.equal([{ id: 1 }, { id: 2 }]);
+  });
+
+  it('text → float: NaN and Infinity are refused, a number a float cannot hold is out of range, on every database', async () => {
+    for (const [i, text] of texts.slice(0, 3).entries()) {
+      const field = `t${String(i)}`;
+      const before = await fieldOf(field);
+      for (const query of ['', '?allow_destructive=true']) {
+        expectError(
+          await api('PATCH', `/fields/flags/${field}${query}`, { type: 'float' }),
+          400,
+          'INVALID_PAYLOAD',
+          new RegExp(`Field "${field}" of collection "flags" can't be altered to "float"`),
+        );
+      }
+      expect(await fieldOf(field), text).to.deep.equal(before);
+      expect(await valuesOf(field)).to.deep.equal([text, null]);
+    }
+    expectError(
+      await api('PATCH', '/fields/flags/t3', { type: 'float' }),
+      400,
+      'VALUE_OUT_OF_RANGE',
+      /field "t3" in collection "flags"/,
+    );
+    expect(await valuesOf('t3')).to.deep.equal(['1e39', null]);
+    expectOk(await api('PATCH', '/fields/flags/t4', { type: 'float' }));
+    expect(await valuesOf('t4')).to.deep.equal([12, null]);
+  });
+});
