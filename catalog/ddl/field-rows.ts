@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { typeFixedBy } from '../overview/field-type.js';
 import type { FieldType } from '../overview/types.js';
 import { FIELD_ROW, FIELD_ROW_DEFAULTS, encodeRow, parseCsv } from '../overview/meta-rows.js';
 
@@ -39,7 +40,16 @@ export function newFieldRow(
   };
 }
 
-/** Updates the field's svc_fields row with `meta`, creating the row when the field had none. */
+/** The specials in `special` that make a field of another type than `type` (`hash` of a string). */
+export function specialsOfOtherTypes(type: FieldType, special: unknown): string[] {
+  return (parseCsv(special) ?? []).filter((flag) => (typeFixedBy(flag) ?? type) !== type);
+}
+
+/**
+ * Updates the field's svc_fields row with `meta`, creating the row when the field had none.
+ * The stored specials that fix another type than `type` go (a hash field changed to string
+ * drops `hash`, or it would still read as hash); `meta.special` is taken as given.
+ */
 export async function upsertFieldRow(
   trx: Knex.Transaction,
   collection: string,
@@ -54,7 +64,9 @@ export async function upsertFieldRow(
     await trx('svc_fields').insert(withoutUndefined(newFieldRow(collection, field, type, meta)));
     return;
   }
-  const special = 'special' in meta ? meta['special'] : existing.special;
+  const others = specialsOfOtherTypes(type, existing.special);
+  const special =
+    'special' in meta ? meta['special'] : (parseCsv(existing.special) ?? []).filter((flag) => !others.includes(flag));
   const {
     id: _id,
     collection: _c,

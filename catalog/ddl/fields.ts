@@ -11,6 +11,7 @@ import {
 } from '../../src/errors.js';
 import { readColumnKeys } from '../introspection/index.js';
 import { apiDefault } from '../overview/api-objects.js';
+import { typeFixedBy } from '../overview/field-type.js';
 import { requireCollection } from '../overview/lookup.js';
 import {
   FIELD_TYPES,
@@ -23,7 +24,7 @@ import { defaultsToNow, defineColumn, stringLengthOf, type ColumnDefinition } fr
 import type { SchemaContext } from './context.js';
 import { assertColumnSize } from './column-sizes.js';
 import { assertDefaultFits } from './default-values.js';
-import { newFieldRow, upsertFieldRow, withoutUndefined } from './field-rows.js';
+import { newFieldRow, specialsOfOtherTypes, upsertFieldRow, withoutUndefined } from './field-rows.js';
 import { addKeys, changeKey, dropUniqueKeys } from './column-keys.js';
 import { assertTypeKeepsRelations, forgetField } from './field-references.js';
 import { alreadyExists, sameNameIgnoringCase } from './names.js';
@@ -217,6 +218,14 @@ export async function updateField(
     throw new InvalidPayloadError(`Field "${field}" of type "${current.type}" can't be altered to "${type}"`);
   }
   if (isColumnChange && type !== current.type) assertTypeKeepsRelations(overview, collection, field, type);
+  if (patch.type !== undefined && patch.meta !== undefined && patch.meta !== null && 'special' in patch.meta) {
+    const [other] = specialsOfOtherTypes(type, patch.meta['special']);
+    if (other !== undefined) {
+      throw new InvalidPayloadError(
+        `Field "${field}" of collection "${collection}" can't be of type "${type}" with special "${other}": that special makes its type "${String(typeFixedBy(other))}"`,
+      );
+    }
+  }
 
   const before = existingColumnDefinition(current);
   const after: ColumnDefinition = {

@@ -83,6 +83,11 @@ const TYPE_BY_SPECIAL: readonly (readonly [string, FieldType])[] = [
   ['cast-datetime', 'dateTime'],
 ];
 
+/** The type a special fixes (`hash` → hash), or undefined for one that fixes none. */
+export function typeFixedBy(flag: string): FieldType | undefined {
+  return TYPE_BY_SPECIAL.find(([special]) => special === flag)?.[1];
+}
+
 /**
  * The API type of a column. The dialects spell the same thing differently: MySQL's boolean
  * is tinyint(1), MariaDB's JSON is longtext with a json_valid check, and a uuid is char(36)

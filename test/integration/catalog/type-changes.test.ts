@@ -17,10 +17,15 @@ describeEachDatabase('schema routes: type changes', (ctx) => {
       await api('POST', '/collections', {
         collection: 'things',
         schema: {},
-        fields: [id, { field: 's_str', type: 'string' }, { field: 'j_json', type: 'json' }],
+        fields: [
+          id,
+          { field: 's_str', type: 'string' },
+          { field: 'j_json', type: 'json' },
+          { field: 'h_hash', type: 'hash' },
+        ],
       }),
     );
-    expectOk(await api('POST', '/items/things', { s_str: 'a', j_json: { a: 1 } }));
+    expectOk(await api('POST', '/items/things', { s_str: 'a', j_json: { a: 1 }, h_hash: 'secret' }));
   });
 
   it('PATCH json → integer: INVALID_PAYLOAD naming the field, the field and its values unchanged', async () => {
@@ -33,5 +38,30 @@ describeEachDatabase('schema routes: type changes', (ctx) => {
     );
     expect(expectOk(await api('GET', '/fields/things/j_json'))).to.deep.equal(before);
     expect(expectOk(await api('GET', '/items/things'))[0]).to.deep.include({ j_json: { a: 1 } });
+  });
+
+  // The hash special fixes the field's type (hash), whatever its column: it goes with the type.
+  it('PATCH hash → string: the hash special goes with it, and the field reads as a string', async () => {
+    const stored: { h_hash: string } = await ctx().server.db('things').first('h_hash');
+    const changed = expectOk(await api('PATCH', '/fields/things/h_hash', { type: 'string' }));
+    expect(changed).to.deep.include({ type: 'string' });
+    expect(changed.meta.special).to.equal(null);
+    expect(expectOk(await api('GET', '/fields/things/h_hash')).type).to.equal('string');
+    // No longer masked: the stored text, as a string field reads it.
+    expect(expectOk(await api('GET', '/items/things?fields=h_hash'))).to.deep.equal([{ h_hash: stored.h_hash }]);
+    expect(expectOk(await api('PATCH', '/fields/things/h_hash', { type: 'hash' })).meta.special).to.deep.equal([
+      'hash',
+    ]);
+  });
+
+  it('PATCH of a type with a special that makes another type: INVALID_PAYLOAD, nothing changed', async () => {
+    const before = expectOk(await api('GET', '/fields/things/s_str'));
+    expectError(
+      await api('PATCH', '/fields/things/s_str', { type: 'string', meta: { special: ['hash'] } }),
+      400,
+      'INVALID_PAYLOAD',
+      /Field "s_str" of collection "things" can't be of type "string" with special "hash": that special makes its type "hash"/,
+    );
+    expect(expectOk(await api('GET', '/fields/things/s_str'))).to.deep.equal(before);
   });
 });
