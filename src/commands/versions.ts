@@ -133,11 +133,12 @@ export function handlePromoteVersion(cmd: PromoteVersionCommand, ctx: CommandCon
         'Main item has changed since this version was compared; compare again and send its "mainHash"',
       );
     }
+    // Fields dropped since the save are no change to promote (compare leaves them out too).
+    const saved = Object.keys(version.delta).filter((name) => Object.hasOwn(target.fields, name));
     for (const field of cmd.fields ?? []) {
-      if (!Object.hasOwn(version.delta, field))
-        throw new InvalidPayloadError(`Field "${field}" has no value in this version`);
+      if (!saved.includes(field)) throw new InvalidPayloadError(`Field "${field}" has no value in this version`);
     }
-    let names = cmd.fields ?? Object.keys(version.delta);
+    let names = cmd.fields ?? saved;
     if (cmd.fields === undefined) {
       const changed = await liveChangesSince(read, version);
       const conflicts = names.filter((name) => changed.has(name));

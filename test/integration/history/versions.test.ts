@@ -223,6 +223,28 @@ describeEachDatabase('content versions (/versions, ?version=)', (ctx) => {
     expect(await articleRow(id)).to.deep.include({ title: 'Draft', views: 9 });
   });
 
+  it('a field dropped since the save is no change to promote: nothing left is 422 and writes nothing, as compare shows', async () => {
+    dataOf(await api('POST', '/fields/articles', { field: 'scratch', type: 'string' }));
+    const { id, version } = await drafted();
+    dataOf(await api('POST', `/versions/${version}/save`, { scratch: 'kept aside' }));
+    expect(dataOf(await api('DELETE', '/fields/articles/scratch'), 204)).to.equal(undefined);
+    const { mainHash, fields } = dataOf<{ mainHash: string; fields: string[] }>(
+      await api('GET', `/versions/${version}/compare`),
+    );
+    expect(fields).to.deep.equal([]);
+    const counts = await countRows(db(), TABLES);
+    const promote = (body: unknown) => api('POST', `/versions/${version}/promote`, body);
+    // was 200 with an `update` activity and revision that changed nothing
+    expect(errorsOf(await promote({ mainHash }), 422)).to.deep.equal([
+      ['UNPROCESSABLE_ENTITY', { reason: 'No changes to promote' }],
+    ]);
+    expect(errorsOf(await promote({ mainHash, fields: ['scratch'] }), 400)).to.deep.equal([
+      ['INVALID_PAYLOAD', { reason: 'Field "scratch" has no value in this version' }],
+    ]);
+    expect(await countRows(db(), TABLES)).to.deep.equal(counts);
+    expect(await articleRow(id)).to.deep.include({ title: 'Live' });
+  });
+
   it('a save is an update of the item: a role that may not update (those fields) gets 403 and nothing is saved', async () => {
     const { id, version } = await drafted();
     const counts = await countRows(db(), TABLES);
