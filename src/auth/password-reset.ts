@@ -46,8 +46,8 @@ export async function requestPasswordReset(
 
 /**
  * POST /auth/password/reset: a valid reset token (scope, still the current password: single
- * use) for an active user sets a new password within the password policy. The user's
- * sessions end with it.
+ * use, concurrent uses included) for an active user sets a new password within the password
+ * policy. The user's sessions end with it.
  */
 export async function resetPassword(ctx: AuthContext, token: string, password: string): Promise<void> {
   const startedAt = performance.now();
@@ -58,10 +58,17 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
       throw new ForbiddenError();
     await assertPasswordPolicy(ctx.db, password);
     const hash = await hashPassword(password);
-    await ctx.db.transaction(async (trx) => {
-      await UserModel.query(trx).findById(user.id).patch({ password: hash });
+    const isChanged = await ctx.db.transaction(async (trx) => {
+      // Only over the password the token pins: of concurrent resets with one token, one wins.
+      const unchanged = UserModel.query(trx).findById(user.id).where({ status: 'active', provider: 'default' });
+      const updated = await (
+        user.password === null ? unchanged.whereNull('password') : unchanged.where('password', user.password)
+      ).patch({ password: hash });
+      if (updated === 0) return false;
       await SessionModel.query(trx).where('user', user.id).delete();
+      return true;
     });
+    if (!isChanged) throw new ForbiddenError();
   } catch (error) {
     await stall(ctx.config.loginStallTimeMs, startedAt);
     throw error;

@@ -63,6 +63,22 @@ describe('password reset by e-mail', () => {
         );
       });
 
+      it('of concurrent resets with one token, exactly one sets its password; the others are 403 FORBIDDEN', async () => {
+        const user = await createUser(ctx().server.db);
+        const token = (await requestLink(user)).searchParams.get('token') ?? '';
+        const passwords = ['first-new-password', 'second-new-password', 'third-new-password'];
+        const answers = await Promise.all(
+          passwords.map((password) => post('/auth/password/reset', { token, password })),
+        );
+        const statuses = answers.map((res) => res.status);
+        expect([...statuses].sort()).to.deep.equal([204, 403, 403]);
+        const chosen = passwords[statuses.indexOf(204)];
+        for (const password of passwords) {
+          const login = await post('/auth/login', { email: user.email, password });
+          expect(login.status, password).to.equal(password === chosen ? 200 : 401);
+        }
+      });
+
       it('a reset_url outside PASSWORD_RESET_URL_ALLOW_LIST is 400 INVALID_PAYLOAD and sends nothing', async () => {
         const user = await createUser(ctx().server.db);
         for (const url of ['https://evil.test/reset', 'https://app.test/other', 'not a url']) {
