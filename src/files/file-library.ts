@@ -20,7 +20,15 @@ import {
 } from '../errors.js';
 import { AddressDenyList } from './address-deny-list.js';
 import { fetchExternal } from './fetch-external.js';
-import { baseType, diskName, filenameFromDisposition, filenameFromUrl, isTypeAllowed, titleOf } from './file-names.js';
+import {
+  baseType,
+  cleanName,
+  diskName,
+  filenameFromDisposition,
+  filenameFromUrl,
+  isTypeAllowed,
+  titleOf,
+} from './file-names.js';
 import { imageSize } from './image-size.js';
 import type { Storage } from './storage/create-storage.js';
 import { UploadMeter } from './upload-meter.js';
@@ -99,7 +107,8 @@ export class FileLibrary {
     await ctx.permissions.checkPayload('create', FILES_COLLECTION, fields);
     const id = fields['id'] === undefined ? randomUUID() : requireUuid(fields['id']);
     const location = this.#locationOf(fields);
-    const path = diskName(id, upload.filename, upload.type);
+    const filename = fileNameOf(upload);
+    const path = diskName(id, filename, upload.type);
     const staging = isGenerated ? path : `${path}.${randomBytes(6).toString('hex')}.staging`;
     const content = await this.#store(
       location,
@@ -111,7 +120,7 @@ export class FileLibrary {
       location,
       path,
       staging,
-      payload: { filename_download: upload.filename, title: titleOf(upload.filename), ...fields },
+      payload: { filename_download: filename, title: titleOf(filename), ...fields },
       serverValues: { ...content, id, storage: location, filename_disk: path, type: upload.type },
     };
   }
@@ -191,7 +200,8 @@ export class FileLibrary {
     this.#requireAllowedType(upload);
     await ctx.permissions.checkPayload('update', FILES_COLLECTION, fields);
     const location = fields['storage'] === undefined ? row.storage : this.#locationOf(fields);
-    const path = diskName(row.id, upload.filename, upload.type);
+    const filename = fileNameOf(upload);
+    const path = diskName(row.id, filename, upload.type);
     const staging = `${row.id}.${randomBytes(6).toString('hex')}.replacing`;
     const content = await this.#store(location, staging, upload.stream, this.deps.config.storage.maxUploadSize);
     let keys: PrimaryKey[];
@@ -201,7 +211,7 @@ export class FileLibrary {
         kind: 'update',
         collection: FILES_COLLECTION,
         keys: [row.id],
-        data: { filename_download: upload.filename, ...fields },
+        data: { filename_download: filename, ...fields },
         serverValues,
       } as const;
       keys = await handleUpdate(command, ctx);
@@ -311,6 +321,15 @@ export class FileLibrary {
       this.deps.logger.warn({ err: error, location, path }, 'file content could not be deleted');
     }
   }
+}
+
+/**
+ * The upload's name as `filename_download`: without folders or control characters (a NUL
+ * that PostgreSQL cannot store, line breaks), as a URL import's name is; `file` when nothing
+ * is left.
+ */
+function fileNameOf(upload: Upload): string {
+  return cleanName(upload.filename) ?? 'file';
 }
 
 function requireUuid(value: unknown): string {

@@ -89,7 +89,7 @@ export function filenameFromUrl(url: URL): string | undefined {
 }
 
 /** A name without folders or control characters; undefined when nothing is left. */
-function cleanName(name: string): string | undefined {
+export function cleanName(name: string): string | undefined {
   const base = name.split(/[\\/]/).pop() ?? '';
   const cleaned = base.replace(/[\x00-\x1f\x7f]/g, '').trim();
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? undefined : cleaned;

@@ -126,6 +126,28 @@ function describeFileLibrary(target: ReturnType<typeof storageTargets>[number]):
         expect(Number(after?.n)).to.equal(Number(rows?.n));
       });
 
+      it('a file name keeps no control characters, on every database: NUL and line breaks are dropped', async () => {
+        const body = [
+          '--b0undary',
+          `Content-Disposition: form-data; name="file"; filename*=utf-8''a%00b%0Ac%09.txt`,
+          'Content-Type: text/plain',
+          '',
+          'named',
+          '--b0undary--',
+          '',
+        ].join('\r\n');
+        const res = await ctx().api('/files', {
+          method: 'POST',
+          body,
+          headers: {
+            Authorization: `Bearer ${TEST_ADMIN.token}`,
+            'Content-Type': 'multipart/form-data; boundary=b0undary',
+          },
+        });
+        const file = ((await res.json()) as { data: Row }).data;
+        expect([res.status, file['filename_download'], file['title']]).to.deep.equal([200, 'abc.txt', 'Abc']);
+      });
+
       it('a failed row write removes the stored content again', async () => {
         const before = await storedNames();
         const result = await upload([
