@@ -45,8 +45,10 @@ export function assertDefaultFits(
   column: DefaultColumn = {},
 ): void {
   if (value === undefined || value === null || fitsType(type, value, column)) return;
+  // The current time as the API writes it (a default kept under a new type is `{fn:"now"}`).
+  const shown = typeof value === 'object' && isNowDefault(value) ? 'CURRENT_TIMESTAMP' : JSON.stringify(value);
   throw new InvalidPayloadError(
-    `The default value ${JSON.stringify(value)} of field "${field}" of collection "${collection}" is not ${expected(type, column)}`,
+    `The default value ${shown} of field "${field}" of collection "${collection}" is not ${expected(type, column)}`,
   );
 }
 

@@ -51,6 +51,12 @@ const ALTERABLE: ReadonlySet<FieldType> = new Set(
   FIELD_TYPES.filter((type) => type !== 'alias' && type !== 'geometry' && type !== 'unknown'),
 );
 
+/**
+ * Number types PostgreSQL has no cast to boolean for (it casts an integer alone), where MariaDB
+ * would round 0.5 to false and SQLite keep it: their change to a boolean is refused everywhere.
+ */
+const NOT_TO_BOOLEAN: ReadonlySet<FieldType> = new Set(['bigInteger', 'float', 'decimal']);
+
 /** POST /fields/:collection: adds the column (none for an alias) and its svc_fields row. */
 export async function createField(ctx: SchemaContext, collection: string, spec: FieldSpec): Promise<void> {
   const target = requireCollection(await ctx.schema.getOverview(), collection);
@@ -216,6 +222,11 @@ export async function updateField(
   }
   if (isColumnChange && (!ALTERABLE.has(current.type) || !ALTERABLE.has(type))) {
     throw new InvalidPayloadError(`Field "${field}" of type "${current.type}" can't be altered to "${type}"`);
+  }
+  if (isColumnChange && type === 'boolean' && NOT_TO_BOOLEAN.has(current.type)) {
+    throw new InvalidPayloadError(
+      `Field "${field}" of type "${current.type}" can't be altered to "boolean": only an integer becomes a boolean`,
+    );
   }
   if (isColumnChange && type !== current.type) assertTypeKeepsRelations(overview, collection, field, type);
   if (patch.type !== undefined && patch.meta !== undefined && patch.meta !== null && 'special' in patch.meta) {

@@ -188,6 +188,18 @@ describeEachDatabase('schema routes: field defaults', (ctx) => {
     );
     expect(await fieldOf('kept')).to.deep.equal(kept);
     expect(await fieldOf('kept_de')).to.deep.equal(keptDecimal);
+    // The current time is no text: knex wrote it as '{"fn":"now"}'.
+    expectOk(
+      await api('POST', '/fields/gauges', { field: 'kept_ts', type: 'timestamp', schema: { default_value: 'now()' } }),
+    );
+    expectError(
+      await api('PATCH', '/fields/gauges/kept_ts', { type: 'string' }),
+      400,
+      'INVALID_PAYLOAD',
+      /The default value CURRENT_TIMESTAMP of field "kept_ts" of collection "gauges" is not a text or a number/,
+    );
+    expectOk(await api('PATCH', '/fields/gauges/kept_ts', { type: 'string', schema: { default_value: null } }));
+    expectOk(await api('DELETE', '/fields/gauges/kept_ts'), 204);
     // One the new type holds stays (the row there when the field came holds 7: allowed to become true).
     expectOk(await api('PATCH', '/fields/gauges/kept', { schema: { default_value: 1 } }));
     const changed = expectOk(await api('PATCH', '/fields/gauges/kept?allow_destructive=true', { type: 'boolean' }));

@@ -22,10 +22,22 @@ describeEachDatabase('schema routes: type changes', (ctx) => {
           { field: 's_str', type: 'string' },
           { field: 'j_json', type: 'json' },
           { field: 'h_hash', type: 'hash' },
+          { field: 'n_big', type: 'bigInteger' },
+          { field: 'n_float', type: 'float' },
+          { field: 'n_dec', type: 'decimal' },
         ],
       }),
     );
-    expectOk(await api('POST', '/items/things', { s_str: 'a', j_json: { a: 1 }, h_hash: 'secret' }));
+    expectOk(
+      await api('POST', '/items/things', {
+        s_str: 'a',
+        j_json: { a: 1 },
+        h_hash: 'secret',
+        n_big: 1,
+        n_float: 0.5,
+        n_dec: 2,
+      }),
+    );
   });
 
   it('PATCH json → integer: INVALID_PAYLOAD naming the field, the field and its values unchanged', async () => {
@@ -38,6 +50,24 @@ describeEachDatabase('schema routes: type changes', (ctx) => {
     );
     expect(expectOk(await api('GET', '/fields/things/j_json'))).to.deep.equal(before);
     expect(expectOk(await api('GET', '/items/things'))[0]).to.deep.include({ j_json: { a: 1 } });
+  });
+
+  // PostgreSQL has no cast from bigint, real or numeric to boolean; MariaDB rounded 0.5 to false, SQLite kept it.
+  it('PATCH bigInteger, float or decimal → boolean: INVALID_PAYLOAD on every database, nothing changed', async () => {
+    for (const field of ['n_big', 'n_float', 'n_dec']) {
+      const before = expectOk(await api('GET', `/fields/things/${field}`));
+      expectError(
+        await api('PATCH', `/fields/things/${field}?allow_destructive=true`, { type: 'boolean' }),
+        400,
+        'INVALID_PAYLOAD',
+        new RegExp(
+          `Field "${field}" of type "${before.type}" can't be altered to "boolean": only an integer becomes a boolean`,
+        ),
+      );
+      expect(expectOk(await api('GET', `/fields/things/${field}`))).to.deep.equal(before);
+    }
+    const [item] = expectOk(await api('GET', '/items/things?fields=n_big,n_float,n_dec'));
+    expect([Number(item.n_big), item.n_float, Number(item.n_dec)]).to.deep.equal([1, 0.5, 2]);
   });
 
   // The hash special fixes the field's type (hash), whatever its column: it goes with the type.
