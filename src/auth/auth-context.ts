@@ -28,9 +28,6 @@ export interface AuthServices extends AuthContext {
   close(): Promise<void>;
 }
 
-// Keys of the login counters in a Redis shared with other services and instances.
-const REDIS_PREFIX = 'svc:auth:';
-
 /**
  * Builds the auth collaborators from the config: login counters in Redis when REDIS is set
  * (shared by every instance; counted in this process while Redis fails), else in memory. The
@@ -69,7 +66,8 @@ export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'lo
     counters:
       redis === undefined
         ? new MemoryCounterStore()
-        : new FallbackCounterStore(new RedisCounterStore(redis, REDIS_PREFIX), guard, 'memory'),
+        : // Under CACHE_NAMESPACE, as every key: deployments sharing a Redis count apart.
+          new FallbackCounterStore(new RedisCounterStore(redis, `${config.cache.namespace}:auth:`), guard, 'memory'),
     mailer,
     async close() {
       unsubscribe();

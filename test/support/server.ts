@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createLogger } from '../../src/logger/index.js';
+import { dropNamespace, testNamespace } from './redis-namespace.js';
 import {
   DATABASE_TARGETS,
   requireOrSkip,
@@ -56,6 +57,11 @@ export interface ServerContext {
   readonly dialect: DialectName;
   readonly database: TestDatabase;
   readonly server: RunningServer;
+  /**
+   * The suite's environment, its CACHE_NAMESPACE included: `testConfig(ctx().database, ctx().env)`
+   * configures a second instance sharing the first one's database and Redis keys.
+   */
+  readonly env: Readonly<Record<string, string>>;
   /** fetch against the server: `api('/server/ping')`. */
   api(path: string, init?: RequestInit): Promise<Response>;
 }
@@ -63,7 +69,8 @@ export interface ServerContext {
 /**
  * Declares `body` once per available database: a fresh database and a real server on a
  * random port for each, dropped afterwards. Suites of unreachable services are skipped
- * with the reason, or fail with REQUIRE_SERVICES=1.
+ * with the reason, or fail with REQUIRE_SERVICES=1. With REDIS in `env`, each suite has a
+ * CACHE_NAMESPACE of its own (unless `env` names one), whose keys are deleted when it ends.
  */
 export function describeEachDatabase(
   title: string,
@@ -77,11 +84,17 @@ export function describeEachDatabase(
   for (const target of options.targets ?? DATABASE_TARGETS) {
     describe(`${title} [${target.dialect}]`, function () {
       let context: ServerContext | undefined;
+      let redis: { readonly url: string; readonly namespace: string } | undefined;
       before(async function () {
         requireOrSkip(this, await target.unavailable());
         const database = await target.create();
         try {
-          const env = typeof options.env === 'function' ? options.env() : options.env;
+          const env = { ...(typeof options.env === 'function' ? options.env() : options.env) };
+          const url = env['REDIS'];
+          if (url !== undefined) {
+            env['CACHE_NAMESPACE'] ??= testNamespace('test');
+            redis = { url, namespace: env['CACHE_NAMESPACE'] };
+          }
           const server = await startServer(testConfig(database, env), {
             logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
           });
@@ -89,6 +102,7 @@ export function describeEachDatabase(
             dialect: target.dialect,
             database,
             server,
+            env,
             api: (path, init) => fetch(server.url + path, init),
           };
         } catch (error) {
@@ -97,9 +111,12 @@ export function describeEachDatabase(
         }
       });
       after(async function () {
-        if (context === undefined) return;
-        await context.server.close();
-        await context.database.drop();
+        try {
+          await context?.server.close();
+          await context?.database.drop();
+        } finally {
+          if (redis !== undefined) await dropNamespace(redis.namespace, redis.url);
+        }
       });
       body(() => {
         if (context === undefined) throw new Error('server not started');

@@ -317,7 +317,7 @@ describeEachDatabase(
     });
 
     it('a suspension written on one instance ends the access token on the other within 2 s', async () => {
-      const second = await startServer(testConfig(ctx().database, { ...LONG_CACHE, REDIS: TEST_REDIS_URL }), {
+      const second = await startServer(testConfig(ctx().database, ctx().env), {
         logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
       });
       try {

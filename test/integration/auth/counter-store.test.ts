@@ -12,6 +12,7 @@ import {
 } from '../../../src/auth/counter-store.js';
 import { RedisGuard, redisClientOptions } from '../../../src/cache/redis-guard.js';
 import { startRedisProcess, type RedisProcess } from '../../support/redis-process.js';
+import { dropNamespace, testNamespace } from '../../support/redis-namespace.js';
 import { redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/services.js';
 
 /** The behaviour every CounterStore must have, whatever holds the counters. */
@@ -72,13 +73,15 @@ describe('MemoryCounterStore', () => {
 describe('RedisCounterStore', function () {
   let redis: Redis | undefined;
   let store: RedisCounterStore | undefined;
+  const namespace = testNamespace('counter-test');
   before(async function () {
     requireOrSkip(this, await redisUnavailable());
     redis = new Redis(TEST_REDIS_URL);
-    store = new RedisCounterStore(redis, `svc-test:${randomUUID()}:`);
+    store = new RedisCounterStore(redis, `${namespace}:`);
   });
   after(async () => {
     await redis?.quit();
+    if (store !== undefined) await dropNamespace(namespace);
   });
   counterStoreContract(() => {
     if (store === undefined) throw new Error('redis store not started');

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createGuardrails, generate } from 'otplib';
 import { startServer } from '../../../src/server.js';
 import { createLogger } from '../../../src/logger/index.js';
+import { dropNamespace, testNamespace } from '../../support/redis-namespace.js';
 import { describeEachDatabase, testConfig } from '../../support/server.js';
 import { redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/services.js';
 import { createUser, expectOnlyError, postJson } from './helpers.js';
@@ -142,7 +143,7 @@ describeEachDatabase(
     });
 
     it('failures on one instance are refused on another', async () => {
-      const second = await startServer(testConfig(ctx().database, { ...LIMITED, REDIS: TEST_REDIS_URL }), {
+      const second = await startServer(testConfig(ctx().database, ctx().env), {
         logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
       });
       try {
@@ -160,9 +161,25 @@ describeEachDatabase(
       }
     });
 
+    it('another deployment on the same Redis (its own CACHE_NAMESPACE) keeps its own counters', async () => {
+      const namespace = testNamespace('test');
+      const other = await startServer(testConfig(ctx().database, { ...ctx().env, CACHE_NAMESPACE: namespace }), {
+        logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+      });
+      try {
+        const api: Api = (path, init) => fetch(other.url + path, init);
+        const user = await createUser(ctx().server.db);
+        await failTimes(ctx().api, '198.51.100.14', user.email, 3);
+        expect((await loginFrom(api, '198.51.100.14', user.email, user.password)).status).to.equal(200);
+      } finally {
+        await other.close();
+        await dropNamespace(namespace);
+      }
+    });
+
     it('the suspension count (auth_login_attempts) is shared too', async () => {
       await ctx().server.db('svc_settings').update({ auth_login_attempts: 4 });
-      const second = await startServer(testConfig(ctx().database, { ...LIMITED, REDIS: TEST_REDIS_URL }), {
+      const second = await startServer(testConfig(ctx().database, ctx().env), {
         logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
       });
       try {

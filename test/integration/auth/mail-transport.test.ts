@@ -30,13 +30,9 @@ describe('no usable mail transport', () => {
 
   before(async () => {
     const database = await sqliteTarget.create();
-    const config = testConfig(database, {
-      EMAIL_VERIFY_SETUP: 'true',
-      EMAIL_SENDMAIL_PATH: SENDMAIL,
-      LOGIN_STALL_TIME: '0',
-    });
-    const server = await startServer(config, { logger });
-    ctx = { dialect: 'sqlite', database, server, api: (path, init) => fetch(server.url + path, init) };
+    const env = { EMAIL_VERIFY_SETUP: 'true', EMAIL_SENDMAIL_PATH: SENDMAIL, LOGIN_STALL_TIME: '0' };
+    const server = await startServer(testConfig(database, env), { logger });
+    ctx = { dialect: 'sqlite', database, server, env, api: (path, init) => fetch(server.url + path, init) };
   });
   after(async () => {
     await ctx?.server.close();

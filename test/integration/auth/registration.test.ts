@@ -265,7 +265,7 @@ describe('public registration', () => {
 
       it('attempts on one instance count on another', async () => {
         await setRegistration(ctx(), { public_registration: true, public_registration_verify_email: false });
-        const second = await startServer(testConfig(ctx().database, { ...LIMITED, REDIS: TEST_REDIS_URL }), {
+        const second = await startServer(testConfig(ctx().database, ctx().env), {
           logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
         });
         try {

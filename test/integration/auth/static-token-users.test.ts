@@ -140,7 +140,7 @@ describeEachDatabase(
     });
 
     it('a suspension written on one instance ends the token on the other', async () => {
-      const second = await startServer(testConfig(ctx().database, { ...FAST, ...LONG_CACHE, REDIS: TEST_REDIS_URL }), {
+      const second = await startServer(testConfig(ctx().database, ctx().env), {
         logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
       });
       try {

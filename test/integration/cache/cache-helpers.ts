@@ -1,13 +1,9 @@
 import { statementsRunOn } from '../../support/statements.js';
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { TEST_ADMIN, type ServerContext } from '../../support/server.js';
 
 export type Api = (path: string, init?: RequestInit) => Promise<Response>;
-
-/** A CACHE_NAMESPACE of this suite alone: other servers sharing the test Redis never clear it. */
-export const uniqueNamespace = (): string => `cache-test-${randomBytes(6).toString('hex')}`;
 
 /**
  * `notes` (id, title, owner): a table made with plain SQL and served after the schema cache is

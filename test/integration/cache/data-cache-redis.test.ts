@@ -3,25 +3,18 @@ import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { describeEachDatabase, testConfig } from '../../support/server.js';
 import { redisUnavailable, requireOrSkip, sqliteTarget, TEST_REDIS_URL } from '../../support/services.js';
-import { adminWrite, createNotes, retitleInSql, titleOf, uniqueNamespace, type Api } from './cache-helpers.js';
+import { adminWrite, createNotes, retitleInSql, titleOf, type Api } from './cache-helpers.js';
 
 /**
  * Two instances on one database and one Redis: `ctx().server` and a second one started here
- * with the same environment.
+ * with the same environment (the suite's CACHE_NAMESPACE included).
  */
 function describeTwoInstances(
   title: string,
   env: Record<string, string>,
   body: (apis: () => { first: Api; second: Api; server: RunningServer }) => void,
 ): void {
-  const namespace = uniqueNamespace();
-  const shared = {
-    ...env,
-    REDIS: TEST_REDIS_URL,
-    CACHE_ENABLED: 'true',
-    CACHE_AUTO_PURGE: 'true',
-    CACHE_NAMESPACE: namespace,
-  };
+  const shared = { ...env, REDIS: TEST_REDIS_URL, CACHE_ENABLED: 'true', CACHE_AUTO_PURGE: 'true' };
   describeEachDatabase(
     title,
     (ctx) => {
@@ -29,7 +22,7 @@ function describeTwoInstances(
       before(async function () {
         requireOrSkip(this, await redisUnavailable());
         await createNotes(ctx());
-        second = await startServer(testConfig(ctx().database, shared), {
+        second = await startServer(testConfig(ctx().database, ctx().env), {
           logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
         });
       });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { createDataCache, type DataCache } from '../../../src/cache/data-cache.js';
 import { redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/services.js';
-import { uniqueNamespace } from './cache-helpers.js';
+import { dropNamespace, testNamespace } from '../../support/redis-namespace.js';
 
 const quiet = { warn: () => undefined };
 const answer = {
@@ -63,25 +63,32 @@ describe('data cache store: memory', () => {
 
 describe('data cache store: Redis', () => {
   let redis: Redis | undefined;
+  const namespaces: string[] = [];
+  const namespace = (): string => {
+    const created = testNamespace('cache-test');
+    namespaces.push(created);
+    return created;
+  };
   before(async function () {
     requireOrSkip(this, await redisUnavailable());
     redis = new Redis(TEST_REDIS_URL);
   });
   after(async () => {
     await redis?.quit();
+    for (const created of namespaces) await dropNamespace(created);
   });
 
   storeCases((ttlMs) => {
     if (redis === undefined) throw new Error('no Redis');
-    return createDataCache({ store: 'redis', ttlMs, redis, namespace: uniqueNamespace(), logger: quiet });
+    return createDataCache({ store: 'redis', ttlMs, redis, namespace: namespace(), logger: quiet });
   });
 
   it('entries expire with the TTL in Redis itself', async () => {
     if (redis === undefined) throw new Error('no Redis');
-    const namespace = uniqueNamespace();
-    const cache = createDataCache({ store: 'redis', ttlMs: 60_000, redis, namespace, logger: quiet });
+    const own = namespace();
+    const cache = createDataCache({ store: 'redis', ttlMs: 60_000, redis, namespace: own, logger: quiet });
     await (await cache.lookup('k')).store(answer);
-    const [key] = await redis.keys(`${namespace}:data:entry:*`);
+    const [key] = await redis.keys(`${own}:data:entry:*`);
     expect(await redis.pttl(key ?? '')).to.be.within(1, 60_000);
   });
 });
@@ -99,7 +106,7 @@ describe('data cache store: Redis unreachable', () => {
       store: 'redis',
       ttlMs: 60_000,
       redis,
-      namespace: uniqueNamespace(),
+      namespace: 'unreachable',
       logger: { warn: (_details, message) => void warnings.push(message) },
     });
     try {

@@ -5,15 +5,7 @@ import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
 import { sqliteTarget } from '../../support/services.js';
 import { createCaller, grant, jwtFor } from '../access/permission-helpers.js';
 import { graphql, graphqlData } from '../graphql/graphql-client.js';
-import {
-  adminWrite,
-  createNotes,
-  notesQueriesDuring,
-  read,
-  retitleInSql,
-  titleOf,
-  uniqueNamespace,
-} from './cache-helpers.js';
+import { adminWrite, createNotes, notesQueriesDuring, read, retitleInSql, titleOf } from './cache-helpers.js';
 
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
 
@@ -128,7 +120,7 @@ describeEachDatabase(
       expect(await titleOf(api, 40)).to.equal('forty');
     });
   },
-  { env: () => ({ CACHE_ENABLED: 'true', CACHE_AUTO_PURGE: 'true', CACHE_NAMESPACE: uniqueNamespace() }) },
+  { env: () => ({ CACHE_ENABLED: 'true', CACHE_AUTO_PURGE: 'true' }) },
 );
 
 describeEachDatabase(
@@ -205,7 +197,7 @@ describeEachDatabase(
       expect((await read(api, '/items/notes/999')).cacheControl).to.equal('no-cache');
     });
   },
-  { targets: [sqliteTarget], env: () => ({ CACHE_ENABLED: 'true', CACHE_NAMESPACE: uniqueNamespace() }) },
+  { targets: [sqliteTarget], env: () => ({ CACHE_ENABLED: 'true' }) },
 );
 
 describeEachDatabase(
@@ -254,7 +246,6 @@ describeEachDatabase(
       CACHE_ENABLED: 'true',
       CACHE_SKIP_ALLOWED: 'true',
       CACHE_VALUE_MAX_SIZE: '200',
-      CACHE_NAMESPACE: uniqueNamespace(),
     }),
   },
 );
@@ -275,7 +266,7 @@ describeEachDatabase(
       expect(await titles()).to.deep.equal(['first', 'streamed, uncached', 'third']);
     });
   },
-  { targets: [sqliteTarget], env: () => ({ CACHE_ENABLED: 'true', CACHE_NAMESPACE: uniqueNamespace() }) },
+  { targets: [sqliteTarget], env: () => ({ CACHE_ENABLED: 'true' }) },
 );
 
 describeEachDatabase(
@@ -315,6 +306,6 @@ describeEachDatabase(
   },
   {
     targets: [sqliteTarget],
-    env: () => ({ CACHE_ENABLED: 'true', CACHE_SCHEMA: 'false', CACHE_NAMESPACE: uniqueNamespace() }),
+    env: () => ({ CACHE_ENABLED: 'true', CACHE_SCHEMA: 'false' }),
   },
 );

@@ -6,10 +6,11 @@ import type { Knex } from 'knex';
 import { pino } from 'pino';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { startRedisProcess, type RedisProcess } from '../../support/redis-process.js';
+import { testNamespace } from '../../support/redis-namespace.js';
 import { TEST_ADMIN, testConfig, type ServerContext } from '../../support/server.js';
 import { sqliteTarget, type TestDatabase } from '../../support/services.js';
 import { latestExport } from '../files/export-status.js';
-import { createNotes, retitleInSql, titleOf, uniqueNamespace, type Api } from './cache-helpers.js';
+import { createNotes, retitleInSql, titleOf, type Api } from './cache-helpers.js';
 
 /*
  * A Redis that hangs (SIGSTOP: connections open, nothing answered) must not hold the API:
@@ -48,12 +49,13 @@ describe('Redis hung (SIGSTOP), then back (SIGCONT)', function () {
   let database: TestDatabase | undefined;
   let server: RunningServer | undefined;
   const logs: { level: number; msg: string }[] = [];
-  const namespace = uniqueNamespace();
+  const namespace = testNamespace('cache-test');
+  let env: Record<string, string> = {};
 
   const ctx = (): ServerContext => {
     if (server === undefined || database === undefined) throw new Error('server not started');
     const running = server;
-    return { dialect: 'sqlite', database, server: running, api: (path, init) => fetch(running.url + path, init) };
+    return { dialect: 'sqlite', database, server: running, env, api: (path, init) => fetch(running.url + path, init) };
   };
   const timed = async (
     method: string,
@@ -91,7 +93,7 @@ describe('Redis hung (SIGSTOP), then back (SIGCONT)', function () {
         done();
       },
     });
-    const env = {
+    env = {
       REDIS: redis.url,
       REDIS_COMMAND_TIMEOUT: '300ms',
       CACHE_ENABLED: 'true',
@@ -215,14 +217,14 @@ describe('Redis down (killed), then restarted', function () {
       REDIS: redis.url,
       CACHE_ENABLED: 'true',
       CACHE_STORE: 'redis',
-      CACHE_NAMESPACE: uniqueNamespace(),
+      CACHE_NAMESPACE: testNamespace('cache-test'),
       RATE_LIMITER_ENABLED: 'true',
       RATE_LIMITER_STORE: 'redis',
       RATE_LIMITER_POINTS: '10000',
     };
     server = await startServer(testConfig(database, env), { logger: pino({ level: 'silent' }) });
     const running = server;
-    await createNotes({ dialect: 'sqlite', database, server: running, api });
+    await createNotes({ dialect: 'sqlite', database, server: running, env, api });
   });
 
   after(async () => {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
 import { getFieldRelation, requireCollection } from '../../../catalog/overview/lookup.js';
 import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
+import { dropNamespace, testNamespace } from '../../support/redis-namespace.js';
 import { describeEachDatabase, testConfig } from '../../support/server.js';
 import { postgresTarget, redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/services.js';
 import type { DialectName } from '../../support/services.js';
@@ -144,13 +144,14 @@ describeEachDatabase('catalogue overview', (ctx) => {
 
 describe('catalogue overview shared through Redis [postgres]', () => {
   const servers: RunningServer[] = [];
+  const namespace = testNamespace('test');
   let drop: (() => Promise<void>) | undefined;
 
   before(async function () {
     requireOrSkip(this, (await postgresTarget.unavailable()) ?? (await redisUnavailable()));
     const database = await postgresTarget.create();
     drop = () => database.drop();
-    const env = { REDIS: TEST_REDIS_URL, CACHE_NAMESPACE: `test-${randomBytes(6).toString('hex')}` };
+    const env = { REDIS: TEST_REDIS_URL, CACHE_NAMESPACE: namespace };
     const logger = createLogger({ logLevel: 'silent', logStyle: 'raw' });
     servers.push(await startServer(testConfig(database, env), { logger }));
     servers.push(await startServer(testConfig(database, env), { logger }));
@@ -159,6 +160,7 @@ describe('catalogue overview shared through Redis [postgres]', () => {
   after(async () => {
     for (const server of servers) await server.close();
     await drop?.();
+    if (drop !== undefined) await dropNamespace(namespace);
   });
 
   it('an invalidation on one instance moves the version on the other', async () => {

@@ -28,6 +28,7 @@ async function openEnvironment(target: DatabaseTarget): Promise<Environment> {
     dialect: target.dialect,
     database,
     server,
+    env: {},
     api: (path, init) => fetch(server.url + path, init),
   };
   return {

@@ -1,13 +1,12 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
+import { dropNamespace, testNamespace } from '../../support/redis-namespace.js';
 import { testConfig, type ServerContext } from '../../support/server.js';
 import {
   DATABASE_TARGETS,
@@ -66,26 +65,11 @@ async function stopWorker(worker: Worker | undefined, signal: NodeJS.Signals = '
   await exited;
 }
 
-/** Removes every Redis key of a test namespace (bull's queue, the schema cache). */
-async function dropNamespace(namespace: string): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}:*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
 for (const target of DATABASE_TARGETS) {
   describe(`export jobs through bull and a worker process [${target.dialect}]`, function () {
     this.timeout(240_000);
     const dir = mkdtempSync(join(tmpdir(), 'svc-worker-'));
-    const namespace = `svc-test-${randomBytes(6).toString('hex')}`;
+    const namespace = testNamespace('svc-test');
     const env = {
       REDIS: TEST_REDIS_URL,
       CACHE_NAMESPACE: namespace,
@@ -117,6 +101,7 @@ for (const target of DATABASE_TARGETS) {
         dialect: target.dialect,
         database,
         server: running,
+        env,
         api: (path, init) => fetch(running.url + path, init),
       };
       await running.db.schema.createTable('numbers', (t) => {

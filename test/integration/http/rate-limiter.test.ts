@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer } from '../../../src/server.js';
 import { describeEachDatabase, testConfig, TEST_ADMIN } from '../../support/server.js';
@@ -17,13 +16,9 @@ const PER_IP = {
   IP_TRUST_PROXY: 'true',
 };
 
-// The namespace keeps these counters apart from other suites' servers on the same Redis.
-const redisEnv = {
-  ...PER_IP,
-  REDIS: TEST_REDIS_URL,
-  RATE_LIMITER_STORE: 'redis',
-  CACHE_NAMESPACE: `limiter-test-${randomBytes(6).toString('hex')}`,
-};
+// describeEachDatabase gives the suite a CACHE_NAMESPACE of its own: counters apart from other
+// suites' servers on the same Redis, deleted when it ends.
+const redisEnv = { ...PER_IP, REDIS: TEST_REDIS_URL, RATE_LIMITER_STORE: 'redis' };
 
 /** A request from `ip` (with IP_TRUST_PROXY=true, X-Forwarded-For names the client). */
 const from = (api: Api, ip: string, path = '/server/info') =>
@@ -83,7 +78,7 @@ describeEachDatabase(
     });
 
     it('are shared by every instance', async () => {
-      const second = await startServer(testConfig(ctx().database, redisEnv), {
+      const second = await startServer(testConfig(ctx().database, ctx().env), {
         logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
       });
       try {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createClient, type Client } from 'graphql-ws';
 import { WebSocket } from 'ws';
-import { randomUUID } from 'node:crypto';
+import { dropNamespace, testNamespace } from '../../support/redis-namespace.js';
 import { SERVER_ENTRY, startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 import {
   postgresTarget,
@@ -24,6 +24,7 @@ describe('realtime: across two instances through Redis', function () {
   this.timeout(60_000);
   let database: TestDatabase | undefined;
   const processes: ServiceProcess[] = [];
+  const namespace = testNamespace('live');
   let a = '';
   let b = '';
 
@@ -44,7 +45,7 @@ describe('realtime: across two instances through Redis', function () {
     const env = {
       ...database.env,
       REDIS: TEST_REDIS_URL,
-      CACHE_NAMESPACE: `live-${randomUUID()}`,
+      CACHE_NAMESPACE: namespace,
       SECRET: 'cross-instance',
       ADMIN_EMAIL: 'admin@example.com',
       ADMIN_PASSWORD: 'admin-password',
@@ -83,6 +84,7 @@ describe('realtime: across two instances through Redis', function () {
   after(async () => {
     await Promise.all(processes.map((p) => p.stop()));
     await database?.drop();
+    if (database !== undefined) await dropNamespace(namespace);
   });
 
   it('a viewer on B gets the permitted events of REST, GraphQL and import writes on A, with its own fields', async () => {

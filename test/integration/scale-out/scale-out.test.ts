@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import knex, { type Knex } from 'knex';
-import { Redis } from 'ioredis';
+import { dropNamespace, testNamespace } from '../../support/redis-namespace.js';
 import { startS3Server, type S3TestServer } from '../../support/s3-server.js';
 import { TEST_ADMIN } from '../../support/server.js';
 import { SERVER_ENTRY, startServiceProcess, WORKER_ENTRY, type ServiceProcess } from '../../support/service-process.js';
@@ -64,21 +63,6 @@ async function within(withinMs: number, what: string, check: () => Promise<boole
   return Date.now() - started;
 }
 
-/** Removes every Redis key of a test namespace (bull's queue, caches, rate limits). */
-async function dropNamespace(namespace: string): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
 /**
  * The scaled deployment on one machine (issue 17): two API processes and one worker process
  * sharing PostgreSQL, Redis and S3 (s3rver) over loopback, and nothing else (each has its own
@@ -86,7 +70,7 @@ async function dropNamespace(namespace: string): Promise<void> {
  */
 describe('scale-out: two API processes and a worker on PostgreSQL, Redis and S3', function () {
   this.timeout(120_000);
-  const namespace = `svc-scale-${randomBytes(6).toString('hex')}`;
+  const namespace = testNamespace('svc-scale');
   const dirs: string[] = [];
   let s3: S3TestServer | undefined;
   let database: TestDatabase | undefined;
