@@ -229,6 +229,22 @@ describeEachDatabase(
       expect((await login({ email: other.email, password: other.password })).status).to.equal(200);
     });
 
+    it('suspends the last active administrator too, as Directus 10 does (README, Security notes)', async () => {
+      const db = ctx().server.db;
+      const admin = await db('svc_users').where('email', TEST_ADMIN.email).first<{ id: string }>('id');
+      try {
+        for (let i = 0; i < 3; i++) await login({ email: TEST_ADMIN.email, password: 'wrong' });
+        expect((await db('svc_users').where('id', admin.id).first('status')).status).to.equal('suspended');
+        await expectOnlyError(
+          await ctx().api('/users/me', { headers: { Authorization: `Bearer ${TEST_ADMIN.token}` } }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
+      } finally {
+        await db('svc_users').where('id', admin.id).update({ status: 'active' });
+      }
+    });
+
     it('null turns the limit off', async () => {
       await ctx().server.db('svc_settings').update({ auth_login_attempts: null });
       try {
