@@ -74,6 +74,8 @@ export interface LiveSubscription {
   readonly collection: string;
   /** Only this action; undefined: all three. */
   readonly event: LiveEvent | undefined;
+  /** Only the changes of this item (Directus 10's `item`); undefined: every item. */
+  readonly item?: PrimaryKey | undefined;
   /** The subscriber's selection (fields, deep, alias, filter); subscriptions with equal ones share reads. */
   readonly query: Query;
   /** Runs inside the delivery loop: no awaiting, no throwing. */
@@ -178,12 +180,15 @@ export class LiveReads {
 
   /** The connections a change concerns, with their subscriptions to it (as of its arrival). */
   #targetsOf(change: Change): Target[] {
+    const subscribed = this.#byCollection.get(change.collection) ?? new Map<LiveConnection, Set<Entry>>();
+    const changed = changedItems(change, subscribed.values());
     const targets: Target[] = [];
-    for (const [connection, set] of this.#byCollection.get(change.collection) ?? []) {
+    for (const [connection, set] of subscribed) {
       const entries: Entry[] = [];
       for (const entry of set) {
-        const { event } = entry.subscription;
-        if (event === undefined || event === change.action) entries.push(entry);
+        const { event, item } = entry.subscription;
+        if ((event === undefined || event === change.action) && (item === undefined || changed.has(String(item))))
+          entries.push(entry);
       }
       if (entries.length > 0) targets.push({ connection, entries, groups: [] });
     }
@@ -327,6 +332,20 @@ export class LiveReads {
   async settled(): Promise<void> {
     await Promise.allSettled([...this.#pending]);
   }
+}
+
+/**
+ * Which of the items subscriptions name (as text) `change` concerns: its keys are looked
+ * through a slice at a time, an import's millions never held as one list.
+ */
+function changedItems(change: Change, sets: Iterable<Set<Entry>>): Set<string> {
+  const named = new Set<string>();
+  for (const set of sets)
+    for (const { subscription } of set) if (subscription.item !== undefined) named.add(String(subscription.item));
+  const found = new Set<string>();
+  for (let at = 0; at < change.keys.length && named.size > found.size; at += KEYS_PER_READ)
+    for (const key of change.keys.slice(at, at + KEYS_PER_READ)) if (named.has(String(key))) found.add(String(key));
+  return found;
 }
 
 /** One loop over the connections: each is corked while the batches of its subscriptions are sent. */

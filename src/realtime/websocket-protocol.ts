@@ -287,13 +287,17 @@ export class WebsocketSession {
     if (!this.#subscriptions.has(uid) && this.#subscriptions.size >= this.deps.config.websockets.subscriptionLimit)
       throw new LimitExceededError('subscriptions');
     const query = readQuery(message);
-    // The first read checks the collection and the query for this caller, and is the `init` data.
+    const item = readItemKey(message);
+    // The first read checks the collection and the query for this caller, and is the `init`
+    // data: one item's subscription (Directus 10's `item`) is FORBIDDEN when it is missing.
     const { overview, accountability } = await this.#reading();
     const reader = await readerOf(this.deps, overview, accountability);
     const readContext = this.#readContext(overview);
     // Directus 10: the init carries the query's `meta` (total_count, filter_count) too.
     const [data, meta] = await Promise.all([
-      readItems(readContext, collection, query, reader),
+      item === undefined
+        ? readItems(readContext, collection, query, reader)
+        : readItemByKey(readContext, collection, item, query, reader),
       readMeta(readContext, collection, query, reader),
     ]);
     // Cut while its first read ran: the subscription would outlive the connection.
@@ -303,13 +307,24 @@ export class WebsocketSession {
     const uidPart = `,"uid":${JSON.stringify(given ?? uid)}}`;
     const { maxBufferedSize } = this.deps.config.websockets;
     const ws = this.ws;
+    const send = (dataJson: string, batch: LiveBatch) =>
+      void sendBounded(ws, DELIVERY_HEADS[batch.event] + dataJson + uidPart, maxBufferedSize);
     const stop = this.deps.live.add({
       connection: this.#caller,
       collection,
       event: event as LiveEvent | undefined,
+      item,
       query,
-      deliver: (batch: LiveBatch) =>
-        void sendBounded(ws, DELIVERY_HEADS[batch.event] + batch.dataJson + uidPart, maxBufferedSize),
+      // One item's events carry that item (its key when deleted), not a list.
+      deliver:
+        item === undefined
+          ? (batch) => {
+              send(batch.dataJson, batch);
+            }
+          : (batch) => {
+              const found = batch.items.find((live) => String(live.key) === String(item));
+              if (found !== undefined) send(JSON.stringify(batch.event === 'delete' ? item : found.data), batch);
+            },
     });
     this.#subscriptions.set(uid, stop);
     this.#send({ type: 'subscription', event: 'init', data, ...withMeta(meta), uid: given ?? uid });
@@ -440,6 +455,15 @@ function withMeta(meta: Meta): { meta?: Meta } {
 
 function readQuery(message: Message): Query {
   return parseQuery(readRawQuery(message));
+}
+
+/** A subscription's `item`: only that item's changes, as objects. */
+function readItemKey(message: Message): PrimaryKey | undefined {
+  const item = message['item'];
+  if (item === undefined) return undefined;
+  if (typeof item !== 'string' && typeof item !== 'number')
+    throw new InvalidPayloadError('"item" is a string or a number');
+  return item;
 }
 
 function readKeys(message: Message): PrimaryKey[] | undefined {

@@ -206,6 +206,43 @@ describeEachDatabase(
       expect(plain).to.not.have.property('meta');
     });
 
+    it("a subscription to one item (Directus 10's item): the item at init, then that item's events only, as an object", async () => {
+      const socket = await authed();
+      const [one, other] = [
+        await adminApi(ctx(), 'POST', '/items/notes', { title: 'watched' }),
+        await adminApi(ctx(), 'POST', '/items/notes', { title: 'not watched' }),
+      ];
+      const missing = await socket.request({ type: 'subscribe', collection: 'notes', item: 999999, uid: 'm' });
+      expect(missing['error'].code).to.equal('FORBIDDEN');
+      const init = await socket.request({
+        type: 'subscribe',
+        collection: 'notes',
+        item: one.id,
+        query: { fields: ['title'] },
+        uid: 'i',
+      });
+      expect(init).to.deep.equal({ type: 'subscription', event: 'init', data: { title: 'watched' }, uid: 'i' });
+      await adminApi(ctx(), 'PATCH', `/items/notes/${other.id}`, { title: 'elsewhere' });
+      await adminApi(ctx(), 'PATCH', '/items/notes', { keys: [other.id, one.id], data: { body: 'both' } });
+      expect(await socket.next(isEvent('i'))).to.deep.equal({
+        type: 'subscription',
+        event: 'update',
+        data: { title: 'watched' },
+        uid: 'i',
+      });
+      await adminApi(ctx(), 'DELETE', '/items/notes', [other.id, one.id]);
+      expect(await socket.next(isEvent('i'))).to.deep.equal({
+        type: 'subscription',
+        event: 'delete',
+        data: one.id,
+        uid: 'i',
+      });
+      expect(await socket.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
+      expect(socket.pending.filter(isEvent('i'))).to.deep.equal([]);
+      const badItem = await socket.request({ type: 'subscribe', collection: 'notes', item: [1], uid: 'b' });
+      expect(badItem['error'].code).to.equal('INVALID_PAYLOAD');
+    });
+
     it('an import is one event with every key', async () => {
       const socket = await authed();
       await socket.request({ type: 'subscribe', collection: 'notes', query: { fields: ['title'] }, uid: 'i' });
