@@ -9,6 +9,7 @@ import {
   mirrorCommentText,
 } from './comment-link.js';
 import { requireCommentTarget, type CommentTargetContext } from './comment-target.js';
+import { checkFolderParent, FOLDERS_COLLECTION } from './folder-rules.js';
 import type { Item, PrimaryKey } from './types.js';
 import { checkVersionKeyFree, VERSIONS_COLLECTION } from './version-keys.js';
 import {
@@ -98,6 +99,8 @@ export const COLLECTION_RULES: Readonly<Record<string, CollectionRules>> = {
   },
   // version-keys.ts: an item's version keys are unique ignoring case.
   [VERSIONS_COLLECTION]: { check: (trx, _ctx, _collection, data, key) => checkVersionKeyFree(trx, data, key) },
+  // folder-rules.ts: no folder inside itself.
+  [FOLDERS_COLLECTION]: { check: (trx, _ctx, _collection, data, key) => checkFolderParent(trx, data, key) },
 };
 
 /** The rules of a collection; none for most. */
