@@ -64,7 +64,9 @@ async function runOnSqlite<T>(db: Knex, body: (change: SchemaChange) => Promise<
     await db.raw('PRAGMA foreign_keys = OFF').connection(connection);
     return await db.transaction(
       async (trx) => {
+        const sequences = await readSequences(trx);
         const result = await body(inTransaction(trx));
+        await restoreSequences(trx, sequences);
         const broken = await trx.raw<{ table: string; parent: string }[]>('PRAGMA foreign_key_check');
         const [first] = broken;
         if (first !== undefined) throw danglingRowsError(first.table, first.parent);
@@ -75,6 +77,40 @@ async function runOnSqlite<T>(db: Knex, body: (change: SchemaChange) => Promise<
   } finally {
     await db.raw('PRAGMA foreign_keys = ON').connection(connection);
     await client.releaseConnection(connection);
+  }
+}
+
+type Sequences = ReadonlyMap<string, number>;
+
+/**
+ * The AUTOINCREMENT counters of SQLite's tables (sqlite_sequence; none before the first such
+ * table). A rebuild starts a table's counter again at its highest key, so after a deletion a
+ * new item would take a deleted item's key, and with it that item's history, comments and
+ * versions: PostgreSQL and MariaDB never give a key twice. The counters go back after the change.
+ */
+async function readSequences(trx: Knex.Transaction): Promise<Sequences> {
+  const [exists] = await trx.raw<{ found: number }[]>(
+    "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'",
+  );
+  if (exists === undefined) return new Map();
+  const rows = await trx.raw<{ name: string; seq: unknown }[]>('SELECT name, seq FROM sqlite_sequence');
+  return new Map(rows.map((r) => [r.name, Number(r.seq)]));
+}
+
+async function restoreSequences(trx: Knex.Transaction, before: Sequences): Promise<void> {
+  const after = await readSequences(trx);
+  for (const [name, seq] of before) {
+    const now = after.get(name);
+    if (now === undefined) {
+      // Dropped, or renamed away: only a table of that name still there gets its counter back.
+      const [table] = await trx.raw<{ found: number }[]>(
+        "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?",
+        [name],
+      );
+      if (table !== undefined) await trx.raw('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)', [name, seq]);
+    } else if (now < seq) {
+      await trx.raw('UPDATE sqlite_sequence SET seq = ? WHERE name = ?', [seq, name]);
+    }
   }
 }
 
