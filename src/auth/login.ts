@@ -11,7 +11,7 @@ import { assertLoginAllowed, clearLoginLimit, recordLimitedFailure } from './log
 import { verifyPassword } from '../access/passwords.js';
 import { createSession, deleteExpiredSessions } from './sessions.js';
 import { stall } from './stall.js';
-import { isValidOtp } from './tfa.js';
+import { acceptOtp } from './tfa.js';
 import { grantTokens, type AuthMode, type TokenGrant } from './token-grant.js';
 
 export interface Credentials {
@@ -59,10 +59,10 @@ async function checkCredentials(ctx: AuthContext, credentials: Credentials): Pro
     await recordLoginFailure(ctx, user);
     throw new InvalidCredentialsError();
   }
-  // reference/auth.md, login 4: a TFA user also needs the current one-time password.
+  // reference/auth.md, login 4: a TFA user also needs the current one-time password, once.
   if (
     user.tfaSecret !== null &&
-    (credentials.otp === undefined || !(await isValidOtp(user.tfaSecret, credentials.otp)))
+    (credentials.otp === undefined || !(await acceptOtp(ctx.counters, user.id, user.tfaSecret, credentials.otp)))
   ) {
     await recordLoginFailure(ctx, user);
     throw new InvalidOtpError();

@@ -4,6 +4,7 @@ import { createGuardrails, generateSecret, verify } from 'otplib';
 import { ForbiddenError, InvalidCredentialsError, InvalidPayloadError } from '../errors.js';
 import { findUserById, isUserId } from './auth-user.js';
 import { verifyPassword } from '../access/passwords.js';
+import type { CounterStore } from './counter-store.js';
 
 // reference/auth.md, TFA: 16-char base32 secrets are 10 bytes, below otplib's default minimum.
 const SECRET_BYTES = 10;
@@ -20,6 +21,21 @@ export async function isValidOtp(secret: string, otp: string): Promise<boolean> 
   } catch {
     return false;
   }
+}
+
+/** How long an accepted OTP stays refused: the ±1 step around its own that it is valid for. */
+const USED_OTP_WINDOW_MS = 3 * PERIOD_SECONDS * 1000;
+
+/**
+ * True when `otp` is valid for the user's `secret` ({@link isValidOtp}) and was not accepted
+ * for them before (RFC 6238, 5.2: the verifier must not accept an OTP a second time after a
+ * successful validation), so an intercepted or overseen code opens no second session.
+ * Counted in `counters`, shared by every instance with Redis; concurrent uses: one wins.
+ */
+export async function acceptOtp(counters: CounterStore, userId: string, secret: string, otp: string): Promise<boolean> {
+  if (!(await isValidOtp(secret, otp))) return false;
+  const { count } = await counters.increment(`tfa-otp-used:${userId}:${otp}`, USED_OTP_WINDOW_MS);
+  return count === 1;
 }
 
 export interface TfaSetup {

@@ -135,6 +135,21 @@ describeEachDatabase(
       expect((await login(current)).status).to.equal(200);
     });
 
+    it('an OTP logs in once: the same code again, or sent twice at once, is 401 INVALID_OTP', async () => {
+      const user = await userWithToken();
+      const secret = await enable(user);
+      const login = (otp: string) =>
+        postJson(ctx().api, '/auth/login', { email: user.email, password: user.password, otp });
+      const code = await otpOf(secret, -30);
+      expect((await login(code)).status).to.equal(200);
+      await expectOnlyError(await login(code), 401, 'INVALID_OTP');
+      const next = await otpOf(secret);
+      if (next !== code) {
+        const statuses = (await Promise.all([login(next), login(next), login(next)])).map((res) => res.status);
+        expect(statuses.sort()).to.deep.equal([200, 401, 401]);
+      }
+    });
+
     it('an OTP one step old is accepted, three steps old is not', async () => {
       const user = await userWithToken();
       const secret = await enable(user);
