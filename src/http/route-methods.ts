@@ -9,15 +9,60 @@ import { MethodNotAllowedError, RouteNotFoundError } from '../errors.js';
  */
 export type MethodsAt = (path: string) => readonly string[] | undefined;
 
-/** The parts of router 2.x (Express 5) layers read here (test/support/served-routes.ts reads the same). */
-interface Layer {
-  readonly route?: {
-    readonly methods: Readonly<Record<string, boolean | undefined>>;
-    readonly stack: readonly { readonly handle: unknown }[];
-  };
-  readonly handle: { readonly stack?: readonly Layer[] };
+/** The parts of router 2.x (Express 5) layers the walk reads. */
+export interface RouterLayer {
+  /** The path given to `use()` or `route()`, one or several (a RegExp when given one). */
+  readonly rawPath?: unknown;
+  readonly route?: LayerRoute;
+  /** A mounted router has a stack of its own; other middleware has none. */
+  readonly handle: { readonly stack?: readonly RouterLayer[] };
   /** The layer's own matching (no state kept): the matched part of the path and its parameters. */
   match(path: string): { readonly path: string; readonly params: Readonly<Record<string, string>> } | false;
+}
+
+/** A route (`router.route(path)`): its methods (`_all` for `router.all`) and handlers. */
+export interface LayerRoute {
+  readonly methods: Readonly<Record<string, boolean | undefined>>;
+  readonly stack: readonly { readonly handle: unknown }[];
+}
+
+/** What a visited route tells the walk: go on, leave the router it is in (`next('router')`), or stop. */
+export type WalkStep = 'next' | 'leave router' | 'stop';
+
+/**
+ * Walks the app's router stack depth-first, in the order Express tries it, skipping middleware
+ * without routes. `enter(layer, at)` gives the states under which a route or a mounted router
+ * applies (none: passed by); `visit` sees a route under each, and a mounted router's own stack
+ * is walked under each. True when a visit stopped it. The one reading of Express's routing
+ * internals (tests list the served routes with it too).
+ */
+export function walkRoutes<S>(
+  app: Express,
+  at: S,
+  enter: (layer: RouterLayer, at: S) => readonly S[],
+  visit: (route: LayerRoute, at: S) => WalkStep,
+): boolean {
+  const { router } = app as unknown as { router: { stack: readonly RouterLayer[] } };
+  return walkStack(router.stack, at, enter, visit) === 'stop';
+}
+
+function walkStack<S>(
+  stack: readonly RouterLayer[],
+  at: S,
+  enter: (layer: RouterLayer, at: S) => readonly S[],
+  visit: (route: LayerRoute, at: S) => WalkStep,
+): 'stop' | undefined {
+  for (const layer of stack) {
+    const { route } = layer;
+    const inner = layer.handle.stack;
+    if (route === undefined && inner === undefined) continue;
+    for (const state of enter(layer, at)) {
+      const step = route !== undefined ? visit(route, state) : walkStack(inner ?? [], state, enter, visit);
+      if (step === 'stop') return 'stop';
+      if (step === 'leave router') return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** The test of a {@link routerGuard}, kept on its handler for the walk. */
@@ -44,39 +89,39 @@ export function routerGuard(leaves: GuardTest): RequestHandler {
  */
 export function methodsAt(app: Express): MethodsAt {
   return (path) => {
-    const { router } = app as unknown as { router: { stack: readonly Layer[] } };
     const found = new Set<string>();
-    if (walk(router.stack, path, found) === 'any' || found.size === 0) return undefined;
-    return [...found].sort();
-  };
-}
-
-/** Adds the methods of `stack`'s routes matching `path`; 'any' when one takes every method. */
-function walk(stack: readonly Layer[], path: string, found: Set<string>): 'any' | undefined {
-  for (const layer of stack) {
-    const match = matchOf(layer, path);
-    if (match === undefined) continue;
-    const { route } = layer;
-    if (route !== undefined) {
+    // Stopped only by a route that takes every method.
+    const takesAny = walkRoutes<Matched>(app, { path, params: {} }, enterMatching, (route, at) => {
       if (route.methods['_all'] === true) {
         const guard = guardOf(route.stack);
-        if (guard === undefined) return 'any';
-        if (guard(match.params)) return undefined;
-        continue;
+        if (guard === undefined) return 'stop';
+        return guard(at.params) ? 'leave router' : 'next';
       }
       for (const [method, on] of Object.entries(route.methods)) if (on === true) found.add(method.toUpperCase());
       if (found.has('GET')) found.add('HEAD');
-    } else if (layer.handle.stack !== undefined) {
-      // A mounted router sees the rest of the path (router 2.x's trimPrefix).
-      const next = path[match.path.length];
-      if (next !== undefined && next !== '/') continue;
-      if (walk(layer.handle.stack, path.slice(match.path.length) || '/', found) === 'any') return 'any';
-    }
-  }
-  return undefined;
+      return 'next';
+    });
+    return takesAny || found.size === 0 ? undefined : [...found].sort();
+  };
 }
 
-function matchOf(layer: Layer, path: string): { path: string; params: Readonly<Record<string, string>> } | undefined {
+/** The part of the path a layer sees, and the parameters its match gave. */
+interface Matched {
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+function enterMatching(layer: RouterLayer, at: Matched): readonly Matched[] {
+  const match = matchOf(layer, at.path);
+  if (match === undefined) return [];
+  if (layer.route !== undefined) return [{ path: at.path, params: match.params }];
+  // A mounted router sees the rest of the path (router 2.x's trimPrefix).
+  const next = at.path[match.path.length];
+  if (next !== undefined && next !== '/') return [];
+  return [{ path: at.path.slice(match.path.length) || '/', params: match.params }];
+}
+
+function matchOf(layer: RouterLayer, path: string): Matched | undefined {
   try {
     return layer.match(path) || undefined;
   } catch {
