@@ -30,6 +30,7 @@ export interface HistoryEntry {
 /**
  * GET /items/:collection/:id/history (issue 18, History of an item): the item's revisions,
  * newest first, `limit` per `page`; with `field`, only those whose delta has that field.
+ * Saves into its content versions (`version_save`) are the versions', not the item's.
  * The caller needs the item readable now (history-access.ts) and sees the revisions their
  * svc_revisions permission lets them read; who, when and the action come from the revision's
  * svc_activity row. Field names are those readable now; values never leave unmasked.
@@ -48,6 +49,8 @@ export async function readItemHistory(
   const candidates = ctx
     .db('svc_revisions')
     .where({ collection, item: storedKey(target, key) })
+    // Saves into content versions are not the item's history (as for diffs and as-of reads).
+    .whereNull('version')
     .orderBy('id', 'desc')
     .limit(options.limit)
     .offset((options.page - 1) * options.limit)

@@ -176,6 +176,11 @@ describeEachDatabase('content versions (/versions, ?version=)', (ctx) => {
     ).to.deep.equal({
       title: 'Live',
     });
+    // nor its history: a field's values over time never held the draft's (was the version_save entries first)
+    const history = dataOf<Row[]>(await api('GET', `/items/articles/${String(id)}/history`));
+    expect(history.map((h) => h['action'])).to.deep.equal(['create']);
+    const titles = dataOf<Row[]>(await api('GET', `/items/articles/${String(id)}/history?field=title`));
+    expect(titles.map((h) => h['value'])).to.deep.equal(['Live']);
   });
 
   it('compares: outdated once the live item changed, the differing fields, and the conflicts', async () => {
