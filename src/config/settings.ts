@@ -181,7 +181,7 @@ export const SETTINGS: readonly SettingsSection[] = [
       s(
         'WEBSOCKETS_SUBSCRIPTION_LIMIT',
         '100',
-        'subscriptions one connection may hold at once; more: an error for that `uid`',
+        'subscriptions one connection may hold at once, on either protocol; more: an error for that `uid` (graphql-ws: for that subscription), LIMIT_EXCEEDED',
       ),
       s(
         'WEBSOCKETS_MAX_MESSAGE_SIZE',

@@ -172,6 +172,25 @@ describeEachDatabase(
       }
     });
 
+    it('WEBSOCKETS_SUBSCRIPTION_LIMIT holds per graphql-ws connection: one more is LIMIT_EXCEEDED until one ends', async () => {
+      const client = connect('/graphql', TEST_ADMIN.token);
+      const query = 'subscription { notes_mutated { key } }';
+      const outcome = async (sub: Subscription) => Promise.race([sub.done, settle(ctx()).then(() => 'running')]);
+      const running = [
+        new Subscription(client, query),
+        new Subscription(client, query),
+        new Subscription(client, query),
+      ];
+      for (const sub of running) expect(await outcome(sub)).to.equal('running');
+      const [error] = (await outcome(new Subscription(client, query))) as readonly { extensions: { code: string } }[];
+      expect(error?.extensions.code).to.equal('LIMIT_EXCEEDED');
+      running[0]?.stop();
+      expect(await outcome(new Subscription(client, query))).to.equal('running');
+      // The subscriptions that run still get their events.
+      const created = await adminApi(ctx(), 'POST', '/items/notes', { title: 'limited' });
+      expect((await running[1]!.next()).data).to.deep.equal({ notes_mutated: { key: String(created.id) } });
+    });
+
     it('an expired token ends the socket with TOKEN_EXPIRED', async function () {
       this.timeout(15000);
       const login = await ctx().api('/auth/login', {
@@ -192,7 +211,7 @@ describeEachDatabase(
       void sub;
     });
   },
-  { env: { WEBSOCKETS_ENABLED: 'true', ACCESS_TOKEN_TTL: '2s' } },
+  { env: { WEBSOCKETS_ENABLED: 'true', ACCESS_TOKEN_TTL: '2s', WEBSOCKETS_SUBSCRIPTION_LIMIT: '3' } },
 );
 
 /** The subscribe message travels after the connection opens: give it a moment to be registered. */
