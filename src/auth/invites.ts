@@ -1,7 +1,7 @@
 import { runWrite } from '../commands/run-write.js';
-import { handleUpdate } from '../commands/update.js';
 import type { CommandContext } from '../commands/types.js';
 import { USERS_COLLECTION } from '../commands/user-rules.js';
+import { UserModel } from '../db/models/system-models.js';
 import { ForbiddenError, InvalidPayloadError } from '../errors.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserByEmail } from './auth-user.js';
@@ -55,8 +55,8 @@ export async function inviteUsers(ctx: AuthContext, writer: CommandContext, invi
 
 /**
  * POST /users/invite/accept: an invite token (scope `invite`, else FORBIDDEN) of a user still
- * `invited` sets their password (policy, argon2) and makes them active, written by the
- * service in `system`'s context (audited, no caller user).
+ * `invited` sets their password (policy, argon2) and makes them active, once (concurrent
+ * accepts included), written by the service in `system`'s context (audited, no caller user).
  */
 export async function acceptInvite(
   ctx: AuthContext,
@@ -65,10 +65,17 @@ export async function acceptInvite(
   password: string,
 ): Promise<void> {
   const { email } = verifyScopedToken(token, ctx.config.secret, SCOPE);
+  const notInvited = () => new InvalidPayloadError(`Email address ${email} hasn't been invited`);
   const user = await findUserByEmail(ctx.db, email);
-  if (user?.status !== 'invited') throw new InvalidPayloadError(`Email address ${email} hasn't been invited`);
-  await handleUpdate(
-    { kind: 'update', collection: USERS_COLLECTION, keys: [user.id], data: { password, status: 'active' } },
-    system,
-  );
+  if (user?.status !== 'invited') throw notInvited();
+  await runWrite(system, async (items, trx) => {
+    // Locks the row for this write (a no-op update): concurrent accepts of one invitation wait,
+    // then find it no longer invited, so one of them sets the password.
+    const isInvited = await UserModel.query(trx)
+      .findById(user.id)
+      .where('status', 'invited')
+      .patch({ status: 'invited' });
+    if (isInvited === 0) throw notInvited();
+    await items.update(USERS_COLLECTION, user.id, { password, status: 'active' });
+  });
 }

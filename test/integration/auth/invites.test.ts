@@ -203,6 +203,25 @@ describe('invites', () => {
         expect((await post('/auth/login', { email: user.email, password: user.password })).status).to.equal(200);
       });
 
+      it('of concurrent accepts of one invitation, one sets its password; the others are 400 INVALID_PAYLOAD', async () => {
+        const email = newEmail();
+        const token = await invite(email, await createRole(db()));
+        const passwords = ['first-password-1', 'second-password-2', 'third-password-3'];
+        const answers = await Promise.all(
+          passwords.map((password) => post('/users/invite/accept', { token, password })),
+        );
+        const statuses = answers.map((res) => res.status);
+        expect([...statuses].sort()).to.deep.equal([204, 400, 400]);
+        const chosen = passwords[statuses.indexOf(204)];
+        for (const password of passwords) {
+          expect((await post('/auth/login', { email, password })).status, password).to.equal(
+            password === chosen ? 200 : 401,
+          );
+        }
+        const user = await userRow(email);
+        expect((await activityOf(user?.['id'])).filter((a) => a['action'] === 'update')).to.have.length(1);
+      });
+
       it('settings.auth_password_policy applies on accept (400 FAILED_VALIDATION, the user stays invited)', async () => {
         const email = newEmail();
         const token = await invite(email, await createRole(db()));
