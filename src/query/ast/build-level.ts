@@ -32,14 +32,27 @@ export function buildLevel(
     query?.filter === undefined ? null : buildCondition(ctx, collection.collection, query.filter),
     query?.search === undefined || query.search === '' ? null : buildSearch(ctx, collection, query.search),
   );
-  const sortEntries = query?.sort ?? (defaultSort === null ? [] : [defaultSort]);
   const limit = resolveLimit(query?.limit, ctx.limits);
   const offset = query?.page !== undefined && limit !== null ? limit * (query.page - 1) : (query?.offset ?? 0);
   if (offset > MAX_QUERY_INTEGER)
     throw new InvalidQueryError(
       `"page" must be less than or equal to ${Math.floor(MAX_QUERY_INTEGER / Math.max(limit ?? 1, 1)) + 1}`,
     );
-  return { filter, sort: buildSort(ctx, collection, sortEntries), limit, offset };
+  const sort =
+    query?.sort === undefined ? defaultSortNodes(collection, defaultSort) : buildSort(ctx, collection, query.sort);
+  return { filter, sort, limit, offset };
+}
+
+/**
+ * The order a query that names none gets (the sort field, else the primary key): the service's
+ * choice, not the caller's, so it is not held to the caller's readable fields (as in Directus
+ * 10); a role allowed only some fields, the key not among them, still reads a list.
+ */
+function defaultSortNodes(collection: CollectionOverview, name: string | null): SortNode[] {
+  const field = name === null ? undefined : collection.fields[name];
+  if (name === null || field === undefined || field.isAlias) return [];
+  const operand: Operand = { kind: 'column', column: name, type: field.type };
+  return [{ operand, descending: false, canBeNull: canBeNull(collection, operand) }];
 }
 
 /**

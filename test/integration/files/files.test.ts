@@ -289,6 +289,38 @@ function describeFileLibrary(target: ReturnType<typeof storageTargets>[number]):
         expect(refused.status).to.equal(403);
       });
 
+      it('a role that may read only the title of files lists them, through REST and GraphQL, in key order', async () => {
+        for (const title of ['listed b', 'listed a']) {
+          dataOf(
+            await upload([
+              ['title', title],
+              ['file', title, 'listed.txt', 'text/plain'],
+            ]),
+          );
+        }
+        const caller = await createCaller(db());
+        await grant(ctx(), caller.role, [
+          {
+            collection: 'svc_files',
+            action: 'read',
+            permissions: { title: { _starts_with: 'listed' } },
+            fields: ['title'],
+          },
+        ]);
+        const expected = (
+          await db()('svc_files').where('title', 'like', 'listed%').orderBy('id').select<Row[]>('title')
+        ).map((r) => ({ title: r['title'] }));
+        const headers = { Authorization: `Bearer ${caller.token}`, 'Content-Type': 'application/json' };
+        const rest = await ctx().api('/files?fields=title', { headers });
+        expect([rest.status, await rest.json()]).to.deep.equal([200, { data: expected }]);
+        const graphql = await ctx().api('/graphql/system', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ query: '{ files { title } }' }),
+        });
+        expect([graphql.status, await graphql.json()]).to.deep.equal([200, { data: { files: expected } }]);
+      });
+
       it('PATCH /files/:id with a file part replaces the content; the old content goes when the name changes', async () => {
         const file = dataOf<Row>(
           await upload([
