@@ -11,6 +11,7 @@ const SECRET_BYTES = 10;
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: SECRET_BYTES });
 const PERIOD_SECONDS = 30;
 const INVALID_OTP_REASON = '"otp" is invalid';
+const TFA_ALREADY_SET = 'TFA Secret is already set for this user';
 
 /** True when `otp` is the TOTP of `secret` (SHA1, 6 digits, 30 s) within ±1 step. */
 export async function isValidOtp(secret: string, otp: string): Promise<boolean> {
@@ -52,7 +53,7 @@ export async function generateTfa(db: Knex, userId: string, password: string): P
   if (user?.password == null || !(await verifyPassword(user.password, password))) {
     throw new InvalidCredentialsError();
   }
-  if (user.tfaSecret !== null) throw new InvalidPayloadError('TFA Secret is already set for this user');
+  if (user.tfaSecret !== null) throw new InvalidPayloadError(TFA_ALREADY_SET);
   if (user.email === null) throw new InvalidPayloadError('User must have a valid email to enable TFA');
   const secret = generateSecret({ length: SECRET_BYTES });
   const project = encodeURIComponent(await readProjectName(db));
@@ -71,8 +72,15 @@ export interface TfaStore {
   readonly changed: (collections: readonly string[]) => Promise<void>;
 }
 
-async function setTfaSecret(store: TfaStore, userId: string, secret: string | null): Promise<number> {
-  const updated = await UserModel.query(store.db).findById(userId).patch({ tfaSecret: secret });
+/** Sets the secret (`isFirst`: only where none is set yet); the number of users written. */
+async function setTfaSecret(
+  store: TfaStore,
+  userId: string,
+  secret: string | null,
+  options: { readonly isFirst?: boolean } = {},
+): Promise<number> {
+  const user = UserModel.query(store.db).findById(userId);
+  const updated = await (options.isFirst === true ? user.whereNull('tfa_secret') : user).patch({ tfaSecret: secret });
   if (updated > 0) await store.changed(['svc_users']);
   return updated;
 }
@@ -82,9 +90,12 @@ export async function enableTfa(store: TfaStore, userId: string, secret: string,
   const { db } = store;
   const user = await findUserById(db, userId);
   if (user === undefined) throw new InvalidCredentialsError();
-  if (user.tfaSecret !== null) throw new InvalidPayloadError('TFA Secret is already set for this user');
+  if (user.tfaSecret !== null) throw new InvalidPayloadError(TFA_ALREADY_SET);
   if (!(await isValidOtp(secret, otp))) throw new InvalidPayloadError(INVALID_OTP_REASON);
-  await setTfaSecret(store, userId, secret);
+  // Of concurrent enables (two secrets generated), one is stored: the others are told so.
+  if ((await setTfaSecret(store, userId, secret, { isFirst: true })) === 0) {
+    throw new InvalidPayloadError(TFA_ALREADY_SET);
+  }
 }
 
 /** POST /users/me/tfa/disable: clears the secret, proven by a current OTP. */

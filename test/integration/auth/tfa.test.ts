@@ -117,6 +117,28 @@ describeEachDatabase(
       );
     });
 
+    it('of concurrent enables with two generated secrets, one is stored; the other is 400 INVALID_PAYLOAD', async () => {
+      const user = await userWithToken();
+      const generate = async () => {
+        const res = await postJson(
+          ctx().api,
+          '/users/me/tfa/generate',
+          { password: user.password },
+          asUser(user.token),
+        );
+        return ((await res.json()) as { data: { secret: string } }).data.secret;
+      };
+      const secrets = [await generate(), await generate()];
+      const answers = await Promise.all(
+        secrets.map(async (secret) =>
+          postJson(ctx().api, '/users/me/tfa/enable', { secret, otp: await otpOf(secret) }, asUser(user.token)),
+        ),
+      );
+      const statuses = answers.map((res) => res.status);
+      expect([...statuses].sort()).to.deep.equal([204, 400]);
+      expect(await tfaSecretOf(user.id)).to.equal(secrets[statuses.indexOf(204)]);
+    });
+
     it('login of a TFA user needs the current OTP: missing or wrong is 401 INVALID_OTP', async () => {
       const user = await userWithToken();
       const secret = await enable(user);
