@@ -6,7 +6,7 @@ import {
   checkCommentPayload,
   COMMENTS_COLLECTION,
   deleteLinkedActivity,
-  mirrorCommentText,
+  mirrorComment,
 } from './comment-link.js';
 import { requireCommentTarget, type CommentTargetContext } from './comment-target.js';
 import { checkFolderParent, FOLDERS_COLLECTION } from './folder-rules.js';
@@ -94,7 +94,7 @@ export const COLLECTION_RULES: Readonly<Record<string, CollectionRules>> = {
       await checkCommentTarget(trx, ctx, collection, data, key);
     },
     afterUpdate: async (trx, key, _data, values) =>
-      (await mirrorCommentText(trx, key, values)) ? [ACTIVITY_COLLECTION] : [],
+      (await mirrorComment(trx, key, values)) ? [ACTIVITY_COLLECTION] : [],
     afterDelete: async (trx, keys) => ((await deleteLinkedActivity(trx, keys)) ? [ACTIVITY_COLLECTION] : []),
   },
   // version-keys.ts: an item's version keys are unique ignoring case.

@@ -46,14 +46,19 @@ export function checkCommentPayload(payload: Item): void {
   }
 }
 
+/** What a comment's activity row shares with its svc_comments row. */
+const MIRRORED = ['comment', 'collection', 'item'] as const;
+
 /**
- * A svc_comments row updated as an item: its activity row, if linked, gets the same text.
- * Returns whether an activity row changed.
+ * A svc_comments row updated as an item: its activity row, if linked, gets the same text,
+ * and the same item when the comment is moved to another (the activity row would otherwise
+ * still show it on the first). Returns whether an activity row changed.
  */
-export async function mirrorCommentText(trx: Knex.Transaction, key: PrimaryKey, values: Item): Promise<boolean> {
+export async function mirrorComment(trx: Knex.Transaction, key: PrimaryKey, values: Item): Promise<boolean> {
   const activityId = activityIdOf(key);
-  if (activityId === undefined || !('comment' in values)) return false;
-  const changed = await commentActivity(trx, activityId).update({ comment: values['comment'] });
+  const mirrored = Object.fromEntries(MIRRORED.filter((name) => name in values).map((name) => [name, values[name]]));
+  if (activityId === undefined || Object.keys(mirrored).length === 0) return false;
+  const changed = await commentActivity(trx, activityId).update(mirrored);
   return changed > 0;
 }
 

@@ -349,6 +349,19 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
       expect(await activityRow(byOwner)).to.include({ comment: 'Owner edit' });
     });
 
+    it('a linked comment moved to another item moves its activity row too', async () => {
+      const id = await createComment(TEST_ADMIN.token, 'Misplaced');
+      const target = Number(dataOf(await admin('POST', '/items/articles', { title: 'The right one' }))['id']);
+      const moved = dataOf(
+        await admin('PATCH', `/comments/${linkedCommentId(id)}`, { item: String(target), comment: 'Placed' }),
+      );
+      expect(moved).to.include({ item: String(target), comment: 'Placed' });
+      // was still on the first article, where /activity and its item's comments kept showing it
+      expect(await activityRow(id)).to.include({ collection: 'articles', item: String(target), comment: 'Placed' });
+      dataOf(await admin('PATCH', `/comments/${linkedCommentId(id)}`, { collection: 'svc_users', item: adminId }));
+      expect(await activityRow(id)).to.include({ collection: 'svc_users', item: adminId, comment: 'Placed' });
+    });
+
     it('a delete of the linked svc_comments row deletes the activity row', async () => {
       const one = await createComment(TEST_ADMIN.token, 'One');
       const two = await createComment(TEST_ADMIN.token, 'Two');
