@@ -99,9 +99,13 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end };
 }
 
-/** Media types a browser runs as a document or script when served inline from the API's origin. */
+/**
+ * Media types a browser runs as a document or script when served inline from the API's origin:
+ * HTML, and every XML type (`text/xml`, `application/xml`, any `+xml`: SVG, RSS, MathML...),
+ * whose XHTML elements run scripts.
+ */
 const ACTIVE_CONTENT =
-  /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/xsl)\b/i;
+  /^(text\/html|text\/xml|application\/xml|[^/;\s]+\/[^;\s]*\+xml|text\/javascript|application\/javascript|application\/ecmascript|text\/xsl)\s*(;|$)/i;
 
 /**
  * Headers that keep an uploaded file from acting as a page of the API's origin (a `type` is the

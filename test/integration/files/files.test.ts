@@ -214,6 +214,12 @@ function describeFileLibrary(target: ReturnType<typeof storageTargets>[number]):
         expect(html.headers.get('x-content-type-options')).to.equal('nosniff');
         expect(html.headers.get('content-security-policy')).to.match(/default-src 'none'.*; sandbox$/);
         expect(await html.text()).to.equal('<script>alert(1)</script>');
+        // Every XML type is a document a browser renders, with the scripts of its XHTML elements.
+        for (const type of ['application/rss+xml', 'application/mathml+xml', 'image/svg+xml', 'text/xml']) {
+          await api('PATCH', `/files/${String(page['id'])}`, { type });
+          const xml = await adminGet(ctx(), `/assets/${String(page['id'])}`);
+          expect(xml.headers.get('content-security-policy'), type).to.match(/; sandbox$/);
+        }
       });
 
       it('GET /assets/:id serves a `type` that is no media type (a line break, non-Latin text, empty) as application/octet-stream', async () => {
