@@ -10,7 +10,7 @@ import type { PermissionStore } from '../access/permission-store.js';
 import type { AuthServices } from '../auth/auth-context.js';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
-import { isServiceError, LimitExceededError, ServiceError } from '../errors.js';
+import { isServiceError, LimitExceededError, RequestsExceededError, ServiceError } from '../errors.js';
 import {
   OperationPreparer,
   SchemaStore,
@@ -73,7 +73,20 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
   // Every accepted socket, of either protocol, is one of `server.clients` (handleUpgrade below).
   deps.metrics?.countRealtime({ sockets: () => server.clients.size, subscriptions: () => deps.live.size });
 
-  const handler = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  /** Whether the upgrade may go on: it counts against the rate limiters like any request (rate-limit.ts). */
+  const admit = async (req: IncomingMessage, socket: Duplex): Promise<boolean> => {
+    try {
+      await limitMessage?.(requestOrigin(deps.config, req).ip);
+      return true;
+    } catch (error) {
+      if (!(error instanceof RequestsExceededError)) throw error;
+      refuse(socket, 429, 'Too Many Requests', `Retry-After: ${error.retryAfterSeconds}\r\n`);
+      return false;
+    }
+  };
+
+  const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
+    if (!(await admit(req, socket))) return;
     const url = new URL(req.url ?? '/', 'http://localhost');
     const scope = graphqlPaths.get(url.pathname);
     const isRest = websockets.rest.enabled && url.pathname === websockets.rest.path;
@@ -87,20 +100,24 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
       return;
     }
     const origin = requestOrigin(deps.config, req);
-    const caller = new SocketCaller(deps, origin, token, () => undefined);
-    const accepted = token === undefined ? Promise.resolve() : caller.caller().then(() => undefined);
-    accepted.then(
-      () => {
-        server.handleUpgrade(req, socket, head, (ws) => {
-          server.emit('connection', ws, req);
-          if (isRest) new WebsocketSession({ ...deps, limitMessage }, ws, origin, token);
-          else graphql?.open(ws, req, scope ?? 'items');
-        });
-      },
-      (error: unknown) => {
-        refuse(socket, error instanceof ServiceError ? 401 : 500, 'Unauthorized');
-      },
-    );
+    try {
+      if (token !== undefined) await new SocketCaller(deps, origin, token, () => undefined).caller();
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      refuse(socket, 401, 'Unauthorized');
+      return;
+    }
+    server.handleUpgrade(req, socket, head, (ws) => {
+      server.emit('connection', ws, req);
+      if (isRest) new WebsocketSession({ ...deps, limitMessage }, ws, origin, token);
+      else graphql?.open(ws, req, scope ?? 'items');
+    });
+  };
+  const handler = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgrade(req, socket, head).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, 'websocket: upgrade failed');
+      refuse(socket, 500, 'Internal Server Error');
+    });
   };
   return Object.assign(handler, {
     close() {
@@ -112,8 +129,8 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
   });
 }
 
-function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+function refuse(socket: Duplex, status: number, text: string, headers = ''): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
 /** Pings every socket each period; one that did not answer the last ping is cut. */

@@ -34,8 +34,9 @@ describeEachDatabase(
     });
 
     it('with the HTTP requests of their IP: past the points a message gets REQUESTS_EXCEEDED for its uid, and the socket lives on', async () => {
+      // The upgrade is the first point, the ping the second, the request over HTTP the third.
       const socket = await open('10.9.0.1', TEST_ADMIN.token);
-      for (const uid of ['p1', 'p2'])
+      for (const uid of ['p1'])
         expect(await socket.request({ type: 'ping', uid })).to.deep.equal({ type: 'pong', uid });
       expect((await http('10.9.0.1')).status).to.equal(200);
       const refused = await socket.request({ type: 'items', collection: 'notes', action: 'read', uid: 'r' });
@@ -48,11 +49,20 @@ describeEachDatabase(
     });
 
     it('password guesses over a socket are limited too', async () => {
-      const socket = await open('10.9.0.3');
+      const socket = await open('10.9.0.3'); // one point
       const guess = (uid: string) =>
         socket.request({ type: 'auth', email: EDITOR.email, password: `guess ${uid}`, uid });
-      for (const uid of ['g1', 'g2', 'g3']) expect((await guess(uid))['error'].code).to.equal('INVALID_CREDENTIALS');
-      expect((await guess('g4'))['error'].code).to.equal('REQUESTS_EXCEEDED');
+      for (const uid of ['g1', 'g2']) expect((await guess(uid))['error'].code).to.equal('INVALID_CREDENTIALS');
+      expect((await guess('g3'))['error'].code).to.equal('REQUESTS_EXCEEDED');
+    });
+
+    it('an upgrade is a request: past the points it is refused with 429', async () => {
+      for (let i = 0; i < 2; i++) expect((await http('10.9.0.5')).status).to.equal(200);
+      const socket = await open('10.9.0.5', TEST_ADMIN.token);
+      const refused = await open('10.9.0.5', TEST_ADMIN.token).catch((e: unknown) => e);
+      expect(String(refused)).to.include('upgrade refused: 429');
+      expect(socket.ws.readyState).to.equal(WebSocket.OPEN);
+      expect((await open('10.9.0.6')).ws.readyState).to.equal(WebSocket.OPEN);
     });
 
     it('GraphQL subscribe messages count the same way', async () => {
@@ -66,6 +76,9 @@ describeEachDatabase(
         webSocketImpl: FromIp,
         connectionParams: { access_token: TEST_ADMIN.token },
         retryAttempts: 0,
+        // One connection (one upgrade, one point) for every subscribe.
+        lazy: false,
+        onNonLazyError: () => undefined,
       });
       const subscribe = () =>
         new Promise<unknown>((resolve) => {
@@ -83,7 +96,7 @@ describeEachDatabase(
           }, 300);
         });
       try {
-        for (let i = 0; i < 3; i++) expect(await subscribe()).to.equal('accepted');
+        for (let i = 0; i < 2; i++) expect(await subscribe()).to.equal('accepted');
         const [error] = (await subscribe()) as readonly { extensions: { code: string } }[];
         expect(error?.extensions.code).to.equal('REQUESTS_EXCEEDED');
       } finally {
