@@ -52,7 +52,7 @@ export async function checkWritePayload(
       now,
     },
   );
-  const data = rules.normalize?.(special) ?? special;
+  const data = rules.normalize?.(special, ctx.overview) ?? special;
   const { user, role } = ctx.accountability;
   validatePayload(ctx.overview, collection, data, { action, variables: { now, user, role } });
   const written = action === 'create' ? withoutNullGeneratedKey(collection, data) : data;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CollectionOverview } from '../../catalog/overview/types.js';
+import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import { ForbiddenError } from '../errors.js';
 import {
   ACTIVITY_COLLECTION,
@@ -7,6 +7,7 @@ import {
   COMMENTS_COLLECTION,
   deleteLinkedActivity,
   mirrorComment,
+  normalizeCommentPayload,
 } from './comment-link.js';
 import { requireCommentTarget, type CommentTargetContext } from './comment-target.js';
 import { checkFolderParent, FOLDERS_COLLECTION } from './folder-rules.js';
@@ -36,7 +37,7 @@ import {
  */
 export interface CollectionRules {
   /** Before validation: the payload as the collection stores it (e-mail addresses lower-cased). */
-  readonly normalize?: (data: Item) => Item;
+  readonly normalize?: (data: Item, overview: SchemaOverview) => Item;
   /** After validation, before the row is written; `key`: the item updated, undefined for a create. */
   readonly check?: (
     trx: Knex.Transaction,
@@ -89,6 +90,7 @@ export const COLLECTION_RULES: Readonly<Record<string, CollectionRules>> = {
   [PRESETS_COLLECTION]: { check: checkPresetPayload },
   // comment-link.ts: linked ids reserved, the activity row follows its comment.
   [COMMENTS_COLLECTION]: {
+    normalize: normalizeCommentPayload,
     check: async (trx, ctx, collection, data, key) => {
       checkCommentPayload(data);
       await checkCommentTarget(trx, ctx, collection, data, key);

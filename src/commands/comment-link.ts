@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import type { SchemaOverview } from '../../catalog/overview/types.js';
 import { InvalidPayloadError, invariant } from '../errors.js';
+import { toPrimaryKey } from './primary-key.js';
 import type { Item, PrimaryKey } from './types.js';
 
 /** The primary store of comments (reference/routes.md, "Activity comments"). */
@@ -48,6 +50,20 @@ export function checkCommentPayload(payload: Item): void {
 
 /** What a comment's activity row shares with its svc_comments row. */
 const MIRRORED = ['comment', 'collection', 'item'] as const;
+
+/**
+ * A svc_comments payload in the form the rows keep: the item's key as the item and the journal
+ * store it (a uuid in lower case, an integer without padding), as /activity/comment writes it.
+ * Kept as sent, a comment on an upper-case uuid was found by its item's key on MariaDB, whose
+ * collation ignores case, and on no other database.
+ */
+export function normalizeCommentPayload(payload: Item, overview: SchemaOverview): Item {
+  const { collection, item } = payload;
+  if (typeof collection !== 'string' || (typeof item !== 'string' && typeof item !== 'number')) return payload;
+  const target = Object.hasOwn(overview.collections, collection) ? overview.collections[collection] : undefined;
+  const key = target === undefined ? undefined : toPrimaryKey(target, item);
+  return key === undefined ? payload : { ...payload, item: String(key) };
+}
 
 /**
  * A svc_comments row updated as an item: its activity row, if linked, gets the same text,

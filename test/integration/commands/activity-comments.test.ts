@@ -362,6 +362,29 @@ describeEachDatabase('activity comments: /activity/comment and svc_comments kept
       expect(await activityRow(id)).to.include({ collection: 'svc_users', item: adminId, comment: 'Placed' });
     });
 
+    it("a comment's item key is stored as the item's own: a uuid in lower case, an integer unpadded", async () => {
+      const upper = dataOf(
+        await admin('POST', '/comments', { collection: 'svc_users', item: adminId.toUpperCase(), comment: 'Loud' }),
+      );
+      // was kept upper-case: filtering comments by the user's key found it on MariaDB only
+      expect(upper['item']).to.equal(adminId);
+      const listed = await admin('GET', `/comments?filter[item][_eq]=${adminId}&filter[comment][_eq]=Loud&fields=id`);
+      expect((listed.body?.['data'] as Row[]).map((r) => r['id'])).to.deep.equal([upper['id']]);
+      const padded = dataOf(
+        await admin('POST', '/comments', { collection: 'articles', item: `00${String(article)}`, comment: 'Padded' }),
+      );
+      expect(padded['item']).to.equal(String(article));
+      const id = await createComment(TEST_ADMIN.token, 'Linked');
+      dataOf(
+        await admin('PATCH', `/comments/${linkedCommentId(id)}`, {
+          collection: 'svc_users',
+          item: adminId.toUpperCase(),
+        }),
+      );
+      expect(await commentRow(linkedCommentId(id))).to.include({ item: adminId });
+      expect(await activityRow(id)).to.include({ item: adminId });
+    });
+
     it('a delete of the linked svc_comments row deletes the activity row', async () => {
       const one = await createComment(TEST_ADMIN.token, 'One');
       const two = await createComment(TEST_ADMIN.token, 'Two');
