@@ -11,8 +11,8 @@ export const USERS_COLLECTION = 'svc_users';
 /** svc_users.status values (reference/system-collections.md); only `active` may log in. */
 export const USER_STATUSES = ['draft', 'invited', 'unverified', 'active', 'suspended', 'archived'] as const;
 
-/** Something@somewhere, without spaces: what can receive a mail and be told apart. */
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
+/** Something@somewhere, without spaces or control characters: what can receive a mail and be told apart. */
+const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u;
 
 /**
  * Directus 10 stores e-mail addresses lower-cased, so that they are unique and looked up

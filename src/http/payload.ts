@@ -2,7 +2,8 @@ import type { Request } from 'express';
 import { InvalidPayloadError } from '../errors.js';
 
 // Reasons in Joi's wording, as the convention's clients know them.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// No spaces and no control characters (NUL included, which only PostgreSQL would refuse).
+const EMAIL_PATTERN = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
 /** The JSON body as an object (an absent body is empty); anything else is INVALID_PAYLOAD. */
 export function readBody(req: Request): Record<string, unknown> {

@@ -73,4 +73,15 @@ describeEachDatabase('credentials compare exactly', (ctx) => {
       { email: accented, status: 'active' },
     ]);
   });
+
+  it('an e-mail address with a control character is no address: 400 at login and in user writes', async () => {
+    const emails = ['a\u0007b@example.com', 'ab@exa\u007fmple.com', 'a\u001bb@example.com'];
+    for (const email of emails) {
+      const login = await postJson(ctx().api, '/auth/login', { email, password: 'whatever' });
+      const error = await expectOnlyError(login, 400, 'INVALID_PAYLOAD');
+      expect(error.errors[0]?.extensions['reason']).to.equal('"email" must be a valid email');
+      await expectOnlyError(await postJson(ctx().api, '/users', { email }, asAdmin), 400, 'FAILED_VALIDATION');
+    }
+    expect(await ctx().server.db('svc_users').whereIn('email', emails).select('id')).to.deep.equal([]);
+  });
 });
