@@ -191,12 +191,15 @@ export class FileLibrary {
   }
 
   /**
-   * PATCH /files/:id with a new `file` part: the new content is stored aside, the row updated
+   * PATCH /files/:id with a new `file` part: once the caller may update the file (a file they
+   * may not is FORBIDDEN as a missing one is, nothing read), the new content is stored aside, the row updated
    * (through the write side, with the caller's permissions) and only then the content put in
    * place; a failed update leaves the old content and row as they were.
    */
   async replace(ctx: CommandContext, rawKey: unknown, upload: Upload, fields: Item): Promise<PrimaryKey> {
     const row = await this.#requireRow(ctx, rawKey);
+    // A file the caller may not update is refused as a missing one is: before any content is stored.
+    await ctx.db.transaction((trx) => ctx.permissions.checkItems(trx, 'update', FILES_COLLECTION, [row.id]));
     this.#requireAllowedType(upload);
     await ctx.permissions.checkPayload('update', FILES_COLLECTION, fields);
     const location = fields['storage'] === undefined ? row.storage : this.#locationOf(fields);

@@ -386,6 +386,26 @@ function describeFileLibrary(target: ReturnType<typeof storageTargets>[number]):
         ).to.equal(403);
       });
 
+      it("replacing a file the caller may not update is refused before its content is read, like a missing file's", async () => {
+        const file = dataOf<Row>(await upload([['file', 'theirs', 'theirs.txt', 'text/plain']]));
+        const caller = await createCaller(db());
+        await grant(ctx(), caller.role, [
+          { collection: 'svc_files', action: 'update', permissions: { uploaded_by: { _eq: '$CURRENT_USER' } } },
+        ]);
+        const before = await storedNames();
+        // Content beyond FILES_MAX_UPLOAD_SIZE: storing it first would say 413, and that the file exists.
+        const replace = (id: string) =>
+          sendForm(ctx(), 'PATCH', `/files/${id}`, [['file', 'x'.repeat(100 * 1024), 'big.txt', 'text/plain']], {
+            token: caller.token,
+          });
+        const refused = await replace(String(file['id']));
+        const missing = await replace('00000000-0000-4000-8000-000000000000');
+        expect([refused.status, refused.body]).to.deep.equal([missing.status, missing.body]);
+        expect(errorsOf(refused, 403)).to.deep.equal([['FORBIDDEN', {}]]);
+        expect(await storedNames()).to.deep.equal(before);
+        expect(await (await adminGet(ctx(), `/assets/${String(file['id'])}`)).text()).to.equal('theirs');
+      });
+
       it('deleting file rows deletes their content, through /files and /items/svc_files', async () => {
         const [a, b, c] = dataOf<Row[]>(
           await upload([
