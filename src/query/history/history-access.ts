@@ -28,12 +28,14 @@ export async function requireHistoryReadable(
   if (readable !== undefined) return target;
   const [live] = await readItemsByKeys(ctx, collection, [key], fields, { ...reader, access: FULL_READ_ACCESS });
   if (live !== undefined || reader.access.rowFilter(collection) !== null) throw new ForbiddenError();
-  // A key that never had an item (no journal row) is as missing as ever.
+  // A key that never had an item (no journal row) is as missing as ever. Compared here, as
+  // keys are everywhere else: MariaDB's collation would match `key` to the journal of `Key`.
+  const stored = storedKey(target, key);
   const journal = await ctx
     .db('svc_activity')
-    .where({ collection, item: storedKey(target, key) })
-    .first<{ id: number } | undefined>('id');
-  if (journal === undefined) throw new ForbiddenError();
+    .where({ collection, item: stored })
+    .distinct<{ item: unknown }[]>('item');
+  if (!journal.some((row) => row.item === stored)) throw new ForbiddenError();
   return target;
 }
 
