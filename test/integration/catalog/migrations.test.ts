@@ -176,3 +176,34 @@ describe('bootstrap without ADMIN_PASSWORD [sqlite]', () => {
     }
   });
 });
+
+for (const target of DATABASE_TARGETS) {
+  describe(`migration 0004 on a database in use [${target.dialect}]`, function () {
+    it('keeps the users and sessions it finds; their tokens and e-mails then match exactly', async function () {
+      requireOrSkip(this, await target.unavailable());
+      const database = await target.create();
+      const db = createDatabase(testConfig(database).db);
+      try {
+        const before = MIGRATIONS.filter((m) => m.version < '0004');
+        await migrate(db, before);
+        const user = { id: '6f1d2c3b-0000-4000-8000-000000000001', email: 'ana@bücher.example', token: 'Static-Token' };
+        await db('svc_users').insert({ ...user, status: 'active', provider: 'default' });
+        const session = { token: 'Refresh-Token', user: user.id, expires: new Date(Date.now() + 60_000) };
+        await db('svc_sessions').insert(session);
+        expect(await migrate(db)).to.deep.equal(MIGRATIONS.filter((m) => m.version >= '0004').map((m) => m.version));
+        expect(await db('svc_users').where('token', user.token).select('id', 'email')).to.deep.equal([
+          { id: user.id, email: user.email },
+        ]);
+        expect(await db('svc_sessions').where('token', session.token).select('user')).to.deep.equal([
+          { user: user.id },
+        ]);
+        expect(await db('svc_users').where('token', 'static-token').select('id')).to.deep.equal([]);
+        expect(await db('svc_users').where('email', 'ana@bucher.example').select('id')).to.deep.equal([]);
+        expect(await db('svc_sessions').where('token', 'REFRESH-TOKEN').select('user')).to.deep.equal([]);
+      } finally {
+        await db.destroy();
+        await database.drop();
+      }
+    });
+  });
+}
