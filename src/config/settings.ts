@@ -171,11 +171,21 @@ export const SETTINGS: readonly SettingsSection[] = [
         'seconds (or a duration such as `500ms`) a `handshake` connection may stay unauthenticated before it is closed',
       ),
       s(
+        'WEBSOCKETS_REST_CONN_LIMIT',
+        'Infinity',
+        'connections the WebSocket protocol keeps open at once; more: the upgrade is refused with 403',
+      ),
+      s(
         'WEBSOCKETS_GRAPHQL_ENABLED',
         'true',
         'GraphQL subscriptions (graphql-ws) at `WEBSOCKETS_GRAPHQL_PATH` and its `/system`',
       ),
       s('WEBSOCKETS_GRAPHQL_PATH', '/graphql', 'where GraphQL subscriptions are served'),
+      s(
+        'WEBSOCKETS_GRAPHQL_CONN_LIMIT',
+        'Infinity',
+        'graphql-ws connections (both paths together) open at once; more: the upgrade is refused with 403',
+      ),
       s('WEBSOCKETS_HEARTBEAT_ENABLED', 'true', 'ping every connection and close those that do not answer'),
       s('WEBSOCKETS_HEARTBEAT_PERIOD', '30', 'seconds (or a duration) between heartbeat pings'),
       s(

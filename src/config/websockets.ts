@@ -11,8 +11,11 @@ export interface WebsocketsConfig {
     readonly auth: 'public' | 'handshake' | 'strict';
     /** How long a handshake connection may stay unauthenticated. */
     readonly authTimeoutMs: number;
+    /** Connections open at once (WEBSOCKETS_REST_CONN_LIMIT); Infinity: no limit. */
+    readonly connLimit: number;
   };
-  readonly graphql: { readonly enabled: boolean; readonly path: string };
+  /** connLimit: WEBSOCKETS_GRAPHQL_CONN_LIMIT, for /graphql and /graphql/system together. */
+  readonly graphql: { readonly enabled: boolean; readonly path: string; readonly connLimit: number };
   /** 0: no heartbeat. */
   readonly heartbeatMs: number;
   /** Subscriptions one connection may hold at once. */
@@ -31,6 +34,11 @@ function seconds(env: EnvReader, name: string, fallback: number): number {
   return env.duration(name, fallback * 1000);
 }
 
+/** Directus 10's connection limits: `Infinity` (the default) or a count. */
+function connLimit(env: EnvReader, name: string): number {
+  return env.string(name) === 'Infinity' ? Infinity : env.int(name, Infinity, { min: 1 });
+}
+
 export function readWebsocketsConfig(env: EnvReader): WebsocketsConfig {
   const enabled = env.bool('WEBSOCKETS_ENABLED', false);
   return {
@@ -40,10 +48,12 @@ export function readWebsocketsConfig(env: EnvReader): WebsocketsConfig {
       path: env.string('WEBSOCKETS_REST_PATH', '/websocket'),
       auth: env.oneOf('WEBSOCKETS_REST_AUTH', ['public', 'handshake', 'strict'] as const, 'handshake'),
       authTimeoutMs: seconds(env, 'WEBSOCKETS_REST_AUTH_TIMEOUT', 10),
+      connLimit: connLimit(env, 'WEBSOCKETS_REST_CONN_LIMIT'),
     },
     graphql: {
       enabled: env.bool('WEBSOCKETS_GRAPHQL_ENABLED', true),
       path: env.string('WEBSOCKETS_GRAPHQL_PATH', '/graphql'),
+      connLimit: connLimit(env, 'WEBSOCKETS_GRAPHQL_CONN_LIMIT'),
     },
     heartbeatMs: env.bool('WEBSOCKETS_HEARTBEAT_ENABLED', true) ? seconds(env, 'WEBSOCKETS_HEARTBEAT_PERIOD', 30) : 0,
     subscriptionLimit: env.int('WEBSOCKETS_SUBSCRIPTION_LIMIT', 100, { min: 1 }),

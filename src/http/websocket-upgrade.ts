@@ -85,6 +85,9 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
     }
   };
 
+  // The open sockets of each endpoint, for WEBSOCKETS_REST_CONN_LIMIT / WEBSOCKETS_GRAPHQL_CONN_LIMIT.
+  const openSockets = { rest: new Set<WebSocket>(), graphql: new Set<WebSocket>() };
+
   const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     if (!(await admit(req, socket))) return;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -107,7 +110,16 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
       refuse(socket, 401, 'Unauthorized');
       return;
     }
+    // Counted right before the upgrade, which completes at once: no other can slip in between.
+    const endpoint = isRest ? 'rest' : 'graphql';
+    const sockets = openSockets[endpoint];
+    if (sockets.size >= websockets[endpoint].connLimit) {
+      refuse(socket, 403, 'Forbidden');
+      return;
+    }
     server.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      ws.once('close', () => sockets.delete(ws));
       server.emit('connection', ws, req);
       if (isRest) new WebsocketSession({ ...deps, limitMessage }, ws, origin, token);
       else graphql?.open(ws, req, scope ?? 'items');

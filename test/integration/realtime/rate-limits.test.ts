@@ -115,3 +115,48 @@ describeEachDatabase(
     },
   },
 );
+
+/** Directus 10's WEBSOCKETS_REST_CONN_LIMIT and WEBSOCKETS_GRAPHQL_CONN_LIMIT: sockets open at once per endpoint. */
+describeEachDatabase(
+  'realtime: connection limits',
+  (ctx) => {
+    const opened: WebSocket[] = [];
+    /** The status of an upgrade: 101 when opened (kept open), else the refusal's. */
+    const upgrade = (path: string, protocol?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(socketUrl(ctx().server.url, path), protocol, {
+          headers: { Authorization: `Bearer ${TEST_ADMIN.token}` },
+        });
+        opened.push(ws);
+        ws.once('open', () => resolve(101));
+        ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.once('error', reject);
+      });
+    afterEach(() => {
+      for (const ws of opened.splice(0)) ws.terminate();
+    });
+
+    it('past the limit an upgrade is refused with 403; a closed socket frees its place', async () => {
+      expect(await upgrade('/websocket')).to.equal(101);
+      expect(await upgrade('/websocket')).to.equal(101);
+      expect(await upgrade('/websocket')).to.equal(403);
+      // Each endpoint counts its own: graphql-ws (both paths together) has one place.
+      expect(await upgrade('/graphql', 'graphql-transport-ws')).to.equal(101);
+      expect(await upgrade('/graphql/system', 'graphql-transport-ws')).to.equal(403);
+      const closed = new Promise((resolve) => opened[0]?.once('close', resolve));
+      opened[0]?.close();
+      await closed;
+      // The server learns of the close a moment after the client: ask until it has.
+      let status = 0;
+      for (let i = 0; i < 50 && status !== 101; i++) {
+        status = await upgrade('/websocket');
+        if (status !== 101) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(status).to.equal(101);
+    });
+  },
+  {
+    targets: [sqliteTarget],
+    env: { WEBSOCKETS_ENABLED: 'true', WEBSOCKETS_REST_CONN_LIMIT: '2', WEBSOCKETS_GRAPHQL_CONN_LIMIT: '1' },
+  },
+);
