@@ -192,9 +192,9 @@ export class FileLibrary {
 
   /**
    * PATCH /files/:id with a new `file` part: once the caller may update the file (a file they
-   * may not is FORBIDDEN as a missing one is, nothing read), the new content is stored aside, the row updated
-   * (through the write side, with the caller's permissions) and only then the content put in
-   * place; a failed update leaves the old content and row as they were.
+   * may not is FORBIDDEN as a missing one is, nothing read), the new content is stored aside,
+   * the row updated (through the write side, with the caller's permissions) and only then the
+   * content put in place; a failed update leaves the old content and row as they were.
    */
   async replace(ctx: CommandContext, rawKey: unknown, upload: Upload, fields: Item): Promise<PrimaryKey> {
     const row = await this.#requireRow(ctx, rawKey);
