@@ -128,13 +128,19 @@ export class Auth extends IAuth {
     return this.#refreshing;
   }
 
+  /**
+   * Refreshes when the token expires within msRefreshBeforeExpires, or waits for a refresh under
+   * way. A refused refresh rejects with its TransportError: the request waiting on it is not
+   * sent without the token it was meant to carry.
+   */
   async refreshIfExpired(): Promise<void> {
     if (this.staticToken !== '' || !this.autoRefresh) return;
     const expiresAt = this.#storage.auth_expires_at;
     if (this.#refreshing === undefined && expiresAt !== null && expiresAt < Date.now() + this.msRefreshBeforeExpires) {
-      void this.refresh().catch(() => undefined);
+      await this.refresh();
+      return;
     }
-    await this.#refreshing?.catch(() => undefined);
+    await this.#refreshing;
   }
 
   /** GET /auth: the single sign-on providers, and `disableDefault`. */

@@ -37,3 +37,12 @@ export class EmptyParamError extends Error {
 export function requireParam(name: string, value: unknown): void {
   if (value === '') throw new EmptyParamError(name);
 }
+
+/**
+ * `value` as one path segment: `/`, `?`, `#` and `%` escaped (the SDK's encodeURI left them, so
+ * `deleteOne('h#1')` deleted item `h`); EmptyParamError when it is `''`.
+ */
+export function pathSegment(name: string, value: string | number): string {
+  requireParam(name, value);
+  return encodeURIComponent(String(value));
+}

@@ -1,4 +1,4 @@
-import { requireParam } from './errors.js';
+import { pathSegment, requireParam } from './errors.js';
 import type { ITransport, RequestOptions, TransportResponse } from './transport.js';
 import type { AnyItem, FieldType, ID, ManyItems, OneItem, QueryMany, QueryOne } from './types.js';
 
@@ -41,7 +41,7 @@ export class ItemsHandler<T = AnyItem> extends CollectionHandler {
 
   /** Looks up the primary key in /fields, then reads the items whose key is in `ids`. */
   async readMany(ids: readonly ID[], query: QueryMany = {}, options?: HandlerOptions): Promise<ManyItems<T>> {
-    const fields = await this.transport.get<FieldType[]>(`/fields/${encodeURIComponent(this.collection)}`);
+    const fields = await this.transport.get<FieldType[]>(`/fields/${pathSegment('collection', this.collection)}`);
     const pk = fields.data?.find((field) => field.schema?.is_primary_key === true)?.field;
     if (pk === undefined) throw new Error(`No primary key found for collection "${this.collection}"`);
     return this.readByQuery(
@@ -107,8 +107,7 @@ export class ItemsHandler<T = AnyItem> extends CollectionHandler {
   }
 
   protected itemPath(id: ID): string {
-    requireParam('id', id);
-    return `${this.endpoint}/${encodeURI(String(id))}`;
+    return `${this.endpoint}/${pathSegment('id', id)}`;
   }
 }
 

@@ -166,9 +166,28 @@ export class RealtimeClient {
   }
 
   async #start(socket: WebSocketLike): Promise<void> {
-    const token = (await this.#options.token?.()) ?? null;
+    let token: string | null;
+    try {
+      token = (await this.#options.token?.()) ?? null;
+    } catch (error) {
+      // No token to be had (a refused refresh): the subscriptions fail with its error.
+      this.#failAll(socket, error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
     if (token !== null) socket.send(JSON.stringify({ type: 'auth', access_token: token, uid: '#auth' }));
     else this.#resubscribe(socket);
+  }
+
+  /** Ends every subscription with `error` (their iterators reject) and the socket, which stays closed. */
+  #failAll(socket: WebSocketLike, error: Error): void {
+    const entries = [...this.#subscriptions.values()];
+    this.#subscriptions.clear();
+    for (const entry of entries) {
+      entry.error = error;
+      entry.fail?.(error);
+      entry.wake = undefined;
+    }
+    socket.close(1000, 'authentication refused');
   }
 
   #resubscribe(socket: WebSocketLike): void {
@@ -201,17 +220,18 @@ export class RealtimeClient {
       return;
     }
     if (type === 'auth') {
-      if (message.status === 'ok') {
-        if (message.uid === '#auth') this.#resubscribe(socket);
-        return;
-      }
-      // TOKEN_EXPIRED and friends: the server closes; the reconnect asks for a fresh token.
+      if (message.uid !== '#auth') return;
+      // The token this connection started with is refused: asking again would get the same answer.
+      // (A token that expires later gets TOKEN_EXPIRED without that uid, and the server closes;
+      // the reconnect asks for a fresh token.)
+      if (message.status === 'ok') this.#resubscribe(socket);
+      else this.#failAll(socket, errorOf(message));
       return;
     }
     const entry = this.#subscriptions.get(String(message.uid));
     if (entry === undefined) return;
     if (message.status === 'error') {
-      entry.error = new Error(`${message.error?.code ?? 'ERROR'}: ${message.error?.message ?? ''}`);
+      entry.error = errorOf(message);
       this.#subscriptions.delete(String(message.uid));
       entry.fail?.(entry.error);
       entry.wake = undefined;
@@ -228,4 +248,9 @@ export class RealtimeClient {
     entry.queue.push(value);
     if (entry.queue.length > (this.#options.maxQueued ?? 1000)) entry.queue.shift();
   }
+}
+
+/** A refusal as the iterators reject with it: `<code>: <message>`. */
+function errorOf(message: ServerMessage): Error {
+  return new Error(`${message.error?.code ?? 'ERROR'}: ${message.error?.message ?? ''}`);
 }

@@ -172,9 +172,15 @@ export class Transport extends ITransport {
           ? await fetch(this.urlOf(config), await requestInit(config))
           : await sendWithXhr(xhr, this.urlOf(config), await xhrInit(config), config.onUploadProgress);
     } catch (error) {
-      throw new TransportError(error instanceof Error ? error : new Error(String(error)));
+      throw new TransportError(asError(error));
     }
-    const response = await readResponse<T, R>(res, config.responseType);
+    let response: TransportResponse<T, R>;
+    try {
+      response = await readResponse<T, R>(res, config.responseType);
+    } catch (error) {
+      // The body was cut, aborted or timed out after the answer began: its status is known.
+      throw new TransportError<T>(asError(error), responseHead(res));
+    }
     if (!res.ok || (response.errors?.length ?? 0) > 0) {
       const parent = res.ok ? null : new Error(`Request failed with status code ${res.status}`);
       throw new TransportError<T>(parent, response);
@@ -186,6 +192,14 @@ export class Transport extends ITransport {
     const query = encodeQuery(config.params);
     return `${this.url}${config.path}${query === '' ? '' : `${config.path.includes('?') ? '&' : '?'}${query}`}`;
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function responseHead(res: Response): Pick<TransportResponse, 'status' | 'statusText' | 'headers'> {
+  return { status: res.status, statusText: res.statusText, headers: Object.fromEntries(res.headers.entries()) };
 }
 
 function withDefined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
@@ -264,11 +278,7 @@ function progressStream(bytes: Uint8Array, onProgress: UploadProgressHandler): R
 }
 
 async function readResponse<T, R>(res: Response, responseType: ResponseType): Promise<TransportResponse<T, R>> {
-  const base = {
-    status: res.status,
-    statusText: res.statusText,
-    headers: Object.fromEntries(res.headers.entries()),
-  };
+  const base = responseHead(res);
   if (responseType === 'stream' && res.ok) return { ...base, raw: res.body as R };
   if (responseType === 'arraybuffer' && res.ok) return { ...base, raw: (await res.arrayBuffer()) as R };
   const text = await res.text();

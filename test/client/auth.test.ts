@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ContentClient, MemoryStorage } from '../../src/client/index.js';
+import { ContentClient, MemoryStorage, type TransportError } from '../../src/client/index.js';
 import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
 import { adminClient, expectServerError, rejection, SQLITE_ONLY } from './support.js';
 
@@ -85,6 +85,23 @@ describeEachDatabase(
       const oldRefresh = client.storage.auth_refresh_token;
       await client.server.info();
       expect(client.storage.auth_refresh_token).to.be.a('string').and.not.equal(oldRefresh);
+    });
+
+    it('an autoRefresh the server refuses (the session ended) fails the request with its error, not sent without a token', async () => {
+      const client = await adminClient(ctx());
+      const ended = await ctx().api('/auth/logout', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ refresh_token: client.storage.auth_refresh_token }),
+      });
+      expect(ended.status).to.equal(204);
+      client.storage.auth_expires_at = Date.now() - 1;
+      const [me, info] = await Promise.allSettled([client.users.me.read(), client.server.info()]);
+      for (const result of [me, info]) {
+        expect(result.status).to.equal('rejected');
+        expectServerError((result as PromiseRejectedResult).reason as TransportError, 401, 'INVALID_CREDENTIALS');
+      }
+      expect(client.storage.auth_token).to.equal(null);
     });
 
     it('POST requests and autoRefresh: false do not refresh', async () => {

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ContentClient, EmptyParamError, Meta, TransportError } from '../../src/client/index.js';
 import { describeEachDatabase } from '../support/server.js';
 import { createRole, createUser } from '../integration/auth/helpers.js';
@@ -174,6 +176,67 @@ describeEachDatabase(
         .catch((error: unknown) => (caught = error));
       expect(caught).to.be.instanceOf(EmptyParamError).with.property('message', 'id cannot be an empty string');
       expect(() => offline.items('')).to.throw(EmptyParamError, 'collection cannot be an empty string');
+    });
+
+    it('keys with / ? # % and spaces reach their own item: read, update and delete touch only it', async () => {
+      await client.collections.createOne({
+        collection: 'codes',
+        schema: {},
+        meta: {},
+        fields: [
+          { field: 'code', type: 'string', schema: { is_primary_key: true } },
+          { field: 'label', type: 'string' },
+        ],
+      });
+      const codes = client.items('codes');
+      const keys = ['h', 'h#1', 'q', 'q?x=1', 'a/b', '50%25 off', 'ü 😀'];
+      await codes.createMany(keys.map((code) => ({ code, label: code })));
+      for (const code of keys) {
+        expect(await codes.readOne(code), code).to.deep.equal({ code, label: code });
+        expect(await codes.updateOne(code, { label: `${code}!` }), code).to.deep.equal({ code, label: `${code}!` });
+      }
+      await codes.deleteOne('h#1');
+      await codes.deleteOne('q?x=1');
+      const left = await ctx().server.db('codes').orderBy('code').pluck('code');
+      expect(left).to.deep.equal(['50%25 off', 'a/b', 'h', 'q', 'ü 😀']);
+    });
+
+    it('a response cut, aborted or timed out while its body arrives is a TransportError with its status', async () => {
+      // A server that answers the headers and part of the body, then stops (or cuts the connection).
+      const stalling = createServer((req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{"data":[');
+        if (req.url?.startsWith('/items/cut') === true) setTimeout(() => req.socket.destroy(), 50);
+      });
+      await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = stalling.address() as AddressInfo;
+        const remote = new ContentClient(`http://127.0.0.1:${port}`, { auth: { staticToken: 'unused' } });
+        const aborts = new AbortController();
+        setTimeout(() => aborts.abort(), 100);
+        const cases = [
+          ['cut', remote.items('cut').readByQuery(), 'TypeError'],
+          [
+            'aborted',
+            remote.items('slow').readByQuery({}, { requestOptions: { signal: aborts.signal } }),
+            'AbortError',
+          ],
+          [
+            'timed out',
+            remote.items('slow').readByQuery({}, { requestOptions: { signal: AbortSignal.timeout(100) } }),
+            'TimeoutError',
+          ],
+        ] as const;
+        for (const [what, request, parent] of cases) {
+          const error = await rejection(request);
+          expect(error.response?.status, what).to.equal(200);
+          expect(error.parent?.name, what).to.equal(parent);
+          expect(error.errors, what).to.deep.equal([]);
+        }
+      } finally {
+        stalling.closeAllConnections();
+        stalling.close();
+      }
     });
 
     it('a network failure is a TransportError without response', async () => {

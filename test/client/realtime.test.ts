@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { WebSocket } from 'ws';
-import type { ContentClient, WebSocketConstructor, WebSocketLike } from '../../src/client/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ContentClient, type WebSocketConstructor, type WebSocketLike } from '../../src/client/index.js';
 import { describeEachDatabase } from '../support/server.js';
 import { adminClient, SQLITE_ONLY } from './support.js';
 
@@ -63,6 +64,30 @@ describeEachDatabase(
         error = e;
       }
       expect(String(error)).to.contain('FORBIDDEN');
+      live.close();
+    });
+
+    it('a token the server refuses rejects every subscription with the code, and does not reconnect', async () => {
+      const sockets = recordingSockets();
+      const stranger = new ContentClient(ctx().server.url, { auth: { staticToken: 'not-a-token' } });
+      const live = stranger.realtime({ WebSocket: sockets.WebSocket, initialDelayMs: 20 });
+      const outcomes = await Promise.all(
+        [live.subscribe('notes'), live.subscribe('notes', { fields: ['title'] })].map((subscription) =>
+          Promise.race([
+            subscription.next().then(
+              () => 'answered',
+              (error: unknown) => String(error),
+            ),
+            sleep(3000).then(() => 'no answer within 3 s'),
+          ]),
+        ),
+      );
+      expect(outcomes).to.deep.equal([
+        'Error: INVALID_CREDENTIALS: Invalid user credentials.',
+        'Error: INVALID_CREDENTIALS: Invalid user credentials.',
+      ]);
+      await sleep(200);
+      expect(sockets.opened).to.have.length(1);
       live.close();
     });
   },

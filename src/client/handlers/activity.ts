@@ -1,4 +1,4 @@
-import { requireParam } from '../errors.js';
+import { pathSegment } from '../errors.js';
 import { ItemsHandler } from '../items.js';
 import type { ITransport } from '../transport.js';
 import type { ActivityType, ID } from '../types.js';
@@ -12,13 +12,11 @@ export class CommentsHandler<T = ActivityType> {
   }
 
   async update(id: ID, comment: string): Promise<T | undefined> {
-    requireParam('id', id);
-    return (await this.transport.patch<T>(`/activity/comment/${encodeURI(String(id))}`, { comment })).data;
+    return (await this.transport.patch<T>(`/activity/comment/${pathSegment('id', id)}`, { comment })).data;
   }
 
   async delete(id: ID): Promise<void> {
-    requireParam('id', id);
-    await this.transport.delete(`/activity/comment/${encodeURI(String(id))}`);
+    await this.transport.delete(`/activity/comment/${pathSegment('id', id)}`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { requireParam } from '../errors.js';
+import { pathSegment } from '../errors.js';
 import type { ITransport } from '../transport.js';
 import type { ID } from '../types.js';
 
@@ -7,9 +7,8 @@ export class AssetsHandler {
   constructor(private readonly transport: ITransport) {}
 
   async readOne(id: ID, params?: Readonly<Record<string, unknown>>): Promise<ReadableStream<Uint8Array> | null> {
-    requireParam('id', id);
     const response = await this.transport.get<never, ReadableStream<Uint8Array> | null>(
-      `/assets/${encodeURI(String(id))}`,
+      `/assets/${pathSegment('id', id)}`,
       { responseType: 'stream', ...(params === undefined ? {} : { params }) },
     );
     return response.raw;

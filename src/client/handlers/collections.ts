@@ -1,4 +1,4 @@
-import { requireParam } from '../errors.js';
+import { pathSegment } from '../errors.js';
 import { requestWith } from '../items.js';
 import type { ITransport } from '../transport.js';
 import type { CollectionType, ManyItems, QueryOne } from '../types.js';
@@ -35,6 +35,5 @@ export class CollectionsHandler<T = CollectionType> {
 }
 
 function pathOf(collection: string): string {
-  requireParam('collection', collection);
-  return `/collections/${encodeURIComponent(collection)}`;
+  return `/collections/${pathSegment('collection', collection)}`;
 }

@@ -1,4 +1,4 @@
-import { requireParam } from '../errors.js';
+import { pathSegment } from '../errors.js';
 import type { ITransport } from '../transport.js';
 import type { FieldType, ManyItems } from '../types.js';
 
@@ -34,12 +34,10 @@ export class FieldsHandler<T = FieldType> {
 
 /** `/<root>/<collection>`, refusing an empty name. */
 export function collectionPath(root: string, collection: string): string {
-  requireParam('collection', collection);
-  return `/${root}/${encodeURIComponent(collection)}`;
+  return `/${root}/${pathSegment('collection', collection)}`;
 }
 
 /** `/<root>/<collection>/<field>`, refusing empty names. */
 export function fieldPath(root: string, collection: string, field: string): string {
-  requireParam('field', field);
-  return `${collectionPath(root, collection)}/${encodeURIComponent(field)}`;
+  return `${collectionPath(root, collection)}/${pathSegment('field', field)}`;
 }

@@ -1,4 +1,4 @@
-import { requireParam } from '../errors.js';
+import { pathSegment } from '../errors.js';
 import { ItemsHandler } from '../items.js';
 import type { ITransport } from '../transport.js';
 import type { ID, PermissionType } from '../types.js';
@@ -33,8 +33,7 @@ export class PermissionsHandler<T = PermissionType> extends ItemsHandler<T> {
 
   /** Whether the caller may update, delete and share the item (without `id`: items of the collection). */
   async readItemPermissions(collection: string, id?: ID): Promise<ItemPermissions | undefined> {
-    requireParam('collection', collection);
-    const path = `/permissions/me/${encodeURIComponent(collection)}${id === undefined ? '' : `/${encodeURIComponent(String(id))}`}`;
+    const path = `/permissions/me/${pathSegment('collection', collection)}${id === undefined ? '' : `/${pathSegment('id', id)}`}`;
     return (await this.transport.get<ItemPermissions>(path)).data;
   }
 }

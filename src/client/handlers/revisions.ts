@@ -1,4 +1,4 @@
-import { requireParam } from '../errors.js';
+import { pathSegment } from '../errors.js';
 import { ItemsHandler } from '../items.js';
 import type { ITransport } from '../transport.js';
 import type { HistoryEntry, ID, RevisionDiff, RevisionType } from '../types.js';
@@ -11,9 +11,8 @@ export class RevisionsHandler<T = RevisionType> extends ItemsHandler<T> {
 
   /** Per field `{before, after}` between revision `id` and `to` (default: the previous one). */
   async diff(id: ID, to?: ID): Promise<RevisionDiff | undefined> {
-    requireParam('id', id);
     const params = to === undefined ? {} : { params: { to } };
-    return (await this.transport.get<RevisionDiff>(`/revisions/${encodeURI(String(id))}/diff`, params)).data;
+    return (await this.transport.get<RevisionDiff>(`/revisions/${pathSegment('id', id)}/diff`, params)).data;
   }
 
   /** An item's revisions, newest first; with `field`, that field's values over time. */
@@ -22,9 +21,7 @@ export class RevisionsHandler<T = RevisionType> extends ItemsHandler<T> {
     id: ID,
     query: { limit?: number; page?: number; field?: string } = {},
   ): Promise<HistoryEntry[] | undefined> {
-    requireParam('collection', collection);
-    requireParam('id', id);
-    const path = `/items/${encodeURI(collection)}/${encodeURI(String(id))}/history`;
+    const path = `/items/${pathSegment('collection', collection)}/${pathSegment('id', id)}/history`;
     return (await this.transport.get<HistoryEntry[]>(path, { params: query })).data;
   }
 }

@@ -1,4 +1,4 @@
-import { requireParam } from '../errors.js';
+import { pathSegment, requireParam } from '../errors.js';
 import type { ITransport } from '../transport.js';
 import type { ID } from '../types.js';
 
@@ -28,13 +28,11 @@ export class UtilsHandler {
 
   /** Moves `item` of `collection` to the position of `to`. */
   async sort(collection: string, item: ID, to: ID): Promise<void> {
-    requireParam('collection', collection);
-    await this.transport.post(`/utils/sort/${encodeURI(collection)}`, { item, to });
+    await this.transport.post(`/utils/sort/${pathSegment('collection', collection)}`, { item, to });
   }
 
   async revert(revision: ID): Promise<void> {
-    requireParam('revision', revision);
-    await this.transport.post(`/utils/revert/${encodeURI(String(revision))}`);
+    await this.transport.post(`/utils/revert/${pathSegment('revision', revision)}`);
   }
 
   /** Restores an item to how it was at `asOf` (an ISO 8601 timestamp or a revision id). */

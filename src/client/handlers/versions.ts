@@ -1,4 +1,4 @@
-import { requireParam } from '../errors.js';
+import { pathSegment } from '../errors.js';
 import { ItemsHandler } from '../items.js';
 import type { ITransport } from '../transport.js';
 import type { AnyItem, ID, VersionComparison, VersionType } from '../types.js';
@@ -24,14 +24,12 @@ export class VersionsHandler<T = VersionType> extends ItemsHandler<T> {
 
   /** Saves `delta` into the version (the live item untouched); answers the item as the version has it. */
   async saveToContentVersion<I = AnyItem>(id: ID, delta: Partial<I>): Promise<I | undefined> {
-    requireParam('id', id);
-    return (await this.transport.post<I>(`/versions/${encodeURI(String(id))}/save`, delta)).data;
+    return (await this.transport.post<I>(`/versions/${pathSegment('id', id)}/save`, delta)).data;
   }
 
   /** outdated, mainHash, current, main, and which fields differ or conflict. */
   async compareContentVersion<I = AnyItem>(id: ID): Promise<VersionComparison<I> | undefined> {
-    requireParam('id', id);
-    return (await this.transport.get<VersionComparison<I>>(`/versions/${encodeURI(String(id))}/compare`)).data;
+    return (await this.transport.get<VersionComparison<I>>(`/versions/${pathSegment('id', id)}/compare`)).data;
   }
 
   /**
@@ -44,8 +42,7 @@ export class VersionsHandler<T = VersionType> extends ItemsHandler<T> {
     fields?: readonly string[],
     keep?: 'version' | 'main',
   ): Promise<ID | undefined> {
-    requireParam('id', id);
     const body = { mainHash, ...(fields === undefined ? {} : { fields }), ...(keep === undefined ? {} : { keep }) };
-    return (await this.transport.post<ID>(`/versions/${encodeURI(String(id))}/promote`, body)).data;
+    return (await this.transport.post<ID>(`/versions/${pathSegment('id', id)}/promote`, body)).data;
   }
 }
