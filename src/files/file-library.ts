@@ -27,6 +27,7 @@ import {
   filenameFromDisposition,
   filenameFromUrl,
   isTypeAllowed,
+  shortenName,
   titleOf,
 } from './file-names.js';
 import { imageSize } from './image-size.js';
@@ -326,13 +327,16 @@ export class FileLibrary {
   }
 }
 
+/** svc_files.filename_download and title: varchar(255). */
+const MAX_NAME_LENGTH = 255;
+
 /**
  * The upload's name as `filename_download`: without folders or control characters (a NUL
- * that PostgreSQL cannot store, line breaks), as a URL import's name is; `file` when nothing
- * is left.
+ * that PostgreSQL cannot store, line breaks), as a URL import's name is, `file` when nothing
+ * is left; a longer name than the column holds shortened, its extension kept.
  */
 function fileNameOf(upload: Upload): string {
-  return cleanName(upload.filename) ?? 'file';
+  return shortenName(cleanName(upload.filename) ?? 'file', MAX_NAME_LENGTH);
 }
 
 function requireUuid(value: unknown): string {

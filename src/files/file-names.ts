@@ -88,6 +88,18 @@ export function filenameFromUrl(url: URL): string | undefined {
   }
 }
 
+/**
+ * `name` within `max` characters (code points, as a varchar counts them): the part before
+ * the extension shortened, the extension (as `diskName` reads it) kept.
+ */
+export function shortenName(name: string, max: number): string {
+  const characters = Array.from(name);
+  if (characters.length <= max) return name;
+  const extension = extname(name);
+  const kept = /^\.[A-Za-z0-9]{1,16}$/.test(extension) ? extension : '';
+  return characters.slice(0, max - kept.length).join('') + kept;
+}
+
 /** A name without folders or control characters; undefined when nothing is left. */
 export function cleanName(name: string): string | undefined {
   const base = name.split(/[\\/]/).pop() ?? '';

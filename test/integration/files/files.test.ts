@@ -148,6 +148,17 @@ function describeFileLibrary(target: ReturnType<typeof storageTargets>[number]):
         expect([res.status, file['filename_download'], file['title']]).to.deep.equal([200, 'abc.txt', 'Abc']);
       });
 
+      it('a file name longer than filename_download holds is shortened to 255 characters, its extension kept', async () => {
+        const name = `${'名'.repeat(150)}${'n'.repeat(150)}.report.txt`;
+        const file = dataOf<Row>(await upload([['file', 'long', name, 'text/plain']]));
+        const kept = String(file['filename_download']);
+        expect(Array.from(kept)).to.have.length(255);
+        expect(name.startsWith(kept.slice(0, -4))).to.equal(true);
+        expect(kept.endsWith('.txt')).to.equal(true);
+        expect(file['filename_disk']).to.equal(`${String(file['id'])}.txt`);
+        expect(await stored(file)).to.equal('long');
+      });
+
       it('a failed row write removes the stored content again', async () => {
         const before = await storedNames();
         const result = await upload([
