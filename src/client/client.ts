@@ -152,11 +152,13 @@ export class ContentClient<T extends object = object> {
   }
 
   /**
-   * reference/client.md: refresh first unless the request is a POST or the refresh itself,
-   * then `Authorization: Bearer <token>` under the request's own headers.
+   * reference/client.md: refresh first unless the request is a POST, the refresh itself, or one
+   * that sends no token (`Authorization: null`: static, providers), which a refused refresh
+   * must not stop; then `Authorization: Bearer <token>` under the request's own headers.
    */
   private async authorize(config: RequestConfig): Promise<RequestConfig> {
-    if (config.method !== 'post' && config.path !== '/auth/refresh') await this.auth.refreshIfExpired();
+    const sendsToken = config.headers['Authorization'] !== null;
+    if (sendsToken && config.method !== 'post' && config.path !== '/auth/refresh') await this.auth.refreshIfExpired();
     const token = this.storage.auth_token;
     const bearer = token === null || token === '' ? '' : token.startsWith('Bearer ') ? token : `Bearer ${token}`;
     return { ...config, headers: { Authorization: bearer, ...config.headers } };

@@ -104,6 +104,16 @@ describeEachDatabase(
       expect(client.storage.auth_token).to.equal(null);
     });
 
+    it('requests that carry no token (static, providers) do not refresh first: a dead session does not stop them', async () => {
+      const client = await adminClient(ctx());
+      await client.auth.logout();
+      client.storage.auth_refresh_token = 'ended';
+      client.storage.auth_expires_at = Date.now() - 1;
+      expect((await client.auth.providers()).data).to.be.an('array');
+      expect(await client.auth.static(TEST_ADMIN.token)).to.equal(true);
+      expect((await client.users.me.read())?.email).to.equal(TEST_ADMIN.email);
+    });
+
     it('POST requests and autoRefresh: false do not refresh', async () => {
       const client = await adminClient(ctx(), { auth: { msRefreshBeforeExpires: 900000 + 60000 } });
       const refresh = client.storage.auth_refresh_token;
