@@ -7,7 +7,7 @@ import { refresh } from '../../auth/refresh.js';
 import { deleteSession } from '../../auth/sessions.js';
 import { AUTH_MODES, type AuthMode, type TokenGrant } from '../../auth/token-grant.js';
 import type { Config } from '../../config/index.js';
-import { InvalidPayloadError } from '../../errors.js';
+import { InvalidPayloadError, InvalidTokenError } from '../../errors.js';
 import { readCookie, requestOrigin } from '../accountability.js';
 import { readBody, readEmail, readOptionalString, readRequiredString } from '../payload.js';
 
@@ -113,8 +113,17 @@ export async function logoutFrom(
   res: Response,
   body: Record<string, unknown>,
 ): Promise<void> {
-  const token = readRefreshToken(req, body, resolveMode(body), ctx.config);
-  await deleteSession(ctx.db, token);
+  const mode = resolveMode(body);
+  let token: string | undefined;
+  try {
+    token = readRefreshToken(req, body, mode, ctx.config);
+  } catch (error) {
+    // reference/auth.md: an unknown token still logs out. A session cookie that no longer
+    // verifies (signed with a former SECRET) names no session, and is cleared, not left to
+    // make every request of the browser 403 INVALID_TOKEN.
+    if (!(mode === 'session' && error instanceof InvalidTokenError)) throw error;
+  }
+  if (token !== undefined) await deleteSession(ctx.db, token);
   res.clearCookie(ctx.config.refreshTokenCookie.name, refreshCookieOptions(ctx.config));
   res.clearCookie(ctx.config.sessionCookie.name, sessionCookieOptions(ctx.config));
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
 import { describeEachDatabase } from '../../support/server.js';
 import {
   cookieNamed,
@@ -270,6 +271,22 @@ describeEachDatabase(
           401,
           'INVALID_CREDENTIALS',
         );
+      });
+
+      it('logout clears a session cookie that no longer verifies (another SECRET): 204, not a cookie stuck at 403', async () => {
+        const user = await createUser(ctx().server.db);
+        const { id, role, app_access, admin_access, session } = jwtPayload(await loginSession(user));
+        const claims = { id, role, app_access, admin_access, session };
+        const stale = jwt.sign(claims, 'a-former-secret', { issuer: 'svc', expiresIn: 60 });
+        const headers = { Cookie: `svc_session_token=${stale}` };
+        await expectOnlyError(await ctx().api('/server/info', { headers }), 403, 'INVALID_TOKEN');
+        const res = await post('/auth/logout', { mode: 'session' }, headers);
+        expect(res.status).to.equal(204);
+        const cleared = cookieNamed(res, 'svc_session_token');
+        expect(cleared.value).to.equal('');
+        expect(cleared.attributes['expires']).to.equal('Thu, 01 Jan 1970 00:00:00 GMT');
+        // The session signed with the right SECRET is not this cookie's to end.
+        expect(await ctx().server.db('svc_sessions').where('user', user.id)).to.have.length(1);
       });
 
       it('a bearer token or access_token parameter wins over the session cookie', async () => {
