@@ -167,9 +167,14 @@ export class Auth extends IAuth {
     return true;
   }
 
+  /**
+   * Ends the session (POST /auth/logout) and clears the stored tokens. In json mode without a
+   * refresh token (a static token) there is no session: the server would answer 400, so the
+   * token is only forgotten.
+   */
   async logout(): Promise<void> {
     const refresh_token = this.mode === 'json' ? this.#storage.auth_refresh_token : undefined;
-    await this.#transport.post('/auth/logout', { refresh_token });
+    if (refresh_token !== null) await this.#transport.post('/auth/logout', { refresh_token });
     this.resetStorage();
   }
 

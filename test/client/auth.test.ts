@@ -126,6 +126,14 @@ describeEachDatabase(
       expect(lazy.storage.auth_refresh_token).to.equal(lazyRefresh);
     });
 
+    it('logout with a static token (no session to end) clears it without asking the server', async () => {
+      const client = new ContentClient(ctx().server.url, { auth: { staticToken: TEST_ADMIN.token } });
+      await client.auth.logout();
+      expect(client.storage.auth_token).to.equal(null);
+      expect(await client.auth.token).to.equal(null);
+      expect((await client.server.info())?.['version']).to.equal(undefined);
+    });
+
     it('logout ends the session on the server and clears the stored tokens', async () => {
       const client = await adminClient(ctx());
       const refresh = client.storage.auth_refresh_token;
