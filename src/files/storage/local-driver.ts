@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -9,11 +8,10 @@ import { isPlainFileName, type ByteRange, type StorageDriver, type StoredFileSta
 
 /**
  * Files under a root folder on local disk (STORAGE_<KEY>_ROOT). A write goes to a hidden
- * temporary file of its own next to its target (`.<name>.<random>.part`) and is renamed over
- * it when complete, which the file system does atomically: readers see the old content or the
- * new one, never a part, and two writes of one name at once (the same image variant made by
- * two instances on a shared folder) each land whole, the last rename winning. A write that
- * died with its process leaves its hidden part behind (never listed).
+ * temporary file next to its target (`.<name>.part`) and is renamed over it when complete,
+ * which the file system does atomically: readers see the old content or the new one, never a
+ * part. The temporary name follows the target's, so a write that died with its process is
+ * overwritten by the next write of the same file (an export's retry).
  */
 export class LocalStorageDriver implements StorageDriver {
   readonly #root: string;
@@ -25,7 +23,7 @@ export class LocalStorageDriver implements StorageDriver {
   async write(path: string, content: Readable): Promise<{ size: number }> {
     const target = this.#resolve(path);
     await mkdir(this.#root, { recursive: true });
-    const temporary = join(this.#root, `.${path}.${randomBytes(6).toString('hex')}.part`);
+    const temporary = join(this.#root, `.${path}.part`);
     try {
       await pipeline(content, createWriteStream(temporary));
       const { size } = await stat(temporary);
@@ -73,7 +71,7 @@ export class LocalStorageDriver implements StorageDriver {
 
   async list(prefix: string): Promise<string[]> {
     try {
-      // Writes in progress are hidden `.<name>.<random>.part` files: a prefix never matches them.
+      // Writes in progress are hidden `.<name>.part` files: a prefix never matches them.
       return (await readdir(this.#root)).filter((name) => name.startsWith(prefix) && isPlainFileName(name));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];

@@ -143,32 +143,6 @@ for (const [name, open] of [
       await driver().delete('keep.txt');
     });
 
-    it('two writes of one name at once each land whole or not at all, never mixed (variants made by two instances)', async () => {
-      let resume: (() => void) | undefined;
-      let step = 0;
-      const slow = new Readable({
-        read() {
-          step += 1;
-          if (step === 1) this.push('a'.repeat(1000));
-          else if (step === 2) resume = () => this.push('b'.repeat(1000));
-          else this.push(null);
-        },
-      });
-      const first = driver().write('same.txt', slow);
-      while (resume === undefined) await new Promise((done) => setTimeout(done, 5));
-      await driver().write('same.txt', Readable.from(['second']));
-      resume();
-      const outcome = await first.then(
-        () => 'written',
-        () => 'failed',
-      );
-      const content = await text(await driver().read('same.txt'));
-      expect([`${'a'.repeat(1000)}${'b'.repeat(1000)}`, 'second']).to.include(content);
-      if (outcome === 'written') expect(content).to.have.length(2000);
-      expect(await subject.stored()).to.deep.equal(['same.txt']);
-      await driver().delete('same.txt');
-    });
-
     it('refuses any key that is not a plain file name in its root with FORBIDDEN, on every call', async () => {
       await driver().write('kept.txt', Readable.from(['kept']));
       const refusal = (run: () => Promise<unknown>) =>
