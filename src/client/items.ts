@@ -39,9 +39,16 @@ export class ItemsHandler<T = AnyItem> extends CollectionHandler {
     return response.data;
   }
 
-  /** Looks up the primary key in /fields, then reads the items whose key is in `ids`. */
+  /**
+   * Looks up the primary key in /fields, then reads the items whose key is in `ids`; both
+   * requests carry the requestOptions (headers, signal), the read alone their `params`.
+   */
   async readMany(ids: readonly ID[], query: QueryMany = {}, options?: HandlerOptions): Promise<ManyItems<T>> {
-    const fields = await this.transport.get<FieldType[]>(`/fields/${pathSegment('collection', this.collection)}`);
+    const { params: _params, ...lookup } = options?.requestOptions ?? {};
+    const fields = await this.transport.get<FieldType[]>(
+      `/fields/${pathSegment('collection', this.collection)}`,
+      lookup,
+    );
     const pk = fields.data?.find((field) => field.schema?.is_primary_key === true)?.field;
     if (pk === undefined) throw new Error(`No primary key found for collection "${this.collection}"`);
     return this.readByQuery(

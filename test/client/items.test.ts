@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ContentClient, EmptyParamError, Meta, TransportError } from '../../src/client/index.js';
-import { describeEachDatabase } from '../support/server.js';
+import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
 import { createRole, createUser } from '../integration/auth/helpers.js';
 import { adminClient, expectServerError, rejection, SQLITE_ONLY } from './support.js';
 
@@ -143,6 +143,18 @@ describeEachDatabase(
       expect(result.data).to.deep.equal([{ rank: 2 }, { rank: 1 }]);
       const anonymous = articles().readByQuery({}, { requestOptions: { headers: { Authorization: null } } });
       expectServerError(await rejection(anonymous), 403, 'FORBIDDEN');
+    });
+
+    it('readMany sends the requestOptions headers on both its requests (the key lookup and the read)', async () => {
+      await articles().createMany([
+        { title: 'one', status: 'x', rank: 1 },
+        { title: 'two', status: 'x', rank: 2 },
+      ]);
+      const keys = (await ctx().server.db('articles').orderBy('rank').pluck('id')) as number[];
+      const signedOut = new ContentClient<{ articles: Article }>(ctx().server.url);
+      const asAdmin = { requestOptions: { headers: { Authorization: `Bearer ${TEST_ADMIN.token}` } } };
+      const read = await signedOut.items('articles').readMany(keys, { fields: ['title'] }, asAdmin);
+      expect(read.data).to.deep.equal([{ title: 'one' }, { title: 'two' }]);
     });
 
     it('an unknown collection is FORBIDDEN and a bad filter INVALID_QUERY, as TransportError', async () => {
