@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { requireCollection } from '../../catalog/overview/lookup.js';
 import { UnprocessableEntityError } from '../errors.js';
 import {
+  isVisibleField,
   readItems,
   revisionValues,
   visibleValues,
@@ -87,18 +88,23 @@ export async function handleUndo(cmd: UndoCommand, ctx: CommandContext): Promise
       if (step !== undefined) planned.push({ ...group, ...step, first: Math.min(...group.activities) });
     }
     planned.sort((a, b) => b.first - a.first);
+    // The plan names and shows only fields the caller may read, as every read of the journal does.
+    const visible = (collection: string, names: readonly string[]): string[] =>
+      names.filter((name) => isVisibleField(read, reader, collection, name));
     steps = planned.map((p) => ({
       collection: p.collection,
       item: p.item,
       action: p.action,
-      fields: p.fields,
+      fields: visible(p.collection, p.fields),
       values: visibleValues(read, reader, p.collection, p.values),
-      conflicts: p.conflicts,
+      conflicts: visible(p.collection, p.conflicts),
     }));
     const conflicting = planned.filter((p) => p.conflicts.length > 0);
     if (cmd.dryRun) return;
     if (conflicting.length > 0 && !cmd.force) {
-      const named = conflicting.map((p) => `"${p.collection}" ${p.item}: ${p.conflicts.join(', ')}`).join('; ');
+      const names = (p: (typeof conflicting)[number]): string =>
+        visible(p.collection, p.conflicts).join(', ') || 'fields it may not read';
+      const named = conflicting.map((p) => `"${p.collection}" ${p.item}: ${names(p)}`).join('; ');
       throw new UnprocessableEntityError(
         `Later changes by others touch the same fields (${named}); send "force": true to undo anyway`,
       );

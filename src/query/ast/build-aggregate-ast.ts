@@ -2,6 +2,7 @@ import type { CollectionOverview, FieldType } from '../../../catalog/overview/ty
 import { InvalidQueryError } from '../../errors.js';
 import type { AggregateFunction, Query } from '../query.js';
 import { checkRelationalDepth } from '../validate/relational-depth.js';
+import { requireWholeValues } from './hidden-values.js';
 import type { BuildContext } from './build-context.js';
 import { andConditions, buildCondition, buildRowFilter, functionOperand } from './build-condition.js';
 import { buildSearch, canBeNull, resolveLimit } from './build-level.js';
@@ -88,7 +89,11 @@ function groupNode(ctx: BuildContext, collection: CollectionOverview, name: stri
     const operand = functionOperand(ctx, collection, fn.fn, fn.field, reason);
     return { key: functionKey(fn.fn, fn.field), operand, type: 'integer', scale: null };
   }
-  const field = requireUnmasked(requireField(ctx, collection, name, reason));
+  const field = requireWholeValues(
+    ctx,
+    collection.collection,
+    requireUnmasked(requireField(ctx, collection, name, reason)),
+  );
   if (field.isAlias) throw new InvalidQueryError(reason);
   return {
     key: name,
@@ -111,7 +116,7 @@ function aggregateNode(
   const reason = `Invalid aggregate field "${name}" on "${collection.collection}"`;
   const named = requireField(ctx, collection, name, reason);
   // Counting values reveals nothing of them; any other function would.
-  const field = fn === 'count' ? named : requireUnmasked(named);
+  const field = fn === 'count' ? named : requireWholeValues(ctx, collection.collection, requireUnmasked(named));
   if (field.isAlias) throw new InvalidQueryError(reason);
   const types = NUMERIC_AGGREGATES.has(fn) ? NUMERIC_TYPES : fn === 'min' || fn === 'max' ? ORDERED_TYPES : undefined;
   if (types !== undefined && !types.has(field.type)) {

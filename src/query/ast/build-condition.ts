@@ -15,6 +15,7 @@ import {
   type FilterOperator,
 } from '../../../catalog/overview/filter-operators.js';
 import { OPERATOR_CONDITIONS } from '../compile/operator-conditions.js';
+import { requireWholeValues } from './hidden-values.js';
 import type { BuildContext } from './build-context.js';
 import { resolveDynamicValue } from './dynamic-values.js';
 import {
@@ -146,6 +147,7 @@ export function functionOperand(
       return { kind: 'countRelated', relation, filter: buildRowFilter(ctx, target) };
     }
     if (isMasked(field)) throw new ForbiddenError();
+    requireWholeValues(ctx, collection.collection, field);
     if (field.type === 'json' || field.type === 'csv')
       return { kind: 'countElements', column: fieldName, type: field.type };
     throw new InvalidQueryError(`"count" can't be applied to "${fieldName}" on "${collection.collection}"`);

@@ -4,6 +4,7 @@ import { assertNever, ForbiddenError, InvalidQueryError } from '../../errors.js'
 import type { NestedQuery } from '../query.js';
 import { isUuid } from '../validate/filter-values.js';
 import { MAX_QUERY_INTEGER } from '../validate/numbers.js';
+import { requireWholeValues } from './hidden-values.js';
 import type { BuildContext, QueryLimits } from './build-context.js';
 import { andConditions, buildCondition, buildRowFilter, functionOperand } from './build-condition.js';
 import type { Condition, LevelQuery, Operand, RelationRef, SortNode } from './nodes.js';
@@ -120,7 +121,7 @@ function sortOperand(
   const relation = resolveRelation(ctx, collection, name);
   if (rest.length === 0) {
     if (field.isAlias || scoped !== null) throw new InvalidQueryError(reason);
-    requireUnmasked(field);
+    requireWholeValues(ctx, collection.collection, requireUnmasked(field));
     return { kind: 'column', column: head, type: field.type };
   }
   const hop = sortHop(ctx, relation, scoped?.[2]);

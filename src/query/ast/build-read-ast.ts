@@ -6,6 +6,7 @@ import type { Deep, NestedQuery, Query } from '../query.js';
 import type { BuildContext } from './build-context.js';
 import { andConditions, buildCondition, buildRowFilter, functionOperand } from './build-condition.js';
 import { buildLevel } from './build-level.js';
+import { hiddenValuesOf } from './hidden-values.js';
 import type { A2OBranch, Condition, ReadAst, ReadNode, Value } from './nodes.js';
 import { coerceLiteral } from '../validate/filter-values.js';
 import { checkRelationalDepth } from '../validate/relational-depth.js';
@@ -171,6 +172,7 @@ class FieldsBuilder {
     const nested = ownValue(deep, request.key);
     if (relation === undefined) {
       if (field.isAlias) return undefined;
+      const hidden = hiddenValuesOf(ctx, name, request.source);
       return {
         kind: 'field',
         key: request.key,
@@ -178,6 +180,7 @@ class FieldsBuilder {
         type: field.type,
         masked: isMasked(field),
         scale: field.scale,
+        ...(hidden === undefined ? {} : { hidden }),
       };
     }
     switch (relation.kind) {

@@ -162,6 +162,19 @@ export interface FieldNode {
   readonly masked: boolean;
   /** decimal scale, so every dialect prints the same digits. */
   readonly scale: number | null;
+  /** An item-values column (svc_revisions.data): the values the caller may not see come out. */
+  readonly hidden?: HiddenValues;
+}
+
+/**
+ * The values of an item-values column a non-admin may see, by the row's `collectionColumn`:
+ * all of them for `whole` collections, all but `fields` for `partial` ones, none (null) for
+ * any other collection.
+ */
+export interface HiddenValues {
+  readonly collectionColumn: string;
+  readonly whole: readonly string[];
+  readonly partial: readonly { readonly collection: string; readonly fields: readonly string[] }[];
 }
 
 /** `year(date)`, `count(comments)`: output key `<field>_<fn>`. */

@@ -8,6 +8,8 @@ import type {
   M2ONode,
   O2MNode,
   ReadAst,
+  FieldNode,
+  HiddenValues,
   ReadNode,
   SortNode,
 } from '../ast/nodes.js';
@@ -243,10 +245,16 @@ class ReadCompiler {
   private value(scope: Scope, node: ReadNode): void {
     const { w } = this;
     switch (node.kind) {
-      case 'field':
-        if (this.json) pgJsonValue(w, () => w.column(scope.alias, node.column), node.type, node.masked);
-        else w.dialect.readColumn(w, () => w.column(scope.alias, node.column), node.type);
+      case 'field': {
+        const { hidden } = node;
+        const column: Emit = (w) => {
+          if (hidden === undefined) w.column(scope.alias, node.column);
+          else visibleValues(w, scope.alias, node, hidden);
+        };
+        if (this.json) pgJsonValue(w, column, node.type, node.masked);
+        else w.dialect.readColumn(w, column, node.type);
         return;
+      }
       case 'function':
         writeOperand(w, this.aliases, scope.alias, node.operand);
         return;
@@ -403,4 +411,28 @@ class ReadCompiler {
 /** A sort term that names a correlated subquery twice where NULLs need a term of their own. */
 function repeatsSubquery(sort: SortNode): boolean {
   return sort.canBeNull && sort.operand.kind === 'path';
+}
+
+/**
+ * An item-values column as the caller may see it (ast/hidden-values.ts): CASE on the row's
+ * collection: the value itself, without the hidden keys, or null.
+ */
+function visibleValues(w: SqlWriter, alias: string, node: FieldNode, hidden: HiddenValues): void {
+  const value: Emit = (w) => w.column(alias, node.column);
+  const collection = (): SqlWriter => w.column(alias, hidden.collectionColumn);
+  w.raw('(case');
+  if (hidden.whole.length > 0) {
+    w.raw(' when ');
+    collection()
+      .raw(' in (')
+      .join(hidden.whole, ', ', (name) => w.value(name))
+      .raw(') then ');
+    value(w);
+  }
+  for (const { collection: name, fields } of hidden.partial) {
+    w.raw(' when ');
+    collection().raw(' = ').value(name).raw(' then ');
+    w.dialect.withoutJsonKeys(w, value, fields);
+  }
+  w.raw(' else null end)');
 }

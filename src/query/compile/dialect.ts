@@ -96,6 +96,8 @@ export interface Dialect {
   pick(w: SqlWriter, pick: SortPick, value: Emit, type: FieldType): void;
   /** LIMIT/OFFSET clause with its leading space; nothing when there is neither. */
   limitOffset(w: SqlWriter, limit: number | null, offset: number): void;
+  /** The JSON object `value` without the top-level `keys` (a null value stays null). */
+  withoutJsonKeys(w: SqlWriter, value: Emit, keys: readonly string[]): void;
   /** Number of elements of a JSON array column. */
   jsonLength(w: SqlWriter, column: Emit): void;
   /** avg() input, as double precision so every dialect averages the same way. */

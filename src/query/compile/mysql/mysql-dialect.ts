@@ -120,6 +120,12 @@ export const mysqlDialect: Dialect = {
     else if (offset > 0) w.raw(' limit 18446744073709551615');
     if (offset > 0) w.raw(' offset ').value(offset);
   },
+  withoutJsonKeys(w, value, keys) {
+    w.raw('json_remove(');
+    value(w);
+    for (const key of keys) w.raw(', ').value(`$."${key}"`);
+    w.raw(')');
+  },
   jsonLength(w, column) {
     // json_length counts an object's keys; only arrays have elements, as on the other dialects.
     w.raw('(case when json_type(');

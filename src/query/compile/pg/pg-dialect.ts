@@ -146,6 +146,12 @@ export const pgDialect: Dialect = {
     if (limit !== null) w.raw(' limit ').value(limit);
     if (offset > 0) w.raw(' offset ').value(offset);
   },
+  withoutJsonKeys(w, value, keys) {
+    // jsonb's `-` takes a text[] of keys; the column's json type is kept for the rest of the read.
+    w.raw('(cast(');
+    value(w);
+    w.raw(' as jsonb) - cast(').value(keys).raw(' as text[]))::json');
+  },
   jsonLength(w, column) {
     // json_array_length fails on objects and scalars; they count as no elements.
     w.raw('(case when json_typeof(cast(');

@@ -156,6 +156,12 @@ export const sqliteDialect: Dialect = {
     else if (offset > 0) w.raw(' limit -1');
     if (offset > 0) w.raw(' offset ').value(offset);
   },
+  withoutJsonKeys(w, value, keys) {
+    w.raw('json_remove(');
+    value(w);
+    for (const key of keys) w.raw(', ').value(`$."${key}"`);
+    w.raw(')');
+  },
   jsonLength(w, column) {
     w.raw('json_array_length(');
     column(w);
