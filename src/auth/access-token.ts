@@ -95,8 +95,13 @@ export function rememberingVerifier(secret: string): (token: string) => AccessTo
       return last.claims;
     }
     const claims = verifyAccessToken(token, secret);
-    const exp = jwt.decode(token, { json: true })?.exp;
-    last = { token, claims, expiresAtMs: Number(exp) * 1000 };
+    last = { token, claims, expiresAtMs: accessTokenExpiresAt(token) ?? Number.NaN };
     return claims;
   };
+}
+
+/** When an access token (a JWT) expires, in ms since the epoch; undefined when it has no `exp` (a static token). */
+export function accessTokenExpiresAt(token: string): number | undefined {
+  const exp = jwt.decode(token, { json: true })?.exp;
+  return typeof exp === 'number' ? exp * 1000 : undefined;
 }

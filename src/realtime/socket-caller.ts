@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Accountability } from '../access/accountability.js';
-import { rememberingVerifier, type AccessTokenClaims } from '../auth/access-token.js';
+import { accessTokenExpiresAt, rememberingVerifier, type AccessTokenClaims } from '../auth/access-token.js';
 import { authenticate, type AuthLookups, type RequestOrigin } from '../auth/authenticate.js';
 import type { ServiceError } from '../errors.js';
 import type { LiveConnection } from './live-reads.js';
@@ -36,6 +36,11 @@ export class SocketCaller implements LiveConnection {
     return this.#token;
   }
 
+  /** When the current token expires (ms since the epoch); undefined: never (a static token, or none). */
+  get expiresAt(): number | undefined {
+    return this.#token === undefined ? undefined : accessTokenExpiresAt(this.#token);
+  }
+
   /** The same token from the same address is the same caller (the user agent names nothing a permission reads). */
   get callerKey(): string {
     return `${this.origin.ip ?? ''}\n${this.#token ?? ''}`;
@@ -61,6 +66,11 @@ export class SocketCaller implements LiveConnection {
     );
     this.#token = token;
     return accountability;
+  }
+
+  /** No token any more: the public role from now on. */
+  signOut(): void {
+    this.#token = undefined;
   }
 
   caller(): Promise<Accountability> {

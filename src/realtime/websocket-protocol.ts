@@ -23,6 +23,7 @@ import {
   LimitExceededError,
   isServiceError,
   ServiceError,
+  TokenExpiredError,
 } from '../errors.js';
 import {
   parseQuery,
@@ -60,6 +61,8 @@ type Message = Readonly<Record<string, unknown>>;
 const EVENTS: readonly LiveEvent[] = ['create', 'update', 'delete'];
 /** Messages of one connection received and not handled yet; more: the connection is cut. */
 const MAX_WAITING_MESSAGES = 1000;
+/** The longest delay setTimeout keeps (about 24.8 days); a token living longer is checked at each use only. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * One connection of the WebSocket protocol (Directus 10's): `auth` (email/password,
@@ -77,6 +80,10 @@ export class WebsocketSession {
   #authDeadline = 0;
   #isAlive = true;
   #authTimer: NodeJS.Timeout | undefined;
+  /** Fires when the token expires. */
+  #expiryTimer: NodeJS.Timeout | undefined;
+  /** Set while an expired token waits for an `auth` (WEBSOCKETS_REST_AUTH_TIMEOUT). */
+  #reauthTimer: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #anonymousUids = 0;
   #handling: Promise<void> = Promise.resolve();
@@ -94,10 +101,11 @@ export class WebsocketSession {
       origin,
       token,
       (error) => {
-        this.#endWith(error);
+        this.#callerLost(error);
       },
       socketFrames(ws),
     );
+    this.#watchExpiry();
     this.#isAuthenticated = token !== undefined || rest.auth === 'public';
     if (!this.#isAuthenticated) {
       this.#authDeadline = Date.now() + rest.authTimeoutMs;
@@ -136,6 +144,8 @@ export class WebsocketSession {
 
   #dispose(): void {
     clearTimeout(this.#authTimer);
+    clearTimeout(this.#expiryTimer);
+    clearTimeout(this.#reauthTimer);
     clearInterval(this.#heartbeat);
     for (const stop of this.#subscriptions.values()) stop();
     this.#subscriptions.clear();
@@ -153,6 +163,42 @@ export class WebsocketSession {
       error: { code, message: error.message },
       ...(uid === undefined ? {} : { uid }),
     });
+  }
+
+  /**
+   * Directus 10: when the token expires the client is told at once (`auth` error
+   * TOKEN_EXPIRED) and may send `auth` within WEBSOCKETS_REST_AUTH_TIMEOUT, keeping the socket
+   * and its subscriptions (what changes meanwhile is not sent: the caller is no one); then
+   * the socket closes, or in `public` mode goes on as the public role. Any other loss (user
+   * suspended or deleted) closes it at once.
+   */
+  #callerLost(error: ServiceError): void {
+    if (error.code !== 'TOKEN_EXPIRED') {
+      this.#endWith(error);
+      return;
+    }
+    if (this.#reauthTimer !== undefined) return;
+    this.#sendError('auth', undefined, error);
+    this.#reauthTimer = setTimeout(() => {
+      if (this.deps.config.websockets.rest.auth !== 'public') {
+        this.#endWith(error);
+        return;
+      }
+      this.#caller.signOut();
+      this.#reauthTimer = undefined;
+    }, this.deps.config.websockets.rest.authTimeoutMs);
+  }
+
+  /** Starts the timer of the current token's expiry (none for a static token, or beyond a timer's reach). */
+  #watchExpiry(): void {
+    clearTimeout(this.#expiryTimer);
+    const expiresAt = this.#caller.expiresAt;
+    if (expiresAt === undefined) return;
+    const delay = Math.max(0, expiresAt - Date.now());
+    if (delay > MAX_TIMER_MS) return;
+    this.#expiryTimer = setTimeout(() => {
+      this.#callerLost(new TokenExpiredError());
+    }, delay);
   }
 
   /** The caller can no longer be authenticated (or never was in time): tell it, then close. */
@@ -257,6 +303,9 @@ export class WebsocketSession {
     await this.#caller.authenticateWith(accessToken);
     this.#isAuthenticated = true;
     clearTimeout(this.#authTimer);
+    clearTimeout(this.#reauthTimer);
+    this.#reauthTimer = undefined;
+    this.#watchExpiry();
     this.#send({
       type: 'auth',
       status: 'ok',
