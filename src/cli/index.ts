@@ -18,6 +18,7 @@ import {
 } from '../../catalog/schema/index.js';
 import { assertPasswordPolicy } from '../access/password-policy.js';
 import { hashPassword } from '../access/passwords.js';
+import { isEmailAddress } from '../commands/user-rules.js';
 import { RoleModel, UserModel } from '../db/models/system-models.js';
 import { ServiceError } from '../errors.js';
 import { SERVICE_VERSION } from '../version.js';
@@ -166,8 +167,7 @@ export function buildProgram(
     .action((options: { email: string; password: string; role: string }) =>
       run(async ({ db }) => {
         const email = options.email.trim().toLowerCase();
-        if (!/^[^@\s]+@[^@\s]+$/.test(email))
-          throw new CliError(`Invalid e-mail address "${options.email}"`, EXIT.usage);
+        if (!isEmailAddress(email)) throw new CliError(`Invalid e-mail address "${options.email}"`, EXIT.usage);
         const role = await findRole(db, options.role);
         if ((await UserModel.query(db).whereRaw('lower(email) = ?', [email]).select('id').first()) !== undefined) {
           throw new CliError(`A user with e-mail "${email}" exists already`, EXIT.failed);

@@ -14,6 +14,11 @@ export const USER_STATUSES = ['draft', 'invited', 'unverified', 'active', 'suspe
 /** Something@somewhere, without spaces or control characters: what can receive a mail and be told apart. */
 const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u;
 
+/** Whether a user may have this e-mail address (every door that writes one: API, CLI). */
+export function isEmailAddress(value: string): boolean {
+  return EMAIL.test(value);
+}
+
 /**
  * Directus 10 stores e-mail addresses lower-cased, so that they are unique and looked up
  * (login, password reset, invites: auth/auth-user.ts) regardless of case.
@@ -45,7 +50,7 @@ export async function checkUserPayload(
   }
   const email = payload['email'];
   if (typeof email === 'string') {
-    if (!EMAIL.test(email)) {
+    if (!isEmailAddress(email)) {
       throw new FailedValidationError(
         { field: 'email', type: 'email' },
         'Validation failed for field "email". Value has to be a valid email address.',

@@ -319,6 +319,13 @@ describeEachDatabase(
         targetEnv(),
       );
       expect(duplicate.code).to.equal(1);
+      // The API's rule for addresses: a control character inside one is refused (exit 2, usage).
+      const bell = await cli(
+        ['users', 'create', '--email', 'a\u0007b@example.com', '--password', 'x', '--role', roleId],
+        targetEnv(),
+      );
+      expect(bell.code, bell.stderr).to.equal(2);
+      expect(bell.stderr).to.include('Invalid e-mail address');
       expect(
         (await cli(['users', 'create', '--email', 'x@example.com', '--password', 'x', '--role', 'Nobody'], targetEnv()))
           .code,
