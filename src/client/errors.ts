@@ -25,6 +25,11 @@ export class TransportError<T = unknown> extends Error {
   }
 }
 
+/** `error` when it is an Error, else an Error saying what was thrown. */
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 /** Thrown before any request when an id or collection argument is the empty string. */
 export class EmptyParamError extends Error {
   constructor(param: string) {

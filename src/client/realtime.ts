@@ -1,3 +1,5 @@
+import { asError } from './errors.js';
+
 /**
  * Live data over the service's WebSocket protocol (Directus 10's): `subscribe(collection,
  * query)` as an async iterator. One socket per RealtimeClient; it authenticates with the
@@ -171,11 +173,20 @@ export class RealtimeClient {
       token = (await this.#options.token?.()) ?? null;
     } catch (error) {
       // No token to be had (a refused refresh): the subscriptions fail with its error.
-      this.#failAll(socket, error instanceof Error ? error : new Error(String(error)));
+      this.#failAll(socket, asError(error));
       return;
     }
     if (token !== null) socket.send(JSON.stringify({ type: 'auth', access_token: token, uid: '#auth' }));
     else this.#resubscribe(socket);
+  }
+
+  /** Sends a fresh token on `socket`; when none can be had (a refused refresh), fails the subscriptions. */
+  async #renew(socket: WebSocketLike): Promise<void> {
+    try {
+      await this.reauthenticate();
+    } catch (error) {
+      this.#failAll(socket, asError(error));
+    }
   }
 
   /** Ends every subscription with `error` (their iterators reject) and the socket, which stays closed. */
@@ -220,12 +231,15 @@ export class RealtimeClient {
       return;
     }
     if (type === 'auth') {
-      if (message.uid !== '#auth') return;
-      // The token this connection started with is refused: asking again would get the same answer.
-      // (A token that expires later gets TOKEN_EXPIRED without that uid, and the server closes;
-      // the reconnect asks for a fresh token.)
-      if (message.status === 'ok') this.#resubscribe(socket);
-      else this.#failAll(socket, errorOf(message));
+      if (message.uid === '#auth') {
+        // The token this connection started with is refused: asking again would get the same answer.
+        if (message.status === 'ok') this.#resubscribe(socket);
+        else this.#failAll(socket, errorOf(message));
+      } else if (message.status === 'error' && message.error?.code === 'TOKEN_EXPIRED') {
+        // The token expired on the open socket: the server keeps it and the subscriptions for
+        // WEBSOCKETS_REST_AUTH_TIMEOUT, waiting for a new one (else it closes and we reconnect).
+        void this.#renew(socket);
+      }
       return;
     }
     const entry = this.#subscriptions.get(String(message.uid));

@@ -1,4 +1,4 @@
-import { TransportError, type ErrorEntry } from './errors.js';
+import { asError, TransportError, type ErrorEntry } from './errors.js';
 import { encodeQuery } from './query-string.js';
 import { browserXhr, sendWithXhr } from './xhr.js';
 
@@ -192,10 +192,6 @@ export class Transport extends ITransport {
     const query = encodeQuery(config.params);
     return `${this.url}${config.path}${query === '' ? '' : `${config.path.includes('?') ? '&' : '?'}${query}`}`;
   }
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }
 
 function responseHead(res: Response): Pick<TransportResponse, 'status' | 'statusText' | 'headers'> {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { WebSocket } from 'ws';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ContentClient, type WebSocketConstructor, type WebSocketLike } from '../../src/client/index.js';
-import { describeEachDatabase } from '../support/server.js';
+import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
 import { adminClient, SQLITE_ONLY } from './support.js';
 
 /** `ws` sockets, remembered so a test can cut them as a network would. */
@@ -92,4 +92,39 @@ describeEachDatabase(
     });
   },
   { ...SQLITE_ONLY, env: { WEBSOCKETS_ENABLED: 'true' } },
+);
+
+describeEachDatabase(
+  'client realtime, a token expiring on an open socket',
+  (ctx) => {
+    it('renews the token in place when the server says TOKEN_EXPIRED: the socket and its subscription go on', async () => {
+      const client = await adminClient(ctx(), { auth: { msRefreshBeforeExpires: 500 } });
+      await client.collections.createOne({
+        collection: 'notes',
+        schema: {},
+        meta: {},
+        fields: [
+          { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+          { field: 'title', type: 'string' },
+        ],
+      });
+      const sockets = recordingSockets();
+      const live = client.realtime({ WebSocket: sockets.WebSocket, initialDelayMs: 20 });
+      const subscription = live.subscribe('notes', { fields: ['title'] });
+      expect((await subscription.next()).value).to.deep.equal({ event: 'init', data: [] });
+      // ACCESS_TOKEN_TTL is 2 s: by now the server said TOKEN_EXPIRED and waits (up to 3 s) for a new token.
+      await sleep(2500);
+      // Written with the static token: the client's POSTs do not refresh (the SDK's rule).
+      const written = await ctx().api('/items/notes', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TEST_ADMIN.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: 'after expiry' }),
+      });
+      expect(written.status).to.equal(200);
+      expect((await subscription.next()).value).to.deep.equal({ event: 'create', data: [{ title: 'after expiry' }] });
+      expect(sockets.opened).to.have.length(1);
+      live.close();
+    });
+  },
+  { ...SQLITE_ONLY, env: { WEBSOCKETS_ENABLED: 'true', ACCESS_TOKEN_TTL: '2s', WEBSOCKETS_REST_AUTH_TIMEOUT: '3' } },
 );
