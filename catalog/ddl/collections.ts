@@ -15,7 +15,7 @@ import { alreadyExists, sameNameIgnoringCase } from './names.js';
 import type { CollectionSpec, FieldSpec } from './payloads.js';
 import { runSchemaChange } from './schema-change.js';
 
-/** reference/routes.md: POST /collections adds this key when the fields name none. */
+/** POST /collections adds this key when the fields name none. */
 const DEFAULT_PRIMARY_KEY: FieldSpec = {
   field: 'id',
   type: 'integer',

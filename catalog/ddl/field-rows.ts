@@ -3,7 +3,7 @@ import { typeFixedBy } from '../overview/field-type.js';
 import type { FieldType } from '../overview/types.js';
 import { FIELD_ROW, FIELD_ROW_DEFAULTS, encodeRow, parseCsv } from '../overview/meta-rows.js';
 
-/** Specials that make a field without a column an alias (reference/relations.md). */
+/** Specials that make a field without a column an alias. */
 const ALIAS_SPECIALS = ['alias', 'o2m', 'm2m', 'm2a', 'files', 'translations', 'no-data', 'group'];
 
 /**

@@ -402,7 +402,7 @@ export function requireField(collection: CollectionOverview, field: string): Fie
   return found;
 }
 
-/** The svc_* tables' own fields are defined by the catalogue (reference/errors.md: 422). */
+/** The svc_* tables' own fields are defined by the catalogue (422). */
 function assertNotSystemField(collection: CollectionOverview, field: FieldOverview, action: string): void {
   if (collection.isSystem && field.meta?.['system'] === true) {
     throw new UnprocessableEntityError(`System field "${collection.collection}.${field.field}" can't be ${action}`);

@@ -6,7 +6,7 @@ import { assertDefaultFits } from './default-values.js';
 import { assertCollectionName, assertFieldName, sameNameIgnoringCase } from './names.js';
 
 /**
- * The bodies of the schema routes (reference/routes.md, Schema routes), checked and turned
+ * The bodies of the schema routes, checked and turned
  * into typed specs. Every refusal is INVALID_PAYLOAD naming the offending key or value.
  */
 

@@ -9,7 +9,7 @@ import { addForeignKey, assertReferencesExist, dropForeignKey } from './foreign-
 import type { ReferentialAction, RelationPatch, RelationSpec } from './payloads.js';
 import { runSchemaChange, type SchemaChange } from './schema-change.js';
 
-/** reference/relations.md: a new FK's on_delete when the caller names none. */
+/** A new FK's on_delete when the caller names none. */
 const DEFAULT_ON_DELETE: ReferentialAction = 'SET NULL';
 
 type Meta = Readonly<Record<string, unknown>>;

@@ -20,7 +20,7 @@ export interface ChangedField {
 }
 
 /**
- * A database error of a schema change as the error of reference/errors.md, naming the field
+ * A database error of a schema change as the error of docs/errors.md, naming the field
  * the change was about (the database errors of DDL often don't): a unique key over
  * duplicates → RECORD_NOT_UNIQUE, NOT NULL over nulls → NOT_NULL_VIOLATION, values too long
  * or out of range for the new column → VALUE_TOO_LONG / VALUE_OUT_OF_RANGE, other values

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Migration } from './types.js';
 
 /**
- * The system tables of reference/system-collections.md. Written with knex's schema builder
+ * The svc_* system tables, as Directus 10 has them. Written with knex's schema builder
  * so the meaning is the same on SQLite, PostgreSQL and MySQL/MariaDB. Frozen once released:
  * later changes go into later migrations.
  */

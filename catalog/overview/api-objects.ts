@@ -2,7 +2,7 @@ import type { CollectionOverview, FieldOverview, RelationOverview, SchemaOvervie
 
 /**
  * The overview as the schema routes (and GraphQL's system scope) show it: collection, field
- * and relation objects of reference/routes.md, snake_case keys as in the API.
+ * and relation objects, snake_case keys as in the API.
  */
 export interface CollectionObject {
   readonly collection: string;

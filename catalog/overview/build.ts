@@ -157,7 +157,7 @@ function buildCollection(
     fields.push(aliasField(field, special, row));
   }
 
-  // reference/routes.md: fields in meta.sort, then name order.
+  // Fields in meta.sort, then name order.
   fields.sort((a, b) => (a.sort ?? Infinity) - (b.sort ?? Infinity) || compareNames(a.field, b.field));
   const sortField = meta?.['sort_field'];
   const accountability = meta === null ? 'all' : meta['accountability'];

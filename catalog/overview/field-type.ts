@@ -73,7 +73,7 @@ const TYPE_BY_DATA_TYPE: Readonly<Record<string, FieldType>> = {
   geometrycollection: 'geometry',
 };
 
-/** Specials that fix the API type whatever the column (reference/system-collections.md). */
+/** Specials that fix the API type whatever the column. */
 const TYPE_BY_SPECIAL: readonly (readonly [string, FieldType])[] = [
   ['cast-json', 'json'],
   ['hash', 'hash'],

@@ -1,7 +1,7 @@
 import type { FieldType } from './types.js';
 
 /**
- * The one table of filter operators (reference/query.md): per operator, the value it takes, the
+ * The one table of filter operators: per operator, the value it takes, the
  * field types it applies to and what it tests. Every reader derives from it: query validation
  * and the read AST (src/query), validation filters (src/access/validate-filter.ts), the GraphQL
  * filter inputs (src/graphql/shared-types.ts); how each compiles is the `Record<FilterOperator,
@@ -192,7 +192,7 @@ export function operatorsOfShape<S extends OperatorShape>(shape: S): readonly Op
 
 const BY_FAMILY = mapKeys(ALL, (family) => FILTER_OPERATORS.filter((op) => SPECS[op].families.includes(family)));
 
-/** reference/query.md, "Operators allowed per field type"; built once at load. */
+/** The operators each field type allows; built once at load. */
 export const OPERATORS_BY_TYPE: Readonly<Record<FieldType, ReadonlySet<FilterOperator>>> = mapKeys(
   Object.keys(OPERATOR_FAMILY_OF_TYPE) as FieldType[],
   (type) => new Set(BY_FAMILY[OPERATOR_FAMILY_OF_TYPE[type]]),

@@ -2,8 +2,8 @@ import { ForbiddenError } from '../../src/errors.js';
 import type { CollectionOverview, FieldOverview, RelationOverview, SchemaOverview } from './types.js';
 
 /**
- * What a field leads to, for readers and writers alike (reference/relations.md, "Type
- * resolution rule"): m2o = this field holds the FK; o2m = an alias listing the rows whose FK
+ * What a field leads to, for readers and writers alike: m2o = this field holds the FK; o2m = an
+ * alias listing the rows whose FK
  * points here (the first hop of m2m and m2a too: the junction row is always in the path);
  * a2o = the item column of a many-to-any junction, pointing into one of `allowed`.
  */

@@ -4,7 +4,7 @@
  * svc_relations). Plain data (no Maps, no classes) so it can be cached in Redis as JSON.
  */
 
-/** API field types (reference/routes.md, "Field `type` values"). */
+/** API field types. */
 export const FIELD_TYPES = [
   'string',
   'text',
@@ -64,7 +64,7 @@ export interface FieldOverview {
   /** meta.sort, for field order. */
   readonly sort: number | null;
   /**
-   * The API `meta` object (reference/routes.md, field object): the svc_fields row decoded
+   * The API `meta` object: the svc_fields row decoded
    * (special as array, json parsed, booleans), `system: true` for system fields; null when
    * the field has no metadata.
    */
@@ -112,7 +112,7 @@ export interface RelationSchema {
   readonly onUpdate: string | null;
 }
 
-/** One foreign-key column (svc_relations row and/or database FK), reference/relations.md. */
+/** One foreign-key column (svc_relations row and/or database FK). */
 export interface RelationOverview {
   /** many_collection: holds the FK column. */
   readonly collection: string;

@@ -1,8 +1,8 @@
 import type { FieldType, RelationMeta } from '../overview/types.js';
 
 /**
- * What the catalogue knows about its own svc_* tables beyond what introspection shows
- * (reference/system-collections.md): specials, the API type where the column type alone is
+ * What the catalogue knows about its own svc_* tables beyond what introspection shows:
+ * specials, the API type where the column type alone is
  * ambiguous (csv in a text column, timestamps SQLite declares as datetime), alias fields and
  * the relations among system tables. These never live in svc_fields / svc_relations.
  */
@@ -13,7 +13,7 @@ export interface SystemFieldDefinition {
 
 export interface SystemCollectionDefinition {
   readonly singleton?: boolean;
-  /** reference/audit-and-utils.md: svc_activity, svc_presets and svc_revisions record nothing. */
+  /** svc_activity, svc_presets and svc_revisions record nothing. */
   readonly accountability: 'all' | 'activity' | null;
   readonly note: string;
   readonly fields: Readonly<Record<string, SystemFieldDefinition>>;
@@ -227,7 +227,7 @@ export const SYSTEM_RELATIONS: readonly SystemRelationDefinition[] = [
   { collection: 'svc_users', field: 'role', relatedCollection: 'svc_roles', meta: { oneField: 'users' } },
 ];
 
-/** The product prefix the SDK sends; accepted as an alias of `svc_` (reference/routes.md). */
+/** The product prefix the SDK sends; accepted as an alias of `svc_`. */
 const PRODUCT_PREFIX = 'directus_';
 
 /** True for names the catalogue reserves (reference: system collections carry `svc_`). */
@@ -237,7 +237,7 @@ export function isSystemName(name: string): boolean {
 }
 
 /**
- * reference/routes.md, collection name resolution [DEVIATION]: `directus_<x>` in a path or
+ * Collection names, a deviation from Directus 10: `directus_<x>` in a path or
  * body means `svc_<x>`; responses always use the `svc_` name.
  */
 export function toServiceCollectionName(name: string): string {
