@@ -1,5 +1,5 @@
 /**
- * One class per error code of `reference/errors.md`, and the code → HTTP status table.
+ * One class per error code of docs/errors.md, and the code → HTTP status table.
  * Code is thrown where a problem is detected; only `http/error-handler.ts` turns these into
  * responses (and `graphql/` copies `code` into `extensions`).
  */

@@ -9,7 +9,7 @@ export interface Accountability {
   readonly origin: string | null;
 }
 
-/** A request without a token: the public role (reference/auth.md). */
+/** A request without a token: the public role. */
 export function publicAccountability(request: Pick<Accountability, 'ip' | 'userAgent' | 'origin'>): Accountability {
   return Object.freeze({ user: null, role: null, admin: false, app: false, ...request });
 }

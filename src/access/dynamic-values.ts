@@ -55,7 +55,7 @@ const CALENDAR_UNITS: Readonly<Record<string, 'month' | 'year'>> = {
   years: 'year',
 };
 
-/** A dynamic variable of reference/query.md, parsed. */
+/** A dynamic variable (`$NOW`, `$CURRENT_USER`, ...), parsed. */
 export type DynamicValue =
   | { readonly kind: 'now'; /** `-1 year` of `$NOW(-1 year)`. */ readonly adjustment: string | undefined }
   | {
@@ -76,7 +76,7 @@ export function parseDynamicValue(text: string): DynamicValue | undefined {
   return { kind: variable[1] === 'CURRENT_USER' ? 'user' : 'role', path: variable[2] };
 }
 
-/** True for a string that is one of the dynamic variables of reference/query.md. */
+/** True for a string that is one of Directus 10's dynamic variables. */
 export function isDynamicValue(value: unknown): value is string {
   return typeof value === 'string' && parseDynamicValue(value) !== undefined;
 }
@@ -92,7 +92,7 @@ export function claimsDynamicValue(value: unknown): value is string {
 
 /**
  * `$NOW(<adjustment>)` → the shifted moment: `-1 year`, `+2 hours`, `-7 days`, `3 weeks`
- * (reference/query.md: sign required for the past; years and months move the calendar).
+ * (sign required for the past; years and months move the calendar).
  * Undefined when the adjustment cannot be read.
  */
 export function adjustNow(now: Date, adjustment: string): Date | undefined {
@@ -117,8 +117,8 @@ function addMonths(date: Date, months: number): Date {
 }
 
 /**
- * A copy of `value` (a filter, a validation or presets) with every dynamic variable replaced
- * (reference/query.md, "Dynamic variables"): `$CURRENT_USER`/`$CURRENT_ROLE` by the ids
+ * A copy of `value` (a filter, a validation or presets) with every dynamic variable replaced:
+ * `$CURRENT_USER`/`$CURRENT_ROLE` by the ids
  * (null for public), their `.path` forms by the loaded values, `$NOW` and `$NOW(...)` by an
  * ISO 8601 timestamp. Keys and other strings stay as they are. A variable that cannot be
  * resolved is a misconfigured permission, and throws rather than matching anything.

@@ -22,7 +22,7 @@ export async function loadPermissions(
   now: Date = new Date(),
 ): Promise<Permissions> {
   if (accountability.admin) return ADMIN_PERMISSIONS;
-  // Without a role there are no role flags: the public rows only (reference/auth.md).
+  // Without a role there are no role flags: the public rows only.
   const app = accountability.role !== null && accountability.app;
   const rules = await deps.store.rulesFor(accountability.role, app, deps.overview);
   const context = await loadDynamicContext(deps.db, deps.overview, accountability, rules.dynamicPaths, now);

@@ -4,7 +4,7 @@ import { FailedValidationError } from '../errors.js';
 
 /**
  * FAILED_VALIDATION unless `password` matches settings.auth_password_policy, a regex literal
- * such as `/^.{8,}$/` (reference/system-collections.md, svc_settings). No policy: anything.
+ * such as `/^.{8,}$/`. No policy: anything.
  */
 export async function assertPasswordPolicy(db: Knex, password: string): Promise<void> {
   const row = await SettingsModel.query(db).select('auth_password_policy').first();

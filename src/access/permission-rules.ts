@@ -8,7 +8,7 @@ import {
   type DynamicPaths,
 } from './dynamic-values.js';
 
-/** svc_permissions.action values (reference/system-collections.md); `share` is unused. */
+/** svc_permissions.action values; `share` is unused. */
 export const PERMISSION_ACTIONS = ['create', 'read', 'update', 'delete', 'share'] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
 
@@ -63,7 +63,7 @@ const appRow = (
 });
 
 /**
- * reference/auth.md, Authorization model: the implicit rows of a role with app_access, merged
+ * The implicit rows of a role with app_access, merged
  * with its own. Own presets default to the current user, so a preset cannot be made global.
  */
 export const APP_ACCESS_PERMISSIONS: readonly PermissionRow[] = Object.freeze([

@@ -5,7 +5,7 @@ import type { FieldSet, PermissionAction, PermissionRule, PermissionRules } from
 
 /**
  * The permission hook of the read and write sides: what the caller may do, per collection
- * and action (reference/auth.md, Authorization model). Filters, validations and presets come
+ * and action. Filters, validations and presets come
  * with their dynamic variables resolved for this caller. See src/access/README.md.
  */
 export interface Permissions {
@@ -28,7 +28,7 @@ export interface Permissions {
 const NO_FIELDS: FieldSet = new Set<string>();
 const NO_PRESETS: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/** Admins: permission rows are ignored (reference/auth.md). */
+/** Admins: permission rows are ignored. */
 export const ADMIN_PERMISSIONS: Permissions = Object.freeze({
   isAdmin: true,
   allows: () => true,

@@ -2,7 +2,7 @@ import type { FilterObject } from '../../catalog/overview/types.js';
 import type { Permissions } from './permissions.js';
 
 /**
- * What the read side asks about the caller (reference/auth.md, read permissions): the row
+ * What the read side asks about the caller: the row
  * filter AND-ed into every level of a read, and the fields that may be read, filtered,
  * sorted, searched or aggregated. An empty field set means the collection is not readable.
  */

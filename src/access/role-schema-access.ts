@@ -5,8 +5,8 @@ import { readAccessOf, type ReadAccess } from './read-access.js';
 export type WriteAction = 'create' | 'update' | 'delete';
 
 /**
- * What one role may use, as far as its GraphQL schema is concerned (reference/graphql.md:
- * collections, fields and actions the caller may not use do not exist in its schema). Two
+ * What one role may use, as far as its GraphQL schema is concerned
+ * (collections, fields and actions the caller may not use do not exist in its schema). Two
  * callers with the same `key` get the same schema.
  */
 export interface SchemaAccess {
@@ -47,7 +47,7 @@ export function canWriteField(
 }
 
 /**
- * The schema a caller's permissions allow (reference/graphql.md: what the role may not use
+ * The schema a caller's permissions allow (what the role may not use
  * does not exist): the collections and fields of its read, create and update rules, and
  * deletes where a delete rule exists. One schema per role (and app access), as the rules are.
  */

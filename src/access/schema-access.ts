@@ -9,7 +9,7 @@ export interface SchemaReadAccess {
 }
 
 /**
- * reference/routes.md, Schema routes: schema reads need read permission on the collection
+ * Schema routes: schema reads need read permission on the collection
  * (admins see everything). A field shows when it is readable; a relation when both ends
  * are (its field, and the related collection and its alias field, or every collection a
  * many-to-any may point into), so the schema never names what the items hide.

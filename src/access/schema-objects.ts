@@ -15,8 +15,8 @@ import type { ReadAccess } from './read-access.js';
 import { schemaReadAccess } from './schema-access.js';
 
 /**
- * The collection, field and relation objects one caller may read (reference/routes.md, Schema
- * routes), the one implementation behind REST /collections, /fields, /relations and the
+ * The collection, field and relation objects one caller may read, the one implementation behind
+ * REST /collections, /fields, /relations and the
  * GraphQL system roots of the same names. What is hidden, unknown or in a collection the
  * caller may not read is FORBIDDEN (spec, Errors, rule 1).
  */

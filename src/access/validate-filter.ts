@@ -8,7 +8,7 @@ import { assertNever, FailedValidationError, type ValidationExtensions } from '.
 
 type Payload = Readonly<Record<string, unknown>>;
 
-/** Values of the dynamic variables a validation filter may use (reference/query.md). */
+/** Values of the dynamic variables a validation filter may use. */
 export interface FilterVariables {
   readonly now: Date;
   readonly user: string | null;
@@ -18,7 +18,7 @@ export interface FilterVariables {
 /**
  * Checks a payload against a validation filter (svc_fields.validation or a permission's
  * `validation`) and returns one FAILED_VALIDATION per failing rule, shaped as
- * reference/errors.md "FAILED_VALIDATION details" says. Only fields present in the payload
+ * Directus 10 details it. Only fields present in the payload
  * are checked (`required` is a separate rule); `_and` collects every failure, `_or` fails
  * with the failures of its branches when none passes.
  */
@@ -166,7 +166,7 @@ function comparisonSuffix(test: Comparison, expected: string): string {
   return ` Value has to be ${COMPARISON_WORDS[test]} "${expected}".`;
 }
 
-/** `$NOW`, `$CURRENT_USER`, `$CURRENT_ROLE` (reference/query.md, dynamic variables). */
+/** `$NOW`, `$CURRENT_USER`, `$CURRENT_ROLE`. */
 function resolveVariable(value: unknown, variables: FilterVariables): unknown {
   if (value === '$NOW') return variables.now.toISOString();
   if (value === '$CURRENT_USER') return variables.user;

@@ -9,7 +9,7 @@ type Key = string | number;
 export type WriteAction = 'create' | 'update' | 'delete';
 
 /**
- * The permission hook of the write side (reference/auth.md, "Permissions"): each nested write
+ * The permission hook of the write side: each nested write
  * is checked against its own collection. Admins get {@link ALLOW_ALL}.
  */
 export interface WritePermissions {
@@ -30,7 +30,7 @@ export interface WritePermissions {
   checksItems(action: WriteAction, collection: string): boolean;
 }
 
-/** Admin: full access, permission rows ignored (reference/auth.md). */
+/** Admin: full access, permission rows ignored. */
 export const ALLOW_ALL: WritePermissions = Object.freeze({
   allows: () => true,
   checkPayload: (_action: 'create' | 'update', _collection: string, payload: Payload) => payload,
@@ -51,8 +51,8 @@ export type ItemMatcher = (
 ) => Promise<boolean>;
 
 /**
- * The write rules of a non-admin caller's permissions (reference/auth.md, Authorization
- * model): payload fields within the action's `fields` (else FORBIDDEN), `presets` merged
+ * The write rules of a non-admin caller's permissions: payload fields within the action's `fields`
+ * (else FORBIDDEN), `presets` merged
  * under the payload (the payload wins), the merged item against `validation` (one
  * FAILED_VALIDATION per failing rule), target and created items within the item filter.
  * Payload checks are synchronous, so a caller may check before it stores anything.

@@ -2,7 +2,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { InvalidTokenError, TokenExpiredError } from '../errors.js';
 
-/** The issuer of our access tokens (reference/auth.md); tokens of other issuers are static tokens. */
+/** The issuer of our access tokens; tokens of other issuers are static tokens. */
 export const TOKEN_ISSUER = 'svc';
 
 export interface AccessTokenClaims {
@@ -13,7 +13,7 @@ export interface AccessTokenClaims {
   readonly session?: string;
 }
 
-/** HS256 JWT with the claims of reference/auth.md, valid for `ttlMs`. */
+/** HS256 JWT with Directus 10's claims, valid for `ttlMs`. */
 export function signAccessToken(claims: AccessTokenClaims, secret: string, ttlMs: number): string {
   return jwt.sign({ ...claims }, secret, {
     algorithm: 'HS256',

@@ -18,7 +18,7 @@ export interface AuthUser {
   readonly ipAccess: string | null;
 }
 
-/** The user with this e-mail address, compared case-insensitively (reference/auth.md, login 1). */
+/** The user with this e-mail address, compared case-insensitively. */
 export function findUserByEmail(db: Knex, email: string): Promise<AuthUser | undefined> {
   return findUser(db, (q) => q.whereRaw('LOWER(??) = ?', ['svc_users.email', email.toLowerCase()]));
 }
@@ -45,7 +45,7 @@ export function findUserByExternalIdentifier(
   return findUser(db, (q) => q.where({ 'svc_users.provider': provider, 'svc_users.external_identifier': identifier }));
 }
 
-/** The active user whose static token is `token` (reference/auth.md, Static tokens). */
+/** The active user whose static token is `token`. */
 export function findActiveUserByToken(db: Knex, token: string): Promise<AuthUser | undefined> {
   return findUser(db, (q) => q.where({ 'svc_users.token': token, 'svc_users.status': 'active' }));
 }
@@ -83,7 +83,7 @@ const AUTH_USER_COLUMNS = ['id', 'email', 'password', 'status', 'provider', 'tfa
 export const LAST_PAGE_MAX_LENGTH = 255;
 
 /**
- * PATCH /users/me/track/page (reference/routes.md, Users extras): the page the user is on,
+ * PATCH /users/me/track/page: the page the user is on,
  * written whatever their update permissions, and not an item write (no activity, no revision).
  */
 export async function trackLastPage(db: Knex, id: string, page: string): Promise<void> {

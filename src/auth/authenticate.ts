@@ -18,7 +18,7 @@ export interface AuthLookups {
 }
 
 /**
- * Turns a token (or its absence) into the caller's accountability (reference/auth.md):
+ * Turns a token (or its absence) into the caller's accountability:
  * our JWTs are verified (session-mode ones also need their session row); any other string
  * must be the static token of an active user.
  *
@@ -29,7 +29,7 @@ export interface AuthLookups {
  * (INVALID_IP).
  *
  * A JWT of another issuer that is nobody's static token is a forged token: INVALID_TOKEN
- * (reference/errors.md: "wrong issuer"), where other unknown strings are INVALID_CREDENTIALS.
+ * (a wrong issuer), where other unknown strings are INVALID_CREDENTIALS.
  * `verify` checks our JWTs (a socket's caller passes access-token.ts's rememberingVerifier).
  */
 export async function authenticate(

@@ -93,7 +93,7 @@ return {count, redis.call('PTTL', KEYS[1])}`;
 
 /**
  * The store shared by every instance. Redis failures are SERVICE_UNAVAILABLE
- * (reference/errors.md: "rate-limiter store"): a login is never let through unchecked.
+ * (the rate-limiter store is down): a login is never let through unchecked.
  */
 export class RedisCounterStore implements CounterStore {
   constructor(

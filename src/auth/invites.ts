@@ -19,7 +19,7 @@ export interface Invitation {
 }
 
 /**
- * POST /users/invite (reference/auth.md, Invites), with the caller's write context: unknown
+ * POST /users/invite, with the caller's write context: unknown
  * addresses become `invited` users of the role, invited ones get the role, both in one
  * audited write with the caller's permissions (create on svc_users needed up front); users
  * past the invitation are skipped silently. Each invited address is mailed a 7-day link.

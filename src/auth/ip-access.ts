@@ -9,7 +9,7 @@ export function parseIpAccess(value: unknown): string[] {
 
 /**
  * True when `ip` is in the role's allow-list of IPs and CIDR ranges (IPv4 and IPv6), or
- * the list is empty (reference/auth.md, IP allow-list). Malformed entries match nothing.
+ * the list is empty. Malformed entries match nothing.
  */
 export function isIpAllowed(ipAccess: readonly string[], ip: string | null): boolean {
   if (ipAccess.length === 0) return true;

@@ -3,14 +3,14 @@ import { SessionModel, SettingsModel, UserModel } from '../db/models/system-mode
 import type { AuthContext } from './auth-context.js';
 import type { AuthUser } from './auth-user.js';
 
-// svc_settings.auth_login_attempts default (reference/system-collections.md).
+// svc_settings.auth_login_attempts default.
 const DEFAULT_LOGIN_ATTEMPTS = 25;
 
 const failuresKey = (userId: string) => `login-failures:${userId}`;
 
 /**
  * Counts a failed login of an active user; at `settings.auth_login_attempts` consecutive
- * failures the user is suspended (reference/auth.md, login 3). Null setting: no limit.
+ * failures the user is suspended. Null setting: no limit.
  */
 export async function recordLoginFailure(ctx: AuthContext, user: AuthUser): Promise<void> {
   if (user.status !== 'active') return;

@@ -21,7 +21,7 @@ export interface Credentials {
 }
 
 /**
- * POST /auth/login (reference/auth.md, "Login, refresh, logout"): checks the credentials,
+ * POST /auth/login: checks the credentials,
  * opens a session and signs an access token. Every failure takes at least LOGIN_STALL_TIME,
  * so timing tells nothing about which check failed. Wrong credentials and OTPs count
  * towards the (account, IP) limiter, which refuses with 429 before anything is checked.
@@ -59,7 +59,7 @@ async function checkCredentials(ctx: AuthContext, credentials: Credentials): Pro
     await recordLoginFailure(ctx, user);
     throw new InvalidCredentialsError();
   }
-  // reference/auth.md, login 4: a TFA user also needs the current one-time password, once.
+  // A TFA user also needs the current one-time password, once.
   if (
     user.tfaSecret !== null &&
     (credentials.otp === undefined || !(await acceptOtp(ctx.counters, user.id, user.tfaSecret, credentials.otp)))

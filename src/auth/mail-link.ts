@@ -3,7 +3,7 @@ import { InvalidPayloadError } from '../errors.js';
 import type { AuthContext } from './auth-context.js';
 
 /**
- * reference/auth.md: a client-supplied link target (reset_url, invite_url, verification_url)
+ * A client-supplied link target (reset_url, invite_url, verification_url)
  * must match an entry of its allow-list on origin and path, else INVALID_PAYLOAD
  * `URL "<url>" can't be used to <purpose>`.
  */
@@ -49,7 +49,7 @@ export interface LinkMail {
 
 /**
  * Sends in the background: the answer never waits for (or tells about) the mail, and a
- * failure is logged, not reported (reference/auth.md, Password reset).
+ * failure is logged, not reported.
  */
 export function sendLinkMail(ctx: Pick<AuthContext, 'mailer' | 'logger'>, mail: LinkMail): void {
   ctx.mailer

@@ -13,7 +13,7 @@ const SCOPE = 'password-reset';
 const TOKEN_TTL = '1d';
 
 /**
- * POST /auth/password/request (reference/auth.md, Password reset): e-mails a reset link to
+ * POST /auth/password/request: e-mails a reset link to
  * an active user. Unknown and inactive users get the same 204 after the same stall, and the
  * mail is sent in the background, so the answer never tells whether the address exists.
  */

@@ -10,7 +10,7 @@ import { deleteSession, findSession, rotateSession, succeedSession } from './ses
 import { grantTokens, type AuthMode, type TokenGrant } from './token-grant.js';
 
 /**
- * POST /auth/refresh (reference/auth.md): a live session of an active user is rotated (the
+ * POST /auth/refresh: a live session of an active user is rotated (the
  * old refresh token dies at once) and a new access token signed with the user's current role.
  */
 export async function refresh(

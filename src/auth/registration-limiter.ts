@@ -2,7 +2,7 @@ import type { AuthContext } from './auth-context.js';
 import { consumePoint } from './counter-store.js';
 
 /**
- * reference/config.md, RATE_LIMITER_REGISTRATION_*: POST /users/register attempts per IP,
+ * POST /users/register attempts per IP,
  * counted in the login protections' store (memory, or Redis shared by every instance). Past
  * POINTS within DURATION seconds → 429 REQUESTS_EXCEEDED (Retry-After) until the window ends.
  */

@@ -32,7 +32,7 @@ interface RegistrationSettings {
 }
 
 /**
- * POST /users/register (reference/routes.md, Users extras; svc_settings' public_registration*
+ * POST /users/register (svc_settings' public_registration*
  * fields), written by the service in `system`'s context (audited, the caller's IP kept):
  * counted per IP (RATE_LIMITER_REGISTRATION_*); 403 unless registration is open or when the
  * address fails public_registration_email_filter; a new address becomes a user of

@@ -14,13 +14,13 @@ export interface ScopedClaims extends Readonly<Record<string, unknown>> {
 /** A lifetime as jsonwebtoken reads it: `7d`, `1d`. */
 export type TokenTtl = NonNullable<jwt.SignOptions['expiresIn']>;
 
-/** An e-mailed token (reference/auth.md, Password reset and Invites): HS256 with SECRET, our issuer. */
+/** An e-mailed token: HS256 with SECRET, our issuer. */
 export function signScopedToken(secret: string, claims: ScopedClaims, expiresIn: TokenTtl): string {
   return jwt.sign(claims, secret, { algorithm: 'HS256', expiresIn, issuer: TOKEN_ISSUER });
 }
 
 /**
- * The claims of an e-mailed token of `scope`. reference/errors.md: expired → TOKEN_EXPIRED;
+ * The claims of an e-mailed token of `scope`. Expired → TOKEN_EXPIRED;
  * anything unverifiable (non-JWT included) → INVALID_TOKEN ([DEVIATION]); a valid token of
  * another scope, or without an e-mail address → FORBIDDEN.
  */

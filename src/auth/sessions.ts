@@ -5,7 +5,7 @@ import { SessionModel } from '../db/models/system-models.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { RequestOrigin } from './authenticate.js';
 
-// reference/auth.md, login 6: 64-char URL-safe refresh tokens (the svc_sessions PK).
+// 64-char URL-safe refresh tokens (the svc_sessions PK).
 const generateToken = customAlphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', 64);
 
 /** A live svc_sessions row. */
@@ -40,7 +40,7 @@ export async function findSession(db: Knex, token: string): Promise<Session | un
 }
 
 /**
- * Replaces the token of a live session and extends it (reference/auth.md, Rotation). The
+ * Replaces the token of a live session and extends it. The
  * old token is dead at once; of two concurrent rotations only one wins (undefined = lost).
  */
 export async function rotateSession(db: Knex, token: string, ttlMs: number): Promise<string | undefined> {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Waits until at least `minMs` have passed since `startedAt` (a `performance.now()` value),
- * so failures take as long whatever their cause (reference/auth.md: LOGIN_STALL_TIME).
+ * so failures take as long whatever their cause (LOGIN_STALL_TIME).
  */
 export async function stall(minMs: number, startedAt: number): Promise<void> {
   const remaining = minMs - (performance.now() - startedAt);

@@ -6,7 +6,7 @@ import { findUserById, isUserId } from './auth-user.js';
 import { verifyPassword } from '../access/passwords.js';
 import type { CounterStore } from './counter-store.js';
 
-// reference/auth.md, TFA: 16-char base32 secrets are 10 bytes, below otplib's default minimum.
+// 16-char base32 secrets are 10 bytes, below otplib's default minimum.
 const SECRET_BYTES = 10;
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: SECRET_BYTES });
 const PERIOD_SECONDS = 30;

@@ -2,7 +2,7 @@ import type { Config } from '../config/index.js';
 import { signAccessToken } from './access-token.js';
 import type { AuthUser } from './auth-user.js';
 
-/** reference/auth.md, login 7: how tokens are handed back. */
+/** How tokens are handed back. */
 export const AUTH_MODES = ['json', 'cookie', 'session'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
@@ -28,7 +28,7 @@ export function grantTokens(
     role: user.role,
     app_access: user.appAccess,
     admin_access: user.adminAccess,
-    // Session-mode tokens die with their session row (reference/auth.md, Access token).
+    // Session-mode tokens die with their session row.
     ...(mode === 'session' ? { session: refreshToken } : {}),
   };
   return {

@@ -26,7 +26,7 @@ export interface CacheLookup {
 }
 
 /**
- * The data cache (reference/config.md, CACHE_*): answers of reads by key, for CACHE_TTL, in
+ * The data cache: answers of reads by key, for CACHE_TTL, in
  * this process (a bounded LRU) or in Redis (shared by every instance). `clear()` drops them
  * all; with Redis it bumps a shared generation that is part of every key, so it is one
  * command and in-flight reads cannot store stale answers where they would be found.

@@ -3,8 +3,8 @@ import type { SchemaOverview } from '../../catalog/overview/types.js';
 import { closeRedis, RedisGuard, redisClientOptions } from './redis-guard.js';
 
 /**
- * The schema overview, built once and held until the schema changes (reference/config.md,
- * CACHE_SCHEMA). Every schema change and /utils/cache/clear calls `invalidate()`; the
+ * The schema overview, built once and held until the schema changes
+ * (CACHE_SCHEMA). Every schema change and /utils/cache/clear calls `invalidate()`; the
  * overview's `version` then moves, so consumers keyed by it (GraphQL schemas, permission
  * caches) know to rebuild.
  */

@@ -9,7 +9,7 @@ export interface AuthCredentials {
   readonly otp?: string;
 }
 
-/** What login and refresh answer (reference/client.md, Auth). */
+/** What login and refresh answer. */
 export interface AuthResult {
   readonly access_token: string;
   readonly expires: number;

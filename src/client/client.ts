@@ -44,7 +44,7 @@ export interface ClientOptions {
 const isBrowser = (): boolean => typeof (globalThis as { window?: unknown }).window !== 'undefined';
 
 /**
- * The service's client (reference/client.md): `items(collection)` for any collection, named
+ * The service's client: `items(collection)` for any collection, named
  * handlers for the system collections, `auth`, `server`, `utils`, `graphql`. `T` maps
  * collection names to item types; a `svc_*` entry extends the built-in system type.
  */
@@ -152,7 +152,7 @@ export class ContentClient<T extends object = object> {
   }
 
   /**
-   * reference/client.md: refresh first unless the request is a POST, the refresh itself, or one
+   * Refresh first unless the request is a POST, the refresh itself, or one
    * that sends no token (`Authorization: null`: static, providers), which a refused refresh
    * must not stop; then `Authorization: Bearer <token>` under the request's own headers.
    */

@@ -1,13 +1,13 @@
 import type { TransportResponse } from './transport.js';
 
-/** One entry of the server's `errors` array (reference/errors.md). */
+/** One entry of the server's `errors` array. */
 export interface ErrorEntry {
   readonly message?: string;
   readonly extensions?: { readonly code?: string; readonly [key: string]: unknown };
 }
 
 /**
- * A failed request (reference/client.md, Errors): the server's `errors` array, the response when
+ * A failed request: the server's `errors` array, the response when
  * one arrived (`undefined` for a network failure), and the underlying error when there was one.
  */
 export class TransportError<T = unknown> extends Error {

@@ -9,7 +9,7 @@ export interface HandlerOptions {
 
 const SYSTEM_PREFIX = 'svc_';
 
-/** `/items/<c>`, or `/<name>` for a system collection `svc_<name>` (reference/client.md). */
+/** `/items/<c>`, or `/<name>` for a system collection `svc_<name>`. */
 export function endpointOf(collection: string): string {
   return collection.startsWith(SYSTEM_PREFIX) ? `/${collection.slice(SYSTEM_PREFIX.length)}` : `/items/${collection}`;
 }

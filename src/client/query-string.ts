@@ -1,6 +1,6 @@
 /**
- * Query parameters the way the convention's client sends them (reference/client.md, axios
- * params): arrays as repeated `key[]=v`, objects (filter, deep, alias, aggregate) as JSON
+ * Query parameters the way the convention's client sends them: arrays as repeated `key[]=v`,
+ * objects (filter, deep, alias, aggregate) as JSON
  * strings, null and undefined left out.
  */
 export function encodeQuery(params: Readonly<Record<string, unknown>>): string {

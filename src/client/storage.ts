@@ -1,4 +1,4 @@
-/** Where the client keeps its tokens (reference/client.md, Interfaces). */
+/** Where the client keeps its tokens. */
 export abstract class IStorage {
   abstract get auth_token(): string | null;
   abstract set auth_token(value: string | null);

@@ -39,7 +39,7 @@ export interface ItemMetadata {
   readonly filter_count?: number;
 }
 
-/** reference/client.md: `data`, `meta` and `errors` are copied from the body (`raw`). */
+/** `data`, `meta` and `errors` are copied from the body (`raw`). */
 export interface TransportResponse<T = unknown, R = unknown> {
   readonly raw: R;
   readonly data?: T;

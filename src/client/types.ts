@@ -1,4 +1,4 @@
-/** Item shapes and query types of the client (reference/client.md, Typed collection map). */
+/** Item shapes and query types of the client. */
 
 export type ID = string | number;
 
@@ -11,7 +11,7 @@ export enum Meta {
   FILTER_COUNT = 'filter_count',
 }
 
-/** A filter object (reference/query.md): `{ field: { _op: value } }`, `_and`, `_or`. */
+/** A filter object: `{ field: { _op: value } }`, `_and`, `_or`. */
 export type Filter = Readonly<Record<string, unknown>>;
 
 /** The global query parameters of a single-item read. */
@@ -50,7 +50,7 @@ export type TypeOf<T, K extends string> = K extends keyof T ? T[K] : AnyItem;
 /** A system collection type, merged with the user's type of the same name. */
 export type SystemType<T, K extends string, Base> = Base & (K extends keyof T ? T[K] : unknown);
 
-// Columns of reference/system-collections.md.
+// Columns of the svc_* system collections.
 
 export interface ActivityType {
   id: number;

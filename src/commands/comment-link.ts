@@ -4,7 +4,7 @@ import { InvalidPayloadError, invariant } from '../errors.js';
 import { toPrimaryKey } from './primary-key.js';
 import type { Item, PrimaryKey } from './types.js';
 
-/** The primary store of comments (reference/routes.md, "Activity comments"). */
+/** The primary store of comments. */
 export const COMMENTS_COLLECTION = 'svc_comments';
 
 export const ACTIVITY_COLLECTION = 'svc_activity';

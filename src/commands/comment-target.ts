@@ -17,7 +17,7 @@ export interface CommentTargetContext {
 }
 
 /**
- * The item a comment is about (reference/routes.md, "Activity comments"): its collection
+ * The item a comment is about: its collection
  * exists and the caller may read the item. Otherwise FORBIDDEN, decided before anything else
  * about the item is looked at, so that a hidden item, a missing one, a key no row can have
  * and an unknown or forbidden collection read the same (spec, Errors, rule 1).

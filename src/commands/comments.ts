@@ -21,11 +21,11 @@ import type {
 } from './types.js';
 
 /*
- * The SDK's comment routes (reference/routes.md, "Activity comments"). A comment is its
- * activity row (reference/audit-and-utils.md: action `comment`, no revision) and the
+ * The SDK's comment routes. A comment is its
+ * activity row (action `comment`, no revision) and the
  * svc_comments row linked to it by id (comment-link.ts), written together, so these record
  * nothing more. Besides the routes' own rules, the caller needs the permissions the two rows
- * take (reference/auth.md: app roles create svc_activity comments and keep their own svc_comments).
+ * take (app roles create svc_activity comments and keep their own svc_comments).
  * The journal records neither row, so each handler notes its svc_comments change itself
  * (change-set.ts): the live-data feed tells svc_comments subscribers, as for /comments writes.
  */
@@ -115,8 +115,7 @@ export function handleDeleteComment(cmd: DeleteCommentCommand, ctx: CommandConte
 
 /**
  * The id of a comment's activity row the caller may change: FORBIDDEN for a missing id or
- * another action's row, and unless the caller wrote the comment or is an admin
- * (reference/routes.md, "Activity comments").
+ * another action's row, and unless the caller wrote the comment or is an admin.
  */
 async function requireOwnComment(
   writer: ItemWriter,

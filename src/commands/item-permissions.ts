@@ -9,7 +9,7 @@ import { itemsMatch } from './match-items.js';
 import { toPrimaryKey } from './primary-key.js';
 
 /**
- * `GET /permissions/me/:collection/:id?` (reference/routes.md, Permissions extra; Directus
+ * `GET /permissions/me/:collection/:id?` (Directus
  * 10.10's ItemPermissions): whether the caller may update, delete and share the item (or,
  * without an id, items of the collection). Singletons: update means create while their row
  * doesn't exist yet, and comes with the permission's presets and fields.

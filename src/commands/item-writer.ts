@@ -40,7 +40,7 @@ export interface ItemWriterContext extends PayloadCheckContext, Pick<CommandCont
 }
 
 /**
- * Writes items and their nested relational payloads (reference/relations.md, "Writing")
+ * Writes items and their nested relational payloads
  * inside one transaction, depth-first: many-to-one items before the row that points at
  * them, one-to-many rows after it. Every item touched is permission checked against its own
  * collection, validated before it is written and journaled; the revisions of nested writes
@@ -150,7 +150,7 @@ export class ItemWriter implements ItemWrites {
     const aliases: string[][] = [];
     for (const { prepared, key } of created)
       aliases.push(await writeRelatedAfter(this.#nested, collection, key, prepared.data, prepared.children));
-    // reference/auth.md: an item created outside what the caller may create is refused.
+    // An item created outside what the caller may create is refused.
     await this.#context.permissions.checkItems(this.#trx, 'create', collection.collection, keys);
     const results: WriteResult[] = [];
     for (const [i, { prepared, key }] of created.entries()) {
@@ -327,8 +327,8 @@ export class ItemWriter implements ItemWrites {
   }
 
   /**
-   * reference/relations.md, m2o: with an existing key → update that item, otherwise create it
-   * (also the upsert of imports, reference/audit-and-utils.md).
+   * m2o: with an existing key → update that item, otherwise create it
+   * (also the upsert of imports).
    */
   async upsert(collectionName: string, value: Item): Promise<WriteResult> {
     const collection = this.collection(collectionName);

@@ -8,7 +8,7 @@ import { runWrite } from './run-write.js';
 import type { CommandContext, Item, PrimaryKey, RevertAsOfCommand, RevertCommand } from './types.js';
 
 /**
- * POST /utils/revert/:revision (reference/audit-and-utils.md, "Revert"): a normal update of
+ * POST /utils/revert/:revision: a normal update of
  * the revision's item with the revision's `data` (permissions, validation, journal apply).
  * Fields the collection no longer has are skipped, and so are related rows deleted since:
  * they cannot come back, the rest of the item still can.

@@ -5,7 +5,7 @@ import { toPrimaryKey } from './primary-key.js';
 import type { CommandContext, PrimaryKey, QueryObject } from './types.js';
 
 /**
- * The keys of the items a write's `query` selects (reference/routes.md: filter, search,
+ * The keys of the items a write's `query` selects (filter, search,
  * sort, limit, offset, page; the default limit applies), read inside the write's
  * transaction with the caller's read access: what the caller cannot read, they cannot select.
  */

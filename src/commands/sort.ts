@@ -7,7 +7,7 @@ import { runWrite } from './run-write.js';
 import type { CommandContext, PrimaryKey, SortCommand } from './types.js';
 
 /**
- * POST /utils/sort/:collection (reference/audit-and-utils.md, "Manual sort"): `item` takes
+ * POST /utils/sort/:collection: `item` takes
  * the sort value of `to`, the rows in between shift one slot towards where `item` was. Rows
  * without a sort value are numbered after the others first (in key order), and duplicate
  * values renumbered 1..n. No activity or revision rows.
@@ -22,7 +22,7 @@ export function handleSort(cmd: SortCommand, ctx: CommandContext): Promise<void>
       throw new InvalidPayloadError(`Collection "${collection.collection}" doesn't have a sort field`);
     const item = requirePrimaryKey(collection, cmd.item);
     const to = requirePrimaryKey(collection, cmd.to);
-    // reference/routes.md: update permission on the item, the sort field among its fields.
+    // Update permission on the item, the sort field among its fields.
     await ctx.permissions.checkItems(trx, 'update', collection.collection, [item]);
     await normalizeSortValues(trx, collection, sortField);
 

@@ -18,7 +18,7 @@ const UPDATED_SPECIALS: readonly string[] = ['date-updated', 'user-updated', 'ro
 const AUTHORSHIP_SPECIALS: readonly string[] = [...CREATED_SPECIALS, ...UPDATED_SPECIALS];
 
 /**
- * svc_files fields that describe the stored content (reference/system-collections.md, "ro"):
+ * svc_files fields that describe the stored content:
  * only the file library writes them, through a command's `serverValues`. `storage` may be
  * named on a create (a metadata-only row has no content; an upload's location is checked by
  * the library), never changed by an update: the row would point into another location.
@@ -55,8 +55,8 @@ export function withoutServerOwned(
 }
 
 /**
- * The values the service fills itself (reference/system-collections.md, "Specials with write
- * behaviour"): a uuid for a missing uuid key (special `uuid`, or a uuid primary key) on
+ * The values the service fills itself: a uuid for a missing uuid key (special `uuid`, or a uuid
+ * primary key) on
  * create; `date-created`, `user-created`, `role-created` on create and `date-updated`,
  * `user-updated` on update, whatever the payload says; the authorship specials of the other
  * action are left out (their stored value stays). Hashing is {@link hashSpecialFields}.
@@ -109,7 +109,7 @@ export function withoutMaskedValues(collection: CollectionOverview, payload: Ite
   return kept;
 }
 
-/** Hashes the hash fields with argon2 (reference/audit-and-utils.md, "Hash"). */
+/** Hashes the hash fields with argon2. */
 export async function hashSpecialFields(
   collection: CollectionOverview,
   payload: Item,

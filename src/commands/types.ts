@@ -13,7 +13,7 @@ export type PrimaryKey = string | number;
 /** An item payload or row: database field names to values. */
 export type Item = Readonly<Record<string, unknown>>;
 
-/** A read query object (reference/query.md) selecting the items of a write by query. */
+/** A read query object selecting the items of a write by query. */
 export type QueryObject = Readonly<Record<string, unknown>>;
 
 /** Which items an update or delete addresses. */
@@ -53,7 +53,7 @@ export interface WrittenItems {
 
 export type DeleteCommand = { readonly kind: 'delete'; readonly collection: string } & Selection;
 
-/** reference/audit-and-utils.md, "Manual sort": `item` takes the place of `to`. */
+/** Manual sort: `item` takes the place of `to`. */
 export interface SortCommand {
   readonly kind: 'sort';
   readonly collection: string;
@@ -61,7 +61,7 @@ export interface SortCommand {
   readonly to: PrimaryKey;
 }
 
-/** reference/audit-and-utils.md, "Revert": apply a revision's `data` back to its item. */
+/** Revert: apply a revision's `data` back to its item. */
 export interface RevertCommand {
   readonly kind: 'revert';
   readonly revision: PrimaryKey;
@@ -76,7 +76,7 @@ export interface RevertAsOfCommand {
 }
 
 /**
- * reference/audit-and-utils.md, "Import": the items of a JSON or CSV file, each upserted
+ * Import: the items of a JSON or CSV file, each upserted
  * (created, or updated when its key exists), all in one transaction.
  */
 export interface ImportCommand {
@@ -88,7 +88,7 @@ export interface ImportCommand {
 }
 
 /**
- * reference/routes.md, "Activity comments": a comment on an item, kept as an svc_activity row
+ * Activity comments: a comment on an item, kept as an svc_activity row
  * (action `comment`) and an svc_comments row with the same text. `collection` is resolved
  * (`svc_` names); update and delete name the activity row.
  */

@@ -54,7 +54,7 @@ function updateInTransaction(cmd: UpdateCommand, ctx: CommandContext): Promise<P
   });
 }
 
-/** reference/routes.md, singletons: PATCH upserts the single row. */
+/** Singletons: PATCH upserts the single row. */
 async function upsertSingleton(
   writer: ItemWriter,
   trx: Knex.Transaction,

@@ -8,7 +8,7 @@ import type { Item, PrimaryKey } from './types.js';
 /** The collection of users, whose writes have rules of their own. */
 export const USERS_COLLECTION = 'svc_users';
 
-/** svc_users.status values (reference/system-collections.md); only `active` may log in. */
+/** svc_users.status values; only `active` may log in. */
 export const USER_STATUSES = ['draft', 'invited', 'unverified', 'active', 'suspended', 'archived'] as const;
 
 /** Something@somewhere, without spaces or control characters: what can receive a mail and be told apart. */
@@ -31,7 +31,7 @@ export function normalizeUserPayload(payload: Item): Item {
 /**
  * What every write of a svc_users payload must also satisfy, whoever writes: a new password
  * matches settings.auth_password_policy (FAILED_VALIDATION), and `tfa_secret` is set through
- * the TFA routes only; an admin may clear it (reference/system-collections.md). `email` is an
+ * the TFA routes only; an admin may clear it. `email` is an
  * e-mail address no other user has in any case (RECORD_NOT_UNIQUE, also against rows written
  * before addresses were lower-cased), `status` one of {@link USER_STATUSES}.
  */

@@ -19,8 +19,8 @@ export interface PayloadCheck {
 }
 
 /**
- * Checks one item payload against its collection before anything is written
- * (reference/errors.md): unknown fields → INVALID_PAYLOAD; per field, wrong basic type →
+ * Checks one item payload against its collection before anything is written:
+ * unknown fields → INVALID_PAYLOAD; per field, wrong basic type →
  * FAILED_VALIDATION `type` ([DEVIATION]), null into a non-nullable or required field →
  * `nnull`, longer than the column → VALUE_TOO_LONG, outside the numeric type →
  * VALUE_OUT_OF_RANGE, then the field's `meta.validation` filter; on create, a required field
@@ -98,7 +98,7 @@ const NUMBER_TEXT = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?/;
 const TIME_TEXT = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
 
-/** The basic type check of reference/errors.md [DEVIATION]: values the column cannot hold. */
+/** The basic type check (stricter than Directus 10): values the column cannot hold. */
 function hasValidType(field: FieldOverview, value: unknown): boolean {
   switch (field.type) {
     case 'string':

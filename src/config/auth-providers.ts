@@ -1,6 +1,6 @@
 import { ConfigError, type EnvReader } from './env-reader.js';
 
-/** reference/config.md, Auth providers: the drivers this build can log in with. */
+/** AUTH_PROVIDERS: the drivers this build can log in with. */
 export const AUTH_DRIVERS = ['oauth2', 'openid'] as const;
 export type AuthDriver = (typeof AUTH_DRIVERS)[number];
 
@@ -55,7 +55,7 @@ export interface AuthProviderConfig {
 const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 /**
- * AUTH_PROVIDERS and each provider's AUTH_<NAME>_* (reference/config.md, Auth providers).
+ * AUTH_PROVIDERS and each provider's AUTH_<NAME>_*.
  * A provider that could never log anyone in (missing client or endpoints, a relative or
  * plain-http URL, bad JSON) stops the start with a ConfigError naming the variable.
  */

@@ -1,6 +1,6 @@
 import { ConfigError, type EnvReader } from './env-reader.js';
 
-/** EMAIL_TRANSPORT values this build can send with (reference/config.md lists more). */
+/** EMAIL_TRANSPORT values this build can send with (Directus 10 has more). */
 export const EMAIL_TRANSPORTS = ['sendmail', 'smtp'] as const;
 export type EmailTransport = (typeof EMAIL_TRANSPORTS)[number];
 

@@ -16,7 +16,7 @@ export class ConfigError extends Error {
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * Typed reads of environment variables (reference/config.md: type prefixes `string:` etc.,
+ * Typed reads of environment variables (type prefixes `string:` etc.,
  * `<NAME>_FILE` indirection, ms durations, byte sizes). Every reader throws ConfigError
  * naming the variable when the value cannot be used.
  */
@@ -135,7 +135,7 @@ export class EnvReader {
   }
 }
 
-/** The type prefixes reference/config.md allows in front of any value. */
+/** The type prefixes allowed in front of any value, as in Directus 10. */
 const TYPE_PREFIX = /^(string|number|array):/;
 
 /** A variable that is either `false` (or unset, without a fallback) or a string. */

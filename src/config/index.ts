@@ -94,7 +94,7 @@ export interface LoadConfigOptions {
 }
 
 /**
- * Reads and validates the configuration (reference/config.md). Values in the process
+ * Reads and validates the configuration. Values in the process
  * environment win over the `.env` file at CONFIG_PATH. Throws ConfigError naming the
  * offending variable.
  */

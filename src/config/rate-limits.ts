@@ -8,7 +8,7 @@ interface WindowConfig {
 
 export interface RateLimitsConfig {
   /**
-   * The general rate limiter (reference/auth.md, Rate limiting): RATE_LIMITER_* per client IP,
+   * The general rate limiter: RATE_LIMITER_* per client IP,
    * RATE_LIMITER_GLOBAL_* for all requests together; counters in RATE_LIMITER_STORE.
    */
   readonly rateLimiter: WindowConfig & {

@@ -31,7 +31,7 @@ export interface StorageConfig {
   readonly maxUploadSize: number;
 }
 
-/** STORAGE_LOCATIONS and each location's STORAGE_<KEY>_* (reference/config.md, Directus 10 names). */
+/** STORAGE_LOCATIONS and each location's STORAGE_<KEY>_*. */
 export function readStorageLocations(env: EnvReader): Omit<StorageConfig, 'maxUploadSize'> {
   const locations = env.list('STORAGE_LOCATIONS', ['local']);
   if (locations.length === 0) throw new ConfigError('STORAGE_LOCATIONS', 'must name at least one location');

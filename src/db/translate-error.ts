@@ -12,7 +12,7 @@ export type { BadInput, StatementTarget } from './dialects/index.js';
 
 /**
  * Turns a constraint violation reported by the database into the service error of
- * reference/errors.md (RECORD_NOT_UNIQUE, NOT_NULL_VIOLATION, VALUE_TOO_LONG,
+ * docs/errors.md (RECORD_NOT_UNIQUE, NOT_NULL_VIOLATION, VALUE_TOO_LONG,
  * VALUE_OUT_OF_RANGE, INVALID_FOREIGN_KEY), by SQLSTATE on PostgreSQL, errno on MySQL/MariaDB
  * and the extended result code on SQLite. Other refused values become INVALID_PAYLOAD ({@link translateBadInput}); anything else is returned unchanged.
  */
@@ -86,7 +86,7 @@ const CONNECTION_MESSAGE =
 
 /**
  * The database could not be reached or dropped the connection (restart, failover, network):
- * SERVICE_UNAVAILABLE (503, reference/errors.md) rather than a 500, whatever the statement.
+ * SERVICE_UNAVAILABLE (503) rather than a 500, whatever the statement.
  * PostgreSQL: SQLSTATE class 08 (connection exception), 57P01–57P03 (admin shutdown, crash
  * shutdown, cannot connect now); MySQL/MariaDB: the errno and codes above; knex: pool
  * acquisition timeouts. Undefined for any other error. The one place connection failures
@@ -118,8 +118,8 @@ const SQL_TEXT =
 
 /**
  * Whether `error` comes from the database or knex's handling of a statement: its message may
- * hold SQL, bound values and constraint names, which no answer may show (reference/errors.md:
- * 500s show admins the original message, never the statement). pg errors carry a SQLSTATE
+ * hold SQL, bound values and constraint names, which no answer may show
+ * (500s show admins the original message, never the statement). pg errors carry a SQLSTATE
  * and severity, mysql2's a sqlState or sqlMessage, better-sqlite3's a SQLITE_ code.
  */
 export function isDatabaseError(error: unknown): boolean {

@@ -24,7 +24,7 @@ interface AssetRow {
 }
 
 /**
- * The asset of a file the reader may read (reference/routes.md, "Files and assets"): read
+ * The asset of a file the reader may read: read
  * permission on the svc_files row decides, whichever of its fields it lets the reader see
  * (as Directus checks access), and an unknown id, a row without content or content missing
  * from storage are all FORBIDDEN (nothing about existence leaks).

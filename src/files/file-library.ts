@@ -71,7 +71,7 @@ interface FileRow {
 }
 
 /**
- * The file library (reference/routes.md, "Files and assets"): svc_files rows written through
+ * The file library: svc_files rows written through
  * the write side (permissions, validation, journal) and their contents in storage, kept in
  * step. Content is streamed to storage before its row is written, so a row never points at
  * a half-written file; when the row cannot be written the content is removed again, and
@@ -127,7 +127,7 @@ export class FileLibrary {
   }
 
   /**
-   * POST /files/import: the file at `url` becomes a new file (reference/routes.md). The URL
+   * POST /files/import: the file at `url` becomes a new file. The URL
    * may not lead into IMPORT_IP_DENY_LIST, not even through DNS or a redirect; that, and any
    * failed fetch, is SERVICE_UNAVAILABLE `external-file`. Name and type come from the
    * response's Content-Disposition and Content-Type, or the URL's path.

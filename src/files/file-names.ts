@@ -18,7 +18,7 @@ const EXTENSION_OF_TYPE: Readonly<Record<string, string>> = {
 };
 
 /**
- * `filename_disk` = `<id>.<ext>` (reference/routes.md, upload rules): the extension of the
+ * `filename_disk` = `<id>.<ext>`: the extension of the
  * original name, or of the type; only letters and digits, so a name can never steer the path.
  */
 export function diskName(id: string, filename: string, type: string): string {

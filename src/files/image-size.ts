@@ -8,7 +8,7 @@ export interface ImageSize {
 
 /**
  * Width and height of a PNG, GIF, JPEG or WebP image from the first bytes of its content
- * (reference/routes.md: image files get `width`/`height`); undefined for anything else or
+ * (image files get `width`/`height`); undefined for anything else or
  * when the header is not in `head`.
  */
 export function imageSize(head: Buffer): ImageSize | undefined {

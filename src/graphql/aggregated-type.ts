@@ -10,7 +10,7 @@ type FieldConfig = GraphQLFieldConfig<Item, GraphqlContext>;
 const NUMERIC_TYPES: ReadonlySet<FieldType> = new Set(['integer', 'bigInteger', 'float', 'decimal']);
 
 /**
- * `C_aggregated` (reference/graphql.md): `group`, `countAll`, `count`/`countDistinct` with one
+ * `C_aggregated`: `group`, `countAll`, `count`/`countDistinct` with one
  * Int per field, the numeric functions with one Float per numeric field. Values are read by
  * function and field name (query-resolvers.ts shapes the rows so). `readable`: the fields the
  * role reads.

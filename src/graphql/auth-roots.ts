@@ -16,7 +16,7 @@ type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
 
 const AUTH_MODE = new GraphQLEnumType({ name: 'auth_mode', values: { json: {}, cookie: {}, session: {} } });
 
-/** reference/graphql.md: `expires` as a string (`"900000"`); the refresh token null when it went into a cookie. */
+/** `expires` as a string (`"900000"`); the refresh token null when it went into a cookie. */
 const AUTH_TOKENS = new GraphQLObjectType({
   name: 'auth_tokens',
   fields: {
@@ -35,7 +35,7 @@ const requiredString = { type: new GraphQLNonNull(GraphQLString) };
 const optionalString = { type: GraphQLString };
 
 /**
- * The auth mutations of the system scope (reference/graphql.md): in every role's schema, the
+ * The auth mutations of the system scope: in every role's schema, the
  * public one included, since they are how a caller gets a token. Login, refresh, logout and
  * password reset run /auth's operations (same checks, errors and cookies); TFA needs a user.
  */
@@ -99,7 +99,7 @@ export function addAuthRoots(mutation: RootFields, access: SchemaAccess): void {
 }
 
 /**
- * Invites and registration (reference/graphql.md): the /users routes' operations. Inviting
+ * Invites and registration: the /users routes' operations. Inviting
  * exists where the role may create users; accepting, registering and verifying are public.
  */
 function addAccountRoots(mutation: RootFields, access: SchemaAccess): void {
@@ -152,7 +152,7 @@ function toTokens(data: TokenData): Record<string, unknown> {
   };
 }
 
-/** reference/errors.md: the `me` operations without a user are INVALID_CREDENTIALS. */
+/** The `me` operations without a user are INVALID_CREDENTIALS. */
 export function currentUser(ctx: GraphqlContext): string {
   const user = ctx.reader.accountability.user;
   if (user === null) throw new InvalidCredentialsError();

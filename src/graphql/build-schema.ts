@@ -34,7 +34,7 @@ import type { SchemaAccess } from '../access/role-schema-access.js';
 
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
 
-/** The two endpoints' schemas: the same types, different root fields (reference/graphql.md). */
+/** The two endpoints' schemas: the same types, different root fields. */
 export interface ScopedSchemas {
   /** POST /graphql: user collections. */
   readonly items: GraphQLSchema;
@@ -56,7 +56,7 @@ export interface BuildOptions {
 }
 
 /**
- * Both scopes' schemas for one role, from the schema overview (reference/graphql.md). A
+ * Both scopes' schemas for one role, from the schema overview. A
  * collection's root fields live in the scope of its kind (system collections in `system`,
  * named without `svc_`); its types exist in both, so relations work across scopes.
  */
@@ -127,7 +127,7 @@ function addQueryRoots(fields: RootFields, types: CollectionTypes, collection: C
 }
 
 /**
- * reference/graphql.md, system scope: the system collections written as items. The journal
+ * System scope: the system collections written as items. The journal
  * is read only; collections, fields and relations change through their own mutations.
  */
 const SYSTEM_ITEM_MUTATIONS: ReadonlySet<string> = new Set([
@@ -141,7 +141,7 @@ const SYSTEM_ITEM_MUTATIONS: ReadonlySet<string> = new Set([
   'svc_settings',
 ]);
 
-/** The mutations the role may run on a collection it reads (reference/graphql.md, Mutation). */
+/** The mutations the role may run on a collection it reads. */
 function addMutationRoots(
   fields: RootFields,
   types: CollectionTypes,

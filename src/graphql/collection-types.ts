@@ -39,14 +39,13 @@ type FieldConfig = GraphQLFieldConfig<Item, GraphqlContext>;
 type InputAction = 'create' | 'update';
 
 /**
- * svc_collections, svc_fields and svc_relations are read as the schema routes show them
- * (reference/graphql.md, system scope), not as items: relations into them read as keys.
+ * svc_collections, svc_fields and svc_relations are read as the schema routes show them,
+ * not as items: relations into them read as keys.
  */
 export const SCHEMA_COLLECTIONS: ReadonlySet<string> = new Set(['svc_collections', 'svc_fields', 'svc_relations']);
 
 /**
- * The types of every collection one role may read (reference/graphql.md, Names and
- * "Scalars and field type mapping"): object types, filters, aggregates, create/update inputs
+ * The types of every collection one role may read: object types, filters, aggregates, create/update inputs
  * and many-to-any unions, each made once, on first use, and shared by both scopes' schemas.
  * Fields the role cannot read, and relations into collections it cannot read, do not exist.
  */
@@ -397,9 +396,9 @@ export class CollectionTypes {
   }
 
   /**
-   * reference/graphql.md: `!` only when not nullable, without default and not filled by the
+   * `!` only when not nullable, without default and not filled by the
    * database or the service. An input other inputs nest marks nothing required: nested, it
-   * also links an existing item by its key alone (`author: {id: 2}`, reference/relations.md),
+   * also links an existing item by its key alone (`author: {id: 2}`),
    * and GraphQL cannot say "required unless the key is given". The write side still refuses
    * a created item without its required fields (FAILED_VALIDATION `required`).
    */

@@ -23,7 +23,7 @@ export interface SystemServices {
   readonly files: FileLibrary;
 }
 
-/** The token response's `data` (reference/routes.md, Auth routes). */
+/** The token response's `data`. */
 export interface TokenData {
   readonly access_token?: string;
   readonly expires: number;

@@ -17,7 +17,7 @@ export function outputType(field: FieldOverview, collection: CollectionOverview)
   return scalarOutput(field.type);
 }
 
-/** The scalar of a field type (reference/graphql.md, "Scalars and field type mapping"); usable as input and output. */
+/** The scalar of a field type; usable as input and output. */
 function fieldScalar(type: FieldType): GraphQLScalarType | GraphQLList<GraphQLScalarType> {
   switch (type) {
     case 'integer':

@@ -1,11 +1,11 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { ServiceError } from '../errors.js';
 
-/** How a failure is reported to the caller: the codes of reference/errors.md (http decides). */
+/** How a failure is reported to the caller: the codes of docs/errors.md (http decides). */
 export type ErrorMapper = (error: unknown) => readonly ServiceError[];
 
 /**
- * Resolver errors as reference/graphql.md shows them: `message`, `locations`, `path` and
+ * Resolver errors as Directus 10 shows them: `message`, `locations`, `path` and
  * `extensions` with the REST keys and `code`. A failure carrying several errors (one
  * FAILED_VALIDATION per field) is one GraphQL error each, at the same path.
  */

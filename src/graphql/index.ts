@@ -1,5 +1,5 @@
 /**
- * GraphQL (reference/graphql.md): one schema per (role, schema version) generated from the
+ * GraphQL: one schema per (role, schema version) generated from the
  * schema overview, two scopes of root fields over it, and resolvers that compile each root
  * field's selection into the read side's `Query` or run the write side's commands. The HTTP
  * layer (graphql-http) is http/'s: it asks for the schema and the prepared operation here.

@@ -12,7 +12,7 @@ import './type-meta.js';
 type Input = Readonly<Record<string, unknown>>;
 
 /**
- * A `C_filter` value as the read side's filter (reference/query.md grammar): keys are mapped
+ * A `C_filter` value as the read side's filter: keys are mapped
  * back to field names, `F_func: {year: ...}` becomes `year(F)`, `item__<c>` becomes `item:<c>`,
  * and operator objects pass through as given.
  */

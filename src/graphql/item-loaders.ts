@@ -6,8 +6,7 @@ import { KEY_FIELD } from './item-values.js';
 type Key = string | number;
 
 /**
- * By-key reads of one request (DESIGN.md, GraphQL: "Dataloader batches by-key loads within a
- * request"): every `C_by_id` root field and every item a mutation reads back that asks for
+ * By-key reads of one request, batched by a dataloader: every `C_by_id` root field and every item a mutation reads back that asks for
  * the same collection and selection is read in one statement.
  */
 export class ItemLoaders {

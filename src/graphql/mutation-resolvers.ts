@@ -14,7 +14,7 @@ import { selectionQuery, type RootResolver } from './query-resolvers.js';
 type Input = Readonly<Record<string, unknown>>;
 
 /**
- * The item mutations of reference/graphql.md. Each runs the write side's command handler
+ * The item mutations, named as in Directus 10. Each runs the write side's command handler
  * (one transaction, validation, journal: the same as REST) and reads the result back through
  * the read side with the caller's read access and the mutation's selection: an item the
  * caller cannot read is null, a list leaves it out.
@@ -43,7 +43,7 @@ export function createItemResolver(collection: string): RootResolver {
 }
 
 /**
- * `update_C_items(ids: [ID]!, data: [update_C_input!])`: reference/graphql.md [DEVIATION],
+ * `update_C_items(ids: [ID]!, data: [update_C_input!])`, beyond Directus 10:
  * several data entries are merged left to right and applied to every id.
  */
 export function updateItemsResolver(collection: string): RootResolver {
@@ -101,7 +101,7 @@ export function deleteItemsResolver(collection: string): RootResolver {
   };
 }
 
-/** `delete_C_item(id: ID!): delete_one`; a missing id is FORBIDDEN (reference/graphql.md [DEVIATION]). */
+/** `delete_C_item(id: ID!): delete_one`; a missing id is FORBIDDEN (unlike Directus 10). */
 export function deleteItemResolver(collection: string): RootResolver {
   return async (_root, args, ctx) => {
     const [key] = ids([args['id']]);

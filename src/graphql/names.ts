@@ -1,7 +1,7 @@
 import { SYSTEM_PREFIX } from '../../catalog/system/definitions.js';
 
 /**
- * reference/graphql.md, Names: a collection or field name as a GraphQL name. Characters
+ * Names: a collection or field name as a GraphQL name. Characters
  * GraphQL names cannot hold become `_`, a leading digit gets a `_` in front, and a leading
  * `__` (reserved for introspection) becomes `_x_`.
  */

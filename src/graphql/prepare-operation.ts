@@ -73,8 +73,8 @@ export class OperationPreparer {
 }
 
 /**
- * Parses and validates a document against the caller's schema before anything runs
- * (reference/graphql.md): syntax errors, unknown fields (those the role may not use do not
+ * Parses and validates a document against the caller's schema before anything runs:
+ * syntax errors, unknown fields (those the role may not use do not
  * exist), more tokens than the limit, selections nested deeper than the limit and operations
  * costing more than the limits (query-cost.ts; a `limit` variable counts at its value in
  * `variables`) are 400 GRAPHQL_VALIDATION; a document without the operation to run is 400
@@ -152,7 +152,7 @@ export function rootFieldNames(document: DocumentNode, operationName: string | u
   return rootFields(operation.selectionSet, fragments, new Set()).map((field) => field.name.value);
 }
 
-/** graphql-js errors as reference/graphql.md lists them inside `extensions.errors`. */
+/** graphql-js errors as Directus 10 lists them inside `extensions.errors`. */
 export function plainError(error: GraphQLError): { message: string; locations?: readonly unknown[] } {
   return error.locations === undefined
     ? { message: error.message }

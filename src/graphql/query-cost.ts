@@ -156,7 +156,7 @@ class CostCounter {
     return { rows: rows + below.rows, aliases: aliases + below.aliases };
   }
 
-  /** reference/query.md, limit: QUERY_LIMIT_DEFAULT when absent, -1 = all (QUERY_LIMIT_MAX when set). */
+  /** limit: QUERY_LIMIT_DEFAULT when absent, -1 = all (QUERY_LIMIT_MAX when set). */
   #listRows(field: FieldNode): number {
     const { queryLimitDefault, queryLimitMax } = this.limits;
     const argument = field.arguments?.find((a) => a.name.value === 'limit');

@@ -25,7 +25,7 @@ type Args = Readonly<Record<string, unknown>>;
 export type RootResolver = GraphQLFieldResolver<unknown, GraphqlContext, Args>;
 
 /**
- * The read root fields of reference/graphql.md. Each compiles its whole selection set into
+ * The read root fields. Each compiles its whole selection set into
  * one `Query` and reads it with one read-side call: one SQL statement per root field
  * (`C_by_id` fields of one request share a batched statement).
  */

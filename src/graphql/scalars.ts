@@ -1,7 +1,7 @@
 import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
 
 /**
- * The custom scalars of reference/graphql.md ("Scalars and field type mapping"). Values
+ * The custom scalars of the field types, as in Directus 10. Values
  * arrive already shaped by the read side (ISO strings, bigints as strings), so output
  * serialisation passes them through; inputs are checked only as far as the type promises,
  * the write and read sides validate the rest.

@@ -97,7 +97,7 @@ export function addSchemaRoots(
   if (access.isAdmin) addSchemaMutations(mutation, objects);
 }
 
-/** reference/routes.md, Schema routes: writes are admin only; each answers the changed object. */
+/** Schema routes: writes are admin only; each answers the changed object. */
 function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof schemaObjectTypes>): void {
   // Admins only: the changed object is read back from the new overview with every object readable.
   const fresh = async (ctx: GraphqlContext) =>

@@ -3,7 +3,7 @@ import { buildSchemas, type BuildOptions, type ScopedSchemas } from './build-sch
 import type { SchemaAccess } from '../access/role-schema-access.js';
 
 /**
- * The schemas per (role, schema version) (DESIGN.md, GraphQL): built on a role's first
+ * The schemas per (role, schema version): built on a role's first
  * request, kept until the overview's version moves, then all rebuilt on demand.
  */
 export class SchemaStore {

@@ -34,7 +34,7 @@ export interface LevelSelection {
 type WalkInfo = Pick<GraphQLResolveInfo, 'schema' | 'fragments' | 'variableValues'>;
 
 /**
- * Turns a root field's whole selection set into one `Query` (DESIGN.md, GraphQL: one root
+ * Turns a root field's whole selection set into one `Query` (one root
  * field, one statement): each selected field becomes a `fields` path keyed by its response
  * key (`alias` maps it to the field when they differ), arguments of relational fields become
  * `deep`, many-to-any fragments become `item:<collection>` scopes. Fragments, `@skip` and

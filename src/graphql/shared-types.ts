@@ -25,7 +25,7 @@ import { dateFunctionsOf } from '../query/index.js';
 import { GraphQLBigInt, GraphQLJSON, GraphQLStringOrFloat } from './scalars.js';
 
 /**
- * The types every schema shares (reference/graphql.md): filter operator inputs ("Filter
+ * The types every schema shares: filter operator inputs ("Filter
  * inputs"), function types ("Function fields") and the delete results. Type objects carry no
  * schema, so one instance serves every role's schema.
  */

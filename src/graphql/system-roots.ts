@@ -38,8 +38,8 @@ const requiredString = { type: new GraphQLNonNull(GraphQLString) };
 const requiredId = { type: new GraphQLNonNull(GraphQLID) };
 
 /**
- * The system scope's root fields beyond the collections' own (reference/graphql.md, "System
- * scope root fields"): the current user, the server, the schema objects, and the utility,
+ * The system scope's root fields beyond the collections' own: the current user, the server, the
+ * schema objects, and the utility,
  * comment and schema mutations, each only where the role may use it.
  */
 export function addSystemRoots(
@@ -97,7 +97,7 @@ function addUtilityRoots(mutation: RootFields, access: SchemaAccess): void {
   mutation['utils_random_string'] = {
     type: GraphQLString,
     args: { length: { type: GraphQLInt } },
-    // reference/audit-and-utils.md: 1..500 symbols of A-Za-z0-9_- (nanoid's alphabet), default 32.
+    // 1..500 symbols of A-Za-z0-9_- (nanoid's alphabet), default 32.
     resolve: (_r, args: { length?: number | null }) => {
       const length = args.length ?? 32;
       if (length < 1 || length > 500) throw new InvalidPayloadError('"length" must be between 1 and 500');
@@ -150,8 +150,8 @@ function requireString(value: string, name: string): string {
 }
 
 /**
- * create_comment / update_comment / delete_comment: POST, PATCH and DELETE /activity/comment
- * (reference/graphql.md), answering the comment's svc_activity row; each where the role may
+ * create_comment / update_comment / delete_comment: POST, PATCH and DELETE /activity/comment,
+ * answering the comment's svc_activity row; each where the role may
  * write the rows a comment takes (commands/comments.ts).
  */
 function addCommentRoots(mutation: RootFields, types: CollectionTypes, access: SchemaAccess): void {

@@ -16,7 +16,7 @@ import { scalarOutput } from './field-scalars.js';
 import { GraphQLJSON } from './scalars.js';
 
 /**
- * The system scope's own types (reference/graphql.md, "System scope root fields"): the server
+ * The system scope's own types: the server
  * info, the REST-shaped collection, field and relation objects and the inputs of the schema
  * mutations. Values are plain API objects, so fields resolve by name.
  */

@@ -21,7 +21,7 @@ export type ItemFieldMeta =
 /** A key of a `C_filter` input. */
 export type FilterFieldMeta =
   | { readonly kind: 'logical' }
-  /** `_some` / `_none` on the target of a one-to-many (reference/graphql.md [DEVIATION]). */
+  /** `_some` / `_none` on the target of a one-to-many (not in Directus 10). */
   | { readonly kind: 'quantifier' }
   | { readonly kind: 'field'; readonly field: string }
   | { readonly kind: 'function'; readonly field: string }

@@ -90,7 +90,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', proxyTrust(config));
   app.set('query parser', 'extended');
 
-  // reference/routes.md: ping is answered before authentication and never fails.
+  // Ping is answered before authentication and never fails.
   app.get('/server/ping', (_req, res) => {
     res.type('text/html; charset=utf-8').send('pong');
   });

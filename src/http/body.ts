@@ -9,7 +9,7 @@ const OTHER_ACCEPTED_TYPES = ['multipart/form-data', 'application/graphql'];
 /**
  * JSON request bodies up to MAX_PAYLOAD_SIZE. Malformed JSON and oversize bodies surface as
  * body-parser errors the error handler maps to INVALID_PAYLOAD; a non-empty body of any
- * other type is refused with 415 (reference/routes.md, [DEVIATION]).
+ * other type is refused with 415 (a deviation from Directus 10).
  */
 export function jsonBody(maxPayloadSize: number, dialect: DbClient): RequestHandler[] {
   const parseJson = jsonParser(maxPayloadSize, dialect);

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { toServiceCollectionName } from '../../catalog/system/definitions.js';
 
 /**
- * reference/routes.md, "Collection name resolution" [DEVIATION]: `directus_<x>` in a path or
+ * Collection names, a deviation from Directus 10: `directus_<x>` in a path or
  * body names `svc_<x>` (the SDK sends the convention's names); responses use `svc_`.
  * The catalogue owns the rule (it applies it to schema payloads too).
  */

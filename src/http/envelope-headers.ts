@@ -1,4 +1,4 @@
-/** reference/routes.md, cross-cutting: every enveloped response is uncached by default. */
+/** Every enveloped response is uncached by default. */
 export const ENVELOPE_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-cache',
   Vary: 'Origin, Cache-Control',

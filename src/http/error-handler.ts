@@ -32,7 +32,7 @@ export interface ErrorReporting {
  * earlier step caught (db/translate-error.ts) is INVALID_PAYLOAD; anything else unknown is
  * logged with a new request id and becomes a 500 whose body holds the generic message and
  * that id only, for every caller: a driver's message may quote SQL, constraint names or
- * other rows' values (reference/errors.md allows the generic message for admins too).
+ * other rows' values (so the generic message goes to admins too).
  */
 export function toServiceErrors(err: unknown, reporting: ErrorReporting): ServiceError[] {
   if (err instanceof ServiceErrorList) return [...err.errors];
@@ -97,7 +97,7 @@ export interface ErrorAnswer {
 }
 
 /**
- * The one place errors become HTTP (reference/errors.md): `{errors:[{message, extensions}]}`,
+ * The one place errors become HTTP: `{errors:[{message, extensions}]}`,
  * the common status of all errors or 500 when they differ.
  */
 export function errorAnswer(err: unknown, reporting: ErrorReporting): ErrorAnswer {
@@ -135,7 +135,7 @@ const CLIENT_ERROR_REASONS: Readonly<Record<string, string>> = {
 /**
  * node:http's `clientError`: a request it cannot parse (headers over the size limit, bytes no
  * HTTP request has) or that did not arrive in time (REQUEST_TIMEOUT) is answered with the
- * error body of reference/errors.md, 400 INVALID_PAYLOAD, instead of node's bare status line;
+ * error body of docs/errors.md, 400 INVALID_PAYLOAD, instead of node's bare status line;
  * the connection closes.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {

@@ -6,7 +6,7 @@ import { contentDisposition } from '../files/file-names.js';
 import type { ExportFormat, Item } from '../query/index.js';
 
 /**
- * `?export=csv|json|xml|yaml` on a read (reference/query.md, export): the items as a file
+ * `?export=csv|json|xml|yaml` on a read: the items as a file
  * download, `<collection> <YYYYMMDD-Hmmss>.<ext>`, written as they are read. The first item
  * is read before anything is sent, so a bad query still gets its error response.
  */
@@ -42,7 +42,7 @@ export async function sendExport(
   }
 }
 
-/** `YYYYMMDD-Hmmss` in server time, the hour not padded (reference/query.md). */
+/** `YYYYMMDD-Hmmss` in server time, the hour not padded. */
 function downloadStamp(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   const day = `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}`;

@@ -51,7 +51,7 @@ export function collectionSchema(
   return { type: 'object', 'x-collection': collection.collection, properties };
 }
 
-/** reference/graphql.md's field type mapping, in OpenAPI words. */
+/** The GraphQL field type mapping (graphql/field-scalars.ts), in OpenAPI words. */
 export function fieldType(type: FieldType): Json {
   switch (type) {
     case 'integer':

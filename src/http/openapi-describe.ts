@@ -23,7 +23,7 @@ export interface OpenApiInput {
   readonly accountability: Accountability;
   readonly projectName: string;
   readonly publicUrl: string;
-  /** AUTH_DISABLE_DEFAULT (reference/config.md) takes POST /auth/login away. */
+  /** AUTH_DISABLE_DEFAULT takes POST /auth/login away. */
   readonly hasDefaultLogin: boolean;
 }
 
@@ -39,7 +39,7 @@ export type Answer =
   | { readonly kind: 'data'; readonly schema: Json }
   /** 200 `{data}`: the written item re-read as the caller reads `collection`; 204 when they cannot. */
   | { readonly kind: 'item'; readonly collection: string }
-  /** 200 with an empty body (reference/routes.md: import, sort, cache clear). */
+  /** 200 with an empty body (import, sort, cache clear). */
   | { readonly kind: 'empty' }
   /** 204. */
   | { readonly kind: 'none' }
@@ -75,7 +75,7 @@ export const FILES = 'svc_files';
 export const REVISIONS = 'svc_revisions';
 export const USERS = 'svc_users';
 
-// Callers, as each route checks them (reference/routes.md, Auth column).
+// Callers, as each route checks them.
 export const anyone: Caller = () => true;
 export const user: Caller = (input) => input.accountability.user !== null;
 export const admin: Caller = (input) => input.access.isAdmin;
@@ -96,7 +96,7 @@ export const mayRead =
   (input) =>
     canReadCollection(input.access.read, collection);
 
-/** reference/audit-and-utils.md, Revert: the revision read with the caller's access, then an update of its item. */
+/** Revert: the revision read with the caller's access, then an update of its item. */
 export const reverter: Caller = (input) =>
   mayRead(REVISIONS)(input) && Object.keys(input.overview.collections).some((c) => canWrite(input.access, 'update', c));
 
@@ -104,7 +104,7 @@ export const reverter: Caller = (input) =>
 export const restorer: Caller = (input) =>
   Object.keys(input.overview.collections).some((c) => canWrite(input.access, 'update', c));
 
-// Collection filters of the `{collection}` routes (reference/audit-and-utils.md).
+// Collection filters of the `{collection}` routes.
 export const readable: CollectionFilter = (input, c) => canReadCollection(input.access.read, c.collection);
 /**
  * The schema routes' `{collection}` (/collections, /fields, /relations): the collections the
@@ -208,7 +208,7 @@ export const AUTH_PROVIDER: Json = object({ name: TEXT, driver: TEXT, icon: TEXT
 export const TOKEN_GRANT: Json = object({ access_token: TEXT, expires: { type: 'integer' }, refresh_token: TEXT });
 export const REFRESH_BODY = json(object({ refresh_token: TEXT, mode: AUTH_MODE }));
 
-// reference/routes.md, Schema routes: the objects the schema routes answer and take.
+// The objects the schema routes answer and take.
 export const COLLECTION_OBJECT: Json = object({ collection: TEXT, meta: NULLABLE_OBJECT, schema: NULLABLE_OBJECT });
 export const FIELD_OBJECT: Json = object({
   collection: TEXT,

@@ -17,7 +17,7 @@ export type { Answer, FixedRoute, Json, OpenApiInput } from './openapi-describe.
 export { parameterRef, pathParameter, queryParameter } from './openapi-describe.js';
 
 /**
- * reference/routes.md: the routes beside the collections' item routes, by who may call them,
+ * The routes beside the collections' item routes, by who may call them,
  * each described beside its router (routes/*.openapi.ts).
  */
 export const FIXED_ROUTES: readonly FixedRoute[] = [

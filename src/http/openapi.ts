@@ -47,7 +47,7 @@ export async function readOpenApi(
   });
 }
 
-/** reference/query.md: the read parameters, shared by every list and item route. */
+/** The read parameters, shared by every list and item route. */
 const QUERY_PARAMETERS: Readonly<Record<string, Json>> = {
   Fields: queryParameter('fields', 'Fields to return; `*` for all, dot paths for relations.', {
     type: 'array',
@@ -98,7 +98,7 @@ const ERROR_RESPONSES: Json = {
 };
 
 /**
- * GET /server/specs/oas (reference/routes.md): an OpenAPI 3.0.1 document of what the caller
+ * GET /server/specs/oas: an OpenAPI 3.0.1 document of what the caller
  * may use. Collections, fields and relations are those of the caller's GraphQL schema
  * (`CollectionTypes` over the same `SchemaAccess`); the write operations of a collection are
  * there when the role may create, update or delete in it; fixed routes by who may call them.
@@ -262,7 +262,7 @@ function collectionPaths(
     get: operation('readOne', `Read one ${collection.collection} item`, [ID_PARAMETER, ...ITEM_PARAMETERS], one),
   };
   if (collection.singleton) {
-    // reference/routes.md, singletons: GET by key still works; no POST, PATCH or DELETE by key.
+    // Singletons: GET by key still works; no POST, PATCH or DELETE by key.
     const singleton: Json = {
       get: operation('read', `Read the ${collection.collection} singleton`, ITEM_PARAMETERS, one),
     };
@@ -314,7 +314,7 @@ function collectionPaths(
 }
 
 /**
- * reference/routes.md, Files: POST /files uploads (each `file` part one file, the text parts
+ * Files: POST /files uploads (each `file` part one file, the text parts
  * before it its fields); PATCH /files/{id} replaces the content when it has a `file` part.
  */
 function upload(isFileRequired: boolean): Json {

@@ -4,7 +4,7 @@ import type { Config } from '../config/index.js';
 import { clientIp } from './client-ip.js';
 
 /**
- * The general rate limiters (reference/auth.md, Rate limiting), in the order Directus runs
+ * The general rate limiters, in the order Directus runs
  * them: RATE_LIMITER_GLOBAL_* counts every request together, RATE_LIMITER_* each client IP
  * (client-ip.ts: IP_TRUST_PROXY / IP_CUSTOM_HEADER). A window starts at its first request and lasts its
  * duration; past the points, 429 REQUESTS_EXCEEDED with `Retry-After` until it ends. None is

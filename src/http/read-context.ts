@@ -33,7 +33,7 @@ export async function readContext(
   };
 }
 
-/** The query string's query, or a SEARCH body's `query`, which replaces it (reference/routes.md). */
+/** The query string's query, or a SEARCH body's `query`, which replaces it. */
 export function requestQuery(req: Request, bodyQuery?: Readonly<Record<string, unknown>>): Query {
   if (bodyQuery !== undefined) return parseQuery(bodyQuery);
   return queryOfRequest(req);

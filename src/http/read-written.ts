@@ -18,8 +18,8 @@ export interface ReadWrittenDeps {
 }
 
 /**
- * Written items re-read after the commit with the caller's read access and `fields`
- * (reference/routes.md, Items): one item, or the items in key order. Undefined when the
+ * Written items re-read after the commit with the caller's read access and `fields`:
+ * one item, or the items in key order. Undefined when the
  * re-read is forbidden: the write stays and the answer is 204. A re-read that fails for any
  * other reason than the caller's input (the database dropped the connection right after the
  * commit) answers the write's success with the written keys only: a committed write is never

@@ -42,8 +42,8 @@ type PipelineRequest = IncomingMessage & PipelineState;
 const parseCookies = cookieParser();
 
 /**
- * Step 1, authenticate: the caller of the request (reference/auth.md, "Where the token is
- * read"): the `access_token` query parameter or `Authorization: Bearer`, never both, else the
+ * Step 1, authenticate the caller of the request: the `access_token` query parameter or
+ * `Authorization: Bearer`, never both, else the
  * session cookie. Once per request; a refused token is the same refusal for every asker.
  */
 export function authenticateRequest(deps: AuthenticateDeps, req: IncomingMessage): Promise<Accountability> {
@@ -140,7 +140,7 @@ export function requestParams(req: IncomingMessage): Readonly<Record<string, unk
   return (state[PARAMS] = parseQueryString(requestSearch(req)));
 }
 
-/** Step 2, parse: the global query of the query string (reference/query.md), once per request. */
+/** Step 2, parse: the global query of the query string, once per request. */
 export function requestQuery(req: IncomingMessage): Query {
   const state = req as PipelineRequest;
   const known = state[QUERY];

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { ForbiddenError } from '../errors.js';
 
-/** reference/routes.md, Auth column `admin`: anyone else gets 403 FORBIDDEN. */
+/** Routes for administrators only: anyone else gets 403 FORBIDDEN. */
 export function requireAdmin(req: Request): void {
   if (!req.accountability.admin) throw new ForbiddenError();
 }

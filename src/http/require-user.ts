@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { InvalidCredentialsError } from '../errors.js';
 
-/** reference/routes.md, Auth column `user`: the caller's user id, else 401 INVALID_CREDENTIALS. */
+/** Routes for logged-in users: the caller's user id, else 401 INVALID_CREDENTIALS. */
 export function requireUser(req: Request): string {
   const { user } = req.accountability;
   if (user === null) throw new InvalidCredentialsError();

@@ -27,7 +27,7 @@ export function skipResponseCache(res: Response): void {
 export const UNCACHED_COLLECTIONS: ReadonlySet<string> = new Set(['svc_activity', 'svc_revisions']);
 
 /**
- * The data cache around GET reads (reference/config.md, CACHE_*): a hit answers at once with
+ * The data cache around GET reads: a hit answers at once with
  * the stored status, content type and body; a miss runs the route and stores its answer when
  * it is a 200 JSON body without cookies or attachment, within CACHE_VALUE_MAX_SIZE. Streamed
  * bodies (`limit=-1`) are stored only when CACHE_VALUE_MAX_SIZE bounds what is held back.

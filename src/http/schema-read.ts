@@ -7,7 +7,7 @@ import { readerOf, type ReaderDeps } from '../query/index.js';
 /** What the schema routes need: schema changes, and the caller's permissions for reads. */
 export type SchemaRouteContext = SchemaContext & ReaderDeps;
 
-/** The schema objects the caller may read (reference/routes.md, Schema routes; the same as GraphQL's). */
+/** The schema objects the caller may read (the same as GraphQL's). */
 export async function readableSchema(ctx: SchemaRouteContext, req: Request): Promise<SchemaObjects> {
   const overview = await ctx.schema.getOverview();
   const reader = await readerOf(ctx, overview, req.accountability);

@@ -64,7 +64,7 @@ const QUEUE_NAME = 'jobs';
 /** After SHUTDOWN_TIMEOUT, how long the in-process runner gives its job to end its batch. */
 const STOP_GRACE_MS = 5000;
 
-/** The API side: a bull producer with Redis, the in-process runner without (DESIGN.md). */
+/** The API side: a bull producer with Redis, the in-process runner without. */
 export function createJobQueue(options: JobQueueOptions): JobQueue {
   return options.redis.url === undefined
     ? new InProcessJobQueue(options)

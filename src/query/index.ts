@@ -1,11 +1,11 @@
 /**
- * The read side (DESIGN.md; src/query/README.md). Callers build a `Query` (from a request
+ * The read side (src/query/README.md). Callers build a `Query` (from a request
  * with `parseQuery`, or directly, as GraphQL and the write side do) and read with the
  * functions below; each read is one SQL statement however deeply it nests.
  */
 
 /**
- * The typed query of every read (reference/query.md), shared by REST, SEARCH, GraphQL and
+ * The typed query of every read, shared by REST, SEARCH, GraphQL and
  * the write side's re-reads.
  */
 export type {

@@ -1,7 +1,7 @@
 import type { FilterObject } from '../../catalog/overview/types.js';
 
 /**
- * The one typed query of the read side (reference/query.md). REST query strings, SEARCH
+ * The one typed query of the read side. REST query strings, SEARCH
  * bodies and GraphQL selections all become a `Query`; nothing downstream sees encodings.
  * Values are as given by the caller: field names, paths and filter values are checked
  * against the schema overview later (validate/, ast/).
@@ -26,7 +26,7 @@ export type AggregateFunction = (typeof AGGREGATE_FUNCTIONS)[number];
 export const EXPORT_FORMATS = ['csv', 'json', 'xml', 'yaml'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** `filter` grammar of reference/query.md: `{field: {_op: value}}`, `_and`, `_or`, nesting. */
+/** `filter` grammar, as in Directus 10: `{field: {_op: value}}`, `_and`, `_or`, nesting. */
 export type Filter = FilterObject;
 
 /** `aggregate[<fn>]=<field|*>,...`: the fields (or `*`) per function. */

@@ -12,7 +12,7 @@ export interface ReadContext {
   readonly limits: QueryLimits;
 }
 
-/** Who reads, and what they may read (reference/auth.md; admins read everything). */
+/** Who reads, and what they may read (admins read everything). */
 export interface Reader {
   readonly accountability: Accountability;
   readonly access: ReadAccess;

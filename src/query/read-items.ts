@@ -45,8 +45,8 @@ function writesJson(ctx: ReadContext): boolean {
 }
 
 /**
- * The items (or aggregate rows) a query selects, in one statement however deep the nesting
- * (reference/query.md). Unknown collection or nothing readable: FORBIDDEN.
+ * The items (or aggregate rows) a query selects, in one statement however deep the nesting.
+ * Unknown collection or nothing readable: FORBIDDEN.
  */
 export async function readItems(ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<Item[]> {
   const build = buildContext(ctx, reader);
@@ -131,7 +131,7 @@ async function selectJson(ctx: ReadContext, ast: ReadAst): Promise<string | null
   return typeof json === 'string' ? json : JSON.stringify(json ?? []);
 }
 
-/** meta.total_count / meta.filter_count (reference/query.md, meta), in one statement. */
+/** meta.total_count / meta.filter_count, in one statement. */
 export async function readMeta(ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<Meta> {
   if ((query.meta?.length ?? 0) === 0) return {};
   const ast = buildCountAst(buildContext(ctx, reader), collection, query);
@@ -186,7 +186,7 @@ export async function readItemByKey(
 }
 
 /**
- * A singleton's item (reference/routes.md): its row, or when none exists an object with every
+ * A singleton's item: its row, or when none exists an object with every
  * requested field at its default value (primary key null).
  */
 export async function readSingleton(ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<Item> {
@@ -196,7 +196,7 @@ export async function readSingleton(ctx: ReadContext, collection: string, query:
   return item ?? defaultItem(ctx, ast);
 }
 
-/** reference/routes.md, Q1: single-item reads take fields, deep and alias only. */
+/** Single-item reads take fields, deep and alias only. */
 function singleItemQuery(query: Query): Query {
   const single: { -readonly [K in keyof Query]: Query[K] } = {};
   if (query.fields !== undefined) single.fields = query.fields;

@@ -3,7 +3,7 @@ import { ItemsHandler } from '../items.js';
 import type { ITransport } from '../transport.js';
 import type { ActivityType, ID } from '../types.js';
 
-/** Comments on items through /activity/comment (reference/routes.md). */
+/** Comments on items through /activity/comment. */
 export class CommentsHandler<T = ActivityType> {
   constructor(private readonly transport: ITransport) {}
 

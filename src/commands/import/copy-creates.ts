@@ -163,7 +163,7 @@ export async function afterCreates(
   writeJournal: () => Promise<void>,
 ): Promise<PrimaryKey[]> {
   const { collection } = plan;
-  // reference/auth.md: an item created outside what the caller may create is refused.
+  // An item created outside what the caller may create is refused.
   await ctx.permissions.checkItems(trx, 'create', collection.collection, keys);
   if (collection.accountability !== null) await writeJournal();
   noteCreated(trx, collection.collection, keys);

@@ -21,7 +21,7 @@ export const IMPORT_BATCH_SIZE = 2_000;
 const SAVEPOINT = 'svc_import_rows';
 
 /**
- * POST /utils/import/:collection (reference/audit-and-utils.md, "Import"): the file is parsed
+ * POST /utils/import/:collection: the file is parsed
  * as it arrives and written batch by batch in ONE transaction with the checks and journal of
  * the item writer's create and update (permissions, validation, specials, nested payloads,
  * activity and revisions per item): runs of creates and of updates set-based where they can
@@ -193,7 +193,7 @@ async function createRows(
 
 /**
  * FORBIDDEN unless the caller may import into `collection`: system collections for admins
- * only, and (reference/audit-and-utils.md) an upsert needs create and update permission,
+ * only, and an upsert needs create and update permission,
  * whichever each row takes. The route asks before it reads the body, so that a collection
  * the caller may not import into answers like a missing one.
  */

@@ -8,7 +8,7 @@ import type { Item } from '../types.js';
 import { unknownColumn } from './file-rows.js';
 
 /**
- * The items of a CSV import file (reference/audit-and-utils.md, Import), one per record as
+ * The items of a CSV import file, one per record as
  * they are parsed: the first line names the fields; an empty cell leaves the field out;
  * a cell is read per its field's type: text as written, numbers as the text the type casts,
  * `true`/`false` for booleans, JSON for json, csv, alias and relational values (nested

@@ -13,8 +13,8 @@ const COMMA = 0x2c;
 type State = 'start' | 'first' | 'next' | 'after' | 'item' | 'end';
 
 /**
- * The items of a JSON import file, a top-level array of objects (reference/audit-and-utils.md,
- * Import), one at a time as the bytes arrive: only the item being read is held. Anything
+ * The items of a JSON import file, a top-level array of objects,
+ * one at a time as the bytes arrive: only the item being read is held. Anything
  * else is INVALID_PAYLOAD naming the row (1-based position in the array).
  */
 export async function* readJsonItems(source: AsyncIterable<Buffer | string>): AsyncGenerator<Item> {

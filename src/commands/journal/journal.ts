@@ -37,8 +37,8 @@ interface PendingEntry {
 }
 
 /**
- * A svc_activity row: what was done to which item, by whom, when and from where
- * (reference/system-collections.md). Comments (commands/comments.ts) add their `comment`;
+ * A svc_activity row: what was done to which item, by whom, when and from where.
+ * Comments (commands/comments.ts) add their `comment`;
  * saves into content versions (commands/versions.ts) are `version_save`.
  */
 export function activityRow(
@@ -73,8 +73,8 @@ function activityRowAt(
 }
 
 /**
- * Writes svc_activity and svc_revisions rows inside the command's transaction
- * (reference/audit-and-utils.md, "What each write records"): one activity row per item
+ * Writes svc_activity and svc_revisions rows inside the command's transaction:
+ * one activity row per item
  * touched, plus a revision for creates and updates when the collection's accountability is
  * `all`; nothing when it is null. Revision values are masked like reads.
  *

@@ -8,7 +8,7 @@ import { collectChild, isPlainObject, type NestedContext } from './types.js';
 type ManyToAny = Extract<FieldRelation, { kind: 'a2o' }>;
 
 /**
- * reference/relations.md, m2a: the item field of a junction row names an item of the
+ * m2a: the item field of a junction row names an item of the
  * collection in its collection field, which must be one the relation allows; an object value
  * is that item, written first (upserted), and the field gets its key as text.
  */

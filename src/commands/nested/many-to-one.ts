@@ -5,7 +5,7 @@ import { collectChild, isPlainObject, type NestedContext } from './types.js';
 type ManyToOne = Extract<FieldRelation, { kind: 'm2o' }>;
 
 /**
- * reference/relations.md, m2o: an object value is the related item, written before the row
+ * m2o: an object value is the related item, written before the row
  * that points at it (updated when its key exists, created otherwise); the field gets its key.
  * A key or null is the row's own value and stays as it is.
  */

@@ -10,7 +10,7 @@ export type OneToMany = Extract<FieldRelation, { kind: 'o2m' }>;
 const DETAILED_KEYS = ['create', 'update', 'delete'];
 
 /**
- * reference/relations.md, o2m (and the junctions of m2m and m2a): written after the parent
+ * o2m (and the junctions of m2m and m2a): written after the parent
  * row `parent`. A basic array (or null) replaces the set; an object of `create`, `update`,
  * `delete` edits it.
  */
@@ -106,7 +106,7 @@ async function editSet(
   );
   const ownUpdates = new Set(owned.map(String));
   for (const { key, item } of updates) {
-    // reference/relations.md: rows that do not belong to the parent are ignored.
+    // Rows that do not belong to the parent are ignored.
     if (ownUpdates.has(String(key))) collectChild(children, await ctx.writer.update(many.collection, key, item));
   }
   const deletions = listOf(changes, 'delete', alias)

@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { ExportFormat, Item } from '../../query/index.js';
 
-/** Content type and file extension of each export format (reference/query.md, export). */
+/** Content type and file extension of each export format. */
 export const EXPORT_TYPES: Readonly<
   Record<ExportFormat, { readonly contentType: string; readonly extension: string }>
 > = {
@@ -47,7 +47,7 @@ export class CsvColumnsGrew extends Error {
 const CHUNK_CHARS = 64 * 1024;
 
 /**
- * The items in an export format (reference/audit-and-utils.md, "Formats"), as text pieces
+ * The items in an export format, as text pieces
  * produced while the items arrive: memory stays flat however many there are. csv needs
  * the union of every item's columns for its header, so it reads the items once into a
  * temporary file (one flattened item a line) and writes the csv from there, unless

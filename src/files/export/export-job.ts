@@ -25,7 +25,7 @@ export interface ExportJob {
   readonly fileId: string;
   readonly collection: string;
   readonly format: ExportFormat;
-  /** The query object as given (reference/query.md); `limit` missing = every row. */
+  /** The query object as given; `limit` missing = every row. */
   readonly query: QueryObject;
   /** The partial file object: every key overrides the defaults except `type`. */
   readonly file: Item;
@@ -41,8 +41,8 @@ export interface PrepareExportDeps {
 }
 
 /**
- * POST /utils/export/:collection `{format, query, file?}` (reference/audit-and-utils.md,
- * Export), checked before anything is queued: read permission on the collection (FORBIDDEN,
+ * POST /utils/export/:collection `{format, query, file?}`,
+ * checked before anything is queued: read permission on the collection (FORBIDDEN,
  * before the body is looked at), the body's shape (INVALID_PAYLOAD), the query
  * against the schema and the caller's read access (INVALID_QUERY, FORBIDDEN: the query is
  * run with limit 0), the file object's fields.

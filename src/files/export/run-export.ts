@@ -44,7 +44,7 @@ export function exportJobHandler(deps: ExportDeps): JobHandler {
 }
 
 /**
- * Runs an export (reference/audit-and-utils.md, Export) with the caller's permissions: the
+ * Runs an export with the caller's permissions: the
  * query's items streamed from the read side (a cursor or key-ordered batches of
  * EXPORT_BATCH_SIZE: flat memory), formatted as they come straight into storage under the
  * file id the job reserved; the svc_files row is written only once the content is complete.
@@ -152,7 +152,7 @@ export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): 
   throw failure.error;
 }
 
-/** reference/audit-and-utils.md: `limit` missing = every row; a given sort gets the key appended. */
+/** `limit` missing = every row; a given sort gets the key appended. */
 /** An export's query: every row unless it says otherwise, ordered to the key last (stable batches). */
 export function exportQuery(raw: unknown, primary: string): Query {
   const { export: _export, meta: _meta, ...query } = parseQuery((raw ?? {}) as Parameters<typeof parseQuery>[0]);

@@ -12,7 +12,7 @@ export interface StoredFileStat {
 }
 
 /**
- * Where file contents live (reference/config.md, STORAGE_*). Paths are the files'
+ * Where file contents live. Paths are the files'
  * `filename_disk`: plain file names in the location's root ({@link isPlainFileName}); a driver
  * refuses any other path with FORBIDDEN, whatever the caller (a stored row written before
  * `filename_disk` was the service's own, a bug) hands it.
@@ -39,7 +39,7 @@ export interface StorageDriver {
 
 /**
  * A name that stays inside its folder: no separator, no `.`/`..`, no control character (NUL
- * included), at most 255 characters (reference/system-collections.md: `<id>.<ext>`).
+ * included), at most 255 characters (`<id>.<ext>`).
  */
 export function isPlainFileName(name: string): boolean {
   return name.length > 0 && name.length <= 255 && name !== '.' && name !== '..' && !/[/\\\x00-\x1f\x7f]/.test(name);

@@ -44,7 +44,7 @@ interface SourceRow {
 
 /**
  * `original` (findAsset's, so read permission is already checked) transformed, or the
- * original itself when it is not an image sharp transforms (reference/routes.md: the
+ * original itself when it is not an image sharp transforms (the
  * parameters are ignored for other files).
  */
 export async function transformedAsset(

@@ -8,7 +8,7 @@ export type RequestedFormat = (typeof FORMATS)[number];
 /** One entry of `transforms`: a sharp operation and its arguments, e.g. `["blur", 4]`. */
 export type Operation = readonly [name: string, ...args: unknown[]];
 
-/** What an /assets request asks to be made of an image (reference/routes.md, "Files and assets"). */
+/** What an /assets request asks to be made of an image. */
 export interface Transformation {
   readonly width?: number;
   readonly height?: number;

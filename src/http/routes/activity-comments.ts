@@ -13,8 +13,8 @@ import type { ItemWriteDeps } from './item-writes.js';
 const ACTIVITY = 'svc_activity';
 
 /**
- * POST /activity/comment, PATCH and DELETE /activity/comment/:id (reference/routes.md,
- * "Activity comments", the SDK's surface over svc_comments): the written activity row is
+ * POST /activity/comment, PATCH and DELETE /activity/comment/:id (the
+ * SDK's surface over svc_comments): the written activity row is
  * read back with the caller's access and `fields`, like the Items writes.
  */
 export function activityCommentRoutes(deps: ItemWriteDeps): Router {
@@ -75,7 +75,7 @@ function idParam(req: Request): string {
   return String(req.params['id']);
 }
 
-/** `item`: the commented item's key, a string or a number (reference/routes.md). */
+/** `item`: the commented item's key, a string or a number. */
 function readItem(body: Record<string, unknown>): PrimaryKey {
   const item = body['item'];
   if (item === undefined || item === null) throw new InvalidPayloadError('"item" is required');

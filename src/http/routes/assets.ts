@@ -20,7 +20,7 @@ export interface AssetRouteDeps extends ItemWriteDeps {
 }
 
 /**
- * GET /assets/:id and /assets/:id/:filename (reference/routes.md, "Files and assets"): the
+ * GET /assets/:id and /assets/:id/:filename: the
  * raw content for callers who may read the file's row, with Range support (206 / 416) and
  * `?download` for an attachment; image transformations (width, height, fit, quality, format,
  * withoutEnlargement, transforms, key) through files/transform/.

@@ -17,8 +17,7 @@ export interface SsoRouteDeps extends CommandContextDeps {
 }
 
 /**
- * Single sign-on under /auth (reference/routes.md, Auth routes; reference/config.md, Auth
- * providers): GET /auth/login/:provider sends the browser to the provider with a signed
+ * Single sign-on under /auth: GET /auth/login/:provider sends the browser to the provider with a signed
  * state cookie; GET /auth/login/:provider/callback finishes the login. Public, mounted
  * before the accountability middleware like the other auth routes.
  */

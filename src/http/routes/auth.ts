@@ -16,7 +16,7 @@ const MODE_REASON = `"mode" must be one of [${AUTH_MODES.join(', ')}]`;
 const MISSING_REFRESH_TOKEN = 'The refresh token is required in either the payload or cookie';
 
 /**
- * /auth (reference/routes.md, Auth routes; reference/auth.md). Mounted before the
+ * /auth. Mounted before the
  * accountability middleware: every auth route is public, and a stale or expired token sent
  * along must not stand in the way of logging in or refreshing.
  */
@@ -36,7 +36,7 @@ export function authRoutes(ctx: AuthContext): Router {
     });
   });
 
-  // reference/config.md: AUTH_DISABLE_DEFAULT turns /auth/login into ROUTE_NOT_FOUND.
+  // AUTH_DISABLE_DEFAULT turns /auth/login into ROUTE_NOT_FOUND.
   if (!config.auth.disableDefault) {
     router.post('/login', async (req, res) => {
       res.json({ data: await loginFrom(ctx, req, res, readBody(req)) });
@@ -67,13 +67,13 @@ export function authRoutes(ctx: AuthContext): Router {
 
 /*
  * The auth operations on a request body, shared by the routes above and GraphQL's auth
- * mutations (reference/graphql.md): same checks, same errors, cookies set on `res`; each
+ * mutations: same checks, same errors, cookies set on `res`; each
  * login or refresh answers the token response's `data`.
  */
 
 /**
  * How a login reads a malformed e-mail: `refuse` (POST /auth/login: 400 INVALID_PAYLOAD
- * naming it, reference/auth.md) or `unknown` (GraphQL's auth_login, as Directus answers it:
+ * naming it) or `unknown` (GraphQL's auth_login, as Directus answers it:
  * an e-mail no user has, so 401 INVALID_CREDENTIALS after the same stall, no hint which part
  * was wrong).
  */
@@ -118,7 +118,7 @@ export async function logoutFrom(
   try {
     token = readRefreshToken(req, body, mode, ctx.config);
   } catch (error) {
-    // reference/auth.md: an unknown token still logs out. A session cookie that no longer
+    // An unknown token still logs out. A session cookie that no longer
     // verifies (signed with a former SECRET) names no session, and is cleared, not left to
     // make every request of the browser 403 INVALID_TOKEN.
     if (!(mode === 'session' && error instanceof InvalidTokenError)) throw error;
@@ -138,14 +138,14 @@ export async function passwordResetFrom(ctx: AuthContext, body: Record<string, u
   await resetPassword(ctx, token, readRequiredString(body, 'password'));
 }
 
-/** The token response's `data` (reference/routes.md, Auth routes). */
+/** The token response's `data`. */
 export interface GrantData {
   readonly access_token?: string;
   readonly expires: number;
   readonly refresh_token?: string;
 }
 
-/** reference/auth.md, login 7: the token response by mode; its cookie set on `res`. */
+/** The token response by mode; its cookie set on `res`. */
 export function applyGrant(res: Response, config: Config, grant: TokenGrant): GrantData {
   switch (grant.mode) {
     case 'json':
@@ -175,7 +175,7 @@ function sessionCookieOptions(config: Config): CookieOptions {
   return { httpOnly: true, path: '/', secure, sameSite, ...(domain === undefined ? {} : { domain }) };
 }
 
-/** reference/auth.md, refresh: body.mode, else json when the body has the token, else cookie. */
+/** Refresh: body.mode, else json when the body has the token, else cookie. */
 function resolveMode(body: Record<string, unknown>): AuthMode {
   return readMode(body) ?? (body['refresh_token'] !== undefined ? 'json' : 'cookie');
 }

@@ -9,7 +9,7 @@ interface CacheDeps {
 }
 
 /**
- * POST /utils/cache/clear (reference/audit-and-utils.md): admin only; see {@link clearCaches}.
+ * POST /utils/cache/clear: admin only; see {@link clearCaches}.
  * `?system` is accepted and changes nothing.
  */
 export function cacheRoutes(deps: CacheDeps): Router {

@@ -6,7 +6,7 @@ import { collectionParam, toCollectionName } from '../collection-name.js';
 import { requireAdmin } from '../require-admin.js';
 import { changedSchema, readableSchema, type SchemaRouteContext } from '../schema-read.js';
 
-/** /collections (reference/routes.md, Schema routes): reads filtered by permission, writes admin only. */
+/** /collections: reads filtered by permission, writes admin only. */
 export function collectionRoutes(ctx: SchemaRouteContext): Router {
   const router = Router();
 
@@ -61,7 +61,7 @@ export function collectionRoutes(ctx: SchemaRouteContext): Router {
   return router;
 }
 
-/** reference/routes.md: only `meta` of a collection can be updated. */
+/** Only `meta` of a collection can be updated. */
 function requireMeta(body: unknown): Readonly<Record<string, unknown>> {
   const meta = isObject(body) ? body['meta'] : undefined;
   if (!isObject(meta)) throw new InvalidPayloadError('"meta" is required and must be an object');

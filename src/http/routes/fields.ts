@@ -8,7 +8,7 @@ import { collectionParam } from '../collection-name.js';
 import { changedSchema, readableSchema, type SchemaRouteContext } from '../schema-read.js';
 
 /**
- * /fields (reference/routes.md, Schema routes): reads filtered by permission, writes admin only.
+ * /fields: reads filtered by permission, writes admin only.
  * PATCH takes `?allow_destructive=true` for a new type, precision or scale that changes stored
  * numbers (refused otherwise, naming a value).
  */

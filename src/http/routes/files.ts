@@ -17,8 +17,8 @@ export interface FileRouteDeps extends ItemWriteDeps {
 }
 
 /**
- * The writes of svc_files that are more than item writes (reference/routes.md, "Files and
- * assets"), on /files and /items/svc_files alike: uploads (POST multipart), content
+ * The writes of svc_files that are more than item writes, on /files and /items/svc_files alike:
+ * uploads (POST multipart), content
  * replacement (PATCH /:id multipart), deletes (which remove the content too) and, on /files,
  * POST /import. JSON bodies of POST and PATCH fall through to the item write routes.
  */

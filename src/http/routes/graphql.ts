@@ -65,7 +65,7 @@ const GRAPHQL_METHODS: readonly string[] = ['GET', 'POST'];
 type HttpRequest = GraphqlHttpRequest<Request, { readonly res: Response }>;
 
 /**
- * POST|GET /graphql (items scope) and /graphql/system (reference/routes.md, GraphQL routes),
+ * POST|GET /graphql (items scope) and /graphql/system,
  * served by graphql-http. The document is parsed and validated here against the caller's
  * schema; failures before execution (invalid document, nothing to run, a mutation over GET)
  * go to the one error handler as REST error bodies, resolver errors stay in `{data, errors}`.
@@ -104,7 +104,7 @@ export function graphqlRoutes(
           operationName,
           params.variables ?? undefined,
         );
-        // reference/routes.md: mutations over GET → 405 METHOD_NOT_ALLOWED.
+        // Mutations over GET → 405 METHOD_NOT_ALLOWED.
         if (operation === OperationTypeNode.MUTATION && req.method === 'GET')
           throw new MethodNotAllowedError('GET', ['POST']);
         // The HTTP schema describes the Subscription root (app.ts); it runs over graphql-ws only.
@@ -188,12 +188,12 @@ function systemServices(
     serverInfo: () => readServerInfo(deps, accountability),
     specsOas: () => readOpenApi(deps, caller.overview, caller.access, accountability),
     health: () => readHealth(deps, accountability),
-    // reference/audit-and-utils.md, cache clear: as POST /utils/cache/clear.
+    // Cache clear: as POST /utils/cache/clear.
     clearCache: () => clearCaches(deps),
     schemaChanges: { db: deps.db, schema: deps.schema, reporter: deps.logger },
     auth: {
       login: (body) => {
-        // reference/config.md: AUTH_DISABLE_DEFAULT takes e-mail/password login away.
+        // AUTH_DISABLE_DEFAULT takes e-mail/password login away.
         if (deps.config.auth.disableDefault) throw new RouteNotFoundError('/auth/login');
         // Directus's auth_login: a malformed e-mail is wrong credentials, not a payload error.
         return loginFrom(auth, req, res, { ...body }, 'unknown');
@@ -214,7 +214,7 @@ function systemServices(
 }
 
 /**
- * GET /server/specs/graphql/ and /server/specs/graphql/system (reference/routes.md): the SDL
+ * GET /server/specs/graphql/ and /server/specs/graphql/system: the SDL
  * of the caller's schema of that scope, as text.
  */
 export function graphqlSpecRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Router {
@@ -250,7 +250,7 @@ async function callerAccess(
 }
 
 /**
- * GET /server/specs/oas (reference/routes.md): the OpenAPI document of what the caller may
+ * GET /server/specs/oas: the OpenAPI document of what the caller may
  * use, decided as their GraphQL schema is (not enveloped).
  */
 export function openApiRoutes(deps: GraphqlRouteDeps): Router {
@@ -287,8 +287,8 @@ function toHttpRequest(req: Request, res: Response): HttpRequest {
   };
 }
 
-/** reference/routes.md: POST with `Content-Type: application/graphql` carries the raw document. */
-/** graphql-http's status without a body as the error of reference/errors.md. */
+/** POST with `Content-Type: application/graphql` carries the raw document. */
+/** graphql-http's status without a body as the error of docs/errors.md. */
 function bareRefusal(req: Request, status: number, statusText: string | undefined): ServiceError {
   if (status === 415)
     return new UnsupportedMediaTypeError(

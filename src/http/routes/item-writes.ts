@@ -32,7 +32,7 @@ export interface ItemWriteDeps {
 }
 
 /**
- * reference/routes.md: system collections whose items are not written through /items:
+ * System collections whose items are not written through /items:
  * the journal is read only, the schema collections change through /collections, /fields
  * and /relations.
  */
@@ -46,7 +46,7 @@ const NOT_WRITABLE_AS_ITEMS: ReadonlySet<string> = new Set([
   'svc_versions',
 ]);
 
-/** The writes of /items/:collection (reference/routes.md, Items): POST, PATCH, DELETE. */
+/** The writes of /items/:collection: POST, PATCH, DELETE. */
 export function itemWriteRoutes(deps: ItemWriteDeps): Router {
   const router = Router();
   router.use('/:collection', collectionWriteRoutes(deps, collectionParam));
@@ -66,7 +66,7 @@ export interface SystemRouteOptions {
   readonly reservedIds?: readonly string[];
 }
 
-/** The dedicated system routes with writes (reference/routes.md, "System collections"). */
+/** The dedicated system routes with writes. */
 export const SYSTEM_WRITE_ROUTES: readonly (readonly [string, string, SystemRouteOptions])[] = [
   ['/comments', 'svc_comments', {}],
   // POST multipart, PATCH /:id multipart, /files/import and deletes are the files router's.
@@ -135,7 +135,7 @@ export interface ItemWriteRequest {
 export type ItemWrite = (deps: ItemWriteDeps, request: ItemWriteRequest) => Promise<Item | Item[] | undefined>;
 
 /**
- * The writes of reference/routes.md by method and route, for Express (above) and for the
+ * The item writes by method and route, for Express (above) and for the
  * HTTP server's direct path (fast-path.ts): one implementation for both.
  */
 export const ITEM_WRITES = {
@@ -237,7 +237,7 @@ async function target(
   // A singleton's PATCH creates its row when missing.
   const isUpsert = collection.singleton && options.action === 'update';
   requireAllowed(ctx, collection, isUpsert ? ['update', 'create'] : [options.action]);
-  // reference/routes.md: POST and /:id writes do not exist on a singleton.
+  // POST and /:id writes do not exist on a singleton.
   if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(request.path);
   // Parsed before writing: a malformed query string must not leave a write behind.
   const query = request.query();
@@ -270,7 +270,7 @@ export function requireWritable(overview: SchemaOverview, name: string): Collect
   return requireCollection(overview, name);
 }
 
-/** `{keys}` or `{query}`, exactly one (reference/routes.md, PATCH /items/:c). */
+/** `{keys}` or `{query}`, exactly one (PATCH /items/:c). */
 export function readSelection(body: Item): Selection {
   const { keys, query } = body;
   if (keys !== undefined && query !== undefined) {

@@ -42,7 +42,7 @@ export interface ReadRouteDeps {
 }
 
 /**
- * System collections with their own base path (reference/routes.md, "System collections"):
+ * System collections with their own base path:
  * the same reads as /items/svc_<x>. Writes are other routers' business.
  */
 export const SYSTEM_READ_ROUTES: Readonly<Record<string, string>> = {
@@ -61,7 +61,7 @@ export const SYSTEM_READ_ROUTES: Readonly<Record<string, string>> = {
 
 /**
  * The read routes: GET and SEARCH /items/:collection, GET /items/:collection/:id, and the same
- * for the system collections' own paths (reference/routes.md). Thin: parse, read, envelope.
+ * for the system collections' own paths. Thin: parse, read, envelope.
  * A single item with `as_of` reads as it was then (src/query/history/item-as-of.ts), with
  * `version` as a content version has it (item-version.ts; lists ignore `version`).
  * `cacheFor` gives what runs before the GET routes, told how a request names its collection
@@ -83,7 +83,7 @@ export function itemsReadRoutes(
     const cache = cacheFor(() => collection);
     router.get(path, ...cache, (req, res) => reads.list(req, res, collection));
     router.search(path, (req, res) => reads.list(req, res, collection));
-    // /users/me is the users router's, mounted before this one (reference/routes.md, Users extras).
+    // /users/me is the users router's, mounted before this one.
     router.get(`${path}/:id`, ...cache, (req, res) => reads.one(req, res, collection, idParam(req)));
   }
   return router;
@@ -246,7 +246,7 @@ interface SearchBody {
   readonly keys: readonly (string | number)[] | undefined;
 }
 
-/** SEARCH bodies: `{query?: {...}, keys?: [...]}` (reference/routes.md). */
+/** SEARCH bodies: `{query?: {...}, keys?: [...]}`. */
 function searchBody(req: Request): SearchBody | undefined {
   if (req.method !== 'SEARCH') return undefined;
   const body: unknown = req.body;

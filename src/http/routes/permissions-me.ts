@@ -10,7 +10,7 @@ import { requireUser } from '../require-user.js';
 import type { ReaderDeps } from '../../query/index.js';
 
 /**
- * The caller's own permissions under /permissions (reference/routes.md, Permissions extra),
+ * The caller's own permissions under /permissions,
  * mounted before the svc_permissions item routes (`me` is never an item id). Both need a
  * user (401 INVALID_CREDENTIALS otherwise).
  * - GET /permissions/me: per collection and action, `{access: none|partial|full, fields?,
@@ -39,7 +39,7 @@ export function permissionsMeRoutes(deps: ReadContextDeps & ReaderDeps): Router 
   router.get(['/me/:collection', '/me/:collection/:id'], async (req, res) => {
     const { ctx, permissions } = await load(req);
     const collection = collectionParam(req);
-    // reference/routes.md, collection name resolution: unknown and unreadable look the same.
+    // Collection names: unknown and unreadable look the same.
     if (
       ctx.overview.collections[collection] === undefined ||
       !canReadCollection(readAccessOf(permissions), collection)

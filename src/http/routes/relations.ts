@@ -5,7 +5,7 @@ import { requireAdmin } from '../require-admin.js';
 import { collectionParam } from '../collection-name.js';
 import { changedSchema, readableSchema, type SchemaRouteContext } from '../schema-read.js';
 
-/** /relations (reference/routes.md, Schema routes): reads filtered by permission, writes admin only. */
+/** /relations: reads filtered by permission, writes admin only. */
 export function relationRoutes(ctx: SchemaRouteContext): Router {
   const router = Router();
 

@@ -25,7 +25,7 @@ export interface ServerRouteDeps {
 }
 
 /**
- * GET /server/info's data (reference/routes.md): the public project settings; any
+ * GET /server/info's data: the public project settings; any
  * authenticated caller also gets the limits and versions. GraphQL's `server_info` too.
  */
 export async function readServerInfo(
@@ -80,7 +80,7 @@ export async function readHealth(
   return accountability.admin ? { status, releaseId: SERVICE_VERSION, serviceId: deps.config.key, checks } : { status };
 }
 
-/** /server/info, /server/health, /server/metrics (reference/routes.md, Server routes; ping is app.ts's). */
+/** /server/info, /server/health, /server/metrics (ping is app.ts's). */
 export function serverRoutes(deps: ServerRouteDeps): Router {
   const { config, db } = deps;
   const router = Router();

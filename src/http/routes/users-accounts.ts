@@ -15,8 +15,7 @@ export interface AccountRouteDeps extends ItemWriteDeps {
 }
 
 /**
- * Invites and public registration under /users (reference/routes.md, Users extras;
- * reference/auth.md, Invites). Inviting needs create permission on svc_users; accepting,
+ * Invites and public registration under /users. Inviting needs create permission on svc_users; accepting,
  * registering and verifying are public.
  */
 export function usersAccountRoutes(deps: AccountRouteDeps): Router {
@@ -54,7 +53,7 @@ export function usersAccountRoutes(deps: AccountRouteDeps): Router {
 
 /*
  * The operations on a request body, shared by the routes above and GraphQL's users_invite,
- * users_invite_accept, users_register and users_register_verify (reference/graphql.md).
+ * users_invite_accept, users_register and users_register_verify.
  */
 
 export async function inviteFrom(

@@ -14,7 +14,7 @@ import { requireItem, type ItemWriteDeps } from './item-writes.js';
 const USERS = 'svc_users';
 
 /**
- * The current user's routes under /users (reference/routes.md, Users extras): read and update
+ * The current user's routes under /users: read and update
  * their own row with their own permissions, and track the page they are on. All need a user
  * (401 INVALID_CREDENTIALS otherwise).
  */
@@ -28,7 +28,7 @@ export function usersMeRoutes(deps: ItemWriteDeps): Router {
     try {
       res.json({ data: await readItemByKey(ctx, USERS, user, requestQuery(req), reader) });
     } catch (error) {
-      // reference/routes.md: a user who may not read their row still learns who they are.
+      // A user who may not read their row still learns who they are.
       if (!(error instanceof ForbiddenError)) throw error;
       res.json({ data: { id: user } });
     }

@@ -5,7 +5,7 @@ import { readBody, readRequiredString } from '../payload.js';
 import { requireUser } from '../require-user.js';
 
 /**
- * Two-factor routes under /users (reference/routes.md, Users extras; reference/auth.md, TFA).
+ * Two-factor routes under /users.
  * The `me` routes need a user (401 INVALID_CREDENTIALS otherwise) and no update permission:
  * roles with enforce_tfa must be able to use them.
  */

@@ -9,7 +9,7 @@ import { commandContext } from '../../commands/command-context.js';
 import { readMultipart } from '../multipart.js';
 import { requireWritable, type ItemWriteDeps } from './item-writes.js';
 
-/** reference/audit-and-utils.md, Import: the file part's type decides the format. */
+/** Import: the file part's type decides the format. */
 export const IMPORT_FORMATS: Readonly<Record<string, 'csv' | 'json'>> = {
   'application/json': 'json',
   'text/csv': 'csv',
@@ -20,7 +20,7 @@ export interface TransferRouteDeps extends ItemWriteDeps {
   readonly jobs: JobQueue;
 }
 
-/** POST /utils/import/:collection and POST /utils/export/:collection (reference/routes.md, Utils). */
+/** POST /utils/import/:collection and POST /utils/export/:collection. */
 export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
   const router = Router();
 

@@ -7,8 +7,8 @@ import { readBody, readRequiredString } from '../payload.js';
 const RANDOM_LENGTH = { min: 1, max: 500, fallback: 32 };
 
 /**
- * GET /utils/random/string, POST /utils/hash/generate and /utils/hash/verify
- * (reference/routes.md, Utils; reference/audit-and-utils.md): open to any caller.
+ * GET /utils/random/string, POST /utils/hash/generate and /utils/hash/verify:
+ * open to any caller.
  */
 export function utilsValueRoutes(): Router {
   const router = Router();
@@ -30,7 +30,7 @@ export function utilsValueRoutes(): Router {
   return router;
 }
 
-// reference/audit-and-utils.md: 1..500 symbols of A-Za-z0-9_- (nanoid's alphabet), default 32.
+// 1..500 symbols of A-Za-z0-9_- (nanoid's alphabet), default 32.
 function readRandomLength(value: unknown): number {
   if (value === undefined) return RANDOM_LENGTH.fallback;
   const length = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;

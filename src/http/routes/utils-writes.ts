@@ -9,7 +9,7 @@ import { commandContext } from '../../commands/command-context.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import { requireAllowed, type ItemWriteDeps } from './item-writes.js';
 
-/** POST /utils/sort/:collection, POST /utils/revert/:revision and POST /utils/revert `{collection, item, as_of}` (reference/routes.md, Utils; issue 18). */
+/** POST /utils/sort/:collection, POST /utils/revert/:revision and POST /utils/revert `{collection, item, as_of}` (issue 18). */
 export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
   const router = Router();
 
@@ -34,7 +34,7 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
       { kind: 'sort', collection: collectionParam(req), item: item as string | number, to: to as string | number },
       ctx,
     );
-    // reference/routes.md: sort answers 200 with an empty body.
+    // Sort answers 200 with an empty body.
     res.status(200).end();
   });
 

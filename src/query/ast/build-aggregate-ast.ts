@@ -37,7 +37,7 @@ const ORDERED_TYPES: ReadonlySet<FieldType> = new Set([
 const COUNTS: ReadonlySet<AggregateFunction> = new Set(['count', 'countDistinct', 'countAll']);
 
 /**
- * reference/query.md, aggregate and groupBy: group keys (fields or date functions) and
+ * aggregate and groupBy: group keys (fields or date functions) and
  * aggregate functions over readable fields of the root collection; filter, search, sort (on
  * group keys or `count`, `<fn>.<field>`), limit and offset apply.
  */

@@ -45,7 +45,7 @@ export function andConditions(...items: readonly (Condition | null)[]): Conditio
 }
 
 /**
- * A filter object (reference/query.md grammar) as a condition on `collection`, checked on the
+ * A filter object as a condition on `collection`, checked on the
  * way: unknown keys, operators the field type lacks and values of the wrong type are 400
  * INVALID_QUERY naming the key; unknown or unreadable fields are 403 for non-admins.
  */
@@ -56,7 +56,7 @@ export function buildCondition(ctx: BuildContext, collection: string, filter: Fi
 /**
  * A permission's row filter: written by an administrator, so it is trusted (no field-level
  * read checks), and it never recurses into other permissions. Non-admins read svc_activity
- * and svc_revisions rows only of items they may read (reference/auth.md: system collections
+ * and svc_revisions rows only of items they may read (system collections
  * follow the same rules).
  */
 export function buildRowFilter(ctx: BuildContext, collection: string): Condition | null {
@@ -128,7 +128,7 @@ const DATE_FUNCTIONS_OF_TYPE: Readonly<Partial<Record<FieldType, readonly DateFu
 /**
  * The operand of a function key: date parts of temporal fields (those of their type,
  * DATE_FUNCTIONS_OF_TYPE), `count` of o2m/m2m/m2a aliases (the related rows the caller may
- * read) and json/csv fields (reference/query.md, fields: functions).
+ * read) and json/csv fields.
  */
 export function functionOperand(
   ctx: BuildContext,
@@ -201,7 +201,7 @@ class FilterBuilder {
     const column: Operand = { kind: 'column', column: key, type: field.type };
     if (relation === undefined) {
       if (field.isAlias) throw new InvalidQueryError(unknown);
-      // reference/system-collections.md: masked values are never revealed, not even by a filter.
+      // Masked values are never revealed, not even by a filter.
       return this.operators(column, isMasked(field) ? 'hash' : field.type, value, key);
     }
     const [operators, nested] = splitOperatorKeys(value);

@@ -20,7 +20,7 @@ import {
 
 /**
  * One level's filter (row permission AND query filter AND search), sort and window.
- * `defaultSort` applies when the query names none (reference/query.md, sort).
+ * `defaultSort` applies when the query names none.
  */
 export function buildLevel(
   ctx: BuildContext,
@@ -57,7 +57,7 @@ function defaultSortNodes(collection: CollectionOverview, name: string | null): 
 }
 
 /**
- * reference/query.md, limit: default QUERY_LIMIT_DEFAULT; -1 = all, or QUERY_LIMIT_MAX when
+ * limit: default QUERY_LIMIT_DEFAULT; -1 = all, or QUERY_LIMIT_MAX when
  * set; above the max is INVALID_QUERY. null = no limit.
  */
 export function resolveLimit(limit: number | undefined, limits: QueryLimits): number | null {
@@ -97,8 +97,8 @@ export function canBeNull(collection: CollectionOverview, operand: Operand): boo
 }
 
 /**
- * The value a sort entry names: a column or function here, or one reached through relations
- * (reference/query.md, sort). To-many hops (o2m, m2m, m2a: `children.item:circles.name`) pick
+ * The value a sort entry names: a column or function here, or one reached through relations.
+ * To-many hops (o2m, m2m, m2a: `children.item:circles.name`) pick
  * the smallest related value ascending and the largest descending (Directus sorts a parent by
  * its first related row in the requested order); a2o hops need the `field:collection` scope.
  * Fields are checked as a filter checks them: unknown or unreadable is refused alike.
@@ -152,7 +152,7 @@ const INTEGER = /^-?\d+$/;
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)$/;
 
 /**
- * reference/query.md, search: case-insensitive substring on string/text fields, equality on
+ * search: case-insensitive substring on string/text fields, equality on
  * numeric fields when the term is a number and on uuid fields when it is a UUID. Unreadable
  * and masked fields are never searched.
  */

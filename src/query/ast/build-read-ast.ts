@@ -37,7 +37,7 @@ interface FieldRequest {
 }
 
 /**
- * The read tree of a list or item query (reference/query.md: fields, alias, deep, filter,
+ * The read tree of a list or item query (fields, alias, deep, filter,
  * search, sort, limit, offset, page), validated against the overview and the caller's read
  * access on the way.
  */
@@ -152,7 +152,7 @@ class FieldsBuilder {
     const name = collection.collection;
     const field = findField(ctx.overview, name, request.source);
     if (field === undefined) {
-      // reference/query.md, fields: unknown names are dropped for admins, refused otherwise.
+      // fields: unknown names are dropped for admins, refused otherwise.
       if (ctx.accountability.admin || request.isLenient) return undefined;
       throw new ForbiddenError();
     }

@@ -6,7 +6,7 @@ import type { BuildContext } from './build-context.js';
 import type { LookupStep, Value } from './nodes.js';
 
 /**
- * reference/query.md, dynamic variables: `$NOW`, `$NOW(<adjustment>)`, `$CURRENT_USER[.path]`,
+ * Dynamic variables: `$NOW`, `$NOW(<adjustment>)`, `$CURRENT_USER[.path]`,
  * `$CURRENT_ROLE[.path]`. Paths are looked up in the same statement (no extra round trip).
  */
 export function resolveDynamicValue(ctx: BuildContext, text: string): Value {

@@ -15,7 +15,7 @@ export interface CollectionRef {
 }
 
 /**
- * How a level reaches the next one (reference/relations.md): m2o = `column` here holds the
+ * How a level reaches the next one: m2o = `column` here holds the
  * target's key; o2m = the target's `foreignKey` holds this level's `parentKey`; a2o = the
  * many-to-any item column `column` holds the key of a row in `target` when `collectionColumn`
  * names it.

@@ -79,7 +79,7 @@ export function a2oRef(
 
 /**
  * A field named in a filter, sort, search, aggregate or explicitly in `fields`: unknown is
- * FORBIDDEN for non-admins (reference/query.md) and `unknownReason` for admins; not
+ * FORBIDDEN for non-admins and `unknownReason` for admins; not
  * readable is FORBIDDEN.
  */
 export function requireField(
@@ -110,7 +110,7 @@ export function functionKey(fn: string, field: string): string {
   return `${field}_${fn}`;
 }
 
-/** Fields with masked values (reference/system-collections.md): hash type, hash/conceal special. */
+/** Fields with masked values: hash type, hash/conceal special. */
 export function isMasked(field: FieldOverview): boolean {
   return field.type === 'hash' || field.special.includes('hash') || field.special.includes('conceal');
 }

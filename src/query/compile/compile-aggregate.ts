@@ -6,7 +6,7 @@ import type { Dialect } from './dialect.js';
 import { SqlWriter, type CompiledSql } from './sql-writer.js';
 
 /**
- * aggregate + groupBy (reference/query.md): SELECT groups, aggregates FROM root WHERE filter
+ * aggregate + groupBy: SELECT groups, aggregates FROM root WHERE filter
  * GROUP BY groups ORDER BY outputs LIMIT. Columns are c0.. (groups first, then aggregates).
  */
 export function compileAggregate(dialect: Dialect, ast: AggregateAst): CompiledSql {

@@ -97,7 +97,7 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
       });
       return;
     case 'csvContains': {
-      // reference/query.md: on csv, _contains means "one element equals".
+      // On csv, _contains means "one element equals".
       const wrapped: Emit = () => {
         w.dialect.concat(w, [
           () => w.raw("','"),

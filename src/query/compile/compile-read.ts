@@ -33,7 +33,7 @@ interface Scope {
 }
 
 /**
- * The whole read tree as ONE statement (reference/query.md; DESIGN.md, the read side):
+ * The whole read tree as ONE statement:
  * related rows become JSON tuples built in the database: m2o rows through scalar subqueries,
  * o2m lists through LATERAL joins on PostgreSQL and correlated subqueries (JSON_ARRAYAGG /
  * json_group_array) on MySQL/MariaDB and SQLite. Every nested level applies its own filter,

@@ -65,7 +65,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Turns raw global query parameters (reference/query.md: bracket form, JSON strings, comma
+ * Turns raw global query parameters (bracket form, JSON strings, comma
  * lists, or a SEARCH body's `query` object) into a `Query`. Syntax only: names and values are
  * checked against the schema later. Unknown parameters are ignored.
  */
@@ -117,7 +117,7 @@ function parseDeep(value: unknown): Deep {
 }
 
 /**
- * reference/query.md, filter: an object or its JSON string. `_and`/`_or` lists that qs
+ * filter: an object or its JSON string. `_and`/`_or` lists that qs
  * turned into objects with numeric keys become arrays again; the rest is checked later.
  */
 export function parseFilter(value: unknown): Filter {
@@ -167,7 +167,7 @@ function parseAggregate(value: unknown): Aggregate {
   return aggregate;
 }
 
-/** reference/query.md, alias: an object of strings, neither side containing a period. */
+/** alias: an object of strings, neither side containing a period. */
 function parseAlias(value: unknown): Record<string, string> {
   let object: Readonly<Record<string, unknown>>;
   try {

@@ -20,7 +20,7 @@ export function asArray(value: unknown): readonly unknown[] | undefined {
 }
 
 /**
- * reference/query.md, comma lists: `fields=id,title`, `fields[]=id,title`, arrays from a body.
+ * Comma lists: `fields=id,title`, `fields[]=id,title`, arrays from a body.
  * Entries are trimmed; empty entries are dropped.
  */
 export function parseList(value: unknown, name: string): string[] {
@@ -55,7 +55,7 @@ function splitTopLevelCommas(text: string): string[] {
   return parts;
 }
 
-/** An integer parameter with the INVALID_QUERY reasons of reference/errors.md, bounded (numbers.ts). */
+/** An integer parameter with the INVALID_QUERY reasons Directus 10 gives, bounded (numbers.ts). */
 export function parseInteger(value: unknown, name: string, min: number): number {
   let n: number;
   if (typeof value === 'number') n = value;

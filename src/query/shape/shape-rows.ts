@@ -48,7 +48,7 @@ function shapeNode(node: ReadNode, raw: unknown): unknown {
       const [collection, key, tuple] = triple as [unknown, unknown, unknown];
       if (key === null || key === undefined) return null;
       const branch = node.branches.find((b) => b.relation.target.collection === collection);
-      // reference/query.md: collections without a scope read as the raw stored key.
+      // Collections without a scope read as the raw stored key.
       if (branch === undefined) return scalarText(key);
       return Array.isArray(tuple) ? shapeTuple(branch.children, tuple) : null;
     }
@@ -73,7 +73,7 @@ function parseJson(raw: unknown): unknown {
 }
 
 /**
- * Aggregate rows (reference/query.md): group keys at the top level, `count: N` for `*`,
+ * Aggregate rows: group keys at the top level, `count: N` for `*`,
  * otherwise `{<fn>: {<field>: value}}`. Counts are integers, sums and averages numbers,
  * min/max in the column's type.
  */

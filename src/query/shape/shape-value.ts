@@ -1,6 +1,6 @@
 import type { FieldType } from '../../../catalog/overview/types.js';
 
-/** reference/system-collections.md: what a masked (hash, conceal) value reads as. */
+/** What a masked (hash, conceal) value reads as. */
 export const MASK = '**********';
 
 const TEMPORAL = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
@@ -11,7 +11,7 @@ export interface ValueOptions {
 }
 
 /**
- * A value as the API returns it, identical on every dialect (DESIGN.md, the read side):
+ * A value as the API returns it, identical on every dialect:
  * integers as numbers, bigInteger and decimal as strings, booleans as booleans, date
  * `YYYY-MM-DD`, time `HH:MM:SS`, dateTime `YYYY-MM-DDTHH:MM:SS`, timestamp ISO 8601 in UTC,
  * json parsed, csv as arrays, masked fields as `**********`.

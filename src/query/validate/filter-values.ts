@@ -16,7 +16,7 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const TIME = /^\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 const TEMPORAL = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
-/** reference/query.md: the operator must be one the field type offers. */
+/** The operator must be one the field type offers. */
 export function checkOperator(type: FieldType, op: string): FilterOperator {
   if (!isFilterOperator(op) || !OPERATORS_BY_TYPE[type].has(op)) {
     throw new InvalidQueryError(`"${type}" field type does not contain the "${op}" filter operator`);
@@ -43,7 +43,7 @@ export function booleanValue(op: FilterOperator, raw: unknown): boolean {
 
 /**
  * The scalar operand of any other operator. `"null"` (query strings) means null; objects,
- * arrays and empty strings are refused with the reasons of reference/errors.md.
+ * arrays and empty strings are refused with the reasons Directus 10 gives.
  */
 export function scalarValue(op: FilterOperator, raw: unknown): string | number | boolean | null {
   if (raw === null || raw === 'null') return null;
@@ -58,7 +58,7 @@ export function scalarValue(op: FilterOperator, raw: unknown): string | number |
 }
 
 /**
- * reference/query.md: scalars arrive as strings from a query string; coerce them to the
+ * Scalars arrive as strings from a query string; coerce them to the
  * field's type so the database never sees a value of the wrong type (which would surface as a
  * database error). `where` names the path for the reason.
  */

@@ -37,7 +37,7 @@ export function deepDepth(deep: Deep | undefined): number {
 
 /**
  * The query's `fields` (or `groupBy`), `filter`, `sort` and `deep` each within `max`
- * relations; INVALID_QUERY "Max relational depth exceeded" otherwise (reference/query.md).
+ * relations; INVALID_QUERY "Max relational depth exceeded" otherwise.
  */
 export function checkRelationalDepth(query: Query, max: number): void {
   const hasAggregate = Object.keys(query.aggregate ?? {}).length > 0;
