@@ -32,7 +32,7 @@ typecheck: $(INSTALL_STAMP)
 	npx tsc -p src/console/tsconfig.json
 
 # Prettier's format (.prettierrc.json; `make format` rewrites), then typescript-eslint + the
-# dependency direction of STYLE.md §2 (eslint.config.js).
+# one-way imports between the layers (eslint.config.js).
 FORMATTED := src catalog workers test bench eslint.config.js
 lint: $(INSTALL_STAMP)
 	npx prettier --check --log-level warn $(FORMATTED)

@@ -1,5 +1,5 @@
 // Lint: typescript-eslint's recommended rules (strict-type-checked for the service's code), the
-// dependency direction of STYLE.md §2 and no import cycles.
+// one-way imports between the layers (below) and no import cycles.
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
