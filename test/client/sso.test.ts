@@ -58,7 +58,7 @@ describe('client single sign-on', () => {
         const result = await app.auth.refresh();
         expect(app.storage.auth_token).to.equal(result.access_token);
         expect(result).to.not.have.property('refresh_token');
-        // A user without role reads only its id of itself (reference/auth.md).
+        // A user without role reads only its id of itself.
         const row = await ctx().server.db('svc_users').where({ email: who.email, provider: 'corp' }).first('id');
         expect(await app.users.me.read()).to.deep.equal({ id: row.id });
       });

@@ -11,7 +11,7 @@ const INVALID_CREDENTIALS = {
 const NONE = { access: 'none' };
 
 /**
- * The caller's own permissions (reference/routes.md, Permissions extra): GET /permissions/me
+ * The caller's own permissions: GET /permissions/me
  * per collection and action, GET /permissions/me/:collection/:id? for one item, as Directus
  * answers them; reads only, for users only.
  */

@@ -17,8 +17,8 @@ import {
 type Row = Record<string, unknown>;
 
 /**
- * Reads through HTTP as the public role and as a limited role (reference/auth.md,
- * Authorization model): rows and fields restricted at every level, refusals that leak
+ * Reads through HTTP as the public role and as a limited role:
+ * rows and fields restricted at every level, refusals that leak
  * nothing, meta counts, schema routes, the journal, and rules reloaded after they change.
  */
 describeEachDatabase('read permissions', (ctx) => {

@@ -6,7 +6,7 @@ import { asAdmin, call, createCaller, dataOf, expectForbidden, grant, type Calle
 
 type Row = Record<string, unknown>;
 
-/** GET and PATCH /users/me, PATCH /users/me/track/page (reference/routes.md, Users extras). */
+/** GET and PATCH /users/me, PATCH /users/me/track/page. */
 describeEachDatabase('/users/me', (ctx) => {
   const db = () => ctx().server.db;
   let app: Caller;

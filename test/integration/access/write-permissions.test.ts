@@ -33,7 +33,7 @@ function failedValidations(res: JsonResponse): [unknown, unknown][] {
 }
 
 /**
- * Writes through HTTP as a limited role (reference/auth.md, Authorization model): payload
+ * Writes through HTTP as a limited role: payload
  * fields, presets, validation, item filters on targets and on created items, nested writes
  * against their own collections, sort, revert, import, exports run as their caller, and the
  * rules of svc_users writes.

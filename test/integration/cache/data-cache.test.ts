@@ -25,7 +25,7 @@ describeEachDatabase(
       ).to.equal(0);
       expect(again?.text).to.equal(first.text);
       expect((again?.body.data as { title: string }).title).to.equal('first');
-      // reference/config.md: with auto purge an entry may go at any moment, so clients revalidate.
+      // With auto purge an entry may go at any moment, so clients revalidate.
       expect(again?.cacheControl).to.equal('no-cache');
     });
 

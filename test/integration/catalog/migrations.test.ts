@@ -6,7 +6,7 @@ import { createDatabase, type Knex } from '../../../src/db/index.js';
 import { DATABASE_TARGETS, requireOrSkip, type TestDatabase } from '../../support/services.js';
 import { testConfig } from '../../support/server.js';
 
-/** Every table of reference/system-collections.md, with a few columns each must have. */
+/** Every svc_* system table, with a few columns each must have. */
 const SYSTEM_TABLES: Record<string, readonly string[]> = {
   svc_activity: ['id', 'action', 'user', 'timestamp', 'ip', 'user_agent', 'collection', 'item', 'comment', 'origin'],
   svc_collections: ['collection', 'singleton', 'sort_field', 'accountability', 'archive_field', 'group'],

@@ -57,7 +57,7 @@ describeEachDatabase(
       await redirector.close();
     });
 
-    /** Every URL answers 503 SERVICE_UNAVAILABLE (reference/routes.md) and leaves no row, file or connection. */
+    /** Every URL answers 503 SERVICE_UNAVAILABLE and leaves no row, file or connection. */
     async function expectRefused(urls: readonly string[]): Promise<void> {
       const tables = ['svc_files', 'svc_activity', 'svc_revisions'];
       const rowsBefore = await countRows(db(), tables);

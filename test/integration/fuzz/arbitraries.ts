@@ -139,7 +139,7 @@ export const nastyNumber = fc.oneof(
   ),
 );
 
-/** Dynamic values of reference/query.md, valid and not. */
+/** Dynamic values (`$NOW`, `$CURRENT_USER`, ...), valid and not. */
 export const dynamicValue = fc.constantFrom(
   '$NOW',
   '$NOW(-1 year)',
@@ -194,7 +194,7 @@ const operator = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('_nope', 'eq', '_EQ', '_and', '_some', '_none') },
 );
 
-/** A filter tree of reference/query.md: field → operator → value, `_and`/`_or`, relations, `_some`/`_none`. */
+/** A filter tree: field → operator → value, `_and`/`_or`, relations, `_some`/`_none`. */
 export const filterTree: fc.Arbitrary<unknown> = fc.letrec<{ filter: unknown }>((tie) => ({
   filter: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -250,7 +250,7 @@ const deep = fc.dictionary(
   { maxKeys: 2 },
 );
 
-/** The global query parameters of reference/query.md, each present or not, every one as wild as it gets. */
+/** The global query parameters, each present or not, every one as wild as it gets. */
 export const queryParams: fc.Arbitrary<Param[]> = fc
   .record(
     {

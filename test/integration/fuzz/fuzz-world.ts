@@ -129,7 +129,7 @@ export async function send(world: FuzzWorld, role: Role, req: Omit<RawRequest, '
   return answer;
 }
 
-/** Never a 5xx; from 400 on, the error body of reference/errors.md with the status of its codes. */
+/** Never a 5xx; from 400 on, the error body of docs/errors.md with the status of its codes. */
 export function expectSoundAnswer(answer: RawAnswer, label: string): void {
   expect(answer.status, `${label} → ${answer.text.slice(0, 500)}`).to.be.within(200, 499);
   if (answer.status >= 400) expectErrorBody(answer, label);

@@ -4,7 +4,7 @@ import { describeEachDatabase } from '../../support/server.js';
 import { sqliteTarget } from '../../support/services.js';
 
 /**
- * reference/graphql.md: an invalid document is 400 GRAPHQL_VALIDATION and variables that do
+ * An invalid document is 400 GRAPHQL_VALIDATION and variables that do
  * not coerce are 400 GRAPHQL_EXECUTION, whatever the Accept header. graphql-http recommends
  * 200 for `application/json` there: these recommendations (SHOULDs) are what we decline.
  */

@@ -74,7 +74,7 @@ describeEachDatabase('graphql: auth mutations', (ctx) => {
     expect(answers[1]).to.deep.equal(answers[0]);
     expect(answers[2]).to.deep.equal(answers[0]);
     expect(await ctx().server.db('svc_sessions').count({ n: '*' })).to.deep.equal(sessions);
-    // POST /auth/login validates its body (reference/auth.md): the e-mail is named, as in Directus.
+    // POST /auth/login validates its body: the e-mail is named, as in Directus.
     const rest = await ctx().api('/auth/login', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

@@ -10,7 +10,7 @@ type Row = Record<string, unknown>;
  * The schema objects a limited role sees are the same on REST (/collections, /fields,
  * /relations) and on the GraphQL system scope: fields it may not read, relations it could
  * follow into what it may not read and collections it may not read are hidden or FORBIDDEN
- * on both (reference/routes.md, Schema routes).
+ * on both.
  */
 describeEachDatabase('graphql: schema objects follow the read permissions', (ctx) => {
   let role: Caller;

@@ -77,7 +77,7 @@ const NOT_DOCUMENTED: Readonly<Record<string, string>> = {
   'get /': 'ROOT_REDIRECT (the console by default): a redirect, not an API operation',
   'get /robots.txt': 'ROBOTS_TXT, for crawlers',
   'get /admin/{*path}': 'the web console (HTML, scripts, styles), not an API operation',
-  // reference/routes.md, Items: a singleton (svc_settings) answers these with ROUTE_NOT_FOUND.
+  // Items: a singleton (svc_settings) answers these with ROUTE_NOT_FOUND.
   'post /settings': 'singleton',
   'delete /settings': 'singleton',
   'patch /settings/{id}': 'singleton',
@@ -87,7 +87,7 @@ const NOT_DOCUMENTED: Readonly<Record<string, string>> = {
 /**
  * The operation a served route is documented as: `/items/{collection}` by every collection's
  * paths (checked on articles), `/items/svc_files` and `/items/directus_files` by /files
- * (reference/routes.md: `/items/svc_<x>` is the dedicated route); an item's history is one
+ * (`/items/svc_<x>` is the dedicated route); an item's history is one
  * fixed route with the readable collections as its `{collection}` values.
  */
 function documentedAs(route: ServedRoute): string {
@@ -145,7 +145,7 @@ function collectionsOf(document: Json, method: string, path: string): string[] |
   return parameter?.['schema'].enum as string[];
 }
 
-/** Routes only admins may call (reference/routes.md: Auth admin, schema writes, cache clear). */
+/** Routes only admins may call (admin auth routes, schema writes, cache clear). */
 const ADMIN_ONLY = [
   'post /utils/cache/clear',
   'post /users/{id}/tfa/disable',

@@ -4,7 +4,7 @@ import { createQueryFixture, UID_1 } from './fixture-schema.js';
 import { adminData, adminIds, errorOf, adminRead } from './read-client.js';
 
 /**
- * Every filter operator of reference/query.md against the fixture's four articles, the same
+ * Every filter operator against the fixture's four articles, the same
  * expectations on every database. Each row: filter (query-string form) → matching ids.
  */
 const cases: readonly (readonly [string, readonly number[]])[] = [

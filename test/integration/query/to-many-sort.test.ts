@@ -6,7 +6,7 @@ import { createQueryFixture } from './fixture-schema.js';
 import { adminData, adminIds, adminRead, errorOf } from './read-client.js';
 
 /**
- * Sorting through to-many paths (o2m, m2m, m2a; reference/query.md, sort): a parent sorts by
+ * Sorting through to-many paths (o2m, m2m, m2a): a parent sorts by
  * the smallest related value ascending and the largest descending, NULL (sorting as the
  * largest value) when it has none; each parent appears once, windows and meta counts as
  * without the sort. Fixture: article 1 is in categories news + tech, 2 in tech, 3 in news, 4

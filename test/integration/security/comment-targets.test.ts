@@ -9,8 +9,8 @@ import { createQueryFixture } from '../query/fixture-schema.js';
 import { dumpTables, expectSameRefusal, type Row } from './helpers.js';
 
 /*
- * A comment is about an item the commenter may read, in a collection that exists
- * (reference/routes.md, "Activity comments"): on every path that creates one (POST
+ * A comment is about an item the commenter may read, in a collection that exists:
+ * on every path that creates one (POST
  * /comments, /items/svc_comments, /activity/comment, GraphQL) or moves one to another item,
  * a hidden item, a missing one and an unknown or forbidden collection answer the same
  * FORBIDDEN, and nothing is written. The commenter's role has app access (its implicit

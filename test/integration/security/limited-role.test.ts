@@ -22,7 +22,7 @@ import { dumpTables as dumpWatched, expectSameRefusal, type Row } from './helper
 
 /*
  * Attempts of a limited role (and of callers without a token) to read or write what it may
- * not (reference/auth.md, Authorization model). Each attempt asserts that nothing leaked:
+ * not. Each attempt asserts that nothing leaked:
  * the exact status and body (a refusal reads the same whether the target exists or not; a
  * read answers what an honest read answers, never more), and that no row of any table
  * changed. Forged, expired, alg:none and wrongly-signed JWTs are attempted in

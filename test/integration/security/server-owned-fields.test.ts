@@ -22,8 +22,7 @@ import { graphql } from '../graphql/graphql-client.js';
 import { dumpTables, type Row } from './helpers.js';
 
 /*
- * Fields only the service writes (reference/system-collections.md, "ro" and the authorship
- * specials): a client's value is ignored on every write path, so that an uploader cannot
+ * Fields only the service writes: a client's value is ignored on every write path, so that an uploader cannot
  * point a file row at another user's content (and read or delete it through that row), and
  * nobody can forge who created or changed an item, or when. The attacker is a user of a role
  * that owns its own files and notes; the victim is another user of the same role.

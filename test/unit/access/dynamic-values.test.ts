@@ -61,7 +61,7 @@ describe('dynamic values', () => {
     });
   });
 
-  it('recognises exactly the variables of reference/query.md', () => {
+  it('recognises exactly the dynamic variables of Directus 10', () => {
     for (const value of [
       '$NOW',
       '$NOW(-1 year)',

@@ -145,7 +145,7 @@ describe('permission rules', () => {
       expect([...(rules.byCollection.get('a')?.get('read')?.fields as Set<string>)]).to.deep.equal([]);
     });
 
-    it('app_access adds the minimal system permissions of reference/auth.md, merged with own rows', () => {
+    it('app_access adds the minimal system permissions of Directus 10, merged with own rows', () => {
       const own = row({
         collection: 'svc_users',
         action: 'read',

@@ -45,7 +45,7 @@ const reasonOf = (run: () => unknown): string => {
 
 const keys = (nodes: readonly ReadNode[]): string[] => nodes.map((n) => n.key);
 
-describe('read AST: fields (reference/query.md)', () => {
+describe('read AST: fields', () => {
   it('expands * to the columns and the relational alias fields, in overview order', () => {
     expect(keys(read('').children)).to.deep.equal([
       'id',
@@ -201,7 +201,7 @@ function filterOf(qs: string, ctx?: BuildContext): Condition | null {
   return read(`fields=id&${qs}`, ctx).level.filter;
 }
 
-describe('read AST: filter validation (reference/errors.md, INVALID_QUERY reasons)', () => {
+describe('read AST: filter validation', () => {
   const cases: readonly (readonly [string, string])[] = [
     ['filter[nope][_eq]=1', 'Invalid filter key "nope" on "articles"'],
     ['filter[author][nope][_eq]=1', 'Invalid filter key "nope" on "authors"'],

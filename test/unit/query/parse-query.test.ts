@@ -15,7 +15,7 @@ function reasonOf(run: () => unknown): string {
   throw new Error('expected INVALID_QUERY');
 }
 
-describe('parseQuery: encodings (reference/query.md)', () => {
+describe('parseQuery: encodings', () => {
   it('reads fields as repeated brackets, comma lists and both, trimmed', () => {
     expect(fromString('fields[]=id&fields[]=title, body').fields).to.deep.equal(['id', 'title', 'body']);
     expect(fromString('fields=id,%20author.name').fields).to.deep.equal(['id', 'author.name']);
@@ -59,7 +59,7 @@ describe('parseQuery: encodings (reference/query.md)', () => {
     expect(parseQuery({ limit: 10, offset: 0 })).to.deep.include({ limit: 10, offset: 0 });
   });
 
-  it('refuses bad numbers with the reasons of reference/errors.md', () => {
+  it('refuses bad numbers with the INVALID_QUERY reasons', () => {
     expect(reasonOf(() => fromString('limit=abc'))).to.equal('"limit" must be a number');
     expect(reasonOf(() => fromString('limit=-2'))).to.equal('"limit" must be greater than or equal to -1');
     expect(reasonOf(() => fromString('limit=1.5'))).to.equal('"limit" must be an integer');
