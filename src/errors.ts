@@ -291,8 +291,11 @@ export class InternalServerError extends ServiceError<{ request_id?: string }> {
 
 export class ServiceUnavailableError extends ServiceError<{ service: string; reason: string }> {
   readonly code = 'SERVICE_UNAVAILABLE';
-  constructor(service: string, reason: string) {
+  /** When set, the answer says `Retry-After` (a passing overload, not a service down). */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(service: string, reason: string, retryAfterSeconds?: number) {
     super(`Service "${service}" is unavailable. ${reason}.`, { service, reason });
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -9,6 +9,11 @@ export interface AssetsTransformConfig {
   /** Entries of `transforms` one request may give. */
   readonly maxOperations: number;
   readonly timeoutMs: number;
+  /**
+   * The most pixels of an AVIF result: its encoder cannot be stopped by the timeout, so its work
+   * is bounded by size instead (beyond: 400, or WebP for `format=auto`).
+   */
+  readonly avifMaxPixels: number;
 }
 
 export function readAssetsTransformConfig(env: EnvReader): AssetsTransformConfig {
@@ -19,5 +24,6 @@ export function readAssetsTransformConfig(env: EnvReader): AssetsTransformConfig
     imageMaxDimension: env.int('ASSETS_TRANSFORM_IMAGE_MAX_DIMENSION', 6000, { min: 1, max: 100_000 }),
     maxOperations: env.int('ASSETS_TRANSFORM_MAX_OPERATIONS', 5, { min: 0 }),
     timeoutMs,
+    avifMaxPixels: env.int('ASSETS_TRANSFORM_AVIF_MAX_PIXELS', 4_000_000, { min: 1 }),
   };
 }

@@ -460,7 +460,12 @@ export const SETTINGS: readonly SettingsSection[] = [
       s(
         'ASSETS_TRANSFORM_TIMEOUT',
         '7500ms',
-        'how long generating one image may take (whole seconds, rounded up); longer is 503 `SERVICE_UNAVAILABLE`',
+        'how long generating one image may take; longer is answered 503 `SERVICE_UNAVAILABLE` with `Retry-After` at that time (the work itself is stopped within the next whole second, except an AVIF encoder, which holds its ASSETS_TRANSFORM_MAX_CONCURRENT place until it ends)',
+      ),
+      s(
+        'ASSETS_TRANSFORM_AVIF_MAX_PIXELS',
+        '4000000',
+        'the most pixels (width × height) of an AVIF result, whose encoder no timeout stops: beyond, 400 `ILLEGAL_ASSET_TRANSFORMATION` naming this setting; `format=auto` gives WebP instead when the size is known from the file row',
       ),
       s(
         'IMPORT_IP_DENY_LIST',

@@ -10,6 +10,7 @@ import {
   MethodNotAllowedError,
   RequestsExceededError,
   ServiceErrorList,
+  ServiceUnavailableError,
   isServiceError,
   type ServiceError,
   UnsupportedMediaTypeError,
@@ -107,6 +108,8 @@ export function errorAnswer(err: unknown, reporting: ErrorReporting): ErrorAnswe
   const headers: Record<string, string> = {};
   for (const e of errors) {
     if (e instanceof RequestsExceededError) headers['Retry-After'] = String(e.retryAfterSeconds);
+    if (e instanceof ServiceUnavailableError && e.retryAfterSeconds !== undefined)
+      headers['Retry-After'] = String(e.retryAfterSeconds);
     if (e instanceof MethodNotAllowedError) headers['Allow'] = e.extensions.allowed.join(', ');
   }
   const body = { errors: errors.map((e) => ({ message: e.message, extensions: { ...e.extensions, code: e.code } })) };

@@ -62,8 +62,11 @@ export interface TransformLog {
  * stores nothing (driver writes are all or nothing) and never touches the original.
  */
 export class AssetTransformer {
+  /** Generations whose sharp work has not ended: a timed-out one still counts until it does. */
   private active = 0;
   private readonly inFlight = new Map<string, Promise<Generated>>();
+  /** Variants answered 503 for time whose sharp work goes on (an AVIF encoder cannot be stopped). */
+  private readonly lingering = new Set<string>();
 
   constructor(
     private readonly config: AssetsTransformConfig,
@@ -78,7 +81,7 @@ export class AssetTransformer {
   ): Promise<Asset | undefined> {
     const sourceFormat = SOURCE_FORMATS[source.type.split(';')[0]?.trim().toLowerCase() ?? ''];
     if (sourceFormat === undefined) return undefined;
-    const format = outputFormat(transformation.format, sourceFormat, accept);
+    const format = this.avifWithin(outputFormat(transformation.format, sourceFormat, accept), source, transformation);
     const name = variantName(source, transformation, format);
     const asset = (size: number, modified: Date, open: Asset['open']): Asset => ({
       type: OUTPUT_TYPES[format],
@@ -109,16 +112,41 @@ export class AssetTransformer {
     const max = this.config.imageMaxDimension;
     if (source.width !== null && source.height !== null && source.width * source.height > max * max)
       throw tooManyPixels(max);
+    if (this.lingering.has(name))
+      throw this.unavailable(
+        'This image transformation is still being made after ASSETS_TRANSFORM_TIMEOUT; try again shortly',
+      );
     if (this.active >= this.config.maxConcurrent)
-      throw new ServiceUnavailableError('assets', 'Too many image transformations at once; try again shortly');
+      throw this.unavailable('Too many image transformations at once; try again shortly');
     this.active += 1;
+    const started = Date.now();
+    const work = this.transform(source, transformation, format);
+    // The place is given back when sharp's work ends, not when the answer goes: work the
+    // timeout could not stop (an AVIF encoder) still counts against ASSETS_TRANSFORM_MAX_CONCURRENT.
+    const ended = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    let isEnded = false;
+    void ended.then(() => {
+      isEnded = true;
+      this.active -= 1;
+      this.lingering.delete(name);
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        if (!isEnded) this.lingering.add(name);
+        reject(new TransformTimeout());
+      }, this.config.timeoutMs);
+    });
     let data: Buffer;
     try {
-      data = await this.transform(source, transformation, format);
+      data = await Promise.race([work, late]);
     } catch (error) {
-      throw this.explain(error, source);
+      throw this.explain(error, source, Date.now() - started);
     } finally {
-      this.active -= 1;
+      clearTimeout(timer);
     }
     const modified = new Date();
     try {
@@ -163,26 +191,58 @@ export class AssetTransformer {
         throw new IllegalAssetTransformationError(
           `the result would be ${out.width}×${out.height}, beyond ${max} (ASSETS_TRANSFORM_IMAGE_MAX_DIMENSION)`,
         );
+      if (format === 'avif' && out.width * out.height > this.config.avifMaxPixels) throw this.tooLargeForAvif(out);
       return await image.toBuffer();
     } finally {
       input.destroy();
     }
   }
 
-  /** A generation's failure as the answer it gets: 400 for the image, 503 for time. */
-  private explain(error: unknown, source: TransformSource): Error {
+  /**
+   * A generation's failure as the answer it gets: 400 for the image, 503 for time. sharp's own
+   * timeout stops libvips mid-read, which sharp may report as any warning of the decoder
+   * ("Warning treated as error due to failOn setting"): a failure once the time is up is the
+   * time's, never the image's.
+   */
+  private explain(error: unknown, source: TransformSource, elapsedMs: number): Error {
     if (error instanceof ServiceError) return error;
+    if (error instanceof TransformTimeout || elapsedMs >= this.config.timeoutMs)
+      return this.unavailable('The image transformation took longer than ASSETS_TRANSFORM_TIMEOUT');
     const message = error instanceof Error ? error.message : String(error);
     this.log?.debug({ err: error, file: source.id }, 'image transformation failed');
     if (/pixel limit/i.test(message)) return tooManyPixels(this.config.imageMaxDimension);
     if (/timeout/i.test(message))
-      return new ServiceUnavailableError(
-        'assets',
-        'The image transformation took longer than ASSETS_TRANSFORM_TIMEOUT',
-      );
+      return this.unavailable('The image transformation took longer than ASSETS_TRANSFORM_TIMEOUT');
     return new IllegalAssetTransformationError('the file cannot be read as an image');
   }
+
+  /** 503 with `Retry-After`: a place frees within ASSETS_TRANSFORM_TIMEOUT, usually. */
+  private unavailable(reason: string): ServiceUnavailableError {
+    return new ServiceUnavailableError('assets', reason, Math.max(1, Math.ceil(this.config.timeoutMs / 1000)));
+  }
+
+  /**
+   * AVIF when its result stays within ASSETS_TRANSFORM_AVIF_MAX_PIXELS, as far as the file
+   * row's dimensions tell before anything is read: beyond, `format=auto` falls back to WebP and
+   * an asked-for `avif` is refused (transform() checks again on the image's own header).
+   */
+  private avifWithin(format: OutputFormat, source: TransformSource, transformation: Transformation): OutputFormat {
+    if (format !== 'avif' || source.width === null || source.height === null) return format;
+    const out = outputSize(source.width, source.height, transformation);
+    if (out.width * out.height <= this.config.avifMaxPixels) return format;
+    if (transformation.format === 'auto') return 'webp';
+    throw this.tooLargeForAvif(out);
+  }
+
+  private tooLargeForAvif(out: { readonly width: number; readonly height: number }): IllegalAssetTransformationError {
+    return new IllegalAssetTransformationError(
+      `an AVIF result of ${out.width}×${out.height} has more than ${this.config.avifMaxPixels} pixels (ASSETS_TRANSFORM_AVIF_MAX_PIXELS); ask for a smaller size or another format`,
+    );
+  }
 }
+
+/** ASSETS_TRANSFORM_TIMEOUT passed before sharp ended: the answer goes, the work may go on. */
+class TransformTimeout extends Error {}
 
 function tooManyPixels(max: number): IllegalAssetTransformationError {
   return new IllegalAssetTransformationError(
