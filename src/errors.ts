@@ -204,6 +204,20 @@ export class ForbiddenError extends ServiceError<NoExtensions> {
   }
 }
 
+/**
+ * FORBIDDEN for a request the session cookie authenticates that another origin made a browser
+ * send (http/csrf.ts): the message says why, so a misconfigured app can be told from a refusal.
+ */
+export class CrossOriginRequestError extends ServiceError<NoExtensions> {
+  readonly code = 'FORBIDDEN';
+  constructor(reason: string) {
+    super(
+      `Cross-origin request refused: a change authenticated by the session cookie must come from this service's own origin or an allowed CORS origin (${reason}).`,
+      none,
+    );
+  }
+}
+
 export class InvalidTokenError extends ServiceError<NoExtensions> {
   readonly code = 'INVALID_TOKEN';
   constructor() {

@@ -8,6 +8,7 @@ import type { Config } from '../config/index.js';
 import { InvalidPayloadError } from '../errors.js';
 import { parseQueryString, queryOfSearch, type Query } from '../query/index.js';
 import { bearerToken, readCookie, requestOrigin } from './accountability.js';
+import { refuseForeignCookieRequest } from './csrf.js';
 
 /**
  * The steps every request goes through, whoever answers it (request-door.ts: the fast answers
@@ -44,7 +45,7 @@ const parseCookies = cookieParser();
 /**
  * Step 1, authenticate the caller of the request: the `access_token` query parameter or
  * `Authorization: Bearer`, never both, else the
- * session cookie. Once per request; a refused token is the same refusal for every asker.
+ * session cookie (for a change, only from this service's origin: csrf.ts). Once per request; a refused token is the same refusal for every asker.
  */
 export function authenticateRequest(deps: AuthenticateDeps, req: IncomingMessage): Promise<Accountability> {
   const state = req as PipelineRequest;
@@ -77,7 +78,10 @@ function requestToken(req: PipelineRequest, config: Config): string | undefined 
   if (query !== undefined || header !== undefined) return query ?? header;
   if (req.headers.cookie === undefined) return undefined;
   if (req.cookies === undefined) parseCookies(req as never, {} as never, () => undefined);
-  return readCookie(req, config.sessionCookie.name);
+  const session = readCookie(req, config.sessionCookie.name);
+  // The browser adds the cookie whoever made it send the request: a change must be ours (csrf.ts).
+  if (session !== undefined) refuseForeignCookieRequest(config, req);
+  return session;
 }
 
 /** The Express middleware of step 1: `req.accountability` for the routes. */
