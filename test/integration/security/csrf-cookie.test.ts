@@ -114,6 +114,21 @@ describeEachDatabase(
           `item delete, ${kind}`,
         );
       }
+      // GraphQL's cache clear, and SEARCH (a read, but not a method a page may send elsewhere).
+      expectCrossOriginRefusal(
+        await send(ctx(), 'POST', '/graphql/system', {
+          headers: withCookie({ ...FOREIGN[0]![1], 'Content-Type': 'application/json' }),
+          body: JSON.stringify({ query: 'mutation { utils_cache_clear }' }),
+        }),
+        'graphql cache clear',
+      );
+      expectCrossOriginRefusal(
+        await send(ctx(), 'SEARCH', '/items/notes', {
+          headers: withCookie({ ...FOREIGN[1]![1], 'Content-Type': 'application/json' }),
+          body: JSON.stringify({ query: { limit: 1 } }),
+        }),
+        'SEARCH',
+      );
       // A form sends text/plain or urlencoded bodies too: refused before the body is looked at.
       expectCrossOriginRefusal(
         await send(ctx(), 'POST', '/items/notes', {
