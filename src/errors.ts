@@ -199,22 +199,9 @@ export class UserSuspendedError extends ServiceError<NoExtensions> {
 /** Spec, Errors, rule 1: also for unknown collections and items, so existence never leaks. */
 export class ForbiddenError extends ServiceError<NoExtensions> {
   readonly code = 'FORBIDDEN';
-  constructor() {
-    super("You don't have permission to access this.", none);
-  }
-}
-
-/**
- * FORBIDDEN for a request the session cookie authenticates that another origin made a browser
- * send (http/csrf.ts): the message says why, so a misconfigured app can be told from a refusal.
- */
-export class CrossOriginRequestError extends ServiceError<NoExtensions> {
-  readonly code = 'FORBIDDEN';
-  constructor(reason: string) {
-    super(
-      `Cross-origin request refused: a change authenticated by the session cookie must come from this service's own origin or an allowed CORS origin (${reason}).`,
-      none,
-    );
+  /** `message`: only where saying why gives nothing away (http/csrf.ts: a cross-origin change). */
+  constructor(message = "You don't have permission to access this.") {
+    super(message, none);
   }
 }
 

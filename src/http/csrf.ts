@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config/index.js';
-import { CrossOriginRequestError } from '../errors.js';
+import { ForbiddenError } from '../errors.js';
 
 /**
  * The cross-site request forgery check of requests the session cookie authenticates
@@ -26,13 +26,20 @@ export function refuseForeignCookieRequest(config: Config, req: IncomingMessage)
   const origin = headerValue(req.headers.origin);
   if (origin === undefined) {
     if (fetchSite === undefined) return;
-    throw new CrossOriginRequestError(`Sec-Fetch-Site is "${fetchSite}" and the request has no Origin`);
+    throw crossOrigin(`Sec-Fetch-Site is "${fetchSite}" and the request has no Origin`);
   }
   if (isTrustedOrigin(config, req, origin)) return;
-  throw new CrossOriginRequestError(
+  throw crossOrigin(
     fetchSite === 'same-site'
       ? 'its Origin is another origin of the same site, not this service nor an allowed CORS origin'
       : 'its Origin is not this service nor an allowed CORS origin',
+  );
+}
+
+/** FORBIDDEN, saying why: a misconfigured app can tell this refusal from a permission's. */
+function crossOrigin(reason: string): ForbiddenError {
+  return new ForbiddenError(
+    `Cross-origin request refused: a change authenticated by the session cookie must come from this service's own origin or an allowed CORS origin (${reason}).`,
   );
 }
 
