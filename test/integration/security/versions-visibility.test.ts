@@ -61,7 +61,7 @@ describeEachDatabase('versions of items outside the caller read permission stay 
     call(ctx(), reader.token, method, path, body);
   const ids = (res: JsonResponse): string[] => dataOf<Row[]>(res).map((row) => String(row['id']));
 
-  it('GET /versions, /items/svc_versions and SEARCH list only versions of readable items', async () => {
+  it('GET /versions, /items/svc_versions, SEARCH and ?export= list only versions of readable items', async () => {
     expect(ids(await as('GET', '/versions?fields=id,delta'))).to.deep.equal([published.version]);
     expect(ids(await as('GET', '/items/svc_versions?fields=id'))).to.deep.equal([published.version]);
     expect(ids(await as('SEARCH', '/versions', { query: { fields: ['id'] } }))).to.deep.equal([published.version]);
@@ -70,6 +70,13 @@ describeEachDatabase('versions of items outside the caller read permission stay 
     expect(dataOf<Row[]>(filtered)).to.deep.equal([]);
     const deltas = dataOf<Row[]>(await as('GET', '/versions?fields=delta'));
     expect(JSON.stringify(deltas)).to.not.include('Secret closed');
+    // The file download of a read (?export=) holds the same rows.
+    const exported = await ctx().api('/versions?export=json&fields=id,delta', {
+      headers: { Authorization: `Bearer ${reader.token}` },
+    });
+    expect(exported.status).to.equal(200);
+    const file = await exported.text();
+    expect(file).to.include(published.version).and.not.include(hidden.version);
   });
 
   it('GET /versions/:id of a hidden item is FORBIDDEN like a missing version; compare too', async () => {
