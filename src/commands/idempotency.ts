@@ -30,8 +30,12 @@ export interface IdempotencyClaim {
   readonly key: string;
   /** Set once the request is checked (http/idempotency.ts): the caller and the request's hash. */
   checked?: { readonly caller: string; readonly fingerprint: string };
-  /** `recording`: a write's transaction is recording it; `recorded`: it committed with the write, the answer is to be stored. */
-  state: 'open' | 'recording' | 'recorded';
+  /**
+   * `recording`: a write's transaction is recording it; `recorded`: it committed with the
+   * write, the answer is to be stored; `closed`: answered without a write, so a write the
+   * request leaves running after its answer (a job) is not keyed.
+   */
+  state: 'open' | 'recording' | 'recorded' | 'closed';
 }
 
 /** An earlier request's record of the same key and caller. */

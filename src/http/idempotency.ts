@@ -62,6 +62,7 @@ export function withIdempotency(
   const claim: IdempotencyClaim = { key, state: 'open' };
   // Stored before the answer ends: a client that has the answer finds it on retry.
   captureAnswer(res, (answer) => {
+    if (claim.state === 'open') claim.state = 'closed';
     if (claim.state !== 'recorded' || res.statusCode >= 500 || answer.body === undefined) return undefined;
     const now = Date.now();
     const stored = storeIdempotentAnswer(deps.db, claim, { ...answer, body: answer.body, status: res.statusCode });
