@@ -191,6 +191,43 @@ describeEachDatabase('writes with an Idempotency-Key are done once', (context) =
     expect(await count('articles', { title: 'Lost answer' })).to.equal(2);
   });
 
+  it('when storing the answer fails after the commit, a retry is 409 and the write is not repeated', async () => {
+    // A trigger refuses every update of svc_idempotency: the answer of a committed write cannot be
+    // stored, as when the database goes away between the commit and the answer.
+    const refuse: Record<string, readonly string[]> = {
+      postgres: [
+        `create function test_refuse_answers() returns trigger as $$ begin raise exception 'refused'; end $$ language plpgsql`,
+        'create trigger test_refuse_answers before update on svc_idempotency for each row execute function test_refuse_answers()',
+      ],
+      sqlite: [
+        `create trigger test_refuse_answers before update on svc_idempotency begin select raise(abort, 'refused'); end`,
+      ],
+      mariadb: [
+        `create trigger test_refuse_answers before update on svc_idempotency for each row signal sqlstate '45000' set message_text = 'refused'`,
+      ],
+    };
+    const allow: Record<string, readonly string[]> = {
+      postgres: ['drop trigger test_refuse_answers on svc_idempotency', 'drop function test_refuse_answers()'],
+      sqlite: ['drop trigger test_refuse_answers'],
+      mariadb: ['drop trigger test_refuse_answers'],
+    };
+    const { dialect } = ctx();
+    for (const sql of refuse[dialect] ?? []) await db().raw(sql);
+    const key = randomUUID();
+    try {
+      const first = await send(ctx(), 'POST', '/items/articles', { title: 'Unstored answer' }, { key });
+      expect(first.status, first.text).to.equal(200);
+      const before = await dumpTables(db(), WATCHED);
+      const retry = await send(ctx(), 'POST', '/items/articles', { title: 'Unstored answer' }, { key });
+      expect(retry.status, retry.text).to.equal(409);
+      expect(codeOf(retry)).to.equal('IDEMPOTENCY_CONFLICT');
+      expect(await dumpTables(db(), WATCHED)).to.deep.equal(before);
+      expect(await count('articles', { title: 'Unstored answer' })).to.equal(1);
+    } finally {
+      for (const sql of allow[dialect] ?? []) await db().raw(sql);
+    }
+  });
+
   it('the same key sent many times at once writes once; the others replay or are told it is in progress', async () => {
     const key = randomUUID();
     const answers = await Promise.all(
