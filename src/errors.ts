@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   LIMIT_EXCEEDED: 403,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_CONFLICT: 409,
   CONTENT_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RANGE_NOT_SATISFIABLE: 416,
@@ -262,6 +263,17 @@ export class RangeNotSatisfiableError extends ServiceError<{ range: string }> {
   readonly code = 'RANGE_NOT_SATISFIABLE';
   constructor(range: string) {
     super(`Range "${range}" is invalid or the file's size doesn't match the requested range.`, { range });
+  }
+}
+
+/** A retry whose `Idempotency-Key` names a write that committed but whose answer is not stored (yet). */
+export class IdempotencyConflictError extends ServiceError<NoExtensions> {
+  readonly code = 'IDEMPOTENCY_CONFLICT';
+  constructor() {
+    super(
+      'A request with this Idempotency-Key was accepted and its write committed, but its answer is not stored: it is being sent, or was lost to a failure. The write is not repeated; retry later, or read the data.',
+      none,
+    );
   }
 }
 

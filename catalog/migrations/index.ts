@@ -3,8 +3,15 @@ import { systemTables } from './0001-system-tables.js';
 import { journalIndexes } from './0002-journal-indexes.js';
 import { contentVersions } from './0003-versions.js';
 import { exactCredentials } from './0004-exact-credentials.js';
+import { idempotencyKeys } from './0005-idempotency-keys.js';
 
 export type { Migration } from './types.js';
 
 /** Every migration, oldest first. Append only. */
-export const MIGRATIONS: readonly Migration[] = [systemTables, journalIndexes, contentVersions, exactCredentials];
+export const MIGRATIONS: readonly Migration[] = [
+  systemTables,
+  journalIndexes,
+  contentVersions,
+  exactCredentials,
+  idempotencyKeys,
+];

@@ -29,7 +29,7 @@ export interface SystemRelationDefinition {
 }
 
 /** Tables the catalogue keeps for itself and never serves. */
-export const INTERNAL_TABLES: readonly string[] = ['svc_migrations', 'svc_sessions'];
+export const INTERNAL_TABLES: readonly string[] = ['svc_migrations', 'svc_sessions', 'svc_idempotency'];
 
 export const SYSTEM_PREFIX = 'svc_';
 

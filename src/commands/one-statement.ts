@@ -8,6 +8,7 @@ import { noteJournalRows } from '../db/journal-statistics.js';
 import { noteWrite, replicaCaller } from '../db/replicas.js';
 import { ForbiddenError } from '../errors.js';
 import { dialectFor, itemJsonStatement, type Query } from '../query/index.js';
+import { currentIdempotencyKey } from './idempotency.js';
 import { checkWritePayload } from './check-payload.js';
 import { rulesOf } from './collection-rules.js';
 import { activityRow } from './journal/journal.js';
@@ -180,6 +181,8 @@ function isEligible(ctx: CommandContext, collection: CollectionOverview, action:
   return (
     dialectFor(dialectOf(ctx.db)).insertsThroughWith &&
     !ctx.db.isTransaction &&
+    // A keyed write records its key in its transaction (runWrite, idempotency.ts).
+    currentIdempotencyKey()?.state !== 'open' &&
     ctx.maxBatchMutation >= 1 &&
     Object.keys(rulesOf(collection.collection)).length === 0 &&
     !ctx.permissions.checksItems(action, collection.collection)

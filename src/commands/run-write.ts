@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { noteJournalRows } from '../db/journal-statistics.js';
 import { noteWrite, replicaCaller } from '../db/replicas.js';
 import { openChangeSet, takeChanges, type Change } from './change-set.js';
+import { currentIdempotencyKey, idempotencyCaller, recordIdempotencyKey } from './idempotency.js';
 import { ItemWriter } from './item-writer.js';
 import type { CommandContext } from './types.js';
 
@@ -10,24 +11,38 @@ import type { CommandContext } from './types.js';
  * writer's and the journal's `now`); after the commit (never before: uncommitted state must
  * not be published) purges the data cache of every collection written to, keeps the caller's
  * reads on the primary for the read-your-writes window (db/replicas.ts), then hands the items
- * changed (change-set.ts) to the context's `afterCommit` (the live-data feed).
+ * changed (change-set.ts) to the context's `afterCommit` (the live-data feed). The request's
+ * `Idempotency-Key`, if it sent one, is recorded in the transaction of its first write
+ * (idempotency.ts): committed with the write or not at all.
  */
 export async function runWrite<T>(
   ctx: CommandContext,
   work: (writer: ItemWriter, trx: Knex.Transaction, now: Date) => Promise<T>,
 ): Promise<T> {
   const now = ctx.now?.() ?? new Date();
+  const claim = currentIdempotencyKey();
+  // The request's first write only (its later ones, and a job of another caller's, are not keyed).
+  const isKeyed = claim?.state === 'open' && claim.checked?.caller === idempotencyCaller(ctx.accountability);
+  if (isKeyed) claim.state = 'recording';
   let touched: readonly string[] = [];
   let changes: readonly Change[] = [];
-  const result = await ctx.db.transaction(async (trx) => {
-    openChangeSet(trx);
-    const writer = new ItemWriter(trx, ctx, now);
-    const value = await work(writer, trx, now);
-    await writer.finish();
-    touched = [...writer.touched];
-    changes = takeChanges(trx);
-    return value;
-  });
+  const result = await ctx.db
+    .transaction(async (trx) => {
+      openChangeSet(trx);
+      if (isKeyed) await recordIdempotencyKey(trx, claim, now);
+      const writer = new ItemWriter(trx, ctx, now);
+      const value = await work(writer, trx, now);
+      await writer.finish();
+      touched = [...writer.touched];
+      changes = takeChanges(trx);
+      return value;
+    })
+    .catch((error: unknown) => {
+      // Rolled back: the key is not recorded, and a retry runs the write.
+      if (isKeyed) claim.state = 'open';
+      throw error;
+    });
+  if (isKeyed) claim.state = 'recorded';
   noteWrite(ctx.db, replicaCaller(ctx.accountability));
   noteJournalRows(
     ctx.db,

@@ -1,4 +1,5 @@
 import { requireCollection } from '../../catalog/overview/lookup.js';
+import { canReadCollection } from '../access/read-access.js';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import { insertReturningKeys } from '../db/insert-returning-keys.js';
 import { dialectOf } from '../db/index.js';
@@ -48,12 +49,15 @@ export interface PromoteVersionCommand {
 
 /**
  * A version of an item of a collection with `meta.versioning` (else UNPROCESSABLE_ENTITY);
- * the item must be readable by the caller (else FORBIDDEN), the key unused for it and not
- * `main`. The version row is an ordinary create of svc_versions (the caller's create
+ * permission first (issue 36): a caller who may not create versions or read the collection
+ * is FORBIDDEN before the collection is looked at, as for a missing one. The item must be
+ * readable by the caller (else FORBIDDEN), the key unused for it and not `main`. The version row is an ordinary create of svc_versions (the caller's create
  * permission, the journal) with the live item's hash of now. Answers the version's id.
  */
 export function handleCreateVersion(cmd: CreateVersionCommand, ctx: CommandContext): Promise<PrimaryKey> {
   checkVersionKey(cmd.key);
+  if (!ctx.permissions.allows(VERSIONS_COLLECTION, 'create') || !canReadCollection(ctx.readAccess, cmd.collection))
+    throw new ForbiddenError();
   return runWrite(ctx, async (writer, trx) => {
     const read = readContextOf(ctx, trx);
     const target = versionedCollection(ctx, cmd.collection);

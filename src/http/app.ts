@@ -39,6 +39,7 @@ import { utilsWriteRoutes } from './routes/utils-writes.js';
 import { itemsReadRoutes } from './routes/items-read.js';
 import { historyRoutes } from './routes/history.js';
 import { versionRoutes } from './routes/versions.js';
+import { idempotencyStep } from './idempotency.js';
 import { permissionsMeRoutes } from './routes/permissions-me.js';
 import { assetRoutes } from './routes/assets.js';
 import { fileWriteRoutes } from './routes/files.js';
@@ -108,6 +109,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/auth', ...jsonBody(config.maxPayloadSize, config.db.client), authRoutes(deps.auth));
   app.use(resolveAccountability(deps));
   app.use(...jsonBody(config.maxPayloadSize, config.db.client));
+  // A write's Idempotency-Key, once caller and body are known: a retry answered as the first time.
+  app.use(idempotencyStep(deps.db));
 
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').send(config.robotsTxt);

@@ -6,6 +6,7 @@ import type { AppDeps } from './app.js';
 import { jsonParser } from './body.js';
 import { toCollectionName } from './collection-name.js';
 import { errorAnswer } from './error-handler.js';
+import { checkIdempotencyKey, sendReplay } from './idempotency.js';
 import { setRoute } from './metrics.js';
 import { readContext } from './read-context.js';
 import { authenticateRequest, mayNameParameter, requestParams, requestQuery } from './request-pipeline.js';
@@ -72,6 +73,12 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
     try {
       const accountability = await authenticateRequest(deps, req);
       await parseBody(req, res);
+      const keyed = checkIdempotencyKey(deps.db, req, accountability);
+      const replay = keyed === undefined ? undefined : await keyed;
+      if (replay !== undefined) {
+        sendReplay(res, replay);
+        return;
+      }
       const data = await run(deps, {
         accountability,
         collection: target.collection,

@@ -3,7 +3,9 @@ import type { Express } from 'express';
 import type { AppDeps } from './app.js';
 import { corsStep } from './cors.js';
 import { ENVELOPE_HEADERS } from './envelope-headers.js';
+import { errorAnswer } from './error-handler.js';
 import { fastAnswers } from './fast-path.js';
+import { withIdempotency } from './idempotency.js';
 import { markArrival, requestLogging } from './request-logging.js';
 
 export interface DoorOptions {
@@ -19,7 +21,8 @@ export interface DoorOptions {
  * - its place among the requests in flight, which long writes give way to (traffic.ts);
  * - the envelope headers (`Cache-Control`, `Vary`), which a route may replace;
  * - with CORS_ENABLED, the CORS headers (cors.ts), on answers and errors alike, and the answer
- *   to a preflight.
+ *   to a preflight;
+ * - a write's `Idempotency-Key` (idempotency.ts): its async context, its answer kept.
  * Then the route: the fast answers (fast-path.ts: plain item reads and writes, through the
  * routes' own handlers) or the Express app (app.ts). Both take the caller and the query from
  * the same steps, done once per request (request-pipeline.ts: authenticate, parse). A rule
@@ -32,8 +35,22 @@ export function requestDoor(app: Express, deps: AppDeps, options: DoorOptions = 
   const fast = options.fastAnswers === false ? undefined : fastAnswers(app, deps, logRequest !== undefined);
   const envelope = Object.entries(ENVELOPE_HEADERS);
   const cors = corsStep(deps.config.cors);
+  const reporting = { logger: deps.logger, dialect: deps.config.db.client, schema: deps.schema };
   const route = (req: IncomingMessage, res: ServerResponse) => {
-    if (fast === undefined || !fast(req, res)) app(req, res);
+    withIdempotency(
+      deps,
+      req,
+      res,
+      () => {
+        if (fast === undefined || !fast(req, res)) app(req, res);
+      },
+      (error) => {
+        const answer = errorAnswer(error, reporting);
+        const body = JSON.stringify(answer.body);
+        res.writeHead(answer.status, { ...answer.headers, 'Content-Type': 'application/json; charset=utf-8' });
+        res.end(body);
+      },
+    );
   };
   return (req, res) => {
     if (logRequest !== undefined) {

@@ -44,7 +44,9 @@ export function versionRoutes(deps: ItemWriteDeps): Router {
   };
 
   router.post('/', async (req, res) => {
-    const { ctx } = await context(req);
+    const { overview, ctx } = await context(req);
+    // Permission before the body (issue 36): the answer never depends on the named collection.
+    requireAllowed(ctx, requireCollection(overview, VERSIONS_COLLECTION), ['create']);
     const key = await handleCreateVersion(parseNewVersion(req.body), ctx);
     send(res, await reply(req, [key], 'one'));
   });

@@ -55,8 +55,8 @@ export function buildCondition(ctx: BuildContext, collection: string, filter: Fi
 
 /**
  * A permission's row filter: written by an administrator, so it is trusted (no field-level
- * read checks), and it never recurses into other permissions. Non-admins read svc_activity
- * and svc_revisions rows only of items they may read (system collections
+ * read checks), and it never recurses into other permissions. Non-admins read svc_activity,
+ * svc_revisions and svc_versions rows only of items they may read (system collections
  * follow the same rules).
  */
 export function buildRowFilter(ctx: BuildContext, collection: string): Condition | null {
@@ -68,7 +68,7 @@ export function buildRowFilter(ctx: BuildContext, collection: string): Condition
 }
 
 /** Collections whose rows name an item of another collection by `collection` and `item`. */
-const JOURNAL_COLLECTIONS: ReadonlySet<string> = new Set(['svc_activity', 'svc_revisions']);
+const JOURNAL_COLLECTIONS: ReadonlySet<string> = new Set(['svc_activity', 'svc_revisions', 'svc_versions']);
 
 function trusted(ctx: BuildContext): BuildContext {
   return { ...ctx, access: FULL_READ_ACCESS, accountability: { ...ctx.accountability, admin: true } };
@@ -77,7 +77,8 @@ function trusted(ctx: BuildContext): BuildContext {
 /**
  * The journal rows of items the caller may read: their collection is readable and, where the
  * read permission filters rows, the item is one of the rows it lets through (one uncorrelated
- * subquery per such collection).
+ * subquery per such collection). svc_versions rows too: a version's `delta` is a draft of its
+ * item, seen only by those who may read the item (issue 36).
  */
 function buildJournalCondition(ctx: BuildContext): Condition {
   const collectionColumn: Operand = { kind: 'column', column: 'collection', type: 'string' };

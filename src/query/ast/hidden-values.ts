@@ -7,13 +7,13 @@ import type { HiddenValues } from './nodes.js';
 /**
  * Columns that hold an item's values by field name, for the item its row's `collection`
  * names, and whether the row permission already keeps rows to collections the caller may
- * read (svc_revisions: build-condition.ts, the journal condition).
+ * read (svc_revisions, svc_versions: build-condition.ts, the journal condition).
  */
 const ITEM_VALUE_COLUMNS: Readonly<
   Record<string, { readonly columns: readonly string[]; readonly rowsReadable: boolean }>
 > = {
   svc_revisions: { columns: ['data', 'delta'], rowsReadable: true },
-  svc_versions: { columns: ['delta'], rowsReadable: false },
+  svc_versions: { columns: ['delta'], rowsReadable: true },
 };
 
 /**

@@ -176,7 +176,9 @@ describeEachDatabase('schema routes: collections', (ctx) => {
     const users = listed.find((c) => c.collection === 'svc_users');
     expect(users.meta).to.include({ system: true, singleton: false });
     expect(listed.find((c) => c.collection === 'svc_settings').meta.singleton).to.equal(true);
-    expect(listed.some((c) => c.collection === 'svc_sessions' || c.collection === 'svc_migrations')).to.equal(false);
+    expect(listed.some((c) => ['svc_sessions', 'svc_migrations', 'svc_idempotency'].includes(c.collection))).to.equal(
+      false,
+    );
     expect(expectOk(await api('GET', '/collections/directus_users')).collection).to.equal('svc_users');
     const searched: any[] = expectOk(await api('SEARCH', '/collections'));
     expect(searched.length).to.equal(listed.length);

@@ -14,6 +14,7 @@ const SYSTEM_TABLES: Record<string, readonly string[]> = {
   svc_fields: ['id', 'collection', 'field', 'special', 'interface', 'required', 'validation', 'validation_message'],
   svc_files: ['id', 'storage', 'filename_disk', 'filename_download', 'type', 'folder', 'filesize', 'uploaded_on'],
   svc_folders: ['id', 'name', 'parent'],
+  svc_idempotency: ['id', 'key', 'caller', 'fingerprint', 'created', 'status', 'content_type', 'body'],
   svc_migrations: ['version', 'name', 'timestamp'],
   svc_permissions: ['id', 'role', 'collection', 'action', 'permissions', 'validation', 'presets', 'fields'],
   svc_presets: ['id', 'bookmark', 'user', 'role', 'collection', 'layout_query', 'filter'],

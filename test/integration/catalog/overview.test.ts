@@ -48,7 +48,7 @@ describeEachDatabase('catalogue overview', (ctx) => {
       'svc_settings',
       'svc_users',
     );
-    expect(overview.collections).not.to.have.any.keys('svc_migrations', 'svc_sessions');
+    expect(overview.collections).not.to.have.any.keys('svc_migrations', 'svc_sessions', 'svc_idempotency');
     const users = requireCollection(overview, 'svc_users');
     expect(users.isSystem).to.equal(true);
     expect(users.primary).to.equal('id');
