@@ -1,4 +1,4 @@
-import type { CollectionOverview, FieldType } from '../../../catalog/overview/types.js';
+import type { CollectionOverview, FieldOverview, FieldType } from '../../../catalog/overview/types.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import { claimsDynamicValue } from '../../access/dynamic-values.js';
 import { FULL_READ_ACCESS, canReadCollection } from '../../access/read-access.js';
@@ -198,7 +198,12 @@ class FilterBuilder {
       return this.scoped(collection, scoped[1], scoped[2], value);
     const field = requireField(this.ctx, collection, key, unknown);
     const relation = resolveRelation(this.ctx, collection, key);
-    const column: Operand = { kind: 'column', column: key, type: field.type };
+    const column: Operand = {
+      kind: 'column',
+      column: key,
+      type: field.type,
+      ...(isSingleFloat(field) ? { singleFloat: true } : {}),
+    };
     if (relation === undefined) {
       if (field.isAlias) throw new InvalidQueryError(unknown);
       // Masked values are never revealed, not even by a filter.
@@ -332,6 +337,13 @@ function splitOperatorKeys(value: unknown): [Readonly<Record<string, unknown>> |
     else nested[key] = v;
   }
   return [Object.keys(operators).length > 0 ? operators : null, Object.keys(nested).length > 0 ? nested : null];
+}
+
+/** Column types of 4 bytes (MariaDB and SQLite spell theirs `float`; SQLite stores 8 anyway). */
+const SINGLE_FLOAT_TYPES: ReadonlySet<string> = new Set(['float', 'real', 'float4']);
+
+function isSingleFloat(field: FieldOverview): boolean {
+  return field.type === 'float' && field.dbType !== null && SINGLE_FLOAT_TYPES.has(field.dbType.toLowerCase());
 }
 
 function temporalType(type: FieldType): FieldType {
