@@ -28,8 +28,10 @@ import {
 } from './nodes.js';
 import {
   a2oRef,
+  collectionRef,
   isMasked,
   parseFunctionKey,
+  readableCollection,
   refOf,
   requireField,
   resolveRelation,
@@ -192,6 +194,8 @@ class FilterBuilder {
       const operand = functionOperand(this.ctx, collection, fn.fn, fn.field, unknown);
       return this.operators(operand, 'integer', value, key);
     }
+    const follow = parseFollowKey(key);
+    if (follow !== undefined) return this.followed(collection, follow, value, key);
     if (key.startsWith('_')) throw new InvalidQueryError(unknown);
     const scoped = /^([^:]+):(.+)$/.exec(key);
     if (scoped?.[1] !== undefined && scoped[2] !== undefined)
@@ -221,21 +225,9 @@ class FilterBuilder {
         }
         break;
       }
-      case 'o2m': {
-        const target = requireCollection(this.ctx.overview, relation.target.collection);
-        for (const [op, raw] of Object.entries(operators ?? {})) {
-          if (!isFilterOperator(op) || !hasShape(op, 'quantifier')) items.push(this.relatedPresence(relation, op, raw));
-          else {
-            if (!isPlainObject(raw)) throw new InvalidQueryError(`Invalid filter object for "${key}.${op}"`);
-            items.push(this.related(relation, this.level(target, raw), op));
-          }
-        }
-        if (nested !== null) {
-          const condition = this.level(target, nested);
-          if (condition !== null) items.push(this.related(relation, condition, '_some'));
-        }
+      case 'o2m':
+        items.push(this.toMany(relation, operators, nested, key));
         break;
-      }
       case 'a2o':
         // The item column itself compares as its stored text; related rows need a scope.
         if (nested !== null) throw new InvalidQueryError(`Invalid filter key "${key}" on "${collection.collection}"`);
@@ -243,6 +235,61 @@ class FilterBuilder {
         break;
     }
     return andConditions(...items) ?? { kind: 'constant', value: true };
+  }
+
+  /**
+   * The filter on a one-to-many hop: quantifiers (`_some`, `_none`), presence flags (`_null`,
+   * `_empty` and negations) and nested keys (some related row matches them).
+   */
+  private toMany(
+    relation: ResolvedRelation & { kind: 'o2m' },
+    operators: Readonly<Record<string, unknown>> | null,
+    nested: Filter | null,
+    key: string,
+  ): Condition {
+    const target = requireCollection(this.ctx.overview, relation.target.collection);
+    const items: Condition[] = [];
+    for (const [op, raw] of Object.entries(operators ?? {})) {
+      if (!isFilterOperator(op) || !hasShape(op, 'quantifier')) items.push(this.relatedPresence(relation, op, raw));
+      else {
+        if (!isPlainObject(raw)) throw new InvalidQueryError(`Invalid filter object for "${key}.${op}"`);
+        items.push(this.related(relation, this.level(target, raw), op));
+      }
+    }
+    if (nested !== null) {
+      const condition = this.level(target, nested);
+      if (condition !== null) items.push(this.related(relation, condition, '_some'));
+    }
+    return andConditions(...items) ?? { kind: 'constant', value: true };
+  }
+
+  /**
+   * `$FOLLOW(<collection>, <field>)` (Directus 10): the rows of `collection` whose `field`
+   * holds this row's primary key, as a one-to-many alias would reach them, whether or not a
+   * relation is defined. The caller needs read access to that collection and field, as for
+   * any field a filter names; the field must hold keys of this collection's primary key type.
+   */
+  private followed(collection: CollectionOverview, follow: FollowKey, value: unknown, key: string): Condition {
+    if (follow.collectionField !== undefined) {
+      throw new InvalidQueryError(`"${key}": $FOLLOW through a many-to-any collection field is not supported`);
+    }
+    const target = readableCollection(this.ctx, follow.collection);
+    const unknown = `Invalid filter key "${key}" on "${collection.collection}"`;
+    const field = requireField(this.ctx, target, follow.field, unknown);
+    const primary = collectionRef(collection);
+    if (field.isAlias || !holdsKeysOf(field.type, primary.primaryType)) {
+      throw new InvalidQueryError(
+        `"${key}": "${follow.field}" of "${follow.collection}" can't hold keys of "${collection.collection}"`,
+      );
+    }
+    const relation = {
+      kind: 'o2m',
+      foreignKey: follow.field,
+      parentKey: collection.primary,
+      target: collectionRef(target),
+    } as const;
+    const [operators, nested] = splitOperatorKeys(value);
+    return this.toMany(relation, operators, nested, key);
   }
 
   /** `item:<collection>` on a many-to-any junction: the related row in that collection matches. */
@@ -325,6 +372,30 @@ function listItem(op: FilterOperator, raw: unknown): string | number | boolean {
   if (typeof raw === 'string') return raw.trim();
   if (typeof raw === 'number' || typeof raw === 'boolean') return raw;
   throw new InvalidQueryError(`"${op}" has to be an array of values`);
+}
+
+/** The parts of a `$FOLLOW(collection, field[, collectionField])` filter key. */
+interface FollowKey {
+  readonly collection: string;
+  readonly field: string;
+  readonly collectionField: string | undefined;
+}
+
+/** Longer `$FOLLOW(...)` keys are not parsed (Directus refuses them likewise). */
+const FOLLOW_KEY_MAX_LENGTH = 500;
+
+function parseFollowKey(key: string): FollowKey | undefined {
+  if (!key.startsWith('$FOLLOW') || key.length > FOLLOW_KEY_MAX_LENGTH) return undefined;
+  const match = /^\$FOLLOW\(([^,()]+),([^,()]+)(?:,([^,()]+))?\)$/.exec(key);
+  const [, collection, field, collectionField] = match ?? [];
+  if (collection === undefined || field === undefined) return undefined;
+  return { collection: collection.trim(), field: field.trim(), collectionField: collectionField?.trim() };
+}
+
+/** Whether a column of type `type` can hold keys of a primary key of type `primary`. */
+function holdsKeysOf(type: FieldType, primary: FieldType): boolean {
+  const integers: readonly FieldType[] = ['integer', 'bigInteger'];
+  return type === primary || (integers.includes(type) && integers.includes(primary));
 }
 
 /** Separates `_op` keys (operators on the field itself) from nested field keys. */
