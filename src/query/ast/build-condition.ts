@@ -266,28 +266,36 @@ class FilterBuilder {
   /**
    * `$FOLLOW(<collection>, <field>)` (Directus 10): the rows of `collection` whose `field`
    * holds this row's primary key, as a one-to-many alias would reach them, whether or not a
-   * relation is defined. The caller needs read access to that collection and field, as for
-   * any field a filter names; the field must hold keys of this collection's primary key type.
+   * relation is defined; `$FOLLOW(<collection>, <item>, <collection_field>)`: the rows of a
+   * many-to-any junction that name this collection and hold this row's key as text. The caller
+   * needs read access to that collection and those fields, as for any field a filter names;
+   * the fields must be able to hold this collection's keys (and its name).
    */
   private followed(collection: CollectionOverview, follow: FollowKey, value: unknown, key: string): Condition {
-    if (follow.collectionField !== undefined) {
-      throw new InvalidQueryError(`"${key}": $FOLLOW through a many-to-any collection field is not supported`);
-    }
     const target = readableCollection(this.ctx, follow.collection);
     const unknown = `Invalid filter key "${key}" on "${collection.collection}"`;
     const field = requireField(this.ctx, target, follow.field, unknown);
     const primary = collectionRef(collection);
-    if (field.isAlias || !holdsKeysOf(field.type, primary.primaryType)) {
+    const refuse = (name: string): never => {
       throw new InvalidQueryError(
-        `"${key}": "${follow.field}" of "${follow.collection}" can't hold keys of "${collection.collection}"`,
+        `"${key}": "${name}" of "${follow.collection}" can't hold keys of "${collection.collection}"`,
       );
-    }
-    const relation = {
+    };
+    const base = {
       kind: 'o2m',
       foreignKey: follow.field,
       parentKey: collection.primary,
       target: collectionRef(target),
     } as const;
+    let relation: ResolvedRelation & { kind: 'o2m' } = base;
+    if (follow.collectionField === undefined) {
+      if (field.isAlias || !holdsKeysOf(field.type, primary.primaryType)) refuse(follow.field);
+    } else {
+      const scopeField = requireField(this.ctx, target, follow.collectionField, unknown);
+      if (field.isAlias || !holdsText(field.type)) refuse(follow.field);
+      if (scopeField.isAlias || !holdsText(scopeField.type)) refuse(follow.collectionField);
+      relation = { ...base, scope: { collectionColumn: follow.collectionField, collection: collection.collection } };
+    }
     const [operators, nested] = splitOperatorKeys(value);
     return this.toMany(relation, operators, nested, key);
   }
@@ -396,6 +404,11 @@ function parseFollowKey(key: string): FollowKey | undefined {
 function holdsKeysOf(type: FieldType, primary: FieldType): boolean {
   const integers: readonly FieldType[] = ['integer', 'bigInteger'];
   return type === primary || (integers.includes(type) && integers.includes(primary));
+}
+
+/** Column types that hold keys and collection names as text (a many-to-any's item and collection fields). */
+function holdsText(type: FieldType): boolean {
+  return type === 'string' || type === 'text';
 }
 
 /** Separates `_op` keys (operators on the field itself) from nested field keys. */

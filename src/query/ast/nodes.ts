@@ -22,7 +22,18 @@ export interface CollectionRef {
  */
 export type RelationRef =
   | { readonly kind: 'm2o'; readonly column: string; readonly target: CollectionRef }
-  | { readonly kind: 'o2m'; readonly foreignKey: string; readonly parentKey: string; readonly target: CollectionRef }
+  | {
+      readonly kind: 'o2m';
+      readonly foreignKey: string;
+      readonly parentKey: string;
+      readonly target: CollectionRef;
+      /**
+       * The reverse of a many-to-any (`$FOLLOW(collection, item, collection_field)` filters):
+       * the related rows name `collection` in `collectionColumn`, and `foreignKey` holds the
+       * parent's key as text.
+       */
+      readonly scope?: { readonly collectionColumn: string; readonly collection: string };
+    }
   | {
       readonly kind: 'a2o';
       readonly column: string;

@@ -205,6 +205,12 @@ export function writeJoin(w: SqlWriter, parent: string, target: string, relation
       w.column(target, relation.target.primary).raw(' = ').column(parent, relation.column);
       return;
     case 'o2m':
+      if (relation.scope !== undefined) {
+        w.column(target, relation.scope.collectionColumn).raw(' = ').value(relation.scope.collection).raw(' and ');
+        w.column(target, relation.foreignKey).raw(' = ');
+        w.dialect.asText(w, () => w.column(parent, relation.parentKey));
+        return;
+      }
       w.column(target, relation.foreignKey).raw(' = ').column(parent, relation.parentKey);
       return;
     case 'a2o':

@@ -48,11 +48,24 @@ describeEachDatabase('filter keys $FOLLOW(collection, field): the rows that poin
     expect(await adminIds(ctx(), `/items/comments?fields=id&sort=id&filter=${q(deeper)}`)).to.deep.equal([1, 2, 3, 5]);
   });
 
-  it('a field that cannot hold this collection keys, or the many-to-any form, is 400 INVALID_QUERY', async () => {
+  it('$FOLLOW(junction, item, collection_field): the many-to-any rows naming this collection and key', async () => {
+    const follow = '$FOLLOW(articles_sections,item,collection)';
+    const of = (collection: string, filter: unknown): Promise<unknown[]> =>
+      adminIds(ctx(), `/items/${collection}?fields=id&sort=id&filter=${q({ [follow]: filter })}`);
+    expect(await of('headings', { articles_id: { _eq: 1 } })).to.deep.equal([1, 2]);
+    expect(await of('headings', { articles_id: { _eq: 2 } })).to.deep.equal([2]);
+    // Row 1 of articles_sections is heading 1 (item "1"): text 1 has item "1" too, in another row.
+    expect(await of('texts', { sort: { _eq: 2 } })).to.deep.equal([]);
+    expect(await of('texts', { sort: { _eq: 1 } })).to.deep.equal([1]);
+    expect(await of('headings', { _none: { articles_id: { _eq: 1 } } })).to.deep.equal([]);
+  });
+
+  it('a field that cannot hold this collection keys, or an unknown field, is 400 INVALID_QUERY', async () => {
     for (const filter of [
       { '$FOLLOW(comments,text)': { id: { _eq: 1 } } },
       { '$FOLLOW(comments,nothing)': { id: { _eq: 1 } } },
-      { '$FOLLOW(comments,author,collection)': { id: { _eq: 1 } } },
+      { '$FOLLOW(comments,author,text)': { id: { _eq: 1 } } },
+      { '$FOLLOW(articles_sections,item,sort)': { id: { _eq: 1 } } },
     ]) {
       const error = await errorOf(adminRead(ctx(), `/items/authors?filter=${q(filter)}`));
       expect({ status: error.status, code: error.code }, JSON.stringify(filter)).to.deep.equal({
