@@ -95,8 +95,9 @@ export async function applySchema(
   const { hash, diff } = parseApplyBody(body);
   const current = takeSnapshot(ctx.db, await ctx.schema.getOverview(), ctx.service);
   if (hash !== snapshotHash(current)) {
+    // Directus 10's words, which its clients (the CLI's schema push) recognise.
     throw new InvalidPayloadError(
-      "The hash doesn't match the current schema: it changed since the diff was made; make a new diff and apply that",
+      "Provided hash does not match the current instance's schema hash, indicating the schema has changed after this diff was generated. Please generate a new diff and try again",
     );
   }
   const steps: SchemaStep[] = planSteps(current, diff);

@@ -12,8 +12,8 @@ import { checkWritePayload, type PayloadCheckContext } from './check-payload.js'
 import { rulesOf } from './collection-rules.js';
 import { existsUnlessAborted, filterExisting, itemExists, keyId, requireExisting } from './existing-items.js';
 import { Journal, type RevisionRef } from './journal/journal.js';
-import { hasNestedWrites, writeRelatedAfter, writeRelatedFirst } from './nested/nested-writes.js';
-import { requireObject, type ItemWrites, type NestedContext, type WriteResult } from './nested/types.js';
+import { hasNestedWrites, hasRelatedObjects, writeRelatedAfter, writeRelatedFirst } from './nested/nested-writes.js';
+import { isPlainObject, requireObject, type ItemWrites, type NestedContext, type WriteResult } from './nested/types.js';
 import { requirePrimaryKey, toPrimaryKey } from './primary-key.js';
 import { readSnapshot, readSnapshots } from './read-snapshot.js';
 import { hashSpecialFields, isHashField } from './special-fields.js';
@@ -182,11 +182,13 @@ export class ItemWriter implements ItemWrites {
   }
 
   /**
-   * `payload` on every item of `keys` (PATCH by keys or query), results in key order. Without
-   * nested writes, on a collection without rules of its own (collection-rules.ts), it is
-   * set-based: the items' existence and permission checked together, the payload checked
-   * once, one UPDATE and one snapshot read per batch of keys; still an activity row and a
-   * revision per item. Otherwise item by item.
+   * `payload` on every item of `keys` (PATCH by keys or query), results in key order. A
+   * many-to-one (or many-to-any) object in it is written once, before the items, and every
+   * item gets its key, as Directus 10 does (its revision is a child of the first item's).
+   * Without one-to-many writes, on a collection without rules of its own
+   * (collection-rules.ts), it is set-based: the items' existence and permission checked
+   * together, the payload checked once, one UPDATE and one snapshot read per batch of keys;
+   * still an activity row and a revision per item. Otherwise item by item.
    */
   async updateMany(
     collectionName: string,
@@ -196,17 +198,59 @@ export class ItemWriter implements ItemWrites {
   ): Promise<WriteResult[]> {
     const collection = this.collection(collectionName);
     const keys = rawKeys.map((k) => requirePrimaryKey(collection, k));
-    if (keys.length < 2 || hasRules(collection.collection))
-      return this.#updateEach(collection, keys, payload, serverValues);
+    if (keys.length < 2) return this.#updateEach(collection, keys, payload, serverValues);
+    const body = requireObject(payload);
+    const children: RevisionRef[] = [];
+    const results = hasRules(collection.collection)
+      ? await this.#updateEach(
+          collection,
+          keys,
+          await this.#relatedOnce(collection, keys, body, children),
+          serverValues,
+        )
+      : await this.#updateSet(collection, keys, body, serverValues, children);
+    const first = results[0]?.revision;
+    if (first !== undefined && first !== null) this.#journal.linkChildren(children, first);
+    return results;
+  }
+
+  /**
+   * The payload with its many-to-one and many-to-any objects written (each once) and their
+   * keys in their place; the payload itself when it has none. The items are checked first:
+   * a write to a missing item is FORBIDDEN whatever else is wrong with it.
+   */
+  async #relatedOnce(
+    collection: CollectionOverview,
+    keys: readonly PrimaryKey[],
+    payload: Item,
+    children: RevisionRef[],
+  ): Promise<Item> {
+    if (!hasRelatedObjects(this.#context, collection, payload)) return payload;
     await this.requireExisting(collection, keys);
     await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, keys);
-    const { [collection.primary]: _key, ...withoutKey } = requireObject(payload);
+    return writeRelatedFirst(this.#nested, collection, payload, children);
+  }
+
+  /** {@link updateMany} on a collection without rules of its own: set-based unless the payload writes o2m items. */
+  async #updateSet(
+    collection: CollectionOverview,
+    keys: readonly PrimaryKey[],
+    payload: Item,
+    serverValues: Item,
+    children: RevisionRef[],
+  ): Promise<WriteResult[]> {
+    await this.requireExisting(collection, keys);
+    await this.#context.permissions.checkItems(this.#trx, 'update', collection.collection, keys);
+    const { [collection.primary]: _key, ...withoutKey } = payload;
     const toCheck = { action: 'update', payload: withoutKey, serverValues } as const;
-    const data = await checkWritePayload(this.#trx, this.#context, collection, toCheck, this.#now);
-    // A hash is salted per item: each item hashes its own (item by item).
+    const checked = await checkWritePayload(this.#trx, this.#context, collection, toCheck, this.#now);
+    const data = hasRelatedObjects(this.#context, collection, checked)
+      ? await writeRelatedFirst(this.#nested, collection, checked, children)
+      : checked;
+    // A hash is salted per item: each item hashes its own (item by item), as are o2m writes.
     const hashes = Object.keys(data).some((name) => isHashField(collection, name));
     if (hashes || hasNestedWrites(this.#context, collection, data))
-      return this.#updateEach(collection, keys, payload, serverValues);
+      return this.#updateEach(collection, keys, withKeysOf(payload, data), serverValues);
     this.#count(keys.length);
     const values = await hashSpecialFields(collection, data);
     const row = toDatabaseRow(collection, values, this.#dialect);
@@ -391,6 +435,14 @@ function hasRules(collection: string): boolean {
 
 function* batchesOf<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+/** `payload` with its related objects replaced by the keys `written` has for them. */
+function withKeysOf(payload: Item, written: Item): Item {
+  const values: Record<string, unknown> = { ...payload };
+  for (const [name, value] of Object.entries(payload))
+    if (isPlainObject(value) && name in written && !isPlainObject(written[name])) values[name] = written[name];
+  return values;
 }
 
 function pick(item: Item, names: readonly string[]): Record<string, unknown> {

@@ -13,6 +13,7 @@ import type { Dialect } from './compile/dialect.js';
 import { selectPreparedRows, selectRows } from './execute.js';
 import type { CompiledSql } from './compile/sql-writer.js';
 import type { Query } from './query.js';
+import { checkRelationalDepth } from './validate/relational-depth.js';
 import type { ReadContext, Reader } from './read-context.js';
 import { shapeAggregateRows, shapeCounts, shapeRows, type Item } from './shape/shape-rows.js';
 import { shapeValue } from './shape/shape-value.js';
@@ -84,7 +85,7 @@ export async function readItemJsonByKey(
   reader: Reader,
 ): Promise<string | null> {
   if (!writesJson(ctx)) return null;
-  const list = await selectJson(ctx, keysAst(ctx, reader, collection, [key], singleItemQuery(query)));
+  const list = await selectJson(ctx, keysAst(ctx, reader, collection, [key], singleItemQuery(ctx, query)));
   if (list === null) return null;
   // One key selects one row at most: `[{...}]`, or `[]` when missing or not readable.
   if (list === '[]') throw new ForbiddenError();
@@ -180,7 +181,7 @@ export async function readItemByKey(
   query: Query,
   reader: Reader,
 ): Promise<Item> {
-  const [item] = await readItemsByKeys(ctx, collection, [key], singleItemQuery(query), reader);
+  const [item] = await readItemsByKeys(ctx, collection, [key], singleItemQuery(ctx, query), reader);
   if (item === undefined) throw new ForbiddenError();
   return item;
 }
@@ -191,13 +192,18 @@ export async function readItemByKey(
  */
 export async function readSingleton(ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<Item> {
   const build = buildContext(ctx, reader);
-  const ast = buildReadAst(build, collection, { ...singleItemQuery(query), limit: 1 });
+  const ast = buildReadAst(build, collection, { ...singleItemQuery(ctx, query), limit: 1 });
   const [item] = shapeRows(ast, await selectRows(ctx.db, compileRead(dialectOfContext(ctx), ast)));
   return item ?? defaultItem(ctx, ast);
 }
 
-/** Single-item reads take fields, deep and alias only. */
-function singleItemQuery(query: Query): Query {
+/**
+ * Single-item reads take fields, deep and alias only; the filter, sort and deep the request
+ * gave are still held to MAX_RELATIONAL_DEPTH first, as the list read holds them (Directus 10
+ * validates every query so, whatever the route).
+ */
+function singleItemQuery(ctx: ReadContext, query: Query): Query {
+  checkRelationalDepth(query, ctx.limits.maxRelationalDepth);
   const single: { -readonly [K in keyof Query]: Query[K] } = {};
   if (query.fields !== undefined) single.fields = query.fields;
   if (query.deep !== undefined) single.deep = query.deep;

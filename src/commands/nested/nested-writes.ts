@@ -55,3 +55,15 @@ export function hasNestedWrites(
     return kind === 'o2m' ? value !== undefined : kind !== undefined && isPlainObject(value);
   });
 }
+
+/** Many-to-one (or many-to-any) values that are objects: related items the payload writes first. */
+export function hasRelatedObjects(
+  ctx: Pick<NestedContext, 'overview'>,
+  collection: CollectionOverview,
+  data: Item,
+): boolean {
+  return Object.entries(data).some(([name, value]) => {
+    const kind = getFieldRelation(ctx.overview, collection.collection, name)?.kind;
+    return (kind === 'm2o' || kind === 'a2o') && isPlainObject(value);
+  });
+}

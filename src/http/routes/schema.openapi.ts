@@ -65,7 +65,11 @@ export const SCHEMA_OPENAPI: readonly FixedRoute[] = [
         'Allow steps that drop stored data or change stored numbers (a new type, precision or scale).',
       ),
     ],
-    body: json(object({ hash: REQUIRED_TEXT, diff: OBJECT }, ['hash', 'diff'])),
+    body: {
+      ...json(object({ hash: REQUIRED_TEXT, diff: OBJECT }, ['hash', 'diff'])),
+      // The answer of POST /schema/diff saved as a JSON or YAML file, uploaded.
+      'multipart/form-data': { schema: object({ file: { type: 'string', format: 'binary' } }, ['file']) },
+    },
     answer: { kind: 'none' },
   },
 ];

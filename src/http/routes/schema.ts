@@ -9,20 +9,22 @@ import { SERVICE_VERSION } from '../../version.js';
 import { isMultipart, readMultipart } from '../multipart.js';
 import { requireAdmin } from '../require-admin.js';
 
-/** The largest snapshot file POST /schema/diff reads from a multipart body. */
+/** The largest file POST /schema/diff and /schema/apply read from a multipart body. */
 const SNAPSHOT_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** The schema context plus the table exclusions the overview builder needs (DB_EXCLUDE_TABLES). */
 export interface SchemaPromotionDeps extends SchemaContext {
   readonly excludeTables: readonly string[];
-  /** MAX_PAYLOAD_SIZE: also the largest snapshot file taken by POST /schema/diff. */
+  /** MAX_PAYLOAD_SIZE: also the largest file taken by POST /schema/diff and /schema/apply. */
   readonly maxPayloadSize?: number;
 }
 
 /**
  * /schema (Directus 10's schema endpoints, admin only): GET /snapshot (`?export=json|yaml`
  * downloads it), POST /diff (`?force=true` across vendors; 204 when nothing differs),
- * POST /apply (`{hash, diff}`; `?allow_destructive=true` for steps that drop data; 204).
+ * POST /apply (`{hash, diff}`; `?allow_destructive=true` for steps that drop data; 204). Both
+ * POSTs take their document as a JSON body or, as Directus's app uploads it, as the `file`
+ * part of a multipart body (JSON or YAML).
  */
 export function schemaRoutes(deps: SchemaPromotionDeps): Router {
   const router = Router();
@@ -47,9 +49,7 @@ export function schemaRoutes(deps: SchemaPromotionDeps): Router {
 
   router.post('/diff', async (req, res) => {
     requireAdmin(req);
-    const snapshot: unknown = isMultipart(req)
-      ? await snapshotFile(req, deps.maxPayloadSize ?? SNAPSHOT_FILE_MAX_BYTES)
-      : req.body;
+    const snapshot = await uploadedDocument(req, deps.maxPayloadSize);
     const plan = await diffSchema(ctx, snapshot, { force: queryFlag(req, 'force'), forceFlag: '?force=true' });
     if (plan === null) {
       res.status(204).end();
@@ -60,29 +60,36 @@ export function schemaRoutes(deps: SchemaPromotionDeps): Router {
 
   router.post('/apply', async (req, res) => {
     requireAdmin(req);
-    await applySchema(ctx, req.body, { allowDestructive: queryFlag(req, 'allow_destructive') });
+    await applySchema(ctx, await uploadedDocument(req, deps.maxPayloadSize), {
+      allowDestructive: queryFlag(req, 'allow_destructive'),
+    });
     res.status(204).end();
   });
 
   return router;
 }
 
+/** The request's document: its JSON body, or the `file` part of a multipart body. */
+async function uploadedDocument(req: Request, maxPayloadSize: number | undefined): Promise<unknown> {
+  return isMultipart(req) ? await documentFile(req, maxPayloadSize ?? SNAPSHOT_FILE_MAX_BYTES) : (req.body as unknown);
+}
+
 /** The `file` part of a multipart body, parsed as YAML (JSON is YAML too); INVALID_PAYLOAD otherwise. */
-async function snapshotFile(req: Request, maxBytes: number): Promise<unknown> {
+async function documentFile(req: Request, maxBytes: number): Promise<unknown> {
   for await (const part of readMultipart(req, maxBytes)) {
     if (part.kind !== 'file' || part.name !== 'file') continue;
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of part.stream as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > maxBytes) throw new InvalidPayloadError(`The snapshot file is larger than ${maxBytes} bytes`);
+      if (size > maxBytes) throw new InvalidPayloadError(`The uploaded file is larger than ${maxBytes} bytes`);
       chunks.push(chunk);
     }
     try {
       return parseYaml(Buffer.concat(chunks).toString('utf8')) as unknown;
     } catch (error) {
       throw new InvalidPayloadError(
-        `The snapshot file is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`,
+        `The uploaded file is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`,
       );
     }
   }

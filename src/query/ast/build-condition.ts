@@ -1,4 +1,4 @@
-import type { CollectionOverview, FieldType } from '../../../catalog/overview/types.js';
+import type { CollectionOverview, FieldOverview, FieldType } from '../../../catalog/overview/types.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import { claimsDynamicValue } from '../../access/dynamic-values.js';
 import { FULL_READ_ACCESS, canReadCollection } from '../../access/read-access.js';
@@ -28,8 +28,10 @@ import {
 } from './nodes.js';
 import {
   a2oRef,
+  collectionRef,
   isMasked,
   parseFunctionKey,
+  readableCollection,
   refOf,
   requireField,
   resolveRelation,
@@ -193,13 +195,20 @@ class FilterBuilder {
       const operand = functionOperand(this.ctx, collection, fn.fn, fn.field, unknown);
       return this.operators(operand, 'integer', value, key);
     }
+    const follow = parseFollowKey(key);
+    if (follow !== undefined) return this.followed(collection, follow, value, key);
     if (key.startsWith('_')) throw new InvalidQueryError(unknown);
     const scoped = /^([^:]+):(.+)$/.exec(key);
     if (scoped?.[1] !== undefined && scoped[2] !== undefined)
       return this.scoped(collection, scoped[1], scoped[2], value);
     const field = requireField(this.ctx, collection, key, unknown);
     const relation = resolveRelation(this.ctx, collection, key);
-    const column: Operand = { kind: 'column', column: key, type: field.type };
+    const column: Operand = {
+      kind: 'column',
+      column: key,
+      type: field.type,
+      ...(isSingleFloat(field) ? { singleFloat: true } : {}),
+    };
     if (relation === undefined) {
       if (field.isAlias) throw new InvalidQueryError(unknown);
       // Masked values are never revealed, not even by a filter.
@@ -217,21 +226,9 @@ class FilterBuilder {
         }
         break;
       }
-      case 'o2m': {
-        const target = requireCollection(this.ctx.overview, relation.target.collection);
-        for (const [op, raw] of Object.entries(operators ?? {})) {
-          if (!isFilterOperator(op) || !hasShape(op, 'quantifier')) items.push(this.relatedPresence(relation, op, raw));
-          else {
-            if (!isPlainObject(raw)) throw new InvalidQueryError(`Invalid filter object for "${key}.${op}"`);
-            items.push(this.related(relation, this.level(target, raw), op));
-          }
-        }
-        if (nested !== null) {
-          const condition = this.level(target, nested);
-          if (condition !== null) items.push(this.related(relation, condition, '_some'));
-        }
+      case 'o2m':
+        items.push(this.toMany(relation, operators, nested, key));
         break;
-      }
       case 'a2o':
         // The item column itself compares as its stored text; related rows need a scope.
         if (nested !== null) throw new InvalidQueryError(`Invalid filter key "${key}" on "${collection.collection}"`);
@@ -239,6 +236,69 @@ class FilterBuilder {
         break;
     }
     return andConditions(...items) ?? { kind: 'constant', value: true };
+  }
+
+  /**
+   * The filter on a one-to-many hop: quantifiers (`_some`, `_none`), presence flags (`_null`,
+   * `_empty` and negations) and nested keys (some related row matches them).
+   */
+  private toMany(
+    relation: ResolvedRelation & { kind: 'o2m' },
+    operators: Readonly<Record<string, unknown>> | null,
+    nested: Filter | null,
+    key: string,
+  ): Condition {
+    const target = requireCollection(this.ctx.overview, relation.target.collection);
+    const items: Condition[] = [];
+    for (const [op, raw] of Object.entries(operators ?? {})) {
+      if (!isFilterOperator(op) || !hasShape(op, 'quantifier')) items.push(this.relatedPresence(relation, op, raw));
+      else {
+        if (!isPlainObject(raw)) throw new InvalidQueryError(`Invalid filter object for "${key}.${op}"`);
+        items.push(this.related(relation, this.level(target, raw), op));
+      }
+    }
+    if (nested !== null) {
+      const condition = this.level(target, nested);
+      if (condition !== null) items.push(this.related(relation, condition, '_some'));
+    }
+    return andConditions(...items) ?? { kind: 'constant', value: true };
+  }
+
+  /**
+   * `$FOLLOW(<collection>, <field>)` (Directus 10): the rows of `collection` whose `field`
+   * holds this row's primary key, as a one-to-many alias would reach them, whether or not a
+   * relation is defined; `$FOLLOW(<collection>, <item>, <collection_field>)`: the rows of a
+   * many-to-any junction that name this collection and hold this row's key as text. The caller
+   * needs read access to that collection and those fields, as for any field a filter names;
+   * the fields must be able to hold this collection's keys (and its name).
+   */
+  private followed(collection: CollectionOverview, follow: FollowKey, value: unknown, key: string): Condition {
+    const target = readableCollection(this.ctx, follow.collection);
+    const unknown = `Invalid filter key "${key}" on "${collection.collection}"`;
+    const field = requireField(this.ctx, target, follow.field, unknown);
+    const primary = collectionRef(collection);
+    const refuse = (name: string): never => {
+      throw new InvalidQueryError(
+        `"${key}": "${name}" of "${follow.collection}" can't hold keys of "${collection.collection}"`,
+      );
+    };
+    const base = {
+      kind: 'o2m',
+      foreignKey: follow.field,
+      parentKey: collection.primary,
+      target: collectionRef(target),
+    } as const;
+    let relation: ResolvedRelation & { kind: 'o2m' } = base;
+    if (follow.collectionField === undefined) {
+      if (field.isAlias || !holdsKeysOf(field.type, primary.primaryType)) refuse(follow.field);
+    } else {
+      const scopeField = requireField(this.ctx, target, follow.collectionField, unknown);
+      if (field.isAlias || !holdsText(field.type)) refuse(follow.field);
+      if (scopeField.isAlias || !holdsText(scopeField.type)) refuse(follow.collectionField);
+      relation = { ...base, scope: { collectionColumn: follow.collectionField, collection: collection.collection } };
+    }
+    const [operators, nested] = splitOperatorKeys(value);
+    return this.toMany(relation, operators, nested, key);
   }
 
   /** `item:<collection>` on a many-to-any junction: the related row in that collection matches. */
@@ -323,6 +383,35 @@ function listItem(op: FilterOperator, raw: unknown): string | number | boolean {
   throw new InvalidQueryError(`"${op}" has to be an array of values`);
 }
 
+/** The parts of a `$FOLLOW(collection, field[, collectionField])` filter key. */
+interface FollowKey {
+  readonly collection: string;
+  readonly field: string;
+  readonly collectionField: string | undefined;
+}
+
+/** Longer `$FOLLOW(...)` keys are not parsed (Directus refuses them likewise). */
+const FOLLOW_KEY_MAX_LENGTH = 500;
+
+function parseFollowKey(key: string): FollowKey | undefined {
+  if (!key.startsWith('$FOLLOW') || key.length > FOLLOW_KEY_MAX_LENGTH) return undefined;
+  const match = /^\$FOLLOW\(([^,()]+),([^,()]+)(?:,([^,()]+))?\)$/.exec(key);
+  const [, collection, field, collectionField] = match ?? [];
+  if (collection === undefined || field === undefined) return undefined;
+  return { collection: collection.trim(), field: field.trim(), collectionField: collectionField?.trim() };
+}
+
+/** Whether a column of type `type` can hold keys of a primary key of type `primary`. */
+function holdsKeysOf(type: FieldType, primary: FieldType): boolean {
+  const integers: readonly FieldType[] = ['integer', 'bigInteger'];
+  return type === primary || (integers.includes(type) && integers.includes(primary));
+}
+
+/** Column types that hold keys and collection names as text (a many-to-any's item and collection fields). */
+function holdsText(type: FieldType): boolean {
+  return type === 'string' || type === 'text';
+}
+
 /** Separates `_op` keys (operators on the field itself) from nested field keys. */
 function splitOperatorKeys(value: unknown): [Readonly<Record<string, unknown>> | null, Filter | null] {
   if (!isPlainObject(value)) return [{ _eq: value }, null];
@@ -333,6 +422,13 @@ function splitOperatorKeys(value: unknown): [Readonly<Record<string, unknown>> |
     else nested[key] = v;
   }
   return [Object.keys(operators).length > 0 ? operators : null, Object.keys(nested).length > 0 ? nested : null];
+}
+
+/** Column types of 4 bytes (MariaDB and SQLite spell theirs `float`; SQLite stores 8 anyway). */
+const SINGLE_FLOAT_TYPES: ReadonlySet<string> = new Set(['float', 'real', 'float4']);
+
+function isSingleFloat(field: FieldOverview): boolean {
+  return field.type === 'float' && field.dbType !== null && SINGLE_FLOAT_TYPES.has(field.dbType.toLowerCase());
 }
 
 function temporalType(type: FieldType): FieldType {

@@ -22,7 +22,18 @@ export interface CollectionRef {
  */
 export type RelationRef =
   | { readonly kind: 'm2o'; readonly column: string; readonly target: CollectionRef }
-  | { readonly kind: 'o2m'; readonly foreignKey: string; readonly parentKey: string; readonly target: CollectionRef }
+  | {
+      readonly kind: 'o2m';
+      readonly foreignKey: string;
+      readonly parentKey: string;
+      readonly target: CollectionRef;
+      /**
+       * The reverse of a many-to-any (`$FOLLOW(collection, item, collection_field)` filters):
+       * the related rows name `collection` in `collectionColumn`, and `foreignKey` holds the
+       * parent's key as text.
+       */
+      readonly scope?: { readonly collectionColumn: string; readonly collection: string };
+    }
   | {
       readonly kind: 'a2o';
       readonly column: string;
@@ -35,7 +46,17 @@ export type DateFunction = (typeof DATE_FUNCTIONS)[number];
 
 /** What a condition, a sort or a function field reads at the current level. */
 export type Operand =
-  | { readonly kind: 'column'; readonly column: string; readonly type: FieldType }
+  | {
+      readonly kind: 'column';
+      readonly column: string;
+      readonly type: FieldType;
+      /**
+       * A 4-byte float column (MariaDB's `float`, PostgreSQL's `real`): the values a filter
+       * compares it with are rounded to that precision first (Dialect.singleFloat), as the
+       * stored values were; a set only for filters.
+       */
+      readonly singleFloat?: true;
+    }
   | { readonly kind: 'datePart'; readonly fn: DateFunction; readonly column: string }
   /** count(<o2m/m2m/m2a>): the number of related rows that satisfy `filter` (the row permission). */
   | {

@@ -31,10 +31,11 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
     case 'compare':
       writeCompared(w, aliases, alias, c.operand);
       w.raw(` ${c.op} `);
-      writeValue(w, aliases, c.value);
+      writeComparedValue(w, aliases, c.operand, c.value);
       return;
     case 'in': {
-      const literals = c.values.length > LONG_LIST ? literalsOf(c.values) : undefined;
+      const rounds = roundsValues(w, c.operand);
+      const literals = c.values.length > LONG_LIST && !rounds ? literalsOf(c.values) : undefined;
       if (literals !== undefined) {
         const values = literals.map((v) => w.dialect.bind(v.value, v.type));
         // The list goes as one value (SQLite: JSON text, where a lone surrogate is an escape
@@ -51,7 +52,7 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
       writeCompared(w, aliases, alias, c.operand);
       w.raw(c.negated ? ' not in (' : ' in (')
         .join(c.values, ', ', (v) => {
-          writeValue(w, aliases, v);
+          writeComparedValue(w, aliases, c.operand, v);
         })
         .raw(')');
       return;
@@ -59,9 +60,9 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
     case 'between':
       writeCompared(w, aliases, alias, c.operand);
       w.raw(c.negated ? ' not between ' : ' between ');
-      writeValue(w, aliases, c.low);
+      writeComparedValue(w, aliases, c.operand, c.low);
       w.raw(' and ');
-      writeValue(w, aliases, c.high);
+      writeComparedValue(w, aliases, c.operand, c.high);
       return;
     case 'null':
       writeOperand(w, aliases, alias, c.operand);
@@ -160,6 +161,21 @@ function literalsOf(values: readonly Value[]): (Value & { kind: 'literal' })[] |
   return literals.length === values.length ? literals : undefined;
 }
 
+/** Whether values compared with `operand` go through Dialect.singleFloat (MariaDB's 4-byte floats). */
+function roundsValues(w: SqlWriter, operand: Operand): boolean {
+  return operand.kind === 'column' && operand.singleFloat === true && w.dialect.singleFloat !== undefined;
+}
+
+/** A value compared with `operand`: rounded to a 4-byte float column's precision where the dialect must. */
+function writeComparedValue(w: SqlWriter, aliases: AliasCounter, operand: Operand, value: Value): void {
+  const round = roundsValues(w, operand) ? w.dialect.singleFloat : undefined;
+  if (round === undefined) writeValue(w, aliases, value);
+  else
+    round(w, () => {
+      writeValue(w, aliases, value);
+    });
+}
+
 /** An operand compared with bound values: a column in the form the dialect compares it. */
 function writeCompared(w: SqlWriter, aliases: AliasCounter, alias: string, operand: Operand): void {
   if (operand.kind === 'column') w.dialect.compareColumn(w, () => w.column(alias, operand.column), operand.type);
@@ -189,6 +205,12 @@ export function writeJoin(w: SqlWriter, parent: string, target: string, relation
       w.column(target, relation.target.primary).raw(' = ').column(parent, relation.column);
       return;
     case 'o2m':
+      if (relation.scope !== undefined) {
+        w.column(target, relation.scope.collectionColumn).raw(' = ').value(relation.scope.collection).raw(' and ');
+        w.column(target, relation.foreignKey).raw(' = ');
+        w.dialect.asText(w, () => w.column(parent, relation.parentKey));
+        return;
+      }
       w.column(target, relation.foreignKey).raw(' = ').column(parent, relation.parentKey);
       return;
     case 'a2o':

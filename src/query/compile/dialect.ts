@@ -69,6 +69,14 @@ export interface Dialect {
    * the column itself where the database has typed columns; SQLite's temporal text in one form.
    */
   compareColumn(w: SqlWriter, column: Emit, type: FieldType): void;
+  /**
+   * A value a filter compares with a 4-byte float column (Operand `singleFloat`), rounded to
+   * that precision: MariaDB compares such a column as a double with the value, so 57.399
+   * (stored as 57.39899826...) equalled nothing and was below 57.399. Undefined where the
+   * database rounds the value itself (PostgreSQL types a bound value as the `real` column it
+   * meets) or has no such column (SQLite stores every float in 8 bytes).
+   */
+  readonly singleFloat?: (w: SqlWriter, value: Emit) => void;
   /** A JSON array of the items (one tuple per row). */
   jsonArray(w: SqlWriter, items: readonly Emit[]): void;
   /** The empty JSON array, for lists without rows. */

@@ -7,6 +7,7 @@ import { ForbiddenError, InvalidQueryError } from '../../errors.js';
 import { isCalendarMoment } from '../../../catalog/overview/value-forms.js';
 import { integerRange, isIntegerInRange } from '../validate/numbers.js';
 import type { Query } from '../query.js';
+import { checkRelationalDepth } from '../validate/relational-depth.js';
 import type { ReadContext, Reader } from '../read-context.js';
 import type { Item } from '../shape/shape-rows.js';
 import { requireHistoryReadable, revisionValues, storedKey, visibleValues } from './history-access.js';
@@ -58,6 +59,7 @@ export async function readItemAsOf(
   query: Query,
   asOf: AsOf,
 ): Promise<Item> {
+  checkRelationalDepth(query, ctx.limits.maxRelationalDepth);
   const cutoff = await cutoffOf(ctx, asOf);
   await requireHistoryReadable(ctx, reader, collection, key);
   const item = await snapshotOf(ctx, reader, collection, key, query.fields ?? ['*'], cutoff);

@@ -220,7 +220,12 @@ describeEachDatabase('schema promotion: snapshot, diff, apply', (ctx) => {
     // Someone changes the target between the diff and the apply.
     expectOk(await target().api('PATCH', '/collections/authors', { meta: { note: 'edited meanwhile' } }));
     const before = await snapshotOf(target().api);
-    expectError(await target().api('POST', '/schema/apply', plan), 400, 'INVALID_PAYLOAD', /hash doesn't match/);
+    expectError(
+      await target().api('POST', '/schema/apply', plan),
+      400,
+      'INVALID_PAYLOAD',
+      /Provided hash does not match the current instance's schema hash/,
+    );
     expect(await snapshotOf(target().api)).to.deep.equal(before);
     expect(await target().server.db.schema.hasColumn('authors', 'nickname')).to.equal(false);
   });

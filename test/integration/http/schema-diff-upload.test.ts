@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { stringify as toYaml } from 'yaml';
 import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
 import { createNotes } from '../faults/load.js';
 
@@ -33,6 +34,44 @@ describeEachDatabase('POST /schema/diff: a snapshot file uploaded as multipart',
       await diffUpload(url, 'collections: [\n  - {', 'text/yaml'),
       await diffUpload(url, '{"version": 1, "collections": ', 'application/json'),
       await diffUpload(url, 'version: 1', 'text/yaml', 'other'),
+    ]) {
+      expect(res.status).to.equal(400);
+      const body = (await res.json()) as { errors: { extensions: { code: string } }[] };
+      expect(body.errors[0]?.extensions.code).to.equal('INVALID_PAYLOAD');
+    }
+  });
+});
+
+/** POST /schema/apply with the plan of /schema/diff as a multipart `file` part. */
+function applyUpload(url: string, text: string, type: string, part = 'file'): Promise<Response> {
+  const form = new FormData();
+  form.append(part, new Blob([text], { type }), 'diff');
+  return fetch(`${url}/schema/apply`, { method: 'POST', headers: ADMIN, body: form });
+}
+
+describeEachDatabase('POST /schema/apply: a diff file uploaded as multipart', (ctx) => {
+  it('applies the plan of /schema/diff uploaded as a file (here YAML), as /schema/diff takes its snapshot', async () => {
+    const { url } = ctx().server;
+    await createNotes(url);
+    const withNotes = await (await fetch(`${url}/schema/snapshot?export=json`, { headers: ADMIN })).text();
+    const dropped = await fetch(`${url}/collections/notes`, { method: 'DELETE', headers: ADMIN });
+    expect(dropped.status).to.equal(204);
+    const diff = await diffUpload(url, withNotes, 'application/json');
+    expect(diff.status).to.equal(200);
+    const plan = ((await diff.json()) as { data: unknown }).data;
+
+    const applied = await applyUpload(url, toYaml(plan), 'text/yaml');
+    expect(applied.status, await applied.clone().text()).to.equal(204);
+    const notes = await fetch(`${url}/items/notes`, { headers: ADMIN });
+    expect(notes.status).to.equal(200);
+    expect(await diffUpload(url, withNotes, 'application/json').then((res) => res.status)).to.equal(204);
+  });
+
+  it('refuses a form without the file, or a file that is neither JSON nor YAML, with INVALID_PAYLOAD', async () => {
+    const { url } = ctx().server;
+    for (const res of [
+      await applyUpload(url, '{"hash": "x", "diff": ', 'application/json'),
+      await applyUpload(url, '{"hash": "x"}', 'application/json', 'other'),
     ]) {
       expect(res.status).to.equal(400);
       const body = (await res.json()) as { errors: { extensions: { code: string } }[] };

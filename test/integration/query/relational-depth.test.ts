@@ -76,6 +76,25 @@ describeEachDatabase(
       }
     });
 
+    it('GET /items/:collection/:key: fields, filter, sort and deep past the limit are 400 as on the list', async () => {
+      expect(await adminData(ctx(), '/items/comments/1?fields=id,article.author.name')).to.deep.equal({
+        id: 1,
+        article: { author: { name: 'Ann' } },
+      });
+      const tooDeep = [
+        'fields=article.author.country.code',
+        `filter=${q({ article: { author: { country: { code: { _eq: 'NL' } } } } })}`,
+        'sort=article.author.country.code',
+        `deep=${q({ article: { author: { country: { authors: { _limit: 1 } } } } })}`,
+      ];
+      for (const params of tooDeep) {
+        expect(await errorOf(adminRead(ctx(), `/items/comments/1?${params}`)), params).to.deep.equal(EXCEEDED);
+        expect(await errorOf(adminRead(ctx(), `/items/comments/1?as_of=2000-01-01&${params}`)), params).to.deep.equal(
+          EXCEEDED,
+        );
+      }
+    });
+
     it('aggregates and meta counts check the filter too', async () => {
       const tooDeep = q({ article: { author: { country: { code: { _eq: 'NL' } } } } });
       expect(await errorOf(adminRead(ctx(), `/items/comments?aggregate[count]=*&filter=${tooDeep}`))).to.deep.equal(

@@ -71,6 +71,11 @@ export const mysqlDialect: Dialect = {
   compareColumn(w, column) {
     column(w);
   },
+  singleFloat(w, value) {
+    w.raw('cast(');
+    value(w);
+    w.raw(' as float)');
+  },
   jsonArray(w, items) {
     w.raw('json_array(')
       .join(items, ', ', (item) => {
