@@ -3,10 +3,10 @@ import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/
 import type { Accountability } from '../access/accountability.js';
 import type { PermissionStore } from '../access/permission-store.js';
 import { canReadCollection } from '../access/read-access.js';
-import type { Change } from '../commands/change-set.js';
+import type { Change, SeenBy } from '../commands/change-set.js';
 import type { PrimaryKey } from '../commands/types.js';
 import type { Config } from '../config/index.js';
-import { isServiceError, ServiceError } from '../errors.js';
+import { isServiceError, LimitExceededError, ServiceError } from '../errors.js';
 import {
   queryLimits,
   readerOf,
@@ -39,6 +39,13 @@ export interface LiveConnection {
   readonly callerKey?: string | undefined;
   /** The caller could not be authenticated again: the connection ends with `error`. */
   end(error: ServiceError): void;
+  /** The caller as last authenticated (at a subscribe or a delivery); undefined: not yet. */
+  readonly lastCaller?: Accountability | undefined;
+  /**
+   * Whose subscriptions these are, for WEBSOCKETS_SUBSCRIPTION_USER_LIMIT: the user, or for
+   * the public role the client's address. Undefined: counted on its own.
+   */
+  readonly ownerKey?: string | undefined;
   /** Holds the connection's frames until `uncork`: the frames of one change leave in one write. */
   cork?(): void;
   uncork?(): void;
@@ -53,6 +60,7 @@ export interface LiveItem {
 /** What one read of a change gives every subscription of its group: the same items, serialized once. */
 export class LiveBatch {
   #dataJson: string | undefined;
+  #itemJson: (string | undefined)[] = [];
 
   constructor(
     readonly event: LiveEvent,
@@ -66,6 +74,17 @@ export class LiveBatch {
       this.#dataJson = JSON.stringify(values);
     }
     return this.#dataJson;
+  }
+
+  /** The `data` of item `i` alone, as a list (Directus 10 sends one `create` per created item). */
+  itemJson(i: number): string {
+    let json = this.#itemJson[i];
+    if (json === undefined) {
+      const item = this.items[i];
+      json = JSON.stringify([this.event === 'delete' ? item?.key : item?.data]);
+      this.#itemJson[i] = json;
+    }
+    return json;
   }
 }
 
@@ -98,11 +117,22 @@ interface Entry {
   readonly namesUser: boolean;
 }
 
+/**
+ * Who a delete's witness names: the admin, else (user, role, app access): the row filter of a
+ * read rule may name the user. Never a prototype key (`__proto__`): always holds a newline.
+ */
+function viewerOf(accountability: Accountability): string {
+  const { admin, user, role, app } = accountability;
+  return admin ? 'admin\n' : `${user ?? ''}\n${role ?? ''}\n${role !== null && app}`;
+}
+
 /** Subscriptions that read alike (one caller, one selection): one read, one batch per slice of keys. */
 interface Group {
   readonly accountability: Accountability;
   readonly query: Query;
   batch: LiveBatch | undefined;
+  /** Deletes: the keys this group may be told of (the witness's verdict); undefined: every key. */
+  seen?: ((key: PrimaryKey) => boolean) | undefined;
 }
 
 /** The subscriptions of one connection a change concerns, and the group of each. */
@@ -129,8 +159,12 @@ export class LiveReads {
   #pending = new Set<Promise<void>>();
   /** The last delivery per collection: a collection's changes are delivered in the order they came. */
   readonly #last = new Map<string, Promise<void>>();
+  /** Subscriptions held per connection and per owner (the subscription limits). */
+  readonly #perConnection = new Map<LiveConnection, number>();
+  readonly #perOwner = new Map<string, number>();
 
   constructor(private readonly deps: LiveReadsDeps) {
+    deps.feed.setWitness((trx, collection, keys) => this.witnessDelete(trx, collection, keys));
     this.#stop = deps.feed.subscribe((change) => {
       if (!this.#byCollection.has(change.collection)) return;
       const previous = this.#last.get(change.collection) ?? Promise.resolve();
@@ -154,8 +188,33 @@ export class LiveReads {
     return n;
   }
 
+  /**
+   * Keeps `subscription` until the returned stop is called. LIMIT_EXCEEDED when its connection
+   * holds WEBSOCKETS_SUBSCRIPTION_LIMIT subscriptions already, or its owner (user, or address
+   * for the public role) WEBSOCKETS_SUBSCRIPTION_USER_LIMIT over all its connections here:
+   * counted here, at once, so a burst of subscribes cannot pass the limit together.
+   */
   add(subscription: LiveSubscription): () => void {
     const { collection, connection, query } = subscription;
+    const { subscriptionLimit, subscriptionUserLimit } = this.deps.config.websockets;
+    const owner = connection.ownerKey;
+    const held = this.#perConnection.get(connection) ?? 0;
+    const owned = owner === undefined ? 0 : (this.#perOwner.get(owner) ?? 0);
+    if (held >= subscriptionLimit || owned >= subscriptionUserLimit) throw new LimitExceededError('subscriptions');
+    this.#perConnection.set(connection, held + 1);
+    if (owner !== undefined) this.#perOwner.set(owner, owned + 1);
+    let isStopped = false;
+    const uncount = () => {
+      if (isStopped) return;
+      isStopped = true;
+      const left = (this.#perConnection.get(connection) ?? 1) - 1;
+      if (left > 0) this.#perConnection.set(connection, left);
+      else this.#perConnection.delete(connection);
+      if (owner === undefined) return;
+      const ownedLeft = (this.#perOwner.get(owner) ?? 1) - 1;
+      if (ownedLeft > 0) this.#perOwner.set(owner, ownedLeft);
+      else this.#perOwner.delete(owner);
+    };
     let connections = this.#byCollection.get(collection);
     if (connections === undefined)
       this.#byCollection.set(collection, (connections = new Map<LiveConnection, Set<Entry>>()));
@@ -164,6 +223,7 @@ export class LiveReads {
     const entry: Entry = { subscription, queryKey: JSON.stringify(query), namesUser: mentionsCurrentUser(query) };
     set.add(entry);
     return () => {
+      uncount();
       set.delete(entry);
       if (set.size > 0 || connections.get(connection) !== set) return;
       connections.delete(connection);
@@ -174,8 +234,69 @@ export class LiveReads {
 
   async close(): Promise<void> {
     this.#stop();
+    this.deps.feed.setWitness(undefined);
     await Promise.allSettled([...this.#pending]);
     this.#byCollection.clear();
+  }
+
+  /**
+   * Asked inside a delete's transaction, before the rows go (ItemWriter.delete, through the
+   * feed): which of `keys` each local subscriber of the collection's deletes could read then,
+   * by viewer (its caller as last authenticated, the read rule's row filter). A delete event
+   * then goes only to those who could read the item (#dispatch). Undefined when no one here
+   * listens. Each viewer is read under a savepoint: a failed read (that viewer: nothing) never
+   * aborts the delete.
+   */
+  async witnessDelete(
+    trx: Knex.Transaction,
+    collectionName: string,
+    keys: readonly PrimaryKey[],
+  ): Promise<SeenBy | undefined> {
+    const subscribed = this.#byCollection.get(collectionName);
+    if (subscribed === undefined || keys.length === 0) return undefined;
+    const viewers = new Map<string, Accountability>();
+    for (const [connection, set] of subscribed) {
+      const caller = connection.lastCaller;
+      if (caller === undefined) continue;
+      for (const { subscription } of set)
+        if (subscription.event === undefined || subscription.event === 'delete') {
+          viewers.set(viewerOf(caller), caller);
+          break;
+        }
+    }
+    if (viewers.size === 0) return undefined;
+    const overview = await this.deps.schema.getOverview();
+    const collection = overview.collections[collectionName];
+    if (collection === undefined) return undefined;
+    const primary = collection.primary;
+    const seenBy: Record<string, PrimaryKey[]> = {};
+    for (const [viewer, accountability] of viewers) {
+      try {
+        seenBy[viewer] = await trx.transaction(async (savepoint) => {
+          const reader = await readerOf(
+            { db: savepoint, permissions: this.deps.permissions },
+            overview,
+            accountability,
+          );
+          if (!canReadCollection(reader.access, collectionName)) return [];
+          if (reader.access.rowFilter(collectionName) === null) return [...keys];
+          const ctx = { db: savepoint, overview, limits: queryLimits(this.deps.config) };
+          const seen: PrimaryKey[] = [];
+          for (let at = 0; at < keys.length; at += KEYS_PER_READ) {
+            const byKeys = { [primary]: { _in: keys.slice(at, at + KEYS_PER_READ) } };
+            const query: Query = { fields: [primary], filter: byKeys, limit: -1, offset: 0 };
+            for (const row of await readItems(ctx, collectionName, query, reader))
+              seen.push(row[primary] as PrimaryKey);
+          }
+          return seen;
+        });
+      } catch (error) {
+        if (!(error instanceof ServiceError))
+          this.deps.logger.warn({ err: error, collection: collectionName }, 'live data: a delete witness failed');
+        seenBy[viewer] = [];
+      }
+    }
+    return seenBy;
   }
 
   /** The connections a change concerns, with their subscriptions to it (as of its arrival). */
@@ -259,10 +380,13 @@ export class LiveReads {
       for (const entry of target.entries) {
         // A read no rule or selection of which names $CURRENT_USER is the same for every user of the role: one read.
         const byUser = !isDelete && (roleBound || entry.namesUser);
-        const id = `${byUser ? user : ''}\n${callerId}${isDelete ? '' : entry.queryKey}`;
+        const id = isDelete ? viewerOf(accountability) : `${byUser ? user : ''}\n${callerId}${entry.queryKey}`;
         let group = groups.get(id);
-        if (group === undefined)
-          groups.set(id, (group = { accountability, query: entry.subscription.query, batch: undefined }));
+        if (group === undefined) {
+          group = { accountability, query: entry.subscription.query, batch: undefined };
+          if (isDelete) group.seen = seenFilter(change.seenBy, id);
+          groups.set(id, group);
+        }
         target.groups.push(group);
       }
       reached.push(target);
@@ -272,7 +396,11 @@ export class LiveReads {
     await Promise.all(
       [...groups.values()].map(async (group) => {
         const reader = await readerOf(this.deps, overview, group.accountability);
-        if (canReadCollection(reader.access, change.collection)) readers.set(group, reader);
+        if (!canReadCollection(reader.access, change.collection)) return;
+        // A delete no witness speaks for (another instance's subscribers, a path past
+        // ItemWriter): only to those who read every row, who could read these.
+        if (isDelete && group.seen === undefined && reader.access.rowFilter(change.collection) !== null) return;
+        readers.set(group, reader);
       }),
     );
     // Big batches (an import) are read and delivered a slice of keys at a time: bound parameters are limited.
@@ -280,15 +408,16 @@ export class LiveReads {
       const keys = change.keys.slice(at, at + KEYS_PER_READ);
       await Promise.all(
         [...readers].map(async ([group, reader]) => {
+          const seen = group.seen;
           const items = isDelete
-            ? keys.map((key) => ({ key }))
+            ? (seen === undefined ? keys : keys.filter(seen)).map((key) => ({ key }))
             : await this.#read(ctx, collection, group.query, keys, reader);
           // A selection no longer valid for the caller: nothing now nor for the next slices.
           if (items === undefined) readers.delete(group);
           group.batch = items === undefined || items.length === 0 ? undefined : new LiveBatch(change.action, items);
         }),
       );
-      deliverAll(reached, this.deps.logger);
+      await deliverAll(reached, this.deps.logger);
     }
   }
 
@@ -348,9 +477,30 @@ function changedItems(change: Change, sets: Iterable<Set<Entry>>): Set<string> {
   return found;
 }
 
-/** One loop over the connections: each is corked while the batches of its subscriptions are sent. */
-function deliverAll(targets: readonly Target[], logger: LiveReadsDeps['logger']): void {
-  for (const { connection, entries, groups } of targets) {
+/** The keys of a delete `viewer` may be told of, by the witness; undefined: no verdict for it. */
+function seenFilter(seenBy: SeenBy | undefined, viewer: string): ((key: PrimaryKey) => boolean) | undefined {
+  if (seenBy === undefined || !Object.hasOwn(seenBy, viewer)) return undefined;
+  const seen = new Set((seenBy[viewer] ?? []).map(String));
+  return (key) => seen.has(String(key));
+}
+
+/** Frames sent before the delivery loop lets the event loop run (pings, other sockets' messages). */
+const FRAMES_PER_TURN = 256;
+
+/**
+ * One loop over the connections: each is corked while the batches of its subscriptions are
+ * sent. Fair: connections with fewer subscriptions first (one socket holding hundreds does not
+ * hold up everyone else's event), and the event loop runs between turns of
+ * {@link FRAMES_PER_TURN} frames, so heartbeats and other messages are not starved.
+ */
+async function deliverAll(targets: readonly Target[], logger: LiveReadsDeps['logger']): Promise<void> {
+  const ordered = [...targets].sort((a, b) => a.entries.length - b.entries.length);
+  let frames = 0;
+  for (const { connection, entries, groups } of ordered) {
+    if (frames >= FRAMES_PER_TURN) {
+      frames = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     let isCorked = false;
     for (let i = 0; i < entries.length; i++) {
       const batch = groups[i]?.batch;
@@ -359,6 +509,7 @@ function deliverAll(targets: readonly Target[], logger: LiveReadsDeps['logger'])
         connection.cork?.();
         isCorked = true;
       }
+      frames += batch.event === 'create' ? batch.items.length : 1;
       try {
         (entries[i] as Entry).subscription.deliver(batch);
       } catch (error) {
