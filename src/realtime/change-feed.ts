@@ -27,6 +27,8 @@ export interface ChangeFeed {
   subscribe(listener: ChangeListener): () => void;
   /** The write side asks it before a delete (the witness set by {@link setWitness}; none: undefined). */
   witnessDelete(trx: Knex.Transaction, collection: string, keys: readonly PrimaryKey[]): Promise<SeenBy | undefined>;
+  /** True when other instances get these changes too (Redis): a delete's witness speaks for their subscribers as well. */
+  readonly isShared: boolean;
   /** The subscriptions of this process (LiveReads) answer {@link witnessDelete}. */
   setWitness(witness: DeleteWitness | undefined): void;
   close(): Promise<void>;
@@ -48,6 +50,10 @@ export async function createChangeFeed(options: ChangeFeedOptions): Promise<Chan
 class LocalFeed implements ChangeFeed {
   #listeners = new Set<ChangeListener>();
   #witness: DeleteWitness | undefined;
+
+  get isShared(): boolean {
+    return false;
+  }
 
   witnessDelete(trx: Knex.Transaction, collection: string, keys: readonly PrimaryKey[]): Promise<SeenBy | undefined> {
     return this.#witness?.(trx, collection, keys) ?? Promise.resolve(undefined);
@@ -105,6 +111,10 @@ class RedisFeed extends LocalFeed {
   readonly #guard: RedisGuard;
   /** The messages of earlier changes: sent one at a time and in order, whatever their number. */
   #publishing: Promise<void> = Promise.resolve();
+
+  override get isShared(): boolean {
+    return true;
+  }
 
   constructor(options: ChangeFeedOptions, url: string) {
     super();

@@ -126,6 +126,11 @@ function viewerOf(accountability: Accountability): string {
   return admin ? 'admin\n' : `${user ?? ''}\n${role ?? ''}\n${role !== null && app}`;
 }
 
+/** A role's users, for a delete's witness across instances (roles whose read rule does not name the user). */
+function roleViewerOf(role: string | null, app: boolean): string {
+  return `role\n${role ?? ''}\n${role !== null && app}`;
+}
+
 /** Subscriptions that read alike (one caller, one selection): one read, one batch per slice of keys. */
 interface Group {
   readonly accountability: Accountability;
@@ -253,9 +258,9 @@ export class LiveReads {
     keys: readonly PrimaryKey[],
   ): Promise<SeenBy | undefined> {
     const subscribed = this.#byCollection.get(collectionName);
-    if (subscribed === undefined || keys.length === 0) return undefined;
+    if ((subscribed === undefined && !this.deps.feed.isShared) || keys.length === 0) return undefined;
     const viewers = new Map<string, Accountability>();
-    for (const [connection, set] of subscribed) {
+    for (const [connection, set] of subscribed ?? []) {
       const caller = connection.lastCaller;
       if (caller === undefined) continue;
       for (const { subscription } of set)
@@ -264,10 +269,27 @@ export class LiveReads {
           break;
         }
     }
-    if (viewers.size === 0) return undefined;
     const overview = await this.deps.schema.getOverview();
     const collection = overview.collections[collectionName];
     if (collection === undefined) return undefined;
+    // Other instances' subscribers are not known here: with a shared feed the verdict is also
+    // taken per role, for the roles whose read rule of the collection has a row filter that
+    // does not name the user (no filter: they read every row; naming the user: not told).
+    if (this.deps.feed.isShared) {
+      try {
+        for (const { role, app } of await rolesOf(trx)) {
+          const rules = await this.deps.permissions.rulesFor(role, app, overview);
+          const filter = rules.byCollection.get(collectionName)?.get('read')?.filter;
+          if (filter === undefined || filter === null || Object.keys(filter).length === 0) continue;
+          if (mentionsCurrentUser(filter)) continue;
+          const accountability = { user: null, role, admin: false, app, ip: null, userAgent: null, origin: null };
+          viewers.set(roleViewerOf(role, app), accountability);
+        }
+      } catch (error) {
+        this.deps.logger.warn({ err: error, collection: collectionName }, 'live data: roles for a delete witness');
+      }
+    }
+    if (viewers.size === 0) return undefined;
     const primary = collection.primary;
     const seenBy: Record<string, PrimaryKey[]> = {};
     for (const [viewer, accountability] of viewers) {
@@ -352,7 +374,7 @@ export class LiveReads {
     const isDelete = change.action === 'delete';
     // Whether a role's read rules name $CURRENT_USER (then its users do not read alike), once per role.
     const userBoundRoles = new Map<string, boolean>();
-    if (!isDelete) {
+    {
       const roles = new Map<string, { role: string | null; app: boolean }>();
       for (const accountability of callers) {
         if (accountability === undefined || accountability.admin) continue;
@@ -384,7 +406,11 @@ export class LiveReads {
         let group = groups.get(id);
         if (group === undefined) {
           group = { accountability, query: entry.subscription.query, batch: undefined };
-          if (isDelete) group.seen = seenFilter(change.seenBy, id);
+          // Its own verdict (a subscriber of the deleting instance), else its role's (another's).
+          if (isDelete)
+            group.seen =
+              seenFilter(change.seenBy, id) ??
+              (roleBound ? undefined : seenFilter(change.seenBy, roleViewerOf(role, app)));
           groups.set(id, group);
         }
         target.groups.push(group);
@@ -475,6 +501,23 @@ function changedItems(change: Change, sets: Iterable<Set<Entry>>): Set<string> {
   for (let at = 0; at < change.keys.length && named.size > found.size; at += KEYS_PER_READ)
     for (const key of change.keys.slice(at, at + KEYS_PER_READ)) if (named.has(String(key))) found.add(String(key));
   return found;
+}
+
+/** The roles a user may have (each with its app access) and the public role. */
+async function rolesOf(trx: Knex.Transaction): Promise<{ role: string | null; app: boolean }[]> {
+  const rows = await trx('svc_roles').select<{ id: string; admin_access: unknown; app_access: unknown }[]>(
+    'id',
+    'admin_access',
+    'app_access',
+  );
+  const roles: { role: string | null; app: boolean }[] = [{ role: null, app: false }];
+  for (const row of rows) if (!isTrue(row.admin_access)) roles.push({ role: row.id, app: isTrue(row.app_access) });
+  return roles;
+}
+
+/** A boolean column as the dialects return it (true, 1, '1'). */
+function isTrue(value: unknown): boolean {
+  return value === true || value === 1 || value === '1';
 }
 
 /** The keys of a delete `viewer` may be told of, by the witness; undefined: no verdict for it. */
