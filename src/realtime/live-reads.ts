@@ -115,6 +115,8 @@ interface Entry {
   readonly subscription: LiveSubscription;
   readonly queryKey: string;
   readonly namesUser: boolean;
+  /** Unsubscribed: what is still queued for it is not sent. */
+  isStopped: boolean;
 }
 
 /**
@@ -155,7 +157,8 @@ interface Target {
  * alike), with the caller's permissions of now (row filter for the changed items, fields
  * trimmed), and each read's items are serialized once; a caller that can no longer read the
  * collection gets nothing. Deleted items: keys only, to callers that may read the collection.
- * Delivery is one loop over the connections, each corked while its frames are sent.
+ * Delivery is fair: each connection's changes queue in order, and the connections are served
+ * round robin, one change each per round, each corked while its frames are sent.
  */
 export class LiveReads {
   readonly #byCollection = new Map<string, Map<LiveConnection, Set<Entry>>>();
@@ -167,6 +170,9 @@ export class LiveReads {
   /** Subscriptions held per connection and per owner (the subscription limits). */
   readonly #perConnection = new Map<LiveConnection, number>();
   readonly #perOwner = new Map<string, number>();
+  /** Each connection's changes not sent yet, oldest first (#drain). */
+  readonly #outbox = new Map<LiveConnection, Sends[]>();
+  #draining: Promise<void> | undefined;
 
   constructor(private readonly deps: LiveReadsDeps) {
     deps.feed.setWitness((trx, collection, keys) => this.witnessDelete(trx, collection, keys));
@@ -225,9 +231,15 @@ export class LiveReads {
       this.#byCollection.set(collection, (connections = new Map<LiveConnection, Set<Entry>>()));
     let set = connections.get(connection);
     if (set === undefined) connections.set(connection, (set = new Set<Entry>()));
-    const entry: Entry = { subscription, queryKey: JSON.stringify(query), namesUser: mentionsCurrentUser(query) };
+    const entry: Entry = {
+      subscription,
+      queryKey: JSON.stringify(query),
+      namesUser: mentionsCurrentUser(query),
+      isStopped: false,
+    };
     set.add(entry);
     return () => {
+      entry.isStopped = true;
       uncount();
       set.delete(entry);
       if (set.size > 0 || connections.get(connection) !== set) return;
@@ -240,7 +252,8 @@ export class LiveReads {
   async close(): Promise<void> {
     this.#stop();
     this.deps.feed.setWitness(undefined);
-    await Promise.allSettled([...this.#pending]);
+    await this.settled();
+    this.#outbox.clear();
     this.#byCollection.clear();
   }
 
@@ -443,7 +456,7 @@ export class LiveReads {
           group.batch = items === undefined || items.length === 0 ? undefined : new LiveBatch(change.action, items);
         }),
       );
-      await deliverAll(reached, this.deps.logger);
+      this.#enqueue(reached);
     }
   }
 
@@ -485,7 +498,53 @@ export class LiveReads {
 
   /** Resolves when the deliveries started so far are done. */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.#pending]);
+    while (this.#pending.size > 0 || this.#draining !== undefined) {
+      await Promise.allSettled([...this.#pending]);
+      await this.#draining;
+    }
+  }
+
+  /**
+   * Queues each connection's share of a change behind its earlier ones (a connection gets its
+   * events in order) and starts the sending if it is not running.
+   */
+  #enqueue(targets: readonly Target[]): void {
+    for (const [connection, sends] of sendsOf(targets)) {
+      let queue = this.#outbox.get(connection);
+      if (queue === undefined) this.#outbox.set(connection, (queue = []));
+      queue.push(sends);
+    }
+    if (this.#draining === undefined && this.#outbox.size > 0) this.#draining = this.#drain();
+  }
+
+  /**
+   * Fair delivery: round robin over the connections with something to send, one change each
+   * per round, the event loop let run every {@link FRAMES_PER_TURN} frames. A socket holding
+   * hundreds of subscriptions, or a backlog of changes, does not hold up another's next event.
+   */
+  async #drain(): Promise<void> {
+    // Started from #enqueue: #draining is set before the first round runs.
+    await Promise.resolve();
+    let frames = 0;
+    try {
+      while (this.#outbox.size > 0) {
+        for (const [connection, queue] of [...this.#outbox]) {
+          const sends = queue.shift();
+          if (queue.length === 0 && this.#outbox.get(connection) === queue) this.#outbox.delete(connection);
+          if (sends !== undefined) frames += deliverTo(connection, sends, this.deps.logger);
+          if (frames >= FRAMES_PER_TURN) {
+            frames = 0;
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
+        }
+      }
+    } catch (error) {
+      this.#outbox.clear();
+      this.deps.logger.warn({ err: error }, 'live data: delivery stopped');
+    } finally {
+      // No await since the last look at the outbox: an #enqueue from now on starts a new round.
+      this.#draining = undefined;
+    }
   }
 }
 
@@ -530,35 +589,36 @@ function seenFilter(seenBy: SeenBy | undefined, viewer: string): ((key: PrimaryK
 /** Frames sent before the delivery loop lets the event loop run (pings, other sockets' messages). */
 const FRAMES_PER_TURN = 256;
 
-/**
- * One loop over the connections: each is corked while the batches of its subscriptions are
- * sent. Fair: connections with fewer subscriptions first (one socket holding hundreds does not
- * hold up everyone else's event), and the event loop runs between turns of
- * {@link FRAMES_PER_TURN} frames, so heartbeats and other messages are not starved.
- */
-async function deliverAll(targets: readonly Target[], logger: LiveReadsDeps['logger']): Promise<void> {
-  const ordered = [...targets].sort((a, b) => a.entries.length - b.entries.length);
-  let frames = 0;
-  for (const { connection, entries, groups } of ordered) {
-    if (frames >= FRAMES_PER_TURN) {
-      frames = 0;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    let isCorked = false;
-    for (let i = 0; i < entries.length; i++) {
+/** One change's batches for one connection's subscriptions. */
+type Sends = readonly (readonly [Entry, LiveBatch])[];
+
+/** What `targets` get of the batches read now (a later slice or change replaces them), per connection. */
+function sendsOf(targets: readonly Target[]): [LiveConnection, Sends][] {
+  const out: [LiveConnection, Sends][] = [];
+  for (const { connection, entries, groups } of targets) {
+    const sends: [Entry, LiveBatch][] = [];
+    entries.forEach((entry, i) => {
       const batch = groups[i]?.batch;
-      if (batch === undefined) continue;
-      if (!isCorked) {
-        connection.cork?.();
-        isCorked = true;
-      }
-      frames += batch.event === 'create' ? batch.items.length : 1;
-      try {
-        (entries[i] as Entry).subscription.deliver(batch);
-      } catch (error) {
-        logger.warn({ err: error }, 'live data: a delivery failed');
-      }
-    }
-    if (isCorked) connection.uncork?.();
+      if (batch !== undefined) sends.push([entry, batch]);
+    });
+    if (sends.length > 0) out.push([connection, sends]);
   }
+  return out;
+}
+
+/** Sends one change's batches to one connection, corked (one socket write); the frames it made. */
+function deliverTo(connection: LiveConnection, sends: Sends, logger: LiveReadsDeps['logger']): number {
+  let frames = 0;
+  connection.cork?.();
+  for (const [entry, batch] of sends) {
+    if (entry.isStopped) continue;
+    frames += batch.event === 'create' ? batch.items.length : 1;
+    try {
+      entry.subscription.deliver(batch);
+    } catch (error) {
+      logger.warn({ err: error }, 'live data: a delivery failed');
+    }
+  }
+  connection.uncork?.();
+  return frames;
 }
