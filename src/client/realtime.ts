@@ -37,7 +37,7 @@ export interface RealtimeOptions {
 
 export type LiveEventName = 'init' | 'create' | 'update' | 'delete';
 
-/** One subscription message: `init` (the current items), then one per change; `delete` data are keys. */
+/** One subscription message: `init` (the current items), then one per change (a create: one per item, as Directus 10 sends them; an update or delete: one per write); `delete` data are keys. */
 export interface LiveMessage<T = Record<string, unknown>> {
   readonly event: LiveEventName;
   readonly data: readonly (T | string | number)[];
@@ -81,6 +81,8 @@ export class RealtimeClient {
   #isClosed = false;
   #next = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The socket whose first `auth` (uid `#auth`) is unanswered: a refusal of it comes without uid. */
+  #handshaking: WebSocketLike | undefined;
 
   constructor(url: string, options: RealtimeOptions = {}) {
     const base = new URL(options.path ?? '/websocket', url.endsWith('/') ? url : `${url}/`);
@@ -176,8 +178,10 @@ export class RealtimeClient {
       this.#failAll(socket, asError(error));
       return;
     }
-    if (token !== null) socket.send(JSON.stringify({ type: 'auth', access_token: token, uid: '#auth' }));
-    else this.#resubscribe(socket);
+    if (token !== null) {
+      this.#handshaking = socket;
+      socket.send(JSON.stringify({ type: 'auth', access_token: token, uid: '#auth' }));
+    } else this.#resubscribe(socket);
   }
 
   /** Sends a fresh token on `socket`; when none can be had (a refused refresh), fails the subscriptions. */
@@ -231,7 +235,10 @@ export class RealtimeClient {
       return;
     }
     if (type === 'auth') {
-      if (message.uid === '#auth') {
+      // The server answers a refused handshake without uid (Directus 10's AUTH_FAILED), then closes.
+      const isHandshake = message.uid === '#auth' || (message.uid === undefined && this.#handshaking === socket);
+      if (isHandshake) {
+        this.#handshaking = undefined;
         // The token this connection started with is refused: asking again would get the same answer.
         if (message.status === 'ok') this.#resubscribe(socket);
         else this.#failAll(socket, errorOf(message));

@@ -7,7 +7,16 @@ export interface Change {
   readonly collection: string;
   readonly action: 'create' | 'update' | 'delete';
   readonly keys: ChangedKeys;
+  /**
+   * A delete's witness: who could read which of its items just before they went (a viewer id
+   * of src/realtime → its keys), taken inside the transaction by the context's `witnessDelete`.
+   * Absent: no one was asked (no subscriber here, another path than ItemWriter.delete).
+   */
+  readonly seenBy?: SeenBy;
 }
+
+/** Viewer id (made by src/realtime, opaque here) → the deleted keys it could read before the delete. */
+export type SeenBy = Readonly<Record<string, readonly PrimaryKey[]>>;
 
 /** The keys of a change: an array, or a transaction's {@link KeyList}, read a slice at a time. */
 export interface ChangedKeys {
@@ -30,6 +39,8 @@ const open = new WeakMap<Knex.Transaction, Map<string, NotedKeys>>();
 interface NotedKeys {
   readonly single: KeyRuns;
   readonly bulk: KeySegment[];
+  /** Deletes: the witnesses of its statements, merged (see {@link noteSeenBy}). */
+  seenBy?: Map<string, PrimaryKey[]>;
 }
 
 /** Starts collecting the changes of `trx` (runWrite, inside the transaction). */
@@ -54,6 +65,18 @@ export function noteCreated(trx: Knex.Transaction, collection: string, keys: rea
   notedKeys(trx, 'create', collection)?.bulk.push(isRange ? { first, count: keys.length } : keys);
 }
 
+/** Adds a delete's witness (who could read which keys before the delete) to the change of `collection`. */
+export function noteSeenBy(trx: Knex.Transaction, collection: string, seenBy: SeenBy): void {
+  const keys = notedKeys(trx, 'delete', collection);
+  if (keys === undefined) return;
+  keys.seenBy ??= new Map();
+  for (const [viewer, seen] of Object.entries(seenBy)) {
+    const list = keys.seenBy.get(viewer);
+    if (list === undefined) keys.seenBy.set(viewer, [...seen]);
+    else list.push(...seen);
+  }
+}
+
 function notedKeys(trx: Knex.Transaction, action: Change['action'], collection: string): NotedKeys | undefined {
   const changes = open.get(trx);
   if (changes === undefined) return undefined;
@@ -71,8 +94,11 @@ export function takeChanges(trx: Knex.Transaction): Change[] {
   const changes = open.get(trx);
   open.delete(trx);
   if (changes === undefined) return [];
-  return [...changes].map(([id, { single, bulk }]) => {
+  return [...changes].map(([id, { single, bulk, seenBy }]) => {
     const [action, collection] = id.split('\u0000') as [Change['action'], string];
-    return { collection, action, keys: new KeyList([...single.segments(), ...bulk]) };
+    const keys = new KeyList([...single.segments(), ...bulk]);
+    return seenBy === undefined
+      ? { collection, action, keys }
+      : { collection, action, keys, seenBy: Object.fromEntries(seenBy) };
   });
 }

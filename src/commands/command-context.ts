@@ -8,9 +8,9 @@ import { writePermissionsOf } from '../access/write-permissions.js';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
 import { queryLimits } from '../query/index.js';
-import type { Change } from './change-set.js';
+import type { Change, SeenBy } from './change-set.js';
 import { itemMatcher } from './match-items.js';
-import type { CommandContext, DebugLog, Traffic } from './types.js';
+import type { CommandContext, DebugLog, PrimaryKey, Traffic } from './types.js';
 
 export interface CommandContextDeps {
   readonly config: Config;
@@ -24,7 +24,11 @@ export interface CommandContextDeps {
   /** Where a write's debug notes go (the server's logger). */
   readonly logger?: DebugLog;
   /** Where committed changes go (the live-data feed, src/realtime); none: nowhere. */
-  readonly changes?: { publish(changes: readonly Change[]): void };
+  readonly changes?: {
+    publish(changes: readonly Change[]): void;
+    /** See CommandContext's `witnessDelete`. */
+    witnessDelete?(trx: Knex.Transaction, collection: string, keys: readonly PrimaryKey[]): Promise<SeenBy | undefined>;
+  };
   /** The requests in flight, which long writes give way to (http/traffic.ts); none: no one waits. */
   readonly traffic?: Traffic;
 }
@@ -60,6 +64,12 @@ export async function commandContext(
     ...(deps.logger === undefined ? {} : { log: deps.logger }),
     ...(deps.traffic === undefined ? {} : { traffic: deps.traffic }),
     ...(deps.changes === undefined ? {} : { afterCommit: (changes) => deps.changes?.publish(changes) }),
+    ...(deps.changes?.witnessDelete === undefined
+      ? {}
+      : {
+          witnessDelete: (trx, collection, keys) =>
+            deps.changes?.witnessDelete?.(trx, collection, keys) ?? Promise.resolve(undefined),
+        }),
     // The schema version keys the permission cache (src/access/permission-store.ts): moving
     // it after the commit makes every instance reload the rules and ip_access.
     purgeCache: async (collections) => {

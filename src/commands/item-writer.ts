@@ -8,6 +8,7 @@ import { insertReturningKeys } from '../db/insert-returning-keys.js';
 import { SerialSequences } from '../db/serial-sequences.js';
 import { runWriteStatement, type WriteTarget } from '../db/write-statement.js';
 import { ForbiddenError, InvalidPayloadError, invariant } from '../errors.js';
+import { noteSeenBy } from './change-set.js';
 import { checkWritePayload, type PayloadCheckContext } from './check-payload.js';
 import { rulesOf } from './collection-rules.js';
 import { existsUnlessAborted, filterExisting, itemExists, keyId, requireExisting } from './existing-items.js';
@@ -35,7 +36,7 @@ interface PreparedCreate {
 }
 
 /** The caller's context (check-payload.ts) and MAX_BATCH_MUTATION. */
-export interface ItemWriterContext extends PayloadCheckContext, Pick<CommandContext, 'traffic'> {
+export interface ItemWriterContext extends PayloadCheckContext, Pick<CommandContext, 'traffic' | 'witnessDelete'> {
   readonly maxBatchMutation: number;
 }
 
@@ -352,6 +353,9 @@ export class ItemWriter implements ItemWrites {
     this.#count(keys.length);
     await this.requireExisting(collection, keys);
     await this.#context.permissions.checkItems(this.#trx, 'delete', collection.collection, keys);
+    // Who may learn of the delete is decided now, while the rows are there to be read.
+    const seenBy = await this.#context.witnessDelete?.(this.#trx, collection.collection, keys);
+    if (seenBy !== undefined) noteSeenBy(this.#trx, collection.collection, seenBy);
     await this.#statement(collection, [], () =>
       this.#trx(collection.collection).whereIn(collection.primary, keys).delete(),
     );

@@ -5,7 +5,7 @@ import type { Accountability } from '../access/accountability.js';
 import type { ReadAccess } from '../access/read-access.js';
 import type { WritePermissions } from '../access/write-permissions.js';
 import type { AsOf, ReadContext } from '../query/index.js';
-import type { Change } from './change-set.js';
+import type { Change, SeenBy } from './change-set.js';
 
 /** A primary key as it travels in payloads and URLs. */
 export type PrimaryKey = string | number;
@@ -141,6 +141,16 @@ export interface CommandContext {
    * per collection and action): the live-data feed. Must not throw; not awaited.
    */
   readonly afterCommit?: (changes: readonly Change[]) => void;
+  /**
+   * Asked inside the transaction just before items are deleted: who of the live-data
+   * subscribers could read which of them (src/realtime), so a delete event goes only to those.
+   * Must not throw.
+   */
+  readonly witnessDelete?: (
+    trx: Knex.Transaction,
+    collection: string,
+    keys: readonly PrimaryKey[],
+  ) => Promise<SeenBy | undefined>;
   /** The clock of date-created/date-updated and the journal; a fake in tests. */
   readonly now?: () => Date;
   /** Debug notes of a write (payload keys dropped as not fields); none when absent. */

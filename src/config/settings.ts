@@ -194,6 +194,11 @@ export const SETTINGS: readonly SettingsSection[] = [
         'subscriptions one connection may hold at once, on either protocol; more: an error for that `uid` (graphql-ws: for that subscription), LIMIT_EXCEEDED',
       ),
       s(
+        'WEBSOCKETS_SUBSCRIPTION_USER_LIMIT',
+        '500',
+        'subscriptions one user may hold at once over all its connections to one instance, on either protocol (the public role: per client address); more: LIMIT_EXCEEDED as above',
+      ),
+      s(
         'WEBSOCKETS_MAX_MESSAGE_SIZE',
         '1mb',
         'the largest frame a client may send; bigger: the connection is closed (1009)',

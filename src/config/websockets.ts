@@ -20,6 +20,8 @@ export interface WebsocketsConfig {
   readonly heartbeatMs: number;
   /** Subscriptions one connection may hold at once. */
   readonly subscriptionLimit: number;
+  /** Subscriptions one user (the public role: one address) may hold at once over all its connections to this instance. */
+  readonly subscriptionUserLimit: number;
   /** The largest frame accepted; bigger ones close the connection (1009). */
   readonly maxMessageSize: number;
   /** Bytes queued for a client that does not read before it is disconnected (1008). */
@@ -57,6 +59,7 @@ export function readWebsocketsConfig(env: EnvReader): WebsocketsConfig {
     },
     heartbeatMs: env.bool('WEBSOCKETS_HEARTBEAT_ENABLED', true) ? seconds(env, 'WEBSOCKETS_HEARTBEAT_PERIOD', 30) : 0,
     subscriptionLimit: env.int('WEBSOCKETS_SUBSCRIPTION_LIMIT', 100, { min: 1 }),
+    subscriptionUserLimit: env.int('WEBSOCKETS_SUBSCRIPTION_USER_LIMIT', 500, { min: 1 }),
     maxMessageSize: env.size('WEBSOCKETS_MAX_MESSAGE_SIZE', '1mb'),
     maxBufferedSize: env.size('WEBSOCKETS_MAX_BUFFERED_SIZE', '4mb'),
   };

@@ -10,7 +10,7 @@ import type { PermissionStore } from '../access/permission-store.js';
 import type { AuthServices } from '../auth/auth-context.js';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
-import { isServiceError, LimitExceededError, RequestsExceededError, ServiceError } from '../errors.js';
+import { isServiceError, RequestsExceededError, ServiceError } from '../errors.js';
 import {
   OperationPreparer,
   SchemaStore,
@@ -227,9 +227,8 @@ function graphqlServer(deps: WebsocketDeps, limitMessage: ((ip: string | null) =
           if (caller === undefined) return [new GraphQLError('Not connected')];
           try {
             await limitMessage?.(caller.origin.ip);
-            // WEBSOCKETS_SUBSCRIPTION_LIMIT holds here too: graphql-ws has just counted this one.
-            if (Object.keys(ctx.subscriptions).length > config.websockets.subscriptionLimit)
-              throw new LimitExceededError('subscriptions');
+            // WEBSOCKETS_SUBSCRIPTION_LIMIT and _USER_LIMIT are counted by LiveReads when the
+            // subscription starts (graphql-ws lists a burst's ids before this hook runs).
             const overview = await deps.schema.getOverview();
             const accountability = await caller.caller();
             const permissions = await loadPermissions(

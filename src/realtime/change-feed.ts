@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { Knex } from 'knex';
 import { closeRedis, RedisGuard, redisClientOptions, type GuardLogger } from '../cache/redis-guard.js';
-import type { Change } from '../commands/change-set.js';
+import type { Change, SeenBy } from '../commands/change-set.js';
+import type { PrimaryKey } from '../commands/types.js';
 
-export type { Change } from '../commands/change-set.js';
+export type { Change, SeenBy } from '../commands/change-set.js';
 
 export type ChangeListener = (change: Change) => void;
+
+/** Asked inside a delete's transaction, before the rows go: who could read which of them (live-reads.ts). */
+export type DeleteWitness = (
+  trx: Knex.Transaction,
+  collection: string,
+  keys: readonly PrimaryKey[],
+) => Promise<SeenBy | undefined>;
 
 /**
  * The committed changes of every instance: `publish` (the write side's `afterCommit`, wired in
@@ -16,6 +25,12 @@ export interface ChangeFeed {
   publish(changes: readonly Change[]): void;
   /** Runs `listener` for every change, here or elsewhere; returns the unsubscribe. */
   subscribe(listener: ChangeListener): () => void;
+  /** The write side asks it before a delete (the witness set by {@link setWitness}; none: undefined). */
+  witnessDelete(trx: Knex.Transaction, collection: string, keys: readonly PrimaryKey[]): Promise<SeenBy | undefined>;
+  /** True when other instances get these changes too (Redis): a delete's witness speaks for their subscribers as well. */
+  readonly isShared: boolean;
+  /** The subscriptions of this process (LiveReads) answer {@link witnessDelete}. */
+  setWitness(witness: DeleteWitness | undefined): void;
   close(): Promise<void>;
 }
 
@@ -34,6 +49,19 @@ export async function createChangeFeed(options: ChangeFeedOptions): Promise<Chan
 
 class LocalFeed implements ChangeFeed {
   #listeners = new Set<ChangeListener>();
+  #witness: DeleteWitness | undefined;
+
+  get isShared(): boolean {
+    return false;
+  }
+
+  witnessDelete(trx: Knex.Transaction, collection: string, keys: readonly PrimaryKey[]): Promise<SeenBy | undefined> {
+    return this.#witness?.(trx, collection, keys) ?? Promise.resolve(undefined);
+  }
+
+  setWitness(witness: DeleteWitness | undefined): void {
+    this.#witness = witness;
+  }
 
   publish(changes: readonly Change[]): void {
     this.deliver(changes);
@@ -83,6 +111,10 @@ class RedisFeed extends LocalFeed {
   readonly #guard: RedisGuard;
   /** The messages of earlier changes: sent one at a time and in order, whatever their number. */
   #publishing: Promise<void> = Promise.resolve();
+
+  override get isShared(): boolean {
+    return true;
+  }
 
   constructor(options: ChangeFeedOptions, url: string) {
     super();
@@ -137,28 +169,48 @@ class RedisFeed extends LocalFeed {
 /** The changes in messages of at most {@link KEYS_PER_MESSAGE} keys, a big change split across several. */
 export function* messageParts(changes: readonly Change[]): Generator<Change[]> {
   let part: Change[] = [];
-  let keys = 0;
+  let count = 0;
   for (const change of changes) {
     for (let at = 0; at < change.keys.length; at += KEYS_PER_MESSAGE) {
-      const slice = { ...change, keys: change.keys.slice(at, at + KEYS_PER_MESSAGE) };
-      if (keys + slice.keys.length > KEYS_PER_MESSAGE && part.length > 0) {
+      const keys = change.keys.slice(at, at + KEYS_PER_MESSAGE);
+      const slice = {
+        ...change,
+        keys,
+        ...(change.seenBy === undefined ? {} : { seenBy: seenWithin(change.seenBy, keys) }),
+      };
+      if (count + slice.keys.length > KEYS_PER_MESSAGE && part.length > 0) {
         yield part;
-        [part, keys] = [[], 0];
+        [part, count] = [[], 0];
       }
       part.push(slice);
-      keys += slice.keys.length;
+      count += slice.keys.length;
     }
   }
   if (part.length > 0) yield part;
 }
 
+/** A delete's witness cut to the keys of one message. */
+function seenWithin(seenBy: SeenBy, keys: readonly PrimaryKey[]): SeenBy {
+  const inPart = new Set(keys.map(String));
+  const cut: Record<string, PrimaryKey[]> = {};
+  for (const [viewer, seen] of Object.entries(seenBy)) cut[viewer] = seen.filter((key) => inPart.has(String(key)));
+  return cut;
+}
+
+const isKey = (k: unknown) => typeof k === 'string' || typeof k === 'number';
+
 function isChange(value: unknown): value is Change {
   const v = value as Partial<Change> | null;
+  const seenBy: unknown = v?.seenBy;
   return (
     typeof v?.collection === 'string' &&
     typeof v.action === 'string' &&
     ACTIONS.has(v.action) &&
     Array.isArray(v.keys) &&
-    v.keys.every((k) => typeof k === 'string' || typeof k === 'number')
+    v.keys.every(isKey) &&
+    (seenBy === undefined ||
+      (typeof seenBy === 'object' &&
+        seenBy !== null &&
+        Object.values(seenBy).every((seen) => Array.isArray(seen) && seen.every(isKey))))
   );
 }

@@ -1,6 +1,7 @@
 import type { Item } from '../query/index.js';
 import type { PrimaryKey } from '../commands/types.js';
-import type { LiveConnection, LiveEvent, LiveReads } from './live-reads.js';
+import { ServiceError } from '../errors.js';
+import type { LiveConnection, LiveEvent, LiveReads, LiveSubscription } from './live-reads.js';
 import type { Query } from '../query/index.js';
 
 /** One changed item as a GraphQL subscription yields it: `data` null when deleted. */
@@ -23,6 +24,22 @@ export interface LiveIteratorOptions {
 }
 
 /**
+ * `live.add`, its refusal (LIMIT_EXCEEDED) carrying its code in `extensions` as the GraphQL
+ * error made of it shows them (graphql-js copies an error's own `extensions`).
+ */
+function addOrRefuse(live: LiveReads, subscription: LiveSubscription): () => void {
+  try {
+    return live.add(subscription);
+  } catch (error) {
+    if (error instanceof ServiceError) {
+      const { message, code, extensions } = error as ServiceError;
+      throw Object.assign(new Error(message), { extensions: { ...extensions, code } });
+    }
+    throw error;
+  }
+}
+
+/**
  * A subscription of `live` as an async iterator (graphql-js `subscribe`), one payload per
  * changed item. Ends when returned (the client's `complete`, the socket closing).
  */
@@ -39,7 +56,7 @@ export function liveIterator(live: LiveReads, options: LiveIteratorOptions): Asy
     waiting?.({ value: undefined, done: true });
     return { value: undefined, done: true };
   };
-  const stop = live.add({
+  const stop = addOrRefuse(live, {
     connection: options.connection,
     collection: options.collection,
     event: options.event,

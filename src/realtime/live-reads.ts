@@ -3,10 +3,10 @@ import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/
 import type { Accountability } from '../access/accountability.js';
 import type { PermissionStore } from '../access/permission-store.js';
 import { canReadCollection } from '../access/read-access.js';
-import type { Change } from '../commands/change-set.js';
+import type { Change, SeenBy } from '../commands/change-set.js';
 import type { PrimaryKey } from '../commands/types.js';
 import type { Config } from '../config/index.js';
-import { isServiceError, ServiceError } from '../errors.js';
+import { isServiceError, LimitExceededError, ServiceError } from '../errors.js';
 import {
   queryLimits,
   readerOf,
@@ -39,6 +39,13 @@ export interface LiveConnection {
   readonly callerKey?: string | undefined;
   /** The caller could not be authenticated again: the connection ends with `error`. */
   end(error: ServiceError): void;
+  /** The caller as last authenticated (at a subscribe or a delivery); undefined: not yet. */
+  readonly lastCaller?: Accountability | undefined;
+  /**
+   * Whose subscriptions these are, for WEBSOCKETS_SUBSCRIPTION_USER_LIMIT: the user, or for
+   * the public role the client's address. Undefined: counted on its own.
+   */
+  readonly ownerKey?: string | undefined;
   /** Holds the connection's frames until `uncork`: the frames of one change leave in one write. */
   cork?(): void;
   uncork?(): void;
@@ -53,6 +60,7 @@ export interface LiveItem {
 /** What one read of a change gives every subscription of its group: the same items, serialized once. */
 export class LiveBatch {
   #dataJson: string | undefined;
+  #itemJson: (string | undefined)[] = [];
 
   constructor(
     readonly event: LiveEvent,
@@ -66,6 +74,17 @@ export class LiveBatch {
       this.#dataJson = JSON.stringify(values);
     }
     return this.#dataJson;
+  }
+
+  /** The `data` of item `i` alone, as a list (Directus 10 sends one `create` per created item). */
+  itemJson(i: number): string {
+    let json = this.#itemJson[i];
+    if (json === undefined) {
+      const item = this.items[i];
+      json = JSON.stringify([this.event === 'delete' ? item?.key : item?.data]);
+      this.#itemJson[i] = json;
+    }
+    return json;
   }
 }
 
@@ -96,6 +115,22 @@ interface Entry {
   readonly subscription: LiveSubscription;
   readonly queryKey: string;
   readonly namesUser: boolean;
+  /** Unsubscribed: what is still queued for it is not sent. */
+  isStopped: boolean;
+}
+
+/**
+ * Who a delete's witness names: the admin, else (user, role, app access): the row filter of a
+ * read rule may name the user. Never a prototype key (`__proto__`): always holds a newline.
+ */
+function viewerOf(accountability: Accountability): string {
+  const { admin, user, role, app } = accountability;
+  return admin ? 'admin\n' : `${user ?? ''}\n${role ?? ''}\n${role !== null && app}`;
+}
+
+/** A role's users, for a delete's witness across instances (roles whose read rule does not name the user). */
+function roleViewerOf(role: string | null, app: boolean): string {
+  return `role\n${role ?? ''}\n${role !== null && app}`;
 }
 
 /** Subscriptions that read alike (one caller, one selection): one read, one batch per slice of keys. */
@@ -103,6 +138,8 @@ interface Group {
   readonly accountability: Accountability;
   readonly query: Query;
   batch: LiveBatch | undefined;
+  /** Deletes: the keys this group may be told of (the witness's verdict); undefined: every key. */
+  seen?: ((key: PrimaryKey) => boolean) | undefined;
 }
 
 /** The subscriptions of one connection a change concerns, and the group of each. */
@@ -120,7 +157,8 @@ interface Target {
  * alike), with the caller's permissions of now (row filter for the changed items, fields
  * trimmed), and each read's items are serialized once; a caller that can no longer read the
  * collection gets nothing. Deleted items: keys only, to callers that may read the collection.
- * Delivery is one loop over the connections, each corked while its frames are sent.
+ * Delivery is fair: each connection's changes queue in order, and the connections are served
+ * round robin, one change each per round, each corked while its frames are sent.
  */
 export class LiveReads {
   readonly #byCollection = new Map<string, Map<LiveConnection, Set<Entry>>>();
@@ -129,8 +167,15 @@ export class LiveReads {
   #pending = new Set<Promise<void>>();
   /** The last delivery per collection: a collection's changes are delivered in the order they came. */
   readonly #last = new Map<string, Promise<void>>();
+  /** Subscriptions held per connection and per owner (the subscription limits). */
+  readonly #perConnection = new Map<LiveConnection, number>();
+  readonly #perOwner = new Map<string, number>();
+  /** Each connection's changes not sent yet, oldest first (#drain). */
+  readonly #outbox = new Map<LiveConnection, Sends[]>();
+  #draining: Promise<void> | undefined;
 
   constructor(private readonly deps: LiveReadsDeps) {
+    deps.feed.setWitness((trx, collection, keys) => this.witnessDelete(trx, collection, keys));
     this.#stop = deps.feed.subscribe((change) => {
       if (!this.#byCollection.has(change.collection)) return;
       const previous = this.#last.get(change.collection) ?? Promise.resolve();
@@ -154,16 +199,48 @@ export class LiveReads {
     return n;
   }
 
+  /**
+   * Keeps `subscription` until the returned stop is called. LIMIT_EXCEEDED when its connection
+   * holds WEBSOCKETS_SUBSCRIPTION_LIMIT subscriptions already, or its owner (user, or address
+   * for the public role) WEBSOCKETS_SUBSCRIPTION_USER_LIMIT over all its connections here:
+   * counted here, at once, so a burst of subscribes cannot pass the limit together.
+   */
   add(subscription: LiveSubscription): () => void {
     const { collection, connection, query } = subscription;
+    const { subscriptionLimit, subscriptionUserLimit } = this.deps.config.websockets;
+    const owner = connection.ownerKey;
+    const held = this.#perConnection.get(connection) ?? 0;
+    const owned = owner === undefined ? 0 : (this.#perOwner.get(owner) ?? 0);
+    if (held >= subscriptionLimit || owned >= subscriptionUserLimit) throw new LimitExceededError('subscriptions');
+    this.#perConnection.set(connection, held + 1);
+    if (owner !== undefined) this.#perOwner.set(owner, owned + 1);
+    let isStopped = false;
+    const uncount = () => {
+      if (isStopped) return;
+      isStopped = true;
+      const left = (this.#perConnection.get(connection) ?? 1) - 1;
+      if (left > 0) this.#perConnection.set(connection, left);
+      else this.#perConnection.delete(connection);
+      if (owner === undefined) return;
+      const ownedLeft = (this.#perOwner.get(owner) ?? 1) - 1;
+      if (ownedLeft > 0) this.#perOwner.set(owner, ownedLeft);
+      else this.#perOwner.delete(owner);
+    };
     let connections = this.#byCollection.get(collection);
     if (connections === undefined)
       this.#byCollection.set(collection, (connections = new Map<LiveConnection, Set<Entry>>()));
     let set = connections.get(connection);
     if (set === undefined) connections.set(connection, (set = new Set<Entry>()));
-    const entry: Entry = { subscription, queryKey: JSON.stringify(query), namesUser: mentionsCurrentUser(query) };
+    const entry: Entry = {
+      subscription,
+      queryKey: JSON.stringify(query),
+      namesUser: mentionsCurrentUser(query),
+      isStopped: false,
+    };
     set.add(entry);
     return () => {
+      entry.isStopped = true;
+      uncount();
       set.delete(entry);
       if (set.size > 0 || connections.get(connection) !== set) return;
       connections.delete(connection);
@@ -174,8 +251,87 @@ export class LiveReads {
 
   async close(): Promise<void> {
     this.#stop();
-    await Promise.allSettled([...this.#pending]);
+    this.deps.feed.setWitness(undefined);
+    await this.settled();
+    this.#outbox.clear();
     this.#byCollection.clear();
+  }
+
+  /**
+   * Asked inside a delete's transaction, before the rows go (ItemWriter.delete, through the
+   * feed): which of `keys` each local subscriber of the collection's deletes could read then,
+   * by viewer (its caller as last authenticated, the read rule's row filter). A delete event
+   * then goes only to those who could read the item (#dispatch). Undefined when no one here
+   * listens. Each viewer is read under a savepoint: a failed read (that viewer: nothing) never
+   * aborts the delete.
+   */
+  async witnessDelete(
+    trx: Knex.Transaction,
+    collectionName: string,
+    keys: readonly PrimaryKey[],
+  ): Promise<SeenBy | undefined> {
+    const subscribed = this.#byCollection.get(collectionName);
+    if ((subscribed === undefined && !this.deps.feed.isShared) || keys.length === 0) return undefined;
+    const viewers = new Map<string, Accountability>();
+    for (const [connection, set] of subscribed ?? []) {
+      const caller = connection.lastCaller;
+      if (caller === undefined) continue;
+      for (const { subscription } of set)
+        if (subscription.event === undefined || subscription.event === 'delete') {
+          viewers.set(viewerOf(caller), caller);
+          break;
+        }
+    }
+    const overview = await this.deps.schema.getOverview();
+    const collection = overview.collections[collectionName];
+    if (collection === undefined) return undefined;
+    // Other instances' subscribers are not known here: with a shared feed the verdict is also
+    // taken per role, for the roles whose read rule of the collection has a row filter that
+    // does not name the user (no filter: they read every row; naming the user: not told).
+    if (this.deps.feed.isShared) {
+      try {
+        for (const { role, app } of await rolesOf(trx)) {
+          const rules = await this.deps.permissions.rulesFor(role, app, overview);
+          const filter = rules.byCollection.get(collectionName)?.get('read')?.filter;
+          if (filter === undefined || filter === null || Object.keys(filter).length === 0) continue;
+          if (mentionsCurrentUser(filter)) continue;
+          const accountability = { user: null, role, admin: false, app, ip: null, userAgent: null, origin: null };
+          viewers.set(roleViewerOf(role, app), accountability);
+        }
+      } catch (error) {
+        this.deps.logger.warn({ err: error, collection: collectionName }, 'live data: roles for a delete witness');
+      }
+    }
+    if (viewers.size === 0) return undefined;
+    const primary = collection.primary;
+    const seenBy: Record<string, PrimaryKey[]> = {};
+    for (const [viewer, accountability] of viewers) {
+      try {
+        seenBy[viewer] = await trx.transaction(async (savepoint) => {
+          const reader = await readerOf(
+            { db: savepoint, permissions: this.deps.permissions },
+            overview,
+            accountability,
+          );
+          if (!canReadCollection(reader.access, collectionName)) return [];
+          if (reader.access.rowFilter(collectionName) === null) return [...keys];
+          const ctx = { db: savepoint, overview, limits: queryLimits(this.deps.config) };
+          const seen: PrimaryKey[] = [];
+          for (let at = 0; at < keys.length; at += KEYS_PER_READ) {
+            const byKeys = { [primary]: { _in: keys.slice(at, at + KEYS_PER_READ) } };
+            const query: Query = { fields: [primary], filter: byKeys, limit: -1, offset: 0 };
+            for (const row of await readItems(ctx, collectionName, query, reader))
+              seen.push(row[primary] as PrimaryKey);
+          }
+          return seen;
+        });
+      } catch (error) {
+        if (!(error instanceof ServiceError))
+          this.deps.logger.warn({ err: error, collection: collectionName }, 'live data: a delete witness failed');
+        seenBy[viewer] = [];
+      }
+    }
+    return seenBy;
   }
 
   /** The connections a change concerns, with their subscriptions to it (as of its arrival). */
@@ -231,7 +387,7 @@ export class LiveReads {
     const isDelete = change.action === 'delete';
     // Whether a role's read rules name $CURRENT_USER (then its users do not read alike), once per role.
     const userBoundRoles = new Map<string, boolean>();
-    if (!isDelete) {
+    {
       const roles = new Map<string, { role: string | null; app: boolean }>();
       for (const accountability of callers) {
         if (accountability === undefined || accountability.admin) continue;
@@ -259,10 +415,17 @@ export class LiveReads {
       for (const entry of target.entries) {
         // A read no rule or selection of which names $CURRENT_USER is the same for every user of the role: one read.
         const byUser = !isDelete && (roleBound || entry.namesUser);
-        const id = `${byUser ? user : ''}\n${callerId}${isDelete ? '' : entry.queryKey}`;
+        const id = isDelete ? viewerOf(accountability) : `${byUser ? user : ''}\n${callerId}${entry.queryKey}`;
         let group = groups.get(id);
-        if (group === undefined)
-          groups.set(id, (group = { accountability, query: entry.subscription.query, batch: undefined }));
+        if (group === undefined) {
+          group = { accountability, query: entry.subscription.query, batch: undefined };
+          // Its own verdict (a subscriber of the deleting instance), else its role's (another's).
+          if (isDelete)
+            group.seen =
+              seenFilter(change.seenBy, id) ??
+              (roleBound ? undefined : seenFilter(change.seenBy, roleViewerOf(role, app)));
+          groups.set(id, group);
+        }
         target.groups.push(group);
       }
       reached.push(target);
@@ -272,7 +435,11 @@ export class LiveReads {
     await Promise.all(
       [...groups.values()].map(async (group) => {
         const reader = await readerOf(this.deps, overview, group.accountability);
-        if (canReadCollection(reader.access, change.collection)) readers.set(group, reader);
+        if (!canReadCollection(reader.access, change.collection)) return;
+        // A delete no witness speaks for (another instance's subscribers, a path past
+        // ItemWriter): only to those who read every row, who could read these.
+        if (isDelete && group.seen === undefined && reader.access.rowFilter(change.collection) !== null) return;
+        readers.set(group, reader);
       }),
     );
     // Big batches (an import) are read and delivered a slice of keys at a time: bound parameters are limited.
@@ -280,15 +447,16 @@ export class LiveReads {
       const keys = change.keys.slice(at, at + KEYS_PER_READ);
       await Promise.all(
         [...readers].map(async ([group, reader]) => {
+          const seen = group.seen;
           const items = isDelete
-            ? keys.map((key) => ({ key }))
+            ? (seen === undefined ? keys : keys.filter(seen)).map((key) => ({ key }))
             : await this.#read(ctx, collection, group.query, keys, reader);
           // A selection no longer valid for the caller: nothing now nor for the next slices.
           if (items === undefined) readers.delete(group);
           group.batch = items === undefined || items.length === 0 ? undefined : new LiveBatch(change.action, items);
         }),
       );
-      deliverAll(reached, this.deps.logger);
+      this.#enqueue(reached);
     }
   }
 
@@ -330,7 +498,53 @@ export class LiveReads {
 
   /** Resolves when the deliveries started so far are done. */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.#pending]);
+    while (this.#pending.size > 0 || this.#draining !== undefined) {
+      await Promise.allSettled([...this.#pending]);
+      await this.#draining;
+    }
+  }
+
+  /**
+   * Queues each connection's share of a change behind its earlier ones (a connection gets its
+   * events in order) and starts the sending if it is not running.
+   */
+  #enqueue(targets: readonly Target[]): void {
+    for (const [connection, sends] of sendsOf(targets)) {
+      let queue = this.#outbox.get(connection);
+      if (queue === undefined) this.#outbox.set(connection, (queue = []));
+      queue.push(sends);
+    }
+    if (this.#draining === undefined && this.#outbox.size > 0) this.#draining = this.#drain();
+  }
+
+  /**
+   * Fair delivery: round robin over the connections with something to send, one change each
+   * per round, the event loop let run every {@link FRAMES_PER_TURN} frames. A socket holding
+   * hundreds of subscriptions, or a backlog of changes, does not hold up another's next event.
+   */
+  async #drain(): Promise<void> {
+    // Started from #enqueue: #draining is set before the first round runs.
+    await Promise.resolve();
+    let frames = 0;
+    try {
+      while (this.#outbox.size > 0) {
+        for (const [connection, queue] of [...this.#outbox]) {
+          const sends = queue.shift();
+          if (queue.length === 0 && this.#outbox.get(connection) === queue) this.#outbox.delete(connection);
+          if (sends !== undefined) frames += deliverTo(connection, sends, this.deps.logger);
+          if (frames >= FRAMES_PER_TURN) {
+            frames = 0;
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
+        }
+      }
+    } catch (error) {
+      this.#outbox.clear();
+      this.deps.logger.warn({ err: error }, 'live data: delivery stopped');
+    } finally {
+      // No await since the last look at the outbox: an #enqueue from now on starts a new round.
+      this.#draining = undefined;
+    }
   }
 }
 
@@ -348,23 +562,63 @@ function changedItems(change: Change, sets: Iterable<Set<Entry>>): Set<string> {
   return found;
 }
 
-/** One loop over the connections: each is corked while the batches of its subscriptions are sent. */
-function deliverAll(targets: readonly Target[], logger: LiveReadsDeps['logger']): void {
+/** The roles a user may have (each with its app access) and the public role. */
+async function rolesOf(trx: Knex.Transaction): Promise<{ role: string | null; app: boolean }[]> {
+  const rows = await trx('svc_roles').select<{ id: string; admin_access: unknown; app_access: unknown }[]>(
+    'id',
+    'admin_access',
+    'app_access',
+  );
+  const roles: { role: string | null; app: boolean }[] = [{ role: null, app: false }];
+  for (const row of rows) if (!isTrue(row.admin_access)) roles.push({ role: row.id, app: isTrue(row.app_access) });
+  return roles;
+}
+
+/** A boolean column as the dialects return it (true, 1, '1'). */
+function isTrue(value: unknown): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
+/** The keys of a delete `viewer` may be told of, by the witness; undefined: no verdict for it. */
+function seenFilter(seenBy: SeenBy | undefined, viewer: string): ((key: PrimaryKey) => boolean) | undefined {
+  if (seenBy === undefined || !Object.hasOwn(seenBy, viewer)) return undefined;
+  const seen = new Set((seenBy[viewer] ?? []).map(String));
+  return (key) => seen.has(String(key));
+}
+
+/** Frames sent before the delivery loop lets the event loop run (pings, other sockets' messages). */
+const FRAMES_PER_TURN = 256;
+
+/** One change's batches for one connection's subscriptions. */
+type Sends = readonly (readonly [Entry, LiveBatch])[];
+
+/** What `targets` get of the batches read now (a later slice or change replaces them), per connection. */
+function sendsOf(targets: readonly Target[]): [LiveConnection, Sends][] {
+  const out: [LiveConnection, Sends][] = [];
   for (const { connection, entries, groups } of targets) {
-    let isCorked = false;
-    for (let i = 0; i < entries.length; i++) {
+    const sends: [Entry, LiveBatch][] = [];
+    entries.forEach((entry, i) => {
       const batch = groups[i]?.batch;
-      if (batch === undefined) continue;
-      if (!isCorked) {
-        connection.cork?.();
-        isCorked = true;
-      }
-      try {
-        (entries[i] as Entry).subscription.deliver(batch);
-      } catch (error) {
-        logger.warn({ err: error }, 'live data: a delivery failed');
-      }
-    }
-    if (isCorked) connection.uncork?.();
+      if (batch !== undefined) sends.push([entry, batch]);
+    });
+    if (sends.length > 0) out.push([connection, sends]);
   }
+  return out;
+}
+
+/** Sends one change's batches to one connection, corked (one socket write); the frames it made. */
+function deliverTo(connection: LiveConnection, sends: Sends, logger: LiveReadsDeps['logger']): number {
+  let frames = 0;
+  connection.cork?.();
+  for (const [entry, batch] of sends) {
+    if (entry.isStopped) continue;
+    frames += batch.event === 'create' ? batch.items.length : 1;
+    try {
+      entry.subscription.deliver(batch);
+    } catch (error) {
+      logger.warn({ err: error }, 'live data: a delivery failed');
+    }
+  }
+  connection.uncork?.();
+  return frames;
 }

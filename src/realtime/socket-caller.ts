@@ -18,6 +18,7 @@ export interface SocketCallerDeps {
  */
 export class SocketCaller implements LiveConnection {
   #token: string | undefined;
+  #lastCaller: Accountability | undefined;
   /** The token's signature is checked once; its expiry, session and user at every use. */
   readonly #verify: (token: string) => AccessTokenClaims;
 
@@ -46,6 +47,17 @@ export class SocketCaller implements LiveConnection {
     return `${this.origin.ip ?? ''}\n${this.#token ?? ''}`;
   }
 
+  /** The caller as last authenticated (the delete witness of live-reads.ts). */
+  get lastCaller(): Accountability | undefined {
+    return this.#lastCaller;
+  }
+
+  /** The user whose subscriptions these are, or for the public role the address (WEBSOCKETS_SUBSCRIPTION_USER_LIMIT). */
+  get ownerKey(): string {
+    const user = this.#lastCaller?.user;
+    return user === null || user === undefined ? `address\n${this.origin.ip ?? ''}` : `user\n${user}`;
+  }
+
   cork(): void {
     this.frames?.cork();
   }
@@ -65,17 +77,23 @@ export class SocketCaller implements LiveConnection {
       this.#verify,
     );
     this.#token = token;
+    this.#lastCaller = accountability;
     return accountability;
   }
 
   /** No token any more: the public role from now on. */
   signOut(): void {
     this.#token = undefined;
+    this.#lastCaller = undefined;
   }
 
-  caller(): Promise<Accountability> {
+  async caller(): Promise<Accountability> {
     const { db, config, auth } = this.deps;
-    return authenticate(db, config.secret, this.#token, this.origin, auth.users, this.#verify);
+    const token = this.#token;
+    const accountability = await authenticate(db, config.secret, token, this.origin, auth.users, this.#verify);
+    // A token replaced meanwhile: the newer caller stays the last known.
+    if (this.#token === token) this.#lastCaller = accountability;
+    return accountability;
   }
 
   end(error: ServiceError): void {

@@ -18,7 +18,6 @@ import { committedReadDatabase } from '../db/replicas.js';
 import {
   ForbiddenError,
   InternalServerError,
-  InvalidCredentialsError,
   InvalidPayloadError,
   LimitExceededError,
   isServiceError,
@@ -59,6 +58,10 @@ export interface WebsocketProtocolDeps {
 type Uid = string | number | undefined;
 type Message = Readonly<Record<string, unknown>>;
 const EVENTS: readonly LiveEvent[] = ['create', 'update', 'delete'];
+/** Directus 10's answer to a failed handshake (a first message that is not a good `auth`, or none in time); then the socket closes. */
+const HANDSHAKE_FAILED = { code: 'AUTH_FAILED', message: 'Authentication handshake failed.' } as const;
+/** Directus 10's answer to a failed `auth` on an authenticated socket, which stays open as it was. */
+const AUTH_FAILED = { code: 'AUTH_FAILED', message: 'Authentication failed.' } as const;
 /** Messages of one connection received and not handled yet; more: the connection is cut. */
 const MAX_WAITING_MESSAGES = 1000;
 /** The longest delay setTimeout keeps (about 24.8 days); a token living longer is checked at each use only. */
@@ -69,10 +72,12 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * access_token, refresh_token), `subscribe` / `unsubscribe`, `ping` / `pong`, `items`
  * (create, read, update, delete through the REST command handlers). A bad message is
  * answered with an error for its `uid` (`{type, status: 'error', error: {code, message}, uid}`)
- * and the connection lives on.
+ * and the connection lives on. A message without `uid` is answered without one, as Directus
+ * 10 does (clients match replies by it), its subscription's events too.
  */
 export class WebsocketSession {
   readonly #caller: SocketCaller;
+  /** By `u:<uid>`, or `a:<n>` for those subscribed without a uid (unsubscribed all at once). */
   readonly #subscriptions = new Map<string, () => void>();
   #isAuthenticated: boolean;
   /** An auth message is being checked (a login takes its time): the auth timeout waits for it. */
@@ -110,7 +115,7 @@ export class WebsocketSession {
     if (!this.#isAuthenticated) {
       this.#authDeadline = Date.now() + rest.authTimeoutMs;
       this.#authTimer = setTimeout(() => {
-        if (!this.#isAuthenticating) this.#endWith(new InvalidCredentialsError(), 'auth timeout');
+        if (!this.#isAuthenticating) this.#handshakeFailed();
       }, rest.authTimeoutMs);
     }
     if (heartbeatMs > 0) {
@@ -208,6 +213,18 @@ export class WebsocketSession {
     this.#dispose();
   }
 
+  /** Not closed meanwhile (a failed handshake closes it). */
+  #isOpen(): boolean {
+    return this.ws.readyState === this.ws.OPEN;
+  }
+
+  /** Directus 10: the handshake failed (a bad first message, a refused auth, none in time): AUTH_FAILED, closed. */
+  #handshakeFailed(): void {
+    this.#send({ type: 'auth', status: 'error', error: HANDSHAKE_FAILED });
+    this.ws.close(1008, HANDSHAKE_FAILED.code);
+    this.#dispose();
+  }
+
   async #receive(text: string): Promise<void> {
     // A connection cut meanwhile (too slow a reader, the heartbeat) has its waiting messages dropped.
     if (this.ws.readyState !== this.ws.OPEN) return;
@@ -240,15 +257,18 @@ export class WebsocketSession {
       // the pong that answers the server's own ping.
       if (type !== 'pong') await this.deps.limitMessage?.(this.#caller.origin.ip);
       if (type === 'auth') {
+        const isHandshake = !this.#isAuthenticated;
         this.#isAuthenticating = true;
         try {
           await this.#auth(message, uid);
-          return;
+        } catch (error) {
+          if (isHandshake) this.#handshakeFailed();
+          else this.#authFailed(error, uid);
         } finally {
           this.#isAuthenticating = false;
-          if (!this.#isAuthenticated && Date.now() >= this.#authDeadline)
-            this.#endWith(new InvalidCredentialsError(), 'auth timeout');
+          if (!this.#isAuthenticated && Date.now() >= this.#authDeadline && this.#isOpen()) this.#handshakeFailed();
         }
+        return;
       }
       if (type === 'pong') return;
       if (type === 'ping') {
@@ -256,7 +276,7 @@ export class WebsocketSession {
         return;
       }
       if (!this.#isAuthenticated) {
-        this.#endWith(new InvalidCredentialsError(), 'auth required');
+        this.#handshakeFailed();
         return;
       }
       if (type === 'subscribe') {
@@ -280,6 +300,20 @@ export class WebsocketSession {
       this.deps.logger.warn({ err: error }, 'websocket: message failed');
       this.#sendError(type, uid, new InternalServerError());
     }
+  }
+
+  /**
+   * A refused `auth` on an authenticated socket (Directus 10): AUTH_FAILED for its uid, but an
+   * expired token (TOKEN_EXPIRED) and the rate limit (REQUESTS_EXCEEDED) keep their codes; the
+   * socket stays open, as the caller it was.
+   */
+  #authFailed(error: unknown, uid: Uid): void {
+    if (isServiceError(error) && (error.code === 'TOKEN_EXPIRED' || error.code === 'REQUESTS_EXCEEDED')) {
+      this.#sendError('auth', uid, error);
+      return;
+    }
+    if (!isServiceError(error)) this.deps.logger.warn({ err: error }, 'websocket: auth failed');
+    this.#send({ type: 'auth', status: 'error', error: AUTH_FAILED, ...(uid === undefined ? {} : { uid }) });
   }
 
   async #auth(message: Message, uid: Uid): Promise<void> {
@@ -332,8 +366,10 @@ export class WebsocketSession {
     const event = message['event'];
     if (event !== undefined && !EVENTS.includes(event as LiveEvent))
       throw new InvalidPayloadError('"event" is one of create, update, delete');
-    const uid = String(given ?? `#${++this.#anonymousUids}`);
-    if (!this.#subscriptions.has(uid) && this.#subscriptions.size >= this.deps.config.websockets.subscriptionLimit)
+    // Directus 10: a uid names the subscription (a new one with it replaces it); without one
+    // each subscribe adds one, and its replies and events carry no uid.
+    const id = given === undefined ? `a:${++this.#anonymousUids}` : `u:${String(given)}`;
+    if (!this.#subscriptions.has(id) && this.#subscriptions.size >= this.deps.config.websockets.subscriptionLimit)
       throw new LimitExceededError('subscriptions');
     const query = readQuery(message);
     const item = readItemKey(message);
@@ -351,9 +387,10 @@ export class WebsocketSession {
     ]);
     // Cut while its first read ran: the subscription would outlive the connection.
     if (this.ws.readyState !== this.ws.OPEN) return;
-    this.#subscriptions.get(uid)?.();
+    this.#subscriptions.get(id)?.();
+    this.#subscriptions.delete(id);
     // Every delivery is the batch's JSON (made once for all its subscribers) between two fixed parts.
-    const uidPart = `,"uid":${JSON.stringify(given ?? uid)}}`;
+    const uidPart = given === undefined ? '}' : `,"uid":${JSON.stringify(given)}}`;
     const { maxBufferedSize } = this.deps.config.websockets;
     const ws = this.ws;
     const send = (dataJson: string, batch: LiveBatch) =>
@@ -364,31 +401,41 @@ export class WebsocketSession {
       event: event as LiveEvent | undefined,
       item,
       query,
-      // One item's events carry that item (its key when deleted), not a list.
+      // One item's events carry that item (its key when deleted), not a list. Directus 10 sends
+      // one `create` per created item (a list of one), and one `update` or `delete` per write.
       deliver:
         item === undefined
           ? (batch) => {
-              send(batch.dataJson, batch);
+              if (batch.event !== 'create') send(batch.dataJson, batch);
+              else for (let i = 0; i < batch.items.length; i++) send(batch.itemJson(i), batch);
             }
           : (batch) => {
               const found = batch.items.find((live) => String(live.key) === String(item));
               if (found !== undefined) send(JSON.stringify(batch.event === 'delete' ? item : found.data), batch);
             },
     });
-    this.#subscriptions.set(uid, stop);
-    this.#send({ type: 'subscription', event: 'init', data, ...withMeta(meta), uid: given ?? uid });
+    this.#subscriptions.set(id, stop);
+    this.#send({
+      type: 'subscription',
+      event: 'init',
+      data,
+      ...withMeta(meta),
+      ...(given === undefined ? {} : { uid: given }),
+    });
   }
 
+  /** Directus 10: without a uid, every subscription of the socket ends. */
   #unsubscribe(uid: Uid): void {
     if (uid === undefined) {
       for (const stop of this.#subscriptions.values()) stop();
       this.#subscriptions.clear();
       return;
     }
-    const stop = this.#subscriptions.get(String(uid));
+    const id = `u:${String(uid)}`;
+    const stop = this.#subscriptions.get(id);
     if (stop === undefined) throw new InvalidPayloadError(`No subscription "${uid}"`);
     stop();
-    this.#subscriptions.delete(String(uid));
+    this.#subscriptions.delete(id);
   }
 
   /**

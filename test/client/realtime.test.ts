@@ -83,8 +83,8 @@ describeEachDatabase(
         ),
       );
       expect(outcomes).to.deep.equal([
-        'Error: INVALID_CREDENTIALS: Invalid user credentials.',
-        'Error: INVALID_CREDENTIALS: Invalid user credentials.',
+        'Error: AUTH_FAILED: Authentication handshake failed.',
+        'Error: AUTH_FAILED: Authentication handshake failed.',
       ]);
       await sleep(200);
       expect(sockets.opened).to.have.length(1);

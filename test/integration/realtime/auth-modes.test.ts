@@ -118,7 +118,7 @@ describeEachDatabase(
       expect(socket.pending.filter((m) => m['uid'] === 's')).to.deep.equal([]);
     });
   },
-  { env: { WEBSOCKETS_ENABLED: 'true', ACCESS_TOKEN_TTL: '1s', WEBSOCKETS_REST_AUTH_TIMEOUT: '1500ms' } },
+  { env: { WEBSOCKETS_ENABLED: 'true', ACCESS_TOKEN_TTL: '2s', WEBSOCKETS_REST_AUTH_TIMEOUT: '1500ms' } },
 );
 
 /** /server/info's `websocket` as an authenticated caller sees it, and GraphQL's boolean of it. */

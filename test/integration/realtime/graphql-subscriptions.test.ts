@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createClient, type Client, type ExecutionResult } from 'graphql-ws';
 import { WebSocket } from 'ws';
 import { describeEachDatabase, TEST_ADMIN, type ServerContext } from '../../support/server.js';
-import { adminApi, createLiveFixture, socketUrl } from './sockets.js';
+import { adminApi, createLiveFixture, EDITOR, socketUrl } from './sockets.js';
 
 type Result = ExecutionResult<Record<string, any>>;
 
@@ -182,13 +182,43 @@ describeEachDatabase(
         new Subscription(client, query),
       ];
       for (const sub of running) expect(await outcome(sub)).to.equal('running');
-      const [error] = (await outcome(new Subscription(client, query))) as readonly { extensions: { code: string } }[];
-      expect(error?.extensions.code).to.equal('LIMIT_EXCEEDED');
+      // Refused as it starts: its one result is the error, then it completes.
+      const refused = new Subscription(client, query);
+      expect(await outcome(refused)).to.equal(undefined);
+      const [error] = (await refused.next()).errors ?? [];
+      expect(error?.extensions?.['code']).to.equal('LIMIT_EXCEEDED');
       running[0]?.stop();
       expect(await outcome(new Subscription(client, query))).to.equal('running');
       // The subscriptions that run still get their events.
       const created = await adminApi(ctx(), 'POST', '/items/notes', { title: 'limited' });
       expect((await running[1]!.next()).data).to.deep.equal({ notes_mutated: { key: String(created.id) } });
+    });
+
+    it('a burst of subscribes on one connection cannot pass WEBSOCKETS_SUBSCRIPTION_LIMIT together', async () => {
+      const client = connect('/graphql', TEST_ADMIN.token);
+      const query = 'subscription { notes_mutated { key } }';
+      const burst = Array.from({ length: 12 }, () => new Subscription(client, query));
+      const outcomes = await Promise.all(
+        burst.map((sub) => Promise.race([sub.done.then(() => 'ended'), settle(ctx()).then(() => 'running')])),
+      );
+      expect(outcomes.filter((o) => o === 'running')).to.have.length(3);
+      const created = await adminApi(ctx(), 'POST', '/items/notes', { title: 'burst' });
+      for (const [i, sub] of burst.entries())
+        if (outcomes[i] === 'running')
+          expect((await sub.next()).data).to.deep.equal({ notes_mutated: { key: String(created.id) } });
+    });
+
+    it('a delete is told only to subscribers who could read the item before it went', async () => {
+      const client = connect('/graphql', EDITOR.token);
+      const sub = new Subscription(client, 'subscription { notes_mutated(event: delete) { key event } }');
+      await settle(ctx());
+      const draft = await adminApi(ctx(), 'POST', '/items/notes', { title: 'gql draft', status: 'draft' });
+      const published = await adminApi(ctx(), 'POST', '/items/notes', { title: 'gql published', status: 'published' });
+      await adminApi(ctx(), 'DELETE', `/items/notes/${draft.id}`);
+      await adminApi(ctx(), 'DELETE', `/items/notes/${published.id}`);
+      expect((await sub.next()).data).to.deep.equal({
+        notes_mutated: { key: String(published.id), event: 'delete' },
+      });
     });
 
     it('an expired token ends the socket with TOKEN_EXPIRED', async function () {

@@ -244,7 +244,7 @@ describeEachDatabase(
       expect(badItem['error'].code).to.equal('INVALID_PAYLOAD');
     });
 
-    it('an import is one event with every key', async () => {
+    it('an import is one create event per item, as Directus 10 sends them', async () => {
       const socket = await authed();
       await socket.request({ type: 'subscribe', collection: 'notes', query: { fields: ['title'] }, uid: 'i' });
       const form = new FormData();
@@ -256,11 +256,14 @@ describeEachDatabase(
         body: form,
       });
       expect(res.status, await res.text()).to.be.oneOf([200, 204]);
-      const event = await socket.next(isEvent('i'));
-      expect(event['event']).to.equal('create');
-      expect((event['data'] as { title: string }[]).map((d) => d.title).sort()).to.deep.equal(
-        rows.map((r) => r.title).sort(),
-      );
+      const titles: string[] = [];
+      for (const _row of rows) {
+        const event = await socket.next(isEvent('i'));
+        expect(event['event']).to.equal('create');
+        expect(event['data']).to.have.length(1);
+        titles.push((event['data'] as { title: string }[])[0]!.title);
+      }
+      expect(titles.sort()).to.deep.equal(rows.map((r) => r.title).sort());
     });
 
     it('schema changes are system events of svc_collections', async () => {
@@ -438,14 +441,133 @@ describeEachDatabase(
       await ctx().server.db('notes').where('title', 'like', 'bulk %').delete();
     });
 
-    it('handshake: a connection that does not authenticate in time is closed; a wrong token is an auth error', async () => {
+    it('handshake (Directus 10): no auth in time, a refused one or another message first is AUTH_FAILED without uid, then the socket closes', async () => {
+      const failed = {
+        type: 'auth',
+        status: 'error',
+        error: { code: 'AUTH_FAILED', message: 'Authentication handshake failed.' },
+      };
       const idle = await open();
-      expect(await idle.next()).to.deep.include({ type: 'auth', status: 'error' });
+      expect(await idle.next()).to.deep.equal(failed);
       expect((await idle.closed).code).to.equal(1008);
-      const wrong = await open();
-      const refused = await wrong.request({ type: 'auth', access_token: 'not-a-token', uid: 'w' });
-      expect(refused).to.deep.include({ type: 'auth', status: 'error' });
-      expect(refused['error'].code).to.equal('INVALID_CREDENTIALS');
+      for (const first of [
+        { type: 'auth', access_token: 'not-a-token', uid: 'w' },
+        { type: 'auth', email: EDITOR.email, password: 'wrong', uid: 'p' },
+        { type: 'auth', uid: 'n' },
+        { type: 'subscribe', collection: 'notes', uid: 's' },
+      ]) {
+        const socket = await open();
+        socket.send(first);
+        expect(await socket.next(), JSON.stringify(first)).to.deep.equal(failed);
+        expect((await socket.closed).code).to.equal(1008);
+      }
+    });
+
+    it('a refused auth on an authenticated socket is AUTH_FAILED for its uid; the socket stays as it was (Directus 10)', async () => {
+      const socket = await authed(EDITOR.token);
+      for (const auth of [
+        { type: 'auth', access_token: 'not-a-token', uid: 'w' },
+        { type: 'auth', email: EDITOR.email, password: 'wrong', uid: 'p' },
+      ])
+        expect(await socket.request(auth)).to.deep.equal({
+          type: 'auth',
+          status: 'error',
+          error: { code: 'AUTH_FAILED', message: 'Authentication failed.' },
+          uid: auth.uid,
+        });
+      // Still the editor: its subscription answers.
+      expect((await socket.request({ type: 'subscribe', collection: 'notes', uid: 's' }))['event']).to.equal('init');
+      expect(socket.ws.readyState).to.equal(socket.ws.OPEN);
+    });
+
+    it('without a uid (Directus 10) the init and the events carry none; unsubscribe without a uid ends them all', async () => {
+      const socket = await authed();
+      socket.send({ type: 'subscribe', collection: 'notes', query: { fields: ['id', 'title'] } });
+      const init = await socket.next((m) => m['type'] === 'subscription');
+      expect(init).to.have.keys(['type', 'event', 'data']);
+      expect(init['event']).to.equal('init');
+      socket.send({ type: 'subscribe', collection: 'notes', event: 'delete' });
+      expect(await socket.next((m) => m['type'] === 'subscription')).to.not.have.property('uid');
+      const note = await adminApi(ctx(), 'POST', '/items/notes', { title: 'no uid' });
+      expect(await socket.next((m) => m['type'] === 'subscription')).to.deep.equal({
+        type: 'subscription',
+        event: 'create',
+        data: [{ id: note.id, title: 'no uid' }],
+      });
+      await adminApi(ctx(), 'DELETE', `/items/notes/${note.id}`);
+      // Both subscriptions (a second subscribe without uid adds one) get the delete.
+      for (let i = 0; i < 2; i++)
+        expect(await socket.next((m) => m['type'] === 'subscription')).to.deep.equal({
+          type: 'subscription',
+          event: 'delete',
+          data: [note.id],
+        });
+      socket.send({ type: 'unsubscribe' });
+      await adminApi(ctx(), 'POST', '/items/notes', { title: 'after unsubscribe' });
+      expect(await socket.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(socket.pending).to.have.length(0);
+    });
+
+    it('a create of many items is one create event per item; an update or delete of many is one event with them all (Directus 10)', async () => {
+      const socket = await authed();
+      await socket.request({ type: 'subscribe', collection: 'notes', query: { fields: ['id', 'title'] }, uid: 'm' });
+      const created = (await adminApi(
+        ctx(),
+        'POST',
+        '/items/notes',
+        Array.from({ length: 50 }, (_, i) => ({ title: `many ${i}` })),
+      )) as { id: number }[];
+      const events: Message[] = [];
+      for (let i = 0; i < 50; i++) events.push(await socket.next(isEvent('m')));
+      expect(events.every((e) => e['event'] === 'create' && e['data'].length === 1)).to.equal(true);
+      expect(events.map((e) => e['data'][0].id).sort()).to.deep.equal(created.map((c) => c.id).sort());
+      const keys = created.slice(0, 3).map((c) => c.id);
+      await adminApi(ctx(), 'PATCH', '/items/notes', { keys, data: { title: 'many updated' } });
+      const update = await socket.next(isEvent('m'));
+      expect(update['event']).to.equal('update');
+      expect(update['data'].map((d: { id: number }) => d.id).sort()).to.deep.equal([...keys].sort());
+      await adminApi(ctx(), 'DELETE', '/items/notes', keys);
+      const deleted = await socket.next(isEvent('m'));
+      expect(deleted['event']).to.equal('delete');
+      expect([...deleted['data']].sort()).to.deep.equal([...keys].sort());
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(socket.pending).to.have.length(0);
+      await ctx().server.db('notes').where('title', 'like', 'many %').delete();
+    });
+
+    it('a delete event goes only to those who could read the item before it went, on both protocols', async () => {
+      const editor = await authed(EDITOR.token);
+      await editor.request({ type: 'subscribe', collection: 'notes', uid: 'e' });
+      await editor.request({ type: 'subscribe', collection: 'notes', event: 'delete', uid: 'd' });
+      const admin = await authed();
+      await admin.request({ type: 'subscribe', collection: 'notes', event: 'delete', uid: 'a' });
+      const draft = await adminApi(ctx(), 'POST', '/items/notes', { title: 'hidden draft', status: 'draft' });
+      const published = await adminApi(ctx(), 'POST', '/items/notes', { title: 'seen', status: 'published' });
+      // The editor sees only the published note's create.
+      expect((await editor.next(isEvent('e', 'create')))['data'][0].id).to.equal(published.id);
+      await adminApi(ctx(), 'DELETE', `/items/notes/${draft.id}`);
+      expect(await admin.next(isEvent('a'))).to.deep.include({ event: 'delete', data: [draft.id] });
+      await adminApi(ctx(), 'DELETE', '/items/notes', [published.id]);
+      expect(await admin.next(isEvent('a'))).to.deep.include({ event: 'delete', data: [published.id] });
+      // The draft's delete never reached the editor: its next delete events are the published note's.
+      for (const uid of ['e', 'd'])
+        expect(await editor.next(isEvent(uid, 'delete'))).to.deep.include({ data: [published.id] });
+      // One delete of both: the editor is told of the one it could read.
+      const again = await adminApi(ctx(), 'POST', '/items/notes', [
+        { title: 'draft 2', status: 'draft' },
+        { title: 'published 2', status: 'published' },
+      ]);
+      await adminApi(
+        ctx(),
+        'DELETE',
+        '/items/notes',
+        again.map((n: { id: number }) => n.id),
+      );
+      for (const uid of ['e', 'd'])
+        expect(await editor.next(isEvent(uid, 'delete'))).to.deep.include({ data: [again[1].id] });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(editor.pending.filter((m) => m['event'] === 'delete')).to.have.length(0);
     });
 
     it('auth with email and password, then with the refresh token', async () => {
