@@ -184,9 +184,18 @@ class BullJobQueue implements JobQueue {
   }
 
   async repeat(name: string, everyMs: number): Promise<void> {
-    // One repeat key per name and period: the same schedule added by every API instance.
+    // One repeat key per name and period: the same schedule added by every API instance; one
+    // of another period (the interval changed since) is dropped, so the job never runs twice.
     await this.#guard.run(() =>
-      withTimeout(this.queue.add(name, {}, { repeat: { every: everyMs }, jobId: name }), this.#addTimeoutMs),
+      withTimeout(
+        (async () => {
+          for (const job of await this.queue.getRepeatableJobs()) {
+            if (job.name === name && job.every !== everyMs) await this.queue.removeRepeatableByKey(job.key);
+          }
+          await this.queue.add(name, {}, { repeat: { every: everyMs }, jobId: name });
+        })(),
+        this.#addTimeoutMs,
+      ),
     );
   }
 
