@@ -2,7 +2,6 @@ import { pathSegment } from '../errors.js';
 import type { ITransport } from '../transport.js';
 import type { ExportFormat, FileType } from '../types.js';
 
-
 /** `GET /utils/export/jobs/:id`: an export's progress. */
 export interface ExportJobStatus {
   readonly id: string;

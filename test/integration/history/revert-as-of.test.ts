@@ -105,7 +105,9 @@ describeEachDatabase('revert restores the state of the moment (revert then read 
 
   it('fields set after the moment go back to null or their default, in one update revision', async () => {
     const id = await create({ title: 'Only a title' });
-    dataOf(await api('PATCH', `/items/articles/${String(id)}`, { code: 'C added later', views: 9, status: 'published' }));
+    dataOf(
+      await api('PATCH', `/items/articles/${String(id)}`, { code: 'C added later', views: 9, status: 'published' }),
+    );
     await stampJournal(db(), 'articles', id, [1, 3]);
     expect(await asOf(id, day(2))).to.deep.include({ title: 'Only a title', code: null, views: null, status: 'draft' });
     const before = await countRows(db(), TABLES);
