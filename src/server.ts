@@ -30,8 +30,8 @@ import {
 } from './auth/counter-store.js';
 import { closeRedis, RedisGuard, redisClientOptions } from './cache/redis-guard.js';
 import { PermissionStore } from './access/permission-store.js';
-import { EXPORT_JOB } from './files/export/export-job.js';
-import { exportJobHandler } from './files/export/run-export.js';
+import { exportHandlers } from './files/export/export-handlers.js';
+import { EXPORT_CLEANUP_JOB } from './files/export/export-retention.js';
 import { FileLibrary } from './files/file-library.js';
 import { createStorage } from './files/storage/create-storage.js';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
@@ -131,9 +131,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     redis: config.redis,
     namespace: config.cache.namespace,
     settings: config.jobs,
-    handlers: { [EXPORT_JOB]: exportJobHandler({ config, db, schema, files, permissions, invalidation }) },
+    handlers: exportHandlers({ config, db, schema, files, permissions, invalidation }),
     logger,
   });
+  // EXPORT_RETENTION: one schedule for every instance (bull), run by a worker (or here without Redis).
+  if (config.retention.exportMs !== null) {
+    await jobs.repeat(EXPORT_CLEANUP_JOB, config.retention.intervalMs).catch((error: unknown) => {
+      logger.warn({ err: error }, 'export retention: the cleanup could not be scheduled');
+    });
+  }
 
   const shared = openSharedState(config, invalidation, logger);
   const metrics = createMetrics(config, { db, jobs });

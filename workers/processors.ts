@@ -1,9 +1,8 @@
+import { exportHandlers } from '../src/files/export/export-handlers.js';
 import type { ExportDeps } from '../src/files/export/run-export.js';
-import { EXPORT_JOB } from '../src/files/export/export-job.js';
-import { exportJobHandler } from '../src/files/export/run-export.js';
 import type { JobHandler } from '../src/jobs/job-queue.js';
 
 /** The job kinds this worker runs, by job name (the API queues them under these names). */
 export function processors(deps: ExportDeps): Record<string, JobHandler> {
-  return { [EXPORT_JOB]: exportJobHandler(deps) };
+  return exportHandlers(deps);
 }

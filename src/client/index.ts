@@ -78,7 +78,14 @@ export { RelationsHandler } from './handlers/relations.js';
 export { RevisionsHandler } from './handlers/revisions.js';
 export { ServerHandler } from './handlers/server.js';
 export { InvitesHandler, MeHandler, TFAHandler, UsersHandler } from './handlers/users.js';
-export { UtilsHandler } from './handlers/utils.js';
+export { UtilsHandler, type ExportOptions, type ImportOptions, type ImportSource } from './handlers/utils.js';
+export {
+  ExportFailedError,
+  ExportHandle,
+  type ExportFollowOptions,
+  type ExportJobStatus,
+  type ExportProgressListener,
+} from './handlers/export-job.js';
 export { VersionsHandler } from './handlers/versions.js';
 
 /** Item and query types, system collection types, `Meta`. */

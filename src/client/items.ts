@@ -1,6 +1,6 @@
 import { pathSegment, requireParam } from './errors.js';
 import type { ITransport, RequestOptions, TransportResponse } from './transport.js';
-import type { AnyItem, FieldType, ID, ManyItems, OneItem, QueryMany, QueryOne } from './types.js';
+import type { AnyItem, ExportFormat, FieldType, ID, ManyItems, OneItem, QueryMany, QueryOne } from './types.js';
 
 /** The optional last argument of the handler methods: overrides for this request. */
 export interface HandlerOptions {
@@ -57,7 +57,17 @@ export class ItemsHandler<T = AnyItem> extends CollectionHandler {
     );
   }
 
-  async readByQuery(query?: QueryMany, options?: HandlerOptions): Promise<ManyItems<T>> {
+  /**
+   * The items `query` selects; with `export` (`csv`, `json`, `xml`, `yaml`) the file the
+   * server answers instead, as its text.
+   */
+  readByQuery(query: QueryMany & { readonly export: ExportFormat }, options?: HandlerOptions): Promise<string>;
+  readByQuery(query?: QueryMany, options?: HandlerOptions): Promise<ManyItems<T>>;
+  async readByQuery(query?: QueryMany, options?: HandlerOptions): Promise<ManyItems<T> | string> {
+    if (query?.export !== undefined) {
+      const request = requestWith(query, options);
+      return (await this.transport.get<never, string>(this.endpoint, { ...request, responseType: 'text' })).raw;
+    }
     const response = await this.transport.get<T[]>(this.endpoint, requestWith(query, options));
     return { data: response.data ?? null, ...(response.meta === undefined ? {} : { meta: response.meta }) };
   }

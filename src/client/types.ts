@@ -14,12 +14,16 @@ export enum Meta {
 /** A filter object: `{ field: { _op: value } }`, `_and`, `_or`. */
 export type Filter = Readonly<Record<string, unknown>>;
 
+/** The file formats of exports. */
+export type ExportFormat = 'json' | 'csv' | 'xml' | 'yaml';
+
 /** The global query parameters of a single-item read. */
 export interface QueryOne {
   readonly fields?: string | readonly string[];
   readonly deep?: Readonly<Record<string, unknown>>;
   readonly alias?: Readonly<Record<string, string>>;
-  readonly export?: 'json' | 'csv' | 'xml' | 'yaml';
+  /** A file download instead of items: `ItemsHandler.readByQuery` then answers its text. */
+  readonly export?: ExportFormat;
   readonly [param: string]: unknown;
 }
 

@@ -5,12 +5,14 @@ import {
   isVisibleField,
   readItems,
   revisionValues,
+  stateOfRevisionData,
   visibleValues,
   type Filter,
   type ReadContext,
   type Reader,
 } from '../query/index.js';
-import { revertiblePayload } from './revert.js';
+import { restorePayload, revertiblePayload } from './revert.js';
+import { requirePrimaryKey } from './primary-key.js';
 import { runWrite } from './run-write.js';
 import { isServerOwned } from './special-fields.js';
 import type { CommandContext, Item } from './types.js';
@@ -84,7 +86,12 @@ export async function handleUndo(cmd: UndoCommand, ctx: CommandContext): Promise
       const target = requireCollection(ctx.overview, group.collection);
       // Fields the server sets on every write (date_updated, ...) are nobody's change to undo.
       const isUndoable = (field: string): boolean => !isServerOwned(target, field, 'update');
-      const step = planItem(await journalOf(trx, group.collection, group.item), group.activities, isUndoable);
+      // The values before the selection as the as-of read shows them: a field the prior
+      // revision does not hold (set first by the selection) goes back to its default or null.
+      const stateOf = (data: Readonly<Record<string, unknown>>): Item =>
+        stateOfRevisionData(read, group.collection, data);
+      const journal = await journalOf(trx, group.collection, group.item);
+      const step = planItem(journal, group.activities, isUndoable, stateOf);
       if (step !== undefined) planned.push({ ...group, ...step, first: Math.min(...group.activities) });
     }
     planned.sort((a, b) => b.first - a.first);
@@ -120,7 +127,11 @@ export async function handleUndo(cmd: UndoCommand, ctx: CommandContext): Promise
           [collection.primary]: p.item,
         });
       } else {
-        await writer.update(p.collection, p.item, await revertiblePayload(writer, ctx.overview, collection, p.values));
+        // Only the fields that would change: one the caller may not update refuses the undo
+        // (FORBIDDEN) only then, and an unchanged item gets no revision.
+        const key = requirePrimaryKey(collection, p.item);
+        const payload = await restorePayload(writer, trx, ctx, collection, key, p.values);
+        if (Object.keys(payload).length > 0) await writer.update(p.collection, key, payload);
       }
     }
   });
@@ -134,6 +145,7 @@ function planItem(
   journal: readonly JournalRow[],
   selected: ReadonlySet<number>,
   isUndoable: (field: string) => boolean,
+  stateOf: (data: Readonly<Record<string, unknown>>) => Item,
 ): Plan | undefined {
   const first = Math.min(...selected);
   const before = journal.filter((j) => j.activity < first && j.revision !== null).at(-1);
@@ -160,7 +172,8 @@ function planItem(
     return { action: 'create', fields: Object.keys(prior), values: prior, conflicts: [] };
   }
   if (touched.length === 0) return undefined;
-  const values: Item = Object.fromEntries(touched.filter((f) => Object.hasOwn(prior, f)).map((f) => [f, prior[f]]));
+  const state = stateOf(prior);
+  const values: Item = Object.fromEntries(touched.filter((f) => Object.hasOwn(state, f)).map((f) => [f, state[f]]));
   return { action: 'update', fields: Object.keys(values), values, conflicts };
 }
 

@@ -20,6 +20,11 @@ export interface JobsConfig {
 export interface RetentionConfig {
   readonly activityMs: number | null;
   readonly revisionsMs: number | null;
+  /**
+   * EXPORT_RETENTION: exports older than this are deleted with their file (svc_files row and
+   * stored content) by the export cleanup job every RETENTION_INTERVAL; null keeps them.
+   */
+  readonly exportMs: number | null;
   readonly intervalMs: number;
   readonly batchSize: number;
 }
@@ -39,7 +44,13 @@ export function readRetentionConfig(env: EnvReader): RetentionConfig {
   return {
     activityMs: env.raw('ACTIVITY_RETENTION') === undefined ? null : env.duration('ACTIVITY_RETENTION', 0),
     revisionsMs: env.raw('REVISIONS_RETENTION') === undefined ? null : env.duration('REVISIONS_RETENTION', 0),
+    exportMs: isKeepForever(env.raw('EXPORT_RETENTION')) ? null : env.duration('EXPORT_RETENTION', '7d'),
     intervalMs: env.duration('RETENTION_INTERVAL', '1h'),
     batchSize: env.int('RETENTION_BATCH_SIZE', 1000, { min: 1 }),
   };
+}
+
+/** `0` or `false` (case aside): no retention limit. */
+function isKeepForever(value: string | undefined): boolean {
+  return value !== undefined && ['0', 'false'].includes(value.trim().toLowerCase());
 }

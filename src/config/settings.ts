@@ -498,7 +498,16 @@ export const SETTINGS: readonly SettingsSection[] = [
         'keep forever',
         '`svc_revisions` rows whose activity is older than this duration are deleted in the background',
       ),
-      s('RETENTION_INTERVAL', '1h', 'how often the retention pruner runs (it also runs at start)'),
+      s(
+        'EXPORT_RETENTION',
+        '7d',
+        'exports older than this duration are deleted with their file (the `svc_files` row and the stored content) by the background cleanup, once across instances; `0` or `false` keeps them forever',
+      ),
+      s(
+        'RETENTION_INTERVAL',
+        '1h',
+        'how often the retention pruner and the export cleanup run (the pruner also at start)',
+      ),
       s('RETENTION_BATCH_SIZE', '1000', 'rows per DELETE statement of the pruner (short statements, no long locks)'),
       s('JOBS_ATTEMPTS', '3', 'tries of a background job before it is given up'),
       s(

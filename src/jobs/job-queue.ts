@@ -31,6 +31,12 @@ export type JobHandler = (data: unknown, run: JobRun) => Promise<void>;
 export interface JobQueue {
   /** Enqueues job `name` under `id` (an id already queued is not queued twice). */
   add(name: string, id: string, data: unknown): Promise<void>;
+  /**
+   * Runs job `name` every `everyMs` from now on, once per period across every instance
+   * (bull's repeatable jobs share one schedule in Redis, whoever adds it; the in-process
+   * runner has this process alone). Adding the same schedule again changes nothing.
+   */
+  repeat(name: string, everyMs: number): Promise<void>;
   /** Stops taking jobs; the in-process runner lets the current one finish first (up to `timeoutMs`). */
   close(timeoutMs?: number): Promise<void>;
   /** Jobs waiting and running now (the metrics' queue depth); rejects when Redis does not answer. */
@@ -177,6 +183,22 @@ class BullJobQueue implements JobQueue {
     }
   }
 
+  async repeat(name: string, everyMs: number): Promise<void> {
+    // One repeat key per name and period: the same schedule added by every API instance; one
+    // of another period (the interval changed since) is dropped, so the job never runs twice.
+    await this.#guard.run(() =>
+      withTimeout(
+        (async () => {
+          for (const job of await this.queue.getRepeatableJobs()) {
+            if (job.name === name && job.every !== everyMs) await this.queue.removeRepeatableByKey(job.key);
+          }
+          await this.queue.add(name, {}, { repeat: { every: everyMs }, jobId: name });
+        })(),
+        this.#addTimeoutMs,
+      ),
+    );
+  }
+
   close(): Promise<void> {
     return this.queue.close();
   }
@@ -213,8 +235,26 @@ class InProcessJobQueue implements JobQueue {
   #queued = 0;
   #active = 0;
   readonly #stopping = new AbortController();
+  readonly #timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly options: JobQueueOptions) {}
+
+  repeat(name: string, everyMs: number): Promise<void> {
+    invariant(this.options.handlers[name] !== undefined, `no handler for job "${name}"`);
+    const timer = setInterval(() => {
+      // One at a time: a run still queued or running when the next is due is not doubled.
+      if (this.#isClosed || this.#pending.has(name)) return;
+      this.#pending.add(name);
+      void this.add(name, `${name}:${String(Date.now())}`, {}).then(() =>
+        this.#running.finally(() => this.#pending.delete(name)),
+      );
+    }, everyMs);
+    timer.unref();
+    this.#timers.push(timer);
+    return Promise.resolve();
+  }
+
+  readonly #pending = new Set<string>();
 
   add(name: string, id: string, data: unknown): Promise<void> {
     invariant(!this.#isClosed, 'job queue closed');
@@ -240,6 +280,7 @@ class InProcessJobQueue implements JobQueue {
 
   async close(timeoutMs = Infinity): Promise<void> {
     this.#isClosed = true;
+    for (const timer of this.#timers) clearInterval(timer);
     const timeout = Number.isFinite(timeoutMs)
       ? delay(timeoutMs).then(() => 'timeout' as const)
       : new Promise<never>(() => undefined);

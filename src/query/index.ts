@@ -61,7 +61,7 @@ export { dialectFor } from './compile/dialect-for.js';
  */
 export { readRevisionDiff, type RevisionDiff, type FieldDiff } from './history/revision-diff.js';
 export { readItemHistory, historyOptions, type HistoryEntry, type HistoryOptions } from './history/item-history.js';
-export { readItemAsOf, readRevisionDataAsOf, parseAsOf, type AsOf } from './history/item-as-of.js';
+export { readItemAsOf, readItemStateAsOf, stateOfRevisionData, parseAsOf, type AsOf } from './history/item-as-of.js';
 /** The revision `data`/`delta` column as an object; a revision's fields and values as the caller may see them now. */
 export { isVisibleField, revisionValues, visibleValues, storedKey as storedItemKey } from './history/history-access.js';
 export {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Accountability } from '../../access/accountability.js';
 import { toDatabaseTimestamp } from '../../commands/to-database-value.js';
 import { dialectOf } from '../../db/index.js';
+import { ForbiddenError } from '../../errors.js';
 
 /** svc_activity `action` of an export's status row. */
 export const EXPORT_ACTION = 'export';
@@ -61,4 +62,63 @@ export async function updateExportStatus(db: Knex, jobId: string, status: Export
   await db('svc_activity')
     .where({ action: EXPORT_ACTION, item: jobId })
     .update({ comment: JSON.stringify(status) });
+}
+
+/** The response header of `POST /utils/export/:collection` naming the job (beside `Location`). */
+export const EXPORT_JOB_HEADER = 'X-Export-Job';
+
+/** `GET /utils/export/jobs/:id`: an export as a client follows it. */
+export interface ExportJobResource {
+  readonly id: string;
+  readonly collection: string;
+  readonly format: string;
+  /** A retry in progress (`retrying` in the activity row) is `running`, its `attempt` more than 1. */
+  readonly status: 'queued' | 'running' | 'done' | 'failed';
+  readonly rows_done: number;
+  readonly rows_total: number | null;
+  readonly attempt: number;
+  /** The svc_files id of the result once `done` (content at `/assets/:file`). */
+  readonly file: string | null;
+  readonly error: string | null;
+}
+
+/**
+ * An export's job from its status row, for the user who asked for it or an administrator;
+ * anyone else, or a job that does not exist (or was deleted by EXPORT_RETENTION), FORBIDDEN
+ * alike, as a missing item is (docs/errors.md).
+ */
+export async function readExportJob(db: Knex, accountability: Accountability, id: string): Promise<ExportJobResource> {
+  const row =
+    id.length === 0 || id.length > 255
+      ? undefined
+      : await db('svc_activity')
+          .where({ action: EXPORT_ACTION, item: id })
+          .first<{ user: string | null; collection: string; item: string; comment: unknown } | undefined>(
+            'user',
+            'collection',
+            'item',
+            'comment',
+          );
+  // MariaDB's collation matches ids case-insensitively: the job is the one named exactly.
+  if (row === undefined || row.item !== id) throw new ForbiddenError();
+  const owner = row.user === null ? null : row.user.toLowerCase();
+  if (!accountability.admin && (owner === null || owner !== accountability.user?.toLowerCase()))
+    throw new ForbiddenError();
+  const status = parseStatus(row.comment);
+  return {
+    id,
+    collection: row.collection,
+    format: status.format,
+    status: status.status === 'retrying' ? 'running' : status.status,
+    rows_done: status.rows_done,
+    rows_total: status.rows_total,
+    attempt: status.attempt,
+    file: status.file,
+    error: status.error,
+  };
+}
+
+function parseStatus(comment: unknown): ExportStatus {
+  const parsed: unknown = typeof comment === 'string' ? JSON.parse(comment) : comment;
+  return parsed as ExportStatus;
 }

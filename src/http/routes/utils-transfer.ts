@@ -3,6 +3,7 @@ import { handleImport, requireImportAllowed } from '../../commands/import/handle
 import { limitImportSize } from '../../commands/import/size-limit.js';
 import { InvalidPayloadError, UnsupportedMediaTypeError } from '../../errors.js';
 import { prepareExport, queueExport } from '../../files/export/export-job.js';
+import { EXPORT_JOB_HEADER, readExportJob } from '../../files/export/export-status.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { toCollectionName } from '../collection-name.js';
 import { commandContext } from '../../commands/command-context.js';
@@ -20,7 +21,7 @@ export interface TransferRouteDeps extends ItemWriteDeps {
   readonly jobs: JobQueue;
 }
 
-/** POST /utils/import/:collection and POST /utils/export/:collection. */
+/** POST /utils/import/:collection, POST /utils/export/:collection and GET /utils/export/jobs/:id. */
 export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
   const router = Router();
 
@@ -56,7 +57,15 @@ export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
       req.body ?? {},
     );
     await queueExport(deps.db, deps.jobs, job);
+    // Directus clients get their 204; others follow the job resource to its file.
+    res.setHeader('Location', `${req.baseUrl}/export/jobs/${job.id}`);
+    res.setHeader(EXPORT_JOB_HEADER, job.id);
     res.status(204).end();
+  });
+
+  // The export's progress and file, for the user who asked for it (or an administrator).
+  router.get('/export/jobs/:id', async (req, res) => {
+    res.json({ data: await readExportJob(deps.db, req.accountability, req.params['id']) });
   });
 
   return router;

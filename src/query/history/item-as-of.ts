@@ -100,7 +100,7 @@ async function snapshotOf(
   const result: Item = {};
   for (const [name, nested] of fieldTree(ctx, reader, collection, fields)) {
     const relation = getFieldRelation(ctx.overview, collection, name);
-    const value = values[name] ?? (relation?.kind === 'o2m' ? [] : null);
+    const value = valueAsOf(ctx, collection, name, values);
     if (nested === null || relation === undefined || relation.kind === 'a2o' || value === null) {
       result[name] = value;
     } else if (Array.isArray(value)) {
@@ -146,22 +146,57 @@ async function lastData(
 }
 
 /**
- * What a restore to a moment writes back (POST /utils/revert with `as_of`): the item's
- * revision `data` then, whole; the item readable by the caller now, else FORBIDDEN, as is a
- * moment when it did not exist. The write itself checks the caller's update permission.
+ * A field's value in the state of a revision's `data`: the value recorded, or, when the
+ * revision holds none (a create records only what was sent, a field added since), the
+ * column's constant default (what the database filled in), else null; a one-to-many alias
+ * with no keys recorded holds none ([]). The as-of read and a restore (POST /utils/revert,
+ * /utils/undo) both take values from here, so what a restore writes is what the read shows.
  */
-export async function readRevisionDataAsOf(
+function valueAsOf(
+  ctx: ReadContext,
+  collection: string,
+  name: string,
+  values: Readonly<Record<string, unknown>>,
+): unknown {
+  const recorded = values[name];
+  if (recorded !== undefined && recorded !== null) return recorded;
+  if (getFieldRelation(ctx.overview, collection, name)?.kind === 'o2m') return [];
+  if (recorded === null) return null;
+  const fallback = findField(ctx.overview, collection, name)?.defaultValue;
+  // A function default (now(), a sequence) has no value of the moment to show.
+  return fallback === undefined || (typeof fallback === 'object' && fallback !== null) ? null : fallback;
+}
+
+/** The state of a revision's `data`: every field the collection has now, by {@link valueAsOf}; unmasked, unfiltered. */
+export function stateOfRevisionData(
+  ctx: ReadContext,
+  collection: string,
+  data: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const state: Record<string, unknown> = {};
+  for (const name of Object.keys(requireCollection(ctx.overview, collection).fields))
+    state[name] = valueAsOf(ctx, collection, name, data);
+  return state;
+}
+
+/**
+ * What a restore to a moment writes back (POST /utils/revert with `as_of`, or of a revision):
+ * the item's state then, every field it has now as the as-of read shows it (masked values
+ * as stored); the item readable by the caller now, else FORBIDDEN, as is a moment when it
+ * did not exist. The write itself checks the caller's update permission.
+ */
+export async function readItemStateAsOf(
   ctx: ReadContext,
   reader: Reader,
   collection: string,
   key: string,
   asOf: AsOf,
-): Promise<Readonly<Record<string, unknown>>> {
+): Promise<Record<string, unknown>> {
   const cutoff = await cutoffOf(ctx, asOf);
   await requireHistoryReadable(ctx, reader, collection, key);
   const data = await lastData(ctx, collection, key, cutoff);
   if (data === undefined) throw new ForbiddenError();
-  return data;
+  return stateOfRevisionData(ctx, collection, data);
 }
 
 /** A related item as of the moment; its key when it has no revision then; null when the caller may not read it now. */

@@ -38,19 +38,32 @@ describe('loadConfig', () => {
     expect(loadConfig({}, NO_FILE).retention).to.deep.equal({
       activityMs: null,
       revisionsMs: null,
+      exportMs: 7 * 86_400_000,
       intervalMs: 3600_000,
       batchSize: 1000,
     });
     const set = loadConfig(
-      { ACTIVITY_RETENTION: '90d', REVISIONS_RETENTION: '30d', RETENTION_INTERVAL: '5m', RETENTION_BATCH_SIZE: '50' },
+      {
+        ACTIVITY_RETENTION: '90d',
+        REVISIONS_RETENTION: '30d',
+        EXPORT_RETENTION: '12h',
+        RETENTION_INTERVAL: '5m',
+        RETENTION_BATCH_SIZE: '50',
+      },
       NO_FILE,
     );
     expect(set.retention).to.deep.equal({
       activityMs: 90 * 86_400_000,
       revisionsMs: 30 * 86_400_000,
+      exportMs: 12 * 3_600_000,
       intervalMs: 300_000,
       batchSize: 50,
     });
+    // EXPORT_RETENTION 0 or false keeps exports forever; a word that is no duration refuses to start.
+    for (const keep of ['0', 'false', 'FALSE']) {
+      expect(loadConfig({ EXPORT_RETENTION: keep }, NO_FILE).retention.exportMs, keep).to.equal(null);
+    }
+    expect(configError({ EXPORT_RETENTION: 'a week' }).message).to.include('EXPORT_RETENTION');
     expect(configError({ ACTIVITY_RETENTION: 'forever' }).message).to.include('ACTIVITY_RETENTION');
     expect(configError({ REVISIONS_RETENTION: '-1d' }).message).to.include('REVISIONS_RETENTION');
     expect(configError({ RETENTION_BATCH_SIZE: '0' }).message).to.include('RETENTION_BATCH_SIZE');
