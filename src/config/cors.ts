@@ -20,8 +20,13 @@ export function readCorsConfig(env: EnvReader): CorsConfig {
     enabled: env.bool('CORS_ENABLED', false),
     origin: readCorsOrigin(env),
     methods: env.list('CORS_METHODS', ['GET', 'POST', 'PATCH', 'DELETE']),
-    allowedHeaders: env.list('CORS_ALLOWED_HEADERS', ['Content-Type', 'Authorization']),
-    exposedHeaders: env.list('CORS_EXPOSED_HEADERS', ['Content-Range']),
+    allowedHeaders: env.list('CORS_ALLOWED_HEADERS', ['Content-Type', 'Authorization', 'Idempotency-Key']),
+    exposedHeaders: env.list('CORS_EXPOSED_HEADERS', [
+      'Content-Range',
+      'Location',
+      'X-Export-Job',
+      'Idempotent-Replayed',
+    ]),
     credentials: env.bool('CORS_CREDENTIALS', true),
     maxAgeSeconds: env.int('CORS_MAX_AGE', 18000, { min: 0 }),
   };

@@ -23,7 +23,7 @@ function actual(origin: string): Record<string, string> {
   return {
     'access-control-allow-origin': origin,
     'access-control-allow-credentials': 'true',
-    'access-control-expose-headers': 'Content-Range',
+    'access-control-expose-headers': 'Content-Range,Location,X-Export-Job,Idempotent-Replayed',
   };
 }
 
@@ -57,9 +57,9 @@ describeEachDatabase(
           'access-control-allow-origin': APP,
           'access-control-allow-credentials': 'true',
           'access-control-allow-methods': 'GET,POST,PATCH,DELETE',
-          'access-control-allow-headers': 'Content-Type,Authorization',
+          'access-control-allow-headers': 'Content-Type,Authorization,Idempotency-Key',
           'access-control-max-age': '18000',
-          'access-control-expose-headers': 'Content-Range',
+          'access-control-expose-headers': 'Content-Range,Location,X-Export-Job,Idempotent-Replayed',
         });
         expect(res.headers.get('vary'), path).to.match(/\bOrigin\b/);
       }
