@@ -197,10 +197,11 @@ export class UserSuspendedError extends ServiceError<NoExtensions> {
 }
 
 /** Spec, Errors, rule 1: also for unknown collections and items, so existence never leaks. */
-export class ForbiddenError extends ServiceError<NoExtensions> {
+export class ForbiddenError extends ServiceError<{ reason?: string }> {
   readonly code = 'FORBIDDEN';
-  constructor() {
-    super("You don't have permission to access this.", none);
+  /** `reason`: only where saying why reveals nothing the caller may not know (an administrator's request). */
+  constructor(reason?: string) {
+    super("You don't have permission to access this.", reason === undefined ? {} : { reason });
   }
 }
 
