@@ -46,7 +46,11 @@ export const SETTINGS: readonly SettingsSection[] = [
         'info',
         '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; `debug` also prints the stack of a start-up failure',
       ),
-      s('LOG_STYLE', 'pretty', '`pretty`: one readable line per entry; `raw`: one JSON object per line'),
+      s(
+        'LOG_STYLE',
+        'pretty',
+        '`pretty`: one readable line per entry, a request as `GET /items/articles 200 4ms id=7`; `raw`: one JSON object per line (a request with its headers, secrets redacted)',
+      ),
       s(
         'MAX_PAYLOAD_SIZE',
         '1mb',
