@@ -211,7 +211,7 @@ type Stored = Record<string, unknown> & { grantId?: string; uid?: string; userCo
  * oidc-provider's storage (its adapter interface: one instance per model), in a Map of this
  * provider: what a test provider needs, without the warning its quick-start store prints.
  */
-function testAdapter(): new (model: string) => Record<string, (...args: never[]) => Promise<unknown>> {
+function testAdapter(): new (model: string) => object {
   const rows = new Map<string, { value: Stored; expires: number | undefined }>();
   const live = (key: string) => {
     const row = rows.get(key);
