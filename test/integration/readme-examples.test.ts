@@ -53,6 +53,17 @@ describeEachDatabase('README.md examples, as written', (ctx) => {
     expect(output.stdout.trim()).to.equal("[ { id: 3, title: 'Notes on engines' } ]");
     expect(output.stderr).to.equal('');
   });
+
+  it('with a wrong password the example stops in a few lines naming INVALID_CREDENTIALS, not a dump of the response', async function () {
+    this.timeout(120_000);
+    const failure = await runTypeScriptBlocks(TS_BLOCKS, values(), { ADMIN_PASSWORD: 'not the password' }).then(
+      () => expect.fail('the example ran with a wrong password'),
+      (error: Error) => error.message,
+    );
+    const stderr = failure.split('--- stderr:\n')[1]?.split('\n--- stdout:')[0] ?? '';
+    expect(stderr).to.contain('TransportError: Invalid user credentials.').and.to.contain('INVALID_CREDENTIALS');
+    expect(stderr.trim().split('\n').length).to.be.below(20);
+  });
 });
 
 describeEachDatabase(
