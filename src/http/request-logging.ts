@@ -24,12 +24,14 @@ export function requestLogging(logger: Logger, style: 'pretty' | 'raw' = 'raw'):
   };
 }
 
-type LoggedRequest = IncomingMessage & { originalUrl?: string; id?: unknown };
+type LoggedRequest = IncomingMessage & { originalUrl?: string };
 
 /** `GET /items/articles?limit=2 200 4ms id=17`: what a person reading the console needs. */
 function prettyLine(req: LoggedRequest, res: ServerResponse, responseTime: number): string {
   const url = redactUrl(req.originalUrl ?? req.url) ?? '';
-  return `${req.method ?? ''} ${url} ${res.statusCode} ${Math.round(responseTime)}ms id=${String(req.id)}`;
+  const id: unknown = (req as { id?: unknown }).id;
+  const shownId = typeof id === 'string' || typeof id === 'number' ? id : '-';
+  return `${req.method ?? ''} ${url} ${res.statusCode} ${Math.round(responseTime)}ms id=${shownId}`;
 }
 
 /**
@@ -38,8 +40,9 @@ function prettyLine(req: LoggedRequest, res: ServerResponse, responseTime: numbe
  */
 const PRETTY = {
   customSuccessMessage: prettyLine,
+  // pino-http passes no time here: it counts from the arrival markArrival noted.
   customErrorMessage: (req: LoggedRequest, res: ServerResponse, error: Error) =>
-    `${prettyLine(req, res, Date.now() - ((res as ServerResponse & { [startTime]?: number })[startTime] ?? Date.now()))} ${error.message}`,
+    `${prettyLine(req, res, Date.now() - (res as ServerResponse & { [startTime]: number })[startTime])} ${error.message}`,
   serializers: {
     req: () => undefined,
     res: () => undefined,
