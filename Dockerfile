@@ -1,30 +1,29 @@
-# One image for the API and the worker (docker-compose.yml picks the command).
-# Three stages: the production dependencies (native modules compiled with a toolchain), the
-# TypeScript build (every dependency), and the image that runs: Node, those dependencies and
-# the compiled JavaScript and the console's static files, as the unprivileged user `node`.
+# One image for the API and the worker (docker-compose.yml picks the command), on the newest
+# Node LTS line the native modules (better-sqlite3, argon2, sharp) are built for.
+# Two stages: `build` installs every dependency once, compiles the TypeScript and the console's
+# static files, then drops the development dependencies (npm prune --omit=dev: the production
+# ones, native modules compiled, exactly the lock file's); the image that runs is Node, those
+# dependencies and the compiled JavaScript, as the unprivileged user `node`. No toolchain,
+# tests or benchmarks in it (.dockerignore keeps test/ and bench/ out of the build context).
 
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
-
-FROM deps AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src src
 COPY catalog catalog
 COPY workers workers
-COPY test test
-COPY bench bench
 RUN npx tsc -p tsconfig.json
 # The web console's static files (src/console/README.md), served at /admin.
 RUN node --import tsx src/console/build.ts
+RUN npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV HOST=0.0.0.0 PORT=8055 NODE_ENV=production STORAGE_LOCAL_ROOT=/app/uploads DB_FILENAME=/app/data/database.sqlite TEMP_PATH=/app/data/tmp
-COPY --from=deps /app/node_modules node_modules
+COPY --from=build /app/node_modules node_modules
 COPY package.json package-lock.json ./
 COPY --from=build /app/dist/src dist/src
 COPY --from=build /app/dist/catalog dist/catalog

@@ -63,7 +63,7 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
   if (config.isSecretGenerated) {
-    logger.warn('SECRET is not set: a random one is used, so tokens stop working on restart');
+    logger.info('SECRET not set: tokens end at restart (set SECRET to keep them)');
   }
   const storage = await createStorage(config.storage);
   const files = new FileLibrary({ config, storage, logger });

@@ -12,7 +12,7 @@ import {
 import { readColumnKeys } from '../introspection/index.js';
 import { apiDefault } from '../overview/api-objects.js';
 import { typeFixedBy } from '../overview/field-type.js';
-import { requireCollection } from '../overview/lookup.js';
+import { requireCollection, requireTable } from '../overview/lookup.js';
 import {
   FIELD_TYPES,
   type CollectionOverview,
@@ -57,9 +57,12 @@ const ALTERABLE: ReadonlySet<FieldType> = new Set(
  */
 const NOT_TO_BOOLEAN: ReadonlySet<FieldType> = new Set(['bigInteger', 'float', 'decimal']);
 
-/** POST /fields/:collection: adds the column (none for an alias) and its svc_fields row. */
+/**
+ * POST /fields/:collection (administrators): adds the column (none for an alias) and its
+ * svc_fields row; a folder's 403 says it is one.
+ */
 export async function createField(ctx: SchemaContext, collection: string, spec: FieldSpec): Promise<void> {
-  const target = requireCollection(await ctx.schema.getOverview(), collection);
+  const target = requireTable(await ctx.schema.getOverview(), collection);
   const existing = sameNameIgnoringCase(spec.field, Object.keys(target.fields));
   if (existing !== undefined) {
     throw new InvalidPayloadError(alreadyExists('Field', spec.field, existing, ` in collection "${collection}"`));

@@ -17,6 +17,28 @@ export type FieldRelation =
       readonly collectionField: string;
     };
 
+/**
+ * Why `collection` has no items when it is a folder (a svc_collections row without a table,
+ * what `POST /collections` without `schema` makes, as in Directus 10); undefined otherwise.
+ */
+export function folderReason(overview: SchemaOverview, collection: string): string | undefined {
+  if (Object.hasOwn(overview.collections, collection)) return undefined;
+  const isFolder = (overview.folders ?? []).some((folder) => folder['collection'] === collection);
+  return isFolder
+    ? `${collection} is a folder (a collection without a table): delete it and create it again with "schema": {} to store items`
+    : undefined;
+}
+
+/**
+ * The collection, or FORBIDDEN saying why when it is a folder: for administrators only, who
+ * may see every collection anyway (GET /collections), so the reason reveals nothing.
+ */
+export function requireTable(overview: SchemaOverview, collection: string): CollectionOverview {
+  const reason = folderReason(overview, collection);
+  if (reason !== undefined) throw new ForbiddenError({ reason });
+  return requireCollection(overview, collection);
+}
+
 /** The collection, or FORBIDDEN (spec, Errors, rule 1: existence is never revealed). */
 export function requireCollection(overview: SchemaOverview, collection: string): CollectionOverview {
   // Own keys only: names such as `constructor` or `__proto__` come from requests.

@@ -6,7 +6,7 @@ import { committedReadDatabase } from '../db/replicas.js';
 import type { Logger } from '../logger/index.js';
 import { closeRedis, RedisGuard, redisClientOptions } from '../cache/redis-guard.js';
 import { FallbackCounterStore, MemoryCounterStore, RedisCounterStore, type CounterStore } from './counter-store.js';
-import { createMailer, type Mailer } from './mailer.js';
+import { createMailer, NOT_CONFIGURED, type Mailer } from './mailer.js';
 import { UserLookups } from './user-lookups.js';
 
 /** The collaborators of the auth flows (login, refresh, logout, TFA, password reset). */
@@ -41,6 +41,10 @@ export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'lo
     const { transport } = config.email;
     mailer.verify().catch((error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);
+      if (!config.email.isConfigured) {
+        logger.info(`${NOT_CONFIGURED}: set EMAIL_TRANSPORT=smtp and EMAIL_SMTP_HOST to send them`);
+        return;
+      }
       logger.warn(
         `e-mail cannot be sent: the ${transport} transport is not usable (${reason}); invites, password resets and registration mails are not delivered. Set EMAIL_TRANSPORT=smtp with EMAIL_SMTP_HOST, or EMAIL_SENDMAIL_PATH`,
       );

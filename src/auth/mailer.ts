@@ -17,11 +17,15 @@ export interface Mailer {
   verify(): Promise<void>;
   /**
    * `/server/health`'s `email:connection` check: the outcome of the last verify or send
-   * (`warn` with the reason when it failed); undefined while the transport is untried.
+   * (`warn` with the reason when it failed, `ok` with a note when mail was never set up);
+   * undefined while the transport is untried.
    */
   health(): HealthCheck | undefined;
   close(): void;
 }
+
+/** How health and the start line call mail that nobody set up (EmailConfig.isConfigured false). */
+export const NOT_CONFIGURED = 'e-mail not configured (EMAIL_TRANSPORT unset), mails are not sent';
 
 export function createMailer(config: EmailConfig): Mailer {
   const transporter = createTransport(config);
@@ -49,9 +53,11 @@ export function createMailer(config: EmailConfig): Mailer {
     },
     health() {
       if (problem === undefined) return undefined;
-      return problem === null
-        ? { componentType: 'email', status: 'ok' }
-        : { componentType: 'email', status: 'warn', output: problem };
+      if (problem === null) return { componentType: 'email', status: 'ok' };
+      // A fresh install without mail set up is fine: it says so, and stays `ok`.
+      return config.isConfigured
+        ? { componentType: 'email', status: 'warn', output: problem }
+        : { componentType: 'email', status: 'ok', output: `${NOT_CONFIGURED}: ${problem}` };
     },
     close() {
       transporter.close();

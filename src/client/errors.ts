@@ -22,6 +22,9 @@ export class TransportError<T = unknown> extends Error {
     this.parent = parent;
     this.response = response;
     this.errors = errors;
+    // Still there to read, but left out when Node shows the error (an uncaught one included):
+    // the response object alone is some 60 lines of headers and body stream.
+    for (const key of ['parent', 'response']) Object.defineProperty(this, key, { enumerable: false });
   }
 }
 

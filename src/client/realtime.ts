@@ -8,15 +8,21 @@ import { asError } from './errors.js';
  * says the token expired.
  */
 
-/** The part of the WebSocket API used here: the global one (browsers, Node 22) or `ws`. */
+/**
+ * An event handler property, compared as a method is (its parameter either way): `ws` and the
+ * DOM type their handlers' events more precisely than this client needs, and must still fit.
+ */
+type Handler<E> = { handle(event: E): void }['handle'] | null;
+
+/** The part of the WebSocket API used here: the global one (browsers, Node 22) or `ws`'s class as it is. */
 export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
+  onopen: Handler<unknown>;
+  onmessage: Handler<{ data: unknown }>;
+  onclose: Handler<{ code: number; reason: string }>;
+  onerror: Handler<unknown>;
 }
 
 export type WebSocketConstructor = new (url: string) => WebSocketLike;

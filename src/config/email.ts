@@ -7,6 +7,12 @@ export type EmailTransport = (typeof EMAIL_TRANSPORTS)[number];
 export interface EmailConfig {
   readonly from: string;
   readonly transport: EmailTransport;
+  /**
+   * False on a fresh install (EMAIL_TRANSPORT unset): an unusable default
+   * sendmail then means "mail not set up", an `ok` with a note in /server/health and an info
+   * line at start, rather than a transport that broke.
+   */
+  readonly isConfigured: boolean;
   /** Check the transport at boot (a failure is logged, not fatal). */
   readonly verifySetup: boolean;
   readonly sendmail: { readonly newline: 'unix' | 'windows'; readonly path: string };
@@ -31,6 +37,7 @@ export function readEmailConfig(env: EnvReader): EmailConfig {
   return {
     from: env.string('EMAIL_FROM', 'no-reply@example.com'),
     transport: transport as EmailTransport,
+    isConfigured: env.raw('EMAIL_TRANSPORT') !== undefined,
     verifySetup: env.bool('EMAIL_VERIFY_SETUP', true),
     sendmail: {
       newline: env.oneOf('EMAIL_SENDMAIL_NEW_LINE', ['unix', 'windows'] as const, 'unix'),

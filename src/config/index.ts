@@ -151,11 +151,35 @@ export function loadConfig(
     retention: readRetentionConfig(env),
   } satisfies Config;
   assertRedisStores(config);
+  assertNoKnownDefaults(env, config);
   if (config.ipCustomHeader !== false && config.ipTrustProxy === false) {
     // Anyone could name their own address in it: only a trusted proxy's value counts.
     throw new ConfigError('IP_CUSTOM_HEADER', 'needs IP_TRUST_PROXY (the proxies that set it)');
   }
   return Object.freeze(config);
+}
+
+/**
+ * Example values from docker-compose.yml and the docs (anything starting with `change-me`): a
+ * SECRET or ADMIN_PASSWORD everyone can read would sign anyone's tokens or let anyone in as
+ * the administrator, so they are refused unless NODE_ENV=development.
+ */
+const KNOWN_DEFAULT = /^change-?me/i;
+
+function assertNoKnownDefaults(env: EnvReader, config: Config): void {
+  if (env.string('NODE_ENV') === 'development') return;
+  if (!config.isSecretGenerated && KNOWN_DEFAULT.test(config.secret)) {
+    throw new ConfigError(
+      'SECRET',
+      'is an example value everyone knows: set it to a long random string (e.g. `openssl rand -base64 32`), or NODE_ENV=development to try the example',
+    );
+  }
+  if (config.admin.password !== undefined && KNOWN_DEFAULT.test(config.admin.password)) {
+    throw new ConfigError(
+      'ADMIN_PASSWORD',
+      'is an example value everyone knows: set a password of your own, or leave it unset to have one generated and printed once',
+    );
+  }
 }
 
 /** A store in Redis needs a Redis to be in; only checked for what is switched on. */

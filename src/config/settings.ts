@@ -29,6 +29,11 @@ export const SETTINGS: readonly SettingsSection[] = [
         './.env',
         'a file of `NAME=value` lines read at start; the process environment wins over it. Named explicitly, it must exist',
       ),
+      s(
+        'NODE_ENV',
+        '–',
+        '`development` lets SECRET and ADMIN_PASSWORD keep an example value (one starting with `change-me`, as in docker-compose.yml); anywhere else such a value stops the start',
+      ),
       s('HOST', '0.0.0.0', 'the address the API listens on'),
       s('PORT', '8055', 'the port the API listens on (`0`: any free port)'),
       s(
@@ -41,7 +46,11 @@ export const SETTINGS: readonly SettingsSection[] = [
         'info',
         '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; `debug` also prints the stack of a start-up failure',
       ),
-      s('LOG_STYLE', 'pretty', '`pretty`: one readable line per entry; `raw`: one JSON object per line'),
+      s(
+        'LOG_STYLE',
+        'pretty',
+        '`pretty`: one readable line per entry, a request as `GET /items/articles 200 4ms id=7`; `raw`: one JSON object per line (a request with its headers, secrets redacted)',
+      ),
       s(
         'MAX_PAYLOAD_SIZE',
         '1mb',
@@ -232,7 +241,7 @@ export const SETTINGS: readonly SettingsSection[] = [
       s(
         'SECRET',
         'random per start',
-        'signs access tokens; when random, tokens stop working on restart (a warning says so)',
+        'signs access tokens; when random, tokens stop working on restart (an info line at start says so). An example value (starting with `change-me`) stops the start unless NODE_ENV=development',
       ),
       s('ACCESS_TOKEN_TTL', '15m', 'lifetime of an access token'),
       s('REFRESH_TOKEN_TTL', '7d', 'lifetime of a refresh token (and its session)'),
@@ -529,7 +538,7 @@ export const SETTINGS: readonly SettingsSection[] = [
       s(
         'EMAIL_TRANSPORT',
         'sendmail',
-        '`sendmail` (the program at EMAIL_SENDMAIL_PATH) or `smtp`. Invites, password resets and registrations answer the same whether or not the mail leaves; an unusable transport is one warning at start and an `email:connection` check in `/server/health`',
+        '`sendmail` (the program at EMAIL_SENDMAIL_PATH) or `smtp`. Invites, password resets and registrations answer the same whether or not the mail leaves; an unusable transport is one warning at start and a `warn` in `/server/health` (`email:connection`). Left unset, an unusable sendmail means mail is "not configured": one info line at start, and `email:connection` is `ok` with that note',
       ),
       s('EMAIL_FROM', 'no-reply@example.com', 'the sender of every mail'),
       s('EMAIL_VERIFY_SETUP', 'true', 'check the transport at start'),

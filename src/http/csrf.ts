@@ -38,9 +38,9 @@ export function refuseForeignCookieRequest(config: Config, req: IncomingMessage)
 
 /** FORBIDDEN, saying why: a misconfigured app can tell this refusal from a permission's. */
 function crossOrigin(reason: string): ForbiddenError {
-  return new ForbiddenError(
-    `Cross-origin request refused: a change authenticated by the session cookie must come from this service's own origin or an allowed CORS origin (${reason}).`,
-  );
+  return new ForbiddenError({
+    message: `Cross-origin request refused: a change authenticated by the session cookie must come from this service's own origin or an allowed CORS origin (${reason}).`,
+  });
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -30,7 +30,7 @@ export interface DoorOptions {
  * cannot apply to one way and not the other.
  */
 export function requestDoor(app: Express, deps: AppDeps, options: DoorOptions = {}): RequestListener {
-  const logRequest = requestLogging(deps.logger);
+  const logRequest = requestLogging(deps.logger, deps.config.logStyle);
   const { metrics } = deps;
   const fast = options.fastAnswers === false ? undefined : fastAnswers(app, deps, logRequest !== undefined);
   const envelope = Object.entries(ENVELOPE_HEADERS);

@@ -190,6 +190,10 @@ describe('web console in Chromium', function () {
         await page.locator('#export-collection').selectOption('articles');
         await page.locator('#export-format').selectOption('csv');
         await page.getByLabel('Fields (comma separated, empty for all)').fill('id,title');
+        // Nothing runs yet: neither bar shows (a class's display must not beat `hidden`).
+        const bars = page.locator('.progress');
+        expect(await bars.count()).to.equal(2);
+        expect([await bars.nth(0).isVisible(), await bars.nth(1).isVisible()]).to.deep.equal([false, false]);
         const bar = page.getByRole('progressbar', { name: 'Export progress' });
         // Every value the bar shows, as the page changes it.
         const barId = (await bar.getAttribute('id')) ?? '';

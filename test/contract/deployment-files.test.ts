@@ -118,8 +118,11 @@ describe('deployment files', () => {
     expect(finalStage).to.match(new RegExp(`^CMD \\[${command.replaceAll('.', '\\.')}\\]$`, 'm'));
     expect(finalStage).to.match(/^USER (?!root\b|0\b)\S+$/m);
     expect(finalStage, 'no toolchain in the final image').not.to.match(/apt-get install|npm (ci|install)\b/);
-    const deps = stages.find((stage) => /\bnpm ci --omit=dev\b/.test(stage));
-    expect(deps, 'a stage installs production dependencies with npm ci --omit=dev').to.be.a('string');
+    // One install (npm ci, every dependency, for the build), then the development ones dropped
+    // (npm prune --omit=dev) from the node_modules the final image copies.
+    expect(dockerfile.match(/\bnpm ci\b/g), 'npm ci runs once').to.have.length(1);
+    const deps = stages.find((stage) => /\bnpm ci\b[\s\S]*\bnpm prune --omit=dev\b/.test(stage));
+    expect(deps, 'a stage installs with npm ci, then prunes with npm prune --omit=dev').to.be.a('string');
     const depsName = /^\S+ AS (\S+)/.exec(deps ?? '')?.[1];
     expect(finalStage).to.match(new RegExp(`^COPY --from=${depsName} /app/node_modules node_modules$`, 'm'));
     const healthcheck =
@@ -133,8 +136,48 @@ describe('deployment files', () => {
     expect(read('Makefile')).to.match(/^\tnpm ci\b/m);
   });
 
-  it('.dockerignore keeps local state and secrets out of the image', () => {
+  it('.dockerignore keeps local state, secrets, tests and benchmarks out of the image', () => {
     const ignored = read('.dockerignore').split('\n');
-    expect(ignored).to.include.members(['node_modules', 'dist', 'data', 'uploads', '.env', '.git']);
+    expect(ignored).to.include.members(['node_modules', 'dist', 'data', 'uploads', '.env', '.git', 'test', 'bench']);
+    expect(dockerfile, 'the image copies no tests or benchmarks').not.to.match(/^COPY (\S+ )*(test|bench)\b/m);
+  });
+
+  it('the image runs on an LTS line package.json supports, newer than Node 20 (out of support since April 2026)', () => {
+    const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+    const oldest = Number(/^>=(\d+)\.\d+$/.exec(engines)?.[1]);
+    expect(oldest, `engines.node ${engines}`).to.be.at.least(22);
+    for (const stage of stages) {
+      const major = Number(/^node:(\d+)-/.exec(stage)?.[1]);
+      expect(major, stage.split('\n')[0]).to.be.at.least(oldest);
+      expect(major % 2, 'an even major: an LTS line').to.equal(0);
+    }
+  });
+
+  it('docker-compose.yml starts only with SECRET, ADMIN_PASSWORD and S3_SECRET set: no default, nor any example value', () => {
+    const text = read('docker-compose.yml');
+    expect(text).not.to.match(/change-?me/i);
+    const required = (name: string) => new RegExp(`^\\$\\{${name}:\\?[^}]+\\}$`);
+    for (const name of APP_SERVICES) {
+      const env = envOf(name);
+      expect(env['SECRET'], name).to.match(required('SECRET'));
+      expect(env['ADMIN_PASSWORD'], name).to.match(required('ADMIN_PASSWORD'));
+      expect(env['STORAGE_S3_SECRET'], name).to.match(required('S3_SECRET'));
+    }
+    expect(envOf('minio')['MINIO_ROOT_PASSWORD']).to.match(required('S3_SECRET'));
+  });
+
+  it('docker-compose.yml pins every image to a version (never latest, never a bare major)', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (service['build'] !== undefined) continue;
+      const image = String(service['image']);
+      expect(image, name).to.match(/^[a-z0-9./-]+:(\d+\.\d+(\.\d+)?|RELEASE\.\d{4}-\d\d-\d\dT[\d-]+Z)$/);
+    }
+  });
+
+  it('docker-compose.yml turns the data cache on where it names its store (CACHE_STORE alone does nothing)', () => {
+    for (const name of APP_SERVICES) {
+      const env = envOf(name);
+      if (env['CACHE_STORE'] !== undefined) expect(env['CACHE_ENABLED'], name).to.equal('true');
+    }
   });
 });

@@ -79,6 +79,8 @@ export class TestIdentityProvider {
       features: { devInteractions: { enabled: false } },
       interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
       pkce: { required: () => true },
+      // Its own store rather than oidc-provider's default one, which warns on every start.
+      adapter: testAdapter(),
       ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
     });
     const idp = new TestIdentityProvider(issuer, accounts, server, provider, signingKey);
@@ -201,4 +203,54 @@ export class TestIdentityProvider {
       .setSubject(sub)
       .sign(key);
   }
+}
+
+type Stored = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; consumed?: number };
+
+/**
+ * oidc-provider's storage (its adapter interface: one instance per model), in a Map of this
+ * provider: what a test provider needs, without the warning its quick-start store prints.
+ */
+function testAdapter(): new (model: string) => object {
+  const rows = new Map<string, { value: Stored; expires: number | undefined }>();
+  const live = (key: string) => {
+    const row = rows.get(key);
+    if (row?.expires !== undefined && row.expires < Date.now()) rows.delete(key);
+    return rows.get(key)?.value;
+  };
+  return class {
+    constructor(private readonly model: string) {}
+    async upsert(id: string, value: Stored, expiresIn?: number) {
+      rows.set(`${this.model}:${id}`, {
+        value,
+        expires: expiresIn === undefined ? undefined : Date.now() + expiresIn * 1000,
+      });
+    }
+    async find(id: string) {
+      return live(`${this.model}:${id}`);
+    }
+    async findByUid(uid: string) {
+      return this.findBy((value) => value.uid === uid);
+    }
+    async findByUserCode(userCode: string) {
+      return this.findBy((value) => value.userCode === userCode);
+    }
+    async consume(id: string) {
+      const value = live(`${this.model}:${id}`);
+      if (value !== undefined) value.consumed = Math.floor(Date.now() / 1000);
+    }
+    async destroy(id: string) {
+      rows.delete(`${this.model}:${id}`);
+    }
+    async revokeByGrantId(grantId: string) {
+      for (const [key, row] of rows) if (row.value.grantId === grantId) rows.delete(key);
+    }
+    private async findBy(match: (value: Stored) => boolean) {
+      for (const key of rows.keys()) {
+        const value = key.startsWith(`${this.model}:`) ? live(key) : undefined;
+        if (value !== undefined && match(value)) return value;
+      }
+      return undefined;
+    }
+  };
 }

@@ -27,7 +27,10 @@ export function collectionRoutes(ctx: SchemaRouteContext): Router {
     await createCollections(ctx, specs);
     const objects = await changedSchema(ctx);
     const created = specs.map((s) => objects.collection(s.collection));
-    res.json({ data: Array.isArray(body) ? created : created[0] });
+    // Directus's body, plus a note when a folder was made: without `schema` the obvious first
+    // try makes a collection that can hold no items, and would otherwise say so nowhere.
+    const notes = specs.filter((s) => s.isFolder).map((s) => folderNote(s.collection));
+    res.json({ data: Array.isArray(body) ? created : created[0], ...(notes.length > 0 ? { meta: { notes } } : {}) });
   });
 
   router.patch('/', async (req, res) => {
@@ -59,6 +62,11 @@ export function collectionRoutes(ctx: SchemaRouteContext): Router {
   });
 
   return router;
+}
+
+/** What `POST /collections` answers beside a folder it made (docs/api.md, System collections). */
+export function folderNote(collection: string): string {
+  return `${collection} is a folder: no "schema" was given, so it has no table and holds no items (it groups collections, as in Directus 10); to store items, delete it and create it again with "schema": {}`;
 }
 
 /** Only `meta` of a collection can be updated. */

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../../access/permission-store.js';
-import { requireCollection } from '../../../catalog/overview/lookup.js';
+import { requireCollection, requireTable } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../../catalog/overview/types.js';
 import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
@@ -232,6 +232,8 @@ async function target(
   options: { singletonRoute: boolean; action: WriteAction },
 ) {
   const overview = await deps.schema.getOverview();
+  // An administrator's write to a folder is told why it has no items.
+  if (request.accountability.admin) requireTable(overview, request.collection);
   const collection = requireWritable(overview, request.collection);
   const ctx = await commandContext(deps, request.accountability, overview);
   // A singleton's PATCH creates its row when missing.

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../../access/permission-store.js';
-import { requireCollection } from '../../../catalog/overview/lookup.js';
+import { requireCollection, requireTable } from '../../../catalog/overview/lookup.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import type { Config } from '../../config/index.js';
 import { InvalidPayloadError } from '../../errors.js';
@@ -136,7 +136,8 @@ class ItemReads {
     const reader = await readerOf(this.deps, ctx.overview, req.accountability);
     const body = searchBody(req);
     const query = requestQuery(req, body?.query);
-    const target = requireCollection(ctx.overview, collection);
+    // An administrator's read of a folder says why it has no items.
+    const target = (req.accountability.admin ? requireTable : requireCollection)(ctx.overview, collection);
     if (query.export !== undefined) {
       const { export: format, ...read } = query;
       const { tempPath: tempDir, exportCsvEscapeFormulas: csvEscapeFormulas } = this.deps.config;

@@ -20,8 +20,9 @@ async function eventually<T>(find: () => T | undefined, timeoutMs = 5000): Promi
 
 const SENDMAIL = '/nonexistent/sendmail';
 
-// The default transport (sendmail) on a machine without sendmail: the service still serves,
-// says so once, reports it in /server/health, and the mail routes answer as if mail left.
+// The sendmail transport chosen (EMAIL_TRANSPORT) on a machine without sendmail: the service
+// still serves, says so once, reports it in /server/health, and the mail routes answer as if
+// mail left.
 describe('no usable mail transport', () => {
   let ctx: ServerContext | undefined;
   const lines: LogLine[] = [];
@@ -30,7 +31,12 @@ describe('no usable mail transport', () => {
 
   before(async () => {
     const database = await sqliteTarget.create();
-    const env = { EMAIL_VERIFY_SETUP: 'true', EMAIL_SENDMAIL_PATH: SENDMAIL, LOGIN_STALL_TIME: '0' };
+    const env = {
+      EMAIL_TRANSPORT: 'sendmail',
+      EMAIL_VERIFY_SETUP: 'true',
+      EMAIL_SENDMAIL_PATH: SENDMAIL,
+      LOGIN_STALL_TIME: '0',
+    };
     const server = await startServer(testConfig(database, env), { logger });
     ctx = { dialect: 'sqlite', database, server, env, api: (path, init) => fetch(server.url + path, init) };
   });
@@ -96,5 +102,50 @@ describe('no usable mail transport', () => {
       lines.find((line) => line.msg.startsWith(`e-mail "You've been invited" to ${email}`)),
     );
     expect(failed.msg).to.match(/was not sent: /);
+  });
+});
+
+// A fresh install: EMAIL_TRANSPORT unset and no sendmail. Mail is "not configured", which is
+// not a fault: one info line at start, and /server/health stays `ok` with a note.
+describe('mail not configured', () => {
+  let ctx: ServerContext | undefined;
+  const lines: LogLine[] = [];
+  const logger = capturingLogger(lines as Record<string, unknown>[]);
+  const context = () => ctx ?? expect.fail('not started');
+
+  before(async () => {
+    const database = await sqliteTarget.create();
+    const env = { EMAIL_VERIFY_SETUP: 'true', EMAIL_SENDMAIL_PATH: SENDMAIL };
+    const server = await startServer(testConfig(database, env), { logger });
+    ctx = { dialect: 'sqlite', database, server, env, api: (path, init) => fetch(server.url + path, init) };
+  });
+  after(async () => {
+    await ctx?.server.close();
+    await ctx?.database.drop();
+  });
+
+  it('logs one info line at start saying mail is not configured and what to set; no warning', async () => {
+    const line = await eventually(() => lines.find((l) => /e-mail/.test(l.msg)));
+    expect(line.level).to.equal(30);
+    expect(line.msg).to.equal(
+      'e-mail not configured (EMAIL_TRANSPORT unset), mails are not sent: set EMAIL_TRANSPORT=smtp and EMAIL_SMTP_HOST to send them',
+    );
+    expect(lines.filter((l) => l.level >= 40)).to.deep.equal([]);
+  });
+
+  it('/server/health is ok, the mail check ok with the note', async () => {
+    await eventually(() => lines.find((l) => /e-mail/.test(l.msg)));
+    const admin = await context().api('/server/health', { headers: { Authorization: `Bearer ${TEST_ADMIN.token}` } });
+    const body = (await admin.json()) as { status: string; checks: Record<string, unknown[]> };
+    expect([admin.status, body.status]).to.deep.equal([200, 'ok']);
+    expect(body.checks['email:connection']).to.deep.equal([
+      {
+        componentType: 'email',
+        status: 'ok',
+        output: `e-mail not configured (EMAIL_TRANSPORT unset), mails are not sent: ${SENDMAIL} is not an executable program (EMAIL_SENDMAIL_PATH)`,
+      },
+    ]);
+    const anonymous = await context().api('/server/health');
+    expect([anonymous.status, await anonymous.json()]).to.deep.equal([200, { status: 'ok' }]);
   });
 });

@@ -70,3 +70,56 @@ describeEachDatabase('http: requests answered before Express are logged like Exp
     });
   }
 });
+
+/**
+ * LOG_STYLE=pretty (the default, for a person at a console): one short line per request, the
+ * method, path, status, time and request id in its message and nothing else, whichever way the
+ * request was answered (before Express, by Express, refused).
+ */
+describeEachDatabase('http: the pretty style logs one short line per request', (ctx) => {
+  const lines: Record<string, unknown>[] = [];
+  let server: RunningServer;
+
+  before(async () => {
+    const c = ctx();
+    await createQueryFixture(c);
+    server = await startServer(testConfig(c.database, { LOG_STYLE: 'pretty' }), { logger: capturingLogger(lines) });
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  const REQUESTS: readonly [string, string, number, boolean][] = [
+    ['GET', '/items/articles?fields=id,title&limit=2', 200, true],
+    ['GET', '/collections', 200, true],
+    ['POST', '/items/nothing_here', 403, true],
+    ['GET', '/items/articles?access_token=' + TEST_ADMIN.token, 200, false],
+  ];
+  for (const [method, path, status, withHeader] of REQUESTS) {
+    it(`${method} ${path.split('?')[0] ?? ''} → ${status}: "${method} <path> ${status} <n>ms id=<id>", under 200 characters`, async () => {
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      if (withHeader) headers['Authorization'] = `Bearer ${TEST_ADMIN.token}`;
+      const res = await fetch(server.url + path, { method, headers, ...(method === 'POST' ? { body: '{}' } : {}) });
+      await res.arrayBuffer();
+      expect(res.status).to.equal(status);
+      const line = await waitFor(() => lines.find((l) => String(l['msg']).startsWith(`${method} `)));
+      lines.length = 0;
+      const shown = path.replace(TEST_ADMIN.token, '[redacted]');
+      expect(String(line['msg'])).to.match(
+        new RegExp(`^${method} ${shown.replace(/[?[\]]/g, '\\$&')} ${status} \\d+ms id=\\S+$`),
+      );
+      expect(line).to.have.all.keys('level', 'time', 'pid', 'hostname', 'msg');
+      expect(JSON.stringify(line).length).to.be.below(200);
+    });
+  }
+});
+
+async function waitFor<T>(find: () => T | undefined): Promise<T> {
+  for (let tries = 0; tries < 500; tries++) {
+    const found = find();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return expect.fail('no request line');
+}

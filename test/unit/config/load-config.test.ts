@@ -200,6 +200,29 @@ describe('loadConfig', () => {
     expect(configError({ EXPORT_CSV_ESCAPE_FORMULAS: 'no' }).variable).to.equal('EXPORT_CSV_ESCAPE_FORMULAS');
   });
 
+  it('refuses the example SECRET and ADMIN_PASSWORD (anything starting with change-me) unless NODE_ENV=development, saying how to set one', () => {
+    for (const NODE_ENV of [undefined, 'production', 'test']) {
+      const env = NODE_ENV === undefined ? {} : { NODE_ENV };
+      const secret = configError({ ...env, SECRET: 'change-me-to-a-long-random-string' });
+      expect(secret.variable).to.equal('SECRET');
+      expect(secret.message).to.contain('openssl rand');
+      expect(secret.message.split('\n')).to.have.length(1);
+      const password = configError({ ...env, SECRET: 'a-real-secret', ADMIN_PASSWORD: 'Change-Me' });
+      expect(password.variable).to.equal('ADMIN_PASSWORD');
+      expect(password.message).to.contain('set a password of your own');
+    }
+    const development = loadConfig(
+      { NODE_ENV: 'development', SECRET: 'change-me-to-a-long-random-string', ADMIN_PASSWORD: 'change-me' },
+      NO_FILE,
+    );
+    expect(development.admin.password).to.equal('change-me');
+    // Other values, and none at all, start as before.
+    expect(loadConfig({ SECRET: 'x'.repeat(40), ADMIN_PASSWORD: 'my own password' }, NO_FILE).admin.password).to.equal(
+      'my own password',
+    );
+    expect(loadConfig({}, NO_FILE).isSecretGenerated).to.equal(true);
+  });
+
   it('caps imports at 1 GB unless IMPORT_MAX_SIZE says otherwise (a size or unlimited)', () => {
     expect(loadConfig({}, NO_FILE).importMaxSize).to.equal(1024 ** 3);
     expect(loadConfig({ IMPORT_MAX_SIZE: '40kb' }, NO_FILE).importMaxSize).to.equal(40 * 1024);
