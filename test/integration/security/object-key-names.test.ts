@@ -13,6 +13,8 @@ import { dumpTables } from './helpers.js';
  * no longer started; a field `__proto__` stored null. The API refuses such names (400
  * INVALID_PAYLOAD naming the rule, nothing created), and a table given such a name outside the
  * service is served like any other, also when the schema overview is read back from Redis.
+ * (A column named `__proto__` made outside stays out of reach: mysql2 refuses to read one and
+ * knex's update() drops the key; the API never makes one.)
  */
 
 const RESERVED = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'];
@@ -141,12 +143,15 @@ describeEachDatabase(
       for (const name of ['constructor', 'toString', '__proto__']) {
         const fields = expectOk(await api('GET', `/fields/${name}`)) as { field: string }[];
         expect(fields.map((f) => f.field).sort()).to.deep.equal(['constructor', 'id', 'title', 'valueOf']);
-        const created = expectOk(await api('POST', `/items/${name}`, { title: 't', constructor: 'c', valueOf: 'v' }));
-        expect(created).to.deep.include({ title: 't', constructor: 'c', valueOf: 'v' });
+        const values = { title: 't', constructor: 'c', valueOf: 'v' };
+        const created = expectOk(await api('POST', `/items/${name}`, values));
+        expect(created).to.deep.equal({ ...values, id: created.id });
         const read = expectOk(
           await api('GET', `/items/${name}?filter[constructor][_eq]=c&fields=id,constructor,valueOf`),
         );
-        expect(read).to.deep.equal([{ id: created.id, constructor: 'c', valueOf: 'v' }]);
+        expect(read).to.deep.equal(
+          [{ ...values, id: created.id, title: undefined }].map(({ title: _, ...rest }) => rest),
+        );
         expectError(await api('GET', `/items/${name}`, undefined, null), 403, 'FORBIDDEN');
       }
       // A collection that is not one still reads as missing, whatever Object.prototype holds.
