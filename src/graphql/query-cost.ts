@@ -29,6 +29,13 @@ export interface QueryCostLimits {
   readonly queryLimitMax: number;
 }
 
+/**
+ * The rows one level of a selection is budgeted at across all its parents, unless its own
+ * `limit` asks more: a related row belongs to one parent, so an o2m or junction level reads at
+ * most its table, whatever the parents (tables are assumed this size; see queryCostRule).
+ */
+export const TABLE_ROWS_BUDGET = 10_000;
+
 interface Cost {
   /** Rows the selection may read. */
   readonly rows: number;
@@ -42,7 +49,9 @@ const FREE: Cost = { rows: 0, aliases: 0 };
  * Bounds the work of an operation before it runs, in rows read. A list field reads its
  * `limit` rows per parent row, as asked (QUERY_LIMIT_DEFAULT without one; for -1
  * QUERY_LIMIT_MAX, unlimited when that is), an object field one per parent row, so nested
- * lists multiply. No table's size is assumed: a `limit: 2000000000` counts 2000000000 rows
+ * lists multiply; but one level of nested rows counts at most {@link TABLE_ROWS_BUDGET} (or
+ * QUERY_LIMIT_MAX when larger) across its parents, never less than its own limit. A list's
+ * own limit is never counted lower than asked: `limit: 2000000000` counts 2000000000 rows
  * however small the table is today, and an unlimited list counts as unlimited, so it is
  * refused unless GRAPHQL_QUERY_COST_LIMIT is unlimited too (an unlimited read streams through
  * REST `limit=-1` instead, where memory stays flat). Every field is counted, so aliases
@@ -108,13 +117,18 @@ class CostCounter {
   /** Per fragment and parent rows, its cost once: a fragment spread many times is not walked again. */
   readonly #fragmentCosts = new Map<string, Cost>();
   readonly #walking = new Set<string>();
+  readonly #tableRows: number;
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>,
     private readonly limits: QueryCostLimits,
     private readonly variables: Readonly<Record<string, unknown>>,
-  ) {}
+  ) {
+    this.#tableRows = Number.isFinite(limits.queryLimitMax)
+      ? Math.max(limits.queryLimitMax, TABLE_ROWS_BUDGET)
+      : TABLE_ROWS_BUDGET;
+  }
 
   /** The cost of `set`, selected on each of `parentRows` objects of `type` (1 for the root). */
   selectionCost(type: GraphQLNamedType, set: SelectionSetNode, parentRows: number): Cost {
@@ -142,8 +156,9 @@ class CostCounter {
     if (definition === undefined || field.selectionSet === undefined || field.name.value.startsWith('__'))
       return { rows: 0, aliases };
     const perParent = isListType(getNullableType(definition.type)) ? this.#listRows(field) : 1;
-    // A parent row reads at least its own level (0 x Infinity is no row).
-    const rows = parentRows === 0 || perParent === 0 ? 0 : parentRows * perParent;
+    // At most a table across the parents, never less than the list's own limit (0 x Infinity is no row).
+    const rows =
+      parentRows === 0 || perParent === 0 ? 0 : Math.min(parentRows * perParent, Math.max(perParent, this.#tableRows));
     const below = this.selectionCost(getNamedType(definition.type), field.selectionSet, rows);
     return { rows: rows + below.rows, aliases: aliases + below.aliases };
   }
