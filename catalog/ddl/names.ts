@@ -9,6 +9,19 @@ import { isSystemName } from '../system/definitions.js';
 export const MAX_NAME_LENGTH = 63;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * Names no collection or field may have: `prototype` and every member of Object.prototype
+ * (`__proto__`, `constructor`, `toString`, `valueOf`, `hasOwnProperty`, ...). Names become
+ * object keys all through a request (payloads, items, permissions, GraphQL types), where such a
+ * key reads or sets what every object inherits: a collection `constructor` once made every
+ * request needing the schema a 500, a field `__proto__` stored null. The service still serves
+ * such tables made outside it (catalog/overview/name-map.ts); it only never creates them.
+ */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set([
+  'prototype',
+  ...Object.getOwnPropertyNames(Object.prototype),
+]);
+
 /** A collection name the service may create: an identifier, not reserved, not too long. */
 export function assertCollectionName(name: unknown): asserts name is string {
   assertIdentifier('Collection', 'collection', name);
@@ -29,6 +42,11 @@ function assertIdentifier(what: string, key: string, name: unknown): asserts nam
   if (!IDENTIFIER.test(name)) {
     throw new InvalidPayloadError(
       `${what} name "${name}" is not an identifier (letters, digits and "_", not starting with a digit)`,
+    );
+  }
+  if (RESERVED_NAMES.has(name)) {
+    throw new InvalidPayloadError(
+      `${what} name "${name}" is reserved: "prototype" and the names of Object.prototype's members (such as "__proto__", "constructor", "toString") can't be used`,
     );
   }
 }

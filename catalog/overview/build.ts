@@ -17,6 +17,7 @@ import {
   type SystemCollectionDefinition,
 } from '../system/definitions.js';
 import { castDefault, fieldTypeOf } from './field-type.js';
+import { nameMap } from './name-map.js';
 import {
   COLLECTION_ROW,
   COLLECTION_ROW_DEFAULTS,
@@ -74,7 +75,8 @@ export async function buildOverview(db: Knex, options: BuildOverviewOptions = {}
     (r) => String(r['collection']),
   );
 
-  const collections: Record<string, CollectionOverview> = {};
+  // Keyed by names from the database: no prototype, so `__proto__` or `constructor` is a key like any other.
+  const collections: Record<string, CollectionOverview> = nameMap();
   for (const table of raw.tables) {
     if (excluded.has(table.name)) continue;
     const [primary, ...more] = table.primaryKey;
@@ -87,7 +89,8 @@ export async function buildOverview(db: Knex, options: BuildOverviewOptions = {}
       );
       continue;
     }
-    const definition = SYSTEM_COLLECTIONS[table.name];
+    // Own keys only: a table may be named `constructor` or `toString`.
+    const definition = Object.hasOwn(SYSTEM_COLLECTIONS, table.name) ? SYSTEM_COLLECTIONS[table.name] : undefined;
     const isSystem = definition !== undefined || isSystemName(table.name);
     collections[table.name] = buildCollection(
       table,
@@ -133,7 +136,10 @@ function buildCollection(
   const rowsByField = new Map(fieldRows.map((r) => [String(r['field']), r]));
   const fields: FieldOverview[] = [];
   for (const column of table.columns) {
-    const systemField = definition?.fields[column.name];
+    const systemField =
+      definition !== undefined && Object.hasOwn(definition.fields, column.name)
+        ? definition.fields[column.name]
+        : undefined;
     const row = rowsByField.get(column.name);
     // A system table's own columns have no svc_fields row; a column added to it through the
     // API has one, and is described by it like any user field.
@@ -168,7 +174,7 @@ function buildCollection(
     sortField: typeof sortField === 'string' && table.columns.some((c) => c.name === sortField) ? sortField : null,
     accountability: accountability === 'all' || accountability === 'activity' ? accountability : null,
     isSystem,
-    fields: Object.fromEntries(fields.map((f) => [f.field, f])),
+    fields: nameMap(fields.map((f) => [f.field, f])),
     meta,
     comment: table.comment,
   };

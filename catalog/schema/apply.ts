@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { databaseDialectOf } from '../../src/db/dialects/index.js';
 import { dialectOf } from '../../src/db/index.js';
-import { InvalidPayloadError, ServiceError } from '../../src/errors.js';
+import { InvalidPayloadError, ServiceError, UnprocessableEntityError } from '../../src/errors.js';
 import { createCollections, deleteCollection, updateCollection } from '../ddl/collections.js';
 import type { SchemaContext } from '../ddl/context.js';
 import { assertColumnSize } from '../ddl/column-sizes.js';
@@ -10,6 +10,7 @@ import { createField, deleteField, updateField } from '../ddl/fields.js';
 import { alreadyExists, sameNameIgnoringCase } from '../ddl/names.js';
 import { findChangedValue, type NumberColumn } from '../ddl/number-changes.js';
 import { FIELD_TYPES } from '../overview/types.js';
+import { isSystemName } from '../system/definitions.js';
 import {
   isObject,
   parseCollectionPayload,
@@ -67,14 +68,15 @@ export type SchemaStep =
  * fields, dropped relations, new and changed relations, dropped fields, dropped collections.
  */
 export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
+  refuseSystemCollections(diff);
   const steps: SchemaStep[] = [];
   const dropped = new Set<string>();
   const created: CollectionSpec[] = [];
   const newFields = new Map<string, SnapshotField[]>();
   for (const f of diff.fields) {
-    const target = targetOf(
+    const target = targetIn(
       current.fields.find((x) => x.collection === f.collection && x.field === f.field),
-      f.diff,
+      f,
       `field "${f.collection}.${f.field}"`,
     ) as SnapshotField | undefined;
     if (target !== undefined && isNew(f.diff))
@@ -83,7 +85,7 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
   const collectionSteps: SchemaStep[] = [];
   for (const c of diff.collections) {
     const before = current.collections.find((x) => x.collection === c.collection);
-    const target = targetOf(before, c.diff, `collection "${c.collection}"`) as SnapshotCollection | undefined;
+    const target = targetIn(before, c, `collection "${c.collection}"`) as SnapshotCollection | undefined;
     if (target === undefined) {
       if (before === undefined) continue;
       dropped.add(c.collection);
@@ -104,7 +106,7 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
   const added: { collection: string; field: string }[] = [];
   for (const f of diff.fields) {
     const before = current.fields.find((x) => x.collection === f.collection && x.field === f.field);
-    const target = targetOf(before, f.diff, `field "${f.collection}.${f.field}"`) as SnapshotField | undefined;
+    const target = targetIn(before, f, `field "${f.collection}.${f.field}"`) as SnapshotField | undefined;
     if (target === undefined) {
       if (before !== undefined && !dropped.has(f.collection)) {
         fieldDrops.push({
@@ -143,7 +145,7 @@ export function planSteps(current: Snapshot, diff: SchemaDiff): SchemaStep[] {
   const relationSteps: SchemaStep[] = [];
   for (const r of diff.relations) {
     const before = current.relations.find((x) => x.collection === r.collection && x.field === r.field);
-    const target = targetOf(before, r.diff, `relation "${r.collection}.${r.field}"`) as SnapshotRelation | undefined;
+    const target = targetIn(before, r, `relation "${r.collection}.${r.field}"`) as SnapshotRelation | undefined;
     if (target === undefined) {
       if (before !== undefined && !dropped.has(r.collection))
         steps.push({ kind: 'deleteRelation', collection: r.collection, field: r.field });
@@ -184,6 +186,49 @@ function targetOf(before: object | undefined, entries: readonly DiffEntry[], wha
   if (after !== undefined && !isObject(after))
     throw new InvalidPayloadError(`The diff leaves ${what} without an object`);
   return after;
+}
+
+/**
+ * The object after an entry's diff, which must stay where the entry says: an `rhs` naming
+ * another collection or field would change what the entry does not name (a system one).
+ */
+function targetIn(
+  before: object | undefined,
+  entry: { readonly collection: string; readonly field?: string; readonly diff: readonly DiffEntry[] },
+  what: string,
+): unknown {
+  const after = targetOf(before, entry.diff, what);
+  if (after === undefined) return after;
+  const { collection, field } = after as { collection?: unknown; field?: unknown };
+  if (collection !== entry.collection || (entry.field !== undefined && field !== entry.field)) {
+    throw new InvalidPayloadError(
+      `The diff of ${what} describes another one ("${String(collection)}.${String(field)}")`,
+    );
+  }
+  return after;
+}
+
+/**
+ * System collections are not the snapshot's to change (a snapshot holds none of them, nor
+ * their fields or the relations they hold, as in Directus 10): a diff entry naming one is
+ * refused before any step, as the routes refuse altering them (422). A user collection's
+ * relation to a system collection (`author` → svc_users) is the user collection's.
+ */
+function refuseSystemCollections(diff: SchemaDiff): void {
+  const lists = [
+    ['collections', diff.collections],
+    ['fields', diff.fields],
+    ['relations', diff.relations],
+  ] as const;
+  for (const [key, entries] of lists) {
+    entries.forEach((entry: { readonly collection: string }, i) => {
+      if (isSystemName(entry.collection)) {
+        throw new UnprocessableEntityError(
+          `System collection "${entry.collection}" is not a snapshot's to change (diff.${key}[${String(i)}])`,
+        );
+      }
+    });
+  }
 }
 
 /** Only what changed: an unchanged column is not altered. */

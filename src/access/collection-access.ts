@@ -1,3 +1,4 @@
+import { nameMap } from '../../catalog/overview/name-map.js';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { Permissions } from './permissions.js';
 import { PERMISSION_ACTIONS, type FieldSet, type PermissionAction } from './permission-rules.js';
@@ -19,7 +20,8 @@ export type CollectionAccess = Readonly<Record<string, Readonly<Record<Permissio
  * its fields and presets.
  */
 export function collectionAccessOf(permissions: Permissions, overview: SchemaOverview): CollectionAccess {
-  const result: Record<string, Record<PermissionAction, ActionAccess>> = {};
+  // Keyed by collection names: a table named `__proto__` is an entry, not the prototype.
+  const result = nameMap<Record<PermissionAction, ActionAccess>>();
   for (const collection of namedCollections(permissions, overview)) {
     const entry = {} as Record<PermissionAction, ActionAccess>;
     for (const action of PERMISSION_ACTIONS) entry[action] = actionAccess(permissions, collection, action);

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { restoreNameMaps } from '../../catalog/overview/name-map.js';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import { closeRedis, RedisGuard, redisClientOptions } from './redis-guard.js';
 
@@ -178,7 +179,7 @@ class RedisSchemaCache implements SchemaCache {
         const current = Number(await this.#redis.get(this.#versionKey));
         return { current, cached: this.options.enabled ? await this.#redis.get(this.#overviewKey(current)) : null };
       });
-      if (shared.cached !== null) return JSON.parse(shared.cached) as SchemaOverview;
+      if (shared.cached !== null) return restoreNameMaps(JSON.parse(shared.cached) as SchemaOverview);
       version = shared.current;
     } catch {
       this.#localVersion -= 1;

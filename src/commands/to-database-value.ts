@@ -26,7 +26,7 @@ export function toDatabaseRow(
   for (const [name, value] of Object.entries(values)) {
     const field = collection.fields[name];
     if (field === undefined || field.isAlias || value === undefined) continue;
-    row[name] = toDatabaseValue(field, value, dialect);
+    setOwn(row, name, toDatabaseValue(field, value, dialect));
   }
   return row;
 }

@@ -72,7 +72,7 @@ export const SETTINGS: readonly SettingsSection[] = [
       s(
         'GRAPHQL_QUERY_COST_LIMIT',
         '250000',
-        'the most rows one GraphQL operation may ask for, refused (400 `GRAPHQL_VALIDATION`) before it runs: a list counts its `limit` (`QUERY_LIMIT_DEFAULT` without one; `-1`: `QUERY_LIMIT_MAX`, or 10000 when that is unlimited), nested lists multiply per parent row, one field of one level counts at most a table. `Infinity`: no limit',
+        'the most rows one GraphQL operation may ask for, refused (400 `GRAPHQL_VALIDATION`) before it runs: a list counts its `limit` as asked, whatever the table holds (`QUERY_LIMIT_DEFAULT` without one; `-1`: `QUERY_LIMIT_MAX`, so unlimited and refused while that is unlimited: read everything with REST `limit=-1`, which streams), nested lists multiply per parent row, one nested level counting at most 10000 rows (or `QUERY_LIMIT_MAX` when larger) unless its own `limit` is larger, `_aggregated` counts its groups. `Infinity`: no limit',
       ),
       s(
         'GRAPHQL_QUERY_ALIAS_LIMIT',

@@ -17,6 +17,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { GraphqlExecutionError, GraphqlValidationError } from '../errors.js';
+import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from '../query/index.js';
 import { queryCostRule, type QueryCostLimits } from './query-cost.js';
 
 export interface OperationLimits {
@@ -88,6 +89,10 @@ export function prepareOperation(
   variables?: Readonly<Record<string, unknown>>,
 ): PreparedOperation {
   let document: DocumentNode;
+  // graphql-js parses recursively, one call per level: refused before it starts.
+  if (nestsDeeperThan(query, MAX_DOCUMENT_DEPTH, 'graphql')) {
+    throw new GraphqlValidationError([{ message: tooDeepMessage('The GraphQL document') }]);
+  }
   try {
     document = parse(query, { maxTokens: limits.tokenLimit });
   } catch (error) {

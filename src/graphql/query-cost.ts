@@ -30,8 +30,9 @@ export interface QueryCostLimits {
 }
 
 /**
- * The rows a table is budgeted at when its size is unknown: what `limit: -1` reads when
- * QUERY_LIMIT_MAX is unlimited, and the most one level of a selection can read (below).
+ * The rows one level of a selection is budgeted at across all its parents, unless its own
+ * `limit` asks more: a related row belongs to one parent, so an o2m or junction level reads at
+ * most its table, whatever the parents (tables are assumed this size; see queryCostRule).
  */
 export const TABLE_ROWS_BUDGET = 10_000;
 
@@ -46,14 +47,18 @@ const FREE: Cost = { rows: 0, aliases: 0 };
 
 /**
  * Bounds the work of an operation before it runs, in rows read. A list field reads its
- * `limit` rows per parent row (QUERY_LIMIT_DEFAULT without one; for -1 QUERY_LIMIT_MAX, or
- * {@link TABLE_ROWS_BUDGET} when unlimited), an object field one per parent row, so nested
- * lists multiply; but one field of one level reads at most a table's rows (a related row
- * belongs to one parent: an o2m or junction level never reads more than its table), budgeted
- * at the larger of QUERY_LIMIT_MAX and TABLE_ROWS_BUDGET. Every field is counted, so aliases
- * repeating a read add up. Above GRAPHQL_QUERY_COST_LIMIT rows, or GRAPHQL_QUERY_ALIAS_LIMIT
- * aliases, the document is refused (GRAPHQL_VALIDATION). A `limit` given as a variable counts
- * at its value in `variables`. Scalars and introspection read no rows.
+ * `limit` rows per parent row, as asked (QUERY_LIMIT_DEFAULT without one; for -1
+ * QUERY_LIMIT_MAX, unlimited when that is), an object field one per parent row, so nested
+ * lists multiply; but one level of nested rows counts at most {@link TABLE_ROWS_BUDGET} (or
+ * QUERY_LIMIT_MAX when larger) across its parents, never less than its own limit. A list's
+ * own limit is never counted lower than asked: `limit: 2000000000` counts 2000000000 rows
+ * however small the table is today, and an unlimited list counts as unlimited, so it is
+ * refused unless GRAPHQL_QUERY_COST_LIMIT is unlimited too (an unlimited read streams through
+ * REST `limit=-1` instead, where memory stays flat). Every field is counted, so aliases
+ * repeating a read add up; `C_aggregated` counts its groups like any list. Above
+ * GRAPHQL_QUERY_COST_LIMIT rows, or GRAPHQL_QUERY_ALIAS_LIMIT aliases, the document is
+ * refused (GRAPHQL_VALIDATION). A `limit` given as a variable counts at its value in
+ * `variables`. Scalars and introspection read no rows.
  */
 export function queryCostRule(
   limits: QueryCostLimits,
@@ -80,7 +85,7 @@ export function queryCostRule(
         }
         if (rows > limits.costLimit) {
           context.reportError(
-            new GraphQLError(`${name} may read ${formatRows(rows)} rows, more than the limit of ${limits.costLimit}.`, {
+            new GraphQLError(`${name} may read ${formatRows(rows)}, more than the limit of ${limits.costLimit}.`, {
               nodes: operation,
             }),
           );
@@ -105,7 +110,7 @@ function variablesOf(
 }
 
 function formatRows(rows: number): string {
-  return Number.isFinite(rows) ? String(rows) : 'unlimited';
+  return Number.isFinite(rows) ? `${rows} rows` : 'unlimited rows (a list with `limit: -1`)';
 }
 
 class CostCounter {
@@ -151,20 +156,25 @@ class CostCounter {
     if (definition === undefined || field.selectionSet === undefined || field.name.value.startsWith('__'))
       return { rows: 0, aliases };
     const perParent = isListType(getNullableType(definition.type)) ? this.#listRows(field) : 1;
-    const rows = Math.min(parentRows * perParent, this.#tableRows);
+    // At most a table across the parents, never less than the list's own limit (0 x Infinity is no row).
+    const rows =
+      parentRows === 0 || perParent === 0 ? 0 : Math.min(parentRows * perParent, Math.max(perParent, this.#tableRows));
     const below = this.selectionCost(getNamedType(definition.type), field.selectionSet, rows);
     return { rows: rows + below.rows, aliases: aliases + below.aliases };
   }
 
-  /** limit: QUERY_LIMIT_DEFAULT when absent, -1 = all (QUERY_LIMIT_MAX when set). */
+  /**
+   * limit: QUERY_LIMIT_DEFAULT when absent, -1 = all (QUERY_LIMIT_MAX, Infinity when unset).
+   * A limit above QUERY_LIMIT_MAX is the read's own error (INVALID_QUERY): counted at the max.
+   */
   #listRows(field: FieldNode): number {
     const { queryLimitDefault, queryLimitMax } = this.limits;
     const argument = field.arguments?.find((a) => a.name.value === 'limit');
     const limit: unknown = argument === undefined ? undefined : valueFromASTUntyped(argument.value, this.variables);
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < -1)
       return Math.min(queryLimitDefault, queryLimitMax);
-    if (limit === -1) return Number.isFinite(queryLimitMax) ? queryLimitMax : TABLE_ROWS_BUDGET;
-    return limit;
+    if (limit === -1) return queryLimitMax;
+    return Math.min(limit, queryLimitMax);
   }
 
   #fragmentCost(name: string, parentRows: number): Cost {

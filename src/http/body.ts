@@ -2,6 +2,7 @@ import express, { type Request, type RequestHandler } from 'express';
 import type { DbClient } from '../db-client.js';
 import { findUnstorableText } from '../db/storable-text.js';
 import { InvalidPayloadError, UnsupportedMediaTypeError } from '../errors.js';
+import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from '../query/index.js';
 
 /** Content types a route may take besides JSON; each route that parses them says so. */
 const OTHER_ACCEPTED_TYPES = ['multipart/form-data', 'application/graphql'];
@@ -28,23 +29,32 @@ export function jsonBody(maxPayloadSize: number, dialect: DbClient): RequestHand
 const ESCAPE = Buffer.from('\\u');
 const HAS_ESCAPES = Symbol('body has \\u escapes');
 type MarkedRequest = Request & { [HAS_ESCAPES]?: true };
+const TOO_DEEP = tooDeepMessage('The JSON body');
 
 /**
  * The JSON parser alone (body-parser: it also reads plain node:http requests, fast-path.ts).
  * Bodies in Content-Encoding gzip, deflate or br are decoded, MAX_PAYLOAD_SIZE applying to the
  * decoded size; other encodings are 415. Strings the database cannot store (storable-text.ts)
- * are INVALID_PAYLOAD before any route sees them, whatever the route does with them.
+ * are INVALID_PAYLOAD before any route sees them, whatever the route does with them; so is a
+ * body nesting deeper than MAX_DOCUMENT_DEPTH, before it is parsed.
  */
 export function jsonParser(maxPayloadSize: number, dialect: DbClient): RequestHandler {
   const parse = express.json({
     limit: maxPayloadSize,
     type: ['application/json', 'application/*+json'],
     verify: (req, _res, buf) => {
+      // Before JSON.parse, and before the routes walk the result one call per level.
+      // (body-parser wraps what verify throws: a plain error, answered as INVALID_PAYLOAD below.)
+      if (nestsDeeperThan(buf, MAX_DOCUMENT_DEPTH, 'json')) throw Object.assign(new Error(TOO_DEEP), { status: 400 });
       if (buf.includes(ESCAPE)) (req as MarkedRequest)[HAS_ESCAPES] = true;
     },
   });
   return (req, res, next) => {
     parse(req, res, (error?: unknown) => {
+      if (error instanceof Error && error.message === TOO_DEEP) {
+        next(new InvalidPayloadError(TOO_DEEP));
+        return;
+      }
       if (error !== undefined) {
         next(error);
         return;

@@ -75,3 +75,4 @@ export {
 export { compareVersion, liveChangesSince, type VersionComparison } from './history/version-compare.js';
 export { scalarText } from './shape/shape-value.js';
 export { setOwn } from './parse/parse-values.js';
+export { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from './parse/nesting-depth.js';

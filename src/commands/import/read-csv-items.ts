@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { findField, getFieldRelation } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview, FieldOverview, SchemaOverview } from '../../../catalog/overview/types.js';
 import { InvalidPayloadError } from '../../errors.js';
+import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../query/index.js';
 import type { Item } from '../types.js';
 import { unknownColumn } from './file-rows.js';
 
@@ -130,6 +131,7 @@ function readCell({ field, isRelational, inJson }: Column, text: string): unknow
 }
 
 function parseJsonOr(text: string): unknown {
+  if (nestsDeeperThan(text, MAX_DOCUMENT_DEPTH, 'json')) throw new InvalidPayloadError(tooDeepMessage('A cell'));
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { InvalidPayloadError } from '../../errors.js';
+import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../query/index.js';
 import type { Item } from '../types.js';
 
 const OPEN_BRACE = 0x7b;
@@ -104,6 +105,7 @@ class ArrayScanner {
 const NOT_AN_ARRAY = 'The JSON file has to contain an array of items';
 
 function parseItem(text: string, row: number): Item {
+  if (nestsDeeperThan(text, MAX_DOCUMENT_DEPTH, 'json')) throw new InvalidPayloadError(tooDeepMessage(`Row ${row}`));
   try {
     return JSON.parse(text) as Item;
   } catch (error) {

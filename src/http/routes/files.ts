@@ -4,6 +4,7 @@ import type { CollectionOverview, SchemaOverview } from '../../../catalog/overvi
 import type { Item, PrimaryKey, Selection } from '../../commands/types.js';
 import { handleUpdate } from '../../commands/update.js';
 import { InvalidPayloadError } from '../../errors.js';
+import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../query/index.js';
 import { FILES_COLLECTION, type FileLibrary, type StagedFile } from '../../files/file-library.js';
 import { commandContext } from '../../commands/command-context.js';
 import { isMultipart, readMultipart } from '../multipart.js';
@@ -125,6 +126,8 @@ function formValue(overview: SchemaOverview, collection: CollectionOverview, nam
   if (trimmed === 'null') return null;
   if (trimmed === 'true' || trimmed === 'false') return trimmed === 'true';
   if (overview.collections[collection.collection]?.fields[name]?.type === 'json') {
+    if (nestsDeeperThan(trimmed, MAX_DOCUMENT_DEPTH, 'json'))
+      throw new InvalidPayloadError(tooDeepMessage(`"${name}"`));
     try {
       return JSON.parse(trimmed) as Item;
     } catch {

@@ -4,6 +4,7 @@ import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { applySchema, diffSchema, promotionContext, snapshotSchema } from '../../../catalog/schema/index.js';
 import type { SchemaContext } from '../../../catalog/ddl/context.js';
 import { InvalidPayloadError, InvalidQueryError } from '../../errors.js';
+import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../query/index.js';
 import { contentDisposition } from '../../files/file-names.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { isMultipart, readMultipart } from '../multipart.js';
@@ -85,8 +86,13 @@ async function documentFile(req: Request, maxBytes: number): Promise<unknown> {
       if (size > maxBytes) throw new InvalidPayloadError(`The uploaded file is larger than ${maxBytes} bytes`);
       chunks.push(chunk);
     }
+    const bytes = Buffer.concat(chunks);
+    // The YAML parser recurses once per level: `'['.repeat(100000)` ran the process out of memory.
+    if (nestsDeeperThan(bytes, MAX_DOCUMENT_DEPTH, 'yaml')) {
+      throw new InvalidPayloadError(tooDeepMessage('The snapshot file'));
+    }
     try {
-      return parseYaml(Buffer.concat(chunks).toString('utf8')) as unknown;
+      return parseYaml(bytes.toString('utf8')) as unknown;
     } catch (error) {
       throw new InvalidPayloadError(
         `The uploaded file is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`,

@@ -24,6 +24,7 @@ import {
   parseString,
   setOwn,
 } from './parse-values.js';
+import { tooDeepMessage } from './nesting-depth.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type RawParams = Readonly<Record<string, unknown>>;
@@ -32,11 +33,20 @@ type RawParams = Readonly<Record<string, unknown>>;
  * qs options for the query string: deeper and longer than Express's defaults, so filters
  * nested up to MAX_RELATIONAL_DEPTH and long `_in` lists keep their structure.
  */
-const QS_OPTIONS: qs.IParseOptions = { depth: 64, arrayLimit: 1000, parameterLimit: 10_000 };
+const QS_DEPTH = 64;
+const QS_OPTIONS: qs.IParseOptions = { depth: QS_DEPTH, strictDepth: true, arrayLimit: 1000, parameterLimit: 10_000 };
 
-/** The raw parameters of a query string (`?a=1&b[c]=2`, with or without the `?`). */
+/**
+ * The raw parameters of a query string (`?a=1&b[c]=2`, with or without the `?`). Brackets
+ * deeper than 64 levels are refused (INVALID_QUERY) rather than kept as one literal key.
+ */
 export function parseQueryString(search: string): RawParams {
-  return qs.parse(search.startsWith('?') ? search.slice(1) : search, QS_OPTIONS);
+  try {
+    return qs.parse(search.startsWith('?') ? search.slice(1) : search, QS_OPTIONS);
+  } catch (error) {
+    if (error instanceof RangeError) throw new InvalidQueryError(tooDeepMessage('The query string', QS_DEPTH));
+    throw error;
+  }
 }
 
 /** Query strings longer than this are parsed every time (clients repeat short ones). */

@@ -1,5 +1,6 @@
 import { InvalidQueryError } from '../../errors.js';
 import { MAX_QUERY_INTEGER } from '../validate/numbers.js';
+import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from './nesting-depth.js';
 
 export function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -76,6 +77,9 @@ export function parseInteger(value: unknown, name: string, min: number): number 
 export function parseJsonObject(value: unknown, what: string): Readonly<Record<string, unknown>> {
   let parsed: unknown = value;
   if (typeof value === 'string') {
+    if (nestsDeeperThan(value, MAX_DOCUMENT_DEPTH, 'json')) {
+      throw new InvalidQueryError(tooDeepMessage(`The JSON of "${what}"`));
+    }
     try {
       parsed = JSON.parse(value);
     } catch {
