@@ -7,7 +7,7 @@ import {
   typeCheckTypeScriptBlocks,
   type RunResult,
 } from '../support/doc-examples.js';
-import { describeEachDatabase, TEST_ADMIN, type ServerContext } from '../support/server.js';
+import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
 import { asAdmin, dataOf } from './access/permission-helpers.js';
 
 /**
@@ -24,20 +24,6 @@ const START = SH.find((block) => /\bmake start\b/.test(block)) ?? '';
 const START_ENV = Object.fromEntries(
   [...START.matchAll(/\b([A-Z_]+)=(\S+)/g)].map((match) => [match[1] ?? '', match[2] ?? '']),
 );
-const isExport = (block: string) => block.includes('/utils/export/');
-
-/**
- * The export step follows the export's job (`GET /utils/export/jobs/:id`, named by the
- * answer's `Location`), which another branch adds: until it is merged the step is left out
- * and its test pending, saying so. Once the route is served the step runs with the rest.
- */
-async function servesExportJobs(ctx: ServerContext): Promise<boolean> {
-  const res = await asAdmin(ctx, 'GET', '/utils/export/jobs/0');
-  const code = (res.body?.['errors'] as { extensions?: { code?: string } }[] | undefined)?.[0]?.extensions?.code;
-  return !(res.status === 404 && code === 'ROUTE_NOT_FOUND');
-}
-
-const EXPORT_PENDING = 'pending until GET /utils/export/jobs/:id is merged (the export step follows its Location)';
 
 describe('docs/tutorial.md', () => {
   it('has the steps the issue asks for, each as curl and as client-library code', () => {
@@ -64,7 +50,7 @@ describe('docs/tutorial.md', () => {
       'client.permissions.createMany',
       'client.users.createOne',
       'readByQuery',
-      "'/utils/export/articles'",
+      'client.utils.export(',
       'client.realtime',
     ]) {
       expect(TS.join('\n'), call).to.contain(call);
@@ -86,12 +72,10 @@ describeEachDatabase(
   'docs/tutorial.md: the sh blocks, run with curl',
   (ctx) => {
     let output: RunResult | undefined;
-    let hasExportJobs = false;
 
     it('every block runs in order and succeeds', async function () {
       this.timeout(300_000);
-      hasExportJobs = await servesExportJobs(ctx());
-      const blocks = SH.filter((block) => block !== START && (hasExportJobs || !isExport(block)));
+      const blocks = SH.filter((block) => block !== START);
       output = await runShellBlocks(blocks, { url: ctx().server.url, adminPassword: TEST_ADMIN.password });
       // The refused write is shown, not hidden by its `|| true`.
       expect(output.stdout).to.match(/(^|\})403$/m);
@@ -113,8 +97,7 @@ describeEachDatabase(
       );
     });
 
-    it(`the export is followed to its CSV file (${EXPORT_PENDING} otherwise)`, function () {
-      if (!hasExportJobs) this.skip();
+    it('the export is followed through its job to its CSV file', () => {
       expect(output?.stdout).to.match(/^"?id"?,"?title"?,"?status"?,"?author\.name"?\s*$/m);
       expect(output?.stdout).to.contain('Hello world');
     });
@@ -126,12 +109,10 @@ describeEachDatabase(
   'docs/tutorial.md: the ts blocks, run as one program with the client library',
   (ctx) => {
     let output: RunResult | undefined;
-    let hasExportJobs = false;
 
     it('the program runs to its end', async function () {
       this.timeout(300_000);
-      hasExportJobs = await servesExportJobs(ctx());
-      const blocks = TS.filter((block) => hasExportJobs || !isExport(block));
+      const blocks = TS;
       output = await runTypeScriptBlocks(
         blocks,
         { url: ctx().server.url, adminPassword: TEST_ADMIN.password },
@@ -152,8 +133,7 @@ describeEachDatabase(
       expect(output?.stdout).to.match(/^create \[.*Live from the tutorial/m);
     });
 
-    it(`the export is followed to its CSV file (${EXPORT_PENDING} otherwise)`, function () {
-      if (!hasExportJobs) this.skip();
+    it('the export is followed through its job to its CSV file', () => {
       expect(output?.stdout).to.contain('Hello world');
       expect(output?.stdout).to.match(/author\.name/);
     });
