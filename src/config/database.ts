@@ -16,9 +16,9 @@ export interface DbConfig {
   /**
    * DB_PREPARED_STATEMENTS (pg): false keeps every statement valid on any server connection
    * (unnamed statements, no `SET search_path` per connection), for PgBouncer's transaction
-   * pooling.
+   * pooling. Unset (a config built by hand): true.
    */
-  readonly preparedStatements: boolean;
+  readonly preparedStatements?: boolean;
   readonly pool: { readonly min: number | undefined; readonly max: number | undefined };
   readonly excludeTables: readonly string[];
   readonly healthcheckThresholdMs: number;
@@ -59,7 +59,7 @@ export function readDbConfig(env: EnvReader): DbConfig {
   if (client !== 'sqlite3' && config.connectionString === undefined && config.database === undefined) {
     throw new ConfigError('DB_DATABASE', `is required when DB_CLIENT is ${client}`);
   }
-  if (client === 'pg' && !config.preparedStatements && config.searchPath.join(',') !== 'public') {
+  if (client === 'pg' && config.preparedStatements === false && config.searchPath.join(',') !== 'public') {
     // Set per connection, it would hold only on the server connections that ran the SET.
     throw new ConfigError(
       'DB_SEARCH_PATH',

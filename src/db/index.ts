@@ -62,10 +62,10 @@ function openDatabase(db: DbConfig, log: DatabaseLog | undefined, connectTimeout
             connectionTimeoutMillis: connectTimeoutMs,
           }),
         // knex sets it with a SET on each new connection: session state a pooler would leak.
-        ...(db.preparedStatements ? { searchPath: [...db.searchPath] } : {}),
+        ...(db.preparedStatements === false ? {} : { searchPath: [...db.searchPath] }),
         pool,
       });
-      if (!db.preparedStatements) UNNAMED.add((pg.client as Knex.Client).config);
+      if (db.preparedStatements === false) UNNAMED.add((pg.client as Knex.Client).config);
       return pg;
     }
     case 'mysql':
