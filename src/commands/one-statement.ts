@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { requireCollection } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import type { WriteAction } from '../access/write-permissions.js';
-import { dialectOf } from '../db/index.js';
+import { dialectOf, namedStatementsAllowed } from '../db/index.js';
 import { noteJournalRows } from '../db/journal-statistics.js';
 import { noteWrite, replicaCaller } from '../db/replicas.js';
 import { ForbiddenError } from '../errors.js';
@@ -257,7 +257,7 @@ async function run(
 ): Promise<Record<string, unknown>[] | undefined> {
   try {
     const raw = ctx.db.raw(sql, values as Knex.RawBinding[]);
-    const name = statementName(sql);
+    const name = namedStatementsAllowed(ctx.db) ? statementName(sql) : undefined;
     const result = (await (name === undefined ? raw : raw.options({ name }))) as { rows: Record<string, unknown>[] };
     return result.rows;
   } catch (error) {
@@ -274,7 +274,8 @@ const preparedNames = new Map<string, string>();
 /**
  * A name for the statement, so that each connection parses and plans a write's shape once
  * (planning the snapshot's subqueries cost more than running them); undefined past
- * MAX_PREPARED shapes. Its result (a key, a count, JSON text) never changes with the schema.
+ * MAX_PREPARED shapes (and never with DB_PREPARED_STATEMENTS=false: run() asks). Its result (a
+ * key, a count, JSON text) never changes with the schema.
  */
 function statementName(sql: string): string | undefined {
   let name = preparedNames.get(sql);

@@ -13,6 +13,12 @@ export interface DbConfig {
   readonly password: string | undefined;
   readonly connectionString: string | undefined;
   readonly searchPath: readonly string[];
+  /**
+   * DB_PREPARED_STATEMENTS (pg): false keeps every statement valid on any server connection
+   * (unnamed statements, no `SET search_path` per connection), for PgBouncer's transaction
+   * pooling. Unset (a config built by hand): true.
+   */
+  readonly preparedStatements?: boolean;
   readonly pool: { readonly min: number | undefined; readonly max: number | undefined };
   readonly excludeTables: readonly string[];
   readonly healthcheckThresholdMs: number;
@@ -37,6 +43,7 @@ export function readDbConfig(env: EnvReader): DbConfig {
     password: env.string('DB_PASSWORD'),
     connectionString: env.string('DB_CONNECTION_STRING'),
     searchPath: env.list('DB_SEARCH_PATH', ['public']),
+    preparedStatements: env.bool('DB_PREPARED_STATEMENTS', true),
     pool: {
       min: env.raw('DB_POOL__MIN') === undefined ? undefined : env.int('DB_POOL__MIN', 0, { min: 0 }),
       max: env.raw('DB_POOL__MAX') === undefined ? undefined : env.int('DB_POOL__MAX', 0, { min: 1 }),
@@ -51,6 +58,13 @@ export function readDbConfig(env: EnvReader): DbConfig {
   };
   if (client !== 'sqlite3' && config.connectionString === undefined && config.database === undefined) {
     throw new ConfigError('DB_DATABASE', `is required when DB_CLIENT is ${client}`);
+  }
+  if (client === 'pg' && config.preparedStatements === false && config.searchPath.join(',') !== 'public') {
+    // Set per connection, it would hold only on the server connections that ran the SET.
+    throw new ConfigError(
+      'DB_SEARCH_PATH',
+      'cannot be set per connection with DB_PREPARED_STATEMENTS=false (a pooler shares server connections): set it on the role instead (ALTER ROLE ... SET search_path) and leave DB_SEARCH_PATH unset',
+    );
   }
   return config;
 }

@@ -111,6 +111,11 @@ export const SETTINGS: readonly SettingsSection[] = [
       s('DB_PASSWORD', '–', 'its password'),
       s('DB_CONNECTION_STRING', '–', 'a `postgres://` URL instead of the separate settings (pg)'),
       s('DB_SEARCH_PATH', 'public', 'PostgreSQL schemas to look for tables in (comma list)'),
+      s(
+        'DB_PREPARED_STATEMENTS',
+        'true',
+        'PostgreSQL: `false` keeps every statement valid on any server connection, for PgBouncer (or another pooler) in transaction pooling: statements run unnamed (each is parsed and planned every time) and no session state is set (no `SET search_path` per connection, so DB_SEARCH_PATH must stay `public`: give the role its search_path instead). The service uses no LISTEN and no session advisory locks either way',
+      ),
       s('DB_POOL__MIN', 'driver default', 'connections kept open'),
       s('DB_POOL__MAX', 'driver default', 'connections opened at most'),
       s('DB_EXCLUDE_TABLES', 'spatial_ref_sys,sysdiagrams', 'tables never served (comma list)'),

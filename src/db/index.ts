@@ -46,8 +46,8 @@ function openDatabase(db: DbConfig, log: DatabaseLog | undefined, connectTimeout
     case 'sqlite3':
       if (db.filename !== ':memory:') mkdirSync(dirname(db.filename), { recursive: true });
       return openSqlite(db, log, pool, false);
-    case 'pg':
-      return knex({
+    case 'pg': {
+      const pg = knex({
         ...base,
         client: KNEX_CLIENT.pg,
         connection:
@@ -61,9 +61,13 @@ function openDatabase(db: DbConfig, log: DatabaseLog | undefined, connectTimeout
             ssl: tlsOptions(db),
             connectionTimeoutMillis: connectTimeoutMs,
           }),
-        searchPath: [...db.searchPath],
+        // knex sets it with a SET on each new connection: session state a pooler would leak.
+        ...(db.preparedStatements === false ? {} : { searchPath: [...db.searchPath] }),
         pool,
       });
+      if (db.preparedStatements === false) UNNAMED.add((pg.client as Knex.Client).config);
+      return pg;
+    }
     case 'mysql':
       return knex({
         ...base,
@@ -162,6 +166,18 @@ function tlsOptions(db: DbConfig): { rejectUnauthorized: boolean; ca?: string } 
 
 interface MysqlConnection {
   query(sql: string, callback: (err: Error | null) => void): void;
+}
+
+/** The knex configurations (shared by their transactions) opened with DB_PREPARED_STATEMENTS=false. */
+const UNNAMED = new WeakSet<object>();
+
+/**
+ * Whether statements on `db` (or a transaction of it) may be prepared by name: not with
+ * DB_PREPARED_STATEMENTS=false, where the next statement may reach a server connection
+ * (PgBouncer in transaction pooling) that never prepared the name.
+ */
+export function namedStatementsAllowed(db: Knex): boolean {
+  return !UNNAMED.has((db.client as Knex.Client).config);
 }
 
 /** The dialect of an open knex instance, in DB_CLIENT terms. */

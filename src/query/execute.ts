@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { dialectOf } from '../db/index.js';
+import { dialectOf, namedStatementsAllowed } from '../db/index.js';
 import { databaseDialectOf } from '../db/dialects/index.js';
 import { findUnstorableText } from '../db/storable-text.js';
 import { translateBadInput } from '../db/translate-error.js';
@@ -26,11 +26,13 @@ const preparedNames = new Map<string, string>();
  * bench/README.md). Only for statements whose result columns never change with the schema
  * (PostgreSQL refuses a cached plan whose result type changed): the JSON reads' one text
  * column. The first MAX_PREPARED distinct texts get names; later ones run unnamed, so what
- * connections keep stays bounded whatever queries clients invent.
+ * connections keep stays bounded whatever queries clients invent. All run unnamed with
+ * DB_PREPARED_STATEMENTS=false (a pooler's server connections do not keep names).
  */
 export async function selectPreparedRows(db: Knex | Knex.Transaction, compiled: CompiledSql): Promise<Row[]> {
-  let name = preparedNames.get(compiled.sql);
-  if (name === undefined && preparedNames.size < MAX_PREPARED) {
+  const named = namedStatementsAllowed(db);
+  let name = named ? preparedNames.get(compiled.sql) : undefined;
+  if (named && name === undefined && preparedNames.size < MAX_PREPARED) {
     name = `q${createHash('sha1').update(compiled.sql).digest('hex')}`;
     preparedNames.set(compiled.sql, name);
   }
