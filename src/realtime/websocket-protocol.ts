@@ -26,6 +26,8 @@ import {
 } from '../errors.js';
 import {
   parseQuery,
+  MAX_DOCUMENT_DEPTH,
+  nestsDeeperThan,
   queryLimits,
   readerOf,
   readItemByKey,
@@ -33,6 +35,7 @@ import {
   readItemsByKeys,
   readMeta,
   readSingleton,
+  tooDeepMessage,
   type Meta,
   type Query,
 } from '../query/index.js';
@@ -229,6 +232,10 @@ export class WebsocketSession {
     // A connection cut meanwhile (too slow a reader, the heartbeat) has its waiting messages dropped.
     if (this.ws.readyState !== this.ws.OPEN) return;
     let message: Message;
+    if (nestsDeeperThan(text, MAX_DOCUMENT_DEPTH, 'json')) {
+      this.#sendError('error', undefined, new InvalidPayloadError(tooDeepMessage('A message')));
+      return;
+    }
     try {
       const parsed: unknown = JSON.parse(text);
       if (

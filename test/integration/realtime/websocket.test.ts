@@ -390,6 +390,17 @@ describeEachDatabase(
       expect(await socket.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
     });
 
+    it('a message nesting deeper than 100 levels is refused before it is parsed, and the socket lives on', async () => {
+      const socket = await authed();
+      const filter = '{"_and":[' + '{"_or":['.repeat(200) + ']}'.repeat(200) + ']}';
+      socket.send(`{"type":"subscribe","collection":"notes","uid":"deep","query":{"filter":${filter}}}`);
+      const refused = await socket.next((m) => m['type'] === 'error');
+      expect(refused['error']).to.deep.include({ code: 'INVALID_PAYLOAD' });
+      expect(refused['error'].message).to.match(/nests deeper than 100 levels/);
+      expect(socket.pending.filter((m) => m['uid'] === 'deep')).to.deep.equal([]);
+      expect(await socket.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
+    });
+
     it('refuses subscriptions over the limit with LIMIT_EXCEEDED', async () => {
       const socket = await authed();
       for (const uid of ['1', '2', '3'])
