@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { InvalidTokenError, TokenExpiredError } from '../errors.js';
 
@@ -11,6 +11,24 @@ export interface AccessTokenClaims {
   readonly app_access: boolean;
   readonly admin_access: boolean;
   readonly session?: string;
+  /**
+   * `password_stamp`: which password the user had when the token was signed (passwordStamp). A
+   * token whose stamp is not the user's current one is refused: a password change ends every
+   * access token issued before it at once, as suspension does. We sign every token with one;
+   * only tokens signed before the claim existed lack it (accepted until they expire).
+   */
+  readonly password_stamp?: string;
+}
+
+/**
+ * A short keyed digest (HMAC-SHA256 under SECRET) of the user's password hash ('' without one):
+ * it changes with every password change, and tells nothing about the password or its hash.
+ */
+export function passwordStamp(passwordHash: string | null, secret: string): string {
+  return createHmac('sha256', secret)
+    .update(`password-stamp\n${passwordHash ?? ''}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** HS256 JWT with Directus 10's claims, valid for `ttlMs`. */
@@ -65,20 +83,26 @@ export function verifyAccessToken(
   if (typeof payload === 'string') throw new InvalidTokenError();
   // Claims come from the token's JSON: unknown until checked (JwtPayload types them any).
   const claims: Readonly<Record<string, unknown>> = payload;
-  const { id, role, app_access: app, admin_access: admin, session, exp } = claims;
+  const { id, role, app_access: app, admin_access: admin, session, exp, password_stamp: stamp } = claims;
   if (
     // A token without `exp` would never expire: only our own signing could make one, by mistake.
     typeof exp !== 'number' ||
     typeof id !== 'string' ||
     !(typeof role === 'string' || role === null) ||
     typeof app !== 'boolean' ||
-    typeof admin !== 'boolean'
+    typeof admin !== 'boolean' ||
+    !(stamp === undefined || typeof stamp === 'string')
   ) {
     throw new InvalidTokenError();
   }
-  return typeof session === 'string'
-    ? { id, role, app_access: app, admin_access: admin, session }
-    : { id, role, app_access: app, admin_access: admin };
+  return {
+    id,
+    role,
+    app_access: app,
+    admin_access: admin,
+    ...(typeof session === 'string' ? { session } : {}),
+    ...(typeof stamp === 'string' ? { password_stamp: stamp } : {}),
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Accountability } from '../access/accountability.js';
 import { publicAccountability } from '../access/accountability.js';
 import { InvalidCredentialsError, InvalidTokenError } from '../errors.js';
-import { isJwt, isOurJwt, verifyAccessToken, type AccessTokenClaims } from './access-token.js';
+import { isJwt, isOurJwt, passwordStamp, verifyAccessToken, type AccessTokenClaims } from './access-token.js';
 import type { AuthUser } from './auth-user.js';
 import { assertIpAllowed } from './ip-access.js';
 import { findSession } from './sessions.js';
@@ -22,8 +22,9 @@ export interface AuthLookups {
  * our JWTs are verified (session-mode ones also need their session row); any other string
  * must be the static token of an active user.
  *
- * Every token is only as good as its user now: a JWT's user must still exist and be
- * `active` (else INVALID_CREDENTIALS, as a static token of an inactive user), and the role,
+ * Every token is only as good as its user now: a JWT's user must still exist, be `active` and
+ * have the password the token was signed under (else INVALID_CREDENTIALS, as a static token of
+ * an inactive user: a suspension or a password change ends access tokens at once), and the role,
  * its admin and app access and its `ip_access` are the user's current ones, not the claims
  * signed when the token was issued. A role's `ip_access` is enforced on every request
  * (INVALID_IP).
@@ -48,7 +49,12 @@ export async function authenticate(
       if (session?.user !== claims.id) throw new InvalidCredentialsError();
     }
     const user = await lookups.userById(claims.id);
-    if (user?.status !== 'active') throw new InvalidCredentialsError();
+    if (
+      user?.status !== 'active' ||
+      (claims.password_stamp !== undefined && passwordStamp(user.password, secret) !== claims.password_stamp)
+    ) {
+      throw new InvalidCredentialsError();
+    }
     return accountabilityOf(user, request);
   }
   const user = await lookups.userByStaticToken(token);

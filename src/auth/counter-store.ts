@@ -17,6 +17,8 @@ export interface CounterStore {
   increment(key: string, windowMs: number | null): Promise<Counter>;
   /** The current value, or undefined when the key is unset or its window has ended. */
   get(key: string): Promise<Counter | undefined>;
+  /** Takes one back from a live counter (never below 0, never starting one, its window kept). */
+  decrement(key: string): Promise<void>;
   reset(key: string): Promise<void>;
 }
 
@@ -58,6 +60,12 @@ export class MemoryCounterStore implements CounterStore {
     return Promise.resolve(current === undefined ? undefined : toCounter(current));
   }
 
+  decrement(key: string): Promise<void> {
+    const current = this.#live(key, Date.now());
+    if (current !== undefined && current.count > 0) this.#counters.set(key, { ...current, count: current.count - 1 });
+    return Promise.resolve();
+  }
+
   reset(key: string): Promise<void> {
     this.#counters.delete(key);
     return Promise.resolve();
@@ -91,6 +99,12 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 and tonumber(ARGV[1]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {count, redis.call('PTTL', KEYS[1])}`;
 
+// Atomic too: a key whose window ended is not brought back (DECR alone would, without expiry).
+const DECREMENT_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]))
+if count ~= nil and count > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /**
  * The store shared by every instance. Redis failures are SERVICE_UNAVAILABLE
  * (the rate-limiter store is down): a login is never let through unchecked.
@@ -119,6 +133,10 @@ export class RedisCounterStore implements CounterStore {
       return replies.map(([, result]) => result) as [string | null, number];
     });
     return value === null ? undefined : { count: Number(value), resetAt: fromTtl(ttl) };
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.#call(() => this.redis.eval(DECREMENT_SCRIPT, 1, this.prefix + key));
   }
 
   async reset(key: string): Promise<void> {
@@ -158,6 +176,10 @@ export class FallbackCounterStore implements CounterStore {
 
   get(key: string): Promise<Counter | undefined> {
     return this.#call((store) => store.get(key), undefined);
+  }
+
+  decrement(key: string): Promise<void> {
+    return this.#call((store) => store.decrement(key), undefined);
   }
 
   reset(key: string): Promise<void> {

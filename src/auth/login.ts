@@ -6,8 +6,8 @@ import type { AuthContext } from './auth-context.js';
 import { findUserByEmail, type AuthUser } from './auth-user.js';
 import type { RequestOrigin } from './authenticate.js';
 import { assertIpAllowed } from './ip-access.js';
-import { recordLoginFailure, resetLoginFailures } from './login-attempts.js';
-import { assertLoginAllowed, clearLoginLimit, recordLimitedFailure } from './login-limiter.js';
+import { claimLoginAttempt, recordLoginFailure, resetLoginFailures } from './login-attempts.js';
+import { countLoginAttempt, settleLoginSuccess } from './login-limiter.js';
 import { verifyPassword } from '../access/passwords.js';
 import { createSession, deleteExpiredSessions } from './sessions.js';
 import { stall } from './stall.js';
@@ -23,8 +23,9 @@ export interface Credentials {
 /**
  * POST /auth/login: checks the credentials,
  * opens a session and signs an access token. Every failure takes at least LOGIN_STALL_TIME,
- * so timing tells nothing about which check failed. Wrong credentials and OTPs count
- * towards the (account, IP) limiter, which refuses with 429 before anything is checked.
+ * so timing tells nothing about which check failed. Every attempt is counted by the limiters
+ * (per account and IP, per IP: login-limiter.ts) before anything is checked, and refused with
+ * 429 past them; the account's lockout (login-attempts.ts) is counted before the password is.
  */
 export async function login(
   ctx: AuthContext,
@@ -32,18 +33,14 @@ export async function login(
   mode: AuthMode,
   origin: RequestOrigin,
 ): Promise<TokenGrant> {
-  await assertLoginAllowed(ctx, credentials.email, origin.ip);
+  await countLoginAttempt(ctx, credentials.email, origin.ip);
   const startedAt = performance.now();
   try {
     const user = await checkCredentials(ctx, credentials);
     assertIpAllowed(user.ipAccess, origin.ip);
-    await resetLoginFailures(ctx, user.id);
-    await clearLoginLimit(ctx, credentials.email, origin.ip);
+    await settleLoginSuccess(ctx, credentials.email, origin.ip);
     return await openSession(ctx, user, mode, origin);
   } catch (error) {
-    if (error instanceof InvalidCredentialsError || error instanceof InvalidOtpError) {
-      await recordLimitedFailure(ctx, credentials.email, origin.ip);
-    }
     await stall(ctx.config.loginStallTimeMs, startedAt);
     throw error;
   }
@@ -55,8 +52,9 @@ async function checkCredentials(ctx: AuthContext, credentials: Credentials): Pro
   if (user?.status !== 'active' || user.provider !== 'default' || user.password === null) {
     throw new InvalidCredentialsError();
   }
+  const attempt = await claimLoginAttempt(ctx, user);
   if (!(await verifyPassword(user.password, credentials.password))) {
-    await recordLoginFailure(ctx, user);
+    await recordLoginFailure(ctx, user, attempt);
     throw new InvalidCredentialsError();
   }
   // A TFA user also needs the current one-time password, once.
@@ -64,9 +62,10 @@ async function checkCredentials(ctx: AuthContext, credentials: Credentials): Pro
     user.tfaSecret !== null &&
     (credentials.otp === undefined || !(await acceptOtp(ctx.counters, user.id, user.tfaSecret, credentials.otp)))
   ) {
-    await recordLoginFailure(ctx, user);
+    await recordLoginFailure(ctx, user, attempt);
     throw new InvalidOtpError();
   }
+  await resetLoginFailures(ctx, user.id);
   return user;
 }
 

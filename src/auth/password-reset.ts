@@ -69,6 +69,8 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
       return true;
     });
     if (!isChanged) throw new ForbiddenError();
+    // Every instance forgets the user it read: access tokens of the old password die at once.
+    await ctx.invalidation.changed(['svc_users']);
   } catch (error) {
     await stall(ctx.config.loginStallTimeMs, startedAt);
     throw error;

@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import { signAccessToken } from './access-token.js';
+import { passwordStamp, signAccessToken } from './access-token.js';
 import type { AuthUser } from './auth-user.js';
 
 /** How tokens are handed back. */
@@ -28,6 +28,8 @@ export function grantTokens(
     role: user.role,
     app_access: user.appAccess,
     admin_access: user.adminAccess,
+    // Dies with the password it was signed under (authenticate.ts).
+    password_stamp: passwordStamp(user.password, config.secret),
     // Session-mode tokens die with their session row.
     ...(mode === 'session' ? { session: refreshToken } : {}),
   };

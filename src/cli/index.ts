@@ -18,7 +18,7 @@ import {
 } from '../../catalog/schema/index.js';
 import { assertPasswordPolicy } from '../access/password-policy.js';
 import { hashPassword } from '../access/passwords.js';
-import { isEmailAddress } from '../commands/user-rules.js';
+import { endSessionsOnUserWrite, isEmailAddress } from '../commands/user-rules.js';
 import { RoleModel, UserModel } from '../db/models/system-models.js';
 import { ServiceError } from '../errors.js';
 import { SERVICE_VERSION } from '../version.js';
@@ -192,10 +192,20 @@ export function buildProgram(
     .action((options: { email: string; password: string }) =>
       run(async ({ db }) => {
         await assertPasswordPolicy(db, options.password);
-        const changed = await UserModel.query(db)
-          .whereRaw('lower(email) = ?', [options.email.trim().toLowerCase()])
-          .patch({ password: await hashPassword(options.password) });
-        if (changed === 0) throw new CliError(`No user with e-mail "${options.email}"`, EXIT.failed);
+        const password = await hashPassword(options.password);
+        // The tool for a taken account: as a password change through the API, the user keeps no
+        // session (refresh tokens die), and access tokens signed before it are refused at once.
+        const changed = await db.transaction(async (trx) => {
+          const user = await UserModel.query(trx)
+            .whereRaw('lower(email) = ?', [options.email.trim().toLowerCase()])
+            .select('id')
+            .first();
+          if (user === undefined) return false;
+          await UserModel.query(trx).findById(user.id).patch({ password });
+          await endSessionsOnUserWrite(trx, user.id, { password });
+          return true;
+        });
+        if (!changed) throw new CliError(`No user with e-mail "${options.email}"`, EXIT.failed);
         print('password changed');
       }),
     );

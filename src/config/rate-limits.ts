@@ -25,6 +25,12 @@ export interface RateLimitsConfig {
    * ours, named like RATE_LIMITER_REGISTRATION_*). Counters live in Redis when REDIS is set.
    */
   readonly loginRateLimiter: WindowConfig;
+  /**
+   * RATE_LIMITER_LOGIN_ADDRESS_*: failed logins allowed per IP, whatever the accounts, within the
+   * duration before 429 (password spraying: one address trying one password on many accounts).
+   * On by default, unlike RATE_LIMITER_ENABLED; successful logins do not use it up.
+   */
+  readonly loginAddressRateLimiter: WindowConfig;
   /** POST /users/register attempts allowed per IP within the duration before 429. */
   readonly registrationRateLimiter: WindowConfig;
 }
@@ -48,6 +54,11 @@ export function readRateLimitsConfig(env: EnvReader): RateLimitsConfig {
       enabled: env.bool('RATE_LIMITER_LOGIN_ENABLED', true),
       points: env.int('RATE_LIMITER_LOGIN_POINTS', 10, { min: 1 }),
       durationSeconds: env.int('RATE_LIMITER_LOGIN_DURATION', 900, { min: 1 }),
+    },
+    loginAddressRateLimiter: {
+      enabled: env.bool('RATE_LIMITER_LOGIN_ADDRESS_ENABLED', true),
+      points: env.int('RATE_LIMITER_LOGIN_ADDRESS_POINTS', 50, { min: 1 }),
+      durationSeconds: env.int('RATE_LIMITER_LOGIN_ADDRESS_DURATION', 900, { min: 1 }),
     },
     registrationRateLimiter: {
       enabled: env.bool('RATE_LIMITER_REGISTRATION_ENABLED', true),

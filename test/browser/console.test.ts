@@ -194,7 +194,7 @@ describe('web console in Chromium', function () {
         const bars = page.locator('.progress');
         expect(await bars.count()).to.equal(2);
         expect([await bars.nth(0).isVisible(), await bars.nth(1).isVisible()]).to.deep.equal([false, false]);
-        const bar = page.getByRole('progressbar', { name: 'Export progress' });
+        const bar = page.getByRole('progressbar', { name: 'Export progress', includeHidden: true });
         // Every value the bar shows, as the page changes it.
         const barId = (await bar.getAttribute('id')) ?? '';
         // Browser code as text: the test files are type-checked without the DOM library.

@@ -12,7 +12,7 @@ import type { ProviderProfile } from './provider-clients.js';
 
 /**
  * The user a provider's profile stands for (svc_users.provider + external_identifier, the
- * profile's IDENTIFIER_KEY). A stranger becomes a user when ALLOW_PUBLIC_REGISTRATION (the
+ * profile's IDENTIFIER_KEY; when that is the e-mail, only with `email_verified: true`). A stranger becomes a user when ALLOW_PUBLIC_REGISTRATION (the
  * mapped role, else DEFAULT_ROLE_ID), written by the service through the commands (audited).
  * An e-mail address of an existing user is never taken over, except under
  * LINK_VERIFIED_EMAIL with the provider saying `email_verified: true` for a password user
@@ -28,6 +28,12 @@ export async function resolveSsoUser(
   const refuse = refusal(ctx.logger, provider);
   const identifier = stringClaim(profile, provider.identifierKey);
   if (identifier === undefined) throw refuse(`the profile has no "${provider.identifierKey}"`);
+  // An address anyone may claim at the provider is not an identity: with the e-mail as the
+  // identifier, the provider must say it checked it, or an unverified claim of the victim's
+  // address would sign in as the victim.
+  if (identifiesByEmail(provider) && profile['email_verified'] !== true) {
+    throw refuse(`the identifier "${provider.identifierKey}" is an e-mail address the provider does not say is verified`);
+  }
   const user =
     (await findUserByExternalIdentifier(ctx.db, provider.name, identifier)) ??
     (await linkOrCreate(ctx, system, provider, profile, identifier));
@@ -117,6 +123,11 @@ function mapRole(provider: AuthProviderConfig, profile: ProviderProfile): string
     if (typeof value === 'string' && Object.hasOwn(provider.roleMapping, value)) return provider.roleMapping[value];
   }
   return undefined;
+}
+
+/** IDENTIFIER_KEY names the e-mail: `email`, or the provider's EMAIL_KEY. */
+function identifiesByEmail(provider: AuthProviderConfig): boolean {
+  return provider.identifierKey === 'email' || provider.identifierKey === provider.emailKey;
 }
 
 function stringClaim(profile: ProviderProfile, key: string): string | undefined {

@@ -56,6 +56,27 @@ function counterStoreContract(store: () => CounterStore): void {
     expect(await store().get(k)).to.equal(undefined);
   });
 
+  it('decrement takes one back within the window, never below 0, and never starts a counter', async () => {
+    const k = key();
+    const first = await store().increment(k, 60_000);
+    await store().increment(k, 60_000);
+    await store().decrement(k);
+    const after = await store().get(k);
+    expect(after?.count).to.equal(1);
+    expect(Math.abs((after?.resetAt?.getTime() ?? 0) - (first.resetAt?.getTime() ?? 0))).to.be.below(150);
+    await store().decrement(k);
+    await store().decrement(k);
+    expect((await store().get(k))?.count).to.equal(0);
+    const unset = key();
+    await store().decrement(unset);
+    expect(await store().get(unset)).to.equal(undefined);
+    const ended = key();
+    await store().increment(ended, 100);
+    await sleep(150);
+    await store().decrement(ended);
+    expect(await store().get(ended)).to.equal(undefined);
+  });
+
   it('keeps keys apart', async () => {
     const [a, b] = [key(), key()];
     await store().increment(a, 60_000);

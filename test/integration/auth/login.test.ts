@@ -229,20 +229,20 @@ describeEachDatabase(
       expect((await login({ email: other.email, password: other.password })).status).to.equal(200);
     });
 
-    it('suspends the last active administrator too, as Directus 10 does (README, Security notes)', async () => {
+    it('holds the last active administrator (429) instead of suspending them (README, Security notes)', async () => {
       const db = ctx().server.db;
       const admin = await db('svc_users').where('email', TEST_ADMIN.email).first<{ id: string }>('id');
-      try {
-        for (let i = 0; i < 3; i++) await login({ email: TEST_ADMIN.email, password: 'wrong' });
-        expect((await db('svc_users').where('id', admin.id).first('status')).status).to.equal('suspended');
-        await expectOnlyError(
-          await ctx().api('/users/me', { headers: { Authorization: `Bearer ${TEST_ADMIN.token}` } }),
-          401,
-          'INVALID_CREDENTIALS',
-        );
-      } finally {
-        await db('svc_users').where('id', admin.id).update({ status: 'active' });
+      for (let i = 0; i < 3; i++) {
+        await expectOnlyError(await login({ email: TEST_ADMIN.email, password: 'wrong' }), 401, 'INVALID_CREDENTIALS');
       }
+      expect((await db('svc_users').where('id', admin.id).first('status')).status).to.equal('active');
+      // No more guesses for the window, the right password included; the account itself works.
+      const held = await login({ email: TEST_ADMIN.email, password: TEST_ADMIN.password });
+      const error = await expectOnlyError(held, 429, 'REQUESTS_EXCEEDED');
+      expect(error.errors[0]?.extensions['limit']).to.equal(3);
+      expect(Number(held.headers.get('retry-after'))).to.be.within(800, 900);
+      const me = await ctx().api('/users/me', { headers: { Authorization: `Bearer ${TEST_ADMIN.token}` } });
+      expect(me.status).to.equal(200);
     });
 
     it('null turns the limit off', async () => {
