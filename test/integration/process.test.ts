@@ -7,9 +7,15 @@ import { startServer } from '../../src/server.js';
 import { createLogger } from '../../src/logger/index.js';
 import { sqliteTarget } from '../support/services.js';
 import { testConfig } from '../support/server.js';
-import { runUntilExit, SERVER_ENTRY, startServiceProcess } from '../support/service-process.js';
+import {
+  PROCESS_TEST_TIMEOUT_MS,
+  runUntilExit,
+  SERVER_ENTRY,
+  startServiceProcess,
+} from '../support/service-process.js';
 
 describe('the service process', function () {
+  this.timeout(PROCESS_TEST_TIMEOUT_MS);
   const dir = mkdtempSync(join(tmpdir(), 'svc-process-'));
   const env = { DB_FILENAME: join(dir, 'database.sqlite'), SECRET: 'process-test' };
   after(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mariadbTarget, postgresTarget, requireOrSkip, type DatabaseTarget } from '../support/services.js';
 import { freePort } from '../support/ports.js';
-import { runUntilExit, type Exited } from '../support/service-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, runUntilExit, type Exited } from '../support/service-process.js';
 
 // A start that cannot succeed says why in one line on stderr, with what to change, and exits 1:
 // no driver stack unless LOG_LEVEL=debug.
@@ -51,7 +51,7 @@ async function withDatabaseEnv(ctx: Mocha.Context, target: DatabaseTarget): Prom
 }
 
 describe('start-up failures', function () {
-  this.timeout(60_000);
+  this.timeout(PROCESS_TEST_TIMEOUT_MS);
 
   it('a port in use names the port and PORT', () =>
     withBusyPort(async (port) => {

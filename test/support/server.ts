@@ -79,10 +79,13 @@ export function describeEachDatabase(
     targets?: readonly DatabaseTarget[];
     /** Extra environment; a function is called when the server starts (e.g. a port known only then). */
     env?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
+    /** The mocha timeout of every hook and test of the suite (suites that start processes). */
+    timeoutMs?: number;
   } = {},
 ): void {
   for (const target of options.targets ?? DATABASE_TARGETS) {
     describe(`${title} [${target.dialect}]`, function () {
+      if (options.timeoutMs !== undefined) this.timeout(options.timeoutMs);
       let context: ServerContext | undefined;
       let redis: { readonly url: string; readonly namespace: string } | undefined;
       before(async function () {

@@ -1,6 +1,13 @@
 import { spawn } from 'node:child_process';
 
 /** The service's entry point, run the way `make start` runs it (from source through tsx). */
+/**
+ * The mocha timeout of a test that starts processes (the service, the worker, the command
+ * line): each compiles its sources through tsx at start, seconds on a quiet machine and far more
+ * on a busy one, so these suites wait on the processes' answers, never on the default 30 s.
+ */
+export const PROCESS_TEST_TIMEOUT_MS = 240_000;
+
 export const SERVER_ENTRY = new URL('../../src/server.ts', import.meta.url).pathname;
 
 export interface Exited {
@@ -13,7 +20,10 @@ export interface Exited {
  * Runs the service as its own process with only `env` (and PATH) and waits for it to exit
  * (a start that fails); killed after `timeoutMs` so a start that hangs fails the test.
  */
-export function runUntilExit(env: Readonly<Record<string, string>>, timeoutMs = 30_000): Promise<Exited> {
+export function runUntilExit(
+  env: Readonly<Record<string, string>>,
+  timeoutMs = PROCESS_TEST_TIMEOUT_MS - 10_000,
+): Promise<Exited> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
     env: { PATH: process.env['PATH'] ?? '', ...env },
   });

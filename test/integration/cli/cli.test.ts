@@ -11,6 +11,7 @@ import { describeEachDatabase, testConfig, TEST_ADMIN } from '../../support/serv
 import { postgresTarget, sqliteTarget, type TestDatabase } from '../../support/services.js';
 import { MIGRATIONS } from '../../../catalog/migrations/index.js';
 import { expectOk, schemaApi } from '../catalog/schema-api.js';
+import { PROCESS_TEST_TIMEOUT_MS } from '../../support/service-process.js';
 
 const CLI = join(import.meta.dirname, '../../../src/cli/index.ts');
 
@@ -386,5 +387,5 @@ describeEachDatabase(
       }
     });
   },
-  { targets: [sqliteTarget, postgresTarget] },
+  { targets: [sqliteTarget, postgresTarget], timeoutMs: PROCESS_TEST_TIMEOUT_MS },
 );

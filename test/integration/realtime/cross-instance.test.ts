@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { createClient, type Client } from 'graphql-ws';
 import { WebSocket } from 'ws';
 import { dropNamespace, testNamespace } from '../../support/redis-namespace.js';
-import { SERVER_ENTRY, startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
+import {
+  PROCESS_TEST_TIMEOUT_MS,
+  SERVER_ENTRY,
+  startServiceProcess,
+  type ServiceProcess,
+} from '../../support/service-process.js';
 import {
   postgresTarget,
   redisUnavailable,
@@ -21,7 +26,7 @@ const VIEWER_TOKEN = 'cross-instance-viewer-token';
  * exactly the events the viewer may see, with the viewer's own fields.
  */
 describe('realtime: across two instances through Redis', function () {
-  this.timeout(60_000);
+  this.timeout(PROCESS_TEST_TIMEOUT_MS);
   let database: TestDatabase | undefined;
   const processes: ServiceProcess[] = [];
   const namespace = testNamespace('live');

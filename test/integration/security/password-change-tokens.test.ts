@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
+import { PROCESS_TEST_TIMEOUT_MS } from '../../support/service-process.js';
 import { createUser, expectOnlyError, postJson, type TestUser } from '../auth/helpers.js';
 
 /*
@@ -113,7 +114,7 @@ describeEachDatabase(
     });
 
     it('the command line (users passwd): the old refresh token no longer refreshes, the old access token dies', async function () {
-      this.timeout(120_000);
+      this.timeout(PROCESS_TEST_TIMEOUT_MS);
       const user = await createUser(ctx().server.db);
       const old = await signIn(user);
       const other = await signIn(await createUser(ctx().server.db));
