@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 
-/** The service's entry point, run the way `make start` runs it (from source through tsx). */
 /**
  * The mocha timeout of a test that starts processes (the service, the worker, the command
  * line): each compiles its sources through tsx at start, seconds on a quiet machine and far more
@@ -8,6 +7,7 @@ import { spawn } from 'node:child_process';
  */
 export const PROCESS_TEST_TIMEOUT_MS = 240_000;
 
+/** The service's entry point, run the way `make start` runs it (from source through tsx). */
 export const SERVER_ENTRY = new URL('../../src/server.ts', import.meta.url).pathname;
 
 export interface Exited {
@@ -97,4 +97,29 @@ export async function startServiceProcess(
     });
   });
   return { url, pid: child.pid ?? 0, output: () => output, stop };
+}
+
+/** The command line's entry point (src/cli), run as `npx content-data-service ...` would run it. */
+const CLI_ENTRY = new URL('../../src/cli/index.ts', import.meta.url).pathname;
+
+/** Runs the command line with `args` in a child process, with only `env` (and PATH) set. */
+export function runCli(args: readonly string[], env: Readonly<Record<string, string>>): Promise<Exited> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        SECRET: 'cli-secret',
+        LOG_LEVEL: 'silent',
+        CONFIG_PATH: '/dev/null',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }

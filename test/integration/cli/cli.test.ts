@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,37 +10,7 @@ import { describeEachDatabase, testConfig, TEST_ADMIN } from '../../support/serv
 import { postgresTarget, sqliteTarget, type TestDatabase } from '../../support/services.js';
 import { MIGRATIONS } from '../../../catalog/migrations/index.js';
 import { expectOk, schemaApi } from '../catalog/schema-api.js';
-import { PROCESS_TEST_TIMEOUT_MS } from '../../support/service-process.js';
-
-const CLI = join(import.meta.dirname, '../../../src/cli/index.ts');
-
-interface CliResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs the CLI module in a child process, as `npx content-data-service ...` would. */
-function cli(args: readonly string[], env: Readonly<Record<string, string>>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        SECRET: 'cli-secret',
-        LOG_LEVEL: 'silent',
-        CONFIG_PATH: '/dev/null',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { PROCESS_TEST_TIMEOUT_MS, runCli } from '../../support/service-process.js';
 
 const id = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
 
@@ -90,54 +59,54 @@ describeEachDatabase(
 
     it('bootstrap migrates an empty database and creates the first admin once', async () => {
       const env = { ...targetEnv(), ADMIN_EMAIL: 'first@example.com', ADMIN_PASSWORD: 'first-password' };
-      const first = await cli(['bootstrap'], env);
+      const first = await runCli(['bootstrap'], env);
       expect(first.code, first.stderr).to.equal(0);
       expect(first.stdout).to.equal(
         `migrations applied: ${MIGRATIONS.map((m) => m.version).join(', ')}\nadmin created: first@example.com\n`,
       );
-      const second = await cli(['bootstrap'], env);
+      const second = await runCli(['bootstrap'], env);
       expect(second.code, second.stderr).to.equal(0);
       expect(second.stdout).to.equal('migrations applied: none\n');
-      const again = await cli(['database', 'migrate:latest'], env);
+      const again = await runCli(['database', 'migrate:latest'], env);
       expect(again.stdout).to.equal('migrations applied: none\n');
-      const down = await cli(['database', 'migrate:down'], env);
+      const down = await runCli(['database', 'migrate:down'], env);
       expect(down.code).to.equal(1);
       expect(down.stderr).to.match(/forward-only/);
     });
 
     it('schema snapshot writes the same snapshot as GET /schema/snapshot, as YAML or JSON', async () => {
       const file = join(dir, 'snapshot.yaml');
-      const written = await cli(['schema', 'snapshot', file], ctx().database.env);
+      const written = await runCli(['schema', 'snapshot', file], ctx().database.env);
       expect(written.code, written.stderr).to.equal(0);
       expect(written.stdout).to.equal(`snapshot written to ${file}\n`);
       const fromApi = expectOk(await api('GET', '/schema/snapshot'));
       expect(parseYaml(await readFile(file, 'utf8'))).to.deep.equal(fromApi);
-      const json = await cli(['schema', 'snapshot', '--format', 'json'], ctx().database.env);
+      const json = await runCli(['schema', 'snapshot', '--format', 'json'], ctx().database.env);
       expect(JSON.parse(json.stdout)).to.deep.equal(fromApi);
-      const bad = await cli(['schema', 'snapshot', '--format', 'xml'], ctx().database.env);
+      const bad = await runCli(['schema', 'snapshot', '--format', 'xml'], ctx().database.env);
       expect(bad.code).to.equal(2);
       expect(bad.stderr).to.match(/xml/);
     });
 
     it('schema apply prints the plan; --dry-run and a refused confirmation change nothing; --yes applies; a second apply has nothing to do', async () => {
       const file = join(dir, 'snapshot.yaml');
-      const before = await cli(['schema', 'snapshot', '--format', 'json'], targetEnv());
-      const dry = await cli(['schema', 'apply', file, '--dry-run'], targetEnv());
+      const before = await runCli(['schema', 'snapshot', '--format', 'json'], targetEnv());
+      const dry = await runCli(['schema', 'apply', file, '--dry-run'], targetEnv());
       expect(dry.code, dry.stderr).to.equal(0);
       expect(dry.stdout).to.equal(
         'plan (2 steps):\n  - create collections "books", "reviews"\n  - create relation "reviews.book"\n',
       );
-      const unconfirmed = await cli(['schema', 'apply', file], targetEnv());
+      const unconfirmed = await runCli(['schema', 'apply', file], targetEnv());
       expect(unconfirmed.code).to.equal(1);
       expect(unconfirmed.stderr).to.match(/--yes/);
-      expect((await cli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout).to.equal(before.stdout);
+      expect((await runCli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout).to.equal(before.stdout);
 
-      const applied = await cli(['schema', 'apply', file, '--yes'], targetEnv());
+      const applied = await runCli(['schema', 'apply', file, '--yes'], targetEnv());
       expect(applied.code, applied.stderr).to.equal(0);
       expect(applied.stdout).to.match(/applied\n$/);
-      const promoted = JSON.parse((await cli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout);
+      const promoted = JSON.parse((await runCli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout);
       expect(promoted.hash).to.equal(expectOk(await api('GET', '/schema/snapshot')).hash);
-      const second = await cli(['schema', 'apply', file, '--yes'], targetEnv());
+      const second = await runCli(['schema', 'apply', file, '--yes'], targetEnv());
       expect(second.stdout).to.equal('no changes: the schema matches the snapshot\n');
     });
 
@@ -146,21 +115,21 @@ describeEachDatabase(
       const text = await readFile(file, 'utf8');
       const truncated = join(dir, 'truncated.json');
       await writeFile(truncated, JSON.stringify(parseYaml(text)).slice(0, 120));
-      const before = (await cli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout;
+      const before = (await runCli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout;
 
-      const broken = await cli(['schema', 'apply', truncated, '--yes'], targetEnv());
+      const broken = await runCli(['schema', 'apply', truncated, '--yes'], targetEnv());
       expect(broken.code).to.equal(1);
       expect(broken.stderr).to.match(/is not a snapshot/);
       const newer = join(dir, 'newer.yaml');
       await writeFile(newer, text.replace(/^version: 1$/m, 'version: 9'));
-      const refused = await cli(['schema', 'apply', newer, '--yes'], targetEnv());
+      const refused = await runCli(['schema', 'apply', newer, '--yes'], targetEnv());
       expect(refused.code).to.equal(1);
       expect(refused.stderr).to.match(/version 9 is newer.*\(INVALID_PAYLOAD\)/);
-      const missing = await cli(['schema', 'apply', join(dir, 'nope.yaml')], targetEnv());
+      const missing = await runCli(['schema', 'apply', join(dir, 'nope.yaml')], targetEnv());
       expect(missing.code).to.equal(2);
-      expect((await cli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout).to.equal(before);
+      expect((await runCli(['schema', 'snapshot', '--format', 'json'], targetEnv())).stdout).to.equal(before);
 
-      const unreachable = await cli(['schema', 'snapshot'], {
+      const unreachable = await runCli(['schema', 'snapshot'], {
         DB_CLIENT: 'pg',
         DB_HOST: '127.0.0.1',
         DB_PORT: '1',
@@ -169,7 +138,7 @@ describeEachDatabase(
       expect(unreachable.code).to.equal(3);
       // The server's line: where it looked and what to set.
       expect(unreachable.stderr).to.match(/^error: Database unreachable: .*127\.0\.0\.1:1.*DB_HOST/m);
-      expect((await cli(['no-such-command'], targetEnv())).code).to.equal(2);
+      expect((await runCli(['no-such-command'], targetEnv())).code).to.equal(2);
     });
 
     it('import writes a file through the import handler (journal included), all or nothing; export streams it back', async () => {
@@ -179,7 +148,7 @@ describeEachDatabase(
       try {
         const file = join(dir, 'books.json');
         await writeFile(file, JSON.stringify([{ title: 'Dune' }, { title: 'Emma' }, { title: 'Ulysses' }]));
-        const imported = await cli(['import', 'books', file], env);
+        const imported = await runCli(['import', 'books', file], env);
         expect(imported.code, imported.stderr).to.equal(0);
         expect(imported.stdout).to.equal('imported 3 items\n');
         expect((await db('books').orderBy('id').select('title')).map((r) => r['title'])).to.deep.equal([
@@ -192,14 +161,14 @@ describeEachDatabase(
 
         const bad = join(dir, 'bad.csv');
         await writeFile(bad, 'title\nOk\n' + `${'x'.repeat(200)}\n`);
-        const refused = await cli(['import', 'books', bad], env);
+        const refused = await runCli(['import', 'books', bad], env);
         expect(refused.code).to.equal(1);
         expect(refused.stderr).to.match(/error: .*(too long|row 2)/i);
         expect(await db('books').count({ n: '*' }).first()).to.satisfy((r: any) => Number(r.n) === 3);
-        expect((await cli(['import', 'books', join(dir, 'books.txt')], env)).code).to.equal(2);
-        expect((await cli(['import', 'nowhere', file], env)).code).to.equal(1);
+        expect((await runCli(['import', 'books', join(dir, 'books.txt')], env)).code).to.equal(2);
+        expect((await runCli(['import', 'nowhere', file], env)).code).to.equal(1);
 
-        const csv = await cli(
+        const csv = await runCli(
           ['export', 'books', '--format', 'csv', '--query', '{"fields":["title"],"sort":["-title"],"limit":2}'],
           env,
         );
@@ -207,14 +176,14 @@ describeEachDatabase(
         expect(csv.stdout).to.equal('"title"\n"Ulysses"\n"Emma"\n');
         expect(csv.stderr).to.equal('exported 2 items\n');
         const out = join(dir, 'books-export.json');
-        const toFile = await cli(
+        const toFile = await runCli(
           ['export', 'books', '--query', '{"fields":["title"],"filter":{"title":{"_eq":"Emma"}}}', '-o', out],
           env,
         );
         expect(toFile.code, toFile.stderr).to.equal(0);
         expect(JSON.parse(await readFile(out, 'utf8'))).to.deep.equal([{ title: 'Emma' }]);
-        expect((await cli(['export', 'books', '--query', '{not json'], env)).code).to.equal(2);
-        expect((await cli(['export', 'books', '--format', 'pdf'], env)).code).to.equal(2);
+        expect((await runCli(['export', 'books', '--query', '{not json'], env)).code).to.equal(2);
+        expect((await runCli(['export', 'books', '--format', 'pdf'], env)).code).to.equal(2);
       } finally {
         await db.destroy();
       }
@@ -226,13 +195,13 @@ describeEachDatabase(
       await mkdir(out, { recursive: true });
       const kept = join(out, 'kept.csv');
       await writeFile(kept, 'KEEP\n');
-      const unknown = await cli(['export', 'nowhere', '-o', kept], env);
+      const unknown = await runCli(['export', 'nowhere', '-o', kept], env);
       expect(unknown.code).to.equal(1);
       expect(unknown.stderr).to.equal('error: No collection "nowhere"\n');
-      const refused = await cli(['export', 'books', '--query', '{"filter":{"nope":{"_eq":1}}}', '-o', kept], env);
+      const refused = await runCli(['export', 'books', '--query', '{"filter":{"nope":{"_eq":1}}}', '-o', kept], env);
       expect(refused.code).to.equal(1);
       expect(refused.stderr).to.match(/^error: .*nope.*\(INVALID_QUERY\)\n$/);
-      const unreachable = await cli(['export', 'books', '-o', kept], {
+      const unreachable = await runCli(['export', 'books', '-o', kept], {
         DB_CLIENT: 'pg',
         DB_HOST: '127.0.0.1',
         DB_PORT: '1',
@@ -240,10 +209,10 @@ describeEachDatabase(
       });
       expect(unreachable.code).to.equal(3);
       expect(await readFile(kept, 'utf8')).to.equal('KEEP\n');
-      expect((await cli(['export', 'nowhere', '-o', join(out, 'new.csv')], env)).code).to.equal(1);
+      expect((await runCli(['export', 'nowhere', '-o', join(out, 'new.csv')], env)).code).to.equal(1);
       expect(await readdir(out)).to.deep.equal(['kept.csv']);
 
-      const replaced = await cli(
+      const replaced = await runCli(
         ['export', 'books', '--format', 'csv', '--query', '{"fields":["title"],"limit":1}', '-o', kept],
         env,
       );
@@ -259,16 +228,16 @@ describeEachDatabase(
         ['export', 'books', '-o', missing],
         ['schema', 'snapshot', missing],
       ]) {
-        const result = await cli(args, env);
+        const result = await runCli(args, env);
         expect(result.code, args.join(' ')).to.equal(1);
         expect(result.stderr).to.equal(
           `error: Can't write "${missing}": the folder "${join(dir, 'no-such-folder')}" does not exist (ENOENT)\n`,
         );
       }
-      const folder = await cli(['export', 'books', '-o', dir], env);
+      const folder = await runCli(['export', 'books', '-o', dir], env);
       expect(folder.code).to.equal(1);
       expect(folder.stderr).to.equal(`error: Can't write "${dir}": it is a directory\n`);
-      const snapshotToFolder = await cli(['schema', 'snapshot', dir], env);
+      const snapshotToFolder = await runCli(['schema', 'snapshot', dir], env);
       expect(snapshotToFolder.code).to.equal(1);
       expect(snapshotToFolder.stderr).to.equal(`error: Can't write "${dir}": it is a directory\n`);
     });
@@ -277,7 +246,7 @@ describeEachDatabase(
       const text = await readFile(join(dir, 'snapshot.yaml'), 'utf8');
       const other = join(dir, 'other-vendor.yaml');
       await writeFile(other, text.replace(/^vendor: .*$/m, 'vendor: mssql'));
-      const refused = await cli(['schema', 'apply', other, '--dry-run'], targetEnv());
+      const refused = await runCli(['schema', 'apply', other, '--dry-run'], targetEnv());
       expect(refused.code).to.equal(1);
       expect(refused.stderr).to.match(
         /^error: .*The snapshot's vendor "mssql" .*; pass --force to diff across vendors.*\(INVALID_PAYLOAD\)$/m,
@@ -293,49 +262,54 @@ describeEachDatabase(
         ['export', 'books'],
         ['roles', 'create', '--name', 'x'],
       ]) {
-        const result = await cli(args, env);
+        const result = await runCli(args, env);
         expect(result.code, args.join(' ')).to.equal(1);
         expect(result.stderr).to.equal(
           `error: The database file "${file}" does not exist: run \`bootstrap\` to create it, or set DB_FILENAME to an existing database\n`,
         );
       }
       expect(existsSync(join(dir, 'absent'))).to.equal(false);
-      const migrated = await cli(['database', 'migrate:latest'], env);
+      const migrated = await runCli(['database', 'migrate:latest'], env);
       expect(migrated.code, migrated.stderr).to.equal(0);
       expect(existsSync(file)).to.equal(true);
-      expect((await cli(['schema', 'snapshot', '--format', 'json'], env)).code).to.equal(0);
+      expect((await runCli(['schema', 'snapshot', '--format', 'json'], env)).code).to.equal(0);
     });
 
     it('roles create and users create make a user who can log in; users passwd changes the password', async () => {
-      const role = await cli(['roles', 'create', '--name', 'Editors'], targetEnv());
+      const role = await runCli(['roles', 'create', '--name', 'Editors'], targetEnv());
       expect(role.code, role.stderr).to.equal(0);
       const roleId = role.stdout.trim();
-      const user = await cli(
+      const user = await runCli(
         ['users', 'create', '--email', 'Ed@Example.com', '--password', 'ed-password', '--role', 'Editors'],
         targetEnv(),
       );
       expect(user.code, user.stderr).to.equal(0);
-      const duplicate = await cli(
+      const duplicate = await runCli(
         ['users', 'create', '--email', 'ed@example.com', '--password', 'x', '--role', roleId],
         targetEnv(),
       );
       expect(duplicate.code).to.equal(1);
       // The API's rule for addresses: a control character inside one is refused (exit 2, usage).
-      const bell = await cli(
+      const bell = await runCli(
         ['users', 'create', '--email', 'a\u0007b@example.com', '--password', 'x', '--role', roleId],
         targetEnv(),
       );
       expect(bell.code, bell.stderr).to.equal(2);
       expect(bell.stderr).to.include('Invalid e-mail address');
       expect(
-        (await cli(['users', 'create', '--email', 'x@example.com', '--password', 'x', '--role', 'Nobody'], targetEnv()))
-          .code,
+        (
+          await runCli(
+            ['users', 'create', '--email', 'x@example.com', '--password', 'x', '--role', 'Nobody'],
+            targetEnv(),
+          )
+        ).code,
       ).to.equal(1);
       expect(
-        (await cli(['users', 'passwd', '--email', 'ed@example.com', '--password', 'new-password'], targetEnv())).code,
+        (await runCli(['users', 'passwd', '--email', 'ed@example.com', '--password', 'new-password'], targetEnv()))
+          .code,
       ).to.equal(0);
       expect(
-        (await cli(['users', 'passwd', '--email', 'nobody@example.com', '--password', 'x'], targetEnv())).code,
+        (await runCli(['users', 'passwd', '--email', 'nobody@example.com', '--password', 'x'], targetEnv())).code,
       ).to.equal(1);
 
       const database = target as TestDatabase;
@@ -366,17 +340,20 @@ describeEachDatabase(
       });
       try {
         await server.db('svc_settings').update({ auth_password_policy: '/^.{12,}$/' });
-        const short = await cli(
+        const short = await runCli(
           ['users', 'create', '--email', 'pat@example.com', '--password', 'too-short', '--role', 'Editors'],
           targetEnv(),
         );
         expect(short.code).to.equal(1);
         expect(short.stderr).to.match(/^error: Validation failed for field "password".*\(FAILED_VALIDATION\)$/m);
         expect(await server.db('svc_users').where({ email: 'pat@example.com' }).first('id')).to.equal(undefined);
-        const passwd = await cli(['users', 'passwd', '--email', 'ed@example.com', '--password', 'short'], targetEnv());
+        const passwd = await runCli(
+          ['users', 'passwd', '--email', 'ed@example.com', '--password', 'short'],
+          targetEnv(),
+        );
         expect(passwd.code).to.equal(1);
         expect(passwd.stderr).to.contain('FAILED_VALIDATION');
-        const long = await cli(
+        const long = await runCli(
           ['users', 'create', '--email', 'pat@example.com', '--password', 'long-enough-password', '--role', 'Editors'],
           targetEnv(),
         );

@@ -1,10 +1,8 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
-import { PROCESS_TEST_TIMEOUT_MS } from '../../support/service-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, runCli } from '../../support/service-process.js';
 import { createUser, expectOnlyError, postJson, type TestUser } from '../auth/helpers.js';
 
 /*
@@ -14,30 +12,7 @@ import { createUser, expectOnlyError, postJson, type TestUser } from '../auth/he
  * suspension; the command line, outside the service, within AUTH_USER_CACHE_TTL).
  */
 
-const CLI = join(import.meta.dirname, '../../../src/cli/index.ts');
 const SECRET = 'test-secret';
-
-function cli(
-  args: readonly string[],
-  env: Readonly<Record<string, string>>,
-): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        SECRET: 'cli-secret',
-        LOG_LEVEL: 'silent',
-        CONFIG_PATH: '/dev/null',
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
 
 interface Tokens {
   readonly access_token: string;
@@ -118,7 +93,7 @@ describeEachDatabase(
       const user = await createUser(ctx().server.db);
       const old = await signIn(user);
       const other = await signIn(await createUser(ctx().server.db));
-      const result = await cli(
+      const result = await runCli(
         ['users', 'passwd', '--email', user.email, '--password', 'a-new-password-4'],
         ctx().database.env,
       );
