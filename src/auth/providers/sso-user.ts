@@ -32,7 +32,9 @@ export async function resolveSsoUser(
   // identifier, the provider must say it checked it, or an unverified claim of the victim's
   // address would sign in as the victim.
   if (identifiesByEmail(provider) && profile['email_verified'] !== true) {
-    throw refuse(`the identifier "${provider.identifierKey}" is an e-mail address the provider does not say is verified`);
+    throw refuse(
+      `the identifier "${provider.identifierKey}" is an e-mail address the provider does not say is verified`,
+    );
   }
   const user =
     (await findUserByExternalIdentifier(ctx.db, provider.name, identifier)) ??
