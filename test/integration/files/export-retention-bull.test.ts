@@ -12,7 +12,7 @@ import { startServer, type RunningServer } from '../../../src/server.js';
 import { dropNamespace, testNamespace } from '../../support/redis-namespace.js';
 import { TEST_ADMIN, testConfig } from '../../support/server.js';
 import {
-  DATABASE_TARGETS,
+  postgresTarget,
   redisUnavailable,
   requireOrSkip,
   TEST_REDIS_URL,
@@ -33,7 +33,7 @@ async function waitUntil(what: string, check: () => Promise<boolean>): Promise<v
 }
 
 // Multi-instance is a PostgreSQL (or MariaDB) deployment: two APIs and a worker on one database.
-const target = DATABASE_TARGETS.find((t) => t.dialect === 'postgres');
+const target = postgresTarget;
 
 describe('EXPORT_RETENTION through bull: two API instances share one cleanup schedule, a worker runs it', function () {
   this.timeout(240_000);
@@ -54,7 +54,6 @@ describe('EXPORT_RETENTION through bull: two API instances share one cleanup sch
 
   before(async function () {
     requireOrSkip(this, await redisUnavailable());
-    if (target === undefined) this.skip();
     requireOrSkip(this, await target.unavailable());
     database = await target.create();
     for (let i = 0; i < 2; i += 1) {
