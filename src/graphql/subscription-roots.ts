@@ -12,7 +12,7 @@ import type { CollectionOverview } from '../../catalog/overview/types.js';
 import { invariant } from '../errors.js';
 import type { Query, ReadContext } from '../query/index.js';
 import type { LivePayload } from '../realtime/live-iterator.js';
-import type { LiveEvent } from '../realtime/live-reads.js';
+import type { LiveEvent } from '../realtime/live-batch.js';
 import type { CollectionTypes } from './collection-types.js';
 import { rootName } from './names.js';
 import { levelQuery, SelectionWalker } from './selection.js';

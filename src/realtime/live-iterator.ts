@@ -1,7 +1,8 @@
 import type { Item } from '../query/index.js';
 import type { PrimaryKey } from '../commands/types.js';
 import { ServiceError } from '../errors.js';
-import type { LiveConnection, LiveEvent, LiveReads, LiveSubscription } from './live-reads.js';
+import type { LiveEvent } from './live-batch.js';
+import type { LiveConnection, LiveReads, LiveSubscription } from './live-reads.js';
 import type { Query } from '../query/index.js';
 
 /** One changed item as a GraphQL subscription yields it: `data` null when deleted. */

@@ -40,7 +40,8 @@ import {
   type Query,
 } from '../query/index.js';
 import type { Change } from './change-feed.js';
-import type { LiveBatch, LiveEvent, LiveReads } from './live-reads.js';
+import type { LiveBatch, LiveEvent } from './live-batch.js';
+import type { LiveReads } from './live-reads.js';
 import { SocketCaller } from './socket-caller.js';
 import { frameText, sendBounded, socketFrames } from './socket-send.js';
 
