@@ -30,6 +30,17 @@ export default tseslint.config(
             ),
             layer(['./src/**', './catalog/**'], './workers', 'nothing imports workers'),
             layer(['./src/**', './catalog/**', './workers/**'], './src/server.ts', 'server.ts is the composition root'),
+            // Extensions sit on the items service: only the composition root (server.ts) loads them.
+            layer(
+              ['./src/!(extensions)/**', './catalog/**', './workers/**'],
+              './src/extensions',
+              'nothing imports extensions but server.ts',
+            ),
+            layer(
+              './src/extensions',
+              ['./src/realtime', './src/cli'],
+              'extensions import the items service and the floors below it',
+            ),
             // The read side never imports the write side.
             layer('./src/query', './src/commands', 'query never imports commands'),
             // Live data sits above the read and write sides, below http and graphql.

@@ -40,6 +40,8 @@ import { createChangeFeed, type ChangeFeed } from './realtime/change-feed.js';
 import { LiveReads } from './realtime/live-reads.js';
 import { schemaWithEvents } from './realtime/schema-events.js';
 import { websocketUpgrade, type UpgradeHandler } from './http/websocket-upgrade.js';
+import { HookBus } from './items/hooks.js';
+import { loadExtensions, type Extensions } from './extensions/index.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -121,7 +123,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await db.destroy();
     throw error;
   }
-  const auth = createAuthServices({ db, config, logger, invalidation });
+  // The filter and action events of this process: extensions register, items and auth run them.
+  const hooks = new HookBus(({ owner, event, err }) => {
+    logger.error({ err, extension: owner, event }, `extension "${owner}": the "${event}" action failed`);
+  });
+  const auth = createAuthServices({ db, config, logger, invalidation, hooks });
   const permissions = new PermissionStore(committedReadDatabase(db), {
     enabled: config.cache.permissions,
     log: logger,
@@ -177,7 +183,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       : startJournalPruner(db, config.db.client, retention, (error) => {
           logger.warn({ err: error }, 'journal retention: prune failed');
         });
-  const app = createApp(appDeps);
+  const extensions = await loadExtensions({ config, db, schema: appDeps.schema, logger, hooks });
+  const app = await createApp(appDeps, extensions);
   // node:http's own 5 minutes would cut a large import that streams in as it is written.
   const server = createServer(
     {
@@ -199,7 +206,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } catch (error) {
     await shutdown(
       server,
-      { db, schema, jobs, auth, invalidation, shared, pruner, realtime },
+      { db, schema, jobs, auth, invalidation, shared, pruner, realtime, extensions },
       config.shutdownTimeoutMs,
       logger,
       {
@@ -211,6 +218,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   logger.info({ port }, 'listening');
+  extensions.started(server);
 
   let closing: Promise<void> | undefined;
   return {
@@ -223,7 +231,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     close() {
       closing ??= shutdown(
         server,
-        { db, schema, jobs, auth, invalidation, shared, pruner, realtime },
+        { db, schema, jobs, auth, invalidation, shared, pruner, realtime, extensions },
         config.shutdownTimeoutMs,
         logger,
       );
@@ -372,6 +380,7 @@ async function shutdown(
     shared,
     pruner,
     realtime,
+    extensions,
   }: {
     db: Knex;
     schema: SchemaCache;
@@ -381,6 +390,7 @@ async function shutdown(
     shared: SharedState;
     pruner: JournalPruner | undefined;
     realtime: Realtime;
+    extensions: Extensions;
   },
   timeoutMs: number,
   logger: Logger,
@@ -404,6 +414,7 @@ async function shutdown(
   await closed;
   clearInterval(sweeper);
   clearTimeout(timer);
+  await extensions.close();
   await pruner?.stop();
   await realtime.live.close();
   await realtime.changes.close();

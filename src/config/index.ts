@@ -84,6 +84,15 @@ export interface Config extends TokensConfig, RateLimitsConfig, FilesConfig {
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
   readonly retention: RetentionConfig;
+  readonly extensions: ExtensionsConfig;
+}
+
+/** EXTENSIONS_PATH and what extensions read as their `env` (src/extensions/). */
+export interface ExtensionsConfig {
+  /** The folder of hook and endpoint extensions loaded at start (a missing folder: none). */
+  readonly path: string;
+  /** The environment as the service read it (`.env` file and process), given to extensions as Directus does. */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 export interface LoadConfigOptions {
@@ -149,6 +158,7 @@ export function loadConfig(
     requestTimeoutMs: env.duration('REQUEST_TIMEOUT', '1h'),
     shutdownTimeoutMs: env.duration('SHUTDOWN_TIMEOUT', '10s'),
     retention: readRetentionConfig(env),
+    extensions: { path: env.string('EXTENSIONS_PATH', './extensions'), env: env.entries() },
   } satisfies Config;
   assertRedisStores(config);
   assertNoKnownDefaults(env, config);
