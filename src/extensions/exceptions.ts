@@ -19,11 +19,7 @@ export const EXCEPTIONS = Object.freeze({
       super(code, status, message, extensions);
     }
   },
-  ForbiddenException: class extends ForbiddenError {
-    constructor() {
-      super();
-    }
-  },
+  ForbiddenException: class extends ForbiddenError {},
   InvalidPayloadException: class extends InvalidPayloadError {
     constructor(message: string) {
       super(message.replace(/\.$/, ''));
@@ -34,11 +30,7 @@ export const EXCEPTIONS = Object.freeze({
       super(message.replace(/\.$/, ''));
     }
   },
-  InvalidCredentialsException: class extends InvalidCredentialsError {
-    constructor() {
-      super();
-    }
-  },
+  InvalidCredentialsException: class extends InvalidCredentialsError {},
   RouteNotFoundException: class extends RouteNotFoundError {},
   ServiceUnavailableException: class extends ServiceUnavailableError {
     constructor(message: string, extensions: { service?: string } = {}) {

@@ -31,10 +31,8 @@ export async function importExtension(entry: ExtensionEntry): Promise<unknown> {
  * (named exports, or properties of a CommonJS export).
  */
 function fromBundle(module: Record<string, unknown>, entry: ExtensionEntry): unknown {
-  const exports = (module['hooks'] === undefined && isObject(module['default']) ? module['default'] : module) as Record<
-    string,
-    unknown
-  >;
+  const fallback = module['default'];
+  const exports = module['hooks'] === undefined && isObject(fallback) ? fallback : module;
   const list = exports[entry.type === 'hook' ? 'hooks' : 'endpoints'];
   const found = Array.isArray(list)
     ? (list as unknown[]).find((item) => isObject(item) && item['name'] === entry.bundleEntry)
