@@ -130,8 +130,16 @@ export async function loadExtensions(deps: ExtensionDeps): Promise<Extensions> {
  */
 function mountEndpoint(app: Express, endpoint: LoadedEndpoint, deps: ContextDeps): void {
   const router = express.Router();
+  const failed = (error: unknown) => {
+    deps.logger.error(
+      { err: error, extension: endpoint.name },
+      `extension "${endpoint.name}": its endpoint failed to register (${describe(error)})`,
+    );
+  };
   try {
-    endpoint.handler(router, extensionContext(endpoint.name, deps));
+    // An async register function (routes added after an await) is not waited for, as in Directus.
+    const registering = endpoint.handler(router, extensionContext(endpoint.name, deps));
+    if (registering instanceof Promise) registering.catch(failed);
   } catch (error) {
     deps.logger.error(
       { err: error, extension: endpoint.name },
