@@ -26,10 +26,11 @@ const configMap = ofKind('ConfigMap')[0] as Manifest;
 const SETTING_NAMES = new Set(SETTINGS.flatMap((section) => section.settings.map((setting) => setting.name)));
 const asSettingName = (variable: string) =>
   variable.replace(/^STORAGE_(?!LOCAL_ROOT$|LOCATIONS$)[A-Z0-9]+_/, 'STORAGE_<KEY>_');
+const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60 };
 const seconds = (duration: string) => {
   const match = /^(\d+)(ms|s|m)?$/.exec(duration);
   if (match === null) throw new Error(`not a duration: ${duration}`);
-  return (Number(match[1]) * { ms: 0.001, s: 1, m: 60 }[match[2] ?? 'ms']) as number;
+  return Number(match[1]) * (UNIT_SECONDS[match[2] ?? 'ms'] ?? 0);
 };
 
 describe('deploy/kubernetes', () => {
