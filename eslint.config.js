@@ -30,15 +30,16 @@ export default tseslint.config(
             ),
             layer(['./src/**', './catalog/**'], './workers', 'nothing imports workers'),
             layer(['./src/**', './catalog/**', './workers/**'], './src/server.ts', 'server.ts is the composition root'),
-            // Extensions sit on the items service: only the composition root (server.ts) loads them.
+            // Extensions sit on the items service: only the composition roots (server.ts, the
+            // command line's entry) load them.
             layer(
-              ['./src/!(extensions)/**', './catalog/**', './workers/**'],
+              ['./src/!(extensions|cli)/**', './src/cli/!(index).ts', './catalog/**', './workers/**'],
               './src/extensions',
-              'nothing imports extensions but server.ts',
+              "nothing imports extensions but server.ts and the command line's index.ts",
             ),
             layer(
               './src/extensions',
-              ['./src/realtime', './src/cli'],
+              ['./src/realtime', './src/cli', './src/server.ts'],
               'extensions import the items service and the floors below it',
             ),
             // The read side never imports the write side.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { ActionHandler, FilterHandler, HookBus, HookContext, HookMeta } from '../items/hooks.js';
 import type { Logger } from '../logger/index.js';
+import type { DirectusSchemaOverview } from './directus-schema.js';
 import { EXCEPTIONS } from './exceptions.js';
 import type { ExtensionServices } from './services.js';
 
@@ -70,7 +70,7 @@ export interface ExtensionContext {
   readonly services: ExtensionServices;
   readonly exceptions: typeof EXCEPTIONS;
   readonly database: Knex;
-  readonly getSchema: () => Promise<SchemaOverview>;
+  readonly getSchema: () => Promise<DirectusSchemaOverview>;
   readonly env: Readonly<Record<string, string>>;
   readonly logger: Logger;
   readonly emitter: ExtensionEmitter;
@@ -78,7 +78,7 @@ export interface ExtensionContext {
 
 export interface ContextDeps {
   readonly db: Knex;
-  readonly getSchema: () => Promise<SchemaOverview>;
+  readonly getSchema: () => Promise<DirectusSchemaOverview>;
   readonly env: Readonly<Record<string, string>>;
   readonly logger: Logger;
   readonly hooks: HookBus;

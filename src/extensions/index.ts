@@ -8,6 +8,7 @@ import type { Config } from '../config/index.js';
 import { HookError, type HookBus } from '../items/hooks.js';
 import type { Logger } from '../logger/index.js';
 import { extensionContext, InitEvents, type ContextDeps, type InitEvent } from './context.js';
+import { toDirectusSchema } from './directus-schema.js';
 import { discoverExtensions, type ExtensionEntry } from './discover.js';
 import { collectHook, endpointOf, importExtension, type EndpointRegistration } from './register.js';
 import { Scheduler } from './schedule.js';
@@ -19,10 +20,12 @@ export { INIT_EVENTS, type InitEvent } from './context.js';
 export interface ExtensionDeps {
   readonly config: Config;
   readonly db: Knex;
-  readonly schema: SchemaCache;
+  readonly schema: Pick<SchemaCache, 'getOverview'>;
   readonly logger: Logger;
   /** The process's filter and action events: the items service and auth run what hooks register here. */
   readonly hooks: HookBus;
+  /** false: `schedule()` registers nothing (the command line runs no schedules). */
+  readonly schedules?: boolean;
 }
 
 /**
@@ -32,7 +35,8 @@ export interface ExtensionDeps {
 export interface Extensions {
   /** The extensions that loaded, by name. */
   readonly names: readonly string[];
-  init(event: InitEvent, meta: Readonly<Record<string, unknown>>): Promise<void>;
+  /** Runs an init event's handlers (Directus 10's app events, `cli.before` / `cli.after`). */
+  init(event: InitEvent | 'cli.before' | 'cli.after', meta: Readonly<Record<string, unknown>>): Promise<void>;
   /** Mounts each endpoint's router under `/<id or name>`. */
   mountEndpoints(app: Express): void;
   started(server: Server): void;
@@ -69,7 +73,7 @@ export async function loadExtensions(deps: ExtensionDeps): Promise<Extensions> {
   });
   const contextDeps: ContextDeps = {
     db: deps.db,
-    getSchema: () => deps.schema.getOverview(),
+    getSchema: async () => toDirectusSchema(await deps.schema.getOverview()),
     env: config.extensions.env,
     logger,
     hooks: deps.hooks,
@@ -115,7 +119,9 @@ export async function loadExtensions(deps: ExtensionDeps): Promise<Extensions> {
     if (entry.type === 'endpoint') return { ...endpointOf(config, entry.name), name: entry.name };
     const registered = await collectHook(config, extensionContext(entry.name, context));
     // Schedules first: an invalid cron expression refuses the whole extension.
-    for (const { cron, handler } of registered.schedules) jobs.add(entry.name, cron, handler);
+    if (deps.schedules !== false) {
+      for (const { cron, handler } of registered.schedules) jobs.add(entry.name, cron, handler);
+    }
     for (const { event, handler } of registered.filters) context.hooks.filter(event, handler, entry.name);
     for (const { event, handler } of registered.actions) context.hooks.action(event, handler, entry.name);
     for (const { event, handler } of registered.inits) context.init.on(event, handler, entry.name);

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCli } from '../../support/service-process.js';
 import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
 
 // Published Directus API extensions, installed from npm as devDependencies and run unchanged:
@@ -56,3 +57,43 @@ describeEachDatabase(
   },
   { extensionsPath },
 );
+
+const modelsPath = mkdtempSync(join(tmpdir(), 'svc-published-models-'));
+mkdirSync(join(modelsPath, 'node_modules'));
+symlinkSync(join(INSTALLED, 'directus-extension-models'), join(modelsPath, 'node_modules', 'directus-extension-models'));
+process.once('exit', () => rmSync(modelsPath, { recursive: true, force: true }));
+
+describeEachDatabase('published extensions run unchanged: directus-extension-models (hook, cli.after)', (ctx) => {
+  it('adds `models snapshot` to the command line, which writes TypeScript types of the schema', async () => {
+    const created = await ctx().api('/collections', {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        collection: 'articles',
+        fields: [
+          { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+          { field: 'title', type: 'string', schema: { is_nullable: false } },
+          {
+            field: 'status',
+            type: 'string',
+            meta: {
+              interface: 'select-dropdown',
+              options: { choices: [{ text: 'Draft', value: 'draft' }, { text: 'Published', value: 'published' }] },
+            },
+          },
+        ],
+      }),
+    });
+    expect(created.status).to.equal(200);
+    const target = join(modelsPath, 'out', 'models.d.ts');
+    const run = await runCli(['models', 'snapshot', target], {
+      ...ctx().database.env,
+      EXTENSIONS_PATH: modelsPath,
+    });
+    expect(run.code, run.stderr).to.equal(0);
+    const types = readFileSync(target, 'utf8');
+    expect(types).to.match(/export interface Article \{[^}]*\n {3}id: number;[^}]*\n {3}title: string;/);
+    expect(types).to.match(/\n {3}status: 'draft' \| 'published' \| null;/);
+    expect(types).to.include('  articles: Article[];');
+  });
+});
