@@ -42,6 +42,7 @@ import { schemaWithEvents } from './realtime/schema-events.js';
 import { websocketUpgrade, type UpgradeHandler } from './http/websocket-upgrade.js';
 import { HookBus } from './items/hooks.js';
 import { loadExtensions, type Extensions } from './extensions/index.js';
+import { readOnlyItems } from './extensions/read-items.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -183,7 +184,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       : startJournalPruner(db, config.db.client, retention, (error) => {
           logger.warn({ err: error }, 'journal retention: prune failed');
         });
-  const extensions = await loadExtensions({ config, db, schema: appDeps.schema, logger, hooks });
+  const extensions = await loadExtensions({
+    config,
+    db,
+    schema: appDeps.schema,
+    logger,
+    hooks,
+    items: readOnlyItems({ config, db, schema, permissions }),
+    sendMail: (mail) =>
+      auth.mailer.send({
+        to: typeof mail.to === 'string' ? mail.to : mail.to.join(', '),
+        subject: mail.subject,
+        text: mail.text ?? '',
+        html: mail.html ?? mail.text ?? '',
+      }),
+  });
   const app = await createApp(appDeps, extensions);
   // node:http's own 5 minutes would cut a large import that streams in as it is written.
   const server = createServer(

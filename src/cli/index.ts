@@ -347,7 +347,10 @@ async function cliExtensions(env: Readonly<Record<string, string | undefined>>):
   } catch {
     return undefined;
   }
-  return loadCliExtensions(config, createLogger({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }));
+  return loadCliExtensions(
+    config,
+    createLogger({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }),
+  );
 }
 
 /** Run as a program (also through npm's bin symlink), not when imported. */

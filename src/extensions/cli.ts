@@ -4,7 +4,9 @@ import type { Config } from '../config/index.js';
 import { createDatabase } from '../db/index.js';
 import { HookBus } from '../items/hooks.js';
 import type { Logger } from '../logger/index.js';
+import { PermissionStore } from '../access/permission-store.js';
 import { discoverExtensions } from './discover.js';
+import { readOnlyItems } from './read-items.js';
 import { loadExtensions, type Extensions } from './index.js';
 
 /**
@@ -18,15 +20,20 @@ export async function loadCliExtensions(config: Config, logger: Logger): Promise
   // knex connects at its first query: a command whose extensions never use it opens nothing.
   const db = createDatabase(config.db);
   let schema: Promise<SchemaCache> | undefined;
+  const overview = { getOverview: async () => (await (schema ??= openSchemaCache(config, db, logger))).getOverview() };
   const extensions = await loadExtensions({
     config,
     db,
-    schema: { getOverview: async () => (await (schema ??= openSchemaCache(config, db, logger))).getOverview() },
+    schema: overview,
     logger,
     hooks: new HookBus((failure) => {
-      logger.error({ err: failure.err, extension: failure.owner }, `extension "${failure.owner}": the "${failure.event}" action failed`);
+      logger.error(
+        { err: failure.err, extension: failure.owner },
+        `extension "${failure.owner}": the "${failure.event}" action failed`,
+      );
     }),
     schedules: false,
+    items: readOnlyItems({ config, db, schema: overview, permissions: new PermissionStore(db, { enabled: false }) }),
   });
   return {
     ...extensions,

@@ -13,7 +13,7 @@ import { discoverExtensions, type ExtensionEntry } from './discover.js';
 import { collectHook, endpointOf, importExtension, type EndpointRegistration } from './register.js';
 import { Scheduler } from './schedule.js';
 import { registerSdkShims } from './sdk-shim.js';
-import { extensionServices } from './services.js';
+import { extensionServices, type ServicesDeps } from './services.js';
 
 export { INIT_EVENTS, type InitEvent } from './context.js';
 
@@ -26,6 +26,10 @@ export interface ExtensionDeps {
   readonly hooks: HookBus;
   /** false: `schedule()` registers nothing (the command line runs no schedules). */
   readonly schedules?: boolean;
+  /** The items service per collection and caller, behind `context.services.ItemsService` and the others. */
+  readonly items: ServicesDeps['items'];
+  /** How `services.MailService` sends (the service's own mailer). */
+  readonly sendMail?: ServicesDeps['sendMail'];
 }
 
 /**
@@ -78,7 +82,11 @@ export async function loadExtensions(deps: ExtensionDeps): Promise<Extensions> {
     logger,
     hooks: deps.hooks,
     init,
-    services: extensionServices(),
+    services: extensionServices({
+      items: deps.items,
+      getOverview: () => deps.schema.getOverview(),
+      ...(deps.sendMail === undefined ? {} : { sendMail: deps.sendMail }),
+    }),
   };
   if (discovery.entries.length > 0) registerSdkShims();
 

@@ -60,7 +60,10 @@ describeEachDatabase(
 
 const modelsPath = mkdtempSync(join(tmpdir(), 'svc-published-models-'));
 mkdirSync(join(modelsPath, 'node_modules'));
-symlinkSync(join(INSTALLED, 'directus-extension-models'), join(modelsPath, 'node_modules', 'directus-extension-models'));
+symlinkSync(
+  join(INSTALLED, 'directus-extension-models'),
+  join(modelsPath, 'node_modules', 'directus-extension-models'),
+);
 process.once('exit', () => rmSync(modelsPath, { recursive: true, force: true }));
 
 describeEachDatabase('published extensions run unchanged: directus-extension-models (hook, cli.after)', (ctx) => {
@@ -70,6 +73,7 @@ describeEachDatabase('published extensions run unchanged: directus-extension-mod
       headers: admin,
       body: JSON.stringify({
         collection: 'articles',
+        schema: {},
         fields: [
           { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
           { field: 'title', type: 'string', schema: { is_nullable: false } },
@@ -78,7 +82,12 @@ describeEachDatabase('published extensions run unchanged: directus-extension-mod
             type: 'string',
             meta: {
               interface: 'select-dropdown',
-              options: { choices: [{ text: 'Draft', value: 'draft' }, { text: 'Published', value: 'published' }] },
+              options: {
+                choices: [
+                  { text: 'Draft', value: 'draft' },
+                  { text: 'Published', value: 'published' },
+                ],
+              },
             },
           },
         ],
@@ -92,8 +101,14 @@ describeEachDatabase('published extensions run unchanged: directus-extension-mod
     });
     expect(run.code, run.stderr).to.equal(0);
     const types = readFileSync(target, 'utf8');
-    expect(types).to.match(/export interface Article \{[^}]*\n {3}id: number;[^}]*\n {3}title: string;/);
-    expect(types).to.match(/\n {3}status: 'draft' \| 'published' \| null;/);
+    const article = /export interface Article \{[\s\S]*?\n\}/.exec(types)?.[0] ?? '';
+    const declared = article.split('\n').filter((line) => /^ {3}\w+: /.test(line));
+    expect(declared, article).to.deep.equal([
+      '   id: number;',
+      // The choices come from svc_fields, read through services.ItemsService('directus_fields').
+      "   status: 'draft' | 'published' | null;",
+      '   title: string;',
+    ]);
     expect(types).to.include('  articles: Article[];');
   });
 });
