@@ -46,6 +46,15 @@ describeEachDatabase(
       });
     });
 
+    it("services.ItemsService reads with the caller's accountability: the public is refused, an admin reads", async () => {
+      const asPublic = await ctx().api('/greet/users');
+      expect(asPublic.status).to.equal(403);
+      expect(((await asPublic.json()) as ErrorBody).errors[0]?.extensions['code']).to.equal('FORBIDDEN');
+      const asAdmin = await ctx().api('/greet/users', { headers: admin });
+      expect(asAdmin.status).to.equal(200);
+      expect(await asAdmin.json()).to.deep.equal({ data: [{ email: TEST_ADMIN.email }] });
+    });
+
     it("an endpoint's Directus exception answers with its code and status", async () => {
       const res = await ctx().api('/greet/forbidden');
       expect(res.status).to.equal(403);
