@@ -35,9 +35,10 @@ import type {
   RelationSchema,
   SchemaOverview,
 } from './types.js';
+import { isPlainObject } from '../../src/is-plain-object.js';
 
 /** Where the builder reports tables it cannot serve (a pino logger fits). */
-export interface OverviewReporter {
+interface OverviewReporter {
   warn(details: Record<string, unknown>, message: string): void;
 }
 
@@ -341,10 +342,6 @@ function toSchema(fk: RawForeignKey | undefined): RelationSchema | null {
 
 function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
-}
-
-function isPlainObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function compareNames(a: string, b: string): number {
