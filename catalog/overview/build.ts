@@ -29,7 +29,6 @@ import {
 import type {
   CollectionOverview,
   FieldOverview,
-  FilterObject,
   RelationMeta,
   RelationOverview,
   RelationSchema,
@@ -242,7 +241,7 @@ function metaProperties(
   const sort = meta?.['sort'];
   return {
     required: meta?.['required'] === true,
-    validation: isPlainObject(validation) ? (validation as FilterObject) : null,
+    validation: isPlainObject(validation) ? validation : null,
     validationMessage: typeof message === 'string' ? message : null,
     sort: typeof sort === 'number' ? sort : null,
     meta,

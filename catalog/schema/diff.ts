@@ -142,7 +142,7 @@ export function applyEntries(object: unknown, entries: readonly DiffEntry[]): un
     if (!isPlainObject(parent))
       throw new InvalidPayloadError(`The diff doesn't fit the current schema at "${path.join('.')}"`);
     const last = path[path.length - 1] as string;
-    const target = parent as Record<string, unknown>;
+    const target = parent;
     if (entry.kind === 'D') Reflect.deleteProperty(target, last);
     else target[last] = structuredClone(entry.rhs);
   }
