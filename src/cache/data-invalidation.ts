@@ -29,7 +29,7 @@ export interface DataInvalidation {
   close(): Promise<void>;
 }
 
-export type ChangeListener = (collections: readonly string[] | undefined) => void | Promise<void>;
+type ChangeListener = (collections: readonly string[] | undefined) => void | Promise<void>;
 
 export interface DataInvalidationOptions {
   /** With a URL, changes reach every instance sharing the Redis and the namespace. */

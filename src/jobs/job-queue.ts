@@ -43,7 +43,7 @@ export interface JobQueue {
   depth(): Promise<JobDepth>;
 }
 
-export interface JobDepth {
+interface JobDepth {
   readonly waiting: number;
   readonly active: number;
   readonly delayed: number;
@@ -60,7 +60,7 @@ export interface JobQueueOptions {
   readonly logger: JobLogger;
 }
 
-export interface JobLogger {
+interface JobLogger {
   info(details: Record<string, unknown>, message: string): void;
   warn(details: Record<string, unknown>, message: string): void;
   error(details: Record<string, unknown>, message: string): void;

@@ -5,12 +5,12 @@ import { closeRedis, RedisGuard, redisClientOptions, type GuardLogger } from '..
 import type { Change, SeenBy } from '../commands/change-set.js';
 import type { PrimaryKey } from '../commands/types.js';
 
-export type { Change, SeenBy } from '../commands/change-set.js';
+export type { Change } from '../commands/change-set.js';
 
-export type ChangeListener = (change: Change) => void;
+type ChangeListener = (change: Change) => void;
 
 /** Asked inside a delete's transaction, before the rows go: who could read which of them (live-reads.ts). */
-export type DeleteWitness = (
+type DeleteWitness = (
   trx: Knex.Transaction,
   collection: string,
   keys: readonly PrimaryKey[],
