@@ -24,7 +24,7 @@ export interface AuthContext {
 }
 
 /** What a login event's handlers are given besides payload and meta, as Directus 10 passes it. */
-export interface AuthHookContext {
+interface AuthHookContext {
   readonly database: Knex;
   readonly schema: null;
   readonly accountability: null;
@@ -34,7 +34,7 @@ export interface AuthHookContext {
  * The part of the items floor's HookBus auth runs (items/hooks.ts; auth sits below items, so
  * it names the shape, never the class): filters that may change or refuse a payload, actions after.
  */
-export interface AuthHooks {
+interface AuthHooks {
   runFilter<T>(
     events: readonly string[],
     payload: T,

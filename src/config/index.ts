@@ -87,7 +87,7 @@ export interface Config extends TokensConfig, RateLimitsConfig, FilesConfig {
 }
 
 /** EXTENSIONS_PATH and what extensions read as their `env` (src/extensions/). */
-export interface ExtensionsConfig {
+interface ExtensionsConfig {
   /** The folder of hook and endpoint extensions loaded at start (a missing folder: none). */
   readonly path: string;
   /** The environment as the service read it (`.env` file and process), given to extensions as Directus does. */

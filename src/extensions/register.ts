@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import type { Router } from 'express';
+import { isPlainObject } from '../is-plain-object.js';
 import type { ActionHandler, FilterHandler } from '../items/hooks.js';
 import type { ExtensionEntry } from './discover.js';
 import type { ExtensionContext, InitHandler } from './context.js';
@@ -32,19 +33,19 @@ export async function importExtension(entry: ExtensionEntry): Promise<unknown> {
  */
 function fromBundle(module: Record<string, unknown>, entry: ExtensionEntry): unknown {
   const fallback = module['default'];
-  const exports = module['hooks'] === undefined && isObject(fallback) ? fallback : module;
+  const exports = module['hooks'] === undefined && isPlainObject(fallback) ? fallback : module;
   const list = exports[entry.type === 'hook' ? 'hooks' : 'endpoints'];
   const found = Array.isArray(list)
-    ? (list as unknown[]).find((item) => isObject(item) && item['name'] === entry.bundleEntry)
+    ? (list as unknown[]).find((item) => isPlainObject(item) && item['name'] === entry.bundleEntry)
     : undefined;
-  if (!isObject(found)) throw new Error(`the bundle module has no ${entry.type} "${String(entry.bundleEntry)}"`);
+  if (!isPlainObject(found)) throw new Error(`the bundle module has no ${entry.type} "${String(entry.bundleEntry)}"`);
   return found['config'];
 }
 
 /** `export default`, `module.exports =`, or `exports.default =` of a CommonJS build. */
 function unwrapDefault(module: Record<string, unknown>): unknown {
   let value = 'default' in module ? module['default'] : module;
-  if (isObject(value) && 'default' in value && typeof value['default'] !== 'undefined' && !('id' in value)) {
+  if (isPlainObject(value) && 'default' in value && typeof value['default'] !== 'undefined' && !('id' in value)) {
     value = value['default'];
   }
   return value;
@@ -82,7 +83,7 @@ export function endpointOf(config: unknown, name: string): EndpointRegistration 
   if (typeof config === 'function') {
     return { id: name, handler: config as EndpointRegistration['handler'] };
   }
-  if (isObject(config) && typeof config['handler'] === 'function') {
+  if (isPlainObject(config) && typeof config['handler'] === 'function') {
     const id = typeof config['id'] === 'string' && config['id'] !== '' ? config['id'] : name;
     return { id, handler: config['handler'] as EndpointRegistration['handler'] };
   }
@@ -92,8 +93,4 @@ export function endpointOf(config: unknown, name: string): EndpointRegistration 
 function requireFunction<H>(handler: H, what: string): H {
   if (typeof handler !== 'function') throw new Error(`its ${what} handler is not a function`);
   return handler;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }

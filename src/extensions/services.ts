@@ -1,5 +1,6 @@
 import type { Accountability } from '../access/accountability.js';
 import { InvalidPayloadError } from '../errors.js';
+import { isPlainObject } from '../is-plain-object.js';
 import { parseQuery, type Query } from '../query/index.js';
 import { toDirectusSchema, type DirectusCollection, type DirectusField } from './directus-schema.js';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
@@ -81,8 +82,8 @@ function callerOf(options: ServiceOptions | undefined): Accountability | null {
 /** A Directus query object (`{ filter, fields, sort, limit, ... }`) as the read side's Query. */
 function queryOf(query: unknown): Query {
   if (query === undefined || query === null) return {};
-  if (typeof query !== 'object' || Array.isArray(query)) throw new InvalidPayloadError('A query must be an object');
-  return parseQuery(query as Record<string, unknown>);
+  if (!isPlainObject(query)) throw new InvalidPayloadError('A query must be an object');
+  return parseQuery(query);
 }
 
 /** Builds `context.services` over the items service, the schema overview and the mailer. */

@@ -78,7 +78,7 @@ export interface AppDeps {
 }
 
 /** Directus 10's init events, at their points of the app's composition (src/extensions runs them). */
-export type AppInitEvent =
+type AppInitEvent =
   | 'app.before'
   | 'middlewares.before'
   | 'middlewares.after'

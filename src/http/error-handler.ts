@@ -5,7 +5,7 @@ import type { DbClient } from '../db-client.js';
 import { translateBadInput } from '../db/translate-error.js';
 import type { Logger } from '../logger/index.js';
 import { HookError } from '../items/hooks.js';
-import { isPlainObject } from '../query/parse/parse-values.js';
+import { isPlainObject } from '../is-plain-object.js';
 import {
   ExtensionError,
   InternalServerError,
