@@ -113,7 +113,7 @@ export async function startSentinelSetup(): Promise<SentinelSetup> {
         return replicas.length === 1 && others.length === 2;
       });
     }
-    const first = new Redis({ port: sentinelPorts[0], host: '127.0.0.1', maxRetriesPerRequest: 1 });
+    const first = new Redis({ port: sentinelPorts[0] ?? 0, host: '127.0.0.1', maxRetriesPerRequest: 1 });
     first.on('error', () => undefined);
     clients.push(first);
     return {

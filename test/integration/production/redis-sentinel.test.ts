@@ -21,7 +21,7 @@ import {
 } from '../../support/service-process.js';
 import { postgresTarget, requireOrSkip, type TestDatabase } from '../../support/services.js';
 
-/** From the primary's death: the Sentinels' 1 s to call it down, their election, the clients' reconnection (6-9 s measured on a busy 2-core machine). */
+/** From the primary's death: the Sentinels' 1 s to call it down, their election, the clients' reconnection (6-10 s measured on a busy 2-core machine). */
 const FAILOVER_BUDGET_MS = 15_000;
 const LOGIN_POINTS = 3;
 

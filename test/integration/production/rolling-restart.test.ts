@@ -210,7 +210,10 @@ describe('rolling restart of two API processes behind haproxy', function () {
 
     expect(failures, 'failed requests').to.deep.equal([]);
     expect(written.length, 'writes').to.be.greaterThan(50);
-    const rows = await db!('notes').select<{ title: string; n: string }[]>('title').count({ n: '*' }).groupBy('title');
+    const rows = (await db!('notes').select('title').count({ n: '*' }).groupBy('title')) as {
+      title: string;
+      n: string | number;
+    }[];
     const counts = new Map(rows.map((row) => [row.title, Number(row.n)]));
     expect(
       written.filter((title) => counts.get(title) !== 1),
