@@ -21,9 +21,15 @@ import {
 } from '../../support/service-process.js';
 import { postgresTarget, requireOrSkip, type TestDatabase } from '../../support/services.js';
 
-/** From the primary's death: the Sentinels' 1 s to call it down, their election, the clients' reconnection (6-10 s measured on a busy 2-core machine). */
+/**
+ * From the primary's death: the Sentinels' 1 s to call it down and their election (about 2 s),
+ * then the clients' reconnection. Measured on a busy two-core machine: the data cache back after
+ * 2-3.5 s, an export done after 4-6 s, a rate-limited login after 9-11 s (each try costs a
+ * password verification, slow on that machine).
+ */
 const FAILOVER_BUDGET_MS = 15_000;
-const LOGIN_POINTS = 3;
+/** Failed logins allowed per account and address: one, as each costs an argon2 verification. */
+const LOGIN_POINTS = 1;
 
 /**
  * Issue 42: the service with every Redis use switched on (schema cache, data cache, rate
@@ -174,31 +180,37 @@ describe('Redis behind Sentinels, and a failover (redis-sentinel)', function () 
       await delay(100);
     }
     const promotedMs = Date.now() - killedAt;
-    // Then the service's clients find it: a rate-limited login counted there, cache entries
-    // stored there, an export queued there and run by the worker.
-    let ip = 10;
-    while (!(await loginIsLimited(`198.18.1.${ip}`)) || (await keysOn(setup!.replicaPort, 'auth:*')).length === 0) {
-      expect(Date.now() - killedAt, 'logins are limited through the new primary').to.be.below(FAILOVER_BUDGET_MS);
-      ip += 1;
-    }
-    const loginMs = Date.now() - killedAt;
-    await call('GET', '/items/notes?sort=title&limit=2');
-    await call('GET', '/items/notes?sort=title&limit=2');
-    while ((await keysOn(setup!.replicaPort, 'data:entry:*')).length === 0) {
-      expect(Date.now() - killedAt, 'the data cache stores on the new primary').to.be.below(FAILOVER_BUDGET_MS);
-      await call('GET', `/items/notes?sort=title&limit=2&offset=${Date.now() % 7}`);
-      await delay(100);
-    }
-    const cacheMs = Date.now() - killedAt;
-    expect(await exportDone(FAILOVER_BUDGET_MS - (Date.now() - killedAt)), 'an export runs within the budget').to.equal(
-      true,
-    );
-    const recoveredMs = Date.now() - killedAt;
+    // Then the service's clients find it, each on its own: a rate-limited login counted there,
+    // cache entries stored there, an export queued there and run by the worker.
+    const since = () => Date.now() - killedAt;
+    const withinBudget = (what: string) => expect(since(), what).to.be.below(FAILOVER_BUDGET_MS);
+    const [loginMs, cacheMs, exportMs] = await Promise.all([
+      (async () => {
+        for (let ip = 10; ; ip += 1) {
+          if ((await loginIsLimited(`198.18.1.${ip}`)) && (await keysOn(setup!.replicaPort, 'auth:*')).length > 0)
+            return since();
+          withinBudget('logins are limited through the new primary');
+        }
+      })(),
+      (async () => {
+        for (let i = 0; ; i += 1) {
+          await call('GET', `/items/notes?sort=title&limit=2&offset=${i % 5}`);
+          if ((await keysOn(setup!.replicaPort, 'data:entry:*')).length > 0) return since();
+          withinBudget('the data cache stores on the new primary');
+          await delay(100);
+        }
+      })(),
+      (async () => {
+        while (!(await exportDone(FAILOVER_BUDGET_MS - since()))) withinBudget('an export runs');
+        return since();
+      })(),
+    ]);
     isLoading = false;
     await Promise.all(loops);
+    expect(Math.max(loginMs, cacheMs, exportMs), 'everything on the new primary').to.be.below(FAILOVER_BUDGET_MS);
     expect(failed, 'requests refused during the failover').to.deep.equal([]);
     console.log(
-      `      after the kill: replica promoted ${promotedMs} ms, logins limited there ${loginMs} ms, cache there ${cacheMs} ms, export done ${recoveredMs} ms`,
+      `      after the kill: replica promoted ${promotedMs} ms, logins limited there ${loginMs} ms, cache there ${cacheMs} ms, export done ${exportMs} ms`,
     );
   });
 });

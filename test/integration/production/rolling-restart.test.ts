@@ -53,7 +53,9 @@ describe('rolling restart of two API processes behind haproxy', function () {
   const instances = new Map<string, { port: number; process: ServiceProcess | undefined }>();
 
   const start = async (name: string): Promise<ServiceProcess> => {
-    const instance = instances.get(name)!;
+    // A port taken right before the first start (others' tests run on this machine too), kept for the restart.
+    const instance = instances.get(name) ?? { port: await freePort(), process: undefined };
+    instances.set(name, instance);
     instance.process = await startServiceProcess(
       SERVER_ENTRY,
       {
@@ -80,7 +82,6 @@ describe('rolling restart of two API processes behind haproxy', function () {
     requireOrSkip(this, haproxyUnavailable());
     requireOrSkip(this, await postgresTarget.unavailable());
     database = await postgresTarget.create();
-    for (const name of ['a', 'b']) instances.set(name, { port: await freePort(), process: undefined });
     // A migrates the database and creates the collection; B starts on both.
     const a = await start('a');
     const created = await fetch(`${a.url}/collections`, {
