@@ -46,7 +46,7 @@ export interface WebsocketDeps {
 }
 
 /** The close code of every socket when the instance stops (RFC 6455's registry: Service Restart). */
-export const SERVICE_RESTART = 1012;
+const SERVICE_RESTART = 1012;
 /** How long a socket has to answer the close frame before it is cut. */
 const CLOSE_HANDSHAKE_MS = 2000;
 
