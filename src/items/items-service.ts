@@ -56,6 +56,8 @@ export interface ItemsServiceOptions {
   readonly schema?: SchemaOverview;
   /** The caller's command context the door already built (GraphQL: one per request). */
   readonly commands?: CommandContext;
+  /** Where reads go (the WebSocket's: committed data); the primary by default. */
+  readonly reads?: Knex;
 }
 
 /** What an update of the doors applies to (Directus's updateMany / updateByQuery / updateBatch / upsertSingleton). */
@@ -101,6 +103,8 @@ export class ItemsService {
   readonly #deps: ItemsDeps;
   #overview: SchemaOverview | undefined;
   #commands: CommandContext | undefined;
+  #reader: Promise<Reader> | undefined;
+  readonly #reads: Knex;
   readonly #allowed = new Set<string>();
 
   constructor(collection: string, deps: ItemsDeps, options: ItemsServiceOptions = {}) {
@@ -109,6 +113,7 @@ export class ItemsService {
     this.accountability = options.accountability ?? null;
     this.#overview = options.commands?.overview ?? options.schema;
     this.#commands = options.commands;
+    this.#reads = options.reads ?? deps.db;
   }
 
   /** The caller as the commands and reads take it (the service's own when null). */
@@ -147,11 +152,15 @@ export class ItemsService {
 
   // Reads ----------------------------------------------------------------------------------
 
-  /** Where reads go, and who reads (the caller's read access, loaded for this read). */
-  async readSide(): Promise<{ ctx: ReadContext; reader: Reader }> {
+  /**
+   * Where reads go, and who reads: the caller's read access, loaded once for this service's
+   * reads, and again (`isFresh`) for the re-read after a write, which may have changed it.
+   */
+  async readSide(isFresh = false): Promise<{ ctx: ReadContext; reader: Reader }> {
     const overview = await this.schemaOverview();
-    const ctx = { db: this.#deps.db, overview, limits: queryLimits(this.#deps.config) };
-    return { ctx, reader: await readerOf(this.#deps, overview, this.caller) };
+    const ctx = { db: this.#reads, overview, limits: queryLimits(this.#deps.config) };
+    const load = () => readerOf(this.#deps, overview, this.caller);
+    return { ctx, reader: await (isFresh ? load() : (this.#reader ??= load())) };
   }
 
   /** The items of a query (aggregate rows when it aggregates). */
@@ -207,7 +216,7 @@ export class ItemsService {
     if (shape === 'one' && first === undefined) return null;
     return readCommitted(
       async () => {
-        const { ctx, reader } = await this.readSide();
+        const { ctx, reader } = await this.readSide(true);
         if (shape === 'many') return readItemsByKeys(ctx, this.collection, keys, query, reader);
         return readItemByKey(ctx, this.collection, first as PrimaryKey, query, reader);
       },
@@ -461,4 +470,22 @@ export class ItemsService {
     const logger = this.#deps.logger;
     return logger?.warn === undefined ? undefined : { warn: (details, message) => logger.warn?.(details, message) };
   }
+}
+
+/** One caller's items services over one command context: a request that writes to several collections. */
+export interface ItemServices {
+  /** The caller's command context, loaded once (permissions) for every service below. */
+  readonly commands: CommandContext;
+  /** The items service of `collection` for this caller. */
+  readonly of: (collection: string) => ItemsService;
+}
+
+/** {@link ItemServices} for `accountability` (null: the service's own admin work) on `overview`. */
+export async function itemServices(
+  deps: ItemsDeps,
+  accountability: Accountability | null,
+  overview: SchemaOverview,
+): Promise<ItemServices> {
+  const commands = await new ItemsService('', deps, { accountability, schema: overview }).commandContext();
+  return { commands, of: (collection) => new ItemsService(collection, deps, { accountability, commands }) };
 }
