@@ -105,6 +105,8 @@ export class ItemsService {
   #commands: CommandContext | undefined;
   #reader: Promise<Reader> | undefined;
   readonly #reads: Knex;
+  /** The collection once found writable, and the actions found allowed: each checked once per service. */
+  #writable: CollectionOverview | undefined;
   readonly #allowed = new Set<string>();
 
   constructor(collection: string, deps: ItemsDeps, options: ItemsServiceOptions = {}) {
@@ -136,8 +138,7 @@ export class ItemsService {
    * request is looked at (spec, Errors, rule 1: a forbidden collection reads like a missing one).
    */
   async requireAllowed(actions: readonly WriteAction[]): Promise<CollectionOverview> {
-    const overview = await this.schemaOverview();
-    const collection = requireWritable(overview, this.collection, this.caller.admin);
+    const collection = await this.requireWritable();
     const id = actions.join();
     if (this.#allowed.has(id)) return collection;
     requirePermitted(await this.commandContext(), collection, actions);
@@ -147,7 +148,7 @@ export class ItemsService {
 
   /** The collection, when it is written as items (FORBIDDEN otherwise); no permission asked yet. */
   async requireWritable(): Promise<CollectionOverview> {
-    return requireWritable(await this.schemaOverview(), this.collection, this.caller.admin);
+    return (this.#writable ??= requireWritable(await this.schemaOverview(), this.collection, this.caller.admin));
   }
 
   // Reads ----------------------------------------------------------------------------------
