@@ -68,8 +68,8 @@ describeEachDatabase(
         return undefined;
       };
       const action = (event: string) => async (meta: HookMeta, context: HookContext) => {
-        const keys = (meta['keys'] ?? [meta['key']]) as unknown[];
-        const row = await db('articles').whereIn('id', keys).first<Row | undefined>('id', 'title', 'views');
+        const keys = (meta['keys'] ?? [meta['key']]) as (string | number)[];
+        const row = (await db('articles').whereIn('id', keys).select('id', 'title', 'views'))[0] as Row | undefined;
         const call = { event, meta, context, row: row ?? {} };
         seen.push(call);
         waiting?.(call);
