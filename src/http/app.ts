@@ -15,6 +15,7 @@ import type { Storage } from '../files/storage/create-storage.js';
 import type { HookBus } from '../items/hooks.js';
 import type { Metrics } from './metrics.js';
 import type { RequestTraffic } from './traffic.js';
+import type { Draining } from './draining.js';
 import { resolveAccountability } from './request-pipeline.js';
 import { proxyTrust } from './client-ip.js';
 import { jsonBody } from './body.js';
@@ -81,6 +82,8 @@ export interface AppDeps {
    * `items.*` around every write, extensions register into it.
    */
   readonly hooks: HookBus;
+  /** Set on SIGTERM: /server/health answers `draining`, answers close their connections (draining.ts). */
+  readonly draining?: Draining;
 }
 
 /**
