@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { setTimeout as delay } from 'node:timers/promises';
 import { bootstrap, type BootstrapResult } from '../catalog/bootstrap.js';
-import { Redis } from 'ioredis';
+import { createRedis } from './cache/redis-client.js';
 import { createDataCache, purgeOnChange, type DataCache } from './cache/data-cache.js';
 import { createDataInvalidation, type DataInvalidation } from './cache/data-invalidation.js';
 import { openSchemaCache } from './cache/open-schema-cache.js';
@@ -43,6 +44,7 @@ import { websocketUpgrade, type UpgradeHandler } from './http/websocket-upgrade.
 import { HookBus } from './items/hooks.js';
 import { loadExtensions, type Extensions } from './extensions/index.js';
 import { readOnlyItems } from './extensions/read-items.js';
+import { Draining } from './http/draining.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -52,14 +54,21 @@ export interface RunningServer {
   readonly bootstrap: BootstrapResult;
   /** The Express app behind the listener; its router stack is the list of routes served (tests read it). */
   readonly app: Express;
-  /** Graceful stop: refuse new connections, let in-flight requests finish, close the pools. */
-  close(): Promise<void>;
+  /** The process's filter and action events (src/items/hooks.ts): extensions and tests register here. */
+  readonly hooks: HookBus;
+  /**
+   * Graceful stop: `drainMs` of serving on while /server/health says `draining` (draining.ts),
+   * then refuse new connections, let in-flight requests finish, close the sockets and the pools.
+   */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 export interface StartOptions {
   readonly logger?: Logger;
   /** false: every request is answered by the Express app (http/request-door.ts; tests compare both). */
   readonly fastPath?: boolean;
+  /** The process's hook events; a new one by default. */
+  readonly hooks?: HookBus;
 }
 
 /** Composition root: config → database (migrated, bootstrapped) → app → listening server. */
@@ -124,10 +133,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await db.destroy();
     throw error;
   }
-  // The filter and action events of this process: extensions register, items and auth run them.
-  const hooks = new HookBus(({ owner, event, err }) => {
-    logger.error({ err, extension: owner, event }, `extension "${owner}": the "${event}" action failed`);
-  });
+  // One bus per process: extensions register, the items service and auth run its filters and actions.
+  const hooks =
+    options.hooks ??
+    new HookBus(({ owner, event, err }) => {
+      logger.error({ err, extension: owner, event }, `extension "${owner}": the "${event}" action failed`);
+    });
   const auth = createAuthServices({ db, config, logger, invalidation, hooks });
   const permissions = new PermissionStore(committedReadDatabase(db), {
     enabled: config.cache.permissions,
@@ -154,6 +165,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const dataCache =
     metrics === undefined || shared.dataCache === undefined ? shared.dataCache : metrics.countLookups(shared.dataCache);
   const traffic = new RequestTraffic();
+  const draining = new Draining();
   setAsideWaitsForConnections(db, traffic);
   const appDeps = {
     config,
@@ -173,6 +185,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     changes,
     metrics,
     traffic,
+    hooks,
+    draining,
   };
   // What changed is read once committed: on SQLite beside a long write that holds the writer.
   const live = new LiveReads({ config, db: committedReadDatabase(db), schema, permissions, feed: changes, logger });
@@ -243,12 +257,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema,
     bootstrap: result,
     app,
-    close() {
-      closing ??= shutdown(
-        server,
-        { db, schema, jobs, auth, invalidation, shared, pruner, realtime, extensions },
-        config.shutdownTimeoutMs,
-        logger,
+    hooks,
+    close({ drainMs = 0 } = {}) {
+      closing ??= drain(draining, drainMs, logger).then(() =>
+        shutdown(
+          server,
+          { db, schema, jobs, auth, invalidation, shared, pruner, realtime, extensions },
+          config.shutdownTimeoutMs,
+          logger,
+        ),
       );
       return closing;
     },
@@ -280,7 +297,7 @@ function openSharedState(config: Config, invalidation: DataInvalidation, logger:
   const isLimiterInRedis = (rateLimiter.enabled || rateLimiter.global.enabled) && rateLimiter.store === 'redis';
   const redis =
     redisConfig.url !== undefined && (isCacheInRedis || isLimiterInRedis)
-      ? new Redis(redisConfig.url, redisClientOptions(redisConfig.commandTimeoutMs))
+      ? createRedis(redisConfig, redisClientOptions(redisConfig.commandTimeoutMs))
       : undefined;
   const base = { ttlMs: cache.ttlMs, namespace: cache.namespace, logger };
   let dataCache: DataCache | undefined;
@@ -370,6 +387,9 @@ export function describeStartupFailure(error: unknown, config: Config): string |
 function describeRedisFailure(error: unknown, config: Config): string | undefined {
   if (config.redis.url === undefined || !(error instanceof Error) || error.message !== 'Connection is closed.')
     return undefined;
+  const { sentinel } = config.redis;
+  if (sentinel !== undefined)
+    return `Cannot reach the Redis primary "${sentinel.name}" through the Sentinels (REDIS_SENTINELS, REDIS_NAME): start them, or check the name in their \`sentinel monitor\` line.`;
   const url = new URL(config.redis.url);
   return `Cannot reach Redis at ${url.hostname}:${url.port === '' ? '6379' : url.port} (REDIS): start it, or leave REDIS unset to keep caches in memory and run jobs in this process.`;
 }
@@ -382,6 +402,14 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve();
     });
   });
+}
+
+/** SHUTDOWN_DRAIN_DELAY: serving on, reported `draining`, while the load balancer takes the instance out. */
+async function drain(draining: Draining, delayMs: number, logger: Logger): Promise<void> {
+  draining.begin();
+  if (delayMs <= 0) return;
+  logger.info({ ms: delayMs }, 'draining: /server/health answers 503 until the listener closes');
+  await delay(delayMs);
 }
 
 async function shutdown(
@@ -488,7 +516,8 @@ async function main(): Promise<void> {
   printCreatedAdmin(running.bootstrap);
   onSignal = (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    running.close().then(
+    // Ctrl-C stops at once; SIGTERM (an orchestrator, a rolling restart) drains first.
+    running.close({ drainMs: signal === 'SIGTERM' ? config.shutdownDrainDelayMs : 0 }).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');

@@ -17,7 +17,7 @@ export { ConfigError } from './env-reader.js';
 export type { DbConfig } from './database.js';
 export type { EmailConfig } from './email.js';
 export { DEFAULT_IMPORT_IP_DENY_LIST } from './files.js';
-export type { RedisConfig } from './redis.js';
+export type { RedisConfig, RedisSentinelConfig } from './redis.js';
 export type { AuthProviderConfig } from './auth-providers.js';
 export type { S3LocationConfig } from './storage-locations.js';
 export type { ReplicaConfig } from './replicas.js';
@@ -82,6 +82,8 @@ export interface Config extends TokensConfig, RateLimitsConfig, FilesConfig {
   /** node:http's requestTimeout (REQUEST_TIMEOUT): the whole request, body included; 0: none. */
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
+  /** SHUTDOWN_DRAIN_DELAY: on SIGTERM, serving on (health `draining`) before the listener closes. */
+  readonly shutdownDrainDelayMs: number;
   readonly retention: RetentionConfig;
   readonly extensions: ExtensionsConfig;
 }
@@ -156,6 +158,7 @@ export function loadConfig(
     jobs: readJobsConfig(env),
     requestTimeoutMs: env.duration('REQUEST_TIMEOUT', '1h'),
     shutdownTimeoutMs: env.duration('SHUTDOWN_TIMEOUT', '10s'),
+    shutdownDrainDelayMs: env.duration('SHUTDOWN_DRAIN_DELAY', '0s'),
     retention: readRetentionConfig(env),
     extensions: { path: env.string('EXTENSIONS_PATH', './extensions'), env: env.entries() },
   } satisfies Config;

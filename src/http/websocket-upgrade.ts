@@ -28,6 +28,8 @@ import { laterFrames } from '../realtime/socket-send.js';
 import { WebsocketSession } from '../realtime/websocket-protocol.js';
 import type { CounterStore } from '../auth/counter-store.js';
 import { bearerToken, requestOrigin } from './accountability.js';
+import type { FileLibrary } from '../files/file-library.js';
+import type { HookBus } from '../items/hooks.js';
 import type { Metrics } from './metrics.js';
 import { rateLimitPoint } from './rate-limit.js';
 
@@ -43,9 +45,18 @@ export interface WebsocketDeps {
   readonly changes: ChangeFeed;
   readonly rateLimitCounters: CounterStore;
   readonly metrics?: Metrics | undefined;
+  /** The items filters and actions (src/items/hooks.ts), run by the `items` messages' writes. */
+  readonly hooks?: HookBus | undefined;
+  /** svc_files rows and their contents: a file's delete removes its contents too. */
+  readonly files?: FileLibrary;
 }
 
-/** What a listener's `upgrade` event gets; `close` ends every socket. */
+/** The close code of every socket when the instance stops (RFC 6455's registry: Service Restart). */
+const SERVICE_RESTART = 1012;
+/** How long a socket has to answer the close frame before it is cut. */
+const CLOSE_HANDSHAKE_MS = 2000;
+
+/** What a listener's `upgrade` event gets; `close` ends every socket (1012, clients reconnect). */
 export interface UpgradeHandler {
   (req: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): void;
@@ -134,7 +145,12 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
   return Object.assign(handler, {
     close() {
       clearInterval(heartbeat);
-      for (const ws of server.clients) ws.terminate();
+      // 1012 Service Restart: the client library and graphql-ws clients reconnect, through the
+      // load balancer to another instance; a socket that does not finish the closing handshake is cut.
+      for (const ws of server.clients) ws.close(SERVICE_RESTART, 'service restart');
+      setTimeout(() => {
+        for (const ws of server.clients) ws.terminate();
+      }, CLOSE_HANDSHAKE_MS).unref();
       server.close();
       graphql?.close();
     },
