@@ -105,6 +105,39 @@ describeEachDatabase(
       ]);
     });
 
+    it('items filters change a write, refuse it with their own code (nothing written), or fail it alone', async () => {
+      const json = { ...admin, 'Content-Type': 'application/json' };
+      const created = await ctx().api('/collections', {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({
+          collection: 'articles',
+          schema: {},
+          fields: [
+            { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+            { field: 'title', type: 'string' },
+            { field: 'slug', type: 'string' },
+          ],
+        }),
+      });
+      expect(created.status).to.equal(200);
+      const write = (title: string) =>
+        ctx().api('/items/articles', { method: 'POST', headers: json, body: JSON.stringify({ title }) });
+      const ok = await write('Hello World');
+      expect(ok.status).to.equal(200);
+      expect(((await ok.json()) as { data: Record<string, unknown> }).data).to.include({ slug: 'hello-world' });
+      const locked = await write('locked');
+      expect(locked.status).to.equal(423);
+      expect(((await locked.json()) as ErrorBody).errors).to.deep.equal([
+        { message: 'Article "locked" is locked.', extensions: { title: 'locked', code: 'ARTICLE_LOCKED' } },
+      ]);
+      const crash = await write('crash');
+      expect(crash.status).to.equal(500);
+      expect(messages()).to.include('extension "article-rules" failed on items.create: answered 500');
+      const rows = await ctx().server.db('articles').select('title').orderBy('id');
+      expect(rows.map((row: { title: string }) => row.title)).to.deep.equal(['Hello World']);
+    });
+
     it("init events run in Directus 10's order with the app, then server.start", async () => {
       const res = await ctx().api('/init-probe');
       expect(res.status).to.equal(200);
