@@ -67,7 +67,7 @@ export { AssetsHandler } from './handlers/assets.js';
 export { CollectionsHandler } from './handlers/collections.js';
 export { FieldsHandler } from './handlers/fields.js';
 export { FilesHandler } from './handlers/files.js';
-export { GraphQLHandler } from './handlers/graphql.js';
+export { GraphQLHandler, type GraphQLOptions } from './handlers/graphql.js';
 export {
   PermissionsHandler,
   type ActionAccess,

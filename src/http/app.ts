@@ -14,6 +14,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import type { Storage } from '../files/storage/create-storage.js';
 import type { Metrics } from './metrics.js';
 import type { RequestTraffic } from './traffic.js';
+import type { Draining } from './draining.js';
 import { resolveAccountability } from './request-pipeline.js';
 import { proxyTrust } from './client-ip.js';
 import { jsonBody } from './body.js';
@@ -75,6 +76,8 @@ export interface AppDeps {
   readonly metrics?: Metrics | undefined;
   /** The requests in flight, counted by request-door.ts: long writes give way to them. */
   readonly traffic?: RequestTraffic;
+  /** Set on SIGTERM: /server/health answers `draining`, answers close their connections (draining.ts). */
+  readonly draining?: Draining;
 }
 
 /**

@@ -80,6 +80,30 @@ describeEachDatabase(
       expect(denied.response?.raw).to.deep.include({ data: null });
     });
 
+    it('graphql with persisted: true sends the hash alone, and the document once on a miss', async () => {
+      const sent: unknown[] = [];
+      const persisted = await adminClient(ctx(), {
+        transport: {
+          beforeRequest: (config) => {
+            if (config.path.startsWith('/graphql')) sent.push(config.data);
+            return config;
+          },
+        },
+      });
+      const query = '{ notes(limit: 1) { body } } # persisted';
+      const first = await persisted.graphql.items<{ notes: unknown[] }>(query, {}, { persisted: true });
+      const again = await persisted.graphql.items<{ notes: unknown[] }>(query, {}, { persisted: true });
+      expect(again.data).to.deep.equal(first.data).and.to.have.property('notes');
+      const queries = sent.map((body) => (body as { query?: string }).query);
+      // A miss, the document with its hash, then the hash alone.
+      expect(queries).to.deep.equal([undefined, query, undefined]);
+      const hashes = sent.map((body) => (body as { extensions: any }).extensions.persistedQuery.sha256Hash as string);
+      expect(new Set(hashes).size).to.equal(1);
+      expect(hashes[0]).to.match(/^[0-9a-f]{64}$/);
+      const invalid = await rejection(persisted.graphql.items('{ notes { nope } }', {}, { persisted: true }));
+      expectServerError(invalid, 400, 'GRAPHQL_VALIDATION');
+    });
+
     it('utils.random.string, hash.generate and hash.verify', async () => {
       expect(await client.utils.random.string()).to.match(/^[A-Za-z0-9_-]{32}$/);
       expect(await client.utils.random.string(7)).to.match(/^[A-Za-z0-9_-]{7}$/);

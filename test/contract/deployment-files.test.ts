@@ -16,6 +16,15 @@ const dockerfile = read('Dockerfile');
 const stages = dockerfile.split(/^FROM /m).slice(1);
 const finalStage = stages.at(-1) ?? '';
 const APP_SERVICES = ['api-1', 'api-2', 'worker'];
+const haproxyCfg = read('deploy/haproxy/haproxy.cfg');
+/** PgBouncer's settings and databases by name (one flat map: the file names no key twice). */
+const pgbouncerIni = Object.fromEntries(
+  read('deploy/pgbouncer/pgbouncer.ini')
+    .split('\n')
+    .map((line) => /^(\w+)\s*=\s*(.*)$/.exec(line.trim()))
+    .filter((match) => match !== null)
+    .map((match) => [match[1], match[2]]),
+) as Record<string, string>;
 const SETTING_NAMES = new Set(SETTINGS.flatMap((section) => section.settings.map((setting) => setting.name)));
 
 /** A storage location's variable as the settings table writes it (`STORAGE_S3_KEY` → `STORAGE_<KEY>_KEY`). */
@@ -24,12 +33,14 @@ const asSettingName = (variable: string) =>
 const envOf = (name: string) => (services[name]?.['environment'] ?? {}) as Record<string, string>;
 
 describe('deployment files', () => {
-  it('docker-compose.yml has PostgreSQL, Redis, MinIO, two API instances and one worker, each restarting unless stopped', () => {
+  it('docker-compose.yml has PostgreSQL behind PgBouncer, Redis, MinIO, two API instances behind a balancer and one worker, each restarting unless stopped', () => {
     expect(Object.keys(services).sort()).to.deep.equal([
       'api-1',
       'api-2',
+      'balancer',
       'minio',
       'minio-bucket',
+      'pgbouncer',
       'postgres',
       'redis',
       'worker',
@@ -63,13 +74,13 @@ describe('deployment files', () => {
     expect(Object.keys(compose['volumes'] as Record<string, YamlValue>)).to.deep.equal(['pgdata', 'miniodata']);
   });
 
-  it("the app services are this repository's image, wait for healthy PostgreSQL and Redis, and set only variables the service reads", () => {
+  it("the app services are this repository's image, wait for PgBouncer and healthy Redis, and set only variables the service reads", () => {
     const postgres = envOf('postgres');
     for (const name of APP_SERVICES) {
       const service = services[name] ?? {};
       expect(service['build'], name).to.equal('.');
       expect(service['depends_on'], name).to.deep.equal({
-        postgres: { condition: 'service_healthy' },
+        pgbouncer: { condition: 'service_started' },
         redis: { condition: 'service_healthy' },
         'minio-bucket': { condition: 'service_completed_successfully' },
       });
@@ -80,7 +91,9 @@ describe('deployment files', () => {
       ).to.deep.equal([]);
       expect(env).to.include({
         DB_CLIENT: 'pg',
-        DB_HOST: 'postgres',
+        DB_HOST: 'pgbouncer',
+        DB_PORT: String(pgbouncerIni['listen_port']),
+        DB_PREPARED_STATEMENTS: 'false',
         DB_DATABASE: postgres['POSTGRES_DB'],
         DB_USER: postgres['POSTGRES_USER'],
         DB_PASSWORD: postgres['POSTGRES_PASSWORD'],
@@ -89,16 +102,20 @@ describe('deployment files', () => {
     }
   });
 
-  it("the API instances publish the port the image listens on and are checked by the image's HEALTHCHECK; the worker runs the compiled worker unchecked", () => {
+  it('the balancer publishes the port the image listens on and checks the API instances, which publish none; the worker runs the compiled worker unchecked', () => {
     const port = /^ENV .*\bPORT=(\d+)/m.exec(finalStage)?.[1];
     expect(port).to.equal('8055');
     expect(finalStage).to.match(new RegExp(`^EXPOSE ${port}$`, 'm'));
+    expect(services['balancer']?.['ports']).to.deep.equal([`${port}:8055`]);
+    expect(haproxyCfg).to.match(/^frontend \S+\n\s+bind :8055$/m);
+    const servers = [...haproxyCfg.matchAll(/^\s+server (\S+) (\S+):(\d+)$/gm)].map((m) => [m[1], m[2], m[3]]);
+    expect(servers).to.deep.equal([
+      ['api-1', 'api-1', port],
+      ['api-2', 'api-2', port],
+    ]);
+    expect(haproxyCfg).to.match(/^\s+option httpchk GET \/server\/health$/m);
     for (const name of ['api-1', 'api-2']) {
-      const ports = services[name]?.['ports'] as string[];
-      expect(
-        ports.map((mapping) => mapping.split(':')[1]),
-        name,
-      ).to.deep.equal([port]);
+      expect(services[name], name).not.to.have.property('ports');
       expect(services[name], name).not.to.have.property('healthcheck');
       expect(services[name], name).not.to.have.property('command');
     }
@@ -106,6 +123,30 @@ describe('deployment files', () => {
     expect(worker['command']).to.include('dist/workers/index.js');
     expect(worker['healthcheck']).to.deep.equal({ disable: true });
     expect(finalStage).to.match(/^COPY --from=build \/app\/dist\/workers dist\/workers$/m);
+  });
+
+  it('PgBouncer pools in transaction mode the database and user the apps connect as, with room for every client', () => {
+    const postgres = envOf('postgres');
+    const env = envOf('api-1');
+    expect(pgbouncerIni['pool_mode']).to.equal('transaction');
+    expect(pgbouncerIni['svc']).to.equal(`host=postgres port=5432 dbname=${postgres['POSTGRES_DB']}`);
+    expect(Object.keys(pgbouncerIni)).to.include(env['DB_DATABASE']);
+    expect(read('deploy/pgbouncer/userlist.txt').trim()).to.equal(
+      `"${postgres['POSTGRES_USER']}" "${postgres['POSTGRES_PASSWORD']}"`,
+    );
+    // Every app service's pool (DB_POOL__MAX, 10 by default) fits under max_client_conn.
+    const clients = APP_SERVICES.reduce((sum, name) => sum + Number(envOf(name)['DB_POOL__MAX'] ?? 10), 0);
+    expect(Number(pgbouncerIni['max_client_conn'])).to.be.greaterThan(clients);
+    expect(services['pgbouncer']?.['depends_on']).to.deep.equal({ postgres: { condition: 'service_healthy' } });
+  });
+
+  it('the images built from deploy/ install Debian packages on a pinned Debian release and run unprivileged', () => {
+    for (const name of ['pgbouncer', 'balancer']) {
+      const context = String(services[name]?.['build']);
+      const file = read(`${context}/Dockerfile`);
+      expect(file, context).to.match(/^FROM debian:\d+\.\d+-slim$/m);
+      expect(file, context).to.match(/^USER (?!root\b|0\b)\S+$/m);
+    }
   });
 
   it('the image runs dist/src/server.js as a non-root user with production dependencies only and a HEALTHCHECK on /server/health', () => {

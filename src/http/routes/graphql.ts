@@ -1,6 +1,12 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { GraphQLError, OperationTypeNode, printSchema, type ExecutionResult } from 'graphql';
-import { createHandler, type Request as GraphqlHttpRequest, type RequestParams } from 'graphql-http';
+import {
+  createHandler,
+  parseRequestParams,
+  type Request as GraphqlHttpRequest,
+  type RequestParams,
+  type Response as GraphqlHttpResponse,
+} from 'graphql-http';
 import type { Knex } from 'knex';
 import { loadPermissions } from '../../access/load-permissions.js';
 import type { PermissionStore } from '../../access/permission-store.js';
@@ -39,6 +45,7 @@ import { readDatabase, replicaCaller } from '../../db/replicas.js';
 import { queryLimits } from '../../query/index.js';
 import { toServiceErrors } from '../error-handler.js';
 import { readOpenApi } from '../openapi.js';
+import { PERSISTED_QUERY_NOT_FOUND, PersistedQueries } from '../persisted-queries.js';
 import { requestOverview } from '../request-overview.js';
 import { skipResponseCache, UNCACHED_COLLECTIONS } from '../response-cache.js';
 import { rootName } from '../../graphql/names.js';
@@ -90,9 +97,10 @@ export function graphqlRoutes(
     },
   });
 
+  const persisted = new PersistedQueries();
   const handlerFor = (scope: Scope) =>
     createHandler<Request, { readonly res: Response }, GraphqlContext>({
-      parseRequestParams: readGraphqlBody,
+      parseRequestParams: (req) => readGraphqlBody(req, persisted),
       onSubscribe: async (req, params) => {
         const { accountability } = req.raw;
         const { overview, access, schemas } = await callerSchemas(deps, store, req.raw);
@@ -287,7 +295,6 @@ function toHttpRequest(req: Request, res: Response): HttpRequest {
   };
 }
 
-/** POST with `Content-Type: application/graphql` carries the raw document. */
 /** graphql-http's status without a body as the error of docs/errors.md. */
 function bareRefusal(req: Request, status: number, statusText: string | undefined): ServiceError {
   if (status === 415)
@@ -299,9 +306,32 @@ function bareRefusal(req: Request, status: number, statusText: string | undefine
   return new InvalidPayloadError(statusText ?? 'Invalid GraphQL request');
 }
 
-async function readGraphqlBody(req: HttpRequest): Promise<RequestParams | undefined> {
-  if (req.method !== 'POST' || !req.raw.is('application/graphql')) return undefined;
-  return { query: await readText(req.raw) };
+/**
+ * The request's parameters where graphql-http's own reading is not enough (undefined: it reads
+ * them): POST with `Content-Type: application/graphql` carries the raw document, and a
+ * persisted query's hash stands for a document sent before (persisted-queries.ts).
+ */
+async function readGraphqlBody(
+  req: HttpRequest,
+  persisted: PersistedQueries,
+): Promise<RequestParams | GraphqlHttpResponse | undefined> {
+  if (req.method === 'POST' && req.raw.is('application/graphql')) return { query: await readText(req.raw) };
+  const answer = persisted.resolve(req.method === 'GET' ? req.raw.query : req.raw.body);
+  if (answer === undefined || answer.kind === 'stored') return undefined;
+  if (answer.kind === 'not-found') {
+    // Not replayed from the response cache: the miss would outlive the client's next request.
+    skipResponseCache(req.context.res);
+    const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+    return [PERSISTED_QUERY_NOT_FOUND, { status: 200, statusText: 'OK', headers }];
+  }
+  // The stored document in the request's place; graphql-http reads the rest as usual.
+  if (req.method === 'GET') {
+    const url = new URL(req.url, 'http://localhost');
+    url.searchParams.set('query', answer.query);
+    return parseRequestParams({ ...req, url: url.pathname + url.search });
+  }
+  const body = req.raw.body as Record<string, unknown>;
+  return parseRequestParams({ ...req, body: () => ({ ...body, query: answer.query }) });
 }
 
 function readText(req: Request): Promise<string> {
