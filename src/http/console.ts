@@ -25,7 +25,7 @@ function consoleDirectory(): string {
 export const CONSOLE_CSP = consoleCsp();
 
 /** The CSP, with `nonce` allowed for style elements (index.html's answers). */
-export function consoleCsp(nonce?: string): string {
+function consoleCsp(nonce?: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",

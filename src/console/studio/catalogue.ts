@@ -160,10 +160,3 @@ export function displayOf(collection: CollectionInfo | undefined, item: Record<s
   const key = named?.name ?? collection?.primaryKey ?? 'id';
   return String(item[key] ?? item['id'] ?? '');
 }
-
-/** The fields a display template needs (`author.name` → `name`), for reading the related items. */
-export function templateFields(collection: CollectionInfo | undefined): string[] {
-  const template = collection?.displayTemplate;
-  if (template === undefined) return ['*'];
-  return [...template.matchAll(/\{\{\s*([\w.]+)\s*\}\}/g)].map((m) => m[1] ?? '').filter((f) => f !== '');
-}

@@ -18,12 +18,12 @@ export const collectionName = (resource: string): string =>
 let catalogue: Promise<Catalogue> | undefined;
 
 /** The session's catalogue, read once (forgotten at sign-in and sign-out). */
-export function sessionCatalogue(): Promise<Catalogue> {
+function sessionCatalogue(): Promise<Catalogue> {
   catalogue ??= readCatalogue();
   return catalogue;
 }
 
-export function forgetCatalogue(): void {
+function forgetCatalogue(): void {
   catalogue = undefined;
 }
 
