@@ -49,6 +49,25 @@ export default tseslint.config(
               './src/realtime',
               'realtime sits above the read and write sides',
             ),
+            // The items service (src/items) sits above the read and write sides, below the doors:
+            // only the doors (http, graphql, realtime, workers, the CLI), extensions, flows and
+            // the composition root call it.
+            layer(
+              [
+                './src/!(http|graphql|realtime|items|extensions|flows|cli|console|client)/**',
+                './src/errors.ts',
+                './src/db-client.ts',
+                './src/version.ts',
+                './catalog/**',
+              ],
+              './src/items',
+              'only the doors, extensions, flows and server.ts import items',
+            ),
+            layer(
+              './src/items',
+              ['./src/realtime', './src/cli', './src/extensions', './src/flows'],
+              'items sits below the doors, extensions and flows',
+            ),
             // The write side sits below auth (auth writes users through the commands).
             layer('./src/commands', './src/auth', 'commands never import auth (password helpers are in access/)'),
             // Lower layers do not reach up.

@@ -41,6 +41,7 @@ import { createChangeFeed, type ChangeFeed } from './realtime/change-feed.js';
 import { LiveReads } from './realtime/live-reads.js';
 import { schemaWithEvents } from './realtime/schema-events.js';
 import { websocketUpgrade, type UpgradeHandler } from './http/websocket-upgrade.js';
+import { HookBus } from './items/hooks.js';
 import { Draining } from './http/draining.js';
 
 export interface RunningServer {
@@ -51,6 +52,8 @@ export interface RunningServer {
   readonly bootstrap: BootstrapResult;
   /** The Express app behind the listener; its router stack is the list of routes served (tests read it). */
   readonly app: Express;
+  /** The process's filter and action events (src/items/hooks.ts): extensions and tests register here. */
+  readonly hooks: HookBus;
   /**
    * Graceful stop: `drainMs` of serving on while /server/health says `draining` (draining.ts),
    * then refuse new connections, let in-flight requests finish, close the sockets and the pools.
@@ -62,6 +65,8 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** false: every request is answered by the Express app (http/request-door.ts; tests compare both). */
   readonly fastPath?: boolean;
+  /** The process's hook events; a new one by default. */
+  readonly hooks?: HookBus;
 }
 
 /** Composition root: config → database (migrated, bootstrapped) → app → listening server. */
@@ -152,6 +157,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const dataCache =
     metrics === undefined || shared.dataCache === undefined ? shared.dataCache : metrics.countLookups(shared.dataCache);
   const traffic = new RequestTraffic();
+  // One bus per process: the items service runs its filters and actions, extensions register.
+  const hooks =
+    options.hooks ??
+    new HookBus(({ owner, event, err }) => {
+      logger.error({ err, owner, event }, `${owner}: the "${event}" action failed`);
+    });
   const draining = new Draining();
   setAsideWaitsForConnections(db, traffic);
   const appDeps = {
@@ -172,6 +183,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     changes,
     metrics,
     traffic,
+    hooks,
     draining,
   };
   // What changed is read once committed: on SQLite beside a long write that holds the writer.
@@ -227,6 +239,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema,
     bootstrap: result,
     app,
+    hooks,
     close({ drainMs = 0 } = {}) {
       closing ??= drain(draining, drainMs, logger).then(() =>
         shutdown(
