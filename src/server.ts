@@ -42,8 +42,8 @@ import { LiveReads } from './realtime/live-reads.js';
 import { schemaWithEvents } from './realtime/schema-events.js';
 import { websocketUpgrade, type UpgradeHandler } from './http/websocket-upgrade.js';
 import { HookBus } from './items/hooks.js';
+import { ItemsService } from './items/items-service.js';
 import { loadExtensions, type Extensions } from './extensions/index.js';
-import { readOnlyItems } from './extensions/read-items.js';
 import { Draining } from './http/draining.js';
 
 export interface RunningServer {
@@ -204,7 +204,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema: appDeps.schema,
     logger,
     hooks,
-    items: readOnlyItems({ config, db, schema, permissions }),
+    // The caller's (or, with none, the service's own) items service: filters, journal, actions.
+    items: (collection, accountability) => new ItemsService(collection, appDeps, { accountability }),
     sendMail: (mail) =>
       auth.mailer.send({
         to: typeof mail.to === 'string' ? mail.to : mail.to.join(', '),

@@ -34,9 +34,10 @@ const SERVICE: Accountability = Object.freeze({
 });
 
 /**
- * The facades' items through the read side, with the caller's read permissions: reads only.
- * TODO(#37): the items service (src/items/) once it lands, for writes with their filters,
- * journal and actions; until then a write through `services` is refused.
+ * The facades' items in a command-line run (cli.ts), through the read side with the caller's
+ * read permissions: reads only. A write would change data behind the running API instances'
+ * caches, which the command line does not reach; the API's extensions write through the items
+ * service (server.ts).
  */
 export function readOnlyItems(deps: ReadItemsDeps): ServicesDeps['items'] {
   return (collection, accountability) => {
@@ -46,7 +47,9 @@ export function readOnlyItems(deps: ReadItemsDeps): ServicesDeps['items'] {
       return { ctx, reader: await readerOf(deps, overview, accountability ?? SERVICE) };
     };
     const refuse = () =>
-      Promise.reject(new ForbiddenError({ message: 'Extensions cannot write through services in this version.' }));
+      Promise.reject(
+        new ForbiddenError({ message: 'Extensions cannot write through services from the command line.' }),
+      );
     const backend: ItemsBackend = {
       async readByQuery(query: Query) {
         const { ctx, reader } = await setup();

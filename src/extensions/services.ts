@@ -7,6 +7,8 @@ import type { SchemaOverview } from '../../catalog/overview/types.js';
 
 type Item = Record<string, unknown>;
 type PrimaryKey = string | number;
+/** A raw query object selecting items (`{ filter, search, limit, ... }`), as the items service takes it. */
+type QueryObject = Readonly<Record<string, unknown>>;
 
 /**
  * The items floor's service as the facades call it (items/items-service.ts: Directus 10's
@@ -22,13 +24,13 @@ export interface ItemsBackend {
   updateOne(key: PrimaryKey, data: Item): Promise<PrimaryKey>;
   updateMany(keys: readonly PrimaryKey[], data: Item): Promise<PrimaryKey[]>;
   updateBatch(data: readonly Item[]): Promise<PrimaryKey[]>;
-  updateByQuery(query: Query, data: Item): Promise<PrimaryKey[]>;
+  updateByQuery(query: QueryObject, data: Item): Promise<PrimaryKey[]>;
   upsertOne(data: Item): Promise<PrimaryKey>;
   upsertMany(data: readonly Item[]): Promise<PrimaryKey[]>;
   upsertSingleton(data: Item): Promise<PrimaryKey>;
   deleteOne(key: PrimaryKey): Promise<PrimaryKey>;
   deleteMany(keys: readonly PrimaryKey[]): Promise<PrimaryKey[]>;
-  deleteByQuery(query: Query): Promise<PrimaryKey[]>;
+  deleteByQuery(query: QueryObject): Promise<PrimaryKey[]>;
 }
 
 export interface ServicesDeps {
@@ -86,6 +88,12 @@ function queryOf(query: unknown): Query {
   return parseQuery(query);
 }
 
+/** A query selecting the items of a write: checked by the items service as a REST body's `query` is. */
+function selectionQueryOf(query: unknown): QueryObject {
+  if (!isPlainObject(query)) throw new InvalidPayloadError('A query must be an object');
+  return query;
+}
+
 /** Builds `context.services` over the items service, the schema overview and the mailer. */
 export function extensionServices(deps: ServicesDeps): ExtensionServices {
   class ItemsService {
@@ -127,7 +135,7 @@ export function extensionServices(deps: ServicesDeps): ExtensionServices {
       return this.#items.updateBatch(data);
     }
     updateByQuery(query: unknown, data: Item): Promise<PrimaryKey[]> {
-      return this.#items.updateByQuery(queryOf(query), data);
+      return this.#items.updateByQuery(selectionQueryOf(query), data);
     }
     upsertOne(data: Item): Promise<PrimaryKey> {
       return this.#items.upsertOne(data);
@@ -145,7 +153,7 @@ export function extensionServices(deps: ServicesDeps): ExtensionServices {
       return this.#items.deleteMany(keys);
     }
     deleteByQuery(query: unknown): Promise<PrimaryKey[]> {
-      return this.#items.deleteByQuery(queryOf(query));
+      return this.#items.deleteByQuery(selectionQueryOf(query));
     }
   }
 

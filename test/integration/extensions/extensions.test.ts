@@ -55,6 +55,25 @@ describeEachDatabase(
       expect(await asAdmin.json()).to.deep.equal({ data: [{ email: TEST_ADMIN.email }] });
     });
 
+    it("services.ItemsService writes with the caller's accountability, journal included: the public is refused, an admin writes", async () => {
+      const asPublic = await ctx().api('/greet/folders?name=from-public', { method: 'POST' });
+      expect(asPublic.status).to.equal(403);
+      const db = ctx().server.db;
+      expect(await db('svc_folders').where('name', 'from-public')).to.have.length(0);
+      const asAdmin = await ctx().api('/greet/folders?name=from-extension', { method: 'POST', headers: admin });
+      expect(asAdmin.status).to.equal(200);
+      const { data } = (await asAdmin.json()) as { data: { id: string; name: string } };
+      expect(data.name).to.equal('from-extension');
+      const adminId = ((await db('svc_users').where('email', TEST_ADMIN.email).first('id')) as { id: string }).id;
+      const activity = await db('svc_activity')
+        .where({ collection: 'svc_folders', item: data.id })
+        .select('action', 'user');
+      expect(activity).to.deep.equal([{ action: 'create', user: adminId }]);
+      const removed = await ctx().api('/greet/folders?name=from-extension', { method: 'DELETE', headers: admin });
+      expect(await removed.json()).to.deep.equal({ data: [data.id] });
+      expect(await db('svc_folders').where('id', data.id)).to.have.length(0);
+    });
+
     it("an endpoint's Directus exception answers with its code and status", async () => {
       const res = await ctx().api('/greet/forbidden');
       expect(res.status).to.equal(403);
