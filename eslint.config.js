@@ -48,6 +48,12 @@ export default tseslint.config(
               './src/realtime',
               'realtime sits above the read and write sides',
             ),
+            // Flows sit above the read and write sides: only the composition roots and http use them.
+            layer(
+              ['./src/!(flows|http)/**', './catalog/**'],
+              './src/flows',
+              'only server.ts, http composition and workers import flows',
+            ),
             // The write side sits below auth (auth writes users through the commands).
             layer('./src/commands', './src/auth', 'commands never import auth (password helpers are in access/)'),
             // Lower layers do not reach up.

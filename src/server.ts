@@ -35,6 +35,7 @@ import { EXPORT_CLEANUP_JOB } from './files/export/export-retention.js';
 import { FileLibrary } from './files/file-library.js';
 import { createStorage } from './files/storage/create-storage.js';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
+import { flowJobHandlers, mailSender, type FlowDeps } from './flows/index.js';
 import { startJournalPruner, type JournalPruner } from './commands/journal/prune-journal.js';
 import { createChangeFeed, type ChangeFeed } from './realtime/change-feed.js';
 import { LiveReads } from './realtime/live-reads.js';
@@ -131,9 +132,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     redis: config.redis,
     namespace: config.cache.namespace,
     settings: config.jobs,
-    handlers: exportHandlers({ config, db, schema, files, permissions, invalidation }),
+    handlers: {
+      ...exportHandlers({ config, db, schema, files, permissions, invalidation }),
+      ...flowJobHandlers(() => flows),
+    },
     logger,
   });
+  const flows: FlowDeps = {
+    config,
+    db,
+    schema,
+    permissions,
+    invalidation,
+    jobs,
+    logger,
+    sendMail: mailSender(auth.mailer),
+  };
   // EXPORT_RETENTION: one schedule for every instance (bull), run by a worker (or here without Redis).
   if (config.retention.exportMs !== null) {
     await jobs.repeat(EXPORT_CLEANUP_JOB, config.retention.intervalMs).catch((error: unknown) => {
@@ -166,6 +180,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     changes,
     metrics,
     traffic,
+    flows,
   };
   // What changed is read once committed: on SQLite beside a long write that holds the writer.
   const live = new LiveReads({ config, db: committedReadDatabase(db), schema, permissions, feed: changes, logger });

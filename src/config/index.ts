@@ -6,6 +6,7 @@ import { readDbConfig, type DbConfig } from './database.js';
 import { readEmailConfig, type EmailConfig } from './email.js';
 import { ConfigError, EnvReader, readFalseOrString } from './env-reader.js';
 import { readFilesConfig, type FilesConfig } from './files.js';
+import { readFlowsConfig, type FlowsConfig } from './flows.js';
 import { readJobsConfig, readRetentionConfig, type JobsConfig, type RetentionConfig } from './jobs.js';
 import { readRateLimitsConfig, type RateLimitsConfig } from './rate-limits.js';
 import { readRedisConfig, type RedisConfig } from './redis.js';
@@ -18,6 +19,7 @@ export type { DbConfig } from './database.js';
 export { EMAIL_TRANSPORTS, type EmailConfig, type EmailTransport } from './email.js';
 export { DEFAULT_IMPORT_IP_DENY_LIST } from './files.js';
 export type { RedisConfig } from './redis.js';
+export type { FlowsConfig } from './flows.js';
 export { AUTH_DRIVERS, type AuthDriver, type AuthProviderConfig } from './auth-providers.js';
 export type { S3LocationConfig, StorageConfig, StorageLocationConfig } from './storage-locations.js';
 export type { TrustedProxies };
@@ -84,6 +86,8 @@ export interface Config extends TokensConfig, RateLimitsConfig, FilesConfig {
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
   readonly retention: RetentionConfig;
+  /** FLOWS_*: limits of flows' runs (src/flows). */
+  readonly flows: FlowsConfig;
 }
 
 export interface LoadConfigOptions {
@@ -149,6 +153,7 @@ export function loadConfig(
     requestTimeoutMs: env.duration('REQUEST_TIMEOUT', '1h'),
     shutdownTimeoutMs: env.duration('SHUTDOWN_TIMEOUT', '10s'),
     retention: readRetentionConfig(env),
+    flows: readFlowsConfig(env),
   } satisfies Config;
   assertRedisStores(config);
   assertNoKnownDefaults(env, config);

@@ -134,6 +134,8 @@ const SYSTEM_ITEM_MUTATIONS: ReadonlySet<string> = new Set([
   'svc_roles',
   'svc_files',
   'svc_folders',
+  'svc_flows',
+  'svc_operations',
   'svc_permissions',
   'svc_presets',
   'svc_users',
