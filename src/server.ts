@@ -50,6 +50,8 @@ export interface RunningServer {
   readonly bootstrap: BootstrapResult;
   /** The Express app behind the listener; its router stack is the list of routes served (tests read it). */
   readonly app: Express;
+  /** What flows run with (tests hook event flows into a HookBus of their own until the items service has one). */
+  readonly flows: FlowDeps;
   /** Graceful stop: refuse new connections, let in-flight requests finish, close the pools. */
   close(): Promise<void>;
 }
@@ -235,6 +237,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema,
     bootstrap: result,
     app,
+    flows,
     close() {
       closing ??= shutdown(
         server,

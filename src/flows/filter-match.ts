@@ -66,7 +66,9 @@ function compare(operator: string, value: unknown, rule: unknown): boolean {
     case '_nends_with':
       return !(typeof value === 'string' && value.endsWith(String(rule)));
     case '_between':
-      return listOf(rule).length === 2 && compare('_gte', value, listOf(rule)[0]) && compare('_lte', value, listOf(rule)[1]);
+      return (
+        listOf(rule).length === 2 && compare('_gte', value, listOf(rule)[0]) && compare('_lte', value, listOf(rule)[1])
+      );
     case '_regex':
       return typeof value === 'string' && typeof rule === 'string' && new RegExp(rule).test(value);
     default:

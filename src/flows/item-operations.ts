@@ -39,7 +39,8 @@ function keysOf(value: unknown): PrimaryKey[] | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const list = Array.isArray(value) ? value : [value];
   return list.map((key) => {
-    if (typeof key !== 'string' && typeof key !== 'number') throw new InvalidPayloadError('"key" must hold primary keys');
+    if (typeof key !== 'string' && typeof key !== 'number')
+      throw new InvalidPayloadError('"key" must hold primary keys');
     return key;
   });
 }

@@ -42,7 +42,9 @@ export class FlowRunRefused extends Error {
 export async function runFlow(deps: FlowDeps, request: FlowRunRequest): Promise<FlowRunResult> {
   const depth = request.depth ?? 0;
   if (depth > deps.config.flows.maxDepth) {
-    throw new FlowRunRefused(`flows nested deeper than FLOWS_MAX_DEPTH (${deps.config.flows.maxDepth}): a loop of flows stopped`);
+    throw new FlowRunRefused(
+      `flows nested deeper than FLOWS_MAX_DEPTH (${deps.config.flows.maxDepth}): a loop of flows stopped`,
+    );
   }
   const loaded = await loadFlow(deps.db, request.flowId);
   if (loaded === undefined) throw new FlowRunRefused(`flow ${request.flowId} does not exist`);
@@ -84,7 +86,14 @@ async function runSteps(
     if (operation === undefined) break;
     if (steps.length >= deps.config.flows.maxSteps) {
       const message = `stopped after FLOWS_MAX_STEPS (${deps.config.flows.maxSteps}) operations: the chain loops`;
-      steps.push({ operation: operation.id, key: operation.key, status: 'unknown', options: null, data: { message }, duration_ms: 0 });
+      steps.push({
+        operation: operation.id,
+        key: operation.key,
+        status: 'unknown',
+        options: null,
+        data: { message },
+        duration_ms: 0,
+      });
       data['$last'] = { message };
       status = 'reject';
       break;
@@ -102,7 +111,12 @@ async function runSteps(
         flow,
         depth,
         runFlow: async (flowId, payload) => {
-          const run = await runFlow(deps, { flowId, trigger: payload, accountability: request.accountability, depth: depth + 1 });
+          const run = await runFlow(deps, {
+            flowId,
+            trigger: payload,
+            accountability: request.accountability,
+            depth: depth + 1,
+          });
           if (run.status === 'reject') throw new OperationFailure(`flow ${flowId} rejected`, run.last);
           return run.last;
         },
@@ -110,7 +124,10 @@ async function runSteps(
       status = 'resolve';
       next = operation.resolve;
     } catch (error) {
-      result = error instanceof OperationFailure ? error.data : { message: error instanceof Error ? error.message : String(error) };
+      result =
+        error instanceof OperationFailure
+          ? error.data
+          : { message: error instanceof Error ? error.message : String(error) };
       status = 'reject';
       next = operation.reject;
     }
