@@ -35,7 +35,7 @@ import { EXPORT_CLEANUP_JOB } from './files/export/export-retention.js';
 import { FileLibrary } from './files/file-library.js';
 import { createStorage } from './files/storage/create-storage.js';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
-import { flowJobHandlers, mailSender, type FlowDeps } from './flows/index.js';
+import { FLOW_PRUNE_JOB, flowJobHandlers, mailSender, startFlowSchedule, type FlowDeps } from './flows/index.js';
 import { startJournalPruner, type JournalPruner } from './commands/journal/prune-journal.js';
 import { createChangeFeed, type ChangeFeed } from './realtime/change-feed.js';
 import { LiveReads } from './realtime/live-reads.js';
@@ -150,6 +150,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     sendMail: mailSender(auth.mailer),
   };
+  // Schedule flows: once one exists, a tick a second for every instance (bull), run by a worker
+  // (or here without Redis); claims and old runs are pruned every RETENTION_INTERVAL.
+  await startFlowSchedule(flows);
+  await jobs.repeat(FLOW_PRUNE_JOB, config.retention.intervalMs).catch((error: unknown) => {
+    logger.warn({ err: error }, 'flows: the pruning of old runs could not be scheduled');
+  });
   // EXPORT_RETENTION: one schedule for every instance (bull), run by a worker (or here without Redis).
   if (config.retention.exportMs !== null) {
     await jobs.repeat(EXPORT_CLEANUP_JOB, config.retention.intervalMs).catch((error: unknown) => {

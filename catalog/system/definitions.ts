@@ -29,7 +29,12 @@ export interface SystemRelationDefinition {
 }
 
 /** Tables the catalogue keeps for itself and never serves. */
-export const INTERNAL_TABLES: readonly string[] = ['svc_migrations', 'svc_sessions', 'svc_idempotency', 'svc_flow_claims'];
+export const INTERNAL_TABLES: readonly string[] = [
+  'svc_migrations',
+  'svc_sessions',
+  'svc_idempotency',
+  'svc_flow_claims',
+];
 
 export const SYSTEM_PREFIX = 'svc_';
 

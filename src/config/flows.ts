@@ -15,6 +15,10 @@ export interface FlowsConfig {
   readonly requestMaxSize: number;
   /** The longest `sleep` an operation may ask for. */
   readonly sleepMaxMs: number;
+  /** FLOWS_CONCURRENCY: queued runs one process runs at once. */
+  readonly concurrency: number;
+  /** FLOWS_LOG_RETENTION: runs' log rows older than this are deleted; null keeps them. */
+  readonly logRetentionMs: number | null;
 }
 
 /** FLOWS_*. */
@@ -27,5 +31,7 @@ export function readFlowsConfig(env: EnvReader): FlowsConfig {
     requestTimeoutMs: env.duration('FLOWS_REQUEST_TIMEOUT', '10s'),
     requestMaxSize: env.size('FLOWS_REQUEST_MAX_SIZE', '1mb'),
     sleepMaxMs: env.duration('FLOWS_SLEEP_MAX', '1m'),
+    concurrency: env.int('FLOWS_CONCURRENCY', 10, { min: 1 }),
+    logRetentionMs: env.raw('FLOWS_LOG_RETENTION') === undefined ? null : env.duration('FLOWS_LOG_RETENTION', 0),
   };
 }

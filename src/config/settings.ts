@@ -565,7 +565,11 @@ export const SETTINGS: readonly SettingsSection[] = [
         '100',
         'operations one run may take: a chain that loops stops there, the run rejected with the reason in its log',
       ),
-      s('FLOWS_MAX_DEPTH', '5', 'how deeply `trigger` operations may start flows from flows (a loop of flows stops there)'),
+      s(
+        'FLOWS_MAX_DEPTH',
+        '5',
+        'how deeply `trigger` operations may start flows from flows (a loop of flows stops there)',
+      ),
       s(
         'FLOWS_FILTER_TIMEOUT',
         '5s',
@@ -578,6 +582,16 @@ export const SETTINGS: readonly SettingsSection[] = [
       ),
       s('FLOWS_REQUEST_MAX_SIZE', '1mb', 'the largest answer the `request` operation reads'),
       s('FLOWS_SLEEP_MAX', '1m', 'the longest pause a `sleep` operation may take'),
+      s(
+        'FLOWS_CONCURRENCY',
+        '10',
+        'queued flow runs (after-commit events, async webhooks, schedules) one process runs at once; the rest wait their turn',
+      ),
+      s(
+        'FLOWS_LOG_RETENTION',
+        '–',
+        'runs logged longer ago than this (`svc_activity` `run` rows and their revisions) are deleted, checked every minute; unset keeps them',
+      ),
     ],
   },
   {

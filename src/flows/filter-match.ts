@@ -69,8 +69,6 @@ function compare(operator: string, value: unknown, rule: unknown): boolean {
       return (
         listOf(rule).length === 2 && compare('_gte', value, listOf(rule)[0]) && compare('_lte', value, listOf(rule)[1])
       );
-    case '_regex':
-      return typeof value === 'string' && typeof rule === 'string' && new RegExp(rule).test(value);
     default:
       return false;
   }

@@ -15,20 +15,23 @@ export interface FlowRunJob {
 }
 
 /**
- * The job handlers flows add to the queue's (src/server.ts without Redis, workers/ with it).
- * `deps` is asked for when a job runs, as the API builds its queue before the flows' deps.
+ * The job handler of queued runs (src/server.ts without Redis, workers/ with it), at most
+ * FLOWS_CONCURRENCY at once in this process. `deps` is asked for when a job runs, as the API
+ * builds its queue before the flows' deps.
  */
-export function flowJobHandlers(deps: () => FlowDeps): Record<string, JobHandler> {
-  return {
-    [FLOW_RUN_JOB]: async (data, run) => {
-      const job = data as FlowRunJob;
-      await runFlow(deps(), {
+export function flowRunHandler(deps: () => FlowDeps): JobHandler {
+  const slots = new Slots();
+  return async (data, run) => {
+    const flowDeps = deps();
+    const job = data as FlowRunJob;
+    await slots.run(flowDeps.config.flows.concurrency, () =>
+      runFlow(flowDeps, {
         flowId: job.flowId,
         trigger: job.trigger,
         accountability: job.accountability,
         claim: { key: job.key, isRetry: run.attempt > 1 },
-      });
-    },
+      }),
+    );
   };
 }
 
@@ -41,4 +44,21 @@ export async function queueFlowRun(deps: FlowDeps, job: FlowRunJob): Promise<voi
     return;
   }
   await deps.jobs.add(FLOW_RUN_JOB, `flow:${job.key}`, job);
+}
+
+/** A counting semaphore: FLOWS_CONCURRENCY. */
+class Slots {
+  #busy = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  async run<T>(limit: number, work: () => Promise<T>): Promise<T> {
+    if (this.#busy >= limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#busy += 1;
+    try {
+      return await work();
+    } finally {
+      this.#busy -= 1;
+      this.#waiting.shift()?.();
+    }
+  }
 }

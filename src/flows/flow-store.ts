@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { textOf } from './templates.js';
 import type { FlowRow, FlowTrigger, LoadedFlow, OperationRow } from './types.js';
 
 /** JSON columns come back as text on SQLite and MariaDB. */
@@ -16,22 +17,22 @@ function jsonOf(value: unknown): Record<string, unknown> {
 
 function flowOf(row: Record<string, unknown>): FlowRow {
   return {
-    id: String(row['id']),
-    name: String(row['name'] ?? ''),
+    id: textOf(row['id']),
+    name: textOf(row['name']),
     status: row['status'] === 'inactive' ? 'inactive' : 'active',
     trigger: (row['trigger'] ?? null) as FlowTrigger | null,
     accountability: (row['accountability'] ?? null) as FlowRow['accountability'],
     options: jsonOf(row['options']),
-    operation: row['operation'] === null || row['operation'] === undefined ? null : String(row['operation']),
+    operation: row['operation'] === null || row['operation'] === undefined ? null : textOf(row['operation']),
   };
 }
 
 function operationOf(row: Record<string, unknown>): OperationRow {
-  const idOrNull = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  const idOrNull = (value: unknown) => (value === null || value === undefined ? null : textOf(value));
   return {
-    id: String(row['id']),
-    key: String(row['key']),
-    type: String(row['type']),
+    id: textOf(row['id']),
+    key: textOf(row['key']),
+    type: textOf(row['type']),
     options: jsonOf(row['options']),
     resolve: idOrNull(row['resolve']),
     reject: idOrNull(row['reject']),

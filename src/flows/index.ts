@@ -7,7 +7,10 @@
  */
 export { flowTriggerRoutes } from './trigger-routes.js';
 export { registerFlowHooks, FLOW_EVENTS } from './event-hooks.js';
-export { flowJobHandlers, queueFlowRun, FLOW_RUN_JOB } from './flow-jobs.js';
+export { flowJobHandlers, FLOW_PRUNE_JOB } from './flow-job-handlers.js';
+export { startFlowSchedule } from './schedule.js';
+export { queueFlowRun, FLOW_RUN_JOB } from './flow-jobs.js';
+export { pruneFlowRuns } from './prune-runs.js';
 export { registerOperation } from './operations.js';
 export { runFlow, FlowRunRefused, type FlowRunResult } from './run-flow.js';
 export { mailSender } from './mail-sender.js';

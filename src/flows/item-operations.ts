@@ -3,7 +3,7 @@ import { requireCollection } from '../../catalog/overview/lookup.js';
 import { commandContext } from '../commands/command-context.js';
 import { createItems } from '../commands/create.js';
 import { handleDelete } from '../commands/delete.js';
-import type { Item, PrimaryKey, QueryObject, Selection } from '../commands/types.js';
+import type { Item, PrimaryKey, Selection } from '../commands/types.js';
 import { handleUpdate } from '../commands/update.js';
 import { InvalidPayloadError } from '../errors.js';
 import { parseQuery, queryLimits, readerOf, readItems, readItemsByKeys } from '../query/index.js';
@@ -54,7 +54,7 @@ function objectOf(value: unknown, name: string): Record<string, unknown> {
 function selectionOf(options: Record<string, unknown>): Selection {
   const keys = keysOf(options['key']);
   if (keys !== undefined) return { keys };
-  return { query: objectOf(options['query'], 'query') as QueryObject };
+  return { query: objectOf(options['query'], 'query') };
 }
 
 const itemCreate: OperationHandler = async (options, context) => {

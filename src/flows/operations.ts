@@ -4,6 +4,7 @@ import { fetchExternal } from '../files/fetch-external.js';
 import { InvalidPayloadError } from '../errors.js';
 import { unmatchedPaths } from './filter-match.js';
 import { ITEM_OPERATIONS } from './item-operations.js';
+import { textOf } from './templates.js';
 import type { FlowDeps, OperationHandler } from './types.js';
 
 /** A failed operation: its message and the data it leaves for the reject path (`$last`). */
@@ -60,7 +61,7 @@ const request: OperationHandler = async (options, { deps }) => {
   const headers: Record<string, string> = {};
   for (const entry of Array.isArray(options['headers']) ? options['headers'] : []) {
     const { header, value } = (entry ?? {}) as { header?: unknown; value?: unknown };
-    if (typeof header === 'string' && header !== '') headers[header.toLowerCase()] = String(value ?? '');
+    if (typeof header === 'string' && header !== '') headers[header.toLowerCase()] = textOf(value);
   }
   const rawBody = options['body'];
   let body: string | undefined;
@@ -92,7 +93,7 @@ const request: OperationHandler = async (options, { deps }) => {
   }
   const text = Buffer.concat(chunks).toString('utf8');
   let data: unknown = text;
-  if (String(response.headers['content-type'] ?? '').includes('json')) {
+  if ((response.headers['content-type'] ?? '').includes('json')) {
     try {
       data = JSON.parse(text);
     } catch {
@@ -114,9 +115,9 @@ function denyListOf(deps: FlowDeps): AddressDenyList {
 
 const mail: OperationHandler = async (options, { deps }) => {
   if (deps.sendMail === undefined) throw new OperationFailure('mail is not configured');
-  const to = Array.isArray(options['to']) ? options['to'].map(String) : String(options['to'] ?? '').split(',');
-  const subject = String(options['subject'] ?? '');
-  const body = String(options['body'] ?? '');
+  const to = Array.isArray(options['to']) ? options['to'].map(textOf) : textOf(options['to']).split(',');
+  const subject = textOf(options['subject']);
+  const body = textOf(options['body']);
   await deps.sendMail({ to: to.map((t) => t.trim()).filter((t) => t !== ''), subject, html: body });
   return null;
 };

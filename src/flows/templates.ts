@@ -37,3 +37,11 @@ export function valueAt(data: unknown, path: string): unknown {
   }
   return current;
 }
+
+/** A value as text: strings as they are, nothing as empty, anything else as JSON. */
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value.toString();
+  return JSON.stringify(value);
+}

@@ -56,7 +56,8 @@ export interface FlowDeps {
   readonly db: Knex;
   readonly schema: SchemaCache;
   readonly permissions: PermissionStore;
-  readonly invalidation: Pick<DataInvalidation, 'changed'>;
+  /** Told after writes (commands), and telling of writes to svc_flows (the schedule's list). */
+  readonly invalidation: Pick<DataInvalidation, 'changed'> & Partial<Pick<DataInvalidation, 'onChange'>>;
   readonly jobs?: JobQueue;
   readonly logger: FlowLogger;
   /** Sends a mail (the service's mailer); none: the `mail` operation rejects. */

@@ -145,7 +145,11 @@ export function createApp(deps: AppDeps): Express {
   app.use(historyRoutes(deps));
   app.use('/versions', versionRoutes(deps));
   const { flows } = deps;
-  if (flows !== undefined) app.use('/flows', flowTriggerRoutes(() => flows));
+  if (flows !== undefined)
+    app.use(
+      '/flows',
+      flowTriggerRoutes(() => flows),
+    );
   app.use(itemsReadRoutes(deps, (collectionOf) => cacheReads(deps, collectionOf)));
   app.use('/assets', assetRoutes(deps));
   app.use('/files', fileWriteRoutes(deps, { withImport: true }));
