@@ -6,7 +6,8 @@ import type { Migration } from './types.js';
  * operation's `resolve` and `reject` name the next one), as Directus 10 shapes them
  * (directus_flows, directus_operations). A flow's `operation` is its first step. Runs are
  * logged as svc_activity rows (`run`) with a svc_revisions row holding the steps.
- * svc_flow_claims is internal: one row per triggering event, so a job delivered twice runs once.
+ * svc_flow_claims is internal: one row per queued run's event (`running`, `done`, or `failed`
+ * once its retries ran out: the dead letters), so a job delivered twice runs once.
  */
 export const flows: Migration = {
   version: '0006',
@@ -46,6 +47,10 @@ export const flows: Migration = {
       t.string('key', 255).primary().notNullable();
       t.string('state', 16).notNullable();
       t.bigInteger('created').notNullable();
+      // The queued run (flow, trigger, accountability), kept for a replay of a dead letter.
+      t.uuid('flow');
+      t.text('job');
+      t.text('error');
       t.index(['created'], 'svc_flow_claims_created_index');
     });
   },

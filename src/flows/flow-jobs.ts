@@ -29,7 +29,7 @@ export function flowRunHandler(deps: () => FlowDeps): JobHandler {
         flowId: job.flowId,
         trigger: job.trigger,
         accountability: job.accountability,
-        claim: { key: job.key, isRetry: run.attempt > 1 },
+        claim: { key: job.key, isRetry: run.attempt > 1, job, canRetry: run.attempt < run.attempts },
       }),
     );
   };
@@ -38,7 +38,7 @@ export function flowRunHandler(deps: () => FlowDeps): JobHandler {
 /** Queues a run of `flowId` for the event `key` (the queue ignores a key it holds already). */
 export async function queueFlowRun(deps: FlowDeps, job: FlowRunJob): Promise<void> {
   if (deps.jobs === undefined) {
-    void runFlow(deps, { ...job, claim: { key: job.key, isRetry: false } }).catch((error: unknown) => {
+    void runFlow(deps, { ...job, claim: { key: job.key, isRetry: false, job } }).catch((error: unknown) => {
       deps.logger.warn({ err: error, flow: job.flowId }, 'flow run failed');
     });
     return;

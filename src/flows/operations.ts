@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { AddressDenyList } from '../files/address-deny-list.js';
 import { fetchExternal } from '../files/fetch-external.js';
 import { InvalidPayloadError } from '../errors.js';
 import { unmatchedPaths } from './filter-match.js';
 import { ITEM_OPERATIONS } from './item-operations.js';
+import { webhookHeaders } from './sign-webhook.js';
 import { textOf } from './templates.js';
 import type { FlowDeps, OperationHandler } from './types.js';
 
@@ -52,9 +54,10 @@ const sleep: OperationHandler = async (options, { deps }) => {
 /**
  * `request`: through the same fetcher as /files/import, so no address of IMPORT_IP_DENY_LIST is
  * reached (checked after DNS and on every redirect); FLOWS_REQUEST_TIMEOUT and
- * FLOWS_REQUEST_MAX_SIZE bound it. A non-2xx answer rejects.
+ * FLOWS_REQUEST_MAX_SIZE bound it. A non-2xx answer rejects. With `secret` the request is signed
+ * as Standard Webhooks sign (sign-webhook.ts), its id the run's event key.
  */
-const request: OperationHandler = async (options, { deps }) => {
+const request: OperationHandler = async (options, { deps, runKey }) => {
   const url = options['url'];
   if (typeof url !== 'string' || url === '') throw new InvalidPayloadError('"url" is required');
   const method = typeof options['method'] === 'string' ? options['method'].toUpperCase() : 'GET';
@@ -68,6 +71,10 @@ const request: OperationHandler = async (options, { deps }) => {
   if (rawBody !== undefined && rawBody !== null && method !== 'GET' && method !== 'HEAD') {
     body = typeof rawBody === 'string' ? rawBody : JSON.stringify(rawBody);
     headers['content-type'] ??= 'application/json';
+  }
+  const secret = options['secret'];
+  if (typeof secret === 'string' && secret !== '') {
+    Object.assign(headers, webhookHeaders(secret, runKey ?? `msg_${randomUUID()}`, body ?? ''));
   }
   const { config } = deps;
   let fetched;

@@ -1,8 +1,8 @@
-import type { Knex } from 'knex';
 import type { Accountability } from '../access/accountability.js';
 import { operationHandler, OperationFailure } from './operations.js';
 import { recordRun } from './run-log.js';
 import { loadFlow } from './flow-store.js';
+import { settleClaim, takeClaim, type RunClaim } from './run-claims.js';
 import { renderOptions } from './templates.js';
 import type { FlowDeps, LoadedFlow, RunData, RunStep } from './types.js';
 
@@ -24,7 +24,17 @@ export interface FlowRunRequest {
   /** How deep in `trigger` operations (loops of flows stop at FLOWS_MAX_DEPTH). */
   readonly depth?: number;
   /** One key per triggering event: a run whose key finished already is not run again. */
-  readonly claim?: { readonly key: string; readonly isRetry: boolean };
+  readonly claim?: RunClaim;
+  /** The run's key, for operations that name their delivery (the `request` operation's `webhook-id`). */
+  readonly runKey?: string;
+}
+
+/**
+ * A queued run of a flow with `options.retry` rejected with tries left: the job fails, and the
+ * queue runs it again after its backoff (the claim stays `running` for that retry).
+ */
+export class FlowRunRejected extends Error {
+  override readonly name = 'FlowRunRejected';
 }
 
 /** A run that could not start: unknown flow, or `trigger` operations nested too deep. */
@@ -48,10 +58,12 @@ export async function runFlow(deps: FlowDeps, request: FlowRunRequest): Promise<
   }
   const loaded = await loadFlow(deps.db, request.flowId);
   if (loaded === undefined) throw new FlowRunRefused(`flow ${request.flowId} does not exist`);
-  if (request.claim !== undefined && !(await claim(deps.db, request.claim.key, request.claim.isRetry))) {
+  const { claim } = request;
+  if (claim !== undefined && !(await takeClaim(deps.db, claim, loaded.flow.id))) {
     return { status: 'resolve', last: null, data: {}, steps: [], isDuplicate: true };
   }
   const result = await runSteps(deps, loaded, request, depth);
+  const isRetried = loaded.flow.options['retry'] === true && result.status === 'reject';
   await deps.db.transaction(async (trx) => {
     await recordRun(trx, deps.config.db.client, {
       flow: loaded.flow,
@@ -59,10 +71,13 @@ export async function runFlow(deps: FlowDeps, request: FlowRunRequest): Promise<
       steps: result.steps,
       data: loggedData(result.data),
     });
-    if (request.claim !== undefined) {
-      await trx('svc_flow_claims').where({ key: request.claim.key }).update({ state: 'done' });
-    }
+    if (claim === undefined) return;
+    if (!isRetried) await settleClaim(trx, claim.key, 'done');
+    else if (claim.canRetry !== true) await settleClaim(trx, claim.key, 'failed', result.last);
   });
+  if (isRetried && claim?.canRetry === true) {
+    throw new FlowRunRejected(`flow ${loaded.flow.id} rejected: it runs again after its backoff`);
+  }
   return result;
 }
 
@@ -78,6 +93,7 @@ async function runSteps(
     $accountability: request.accountability,
     $env: envOf(deps),
   };
+  const { claim } = request;
   const steps: RunStep[] = [];
   let status: FlowRunResult['status'] = 'resolve';
   let next = flow.operation;
@@ -110,6 +126,7 @@ async function runSteps(
         deps,
         flow,
         depth,
+        runKey: request.runKey ?? claim?.key,
         runFlow: async (flowId, payload) => {
           const run = await runFlow(deps, {
             flowId,
@@ -152,20 +169,4 @@ function loggedData(data: RunData): RunData {
     ...data,
     $accountability: accountability === null ? null : { user: accountability.user, role: accountability.role },
   };
-}
-
-/**
- * Takes the claim of one triggering event: true when this run goes ahead. A key already done
- * is a job delivered again (a retry after the answer was lost, another instance's copy): it
- * does not run twice. A key still `running` is another copy in flight, unless this is a retry
- * of that copy (its worker died), which goes ahead.
- */
-async function claim(db: Knex, key: string, isRetry: boolean): Promise<boolean> {
-  try {
-    await db('svc_flow_claims').insert({ key, state: 'running', created: Date.now() });
-    return true;
-  } catch {
-    const row = (await db('svc_flow_claims').where({ key }).first()) as { state?: string } | undefined;
-    return row !== undefined && row.state === 'running' && isRetry;
-  }
 }

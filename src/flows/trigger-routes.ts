@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { ForbiddenError, InvalidCredentialsError, InvalidPayloadError } from '../errors.js';
-import { queueFlowRun } from './flow-jobs.js';
+import { queueFlowRun, type FlowRunJob } from './flow-jobs.js';
+import { deadLetterJob, failedRuns, settleClaim } from './run-claims.js';
 import { loadFlow } from './flow-store.js';
 import { runFlow } from './run-flow.js';
 import { valueAt } from './templates.js';
@@ -14,6 +15,8 @@ import type { FlowDeps, FlowRow, RunData } from './types.js';
  * `{ path, query, body, method, headers }`. With `async` the answer is 204 at once and the run
  * goes to the job queue; else the answer is the run's `return` (`$last` by default, `$all`
  * for everything, or an operation's key). An unknown or inactive flow is FORBIDDEN.
+ * `GET /flows/runs` lists the dead letters and `POST /flows/runs/:key/replay` queues one again
+ * (administrators).
  */
 export function flowTriggerRoutes(deps: () => FlowDeps): Router {
   const router = Router();
@@ -43,6 +46,22 @@ export function flowTriggerRoutes(deps: () => FlowDeps): Router {
   };
   router.get('/trigger/:id', trigger);
   router.post('/trigger/:id', trigger);
+  // The dead letters (queued runs of `retry` flows whose tries ran out), and their replay.
+  router.get('/runs', async (req, res) => {
+    if (!req.accountability.admin) throw new ForbiddenError();
+    res.json({ data: await failedRuns(deps().db) });
+  });
+  router.post('/runs/:key/replay', async (req, res) => {
+    if (!req.accountability.admin) throw new ForbiddenError();
+    const flowDeps = deps();
+    const key = String(req.params['key']);
+    const job = (await deadLetterJob(flowDeps.db, key)) as FlowRunJob | undefined;
+    if (job === undefined) throw new ForbiddenError();
+    const replay = `${key}:replay:${randomUUID()}`;
+    await queueFlowRun(flowDeps, { ...job, key: replay });
+    await settleClaim(flowDeps.db, key, 'replayed');
+    res.json({ data: { key: replay } });
+  });
   return router;
 }
 

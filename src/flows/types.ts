@@ -79,6 +79,8 @@ export interface OperationContext {
   readonly flow: FlowRow;
   /** How deep this run sits in `trigger` operations (0: started by its own trigger). */
   readonly depth: number;
+  /** The run's event key when it was queued (the same on every retry); undefined for a run in a request. */
+  readonly runKey: string | undefined;
   /** Runs another flow (the `trigger` operation). */
   readonly runFlow: (flowId: string, payload: unknown) => Promise<unknown>;
 }
