@@ -54,7 +54,7 @@ export function flowTriggerRoutes(deps: () => FlowDeps): Router {
   router.post('/runs/:key/replay', async (req, res) => {
     if (!req.accountability.admin) throw new ForbiddenError();
     const flowDeps = deps();
-    const key = String(req.params['key']);
+    const key = req.params['key'];
     const job = (await deadLetterJob(flowDeps.db, key)) as FlowRunJob | undefined;
     if (job === undefined) throw new ForbiddenError();
     const replay = `${key}:replay:${randomUUID()}`;
