@@ -97,6 +97,24 @@ describeEachDatabase(
       });
     });
 
+    it("a flow and its operations are saved in one request, as the README's example does", async () => {
+      const [id, first] = [randomUUID(), randomUUID()];
+      dataOf(
+        await api('POST', '/flows', {
+          id,
+          name: 'one request',
+          trigger: 'webhook',
+          status: 'active',
+          operation: first,
+          options: { method: 'POST' },
+          operations: [
+            { id: first, key: 'echo', type: 'transform', options: { json: { got: '{{ $trigger.body.n }}' } } },
+          ],
+        }),
+      );
+      expect(await (await trigger(id, { n: 1 })).json()).to.deep.equal({ got: 1 });
+    });
+
     it('a webhook runs condition, transform, item and request operations, passes data by key, and logs each step', async () => {
       const id = await createFlow(
         { name: 'publish', trigger: 'webhook', options: { method: 'POST', return: '$all' } },
