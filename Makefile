@@ -31,12 +31,16 @@ typecheck: $(INSTALL_STAMP)
 	npx tsc -p tsconfig.json --noEmit
 	npx tsc -p src/console/tsconfig.json
 
-# Prettier's format (.prettierrc.json; `make format` rewrites), then typescript-eslint + the
-# one-way imports between the layers (eslint.config.js).
+# Prettier's format (.prettierrc.json; `make format` rewrites), typescript-eslint + the
+# one-way imports between the layers (eslint.config.js), no import circle of any kind, type-only
+# ones included (madge, .madgerc: eslint's no-cycle skips `import type`), and no unused file,
+# export, exported type or dependency (knip, knip.jsonc).
 FORMATTED := src catalog workers test bench eslint.config.js
 lint: $(INSTALL_STAMP)
 	npx prettier --check --log-level warn $(FORMATTED)
 	npx eslint .
+	npx madge --circular --no-spinner src catalog workers test bench
+	npx knip --no-progress
 
 format: $(INSTALL_STAMP)
 	npx prettier --write --log-level warn $(FORMATTED)

@@ -13,7 +13,7 @@ import type { BuildContext } from '../src/query/ast/build-context.js';
 import { buildReadAst } from '../src/query/ast/build-read-ast.js';
 import { compileReadJson } from '../src/query/compile/compile-read.js';
 import { dialectFor } from '../src/query/compile/dialect-for.js';
-import type { CompiledSql } from '../src/query/compile/sql-writer.js';
+import type { CompiledSql } from '../src/query/compile/dialect.js';
 import { parseQuery, parseQueryString } from '../src/query/parse/parse-query.js';
 import { READ_SCENARIOS } from './scenarios.js';
 

@@ -17,7 +17,7 @@ export interface BootstrapResult {
   readonly createdAdmin?: { readonly email: string; readonly password: string; readonly isGenerated: boolean };
 }
 
-export const ADMIN_ROLE_NAME = 'Administrator';
+const ADMIN_ROLE_NAME = 'Administrator';
 const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
 
 /**

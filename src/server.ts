@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { setTimeout as delay } from 'node:timers/promises';
 import { bootstrap, type BootstrapResult } from '../catalog/bootstrap.js';
-import { Redis } from 'ioredis';
+import { createRedis } from './cache/redis-client.js';
 import { createDataCache, purgeOnChange, type DataCache } from './cache/data-cache.js';
 import { createDataInvalidation, type DataInvalidation } from './cache/data-invalidation.js';
 import { openSchemaCache } from './cache/open-schema-cache.js';
@@ -41,6 +42,7 @@ import { createChangeFeed, type ChangeFeed } from './realtime/change-feed.js';
 import { LiveReads } from './realtime/live-reads.js';
 import { schemaWithEvents } from './realtime/schema-events.js';
 import { websocketUpgrade, type UpgradeHandler } from './http/websocket-upgrade.js';
+import { Draining } from './http/draining.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -52,8 +54,11 @@ export interface RunningServer {
   readonly app: Express;
   /** What flows run with (tests hook event flows into a HookBus of their own until the items service has one). */
   readonly flows: FlowDeps;
-  /** Graceful stop: refuse new connections, let in-flight requests finish, close the pools. */
-  close(): Promise<void>;
+  /**
+   * Graceful stop: `drainMs` of serving on while /server/health says `draining` (draining.ts),
+   * then refuse new connections, let in-flight requests finish, close the sockets and the pools.
+   */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 export interface StartOptions {
@@ -169,6 +174,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const dataCache =
     metrics === undefined || shared.dataCache === undefined ? shared.dataCache : metrics.countLookups(shared.dataCache);
   const traffic = new RequestTraffic();
+  const draining = new Draining();
   setAsideWaitsForConnections(db, traffic);
   const appDeps = {
     config,
@@ -189,6 +195,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     metrics,
     traffic,
     flows,
+    draining,
   };
   // What changed is read once committed: on SQLite beside a long write that holds the writer.
   const live = new LiveReads({ config, db: committedReadDatabase(db), schema, permissions, feed: changes, logger });
@@ -244,12 +251,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     bootstrap: result,
     app,
     flows,
-    close() {
-      closing ??= shutdown(
-        server,
-        { db, schema, jobs, auth, invalidation, shared, pruner, realtime },
-        config.shutdownTimeoutMs,
-        logger,
+    close({ drainMs = 0 } = {}) {
+      closing ??= drain(draining, drainMs, logger).then(() =>
+        shutdown(
+          server,
+          { db, schema, jobs, auth, invalidation, shared, pruner, realtime },
+          config.shutdownTimeoutMs,
+          logger,
+        ),
       );
       return closing;
     },
@@ -281,7 +290,7 @@ function openSharedState(config: Config, invalidation: DataInvalidation, logger:
   const isLimiterInRedis = (rateLimiter.enabled || rateLimiter.global.enabled) && rateLimiter.store === 'redis';
   const redis =
     redisConfig.url !== undefined && (isCacheInRedis || isLimiterInRedis)
-      ? new Redis(redisConfig.url, redisClientOptions(redisConfig.commandTimeoutMs))
+      ? createRedis(redisConfig, redisClientOptions(redisConfig.commandTimeoutMs))
       : undefined;
   const base = { ttlMs: cache.ttlMs, namespace: cache.namespace, logger };
   let dataCache: DataCache | undefined;
@@ -371,6 +380,9 @@ export function describeStartupFailure(error: unknown, config: Config): string |
 function describeRedisFailure(error: unknown, config: Config): string | undefined {
   if (config.redis.url === undefined || !(error instanceof Error) || error.message !== 'Connection is closed.')
     return undefined;
+  const { sentinel } = config.redis;
+  if (sentinel !== undefined)
+    return `Cannot reach the Redis primary "${sentinel.name}" through the Sentinels (REDIS_SENTINELS, REDIS_NAME): start them, or check the name in their \`sentinel monitor\` line.`;
   const url = new URL(config.redis.url);
   return `Cannot reach Redis at ${url.hostname}:${url.port === '' ? '6379' : url.port} (REDIS): start it, or leave REDIS unset to keep caches in memory and run jobs in this process.`;
 }
@@ -383,6 +395,14 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve();
     });
   });
+}
+
+/** SHUTDOWN_DRAIN_DELAY: serving on, reported `draining`, while the load balancer takes the instance out. */
+async function drain(draining: Draining, delayMs: number, logger: Logger): Promise<void> {
+  draining.begin();
+  if (delayMs <= 0) return;
+  logger.info({ ms: delayMs }, 'draining: /server/health answers 503 until the listener closes');
+  await delay(delayMs);
 }
 
 async function shutdown(
@@ -486,7 +506,8 @@ async function main(): Promise<void> {
   printCreatedAdmin(running.bootstrap);
   onSignal = (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    running.close().then(
+    // Ctrl-C stops at once; SIGTERM (an orchestrator, a rolling restart) drains first.
+    running.close({ drainMs: signal === 'SIGTERM' ? config.shutdownDrainDelayMs : 0 }).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The project root: the nearest folder above this file holding package.json (src/ or dist/src/). */
-export const PROJECT_ROOT: string = findRoot(dirname(fileURLToPath(import.meta.url)));
+const PROJECT_ROOT: string = findRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** The package version, reported by /server/info and /server/health. */
 export const SERVICE_VERSION: string = (

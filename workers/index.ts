@@ -23,8 +23,7 @@ import { processors } from './processors.js';
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
-  const redisUrl = config.redis.url;
-  if (redisUrl === undefined) {
+  if (config.redis.url === undefined) {
     process.stderr.write('The worker needs REDIS: without it the API runs jobs itself.\n');
     process.exit(1);
   }
@@ -41,7 +40,7 @@ async function main(): Promise<void> {
     log: logger,
   });
   const worker = await startJobWorker({
-    redis: { ...config.redis, url: redisUrl },
+    redis: config.redis,
     namespace: config.cache.namespace,
     settings: config.jobs,
     handlers: {

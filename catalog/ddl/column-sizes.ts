@@ -9,9 +9,9 @@ import { decimalSizeOf } from './columns.js';
  * point than in all. MariaDB answered larger sizes with a 500 (ER_TOO_BIG_FIELDLENGTH,
  * ER_TOO_BIG_PRECISION, ...); checked as the body is read, before any DDL.
  */
-export const MAX_STRING_LENGTH = 16_383;
-export const MAX_DECIMAL_PRECISION = 65;
-export const MAX_DECIMAL_SCALE = 30;
+const MAX_STRING_LENGTH = 16_383;
+const MAX_DECIMAL_PRECISION = 65;
+const MAX_DECIMAL_SCALE = 30;
 
 /** The sizes asked for (undefined or null: the type's default). */
 export interface ColumnSize {

@@ -124,7 +124,7 @@ export function isNowDefault(value: unknown): boolean {
 }
 
 /** A boolean default as the column takes it: knex writes every value but `'false'` as true. */
-export function booleanDefault(value: unknown): boolean {
+function booleanDefault(value: unknown): boolean {
   return value === true || value === 1 || value === 'true' || value === '1';
 }
 

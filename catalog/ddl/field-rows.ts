@@ -12,7 +12,7 @@ const ALIAS_SPECIALS = ['alias', 'o2m', 'm2m', 'm2a', 'files', 'translations', '
  * `cast-csv` only when asked, as in Directus 10: without it the column is text and its values
  * read and write as the stored string.
  */
-export function specialFor(type: FieldType, given: unknown): string[] | null {
+function specialFor(type: FieldType, given: unknown): string[] | null {
   const special = parseCsv(given) ?? [];
   const needed =
     type === 'hash'

@@ -110,7 +110,7 @@ function mustBeFilled(column: ColumnDefinition): boolean {
  * nor one defaulting to the current time (not a constant) to a table with rows: there it is
  * added without, its rows get the time as the others' do, then it takes its default.
  */
-export async function addColumn(
+async function addColumn(
   change: SchemaChange,
   dialect: DbClient,
   table: string,
@@ -399,7 +399,7 @@ function hasForeignKey(overview: SchemaOverview, collection: string, field: stri
   return overview.relations.some((r) => r.collection === collection && r.field === field && r.schema !== null);
 }
 
-export function requireField(collection: CollectionOverview, field: string): FieldOverview {
+function requireField(collection: CollectionOverview, field: string): FieldOverview {
   const found = collection.fields[field];
   if (found === undefined) throw new ForbiddenError();
   return found;

@@ -6,7 +6,7 @@ import { isSystemName } from '../system/definitions.js';
  * Longest collection or field name: PostgreSQL's identifier limit (63 bytes), so the same
  * names work on every dialect (MySQL allows 64, svc_* name columns hold 64).
  */
-export const MAX_NAME_LENGTH = 63;
+const MAX_NAME_LENGTH = 63;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
@@ -17,10 +17,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * request needing the schema a 500, a field `__proto__` stored null. The service still serves
  * such tables made outside it (catalog/overview/name-map.ts); it only never creates them.
  */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set([
-  'prototype',
-  ...Object.getOwnPropertyNames(Object.prototype),
-]);
+const RESERVED_NAMES: ReadonlySet<string> = new Set(['prototype', ...Object.getOwnPropertyNames(Object.prototype)]);
 
 /** A collection name the service may create: an identifier, not reserved, not too long. */
 export function assertCollectionName(name: unknown): asserts name is string {

@@ -4,6 +4,7 @@ import { toServiceCollectionName } from '../system/definitions.js';
 import { assertColumnSize } from './column-sizes.js';
 import { assertDefaultFits } from './default-values.js';
 import { assertCollectionName, assertFieldName, sameNameIgnoringCase } from './names.js';
+import { isPlainObject } from '../../src/is-plain-object.js';
 
 /**
  * The bodies of the schema routes, checked and turned
@@ -74,7 +75,7 @@ export function parseCollectionPayload(body: unknown): CollectionSpec {
     typeof object['collection'] === 'string' ? toServiceCollectionName(object['collection']) : object['collection'];
   assertCollectionName(collection);
   const schema = object['schema'];
-  if (schema !== undefined && schema !== null && !isObject(schema)) {
+  if (schema !== undefined && schema !== null && !isPlainObject(schema)) {
     throw new InvalidPayloadError('"schema" must be an object or null');
   }
   const rawFields = object['fields'] ?? [];
@@ -101,10 +102,10 @@ export function parseFieldPayload(body: unknown, collection: string): FieldSpec 
   const type = parseType(object['type'], field, true);
   if (type === undefined) throw new InvalidPayloadError(`"type" is required for field "${field}"`);
   const schema = object['schema'];
-  if (schema !== undefined && schema !== null && !isObject(schema)) {
+  if (schema !== undefined && schema !== null && !isPlainObject(schema)) {
     throw new InvalidPayloadError(`"schema" of field "${field}" must be an object or null`);
   }
-  const columnSpec = type === 'alias' ? null : parseColumnSpec(isObject(schema) ? schema : {}, field);
+  const columnSpec = type === 'alias' ? null : parseColumnSpec(isPlainObject(schema) ? schema : {}, field);
   if (columnSpec !== null) {
     assertColumnSize(collection, field, type, {
       maxLength: columnSpec.maxLength,
@@ -123,17 +124,17 @@ export function parseFieldPatch(body: unknown, field: string): FieldPatch {
   const object = requireObject(body, 'field');
   const type = parseType(object['type'], field, false);
   const schema = object['schema'];
-  if (schema !== undefined && schema !== null && !isObject(schema)) {
+  if (schema !== undefined && schema !== null && !isPlainObject(schema)) {
     throw new InvalidPayloadError(`"schema" of field "${field}" must be an object`);
   }
   const meta = object['meta'];
-  if (meta !== undefined && meta !== null && !isObject(meta)) {
+  if (meta !== undefined && meta !== null && !isPlainObject(meta)) {
     throw new InvalidPayloadError(`"meta" of field "${field}" must be an object`);
   }
   return {
     ...(type === undefined ? {} : { type }),
     ...(meta === undefined ? {} : { meta: meta }),
-    ...(isObject(schema) ? { schema: parseColumnSpec(schema, field) } : {}),
+    ...(isPlainObject(schema) ? { schema: parseColumnSpec(schema, field) } : {}),
   };
 }
 
@@ -159,7 +160,8 @@ export function parseRelationPayload(body: unknown): RelationSpec {
 export function parseRelationPatch(body: unknown): RelationPatch {
   const object = requireObject(body, 'relation');
   const meta = object['meta'];
-  if (meta !== undefined && meta !== null && !isObject(meta)) throw new InvalidPayloadError('"meta" must be an object');
+  if (meta !== undefined && meta !== null && !isPlainObject(meta))
+    throw new InvalidPayloadError('"meta" must be an object');
   const onDelete = parseOnDelete(object['schema']);
   return {
     ...(meta === undefined ? {} : { meta: meta }),
@@ -169,7 +171,7 @@ export function parseRelationPatch(body: unknown): RelationPatch {
 
 function parseOnDelete(schema: unknown): ReferentialAction | undefined {
   if (schema === undefined || schema === null) return undefined;
-  if (!isObject(schema)) throw new InvalidPayloadError('"schema" must be an object or null');
+  if (!isPlainObject(schema)) throw new InvalidPayloadError('"schema" must be an object or null');
   const value = schema['on_delete'];
   if (value === undefined || value === null) return undefined;
   const upper = typeof value === 'string' ? value.toUpperCase() : value;
@@ -239,15 +241,11 @@ function parseColumnSpec(schema: Body, field: string): ColumnSpec {
 function optionalMeta(object: Body): Body | undefined {
   const meta = object['meta'];
   if (meta === undefined || meta === null) return undefined;
-  if (!isObject(meta)) throw new InvalidPayloadError('"meta" must be an object');
+  if (!isPlainObject(meta)) throw new InvalidPayloadError('"meta" must be an object');
   return meta;
 }
 
 function requireObject(body: unknown, what: string): Body {
-  if (!isObject(body)) throw new InvalidPayloadError(`The ${what} must be given as a JSON object`);
+  if (!isPlainObject(body)) throw new InvalidPayloadError(`The ${what} must be given as a JSON object`);
   return body;
-}
-
-export function isObject(value: unknown): value is Body {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -10,12 +10,12 @@ const NOW_EXPRESSIONS =
   /^(now\(\)|current_timestamp(\(\d*\))?|localtimestamp(\(\d*\))?|current_date|current_time(\(\d*\))?|datetime\('now'\)|\(datetime\('now'\)\))$/i;
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i;
 
-export function isNowExpression(sql: string): boolean {
+function isNowExpression(sql: string): boolean {
   return NOW_EXPRESSIONS.test(sql.trim());
 }
 
 /** `'it''s'` → `it's`; undefined when `sql` is not exactly one quoted string literal. */
-export function unquoteSqlString(sql: string): string | undefined {
+function unquoteSqlString(sql: string): string | undefined {
   const match = /^'((?:[^']|'')*)'$/s.exec(sql);
   return match?.[1]?.replaceAll("''", "'");
 }

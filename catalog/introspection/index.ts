@@ -9,7 +9,7 @@ import type { RawSchema } from './types.js';
 
 export type { RawColumn, RawForeignKey, RawSchema, RawTable, RawUniqueKey } from './types.js';
 export type { ColumnKeys } from './column-keys.js';
-export { parseSqlDefault, type ColumnDefault } from './defaults.js';
+export { parseSqlDefault } from './defaults.js';
 
 /** The query set of each database, found by its client. */
 const INTROSPECTORS: Readonly<Record<DbClient, (db: Knex) => Promise<RawSchema>>> = {

@@ -45,7 +45,7 @@ export function findCollectionObject(overview: SchemaOverview, collection: strin
   return folder === undefined ? undefined : { collection, meta: folder, schema: null };
 }
 
-export function toCollectionObject(collection: CollectionOverview): CollectionObject {
+function toCollectionObject(collection: CollectionOverview): CollectionObject {
   return {
     collection: collection.collection,
     meta: collection.meta,

@@ -29,15 +29,15 @@ import {
 import type {
   CollectionOverview,
   FieldOverview,
-  FilterObject,
   RelationMeta,
   RelationOverview,
   RelationSchema,
   SchemaOverview,
 } from './types.js';
+import { isPlainObject } from '../../src/is-plain-object.js';
 
 /** Where the builder reports tables it cannot serve (a pino logger fits). */
-export interface OverviewReporter {
+interface OverviewReporter {
   warn(details: Record<string, unknown>, message: string): void;
 }
 
@@ -241,7 +241,7 @@ function metaProperties(
   const sort = meta?.['sort'];
   return {
     required: meta?.['required'] === true,
-    validation: isPlainObject(validation) ? (validation as FilterObject) : null,
+    validation: isPlainObject(validation) ? validation : null,
     validationMessage: typeof message === 'string' ? message : null,
     sort: typeof sort === 'number' ? sort : null,
     meta,
@@ -341,10 +341,6 @@ function toSchema(fk: RawForeignKey | undefined): RelationSchema | null {
 
 function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
-}
-
-function isPlainObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function compareNames(a: string, b: string): number {

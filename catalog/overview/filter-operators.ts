@@ -97,7 +97,7 @@ const notI = { negated: true, caseInsensitive: true } as const;
  * The order is the order of the GraphQL operator inputs' fields (Directus 10), so the derived
  * inputs list their fields as before.
  */
-export const FILTER_OPERATOR_TABLE = {
+const FILTER_OPERATOR_TABLE = {
   _eq: { shape: 'scalar', test: 'equal', ...plain, families: EQUALITY },
   _neq: { shape: 'scalar', test: 'equal', ...not, families: EQUALITY },
   _gt: { shape: 'scalar', test: 'greater', ...plain, families: ORDERED },

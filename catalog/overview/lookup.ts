@@ -21,7 +21,7 @@ export type FieldRelation =
  * Why `collection` has no items when it is a folder (a svc_collections row without a table,
  * what `POST /collections` without `schema` makes, as in Directus 10); undefined otherwise.
  */
-export function folderReason(overview: SchemaOverview, collection: string): string | undefined {
+function folderReason(overview: SchemaOverview, collection: string): string | undefined {
   if (Object.hasOwn(overview.collections, collection)) return undefined;
   const isFolder = (overview.folders ?? []).some((folder) => folder['collection'] === collection);
   return isFolder

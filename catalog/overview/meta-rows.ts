@@ -172,7 +172,7 @@ export function parseCsv(value: unknown): string[] | null {
     .filter((s) => s !== '');
 }
 
-export function parseJson(value: unknown): unknown {
+function parseJson(value: unknown): unknown {
   if (typeof value !== 'string') return value ?? null;
   try {
     return JSON.parse(value) as unknown;
@@ -181,7 +181,7 @@ export function parseJson(value: unknown): unknown {
   }
 }
 
-export function toBoolean(value: unknown): boolean {
+function toBoolean(value: unknown): boolean {
   if (typeof value === 'string') return value === '1' || value.toLowerCase() === 'true' || value === 't';
   return Boolean(value);
 }

@@ -72,9 +72,9 @@ export interface FieldOverview {
 }
 
 /** The svc_fields row as the API shows it. */
-export type FieldMetaObject = Readonly<Record<string, unknown>>;
+type FieldMetaObject = Readonly<Record<string, unknown>>;
 /** The svc_collections row as the API shows it (plus `system`). */
-export type CollectionMetaObject = Readonly<Record<string, unknown>>;
+type CollectionMetaObject = Readonly<Record<string, unknown>>;
 
 export interface CollectionOverview {
   readonly collection: string;

@@ -12,7 +12,6 @@ import { findChangedValue, type NumberColumn } from '../ddl/number-changes.js';
 import { FIELD_TYPES } from '../overview/types.js';
 import { isSystemName } from '../system/definitions.js';
 import {
-  isObject,
   parseCollectionPayload,
   parseFieldPatch,
   parseFieldPayload,
@@ -27,6 +26,7 @@ import {
 import { assertRelationHolds, createRelation, deleteRelation, updateRelation } from '../ddl/relations.js';
 import { applyEntries, type DiffEntry, type SchemaDiff } from './diff.js';
 import type { Snapshot, SnapshotCollection, SnapshotField, SnapshotRelation } from './snapshot.js';
+import { isPlainObject } from '../../src/is-plain-object.js';
 
 type Json = Readonly<Record<string, unknown>>;
 
@@ -183,7 +183,7 @@ function targetOf(before: object | undefined, entries: readonly DiffEntry[], wha
   if (before === undefined && !isNew(entries))
     throw new InvalidPayloadError(`The diff changes ${what}, which doesn't exist`);
   const after = applyEntries(before, entries);
-  if (after !== undefined && !isObject(after))
+  if (after !== undefined && !isPlainObject(after))
     throw new InvalidPayloadError(`The diff leaves ${what} without an object`);
   return after;
 }

@@ -1,5 +1,4 @@
 import { InvalidPayloadError } from '../../src/errors.js';
-import { isObject } from '../ddl/payloads.js';
 import {
   SNAPSHOT_VERSION,
   indexesForeignKeys,
@@ -9,6 +8,7 @@ import {
   type SnapshotRelation,
   type Vendor,
 } from './snapshot.js';
+import { isPlainObject } from '../../src/is-plain-object.js';
 
 /** One change inside an object, as Directus 10 (deep-diff) writes it: New, Deleted, Edited. */
 export type DiffEntry =
@@ -16,16 +16,16 @@ export type DiffEntry =
   | { readonly kind: 'D'; readonly path?: readonly string[]; readonly lhs: unknown }
   | { readonly kind: 'E'; readonly path: readonly string[]; readonly lhs: unknown; readonly rhs: unknown };
 
-export interface CollectionDiff {
+interface CollectionDiff {
   readonly collection: string;
   readonly diff: readonly DiffEntry[];
 }
-export interface FieldDiff {
+interface FieldDiff {
   readonly collection: string;
   readonly field: string;
   readonly diff: readonly DiffEntry[];
 }
-export interface RelationDiff {
+interface RelationDiff {
   readonly collection: string;
   readonly field: string;
   readonly related_collection: string | null;
@@ -77,7 +77,7 @@ export function diffSnapshots(current: Snapshot, target: Snapshot): SchemaDiff {
  */
 function withoutImplicitIndex(entries: DiffEntry[], current: object): DiffEntry[] {
   const schema = (current as { schema?: unknown }).schema;
-  if (!isObject(schema) || schema['foreign_key_table'] == null) return entries;
+  if (!isPlainObject(schema) || schema['foreign_key_table'] == null) return entries;
   return entries.filter((e) => !(e.kind === 'E' && e.path.join('.') === 'schema.is_indexed'));
 }
 
@@ -104,7 +104,7 @@ function diffLists<T extends object>(
 }
 
 function diffValues(lhs: unknown, rhs: unknown, path: readonly string[]): DiffEntry[] {
-  if (isObject(lhs) && isObject(rhs)) {
+  if (isPlainObject(lhs) && isPlainObject(rhs)) {
     const entries: DiffEntry[] = [];
     for (const key of new Set([...Object.keys(lhs), ...Object.keys(rhs)])) {
       const at = [...path, key];
@@ -117,10 +117,10 @@ function diffValues(lhs: unknown, rhs: unknown, path: readonly string[]): DiffEn
   return isDeepEqual(lhs, rhs) ? [] : [{ kind: 'E', path, lhs, rhs }];
 }
 
-export function isDeepEqual(a: unknown, b: unknown): boolean {
+function isDeepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => isDeepEqual(v, b[i]));
-  if (isObject(a) && isObject(b)) {
+  if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a);
     return keys.length === Object.keys(b).length && keys.every((k) => k in b && isDeepEqual(a[k], b[k]));
   }
@@ -138,11 +138,11 @@ export function applyEntries(object: unknown, entries: readonly DiffEntry[]): un
     }
     let parent: unknown = result;
     for (const key of path.slice(0, -1))
-      parent = isObject(parent) && Object.hasOwn(parent, key) ? parent[key] : undefined;
-    if (!isObject(parent))
+      parent = isPlainObject(parent) && Object.hasOwn(parent, key) ? parent[key] : undefined;
+    if (!isPlainObject(parent))
       throw new InvalidPayloadError(`The diff doesn't fit the current schema at "${path.join('.')}"`);
     const last = path[path.length - 1] as string;
-    const target = parent as Record<string, unknown>;
+    const target = parent;
     if (entry.kind === 'D') Reflect.deleteProperty(target, last);
     else target[last] = structuredClone(entry.rhs);
   }
@@ -155,7 +155,7 @@ export function applyEntries(object: unknown, entries: readonly DiffEntry[]): un
  * INVALID_PAYLOAD naming what is wrong.
  */
 export function parseSnapshot(body: unknown): Snapshot {
-  if (!isObject(body)) throw new InvalidPayloadError('The snapshot must be an object');
+  if (!isPlainObject(body)) throw new InvalidPayloadError('The snapshot must be an object');
   const version = body['version'];
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
     throw new InvalidPayloadError('"version" of the snapshot must be a positive integer');
@@ -206,7 +206,8 @@ function requireList(body: Readonly<Record<string, unknown>>, key: string): unkn
 }
 
 function requireEntry(value: unknown, what: string, index: number): Readonly<Record<string, unknown>> {
-  if (!isObject(value)) throw new InvalidPayloadError(`${what} ${String(index)} of the snapshot must be an object`);
+  if (!isPlainObject(value))
+    throw new InvalidPayloadError(`${what} ${String(index)} of the snapshot must be an object`);
   return value;
 }
 
@@ -223,7 +224,7 @@ function objectOrNull(
   where: string,
 ): Readonly<Record<string, unknown>> | null {
   const value = object[key] ?? null;
-  if (value !== null && !isObject(value))
+  if (value !== null && !isPlainObject(value))
     throw new InvalidPayloadError(`"${key}" of ${where} must be an object or null`);
   return value;
 }
@@ -285,17 +286,17 @@ const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** POST /schema/apply's body: `{ hash, diff }` as /schema/diff answered it. */
 export function parseApplyBody(body: unknown): { readonly hash: string; readonly diff: SchemaDiff } {
-  if (!isObject(body)) throw new InvalidPayloadError('The body must be an object with "hash" and "diff"');
+  if (!isPlainObject(body)) throw new InvalidPayloadError('The body must be an object with "hash" and "diff"');
   const hash = body['hash'];
   if (typeof hash !== 'string' || hash === '') throw new InvalidPayloadError('"hash" is required');
   const diff = body['diff'];
-  if (!isObject(diff)) throw new InvalidPayloadError('"diff" is required and must be an object');
+  if (!isPlainObject(diff)) throw new InvalidPayloadError('"diff" is required and must be an object');
   const list = (key: string) => {
     const value = diff[key] ?? [];
     if (!Array.isArray(value)) throw new InvalidPayloadError(`"diff.${key}" must be an array`);
     return value.map((entry: unknown, i) => {
       const where = `diff.${key}[${String(i)}]`;
-      if (!isObject(entry)) throw new InvalidPayloadError(`"${where}" must be an object`);
+      if (!isPlainObject(entry)) throw new InvalidPayloadError(`"${where}" must be an object`);
       const collection = requireString(entry, 'collection', `"${where}"`);
       const field = key === 'collections' ? '' : requireString(entry, 'field', `"${where}"`);
       const entries = entry['diff'];
@@ -325,7 +326,7 @@ export function parseApplyBody(body: unknown): { readonly hash: string; readonly
 }
 
 function parseEntry(value: unknown, where: string): DiffEntry {
-  if (!isObject(value)) throw new InvalidPayloadError(`"${where}.diff" must hold objects`);
+  if (!isPlainObject(value)) throw new InvalidPayloadError(`"${where}.diff" must hold objects`);
   const path = value['path'];
   if (
     path !== undefined &&

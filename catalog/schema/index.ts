@@ -7,9 +7,7 @@ import { destructiveSteps, describeStep, planSteps, runSteps, type SchemaStep } 
 import { diffSnapshots, isEmptyDiff, parseApplyBody, parseSnapshot, type SchemaDiff } from './diff.js';
 import { snapshotHash, takeSnapshot, type Snapshot } from './snapshot.js';
 
-export { SNAPSHOT_VERSION, canonicalJson, type Snapshot } from './snapshot.js';
-export type { SchemaDiff } from './diff.js';
-
+export type { Snapshot } from './snapshot.js';
 /** What the schema promotion needs: the schema context of the DDL routes, and how to build an overview. */
 export interface SchemaPromotionContext extends SchemaContext {
   /** The service's version, written into snapshots. */

@@ -69,7 +69,7 @@ export function indexesForeignKeys(vendor: unknown): boolean {
   return dialectOfVendor(vendor)?.indexesForeignKeys === true;
 }
 
-export function vendorOf(db: Knex): Vendor {
+function vendorOf(db: Knex): Vendor {
   return databaseDialectOf(db).vendor;
 }
 

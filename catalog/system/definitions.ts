@@ -6,7 +6,7 @@ import type { FieldType, RelationMeta } from '../overview/types.js';
  * ambiguous (csv in a text column, timestamps SQLite declares as datetime), alias fields and
  * the relations among system tables. These never live in svc_fields / svc_relations.
  */
-export interface SystemFieldDefinition {
+interface SystemFieldDefinition {
   readonly special?: readonly string[];
   readonly type?: FieldType;
 }

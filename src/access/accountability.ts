@@ -9,8 +9,11 @@ export interface Accountability {
   readonly origin: string | null;
 }
 
+/** Where a request came from, before anyone is known to have sent it. */
+export type RequestOrigin = Pick<Accountability, 'ip' | 'userAgent' | 'origin'>;
+
 /** A request without a token: the public role. */
-export function publicAccountability(request: Pick<Accountability, 'ip' | 'userAgent' | 'origin'>): Accountability {
+export function publicAccountability(request: RequestOrigin): Accountability {
   return Object.freeze({ user: null, role: null, admin: false, app: false, ...request });
 }
 

@@ -4,7 +4,7 @@ import type { Permissions } from './permissions.js';
 import { PERMISSION_ACTIONS, type FieldSet, type PermissionAction } from './permission-rules.js';
 
 /** What one action allows on one collection (`GET /permissions/me`, Directus's CollectionAccess). */
-export interface ActionAccess {
+interface ActionAccess {
   /** none: no permission; full: every item; partial: the items its filter lets through. */
   readonly access: 'none' | 'partial' | 'full';
   readonly fields?: readonly string[];

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../is-plain-object.js';
 /** The values `$CURRENT_USER`, `$CURRENT_ROLE` and `$NOW` stand for in one request. */
 export interface DynamicContext {
   readonly user: string | null;
@@ -133,7 +134,7 @@ function resolve(value: unknown, context: DynamicContext): unknown {
     return variable === undefined ? value : resolveVariable(variable, value, context);
   }
   if (Array.isArray(value)) return value.map((item) => resolve(item, context));
-  if (isRecord(value)) {
+  if (isPlainObject(value)) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolve(item, context)]));
   }
   return value;
@@ -164,12 +165,8 @@ export function collectDynamicPaths(value: unknown): DynamicPaths {
         (variable.kind === 'user' ? user : role).add(variable.path);
       }
     } else if (Array.isArray(item)) item.forEach(visit);
-    else if (isRecord(item)) Object.values(item).forEach(visit);
+    else if (isPlainObject(item)) Object.values(item).forEach(visit);
   };
   visit(value);
   return { user, role };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }

@@ -5,6 +5,7 @@ import {
   operatorSpec,
 } from '../../catalog/overview/filter-operators.js';
 import { assertNever, FailedValidationError, type ValidationExtensions } from '../errors.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 type Payload = Readonly<Record<string, unknown>>;
 
@@ -23,7 +24,7 @@ export interface FilterVariables {
  * with the failures of its branches when none passes.
  */
 export function validateFilter(filter: unknown, payload: Payload, variables: FilterVariables): FailedValidationError[] {
-  if (!isRecord(filter)) return [];
+  if (!isPlainObject(filter)) return [];
   const errors: FailedValidationError[] = [];
   for (const [key, value] of Object.entries(filter)) {
     if (isLogicalOperator(key)) {
@@ -31,7 +32,7 @@ export function validateFilter(filter: unknown, payload: Payload, variables: Fil
       const branches = value.map((part) => validateFilter(part, payload, variables));
       const fails = LOGICAL_OPERATORS[key] === 'and' || (branches.length > 0 && branches.every((b) => b.length > 0));
       if (fails) errors.push(...branches.flat());
-    } else if (!key.startsWith('_') && isRecord(value)) {
+    } else if (!key.startsWith('_') && isPlainObject(value)) {
       errors.push(...validateField(key, value, payload, variables));
     }
   }
@@ -51,7 +52,7 @@ function validateField(
   const operators = Object.entries(rules).filter(([op]) => op.startsWith('_'));
   if (operators.length === 0) {
     // A filter on a related item: only checkable when the payload nests that item.
-    return isRecord(value) ? validateFilter(rules, value, variables) : [];
+    return isPlainObject(value) ? validateFilter(rules, value, variables) : [];
   }
   const errors: FailedValidationError[] = [];
   for (const [op, raw] of operators) {
@@ -259,8 +260,4 @@ function toRegExp(pattern: string): RegExp {
   } catch {
     return /(?!)/;
   }
-}
-
-function isRecord(value: unknown): value is Payload {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -31,7 +31,7 @@ export interface WritePermissions {
 }
 
 /** Admin: full access, permission rows ignored. */
-export const ALLOW_ALL: WritePermissions = Object.freeze({
+const ALLOW_ALL: WritePermissions = Object.freeze({
   allows: () => true,
   checkPayload: (_action: 'create' | 'update', _collection: string, payload: Payload) => payload,
   checkItems: () => Promise.resolve(),

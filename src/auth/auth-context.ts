@@ -1,9 +1,9 @@
-import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
 import { committedReadDatabase } from '../db/replicas.js';
 import type { Logger } from '../logger/index.js';
+import { createRedis } from '../cache/redis-client.js';
 import { closeRedis, RedisGuard, redisClientOptions } from '../cache/redis-guard.js';
 import { FallbackCounterStore, MemoryCounterStore, RedisCounterStore, type CounterStore } from './counter-store.js';
 import { createMailer, NOT_CONFIGURED, type Mailer } from './mailer.js';
@@ -53,7 +53,7 @@ export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'lo
   const redis =
     config.redis.url === undefined
       ? undefined
-      : new Redis(config.redis.url, redisClientOptions(config.redis.commandTimeoutMs));
+      : createRedis(config.redis, redisClientOptions(config.redis.commandTimeoutMs));
   // A login is never let through unchecked: without Redis its counters are this instance's.
   const guard = new RedisGuard('login counters', 'counted in this instance only', logger);
   if (redis !== undefined) guard.watch(redis);

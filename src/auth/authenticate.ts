@@ -1,13 +1,12 @@
 import type { Knex } from 'knex';
-import type { Accountability } from '../access/accountability.js';
-import { publicAccountability } from '../access/accountability.js';
+import { publicAccountability, type Accountability, type RequestOrigin } from '../access/accountability.js';
 import { InvalidCredentialsError, InvalidTokenError } from '../errors.js';
 import { isJwt, isOurJwt, passwordStamp, verifyAccessToken, type AccessTokenClaims } from './access-token.js';
 import type { AuthUser } from './auth-user.js';
 import { assertIpAllowed } from './ip-access.js';
 import { findSession } from './sessions.js';
 
-export type RequestOrigin = Pick<Accountability, 'ip' | 'userAgent' | 'origin'>;
+export type { RequestOrigin } from '../access/accountability.js';
 
 /** What authentication reads of users, besides sessions: cached by the caller (src/auth/user-lookups.ts). */
 export interface AuthLookups {

@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import { InvalidIpError } from '../errors.js';
 
 /** svc_roles.ip_access (CSV in the database, array in the API) as a list of entries. */
-export function parseIpAccess(value: unknown): string[] {
+function parseIpAccess(value: unknown): string[] {
   const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
   return entries.map((e) => String(e).trim()).filter((e) => e !== '');
 }
@@ -11,7 +11,7 @@ export function parseIpAccess(value: unknown): string[] {
  * True when `ip` is in the role's allow-list of IPs and CIDR ranges (IPv4 and IPv6), or
  * the list is empty. Malformed entries match nothing.
  */
-export function isIpAllowed(ipAccess: readonly string[], ip: string | null): boolean {
+function isIpAllowed(ipAccess: readonly string[], ip: string | null): boolean {
   if (ipAccess.length === 0) return true;
   return ip !== null && ipMatcher(ipAccess)(ip);
 }

@@ -4,7 +4,7 @@ import { UserModel } from '../db/models/system-models.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserByEmail, type AuthUser } from './auth-user.js';
-import type { RequestOrigin } from './authenticate.js';
+import type { RequestOrigin } from '../access/accountability.js';
 import { assertIpAllowed } from './ip-access.js';
 import { claimLoginAttempt, recordLoginFailure, resetLoginFailures } from './login-attempts.js';
 import { countLoginAttempt, settleLoginSuccess } from './login-limiter.js';

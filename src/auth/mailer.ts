@@ -3,7 +3,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { EmailConfig } from '../config/index.js';
 import type { HealthCheck } from '../db/health.js';
 
-export interface Mail {
+interface Mail {
   readonly to: string;
   readonly subject: string;
   readonly text: string;

@@ -4,7 +4,7 @@ import { UserModel } from '../db/models/system-models.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
 import type { AuthContext } from './auth-context.js';
 import { findUserById } from './auth-user.js';
-import type { RequestOrigin } from './authenticate.js';
+import type { RequestOrigin } from '../access/accountability.js';
 import { assertIpAllowed } from './ip-access.js';
 import { deleteSession, findSession, rotateSession, succeedSession } from './sessions.js';
 import { grantTokens, type AuthMode, type TokenGrant } from './token-grant.js';

@@ -3,7 +3,7 @@ import { customAlphabet } from 'nanoid';
 import { dialectOf } from '../db/index.js';
 import { SessionModel } from '../db/models/system-models.js';
 import { toDatabaseTimestamp } from '../db/to-database-timestamp.js';
-import type { RequestOrigin } from './authenticate.js';
+import type { RequestOrigin } from '../access/accountability.js';
 
 // 64-char URL-safe refresh tokens (the svc_sessions PK).
 const generateToken = customAlphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', 64);

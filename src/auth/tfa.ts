@@ -14,7 +14,7 @@ const INVALID_OTP_REASON = '"otp" is invalid';
 const TFA_ALREADY_SET = 'TFA Secret is already set for this user';
 
 /** True when `otp` is the TOTP of `secret` (SHA1, 6 digits, 30 s) within ±1 step. */
-export async function isValidOtp(secret: string, otp: string): Promise<boolean> {
+async function isValidOtp(secret: string, otp: string): Promise<boolean> {
   if (!/^\d{6}$/.test(otp)) return false;
   try {
     const result = await verify({ secret, token: otp, guardrails, epochTolerance: PERIOD_SECONDS });

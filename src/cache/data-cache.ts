@@ -6,7 +6,7 @@ import { RedisGuard } from './redis-guard.js';
 import type { CacheLogger } from './schema-cache.js';
 
 /** A cached answer to a read: what a hit sends back. */
-export interface CachedResponse {
+interface CachedResponse {
   readonly status: number;
   readonly contentType: string;
   /** The body as sent (JSON text). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRedis, type RedisWhere } from './redis-client.js';
 import { closeRedis, RedisGuard, redisClientOptions } from './redis-guard.js';
 import type { CacheLogger } from './schema-cache.js';
 
@@ -29,18 +30,18 @@ export interface DataInvalidation {
   close(): Promise<void>;
 }
 
-export type ChangeListener = (collections: readonly string[] | undefined) => void | Promise<void>;
+type ChangeListener = (collections: readonly string[] | undefined) => void | Promise<void>;
 
 export interface DataInvalidationOptions {
   /** With a URL, changes reach every instance sharing the Redis and the namespace. */
-  readonly redis: { readonly url: string | undefined; readonly commandTimeoutMs: number };
+  readonly redis: RedisWhere & { readonly commandTimeoutMs: number };
   readonly namespace: string;
   readonly logger: CacheLogger;
 }
 
 export async function createDataInvalidation(options: DataInvalidationOptions): Promise<DataInvalidation> {
   if (options.redis.url === undefined) return new Listeners();
-  const shared = new RedisInvalidation(options, options.redis.url);
+  const shared = new RedisInvalidation(options);
   await shared.start();
   return shared;
 }
@@ -97,11 +98,11 @@ class RedisInvalidation extends Listeners {
   readonly #origin = randomUUID();
   readonly #guard: RedisGuard;
 
-  constructor(options: DataInvalidationOptions, url: string) {
+  constructor(options: DataInvalidationOptions) {
     super();
     const connection = { ...redisClientOptions(options.redis.commandTimeoutMs), lazyConnect: true };
-    this.#publisher = new Redis(url, connection);
-    this.#subscriber = new Redis(url, connection);
+    this.#publisher = createRedis(options.redis, connection);
+    this.#subscriber = createRedis(options.redis, connection);
     // Messages of other instances may have been lost meanwhile: everything may have changed.
     this.#guard = new RedisGuard(
       'data invalidation',

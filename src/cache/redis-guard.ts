@@ -10,7 +10,7 @@ export function redisClientOptions(commandTimeoutMs: number): RedisOptions {
 }
 
 /** After a failure, Redis is left alone this long before the next command tries it again. */
-export const REDIS_RETRY_AFTER_MS = 1000;
+const REDIS_RETRY_AFTER_MS = 1000;
 
 export interface GuardLogger {
   warn(details: Record<string, unknown>, message: string): void;

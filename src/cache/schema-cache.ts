@@ -1,5 +1,6 @@
-import { Redis } from 'ioredis';
 import { restoreNameMaps } from '../../catalog/overview/name-map.js';
+import type { Redis } from 'ioredis';
+import { createRedis, type RedisWhere } from './redis-client.js';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import { closeRedis, RedisGuard, redisClientOptions } from './redis-guard.js';
 
@@ -23,7 +24,7 @@ export interface SchemaCacheOptions {
   /** CACHE_SCHEMA=false: build on every call (versions still move on invalidate). */
   readonly enabled: boolean;
   /** With a URL the overview and its version are shared by all instances through Redis. */
-  readonly redis: { readonly url: string | undefined; readonly commandTimeoutMs: number };
+  readonly redis: RedisWhere & { readonly commandTimeoutMs: number };
   /** CACHE_NAMESPACE: key prefix, distinct per deployment sharing one Redis. */
   readonly namespace: string;
   readonly logger: CacheLogger;
@@ -36,7 +37,7 @@ export interface CacheLogger {
 /** The memory cache, or the Redis one when a URL is configured. */
 export async function createSchemaCache(options: SchemaCacheOptions): Promise<SchemaCache> {
   if (options.redis.url === undefined) return new MemorySchemaCache(options);
-  const cache = new RedisSchemaCache(options, options.redis.url);
+  const cache = new RedisSchemaCache(options);
   await cache.start();
   return cache;
 }
@@ -97,13 +98,10 @@ class RedisSchemaCache implements SchemaCache {
   #localBuiltAt: number | undefined;
   readonly #guard: RedisGuard;
 
-  constructor(
-    private readonly options: SchemaCacheOptions,
-    url: string,
-  ) {
+  constructor(private readonly options: SchemaCacheOptions) {
     const connection = { ...redisClientOptions(options.redis.commandTimeoutMs), lazyConnect: true };
-    this.#redis = new Redis(url, connection);
-    this.#subscriber = new Redis(url, connection);
+    this.#redis = createRedis(options.redis, connection);
+    this.#subscriber = createRedis(options.redis, connection);
     // Invalidations of other instances may have been lost meanwhile: load the shared overview again.
     this.#guard = new RedisGuard('schema cache', 'the schema is built by this instance', options.logger, () => {
       this.#forget();

@@ -1,10 +1,6 @@
-import type { TransportResponse } from './transport.js';
+import type { ErrorEntry, TransportResponse } from './transport-types.js';
 
-/** One entry of the server's `errors` array. */
-export interface ErrorEntry {
-  readonly message?: string;
-  readonly extensions?: { readonly code?: string; readonly [key: string]: unknown };
-}
+export type { ErrorEntry } from './transport-types.js';
 
 /**
  * A failed request: the server's `errors` array, the response when

@@ -10,7 +10,7 @@ export interface HandlerOptions {
 const SYSTEM_PREFIX = 'svc_';
 
 /** `/items/<c>`, or `/<name>` for a system collection `svc_<name>`. */
-export function endpointOf(collection: string): string {
+function endpointOf(collection: string): string {
   return collection.startsWith(SYSTEM_PREFIX) ? `/${collection.slice(SYSTEM_PREFIX.length)}` : `/items/${collection}`;
 }
 

@@ -1,17 +1,12 @@
-import { asError, TransportError, type ErrorEntry } from './errors.js';
+import { asError, TransportError } from './errors.js';
 import { encodeQuery } from './query-string.js';
+import type { ErrorEntry, ItemMetadata, TransportResponse, UploadProgressHandler } from './transport-types.js';
 import { browserXhr, sendWithXhr } from './xhr.js';
+
+export type { ItemMetadata, TransportResponse, UploadProgress, UploadProgressHandler } from './transport-types.js';
 
 export type HttpMethod = 'get' | 'head' | 'options' | 'delete' | 'post' | 'put' | 'patch';
 export type ResponseType = 'json' | 'text' | 'arraybuffer' | 'stream';
-
-/** `loaded` bytes of `total` handed to the network so far. */
-export interface UploadProgress {
-  readonly loaded: number;
-  readonly total: number;
-  readonly progress: number;
-}
-export type UploadProgressHandler = (progress: UploadProgress) => void;
 
 /** Per-request options; a `null` header removes that header (login sends no Authorization). */
 export interface RequestOptions {
@@ -32,22 +27,6 @@ export interface RequestConfig {
   readonly responseType: ResponseType;
   readonly onUploadProgress?: UploadProgressHandler;
   readonly signal?: AbortSignal;
-}
-
-export interface ItemMetadata {
-  readonly total_count?: number;
-  readonly filter_count?: number;
-}
-
-/** `data`, `meta` and `errors` are copied from the body (`raw`). */
-export interface TransportResponse<T = unknown, R = unknown> {
-  readonly raw: R;
-  readonly data?: T;
-  readonly meta?: ItemMetadata;
-  readonly errors?: readonly ErrorEntry[];
-  readonly status: number;
-  readonly statusText?: string;
-  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** What the handlers need from a transport; replace it with your own implementation. */

@@ -1,4 +1,4 @@
-import type { UploadProgressHandler } from './transport.js';
+import type { UploadProgressHandler } from './transport-types.js';
 
 /** The part of the browser's XMLHttpRequest the upload path uses (no DOM types in the library). */
 interface Xhr {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { KeyList, KeyRuns, type KeySegment } from './key-runs.js';
-import type { PrimaryKey } from './types.js';
+import type { PrimaryKey } from './primary-key.js';
 
 /** What a committed command changed in one collection: the live-data feed's event (src/realtime). */
 export interface Change {
@@ -19,7 +19,7 @@ export interface Change {
 export type SeenBy = Readonly<Record<string, readonly PrimaryKey[]>>;
 
 /** The keys of a change: an array, or a transaction's {@link KeyList}, read a slice at a time. */
-export interface ChangedKeys {
+interface ChangedKeys {
   readonly length: number;
   slice(start?: number, end?: number): PrimaryKey[];
 }

@@ -54,7 +54,7 @@ export interface CollectionRules {
 
 const NONE: CollectionRules = {};
 
-export const COLLECTION_RULES: Readonly<Record<string, CollectionRules>> = {
+const COLLECTION_RULES: Readonly<Record<string, CollectionRules>> = {
   // user-rules.ts: password policy, tfa_secret, e-mail and status, sessions ended on suspension
   // or a new password, the last administrator kept.
   [USERS_COLLECTION]: {

@@ -20,10 +20,10 @@ import {
  * (REST, the direct item path, GraphQL) runs the write.
  */
 
-export const IDEMPOTENCY_TABLE = 'svc_idempotency';
+const IDEMPOTENCY_TABLE = 'svc_idempotency';
 
 /** How long a key is remembered. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** The request's key and what it was checked against; `state` follows the request's first write. */
 export interface IdempotencyClaim {

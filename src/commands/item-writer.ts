@@ -14,13 +14,14 @@ import { rulesOf } from './collection-rules.js';
 import { existsUnlessAborted, filterExisting, itemExists, keyId, requireExisting } from './existing-items.js';
 import { Journal, type RevisionRef } from './journal/journal.js';
 import { hasNestedWrites, hasRelatedObjects, writeRelatedAfter, writeRelatedFirst } from './nested/nested-writes.js';
-import { isPlainObject, requireObject, type ItemWrites, type NestedContext, type WriteResult } from './nested/types.js';
+import { requireObject, type ItemWrites, type NestedContext, type WriteResult } from './nested/types.js';
 import { requirePrimaryKey, toPrimaryKey } from './primary-key.js';
 import { readSnapshot, readSnapshots } from './read-snapshot.js';
 import { hashSpecialFields, isHashField } from './special-fields.js';
 import { columnsOf, insertOptionsOf, toDatabaseRow } from './to-database-value.js';
 import { ROWS_PER_STEP, giveWay } from './give-way.js';
 import type { CommandContext, Item, PrimaryKey } from './types.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 export type { WriteResult } from './nested/types.js';
 

@@ -1,4 +1,4 @@
-import type { PrimaryKey } from './types.js';
+import type { PrimaryKey } from './primary-key.js';
 
 /**
  * Keys noted once each, with a number that goes up with them (a row of the file, an ordinal),
@@ -71,7 +71,7 @@ export class KeyRuns {
 }
 
 /** Consecutive integer keys, `count` from `first`. */
-export interface KeyRange {
+interface KeyRange {
   readonly first: number;
   readonly count: number;
 }

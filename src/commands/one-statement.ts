@@ -14,12 +14,16 @@ import { rulesOf } from './collection-rules.js';
 import { activityRow } from './journal/journal.js';
 import { isMaskedField, maskItem } from './journal/mask.js';
 import { hasNestedWrites } from './nested/nested-writes.js';
-import { isPlainObject } from './nested/types.js';
 import { toPrimaryKey } from './primary-key.js';
 import { snapshotRead } from './read-snapshot.js';
 import { isHashField } from './special-fields.js';
 import { columnsOf, toDatabaseRow } from './to-database-value.js';
 import type { CommandContext, Item, PrimaryKey } from './types.js';
+import { isPlainObject } from '../is-plain-object.js';
+import { postgresDatabase } from '../db/dialects/postgres.js';
+
+/** The one write this file builds is PostgreSQL's. */
+const { quoteId } = postgresDatabase;
 
 /**
  * PostgreSQL: a single create or update of one item written as ONE statement, without BEGIN
@@ -56,7 +60,7 @@ export async function createOne(
     .toSQL();
   const parts = [`with "i" as (${insert.sql})`];
   const values: unknown[] = [...insert.bindings];
-  const key = `"i".${quote(primary)}`;
+  const key = `"i".${quoteId(primary)}`;
   if (accountability !== null) {
     const activity = journalActivity(ctx, collection, 'create', '', now);
     parts.push(`, "a" as (${activity.sql} from "i" returning "id")`);
@@ -167,7 +171,7 @@ export function answerFields(ctx: CommandContext, collection: CollectionOverview
 /** `, <the answer as JSON text>` of the CTE's row (through `aggregate` when grouped), or nothing. */
 function answerColumn(cte: string, answer: readonly string[] | undefined, aggregate?: string): string {
   if (answer === undefined) return '';
-  const pairs = answer.map((name) => `'${name.replaceAll("'", "''")}', "${cte}".${quote(name)}`);
+  const pairs = answer.map((name) => `'${name.replaceAll("'", "''")}', "${cte}".${quoteId(name)}`);
   const json = `cast(json_build_object(${pairs.join(', ')}) as text)`;
   return `, ${aggregate === undefined ? json : `${aggregate}(${json})`} as "answer"`;
 }
@@ -219,10 +223,10 @@ function journalActivity(
 ): { sql: string; values: unknown[] } {
   const { item: _item, ...row } = activityRow(action, collection.collection, item, ctx.accountability, now, 'pg');
   const names = Object.keys(row);
-  const itemValue = item === '' ? `cast("i".${quote(collection.primary)} as text)` : '?';
+  const itemValue = item === '' ? `cast("i".${quoteId(collection.primary)} as text)` : '?';
   return {
     sql:
-      `insert into "svc_activity" (${[...names, 'item'].map(quote).join(', ')}) ` +
+      `insert into "svc_activity" (${[...names, 'item'].map(quoteId).join(', ')}) ` +
       `select ${names.map(() => '?').join(', ')}, ${itemValue}`,
     values: item === '' ? Object.values(row) : [...Object.values(row), item],
   };
@@ -236,7 +240,7 @@ function snapshotOfUpdated(
 ): { sql: string; values: readonly unknown[] } | undefined {
   const { context, query, reader } = snapshotRead(ctx.db, ctx, collection, '*');
   const compiled = itemJsonStatement(context, collection.collection, key, query, reader);
-  const from = `from ${quote(collection.collection)} as "t1" `;
+  const from = `from ${quoteId(collection.collection)} as "t1" `;
   const at = compiled === null ? -1 : compiled.sql.indexOf(from);
   if (compiled === null || at === -1 || compiled.sql.includes(from, at + 1)) return undefined;
   return {
@@ -297,8 +301,4 @@ async function afterCommit(
   noteJournalRows(ctx.db, 1);
   await ctx.purgeCache?.([collection.collection]);
   ctx.afterCommit?.([{ collection: collection.collection, action, keys: [key] }]);
-}
-
-function quote(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }

@@ -2,7 +2,9 @@ import { UUID_TEXT } from '../../catalog/overview/value-forms.js';
 import type { CollectionOverview } from '../../catalog/overview/types.js';
 import { ForbiddenError } from '../errors.js';
 import { integerRange, isIntegerInRange } from '../query/validate/numbers.js';
-import type { PrimaryKey } from './types.js';
+
+/** A primary key as it travels in payloads and URLs. */
+export type PrimaryKey = string | number;
 
 /**
  * A key from a URL or payload in the type of the collection's primary key, or undefined when

@@ -11,6 +11,7 @@ import { readSnapshot } from './read-snapshot.js';
 import { runWrite } from './run-write.js';
 import { isServerOwned } from './special-fields.js';
 import type { CommandContext, Item, PrimaryKey, RevertAsOfCommand, RevertCommand } from './types.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 /**
  * POST /utils/revert/:revision: the revision's item back to its state as of that revision,
@@ -161,5 +162,5 @@ function reader(ctx: CommandContext): Reader {
 
 function parseData(value: unknown): Item | undefined {
   const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Item) : undefined;
+  return isPlainObject(parsed) ? parsed : undefined;
 }

@@ -31,11 +31,7 @@ export function toDatabaseRow(
   return row;
 }
 
-export function toDatabaseValue(
-  field: Pick<FieldOverview, 'type' | 'scale'>,
-  value: unknown,
-  dialect: DbClient,
-): unknown {
+function toDatabaseValue(field: Pick<FieldOverview, 'type' | 'scale'>, value: unknown, dialect: DbClient): unknown {
   if (value === null) return null;
   switch (field.type) {
     case 'string':
@@ -85,7 +81,7 @@ const MAX_EXPONENT = 400;
  * PostgreSQL and MariaDB round a decimal: on the digits as written (1.005 → 1.01), not on the
  * nearest double (1.00499…).
  */
-export function roundDecimalText(text: string, scale: number): string {
+function roundDecimalText(text: string, scale: number): string {
   const match = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(text);
   const exponent = Number(match?.[4] ?? 0);
   if (match === null || Math.abs(exponent) > MAX_EXPONENT) return text;

@@ -6,9 +6,9 @@ import type { ReadAccess } from '../access/read-access.js';
 import type { WritePermissions } from '../access/write-permissions.js';
 import type { AsOf, ReadContext } from '../query/index.js';
 import type { Change, SeenBy } from './change-set.js';
+import type { PrimaryKey } from './primary-key.js';
 
-/** A primary key as it travels in payloads and URLs. */
-export type PrimaryKey = string | number;
+export type { PrimaryKey } from './primary-key.js';
 
 /** An item payload or row: database field names to values. */
 export type Item = Readonly<Record<string, unknown>>;
@@ -109,18 +109,6 @@ export interface DeleteCommentCommand {
   readonly kind: 'deleteComment';
   readonly id: PrimaryKey;
 }
-
-export type Command =
-  | CreateCommand
-  | UpdateCommand
-  | DeleteCommand
-  | SortCommand
-  | RevertCommand
-  | RevertAsOfCommand
-  | ImportCommand
-  | CreateCommentCommand
-  | UpdateCommentCommand
-  | DeleteCommentCommand;
 
 /** Everything a handler needs; built once per request by the caller. */
 export interface CommandContext {

@@ -9,7 +9,7 @@ import type { Item, PrimaryKey } from './types.js';
 export const USERS_COLLECTION = 'svc_users';
 
 /** svc_users.status values; only `active` may log in. */
-export const USER_STATUSES = ['draft', 'invited', 'unverified', 'active', 'suspended', 'archived'] as const;
+const USER_STATUSES = ['draft', 'invited', 'unverified', 'active', 'suspended', 'archived'] as const;
 
 /** Something@somewhere, without spaces or control characters: what can receive a mail and be told apart. */
 const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u;

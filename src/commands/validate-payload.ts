@@ -59,7 +59,7 @@ export function validatePayload(
 }
 
 /** Fields the caller must give on create: the database would refuse or the schema says so. */
-export function isRequiredOnCreate(field: FieldOverview): boolean {
+function isRequiredOnCreate(field: FieldOverview): boolean {
   if (field.isAlias) return false;
   if (field.required) return true;
   return !field.nullable && field.defaultValue === null && !field.isGenerated;

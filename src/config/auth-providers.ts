@@ -1,8 +1,8 @@
 import { ConfigError, type EnvReader } from './env-reader.js';
 
 /** AUTH_PROVIDERS: the drivers this build can log in with. */
-export const AUTH_DRIVERS = ['oauth2', 'openid'] as const;
-export type AuthDriver = (typeof AUTH_DRIVERS)[number];
+const AUTH_DRIVERS = ['oauth2', 'openid'] as const;
+type AuthDriver = (typeof AUTH_DRIVERS)[number];
 
 /** One entry of AUTH_PROVIDERS: its AUTH_<NAME>_* settings, read and checked at start. */
 export interface AuthProviderConfig {

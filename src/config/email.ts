@@ -1,8 +1,8 @@
 import { ConfigError, type EnvReader } from './env-reader.js';
 
 /** EMAIL_TRANSPORT values this build can send with (Directus 10 has more). */
-export const EMAIL_TRANSPORTS = ['sendmail', 'smtp'] as const;
-export type EmailTransport = (typeof EMAIL_TRANSPORTS)[number];
+const EMAIL_TRANSPORTS = ['sendmail', 'smtp'] as const;
+type EmailTransport = (typeof EMAIL_TRANSPORTS)[number];
 
 export interface EmailConfig {
   readonly from: string;

@@ -16,18 +16,17 @@ import { readWebsocketsConfig, type WebsocketsConfig } from './websockets.js';
 
 export { ConfigError } from './env-reader.js';
 export type { DbConfig } from './database.js';
-export { EMAIL_TRANSPORTS, type EmailConfig, type EmailTransport } from './email.js';
+export type { EmailConfig } from './email.js';
 export { DEFAULT_IMPORT_IP_DENY_LIST } from './files.js';
-export type { RedisConfig } from './redis.js';
+export type { RedisConfig, RedisSentinelConfig } from './redis.js';
+export type { AuthProviderConfig } from './auth-providers.js';
+export type { S3LocationConfig } from './storage-locations.js';
+export type { ReplicaConfig } from './replicas.js';
 export type { FlowsConfig } from './flows.js';
-export { AUTH_DRIVERS, type AuthDriver, type AuthProviderConfig } from './auth-providers.js';
-export type { S3LocationConfig, StorageConfig, StorageLocationConfig } from './storage-locations.js';
-export type { TrustedProxies };
-export type { ReplicaConfig, ReplicasConfig } from './replicas.js';
 export type { AssetsTransformConfig } from './assets-transform.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * The one typed, validated configuration object. Only `loadConfig` reads the environment; each
@@ -85,6 +84,8 @@ export interface Config extends TokensConfig, RateLimitsConfig, FilesConfig {
   /** node:http's requestTimeout (REQUEST_TIMEOUT): the whole request, body included; 0: none. */
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
+  /** SHUTDOWN_DRAIN_DELAY: on SIGTERM, serving on (health `draining`) before the listener closes. */
+  readonly shutdownDrainDelayMs: number;
   readonly retention: RetentionConfig;
   /** FLOWS_*: limits of flows' runs (src/flows). */
   readonly flows: FlowsConfig;
@@ -152,6 +153,7 @@ export function loadConfig(
     jobs: readJobsConfig(env),
     requestTimeoutMs: env.duration('REQUEST_TIMEOUT', '1h'),
     shutdownTimeoutMs: env.duration('SHUTDOWN_TIMEOUT', '10s'),
+    shutdownDrainDelayMs: env.duration('SHUTDOWN_DRAIN_DELAY', '0s'),
     retention: readRetentionConfig(env),
     flows: readFlowsConfig(env),
   } satisfies Config;

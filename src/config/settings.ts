@@ -87,7 +87,12 @@ export const SETTINGS: readonly SettingsSection[] = [
       s(
         'SHUTDOWN_TIMEOUT',
         '10s',
-        'on SIGTERM, how long requests in flight may take before their connections are closed',
+        'on SIGTERM, once the listener is closed, how long requests in flight may take before their connections are closed',
+      ),
+      s(
+        'SHUTDOWN_DRAIN_DELAY',
+        '0s',
+        "on SIGTERM, how long the instance goes on serving while `/server/health` answers 503 `draining` and every answer closes its connection, so a load balancer takes it out before the listener closes (then SHUTDOWN_TIMEOUT). Behind a balancer: longer than its health-check interval times the failed checks it waits for (Kubernetes: the readiness probe's `periodSeconds` × `failureThreshold`). SIGINT (Ctrl-C) skips it",
       ),
     ],
   },
@@ -160,7 +165,24 @@ export const SETTINGS: readonly SettingsSection[] = [
       s('REDIS_PORT', '6379', 'with REDIS_HOST: its port'),
       s('REDIS_USERNAME', '–', 'with REDIS_HOST: the user'),
       s('REDIS_PASSWORD', '–', 'with REDIS_HOST: the password'),
-      s('REDIS_ENABLED', '–', '`false` ignores REDIS and REDIS_HOST'),
+      s('REDIS_ENABLED', '–', '`false` ignores REDIS, REDIS_HOST and REDIS_SENTINELS'),
+      s(
+        'REDIS_SENTINELS',
+        '–',
+        'instead of REDIS: Redis behind Sentinels, a comma list of `host:port` (port 26379 when left out) or, as Directus 10 takes it, `json:[{"host":"…","port":26379}]`. Every client (caches, pub/sub, rate limits, login counters, the job queue) asks them for the primary and follows it after a failover; REDIS_USERNAME and REDIS_PASSWORD are then the primary\'s credentials',
+      ),
+      s(
+        'REDIS_NAME',
+        '–',
+        "with REDIS_SENTINELS: the primary's name in the Sentinels' configuration (`sentinel monitor <name> …`)",
+      ),
+      s('REDIS_SENTINEL_NAME', '–', 'the same as REDIS_NAME'),
+      s('REDIS_SENTINEL_USERNAME', '–', "with REDIS_SENTINELS: the Sentinels' own user"),
+      s(
+        'REDIS_SENTINEL_PASSWORD',
+        '–',
+        "with REDIS_SENTINELS: the Sentinels' own password (`requirepass` in their configuration)",
+      ),
       s(
         'REDIS_COMMAND_TIMEOUT',
         '500ms',

@@ -13,7 +13,7 @@ export interface S3LocationConfig {
   readonly forcePathStyle: boolean;
 }
 
-export interface StorageLocationConfig {
+interface StorageLocationConfig {
   /** undefined when STORAGE_<KEY>_DRIVER is unset for a key other than `local`. */
   readonly driver: string | undefined;
   /** The folder (local), or the key prefix inside the bucket (s3; unset: the bucket's top). */

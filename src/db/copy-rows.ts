@@ -2,7 +2,10 @@ import type { Knex } from 'knex';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { finished } from 'node:stream/promises';
+import { postgresDatabase } from './dialects/postgres.js';
 import { pgDateText } from './insert-returning-keys.js';
+
+const { quoteId } = postgresDatabase;
 
 /** Characters per write: a text past ~128 KB lives in V8's large-object space until a full GC. */
 const CHUNK_CHARS = 32_000;
@@ -26,8 +29,8 @@ export async function copyRows(
 ): Promise<void> {
   // A transaction's client hands out the transaction's own connection (knex, makeTxClient).
   const connection = (await (trx.client as Knex.Client).acquireConnection()) as pg.PoolClient;
-  const list = columns.map(quoteIdentifier).join(', ');
-  const stream = connection.query(copyFrom(`copy ${quoteIdentifier(table)} (${list}) from stdin`));
+  const list = columns.map(quoteId).join(', ');
+  const stream = connection.query(copyFrom(`copy ${quoteId(table)} (${list}) from stdin`));
   let chunk = '';
   try {
     for (const line of lines) {
@@ -87,7 +90,7 @@ export async function serialSequence(
   column: string,
 ): Promise<string | undefined> {
   const result = await trx.raw<{ rows: { name: string | null }[] }>('select pg_get_serial_sequence(?, ?) as "name"', [
-    quoteIdentifier(table),
+    quoteId(table),
     column,
   ]);
   return result.rows[0]?.name ?? undefined;
@@ -99,9 +102,4 @@ const ESCAPE_OF: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n',
 
 function escapeOne(c: string): string {
   return ESCAPE_OF[c] ?? c;
-}
-
-/** A PostgreSQL identifier in double quotes. */
-export function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
 import { invariant } from '../errors.js';
-import { databaseDialectOf } from './dialects/index.js';
+import { databaseDialectOf, type DatabaseDialect } from './dialects/index.js';
 
 /** Bound values per statement: under SQLite's 32,766 (MariaDB's prepared statements: 65,535). */
 const MAX_BOUND_VALUES = 30_000;
@@ -53,8 +53,9 @@ export async function insertRows(
     copies.every(([, from]) => columns.includes(from)),
     'a copied column copies one of the row values',
   );
+  const dialect = databaseDialectOf(trx);
   // SQLite binds a copy as a value of its own, at the end of each row.
-  const readsColumns = databaseDialectOf(trx).valuesReadEarlierColumns;
+  const readsColumns = dialect.valuesReadEarlierColumns;
   const copied = readsColumns ? [] : copies.map(([, from]) => columns.indexOf(from));
   const perRow = columns.length + copied.length;
   const named =
@@ -65,7 +66,7 @@ export async function insertRows(
   const returned: unknown[] = [];
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
-    const sql = statementOf(table, columns, sharedColumns, copies, readsColumns, chunk.length, returning);
+    const sql = statementOf(dialect, table, columns, sharedColumns, copies, chunk.length, returning);
     const values: unknown[] = [];
     for (const row of chunk) {
       for (const value of row) values.push(value);
@@ -171,15 +172,17 @@ export function rowsPerStatement(columns: number): number {
  * `@s1`, ... (runBound), each copy naming its column (`readsColumns`) or a `?` of its own.
  */
 function statementOf(
+  dialect: DatabaseDialect,
   table: string,
   columns: readonly string[],
   sharedColumns: readonly string[],
   copies: readonly (readonly [string, string])[],
-  readsColumns: boolean,
   count: number,
   returning?: string,
 ): string {
+  const { quoteId, valuesReadEarlierColumns: readsColumns } = dialect;
   const shape = [
+    dialect.client,
     table,
     ...columns,
     '',
@@ -195,13 +198,13 @@ function statementOf(
     const cells = [
       ...columns.map(() => '?'),
       ...sharedColumns.map((_, i) => `@s${i}`),
-      ...copies.map(([, from]) => (readsColumns ? quoteIdentifier(from) : '?')),
+      ...copies.map(([, from]) => (readsColumns ? quoteId(from) : '?')),
     ];
     const tuple = `(${cells.join(', ')})`;
     const all = [...columns, ...sharedColumns, ...copies.map(([column]) => column)];
-    const list = all.map(quoteIdentifier).join(', ');
-    const tail = returning === undefined ? '' : ` returning ${quoteIdentifier(returning)}`;
-    sql = `insert into ${quoteIdentifier(table)} (${list}) values ${Array.from({ length: count }, () => tuple).join(', ')}${tail}`;
+    const list = all.map(quoteId).join(', ');
+    const tail = returning === undefined ? '' : ` returning ${quoteId(returning)}`;
+    sql = `insert into ${quoteId(table)} (${list}) values ${Array.from({ length: count }, () => tuple).join(', ')}${tail}`;
     if (statements.size > 200) statements.clear();
     statements.set(shape, sql);
   }
@@ -272,11 +275,6 @@ function bindable(value: unknown, isMysql: boolean): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof Date && isMysql) return value.toISOString().replace('T', ' ').replace('Z', '');
   return value;
-}
-
-/** Backquotes: MariaDB's quotes without ANSI_QUOTES, which SQLite also takes. */
-export function quoteIdentifier(name: string): string {
-  return `\`${name.replaceAll('`', '``')}\``;
 }
 
 function compareIntegers(a: unknown, b: unknown): number {

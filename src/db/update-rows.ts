@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { copyRows, copyText, quoteIdentifier as pgIdentifier } from './copy-rows.js';
+import { copyRows, copyText } from './copy-rows.js';
 import { databaseDialectOf } from './dialects/index.js';
-import { quoteIdentifier, rowsPerStatement, runBound } from './insert-rows.js';
+import { rowsPerStatement, runBound } from './insert-rows.js';
 
 /** PostgreSQL: the temporary table a group of rows is copied into before the UPDATE. */
 const STAGING = 'svc_update_rows';
@@ -23,8 +23,8 @@ export async function updateRows(
   rows: readonly (readonly unknown[])[],
 ): Promise<number | undefined> {
   if (rows.length === 0) return 0;
-  const by = databaseDialectOf(trx).updatesRowsBy;
-  if (by === 'copy') return updateByCopy(trx, table, key, columns, rows);
+  const { updatesRowsBy: by, quoteId } = databaseDialectOf(trx);
+  if (by === 'copy') return updateByCopy(trx, quoteId, table, key, columns, rows);
   const perStatement = rowsPerStatement(columns.length + 1);
   let matched = 0;
   for (let start = 0; start < rows.length; start += perStatement) {
@@ -33,8 +33,8 @@ export async function updateRows(
     for (const row of chunk) for (const value of row) values.push(value);
     const sql =
       by === 'join'
-        ? joinStatement(table, key, columns, chunk.length)
-        : valuesStatement(table, key, columns, chunk.length);
+        ? joinStatement(quoteId, table, key, columns, chunk.length)
+        : valuesStatement(quoteId, table, key, columns, chunk.length);
     matched += (await runBound(trx, sql, values)).changes;
   }
   return matched;
@@ -42,6 +42,7 @@ export async function updateRows(
 
 async function updateByCopy(
   trx: Knex.Transaction,
+  q: Quote,
   table: string,
   key: string,
   columns: readonly string[],
@@ -54,20 +55,21 @@ async function updateByCopy(
     lines.push(cells.join('\t'));
   }
   const all = [key, ...columns];
-  const list = all.map(pgIdentifier).join(', ');
+  const list = all.map(q).join(', ');
   // Of the table's column types (a CREATE ... AS carries no NOT NULL, default or key).
-  await trx.raw(
-    `create temporary table ${pgIdentifier(STAGING)} on commit drop as select ${list} from ${pgIdentifier(table)} with no data`,
-  );
+  await trx.raw(`create temporary table ${q(STAGING)} on commit drop as select ${list} from ${q(table)} with no data`);
   await copyRows(trx, STAGING, all, lines);
-  const set = columns.map((c) => `${pgIdentifier(c)} = "v".${pgIdentifier(c)}`).join(', ');
+  const set = columns.map((c) => `${q(c)} = ${q('v')}.${q(c)}`).join(', ');
   const result = await trx.raw<{ rowCount: number }>(
-    `update ${pgIdentifier(table)} set ${set} from ${pgIdentifier(STAGING)} as "v" ` +
-      `where ${pgIdentifier(table)}.${pgIdentifier(key)} = "v".${pgIdentifier(key)}`,
+    `update ${q(table)} set ${set} from ${q(STAGING)} as ${q('v')} ` +
+      `where ${q(table)}.${q(key)} = ${q('v')}.${q(key)}`,
   );
-  await trx.raw(`drop table ${pgIdentifier(STAGING)}`);
+  await trx.raw(`drop table ${q(STAGING)}`);
   return result.rowCount;
 }
+
+/** A dialect's identifier quoting (DatabaseDialect.quoteId). */
+type Quote = (name: string) => string;
 
 /** SQL text per shape, as insert-rows.ts keeps its INSERTs. */
 const statements = new Map<string, string>();
@@ -82,24 +84,24 @@ function cached(shape: string, build: () => string): string {
   return sql;
 }
 
-function joinStatement(table: string, key: string, columns: readonly string[], count: number): string {
+function joinStatement(q: Quote, table: string, key: string, columns: readonly string[], count: number): string {
   return cached(`join\u0000${table}\u0000${key}\u0000${columns.join('\u0000')}\u0000${count}`, () => {
-    const first = `select ${[key, ...columns].map((c) => `? as ${quoteIdentifier(c)}`).join(', ')}`;
+    const first = `select ${[key, ...columns].map((c) => `? as ${q(c)}`).join(', ')}`;
     const next = `select ${[key, ...columns].map(() => '?').join(', ')}`;
     const derived = [first, ...Array.from({ length: count - 1 }, () => next)].join(' union all ');
-    const t = quoteIdentifier(table);
-    const set = columns.map((c) => `${t}.${quoteIdentifier(c)} = \`v\`.${quoteIdentifier(c)}`).join(', ');
-    return `update ${t} join (${derived}) as \`v\` on ${t}.${quoteIdentifier(key)} = \`v\`.${quoteIdentifier(key)} set ${set}`;
+    const t = q(table);
+    const set = columns.map((c) => `${t}.${q(c)} = ${q('v')}.${q(c)}`).join(', ');
+    return `update ${t} join (${derived}) as ${q('v')} on ${t}.${q(key)} = ${q('v')}.${q(key)} set ${set}`;
   });
 }
 
-function valuesStatement(table: string, key: string, columns: readonly string[], count: number): string {
+function valuesStatement(q: Quote, table: string, key: string, columns: readonly string[], count: number): string {
   return cached(`values\u0000${table}\u0000${key}\u0000${columns.join('\u0000')}\u0000${count}`, () => {
     const tuple = `(${[key, ...columns].map(() => '?').join(', ')})`;
     const values = Array.from({ length: count }, () => tuple).join(', ');
-    const t = quoteIdentifier(table);
+    const t = q(table);
     // VALUES names its columns column1, column2, ...: the key first.
-    const set = columns.map((c, i) => `${quoteIdentifier(c)} = \`v\`.\`column${i + 2}\``).join(', ');
-    return `update ${t} set ${set} from (values ${values}) as \`v\` where ${t}.${quoteIdentifier(key)} = \`v\`.\`column1\``;
+    const set = columns.map((c, i) => `${q(c)} = ${q('v')}.${q(`column${i + 2}`)}`).join(', ');
+    return `update ${t} set ${set} from (values ${values}) as ${q('v')} where ${t}.${q(key)} = ${q('v')}.${q('column1')}`;
   });
 }

@@ -5,7 +5,7 @@ import { databaseDialect } from './dialects/index.js';
 import { translateDatabaseError, type StatementTarget } from './translate-error.js';
 
 /** A foreign key column of the table written: the table and column its values must name. */
-export interface ForeignKeyColumn {
+interface ForeignKeyColumn {
   readonly table: string;
   readonly column: string;
 }

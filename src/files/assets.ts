@@ -1,20 +1,9 @@
-import type { Readable } from 'node:stream';
 import { canReadCollection } from '../access/read-access.js';
 import { ForbiddenError, RangeNotSatisfiableError } from '../errors.js';
 import { readItemByKey, type ReadContext, type Reader } from '../query/index.js';
 import { FILES_COLLECTION } from './file-library.js';
 import type { Storage } from './storage/create-storage.js';
-import type { ByteRange } from './storage/storage-driver.js';
-
-/** What GET /assets/:id serves: the file's content and the facts its headers carry. */
-export interface Asset {
-  readonly type: string;
-  readonly filenameDownload: string;
-  readonly size: number;
-  readonly modified: Date;
-  /** The content, or the given range of it. */
-  open(range?: ByteRange): Promise<Readable>;
-}
+import type { Asset, ByteRange } from './storage/storage-driver.js';
 
 interface AssetRow {
   readonly storage: string;

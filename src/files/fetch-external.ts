@@ -5,7 +5,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import type { AddressDenyList } from './address-deny-list.js';
 
 /** Why a URL could not be fetched; the caller reports SERVICE_UNAVAILABLE without the detail. */
-export class ExternalFetchError extends Error {
+class ExternalFetchError extends Error {
   override readonly name = 'ExternalFetchError';
 }
 

@@ -42,7 +42,7 @@ type InputAction = 'create' | 'update';
  * svc_collections, svc_fields and svc_relations are read as the schema routes show them,
  * not as items: relations into them read as keys.
  */
-export const SCHEMA_COLLECTIONS: ReadonlySet<string> = new Set(['svc_collections', 'svc_fields', 'svc_relations']);
+const SCHEMA_COLLECTIONS: ReadonlySet<string> = new Set(['svc_collections', 'svc_fields', 'svc_relations']);
 
 /**
  * The types of every collection one role may read: object types, filters, aggregates, create/update inputs

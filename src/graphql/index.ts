@@ -6,10 +6,10 @@
  */
 
 /** Both scopes' schemas of one role, and the scope names (`items`, `system`). */
-export { buildSchemas, type BuildOptions, type ScopedSchemas, type Scope } from './build-schema.js';
+export { buildSchemas, type ScopedSchemas, type Scope } from './build-schema.js';
 
 /** `<collection>_mutated` subscriptions (live data over graphql-ws) and the context they run with. */
-export { EVENT_ENUM, type SubscriptionContext } from './subscription-roots.js';
+export type { SubscriptionContext } from './subscription-roots.js';
 
 /** The schemas per (role, schema version): built on first use, rebuilt when the version moves. */
 export { SchemaStore } from './schema-store.js';
@@ -34,24 +34,10 @@ export {
 export { CollectionTypes } from './collection-types.js';
 
 /** Parse (token limit) and validate (depth limit, introspection switch) a document; valid ones are remembered per schema. */
-export {
-  OperationPreparer,
-  prepareOperation,
-  plainError,
-  rootFieldNames,
-  type OperationLimits,
-  type PreparedOperation,
-} from './prepare-operation.js';
+export { OperationPreparer, plainError, rootFieldNames } from './prepare-operation.js';
 
 /** The per-request context every resolver gets. */
-export {
-  createGraphqlContext,
-  type GraphqlContext,
-  type GraphqlContextParts,
-  type SystemServices,
-  type AuthOperations,
-  type TokenData,
-} from './context.js';
+export { createGraphqlContext, type GraphqlContext, type SystemServices } from './context.js';
 
 /** Resolver errors with `extensions.code`, mapped by the caller's error mapping. */
-export { formatResult, toGraphqlError, type ErrorMapper } from './format-errors.js';
+export { formatResult, toGraphqlError } from './format-errors.js';

@@ -81,7 +81,7 @@ export class OperationPreparer {
  * `variables`) are 400 GRAPHQL_VALIDATION; a document without the operation to run is 400
  * GRAPHQL_EXECUTION.
  */
-export function prepareOperation(
+function prepareOperation(
   schema: GraphQLSchema,
   query: string,
   operationName: string | undefined,
@@ -168,7 +168,7 @@ export function plainError(error: GraphQLError): { message: string; locations?: 
  * Refuses selections nested more than `maxDepth` fields below a root field (introspection
  * excepted: it reads the schema, not the database), following fragments.
  */
-export function depthLimitRule(maxDepth: number): ValidationRule {
+function depthLimitRule(maxDepth: number): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const definition of context.getDocument().definitions) {

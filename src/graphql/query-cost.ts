@@ -34,7 +34,7 @@ export interface QueryCostLimits {
  * `limit` asks more: a related row belongs to one parent, so an o2m or junction level reads at
  * most its table, whatever the parents (tables are assumed this size; see queryCostRule).
  */
-export const TABLE_ROWS_BUDGET = 10_000;
+const TABLE_ROWS_BUDGET = 10_000;
 
 interface Cost {
   /** Rows the selection may read. */

@@ -9,7 +9,6 @@ import {
 import { createCollections, deleteCollection, updateCollection } from '../../catalog/ddl/collections.js';
 import { createField, deleteField, updateField } from '../../catalog/ddl/fields.js';
 import {
-  isObject,
   parseCollectionPayload,
   parseFieldPatch,
   parseFieldPayload,
@@ -25,6 +24,7 @@ import { ForbiddenError, InvalidPayloadError } from '../errors.js';
 import type { CollectionTypes } from './collection-types.js';
 import type { GraphqlContext } from './context.js';
 import { DELETE_COLLECTION, DELETE_FIELD, DELETE_RELATION, schemaObjectTypes, SCHEMA_INPUTS } from './system-types.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
 type Input = Readonly<Record<string, unknown>>;
@@ -119,7 +119,7 @@ function addSchemaMutations(mutation: RootFields, objects: ReturnType<typeof sch
       requireAdmin(ctx);
       const name = toServiceCollectionName(args.collection);
       const meta = args.data['meta'];
-      if (!isObject(meta)) throw new InvalidPayloadError('"meta" is required and must be an object');
+      if (!isPlainObject(meta)) throw new InvalidPayloadError('"meta" is required and must be an object');
       await updateCollection(ctx.system.schemaChanges, name, meta);
       return (await fresh(ctx)).collection(name);
     },

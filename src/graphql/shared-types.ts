@@ -75,17 +75,12 @@ function operatorInput(
 }
 
 export const STRING_FILTER_OPERATORS = operatorInput('string_filter_operators', 'text', GraphQLString);
-export const NUMBER_FILTER_OPERATORS = operatorInput('number_filter_operators', 'number', GraphQLStringOrFloat);
-export const BIG_INT_FILTER_OPERATORS = operatorInput('big_int_filter_operators', 'number', GraphQLBigInt);
-export const DATE_FILTER_OPERATORS = operatorInput(
-  'date_filter_operators',
-  'temporal',
-  GraphQLString,
-  GraphQLStringOrFloat,
-);
-export const BOOLEAN_FILTER_OPERATORS = operatorInput('boolean_filter_operators', 'boolean', GraphQLBoolean);
-export const HASH_FILTER_OPERATORS = operatorInput('hash_filter_operators', 'hash', GraphQLString);
-export const GEOMETRY_FILTER_OPERATORS = operatorInput('geometry_filter_operators', 'geometry', GraphQLJSON);
+const NUMBER_FILTER_OPERATORS = operatorInput('number_filter_operators', 'number', GraphQLStringOrFloat);
+const BIG_INT_FILTER_OPERATORS = operatorInput('big_int_filter_operators', 'number', GraphQLBigInt);
+const DATE_FILTER_OPERATORS = operatorInput('date_filter_operators', 'temporal', GraphQLString, GraphQLStringOrFloat);
+const BOOLEAN_FILTER_OPERATORS = operatorInput('boolean_filter_operators', 'boolean', GraphQLBoolean);
+const HASH_FILTER_OPERATORS = operatorInput('hash_filter_operators', 'hash', GraphQLString);
+const GEOMETRY_FILTER_OPERATORS = operatorInput('geometry_filter_operators', 'geometry', GraphQLJSON);
 
 /**
  * The operator input of each family (Directus 10's input names). uuid, json and untyped columns

@@ -24,7 +24,7 @@ export interface SubscriptionContext {
 }
 
 /** Directus 10's `EventEnum` of `<collection>_mutated(event:)`. */
-export const EVENT_ENUM = new GraphQLEnumType({
+const EVENT_ENUM = new GraphQLEnumType({
   name: 'EventEnum',
   values: { create: { value: 'create' }, update: { value: 'update' }, delete: { value: 'delete' } },
 });

@@ -6,7 +6,7 @@
  */
 
 /** An output field of a collection's object type. */
-export type ItemFieldMeta =
+type ItemFieldMeta =
   /** A column value (also a many-to-one whose target the role cannot read: its key). */
   | { readonly kind: 'value'; readonly field: string }
   /** The related object (m2o) or list (o2m, m2m and m2a junction rows). */
@@ -19,7 +19,7 @@ export type ItemFieldMeta =
   | { readonly kind: 'aggregate'; readonly field: string };
 
 /** A key of a `C_filter` input. */
-export type FilterFieldMeta =
+type FilterFieldMeta =
   | { readonly kind: 'logical' }
   /** `_some` / `_none` on the target of a one-to-many (not in Directus 10). */
   | { readonly kind: 'quantifier' }
@@ -29,7 +29,7 @@ export type FilterFieldMeta =
   | { readonly kind: 'scope'; readonly field: string; readonly collection: string };
 
 /** A key of a `create_C_input` / `update_C_input`. */
-export interface InputFieldMeta {
+interface InputFieldMeta {
   readonly field: string;
   /** The primary key of an integer-keyed collection: `ID` strings become numbers. */
   readonly isIntegerKey: boolean;
@@ -54,3 +54,5 @@ declare module 'graphql' {
     svcInput?: InputFieldMeta;
   }
 }
+
+export {};

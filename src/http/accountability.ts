@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { RequestOrigin } from '../auth/authenticate.js';
+import type { RequestOrigin } from '../access/accountability.js';
 import type { Config } from '../config/index.js';
 import { clientIp } from './client-ip.js';
 

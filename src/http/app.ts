@@ -14,6 +14,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import type { Storage } from '../files/storage/create-storage.js';
 import type { Metrics } from './metrics.js';
 import type { RequestTraffic } from './traffic.js';
+import type { Draining } from './draining.js';
 import { resolveAccountability } from './request-pipeline.js';
 import { proxyTrust } from './client-ip.js';
 import { jsonBody } from './body.js';
@@ -78,6 +79,8 @@ export interface AppDeps {
   readonly traffic?: RequestTraffic;
   /** Flows' collaborators (src/flows): `/flows/trigger/:id` is served when given. */
   readonly flows?: FlowDeps;
+  /** Set on SIGTERM: /server/health answers `draining`, answers close their connections (draining.ts). */
+  readonly draining?: Draining;
 }
 
 /**

@@ -8,7 +8,7 @@ import { ServiceUnavailableError } from '../errors.js';
  * Where the console's build lands (src/console/build.ts): dist/console at the project root,
  * found from this file in both src/http (tsx) and dist/src/http (compiled).
  */
-export function consoleDirectory(): string {
+function consoleDirectory(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
   return join(dir, 'dist', 'console');

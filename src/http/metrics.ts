@@ -10,7 +10,7 @@ import { ForbiddenError } from '../errors.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 
 /** The label of a request no route took (ROUTE_NOT_FOUND, refused before routing): one series, not one per URL. */
-export const UNMATCHED_ROUTE = '(unmatched)';
+const UNMATCHED_ROUTE = '(unmatched)';
 /** Where a request answered before Express keeps its route pattern (request-door.ts sets it). */
 const ROUTE = Symbol('metrics route');
 

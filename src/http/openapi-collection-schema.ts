@@ -52,7 +52,7 @@ export function collectionSchema(
 }
 
 /** The GraphQL field type mapping (graphql/field-scalars.ts), in OpenAPI words. */
-export function fieldType(type: FieldType): Json {
+function fieldType(type: FieldType): Json {
   switch (type) {
     case 'integer':
       return { type: 'integer' };

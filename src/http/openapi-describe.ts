@@ -177,7 +177,7 @@ export const COMMENT_ID = pathParameter('id', "The comment's svc_activity row", 
 export const FILE_ID = pathParameter('id', 'The svc_files row', UUID);
 export const ANY_COLLECTION = pathParameter('collection', 'The collection', TEXT);
 export const FIELD = pathParameter('field', 'The field', TEXT);
-export const ACCESS: Json = object({ access: { type: 'boolean' } }, ['access']);
+const ACCESS: Json = object({ access: { type: 'boolean' } }, ['access']);
 /** GET /permissions/me/{collection}/{id}: update (with presets and fields for singletons), delete, share. */
 export const ITEM_PERMISSIONS: Json = object(
   {
@@ -189,7 +189,7 @@ export const ITEM_PERMISSIONS: Json = object(
   },
   ['update', 'delete', 'share'],
 );
-export const ACTION_ACCESS: Json = object(
+const ACTION_ACCESS: Json = object(
   {
     access: { type: 'string', enum: ['none', 'partial', 'full'] },
     fields: { type: 'array', items: TEXT },
@@ -224,7 +224,7 @@ export const RELATION_OBJECT: Json = object({
   meta: NULLABLE_OBJECT,
   schema: NULLABLE_OBJECT,
 });
-export const FIELD_TYPE: Json = { type: 'string', enum: [...CREATABLE_TYPES] };
+const FIELD_TYPE: Json = { type: 'string', enum: [...CREATABLE_TYPES] };
 export const FIELD_PAYLOAD = object(
   { field: REQUIRED_TEXT, type: FIELD_TYPE, meta: NULLABLE_OBJECT, schema: NULLABLE_OBJECT },
   ['field', 'type'],

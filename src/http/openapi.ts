@@ -20,8 +20,6 @@ import { collectionSchema, pascal, schemaNames, schemaRef } from './openapi-coll
 import { SYSTEM_WRITE_ROUTES } from './routes/item-writes.js';
 import { SYSTEM_READ_ROUTES } from './routes/items-read.js';
 
-export type { OpenApiInput } from './openapi-fixed-routes.js';
-
 /** System collections whose own routes take writes (the journal's are read only). */
 const WRITABLE_SYSTEM_COLLECTIONS: ReadonlySet<string> = new Set(
   SYSTEM_WRITE_ROUTES.map(([, collection]) => collection),
@@ -103,7 +101,7 @@ const ERROR_RESPONSES: Json = {
  * (`CollectionTypes` over the same `SchemaAccess`); the write operations of a collection are
  * there when the role may create, update or delete in it; fixed routes by who may call them.
  */
-export function buildOpenApi(input: OpenApiInput): Json {
+function buildOpenApi(input: OpenApiInput): Json {
   const types = new CollectionTypes(input.overview, input.access);
   const collections = Object.values(input.overview.collections).filter((c) => types.isItemCollection(c.collection));
   const names = schemaNames(collections);

@@ -19,6 +19,7 @@ export interface DoorOptions {
  * - its arrival time, and its log line when the answer ends (request-logging.ts);
  * - its count and latency in the metrics (metrics.ts, when METRICS_ENABLED);
  * - its place among the requests in flight, which long writes give way to (traffic.ts);
+ * - while the instance drains before it stops, `Connection: close` (draining.ts);
  * - the envelope headers (`Cache-Control`, `Vary`), which a route may replace;
  * - with CORS_ENABLED, the CORS headers (cors.ts), on answers and errors alike, and the answer
  *   to a preflight;
@@ -59,6 +60,7 @@ export function requestDoor(app: Express, deps: AppDeps, options: DoorOptions = 
     }
     metrics?.observe(req, res);
     deps.traffic?.enter(res);
+    deps.draining?.closeAfter(res);
     for (const [name, value] of envelope) res.setHeader(name, value);
     if (cors === undefined) route(req, res);
     else

@@ -7,7 +7,7 @@ import { MethodNotAllowedError, RouteNotFoundError } from '../errors.js';
  * (fast-path.ts) answer only methods these routes have, with the routes' own handlers, so one
  * table serves both ways.
  */
-export type MethodsAt = (path: string) => readonly string[] | undefined;
+type MethodsAt = (path: string) => readonly string[] | undefined;
 
 /** The parts of router 2.x (Express 5) layers the walk reads. */
 export interface RouterLayer {
@@ -87,7 +87,7 @@ export function routerGuard(leaves: GuardTest): RequestHandler {
  * undefined when no route matches, or a route takes every method (`router.all`: /graphql
  * answers other methods itself).
  */
-export function methodsAt(app: Express): MethodsAt {
+function methodsAt(app: Express): MethodsAt {
   return (path) => {
     const found = new Set<string>();
     // Stopped only by a route that takes every method.

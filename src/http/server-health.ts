@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { Redis } from 'ioredis';
+import { createRedis } from '../cache/redis-client.js';
 import type { Knex } from 'knex';
 import { pendingMigrations } from '../../catalog/migrate.js';
 import { closeRedis, redisClientOptions } from '../cache/redis-guard.js';
@@ -79,7 +79,7 @@ async function checkMigrations(db: Knex): Promise<HealthCheck> {
 
 /** A PING on a connection of its own, closed after: the state of Redis, not of one client's retries. */
 async function checkRedis(config: Config): Promise<HealthCheck> {
-  const redis = new Redis(config.redis.url as string, {
+  const redis = createRedis(config.redis, {
     ...redisClientOptions(config.redis.commandTimeoutMs),
     lazyConnect: true,
     connectTimeout: CHECK_TIMEOUT_MS,

@@ -45,7 +45,12 @@ export interface WebsocketDeps {
   readonly metrics?: Metrics | undefined;
 }
 
-/** What a listener's `upgrade` event gets; `close` ends every socket. */
+/** The close code of every socket when the instance stops (RFC 6455's registry: Service Restart). */
+const SERVICE_RESTART = 1012;
+/** How long a socket has to answer the close frame before it is cut. */
+const CLOSE_HANDSHAKE_MS = 2000;
+
+/** What a listener's `upgrade` event gets; `close` ends every socket (1012, clients reconnect). */
 export interface UpgradeHandler {
   (req: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): void;
@@ -134,7 +139,12 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
   return Object.assign(handler, {
     close() {
       clearInterval(heartbeat);
-      for (const ws of server.clients) ws.terminate();
+      // 1012 Service Restart: the client library and graphql-ws clients reconnect, through the
+      // load balancer to another instance; a socket that does not finish the closing handshake is cut.
+      for (const ws of server.clients) ws.close(SERVICE_RESTART, 'service restart');
+      setTimeout(() => {
+        for (const ws of server.clients) ws.terminate();
+      }, CLOSE_HANDSHAKE_MS).unref();
       server.close();
       graphql?.close();
     },

@@ -1,5 +1,6 @@
 import Bull from 'bull';
 import { setTimeout as delay } from 'node:timers/promises';
+import { bullRedis } from '../cache/redis-client.js';
 import { RedisGuard } from '../cache/redis-guard.js';
 import type { Config, RedisConfig } from '../config/index.js';
 import { invariant, ServiceUnavailableError } from '../errors.js';
@@ -43,7 +44,7 @@ export interface JobQueue {
   depth(): Promise<JobDepth>;
 }
 
-export interface JobDepth {
+interface JobDepth {
   readonly waiting: number;
   readonly active: number;
   readonly delayed: number;
@@ -60,7 +61,7 @@ export interface JobQueueOptions {
   readonly logger: JobLogger;
 }
 
-export interface JobLogger {
+interface JobLogger {
   info(details: Record<string, unknown>, message: string): void;
   warn(details: Record<string, unknown>, message: string): void;
   error(details: Record<string, unknown>, message: string): void;
@@ -74,7 +75,7 @@ const STOP_GRACE_MS = 5000;
 export function createJobQueue(options: JobQueueOptions): JobQueue {
   return options.redis.url === undefined
     ? new InProcessJobQueue(options)
-    : new BullJobQueue(openBull(options.redis.url, options), options);
+    : new BullJobQueue(openBull(options), options);
 }
 
 /**
@@ -85,10 +86,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
  * backoff. A dead worker's job runs again within JOBS_LOCK_DURATION (its lock expiring) plus
  * JOBS_STALLED_INTERVAL (the next check); one whose workers keep dying fails after JOBS_ATTEMPTS.
  */
-export async function startJobWorker(
-  options: JobQueueOptions & { readonly redis: { readonly url: string } },
-): Promise<{ close(): Promise<void> }> {
-  const queue = openBull(options.redis.url, options);
+export async function startJobWorker(options: JobQueueOptions): Promise<{ close(): Promise<void> }> {
+  const queue = openBull(options);
   const stopping = new AbortController();
   await queue.isReady();
   queue.on('error', (error) => {
@@ -125,8 +124,8 @@ export async function startJobWorker(
   };
 }
 
-function openBull(redisUrl: string, options: JobQueueOptions): Bull.Queue {
-  return new Bull(QUEUE_NAME, redisUrl, {
+function openBull(options: JobQueueOptions): Bull.Queue {
+  const queueOptions: Bull.QueueOptions = {
     prefix: `${options.namespace}:bull`,
     settings: {
       lockDuration: options.settings.lockDurationMs,
@@ -140,7 +139,12 @@ function openBull(redisUrl: string, options: JobQueueOptions): Bull.Queue {
       removeOnComplete: true,
       removeOnFail: 100,
     },
-  });
+  };
+  // The REDIS URL, or (REDIS_SENTINELS) the options bull makes its three clients with.
+  const redis = bullRedis(options.redis);
+  return typeof redis === 'string'
+    ? new Bull(QUEUE_NAME, redis, queueOptions)
+    : new Bull(QUEUE_NAME, { ...queueOptions, redis });
 }
 
 /**

@@ -6,7 +6,7 @@ import { findUnstorableText } from '../db/storable-text.js';
 import { translateBadInput } from '../db/translate-error.js';
 import { InvalidQueryError } from '../errors.js';
 import { dialectFor } from './compile/dialect-for.js';
-import type { CompiledSql } from './compile/sql-writer.js';
+import type { CompiledSql } from './compile/dialect.js';
 
 export type Row = Readonly<Record<string, unknown>>;
 

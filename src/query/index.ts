@@ -8,16 +8,7 @@
  * The typed query of every read, shared by REST, SEARCH, GraphQL and
  * the write side's re-reads.
  */
-export type {
-  Query,
-  NestedQuery,
-  Deep,
-  Filter,
-  Aggregate,
-  AggregateFunction,
-  MetaKind,
-  ExportFormat,
-} from './query.js';
+export type { Query, NestedQuery, Filter, AggregateFunction, ExportFormat } from './query.js';
 
 /** Raw parameters (query string or SEARCH body `query`) → `Query`; INVALID_QUERY on bad syntax. */
 export { parseQuery, parseQueryString, parseFilter, queryOfSearch } from './parse/parse-query.js';
@@ -47,7 +38,7 @@ export {
 } from './read-items.js';
 
 /** Items one at a time with flat memory, for `limit=-1` and exports. */
-export { streamItems, type StreamOptions } from './stream-items.js';
+export { streamItems } from './stream-items.js';
 
 /** Whether a query reads without a limit (`limit=-1` with no QUERY_LIMIT_MAX). */
 export { isUnlimited } from './is-unlimited.js';
@@ -59,8 +50,8 @@ export { dialectFor } from './compile/dialect-for.js';
  * History (issue 18): a diff between two revisions, an item's revisions (or one field's), an
  * item as it was at a moment; each shows only what the caller may read now.
  */
-export { readRevisionDiff, type RevisionDiff, type FieldDiff } from './history/revision-diff.js';
-export { readItemHistory, historyOptions, type HistoryEntry, type HistoryOptions } from './history/item-history.js';
+export { readRevisionDiff } from './history/revision-diff.js';
+export { readItemHistory, historyOptions } from './history/item-history.js';
 export { readItemAsOf, readItemStateAsOf, stateOfRevisionData, parseAsOf, type AsOf } from './history/item-as-of.js';
 /** The revision `data`/`delta` column as an object; a revision's fields and values as the caller may see them now. */
 export { isVisibleField, revisionValues, visibleValues, storedKey as storedItemKey } from './history/history-access.js';
@@ -72,7 +63,7 @@ export {
   MAIN_VERSION_KEY,
   type VersionRow,
 } from './history/item-version.js';
-export { compareVersion, liveChangesSince, type VersionComparison } from './history/version-compare.js';
+export { compareVersion, liveChangesSince } from './history/version-compare.js';
 export { scalarText } from './shape/shape-value.js';
 export { setOwn } from './parse/parse-values.js';
 export { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from './parse/nesting-depth.js';

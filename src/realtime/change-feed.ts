@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRedis, type RedisWhere } from '../cache/redis-client.js';
 import type { Knex } from 'knex';
 import { closeRedis, RedisGuard, redisClientOptions, type GuardLogger } from '../cache/redis-guard.js';
 import type { Change, SeenBy } from '../commands/change-set.js';
 import type { PrimaryKey } from '../commands/types.js';
 
-export type { Change, SeenBy } from '../commands/change-set.js';
+export type { Change } from '../commands/change-set.js';
 
-export type ChangeListener = (change: Change) => void;
+type ChangeListener = (change: Change) => void;
 
 /** Asked inside a delete's transaction, before the rows go: who could read which of them (live-reads.ts). */
-export type DeleteWitness = (
+type DeleteWitness = (
   trx: Knex.Transaction,
   collection: string,
   keys: readonly PrimaryKey[],
@@ -35,14 +36,14 @@ export interface ChangeFeed {
 }
 
 export interface ChangeFeedOptions {
-  readonly redis: { readonly url: string | undefined; readonly commandTimeoutMs: number };
+  readonly redis: RedisWhere & { readonly commandTimeoutMs: number };
   readonly namespace: string;
   readonly logger: GuardLogger;
 }
 
 export async function createChangeFeed(options: ChangeFeedOptions): Promise<ChangeFeed> {
   if (options.redis.url === undefined) return new LocalFeed();
-  const feed = new RedisFeed(options, options.redis.url);
+  const feed = new RedisFeed(options);
   await feed.start();
   return feed;
 }
@@ -116,11 +117,11 @@ class RedisFeed extends LocalFeed {
     return true;
   }
 
-  constructor(options: ChangeFeedOptions, url: string) {
+  constructor(options: ChangeFeedOptions) {
     super();
     const connection = { ...redisClientOptions(options.redis.commandTimeoutMs), lazyConnect: true };
-    this.#publisher = new Redis(url, connection);
-    this.#subscriber = new Redis(url, connection);
+    this.#publisher = createRedis(options.redis, connection);
+    this.#subscriber = createRedis(options.redis, connection);
     this.#guard = new RedisGuard('live data', 'subscribers see the changes of this instance only', options.logger);
     for (const client of [this.#publisher, this.#subscriber]) this.#guard.watch(client);
     this.#channel = `${options.namespace}:realtime:changes`;

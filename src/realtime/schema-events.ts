@@ -26,7 +26,7 @@ export function schemaWithEvents(
   };
 }
 
-export function schemaChanges(before: SchemaOverview, after: SchemaOverview): Change[] {
+function schemaChanges(before: SchemaOverview, after: SchemaOverview): Change[] {
   const found = diff(
     Object.keys(before.collections),
     Object.keys(after.collections),

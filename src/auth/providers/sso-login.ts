@@ -2,7 +2,7 @@ import type { CommandContext } from '../../commands/types.js';
 import type { AuthProviderConfig, Config } from '../../config/index.js';
 import { InvalidProviderError } from '../../errors.js';
 import type { AuthContext } from '../auth-context.js';
-import type { RequestOrigin } from '../authenticate.js';
+import type { RequestOrigin } from '../../access/accountability.js';
 import { assertIpAllowed } from '../ip-access.js';
 import { openSession } from '../login.js';
 import { assertAllowedUrl } from '../mail-link.js';
@@ -19,7 +19,7 @@ export function findProvider(config: Pick<Config, 'auth'>, name: string): AuthPr
 }
 
 /** Where the provider sends the browser back: PUBLIC_URL/auth/login/<name>/callback. */
-export function callbackUrl(config: Pick<Config, 'publicUrl'>, provider: AuthProviderConfig): string {
+function callbackUrl(config: Pick<Config, 'publicUrl'>, provider: AuthProviderConfig): string {
   return `${config.publicUrl.replace(/\/+$/, '')}/auth/login/${encodeURIComponent(provider.name)}/callback`;
 }
 

@@ -7,6 +7,7 @@ import { InvalidPayloadError } from '../../errors.js';
 import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../query/index.js';
 import type { Item } from '../types.js';
 import { unknownColumn } from './file-rows.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 /**
  * The items of a CSV import file, one per record as
@@ -150,6 +151,6 @@ function put(item: Record<string, unknown>, path: readonly string[], value: unkn
   }
   const last = path[path.length - 1] ?? '';
   const current = target[last];
-  if (typeof current === 'object' && current !== null && !Array.isArray(current) && path.length === 1) return;
+  if (isPlainObject(current) && path.length === 1) return;
   target[last] = value;
 }

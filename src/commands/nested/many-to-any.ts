@@ -3,7 +3,8 @@ import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import { InvalidPayloadError } from '../../errors.js';
 import type { RevisionRef } from '../journal/journal.js';
 import type { Item } from '../types.js';
-import { collectChild, isPlainObject, type NestedContext } from './types.js';
+import { collectChild, type NestedContext } from './types.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 type ManyToAny = Extract<FieldRelation, { kind: 'a2o' }>;
 

@@ -1,6 +1,7 @@
 import type { FieldRelation } from '../../../catalog/overview/lookup.js';
 import type { RevisionRef } from '../journal/journal.js';
-import { collectChild, isPlainObject, type NestedContext } from './types.js';
+import { collectChild, type NestedContext } from './types.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 type ManyToOne = Extract<FieldRelation, { kind: 'm2o' }>;
 

@@ -5,7 +5,8 @@ import type { Item, PrimaryKey } from '../types.js';
 import { writeManyToAny } from './many-to-any.js';
 import { writeManyToOne } from './many-to-one.js';
 import { writeOneToMany } from './one-to-many.js';
-import { isPlainObject, type NestedContext } from './types.js';
+import { type NestedContext } from './types.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 /**
  * Step 3 of commands/README.md: many-to-one and many-to-any values that are objects are

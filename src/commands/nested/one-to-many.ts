@@ -3,7 +3,8 @@ import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
 import type { RevisionRef } from '../journal/journal.js';
 import { requirePrimaryKey, sameKey, toPrimaryKey } from '../primary-key.js';
 import type { Item, PrimaryKey } from '../types.js';
-import { collectChild, isPlainObject, requireObject, type NestedContext } from './types.js';
+import { collectChild, requireObject, type NestedContext } from './types.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export type OneToMany = Extract<FieldRelation, { kind: 'o2m' }>;
 

@@ -3,6 +3,7 @@ import type { CollectionOverview, SchemaOverview } from '../../../catalog/overvi
 import { InvalidPayloadError } from '../../errors.js';
 import type { RevisionRef } from '../journal/journal.js';
 import type { Item, PrimaryKey } from '../types.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 /** One item written: its key, and the revision recorded for it (null when none). */
 export interface WriteResult {
@@ -30,10 +31,6 @@ export interface NestedContext {
 export function collectChild(children: RevisionRef[], result: WriteResult): PrimaryKey {
   if (result.revision !== null) children.push(result.revision);
   return result.key;
-}
-
-export function isPlainObject(value: unknown): value is Item {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function requireObject(value: unknown): Item {

@@ -7,6 +7,7 @@ import {
   type ServiceError,
 } from '../../errors.js';
 import type { BadInput, DatabaseDialect, DriverError, NumberTarget, StatementTarget } from './types.js';
+import { quoteMysqlId } from './quote-id.js';
 
 /** Errnos of refused values. */
 const BAD_INPUT: Readonly<Record<number, BadInput>> = {
@@ -60,6 +61,7 @@ export const mysqlDatabase: DatabaseDialect = {
   client: 'mysql',
   engine: 'MariaDB/MySQL',
   vendor: 'mysql',
+  quoteId: quoteMysqlId,
   rawRows: (result) => (result as [Record<string, unknown>[], unknown])[0],
   constraintError,
   badInput: ({ errno }) => (typeof errno === 'number' ? BAD_INPUT[errno] : undefined),

@@ -6,6 +6,7 @@ import {
   ValueTooLongError,
   type ServiceError,
 } from '../../errors.js';
+import { quoteStandardId } from './quote-id.js';
 import type { BadInput, DatabaseDialect, DriverError, NumberTarget, StatementTarget } from './types.js';
 
 /** SQLSTATEs of class 22 (data exception) and 54 (program limit) by what they mean. */
@@ -38,6 +39,7 @@ export const postgresDatabase: DatabaseDialect = {
   client: 'pg',
   engine: 'PostgreSQL',
   vendor: 'postgres',
+  quoteId: quoteStandardId,
   rawRows: (result) => (result as { rows: Record<string, unknown>[] }).rows,
   constraintError,
   badInput: ({ code }) => (typeof code === 'string' ? BAD_INPUT[code] : undefined),

@@ -5,6 +5,7 @@ import {
   type ServiceError,
 } from '../../errors.js';
 import type { BadInput, DatabaseDialect, DriverError, NumberTarget, StatementTarget } from './types.js';
+import { quoteStandardId } from './quote-id.js';
 
 /** Result codes of refused values. */
 const BAD_INPUT: Readonly<Record<string, BadInput>> = {
@@ -18,6 +19,7 @@ export const sqliteDatabase: DatabaseDialect = {
   client: 'sqlite3',
   engine: 'SQLite',
   vendor: 'sqlite',
+  quoteId: quoteStandardId,
   rawRows: (result) => result as Record<string, unknown>[],
   constraintError,
   badInput: ({ code }) => (typeof code === 'string' ? BAD_INPUT[code] : undefined),

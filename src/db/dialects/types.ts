@@ -54,6 +54,8 @@ export interface DatabaseDialect {
   /** The database's name in messages to operators. */
   readonly engine: string;
   readonly vendor: Vendor;
+  /** A table, column or alias name quoted for SQL text (dialects/quote-id.ts). */
+  readonly quoteId: (name: string) => string;
 
   /** The rows of a knex `raw()` result, whatever shape the driver answers in. */
   rawRows(result: unknown): Record<string, unknown>[];

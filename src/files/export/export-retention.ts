@@ -33,7 +33,7 @@ const CLEANUP_ACCOUNTABILITY = serviceAccountability({
  * `GET /utils/export/jobs/:id` reads (so the job is gone too). Safe to run on several
  * instances at once: a file already deleted is skipped. Answers how many exports went.
  */
-export async function pruneExports(deps: ExportDeps, retentionMs: number, now: Date): Promise<number> {
+async function pruneExports(deps: ExportDeps, retentionMs: number, now: Date): Promise<number> {
   const before = toDatabaseTimestamp(new Date(now.getTime() - retentionMs), dialectOf(deps.db));
   let pruned = 0;
   for (;;) {

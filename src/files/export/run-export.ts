@@ -57,7 +57,7 @@ export function exportJobHandler(deps: ExportDeps): JobHandler {
  * of total, per batch) goes to the export's svc_activity status row: `running` on the first
  * attempt, `retrying` with the attempt number on the later ones.
  */
-export async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): Promise<void> {
+async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): Promise<void> {
   const { extension, contentType } = EXPORT_TYPES[job.format];
   const report = (status: Omit<ExportStatus, 'format' | 'attempt'>) =>
     updateExportStatus(deps.db, job.id, { ...status, format: job.format, attempt: run.attempt });

@@ -6,6 +6,19 @@ export interface ByteRange {
   readonly end: number;
 }
 
+/**
+ * What GET /assets/:id serves (files/assets.ts, and a transformation's variant): the file's
+ * content and the facts its headers carry.
+ */
+export interface Asset {
+  readonly type: string;
+  readonly filenameDownload: string;
+  readonly size: number;
+  readonly modified: Date;
+  /** The content, or the given range of it. */
+  open(range?: ByteRange): Promise<Readable>;
+}
+
 export interface StoredFileStat {
   readonly size: number;
   readonly modified: Date;

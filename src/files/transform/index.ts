@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AssetsTransformConfig } from '../../config/index.js';
 import type { ReadContext } from '../../query/index.js';
-import type { Asset } from '../assets.js';
+import type { Asset } from '../storage/storage-driver.js';
 import { FILES_COLLECTION } from '../file-library.js';
 import type { Storage } from '../storage/create-storage.js';
 import {

@@ -1,9 +1,9 @@
 import { IllegalAssetTransformationError } from '../../errors.js';
 
-export const FITS = ['cover', 'contain', 'inside', 'outside'] as const;
-export const FORMATS = ['auto', 'jpg', 'jpeg', 'png', 'webp', 'tiff', 'avif'] as const;
-export type Fit = (typeof FITS)[number];
-export type RequestedFormat = (typeof FORMATS)[number];
+const FITS = ['cover', 'contain', 'inside', 'outside'] as const;
+const FORMATS = ['auto', 'jpg', 'jpeg', 'png', 'webp', 'tiff', 'avif'] as const;
+type Fit = (typeof FITS)[number];
+type RequestedFormat = (typeof FORMATS)[number];
 
 /** One entry of `transforms`: a sharp operation and its arguments, e.g. `["blur", 4]`. */
 export type Operation = readonly [name: string, ...args: unknown[]];
@@ -30,7 +30,7 @@ export interface TransformSettings {
 const PARAMS = ['key', 'width', 'height', 'fit', 'quality', 'format', 'withoutEnlargement', 'transforms'] as const;
 
 /** The presets every project has (Directus 10's names), used by the admin app's thumbnails. */
-export const SYSTEM_PRESETS: readonly (Transformation & { readonly key: string })[] = [
+const SYSTEM_PRESETS: readonly (Transformation & { readonly key: string })[] = [
   { key: 'system-small-cover', width: 64, height: 64, fit: 'cover', quality: 80 },
   { key: 'system-small-contain', width: 64, fit: 'contain', quality: 80 },
   { key: 'system-medium-cover', width: 300, height: 300, fit: 'cover', quality: 80 },

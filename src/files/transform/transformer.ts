@@ -3,8 +3,7 @@ import { Readable } from 'node:stream';
 import type { Sharp, SharpOptions } from 'sharp';
 import type { AssetsTransformConfig } from '../../config/index.js';
 import { IllegalAssetTransformationError, ServiceError, ServiceUnavailableError } from '../../errors.js';
-import type { Asset } from '../assets.js';
-import type { StorageDriver } from '../storage/storage-driver.js';
+import type { Asset, StorageDriver } from '../storage/storage-driver.js';
 import type { Operation, Transformation } from './transformation.js';
 
 /** The formats sharp writes, by the media type they are served as. */

@@ -1,10 +1,11 @@
 import { Router, type Request, type Response } from 'express';
 import { createCollections, deleteCollection, updateCollection } from '../../../catalog/ddl/collections.js';
-import { isObject, parseCollectionPayload } from '../../../catalog/ddl/payloads.js';
+import { parseCollectionPayload } from '../../../catalog/ddl/payloads.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { collectionParam, toCollectionName } from '../collection-name.js';
 import { requireAdmin } from '../require-admin.js';
 import { changedSchema, readableSchema, type SchemaRouteContext } from '../schema-read.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 /** /collections: reads filtered by permission, writes admin only. */
 export function collectionRoutes(ctx: SchemaRouteContext): Router {
@@ -38,7 +39,7 @@ export function collectionRoutes(ctx: SchemaRouteContext): Router {
     const body: unknown = req.body;
     if (!Array.isArray(body)) throw new InvalidPayloadError('The body must be an array of {collection, meta}');
     const updates = body.map((entry: unknown) => {
-      if (!isObject(entry) || typeof entry['collection'] !== 'string') {
+      if (!isPlainObject(entry) || typeof entry['collection'] !== 'string') {
         throw new InvalidPayloadError('Every entry needs "collection"');
       }
       return { collection: toCollectionName(entry['collection']), meta: requireMeta(entry) };
@@ -65,13 +66,13 @@ export function collectionRoutes(ctx: SchemaRouteContext): Router {
 }
 
 /** What `POST /collections` answers beside a folder it made (docs/api.md, System collections). */
-export function folderNote(collection: string): string {
+function folderNote(collection: string): string {
   return `${collection} is a folder: no "schema" was given, so it has no table and holds no items (it groups collections, as in Directus 10); to store items, delete it and create it again with "schema": {}`;
 }
 
 /** Only `meta` of a collection can be updated. */
 function requireMeta(body: unknown): Readonly<Record<string, unknown>> {
-  const meta = isObject(body) ? body['meta'] : undefined;
-  if (!isObject(meta)) throw new InvalidPayloadError('"meta" is required and must be an object');
+  const meta = isPlainObject(body) ? body['meta'] : undefined;
+  if (!isPlainObject(meta)) throw new InvalidPayloadError('"meta" is required and must be an object');
   return meta;
 }

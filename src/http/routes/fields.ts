@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import { createField, deleteField, updateField } from '../../../catalog/ddl/fields.js';
-import { isObject, parseFieldPatch, parseFieldPayload } from '../../../catalog/ddl/payloads.js';
+import { parseFieldPatch, parseFieldPayload } from '../../../catalog/ddl/payloads.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { queryFlag } from '../query-flag.js';
 import { requireAdmin } from '../require-admin.js';
 import { collectionParam } from '../collection-name.js';
 import { changedSchema, readableSchema, type SchemaRouteContext } from '../schema-read.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 /**
  * /fields: reads filtered by permission, writes admin only.
@@ -41,7 +42,7 @@ export function fieldRoutes(ctx: SchemaRouteContext): Router {
     const body: unknown = req.body;
     if (!Array.isArray(body)) throw new InvalidPayloadError('The body must be an array of fields');
     const patches = body.map((entry: unknown) => {
-      const field = isObject(entry) ? entry['field'] : undefined;
+      const field = isPlainObject(entry) ? entry['field'] : undefined;
       if (typeof field !== 'string') throw new InvalidPayloadError('Every field needs "field"');
       return { field, patch: parseFieldPatch(entry, field) };
     });

@@ -6,7 +6,7 @@ export const SERVER_OPENAPI: readonly FixedRoute[] = [
     path: '/server/ping',
     method: 'get',
     tag: 'Server',
-    summary: 'Ping the server',
+    summary: 'Ping the server (liveness: answers while draining too)',
     caller: anyone,
     answer: {
       kind: 'raw',
@@ -27,13 +27,16 @@ export const SERVER_OPENAPI: readonly FixedRoute[] = [
     path: '/server/health',
     method: 'get',
     tag: 'Server',
-    summary: 'Health of the service',
+    summary: 'Health of the service (readiness)',
     caller: anyone,
     answer: {
       kind: 'raw',
       responses: {
         '200': healthResponse('Status `ok` or `warn`', ['ok', 'warn']),
-        '503': healthResponse('Status `error`', ['error']),
+        '503': healthResponse('Status `error`, or `draining` once the instance was told to stop', [
+          'error',
+          'draining',
+        ]),
       },
     },
   },

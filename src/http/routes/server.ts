@@ -9,6 +9,7 @@ import { SERVICE_VERSION } from '../../version.js';
 import { PUBLIC_PROJECT_SETTINGS } from '../../../catalog/system/definitions.js';
 import type { Accountability } from '../../access/accountability.js';
 import type { WebsocketsConfig } from '../../config/websockets.js';
+import type { Draining } from '../draining.js';
 
 const PUBLIC_PROJECT_FIELDS = [...PUBLIC_PROJECT_SETTINGS.text, ...PUBLIC_PROJECT_SETTINGS.boolean];
 const BOOLEAN_SETTINGS: ReadonlySet<string> = new Set(PUBLIC_PROJECT_SETTINGS.boolean);
@@ -22,6 +23,8 @@ export interface ServerRouteDeps {
   readonly metrics?: Metrics | undefined;
   /** The mail transport's state (`email:connection`), once verified or used. */
   readonly auth?: { readonly mailer: { health(): HealthCheck | undefined } };
+  /** Told to stop: /server/health answers 503 `draining` without checking anything (draining.ts). */
+  readonly draining?: Draining | undefined;
 }
 
 /**
@@ -71,11 +74,15 @@ function websocketInfo(ws: WebsocketsConfig): false | Record<string, unknown> {
   };
 }
 
-/** GET /server/health's body: status for everyone, the checks for admins. GraphQL's `server_health` too. */
+/**
+ * GET /server/health's body: status for everyone, the checks for admins. GraphQL's `server_health` too.
+ * An instance told to stop is `draining` (answered 503, so a load balancer takes it out), checks or not.
+ */
 export async function readHealth(
   deps: ServerRouteDeps,
   accountability: Accountability,
 ): Promise<{ status: string } & Record<string, unknown>> {
+  if (deps.draining?.isDraining === true) return { status: 'draining' };
   const { status, checks } = await checkHealth(deps);
   return accountability.admin ? { status, releaseId: SERVICE_VERSION, serviceId: deps.config.key, checks } : { status };
 }
@@ -92,7 +99,7 @@ export function serverRoutes(deps: ServerRouteDeps): Router {
   router.get('/health', async (req, res) => {
     const body = await readHealth(deps, req.accountability);
     res
-      .status(body.status === 'error' ? 503 : 200)
+      .status(body.status === 'ok' || body.status === 'warn' ? 200 : 503)
       .type('application/health+json')
       .send(JSON.stringify(body));
   });

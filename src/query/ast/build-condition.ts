@@ -3,7 +3,6 @@ import { requireCollection } from '../../../catalog/overview/lookup.js';
 import { claimsDynamicValue } from '../../access/dynamic-values.js';
 import { FULL_READ_ACCESS, canReadCollection } from '../../access/read-access.js';
 import { ForbiddenError, InvalidQueryError } from '../../errors.js';
-import { isPlainObject } from '../parse/parse-values.js';
 import type { Filter } from '../query.js';
 import { booleanValue, checkOperator, coerceLiteral, listValue, scalarValue } from '../validate/filter-values.js';
 import {
@@ -37,6 +36,7 @@ import {
   resolveRelation,
   type ResolvedRelation,
 } from './resolve.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 /** AND of the given conditions, skipping absent ones; null when none is left. */
 export function andConditions(...items: readonly (Condition | null)[]): Condition | null {

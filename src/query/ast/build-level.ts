@@ -68,7 +68,7 @@ export function resolveLimit(limit: number | undefined, limits: QueryLimits): nu
   return limit;
 }
 
-export function buildSort(ctx: BuildContext, collection: CollectionOverview, entries: readonly string[]): SortNode[] {
+function buildSort(ctx: BuildContext, collection: CollectionOverview, entries: readonly string[]): SortNode[] {
   return entries.map((entry) => {
     const descending = entry.startsWith('-');
     const name = descending ? entry.slice(1) : entry;

@@ -199,7 +199,7 @@ export interface HiddenValues {
 }
 
 /** `year(date)`, `count(comments)`: output key `<field>_<fn>`. */
-export interface FunctionNode {
+interface FunctionNode {
   readonly kind: 'function';
   readonly key: string;
   readonly operand: Operand;

@@ -2,8 +2,7 @@ import { assertNever } from '../../errors.js';
 import type { AggregateAst, AggregateNode, CountAst } from '../ast/nodes.js';
 import { AliasCounter, writeComparable, writeCondition, writeOperand } from './compile-condition.js';
 import { columnAlias } from './compile-read.js';
-import type { Dialect } from './dialect.js';
-import { SqlWriter, type CompiledSql } from './sql-writer.js';
+import { SqlWriter, type CompiledSql, type Dialect } from './dialect.js';
 
 /**
  * aggregate + groupBy: SELECT groups, aggregates FROM root WHERE filter

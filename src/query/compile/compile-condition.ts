@@ -2,8 +2,7 @@ import type { FieldType } from '../../../catalog/overview/types.js';
 import { findUnstorableText } from '../../db/storable-text.js';
 import { assertNever, InvalidQueryError } from '../../errors.js';
 import type { Condition, Operand, RelationRef, Value } from '../ast/nodes.js';
-import { LONG_LIST } from './dialect.js';
-import type { Emit, SqlWriter } from './sql-writer.js';
+import { LONG_LIST, type Emit, type SqlWriter } from './dialect.js';
 
 /** Hands out table aliases unique within one statement. */
 export class AliasCounter {
@@ -305,7 +304,7 @@ export function writeComparable(w: SqlWriter, aliases: AliasCounter, alias: stri
 }
 
 /** The type of the value an operand reads (date parts and counts are integers). */
-export function operandType(operand: Operand): FieldType {
+function operandType(operand: Operand): FieldType {
   switch (operand.kind) {
     case 'column':
       return operand.type;
@@ -321,7 +320,7 @@ export function operandType(operand: Operand): FieldType {
 }
 
 /** A bound value, or the subquery of a `$CURRENT_USER.<path>` lookup. */
-export function writeValue(w: SqlWriter, aliases: AliasCounter, value: Value): void {
+function writeValue(w: SqlWriter, aliases: AliasCounter, value: Value): void {
   switch (value.kind) {
     case 'literal':
       w.value(w.dialect.bind(value.value, value.type));

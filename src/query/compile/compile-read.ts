@@ -14,9 +14,8 @@ import type {
   SortNode,
 } from '../ast/nodes.js';
 import { AliasCounter, writeComparable, writeCondition, writeJoin, writeOperand } from './compile-condition.js';
-import type { Dialect } from './dialect.js';
 import { pgJsonValue } from './pg/pg-json-value.js';
-import { SqlWriter, type CompiledSql, type Emit } from './sql-writer.js';
+import { SqlWriter, type CompiledSql, type Dialect, type Emit } from './dialect.js';
 
 const COLUMN_ALIASES: string[] = [];
 

@@ -16,7 +16,7 @@ import type { CompareOp, Condition, MatchMode, Operand, RelationRef, Value } fro
  */
 
 /** The operand an operator applies to, and the field type its values were checked against. */
-export interface OperatorTarget {
+interface OperatorTarget {
   readonly operand: Operand;
   /** `hash` for masked fields, `integer` for function keys. */
   readonly type: FieldType;

@@ -6,6 +6,7 @@ import { isMasked } from '../ast/resolve.js';
 import { readItemsByKeys } from '../read-items.js';
 import type { ReadContext, Reader } from '../read-context.js';
 import { MASK } from '../shape/shape-value.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 type Values = Readonly<Record<string, unknown>>;
 
@@ -66,7 +67,7 @@ export function visibleValues(
 /** A revision's `data` / `delta` column as an object (JSON text on some dialects). */
 export function revisionValues(value: unknown): Values {
   const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Values) : {};
+  return isPlainObject(parsed) ? parsed : {};
 }
 
 /** The item key as svc_revisions/svc_activity store it (uuids in lower case). */

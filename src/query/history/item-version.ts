@@ -84,7 +84,7 @@ export async function readItemVersion(
 }
 
 /** `item` with the version's values over the fields it has (those the caller may read). */
-export async function applyVersion(
+async function applyVersion(
   ctx: ReadContext,
   reader: Reader,
   collection: string,

@@ -7,14 +7,14 @@ import type { ReadContext, Reader } from '../read-context.js';
 import { requireHistoryReadable, revisionValues, visibleValues } from './history-access.js';
 
 /** One part of a text diff: unchanged, added or removed text (jsdiff's change objects). */
-export interface TextChange {
+interface TextChange {
   readonly value: string;
   readonly added: boolean;
   readonly removed: boolean;
 }
 
 /** What changed in one field between two revisions. */
-export interface FieldDiff {
+interface FieldDiff {
   readonly before: unknown;
   readonly after: unknown;
   /** Text fields: word changes, or line changes when either side has several lines. */

@@ -15,16 +15,9 @@ import {
   type NestedQuery,
   type Query,
 } from '../query.js';
-import {
-  asArray,
-  isPlainObject,
-  parseInteger,
-  parseJsonObject,
-  parseList,
-  parseString,
-  setOwn,
-} from './parse-values.js';
+import { asArray, parseInteger, parseJsonObject, parseList, parseString, setOwn } from './parse-values.js';
 import { tooDeepMessage } from './nesting-depth.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type RawParams = Readonly<Record<string, unknown>>;

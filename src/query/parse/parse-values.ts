@@ -1,12 +1,7 @@
 import { InvalidQueryError } from '../../errors.js';
 import { MAX_QUERY_INTEGER } from '../validate/numbers.js';
 import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from './nesting-depth.js';
-
-export function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+import { isPlainObject } from '../../is-plain-object.js';
 
 /**
  * The entries of an array parameter. qs turns `a[25]=x` (past its array limit) into an object

@@ -116,7 +116,7 @@ export function coerceLiteral(type: FieldType, raw: string | number | boolean | 
  * `2024-01-15`, `2024-01-15T10:00:00`, `2024-01-15 10:00:00.123+02:00`: an instant, read as
  * UTC when no offset is given (dateTime values carry none).
  */
-export function parseTemporal(text: string): Date | undefined {
+function parseTemporal(text: string): Date | undefined {
   const match = TEMPORAL.exec(text.trim());
   if (match === null) return undefined;
   const [, day, time, zone] = match;

@@ -89,7 +89,12 @@ for (const target of DATABASE_TARGETS.filter((t) => t.dialect !== 'postgres')) {
       });
       const inserts = statements.filter((sql) => sql.startsWith('insert'));
       expect(inserts).to.have.length(1);
-      expect(inserts[0]).to.match(/^insert into `entries` \(`label`, `source`, `batch`\) values \(\?, @s0, @s1\), /);
+      // Each database's own identifier quotes: MariaDB's backquotes, SQLite's (SQL's) double quotes.
+      const expected =
+        target.dialect === 'sqlite'
+          ? /^insert into "entries" \("label", "source", "batch"\) values \(\?, @s0, @s1\), /
+          : /^insert into `entries` \(`label`, `source`, `batch`\) values \(\?, @s0, @s1\), /;
+      expect(inserts[0]).to.match(expected);
       const stored = await db('entries').orderBy('id').select('id', 'label', 'source', 'batch');
       expect(stored.map((r: { id: number }) => r.id)).to.deep.equal(ids);
       expect(stored.map(({ id: _id, ...row }: Record<string, unknown>) => row)).to.deep.equal(rows);

@@ -38,6 +38,7 @@ const ENVIRONMENTS: readonly Record<string, string>[] = [
     STORAGE_S3_ENDPOINT: 'http://127.0.0.1:9000',
   },
   { EMAIL_TRANSPORT: 'smtp', EMAIL_SMTP_PORT: '25', CACHE_VALUE_MAX_SIZE: '1mb', CACHE_CONTROL_S_MAXAGE: '10' },
+  { REDIS_SENTINELS: '127.0.0.1:26379', REDIS_NAME: 'mymaster' },
 ];
 
 /** The variables loadConfig reads, with provider names and location keys as the table writes them. */

@@ -1,6 +1,7 @@
 import type { FieldType } from '../../../../catalog/overview/types.js';
 import type { DateFunction } from '../../ast/nodes.js';
 import { bindTemporal, likePattern, plainPick, utcDateTime, type Dialect } from '../dialect.js';
+import { mysqlDatabase } from '../../../db/dialects/mysql.js';
 
 /** Read as text: exact digits, JSON columns as their text, temporal values as stored. */
 const TEXT_TYPES: ReadonlySet<FieldType> = new Set([
@@ -51,7 +52,7 @@ export const mysqlDialect: Dialect = {
   listElement: (w, column) => {
     column(w);
   },
-  quoteId: (name) => `\`${name.replace(/`/g, '``')}\``,
+  quoteId: mysqlDatabase.quoteId,
   bind: (value, type) => bindTemporal(value, type, utcDateTime),
   inLongList(w, operand, values, negated) {
     operand(w);

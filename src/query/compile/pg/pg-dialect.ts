@@ -1,7 +1,7 @@
 import type { FieldType } from '../../../../catalog/overview/types.js';
 import type { DateFunction } from '../../ast/nodes.js';
-import { bindTemporal, likePattern, plainPick, type Dialect } from '../dialect.js';
-import type { Emit } from '../sql-writer.js';
+import { bindTemporal, likePattern, plainPick, type Dialect, type Emit } from '../dialect.js';
+import { postgresDatabase } from '../../../db/dialects/postgres.js';
 
 /** Read as text: exact digits, and temporal values independent of the driver's Date parsing. */
 const TEXT_TYPES: ReadonlySet<FieldType> = new Set([
@@ -48,7 +48,7 @@ export const pgDialect: Dialect = {
   listElement: (w, column) => {
     column(w);
   },
-  quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
+  quoteId: postgresDatabase.quoteId,
   bind: (value, type) => bindTemporal(value, type, (d) => d.toISOString()),
   inLongList(w, operand, values, negated) {
     // node-postgres sends the array as an array literal; its type is the operand's.

@@ -2,7 +2,7 @@ import type { FieldType, SchemaOverview } from '../../../../catalog/overview/typ
 import { assertNever } from '../../../errors.js';
 import type { ReadNode } from '../../ast/nodes.js';
 import { MASK } from '../../shape/shape-value.js';
-import type { Emit, SqlWriter } from '../sql-writer.js';
+import type { Emit, SqlWriter } from '../dialect.js';
 
 /**
  * The PostgreSQL column types (as introspected: information_schema's data_type) each field type is written from as JSON. Other

@@ -2,6 +2,7 @@ import type { FieldType } from '../../../../catalog/overview/types.js';
 import { InvalidQueryError } from '../../../errors.js';
 import type { DateFunction, MatchMode } from '../../ast/nodes.js';
 import { bindTemporal, likePattern, plainPick, utcDate, utcTime, type Dialect } from '../dialect.js';
+import { sqliteDatabase } from '../../../db/dialects/sqlite.js';
 
 /** Integers beyond 2^53 and decimals as text, so no digit is lost on the way to JavaScript. */
 const TEXT_TYPES: ReadonlySet<FieldType> = new Set(['bigInteger', 'decimal']);
@@ -71,7 +72,7 @@ export const sqliteDialect: Dialect = {
     column(w);
     w.raw(')');
   },
-  quoteId: (name) => `"${name.replace(/"/g, '""')}"`,
+  quoteId: sqliteDatabase.quoteId,
   bind(value, type) {
     if (typeof value === 'boolean') return value ? 1 : 0;
     if (type === 'time' && typeof value === 'string') return timeText(value);

@@ -1,0 +1,42 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisConfig, RedisSentinelConfig } from '../config/index.js';
+
+/** Where a client connects: the REDIS URL, or the Sentinels of REDIS_SENTINELS (`url` then only names them). */
+export type RedisWhere = Pick<RedisConfig, 'url' | 'sentinel'>;
+
+/**
+ * Every Redis client of the service is made here (caches, pub/sub, counters, the health
+ * check; bull's through {@link bullRedis}): to the REDIS URL, or through ioredis's Sentinel
+ * support, which asks the Sentinels for the primary at each (re)connection. After a failover
+ * the clients reconnect to the new primary: a connection lost, a primary that turned replica
+ * (`READONLY` answers, or the Sentinels' `+switch-master`) makes them ask again.
+ */
+export function createRedis(where: RedisWhere, options: RedisOptions = {}): Redis {
+  if (where.sentinel !== undefined) return new Redis({ ...sentinelOptions(where.sentinel), ...options });
+  return new Redis(urlOf(where), options);
+}
+
+/** bull's `redis` argument: the URL, or the Sentinel options its three clients are made with. */
+export function bullRedis(where: RedisWhere): string | RedisOptions {
+  return where.sentinel === undefined ? urlOf(where) : sentinelOptions(where.sentinel);
+}
+
+function urlOf(where: RedisWhere): string {
+  if (where.url === undefined) throw new Error('no Redis configured: check REDIS before making a client');
+  return where.url;
+}
+
+function sentinelOptions(sentinel: RedisSentinelConfig): RedisOptions {
+  return {
+    sentinels: sentinel.sentinels.map(({ host, port }) => ({ host, port })),
+    name: sentinel.name,
+    role: 'master',
+    ...(sentinel.username === undefined ? {} : { username: sentinel.username }),
+    ...(sentinel.password === undefined ? {} : { password: sentinel.password }),
+    ...(sentinel.sentinelUsername === undefined ? {} : { sentinelUsername: sentinel.sentinelUsername }),
+    ...(sentinel.sentinelPassword === undefined ? {} : { sentinelPassword: sentinel.sentinelPassword }),
+    failoverDetector: true,
+    // A write that reached a primary demoted meanwhile (refused, so not done): reconnect, send it again.
+    reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 2 : false),
+  };
+}
