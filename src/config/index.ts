@@ -22,7 +22,6 @@ export type { RedisConfig, RedisSentinelConfig } from './redis.js';
 export type { AuthProviderConfig } from './auth-providers.js';
 export type { S3LocationConfig } from './storage-locations.js';
 export type { ReplicaConfig } from './replicas.js';
-export type { FlowsConfig } from './flows.js';
 export type { AssetsTransformConfig } from './assets-transform.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -19,7 +19,7 @@ export interface FetchOptions {
 }
 
 /** Method, headers and body of a request; a redirect other than 307/308 goes on as a GET without body. */
-export interface ExternalRequest {
+interface ExternalRequest {
   readonly method: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;

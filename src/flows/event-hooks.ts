@@ -10,7 +10,7 @@ import { runFlow } from './run-flow.js';
 import type { FlowDeps, FlowRow } from './types.js';
 
 /** The item events flows listen to (Directus's `scope`). */
-export const FLOW_EVENTS = ['items.create', 'items.update', 'items.delete'] as const;
+const FLOW_EVENTS = ['items.create', 'items.update', 'items.delete'] as const;
 
 /** How long the list of event flows is kept before it is read again (a saved flow applies within it). */
 const FLOWS_TTL_MS = 1000;

@@ -4,8 +4,6 @@ import { pruneFlowRuns } from './prune-runs.js';
 import { FLOW_SCHEDULE_JOB, flowScheduleHandler } from './schedule.js';
 import type { FlowDeps } from './types.js';
 
-export { FLOW_SCHEDULE_JOB, FLOW_SCHEDULE_TICK_MS } from './schedule.js';
-
 /** The job that deletes old claims and, with FLOWS_LOG_RETENTION, old runs (every RETENTION_INTERVAL). */
 export const FLOW_PRUNE_JOB = 'flow-prune';
 

@@ -14,7 +14,7 @@ import type { OperationContext, OperationHandler } from './types.js';
  * (the default: the caller who triggered the run; the public role when none), `$public`,
  * `$full` (every permission), or a role's id.
  */
-export function operationAccountability(permissions: unknown, context: OperationContext): Accountability {
+function operationAccountability(permissions: unknown, context: OperationContext): Accountability {
   const base = context.accountability;
   const where = { ip: base?.ip ?? null, userAgent: base?.userAgent ?? null, origin: base?.origin ?? null };
   if (permissions === '$full') return { user: null, role: null, admin: true, app: false, ...where };

@@ -33,12 +33,12 @@ export interface FlowRunRequest {
  * A queued run of a flow with `options.retry` rejected with tries left: the job fails, and the
  * queue runs it again after its backoff (the claim stays `running` for that retry).
  */
-export class FlowRunRejected extends Error {
+class FlowRunRejected extends Error {
   override readonly name = 'FlowRunRejected';
 }
 
 /** A run that could not start: unknown flow, or `trigger` operations nested too deep. */
-export class FlowRunRefused extends Error {
+class FlowRunRefused extends Error {
   override readonly name = 'FlowRunRefused';
 }
 

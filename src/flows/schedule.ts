@@ -6,7 +6,7 @@ import type { FlowDeps, FlowRow } from './types.js';
 
 /** The job that looks every second for `schedule` flows due (a bull repeatable job: one tick across instances). */
 export const FLOW_SCHEDULE_JOB = 'flow-schedule';
-export const FLOW_SCHEDULE_TICK_MS = 1000;
+const FLOW_SCHEDULE_TICK_MS = 1000;
 
 /** How far back a tick looks: a tick that ran late still queues the seconds it missed. */
 const LOOK_BACK_SECONDS = 3;
@@ -16,7 +16,7 @@ const LOOK_BACK_SECONDS = 3;
  * svc_flows (on any instance: the data invalidation's pub/sub), so the tick reads nothing
  * while flows stay as they are.
  */
-export class ScheduledFlows {
+class ScheduledFlows {
   #flows: Promise<FlowRow[]> | undefined;
   readonly #unsubscribe: () => void;
 

@@ -64,7 +64,7 @@ export interface FlowDeps {
   readonly sendMail?: (mail: { to: string[]; subject: string; html?: string; text?: string }) => Promise<void>;
 }
 
-export interface FlowLogger {
+interface FlowLogger {
   debug(details: Record<string, unknown>, message: string): void;
   info(details: Record<string, unknown>, message: string): void;
   warn(details: Record<string, unknown>, message: string): void;
