@@ -51,9 +51,28 @@ export default tseslint.config(
             ),
             // Flows sit above the read and write sides: only the composition roots and http use them.
             layer(
-              ['./src/!(flows|http)/**', './catalog/**'],
+              ['./src/!(flows|http|extensions)/**', './catalog/**'],
               './src/flows',
-              'only server.ts, http composition and workers import flows',
+              'only server.ts, http composition, extensions and workers import flows',
+            ),
+            // The items service (src/items) sits above the read and write sides, below the doors:
+            // only the doors (http, graphql, realtime, workers, the CLI), extensions, flows and
+            // the composition root call it.
+            layer(
+              [
+                './src/!(http|graphql|realtime|items|extensions|flows|cli|console|client)/**',
+                './src/errors.ts',
+                './src/db-client.ts',
+                './src/version.ts',
+                './catalog/**',
+              ],
+              './src/items',
+              'only the doors, extensions, flows and server.ts import items',
+            ),
+            layer(
+              './src/items',
+              ['./src/realtime', './src/cli', './src/extensions', './src/flows'],
+              'items sits below the doors, extensions and flows',
             ),
             // The write side sits below auth (auth writes users through the commands).
             layer('./src/commands', './src/auth', 'commands never import auth (password helpers are in access/)'),

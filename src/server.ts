@@ -36,12 +36,20 @@ import { EXPORT_CLEANUP_JOB } from './files/export/export-retention.js';
 import { FileLibrary } from './files/file-library.js';
 import { createStorage } from './files/storage/create-storage.js';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
-import { FLOW_PRUNE_JOB, flowJobHandlers, mailSender, startFlowSchedule, type FlowDeps } from './flows/index.js';
+import {
+  FLOW_PRUNE_JOB,
+  flowJobHandlers,
+  mailSender,
+  registerFlowHooks,
+  startFlowSchedule,
+  type FlowDeps,
+} from './flows/index.js';
 import { startJournalPruner, type JournalPruner } from './commands/journal/prune-journal.js';
 import { createChangeFeed, type ChangeFeed } from './realtime/change-feed.js';
 import { LiveReads } from './realtime/live-reads.js';
 import { schemaWithEvents } from './realtime/schema-events.js';
 import { websocketUpgrade, type UpgradeHandler } from './http/websocket-upgrade.js';
+import { HookBus } from './items/hooks.js';
 import { Draining } from './http/draining.js';
 
 export interface RunningServer {
@@ -52,8 +60,10 @@ export interface RunningServer {
   readonly bootstrap: BootstrapResult;
   /** The Express app behind the listener; its router stack is the list of routes served (tests read it). */
   readonly app: Express;
-  /** What flows run with (tests hook event flows into a HookBus of their own until the items service has one). */
+  /** What flows run with. */
   readonly flows: FlowDeps;
+  /** The process's filter and action events (src/items/hooks.ts): extensions and tests register here. */
+  readonly hooks: HookBus;
   /**
    * Graceful stop: `drainMs` of serving on while /server/health says `draining` (draining.ts),
    * then refuse new connections, let in-flight requests finish, close the sockets and the pools.
@@ -65,6 +75,8 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** false: every request is answered by the Express app (http/request-door.ts; tests compare both). */
   readonly fastPath?: boolean;
+  /** The process's hook events; a new one by default. */
+  readonly hooks?: HookBus;
 }
 
 /** Composition root: config → database (migrated, bootstrapped) → app → listening server. */
@@ -174,6 +186,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const dataCache =
     metrics === undefined || shared.dataCache === undefined ? shared.dataCache : metrics.countLookups(shared.dataCache);
   const traffic = new RequestTraffic();
+  // One bus per process: the items service runs its filters and actions, extensions register.
+  const hooks =
+    options.hooks ??
+    new HookBus(({ owner, event, err }) => {
+      logger.error({ err, owner, event }, `${owner}: the "${event}" action failed`);
+    });
+  // Event flows: filters run in the write, actions are queued after its commit.
+  registerFlowHooks(hooks, flows);
   const draining = new Draining();
   setAsideWaitsForConnections(db, traffic);
   const appDeps = {
@@ -195,6 +215,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     metrics,
     traffic,
     flows,
+    hooks,
     draining,
   };
   // What changed is read once committed: on SQLite beside a long write that holds the writer.
@@ -251,6 +272,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     bootstrap: result,
     app,
     flows,
+    hooks,
     close({ drainMs = 0 } = {}) {
       closing ??= drain(draining, drainMs, logger).then(() =>
         shutdown(

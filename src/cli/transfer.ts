@@ -6,9 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import type { Accountability } from '../access/accountability.js';
 import { PermissionStore } from '../access/permission-store.js';
 import { createDataInvalidation } from '../cache/data-invalidation.js';
-import { commandContext } from '../commands/command-context.js';
 import { handleImport } from '../commands/import/handle-import.js';
 import { formatItems } from '../files/export/export-formats.js';
+import { ItemsService } from '../items/items-service.js';
 import { exportQuery } from '../files/export/run-export.js';
 import {
   queryLimits,
@@ -116,7 +116,13 @@ export async function importFile(
       schema,
       invalidation,
     };
-    const commands = await commandContext(deps, CLI_ACCOUNTABILITY, overview);
+    const items = new ItemsService(collection.collection, deps, {
+      accountability: CLI_ACCOUNTABILITY,
+      schema: overview,
+    });
+    // The items service's rule, as the import route has it: the journal and schema take no rows.
+    await items.requireWritable();
+    const commands = await items.commandContext();
     let read = 0;
     const meter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {

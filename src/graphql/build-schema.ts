@@ -31,6 +31,7 @@ import { addSystemRoots } from './system-roots.js';
 import { addVersionRoots } from './version-roots.js';
 import { addHistoryRoots } from './history-roots.js';
 import type { SchemaAccess } from '../access/role-schema-access.js';
+import { isWritableAsItems } from '../items/writable.js';
 
 type RootFields = GraphQLFieldConfigMap<unknown, GraphqlContext>;
 
@@ -75,7 +76,8 @@ export function buildSchemas(
     const scope = scopes[collection.isSystem ? 'system' : 'items'];
     addQueryRoots(scope.query, types, collection);
     if (options.subscriptions === true) addSubscriptionRoot(scope.subscription, types, collection);
-    if (!collection.isSystem || SYSTEM_ITEM_MUTATIONS.has(collection.collection)) {
+    // The items service's rule (src/items/writable.ts), as REST and the WebSocket apply it.
+    if (isWritableAsItems(collection.collection)) {
       addMutationRoots(scope.mutation, types, collection, access);
     }
   }
@@ -125,23 +127,6 @@ function addQueryRoots(fields: RootFields, types: CollectionTypes, collection: C
     resolve: aggregatedResolver(name),
   });
 }
-
-/**
- * System scope: the system collections written as items. The journal
- * is read only; collections, fields and relations change through their own mutations.
- */
-const SYSTEM_ITEM_MUTATIONS: ReadonlySet<string> = new Set([
-  'svc_roles',
-  'svc_files',
-  'svc_folders',
-  'svc_flows',
-  'svc_operations',
-  'svc_permissions',
-  'svc_presets',
-  'svc_users',
-  'svc_comments',
-  'svc_settings',
-]);
 
 /** The mutations the role may run on a collection it reads. */
 function addMutationRoots(

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { SchemaContext } from '../../catalog/ddl/context.js';
 import type { CommandContext } from '../commands/types.js';
 import type { FileLibrary } from '../files/file-library.js';
+import type { ItemsService } from '../items/items-service.js';
 import type { ReadContext, Reader } from '../query/index.js';
 import { ItemLoaders } from './item-loaders.js';
 
@@ -59,6 +60,8 @@ export type GraphqlContext = {
   readonly reader: Reader;
   readonly loaders: ItemLoaders;
   readonly commands: CommandContext;
+  /** The items service of a collection for this request's caller (src/items): every item write. */
+  readonly items: (collection: string) => ItemsService;
   readonly system: SystemServices;
   readonly schemas: Readonly<Record<'items' | 'system', GraphQLSchema>>;
 };
@@ -67,6 +70,7 @@ export interface GraphqlContextParts {
   readonly read: ReadContext;
   readonly reader: Reader;
   readonly commands: CommandContext;
+  readonly items: (collection: string) => ItemsService;
   readonly system: SystemServices;
   readonly schemas: Readonly<Record<'items' | 'system', GraphQLSchema>>;
 }

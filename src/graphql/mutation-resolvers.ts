@@ -1,12 +1,7 @@
 import { getNamedType, isInputObjectType, type GraphQLResolveInfo } from 'graphql';
-import { handleCreate } from '../commands/create.js';
-import { handleDelete } from '../commands/delete.js';
 import type { PrimaryKey } from '../commands/types.js';
-import { handleUpdate } from '../commands/update.js';
-import { ForbiddenError, ServiceError, invariant } from '../errors.js';
-import { FILES_COLLECTION } from '../files/file-library.js';
-import { readItemsByKeys, readSingleton, type Item, type Query } from '../query/index.js';
-import { requireCollection } from '../../catalog/overview/lookup.js';
+import { invariant } from '../errors.js';
+import type { Item, Query } from '../query/index.js';
 import type { GraphqlContext } from './context.js';
 import { toPayload } from './input-values.js';
 import { selectionQuery, type RootResolver } from './query-resolvers.js';
@@ -14,10 +9,11 @@ import { selectionQuery, type RootResolver } from './query-resolvers.js';
 type Input = Readonly<Record<string, unknown>>;
 
 /**
- * The item mutations, named as in Directus 10. Each runs the write side's command handler
- * (one transaction, validation, journal: the same as REST) and reads the result back through
- * the read side with the caller's read access and the mutation's selection: an item the
- * caller cannot read is null, a list leaves it out.
+ * The item mutations, named as in Directus 10. Each is a call of the items service
+ * (src/items: the writable-collections rule, permission first, hooks, one transaction,
+ * validation, journal, post-commit steps: the same as REST), the result read back with the
+ * caller's read access and the mutation's selection: an item the caller cannot read is null,
+ * a list leaves it out.
  */
 
 /** `create_C_items(data: [create_C_input!], filter, ...)`: the created items, in input order. */
@@ -25,7 +21,7 @@ export function createItemsResolver(collection: string): RootResolver {
   return async (_root, args, ctx, info) => {
     const query = selectionQuery(ctx, info, args);
     const data = ((args['data'] ?? []) as readonly Input[]).map((item) => payload(info, item));
-    const keys = await handleCreate({ kind: 'create', collection, data }, ctx.commands);
+    const keys = await ctx.items(collection).createMany(data);
     return readMany(ctx, collection, keys, query);
   };
 }
@@ -34,11 +30,8 @@ export function createItemsResolver(collection: string): RootResolver {
 export function createItemResolver(collection: string): RootResolver {
   return async (_root, args, ctx, info) => {
     const query = selectionQuery(ctx, info, {});
-    const keys = await handleCreate(
-      { kind: 'create', collection, data: [payload(info, args['data'] as Input)] },
-      ctx.commands,
-    );
-    return readOne(ctx, collection, keys[0], query);
+    const key = await ctx.items(collection).createOne(payload(info, args['data'] as Input));
+    return readOne(ctx, collection, key, query);
   };
 }
 
@@ -51,7 +44,7 @@ export function updateItemsResolver(collection: string): RootResolver {
     const query = selectionQuery(ctx, info, args);
     const entries = ((args['data'] ?? []) as readonly Input[]).map((item) => payload(info, item));
     const data = Object.assign({}, ...entries) as Record<string, unknown>;
-    const keys = await handleUpdate({ kind: 'update', collection, keys: ids(args['ids']), data }, ctx.commands);
+    const keys = await ctx.items(collection).updateMany(ids(args['ids']), data);
     return readMany(ctx, collection, keys, query);
   };
 }
@@ -61,7 +54,7 @@ export function updateBatchResolver(collection: string): RootResolver {
   return async (_root, args, ctx, info) => {
     const query = selectionQuery(ctx, info, args);
     const batch = ((args['data'] ?? []) as readonly Input[]).map((item) => payload(info, item));
-    const keys = await handleUpdate({ kind: 'update', collection, batch }, ctx.commands);
+    const keys = await ctx.items(collection).updateBatch(batch);
     return readMany(ctx, collection, keys, query);
   };
 }
@@ -71,7 +64,7 @@ export function updateItemResolver(collection: string): RootResolver {
   return async (_root, args, ctx, info) => {
     const query = selectionQuery(ctx, info, {});
     const data = payload(info, args['data'] as Input);
-    const keys = await handleUpdate({ kind: 'update', collection, keys: ids([args['id']]), data }, ctx.commands);
+    const keys = await ctx.items(collection).update({ keys: ids([args['id']]), data });
     return readOne(ctx, collection, keys[0], query);
   };
 }
@@ -80,12 +73,10 @@ export function updateItemResolver(collection: string): RootResolver {
 export function updateSingletonResolver(collection: string): RootResolver {
   return async (_root, args, ctx, info) => {
     const query = selectionQuery(ctx, info, {});
-    await handleUpdate(
-      { kind: 'update', collection, singleton: true, data: payload(info, args['data'] as Input) },
-      ctx.commands,
-    );
+    const items = ctx.items(collection);
+    await items.upsertSingleton(payload(info, args['data'] as Input));
     ctx.loaders.clear();
-    return readSingleton(ctx.read, collection, query, ctx.reader);
+    return items.readSingleton(query);
   };
 }
 
@@ -110,10 +101,9 @@ export function deleteItemResolver(collection: string): RootResolver {
   };
 }
 
-/** A delete through the write side; files through the library, which removes their contents too. */
-export async function deleteKeys(ctx: GraphqlContext, collection: string, keys: readonly PrimaryKey[]): Promise<void> {
-  if (collection === FILES_COLLECTION) await ctx.system.files.delete(ctx.commands, { keys });
-  else await handleDelete({ kind: 'delete', collection, keys }, ctx.commands);
+/** A delete through the items service (files: their contents go too). */
+async function deleteKeys(ctx: GraphqlContext, collection: string, keys: readonly PrimaryKey[]): Promise<void> {
+  await ctx.items(collection).deleteMany(keys);
   ctx.loaders.clear();
 }
 
@@ -129,7 +119,10 @@ function ids(value: unknown): PrimaryKey[] {
   return ((value ?? []) as readonly unknown[]).filter((id): id is string => typeof id === 'string');
 }
 
-/** A written item as the caller reads it; earlier reads of this request are stale now. */
+/**
+ * A written item as the caller reads it now (null: not at all), through the items service's
+ * re-read after commit; earlier reads of this request are stale now.
+ */
 export async function readOne(
   ctx: GraphqlContext,
   collection: string,
@@ -138,12 +131,7 @@ export async function readOne(
 ): Promise<Item | null> {
   ctx.loaders.clear();
   if (key === undefined) return null;
-  return afterCommit(
-    ctx,
-    collection,
-    () => ctx.loaders.load(collection, query, key),
-    (primary) => ({ [primary]: key }),
-  );
+  return (await ctx.items(collection).readWritten([key], query, 'one')) as Item | null;
 }
 
 async function readMany(
@@ -153,34 +141,5 @@ async function readMany(
   query: Query,
 ): Promise<Item[]> {
   ctx.loaders.clear();
-  try {
-    return await afterCommit(
-      ctx,
-      collection,
-      () => readItemsByKeys(ctx.read, collection, keys, query, ctx.reader),
-      (primary) => keys.map((key) => ({ [primary]: key })),
-    );
-  } catch (error) {
-    if (error instanceof ForbiddenError) return [];
-    throw error;
-  }
-}
-
-/**
- * The re-read of a committed write; one that fails for another reason than the caller's input
- * (the database dropped the connection after the commit) answers the written keys only: a
- * committed write is never answered with an error, which a client would retry into a duplicate.
- */
-async function afterCommit<T>(
-  ctx: GraphqlContext,
-  collection: string,
-  read: () => Promise<T>,
-  keysOnly: (primary: string) => T,
-): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof ServiceError) throw error;
-    return keysOnly(requireCollection(ctx.read.overview, collection).primary);
-  }
+  return ((await ctx.items(collection).readWritten(keys, query, 'many')) ?? []) as Item[];
 }

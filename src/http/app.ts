@@ -12,6 +12,7 @@ import type { SchemaCache } from '../cache/schema-cache.js';
 import type { FileLibrary } from '../files/file-library.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Storage } from '../files/storage/create-storage.js';
+import type { HookBus } from '../items/hooks.js';
 import type { Metrics } from './metrics.js';
 import type { RequestTraffic } from './traffic.js';
 import type { Draining } from './draining.js';
@@ -79,6 +80,11 @@ export interface AppDeps {
   readonly traffic?: RequestTraffic;
   /** Flows' collaborators (src/flows): `/flows/trigger/:id` is served when given. */
   readonly flows?: FlowDeps;
+  /**
+   * The process's filter and action events (src/items/hooks.ts): the items service runs
+   * `items.*` around every write, extensions register into it.
+   */
+  readonly hooks: HookBus;
   /** Set on SIGTERM: /server/health answers `draining`, answers close their connections (draining.ts). */
   readonly draining?: Draining;
 }

@@ -17,6 +17,7 @@ import {
 } from '../errors.js';
 import { translateConnectionError, translateMissingSchemaObject } from '../db/translate-error.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
+import { refusalOf } from '../items/hooks.js';
 
 /**
  * Where unexpected errors are logged, the database whose refusals of values are 400s, and the
@@ -35,7 +36,9 @@ export interface ErrorReporting {
  * that id only, for every caller: a driver's message may quote SQL, constraint names or
  * other rows' values (so the generic message goes to admins too).
  */
-export function toServiceErrors(err: unknown, reporting: ErrorReporting): ServiceError[] {
+export function toServiceErrors(failure: unknown, reporting: ErrorReporting): ServiceError[] {
+  // A hook filter's refusal answers the service error it threw (src/items/hooks.ts).
+  const err = refusalOf(failure);
   if (err instanceof ServiceErrorList) return [...err.errors];
   if (isServiceError(err)) return [err];
   const fromParser = fromBodyParserError(err);

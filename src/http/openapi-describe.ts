@@ -10,7 +10,7 @@ import { canReadCollection } from '../access/read-access.js';
 import { schemaReadAccess } from '../access/schema-access.js';
 import { AUTH_MODES } from '../auth/token-grant.js';
 import { canWrite, canWriteField, type SchemaAccess } from '../graphql/index.js';
-import { isWritableAsItems } from './routes/item-writes.js';
+import { isWritableAsItems } from '../items/writable.js';
 
 /** An OpenAPI 3.0 object, built as plain JSON. */
 export type Json = Record<string, unknown>;

@@ -28,6 +28,8 @@ import { laterFrames } from '../realtime/socket-send.js';
 import { WebsocketSession } from '../realtime/websocket-protocol.js';
 import type { CounterStore } from '../auth/counter-store.js';
 import { bearerToken, requestOrigin } from './accountability.js';
+import type { FileLibrary } from '../files/file-library.js';
+import type { HookBus } from '../items/hooks.js';
 import type { Metrics } from './metrics.js';
 import { rateLimitPoint } from './rate-limit.js';
 
@@ -43,6 +45,10 @@ export interface WebsocketDeps {
   readonly changes: ChangeFeed;
   readonly rateLimitCounters: CounterStore;
   readonly metrics?: Metrics | undefined;
+  /** The items filters and actions (src/items/hooks.ts), run by the `items` messages' writes. */
+  readonly hooks?: HookBus | undefined;
+  /** svc_files rows and their contents: a file's delete removes its contents too. */
+  readonly files?: FileLibrary;
 }
 
 /** The close code of every socket when the instance stops (RFC 6455's registry: Service Restart). */

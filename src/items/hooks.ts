@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
+import { isServiceError, ServiceErrorList } from '../errors.js';
 
 /**
  * What a hook handler is given besides its payload and meta, as Directus 10 passes it: the
@@ -116,4 +117,14 @@ function listOf<H>(map: Map<string, Registered<H>[]>, event: string): Registered
     map.set(event, list);
   }
   return list;
+}
+
+/**
+ * The error a caller is answered with: a filter's refusal whose cause is a service error (or
+ * a list of them) is that error, with its own code and status; anything else as it is.
+ */
+export function refusalOf(error: unknown): unknown {
+  if (error instanceof HookError && (isServiceError(error.cause) || error.cause instanceof ServiceErrorList))
+    return error.cause;
+  return error;
 }

@@ -8,15 +8,13 @@ import type { AuthLookups, RequestOrigin } from '../auth/authenticate.js';
 import { login } from '../auth/login.js';
 import { refresh } from '../auth/refresh.js';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
-import { commandContext } from '../commands/command-context.js';
-import { handleCreate } from '../commands/create.js';
-import { handleDelete } from '../commands/delete.js';
 import type { Item, PrimaryKey, Selection } from '../commands/types.js';
-import { handleUpdate } from '../commands/update.js';
 import type { Config } from '../config/index.js';
 import { committedReadDatabase } from '../db/replicas.js';
+import type { FileLibrary } from '../files/file-library.js';
+import { refusalOf, type HookBus } from '../items/hooks.js';
+import { ItemsService } from '../items/items-service.js';
 import {
-  ForbiddenError,
   InternalServerError,
   InvalidPayloadError,
   LimitExceededError,
@@ -32,9 +30,7 @@ import {
   readerOf,
   readItemByKey,
   readItems,
-  readItemsByKeys,
   readMeta,
-  readSingleton,
   tooDeepMessage,
   type Meta,
   type Query,
@@ -55,6 +51,10 @@ export interface WebsocketProtocolDeps {
   readonly live: LiveReads;
   readonly changes: { publish(changes: readonly Change[]): void };
   readonly logger: { warn(details: object, message: string): void; debug(details: object, message: string): void };
+  /** The items filters and actions (src/items/hooks.ts); none: no hooks. */
+  readonly hooks?: HookBus | undefined;
+  /** svc_files rows and their contents: a file's delete removes its contents too. */
+  readonly files?: FileLibrary;
   /** One point of the general rate limiters (RATE_LIMITER_*) for a message from `ip`; undefined: none. */
   readonly limitMessage?: ((ip: string | null) => Promise<void>) | undefined;
 }
@@ -300,7 +300,9 @@ export class WebsocketSession {
         return;
       }
       throw new InvalidPayloadError(`Unknown message type "${type}"`);
-    } catch (error) {
+    } catch (failure) {
+      // A hook filter's refusal answers the service error it threw (src/items/hooks.ts).
+      const error = refusalOf(failure);
       if (isServiceError(error)) {
         this.#sendError(type, uid, error);
         return;
@@ -462,67 +464,56 @@ export class WebsocketSession {
     const keys = readKeys(message);
     const isOne = 'id' in message;
     const { overview, accountability } = await this.#reading();
-    const target = overview.collections[collection];
-    const reader = await readerOf(this.deps, overview, accountability);
-    const readContext = this.#readContext(overview);
+    const items = new ItemsService(collection, this.deps, {
+      accountability,
+      schema: overview,
+      // Committed data (SQLite: the read-only connections), as this socket's other reads.
+      reads: committedReadDatabase(this.deps.db),
+    });
     const reply = (data: unknown, meta: Meta = {}) => {
       this.#send({ type: 'items', data, ...withMeta(meta), ...(uid === undefined ? {} : { uid }) });
     };
     if (action === 'read') {
       const [key] = keys ?? [];
-      if (isOne && key !== undefined) reply(await readItemByKey(readContext, collection, key, query, reader));
-      else if (keys !== undefined) reply(await readItemsByKeys(readContext, collection, keys, query, reader));
-      else if (target?.singleton === true) reply(await readSingleton(readContext, collection, query, reader));
-      else
-        reply(
-          ...(await Promise.all([
-            readItems(readContext, collection, query, reader),
-            readMeta(readContext, collection, query, reader),
-          ])),
-        );
+      if (isOne && key !== undefined) reply(await items.readOne(key, query));
+      else if (keys !== undefined) reply(await items.readMany(keys, query));
+      else if (overview.collections[collection]?.singleton === true) reply(await items.readSingleton(query));
+      else reply(...(await Promise.all([items.readByQuery(query), items.readMeta(query)])));
       return;
     }
-    // The journal, schema and journal-like collections change only through their own routes.
-    if (target === undefined || collection.startsWith('svc_')) throw new ForbiddenError();
-    const ctx = await commandContext(this.deps, accountability, overview);
-    if (!ctx.permissions.allows(collection, action)) throw new ForbiddenError();
-    // Written and committed: the answer is what the caller may read of it now (nothing: null).
-    const readBack = async (written: readonly PrimaryKey[], shape: 'one' | 'many') => {
-      try {
-        const [first] = written;
-        if (shape === 'many') return await readItemsByKeys(readContext, collection, written, query, reader);
-        return first === undefined ? null : await readItemByKey(readContext, collection, first, query, reader);
-      } catch (error) {
-        if (error instanceof ForbiddenError) return shape === 'many' ? [] : null;
-        throw error;
-      }
+    // Permission first (and the writable-collections rule), before the payload is looked at.
+    const target = await items.requireAllowed(
+      action === 'update' && keys === undefined && isSingleton(overview, collection) ? ['update', 'create'] : [action],
+    );
+    // Written and committed: the answer is what the caller may read of it now (nothing: null or []).
+    const answer = (written: unknown, shape: 'one' | 'many') => {
+      reply(written ?? (shape === 'many' ? [] : null));
     };
     const data = message['data'];
     if (action === 'create') {
       if (!isItem(data) && !(Array.isArray(data) && data.every(isItem)))
         throw new InvalidPayloadError('"data" is an item or a list of items');
-      const created = await handleCreate(
-        { kind: 'create', collection, data: Array.isArray(data) ? data : [data] },
-        ctx,
-      );
-      reply(await readBack(created, Array.isArray(data) ? 'many' : 'one'));
+      const shape = Array.isArray(data) ? 'many' : 'one';
+      answer(await items.createAndRead(Array.isArray(data) ? data : [data], query, shape), shape);
       return;
     }
     if (action === 'update') {
       if (!isItem(data)) throw new InvalidPayloadError('"data" is an item');
       if (keys === undefined && target.singleton) {
-        const updated = await handleUpdate({ kind: 'update', collection, singleton: true, data }, ctx);
-        reply(await readBack(updated, 'one'));
+        answer(await items.updateAndRead({ singleton: data }, query, 'one'), 'one');
         return;
       }
-      const selection = readSelection(message, keys, 'update');
-      const updated = await handleUpdate({ kind: 'update', collection, ...selection, data }, ctx);
-      reply(await readBack(updated, isOne ? 'one' : 'many'));
+      const shape = isOne ? 'one' : 'many';
+      answer(await items.updateAndRead({ ...readSelection(message, keys, 'update'), data }, query, shape), shape);
       return;
     }
-    const deleted = await handleDelete({ kind: 'delete', collection, ...readSelection(message, keys, 'delete') }, ctx);
+    const deleted = await items.delete(readSelection(message, keys, 'delete'));
     reply(isOne ? deleted[0] : deleted);
   }
+}
+
+function isSingleton(overview: SchemaOverview, collection: string): boolean {
+  return Object.hasOwn(overview.collections, collection) && overview.collections[collection]?.singleton === true;
 }
 
 /** The start of a delivery's frame per event, up to its `data`. */

@@ -2,12 +2,11 @@ import { Router, type Request, type Response } from 'express';
 import { handleCreateComment, handleDeleteComment, handleUpdateComment } from '../../commands/comments.js';
 import { commandContext } from '../../commands/command-context.js';
 import type { CommandContext, PrimaryKey } from '../../commands/types.js';
-import { requireCollection } from '../../../catalog/overview/lookup.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { toCollectionName } from '../collection-name.js';
 import { readBody, readRequiredString } from '../payload.js';
 import { requestQuery } from '../read-context.js';
-import { readWritten } from '../read-written.js';
+import { ItemsService } from '../../items/items-service.js';
 import type { ItemWriteDeps } from './item-writes.js';
 
 const ACTIVITY = 'svc_activity';
@@ -51,20 +50,12 @@ export function activityCommentRoutes(deps: ItemWriteDeps): Router {
     res: Response,
     write: (ctx: CommandContext) => Promise<number>,
   ): Promise<void> {
-    const overview = await deps.schema.getOverview();
     // Parsed before writing: a malformed query string must not leave a write behind.
     const query = requestQuery(req);
-    const id = await write(await commandContext(deps, req.accountability, overview));
-    const written = await readWritten(
-      deps,
-      req.accountability,
-      overview,
-      requireCollection(overview, ACTIVITY),
-      [id],
-      query,
-      'one',
-    );
-    if (written === undefined) res.status(204).end();
+    const items = new ItemsService(ACTIVITY, deps, { accountability: req.accountability });
+    const id = await write(await items.commandContext());
+    const written = await items.readWritten([id], query, 'one');
+    if (written === null) res.status(204).end();
     else res.json({ data: written });
   }
 

@@ -1,16 +1,13 @@
 import { Router, type Request, type Response } from 'express';
-import { requireCollection } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../../catalog/overview/types.js';
 import type { Item, PrimaryKey, Selection } from '../../commands/types.js';
-import { handleUpdate } from '../../commands/update.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../query/index.js';
 import { FILES_COLLECTION, type FileLibrary, type StagedFile } from '../../files/file-library.js';
-import { commandContext } from '../../commands/command-context.js';
 import { isMultipart, readMultipart } from '../multipart.js';
 import { requestQuery } from '../read-context.js';
-import { readWritten } from '../read-written.js';
-import { readSelection, requireAllowed, requireItem, requireKey, type ItemWriteDeps } from './item-writes.js';
+import { ItemsService } from '../../items/items-service.js';
+import { readSelection, requireItem, requireKey, type ItemWriteDeps } from './item-writes.js';
 import type { WriteAction } from '../../access/write-permissions.js';
 
 export interface FileRouteDeps extends ItemWriteDeps {
@@ -28,18 +25,18 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
 
   // Permission to `action` files at all is decided before the body is read (item-writes.ts).
   const context = async (req: Request, action: WriteAction) => {
-    const overview = await deps.schema.getOverview();
-    const collection = requireCollection(overview, FILES_COLLECTION);
-    const ctx = await commandContext(deps, req.accountability, overview);
-    requireAllowed(ctx, collection, [action]);
+    const items = new ItemsService(FILES_COLLECTION, deps, { accountability: req.accountability });
+    const collection = await items.requireAllowed([action]);
+    const overview = await items.schemaOverview();
+    const ctx = await items.commandContext();
     // Parsed before writing: a malformed query string must not leave a write behind.
     const query = requestQuery(req);
     const reply = async (res: Response, keys: readonly PrimaryKey[], shape: 'one' | 'many') => {
-      const written = await readWritten(deps, req.accountability, overview, collection, keys, query, shape);
-      if (written === undefined) res.status(204).end();
+      const written = await items.readWritten(keys, query, shape);
+      if (written === null) res.status(204).end();
       else res.json({ data: written });
     };
-    return { overview, collection, ctx, reply };
+    return { overview, collection, ctx, reply, items };
   };
 
   if (options.withImport) {
@@ -82,7 +79,7 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
       next();
       return;
     }
-    const { overview, collection, ctx, reply } = await context(req, 'update');
+    const { overview, collection, ctx, reply, items } = await context(req, 'update');
     const id = req.params['id'];
     const fields: Record<string, unknown> = {};
     let key: PrimaryKey | undefined;
@@ -94,23 +91,23 @@ export function fileWriteRoutes(deps: FileRouteDeps, options: { withImport: bool
       key = await deps.files.replace(ctx, id, part, fields);
       break;
     }
-    key ??= (await handleUpdate({ kind: 'update', collection: FILES_COLLECTION, keys: [id], data: fields }, ctx))[0];
+    key ??= (await items.update({ keys: [id], data: fields }))[0];
     await reply(res, key === undefined ? [] : [key], 'one');
   });
 
   router.delete('/', async (req, res) => {
-    const { ctx } = await context(req, 'delete');
+    const { items } = await context(req, 'delete');
     const body: unknown = req.body;
     const selection: Selection = Array.isArray(body)
       ? { keys: body.map(requireKey) }
       : readSelection(requireItem(body ?? {}));
-    await deps.files.delete(ctx, selection);
+    await items.delete(selection);
     res.status(204).end();
   });
 
   router.delete('/:id', async (req, res) => {
-    const { ctx } = await context(req, 'delete');
-    await deps.files.delete(ctx, { keys: [req.params['id']] });
+    const { items } = await context(req, 'delete');
+    await items.deleteOne(req.params['id']);
     res.status(204).end();
   });
 

@@ -40,7 +40,8 @@ import {
 import { schemaAccessOf, type SchemaAccess } from '../../access/role-schema-access.js';
 import type { Logger } from '../../logger/index.js';
 import type { SchemaOverview } from '../../../catalog/overview/types.js';
-import { commandContext } from '../../commands/command-context.js';
+import type { HookBus } from '../../items/hooks.js';
+import { itemServices } from '../../items/items-service.js';
 import { readDatabase, replicaCaller } from '../../db/replicas.js';
 import { queryLimits } from '../../query/index.js';
 import { toServiceErrors } from '../error-handler.js';
@@ -63,6 +64,8 @@ export interface GraphqlRouteDeps {
   readonly auth: AuthContext;
   readonly files: FileLibrary;
   readonly invalidation: DataInvalidation;
+  /** The items filters and actions (src/items/hooks.ts). */
+  readonly hooks?: HookBus | undefined;
 }
 
 /** The methods /graphql and /graphql/system take (graphql-http's). */
@@ -122,6 +125,7 @@ export function graphqlRoutes(
           (scope === 'system' && readsJournal(rootFieldNames(document, operationName)))
         )
           skipResponseCache(req.context.res);
+        const items = await itemServices(deps, accountability, overview);
         const contextValue = createGraphqlContext({
           read: {
             db: operation === OperationTypeNode.QUERY ? readDatabase(deps.db, replicaCaller(accountability)) : deps.db,
@@ -129,7 +133,8 @@ export function graphqlRoutes(
             limits: queryLimits(deps.config),
           },
           reader: { accountability, access: access.read },
-          commands: await commandContext(deps, accountability, overview),
+          commands: items.commands,
+          items: items.of,
           system: systemServices(deps, req.raw, req.context.res, { overview, access }),
           schemas,
         });

@@ -1,21 +1,16 @@
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { PermissionStore } from '../../access/permission-store.js';
-import { requireCollection, requireTable } from '../../../catalog/overview/lookup.js';
-import type { CollectionOverview, SchemaOverview } from '../../../catalog/overview/types.js';
+import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
-import { createItems } from '../../commands/create.js';
-import { handleDelete } from '../../commands/delete.js';
-import type { CommandContext, DebugLog, Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
+import type { DebugLog, Item, PrimaryKey, QueryObject, Selection } from '../../commands/types.js';
 import type { WriteAction } from '../../access/write-permissions.js';
-import { handleUpdate, updateItems } from '../../commands/update.js';
-import { answerFields } from '../../commands/one-statement.js';
 import type { Config } from '../../config/index.js';
-import { ForbiddenError, InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
+import { InvalidPayloadError, RouteNotFoundError } from '../../errors.js';
+import type { HookBus } from '../../items/hooks.js';
+import { ItemsService } from '../../items/items-service.js';
 import { collectionParam } from '../collection-name.js';
-import { commandContext } from '../../commands/command-context.js';
-import { readWritten } from '../read-written.js';
 import { routerGuard } from '../route-methods.js';
 import type { Query } from '../../query/index.js';
 import { requestQuery } from '../request-pipeline.js';
@@ -27,24 +22,11 @@ export interface ItemWriteDeps {
   readonly schema: SchemaCache;
   readonly permissions: PermissionStore;
   readonly invalidation: DataInvalidation;
-  /** Debug notes of writes (commands/types.ts, DebugLog). */
-  readonly logger?: DebugLog;
+  /** Debug notes of writes (commands/types.ts, DebugLog), and the warning of a failed re-read. */
+  readonly logger?: DebugLog & { warn?(details: object, message: string): void };
+  /** The items filters and actions (src/items/hooks.ts); none: no hooks. */
+  readonly hooks?: HookBus | undefined;
 }
-
-/**
- * System collections whose items are not written through /items:
- * the journal is read only, the schema collections change through /collections, /fields
- * and /relations.
- */
-const NOT_WRITABLE_AS_ITEMS: ReadonlySet<string> = new Set([
-  'svc_activity',
-  'svc_revisions',
-  'svc_collections',
-  'svc_fields',
-  'svc_relations',
-  // Content versions are written through /versions (routes/versions.ts).
-  'svc_versions',
-]);
 
 /** The writes of /items/:collection: POST, PATCH, DELETE. */
 export function itemWriteRoutes(deps: ItemWriteDeps): Router {
@@ -143,135 +125,77 @@ export type ItemWrite = (deps: ItemWriteDeps, request: ItemWriteRequest) => Prom
 export const ITEM_WRITES = {
   POST: {
     collection: async (deps, request) => {
-      const { collection, ctx, reply, query } = await target(deps, request, {
-        singletonRoute: false,
-        action: 'create',
-      });
+      const { items, query } = await target(deps, request, { singletonRoute: false, action: 'create' });
       const body = request.body;
-      // One plain item may be answered from its own statement (commands/one-statement.ts).
-      const answer = Array.isArray(body) ? undefined : answerFields(ctx, collection, query);
-      const items = Array.isArray(body) ? body : [requireItem(body)];
-      const written = await createItems(
-        { kind: 'create', collection: collection.collection, data: items.map(requireItem) },
-        ctx,
-        answer,
-      );
-      return written.answer ?? reply(written.keys, Array.isArray(body) ? 'many' : 'one');
+      const data = Array.isArray(body) ? body.map(requireItem) : [requireItem(body)];
+      return answer(await items.createAndRead(data, query, Array.isArray(body) ? 'many' : 'one'));
     },
   },
   PATCH: {
     collection: async (deps, request) => {
-      const { collection, ctx, reply } = await target(deps, request, { singletonRoute: true, action: 'update' });
+      const { items, collection, query } = await target(deps, request, { singletonRoute: true, action: 'update' });
       const body = request.body;
-      if (collection.singleton) {
-        const keys = await handleUpdate(
-          { kind: 'update', collection: collection.collection, singleton: true, data: requireItem(body) },
-          ctx,
-        );
-        return reply(keys, 'one');
-      }
-      if (Array.isArray(body)) {
-        const keys = await handleUpdate(
-          { kind: 'update', collection: collection.collection, batch: body.map(requireItem) },
-          ctx,
-        );
-        return reply(keys, 'many');
-      }
+      if (collection.singleton)
+        return answer(await items.updateAndRead({ singleton: requireItem(body) }, query, 'one'));
+      if (Array.isArray(body))
+        return answer(await items.updateAndRead({ batch: body.map(requireItem) }, query, 'many'));
       const { data, ...rest } = requireItem(body ?? {});
       const selection = readSelection(rest);
       if (data === undefined) throw new InvalidPayloadError('"data" is required');
-      const keys = await handleUpdate(
-        { kind: 'update', collection: collection.collection, ...selection, data: requireItem(data) },
-        ctx,
-      );
-      return reply(keys, 'many');
+      return answer(await items.updateAndRead({ ...selection, data: requireItem(data) }, query, 'many'));
     },
     item: async (deps, request) => {
-      const { collection, ctx, reply, query } = await target(deps, request, {
-        singletonRoute: false,
-        action: 'update',
-      });
-      const written = await updateItems(
-        {
-          kind: 'update',
-          collection: collection.collection,
-          keys: [String(request.id)],
-          data: requireItem(request.body),
-        },
-        ctx,
-        answerFields(ctx, collection, query),
-      );
-      return written.answer ?? reply(written.keys, 'one');
+      const { items, query } = await target(deps, request, { singletonRoute: false, action: 'update' });
+      const keys = [String(request.id)];
+      return answer(await items.updateAndRead({ keys, data: requireItem(request.body) }, query, 'one'));
     },
   },
   DELETE: {
     collection: async (deps, request) => {
-      const { collection, ctx } = await target(deps, request, { singletonRoute: false, action: 'delete' });
+      const { items } = await target(deps, request, { singletonRoute: false, action: 'delete' });
       const body = request.body;
-      const selection: Selection = Array.isArray(body)
-        ? { keys: body.map(requireKey) }
-        : readSelection(requireItem(body ?? {}));
-      await handleDelete({ kind: 'delete', collection: collection.collection, ...selection }, ctx);
+      await items.delete(Array.isArray(body) ? { keys: body.map(requireKey) } : readSelection(requireItem(body ?? {})));
       return undefined;
     },
     item: async (deps, request) => {
-      const { collection, ctx } = await target(deps, request, { singletonRoute: false, action: 'delete' });
-      await handleDelete({ kind: 'delete', collection: collection.collection, keys: [String(request.id)] }, ctx);
+      const { items } = await target(deps, request, { singletonRoute: false, action: 'delete' });
+      await items.deleteOne(String(request.id));
       return undefined;
     },
   },
 } as const satisfies Record<string, { readonly collection: ItemWrite; readonly item?: ItemWrite }>;
 
+/** The answer's `data`; a re-read the caller may not see answers 204. */
+function answer(written: Item | Item[] | null): Item | Item[] | undefined {
+  return written ?? undefined;
+}
+
 /**
- * The collection written to, the caller's command context, and how to re-read what was
- * written. Whether the caller may `action` the collection at all is decided first, before
- * the route, the query string or the body are looked at: a collection the caller may not
- * write answers the same FORBIDDEN as a missing one, whatever else is wrong with the request.
+ * The items service of the write, the collection written to and the query string's query.
+ * Whether the caller may `action` the collection at all is decided first, before the route,
+ * the query string or the body are looked at (ItemsService.requireAllowed): a collection the
+ * caller may not write answers the same FORBIDDEN as a missing one, whatever else is wrong
+ * with the request.
  */
 async function target(
   deps: ItemWriteDeps,
   request: ItemWriteRequest,
   options: { singletonRoute: boolean; action: WriteAction },
 ) {
-  const overview = await deps.schema.getOverview();
-  // An administrator's write to a folder is told why it has no items.
-  if (request.accountability.admin) requireTable(overview, request.collection);
-  const collection = requireWritable(overview, request.collection);
-  const ctx = await commandContext(deps, request.accountability, overview);
+  const items = new ItemsService(request.collection, deps, { accountability: request.accountability });
+  const overview = await items.schemaOverview();
   // A singleton's PATCH creates its row when missing.
-  const isUpsert = collection.singleton && options.action === 'update';
-  requireAllowed(ctx, collection, isUpsert ? ['update', 'create'] : [options.action]);
+  const isUpsert = options.action === 'update' && isSingleton(overview, request.collection);
+  const collection = await items.requireAllowed(isUpsert ? ['update', 'create'] : [options.action]);
   // POST and /:id writes do not exist on a singleton.
   if (collection.singleton && !options.singletonRoute) throw new RouteNotFoundError(request.path);
   // Parsed before writing: a malformed query string must not leave a write behind.
   const query = request.query();
-  const reply = (keys: readonly PrimaryKey[], shape: 'one' | 'many') =>
-    readWritten(deps, request.accountability, overview, collection, keys, query, shape);
-  return { collection, ctx, reply, query };
+  return { items, collection, query };
 }
 
-/**
- * FORBIDDEN unless a permission allows one of `actions` on the collection (admins: always):
- * the first check of a write route (spec, Errors, rule 1: no answer tells a forbidden
- * collection from a missing one).
- */
-export function requireAllowed(
-  ctx: CommandContext,
-  collection: CollectionOverview,
-  actions: readonly WriteAction[],
-): void {
-  if (!actions.some((action) => ctx.permissions.allows(collection.collection, action))) throw new ForbiddenError();
-}
-
-/** Whether /items (and the import) writes `collection`'s rows: not the journal's, not the schema's. */
-export function isWritableAsItems(collection: string): boolean {
-  return !NOT_WRITABLE_AS_ITEMS.has(collection);
-}
-
-/** The collection, or FORBIDDEN when it is unknown or not written as items. */
-export function requireWritable(overview: SchemaOverview, name: string): CollectionOverview {
-  if (!isWritableAsItems(name)) throw new ForbiddenError();
-  return requireCollection(overview, name);
+function isSingleton(overview: SchemaOverview, name: string): boolean {
+  return Object.hasOwn(overview.collections, name) && overview.collections[name]?.singleton === true;
 }
 
 /** `{keys}` or `{query}`, exactly one (PATCH /items/:c). */

@@ -1,13 +1,11 @@
 import { Router } from 'express';
-import { requireCollection } from '../../../catalog/overview/lookup.js';
 import { LAST_PAGE_MAX_LENGTH, trackLastPage } from '../../auth/auth-user.js';
-import { commandContext } from '../../commands/command-context.js';
 import { handleUpdate } from '../../commands/update.js';
 import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
 import { readItemByKey, readerOf } from '../../query/index.js';
 import { readBody, readRequiredString } from '../payload.js';
 import { readContext, requestQuery } from '../read-context.js';
-import { readWritten } from '../read-written.js';
+import { ItemsService } from '../../items/items-service.js';
 import { requireUser } from '../require-user.js';
 import { requireItem, type ItemWriteDeps } from './item-writes.js';
 
@@ -36,23 +34,15 @@ export function usersMeRoutes(deps: ItemWriteDeps): Router {
 
   router.patch('/me', async (req, res) => {
     const user = requireUser(req);
-    const overview = await deps.schema.getOverview();
     const query = requestQuery(req);
-    const ctx = await commandContext(deps, req.accountability, overview);
+    const items = new ItemsService(USERS, deps, { accountability: req.accountability });
+    // Their own row: no collection-wide permission first, the write's item rules decide.
     const keys = await handleUpdate(
       { kind: 'update', collection: USERS, keys: [user], data: requireItem(req.body) },
-      ctx,
+      await items.commandContext(),
     );
-    const written = await readWritten(
-      deps,
-      req.accountability,
-      overview,
-      requireCollection(overview, USERS),
-      keys,
-      query,
-      'one',
-    );
-    if (written === undefined) res.status(204).end();
+    const written = await items.readWritten(keys, query, 'one');
+    if (written === null) res.status(204).end();
     else res.json({ data: written });
   });
 

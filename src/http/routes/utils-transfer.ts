@@ -6,9 +6,9 @@ import { prepareExport, queueExport } from '../../files/export/export-job.js';
 import { EXPORT_JOB_HEADER, readExportJob } from '../../files/export/export-status.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { toCollectionName } from '../collection-name.js';
-import { commandContext } from '../../commands/command-context.js';
 import { readMultipart } from '../multipart.js';
-import { requireWritable, type ItemWriteDeps } from './item-writes.js';
+import { ItemsService } from '../../items/items-service.js';
+import type { ItemWriteDeps } from './item-writes.js';
 
 /** Import: the file part's type decides the format. */
 export const IMPORT_FORMATS: Readonly<Record<string, 'csv' | 'json'>> = {
@@ -27,10 +27,12 @@ export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
 
   // The part named `file` is imported as it arrives; other parts are skipped. 200, empty body.
   router.post('/import/:collection', async (req, res) => {
-    const overview = await deps.schema.getOverview();
-    const collection = requireWritable(overview, toCollectionName(req.params['collection']));
-    const ctx = await commandContext(deps, req.accountability, overview);
+    const items = new ItemsService(toCollectionName(req.params['collection']), deps, {
+      accountability: req.accountability,
+    });
     // Before the body: a collection the caller may not import into reads like a missing one.
+    const collection = await items.requireWritable();
+    const ctx = await items.commandContext();
     requireImportAllowed(ctx, collection);
     let isImported = false;
     for await (const part of readMultipart(req, deps.config.maxPayloadSize)) {

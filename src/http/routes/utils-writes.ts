@@ -1,23 +1,21 @@
 import { Router } from 'express';
-import { handleRevert, handleRevertAsOf } from '../../commands/revert.js';
+import { handleRevert } from '../../commands/revert.js';
 import { handleUndo } from '../../commands/undo.js';
 import { parseAsOf, parseFilter, type AsOf } from '../../query/index.js';
-import { handleSort } from '../../commands/sort.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { collectionParam } from '../collection-name.js';
 import { commandContext } from '../../commands/command-context.js';
-import { requireCollection } from '../../../catalog/overview/lookup.js';
-import { requireAllowed, type ItemWriteDeps } from './item-writes.js';
+import { ItemsService } from '../../items/items-service.js';
+import type { ItemWriteDeps } from './item-writes.js';
 
 /** POST /utils/sort/:collection, POST /utils/revert/:revision and POST /utils/revert `{collection, item, as_of}` (issue 18). */
 export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
   const router = Router();
 
   router.post('/sort/:collection', async (req, res) => {
-    const overview = await deps.schema.getOverview();
-    const ctx = await commandContext(deps, req.accountability, overview);
+    const items = new ItemsService(collectionParam(req), deps, { accountability: req.accountability });
     // Permission before the body: a collection the caller may not sort reads like a missing one.
-    requireAllowed(ctx, requireCollection(overview, collectionParam(req)), ['update']);
+    await items.requireAllowed(['update']);
     const body: unknown = req.body ?? {};
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       throw new InvalidPayloadError('"value" must be of type object');
@@ -30,10 +28,7 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
       if (typeof value !== 'string' && typeof value !== 'number')
         throw new InvalidPayloadError(`"${name}" must be a primary key`);
     }
-    await handleSort(
-      { kind: 'sort', collection: collectionParam(req), item: item as string | number, to: to as string | number },
-      ctx,
-    );
+    await items.sort(item as string | number, to as string | number);
     // Sort answers 200 with an empty body.
     res.status(200).end();
   });
@@ -54,11 +49,7 @@ export function utilsWriteRoutes(deps: ItemWriteDeps): Router {
     } catch {
       throw new InvalidPayloadError('"as_of" must be an ISO 8601 timestamp or a revision id');
     }
-    const overview = await deps.schema.getOverview();
-    await handleRevertAsOf(
-      { kind: 'revert-as-of', collection, item, asOf: parsed },
-      await commandContext(deps, req.accountability, overview),
-    );
+    await new ItemsService(collection, deps, { accountability: req.accountability }).revert(item, parsed);
     res.status(204).end();
   });
 

@@ -16,8 +16,9 @@ import {
 import { compareVersion, readItemVersion, readerOf } from '../../query/index.js';
 import { ForbiddenError } from '../../errors.js';
 import { readContext, requestQuery } from '../read-context.js';
-import { readWritten } from '../read-written.js';
-import { readSelection, requireAllowed, requireItem, requireKey, type ItemWriteDeps } from './item-writes.js';
+import { ItemsService } from '../../items/items-service.js';
+import { requirePermitted } from '../../items/permission-first.js';
+import { readSelection, requireItem, requireKey, type ItemWriteDeps } from './item-writes.js';
 
 /**
  * Content versions (issue 18; Directus 10.7+ names): GET /versions[/:id] are the svc_versions
@@ -33,10 +34,9 @@ export function versionRoutes(deps: ItemWriteDeps): Router {
     return { overview, ctx: await commandContext(deps, req.accountability, overview) };
   };
   const reply = async (req: Request, keys: readonly PrimaryKey[], shape: 'one' | 'many') => {
-    const overview = await deps.schema.getOverview();
     const query = requestQuery(req);
-    const collection = requireCollection(overview, VERSIONS_COLLECTION);
-    return readWritten(deps, req.accountability, overview, collection, keys, query, shape);
+    const items = new ItemsService(VERSIONS_COLLECTION, deps, { accountability: req.accountability });
+    return (await items.readWritten(keys, query, shape)) ?? undefined;
   };
   const send = (res: Response, data: unknown) => {
     if (data === undefined) res.status(204).end();
@@ -46,14 +46,14 @@ export function versionRoutes(deps: ItemWriteDeps): Router {
   router.post('/', async (req, res) => {
     const { overview, ctx } = await context(req);
     // Permission before the body (issue 36): the answer never depends on the named collection.
-    requireAllowed(ctx, requireCollection(overview, VERSIONS_COLLECTION), ['create']);
+    requirePermitted(ctx, requireCollection(overview, VERSIONS_COLLECTION), ['create']);
     const key = await handleCreateVersion(parseNewVersion(req.body), ctx);
     send(res, await reply(req, [key], 'one'));
   });
 
   router.patch('/', async (req, res) => {
     const { overview, ctx } = await context(req);
-    requireAllowed(ctx, requireCollection(overview, VERSIONS_COLLECTION), ['update']);
+    requirePermitted(ctx, requireCollection(overview, VERSIONS_COLLECTION), ['update']);
     const { data, ...rest } = requireItem(req.body ?? {});
     const selection = readSelection(rest);
     const keys = await handleUpdate(
@@ -65,7 +65,7 @@ export function versionRoutes(deps: ItemWriteDeps): Router {
 
   router.patch('/:id', async (req, res) => {
     const { overview, ctx } = await context(req);
-    requireAllowed(ctx, requireCollection(overview, VERSIONS_COLLECTION), ['update']);
+    requirePermitted(ctx, requireCollection(overview, VERSIONS_COLLECTION), ['update']);
     const keys = await handleUpdate(
       { kind: 'update', collection: VERSIONS_COLLECTION, keys: [idOf(req)], data: parseVersionPatch(req.body) },
       ctx,
@@ -75,7 +75,7 @@ export function versionRoutes(deps: ItemWriteDeps): Router {
 
   router.delete('/', async (req, res) => {
     const { overview, ctx } = await context(req);
-    requireAllowed(ctx, requireCollection(overview, VERSIONS_COLLECTION), ['delete']);
+    requirePermitted(ctx, requireCollection(overview, VERSIONS_COLLECTION), ['delete']);
     const body: unknown = req.body;
     const selection = Array.isArray(body) ? { keys: body.map(requireKey) } : readSelection(requireItem(body ?? {}));
     await handleDelete({ kind: 'delete', collection: VERSIONS_COLLECTION, ...selection }, ctx);
@@ -84,7 +84,7 @@ export function versionRoutes(deps: ItemWriteDeps): Router {
 
   router.delete('/:id', async (req, res) => {
     const { overview, ctx } = await context(req);
-    requireAllowed(ctx, requireCollection(overview, VERSIONS_COLLECTION), ['delete']);
+    requirePermitted(ctx, requireCollection(overview, VERSIONS_COLLECTION), ['delete']);
     await handleDelete({ kind: 'delete', collection: VERSIONS_COLLECTION, keys: [idOf(req)] }, ctx);
     res.status(204).end();
   });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { publicAccountability } from '../../../src/access/accountability.js';
 import { PermissionStore } from '../../../src/access/permission-store.js';
-import { readWritten } from '../../../src/http/read-written.js';
+import { ItemsService } from '../../../src/items/items-service.js';
 import { testConfig } from '../../support/server.js';
 import { describeEachDatabase } from '../../support/server.js';
 import { adminApi, createCommandSchema, dataOf, errorsOf } from './schema.js';
@@ -78,16 +78,16 @@ describeEachDatabase('written items re-read through the read side', (ctx) => {
     const caller = publicAccountability({ ip: null, userAgent: null, origin: null });
     const config = testConfig(ctx().database);
     const permissions = new PermissionStore(db(), { enabled: false });
-    const written = await readWritten(
-      { config, db: db(), permissions },
-      caller,
-      overview,
-      articles,
-      [id as number],
-      {},
-      'one',
+    const schema = ctx().server.schema;
+    const invalidation = { changed: () => Promise.resolve() };
+    const items = new ItemsService(
+      articles.collection,
+      { config, db: db(), permissions, schema, invalidation },
+      {
+        accountability: caller,
+      },
     );
-    expect(written).to.equal(undefined);
+    expect(await items.readWritten([id as number], {}, 'one')).to.equal(null);
   });
 
   describe('writes by query', () => {

@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
 import { serviceAccountability } from '../../../src/access/accountability.js';
 import { PermissionStore } from '../../../src/access/permission-store.js';
-import { readWritten } from '../../../src/http/read-written.js';
+import { ItemsService } from '../../../src/items/items-service.js';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { capturingLogger } from '../../support/capturing-logger.js';
@@ -177,17 +177,17 @@ describe('PostgreSQL restarted under a write load (throw-away cluster)', functio
       config: testConfig({ dialect: 'postgres', env: cluster!.env, drop: () => Promise.resolve() }),
       db,
       permissions: new PermissionStore(db, { enabled: false }),
+      schema,
+      invalidation: { changed: () => Promise.resolve() },
       logger: { debug: () => undefined, warn: (details: object) => warnings.push(details) },
     };
+    const items = new ItemsService(notes.collection, deps, { accountability: caller, schema: overview });
     await cluster!.stop('fast');
     try {
-      expect(await readWritten(deps, caller, overview, notes, [41], { fields: ['*'] }, 'one')).to.deep.equal({
+      expect(await items.readWritten([41], { fields: ['*'] }, 'one')).to.deep.equal({
         id: 41,
       });
-      expect(await readWritten(deps, caller, overview, notes, [41, 42], { fields: ['*'] }, 'many')).to.deep.equal([
-        { id: 41 },
-        { id: 42 },
-      ]);
+      expect(await items.readWritten([41, 42], { fields: ['*'] }, 'many')).to.deep.equal([{ id: 41 }, { id: 42 }]);
       expect(warnings).to.have.length(2);
     } finally {
       await cluster!.start();

@@ -336,6 +336,70 @@ describeEachDatabase(
         /flow "no spam" refused the write: "\$trigger\.payload\.title" does not match the condition/,
       );
     });
+
+    it('through the items service: a publish calls the receiver once with the item, a blocking flow refuses a write and nothing is written', async () => {
+      const { db } = ctx().server;
+      await db('svc_flows').where({ trigger: 'event' }).update({ status: 'inactive' });
+      await createFlow(
+        {
+          name: 'publish hook',
+          trigger: 'event',
+          options: {
+            type: 'action',
+            scope: ['items.update'],
+            collections: ['articles'],
+            filter: { payload: { status: { _eq: 'published' } } },
+          },
+        },
+        [
+          {
+            key: 'item',
+            type: 'item-read',
+            options: { collection: 'articles', key: '{{ $trigger.keys.0 }}', permissions: '$full' },
+            resolve: 'send',
+          },
+          {
+            key: 'send',
+            type: 'request',
+            options: { url: `${receiver.url}/publish`, method: 'POST', body: '{{ item }}' },
+          },
+        ],
+      );
+      await createFlow(
+        {
+          name: 'guard',
+          trigger: 'event',
+          options: { type: 'filter', scope: ['items.create'], collections: ['articles'] },
+        },
+        [
+          {
+            key: 'check',
+            type: 'condition',
+            options: { filter: { $trigger: { payload: { title: { _ncontains: 'spam' } } } } },
+          },
+        ],
+      );
+      // The hooks read the event flows again after a second.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const created = dataOf<Row>(await api('POST', '/items/articles', { title: 'Ready', status: 'draft' }));
+      dataOf(await api('PATCH', `/items/articles/${String(created['id'])}`, { title: 'Ready now' }));
+      dataOf(await api('PATCH', `/items/articles/${String(created['id'])}`, { status: 'published' }));
+      const [delivery] = await receiver.waitFor(1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.requests).to.have.length(1);
+      expect(JSON.parse(delivery?.body ?? '')).to.deep.include({
+        id: created['id'],
+        title: 'Ready now',
+        status: 'published',
+      });
+
+      const before = await db('articles').count({ n: '*' }).first<{ n: number | string }>();
+      const refused = await api('POST', '/items/articles', { title: 'cheap spam' });
+      expect(refused.status).to.equal(400);
+      expect(refused.body?.errors?.[0]?.message).to.match(/flow "guard" refused the write/);
+      const after = await db('articles').count({ n: '*' }).first<{ n: number | string }>();
+      expect(Number(after?.n)).to.equal(Number(before?.n));
+    });
   },
   { env: { IMPORT_IP_DENY_LIST: '169.254.0.0/16', FLOWS_MAX_STEPS: '10', FLOWS_MAX_DEPTH: '3' } },
 );
