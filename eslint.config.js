@@ -31,6 +31,18 @@ export default tseslint.config(
             ),
             layer(['./src/**', './catalog/**'], './workers', 'nothing imports workers'),
             layer(['./src/**', './catalog/**', './workers/**'], './src/server.ts', 'server.ts is the composition root'),
+            // Extensions sit on the items service: only the composition roots (server.ts, the
+            // command line's entry) load them.
+            layer(
+              ['./src/!(extensions|cli)/**', './src/cli/!(index).ts', './catalog/**', './workers/**'],
+              './src/extensions',
+              "nothing imports extensions but server.ts and the command line's index.ts",
+            ),
+            layer(
+              './src/extensions',
+              ['./src/realtime', './src/cli', './src/server.ts'],
+              'extensions import the items service and the floors below it',
+            ),
             // The read side never imports the write side.
             layer('./src/query', './src/commands', 'query never imports commands'),
             // Live data sits above the read and write sides, below http and graphql.

@@ -50,6 +50,8 @@ import { LiveReads } from './realtime/live-reads.js';
 import { schemaWithEvents } from './realtime/schema-events.js';
 import { websocketUpgrade, type UpgradeHandler } from './http/websocket-upgrade.js';
 import { HookBus } from './items/hooks.js';
+import { loadExtensions, type Extensions } from './extensions/index.js';
+import { readOnlyItems } from './extensions/read-items.js';
 import { Draining } from './http/draining.js';
 
 export interface RunningServer {
@@ -141,7 +143,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await db.destroy();
     throw error;
   }
-  const auth = createAuthServices({ db, config, logger, invalidation });
+  // One bus per process: extensions register, the items service and auth run its filters and actions.
+  const hooks =
+    options.hooks ??
+    new HookBus(({ owner, event, err }) => {
+      logger.error({ err, extension: owner, event }, `extension "${owner}": the "${event}" action failed`);
+    });
+  const auth = createAuthServices({ db, config, logger, invalidation, hooks });
   const permissions = new PermissionStore(committedReadDatabase(db), {
     enabled: config.cache.permissions,
     log: logger,
@@ -167,6 +175,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     sendMail: mailSender(auth.mailer),
   };
+  // Event flows: filters run in the write, actions are queued after its commit.
+  registerFlowHooks(hooks, flows);
   // Schedule flows: once one exists, a tick a second for every instance (bull), run by a worker
   // (or here without Redis); claims and old runs are pruned every RETENTION_INTERVAL.
   await startFlowSchedule(flows);
@@ -186,14 +196,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const dataCache =
     metrics === undefined || shared.dataCache === undefined ? shared.dataCache : metrics.countLookups(shared.dataCache);
   const traffic = new RequestTraffic();
-  // One bus per process: the items service runs its filters and actions, extensions register.
-  const hooks =
-    options.hooks ??
-    new HookBus(({ owner, event, err }) => {
-      logger.error({ err, owner, event }, `${owner}: the "${event}" action failed`);
-    });
-  // Event flows: filters run in the write, actions are queued after its commit.
-  registerFlowHooks(hooks, flows);
   const draining = new Draining();
   setAsideWaitsForConnections(db, traffic);
   const appDeps = {
@@ -228,7 +230,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       : startJournalPruner(db, config.db.client, retention, (error) => {
           logger.warn({ err: error }, 'journal retention: prune failed');
         });
-  const app = createApp(appDeps);
+  const extensions = await loadExtensions({
+    config,
+    db,
+    schema: appDeps.schema,
+    logger,
+    hooks,
+    items: readOnlyItems({ config, db, schema, permissions }),
+    sendMail: (mail) =>
+      auth.mailer.send({
+        to: typeof mail.to === 'string' ? mail.to : mail.to.join(', '),
+        subject: mail.subject,
+        text: mail.text ?? '',
+        html: mail.html ?? mail.text ?? '',
+      }),
+  });
+  const app = await createApp(appDeps, extensions);
   // node:http's own 5 minutes would cut a large import that streams in as it is written.
   const server = createServer(
     {
@@ -250,7 +267,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } catch (error) {
     await shutdown(
       server,
-      { db, schema, jobs, auth, invalidation, shared, pruner, realtime },
+      { db, schema, jobs, auth, invalidation, shared, pruner, realtime, extensions },
       config.shutdownTimeoutMs,
       logger,
       {
@@ -262,6 +279,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   logger.info({ port }, 'listening');
+  extensions.started(server);
 
   let closing: Promise<void> | undefined;
   return {
@@ -277,7 +295,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       closing ??= drain(draining, drainMs, logger).then(() =>
         shutdown(
           server,
-          { db, schema, jobs, auth, invalidation, shared, pruner, realtime },
+          { db, schema, jobs, auth, invalidation, shared, pruner, realtime, extensions },
           config.shutdownTimeoutMs,
           logger,
         ),
@@ -438,6 +456,7 @@ async function shutdown(
     shared,
     pruner,
     realtime,
+    extensions,
   }: {
     db: Knex;
     schema: SchemaCache;
@@ -447,6 +466,7 @@ async function shutdown(
     shared: SharedState;
     pruner: JournalPruner | undefined;
     realtime: Realtime;
+    extensions: Extensions;
   },
   timeoutMs: number,
   logger: Logger,
@@ -470,6 +490,7 @@ async function shutdown(
   await closed;
   clearInterval(sweeper);
   clearTimeout(timer);
+  await extensions.close();
   await pruner?.stop();
   await realtime.live.close();
   await realtime.changes.close();

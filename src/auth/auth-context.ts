@@ -19,6 +19,29 @@ export interface AuthContext {
   readonly mailer: Mailer;
   /** Told when an auth flow changes svc_users rows (a suspension). */
   readonly invalidation: DataInvalidation;
+  /** The process's filter and action events (`auth.login`): extensions' hooks; none when absent. */
+  readonly hooks?: AuthHooks | undefined;
+}
+
+/** What a login event's handlers are given besides payload and meta, as Directus 10 passes it. */
+interface AuthHookContext {
+  readonly database: Knex;
+  readonly schema: null;
+  readonly accountability: null;
+}
+
+/**
+ * The part of the items floor's HookBus auth runs (items/hooks.ts; auth sits below items, so
+ * it names the shape, never the class): filters that may change or refuse a payload, actions after.
+ */
+interface AuthHooks {
+  runFilter<T>(
+    events: readonly string[],
+    payload: T,
+    meta: Readonly<Record<string, unknown>>,
+    context: AuthHookContext,
+  ): Promise<T>;
+  runAction(events: readonly string[], meta: Readonly<Record<string, unknown>>, context: AuthHookContext): void;
 }
 
 export interface AuthServices extends AuthContext {
@@ -34,7 +57,9 @@ export interface AuthServices extends AuthContext {
  * mail transport is checked when EMAIL_VERIFY_SETUP is on; a failure is one warning line (mail
  * is not needed to serve the API) and `/server/health` reports it.
  */
-export function createAuthServices(deps: Pick<AuthContext, 'db' | 'config' | 'logger' | 'invalidation'>): AuthServices {
+export function createAuthServices(
+  deps: Pick<AuthContext, 'db' | 'config' | 'logger' | 'invalidation' | 'hooks'>,
+): AuthServices {
   const { config, logger } = deps;
   const mailer = createMailer(config.email);
   if (config.email.verifySetup) {

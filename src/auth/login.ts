@@ -47,7 +47,25 @@ export async function login(
 }
 
 async function checkCredentials(ctx: AuthContext, credentials: Credentials): Promise<AuthUser> {
-  const user = await findUserByEmail(ctx.db, credentials.email);
+  const found = await findUserByEmail(ctx.db, credentials.email);
+  const event = loginEvent(ctx, credentials, found?.id ?? null);
+  // auth.login filters may change the password or one-time password checked, or refuse the login.
+  const checked = await event.filter();
+  try {
+    const user = await verifyCredentials(ctx, found, checked);
+    event.settled('success');
+    return user;
+  } catch (error) {
+    event.settled('fail');
+    throw error;
+  }
+}
+
+async function verifyCredentials(
+  ctx: AuthContext,
+  user: AuthUser | undefined,
+  credentials: Credentials,
+): Promise<AuthUser> {
   // Unknown, inactive, SSO-only and password-less users all look the same to the caller.
   if (user?.status !== 'active' || user.provider !== 'default' || user.password === null) {
     throw new InvalidCredentialsError();
@@ -67,6 +85,34 @@ async function checkCredentials(ctx: AuthContext, credentials: Credentials): Pro
   }
   await resetLoginFailures(ctx, user.id);
   return user;
+}
+
+/**
+ * Directus 10's `auth.login` events of one password login: the filter before the password is
+ * checked (payload `{email, password, otp?}`, meta `{status: 'pending', user, provider}`), the
+ * action once it is settled (`{payload, status: 'success' | 'fail', user, provider}`).
+ */
+function loginEvent(ctx: AuthContext, credentials: Credentials, user: string | null) {
+  const { hooks } = ctx;
+  const context = { database: ctx.db, schema: null, accountability: null } as const;
+  const provider = 'default';
+  let payload: Record<string, unknown> = { email: credentials.email, password: credentials.password };
+  if (credentials.otp !== undefined) payload['otp'] = credentials.otp;
+  return {
+    async filter(): Promise<Credentials> {
+      if (hooks === undefined) return credentials;
+      payload = await hooks.runFilter(['auth.login'], payload, { status: 'pending', user, provider }, context);
+      const { password, otp } = payload;
+      return {
+        email: credentials.email,
+        password: typeof password === 'string' ? password : '',
+        otp: typeof otp === 'string' ? otp : undefined,
+      };
+    },
+    settled(status: 'success' | 'fail'): void {
+      hooks?.runAction(['auth.login'], { payload, status, user, provider }, context);
+    },
+  };
 }
 
 /**

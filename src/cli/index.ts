@@ -25,6 +25,10 @@ import { SERVICE_VERSION } from '../version.js';
 import { EXPORT_QUERY_FORMATS } from '../files/export/export-formats.js';
 import type { ExportFormat } from '../query/index.js';
 import { CliError, cliConfig, EXIT, withDatabase, type CliContext } from './context.js';
+import type { Config } from '../config/index.js';
+import { createLogger } from '../logger/index.js';
+import { loadCliExtensions } from '../extensions/cli.js';
+import type { Extensions } from '../extensions/index.js';
 import { progressBar } from './progress.js';
 import { withOutputFile, writeOutputFile } from './output-file.js';
 import { exportCollection, importFile } from './transfer.js';
@@ -310,7 +314,12 @@ export async function main(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<number> {
   const program = buildProgram(env);
+  let extensions: Extensions | undefined;
   try {
+    extensions = await cliExtensions(env);
+    // Directus 10's command-line init events: extensions add their commands to the program.
+    await extensions?.init('cli.before', { program });
+    await extensions?.init('cli.after', { program });
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.ok;
   } catch (error) {
@@ -325,7 +334,23 @@ export async function main(
     }
     process.stderr.write(`error: ${(error as Error).message || String(error)}\n`);
     return EXIT.failed;
+  } finally {
+    await extensions?.close();
   }
+}
+
+/** The extensions of EXTENSIONS_PATH, when the configuration loads (else the command reports it). */
+async function cliExtensions(env: Readonly<Record<string, string | undefined>>): Promise<Extensions | undefined> {
+  let config: Config;
+  try {
+    config = cliConfig(env);
+  } catch {
+    return undefined;
+  }
+  return loadCliExtensions(
+    config,
+    createLogger({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }),
+  );
 }
 
 /** Run as a program (also through npm's bin symlink), not when imported. */

@@ -27,6 +27,12 @@ export class EnvReader {
     private readonly onRead: (name: string) => void = () => undefined,
   ) {}
 
+  /** Every variable set, as written (for extensions' `env`, as Directus gives it them). */
+  entries(): Readonly<Record<string, string>> {
+    const set = Object.entries(this.env).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    return Object.freeze(Object.fromEntries(set));
+  }
+
   /**
    * The value after `_FILE` indirection, a leading `string:`, `number:` or `array:` dropped
    * (every kind of setting takes them); undefined when unset or empty.

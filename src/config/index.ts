@@ -88,6 +88,15 @@ export interface Config extends TokensConfig, RateLimitsConfig, FilesConfig {
   readonly retention: RetentionConfig;
   /** FLOWS_*: limits of flows' runs (src/flows). */
   readonly flows: FlowsConfig;
+  readonly extensions: ExtensionsConfig;
+}
+
+/** EXTENSIONS_PATH and what extensions read as their `env` (src/extensions/). */
+interface ExtensionsConfig {
+  /** The folder of hook and endpoint extensions loaded at start (a missing folder: none). */
+  readonly path: string;
+  /** The environment as the service read it (`.env` file and process), given to extensions as Directus does. */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 export interface LoadConfigOptions {
@@ -155,6 +164,7 @@ export function loadConfig(
     shutdownDrainDelayMs: env.duration('SHUTDOWN_DRAIN_DELAY', '0s'),
     retention: readRetentionConfig(env),
     flows: readFlowsConfig(env),
+    extensions: { path: env.string('EXTENSIONS_PATH', './extensions'), env: env.entries() },
   } satisfies Config;
   assertRedisStores(config);
   assertNoKnownDefaults(env, config);

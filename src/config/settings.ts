@@ -67,6 +67,11 @@ export const SETTINGS: readonly SettingsSection[] = [
       s('ROBOTS_TXT', 'every robot disallowed', 'the body of `GET /robots.txt`'),
       s('ROOT_REDIRECT', './admin', 'where `GET /` redirects (the web console); `false`: 404 ROUTE_NOT_FOUND'),
       s('TEMP_PATH', './data/tmp', 'where exports are assembled before they join the file library'),
+      s(
+        'EXTENSIONS_PATH',
+        './extensions',
+        'the folder of extensions loaded at start, as in Directus 10: packages (`package.json` with `directus:extension` of type `hook`, `endpoint` or `bundle`), `hooks/<name>/index.js`, `endpoints/<name>/index.js`, and `directus-extension-*` packages in its `node_modules`; a missing folder loads none (src/extensions/README.md)',
+      ),
       s('GRAPHQL_INTROSPECTION', 'true', 'whether GraphQL answers introspection queries'),
       s('GRAPHQL_QUERY_TOKEN_LIMIT', '5000', 'the most tokens a GraphQL document may have'),
       s(

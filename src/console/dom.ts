@@ -88,7 +88,7 @@ export function showErrors(form: HTMLElement, status: HTMLElement, error: unknow
   status.classList.toggle('error', rest.length > 0);
 }
 
-export function clearErrors(form: HTMLElement): void {
+function clearErrors(form: HTMLElement): void {
   for (const slot of form.querySelectorAll<HTMLElement>('.field-error')) slot.textContent = '';
   for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
 }

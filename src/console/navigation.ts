@@ -1,20 +1,24 @@
-/** Moving between console pages without a reload; main.ts supplies the renderer. */
+/**
+ * Moving between console pages without a reload, for the pages written as plain DOM
+ * (pages/*.ts): the Studio's router supplies the navigator (studio/dom-page.tsx).
+ */
 
 /** A page: its path parameters and query string in, its content out. */
 export type Page = (params: Readonly<Record<string, string>>, query: URLSearchParams) => Promise<Node>;
 
-let renderer: () => Promise<void> = () => Promise.resolve();
+let navigator: (path: string, replace: boolean) => void = (path, replace) => {
+  if (replace) window.location.replace(path);
+  else window.location.assign(path);
+};
 let leaveCurrent: (() => void) | undefined;
 
-export function setRenderer(render: () => Promise<void>): void {
-  renderer = render;
+export function setNavigator(navigate: (path: string, replace: boolean) => void): void {
+  navigator = navigate;
 }
 
-/** Goes to `path` inside the console. */
+/** Goes to `path` (a full path under /admin) inside the console. */
 export function navigate(path: string, replace = false): void {
-  if (replace) window.history.replaceState(null, '', path);
-  else window.history.pushState(null, '', path);
-  void renderer();
+  navigator(path, replace);
 }
 
 /** Runs `cleanup` when the current page is left (polls stop, GraphiQL unmounts). */

@@ -35,12 +35,6 @@ export async function hasSession(): Promise<boolean> {
   }
 }
 
-/** The path (under /admin) to come back to after signing in. */
-export function signInPath(): string {
-  const back = window.location.pathname + window.location.search;
-  return `/admin/login?redirect=${encodeURIComponent(back)}`;
-}
-
 /** A 401 means the session ended (expired refresh token, signed out elsewhere). */
 export function isSignedOut(error: unknown): boolean {
   return error instanceof TransportError && error.response?.status === 401;

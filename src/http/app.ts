@@ -89,19 +89,41 @@ export interface AppDeps {
   readonly draining?: Draining;
 }
 
+/** Directus 10's init events, at their points of the app's composition (src/extensions runs them). */
+type AppInitEvent =
+  | 'app.before'
+  | 'middlewares.before'
+  | 'middlewares.after'
+  | 'routes.before'
+  | 'routes.custom.before'
+  | 'routes.custom.after'
+  | 'routes.after'
+  | 'app.after';
+
+/**
+ * What extensions add to the app, composed by server.ts (http never imports src/extensions):
+ * their init handlers, given `{ app }`, and their endpoints, after the service's own routes.
+ */
+export interface AppExtensions {
+  init(event: AppInitEvent, meta: { readonly app: Express }): Promise<void>;
+  mountEndpoints(app: Express): void;
+}
+
 /**
  * The Express app, behind request-door.ts: ping before anything else, the rate limiters, body parsing,
  * accountability, the routers (reads and GraphQL behind the data cache), OPTIONS and
  * METHOD_NOT_ALLOWED from the routes' methods, ROUTE_NOT_FOUND for the rest, and the one
  * error handler.
  */
-export function createApp(deps: AppDeps): Express {
+export async function createApp(deps: AppDeps, extensions?: AppExtensions): Promise<Express> {
   const { config, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
   // req.ip, req.protocol and req.hostname trust the proxies client-ip.ts trusts.
   app.set('trust proxy', proxyTrust(config));
   app.set('query parser', 'extended');
+  await extensions?.init('app.before', { app });
+  await extensions?.init('middlewares.before', { app });
 
   // Ping is answered before authentication and never fails.
   app.get('/server/ping', (_req, res) => {
@@ -123,6 +145,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(...jsonBody(config.maxPayloadSize, config.db.client));
   // A write's Idempotency-Key, once caller and body are known: a retry answered as the first time.
   app.use(idempotencyStep(deps.db));
+  await extensions?.init('middlewares.after', { app });
+  await extensions?.init('routes.before', { app });
 
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').send(config.robotsTxt);
@@ -179,9 +203,14 @@ export function createApp(deps: AppDeps): Express {
   app.use('/server/specs/graphql', graphqlSpecRoutes(deps, graphqlSchemas));
   app.use('/server/specs/oas', openApiRoutes(deps));
   app.use('/admin', consoleRoutes());
+  await extensions?.init('routes.custom.before', { app });
+  extensions?.mountEndpoints(app);
+  await extensions?.init('routes.custom.after', { app });
 
   // No route answered: METHOD_NOT_ALLOWED where routes have other methods, else ROUTE_NOT_FOUND.
   app.use(methods.notFound);
   app.use(createErrorHandler({ logger, dialect: config.db.client, schema: deps.schema }));
+  await extensions?.init('routes.after', { app });
+  await extensions?.init('app.after', { app });
   return app;
 }

@@ -1,5 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceUnavailableError } from '../errors.js';
@@ -15,21 +17,31 @@ function consoleDirectory(): string {
 }
 
 /**
- * Only this origin: no inline script or style, no CDN. GraphiQL's stylesheet embeds its fonts
- * and icons as data: URLs; downloads are blob: URLs.
+ * Only this origin: no inline script, no CDN. GraphiQL's stylesheet embeds its fonts and icons
+ * as data: URLs; downloads are blob: URLs. The Studio's component library (MUI, through
+ * emotion) injects <style> elements: index.html's answer allows those carrying its own nonce
+ * (`consoleCsp(nonce)`), nothing else inline.
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONSOLE_CSP = consoleCsp();
+
+/** The CSP, with `nonce` allowed for style elements (index.html's answers). */
+function consoleCsp(nonce?: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    nonce === undefined ? "style-src 'self'" : `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Where index.html takes each answer's nonce (a meta the Studio reads for its style elements). */
+const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONSOLE_CSP,
@@ -71,10 +83,18 @@ export function consoleRoutes(directory: string = consoleDirectory()): Router {
       next(new ServiceUnavailableError('console', 'The console is not built: run `make build`'));
       return;
     }
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(index, (error) => {
-      if (error !== undefined && !res.headersSent) next(error);
-    });
+    // A fresh nonce for each answer: the page's style elements carry it, nothing else may.
+    const nonce = randomBytes(16).toString('base64');
+    readFile(index, 'utf8').then(
+      (html) => {
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('Content-Security-Policy', consoleCsp(nonce));
+        res.type('html').send(html.replaceAll(NONCE_PLACEHOLDER, nonce));
+      },
+      (error: unknown) => {
+        next(error);
+      },
+    );
   });
   return router;
 }

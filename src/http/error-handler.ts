@@ -4,7 +4,10 @@ import type { ErrorRequestHandler } from 'express';
 import type { DbClient } from '../db-client.js';
 import { translateBadInput } from '../db/translate-error.js';
 import type { Logger } from '../logger/index.js';
+import { HookError } from '../items/hooks.js';
+import { isPlainObject } from '../is-plain-object.js';
 import {
+  ExtensionError,
   InternalServerError,
   InvalidPayloadError,
   MethodNotAllowedError,
@@ -17,7 +20,6 @@ import {
 } from '../errors.js';
 import { translateConnectionError, translateMissingSchemaObject } from '../db/translate-error.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
-import { refusalOf } from '../items/hooks.js';
 
 /**
  * Where unexpected errors are logged, the database whose refusals of values are 400s, and the
@@ -36,9 +38,8 @@ export interface ErrorReporting {
  * that id only, for every caller: a driver's message may quote SQL, constraint names or
  * other rows' values (so the generic message goes to admins too).
  */
-export function toServiceErrors(failure: unknown, reporting: ErrorReporting): ServiceError[] {
-  // A hook filter's refusal answers the service error it threw (src/items/hooks.ts).
-  const err = refusalOf(failure);
+export function toServiceErrors(err: unknown, reporting: ErrorReporting): ServiceError[] {
+  if (err instanceof HookError) return fromExtension(err, reporting);
   if (err instanceof ServiceErrorList) return [...err.errors];
   if (isServiceError(err)) return [err];
   const fromParser = fromBodyParserError(err);
@@ -62,6 +63,34 @@ export function toServiceErrors(failure: unknown, reporting: ErrorReporting): Se
   const requestId = randomUUID();
   reporting.logger.error({ err, requestId }, 'unexpected error');
   return [new InternalServerError(requestId)];
+}
+
+/**
+ * What an extension threw in a filter or an endpoint: a service error as it is; an error with
+ * an HTTP status and a code (Directus's `createError`, its older exceptions) as that code and
+ * status; anything else a 500 for this request only, logged with the extension's name.
+ */
+function fromExtension(failure: HookError, reporting: ErrorReporting): ServiceError[] {
+  const { cause, owner, event } = failure;
+  if (cause instanceof ServiceErrorList) return [...cause.errors];
+  if (isServiceError(cause)) return [cause];
+  const shaped = fromErrorShape(cause);
+  if (shaped !== undefined) return [shaped];
+  const requestId = randomUUID();
+  reporting.logger.error(
+    { err: cause, extension: owner, event, requestId },
+    `extension "${owner}" failed on ${event}: answered 500`,
+  );
+  return [new InternalServerError(requestId)];
+}
+
+/** `{status, code, message, extensions}` as `@directus/errors` builds them; undefined for other throws. */
+function fromErrorShape(error: unknown): ExtensionError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { status, code, extensions } = error as Error & { status?: unknown; code?: unknown; extensions?: unknown };
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return undefined;
+  if (typeof code !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(code)) return undefined;
+  return new ExtensionError(code, status, error.message, isPlainObject(extensions) ? extensions : {});
 }
 
 /** express.json() failures: malformed JSON, too large, unsupported encoding. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import { dialectOf } from '../db/index.js';
+import { FILES_COLLECTION } from '../files/file-library.js';
 import { dialectFor, readerOf } from '../query/index.js';
 import type { AppDeps } from './app.js';
 import { jsonParser } from './body.js';
@@ -18,8 +19,6 @@ import { decodePathSegment } from './url-path.js';
 const EXPRESS_HEADERS = ['if-none-match', 'if-modified-since'] as const;
 /** A read with a body is not plain either. */
 const BODY_HEADERS = ['content-length', 'transfer-encoding'] as const;
-/** The routers in front of the item writes that take some /items paths (app.ts): file uploads. */
-const FILES_COLLECTION = 'svc_files';
 /** `application/json` and `application/*+json`, the types body.ts parses as JSON. */
 const JSON_TYPE = /^application\/(?:[^;\s]*\+)?json\s*(?:;|$)/i;
 
@@ -193,6 +192,7 @@ function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
 function writeOf(req: IncomingMessage, target: ItemsPath): ItemWrite | undefined {
   const routes =
     req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE' ? ITEM_WRITES[req.method] : undefined;
+  // File uploads: the files router is in front of the item writes for their paths (app.ts).
   if (routes === undefined || target.collection === FILES_COLLECTION) return undefined;
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (hasBody && !JSON_TYPE.test(req.headers['content-type'] ?? '')) return undefined;

@@ -96,16 +96,21 @@ export class HookBus {
 }
 
 /**
- * A filter handler's refusal: `cause` is what it threw (a service error, or an error shaped as
- * Directus's `createError` makes them, keeps its code and status at the HTTP edge).
+ * A filter handler's refusal, or another failure of an extension's code in a request (`kind`:
+ * an endpoint's route): `cause` is what it threw (a service error, or an error shaped as
+ * Directus's `createError` makes them, keeps its code and status at the HTTP edge; anything
+ * else is a 500 logged with `owner`).
  */
 export class HookError extends Error {
   constructor(
     readonly owner: string,
     readonly event: string,
     override readonly cause: unknown,
+    readonly kind: 'filter' | 'endpoint' = 'filter',
   ) {
-    super(`${owner}: the "${event}" filter refused: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(
+      `${owner}: the "${event}" ${kind === 'filter' ? 'filter refused' : 'endpoint failed'}: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
     this.name = 'HookError';
   }
 }

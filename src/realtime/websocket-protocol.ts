@@ -8,11 +8,12 @@ import type { AuthLookups, RequestOrigin } from '../auth/authenticate.js';
 import { login } from '../auth/login.js';
 import { refresh } from '../auth/refresh.js';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
-import type { Item, PrimaryKey, Selection } from '../commands/types.js';
+import type { PrimaryKey, Selection } from '../commands/types.js';
 import type { Config } from '../config/index.js';
 import { committedReadDatabase } from '../db/replicas.js';
 import type { FileLibrary } from '../files/file-library.js';
 import { refusalOf, type HookBus } from '../items/hooks.js';
+import { isPlainObject } from '../is-plain-object.js';
 import { ItemsService } from '../items/items-service.js';
 import {
   InternalServerError,
@@ -491,14 +492,14 @@ export class WebsocketSession {
     };
     const data = message['data'];
     if (action === 'create') {
-      if (!isItem(data) && !(Array.isArray(data) && data.every(isItem)))
+      if (!isPlainObject(data) && !(Array.isArray(data) && data.every(isPlainObject)))
         throw new InvalidPayloadError('"data" is an item or a list of items');
       const shape = Array.isArray(data) ? 'many' : 'one';
       answer(await items.createAndRead(Array.isArray(data) ? data : [data], query, shape), shape);
       return;
     }
     if (action === 'update') {
-      if (!isItem(data)) throw new InvalidPayloadError('"data" is an item');
+      if (!isPlainObject(data)) throw new InvalidPayloadError('"data" is an item');
       if (keys === undefined && target.singleton) {
         answer(await items.updateAndRead({ singleton: data }, query, 'one'), 'one');
         return;
@@ -532,7 +533,7 @@ function readCollection(message: Message): string {
 function readRawQuery(message: Message): Readonly<Record<string, unknown>> {
   const query = message['query'];
   if (query === undefined) return {};
-  if (!isItem(query)) throw new InvalidPayloadError('"query" is an object');
+  if (!isPlainObject(query)) throw new InvalidPayloadError('"query" is an object');
   return query;
 }
 
@@ -573,8 +574,4 @@ function readKeys(message: Message): PrimaryKey[] | undefined {
     return ids;
   }
   return undefined;
-}
-
-function isItem(value: unknown): value is Item {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

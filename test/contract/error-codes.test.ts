@@ -32,9 +32,13 @@ function instances(): ServiceError[] {
     RequestsExceededError: [50, new Date(Date.now() + 1000)],
     ServiceUnavailableError: ['s', 'r'],
   };
-  return Object.entries(errors)
-    .filter(([, value]) => typeof value === 'function' && value.prototype instanceof ServiceError)
-    .map(([name, Class]) => new (Class as new (...args: unknown[]) => ServiceError)(...(samples[name] ?? ['reason'])));
+  return (
+    Object.entries(errors)
+      // ExtensionError carries an extension's own code and status, outside the table (tested below).
+      .filter(([name]) => name !== 'ExtensionError')
+      .filter(([, value]) => typeof value === 'function' && value.prototype instanceof ServiceError)
+      .map(([name, Class]) => new (Class as new (...args: unknown[]) => ServiceError)(...(samples[name] ?? ['reason'])))
+  );
 }
 
 describe('error codes contract', () => {
@@ -45,6 +49,16 @@ describe('error codes contract', () => {
   it('every code has exactly one error class, and every class a listed code', () => {
     const codes = instances().map((e) => e.code);
     expect([...codes].sort()).to.deep.equal(Object.keys(ERROR_STATUS).sort());
+  });
+
+  it("an extension's error keeps its own code and status", () => {
+    const error = new errors.ExtensionError('ARTICLE_LOCKED', 423, 'The article is locked.', { article: 7 });
+    expect([error.code, error.status, error.message, error.extensions]).to.deep.equal([
+      'ARTICLE_LOCKED',
+      423,
+      'The article is locked.',
+      { article: 7 },
+    ]);
   });
 
   it('messages follow the reference wording', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { createLogger } from '../../src/logger/index.js';
+import { createLogger, type Logger } from '../../src/logger/index.js';
 import { dropNamespace, testNamespace } from './redis-namespace.js';
 import {
   DATABASE_TARGETS,
@@ -46,6 +46,8 @@ export function testConfig(database: TestDatabase, env: Readonly<Record<string, 
       EMAIL_VERIFY_SETUP: 'false',
       STORAGE_LOCAL_ROOT: join(scratchDir(), 'uploads'),
       TEMP_PATH: join(scratchDir(), 'tmp'),
+      // No extensions unless a suite names its folder (a checkout's ./extensions stays out of tests).
+      EXTENSIONS_PATH: join(scratchDir(), 'no-extensions'),
       ...database.env,
       ...env,
     },
@@ -81,6 +83,10 @@ export function describeEachDatabase(
     env?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
     /** The mocha timeout of every hook and test of the suite (suites that start processes). */
     timeoutMs?: number;
+    /** EXTENSIONS_PATH: the folder of extensions the server loads at start. */
+    extensionsPath?: string;
+    /** Makes the server's logger (silent by default), once per database: suites that assert log lines capture them. */
+    logger?: () => Logger;
   } = {},
 ): void {
   for (const target of options.targets ?? DATABASE_TARGETS) {
@@ -93,13 +99,14 @@ export function describeEachDatabase(
         const database = await target.create();
         try {
           const env = { ...(typeof options.env === 'function' ? options.env() : options.env) };
+          if (options.extensionsPath !== undefined) env['EXTENSIONS_PATH'] = options.extensionsPath;
           const url = env['REDIS'];
           if (url !== undefined) {
             env['CACHE_NAMESPACE'] ??= testNamespace('test');
             redis = { url, namespace: env['CACHE_NAMESPACE'] };
           }
           const server = await startServer(testConfig(database, env), {
-            logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+            logger: options.logger?.() ?? createLogger({ logLevel: 'silent', logStyle: 'raw' }),
           });
           context = {
             dialect: target.dialect,

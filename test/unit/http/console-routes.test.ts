@@ -16,7 +16,10 @@ describe('console routes (/admin)', () => {
   let base = '';
 
   before(async () => {
-    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>console</title>');
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><meta name="csp-nonce" content="__CSP_NONCE__"><title>console</title>',
+    );
     writeFileSync(join(dir, 'app.js'), 'export {};');
     const app = express();
     app.use('/admin', consoleRoutes(dir));
@@ -64,6 +67,20 @@ describe('console routes (/admin)', () => {
       expect(await res.text(), path).to.include('<title>console</title>');
       expect(res.headers.get('referrer-policy'), path).to.equal('no-referrer');
     }
+  });
+
+  it("gives each index.html answer its own style nonce, in the CSP and in the page's meta", async () => {
+    const nonces: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${base}/admin/content`);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/=]{20,})'/.exec(csp)?.[1] ?? '';
+      expect(nonce, csp).to.not.equal('');
+      expect(csp).to.include("script-src 'self';").and.not.include('unsafe-inline');
+      expect(await res.text()).to.include(`<meta name="csp-nonce" content="${nonce}">`);
+      nonces.push(nonce);
+    }
+    expect(nonces[0]).to.not.equal(nonces[1]);
   });
 
   it('a missing file is 404, and an unbuilt console 503 saying how to build it', async () => {

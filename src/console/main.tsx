@@ -1,0 +1,107 @@
+/**
+ * The Studio's entry: react-admin's <Admin> over the client library (providers.ts), the
+ * collections as resources (`content/<collection>`, from the session's catalogue), and the
+ * console's other pages as custom routes inside the layout; the mailed-link pages outside it.
+ *
+ * Styles: MUI's emotion injects <style> elements; they carry the nonce the server puts in
+ * index.html's `csp-nonce` meta for each response (src/http/console.ts), so the CSP stays
+ * without 'unsafe-inline'.
+ */
+import { createRoot } from 'react-dom/client';
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
+import { Admin, CustomRoutes, Resource, defaultTheme } from 'react-admin';
+import { BrowserRouter, Route } from 'react-router-dom';
+import { acceptInvitePage, resetPasswordPage, verifyEmailPage } from './pages/account-links.js';
+import { adminPage } from './pages/admin.js';
+import { graphqlPage } from './pages/graphql.js';
+import { historyPage } from './pages/history.js';
+import { transferPage } from './pages/transfer.js';
+import type { Catalogue } from './studio/catalogue.js';
+import { displayOf } from './studio/catalogue.js';
+import { startA11yFixes } from './studio/a11y-fixes.js';
+import { CollectionsPage } from './studio/collections-page.js';
+import { CollectionList, ItemCreate, ItemEdit } from './studio/content.js';
+import { DomPage, PrivateDomPage } from './studio/dom-page.js';
+import { StudioLayout } from './studio/layout.js';
+import { LoginPage } from './studio/login.js';
+import { i18nProvider } from './studio/messages.js';
+import { authProvider, CONTENT, dataProvider } from './studio/providers.js';
+
+const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
+const cache = createCache({ key: 'svc', ...(nonce === undefined || nonce === '' ? {} : { nonce }), prepend: true });
+
+/** react-admin's theme with a darker blue: white text on it passes WCAG AA contrast. */
+const theme = {
+  ...defaultTheme,
+  palette: { primary: { main: '#1565c0' }, secondary: { main: '#0d47a1' }, error: { main: '#b71c1c' } },
+  typography: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+};
+
+const publicRoutes = (
+  <CustomRoutes noLayout>
+    <Route path="/accept-invite" element={<DomPage page={acceptInvitePage} title="svc.links.accept" />} />
+    <Route path="/reset-password" element={<DomPage page={resetPasswordPage} title="svc.links.reset" />} />
+    <Route path="/verify-email" element={<DomPage page={verifyEmailPage} title="svc.links.verify" />} />
+  </CustomRoutes>
+);
+
+const pages = (
+  <CustomRoutes>
+    <Route path="/content" element={<CollectionsPage />} />
+    <Route
+      path="/content/:collection/:id/history"
+      element={<PrivateDomPage page={historyPage} title="svc.item.history" />}
+    />
+    <Route path="/transfer" element={<PrivateDomPage page={transferPage} title="svc.nav.transfer" />} />
+    <Route path="/settings" element={<PrivateDomPage page={adminPage} title="svc.nav.admin" />} />
+    <Route path="/graphql" element={<PrivateDomPage page={graphqlPage} title="svc.nav.graphql" wide />} />
+  </CustomRoutes>
+);
+
+function resources(catalogue: Catalogue | null) {
+  const collections = (catalogue?.collections ?? []).filter((c) => !c.isFolder && c.can.read);
+  return [
+    publicRoutes,
+    pages,
+    ...collections.map((c) => (
+      <Resource
+        key={c.name}
+        name={`${CONTENT}${c.name}`}
+        options={{ label: c.name }}
+        recordRepresentation={(record) => displayOf(c, record)}
+        list={CollectionList}
+        edit={ItemEdit}
+        {...(c.can.create ? { create: ItemCreate } : {})}
+      />
+    )),
+  ];
+}
+
+function Studio() {
+  return (
+    <CacheProvider value={cache}>
+      {/* History API URLs under /admin (react-admin's own router would use the hash). */}
+      <BrowserRouter basename="/admin" future={{ v7_startTransition: true, v7_relativeSplatPath: true }}>
+        <Admin
+          title="Studio"
+          dataProvider={dataProvider}
+          authProvider={authProvider}
+          i18nProvider={i18nProvider}
+          loginPage={LoginPage}
+          layout={StudioLayout}
+          dashboard={CollectionsPage}
+          theme={theme}
+          disableTelemetry
+          requireAuth={false}
+        >
+          {resources}
+        </Admin>
+      </BrowserRouter>
+    </CacheProvider>
+  );
+}
+
+const root = document.getElementById('root');
+startA11yFixes();
+if (root !== null) createRoot(root).render(<Studio />);

@@ -1,0 +1,136 @@
+/**
+ * The Studio's frame: react-admin's Layout with a menu of the collections grouped by their
+ * folders (svc_collections meta `group`, `icon`), then the tools (export/import, admin, GraphQL).
+ */
+import type { ReactNode } from 'react';
+import { Box, Button, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader } from '@mui/material';
+import { NavLink, useLocation } from 'react-router-dom';
+import FolderIcon from '@mui/icons-material/FolderOutlined';
+import TableIcon from '@mui/icons-material/TableRowsOutlined';
+import ArticleIcon from '@mui/icons-material/ArticleOutlined';
+import PersonIcon from '@mui/icons-material/PersonOutline';
+import ImageIcon from '@mui/icons-material/ImageOutlined';
+import LabelIcon from '@mui/icons-material/LabelOutlined';
+import SwapIcon from '@mui/icons-material/SwapVert';
+import SettingsIcon from '@mui/icons-material/SettingsOutlined';
+import CodeIcon from '@mui/icons-material/Code';
+import AppsIcon from '@mui/icons-material/AppsOutlined';
+import {
+  AppBar,
+  Layout,
+  TitlePortal,
+  useLogout,
+  usePermissions,
+  useSidebarState,
+  useTranslate,
+  type LayoutProps,
+} from 'react-admin';
+import type { Catalogue, CollectionInfo } from './catalogue.js';
+
+/** Material icon names of svc_collections meta `icon` that the Studio bundles; others get a table. */
+const ICONS: Readonly<Record<string, ReactNode>> = {
+  article: <ArticleIcon />,
+  person: <PersonIcon />,
+  people: <PersonIcon />,
+  image: <ImageIcon />,
+  label: <LabelIcon />,
+  folder: <FolderIcon />,
+};
+
+export const iconOf = (collection: CollectionInfo): ReactNode =>
+  (collection.icon === undefined ? undefined : ICONS[collection.icon]) ?? <TableIcon />;
+
+/** Collections under their folder: a folder is a collection without a table, or just a `group` name. */
+function grouped(catalogue: Catalogue): [string | undefined, CollectionInfo[]][] {
+  const groups = new Map<string | undefined, CollectionInfo[]>();
+  for (const c of catalogue.collections) {
+    if (c.isFolder || !c.can.read) continue;
+    const list = groups.get(c.group) ?? [];
+    list.push(c);
+    groups.set(c.group, list);
+  }
+  return [...groups.entries()].sort(([a], [b]) => (a ?? '').localeCompare(b ?? ''));
+}
+
+function NavItem({ to, text, icon, reload = false }: { to: string; text: string; icon: ReactNode; reload?: boolean }) {
+  const location = useLocation();
+  const isCurrent = location.pathname === to || location.pathname.startsWith(`${to}/`);
+  const [open] = useSidebarState();
+  return (
+    <ListItem disablePadding>
+      <ListItemButton
+        component={reload ? 'a' : NavLink}
+        {...(reload ? { href: `/admin${to}` } : { to })}
+        aria-current={isCurrent ? 'page' : undefined}
+        selected={isCurrent}
+        dense
+      >
+        <ListItemIcon sx={{ minWidth: 36 }}>{icon}</ListItemIcon>
+        {open && <ListItemText primary={text} />}
+      </ListItemButton>
+    </ListItem>
+  );
+}
+
+/** The navigation: collections by folder, then the tools. Plain links (not ARIA menu items). */
+function StudioMenu() {
+  const translate = useTranslate();
+  const { permissions } = usePermissions<Catalogue | null>();
+  const groups = permissions === null || permissions === undefined ? [] : grouped(permissions);
+  return (
+    <Box component="nav" aria-label={translate('svc.nav.main')} sx={{ pt: 1 }}>
+      <List dense disablePadding>
+        <NavItem to="/content" text={translate('svc.nav.collections')} icon={<AppsIcon />} />
+      </List>
+      {groups.map(([group, collections]) => {
+        const heading = group ?? translate('svc.nav.ungrouped');
+        const id = `nav-group-${heading.replace(/\W+/g, '-')}`;
+        return (
+          <List
+            key={heading}
+            dense
+            disablePadding
+            aria-labelledby={id}
+            subheader={
+              <ListSubheader id={id} disableSticky sx={{ lineHeight: '32px' }}>
+                {heading}
+              </ListSubheader>
+            }
+          >
+            {collections.map((c) => (
+              <NavItem key={c.name} to={`/content/${c.name}`} text={c.name} icon={iconOf(c)} />
+            ))}
+          </List>
+        );
+      })}
+      <List dense disablePadding sx={{ mt: 1 }}>
+        <NavItem to="/transfer" text={translate('svc.nav.transfer')} icon={<SwapIcon />} />
+        <NavItem to="/settings" text={translate('svc.nav.admin')} icon={<SettingsIcon />} />
+        {/* GraphiQL keeps its storage in module state: each visit loads a fresh document. */}
+        <NavItem to="/graphql" text={translate('svc.nav.graphql')} icon={<CodeIcon />} reload />
+      </List>
+    </Box>
+  );
+}
+
+function StudioAppBar() {
+  const translate = useTranslate();
+  const logout = useLogout();
+  return (
+    <AppBar userMenu={false}>
+      {/* The page's title is its one h1 (react-admin's views put theirs here). */}
+      <TitlePortal component="h1" />
+      <Button color="inherit" onClick={() => void logout()}>
+        {translate('svc.nav.sign_out')}
+      </Button>
+    </AppBar>
+  );
+}
+
+export function StudioLayout({ children }: LayoutProps) {
+  return (
+    <Layout menu={StudioMenu} appBar={StudioAppBar}>
+      {children}
+    </Layout>
+  );
+}
