@@ -61,6 +61,12 @@ export default tseslint.config(
               './src/realtime',
               'realtime sits above the read and write sides',
             ),
+            // Flows sit above the read and write sides: only the composition roots and http use them.
+            layer(
+              ['./src/!(flows|http|extensions)/**', './catalog/**'],
+              './src/flows',
+              'only server.ts, http composition, extensions and workers import flows',
+            ),
             // The items service (src/items) sits above the read and write sides, below the doors:
             // only the doors (http, graphql, realtime, workers, the CLI), extensions, flows and
             // the composition root call it.

@@ -36,6 +36,14 @@ import { EXPORT_CLEANUP_JOB } from './files/export/export-retention.js';
 import { FileLibrary } from './files/file-library.js';
 import { createStorage } from './files/storage/create-storage.js';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
+import {
+  FLOW_PRUNE_JOB,
+  flowJobHandlers,
+  mailSender,
+  registerFlowHooks,
+  startFlowSchedule,
+  type FlowDeps,
+} from './flows/index.js';
 import { startJournalPruner, type JournalPruner } from './commands/journal/prune-journal.js';
 import { createChangeFeed, type ChangeFeed } from './realtime/change-feed.js';
 import { LiveReads } from './realtime/live-reads.js';
@@ -54,6 +62,8 @@ export interface RunningServer {
   readonly bootstrap: BootstrapResult;
   /** The Express app behind the listener; its router stack is the list of routes served (tests read it). */
   readonly app: Express;
+  /** What flows run with. */
+  readonly flows: FlowDeps;
   /** The process's filter and action events (src/items/hooks.ts): extensions and tests register here. */
   readonly hooks: HookBus;
   /**
@@ -149,8 +159,29 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     redis: config.redis,
     namespace: config.cache.namespace,
     settings: config.jobs,
-    handlers: exportHandlers({ config, db, schema, files, permissions, invalidation }),
+    handlers: {
+      ...exportHandlers({ config, db, schema, files, permissions, invalidation }),
+      ...flowJobHandlers(() => flows),
+    },
     logger,
+  });
+  const flows: FlowDeps = {
+    config,
+    db,
+    schema,
+    permissions,
+    invalidation,
+    jobs,
+    logger,
+    sendMail: mailSender(auth.mailer),
+  };
+  // Event flows: filters run in the write, actions are queued after its commit.
+  registerFlowHooks(hooks, flows);
+  // Schedule flows: once one exists, a tick a second for every instance (bull), run by a worker
+  // (or here without Redis); claims and old runs are pruned every RETENTION_INTERVAL.
+  await startFlowSchedule(flows);
+  await jobs.repeat(FLOW_PRUNE_JOB, config.retention.intervalMs).catch((error: unknown) => {
+    logger.warn({ err: error }, 'flows: the pruning of old runs could not be scheduled');
   });
   // EXPORT_RETENTION: one schedule for every instance (bull), run by a worker (or here without Redis).
   if (config.retention.exportMs !== null) {
@@ -185,6 +216,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     changes,
     metrics,
     traffic,
+    flows,
     hooks,
     draining,
   };
@@ -258,6 +290,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema,
     bootstrap: result,
     app,
+    flows,
     hooks,
     close({ drainMs = 0 } = {}) {
       closing ??= drain(draining, drainMs, logger).then(() =>

@@ -11,6 +11,7 @@ import { waitForDatabase } from '../src/db/wait.js';
 import { FileLibrary } from '../src/files/file-library.js';
 import { createStorage } from '../src/files/storage/create-storage.js';
 import { startJobWorker } from '../src/jobs/job-queue.js';
+import { flowJobHandlers } from '../src/flows/index.js';
 import { createLogger, type Logger } from '../src/logger/index.js';
 import { processors } from './processors.js';
 
@@ -42,7 +43,11 @@ async function main(): Promise<void> {
     redis: config.redis,
     namespace: config.cache.namespace,
     settings: config.jobs,
-    handlers: processors({ config, db, schema, files, permissions, invalidation }),
+    handlers: {
+      ...processors({ config, db, schema, files, permissions, invalidation }),
+      // Flows queued by the API (after-commit events, async webhooks) run here.
+      ...flowJobHandlers(() => ({ config, db, schema, permissions, invalidation, logger })),
+    },
     logger,
   });
   logger.info({ concurrency: config.jobs.concurrency }, 'worker ready');

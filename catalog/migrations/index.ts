@@ -4,6 +4,7 @@ import { journalIndexes } from './0002-journal-indexes.js';
 import { contentVersions } from './0003-versions.js';
 import { exactCredentials } from './0004-exact-credentials.js';
 import { idempotencyKeys } from './0005-idempotency-keys.js';
+import { flows } from './0006-flows.js';
 
 export type { Migration } from './types.js';
 
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   contentVersions,
   exactCredentials,
   idempotencyKeys,
+  flows,
 ];

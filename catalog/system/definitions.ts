@@ -29,7 +29,12 @@ export interface SystemRelationDefinition {
 }
 
 /** Tables the catalogue keeps for itself and never serves. */
-export const INTERNAL_TABLES: readonly string[] = ['svc_migrations', 'svc_sessions', 'svc_idempotency'];
+export const INTERNAL_TABLES: readonly string[] = [
+  'svc_migrations',
+  'svc_sessions',
+  'svc_idempotency',
+  'svc_flow_claims',
+];
 
 export const SYSTEM_PREFIX = 'svc_';
 
@@ -103,10 +108,35 @@ export const SYSTEM_COLLECTIONS: Readonly<Record<string, SystemCollectionDefinit
       uploaded_on: timestamp,
     },
   },
+  svc_flows: {
+    accountability: 'all',
+    note: 'Flows: a trigger and a chain of operations (src/flows)',
+    fields: {
+      id: uuidPk,
+      options: json,
+      operation: m2o,
+      date_created: { special: ['date-created'], type: 'timestamp' },
+      user_created: { special: ['user-created'] },
+    },
+    aliases: { operations: ['o2m'] },
+  },
   svc_folders: {
     accountability: 'all',
     note: 'Provides virtual directories for files',
     fields: { id: uuidPk, parent: m2o },
+  },
+  svc_operations: {
+    accountability: 'all',
+    note: 'The operations of flows',
+    fields: {
+      id: uuidPk,
+      options: json,
+      resolve: m2o,
+      reject: m2o,
+      flow: m2o,
+      date_created: { special: ['date-created'], type: 'timestamp' },
+      user_created: { special: ['user-created'] },
+    },
   },
   svc_permissions: {
     accountability: 'all',
@@ -203,7 +233,18 @@ export const SYSTEM_RELATIONS: readonly SystemRelationDefinition[] = [
   { collection: 'svc_files', field: 'folder', relatedCollection: 'svc_folders' },
   { collection: 'svc_files', field: 'uploaded_by', relatedCollection: 'svc_users' },
   { collection: 'svc_files', field: 'modified_by', relatedCollection: 'svc_users' },
+  { collection: 'svc_flows', field: 'operation', relatedCollection: 'svc_operations' },
+  { collection: 'svc_flows', field: 'user_created', relatedCollection: 'svc_users' },
   { collection: 'svc_folders', field: 'parent', relatedCollection: 'svc_folders' },
+  { collection: 'svc_operations', field: 'resolve', relatedCollection: 'svc_operations' },
+  { collection: 'svc_operations', field: 'reject', relatedCollection: 'svc_operations' },
+  {
+    collection: 'svc_operations',
+    field: 'flow',
+    relatedCollection: 'svc_flows',
+    meta: { oneField: 'operations' },
+  },
+  { collection: 'svc_operations', field: 'user_created', relatedCollection: 'svc_users' },
   { collection: 'svc_permissions', field: 'role', relatedCollection: 'svc_roles' },
   { collection: 'svc_presets', field: 'user', relatedCollection: 'svc_users' },
   { collection: 'svc_presets', field: 'role', relatedCollection: 'svc_roles' },

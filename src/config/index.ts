@@ -6,6 +6,7 @@ import { readDbConfig, type DbConfig } from './database.js';
 import { readEmailConfig, type EmailConfig } from './email.js';
 import { ConfigError, EnvReader, readFalseOrString } from './env-reader.js';
 import { readFilesConfig, type FilesConfig } from './files.js';
+import { readFlowsConfig, type FlowsConfig } from './flows.js';
 import { readJobsConfig, readRetentionConfig, type JobsConfig, type RetentionConfig } from './jobs.js';
 import { readRateLimitsConfig, type RateLimitsConfig } from './rate-limits.js';
 import { readRedisConfig, type RedisConfig } from './redis.js';
@@ -85,6 +86,8 @@ export interface Config extends TokensConfig, RateLimitsConfig, FilesConfig {
   /** SHUTDOWN_DRAIN_DELAY: on SIGTERM, serving on (health `draining`) before the listener closes. */
   readonly shutdownDrainDelayMs: number;
   readonly retention: RetentionConfig;
+  /** FLOWS_*: limits of flows' runs (src/flows). */
+  readonly flows: FlowsConfig;
   readonly extensions: ExtensionsConfig;
 }
 
@@ -160,6 +163,7 @@ export function loadConfig(
     shutdownTimeoutMs: env.duration('SHUTDOWN_TIMEOUT', '10s'),
     shutdownDrainDelayMs: env.duration('SHUTDOWN_DRAIN_DELAY', '0s'),
     retention: readRetentionConfig(env),
+    flows: readFlowsConfig(env),
     extensions: { path: env.string('EXTENSIONS_PATH', './extensions'), env: env.entries() },
   } satisfies Config;
   assertRedisStores(config);

@@ -580,6 +580,48 @@ export const SETTINGS: readonly SettingsSection[] = [
     ],
   },
   {
+    title: 'Flows',
+    settings: [
+      s(
+        'FLOWS_ENV_ALLOW_LIST',
+        '–',
+        'comma list of environment variables flows may read as `{{ $env.NAME }}`; no other variable is visible to a flow',
+      ),
+      s(
+        'FLOWS_MAX_STEPS',
+        '100',
+        'operations one run may take: a chain that loops stops there, the run rejected with the reason in its log',
+      ),
+      s(
+        'FLOWS_MAX_DEPTH',
+        '5',
+        'how deeply `trigger` operations may start flows from flows (a loop of flows stops there)',
+      ),
+      s(
+        'FLOWS_FILTER_TIMEOUT',
+        '5s',
+        'how long a blocking (`filter`) flow may hold the write it runs before; past it the write is refused',
+      ),
+      s(
+        'FLOWS_REQUEST_TIMEOUT',
+        '10s',
+        'idle time after which the `request` operation gives up on its URL (its addresses are checked against IMPORT_IP_DENY_LIST)',
+      ),
+      s('FLOWS_REQUEST_MAX_SIZE', '1mb', 'the largest answer the `request` operation reads'),
+      s('FLOWS_SLEEP_MAX', '1m', 'the longest pause a `sleep` operation may take'),
+      s(
+        'FLOWS_CONCURRENCY',
+        '10',
+        'queued flow runs (after-commit events, async webhooks, schedules) one process runs at once; the rest wait their turn',
+      ),
+      s(
+        'FLOWS_LOG_RETENTION',
+        '–',
+        'runs logged longer ago than this (`svc_activity` `run` rows and their revisions) are deleted, checked every minute; unset keeps them',
+      ),
+    ],
+  },
+  {
     title: 'E-mail',
     settings: [
       s(

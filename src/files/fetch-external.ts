@@ -14,6 +14,15 @@ export interface FetchOptions {
   readonly maxRedirects?: number;
   /** Idle time after which the connection is given up. */
   readonly timeoutMs?: number;
+  /** Another request than a plain GET (the flows' `request` operation). */
+  readonly request?: ExternalRequest;
+}
+
+/** Method, headers and body of a request; a redirect other than 307/308 goes on as a GET without body. */
+interface ExternalRequest {
+  readonly method: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
 }
 
 /**
@@ -29,14 +38,16 @@ export async function fetchExternal(
 ): Promise<{ response: IncomingMessage; url: URL }> {
   const maxRedirects = options.maxRedirects ?? 5;
   let current = new URL(url);
+  let request = options.request;
   for (let hop = 0; ; hop += 1) {
-    const response = await get(current, options);
+    const response = await get(current, options, request);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (status >= 300 && status < 400 && location !== undefined) {
       response.resume();
       if (hop >= maxRedirects) throw new ExternalFetchError(`more than ${maxRedirects} redirects`);
       current = new URL(location, current);
+      if (status !== 307 && status !== 308) request = undefined;
       continue;
     }
     if (status < 200 || status >= 300) {
@@ -47,7 +58,7 @@ export async function fetchExternal(
   }
 }
 
-function get(url: URL, options: FetchOptions): Promise<IncomingMessage> {
+function get(url: URL, options: FetchOptions, external?: ExternalRequest): Promise<IncomingMessage> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return Promise.reject(new ExternalFetchError(`protocol ${url.protocol} is not fetched`));
   }
@@ -57,15 +68,15 @@ function get(url: URL, options: FetchOptions): Promise<IncomingMessage> {
   }
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const requestOptions: RequestOptions = {
-    method: 'GET',
+    method: external?.method ?? 'GET',
     lookup: guardedLookup(options.denyList),
-    headers: { 'user-agent': 'content-data-service' },
+    headers: { 'user-agent': 'content-data-service', ...external?.headers },
   };
   return new Promise((resolve, reject) => {
     const req = request(url, requestOptions, resolve);
     req.setTimeout(options.timeoutMs ?? 30_000, () => req.destroy(new ExternalFetchError('timed out')));
     req.on('error', reject);
-    req.end();
+    req.end(external?.body);
   });
 }
 

@@ -29,6 +29,7 @@ import { ssoRoutes } from './routes/auth-sso.js';
 import { usersTfaRoutes } from './routes/users-tfa.js';
 import { usersMeRoutes } from './routes/users-me.js';
 import { usersAccountRoutes } from './routes/users-accounts.js';
+import { flowTriggerRoutes, type FlowDeps } from '../flows/index.js';
 import { itemWriteRoutes, SYSTEM_WRITE_ROUTES, systemWriteRoutes } from './routes/item-writes.js';
 import { activityCommentRoutes } from './routes/activity-comments.js';
 import { serverRoutes } from './routes/server.js';
@@ -77,6 +78,8 @@ export interface AppDeps {
   readonly metrics?: Metrics | undefined;
   /** The requests in flight, counted by request-door.ts: long writes give way to them. */
   readonly traffic?: RequestTraffic;
+  /** Flows' collaborators (src/flows): `/flows/trigger/:id` is served when given. */
+  readonly flows?: FlowDeps;
   /**
    * The process's filter and action events (src/items/hooks.ts): the items service runs
    * `items.*` around every write, extensions register into it.
@@ -174,6 +177,12 @@ export async function createApp(deps: AppDeps, extensions?: AppExtensions): Prom
   app.use('/permissions', permissionsMeRoutes(deps));
   app.use(historyRoutes(deps));
   app.use('/versions', versionRoutes(deps));
+  const { flows } = deps;
+  if (flows !== undefined)
+    app.use(
+      '/flows',
+      flowTriggerRoutes(() => flows),
+    );
   app.use(itemsReadRoutes(deps, (collectionOf) => cacheReads(deps, collectionOf)));
   app.use('/assets', assetRoutes(deps));
   app.use('/files', fileWriteRoutes(deps, { withImport: true }));

@@ -12,6 +12,7 @@ import { FIELDS_OPENAPI } from './routes/fields.openapi.js';
 import { RELATIONS_OPENAPI } from './routes/relations.openapi.js';
 import { GRAPHQL_OPENAPI } from './routes/graphql.openapi.js';
 import { VERSIONS_OPENAPI } from './routes/versions.openapi.js';
+import { FLOWS_OPENAPI } from './routes/flows.openapi.js';
 
 export type { Answer, FixedRoute, Json, OpenApiInput } from './openapi-describe.js';
 export { parameterRef, pathParameter, queryParameter } from './openapi-describe.js';
@@ -34,4 +35,5 @@ export const FIXED_ROUTES: readonly FixedRoute[] = [
   ...RELATIONS_OPENAPI,
   ...GRAPHQL_OPENAPI,
   ...VERSIONS_OPENAPI,
+  ...FLOWS_OPENAPI,
 ];

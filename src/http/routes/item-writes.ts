@@ -53,7 +53,9 @@ export const SYSTEM_WRITE_ROUTES: readonly (readonly [string, string, SystemRout
   ['/comments', 'svc_comments', {}],
   // POST multipart, PATCH /:id multipart, /files/import and deletes are the files router's.
   ['/files', 'svc_files', { reservedIds: ['import'] }],
+  ['/flows', 'svc_flows', { reservedIds: ['trigger', 'runs'] }],
   ['/folders', 'svc_folders', {}],
+  ['/operations', 'svc_operations', {}],
   ['/permissions', 'svc_permissions', { reservedIds: ['me'] }],
   ['/presets', 'svc_presets', {}],
   ['/roles', 'svc_roles', {}],

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Accountability } from '../access/accountability.js';
+import { InvalidPayloadError } from '../errors.js';
+import type { HookBus, HookContext, HookMeta } from '../items/hooks.js';
+import { unmatchedPaths } from './filter-match.js';
+import { queueFlowRun } from './flow-jobs.js';
+import { activeFlows } from './flow-store.js';
+import { runFlow } from './run-flow.js';
+import type { FlowDeps, FlowRow } from './types.js';
+
+/** The item events flows listen to (Directus's `scope`). */
+const FLOW_EVENTS = ['items.create', 'items.update', 'items.delete'] as const;
+
+/** How long the list of event flows is kept before it is read again (a saved flow applies within it). */
+const FLOWS_TTL_MS = 1000;
+
+/**
+ * Hooks the `event` flows into the items service's events (items/hooks.ts), as Directus's
+ * options say: `{ type: 'action' | 'filter', scope: ['items.create', ...], collections: [...] }`,
+ * and ours, `filter`: the filter syntax against `$trigger` (a publish: `{ payload: { status:
+ * { _eq: 'published' } } }`). An action flow is queued after the commit (the job queue: it never
+ * slows the write, and each event's run has its own key, so a job delivered twice runs once).
+ * A filter flow runs in the write, before it, within FLOWS_FILTER_TIMEOUT: a run that rejects
+ * (or runs out of time) refuses the write with its message, and nothing is written.
+ */
+export function registerFlowHooks(bus: HookBus, deps: FlowDeps): void {
+  let cached: { readonly at: number; readonly flows: Promise<FlowRow[]> } | undefined;
+  const flowsFor = async (type: 'action' | 'filter', event: string, collection: unknown) => {
+    if (cached === undefined || Date.now() - cached.at > FLOWS_TTL_MS) {
+      cached = { at: Date.now(), flows: activeFlows(deps.db, 'event') };
+    }
+    return (await cached.flows).filter((flow) => listens(flow, type, event, collection));
+  };
+  for (const event of FLOW_EVENTS) {
+    bus.action(
+      event,
+      async (meta, context) => {
+        for (const flow of await flowsFor('action', event, meta['collection'])) {
+          const $trigger = { event, ...meta };
+          if (!passes(flow, $trigger)) continue;
+          await queueFlowRun(deps, {
+            flowId: flow.id,
+            key: randomUUID(),
+            trigger: $trigger,
+            accountability: plain(context.accountability),
+          });
+        }
+      },
+      'flows',
+    );
+    bus.filter(
+      event,
+      async (payload, meta, context) => {
+        for (const flow of await flowsFor('filter', event, meta['collection'])) {
+          const $trigger = { event, payload, ...meta };
+          if (!passes(flow, $trigger)) continue;
+          await runBlocking(deps, flow, $trigger, meta, context);
+        }
+        return undefined;
+      },
+      'flows',
+    );
+  }
+}
+
+function listens(flow: FlowRow, type: 'action' | 'filter', event: string, collection: unknown): boolean {
+  const { options } = flow;
+  if ((options['type'] ?? 'action') !== type) return false;
+  const scope = Array.isArray(options['scope']) ? options['scope'] : [];
+  const collections = Array.isArray(options['collections']) ? options['collections'] : [];
+  return scope.includes(event) && collections.includes(collection);
+}
+
+function passes(flow: FlowRow, $trigger: unknown): boolean {
+  const filter = flow.options['filter'];
+  return filter === undefined || filter === null || unmatchedPaths(filter, $trigger).length === 0;
+}
+
+async function runBlocking(
+  deps: FlowDeps,
+  flow: FlowRow,
+  $trigger: unknown,
+  _meta: HookMeta,
+  context: HookContext,
+): Promise<void> {
+  const limit = deps.config.flows.filterTimeoutMs;
+  const timeout = new AbortController();
+  // Inside the write's transaction: its operations and its log see (and wait for) nothing else.
+  const run = runFlow(
+    { ...deps, db: context.database },
+    { flowId: flow.id, trigger: $trigger, accountability: plain(context.accountability) },
+  );
+  const outcome = await Promise.race([
+    run,
+    delay(limit, undefined, { signal: timeout.signal }).then(() => 'timeout' as const),
+  ]).finally(() => {
+    timeout.abort();
+  });
+  if (outcome === 'timeout') {
+    run.catch(() => undefined);
+    throw new InvalidPayloadError(`flow "${flow.name}" did not answer within FLOWS_FILTER_TIMEOUT`);
+  }
+  if (outcome.status === 'reject') {
+    throw new InvalidPayloadError(`flow "${flow.name}" refused the write: ${messageOf(outcome.last)}`);
+  }
+}
+
+function messageOf(last: unknown): string {
+  if (typeof last === 'string') return last;
+  if (Array.isArray(last)) return last.map(messageOf).join('; ');
+  if (typeof last === 'object' && last !== null && typeof (last as { message?: unknown }).message === 'string') {
+    return (last as { message: string }).message;
+  }
+  return JSON.stringify(last);
+}
+
+/** The accountability as JSON carries it into a job. */
+function plain(accountability: Accountability | null): Accountability | null {
+  return accountability === null ? null : { ...accountability };
+}

@@ -1,0 +1,64 @@
+import type { Accountability } from '../access/accountability.js';
+import type { JobHandler } from '../jobs/job-queue.js';
+import { runFlow } from './run-flow.js';
+import type { FlowDeps } from './types.js';
+
+/** The job that runs one flow for one event (after-commit events, async webhooks, schedules). */
+export const FLOW_RUN_JOB = 'flow-run';
+
+/** A queued run: the event's key is the job id and the run's claim, so it runs once. */
+export interface FlowRunJob {
+  readonly flowId: string;
+  readonly key: string;
+  readonly trigger: unknown;
+  readonly accountability: Accountability | null;
+}
+
+/**
+ * The job handler of queued runs (src/server.ts without Redis, workers/ with it), at most
+ * FLOWS_CONCURRENCY at once in this process. `deps` is asked for when a job runs, as the API
+ * builds its queue before the flows' deps.
+ */
+export function flowRunHandler(deps: () => FlowDeps): JobHandler {
+  const slots = new Slots();
+  return async (data, run) => {
+    const flowDeps = deps();
+    const job = data as FlowRunJob;
+    await slots.run(flowDeps.config.flows.concurrency, () =>
+      runFlow(flowDeps, {
+        flowId: job.flowId,
+        trigger: job.trigger,
+        accountability: job.accountability,
+        claim: { key: job.key, isRetry: run.attempt > 1, job, canRetry: run.attempt < run.attempts },
+      }),
+    );
+  };
+}
+
+/** Queues a run of `flowId` for the event `key` (the queue ignores a key it holds already). */
+export async function queueFlowRun(deps: FlowDeps, job: FlowRunJob): Promise<void> {
+  if (deps.jobs === undefined) {
+    void runFlow(deps, { ...job, claim: { key: job.key, isRetry: false, job } }).catch((error: unknown) => {
+      deps.logger.warn({ err: error, flow: job.flowId }, 'flow run failed');
+    });
+    return;
+  }
+  await deps.jobs.add(FLOW_RUN_JOB, `flow:${job.key}`, job);
+}
+
+/** A counting semaphore: FLOWS_CONCURRENCY. */
+class Slots {
+  #busy = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  async run<T>(limit: number, work: () => Promise<T>): Promise<T> {
+    if (this.#busy >= limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#busy += 1;
+    try {
+      return await work();
+    } finally {
+      this.#busy -= 1;
+      this.#waiting.shift()?.();
+    }
+  }
+}

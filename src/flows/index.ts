@@ -1,0 +1,14 @@
+/**
+ * Flows (issue 44): svc_flows and svc_operations run as Directus 10 runs them. Entry points for
+ * the composition roots: {@link flowTriggerRoutes} (webhook and manual triggers, dead letters),
+ * {@link registerFlowHooks} (event flows on the items service's events), {@link flowJobHandlers}
+ * and {@link startFlowSchedule} (queued runs and the schedule, in the API without Redis and in
+ * workers with it), and {@link registerOperation} (operation extensions).
+ */
+export { flowTriggerRoutes } from './trigger-routes.js';
+export { registerFlowHooks } from './event-hooks.js';
+export { flowJobHandlers, FLOW_PRUNE_JOB } from './flow-job-handlers.js';
+export { startFlowSchedule } from './schedule.js';
+export { registerOperation } from './operations.js';
+export { mailSender } from './mail-sender.js';
+export type { FlowDeps, OperationHandler, OperationContext } from './types.js';

@@ -1,0 +1,191 @@
+import { expect } from 'chai';
+import { createHmac, randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { registerFlowHooks } from '../../../src/flows/index.js';
+import { HookBus } from '../../../src/items/hooks.js';
+import { createLogger } from '../../../src/logger/index.js';
+import { startServer, type RunningServer } from '../../../src/server.js';
+import { describeEachDatabase, testConfig, TEST_ADMIN } from '../../support/server.js';
+import {
+  PROCESS_TEST_TIMEOUT_MS,
+  startServiceProcess,
+  WORKER_ENTRY,
+  type ServiceProcess,
+} from '../../support/service-process.js';
+import { TEST_REDIS_URL } from '../../support/services.js';
+import { adminApi, createCommandSchema, dataOf, parseJson } from '../commands/schema.js';
+import { Receiver } from './receiver.js';
+
+type Row = Record<string, unknown>;
+const SECRET_BYTES = Buffer.from('a shared secret of the receiver');
+const SECRET = `whsec_${SECRET_BYTES.toString('base64')}`;
+
+/** Polls until `check` holds, or fails saying what did not happen. */
+async function within(ms: number, what: string, check: () => Promise<boolean> | boolean): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) expect.fail(`${what}: not within ${ms} ms`);
+    await delay(50);
+  }
+}
+
+/**
+ * Flows on the job queue with Redis: the API instances queue runs in bull, a worker process
+ * runs them (src/flows/flow-jobs.ts), with the queue's retries and backoff (JOBS_ATTEMPTS).
+ */
+describeEachDatabase(
+  'flows on the job queue (Redis and a worker)',
+  (ctx) => {
+    const receiver = new Receiver();
+    let worker: ServiceProcess | undefined;
+    let second: RunningServer | undefined;
+    const api = (method: string, path: string, body?: unknown) => adminApi(ctx(), method, path, body);
+
+    const createFlow = async (flow: Row, operation: Row): Promise<string> => {
+      const id = String(
+        dataOf<Row>(await api('POST', '/flows', { status: 'active', accountability: 'all', ...flow }))['id'],
+      );
+      const op = randomUUID();
+      dataOf(await api('POST', '/operations', { id: op, flow: id, ...operation }));
+      dataOf(await api('PATCH', `/flows/${id}`, { operation: op }));
+      return id;
+    };
+
+    const claims = async (flowId: string) =>
+      (await ctx().server.db('svc_flow_claims').where({ flow: flowId }).orderBy('created')) as Row[];
+    const runStatuses = async (flowId: string) => {
+      const rows = (await ctx()
+        .server.db('svc_activity')
+        .join('svc_revisions', 'svc_revisions.activity', 'svc_activity.id')
+        .where({ 'svc_activity.action': 'run', 'svc_activity.item': flowId })
+        .orderBy('svc_activity.id')
+        .select('svc_revisions.data')) as Row[];
+      return rows.map((row) => (parseJson(row['data']) as { steps: { status: string }[] }).steps[0]?.status);
+    };
+
+    before(async () => {
+      await createCommandSchema(ctx());
+      await receiver.start();
+      worker = await startServiceProcess(
+        WORKER_ENTRY,
+        { ...ctx().database.env, ...ctx().env, SECRET: 'test-secret', LOG_LEVEL: 'info' },
+        PROCESS_TEST_TIMEOUT_MS - 30_000,
+      );
+    });
+    after(async () => {
+      await worker?.stop();
+      await second?.close();
+      await receiver.stop();
+    });
+    beforeEach(() => {
+      receiver.requests.length = 0;
+      receiver.failures = 0;
+    });
+
+    it('a receiver that fails three times then succeeds gets one successful delivery, signed, with one webhook-id', async () => {
+      const bus = new HookBus();
+      registerFlowHooks(bus, ctx().server.flows);
+      const id = await createFlow(
+        {
+          name: 'rebuild on publish',
+          trigger: 'event',
+          options: {
+            type: 'action',
+            scope: ['items.update'],
+            collections: ['articles'],
+            filter: { payload: { status: { _eq: 'published' } } },
+            retry: true,
+          },
+        },
+        {
+          key: 'deliver',
+          type: 'request',
+          options: { url: `${receiver.url}/hook`, method: 'POST', body: '{{ $trigger }}', secret: SECRET },
+        },
+      );
+      receiver.failures = 3;
+      const context = { database: ctx().server.db, schema: null, accountability: null };
+      bus.runAction(['items.update'], { collection: 'articles', keys: [5], payload: { status: 'published' } }, context);
+      const requests = await receiver.waitFor(4, 30_000);
+      await delay(1500);
+      expect(receiver.requests).to.have.length(4);
+      const ids = new Set(requests.map((r) => r.headers['webhook-id']));
+      expect(ids.size).to.equal(1);
+      const last = requests[3];
+      const signed = `${String(last?.headers['webhook-id'])}.${String(last?.headers['webhook-timestamp'])}.${last?.body ?? ''}`;
+      expect(last?.headers['webhook-signature']).to.equal(
+        `v1,${createHmac('sha256', SECRET_BYTES).update(signed).digest('base64')}`,
+      );
+      expect(JSON.parse(last?.body ?? '')).to.deep.include({ event: 'items.update', keys: [5] });
+      await within(5000, 'the claim is done', async () => (await claims(id))[0]?.['state'] === 'done');
+      expect(await runStatuses(id)).to.deep.equal(['reject', 'reject', 'reject', 'resolve']);
+    });
+
+    it('a delivery whose tries run out is a dead letter, listed and replayed once', async () => {
+      const bus = new HookBus();
+      registerFlowHooks(bus, ctx().server.flows);
+      const id = await createFlow(
+        {
+          name: 'always down',
+          trigger: 'event',
+          options: { type: 'action', scope: ['items.create'], collections: ['authors'], retry: true },
+        },
+        {
+          key: 'deliver',
+          type: 'request',
+          options: { url: `${receiver.url}/down`, method: 'POST', body: '{{ $trigger.payload }}' },
+        },
+      );
+      receiver.failures = 100;
+      const context = { database: ctx().server.db, schema: null, accountability: null };
+      bus.runAction(['items.create'], { collection: 'authors', key: 1, payload: { name: 'Ada' } }, context);
+      await receiver.waitFor(4, 30_000);
+      await within(5000, 'the claim failed', async () => (await claims(id))[0]?.['state'] === 'failed');
+      const [dead] = dataOf<Row[]>(await api('GET', '/flows/runs')).filter((run) => run['flow'] === id);
+      expect(dead?.['error']).to.match(/answered 500/);
+      receiver.failures = 0;
+      dataOf(await api('POST', `/flows/runs/${String(dead?.['key'])}/replay`));
+      const requests = await receiver.waitFor(5, 15_000);
+      expect(JSON.parse(requests[4]?.body ?? '')).to.deep.equal({ name: 'Ada' });
+      expect(dataOf<Row[]>(await api('GET', '/flows/runs')).filter((run) => run['flow'] === id)).to.deep.equal([]);
+      expect((await api('POST', `/flows/runs/${String(dead?.['key'])}/replay`)).status).to.equal(403);
+    });
+
+    it('a schedule fires once a second across two API instances and a worker', async () => {
+      second = await startServer(testConfig(ctx().database, ctx().env), {
+        logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+      });
+      const id = await createFlow(
+        { name: 'every second', trigger: 'schedule', options: { cron: '* * * * * *' } },
+        {
+          key: 'tick',
+          type: 'request',
+          options: { url: `${receiver.url}/tick`, method: 'POST', body: '{{ $trigger }}' },
+        },
+      );
+      await receiver.waitFor(4, 30_000);
+      dataOf(await api('PATCH', `/flows/${id}`, { status: 'inactive' }));
+      // Runs queued before the flow went inactive still arrive: wait until none has for 2 s.
+      let count = -1;
+      while (count !== receiver.requests.length) {
+        count = receiver.requests.length;
+        await delay(2000);
+      }
+      const seconds = receiver.requests.map((r) => (JSON.parse(r.body) as { $schedule: string }).$schedule);
+      expect(new Set(seconds).size, seconds.join(' ')).to.equal(seconds.length);
+      await within(5000, 'every delivery is logged', async () => (await runStatuses(id)).length === seconds.length);
+    });
+
+    it('only administrators see the dead letters', async () => {
+      const res = await ctx().api('/flows/runs');
+      expect(res.status).to.equal(403);
+      expect(
+        (await ctx().api('/flows/runs', { headers: { authorization: `Bearer ${TEST_ADMIN.token}` } })).status,
+      ).to.equal(200);
+    });
+  },
+  {
+    timeoutMs: PROCESS_TEST_TIMEOUT_MS,
+    env: () => ({ REDIS: TEST_REDIS_URL, IMPORT_IP_DENY_LIST: '169.254.0.0/16', JOBS_ATTEMPTS: '4' }),
+  },
+);
