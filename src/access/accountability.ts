@@ -26,3 +26,12 @@ export function serviceAccountability(request: Accountability): Accountability {
   const { ip, userAgent, origin } = request;
   return Object.freeze({ user: null, role: null, admin: true, app: false, ip, userAgent, origin });
 }
+
+/**
+ * The service's own work, asked by no request (the items service without a caller, the
+ * command line, the export cleanup): full access and no user; `agent` names the part that
+ * acts, so the journal says who wrote (`cli`, `export cleanup`).
+ */
+export function ownAccountability(agent: string | null = null): Accountability {
+  return Object.freeze({ user: null, role: null, admin: true, app: false, ip: null, userAgent: agent, origin: null });
+}

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Accountability } from '../access/accountability.js';
+import { ownAccountability } from '../access/accountability.js';
 import { PermissionStore } from '../access/permission-store.js';
 import { createDataInvalidation } from '../cache/data-invalidation.js';
 import { handleImport } from '../commands/import/handle-import.js';
@@ -23,15 +23,7 @@ import { CliError, EXIT, type CliContext } from './context.js';
 import type { Progress } from './progress.js';
 
 /** The command line acts as an administrator without a user (the journal says `user: null`, agent `cli`). */
-const CLI_ACCOUNTABILITY: Accountability = Object.freeze({
-  user: null,
-  role: null,
-  admin: true,
-  app: false,
-  ip: null,
-  userAgent: 'cli',
-  origin: null,
-});
+const CLI_ACCOUNTABILITY = ownAccountability('cli');
 
 /**
  * `export <collection>`: the query's items (every row unless `limit` says) streamed in the

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Accountability } from '../access/accountability.js';
+import { ownAccountability } from '../access/accountability.js';
 import type { PermissionStore } from '../access/permission-store.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
@@ -23,15 +23,7 @@ export interface ReadItemsDeps {
 }
 
 /** The service's own admin work (a service made without accountability). */
-const SERVICE: Accountability = Object.freeze({
-  user: null,
-  role: null,
-  admin: true,
-  app: false,
-  ip: null,
-  userAgent: null,
-  origin: null,
-});
+const SERVICE = ownAccountability();
 
 /**
  * The facades' items in a command-line run (cli.ts), through the read side with the caller's

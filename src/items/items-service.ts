@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
-import type { Accountability } from '../access/accountability.js';
+import { ownAccountability, type Accountability } from '../access/accountability.js';
 import type { PermissionStore } from '../access/permission-store.js';
 import type { WriteAction } from '../access/write-permissions.js';
 import { commandContext, type CommandContextDeps } from '../commands/command-context.js';
@@ -70,19 +70,8 @@ export type UpdateTarget =
 /** What a delete of the doors applies to. */
 export type DeleteTarget = { readonly keys: readonly PrimaryKey[] } | { readonly query: QueryObject };
 
-/**
- * The service's own admin work (accountability null, as Directus's services take it): full
- * access, no user, no request.
- */
-const SERVICE_ACCOUNTABILITY: Accountability = Object.freeze({
-  user: null,
-  role: null,
-  admin: true,
-  app: false,
-  ip: null,
-  userAgent: null,
-  origin: null,
-});
+/** The service's own admin work (accountability null, as Directus's services take it). */
+const SERVICE_ACCOUNTABILITY = ownAccountability();
 
 /**
  * The item operations of one collection for one caller, with Directus 10's ItemsService

@@ -1,4 +1,4 @@
-import { serviceAccountability } from '../../access/accountability.js';
+import { ownAccountability } from '../../access/accountability.js';
 import { commandContext } from '../../commands/command-context.js';
 import { toDatabaseTimestamp } from '../../db/to-database-timestamp.js';
 import { dialectOf } from '../../db/index.js';
@@ -16,15 +16,7 @@ export const EXPORT_CLEANUP_JOB = 'export-cleanup';
 const BATCH = 100;
 
 /** Who deletes expired exports: the service itself (journaled without a user). */
-const CLEANUP_ACCOUNTABILITY = serviceAccountability({
-  user: null,
-  role: null,
-  admin: true,
-  app: false,
-  ip: null,
-  userAgent: 'export cleanup',
-  origin: null,
-});
+const CLEANUP_ACCOUNTABILITY = ownAccountability('export cleanup');
 
 /**
  * EXPORT_RETENTION: deletes the exports asked for more than `retentionMs` ago, their file
