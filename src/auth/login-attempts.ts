@@ -30,6 +30,14 @@ export async function claimLoginAttempt(ctx: AuthContext, user: AuthUser): Promi
   if (held !== undefined) throw new RequestsExceededError(allowed ?? 0, held.resetAt ?? new Date());
   if (allowed === null) return { allowed, count: 0 };
   const { count } = await ctx.counters.increment(failuresKey(user.id), null);
+  // A concurrent attempt may have held the account and restarted the count between the look
+  // above and this increment (lockUser sets the hold first): asked again, the attempt is refused
+  // and its count taken back, so no password past the allowed ones is checked.
+  const heldMeanwhile = await ctx.counters.get(holdKey(user.id));
+  if (heldMeanwhile !== undefined) {
+    await ctx.counters.decrement(failuresKey(user.id));
+    throw new RequestsExceededError(allowed, heldMeanwhile.resetAt ?? new Date());
+  }
   if (count > allowed) {
     const hold = await lockUser(ctx, user, allowed, count);
     throw hold === undefined ? new InvalidCredentialsError() : new RequestsExceededError(allowed, hold);
