@@ -1,4 +1,5 @@
-import { SETTINGS, type Setting } from './settings.js';
+import type { Setting } from './setting.js';
+import { SETTINGS } from './settings.js';
 
 /**
  * docs/configuration.md, rendered from the settings table (settings.ts) so the two cannot

@@ -1,4 +1,3 @@
-// Over 400 lines, kept whole: the one table of every setting, which docs/configuration.md is generated from.
 /**
  * The one table of the settings `loadConfig` reads: name, default and meaning of each.
  * docs/configuration.md is rendered from it (`configuration-doc.ts`), and
@@ -6,19 +5,8 @@
  * a variable this table does not list (or the table lists one it never reads).
  * `<NAME>` / `<KEY>` stand for a provider name or a storage location key, upper-cased.
  */
-export interface Setting {
-  readonly name: string;
-  /** As a person would write it in the environment; `–` when unset means "none". */
-  readonly default: string;
-  readonly meaning: string;
-}
-
-export interface SettingsSection {
-  readonly title: string;
-  readonly settings: readonly Setting[];
-}
-
-const s = (name: string, defaultValue: string, meaning: string): Setting => ({ name, default: defaultValue, meaning });
+import { s, type SettingsSection } from './setting.js';
+import { ACCOUNT_SETTINGS } from './settings-accounts.js';
 
 export const SETTINGS: readonly SettingsSection[] = [
   {
@@ -266,120 +254,7 @@ export const SETTINGS: readonly SettingsSection[] = [
       ),
     ],
   },
-  {
-    title: 'Tokens, sessions and users',
-    settings: [
-      s('KEY', 'random per start', 'identifies this deployment in `/server/health`'),
-      s(
-        'SECRET',
-        'random per start',
-        'signs access tokens; when random, tokens stop working on restart (an info line at start says so). An example value (starting with `change-me`) stops the start unless NODE_ENV=development',
-      ),
-      s('ACCESS_TOKEN_TTL', '15m', 'lifetime of an access token'),
-      s('REFRESH_TOKEN_TTL', '7d', 'lifetime of a refresh token (and its session)'),
-      s('REFRESH_TOKEN_COOKIE_NAME', 'svc_refresh_token', 'the cookie of `mode: cookie` logins'),
-      s('REFRESH_TOKEN_COOKIE_DOMAIN', '–', 'its Domain'),
-      s('REFRESH_TOKEN_COOKIE_SECURE', 'true', 'its Secure flag (`false` only for plain-HTTP development)'),
-      s('REFRESH_TOKEN_COOKIE_SAME_SITE', 'lax', '`lax`, `strict` or `none`'),
-      s('SESSION_COOKIE_NAME', 'svc_session_token', 'the cookie of `mode: session` logins'),
-      s('SESSION_COOKIE_TTL', '1d', 'its lifetime'),
-      s('SESSION_COOKIE_DOMAIN', '–', 'its Domain'),
-      s('SESSION_COOKIE_SECURE', 'false', 'its Secure flag'),
-      s('SESSION_COOKIE_SAME_SITE', 'lax', '`lax`, `strict` or `none`'),
-      s(
-        'SESSION_REFRESH_GRACE_PERIOD',
-        '10s',
-        'how long a replaced session still serves requests already on their way',
-      ),
-      s(
-        'LOGIN_STALL_TIME',
-        '500',
-        'milliseconds every login and reset request takes at least, so timing tells nothing about accounts',
-      ),
-      s('AUTH_PROVIDERS', '–', 'single sign-on providers listed by `GET /auth` (comma list of names)'),
-      s('AUTH_DISABLE_DEFAULT', 'false', '`true`: no e-mail/password login (`/auth/login` is 404)'),
-      s(
-        'AUTH_<NAME>_DRIVER',
-        '–',
-        'required per provider: `openid` (discovery from ISSUER_URL) or `oauth2` (explicit URLs)',
-      ),
-      s('AUTH_<NAME>_CLIENT_ID', '–', "required: the service's client id at the provider"),
-      s('AUTH_<NAME>_CLIENT_SECRET', '–', "required: the service's client secret at the provider"),
-      s(
-        'AUTH_<NAME>_ISSUER_URL',
-        '–',
-        "openid, required: the issuer (its `/.well-known/openid-configuration` is read at the first login); oauth2: the `iss` an authorization answer must carry (default: the authorize URL's origin)",
-      ),
-      s('AUTH_<NAME>_AUTHORIZE_URL', '–', 'oauth2, required: the authorization endpoint'),
-      s('AUTH_<NAME>_ACCESS_URL', '–', 'oauth2, required: the token endpoint'),
-      s('AUTH_<NAME>_PROFILE_URL', '–', "oauth2, required: the endpoint that answers the user's profile"),
-      s('AUTH_<NAME>_SCOPE', 'openid profile email (openid), email (oauth2)', 'scopes asked for, space-separated'),
-      s('AUTH_<NAME>_PARAMS', '{}', 'extra authorization parameters, a JSON object of strings'),
-      s(
-        'AUTH_<NAME>_IDENTIFIER_KEY',
-        'sub (openid), email (oauth2)',
-        'the profile key stored as `external_identifier`; when it is the e-mail (`email` or EMAIL_KEY), a login also needs `email_verified: true` in the profile',
-      ),
-      s('AUTH_<NAME>_EMAIL_KEY', 'email', "the profile key of the user's e-mail"),
-      s('AUTH_<NAME>_FIRST_NAME_KEY', '–', "the profile key of the user's first name"),
-      s('AUTH_<NAME>_LAST_NAME_KEY', '–', "the profile key of the user's last name"),
-      s('AUTH_<NAME>_ALLOW_PUBLIC_REGISTRATION', 'false', 'create a user at the first login of someone unknown'),
-      s('AUTH_<NAME>_DEFAULT_ROLE_ID', '–', 'the role of users created that way'),
-      s('AUTH_<NAME>_GROUP_CLAIM_NAME', 'groups', 'the claim whose values ROLE_MAPPING maps'),
-      s(
-        'AUTH_<NAME>_ROLE_MAPPING',
-        '{}',
-        'a JSON object from a claim value to a role id, applied at every login (first match wins)',
-      ),
-      s(
-        'AUTH_<NAME>_LINK_VERIFIED_EMAIL',
-        'false',
-        'let a first login take over an existing user of no provider with the same e-mail, only when the provider says `email_verified: true`',
-      ),
-      s(
-        'AUTH_<NAME>_REDIRECT_ALLOW_LIST',
-        '–',
-        'absolute URLs `?redirect=` may lead to after login (origin and path must match); anything else is 400',
-      ),
-      s(
-        'AUTH_<NAME>_MODE',
-        'cookie',
-        'how the session is handed back when a redirect was asked for: `cookie` (refresh cookie) or `session`',
-      ),
-      s(
-        'AUTH_<NAME>_ALLOW_INSECURE_REQUESTS',
-        'false',
-        'accept `http://` provider URLs (a provider on this machine only)',
-      ),
-      s('AUTH_<NAME>_ICON', '–', 'the icon `GET /auth` shows for it'),
-      s('AUTH_<NAME>_LABEL', '–', 'the label `GET /auth` shows for it'),
-      s(
-        'PASSWORD_RESET_URL_ALLOW_LIST',
-        '–',
-        'addresses a `reset_url` may name (comma list, matched on origin and path); anything else is 400',
-      ),
-      s('USER_INVITE_URL_ALLOW_LIST', '–', 'the same for the `invite_url` of `POST /users/invite`'),
-      s('USER_REGISTER_URL_ALLOW_LIST', '–', 'the same for the `verification_url` of `POST /users/register`'),
-      s(
-        'IP_TRUST_PROXY',
-        'false',
-        "which proxies may name the client: `false` none (`X-Forwarded-For` is ignored); `true` one hop; a number: that many hops; a comma list: the proxies' addresses or CIDR ranges (`loopback`, `linklocal`, `uniquelocal` name those ranges)",
-      ),
-      s(
-        'IP_CUSTOM_HEADER',
-        'false',
-        'a header a trusted proxy sets to the client address (its last entry); needs IP_TRUST_PROXY',
-      ),
-      s(
-        'AUTH_USER_CACHE_TTL',
-        '1s',
-        "how long an instance trusts what it read of a token's user (status, role, ip_access); writes through the service clear it on every instance. `0`: read on every request",
-      ),
-      s('ADMIN_EMAIL', 'admin@example.com', 'the first administrator, created on the first start'),
-      s('ADMIN_PASSWORD', 'generated', "the first administrator's password (a generated one is printed once)"),
-      s('ADMIN_TOKEN', '–', "the first administrator's static token"),
-    ],
-  },
+  ACCOUNT_SETTINGS,
   {
     title: 'CORS',
     settings: [
