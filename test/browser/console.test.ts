@@ -1,22 +1,19 @@
 import { expect } from 'chai';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { createGuardrails, generate } from 'otplib';
 import { asAdmin, call, dataOf } from '../integration/access/permission-helpers.js';
 import { createRole, createUser } from '../integration/auth/helpers.js';
-import { chromiumUnavailable, launchChromium, type RunningChromium } from '../support/chromium.js';
+import { chromiumUnavailable } from '../support/chromium.js';
 import { ensureConsoleBuilt } from '../support/console-build.js';
 import { freePort } from '../support/ports.js';
 import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
 import { DATABASE_TARGETS, requireOrSkip } from '../support/services.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
+import { StudioBrowser } from '../support/studio-browser.js';
 
 const ARTICLES = 60;
-/** axe-core's browser build, evaluated in the page (CDP evaluation: the page's CSP does not apply). */
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
 const otpOf = (secret: string) => generate({ secret, guardrails, epoch: Math.floor(Date.now() / 1000) });
 /** Opt-in: where to save the README's screenshot of the console (e.g. docs/console.png). */
@@ -30,65 +27,33 @@ const README_SCREENSHOT = process.env['CONSOLE_README_SCREENSHOT'];
 describe('web console in Chromium', function () {
   this.timeout(60_000);
   const inbox = new SmtpInbox();
-  // One folder outside the checkout, replaced by each run: the pages as this run saw them.
-  const shots = join(tmpdir(), 'svc-console-screenshots');
   let port = 0;
-  let chromium: RunningChromium | undefined;
+  let studio: StudioBrowser | undefined;
   let page: Page;
 
   before(async function () {
     requireOrSkip(this, chromiumUnavailable());
-    rmSync(shots, { recursive: true, force: true });
-    mkdirSync(shots, { recursive: true });
     port = await freePort();
     await Promise.all([inbox.start(), ensureConsoleBuilt()]);
-    chromium = await launchChromium();
-    page = await chromium.newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
+    studio = await StudioBrowser.open('console');
+    page = studio.page;
   });
   after(async () => {
-    await chromium?.close();
+    await studio?.close();
     await inbox.stop();
-    if (chromium !== undefined) console.log(`      screenshots: ${shots}`);
   });
 
-  const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-  /**
-   * Runs `action`, which makes the page get an HTTP error `status` on purpose (Chromium logs
-   * each as a console error), waits for that log line, and asserts it was the only problem.
-   */
-  const withRefusal = async (status: number, action: () => Promise<void>): Promise<void> => {
-    const logged = page.waitForEvent('console', (m) => m.text().includes(`status of ${status}`));
-    await action();
-    await logged;
-    expect(takeProblems([new RegExp(`status of ${status}`)])).to.deep.equal([]);
+  const browser = (): StudioBrowser => {
+    if (studio === undefined) throw new Error('Chromium not started');
+    return studio;
   };
-  /** Problems (console errors, exceptions) so far, except `expected` ones; then forgets them. */
-  const takeProblems = (expected: RegExp[] = []): string[] => {
-    const all = chromium?.problems.splice(0) ?? [];
-    return all.filter((p) => !expected.some((e) => e.test(p)));
-  };
-
-  const main = () => page.locator('#main-content'); // react-admin's `main` holds the navigation too
-  const nav = () => page.getByRole('navigation', { name: 'Main' });
-  /** The helper text under an MUI input (where react-admin puts the field's error). */
-  const helperOf = async (input: Locator): Promise<Locator> =>
-    page.locator(`[id="${(await input.getAttribute('id')) ?? ''}-helper-text"]`);
-  /** Waits until `input` shows `value` (a form fills in once its record has loaded). */
-  const valueShown = async (input: Locator, value: string): Promise<void> => {
-    for (let waited = 0; (await input.inputValue()) !== value; waited += 100) {
-      expect(waited, `${value} never shown`).to.be.below(10_000);
-      await page.waitForTimeout(100);
-    }
-  };
-  /** axe-core in the page: no serious or critical violation. */
-  const expectAccessible = async (name: string): Promise<void> => {
-    await page.evaluate(AXE_SOURCE);
-    const result = (await page.evaluate(
-      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ') + ')'))`,
-    )) as string[];
-    expect(result, name).to.deep.equal([]);
-  };
+  const shot = (name: string) => browser().shot(name);
+  const withRefusal = (status: number, action: () => Promise<void>) => browser().withRefusal(status, action);
+  const main = () => browser().main();
+  const nav = () => browser().nav();
+  const helperOf = (input: Locator) => browser().helperOf(input);
+  const valueShown = (input: Locator, value: string) => browser().valueShown(input, value);
+  const expectAccessible = (name: string) => browser().expectAccessible(name);
 
   describeEachDatabase(
     'console',
@@ -133,8 +98,7 @@ describe('web console in Chromium', function () {
       });
 
       afterEach(async function () {
-        if (this.currentTest?.state === 'passed') expect(takeProblems()).to.deep.equal([]);
-        else await shot(`failed-${(this.currentTest?.title ?? '').slice(0, 40).replace(/\W+/g, '-')}`);
+        await browser().afterEach(this.currentTest);
       });
 
       it('serves the console with a self-only CSP, and every console path loads the app', async () => {

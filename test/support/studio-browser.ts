@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { launchChromium, type RunningChromium } from './chromium.js';
+
+/** axe-core's browser build, evaluated in the page (CDP evaluation: the page's CSP does not apply). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Where every Studio suite saves its screenshots, one folder per suite. */
+export const SCREENSHOTS = join(tmpdir(), 'svc-console-screenshots');
+
+/**
+ * One Chromium with one page on the Studio, and what each browser suite asserts with: the page's
+ * problems (console errors, uncaught exceptions), axe-core's serious and critical violations, and
+ * screenshots under SCREENSHOTS/<suite>. Open it in `before`, close it in `after`.
+ */
+export class StudioBrowser {
+  private constructor(
+    readonly chromium: RunningChromium,
+    readonly page: Page,
+    readonly shots: string,
+  ) {}
+
+  static async open(suite: string, viewport?: { width: number; height: number }): Promise<StudioBrowser> {
+    const shots = join(SCREENSHOTS, suite);
+    rmSync(shots, { recursive: true, force: true });
+    mkdirSync(shots, { recursive: true });
+    const chromium = await launchChromium(viewport);
+    const page = await chromium.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    return new StudioBrowser(chromium, page, shots);
+  }
+
+  async close(): Promise<void> {
+    await this.chromium.close();
+    console.log(`      screenshots: ${this.shots}`);
+  }
+
+  shot(name: string, page: Page = this.page): Promise<Buffer> {
+    return page.screenshot({ path: join(this.shots, `${name}.png`), fullPage: true });
+  }
+
+  /** Problems (console errors, exceptions) so far, except `expected` ones; then forgets them. */
+  takeProblems(expected: RegExp[] = []): string[] {
+    return this.chromium.problems.splice(0).filter((p) => !expected.some((e) => e.test(p)));
+  }
+
+  /** For afterEach: a passed test left no problem; a failed one leaves a screenshot. */
+  async afterEach(test: Mocha.Test | undefined): Promise<void> {
+    if (test?.state === 'passed') expect(this.takeProblems()).to.deep.equal([]);
+    else await this.shot(`failed-${(test?.title ?? '').slice(0, 40).replace(/\W+/g, '-')}`);
+  }
+
+  /**
+   * Runs `action`, which makes the page get an HTTP error `status` on purpose (Chromium logs
+   * each as a console error), waits for that log line, and asserts it was the only problem.
+   */
+  async withRefusal(status: number, action: () => Promise<void>): Promise<void> {
+    const logged = this.page.waitForEvent('console', (m) => m.text().includes(`status of ${status}`));
+    await action();
+    await logged;
+    expect(this.takeProblems([new RegExp(`status of ${status}`)])).to.deep.equal([]);
+  }
+
+  /** axe-core in the page: no serious or critical violation. */
+  async expectAccessible(name: string, page: Page = this.page): Promise<void> {
+    await page.evaluate(AXE_SOURCE);
+    const result = (await page.evaluate(
+      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ') + ')'))`,
+    )) as string[];
+    expect(result, name).to.deep.equal([]);
+  }
+
+  /** react-admin's `main` (it holds the navigation too). */
+  main(page: Page = this.page): Locator {
+    return page.locator('#main-content');
+  }
+
+  nav(page: Page = this.page): Locator {
+    return page.getByRole('navigation', { name: 'Main' });
+  }
+
+  /** The helper text under an MUI input (where react-admin puts the field's error). */
+  async helperOf(input: Locator): Promise<Locator> {
+    return this.page.locator(`[id="${(await input.getAttribute('id')) ?? ''}-helper-text"]`);
+  }
+
+  /** Waits until `input` shows `value` (a form fills in once its record has loaded). */
+  async valueShown(input: Locator, value: string): Promise<void> {
+    for (let waited = 0; (await input.inputValue()) !== value; waited += 100) {
+      expect(waited, `${value} never shown`).to.be.below(10_000);
+      await this.page.waitForTimeout(100);
+    }
+  }
+
+  /** Signs in on the Studio's page at `base` (http://host:port) and waits for the app. */
+  async signIn(base: string, account: { email: string; password: string }, page: Page = this.page): Promise<void> {
+    await page.goto(`${base}/admin/login`);
+    await page.getByLabel('E-mail').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  }
+}
