@@ -65,8 +65,12 @@ export class StudioBrowser {
     expect(this.takeProblems([new RegExp(`status of ${status}`)])).to.deep.equal([]);
   }
 
-  /** axe-core in the page: no serious or critical violation. */
+  /**
+   * axe-core in the page: no serious or critical violation. It waits for running transitions
+   * first: a notification fading in has, for a moment, the contrast of a half-transparent one.
+   */
   async expectAccessible(name: string, page: Page = this.page): Promise<void> {
+    await page.evaluate('Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)))');
     await page.evaluate(AXE_SOURCE);
     const result = (await page.evaluate(
       `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ') + ')'))`,

@@ -1,16 +1,58 @@
 /**
  * What the Studio knows of the schema and of the caller, read once per session through the
  * client: the collections (with their folder `group`, icon, display template), their fields
- * (meta: interface, options, hidden, readonly, required, width, sort), the many-to-one relations
- * and GET /permissions/me. react-admin holds it as the session's "permissions".
+ * (meta: interface, options, display, hidden, readonly, required, width, sort, conditions), the
+ * relations each field stands for (many-to-one, one-to-many, many-to-many, many-to-any, files), the
+ * caller (`me`, with its role's admin and app access) and GET /permissions/me. react-admin holds it
+ * as the session's "permissions".
  */
 import type { CollectionAccess, CollectionType, FieldType, RelationType } from '../../client/index.js';
 import { client } from '../session.js';
+
+/**
+ * What a field stands for across collections, from svc_relations:
+ * - `m2o`: this field holds a key of `collection` (`file` when that is svc_files);
+ * - `o2m`: an alias listing the items of `collection` whose `field` holds this item's key;
+ * - `m2m`: an alias over the junction `junction` (`field` back to this item, `junctionField` to
+ *   the other side, `collection`; `files` when that is svc_files);
+ * - `m2a`: as m2m, the other side any of `allowedCollections` (`collectionField` names which).
+ * `sortField` orders the related or junction rows when the relation has one.
+ */
+export type RelationInfo =
+  | { readonly kind: 'm2o' | 'file'; readonly collection: string }
+  | { readonly kind: 'o2m'; readonly collection: string; readonly field: string; readonly sortField?: string }
+  | {
+      readonly kind: 'm2m' | 'files';
+      readonly collection: string;
+      readonly junction: string;
+      readonly field: string;
+      readonly junctionField: string;
+      readonly sortField?: string;
+    }
+  | {
+      readonly kind: 'm2a';
+      readonly allowedCollections: readonly string[];
+      readonly junction: string;
+      readonly field: string;
+      readonly junctionField: string;
+      readonly collectionField: string;
+      readonly sortField?: string;
+    };
 
 export interface FieldInfo {
   readonly name: string;
   readonly type: string;
   readonly interface: string | undefined;
+  /** meta.options of the interface (choices, min/max/step, placeholder, template, ...). */
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly display: string | undefined;
+  readonly displayOptions: Readonly<Record<string, unknown>>;
+  readonly special: readonly string[];
+  /** meta.width: half, half-left, half-right, full, fill. */
+  readonly width: string | undefined;
+  readonly conditions: readonly unknown[];
+  readonly validation: unknown;
+  readonly defaultValue: unknown;
   readonly choices: readonly { readonly text: string; readonly value: unknown }[];
   readonly hidden: boolean;
   readonly readonly: boolean;
@@ -19,8 +61,9 @@ export interface FieldInfo {
   readonly isPrimaryKey: boolean;
   readonly isGenerated: boolean;
   readonly sort: number | undefined;
-  /** The related collection of a many-to-one. */
+  /** The related collection of a many-to-one (or file). */
   readonly relatedCollection: string | undefined;
+  readonly relation: RelationInfo | undefined;
 }
 
 export interface CollectionInfo {
@@ -30,6 +73,11 @@ export interface CollectionInfo {
   readonly note: string | undefined;
   readonly isFolder: boolean;
   readonly displayTemplate: string | undefined;
+  readonly singleton: boolean;
+  readonly sortField: string | undefined;
+  /** The archive field and its values (meta archive_field, archive_value, unarchive_value). */
+  readonly archive: { readonly field: string; readonly value: unknown; readonly unarchiveValue: unknown } | undefined;
+  readonly versioning: boolean;
   readonly primaryKey: string;
   readonly fields: readonly FieldInfo[];
   readonly can: Readonly<Record<'create' | 'read' | 'update' | 'delete', boolean>>;
@@ -37,8 +85,19 @@ export interface CollectionInfo {
   readonly writable: Readonly<Record<'create' | 'update', readonly string[] | null>>;
 }
 
+/** The signed-in user and what their role opens. */
+export interface Me {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+  readonly role: string | null;
+  readonly adminAccess: boolean;
+  readonly appAccess: boolean;
+}
+
 export interface Catalogue {
   readonly collections: readonly CollectionInfo[];
+  readonly me: Me | null;
   /** The API's refusal of the collection list, shown instead of it. */
   readonly error: unknown;
 }
@@ -51,9 +110,9 @@ export async function readCatalogue(): Promise<Catalogue> {
   try {
     collections = ((await client.collections.readAll()).data ?? []).filter((c) => !c.collection.startsWith('svc_'));
   } catch (error) {
-    return { collections: [], error };
+    return { collections: [], me: await readMe(), error };
   }
-  const [fields, relations, access] = await Promise.all([
+  const [fields, relations, access, me] = await Promise.all([
     client.fields.readAll().then(
       (r) => r ?? [],
       () => [] as FieldType[],
@@ -66,16 +125,12 @@ export async function readCatalogue(): Promise<Catalogue> {
       (r) => r ?? {},
       () => ({}) as CollectionAccess,
     ),
+    readMe(),
   ]);
-  const m2o = new Map(
-    relations
-      .filter((r) => r.related_collection !== null)
-      .map((r) => [`${r.collection}.${r.field}`, r.related_collection ?? undefined]),
-  );
   const infos = collections.map((c): CollectionInfo => {
     const own = fields
       .filter((f) => f.collection === c.collection)
-      .map((f) => fieldInfo(f, m2o.get(`${f.collection}.${f.field}`)))
+      .map((f) => fieldInfo(f, relationOf(relations, f.collection, f.field)))
       // The key first, then by meta.sort (unsorted ones last, in the API's order).
       .map((f, i) => ({ f, i, rank: f.isPrimaryKey ? -Infinity : (f.sort ?? Infinity) }))
       .sort((a, b) => (a.rank === b.rank ? a.i - b.i : a.rank < b.rank ? -1 : 1))
@@ -90,6 +145,17 @@ export async function readCatalogue(): Promise<Catalogue> {
       note: text(c.meta?.['note']),
       isFolder: c.schema === null,
       displayTemplate: text(c.meta?.['display_template']),
+      singleton: c.meta?.['singleton'] === true,
+      sortField: text(c.meta?.['sort_field']),
+      archive:
+        text(c.meta?.['archive_field']) === undefined
+          ? undefined
+          : {
+              field: String(c.meta?.['archive_field']),
+              value: c.meta?.['archive_value'] ?? 'archived',
+              unarchiveValue: c.meta?.['unarchive_value'] ?? 'draft',
+            },
+      versioning: c.meta?.['versioning'] === true,
       primaryKey: own.find((f) => f.isPrimaryKey)?.name ?? 'id',
       fields: own,
       can: { create: may('create'), read: may('read'), update: may('update'), delete: may('delete') },
@@ -97,7 +163,57 @@ export async function readCatalogue(): Promise<Catalogue> {
     };
   });
   infos.sort((a, b) => a.name.localeCompare(b.name));
-  return { collections: infos, error: null };
+  return { collections: infos, me, error: null };
+}
+
+/** The caller and its role's access; null when the API does not answer (no session). */
+async function readMe(): Promise<Me | null> {
+  const fields = ['id', 'email', 'first_name', 'last_name', 'role.id', 'role.admin_access', 'role.app_access'];
+  const me = (await client.users.me.read({ fields }).catch(() => null)) as Record<string, unknown> | null;
+  if (me === null || me === undefined) return null;
+  const role = (me['role'] ?? null) as Record<string, unknown> | null;
+  const name = [me['first_name'], me['last_name']].filter((p) => typeof p === 'string' && p !== '').join(' ');
+  return {
+    id: String(me['id']),
+    email: String(me['email'] ?? ''),
+    name: name === '' ? String(me['email'] ?? '') : name,
+    role: role === null ? null : String(role['id']),
+    adminAccess: role?.['admin_access'] === true,
+    appAccess: role?.['app_access'] === true || role?.['admin_access'] === true,
+  };
+}
+
+const FILES = 'svc_files';
+const meta = (r: RelationType, key: string): string | undefined => text(r.meta?.[key]);
+
+/** What `collection.field` stands for in `relations` (RelationInfo), if anything. */
+function relationOf(relations: readonly RelationType[], collection: string, field: string): RelationInfo | undefined {
+  const own = relations.find((r) => r.collection === collection && r.field === field);
+  if (own !== undefined && own.related_collection !== null)
+    return { kind: own.related_collection === FILES ? 'file' : 'm2o', collection: own.related_collection };
+  // An alias: the relation whose one side is this field.
+  const back = relations.find((r) => r.related_collection === collection && meta(r, 'one_field') === field);
+  if (back === undefined) return undefined;
+  const junctionField = meta(back, 'junction_field');
+  const sortField = meta(back, 'sort_field');
+  const sorted = sortField === undefined ? {} : { sortField };
+  if (junctionField === undefined) return { kind: 'o2m', collection: back.collection, field: back.field, ...sorted };
+  const other = relations.find((r) => r.collection === back.collection && r.field === junctionField);
+  const through = { junction: back.collection, field: back.field, junctionField, ...sorted };
+  if (other?.related_collection === null || other?.related_collection === undefined) {
+    const allowed = other?.meta?.['one_allowed_collections'];
+    return {
+      kind: 'm2a',
+      allowedCollections: Array.isArray(allowed) ? allowed.map(String) : [],
+      collectionField: (other === undefined ? undefined : meta(other, 'one_collection_field')) ?? 'collection',
+      ...through,
+    };
+  }
+  return {
+    kind: other.related_collection === FILES ? 'files' : 'm2m',
+    collection: other.related_collection,
+    ...through,
+  };
 }
 
 const fieldsOf = (fields: readonly string[] | undefined): readonly string[] | null =>
@@ -109,9 +225,12 @@ export function mayWrite(collection: CollectionInfo, action: 'create' | 'update'
   return collection.can[action] && (fields === null || fields.includes(field));
 }
 
-function fieldInfo(f: FieldType, relatedCollection: string | undefined): FieldInfo {
+const record = (value: unknown): Readonly<Record<string, unknown>> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+function fieldInfo(f: FieldType, relation: RelationInfo | undefined): FieldInfo {
   const meta = f.meta ?? {};
-  const options = (meta['options'] ?? {}) as { choices?: unknown };
+  const options = record(meta['options']) as { choices?: unknown };
   const choices = Array.isArray(options.choices)
     ? options.choices.map((c: unknown) =>
         typeof c === 'object' && c !== null && 'value' in c
@@ -124,6 +243,14 @@ function fieldInfo(f: FieldType, relatedCollection: string | undefined): FieldIn
     name: f.field,
     type: f.type,
     interface: text(meta['interface']),
+    options,
+    display: text(meta['display']),
+    displayOptions: record(meta['display_options']),
+    special: special.filter((s): s is string => typeof s === 'string'),
+    width: text(meta['width']),
+    conditions: Array.isArray(meta['conditions']) ? (meta['conditions'] as unknown[]) : [],
+    validation: meta['validation'] ?? null,
+    defaultValue: f.schema?.['default_value'] ?? null,
     choices,
     hidden: meta['hidden'] === true,
     readonly: meta['readonly'] === true,
@@ -134,7 +261,8 @@ function fieldInfo(f: FieldType, relatedCollection: string | undefined): FieldIn
     isGenerated:
       f.schema?.['has_auto_increment'] === true ||
       special.some((s) => typeof s === 'string' && /^(uuid|date-|user-)/.test(s)),
-    relatedCollection,
+    relatedCollection: relation?.kind === 'm2o' || relation?.kind === 'file' ? relation.collection : undefined,
+    relation,
   };
 }
 

@@ -222,10 +222,8 @@ export const authProvider: AuthProvider = {
     }
   },
   async getIdentity() {
-    const me = await client.users.me.read({ fields: ['id', 'email', 'first_name', 'last_name'] }).catch(() => null);
-    if (me === null || me === undefined) return { id: '' };
-    const name = [me.first_name, me.last_name].filter((p) => typeof p === 'string' && p !== '').join(' ');
-    return { id: String(me.id), fullName: name === '' ? String(me.email ?? '') : name };
+    const me = (await sessionCatalogue()).me;
+    return me === null ? { id: '' } : { id: me.id, fullName: me.name };
   },
   async getPermissions() {
     if (!(await hasSession())) return null;
