@@ -85,7 +85,7 @@ export class ContentClient<T extends object = object> {
     return new ActivityHandler(this.transport);
   }
   get assets(): AssetsHandler {
-    return new AssetsHandler(this.transport);
+    return new AssetsHandler(this.transport, this.url);
   }
   get comments(): ItemsHandler<SystemType<T, 'svc_comments', CommentType>> {
     return new ItemsHandler('svc_comments', this.transport);

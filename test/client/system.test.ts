@@ -43,6 +43,15 @@ describeEachDatabase(
       });
       const bytes = await readAll(await client.assets.readOne(file?.id as string));
       expect(bytes.equals(pngHeader(4, 3))).to.equal(true);
+      // assets.url: the address an <img> loads, transforms and token in its query string.
+      const token = await client.auth.token;
+      const url = client.assets.url(file?.id as string, { width: 2, height: 2, fit: 'cover', access_token: token });
+      expect(url).to.equal(
+        `${client.url}/assets/${String(file?.id)}?width=2&height=2&fit=cover&access_token=${String(token)}`,
+      );
+      // (pngHeader is no full image to transform: the token alone fetches the bytes)
+      const plain = await fetch(client.assets.url(file?.id as string, { access_token: token }));
+      expect(Buffer.from(await plain.arrayBuffer()).equals(pngHeader(4, 3))).to.equal(true);
     });
 
     it('reports upload progress per chunk up to the whole body when onUploadProgress is set', async () => {
