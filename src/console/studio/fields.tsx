@@ -25,15 +25,16 @@ import {
 } from 'react-admin';
 import { CONTENT } from './providers.js';
 import type { CollectionInfo, FieldInfo } from './catalogue.js';
+import { isRelationalList, relationalColumn, relationalInput } from './relations/index.js';
 
 const NUMBER_TYPES = new Set(['integer', 'bigInteger', 'float', 'decimal']);
 const DATETIME_TYPES = new Set(['dateTime', 'timestamp']);
 
 const choicesOf = (f: FieldInfo) => f.choices.map((c) => ({ id: c.value as string, name: c.text }));
 
-/** Fields an editor sees: stored ones and many-to-ones, not hidden, not aliases (o2m, m2m: later). */
+/** Fields an editor sees: stored ones and the relational lists (o2m, m2m, m2a, files), not hidden. */
 export function visibleFields(collection: CollectionInfo): FieldInfo[] {
-  return collection.fields.filter((f) => !f.hidden && f.type !== 'alias');
+  return collection.fields.filter((f) => !f.hidden && (f.type !== 'alias' || isRelationalList(f)));
 }
 
 /** The columns shown before the editor picks: the key and the next five non-JSON fields. */
@@ -44,6 +45,7 @@ export function defaultColumns(collection: CollectionInfo): string[] {
 }
 
 export function columnOf(f: FieldInfo): ReactElement {
+  if (f.relation !== undefined) return relationalColumn(f);
   const common = { source: f.name, label: f.name, key: f.name };
   if (f.relatedCollection !== undefined)
     return <ReferenceField {...common} reference={`${CONTENT}${f.relatedCollection}`} link="edit" />;
@@ -72,6 +74,7 @@ interface InputContext {
 
 /** The input for `f`, or null when the form does not show it (the key on create, generated values). */
 export function inputOf(f: FieldInfo, context: InputContext): ReactElement | null {
+  if (f.relation !== undefined) return relationalInput(f, context, inputOf);
   if (context.isCreate && f.isGenerated) return null;
   const disabled = f.readonly || (f.isPrimaryKey && !context.isCreate) || f.isGenerated || !context.writable(f.name);
   const common = {
