@@ -36,7 +36,9 @@ async function createSchema(ctx: ServerContext): Promise<void> {
     alias('tags', 'm2m', 'list-m2m'),
     alias('comments', 'o2m', 'list-o2m'),
     alias('gallery', 'files', 'files'),
+    alias('sections', 'm2a', 'list-m2a'),
   ]);
+  await collection('headings', [key, { field: 'title', type: 'string' }], { display_template: '{{title}}' });
   await collection('comments', [key, { field: 'text', type: 'string' }, { field: 'article', type: 'integer' }], {
     display_template: '{{text}}',
   });
@@ -73,6 +75,27 @@ async function createSchema(ctx: ServerContext): Promise<void> {
     one_deselect_action: 'delete',
   });
   await relation('articles_files', 'svc_files_id', 'svc_files', { junction_field: 'articles_id' });
+  await collection(
+    'articles_sections',
+    [
+      key,
+      { field: 'articles_id', type: 'integer' },
+      { field: 'item', type: 'string' },
+      { field: 'collection', type: 'string' },
+    ],
+    { hidden: true },
+  );
+  await relation('articles_sections', 'articles_id', 'articles', { one_field: 'sections', junction_field: 'item' });
+  await api('POST', '/relations', {
+    collection: 'articles_sections',
+    field: 'item',
+    related_collection: null,
+    meta: {
+      one_allowed_collections: ['headings', 'tags'],
+      one_collection_field: 'collection',
+      junction_field: 'articles_id',
+    },
+  });
   await api('POST', '/items/authors', [{ name: 'Ada Lovelace' }]);
   await api('POST', '/items/tags', [{ label: 'news' }, { label: 'tech' }, { label: 'art' }]);
 }
@@ -295,6 +318,35 @@ describe('Studio relational inputs in Chromium', function () {
         await tags.getByRole('button', { name: 'Remove news' }).waitFor({ state: 'detached' });
         expect(await items.count()).to.equal(2);
         await expectAccessible('article-edited');
+      });
+
+      it('adds items of any allowed collection to a many-to-any, shown with their collection', async () => {
+        await page.goto(url(`/admin/content/articles/${article}`));
+        const sections = page.getByRole('group', { name: 'sections' });
+        await sections.getByRole('button', { name: 'Add to sections' }).click();
+        await page.getByRole('menuitem', { name: 'Create in headings' }).click();
+        const dialog = page.getByRole('dialog', { name: 'New item in headings' });
+        await dialog.getByRole('textbox', { name: 'title' }).fill('Intro');
+        await dialog.getByRole('button', { name: 'Done' }).click();
+        await sections.getByRole('button', { name: 'Add to sections' }).click();
+        await page.getByRole('menuitem', { name: 'Add existing from tags' }).click();
+        const picker = page.getByRole('dialog', { name: 'Add from tags' });
+        await picker.getByRole('checkbox', { name: 'art' }).click();
+        await picker.getByRole('button', { name: 'Add the one picked' }).click();
+        await sections.getByText('tags: art').waitFor();
+        await sections.getByText('headings: Intro').waitFor();
+        await page.getByRole('button', { name: 'Save' }).click();
+        await page.getByText('Saved.').waitFor();
+        const rows = await get<Row[]>(`/items/articles_sections?filter[articles_id][_eq]=${article}&sort=id`);
+        const [intro] = await get<Row[]>('/items/headings?filter[title][_eq]=Intro');
+        const [art] = await get<Row[]>('/items/tags?filter[label][_eq]=art');
+        expect(rows.map((r) => [r['collection'], String(r['item'])])).to.deep.equal([
+          ['headings', String(intro?.['id'])],
+          ['tags', String(art?.['id'])],
+        ]);
+        // Reloaded from the API after the save, still shown with their collection.
+        await sections.getByText('tags: art').waitFor();
+        await shot('sections');
       });
 
       it('lists the relations in columns and fits a 390 px screen', async () => {

@@ -199,7 +199,9 @@ export function RelatedList({ field, relation, disabled, inputOf }: RelatedListP
       const relatedPk = collectionOf(catalogue, collection)?.primaryKey ?? 'id';
       const current = e.changes[relation.junctionField];
       const next = isObject(current) ? { ...current, ...edits } : { [relatedPk]: related[relatedPk], ...edits };
-      return { ...e, changes: { ...e.changes, [relation.junctionField]: next } };
+      // Many-to-any: the item's collection goes with it (the API writes the item there).
+      const kind = relation.kind === 'm2a' ? { [relation.collectionField]: collection } : {};
+      return { ...e, changes: { ...e.changes, ...kind, [relation.junctionField]: next } };
     });
     setOpen(undefined);
     change({ ...state, entries });
