@@ -56,6 +56,7 @@ const svc = {
     count: '%{smart_count} item |||| %{smart_count} items',
     search: 'Search',
     nothing_found: 'Nothing found.',
+    add: 'Add',
     add_picked: 'Add the one picked |||| Add the %{smart_count} picked',
     done: 'Done',
     add_existing: 'Add existing %{field}',

@@ -100,7 +100,11 @@ export function PickerDialog(props: PickerDialogProps) {
         <TextButton label={translate('ra.action.cancel')} onClick={onClose} />
         {isMultiple ? (
           <TextButton
-            label={translate('svc.relations.add_picked', { smart_count: picked.length })}
+            label={
+              picked.length === 0
+                ? translate('svc.relations.add')
+                : translate('svc.relations.add_picked', { smart_count: picked.length })
+            }
             disabled={picked.length === 0}
             onClick={() => onPick(picked)}
             variant="contained"
