@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import { errorText } from '../../dom.js';
 import { client } from '../../session.js';
+import { useSystemAccess } from './access.js';
 import type { PanelProps } from './history-panel.js';
 import { nameOf, useUserNames, whenOf, type UserName } from './shared.js';
 
@@ -78,9 +79,10 @@ export function CommentsPanel({ collection, id }: PanelProps) {
   const box = useRef<HTMLTextAreaElement | null>(null);
   const anchor = useRef<HTMLDivElement | null>(null);
 
+  const may = useSystemAccess();
   const { data: suggestions = [] } = useQuery({
     queryKey: ['studio.item.mention', mention?.term ?? null],
-    enabled: mention !== null,
+    enabled: mention !== null && may('svc_users', 'read'),
     queryFn: async () => {
       const term = mention?.term ?? '';
       const rows = await client.users
@@ -168,59 +170,63 @@ export function CommentsPanel({ collection, id }: PanelProps) {
           </ListItem>
         ))}
       </List>
-      <div ref={anchor}>
-        <TextField
-          inputRef={box}
-          label={translate('svc.item.comment')}
-          helperText={translate('svc.item.comment_help')}
-          multiline
-          minRows={2}
-          fullWidth
-          value={text}
-          onChange={(event) => onText(event.target.value, event.target.selectionStart ?? event.target.value.length)}
-          onKeyDown={onKey}
-          onBlur={() => setTimeout(() => setMention(null), 200)}
-          slotProps={{
-            htmlInput: {
-              role: 'combobox',
-              'aria-expanded': isOpen,
-              'aria-controls': 'studio-mentions',
-              'aria-autocomplete': 'list',
-              ...(isOpen ? { 'aria-activedescendant': `studio-mention-${active}` } : {}),
-            },
-          }}
-        />
-      </div>
-      <Popper open={isOpen} anchorEl={anchor.current} placement="bottom-start" sx={{ zIndex: 1500 }}>
-        <Paper elevation={4}>
-          <MenuList id="studio-mentions" role="listbox" aria-label={translate('svc.item.mention_users')} dense>
-            {suggestions.map((user, i) => (
-              <MenuItem
-                key={user.id}
-                id={`studio-mention-${i}`}
-                role="option"
-                aria-selected={i === active}
-                selected={i === active}
-                onMouseDown={(event) => {
-                  event.preventDefault();
-                  pick(user);
-                }}
-              >
-                {user.name}
-              </MenuItem>
-            ))}
-          </MenuList>
-        </Paper>
-      </Popper>
-      <Button
-        variant="contained"
-        size="small"
-        sx={{ mt: 1 }}
-        disabled={isSending || text.trim() === ''}
-        onClick={() => void send()}
-      >
-        {translate('svc.item.add_comment')}
-      </Button>
+      {may('svc_comments', 'create') && (
+        <>
+          <div ref={anchor}>
+            <TextField
+              inputRef={box}
+              label={translate('svc.item.comment')}
+              helperText={translate('svc.item.comment_help')}
+              multiline
+              minRows={2}
+              fullWidth
+              value={text}
+              onChange={(event) => onText(event.target.value, event.target.selectionStart ?? event.target.value.length)}
+              onKeyDown={onKey}
+              onBlur={() => setTimeout(() => setMention(null), 200)}
+              slotProps={{
+                htmlInput: {
+                  role: 'combobox',
+                  'aria-expanded': isOpen,
+                  'aria-controls': 'studio-mentions',
+                  'aria-autocomplete': 'list',
+                  ...(isOpen ? { 'aria-activedescendant': `studio-mention-${active}` } : {}),
+                },
+              }}
+            />
+          </div>
+          <Popper open={isOpen} anchorEl={anchor.current} placement="bottom-start" sx={{ zIndex: 1500 }}>
+            <Paper elevation={4}>
+              <MenuList id="studio-mentions" role="listbox" aria-label={translate('svc.item.mention_users')} dense>
+                {suggestions.map((user, i) => (
+                  <MenuItem
+                    key={user.id}
+                    id={`studio-mention-${i}`}
+                    role="option"
+                    aria-selected={i === active}
+                    selected={i === active}
+                    onMouseDown={(event) => {
+                      event.preventDefault();
+                      pick(user);
+                    }}
+                  >
+                    {user.name}
+                  </MenuItem>
+                ))}
+              </MenuList>
+            </Paper>
+          </Popper>
+          <Button
+            variant="contained"
+            size="small"
+            sx={{ mt: 1 }}
+            disabled={isSending || text.trim() === ''}
+            onClick={() => void send()}
+          >
+            {translate('svc.item.add_comment')}
+          </Button>
+        </>
+      )}
     </Box>
   );
 }

@@ -21,6 +21,7 @@ import { CommentsPanel } from './comments-panel.js';
 import { ConflictDialog, type Conflict, type ConflictChoice } from './conflict-dialog.js';
 import { HistoryPanel } from './history-panel.js';
 import { touches, useLiveChanges } from './live.js';
+import { useSystemAccess } from './access.js';
 import { Presence } from './presence.js';
 import { useVersions, VersionsPanel } from './versions-panel.js';
 
@@ -54,9 +55,14 @@ function ItemAside({ collection, version, onSwitch, onWritten, conflict, isDirty
   const refresh = useRefresh();
   const [params, setParams] = useSearchParams();
   const [elsewhere, setElsewhere] = useState<'changed' | 'deleted' | null>(null);
+  const may = useSystemAccess();
+  const panels: Panel[] = [
+    ...(may('svc_revisions', 'read') ? (['history'] as const) : []),
+    ...(may('svc_comments', 'read') ? (['comments'] as const) : []),
+    ...(collection.versioning && may('svc_versions', 'read') ? (['versions'] as const) : []),
+  ];
   const requested = params.get('panel');
-  const panel: Panel =
-    requested === 'comments' || (requested === 'versions' && collection.versioning) ? requested : 'history';
+  const panel = panels.find((p) => p === requested) ?? panels[0];
   const id = record?.id as ID | undefined;
   const pk = collection.primaryKey;
 
@@ -93,42 +99,35 @@ function ItemAside({ collection, version, onSwitch, onWritten, conflict, isDirty
               {translate('svc.item.draft_open', { name: version })}
             </Alert>
           )}
-          <Tabs
-            value={panel}
-            onChange={(_, value: Panel) => {
-              const next = new URLSearchParams(params);
-              next.set('panel', value);
-              setParams(next, { replace: true });
-            }}
-            variant="fullWidth"
-            aria-label={translate('svc.item.sidebar')}
-          >
-            <Tab
-              value="history"
-              label={translate('svc.item.history')}
-              id="studio-tab-history"
-              aria-controls="studio-panel"
-            />
-            <Tab
-              value="comments"
-              label={translate('svc.item.comments')}
-              id="studio-tab-comments"
-              aria-controls="studio-panel"
-            />
-            {collection.versioning && (
-              <Tab
-                value="versions"
-                label={translate('svc.item.versions')}
-                id="studio-tab-versions"
-                aria-controls="studio-panel"
-              />
-            )}
-          </Tabs>
-          <Box role="tabpanel" id="studio-panel" aria-labelledby={`studio-tab-${panel}`} sx={{ pt: 1.5 }}>
-            {panel === 'history' && <HistoryPanel {...props} />}
-            {panel === 'comments' && <CommentsPanel {...props} />}
-            {panel === 'versions' && <VersionsPanel {...props} version={version} onSwitch={onSwitch} />}
-          </Box>
+          {panel !== undefined && (
+            <>
+              <Tabs
+                value={panel}
+                onChange={(_, value: Panel) => {
+                  const next = new URLSearchParams(params);
+                  next.set('panel', value);
+                  setParams(next, { replace: true });
+                }}
+                variant="fullWidth"
+                aria-label={translate('svc.item.sidebar')}
+              >
+                {panels.map((value) => (
+                  <Tab
+                    key={value}
+                    value={value}
+                    label={translate(`svc.item.${value}`)}
+                    id={`studio-tab-${value}`}
+                    aria-controls="studio-panel"
+                  />
+                ))}
+              </Tabs>
+              <Box role="tabpanel" id="studio-panel" aria-labelledby={`studio-tab-${panel}`} sx={{ pt: 1.5 }}>
+                {panel === 'history' && <HistoryPanel {...props} />}
+                {panel === 'comments' && <CommentsPanel {...props} />}
+                {panel === 'versions' && <VersionsPanel {...props} version={version} onSwitch={onSwitch} />}
+              </Box>
+            </>
+          )}
         </CardContent>
       </Card>
       <ConflictDialog conflict={conflict} />
@@ -168,7 +167,12 @@ export function useItemStudio(collection: CollectionInfo | undefined): ItemStudi
   const tookTheirs = useRef(false);
   const version = params.get('version') ?? undefined;
   const name = collection?.name ?? '';
-  const { data: versions } = useVersions(name, id, collection?.versioning === true && version !== undefined);
+  const may = useSystemAccess();
+  const { data: versions } = useVersions(
+    name,
+    id,
+    collection?.versioning === true && version !== undefined && may('svc_versions', 'read'),
+  );
   const versionId = versions?.find((v) => v.key === version)?.id;
   const meta = version === undefined ? undefined : { version, ...(versionId === undefined ? {} : { versionId }) };
 

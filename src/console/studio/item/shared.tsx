@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslate } from 'react-admin';
 import type { RevisionDiff } from '../../../client/index.js';
 import { client } from '../../session.js';
+import { useSystemAccess } from './access.js';
 
 /** A field's value as one line of text (`—` for none). */
 export function textOf(value: unknown): string {
@@ -33,9 +34,10 @@ export function nameOf(user: object): string {
 /** The names of `ids` the caller may read; the others stay unnamed (shown by id). */
 export function useUserNames(ids: readonly string[]): ReadonlyMap<string, string> {
   const unique = [...new Set(ids)].sort();
+  const may = useSystemAccess();
   const { data } = useQuery({
     queryKey: ['studio.item.users', unique],
-    enabled: unique.length > 0,
+    enabled: unique.length > 0 && may('svc_users', 'read'),
     queryFn: async () => {
       const rows = await client.users
         .readByQuery({ filter: { id: { _in: unique } }, fields: ['id', 'email', 'first_name', 'last_name'] })

@@ -27,6 +27,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import type { VersionComparison } from '../../../client/index.js';
 import { errorText } from '../../dom.js';
 import { client } from '../../session.js';
+import { useSystemAccess } from './access.js';
 import type { PanelProps } from './history-panel.js';
 import { textOf } from './shared.js';
 
@@ -193,6 +194,7 @@ export function VersionsPanel({
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [comparing, setComparing] = useState<string | null>(null);
+  const may = useSystemAccess();
   const { data, error } = useVersions(collection.name, String(id), true);
   const versions = data ?? [];
   const create = async () => {
@@ -258,7 +260,7 @@ export function VersionsPanel({
           </ListItem>
         ))}
       </List>
-      {collection.can.update && (
+      {collection.can.update && may('svc_versions', 'create') && (
         <Stack direction="row" sx={{ alignItems: 'center', mt: 1, flexWrap: 'wrap', gap: 1 }}>
           <TextField
             size="small"
