@@ -5,25 +5,37 @@
  * as they are.
  */
 import { useEffect, useRef } from 'react';
+import { usePermissions } from 'react-admin';
 import type { LiveMessage, RealtimeClient } from '../../../client/index.js';
 import { client } from '../../session.js';
+import type { Catalogue } from '../catalogue.js';
 
 export type LiveListener = (message: LiveMessage) => void;
 
 let realtime: RealtimeClient | undefined;
+let realtimeUser: string | undefined;
+const watchers = new Map<string, { listeners: Set<LiveListener>; stop: () => void }>();
 
-/** The session's one socket. */
-export function sharedRealtime(): RealtimeClient {
+/**
+ * The session's one socket, for `user` (the signed-in user's id): another user signed in on
+ * this page gets a socket of their own (a socket authenticates once, when it opens).
+ */
+export function sharedRealtime(user: string | undefined): RealtimeClient {
+  if (realtime !== undefined && user !== realtimeUser) {
+    realtime.close();
+    realtime = undefined;
+    watchers.clear();
+  }
+  realtimeUser = user;
   realtime ??= client.realtime();
   return realtime;
 }
 
-const watchers = new Map<string, { listeners: Set<LiveListener>; stop: () => void }>();
-
-function watch(collection: string, pk: string, listener: LiveListener): () => void {
+function watch(user: string | undefined, collection: string, pk: string, listener: LiveListener): () => void {
+  const socket = sharedRealtime(user);
   let entry = watchers.get(collection);
   if (entry === undefined) {
-    const subscription = sharedRealtime().subscribe(collection, { fields: [pk] });
+    const subscription = socket.subscribe(collection, { fields: [pk] });
     const listeners = new Set<LiveListener>();
     entry = { listeners, stop: () => subscription.unsubscribe() };
     watchers.set(collection, entry);
@@ -50,9 +62,11 @@ function watch(collection: string, pk: string, listener: LiveListener): () => vo
 
 /** Calls `onChange` for each create, update or delete in `collection` while mounted. */
 export function useLiveChanges(collection: string, pk: string, onChange: LiveListener): void {
+  const { permissions } = usePermissions<Catalogue | null>();
+  const user = permissions?.me?.id;
   const latest = useRef(onChange);
   latest.current = onChange;
-  useEffect(() => watch(collection, pk, (message) => latest.current(message)), [collection, pk]);
+  useEffect(() => watch(user, collection, pk, (message) => latest.current(message)), [user, collection, pk]);
 }
 
 /** Whether `message` concerns the item with key `id`. */

@@ -17,7 +17,7 @@ export function Presence({ collection, item }: { collection: string; item: strin
   const me = permissions?.me?.id;
   const [users, setUsers] = useState<readonly PresenceUser[]>([]);
   useEffect(() => {
-    const watch = sharedRealtime().presence(collection, item);
+    const watch = sharedRealtime(me).presence(collection, item);
     void (async () => {
       try {
         for await (const present of watch) setUsers(present);
@@ -29,7 +29,7 @@ export function Presence({ collection, item }: { collection: string; item: strin
       watch.leave();
       setUsers([]);
     };
-  }, [collection, item]);
+  }, [me, collection, item]);
   const others = users.filter((u) => u.id !== me);
   if (others.length === 0) return null;
   const names = others.map((u) => nameOf(u));
