@@ -226,7 +226,7 @@ describe('Studio: the item page, history and drafts, live', function () {
         await page.getByText('Eddie Tor also has this item open.').waitFor({ state: 'detached' });
       });
 
-      it('on a conflicting save: "keep mine" writes mine, "take theirs" shows theirs and writes nothing', async () => {
+      it('on a conflicting save: "keep mine" writes mine, "take theirs" writes nothing, a merge picks per field', async () => {
         await page.goto(url('/admin/content/posts/3'));
         await eddiePage.goto(url('/admin/content/posts/3'));
         await browser().valueShown(title(), 'Third post, live');
@@ -262,6 +262,26 @@ describe('Studio: the item page, history and drafts, live', function () {
         await page.getByText('Their version is shown; nothing of yours was saved.').waitFor();
         await browser().valueShown(title(), 'Theirs 2');
         expect((await item<{ title: string }>(3)).title).to.equal('Theirs 2');
+
+        // Field by field: their title over mine, my body, their views (which I left alone).
+        await second().valueShown(title(eddiePage), 'Theirs 2');
+        await title().fill('Mine 3');
+        await page.getByRole('textbox', { name: 'body' }).fill('Body of mine');
+        await title(eddiePage).fill('Theirs 3');
+        await eddiePage.getByLabel('views').fill('30');
+        await save(eddiePage);
+        await sidebar().getByText('Someone else saved this item.', { exact: false }).waitFor();
+        await save();
+        await dialog.locator('tr[data-field="views"]').waitFor();
+        await dialog.locator('tr[data-field="title"]').getByRole('radio', { name: 'Theirs' }).check();
+        await dialog.getByRole('button', { name: 'Merge as chosen' }).click();
+        await page.getByText('Saved.').first().waitFor();
+        await browser().valueShown(title(), 'Theirs 3');
+        expect(await item<{ title: string; body: string; views: number }>(3)).to.include({
+          title: 'Theirs 3',
+          body: 'Body of mine',
+          views: 30,
+        });
       });
 
       it('fits a 390 px wide screen: the sidebar under the form, no sideways scrolling', async () => {
