@@ -22,9 +22,11 @@ export {
   type AuthResult,
 } from './auth.js';
 
-/** Live data: `subscribe(collection, query)` as an async iterator over the WebSocket protocol, reconnecting. */
+/** Live data: `subscribe(collection, query)` as an async iterator over the WebSocket protocol, reconnecting; `presence(collection, item)`. */
 export {
   RealtimeClient,
+  type PresenceUser,
+  type PresenceWatch,
   type RealtimeOptions,
   type LiveMessage,
   type LiveSubscription,

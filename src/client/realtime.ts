@@ -54,6 +54,18 @@ export interface SubscribeOptions {
   readonly event?: 'create' | 'update' | 'delete';
 }
 
+/** A user who has an item open (presence), as the server shows them to the others. */
+export interface PresenceUser {
+  readonly id: string;
+  readonly first_name: string | null;
+  readonly last_name: string | null;
+}
+
+/** Being present on an item: iterate it for who is there (you included) at each change; `leave()` (or `return()`) ends it. */
+export interface PresenceWatch extends AsyncIterableIterator<readonly PresenceUser[]> {
+  leave(): void;
+}
+
 /** A subscription: iterate it for its messages; `unsubscribe()` (or `return()`) ends it. */
 export interface LiveSubscription<T> extends AsyncIterableIterator<LiveMessage<T>> {
   unsubscribe(): void;
@@ -61,8 +73,10 @@ export interface LiveSubscription<T> extends AsyncIterableIterator<LiveMessage<T
 
 interface Entry {
   readonly message: Record<string, unknown>;
-  readonly queue: LiveMessage<never>[];
-  wake: ((result: IteratorResult<LiveMessage<never>>) => void) | undefined;
+  /** What ends it on the server: `unsubscribe`, or presence's `leave`. */
+  readonly end: Record<string, unknown>;
+  readonly queue: unknown[];
+  wake: ((result: IteratorResult<unknown>) => void) | undefined;
   fail: ((error: Error) => void) | undefined;
   error: Error | undefined;
 }
@@ -75,6 +89,7 @@ interface ServerMessage {
   readonly uid?: string;
   readonly event?: LiveEventName;
   readonly data?: LiveMessage<never>['data'];
+  readonly users?: readonly PresenceUser[];
   readonly error?: { readonly code?: string; readonly message?: string };
 }
 
@@ -110,30 +125,49 @@ export class RealtimeClient {
       uid,
       ...(options.event === undefined ? {} : { event: options.event }),
     };
-    const entry: Entry = { message, queue: [], wake: undefined, fail: undefined, error: undefined };
+    const iterator = this.#open<LiveMessage<T>>(uid, message, { type: 'unsubscribe', uid });
+    return Object.assign(iterator, { unsubscribe: () => void iterator.return() });
+  }
+
+  /**
+   * Tells the server this client has `item` of `collection` open (the service's `presence`
+   * message, not Directus 10's), and iterates who has it open, this user included, at each
+   * change. Joined again after a reconnect.
+   */
+  presence(collection: string, item: string | number): PresenceWatch {
+    const uid = `p${++this.#next}`;
+    const message = { type: 'presence', action: 'join', collection, item, uid };
+    const iterator = this.#open<readonly PresenceUser[]>(uid, message, { ...message, action: 'leave' });
+    return Object.assign(iterator, { leave: () => void iterator.return() });
+  }
+
+  #open<V>(
+    uid: string,
+    message: Record<string, unknown>,
+    endMessage: Record<string, unknown>,
+  ): AsyncIterableIterator<V> & { return(): Promise<IteratorResult<V>> } {
+    const entry: Entry = { message, end: endMessage, queue: [], wake: undefined, fail: undefined, error: undefined };
     this.#subscriptions.set(uid, entry);
     if (this.#socket?.readyState === OPEN) this.#socket.send(JSON.stringify(message));
     else this.#connect();
-    const end = (): IteratorResult<LiveMessage<T>> => {
+    const end = (): IteratorResult<V> => {
       if (this.#subscriptions.delete(uid) && this.#socket?.readyState === OPEN)
-        this.#socket.send(JSON.stringify({ type: 'unsubscribe', uid }));
+        this.#socket.send(JSON.stringify(entry.end));
       entry.wake?.({ value: undefined, done: true });
       entry.wake = undefined;
       return { value: undefined, done: true };
     };
-    const iterator: LiveSubscription<T> = {
-      next: () => {
-        const queued = entry.queue.shift();
-        if (queued !== undefined) return Promise.resolve({ value: queued, done: false });
+    const iterator = {
+      next: (): Promise<IteratorResult<V>> => {
+        if (entry.queue.length > 0) return Promise.resolve({ value: entry.queue.shift() as V, done: false });
         if (entry.error !== undefined) return Promise.reject(entry.error);
         if (!this.#subscriptions.has(uid)) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve, reject) => {
+        return new Promise<IteratorResult<V>>((resolve, reject) => {
           entry.wake = resolve as Entry['wake'];
           entry.fail = reject;
         });
       },
       return: () => Promise.resolve(end()),
-      unsubscribe: () => void end(),
       [Symbol.asyncIterator]() {
         return iterator;
       },
@@ -264,8 +298,10 @@ export class RealtimeClient {
       entry.wake = undefined;
       return;
     }
-    if (type !== 'subscription') return;
-    const value: LiveMessage<never> = { event: message.event ?? 'init', data: message.data ?? [] };
+    let value: unknown;
+    if (type === 'subscription') value = { event: message.event ?? 'init', data: message.data ?? [] };
+    else if (type === 'presence') value = message.users ?? [];
+    else return;
     if (entry.wake !== undefined) {
       const wake = entry.wake;
       entry.wake = undefined;

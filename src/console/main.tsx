@@ -15,7 +15,6 @@ import { BrowserRouter, Route } from 'react-router-dom';
 import { acceptInvitePage, resetPasswordPage, verifyEmailPage } from './pages/account-links.js';
 import { adminPage } from './pages/admin.js';
 import { graphqlPage } from './pages/graphql.js';
-import { historyPage } from './pages/history.js';
 import { transferPage } from './pages/transfer.js';
 import type { Catalogue } from './studio/catalogue.js';
 import { displayOf } from './studio/catalogue.js';
@@ -23,6 +22,7 @@ import { startA11yFixes } from './studio/a11y-fixes.js';
 import { CollectionsPage } from './studio/collections-page.js';
 import { CollectionList, ItemCreate, ItemEdit } from './studio/content.js';
 import { DomPage, PrivateDomPage } from './studio/dom-page.js';
+import { HistoryRedirect } from './studio/item/item-studio.js';
 import { StudioLayout } from './studio/layout.js';
 import { LoginPage } from './studio/login.js';
 import { i18nProvider } from './studio/messages.js';
@@ -49,10 +49,7 @@ const publicRoutes = (
 const pages = (
   <CustomRoutes>
     <Route path="/content" element={<CollectionsPage />} />
-    <Route
-      path="/content/:collection/:id/history"
-      element={<PrivateDomPage page={historyPage} title="svc.item.history" />}
-    />
+    <Route path="/content/:collection/:id/history" element={<HistoryRedirect />} />
     <Route path="/transfer" element={<PrivateDomPage page={transferPage} title="svc.nav.transfer" />} />
     <Route path="/settings" element={<PrivateDomPage page={adminPage} title="svc.nav.admin" />} />
     <Route path="/graphql" element={<PrivateDomPage page={graphqlPage} title="svc.nav.graphql" wide />} />

@@ -25,6 +25,7 @@ import { liveIterator } from '../realtime/live-iterator.js';
 import type { LiveReads } from '../realtime/live-reads.js';
 import { SocketCaller } from '../realtime/socket-caller.js';
 import { laterFrames } from '../realtime/socket-send.js';
+import { PresenceRooms } from '../realtime/presence.js';
 import { WebsocketSession } from '../realtime/websocket-protocol.js';
 import type { CounterStore } from '../auth/counter-store.js';
 import { bearerToken, requestOrigin } from './accountability.js';
@@ -79,6 +80,8 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
     [websockets.graphql.path, 'items' as const],
     [`${websockets.graphql.path}/system`, 'system' as const],
   ]);
+  // Who has which item open: the rooms of this process (src/realtime/presence.ts).
+  const presence = new PresenceRooms();
   const graphql = websockets.graphql.enabled ? graphqlServer(deps, limitMessage) : undefined;
   const heartbeat = websockets.heartbeatMs > 0 ? startHeartbeat(server, websockets.heartbeatMs) : undefined;
   // Every accepted socket, of either protocol, is one of `server.clients` (handleUpgrade below).
@@ -132,7 +135,7 @@ export function websocketUpgrade(deps: WebsocketDeps): UpgradeHandler {
       sockets.add(ws);
       ws.once('close', () => sockets.delete(ws));
       server.emit('connection', ws, req);
-      if (isRest) new WebsocketSession({ ...deps, limitMessage }, ws, origin, token);
+      if (isRest) new WebsocketSession({ ...deps, limitMessage, presence }, ws, origin, token);
       else graphql?.open(ws, req, scope ?? 'items');
     });
   };

@@ -16,6 +16,7 @@ import { refusalOf, type HookBus } from '../items/hooks.js';
 import { isPlainObject } from '../is-plain-object.js';
 import { ItemsService } from '../items/items-service.js';
 import {
+  ForbiddenError,
   InternalServerError,
   InvalidPayloadError,
   LimitExceededError,
@@ -39,6 +40,7 @@ import {
 import type { Change } from './change-feed.js';
 import type { LiveBatch, LiveEvent } from './live-batch.js';
 import type { LiveReads } from './live-reads.js';
+import type { PresenceRooms, PresenceUser } from './presence.js';
 import { SocketCaller } from './socket-caller.js';
 import { frameText, sendBounded, socketFrames } from './socket-send.js';
 
@@ -56,6 +58,8 @@ export interface WebsocketProtocolDeps {
   readonly hooks?: HookBus | undefined;
   /** svc_files rows and their contents: a file's delete removes its contents too. */
   readonly files?: FileLibrary;
+  /** Who has which item open (`presence` messages, presence.ts); none: the message is refused. */
+  readonly presence?: PresenceRooms | undefined;
   /** One point of the general rate limiters (RATE_LIMITER_*) for a message from `ip`; undefined: none. */
   readonly limitMessage?: ((ip: string | null) => Promise<void>) | undefined;
 }
@@ -159,6 +163,7 @@ export class WebsocketSession {
     clearInterval(this.#heartbeat);
     for (const stop of this.#subscriptions.values()) stop();
     this.#subscriptions.clear();
+    this.deps.presence?.leaveAll(this);
   }
 
   #send(message: Message): void {
@@ -300,6 +305,10 @@ export class WebsocketSession {
         await this.#items(message, uid);
         return;
       }
+      if (type === 'presence') {
+        await this.#presence(message, uid);
+        return;
+      }
       throw new InvalidPayloadError(`Unknown message type "${type}"`);
     } catch (failure) {
       // A hook filter's refusal answers the service error it threw (src/items/hooks.ts).
@@ -432,6 +441,51 @@ export class WebsocketSession {
       data,
       ...withMeta(meta),
       ...(given === undefined ? {} : { uid: given }),
+    });
+  }
+
+  /**
+   * `presence` (presence.ts, not Directus 10's): `join` the room of an item the caller can read
+   * (FORBIDDEN as a missing one otherwise; a user's token, not the public role), or `leave` it.
+   * A connection is in at most WEBSOCKETS_SUBSCRIPTION_LIMIT rooms.
+   */
+  async #presence(message: Message, uid: Uid): Promise<void> {
+    const rooms = this.deps.presence;
+    if (rooms === undefined) throw new InvalidPayloadError('Unknown message type "presence"');
+    const collection = readCollection(message);
+    const key = readItemKey(message);
+    if (key === undefined) throw new InvalidPayloadError('"item" is required');
+    const item = String(key);
+    const action = message['action'] ?? 'join';
+    if (action === 'leave') {
+      rooms.leave(this, collection, item);
+      return;
+    }
+    if (action !== 'join') throw new InvalidPayloadError('"action" is join or leave');
+    const { overview, accountability } = await this.#reading();
+    if (accountability.user === null) throw new ForbiddenError();
+    const target = overview.collections[collection];
+    if (target === undefined) throw new ForbiddenError();
+    const reader = await readerOf(this.deps, overview, accountability);
+    const readContext = this.#readContext(overview);
+    await readItemByKey(readContext, collection, key, parseQuery({ fields: [target.primary] }), reader);
+    if (!rooms.isIn(this, collection, item) && rooms.countOf(this) >= this.deps.config.websockets.subscriptionLimit)
+      throw new LimitExceededError('presence');
+    const row = await readContext
+      .db('svc_users')
+      .where({ id: accountability.user })
+      .first<{ first_name: string | null; last_name: string | null } | undefined>('first_name', 'last_name');
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    const user: PresenceUser = {
+      id: accountability.user,
+      first_name: row?.first_name ?? null,
+      last_name: row?.last_name ?? null,
+    };
+    rooms.join(this, collection, item, {
+      user,
+      tell: (users) => {
+        this.#send({ type: 'presence', collection, item, users, ...(uid === undefined ? {} : { uid }) });
+      },
     });
   }
 

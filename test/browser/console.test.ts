@@ -286,7 +286,7 @@ describe('web console in Chromium', function () {
         const revisions = page.locator('li.revision');
         await revisions.first().waitFor();
         expect(await revisions.count()).to.equal(2);
-        expect(await revisions.first().innerText()).to.match(/update by .*admin|update by Admin/i);
+        expect(await revisions.first().innerText()).to.match(/updated by .*admin|updated by Admin/i);
         await revisions.first().getByRole('button', { name: 'Show changes' }).click();
         const diff = revisions.first().locator('table.diff-table');
         await diff.waitFor();
@@ -294,6 +294,7 @@ describe('web console in Chromium', function () {
         expect((await diff.locator('ins').allInnerTexts()).join('')).to.include('one, rewritten');
         await shot('history');
         await revisions.nth(1).getByRole('button', { name: 'Revert to this' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
         await page.locator('li.revision').nth(2).waitFor();
         const reverted = dataOf<{ title: string }>(await asAdmin(ctx(), 'GET', '/items/articles/1'));
         expect(reverted.title).to.equal('Article 01');

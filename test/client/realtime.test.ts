@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { WebSocket } from 'ws';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ContentClient, type WebSocketConstructor, type WebSocketLike } from '../../src/client/index.js';
+import {
+  ContentClient,
+  type PresenceUser,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from '../../src/client/index.js';
 import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
 import { adminClient, SQLITE_ONLY } from './support.js';
 
@@ -52,6 +57,30 @@ describeEachDatabase(
       subscription.unsubscribe();
       expect(await subscription.next()).to.deep.equal({ value: undefined, done: true });
       live.close();
+    });
+
+    it('presence(collection, item) iterates who has the item open, joins again after a cut, and leaves', async () => {
+      const note = await client.items('notes').createOne({ title: 'shared' });
+      const id = String((note as { id: number }).id);
+      const me = (await client.users.me.read({ fields: ['id'] })) as { id: string };
+      const sockets = recordingSockets();
+      const live = client.realtime({ WebSocket: sockets.WebSocket, initialDelayMs: 20 });
+      const watch = live.presence('notes', id);
+      const first: readonly PresenceUser[] = (await watch.next()).value ?? [];
+      expect(first.map((u) => u.id)).to.deep.equal([me.id]);
+      expect(first[0]).to.have.all.keys('id', 'first_name', 'last_name');
+      const other = client.realtime({ WebSocket: recordingSockets().WebSocket });
+      const second = other.presence('notes', id);
+      await second.next();
+      // The same user twice (two tabs) is one.
+      expect((await watch.next()).value).to.have.length(1);
+      sockets.opened[0]?.close();
+      expect((await watch.next()).value).to.have.length(1);
+      expect(sockets.opened).to.have.length(2);
+      watch.leave();
+      expect(await watch.next()).to.deep.equal({ value: undefined, done: true });
+      live.close();
+      other.close();
     });
 
     it('a refused subscription rejects its iterator with the code', async () => {

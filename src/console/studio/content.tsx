@@ -31,6 +31,7 @@ import {
 import { Link } from 'react-router-dom';
 import { collectionOf, displayOf, mayWrite, type Catalogue, type CollectionInfo } from './catalogue.js';
 import { columnOf, defaultColumns, inputOf, visibleFields } from './fields.js';
+import { LiveRefresh, useItemStudio } from './item/item-studio.js';
 import { collectionName } from './providers.js';
 
 function useCollection(): CollectionInfo | undefined {
@@ -42,6 +43,7 @@ function useCollection(): CollectionInfo | undefined {
 function ListActions({ collection }: { collection: CollectionInfo }) {
   return (
     <TopToolbar>
+      <LiveRefresh collection={collection} />
       <SelectColumnsButton preferenceKey={`studio.${collection.name}.columns`} />
       {collection.can.create && <CreateButton />}
     </TopToolbar>
@@ -102,7 +104,7 @@ function HistoryLink({ collection }: { collection: CollectionInfo }) {
   return (
     <MuiButton
       component={Link}
-      to={`/content/${encodeURIComponent(collection.name)}/${encodeURIComponent(String(record.id))}/history`}
+      to={`/content/${encodeURIComponent(collection.name)}/${encodeURIComponent(String(record.id))}?panel=history`}
       startIcon={<HistoryIcon />}
       size="small"
     >
@@ -145,6 +147,7 @@ function ItemTitle({ collection }: { collection: CollectionInfo }) {
 
 export function ItemEdit() {
   const collection = useCollection();
+  const studio = useItemStudio(collection);
   if (collection === undefined) return null;
   return (
     <Edit
@@ -152,9 +155,14 @@ export function ItemEdit() {
       title={<ItemTitle collection={collection} />}
       actions={<EditActions collection={collection} />}
       redirect={false}
+      {...studio.editProps}
     >
-      <SimpleForm toolbar={collection.can.update ? <EditToolbar collection={collection} /> : false}>
+      <SimpleForm
+        key={studio.formKey}
+        toolbar={collection.can.update ? <EditToolbar collection={collection} /> : false}
+      >
         {form(collection, false)}
+        {studio.watcher}
       </SimpleForm>
     </Edit>
   );

@@ -109,9 +109,10 @@ export const dataProvider: DataProvider = {
   async getOne(resource, params) {
     const collection = collectionName(resource);
     const pk = await primaryKeyOf(collection);
+    const version = (params.meta as { version?: string } | undefined)?.version;
     const item = await client
       .items(collection)
-      .readOne(params.id as ID)
+      .readOne(params.id as ID, version === undefined ? undefined : { version })
       .catch(asHttpError);
     if (item === null || item === undefined) throw new HttpError('Not found', 404, {});
     return { data: withId(pk)(item as Record<string, unknown>) };
@@ -150,13 +151,17 @@ export const dataProvider: DataProvider = {
       params.previousData as Record<string, unknown>,
     );
     delete changes[pk];
+    // A content version open in the form (item/versions-panel.tsx): saves go to the version.
+    const versionId = (params.meta as { versionId?: string } | undefined)?.versionId;
     const saved =
       Object.keys(changes).length === 0
         ? params.previousData
-        : await client
-            .items(collection)
-            .updateOne(params.id as ID, changes)
-            .catch(asHttpError);
+        : versionId !== undefined
+          ? await client.versions.saveToContentVersion(versionId, changes).catch(asHttpError)
+          : await client
+              .items(collection)
+              .updateOne(params.id as ID, changes)
+              .catch(asHttpError);
     return { data: withId(pk)({ ...params.previousData, ...(saved ?? {}) } as Record<string, unknown>) };
   },
   async updateMany(resource, params) {
