@@ -51,6 +51,12 @@ const svc = {
   },
   links: { accept: 'Accept invitation', reset: 'Reset password', verify: 'Verify e-mail' },
   page: { loading: 'Loading…', not_found: 'Nothing at %{path}.' },
+  inputs: {
+    loading_editor: 'Loading the editor…',
+    json_invalid: 'Not valid JSON: %{error}',
+    color_invalid: 'A colour is # and six hexadecimal digits, like #1565c0.',
+    pick_color: 'Pick the colour of %{field}',
+  },
 };
 
 const messages: TranslationMessages = {
