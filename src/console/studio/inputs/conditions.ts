@@ -2,8 +2,8 @@
  * A field's `meta.conditions` evaluated on the form's values, in the browser, as Directus's Data
  * Studio does: each condition is `{ rule, hidden?, readonly?, required?, options? }`, its `rule` a
  * filter on the form's values; every condition whose rule matches applies, later ones last.
+ * Pure (no DOM, no import): test/unit/console/conditions.test.ts runs it in Node.
  */
-import type { FieldInfo } from '../catalogue.js';
 
 type Values = Readonly<Record<string, unknown>>;
 
@@ -106,7 +106,15 @@ export interface FieldState {
   readonly options: Readonly<Record<string, unknown>>;
 }
 
-export function applyConditions(field: FieldInfo, values: Values): FieldState {
+/** What of a field (catalogue.ts's FieldInfo) its conditions may change. */
+export interface ConditionalField {
+  readonly readonly: boolean;
+  readonly required: boolean;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly conditions: readonly unknown[];
+}
+
+export function applyConditions(field: ConditionalField, values: Values): FieldState {
   let state: FieldState = {
     hidden: false,
     readonly: field.readonly,
