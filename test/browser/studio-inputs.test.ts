@@ -69,6 +69,12 @@ const FIELDS = [
     meta: { interface: 'select-multiple-checkbox', options: { choices: choices('Science', 'Art', 'Sport') } },
   },
   { field: 'tags', type: 'json', meta: { interface: 'tags' } },
+  {
+    field: 'regions',
+    type: 'json',
+    meta: { interface: 'select-multiple-dropdown', options: { choices: choices('North', 'South', 'East') } },
+  },
+  { field: 'opens', type: 'time', meta: { interface: 'datetime', width: 'half' } },
   { field: 'slug', type: 'string', meta: { interface: 'input', options: { slug: true } } },
   { field: 'secret', type: 'hash', meta: { interface: 'input-hash' } },
 ].map((f, i) => (f.meta === undefined ? f : { ...f, meta: { ...f.meta, sort: i } }));
@@ -158,6 +164,11 @@ describe('Studio inputs in Chromium', function () {
         await tags.press('Enter');
         await tags.fill('beta');
         await tags.press('Enter');
+        await page.getByRole('combobox', { name: 'regions' }).click();
+        await page.getByRole('option', { name: 'North' }).click();
+        await page.getByRole('option', { name: 'East' }).click();
+        await page.keyboard.press('Escape');
+        await page.getByLabel('opens').fill('09:30');
         const slug = page.getByRole('textbox', { name: 'slug' });
         await slug.pressSequentially('Hello World Again');
         expect(await slug.inputValue()).to.equal('hello-world-again');
@@ -207,9 +218,11 @@ describe('Studio inputs in Chromium', function () {
           layout: 'narrow',
           topics: ['science', 'sport'],
           tags: ['alpha', 'beta'],
+          regions: ['north', 'east'],
           slug: 'hello-world-again',
         });
         expect(String(saved['published_at'])).to.match(/^2024-05-06T07:08/);
+        expect(String(saved['opens'])).to.match(/^09:30/);
         await shot('created');
         await expectAccessible('edit');
       });
