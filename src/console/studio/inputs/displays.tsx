@@ -84,9 +84,10 @@ function Labels({ values, choices }: { values: unknown[]; choices: Choice[] }) {
 }
 
 export function displayColumnOf(f: FieldInfo): ReactElement {
-  const common = { source: f.name, label: f.name, key: f.name };
+  const common = { source: f.name, label: f.name };
   const render = (show: (value: unknown) => ReactElement | string) => (
     <FunctionField
+      key={f.name}
       {...common}
       render={(row: Row) => (row[f.name] === null || row[f.name] === undefined ? '' : show(row[f.name]))}
     />
@@ -114,11 +115,11 @@ export function displayColumnOf(f: FieldInfo): ReactElement {
     ));
   if (f.interface === 'input-rich-text-html' || f.interface === 'input-rich-text-md' || f.display === 'formatted-value')
     return render((value) => plainExcerpt(String(value), f.interface !== 'input-rich-text-md'));
-  if (f.type === 'boolean') return <BooleanField {...common} />;
-  if (NUMBER_TYPES.has(f.type)) return <NumberField {...common} />;
+  if (f.type === 'boolean') return <BooleanField key={f.name} {...common} />;
+  if (NUMBER_TYPES.has(f.type)) return <NumberField key={f.name} {...common} />;
   if (isDateType(f.type) || f.display === 'datetime') return render((value) => localDate(value, f.type));
   if (f.interface === 'tags' || f.type === 'csv') return render((value) => asList(value).map(String).join(', '));
   if (f.type === 'json') return render((value) => truncate(JSON.stringify(value)));
   if (f.type === 'text') return render((value) => truncate(String(value)));
-  return <TextField {...common} />;
+  return <TextField key={f.name} {...common} />;
 }
