@@ -11,7 +11,7 @@ import { createRoot } from 'react-dom/client';
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { Admin, CustomRoutes, Resource, defaultTheme } from 'react-admin';
-import { BrowserRouter, Route } from 'react-router-dom';
+import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
 import { acceptInvitePage, resetPasswordPage, verifyEmailPage } from './pages/account-links.js';
 import { adminPage } from './pages/admin.js';
 import { graphqlPage } from './pages/graphql.js';
@@ -75,26 +75,38 @@ function resources(catalogue: Catalogue | null) {
   ];
 }
 
+function StudioAdmin() {
+  return (
+    <Admin
+      title="Studio"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      loginPage={LoginPage}
+      layout={StudioLayout}
+      dashboard={CollectionsPage}
+      theme={theme}
+      disableTelemetry
+      requireAuth={false}
+    >
+      {resources}
+    </Admin>
+  );
+}
+
+// History API URLs under /admin (react-admin's own router would use the hash). A data router:
+// react-admin's unsaved-changes guard (warnWhenUnsavedChanges) blocks navigation through it.
+const router = createBrowserRouter([{ path: '*', element: <StudioAdmin /> }], {
+  basename: '/admin',
+  future: { v7_relativeSplatPath: true },
+});
+
 function Studio() {
   return (
     <CacheProvider value={cache}>
-      {/* History API URLs under /admin (react-admin's own router would use the hash). */}
-      <BrowserRouter basename="/admin" future={{ v7_startTransition: true, v7_relativeSplatPath: true }}>
-        <Admin
-          title="Studio"
-          dataProvider={dataProvider}
-          authProvider={authProvider}
-          i18nProvider={i18nProvider}
-          loginPage={LoginPage}
-          layout={StudioLayout}
-          dashboard={CollectionsPage}
-          theme={theme}
-          disableTelemetry
-          requireAuth={false}
-        >
-          {resources}
-        </Admin>
-      </BrowserRouter>
+      {/* Router state updates outside React transitions: the unsaved-changes guard's blocker state
+          (reset after "stay") must be current when a save comes next. */}
+      <RouterProvider router={router} future={{ v7_startTransition: false }} />
     </CacheProvider>
   );
 }

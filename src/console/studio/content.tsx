@@ -3,7 +3,6 @@
  * search and a raw JSON filter; simple cards on a phone), and the create / edit forms (with
  * duplicate, delete and the item's history). What the role may not do is not offered.
  */
-import type { ReactElement } from 'react';
 import { Button as MuiButton, useMediaQuery, type Theme } from '@mui/material';
 import HistoryIcon from '@mui/icons-material/History';
 import {
@@ -29,8 +28,10 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { collectionOf, displayOf, mayWrite, type Catalogue, type CollectionInfo } from './catalogue.js';
-import { columnOf, defaultColumns, inputOf, visibleFields } from './fields.js';
+import { collectionOf, displayOf, type Catalogue, type CollectionInfo } from './catalogue.js';
+import { columnOf, defaultColumns, visibleFields } from './fields.js';
+import { FormFields } from './inputs/form-fields.js';
+import { KeyboardSave } from './inputs/keyboard-save.js';
 import { LiveRefresh, useItemStudio } from './item/item-studio.js';
 import { collectionName } from './providers.js';
 
@@ -127,22 +128,27 @@ function EditToolbar({ collection }: { collection: CollectionInfo }) {
   return (
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
       <SaveButton alwaysEnable={false} />
+      <KeyboardSave />
       {collection.can.delete && <DeleteButton mutationMode="pessimistic" />}
     </Toolbar>
   );
 }
 
-function form(collection: CollectionInfo, isCreate: boolean): ReactElement[] {
-  const action = isCreate ? 'create' : 'update';
-  const writable = (field: string) => mayWrite(collection, action, field);
-  return visibleFields(collection)
-    .map((f) => inputOf(f, { isCreate, writable }))
-    .filter((input): input is ReactElement => input !== null);
+function CreateToolbar() {
+  return (
+    <Toolbar>
+      <SaveButton />
+      <KeyboardSave />
+    </Toolbar>
+  );
 }
 
+/** `articles: My title`: the item by its collection's display template (its key without one). */
 function ItemTitle({ collection }: { collection: CollectionInfo }) {
   const record = useRecordContext();
-  return <span>{record === undefined ? collection.name : `${collection.name} ${String(record.id)}`}</span>;
+  if (record === undefined) return <span>{collection.name}</span>;
+  const shown = displayOf(collection, record).trim();
+  return <span>{`${collection.name}: ${shown === '' ? String(record.id) : shown}`}</span>;
 }
 
 export function ItemEdit() {
@@ -160,8 +166,10 @@ export function ItemEdit() {
       <SimpleForm
         key={studio.formKey}
         toolbar={collection.can.update ? <EditToolbar collection={collection} /> : false}
+        warnWhenUnsavedChanges
+        noValidate
       >
-        {form(collection, false)}
+        <FormFields collection={collection} isCreate={false} />
         {studio.watcher}
       </SimpleForm>
     </Edit>
@@ -173,7 +181,9 @@ export function ItemCreate() {
   if (collection === undefined) return null;
   return (
     <Create title={collection.name} redirect="edit">
-      <SimpleForm>{form(collection, true)}</SimpleForm>
+      <SimpleForm toolbar={<CreateToolbar />} warnWhenUnsavedChanges noValidate>
+        <FormFields collection={collection} isCreate />
+      </SimpleForm>
     </Create>
   );
 }

@@ -156,6 +156,12 @@ const svc = {
     download: 'Download',
     download_named: 'Download %{name}',
   },
+  inputs: {
+    loading_editor: 'Loading the editor…',
+    json_invalid: 'Not valid JSON: %{error}',
+    color_invalid: 'A colour is # and six hexadecimal digits, like #1565c0.',
+    pick_color: 'Pick the colour of %{field}',
+  },
 };
 
 const messages: TranslationMessages = {
