@@ -13,7 +13,6 @@ import { CacheProvider } from '@emotion/react';
 import { Admin, CustomRoutes, Resource, defaultTheme } from 'react-admin';
 import { BrowserRouter, Route } from 'react-router-dom';
 import { acceptInvitePage, resetPasswordPage, verifyEmailPage } from './pages/account-links.js';
-import { adminPage } from './pages/admin.js';
 import { graphqlPage } from './pages/graphql.js';
 import { historyPage } from './pages/history.js';
 import { transferPage } from './pages/transfer.js';
@@ -24,6 +23,7 @@ import { CollectionsPage } from './studio/collections-page.js';
 import { CollectionList, ItemCreate, ItemEdit } from './studio/content.js';
 import { DomPage, PrivateDomPage } from './studio/dom-page.js';
 import { StudioLayout } from './studio/layout.js';
+import { AdminRoutes } from './studio/admin/routes.js';
 import { LoginPage } from './studio/login.js';
 import { i18nProvider } from './studio/messages.js';
 import { authProvider, CONTENT, dataProvider } from './studio/providers.js';
@@ -54,8 +54,8 @@ const pages = (
       element={<PrivateDomPage page={historyPage} title="svc.item.history" />}
     />
     <Route path="/transfer" element={<PrivateDomPage page={transferPage} title="svc.nav.transfer" />} />
-    <Route path="/settings" element={<PrivateDomPage page={adminPage} title="svc.nav.admin" />} />
     <Route path="/graphql" element={<PrivateDomPage page={graphqlPage} title="svc.nav.graphql" wide />} />
+    {AdminRoutes}
   </CustomRoutes>
 );
 

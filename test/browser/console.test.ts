@@ -355,7 +355,7 @@ describe('web console in Chromium', function () {
       });
 
       it('shows the server health and clears the caches', async () => {
-        await nav().getByRole('link', { name: 'Admin' }).click();
+        await nav().getByRole('link', { name: 'Operations' }).click();
         await page.locator('[data-health="ok"]').waitFor();
         await page.getByRole('button', { name: 'Clear caches' }).click();
         await page.getByText(/^Caches cleared at/).waitFor();
