@@ -4,7 +4,7 @@
  * kept one, to the item's history where its revision is.
  */
 import { useEffect, useState } from 'react';
-import { Link as MuiLink } from '@mui/material';
+import { LinearProgress, Link as MuiLink, useMediaQuery, type Theme } from '@mui/material';
 import { Link } from 'react-router-dom';
 import {
   Datagrid,
@@ -13,8 +13,10 @@ import {
   FunctionField,
   List,
   SelectInput,
+  SimpleList,
   TextField,
   TextInput,
+  useAuthenticated,
   useTranslate,
   type RaRecord,
 } from 'react-admin';
@@ -51,6 +53,11 @@ function ItemLink({ record }: { record: RaRecord }) {
 }
 
 export default function ActivityPage() {
+  const { isPending } = useAuthenticated();
+  return isPending ? <LinearProgress /> : <ActivityList />;
+}
+
+function ActivityList() {
   const translate = useTranslate();
   const [users, setUsers] = useState<{ id: string; name: string }[]>([]);
   const [collections, setCollections] = useState<{ id: string; name: string }[]>([]);
@@ -70,6 +77,7 @@ export default function ActivityPage() {
       () => undefined,
     );
   }, []);
+  const isSmall = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const filters = [
     <SelectInput key="user" source="user" label="svc.admin.user" choices={users} alwaysOn />,
     <SelectInput key="action" source="action" label="svc.admin.action" choices={ACTIONS} alwaysOn />,
@@ -88,16 +96,25 @@ export default function ActivityPage() {
       exporter={false}
       storeKey="svc.activity"
     >
-      <Datagrid bulkActionButtons={false} rowClick={false}>
-        <DateField source="timestamp" label="svc.admin.when" showTime />
-        <TextField source="action" label="svc.admin.action" />
-        <FunctionField
-          label="svc.admin.user"
-          render={(r: RaRecord) => users.find((u) => u.id === r['user'])?.name ?? String(r['user'] ?? '')}
+      {isSmall ? (
+        <SimpleList
+          linkType={false}
+          primaryText={(r: RaRecord) => `${String(r['action'])} · ${String(r['collection'])}`}
+          secondaryText={(r: RaRecord) => <ItemLink record={r} />}
+          tertiaryText={(r: RaRecord) => new Date(String(r['timestamp'])).toLocaleString()}
         />
-        <TextField source="collection" label="svc.admin.collection" />
-        <FunctionField label="svc.admin.item" render={(r: RaRecord) => <ItemLink record={r} />} />
-      </Datagrid>
+      ) : (
+        <Datagrid bulkActionButtons={false} rowClick={false}>
+          <DateField source="timestamp" label="svc.admin.when" showTime />
+          <TextField source="action" label="svc.admin.action" />
+          <FunctionField
+            label="svc.admin.user"
+            render={(r: RaRecord) => users.find((u) => u.id === r['user'])?.name ?? String(r['user'] ?? '')}
+          />
+          <TextField source="collection" label="svc.admin.collection" />
+          <FunctionField label="svc.admin.item" render={(r: RaRecord) => <ItemLink record={r} />} />
+        </Datagrid>
+      )}
     </List>
   );
 }

@@ -44,7 +44,7 @@ interface ExportRow {
 
 function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
   return (
-    <Card component="section" aria-labelledby={id} sx={{ mb: 2 }}>
+    <Card component="section" aria-labelledby={id} sx={{ mb: 2, minWidth: 0, maxWidth: '100%' }}>
       <CardContent>
         <Typography id={id} variant="h6" component="h2" gutterBottom>
           {title}
@@ -86,7 +86,7 @@ function HealthCard() {
             {translate('svc.admin.status')}: <strong data-health={health.status}>{health.status}</strong>
           </Typography>
           {rows.length > 0 && (
-            <TableContainer sx={{ my: 1 }}>
+            <TableContainer sx={{ my: 1 }} tabIndex={0} role="region" aria-labelledby="health-title">
               <Table size="small">
                 <TableHead>
                   <TableRow>
@@ -204,7 +204,7 @@ function ExportJobs() {
       {rows !== undefined && !Array.isArray(rows) && <Alert severity="error">{rows.error}</Alert>}
       {Array.isArray(rows) && visible.length === 0 && <Typography>{translate('svc.admin.no_jobs')}</Typography>}
       {visible.length > 0 && (
-        <TableContainer>
+        <TableContainer tabIndex={0} role="region" aria-labelledby="jobs-title">
           <Table size="small" aria-labelledby="jobs-title">
             <TableHead>
               <TableRow>
@@ -264,7 +264,7 @@ export default function OperationsPage() {
   const translate = useTranslate();
   if (isPending) return <LinearProgress />;
   return (
-    <Box sx={{ py: 2 }}>
+    <Box sx={{ py: 2, minWidth: 0, maxWidth: '100vw', display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)' }}>
       <Title title={translate('svc.admin.operations_title')} />
       <HealthCard />
       <MetricsCard />
