@@ -557,6 +557,8 @@ describe('web console in Chromium', function () {
         EXPORT_BATCH_SIZE: '10',
         // GraphiQL's subscriptions.
         WEBSOCKETS_ENABLED: 'true',
+        // The operations page reads /server/metrics (404 without it).
+        METRICS_ENABLED: 'true',
       }),
     },
   );
