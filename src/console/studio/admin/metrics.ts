@@ -3,7 +3,7 @@
  * the operations page shows (src/http/metrics.ts names them).
  */
 
-export interface Sample {
+interface Sample {
   readonly name: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly value: number;

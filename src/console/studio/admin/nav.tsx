@@ -19,7 +19,7 @@ interface NavItemProps {
   readonly icon: ReactNode;
 }
 
-export const mayReadFiles = (catalogue: Catalogue | null): boolean =>
+const mayReadFiles = (catalogue: Catalogue | null): boolean =>
   catalogue?.me?.adminAccess === true || (catalogue?.systemReadable ?? []).includes('svc_files');
 
 export function AdminNavItems({
@@ -41,7 +41,7 @@ export function AdminNavItems({
   );
 }
 
-export interface Project {
+interface Project {
   readonly name: string;
   readonly color: string | null;
 }

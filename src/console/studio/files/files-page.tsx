@@ -43,8 +43,10 @@ import {
   useGetList,
   useList,
   useNotify,
+  usePermissions,
   useTranslate,
 } from 'react-admin';
+import type { Catalogue } from '../catalogue.js';
 import type { FileType } from '../../../client/index.js';
 import { client } from '../../session.js';
 import { errorText } from '../../dom.js';
@@ -178,13 +180,18 @@ export default function FilesPage() {
     filter,
   });
   const [presets, setPresets] = useState<readonly AssetPreset[]>([]);
+  const { permissions } = usePermissions<Catalogue | null>();
+  // The presets are in svc_settings: read only by a role that may (no refusal in the console).
+  const mayReadSettings =
+    permissions?.me?.adminAccess === true || (permissions?.systemReadable ?? []).includes('svc_settings');
   useEffect(() => {
+    if (!mayReadSettings) return;
     client.settings.read({ fields: ['storage_asset_presets'] }).then(
       (s) =>
         setPresets(Array.isArray(s?.['storage_asset_presets']) ? (s['storage_asset_presets'] as AssetPreset[]) : []),
       () => undefined,
     );
-  }, []);
+  }, [mayReadSettings]);
   const listContext = useList({ data: files.data ?? [], isPending: files.isPending });
   const current = place.kind === 'folder' ? folders.find((f) => f.id === place.id) : undefined;
   const folderOf = place.kind === 'folder' ? place.id : null;
