@@ -13,7 +13,6 @@ import { CacheProvider } from '@emotion/react';
 import { Admin, CustomRoutes, Resource, defaultTheme } from 'react-admin';
 import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
 import { acceptInvitePage, resetPasswordPage, verifyEmailPage } from './pages/account-links.js';
-import { adminPage } from './pages/admin.js';
 import { graphqlPage } from './pages/graphql.js';
 import { transferPage } from './pages/transfer.js';
 import type { Catalogue } from './studio/catalogue.js';
@@ -24,6 +23,7 @@ import { CollectionList, ItemCreate, ItemEdit } from './studio/content.js';
 import { DomPage, PrivateDomPage } from './studio/dom-page.js';
 import { HistoryRedirect } from './studio/item/item-studio.js';
 import { StudioLayout } from './studio/layout.js';
+import { AdminRoutes } from './studio/admin/routes.js';
 import { LoginPage } from './studio/login.js';
 import { i18nProvider } from './studio/messages.js';
 import { authProvider, CONTENT, dataProvider } from './studio/providers.js';
@@ -51,8 +51,8 @@ const pages = (
     <Route path="/content" element={<CollectionsPage />} />
     <Route path="/content/:collection/:id/history" element={<HistoryRedirect />} />
     <Route path="/transfer" element={<PrivateDomPage page={transferPage} title="svc.nav.transfer" />} />
-    <Route path="/settings" element={<PrivateDomPage page={adminPage} title="svc.nav.admin" />} />
     <Route path="/graphql" element={<PrivateDomPage page={graphqlPage} title="svc.nav.graphql" wide />} />
+    {AdminRoutes}
   </CustomRoutes>
 );
 

@@ -48,6 +48,7 @@ import { assetRoutes } from './routes/assets.js';
 import { fileWriteRoutes } from './routes/files.js';
 import { utilsTransferRoutes } from './routes/utils-transfer.js';
 import { utilsValueRoutes } from './routes/utils-values.js';
+import { utilsMailRoutes } from './routes/utils-mail.js';
 import { graphqlRoutes, graphqlSpecRoutes, openApiRoutes } from './routes/graphql.js';
 import { SchemaStore } from '../graphql/index.js';
 import { consoleRoutes } from './console.js';
@@ -173,6 +174,16 @@ export async function createApp(deps: AppDeps, extensions?: AppExtensions): Prom
     schemaRoutes({ ...schemaContext, excludeTables: config.db.excludeTables, maxPayloadSize: config.maxPayloadSize }),
   );
   app.use('/utils/cache', cacheRoutes(deps));
+  app.use(
+    '/utils/mail',
+    utilsMailRoutes({
+      mailer: deps.auth.mailer,
+      projectName: async () => {
+        const row = await deps.db('svc_settings').first<{ project_name?: unknown } | undefined>('project_name');
+        return typeof row?.project_name === 'string' ? row.project_name : 'the content data service';
+      },
+    }),
+  );
   // Before the svc_permissions item routes: /permissions/me* are not items.
   app.use('/permissions', permissionsMeRoutes(deps));
   app.use(historyRoutes(deps));

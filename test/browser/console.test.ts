@@ -356,7 +356,7 @@ describe('web console in Chromium', function () {
       });
 
       it('shows the server health and clears the caches', async () => {
-        await nav().getByRole('link', { name: 'Admin' }).click();
+        await nav().getByRole('link', { name: 'Operations' }).click();
         await page.locator('[data-health="ok"]').waitFor();
         await page.getByRole('button', { name: 'Clear caches' }).click();
         await page.getByText(/^Caches cleared at/).waitFor();
@@ -558,6 +558,8 @@ describe('web console in Chromium', function () {
         EXPORT_BATCH_SIZE: '10',
         // GraphiQL's subscriptions.
         WEBSOCKETS_ENABLED: 'true',
+        // The operations page reads /server/metrics (404 without it).
+        METRICS_ENABLED: 'true',
       }),
     },
   );

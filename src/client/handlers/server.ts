@@ -1,7 +1,7 @@
 import type { ITransport } from '../transport.js';
 import type { ServerInfo } from '../types.js';
 
-/** /server: ping, info and the OpenAPI document. */
+/** /server: ping, info, metrics and the OpenAPI document. */
 export class ServerHandler {
   constructor(private readonly transport: ITransport) {}
 
@@ -12,6 +12,11 @@ export class ServerHandler {
 
   async info(): Promise<ServerInfo | undefined> {
     return (await this.transport.get<ServerInfo>('/server/info')).data;
+  }
+
+  /** GET /server/metrics (METRICS_ENABLED; administrators): the Prometheus text exposition. */
+  async metrics(): Promise<string> {
+    return (await this.transport.get<never, string>('/server/metrics', { responseType: 'text' })).raw;
   }
 
   async oas(): Promise<Record<string, unknown>> {

@@ -31,6 +31,8 @@ export class UtilsHandler {
     verify: (string: string, hash: string) => Promise<boolean | undefined>;
   };
   readonly cache: { clear: () => Promise<void> };
+  /** Admin only: `test(to)` sends one test mail through the service's mailer (POST /utils/mail/test). */
+  readonly mail: { test: (to: string) => Promise<void> };
 
   constructor(private readonly transport: ITransport) {
     this.random = {
@@ -43,6 +45,11 @@ export class UtilsHandler {
     this.cache = {
       clear: async () => {
         await transport.post('/utils/cache/clear');
+      },
+    };
+    this.mail = {
+      test: async (to) => {
+        await transport.post('/utils/mail/test', { to });
       },
     };
   }

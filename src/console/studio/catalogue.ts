@@ -98,6 +98,8 @@ export interface Me {
 export interface Catalogue {
   readonly collections: readonly CollectionInfo[];
   readonly me: Me | null;
+  /** The system collections (svc_files, svc_activity, ...) the role may read. */
+  readonly systemReadable?: readonly string[];
   /** The API's refusal of the collection list, shown instead of it. */
   readonly error: unknown;
 }
@@ -163,7 +165,10 @@ export async function readCatalogue(): Promise<Catalogue> {
     };
   });
   infos.sort((a, b) => a.name.localeCompare(b.name));
-  return { collections: infos, me, error: null };
+  const systemReadable = Object.entries(access)
+    .filter(([name, rights]) => name.startsWith('svc_') && rights !== undefined && rights.read.access !== 'none')
+    .map(([name]) => name);
+  return { collections: infos, me, systemReadable, error: null };
 }
 
 /** The caller and its role's access; null when the API does not answer (no session). */

@@ -1,5 +1,5 @@
 /**
- * The console's plain-DOM pages (export/import, admin, GraphiQL, the mailed links)
+ * The console's plain-DOM pages (export/import, GraphiQL, the mailed links)
  * inside the Studio: a React route that runs the page function and shows the node it returns.
  * Their links and `navigate()` go through react-router; a 401 signs out.
  */

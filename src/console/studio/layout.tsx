@@ -12,7 +12,6 @@ import PersonIcon from '@mui/icons-material/PersonOutline';
 import ImageIcon from '@mui/icons-material/ImageOutlined';
 import LabelIcon from '@mui/icons-material/LabelOutlined';
 import SwapIcon from '@mui/icons-material/SwapVert';
-import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import CodeIcon from '@mui/icons-material/Code';
 import AppsIcon from '@mui/icons-material/AppsOutlined';
 import {
@@ -26,6 +25,7 @@ import {
   type LayoutProps,
 } from 'react-admin';
 import type { Catalogue, CollectionInfo } from './catalogue.js';
+import { AdminNavItems, ProjectTitle } from './admin/nav.js';
 
 /** Material icon names of svc_collections meta `icon` that the Studio bundles; others get a table. */
 const ICONS: Readonly<Record<string, ReactNode>> = {
@@ -105,7 +105,7 @@ function StudioMenu() {
       })}
       <List dense disablePadding sx={{ mt: 1 }}>
         <NavItem to="/transfer" text={translate('svc.nav.transfer')} icon={<SwapIcon />} />
-        <NavItem to="/settings" text={translate('svc.nav.admin')} icon={<SettingsIcon />} />
+        <AdminNavItems catalogue={permissions ?? null} item={NavItem} />
         {/* GraphiQL keeps its storage in module state: each visit loads a fresh document. */}
         <NavItem to="/graphql" text={translate('svc.nav.graphql')} icon={<CodeIcon />} reload />
       </List>
@@ -119,6 +119,7 @@ function StudioAppBar() {
   return (
     <AppBar userMenu={false}>
       {/* The page's title is its one h1 (react-admin's views put theirs here). */}
+      <ProjectTitle />
       <TitlePortal component="h1" />
       <Button color="inherit" onClick={() => void logout()}>
         {translate('svc.nav.sign_out')}

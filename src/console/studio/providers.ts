@@ -69,6 +69,9 @@ function toQuery(filter: Record<string, unknown>): { search?: string; filter?: F
     if (value === undefined || value === '' || value === null) continue;
     if (key === 'q') search = String(value);
     else if (key === 'json') clauses.push(JSON.parse(String(value)) as Record<string, unknown>);
+    // `field@_op` (e.g. `timestamp@_gte`): one operator on the field (the activity log's range).
+    else if (key.includes('@'))
+      clauses.push({ [key.slice(0, key.indexOf('@'))]: { [key.slice(key.indexOf('@') + 1)]: value } });
     else if (Array.isArray(value)) clauses.push({ [key]: { _in: value } });
     else clauses.push({ [key]: { _eq: value } });
   }

@@ -184,4 +184,13 @@ export const UTILS_OPENAPI: readonly FixedRoute[] = [
     parameters: [flagParameter('system', 'Accepted; changes nothing.')],
     answer: { kind: 'empty' },
   },
+  {
+    path: '/utils/mail/test',
+    method: 'post',
+    tag: 'Utilities',
+    summary: 'Send a test mail through the configured mailer',
+    caller: admin,
+    body: json(object({ to: REQUIRED_TEXT }, ['to'])),
+    answer: { kind: 'none' },
+  },
 ];

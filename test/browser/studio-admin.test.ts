@@ -1,0 +1,178 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { asAdmin, call, dataOf } from '../integration/access/permission-helpers.js';
+import { chromiumUnavailable } from '../support/chromium.js';
+import { ensureConsoleBuilt } from '../support/console-build.js';
+import { freePort } from '../support/ports.js';
+import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
+import { DATABASE_TARGETS, requireOrSkip } from '../support/services.js';
+import { SmtpInbox } from '../support/smtp-inbox.js';
+import { StudioBrowser } from '../support/studio-browser.js';
+
+/**
+ * The Studio's administration in Chromium: project settings (name and colour in the app bar, a
+ * test mail caught by a real SMTP receiver), the activity log (filtered, a row opened) and the
+ * operations page (health, metrics, a failed export job, caches).
+ */
+describe('Studio administration in Chromium', function () {
+  this.timeout(60_000);
+  const inbox = new SmtpInbox();
+  let port = 0;
+  let studio: StudioBrowser | undefined;
+  let page: Page;
+
+  before(async function () {
+    requireOrSkip(this, chromiumUnavailable());
+    port = await freePort();
+    await Promise.all([inbox.start(), ensureConsoleBuilt()]);
+    studio = await StudioBrowser.open('studio-admin');
+    page = studio.page;
+  });
+  after(async () => {
+    await studio?.close();
+    await inbox.stop();
+  });
+
+  const browser = (): StudioBrowser => {
+    if (studio === undefined) throw new Error('Chromium not started');
+    return studio;
+  };
+  const shot = (name: string) => browser().shot(name);
+  const expectAccessible = (name: string) => browser().expectAccessible(name);
+
+  describeEachDatabase(
+    'admin',
+    (ctx) => {
+      const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+
+      before(async () => {
+        const key = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
+        dataOf(
+          await asAdmin(ctx(), 'POST', '/collections', {
+            collection: 'notes',
+            schema: {},
+            meta: {},
+            fields: [key, { field: 'title', type: 'string' }],
+          }),
+        );
+        dataOf(await asAdmin(ctx(), 'POST', '/items/notes', { title: 'First note' }));
+        dataOf(
+          await asAdmin(ctx(), 'POST', '/collections', { collection: 'other', schema: {}, meta: {}, fields: [key] }),
+        );
+        dataOf(await asAdmin(ctx(), 'POST', '/items/other', {}));
+      });
+
+      afterEach(async function () {
+        await browser().afterEach(this.currentTest);
+      });
+
+      it('changes the project name and colour, shown in the app bar', async () => {
+        await browser().signIn(`http://127.0.0.1:${port}`, TEST_ADMIN);
+        await browser().nav().getByRole('link', { name: 'Settings' }).click();
+        const name = page.getByLabel('Project name');
+        await name.waitFor();
+        await name.fill('Harbour Museum');
+        await page.getByLabel('Project colour').fill('#0b6e4f');
+        await page.getByRole('button', { name: 'Save' }).click();
+        await page.getByText('Settings saved.').waitFor();
+        const settings = dataOf<Record<string, unknown>>(await asAdmin(ctx(), 'GET', '/settings'));
+        expect(settings['project_name']).to.equal('Harbour Museum');
+        expect(settings['project_color']).to.equal('#0b6e4f');
+        const banner = page.getByRole('banner');
+        await banner.getByText('Harbour Museum').waitFor();
+        await banner.locator('[data-project-color="#0b6e4f"]').waitFor();
+        await shot('settings');
+        await expectAccessible('settings');
+      });
+
+      it('sends a test mail through the configured mailer (admins only)', async () => {
+        await page.goto(url('/admin/settings/project'));
+        await page.getByLabel('Send a test mail to').fill('check@example.com');
+        await page.getByRole('button', { name: 'Send test mail' }).click();
+        await page.getByText('A test mail went to check@example.com.').waitFor();
+        const mail = await inbox.next('check@example.com');
+        expect(mail.raw).to.match(/Subject: Test mail from Harbour Museum/);
+        // The API: a bad address is INVALID_PAYLOAD, anyone but an administrator FORBIDDEN.
+        expect((await asAdmin(ctx(), 'POST', '/utils/mail/test', { to: 'nobody' })).status).to.equal(400);
+        expect((await call(ctx(), undefined, 'POST', '/utils/mail/test', { to: 'a@example.com' })).status).to.equal(
+          403,
+        );
+      });
+
+      it('filters the activity log by collection and opens a row’s item', async () => {
+        await browser().nav().getByRole('link', { name: 'Activity' }).click();
+        await page.getByRole('heading', { name: 'Activity' }).waitFor();
+        await page.getByRole('combobox', { name: 'Collection' }).click();
+        await page.getByRole('option', { name: 'notes' }).click();
+        const link = page.getByRole('link', { name: 'notes 1' });
+        await link.first().waitFor();
+        await page.getByRole('link', { name: /^other / }).waitFor({ state: 'detached' });
+        await shot('activity');
+        await expectAccessible('activity');
+        await link.first().click();
+        await page.waitForURL(/\/admin\/content\/notes\/1$/);
+        await page.getByLabel('title').first().waitFor();
+      });
+
+      it('shows health, metrics and a failed export job, and clears the caches', async () => {
+        const db = ctx().server.db;
+        await db('svc_activity').insert({
+          action: 'export',
+          user: null,
+          timestamp: new Date(),
+          collection: 'notes',
+          item: 'job-that-failed',
+          comment: JSON.stringify({
+            status: 'failed',
+            format: 'csv',
+            rows_done: 0,
+            rows_total: null,
+            attempt: 3,
+            file: null,
+            error: 'The disk is full',
+          }),
+        });
+        await browser().nav().getByRole('link', { name: 'Operations' }).click();
+        await page.locator('[data-health="ok"]').waitFor();
+        const requests = page.locator('[data-metric="requests"]');
+        await requests.waitFor();
+        expect(Number((await requests.locator('p').last().innerText()).trim())).to.be.above(0);
+        await page.locator('[data-metric="latency"]').getByText(/ms$/).waitFor();
+        const job = page.locator('[data-job="job-that-failed"]');
+        await job.getByText('The disk is full').waitFor();
+        expect(await job.getAttribute('data-status')).to.equal('failed');
+        await page.getByRole('button', { name: 'Clear caches' }).click();
+        await page.getByText(/^Caches cleared at/).waitFor();
+        await shot('operations');
+        await expectAccessible('operations');
+      });
+
+      it('fits a 390 px screen', async () => {
+        await page.setViewportSize({ width: 390, height: 800 });
+        try {
+          for (const path of ['/admin/settings/project', '/admin/activity', '/admin/operations']) {
+            await page.goto(url(path));
+            await page.getByRole('heading', { level: 1 }).waitFor();
+            await page.waitForLoadState('networkidle');
+            const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+            expect(overflow, path).to.be.at.most(0);
+            await shot(`390${path.replace(/\//g, '-')}`);
+            await expectAccessible(`390 ${path}`);
+          }
+        } finally {
+          await page.setViewportSize({ width: 1280, height: 900 });
+        }
+      });
+    },
+    {
+      targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite' || t.dialect === 'postgres'),
+      env: () => ({
+        ...inbox.env(),
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        REFRESH_TOKEN_COOKIE_SECURE: 'false',
+        METRICS_ENABLED: 'true',
+      }),
+    },
+  );
+});
