@@ -145,17 +145,19 @@ export function buildProgram(
     .command('create')
     .description('Create a role; prints its id, and on stderr what it may do')
     .requiredOption('--name <name>', 'role name')
-    .option('--app-access', 'its users may sign in to the Studio (/admin)')
-    .option('--admin-access', 'full access to everything (implies --app-access)')
+    .option('--app-access', 'its users may sign in to the Studio (/admin): the default, as for POST /roles')
+    .option('--no-app-access', 'its users may use the API only')
+    .option('--admin-access', 'full access to everything (app access included)')
     .addOption(new Option('--admin', 'the same as --admin-access').hideHelp())
-    .action((options: { name: string; appAccess?: true; adminAccess?: true; admin?: true }) =>
+    .action((options: { name: string; appAccess?: boolean; adminAccess?: true; admin?: true }) =>
       run(async ({ db }) => {
         const name = options.name.trim();
         if (name === '') throw new CliError('--name must not be empty', EXIT.usage);
         const id = randomUUID();
         const isAdmin = options.adminAccess === true || options.admin === true;
-        // As in Directus 10, an administrator role uses the Studio too.
-        const hasAppAccess = isAdmin || options.appAccess === true;
+        // As POST /roles and Directus 10 (svc_roles.app_access defaults to true); an
+        // administrator role uses the Studio too.
+        const hasAppAccess = isAdmin || options.appAccess !== false;
         await RoleModel.query(db).insert({
           id,
           name,
@@ -301,7 +303,7 @@ function describeRole(name: string, isAdmin: boolean, hasAppAccess: boolean): st
   if (isAdmin) return `role "${name}" created: admin access (everything) and app access (the Studio)`;
   const app = hasAppAccess
     ? 'app access: its users may sign in to the Studio'
-    : 'no app access: its users may use the API only (--app-access for the Studio)';
+    : 'no app access: its users may use the API only';
   return `role "${name}" created: ${app}; no permissions yet (grant them with POST /permissions or in the Studio)`;
 }
 

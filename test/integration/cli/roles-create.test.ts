@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { describeEachDatabase } from '../../support/server.js';
+import { describeEachDatabase, TEST_ADMIN } from '../../support/server.js';
 import { PROCESS_TEST_TIMEOUT_MS, runCli } from '../../support/service-process.js';
 import { createUser } from '../auth/helpers.js';
 
 /**
- * `roles create` makes the role it is asked for and says what it made: `--app-access` for a
- * role whose users work in the Studio, `--admin-access` for one that may do everything; with
- * neither, a role for the API only. On stdout the id alone (`ROLE=$(... roles create ...)`),
+ * `roles create` makes the role it is asked for and says what it made: app access (its users
+ * work in the Studio) unless `--no-app-access`, as `POST /roles` and Directus 10 make one;
+ * `--admin-access` for a role that may do everything. On stdout the id alone (`ROLE=$(... roles create ...)`),
  * on stderr the sentence. Run against the suite's own database, whose server then treats the
  * role's users accordingly.
  */
@@ -66,12 +66,23 @@ describeEachDatabase(
       expect(await reachOf(String(id))).to.deep.equal({ collections: 200, clearCache: 200 });
     });
 
-    it('neither: a role for the API only, and stderr says how to give it the Studio', async () => {
-      const made = await runCli(['roles', 'create', '--name', 'Robots'], ctx().database.env);
+    it('no flag: app access, as POST /roles gives; --no-app-access: a role for the API only', async () => {
+      const plain = await runCli(['roles', 'create', '--name', 'Writers'], ctx().database.env);
+      expect(plain.code, plain.stderr).to.equal(0);
+      expect(await roleRow(plain.stdout.trim())).to.deep.equal({ name: 'Writers', app: true, admin: false });
+      const api = await ctx().api('/roles', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TEST_ADMIN.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Writers by API' }),
+      });
+      const { data } = (await api.json()) as { data: { id: string } };
+      expect(await roleRow(data.id)).to.deep.equal({ name: 'Writers by API', app: true, admin: false });
+
+      const made = await runCli(['roles', 'create', '--name', 'Robots', '--no-app-access'], ctx().database.env);
       expect(made.code, made.stderr).to.equal(0);
       const id = made.stdout.trim();
       expect(made.stderr).to.equal(
-        'role "Robots" created: no app access: its users may use the API only (--app-access for the Studio); no permissions yet (grant them with POST /permissions or in the Studio)\n',
+        'role "Robots" created: no app access: its users may use the API only; no permissions yet (grant them with POST /permissions or in the Studio)\n',
       );
       expect(await roleRow(id)).to.deep.equal({ name: 'Robots', app: false, admin: false });
       expect(await reachOf(id)).to.deep.equal({ collections: 403, clearCache: 403 });
