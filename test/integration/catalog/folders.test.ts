@@ -62,6 +62,29 @@ describeEachDatabase('catalog: a collection made without a schema is a folder, a
     expect(collections.map((c) => c.collection)).to.include('articles');
   });
 
+  it('fields without "schema" are refused, 400 saying to add it, rather than dropped for a folder', async () => {
+    const res = await asAdmin(ctx(), 'POST', '/collections', {
+      collection: 'drafts',
+      fields: [{ field: 'title', type: 'string' }],
+    });
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal({
+      errors: [
+        {
+          message:
+            'Invalid payload. "fields" need a table: add "schema": {} (without "schema", "drafts" would be a folder, which has no fields).',
+          extensions: {
+            reason:
+              '"fields" need a table: add "schema": {} (without "schema", "drafts" would be a folder, which has no fields)',
+            code: 'INVALID_PAYLOAD',
+          },
+        },
+      ],
+    });
+    const collections = dataOf<{ collection: string }[]>(await asAdmin(ctx(), 'GET', '/collections'));
+    expect(collections.map((c) => c.collection)).not.to.include('drafts');
+  });
+
   it('a missing collection stays a plain 403 for an administrator, and a folder for anyone else', async () => {
     expectForbidden(await asAdmin(ctx(), 'GET', '/items/nothing_here'));
     expectForbidden(await asAdmin(ctx(), 'POST', '/items/nothing_here', {}));
