@@ -199,18 +199,11 @@ export class UserSuspendedError extends ServiceError<NoExtensions> {
 }
 
 /** Spec, Errors, rule 1: also for unknown collections and items, so existence never leaks. */
-export class ForbiddenError extends ServiceError<{ reason?: string }> {
+export class ForbiddenError extends ServiceError<NoExtensions> {
   readonly code = 'FORBIDDEN';
-  /**
-   * `message`: only where saying why gives nothing away (http/csrf.ts: a cross-origin change);
-   * `reason` (extensions.reason): only where it reveals nothing the caller may not know (an
-   * administrator's request to a folder, catalog/overview/lookup.ts).
-   */
-  constructor(options: { readonly message?: string; readonly reason?: string } = {}) {
-    super(
-      options.message ?? "You don't have permission to access this.",
-      options.reason === undefined ? {} : { reason: options.reason },
-    );
+  /** `message`: only where saying why gives nothing away (http/csrf.ts: a cross-origin change). */
+  constructor(options: { readonly message?: string } = {}) {
+    super(options.message ?? "You don't have permission to access this.", none);
   }
 }
 

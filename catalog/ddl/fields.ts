@@ -59,7 +59,7 @@ const NOT_TO_BOOLEAN: ReadonlySet<FieldType> = new Set(['bigInteger', 'float', '
 
 /**
  * POST /fields/:collection (administrators): adds the column (none for an alias) and its
- * svc_fields row; a folder's 403 says it is one.
+ * svc_fields row; a folder is 422 saying it is one (lookup.ts, requireTable).
  */
 export async function createField(ctx: SchemaContext, collection: string, spec: FieldSpec): Promise<void> {
   const target = requireTable(await ctx.schema.getOverview(), collection);

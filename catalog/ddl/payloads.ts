@@ -92,7 +92,14 @@ export function parseCollectionPayload(body: unknown): CollectionSpec {
     }
     seen.push(f.field);
   }
-  return { collection, meta: optionalMeta(object), isFolder: schema === undefined || schema === null, fields };
+  const isFolder = schema === undefined || schema === null;
+  // Fields without a table would be dropped in silence (Directus 10 does): the caller meant a table.
+  if (isFolder && fields.length > 0) {
+    throw new InvalidPayloadError(
+      `"fields" need a table: add "schema": {} (without "schema", "${collection}" would be a folder, which has no fields)`,
+    );
+  }
+  return { collection, meta: optionalMeta(object), isFolder, fields };
 }
 
 export function parseFieldPayload(body: unknown, collection: string): FieldSpec {

@@ -1,4 +1,4 @@
-import { ForbiddenError } from '../../src/errors.js';
+import { ForbiddenError, UnprocessableEntityError } from '../../src/errors.js';
 import type { CollectionOverview, FieldOverview, RelationOverview, SchemaOverview } from './types.js';
 
 /**
@@ -18,24 +18,26 @@ export type FieldRelation =
     };
 
 /**
- * Why `collection` has no items when it is a folder (a svc_collections row without a table,
- * what `POST /collections` without `schema` makes, as in Directus 10); undefined otherwise.
+ * Whether `collection` is a folder: a svc_collections row without a table, what
+ * `POST /collections` without `schema` makes, as in Directus 10.
  */
-function folderReason(overview: SchemaOverview, collection: string): string | undefined {
-  if (Object.hasOwn(overview.collections, collection)) return undefined;
-  const isFolder = (overview.folders ?? []).some((folder) => folder['collection'] === collection);
-  return isFolder
-    ? `${collection} is a folder (a collection without a table): delete it and create it again with "schema": {} to store items`
-    : undefined;
+export function isFolder(overview: SchemaOverview, collection: string): boolean {
+  if (Object.hasOwn(overview.collections, collection)) return false;
+  return (overview.folders ?? []).some((folder) => folder['collection'] === collection);
 }
 
 /**
- * The collection, or FORBIDDEN saying why when it is a folder: for administrators only, who
- * may see every collection anyway (GET /collections), so the reason reveals nothing.
+ * The collection, for administrators' item and field requests. A folder is 422
+ * UNPROCESSABLE_ENTITY saying what it is and how to get a table: an administrator sees every
+ * collection anyway (GET /collections), so nothing is revealed, and a 403 would tell the one
+ * caller who may do everything that it may not (Directus 10 answers 403 here).
  */
 export function requireTable(overview: SchemaOverview, collection: string): CollectionOverview {
-  const reason = folderReason(overview, collection);
-  if (reason !== undefined) throw new ForbiddenError({ reason });
+  if (isFolder(overview, collection)) {
+    throw new UnprocessableEntityError(
+      `${collection} is a folder (a collection without a table): delete it and create it again with "schema": {} to store items and fields`,
+    );
+  }
   return requireCollection(overview, collection);
 }
 

@@ -8,7 +8,7 @@ import {
   type FieldObject,
   type RelationObject,
 } from '../../catalog/overview/api-objects.js';
-import { findField, requireCollection } from '../../catalog/overview/lookup.js';
+import { findField, isFolder, requireCollection } from '../../catalog/overview/lookup.js';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import { ForbiddenError } from '../errors.js';
 import type { ReadAccess } from './read-access.js';
@@ -66,6 +66,8 @@ export function readableSchemaObjects(overview: SchemaOverview, access: ReadAcce
         .filter((c) => canRead.collection(c.collection))
         .flatMap((c) => fieldsOf(c.collection)),
     fieldsIn: (collection) => {
+      // A folder has no fields (nor relations): who may see it is told so, not refused.
+      if (isFolder(overview, collection) && canRead.collection(collection)) return [];
       requireReadable(collection);
       return fieldsOf(collection);
     },
@@ -77,6 +79,7 @@ export function readableSchemaObjects(overview: SchemaOverview, access: ReadAcce
     },
     relations: () => readableRelations().map((r) => toRelationObject(overview, r)),
     relationsIn: (collection) => {
+      if (isFolder(overview, collection) && canRead.collection(collection)) return [];
       const { collection: name } = requireReadable(collection);
       return readableRelations()
         .filter((r) => r.collection === name)

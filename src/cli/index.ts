@@ -143,21 +143,30 @@ export function buildProgram(
     .command('roles')
     .description('Roles')
     .command('create')
-    .description('Create a role; prints its id')
+    .description('Create a role; prints its id, and on stderr what it may do')
     .requiredOption('--name <name>', 'role name')
-    .option('--admin', 'full access (admin_access and app_access)')
-    .action((options: { name: string; admin?: true }) =>
+    .option('--app-access', 'its users may sign in to the Studio (/admin): the default, as for POST /roles')
+    .option('--no-app-access', 'its users may use the API only')
+    .option('--admin-access', 'full access to everything (app access included)')
+    .addOption(new Option('--admin', 'the same as --admin-access').hideHelp())
+    .action((options: { name: string; appAccess?: boolean; adminAccess?: true; admin?: true }) =>
       run(async ({ db }) => {
+        const name = options.name.trim();
+        if (name === '') throw new CliError('--name must not be empty', EXIT.usage);
         const id = randomUUID();
-        const isAdmin = options.admin === true;
+        const isAdmin = options.adminAccess === true || options.admin === true;
+        // As POST /roles and Directus 10 (svc_roles.app_access defaults to true); an
+        // administrator role uses the Studio too.
+        const hasAppAccess = isAdmin || options.appAccess !== false;
         await RoleModel.query(db).insert({
           id,
-          name: options.name,
+          name,
           icon: 'supervised_user_circle',
           adminAccess: isAdmin,
-          appAccess: isAdmin,
+          appAccess: hasAppAccess,
         });
         print(id);
+        process.stderr.write(`${describeRole(name, isAdmin, hasAppAccess)}\n`);
       }),
     );
 
@@ -287,6 +296,15 @@ async function readSnapshotFile(file: string): Promise<unknown> {
       EXIT.failed,
     );
   }
+}
+
+/** What `roles create` made, in a sentence: who may sign in where, and what the role may touch. */
+function describeRole(name: string, isAdmin: boolean, hasAppAccess: boolean): string {
+  if (isAdmin) return `role "${name}" created: admin access (everything) and app access (the Studio)`;
+  const app = hasAppAccess
+    ? 'app access: its users may sign in to the Studio'
+    : 'no app access: its users may use the API only';
+  return `role "${name}" created: ${app}; no permissions yet (grant them with POST /permissions or in the Studio)`;
 }
 
 async function findRole(db: CliContext['db'], role: string): Promise<string> {

@@ -23,7 +23,7 @@ export function isWritableAsItems(collection: string): boolean {
 
 /**
  * The collection written to as items, or FORBIDDEN when it is unknown or not written as
- * items (spec, Errors, rule 1). An administrator's write to a folder is told why it has no items.
+ * items (spec, Errors, rule 1). An administrator's write to a folder is 422, saying why it has no items.
  */
 export function requireWritable(overview: SchemaOverview, name: string, isAdmin: boolean): CollectionOverview {
   if (isAdmin) requireTable(overview, name);

@@ -26,17 +26,44 @@ export function fencedBlocks(markdown: string, language: string): string[] {
   return blocks;
 }
 
+/**
+ * The part of `markdown` under the heading `title` (any level), up to the next heading of the
+ * same level or higher: a page with a runnable guide among reference sections (docs/api.md).
+ */
+export function sectionOf(markdown: string, title: string): string {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((line) => /^#+ /.test(line) && line.replace(/^#+ /, '') === title);
+  if (start === -1) throw new Error(`no heading "${title}"`);
+  const level = /^#+/.exec(lines[start] ?? '')?.[0].length ?? 1;
+  let inFence = false;
+  let end = lines.length;
+  for (let i = start + 1; i < lines.length; i += 1) {
+    const line = lines[i] ?? '';
+    if (line.startsWith('```')) inFence = !inFence;
+    const depth = inFence ? 0 : (/^(#+) /.exec(line)?.[1]?.length ?? 0);
+    if (depth > 0 && depth <= level) {
+      end = i;
+      break;
+    }
+  }
+  return lines.slice(start, end).join('\n');
+}
+
 /** What the page calls the server and the administrator's password, and what the test has instead. */
 export interface Substitutions {
   readonly url: string;
   readonly adminPassword: string;
+  /** More of the page's text replaced as it is met: a placeholder only known while the blocks run. */
+  readonly replace?: Readonly<Record<string, string>>;
 }
 
 const PAGE_URL = 'http://localhost:8055';
 const PAGE_PASSWORD = '<the password printed at the first start>';
 
 function substitute(text: string, values: Substitutions): string {
-  return text.replaceAll(PAGE_URL, values.url).replaceAll(PAGE_PASSWORD, values.adminPassword);
+  let result = text.replaceAll(PAGE_URL, values.url).replaceAll(PAGE_PASSWORD, values.adminPassword);
+  for (const [from, to] of Object.entries(values.replace ?? {})) result = result.replaceAll(from, to);
+  return result;
 }
 
 export interface RunResult {

@@ -177,6 +177,8 @@ class ItemReads {
     const ctx = await readContext(this.deps, req);
     const reader = await readerOf(this.deps, ctx.overview, req.accountability);
     const query = requestQuery(req, undefined);
+    // An administrator's read of a folder says why it has no items.
+    if (req.accountability.admin) requireTable(ctx.overview, collection);
     const { as_of: asOf, version } = requestParams(req);
     if (version !== undefined) {
       const key = parseVersionKey(version);
