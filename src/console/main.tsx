@@ -10,7 +10,7 @@
 import { createRoot } from 'react-dom/client';
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
-import { Admin, CustomRoutes, Resource, defaultTheme } from 'react-admin';
+import { Admin, CustomRoutes, Resource, defaultTheme, type RaThemeOptions } from 'react-admin';
 import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
 import { acceptInvitePage, resetPasswordPage, verifyEmailPage } from './pages/account-links.js';
 import { graphqlPage } from './pages/graphql.js';
@@ -32,8 +32,9 @@ const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?
 const cache = createCache({ key: 'svc', ...(nonce === undefined || nonce === '' ? {} : { nonce }), prepend: true });
 
 /** react-admin's theme with a darker blue: white text on it passes WCAG AA contrast. */
-const theme = {
+const theme: RaThemeOptions = {
   ...defaultTheme,
+  components: defaultTheme.components ?? {},
   palette: { primary: { main: '#1565c0' }, secondary: { main: '#0d47a1' }, error: { main: '#b71c1c' } },
   typography: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
 };

@@ -31,7 +31,7 @@ export function LoginPage() {
   useEffect(() => {
     document.title = `${translate('svc.sign_in.title')} · ${translate('svc.app.title')}`;
     client.auth.providers().then(
-      (answer) => setProviders({ data: answer.data as Provider[], disableDefault: answer.disableDefault }),
+      (answer) => setProviders({ data: [...answer.data] as Provider[], disableDefault: answer.disableDefault }),
       () => setProviders({ data: [], disableDefault: false }),
     );
   }, [translate]);

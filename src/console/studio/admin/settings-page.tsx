@@ -29,7 +29,6 @@ import {
   useAuthenticated,
   useNotify,
   useTranslate,
-  type FieldValues,
 } from 'react-admin';
 import { client } from '../../session.js';
 import { errorText } from '../../dom.js';
@@ -118,7 +117,7 @@ export default function SettingsPage() {
     );
   }, []);
 
-  const save = async (data: FieldValues) => {
+  const save = async (data: Record<string, unknown>) => {
     const changes: Record<string, unknown> = {};
     for (const key of FIELDS) {
       if (JSON.stringify(data[key] ?? null) !== JSON.stringify(record?.[key] ?? null)) changes[key] = data[key] ?? null;
@@ -159,7 +158,7 @@ export default function SettingsPage() {
       {record !== undefined && (
         <Card>
           <CardContent>
-            <Form record={record} onSubmit={(data) => void save(data)}>
+            <Form record={record} onSubmit={(data: Record<string, unknown>) => void save(data)}>
               <Typography variant="h6" component="h2">
                 {translate('svc.admin.project')}
               </Typography>

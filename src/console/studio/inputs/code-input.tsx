@@ -123,7 +123,7 @@ export default function CodeInput(props: CommonProps & { readonly language: stri
         />
       </Box>
       <FormHelperText id={helperId}>
-        <InputHelperText error={error} helperText={props.helperText} />
+        <InputHelperText {...(error === undefined ? {} : { error })} helperText={props.helperText} />
       </FormHelperText>
     </FormControl>
   );

@@ -30,7 +30,7 @@ export function ColorInput(props: CommonProps) {
       label={<FieldTitle label={props.label} source={props.source} isRequired={isRequired} />}
       disabled={props.disabled}
       error={fieldState.invalid}
-      helperText={<InputHelperText error={error} helperText={props.helperText} />}
+      helperText={<InputHelperText {...(error === undefined ? {} : { error })} helperText={props.helperText} />}
       fullWidth
       slotProps={{
         htmlInput: { spellCheck: false, maxLength: 7 },

@@ -36,7 +36,7 @@ async function upload(file: File, onProgress: (progress: number) => void): Promi
   const created = await client.files.createOne(form, undefined, {
     requestOptions: { onUploadProgress: (p) => onProgress(p.progress) },
   });
-  return { ...(created as Record<string, unknown>), id: (created as { id: string }).id };
+  return { ...(created as unknown as Record<string, unknown>), id: (created as { id: string }).id };
 }
 
 export function FileDialog({ isMultiple, accept, onPick, onClose }: FileDialogProps) {

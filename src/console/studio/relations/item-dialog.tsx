@@ -51,7 +51,7 @@ export function ItemDialog(props: ItemDialogProps) {
       <div onSubmit={(event: FormEvent) => event.stopPropagation()}>
         <Form
           record={record}
-          onSubmit={(values) => onSave(changesOf(values, record, collection, isCreate))}
+          onSubmit={(values: Record<string, unknown>) => onSave(changesOf(values, record, collection, isCreate))}
           resource={`content/${collection.name}`}
         >
           <DialogTitle id={titleId}>{title}</DialogTitle>
