@@ -29,6 +29,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { useItemRights } from './access/item-rights.js';
 import { collectionOf, displayOf, mayWrite, type Catalogue, type CollectionInfo } from './catalogue.js';
 import { columnOf, defaultColumns, inputOf, visibleFields } from './fields.js';
 import { collectionName } from './providers.js';
@@ -144,7 +145,7 @@ function ItemTitle({ collection }: { collection: CollectionInfo }) {
 }
 
 export function ItemEdit() {
-  const collection = useCollection();
+  const collection = useItemRights(useCollection());
   if (collection === undefined) return null;
   return (
     <Edit

@@ -137,6 +137,7 @@ const svc = {
     role_users: 'Users of this role',
     no_users: 'No user has this role.',
     system: 'System collections',
+    system_show: 'Permissions on the system collections',
     app_minimum: 'Add the app access minimum',
     minimum_added: 'The app access minimum is granted.',
     action_create: 'Create',
@@ -221,6 +222,7 @@ const svc = {
     token_saved: 'Token saved: copy it now, it is not shown again.',
     copy: 'Copy',
     copied: 'Copied.',
+    no_results: 'Nothing found.',
   },
 };
 

@@ -7,6 +7,9 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
+  Accordion,
+  AccordionDetails,
+  AccordionSummary,
   Alert,
   Box,
   Button,
@@ -22,6 +25,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useNotify, usePermissions, useTranslate } from 'react-admin';
 import type { Filter, PermissionType } from '../../../client/index.js';
 import { client } from '../../session.js';
@@ -206,7 +210,10 @@ export function PermissionsMatrix({ role }: { role: string }) {
           {translate('svc.access.app_minimum')}
         </Button>
       </Stack>
-      {section(system)}
+      <Accordion disableGutters slotProps={{ transition: { unmountOnExit: true } }} sx={{ mt: 1 }}>
+        <AccordionSummary expandIcon={<ExpandMoreIcon />}>{translate('svc.access.system_show')}</AccordionSummary>
+        <AccordionDetails>{section(system)}</AccordionDetails>
+      </Accordion>
       {editing !== null && (
         <RuleDialog
           role={role}

@@ -9,6 +9,7 @@ import { Alert, Box, Chip, MenuItem, Stack, TextField, Typography, useMediaQuery
 import {
   Datagrid,
   ListContextProvider,
+  ResourceContextProvider,
   SimpleList,
   TextField as TextColumn,
   useList,
@@ -153,21 +154,27 @@ export function RolePreviewPage() {
           <Typography component="h2" variant="h6">
             {translate('svc.access.preview_items', { collection })}
           </Typography>
-          <ListContextProvider value={list}>
-            {isSmall ? (
-              <SimpleList
-                primaryText={(r) => String(r[columns.find((c) => c !== 'id') ?? 'id'] ?? '')}
-                secondaryText={(r) => String(r.id)}
-                linkType={false}
-              />
-            ) : (
-              <Datagrid bulkActionButtons={false} rowClick={false}>
-                {columns.map((c) => (
-                  <TextColumn key={c} source={c} sortable={false} />
-                ))}
-              </Datagrid>
-            )}
-          </ListContextProvider>
+          <ResourceContextProvider value={collection}>
+            <ListContextProvider value={list}>
+              {isSmall ? (
+                <SimpleList
+                  primaryText={(r) => String(r[columns.find((c) => c !== 'id') ?? 'id'] ?? '')}
+                  secondaryText={(r) => String(r.id)}
+                  linkType={false}
+                />
+              ) : (
+                <Datagrid
+                  bulkActionButtons={false}
+                  rowClick={false}
+                  empty={<Typography>{translate('svc.access.no_results')}</Typography>}
+                >
+                  {columns.map((c) => (
+                    <TextColumn key={c} source={c} sortable={false} />
+                  ))}
+                </Datagrid>
+              )}
+            </ListContextProvider>
+          </ResourceContextProvider>
         </Box>
       )}
     </AccessPage>

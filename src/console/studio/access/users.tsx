@@ -15,6 +15,7 @@ import {
   MenuItem,
   Stack,
   TextField,
+  Typography,
   useMediaQuery,
   type Theme,
 } from '@mui/material';
@@ -25,6 +26,7 @@ import {
   Datagrid,
   FunctionField,
   ListContextProvider,
+  ResourceContextProvider,
   SimpleList,
   TextField as TextColumn,
   useList,
@@ -112,45 +114,51 @@ export function UsersPage() {
           {error}
         </Alert>
       )}
-      <ListContextProvider value={list}>
-        {isSmall ? (
-          <SimpleList<UserRow>
-            primaryText={(u) => u.email ?? u.id}
-            secondaryText={(u) =>
-              `${roleName(u.role)} · ${translate(`svc.access.status_${u.status}`, { _: u.status })}`
-            }
-            rowClick={(_id, _resource, record) => {
-              setManaged(record as UserRow);
-              return false;
-            }}
-          />
-        ) : (
-          <Datagrid bulkActionButtons={false} rowClick={false}>
-            <TextColumn source="email" label={translate('svc.access.email')} sortable={false} />
-            <FunctionField<UserRow>
-              label={translate('svc.access.name')}
-              render={(u) => [u.first_name, u.last_name].filter(Boolean).join(' ')}
+      <ResourceContextProvider value="svc_users">
+        <ListContextProvider value={list}>
+          {isSmall ? (
+            <SimpleList<UserRow>
+              primaryText={(u) => u.email ?? u.id}
+              secondaryText={(u) =>
+                `${roleName(u.role)} · ${translate(`svc.access.status_${u.status}`, { _: u.status })}`
+              }
+              rowClick={(_id, _resource, record) => {
+                setManaged(record as UserRow);
+                return false;
+              }}
             />
-            <FunctionField<UserRow> label={translate('svc.access.role')} render={(u) => roleName(u.role)} />
-            <FunctionField<UserRow>
-              label={translate('svc.access.status')}
-              render={(u) => translate(`svc.access.status_${u.status}`, { _: u.status })}
-            />
-            <FunctionField<UserRow>
-              label={translate('svc.access.actions')}
-              render={(u) => (
-                <Button
-                  size="small"
-                  onClick={() => setManaged(u)}
-                  aria-label={translate('svc.access.manage_user', { email: u.email })}
-                >
-                  {translate('svc.access.manage')}
-                </Button>
-              )}
-            />
-          </Datagrid>
-        )}
-      </ListContextProvider>
+          ) : (
+            <Datagrid
+              bulkActionButtons={false}
+              rowClick={false}
+              empty={<Typography>{translate('svc.access.no_results')}</Typography>}
+            >
+              <TextColumn source="email" label={translate('svc.access.email')} sortable={false} />
+              <FunctionField<UserRow>
+                label={translate('svc.access.name')}
+                render={(u) => [u.first_name, u.last_name].filter(Boolean).join(' ')}
+              />
+              <FunctionField<UserRow> label={translate('svc.access.role')} render={(u) => roleName(u.role)} />
+              <FunctionField<UserRow>
+                label={translate('svc.access.status')}
+                render={(u) => translate(`svc.access.status_${u.status}`, { _: u.status })}
+              />
+              <FunctionField<UserRow>
+                label={translate('svc.access.actions')}
+                render={(u) => (
+                  <Button
+                    size="small"
+                    onClick={() => setManaged(u)}
+                    aria-label={translate('svc.access.manage_user', { email: u.email })}
+                  >
+                    {translate('svc.access.manage')}
+                  </Button>
+                )}
+              />
+            </Datagrid>
+          )}
+        </ListContextProvider>
+      </ResourceContextProvider>
       {dialog !== null && <NewUserDialog kind={dialog} roles={roles} onClose={() => setDialog(null)} onDone={done} />}
       {managed !== null && <ManageDialog user={managed} roles={roles} onClose={() => setManaged(null)} onDone={done} />}
     </AccessPage>
