@@ -13,12 +13,14 @@ import {
   SimpleList,
   TextField as TextColumn,
   useList,
+  usePermissions,
   useTranslate,
   type RaRecord,
 } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import type { CollectionAccess } from '../../../client/index.js';
 import { client } from '../../session.js';
+import { collectionOf, type Catalogue } from '../catalogue.js';
 import { AccessPage, errorText } from './common.js';
 
 const NO_USER = '-';
@@ -32,6 +34,8 @@ export function RolePreviewPage() {
   const [access, setAccess] = useState<CollectionAccess | null>(null);
   const [collection, setCollection] = useState('');
   const [items, setItems] = useState<RaRecord[]>([]);
+  /** The fields the role reads (react-admin's `id` is added to rows without one). */
+  const [keys, setKeys] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const asUser = user === NO_USER ? undefined : user;
 
@@ -68,6 +72,7 @@ export function RolePreviewPage() {
       .readRoleItems(role, collection, { limit: 50 }, asUser)
       .then((answer) => {
         setError(null);
+        setKeys([...new Set((answer.data ?? []).flatMap((item) => Object.keys(item)))]);
         setItems(
           (answer.data ?? []).map((item, i) => ({ ...item, id: (item['id'] as RaRecord['id'] | undefined) ?? i })),
         );
@@ -82,9 +87,11 @@ export function RolePreviewPage() {
     .filter(([c, rights]) => !c.startsWith('svc_') && rights.read.access !== 'none')
     .map(([c]) => c)
     .sort();
-  const columns = [...new Set(items.flatMap((item) => Object.keys(item)))].filter(
-    (k) => k !== 'id' || items.some((item) => 'id' in item),
-  );
+  // The collection's own field order (the key first), as its list shows them.
+  const { permissions: catalogue } = usePermissions<Catalogue | null>();
+  const order = (collectionOf(catalogue ?? undefined, collection)?.fields ?? []).map((f) => f.name);
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  const columns = [...keys].sort((a, b) => rank(a) - rank(b));
   const list = useList({ data: items, perPage: 50 });
   const isSmall = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
 
