@@ -111,8 +111,12 @@ describe('Studio: roles, users and profile in Chromium', function () {
         await page.getByRole('combobox', { name: 'articles read' }).filter({ hasText: 'All' }).waitFor();
         await select('articles update', 'Custom');
         const dialog = page.getByRole('dialog');
-        await dialog.getByRole('group', { name: 'Item rule' }).getByLabel('Edit as JSON').check();
-        await dialog.getByLabel('Filter (JSON)').fill('{"user_created":{"_eq":"$CURRENT_USER"}}');
+        // The item rule through the filter builder: user_created equals $CURRENT_USER.
+        const rule = dialog.getByRole('group', { name: 'Item rule' });
+        await rule.getByRole('button', { name: 'Condition' }).click();
+        await select('Field', 'user_created');
+        await select('Operator', 'equals');
+        await select('Variable', '$CURRENT_USER');
         await dialog.getByLabel('All fields').uncheck();
         await dialog.getByLabel('title', { exact: true }).check();
         await shot('rule-editor');
@@ -267,17 +271,24 @@ describe('Studio: roles, users and profile in Chromium', function () {
         await shot('profile-token');
       });
 
-      it('fits a 390 px wide screen: roles, users and the profile', async () => {
+      it('fits a 390 px wide screen: the roles, a role, the users and the profile', async () => {
         await page.setViewportSize({ width: 390, height: 800 });
         try {
-          for (const path of [`/admin/settings/roles/${role}`, '/admin/users', '/admin/profile']) {
+          // axe-core on the pages the desktop steps did not check (the roles list, the users' phone list).
+          const pages = [
+            { path: '/admin/settings/roles', axe: true },
+            { path: `/admin/settings/roles/${role}`, axe: false },
+            { path: '/admin/users', axe: true },
+            { path: '/admin/profile', axe: false },
+          ];
+          for (const { path, axe } of pages) {
             await page.goto(`${base()}${path}`);
             await main().getByRole('button').first().waitFor();
             await page.waitForLoadState('networkidle');
             const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
             expect(overflow, path).to.be.at.most(0);
             await shot(`390${path.replace(/\W+/g, '-')}`);
-            await expectAccessible(`390 ${path}`);
+            if (axe) await expectAccessible(`390 ${path}`);
           }
         } finally {
           await page.setViewportSize({ width: 1280, height: 800 });
