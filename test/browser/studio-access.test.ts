@@ -4,6 +4,7 @@ import { createGuardrails, generate } from 'otplib';
 import { asAdmin, call, dataOf } from '../integration/access/permission-helpers.js';
 import { chromiumUnavailable } from '../support/chromium.js';
 import { ensureConsoleBuilt } from '../support/console-build.js';
+import { pngHeader } from '../support/png-header.js';
 import { freePort } from '../support/ports.js';
 import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
 import { DATABASE_TARGETS, requireOrSkip } from '../support/services.js';
@@ -244,6 +245,14 @@ describe('Studio: roles, users and profile in Chromium', function () {
         await page.getByText('Saved.').waitFor();
         const admin = () => ctx().server.db('svc_users').where({ email: TEST_ADMIN.email }).first() as Promise<Row>;
         expect((await admin())['first_name']).to.equal('Ada');
+        await main()
+          .locator('input[type="file"]')
+          .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: pngHeader(8, 8) });
+        await page.getByText('Avatar saved.').waitFor();
+        const avatar = (await admin())['avatar'];
+        expect(await ctx().server.db('svc_files').where({ id: avatar }).first('filename_download')).to.deep.equal({
+          filename_download: 'me.png',
+        });
 
         await main().getByLabel('Current password').fill(TEST_ADMIN.password);
         await main().getByRole('button', { name: 'Set up' }).click();

@@ -22,6 +22,29 @@ interface Profile {
 
 const LANGUAGES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pt-BR'];
 
+/** The avatar as a blob: URL (the asset needs the session's token, an <img> has none). */
+function useAvatarUrl(avatar: string | null): string | undefined {
+  const [url, setUrl] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (avatar === null) return;
+    let made: string | undefined;
+    let isCurrent = true;
+    client.assets
+      .readOne(avatar)
+      .then(async (stream) => {
+        if (stream === null || !isCurrent) return;
+        made = URL.createObjectURL(await new Response(stream).blob());
+        setUrl(made);
+      })
+      .catch(() => undefined);
+    return () => {
+      isCurrent = false;
+      if (made !== undefined) URL.revokeObjectURL(made);
+    };
+  }, [avatar]);
+  return avatar === null ? undefined : url;
+}
+
 function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
   return (
     <Box component="section" aria-labelledby={id} sx={{ mb: 3, maxWidth: 560 }}>
@@ -127,6 +150,7 @@ export function ProfilePage() {
       setToken(String(value));
     }, 'svc.access.token_saved');
 
+  const avatarUrl = useAvatarUrl(me?.avatar ?? null);
   const hasTfa = me?.tfa_secret !== null && me?.tfa_secret !== undefined;
   return (
     <AccessPage title={translate('svc.access.profile')} admin={false}>
@@ -142,7 +166,7 @@ export function ProfilePage() {
               <Stack direction="row" sx={{ gap: 2, alignItems: 'center' }}>
                 <Avatar
                   alt={translate('svc.access.avatar')}
-                  {...(me.avatar === null ? {} : { src: `/assets/${me.avatar}?width=80&height=80&fit=cover` })}
+                  {...(avatarUrl === undefined ? {} : { src: avatarUrl })}
                   sx={{ width: 56, height: 56 }}
                 />
                 <Button component="label" variant="outlined" startIcon={<UploadIcon />}>
