@@ -60,10 +60,11 @@ export function RolesPage() {
       try {
         const [list, users] = await Promise.all([
           client.roles.readByQuery({ fields: ROLE_FIELDS, sort: 'name', limit: -1 }),
-          client.users.readByQuery({ fields: ['role'], limit: -1 }),
+          client.users.readByQuery({ aggregate: { count: '*' }, groupBy: ['role'] }),
         ]);
         const counts = new Map<string, number>();
-        for (const u of users.data ?? []) counts.set(String(u.role), (counts.get(String(u.role)) ?? 0) + 1);
+        for (const row of (users.data ?? []) as { role?: unknown; count?: unknown }[])
+          counts.set(String(row.role), Number(row.count));
         setRoles((list.data ?? []).map((r) => ({ ...(r as Role), count: counts.get(String(r.id)) ?? 0 })));
       } catch (e) {
         setError(errorText(e));
