@@ -18,6 +18,7 @@ import { transferPage } from './pages/transfer.js';
 import type { Catalogue } from './studio/catalogue.js';
 import { displayOf } from './studio/catalogue.js';
 import { startA11yFixes } from './studio/a11y-fixes.js';
+import { ProfileRoute, RolePreviewRoute, RoleRoute, RolesRoute, UsersRoute } from './studio/access/lazy-pages.js';
 import { CollectionsPage } from './studio/collections-page.js';
 import { CollectionList, ItemCreate, ItemEdit } from './studio/content.js';
 import { DomPage, PrivateDomPage } from './studio/dom-page.js';
@@ -54,6 +55,11 @@ const pages = (
     <Route path="/transfer" element={<PrivateDomPage page={transferPage} title="svc.nav.transfer" />} />
     <Route path="/graphql" element={<PrivateDomPage page={graphqlPage} title="svc.nav.graphql" wide />} />
     {AdminRoutes}
+    <Route path="/settings/roles" element={<RolesRoute />} />
+    <Route path="/settings/roles/:id" element={<RoleRoute />} />
+    <Route path="/settings/roles/:id/preview" element={<RolePreviewRoute />} />
+    <Route path="/users" element={<UsersRoute />} />
+    <Route path="/profile" element={<ProfileRoute />} />
   </CustomRoutes>
 );
 

@@ -44,6 +44,7 @@ import { historyRoutes } from './routes/history.js';
 import { versionRoutes } from './routes/versions.js';
 import { idempotencyStep } from './idempotency.js';
 import { permissionsMeRoutes } from './routes/permissions-me.js';
+import { permissionsPreviewRoutes } from './routes/permissions-preview.js';
 import { assetRoutes } from './routes/assets.js';
 import { fileWriteRoutes } from './routes/files.js';
 import { utilsTransferRoutes } from './routes/utils-transfer.js';
@@ -186,6 +187,7 @@ export async function createApp(deps: AppDeps, extensions?: AppExtensions): Prom
   );
   // Before the svc_permissions item routes: /permissions/me* are not items.
   app.use('/permissions', permissionsMeRoutes(deps));
+  app.use('/permissions', permissionsPreviewRoutes(deps));
   app.use(historyRoutes(deps));
   app.use('/versions', versionRoutes(deps));
   const { flows } = deps;

@@ -255,6 +255,26 @@ describeEachDatabase(
       expect((await client.permissions.readByQuery({ limit: 1 })).data).to.be.an('array');
     });
 
+    it('permissions.readRolePermissions and readRoleItems: view as role; users.disableTfa', async () => {
+      const role = (await client.roles.createOne({ name: 'Note readers', app_access: false, admin_access: false }))?.id;
+      expect(role).to.be.a('string');
+      await client.permissions.createOne({ role: String(role), collection: 'notes', action: 'read', fields: ['id'] });
+      await client.items('notes').createOne({ body: 'seen by the role without its body' });
+      const access = await client.permissions.readRolePermissions(String(role));
+      expect(access?.['notes']?.['read']).to.deep.equal({ access: 'full', fields: ['id'] });
+      expect(access?.['notes']?.['update']).to.deep.equal({ access: 'none' });
+      const items = await client.permissions.readRoleItems(String(role), 'notes', { meta: 'filter_count' });
+      expect(items.data?.every((item) => Object.keys(item).join() === 'id')).to.equal(true);
+      expect(items.meta?.filter_count).to.equal(items.data?.length);
+      expectServerError(await rejection(client.permissions.readRoleItems(String(role), 'svc_users')), 403, 'FORBIDDEN');
+      const user = (await client.users.createOne({ email: 'tfa-off@example.com', role: String(role) }))?.id;
+      await ctx().server.db('svc_users').where('id', user).update({ tfa_secret: 'JBSWY3DPEHPK3PXP' });
+      await client.users.disableTfa(String(user));
+      expect(await ctx().server.db('svc_users').where('id', user).first('tfa_secret')).to.deep.equal({
+        tfa_secret: null,
+      });
+    });
+
     it('reads the schema through collections, fields and relations, and settings as a singleton', async () => {
       expect((await client.collections.readOne('notes'))?.collection).to.equal('notes');
       expect((await client.collections.readAll()).data?.map((c) => c.collection)).to.include('notes');

@@ -1,3 +1,4 @@
+import { pathSegment } from '../errors.js';
 import { ItemsHandler, requestWith } from '../items.js';
 import type { ITransport } from '../transport.js';
 import type { QueryOne, UserType } from '../types.js';
@@ -62,5 +63,10 @@ export class UsersHandler<T = UserType> extends ItemsHandler<T> {
     this.invites = new InvitesHandler(transport);
     this.me = new MeHandler<T>(transport);
     this.tfa = this.me.tfa;
+  }
+
+  /** An administrator turns off another user's two-factor authentication. */
+  async disableTfa(id: string): Promise<void> {
+    await this.transport.post(`/users/${pathSegment('id', id)}/tfa/disable`);
   }
 }

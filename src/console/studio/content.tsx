@@ -28,6 +28,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { useItemRights } from './access/item-rights.js';
 import { collectionOf, displayOf, type Catalogue, type CollectionInfo } from './catalogue.js';
 import { columnOf, defaultColumns, visibleFields } from './fields.js';
 import { FormFields } from './inputs/form-fields.js';
@@ -152,7 +153,7 @@ function ItemTitle({ collection }: { collection: CollectionInfo }) {
 }
 
 export function ItemEdit() {
-  const collection = useCollection();
+  const collection = useItemRights(useCollection());
   const studio = useItemStudio(collection);
   if (collection === undefined) return null;
   return (

@@ -26,6 +26,7 @@ import {
 } from 'react-admin';
 import type { Catalogue, CollectionInfo } from './catalogue.js';
 import { AdminNavItems, ProjectTitle } from './admin/nav.js';
+import { useAccessEntries } from './access/nav.js';
 
 /** Material icon names of svc_collections meta `icon` that the Studio bundles; others get a table. */
 const ICONS: Readonly<Record<string, ReactNode>> = {
@@ -54,7 +55,10 @@ function grouped(catalogue: Catalogue): [string | undefined, CollectionInfo[]][]
 
 function NavItem({ to, text, icon, reload = false }: { to: string; text: string; icon: ReactNode; reload?: boolean }) {
   const location = useLocation();
-  const isCurrent = location.pathname === to || location.pathname.startsWith(`${to}/`);
+  // The roles (/settings/roles) have their own entry.
+  const isNested =
+    location.pathname.startsWith(`${to}/`) && !(to === '/settings' && location.pathname.startsWith('/settings/roles'));
+  const isCurrent = location.pathname === to || isNested;
   const [open] = useSidebarState();
   return (
     <ListItem disablePadding>
@@ -77,6 +81,7 @@ function StudioMenu() {
   const translate = useTranslate();
   const { permissions } = usePermissions<Catalogue | null>();
   const groups = permissions === null || permissions === undefined ? [] : grouped(permissions);
+  const access = useAccessEntries();
   return (
     <Box component="nav" aria-label={translate('svc.nav.main')} sx={{ pt: 1 }}>
       <List dense disablePadding>
@@ -106,6 +111,9 @@ function StudioMenu() {
       <List dense disablePadding sx={{ mt: 1 }}>
         <NavItem to="/transfer" text={translate('svc.nav.transfer')} icon={<SwapIcon />} />
         <AdminNavItems catalogue={permissions ?? null} item={NavItem} />
+        {access.map((entry) => (
+          <NavItem key={entry.to} {...entry} />
+        ))}
         {/* GraphiQL keeps its storage in module state: each visit loads a fresh document. */}
         <NavItem to="/graphql" text={translate('svc.nav.graphql')} icon={<CodeIcon />} reload />
       </List>

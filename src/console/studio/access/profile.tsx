@@ -1,0 +1,337 @@
+/**
+ * /admin/profile, for everyone signed in: name, avatar (uploaded to svc_files), language,
+ * password, two-factor authentication (on: the secret and its otpauth URL, confirmed with a
+ * code; off: with a code; /users/me/tfa/*) and a static token, shown once, with a copy button.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Avatar, Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import CopyIcon from '@mui/icons-material/ContentCopy';
+import UploadIcon from '@mui/icons-material/UploadFile';
+import { useNotify, useTranslate } from 'react-admin';
+import { client } from '../../session.js';
+import { AccessPage, errorText } from './common.js';
+
+interface Profile {
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  language: string | null;
+  avatar: string | null;
+  tfa_secret: string | null;
+}
+
+const LANGUAGES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pt-BR'];
+
+/** The avatar as a blob: URL (the asset needs the session's token, an <img> has none). */
+function useAvatarUrl(avatar: string | null): string | undefined {
+  const [url, setUrl] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (avatar === null) return;
+    let made: string | undefined;
+    let isCurrent = true;
+    client.assets
+      .readOne(avatar)
+      .then(async (stream) => {
+        if (stream === null || !isCurrent) return;
+        made = URL.createObjectURL(await new Response(stream).blob());
+        setUrl(made);
+      })
+      .catch(() => undefined);
+    return () => {
+      isCurrent = false;
+      if (made !== undefined) URL.revokeObjectURL(made);
+    };
+  }, [avatar]);
+  return avatar === null ? undefined : url;
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <Box component="section" aria-labelledby={id} sx={{ mb: 3, maxWidth: 560 }}>
+      <Typography id={id} component="h2" variant="h6" sx={{ mb: 1 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+export function ProfilePage() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const [me, setMe] = useState<Profile | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [tfaPassword, setTfaPassword] = useState('');
+  const [secret, setSecret] = useState<{ secret: string; otpauth_url: string } | null>(null);
+  const [otp, setOtp] = useState('');
+  const [token, setToken] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const read = await client.users.me.read({
+        fields: ['first_name', 'last_name', 'email', 'language', 'avatar', 'tfa_secret'],
+      });
+      setMe(read as unknown as Profile);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const run = async (action: () => Promise<unknown>, message: string) => {
+    try {
+      await action();
+      setError(null);
+      notify(message, { type: 'success' });
+      return true;
+    } catch (e) {
+      setError(errorText(e));
+      return false;
+    }
+  };
+  const set = (key: keyof Profile, value: string) =>
+    setMe((m) => (m === null ? m : { ...m, [key]: value === '' ? null : value }));
+
+  const saveProfile = () =>
+    run(
+      () =>
+        client.users.me.update({
+          first_name: me?.first_name ?? null,
+          last_name: me?.last_name ?? null,
+          language: me?.language ?? null,
+        }),
+      'svc.item.saved',
+    );
+  const upload = async (file: File) => {
+    const form = new FormData();
+    form.append('title', file.name);
+    form.append('file', file, file.name);
+    await run(async () => {
+      const created = await client.files.createOne(form);
+      await client.users.me.update({ avatar: String(created?.id) });
+      await load();
+    }, 'svc.access.avatar_saved');
+  };
+  const changePassword = async () => {
+    if (password !== repeat) {
+      setError(translate('svc.access.password_mismatch'));
+      return;
+    }
+    if (await run(() => client.users.me.update({ password }), 'svc.access.password_saved')) {
+      setPassword('');
+      setRepeat('');
+    }
+  };
+  const generate = () =>
+    run(async () => {
+      setSecret((await client.users.me.tfa.generate(tfaPassword)) ?? null);
+      setTfaPassword('');
+    }, 'svc.access.tfa_scan');
+  const enable = async () => {
+    if (secret === null) return;
+    if (await run(() => client.users.me.tfa.enable(secret.secret, otp), 'svc.access.tfa_enabled')) {
+      setSecret(null);
+      setOtp('');
+      await load();
+    }
+  };
+  const disable = async () => {
+    if (await run(() => client.users.me.tfa.disable(otp), 'svc.access.tfa_disabled')) {
+      setOtp('');
+      await load();
+    }
+  };
+  const makeToken = () =>
+    run(async () => {
+      const value = await client.utils.random.string(32);
+      await client.users.me.update({ token: String(value) });
+      setToken(String(value));
+    }, 'svc.access.token_saved');
+
+  const avatarUrl = useAvatarUrl(me?.avatar ?? null);
+  const hasTfa = me?.tfa_secret !== null && me?.tfa_secret !== undefined;
+  return (
+    <AccessPage title={translate('svc.access.profile')} admin={false}>
+      {error !== null && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {error}
+        </Alert>
+      )}
+      {me !== null && (
+        <>
+          <Section id="profile-details" title={translate('svc.access.details')}>
+            <Stack sx={{ gap: 1 }}>
+              <Stack direction="row" sx={{ gap: 2, alignItems: 'center' }}>
+                <Avatar
+                  alt={translate('svc.access.avatar')}
+                  {...(avatarUrl === undefined ? {} : { src: avatarUrl })}
+                  sx={{ width: 56, height: 56 }}
+                />
+                <Button component="label" variant="outlined" startIcon={<UploadIcon />}>
+                  {translate('svc.access.avatar_upload')}
+                  <input
+                    type="file"
+                    accept="image/*"
+                    hidden
+                    onChange={(e) => {
+                      const file = e.target.files?.[0];
+                      if (file !== undefined) void upload(file);
+                    }}
+                  />
+                </Button>
+              </Stack>
+              <Typography color="text.secondary">{me.email}</Typography>
+              <TextField
+                label={translate('svc.access.first_name')}
+                value={me.first_name ?? ''}
+                onChange={(e) => set('first_name', e.target.value)}
+              />
+              <TextField
+                label={translate('svc.access.last_name')}
+                value={me.last_name ?? ''}
+                onChange={(e) => set('last_name', e.target.value)}
+              />
+              <TextField
+                select
+                label={translate('svc.access.language')}
+                value={me.language ?? ''}
+                onChange={(e) => set('language', e.target.value)}
+              >
+                <MenuItem value="">{translate('svc.access.language_default')}</MenuItem>
+                {LANGUAGES.map((l) => (
+                  <MenuItem key={l} value={l}>
+                    {l}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <Box>
+                <Button variant="contained" onClick={() => void saveProfile()}>
+                  {translate('ra.action.save')}
+                </Button>
+              </Box>
+            </Stack>
+          </Section>
+          <Section id="profile-password" title={translate('svc.access.password')}>
+            <Stack sx={{ gap: 1 }}>
+              <TextField
+                type="password"
+                autoComplete="new-password"
+                label={translate('svc.access.new_password')}
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+              <TextField
+                type="password"
+                autoComplete="new-password"
+                label={translate('svc.access.repeat_password')}
+                value={repeat}
+                onChange={(e) => setRepeat(e.target.value)}
+              />
+              <Box>
+                <Button variant="contained" disabled={password === ''} onClick={() => void changePassword()}>
+                  {translate('svc.access.change_password')}
+                </Button>
+              </Box>
+            </Stack>
+          </Section>
+          <Section id="profile-tfa" title={translate('svc.access.tfa')}>
+            <Stack sx={{ gap: 1 }}>
+              <Typography>{translate(hasTfa ? 'svc.access.tfa_on' : 'svc.access.tfa_off')}</Typography>
+              {hasTfa ? (
+                <>
+                  <TextField
+                    label={translate('svc.sign_in.otp')}
+                    value={otp}
+                    onChange={(e) => setOtp(e.target.value)}
+                    slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'one-time-code' } }}
+                  />
+                  <Box>
+                    <Button variant="outlined" disabled={otp === ''} onClick={() => void disable()}>
+                      {translate('svc.access.tfa_disable')}
+                    </Button>
+                  </Box>
+                </>
+              ) : secret === null ? (
+                <>
+                  <TextField
+                    type="password"
+                    autoComplete="current-password"
+                    label={translate('svc.access.current_password')}
+                    value={tfaPassword}
+                    onChange={(e) => setTfaPassword(e.target.value)}
+                  />
+                  <Box>
+                    <Button variant="outlined" disabled={tfaPassword === ''} onClick={() => void generate()}>
+                      {translate('svc.access.tfa_start')}
+                    </Button>
+                  </Box>
+                </>
+              ) : (
+                <>
+                  <Alert severity="info">{translate('svc.access.tfa_scan')}</Alert>
+                  <TextField
+                    label={translate('svc.access.tfa_secret')}
+                    value={secret.secret}
+                    slotProps={{ htmlInput: { readOnly: true } }}
+                  />
+                  <TextField
+                    label={translate('svc.access.tfa_url')}
+                    value={secret.otpauth_url}
+                    multiline
+                    slotProps={{ htmlInput: { readOnly: true } }}
+                  />
+                  <TextField
+                    label={translate('svc.sign_in.otp')}
+                    value={otp}
+                    onChange={(e) => setOtp(e.target.value)}
+                    slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'one-time-code' } }}
+                  />
+                  <Box>
+                    <Button variant="contained" disabled={otp === ''} onClick={() => void enable()}>
+                      {translate('svc.access.tfa_enable')}
+                    </Button>
+                  </Box>
+                </>
+              )}
+            </Stack>
+          </Section>
+          <Section id="profile-token" title={translate('svc.access.token')}>
+            <Stack sx={{ gap: 1 }}>
+              <Typography variant="body2" color="text.secondary">
+                {translate('svc.access.token_hint')}
+              </Typography>
+              {token !== null && (
+                <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+                  <TextField
+                    label={translate('svc.access.token')}
+                    value={token}
+                    fullWidth
+                    slotProps={{ htmlInput: { readOnly: true } }}
+                  />
+                  <Button
+                    startIcon={<CopyIcon />}
+                    onClick={() =>
+                      void navigator.clipboard.writeText(token).then(
+                        () => notify('svc.access.copied', { type: 'info' }),
+                        () => undefined,
+                      )
+                    }
+                  >
+                    {translate('svc.access.copy')}
+                  </Button>
+                </Stack>
+              )}
+              <Box>
+                <Button variant="outlined" onClick={() => void makeToken()}>
+                  {translate('svc.access.token_generate')}
+                </Button>
+              </Box>
+            </Stack>
+          </Section>
+        </>
+      )}
+    </AccessPage>
+  );
+}
