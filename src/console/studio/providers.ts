@@ -9,6 +9,7 @@ import { TransportError, type Filter, type ID } from '../../client/index.js';
 import { errorEntries } from '../dom.js';
 import { client, hasSession, rememberSignIn } from '../session.js';
 import { collectionOf, readCatalogue, type Catalogue } from './catalogue.js';
+import { itemsAsOf, joinFilters, type ListMeta } from './list/list-read.js';
 
 export const CONTENT = 'content/';
 
@@ -91,11 +92,14 @@ export const dataProvider: DataProvider = {
     } catch (error) {
       throw new HttpError(`Filter (JSON): ${(error as Error).message}`, 400, {});
     }
-    const fields = (params.meta as { fields?: string[] } | undefined)?.fields ?? ['*'];
+    const extra = (params.meta ?? {}) as ListMeta;
+    const fields = extra.fields ?? ['*'];
+    const filter = joinFilters(query.filter, extra.filter);
     const answer = await client
       .items(collection)
       .readByQuery({
         ...query,
+        ...(filter === undefined ? {} : { filter }),
         fields,
         limit: perPage,
         page,
@@ -103,7 +107,9 @@ export const dataProvider: DataProvider = {
         ...(sort === undefined || sort === 'id' || sort === '-id' ? { sort: sort?.replace('id', pk) ?? pk } : { sort }),
       })
       .catch(asHttpError);
-    const data = (answer.data ?? []).map((item) => withId(pk)(item as Record<string, unknown>));
+    const items = (answer.data ?? []) as Record<string, unknown>[];
+    const rows = extra.asOf === undefined ? items : await itemsAsOf(collection, pk, items, extra.asOf, fields);
+    const data = rows.map(withId(pk));
     return { data, total: answer.meta?.filter_count ?? data.length };
   },
   async getOne(resource, params) {
