@@ -239,6 +239,10 @@ function ViewBar(props: ViewProps): ReactElement {
   const { filterValues, displayedFilters, setFilters } = useListContext();
   const filter = jsonFilter(filterValues['json']);
   const [isFilterOpen, setFilterOpen] = useState(false);
+  const latest = useRef(filterValues);
+  latest.current = filterValues;
+  const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(pending.current), []);
   const conditions = countConditions(filter);
   const canCards = imageFieldOf(collection) !== undefined || collection.displayTemplate !== undefined;
   return (
@@ -307,13 +311,15 @@ function ViewBar(props: ViewProps): ReactElement {
           catalogue={catalogue}
           value={filter}
           label={translate('svc.list.filter_label')}
-          onChange={(next) =>
-            setFilters(
-              { ...filterValues, json: next === null ? undefined : JSON.stringify(next) },
-              displayedFilters,
-              true,
-            )
-          }
+          onChange={(next) => {
+            // Debounced here, applied over the list's filter values of that moment (the search's
+            // own debounced change may have landed in between).
+            clearTimeout(pending.current);
+            pending.current = setTimeout(() => {
+              const json = next === null ? undefined : JSON.stringify(next);
+              setFilters({ ...latest.current, json }, displayedFilters, false);
+            }, 400);
+          }}
         />
       </Collapse>
     </Box>
