@@ -95,21 +95,33 @@ export const dataProvider: DataProvider = {
     const extra = (params.meta ?? {}) as ListMeta;
     const fields = extra.fields ?? ['*'];
     const filter = joinFilters(query.filter, extra.filter);
+    const selection = { ...query, ...(filter === undefined ? {} : { filter }) };
+    if (extra.count === 'only') {
+      const counted = await client
+        .items(collection)
+        .readByQuery({ ...selection, limit: 0, meta: 'filter_count' })
+        .catch(asHttpError);
+      return { data: [], total: counted.meta?.filter_count ?? 0 };
+    }
+    // count 'apart': one more row than the page tells whether a next page exists (the count,
+    // costly on a large table, comes in its own request).
+    const isApart = extra.count === 'apart';
     const answer = await client
       .items(collection)
       .readByQuery({
-        ...query,
-        ...(filter === undefined ? {} : { filter }),
+        ...selection,
         fields,
-        limit: perPage,
-        page,
-        meta: 'filter_count',
+        ...(isApart
+          ? { limit: perPage + 1, offset: (page - 1) * perPage }
+          : { limit: perPage, page, meta: 'filter_count' }),
         ...(sort === undefined || sort === 'id' || sort === '-id' ? { sort: sort?.replace('id', pk) ?? pk } : { sort }),
       })
       .catch(asHttpError);
     const items = (answer.data ?? []) as Record<string, unknown>[];
-    const rows = extra.asOf === undefined ? items : await itemsAsOf(collection, pk, items, extra.asOf, fields);
+    const pageRows = isApart ? items.slice(0, perPage) : items;
+    const rows = extra.asOf === undefined ? pageRows : await itemsAsOf(collection, pk, pageRows, extra.asOf, fields);
     const data = rows.map(withId(pk));
+    if (isApart) return { data, pageInfo: { hasNextPage: items.length > perPage, hasPreviousPage: page > 1 } };
     return { data, total: answer.meta?.filter_count ?? data.length };
   },
   async getOne(resource, params) {

@@ -41,10 +41,13 @@ import {
   CreateButton,
   DatagridConfigurable,
   List,
+  ListContextProvider,
+  Pagination,
   SearchInput,
   SelectColumnsButton,
   SimpleList,
   TopToolbar,
+  useGetList,
   useListContext,
   useNotify,
   usePermissions,
@@ -136,6 +139,7 @@ export function CollectionList(): ReactElement | null {
     return {
       ...(archived === undefined ? {} : { filter: archived }),
       ...(asOf === undefined || Number.isNaN(asOf.getTime()) ? {} : { asOf: asOf.toISOString() }),
+      count: 'apart',
     };
   }, [collection, state.showArchived, state.asOf]);
   if (collection === undefined || permissions === null || permissions === undefined) return null;
@@ -159,9 +163,28 @@ export function CollectionList(): ReactElement | null {
       storeKey={`studio.${collection.name}.list`}
       disableSyncWithLocation={false}
       queryOptions={{ meta }}
+      pagination={<CountedPagination meta={meta} />}
     >
       <ListBody collection={collection} catalogue={permissions} state={state} setState={setState} />
     </List>
+  );
+}
+
+/**
+ * The pager, with the count read in a request of its own: on a large table the count costs far
+ * more than the page (docs/console.md), so the rows paint first and the total follows.
+ */
+function CountedPagination({ meta }: { meta: ListMeta }): ReactElement {
+  const list = useListContext();
+  const { total } = useGetList(list.resource, {
+    pagination: { page: 1, perPage: 0 },
+    filter: list.filterValues,
+    meta: { ...(meta.filter === undefined ? {} : { filter: meta.filter }), count: 'only' },
+  });
+  return (
+    <ListContextProvider value={{ ...list, total: total ?? list.total }}>
+      <Pagination />
+    </ListContextProvider>
   );
 }
 

@@ -13,6 +13,11 @@ export interface ListMeta {
   readonly filter?: Filter;
   /** ISO 8601: the items as they were at that moment. */
   readonly asOf?: string;
+  /**
+   * `apart`: the page without its count (a next page known by one more row); `only`: the count
+   * alone (`total`, no rows). Without it, the page and `filter_count` in one request.
+   */
+  readonly count?: 'apart' | 'only';
 }
 
 /** `a` and `b` together (either may be absent). */
