@@ -173,6 +173,11 @@ describe('Studio list in Chromium', function () {
       });
 
       it('saves the view as a bookmark, which opens from the navigation after a reload', async () => {
+        await page.getByRole('button', { name: 'Column widths' }).click();
+        await page.getByRole('dialog', { name: 'Column widths' }).getByLabel('title').fill('320');
+        await page.getByRole('dialog', { name: 'Column widths' }).getByRole('button', { name: 'Close' }).click();
+        const width = await page.locator('thead th.column-title').evaluate((th) => th.getBoundingClientRect().width);
+        expect(width).to.be.within(318, 322);
         await page.getByRole('button', { name: 'Save as bookmark' }).click();
         const dialog = page.getByRole('dialog', { name: 'Save as bookmark' });
         await dialog.getByLabel('Name').fill('Popular or Grace');
@@ -188,6 +193,7 @@ describe('Studio list in Chromium', function () {
           _or: [{ views: { _gte: 90 } }, { author: { name: { _eq: 'Grace Hopper' } } }],
         });
         expect(presets[0]?.['layout_query']).to.have.nested.property('tabular.limit', 25);
+        expect(presets[0]?.['layout_options']).to.have.nested.property('tabular.widths.title', 320);
         await page.goto(url('/admin/content/articles?filter=%7B%7D'));
         await page.getByText(`1-${ARTICLES - 1} of ${ARTICLES - 1}`).waitFor();
         await nav().getByRole('link', { name: 'Popular or Grace' }).click();

@@ -48,6 +48,8 @@ const svc = {
     table: 'Table',
     cards: 'Cards',
     show_archived: 'Show archived',
+    widths: 'Column widths',
+    width_hint: 'In pixels; empty: automatic',
     as_of: 'As it was at',
     as_of_now: 'Back to now',
     as_of_note:

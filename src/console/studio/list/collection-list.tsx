@@ -36,6 +36,7 @@ import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import CloseIcon from '@mui/icons-material/Close';
+import WidthIcon from '@mui/icons-material/WidthNormal';
 import {
   BulkActionsToolbar,
   CreateButton,
@@ -300,6 +301,7 @@ function ViewBar(props: ViewProps): ReactElement {
             <CardsIcon fontSize="small" />
           </ToggleButton>
         </ToggleButtonGroup>
+        {state.layout === 'tabular' && <WidthsButton {...props} />}
         {collection.archive !== undefined && (
           <FormControlLabel
             control={
@@ -346,6 +348,52 @@ function ViewBar(props: ViewProps): ReactElement {
         />
       </Collapse>
     </Box>
+  );
+}
+
+/** Column widths (px) of the shown columns, kept in the view (`layout_options.tabular.widths`). */
+function WidthsButton(props: ViewProps): ReactElement {
+  const { collection, state, setState } = props;
+  const translate = useTranslate();
+  const [fields] = useColumns(collection);
+  const [open, setOpen] = useState(false);
+  const shown = fields ?? defaultColumns(collection);
+  return (
+    <>
+      <MuiButton size="small" startIcon={<WidthIcon />} onClick={() => setOpen(true)}>
+        {translate('svc.list.widths')}
+      </MuiButton>
+      <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="widths-title" fullWidth maxWidth="xs">
+        <DialogTitle id="widths-title">{translate('svc.list.widths')}</DialogTitle>
+        <DialogContent>
+          {shown.map((name) => (
+            <TextField
+              key={name}
+              type="number"
+              fullWidth
+              size="small"
+              label={name}
+              helperText={translate('svc.list.width_hint')}
+              value={state.widths[name] ?? ''}
+              slotProps={{ htmlInput: { min: 40, max: 1200, step: 10 } }}
+              sx={{ mt: 1 }}
+              onChange={(e) => {
+                const px = Number(e.target.value);
+                setState((s) => {
+                  const widths = { ...s.widths };
+                  if (e.target.value === '' || !Number.isFinite(px) || px <= 0) delete widths[name];
+                  else widths[name] = px;
+                  return { ...s, widths };
+                });
+              }}
+            />
+          ))}
+        </DialogContent>
+        <DialogActions>
+          <MuiButton onClick={() => setOpen(false)}>{translate('ra.action.close')}</MuiButton>
+        </DialogActions>
+      </Dialog>
+    </>
   );
 }
 
