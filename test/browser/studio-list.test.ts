@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { asAdmin, dataOf } from '../integration/access/permission-helpers.js';
 import { createRole, createUser } from '../integration/auth/helpers.js';
 import { chromiumUnavailable } from '../support/chromium.js';
@@ -96,16 +97,28 @@ describe('Studio list in Chromium', function () {
               { field: 'status', type: 'string', meta: { interface: 'select-dropdown', options: { choices } } },
               { field: 'views', type: 'integer' },
               { field: 'author', type: 'integer', meta: { interface: 'select-dropdown-m2o', special: ['m2o'] } },
+              { field: 'cover', type: 'uuid', meta: { interface: 'file-image', special: ['file'] } },
             ],
           }),
         );
-        dataOf(
-          await asAdmin(ctx(), 'POST', '/relations', {
-            collection: 'articles',
-            field: 'author',
-            related_collection: 'authors',
-          }),
-        );
+        for (const [field, related] of [
+          ['author', 'authors'],
+          ['cover', 'svc_files'],
+        ])
+          dataOf(
+            await asAdmin(ctx(), 'POST', '/relations', { collection: 'articles', field, related_collection: related }),
+          );
+        const png = await sharp({ create: { width: 640, height: 400, channels: 3, background: '#1565c0' } })
+          .png()
+          .toBuffer();
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'cover.png');
+        const uploaded = await ctx().api('/files', {
+          method: 'POST',
+          body: form,
+          headers: { Authorization: `Bearer ${TEST_ADMIN.token}` },
+        });
+        const cover = ((await uploaded.json()) as { data: { id: string } }).data.id;
         const rows = Array.from({ length: ARTICLES }, (_, i) => ({
           title: `Article ${String(i + 1).padStart(2, '0')}`,
           // The last one is archived.
@@ -113,6 +126,7 @@ describe('Studio list in Chromium', function () {
           views: i * 10,
           // Grace wrote the first two, Ada the rest.
           author: i < 2 ? 2 : 1,
+          cover: i === 0 ? cover : null,
         }));
         dataOf(await asAdmin(ctx(), 'POST', '/items/articles', rows));
         // A moment between the articles' creation and an edit of one: the list as it was then.
@@ -213,6 +227,16 @@ describe('Studio list in Chromium', function () {
         const cards = page.getByTestId('cards');
         await cards.getByText('Article 01').waitFor();
         expect(await cards.locator('.MuiCard-root').count()).to.equal(4);
+        // The image field's thumbnail, 320 px wide from /assets/<id>?width=320.
+        const thumbnail = cards.getByRole('img', { name: 'Article 01' });
+        await thumbnail.waitFor();
+        await page.waitForFunction(
+          (img) => ((img as { naturalWidth?: number } | null)?.naturalWidth ?? 0) > 0,
+          await thumbnail.elementHandle(),
+        );
+        expect(await thumbnail.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).to.equal(
+          320,
+        );
         await shot('cards');
         await expectAccessible('cards');
         await page.getByRole('button', { name: 'Table' }).click();
