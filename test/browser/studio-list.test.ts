@@ -273,6 +273,16 @@ describe('Studio list in Chromium', function () {
         await page.getByRole('button', { name: 'Undo' }).click();
         await page.getByText('Undone.').waitFor();
         expect(await statuses()).to.deep.equal(['draft', 'draft']);
+        // A bulk delete, undone likewise.
+        await select('Article 06');
+        await page.getByRole('button', { name: 'Delete', exact: true }).click();
+        await page.getByRole('dialog', { name: 'Delete 1 item?' }).getByRole('button', { name: 'Delete' }).click();
+        await page.getByText('1 item deleted.').waitFor();
+        expect(await items('filter[id][_eq]=6&fields=title')).to.deep.equal([]);
+        await page.getByRole('button', { name: 'Undo' }).click();
+        await page.getByText('Undone.').waitFor();
+        expect(await items('filter[id][_eq]=6&fields=title')).to.deep.equal([{ title: 'Article 06' }]);
+        await row('Article 06').waitFor();
       });
 
       it('exports the selected items', async () => {
