@@ -1,30 +1,47 @@
 /**
  * Bookmarks (svc_presets with a `bookmark` name) in the navigation, under their collection;
- * read once and re-read when the list saves, renames or deletes one.
+ * read through the dataProvider and re-read when the list saves, renames or deletes one.
  */
 import type { ReactElement } from 'react';
 import { List, ListItem, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
 import BookmarkIcon from '@mui/icons-material/BookmarkBorder';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSidebarState } from 'react-admin';
+import { useGetList, usePermissions, useRefresh, useSidebarState } from 'react-admin';
+import type { Catalogue } from '../catalogue.js';
 import { Link, useLocation } from 'react-router-dom';
-import { readBookmarks, type Bookmark } from './presets.js';
+import type { Bookmark } from './presets.js';
 
-const BOOKMARKS = ['studio', 'bookmarks'];
+/** svc_presets through the dataProvider (react-admin's query cache, re-read on refresh). */
+const PRESETS = 'svc_presets';
+const BOOKMARKED = { json: JSON.stringify({ bookmark: { _nnull: true } }) };
 
 export function useBookmarks(): readonly Bookmark[] {
-  const { data } = useQuery({ queryKey: BOOKMARKS, queryFn: readBookmarks, staleTime: 60_000 });
-  return data ?? [];
+  // A role without app access reads no presets (the API refuses them).
+  const { permissions } = usePermissions<Catalogue | null>();
+  const { data } = useGetList(
+    PRESETS,
+    {
+      pagination: { page: 1, perPage: 500 },
+      sort: { field: 'bookmark', order: 'ASC' },
+      filter: BOOKMARKED,
+      meta: { fields: ['id', 'bookmark', 'collection', 'role'] },
+    },
+    { staleTime: 60_000, enabled: permissions?.me?.appAccess === true },
+  );
+  return (data ?? []).map((p) => ({
+    id: Number(p.id),
+    name: String(p['bookmark']),
+    collection: String(p['collection']),
+    isRole: p['role'] !== null && p['role'] !== undefined,
+  }));
 }
 
 /** Re-reads the bookmarks (after one is saved, renamed or deleted). */
 export function useRefreshBookmarks(): () => void {
-  const queryClient = useQueryClient();
-  return () => void queryClient.invalidateQueries({ queryKey: BOOKMARKS });
+  const refresh = useRefresh();
+  return refresh;
 }
 
-export const bookmarkPath = (b: Bookmark): string =>
-  `/content/${encodeURIComponent(b.collection)}?bookmark=${String(b.id)}`;
+const bookmarkPath = (b: Bookmark): string => `/content/${encodeURIComponent(b.collection)}?bookmark=${String(b.id)}`;
 
 /** The bookmarks of `collection`, as navigation links under it. */
 export function BookmarkLinks({ collection }: { collection: string }): ReactElement | null {

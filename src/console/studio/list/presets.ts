@@ -65,7 +65,7 @@ export function viewOf(preset: Partial<PresetType>): View {
 }
 
 /** The preset columns of a view (Directus 10 shape). */
-export function presetOf(view: View): Partial<PresetType> {
+function presetOf(view: View): Partial<PresetType> {
   return {
     layout: view.layout,
     layout_query: {
@@ -130,20 +130,4 @@ export async function renameBookmark(id: number, name: string): Promise<void> {
 
 export async function deleteBookmark(id: number): Promise<void> {
   await client.presets.deleteOne(id);
-}
-
-/** The bookmarks the caller may read (its own and its role's), by name. */
-export async function readBookmarks(): Promise<Bookmark[]> {
-  const answer = await client.presets.readByQuery({
-    filter: { bookmark: { _nnull: true } },
-    fields: ['id', 'bookmark', 'collection', 'role'],
-    sort: 'bookmark',
-    limit: -1,
-  });
-  return (answer.data ?? []).map((p) => ({
-    id: p.id,
-    name: String(p.bookmark),
-    collection: String(p.collection),
-    isRole: p.role !== null && p.role !== undefined,
-  }));
 }
