@@ -182,6 +182,10 @@ describe('web console in Chromium', function () {
         await page.getByLabel('Search').fill('Article 42');
         await page.getByText('1-1 of 1').waitFor();
         await page.getByLabel('Search').fill('');
+        await page.getByText(`1-25 of ${ARTICLES}`).waitFor();
+        // The filter builder's JSON switch: the raw filter.
+        await page.getByRole('button', { name: /^Filter/ }).click();
+        await page.getByLabel('Edit as JSON').check();
         await page.getByLabel('Filter (JSON)').fill('{"views":{"_lt":30}}');
         await page.getByText('1-3 of 3').waitFor();
         await shot('items');

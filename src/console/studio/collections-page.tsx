@@ -10,6 +10,7 @@ import { errorText } from '../dom.js';
 import { client } from '../session.js';
 import type { Catalogue, CollectionInfo } from './catalogue.js';
 import { iconOf } from './layout.js';
+import { NoAppAccess } from './list/no-app-access.js';
 
 function useCounts(collections: readonly CollectionInfo[]): Record<string, number> {
   const [counts, setCounts] = useState<Record<string, number>>({});
@@ -46,7 +47,8 @@ export function CollectionsPage() {
   return (
     <Box sx={{ py: 2 }}>
       <Title title={translate('svc.collections.title')} />
-      {permissions?.error !== null && permissions?.error !== undefined && (
+      <NoAppAccess />
+      {permissions?.error !== null && permissions?.error !== undefined && permissions.me?.appAccess !== false && (
         <Alert severity="error" role="alert">
           {errorText(permissions.error)}
         </Alert>

@@ -99,7 +99,7 @@ const FAMILY_OF_TYPE: Readonly<Record<string, Family>> = {
 };
 
 /** The operators a field of `type` takes (with the validation-only ones when asked). */
-export function operatorsOf(type: string, validation = false): string[] {
+function operatorsOf(type: string, validation = false): string[] {
   const family = FAMILY_OF_TYPE[type] ?? 'untyped';
   return OPERATORS.filter(
     (o) => o.families.includes(family) || (validation && VALIDATION_ONLY.has(o.op) && family !== 'geometry'),

@@ -2,7 +2,7 @@
  * The Studio's frame: react-admin's Layout with a menu of the collections grouped by their
  * folders (svc_collections meta `group`, `icon`), then the tools (export/import, admin, GraphQL).
  */
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Box, Button, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader } from '@mui/material';
 import { NavLink, useLocation } from 'react-router-dom';
 import FolderIcon from '@mui/icons-material/FolderOutlined';
@@ -27,6 +27,7 @@ import {
 import type { Catalogue, CollectionInfo } from './catalogue.js';
 import { AdminNavItems, ProjectTitle } from './admin/nav.js';
 import { useAccessEntries } from './access/nav.js';
+import { BookmarkLinks } from './list/bookmarks.js';
 
 /** Material icon names of svc_collections meta `icon` that the Studio bundles; others get a table. */
 const ICONS: Readonly<Record<string, ReactNode>> = {
@@ -103,7 +104,10 @@ function StudioMenu() {
             }
           >
             {collections.map((c) => (
-              <NavItem key={c.name} to={`/content/${c.name}`} text={c.name} icon={iconOf(c)} />
+              <Fragment key={c.name}>
+                <NavItem to={`/content/${c.name}`} text={c.name} icon={iconOf(c)} />
+                <BookmarkLinks collection={c.name} />
+              </Fragment>
             ))}
           </List>
         );

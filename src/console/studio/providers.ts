@@ -9,6 +9,7 @@ import { TransportError, type Filter, type ID } from '../../client/index.js';
 import { errorEntries } from '../dom.js';
 import { client, hasSession, rememberSignIn } from '../session.js';
 import { collectionOf, readCatalogue, type Catalogue } from './catalogue.js';
+import { itemsAsOf, joinFilters, type ListMeta } from './list/list-read.js';
 
 export const CONTENT = 'content/';
 
@@ -94,19 +95,36 @@ export const dataProvider: DataProvider = {
     } catch (error) {
       throw new HttpError(`Filter (JSON): ${(error as Error).message}`, 400, {});
     }
-    const fields = (params.meta as { fields?: string[] } | undefined)?.fields ?? ['*'];
+    const extra = (params.meta ?? {}) as ListMeta;
+    const fields = extra.fields ?? ['*'];
+    const filter = joinFilters(query.filter, extra.filter);
+    const selection = { ...query, ...(filter === undefined ? {} : { filter }) };
+    if (extra.count === 'only') {
+      const counted = await client
+        .items(collection)
+        .readByQuery({ ...selection, limit: 0, meta: 'filter_count' })
+        .catch(asHttpError);
+      return { data: [], total: counted.meta?.filter_count ?? 0 };
+    }
+    // count 'apart': one more row than the page tells whether a next page exists (the count,
+    // costly on a large table, comes in its own request).
+    const isApart = extra.count === 'apart';
     const answer = await client
       .items(collection)
       .readByQuery({
-        ...query,
+        ...selection,
         fields,
-        limit: perPage,
-        page,
-        meta: 'filter_count',
+        ...(isApart
+          ? { limit: perPage + 1, offset: (page - 1) * perPage }
+          : { limit: perPage, page, meta: 'filter_count' }),
         ...(sort === undefined || sort === 'id' || sort === '-id' ? { sort: sort?.replace('id', pk) ?? pk } : { sort }),
       })
       .catch(asHttpError);
-    const data = (answer.data ?? []).map((item) => withId(pk)(item as Record<string, unknown>));
+    const items = (answer.data ?? []) as Record<string, unknown>[];
+    const pageRows = isApart ? items.slice(0, perPage) : items;
+    const rows = extra.asOf === undefined ? pageRows : await itemsAsOf(collection, pk, pageRows, extra.asOf, fields);
+    const data = rows.map(withId(pk));
+    if (isApart) return { data, pageInfo: { hasNextPage: items.length > perPage, hasPreviousPage: page > 1 } };
     return { data, total: answer.meta?.filter_count ?? data.length };
   },
   async getOne(resource, params) {

@@ -1,0 +1,649 @@
+/**
+ * A collection's items (`/admin/content/<collection>`): react-admin's List with search, the
+ * filter builder (its JSON switch is the raw escape hatch), sort on any column, the column
+ * picker, a table or cards layout, archived items hidden unless asked for, the list as it was
+ * at a moment (read-only), bulk edit / delete with Undo and export. The view is kept per user
+ * as their last view of the collection (svc_presets without a bookmark), and can be saved as a
+ * bookmark for the user or their role; `?bookmark=<id>` opens one.
+ */
+import { useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import {
+  Alert,
+  Box,
+  Button as MuiButton,
+  Chip,
+  Collapse,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  IconButton,
+  Radio,
+  RadioGroup,
+  Stack,
+  Switch,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material';
+import FilterIcon from '@mui/icons-material/FilterList';
+import TableIcon from '@mui/icons-material/TableRowsOutlined';
+import CardsIcon from '@mui/icons-material/GridViewOutlined';
+import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
+import EditIcon from '@mui/icons-material/Edit';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import CloseIcon from '@mui/icons-material/Close';
+import WidthIcon from '@mui/icons-material/WidthNormal';
+import {
+  BulkActionsToolbar,
+  CreateButton,
+  DatagridConfigurable,
+  List,
+  ListContextProvider,
+  Pagination,
+  SearchInput,
+  SelectColumnsButton,
+  SimpleList,
+  TopToolbar,
+  useGetList,
+  useListContext,
+  useNotify,
+  usePermissions,
+  useResourceContext,
+  useStore,
+  useTranslate,
+} from 'react-admin';
+import { useSearchParams } from 'react-router-dom';
+import type { Filter } from '../../../client/index.js';
+import { collectionOf, displayOf, type Catalogue, type CollectionInfo } from '../catalogue.js';
+import { columnOf, defaultColumns, visibleFields } from '../fields.js';
+import { FilterBuilder } from '../filter-builder.js';
+import { LiveRefresh } from '../item/item-studio.js';
+import { collectionName } from '../providers.js';
+import { useRefreshBookmarks, useBookmarks } from './bookmarks.js';
+import { BulkDeleteWithUndo, BulkEditButton, BulkExportButton, ExportButton } from './bulk-actions.js';
+import { CardsLayout, imageFieldOf } from './cards.js';
+import type { ListMeta } from './list-read.js';
+import {
+  deleteBookmark,
+  readBookmark,
+  readLastView,
+  renameBookmark,
+  saveBookmark,
+  viewOf,
+  writeLastView,
+  type LayoutName,
+  type View,
+} from './presets.js';
+
+/** What the list's state outside react-admin's params holds. */
+interface ViewState {
+  readonly layout: LayoutName;
+  readonly showArchived: boolean;
+  /** A datetime-local value; '' for now. */
+  readonly asOf: string;
+  readonly widths: Readonly<Record<string, number>>;
+  /** The bookmark open, if any. */
+  readonly bookmark: { readonly id: number; readonly name: string } | null;
+}
+
+interface ViewProps {
+  readonly collection: CollectionInfo;
+  readonly catalogue: Catalogue;
+  readonly state: ViewState;
+  setState(change: (s: ViewState) => ViewState): void;
+}
+
+const jsonFilter = (text: unknown): Filter | null => {
+  if (typeof text !== 'string' || text === '') return null;
+  try {
+    return JSON.parse(text) as Filter;
+  } catch {
+    return null;
+  }
+};
+
+/** How many conditions a filter holds (its operators outside `_and` / `_or`). */
+function countConditions(filter: unknown): number {
+  if (Array.isArray(filter)) return filter.reduce((n: number, f) => n + countConditions(f), 0);
+  if (typeof filter !== 'object' || filter === null) return 0;
+  let n = 0;
+  for (const [key, value] of Object.entries(filter))
+    n += key === '_and' || key === '_or' ? countConditions(value) : key.startsWith('_') ? 1 : countConditions(value);
+  return n;
+}
+
+/** The archive filter: items whose archive field is not the archive value (null counts as not). */
+function archiveFilter(collection: CollectionInfo): Filter | undefined {
+  const archive = collection.archive;
+  if (archive === undefined) return undefined;
+  return { _or: [{ [archive.field]: { _neq: archive.value } }, { [archive.field]: { _null: true } }] };
+}
+
+export function CollectionList(): ReactElement | null {
+  const resource = useResourceContext() ?? '';
+  const { permissions } = usePermissions<Catalogue | null>();
+  const collection = collectionOf(permissions ?? undefined, collectionName(resource));
+  const translate = useTranslate();
+  const [state, setState] = useState<ViewState>({
+    layout: 'tabular',
+    showArchived: false,
+    asOf: '',
+    widths: {},
+    bookmark: null,
+  });
+  const asOf = state.asOf === '' ? undefined : new Date(state.asOf);
+  const meta = useMemo((): ListMeta => {
+    const archived = collection === undefined || state.showArchived ? undefined : archiveFilter(collection);
+    return {
+      ...(archived === undefined ? {} : { filter: archived }),
+      ...(asOf === undefined || Number.isNaN(asOf.getTime()) ? {} : { asOf: asOf.toISOString() }),
+      count: 'apart',
+    };
+  }, [collection, state.showArchived, state.asOf]);
+  if (collection === undefined || permissions === null || permissions === undefined) return null;
+  const isReadOnly = meta.asOf !== undefined;
+  const filters = [
+    <SearchInput
+      key="q"
+      source="q"
+      alwaysOn
+      placeholder={translate('svc.list.search')}
+      inputProps={{ 'aria-label': translate('svc.list.search') }}
+    />,
+  ];
+  return (
+    <List
+      filters={filters}
+      actions={<ListActions collection={collection} isReadOnly={isReadOnly} />}
+      sort={{ field: collection.primaryKey, order: 'ASC' }}
+      perPage={25}
+      title={state.bookmark === null ? collection.name : `${collection.name} · ${state.bookmark.name}`}
+      storeKey={`studio.${collection.name}.list`}
+      disableSyncWithLocation={false}
+      queryOptions={{ meta }}
+      pagination={<CountedPagination meta={meta} />}
+    >
+      <ListBody collection={collection} catalogue={permissions} state={state} setState={setState} />
+    </List>
+  );
+}
+
+/**
+ * The pager, with the count read in a request of its own: on a large table the count costs far
+ * more than the page (docs/console.md), so the rows paint first and the total follows.
+ */
+function CountedPagination({ meta }: { meta: ListMeta }): ReactElement {
+  const list = useListContext();
+  const { total } = useGetList(list.resource, {
+    pagination: { page: 1, perPage: 0 },
+    filter: list.filterValues,
+    meta: { ...(meta.filter === undefined ? {} : { filter: meta.filter }), count: 'only' },
+  });
+  return (
+    <ListContextProvider value={{ ...list, total: total ?? list.total } as typeof list}>
+      <Pagination />
+    </ListContextProvider>
+  );
+}
+
+function ListActions({ collection, isReadOnly }: { collection: CollectionInfo; isReadOnly: boolean }) {
+  const { filterValues } = useListContext();
+  const search = typeof filterValues['q'] === 'string' && filterValues['q'] !== '' ? filterValues['q'] : undefined;
+  return (
+    <TopToolbar sx={{ flexWrap: 'wrap' }}>
+      <LiveRefresh collection={collection} />
+      <SelectColumnsButton preferenceKey={`studio.${collection.name}.columns`} />
+      <ExportButton collection={collection} filter={jsonFilter(filterValues['json']) ?? undefined} search={search} />
+      {collection.can.create && !isReadOnly && <CreateButton />}
+    </TopToolbar>
+  );
+}
+
+function ListBody(props: ViewProps): ReactElement {
+  const { collection, state } = props;
+  const translate = useTranslate();
+  const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
+  const isReadOnly = state.asOf !== '';
+  const bulk =
+    isReadOnly || (!collection.can.update && !collection.can.delete) ? (
+      false
+    ) : (
+      <>
+        {collection.can.update && <BulkEditButton collection={collection} />}
+        <BulkExportButton collection={collection} />
+        {collection.can.delete && <BulkDeleteWithUndo collection={collection} />}
+      </>
+    );
+  const columns = defaultColumns(collection);
+  const fields = visibleFields(collection);
+  const widths = Object.fromEntries(
+    Object.entries(state.widths).map(([name, px]) => [`& .column-${name}`, { width: px, minWidth: px }]),
+  );
+  return (
+    <>
+      <PresetSync {...props} />
+      <ViewBar {...props} />
+      {isReadOnly && (
+        <Alert severity="info" sx={{ mx: 2, mb: 1 }}>
+          {translate('svc.list.as_of_note', { moment: new Date(state.asOf).toLocaleString() })}
+        </Alert>
+      )}
+      {isSmall ? (
+        <SimpleList
+          primaryText={(record) => displayOf(collection, record)}
+          secondaryText={(record) => `${collection.primaryKey} ${String(record.id)}`}
+          linkType={isReadOnly ? false : 'edit'}
+        />
+      ) : state.layout === 'cards' ? (
+        <>
+          {bulk !== false && <BulkActionsToolbar>{bulk}</BulkActionsToolbar>}
+          <CardsLayout collection={collection} selectable={bulk !== false} />
+        </>
+      ) : (
+        <DatagridConfigurable
+          preferenceKey={`studio.${collection.name}.columns`}
+          rowClick={isReadOnly ? false : 'edit'}
+          omit={fields.map((f) => f.name).filter((name) => !columns.includes(name))}
+          bulkActionButtons={bulk}
+          sx={widths}
+        >
+          {fields.map(columnOf)}
+        </DatagridConfigurable>
+      )}
+    </>
+  );
+}
+
+/** The filter, layout, archive, moment and bookmark controls above the items. */
+function ViewBar(props: ViewProps): ReactElement {
+  const { collection, catalogue, state, setState } = props;
+  const translate = useTranslate();
+  const { filterValues, displayedFilters, setFilters } = useListContext();
+  const filter = jsonFilter(filterValues['json']);
+  const [isFilterOpen, setFilterOpen] = useState(false);
+  const latest = useRef(filterValues);
+  latest.current = filterValues;
+  const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(pending.current), []);
+  const conditions = countConditions(filter);
+  const canCards = imageFieldOf(collection) !== undefined || collection.displayTemplate !== undefined;
+  return (
+    <Box sx={{ px: 2, pb: 1, display: 'flex', flexDirection: 'column', gap: 1 }}>
+      <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+        <MuiButton
+          startIcon={<FilterIcon />}
+          onClick={() => setFilterOpen(!isFilterOpen)}
+          aria-expanded={isFilterOpen}
+          aria-controls="list-filter"
+          size="small"
+        >
+          {conditions === 0 ? translate('svc.list.filter') : translate('svc.list.filter_count', { count: conditions })}
+        </MuiButton>
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={state.layout}
+          aria-label={translate('svc.list.layout')}
+          onChange={(_e, layout: LayoutName | null) => {
+            if (layout !== null) setState((s) => ({ ...s, layout }));
+          }}
+        >
+          <ToggleButton value="tabular" aria-label={translate('svc.list.table')}>
+            <TableIcon fontSize="small" />
+          </ToggleButton>
+          <ToggleButton
+            value="cards"
+            aria-label={translate('svc.list.cards')}
+            disabled={!canCards && state.layout !== 'cards'}
+          >
+            <CardsIcon fontSize="small" />
+          </ToggleButton>
+        </ToggleButtonGroup>
+        {state.layout === 'tabular' && <WidthsButton {...props} />}
+        {collection.archive !== undefined && (
+          <FormControlLabel
+            control={
+              <Switch
+                size="small"
+                checked={state.showArchived}
+                onChange={(e) => setState((s) => ({ ...s, showArchived: e.target.checked }))}
+              />
+            }
+            label={translate('svc.list.show_archived')}
+          />
+        )}
+        <TextField
+          size="small"
+          type="datetime-local"
+          label={translate('svc.list.as_of')}
+          value={state.asOf}
+          onChange={(e) => setState((s) => ({ ...s, asOf: e.target.value }))}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
+          sx={{ width: 230, maxWidth: '100%' }}
+        />
+        {state.asOf !== '' && (
+          <MuiButton size="small" onClick={() => setState((s) => ({ ...s, asOf: '' }))}>
+            {translate('svc.list.as_of_now')}
+          </MuiButton>
+        )}
+        <BookmarkControls {...props} />
+      </Stack>
+      <Collapse in={isFilterOpen} id="list-filter" unmountOnExit>
+        <FilterBuilder
+          collection={collection}
+          catalogue={catalogue}
+          value={filter}
+          label={translate('svc.list.filter_label')}
+          onChange={(next) => {
+            // Debounced here, applied over the list's filter values of that moment (the search's
+            // own debounced change may have landed in between).
+            clearTimeout(pending.current);
+            pending.current = setTimeout(() => {
+              const json = next === null ? undefined : JSON.stringify(next);
+              setFilters({ ...latest.current, json }, displayedFilters, false);
+            }, 400);
+          }}
+        />
+      </Collapse>
+    </Box>
+  );
+}
+
+/** Column widths (px) of the shown columns, kept in the view (`layout_options.tabular.widths`). */
+function WidthsButton(props: ViewProps): ReactElement {
+  const { collection, state, setState } = props;
+  const translate = useTranslate();
+  const [fields] = useColumns(collection);
+  const [open, setOpen] = useState(false);
+  const shown = fields ?? defaultColumns(collection);
+  return (
+    <>
+      <MuiButton size="small" startIcon={<WidthIcon />} onClick={() => setOpen(true)}>
+        {translate('svc.list.widths')}
+      </MuiButton>
+      <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="widths-title" fullWidth maxWidth="xs">
+        <DialogTitle id="widths-title">{translate('svc.list.widths')}</DialogTitle>
+        <DialogContent>
+          {shown.map((name) => (
+            <TextField
+              key={name}
+              type="number"
+              fullWidth
+              size="small"
+              label={name}
+              helperText={translate('svc.list.width_hint')}
+              value={state.widths[name] ?? ''}
+              slotProps={{ htmlInput: { min: 40, max: 1200, step: 10 } }}
+              sx={{ mt: 1 }}
+              onChange={(e) => {
+                const px = Number(e.target.value);
+                setState((s) => {
+                  const widths = { ...s.widths };
+                  if (e.target.value === '' || !Number.isFinite(px) || px <= 0) delete widths[name];
+                  else widths[name] = px;
+                  return { ...s, widths };
+                });
+              }}
+            />
+          ))}
+        </DialogContent>
+        <DialogActions>
+          <MuiButton onClick={() => setOpen(false)}>{translate('ra.action.close')}</MuiButton>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+/** The column picker's store: the shown columns as indexes into `availableColumns`. */
+function useColumns(collection: CollectionInfo) {
+  const key = `preferences.studio.${collection.name}.columns`;
+  const [columns, setColumns] = useStore<string[] | undefined>(`${key}.columns`);
+  const [available] = useStore<{ index: string; source: string }[]>(`${key}.availableColumns`, []);
+  const fields =
+    columns === undefined
+      ? null
+      : columns.map((i) => available.find((a) => a.index === i)?.source ?? '').filter((s) => s !== '');
+  const setFields = (names: readonly string[] | null) => {
+    if (names === null) return;
+    const indexes = names
+      .map((n) => available.find((a) => a.source === n)?.index)
+      .filter((i): i is string => i !== undefined);
+    if (indexes.length > 0) setColumns(indexes);
+  };
+  return [fields, setFields] as const;
+}
+
+/** The view shown now, as a preset holds it. */
+function useCurrentView(props: ViewProps): [View, (view: View) => void] {
+  const { collection, state, setState } = props;
+  const list = useListContext();
+  const [fields, setFields] = useColumns(collection);
+  const search =
+    typeof list.filterValues['q'] === 'string' && list.filterValues['q'] !== '' ? list.filterValues['q'] : null;
+  const view: View = {
+    layout: state.layout,
+    fields,
+    sort: `${list.sort.order === 'DESC' ? '-' : ''}${list.sort.field}`,
+    page: list.page,
+    limit: list.perPage,
+    widths: state.widths,
+    filter: jsonFilter(list.filterValues['json']),
+    search,
+  };
+  const apply = (next: View) => {
+    list.setFilters(
+      {
+        ...(next.search === null ? {} : { q: next.search }),
+        ...(next.filter === null ? {} : { json: JSON.stringify(next.filter) }),
+      },
+      {},
+      false,
+    );
+    if (next.sort !== null)
+      list.setSort({ field: next.sort.replace(/^-/, ''), order: next.sort.startsWith('-') ? 'DESC' : 'ASC' });
+    list.setPerPage(next.limit);
+    list.setPage(next.page);
+    setFields(next.fields);
+    setState((s) => ({ ...s, layout: next.layout, widths: next.widths }));
+  };
+  return [view, apply];
+}
+
+/**
+ * Opens the bookmark `?bookmark=` names, or else the user's last view of the collection, and
+ * keeps the last view as the user changes it (not while a bookmark is open).
+ */
+function PresetSync(props: ViewProps): null {
+  const { collection, catalogue, state, setState } = props;
+  const me = catalogue.me;
+  const notify = useNotify();
+  const [params] = useSearchParams();
+  const bookmarkParam = params.get('bookmark');
+  const [view, apply] = useCurrentView(props);
+  const lastId = useRef<number | undefined>(undefined);
+  const [isLoaded, setLoaded] = useState(false);
+  const applyRef = useRef(apply);
+  applyRef.current = apply;
+
+  useEffect(() => {
+    if (me === null) return;
+    let isCurrent = true;
+    if (bookmarkParam !== null) {
+      readBookmark(Number(bookmarkParam))
+        .then((preset) => {
+          if (!isCurrent || preset === undefined) return;
+          applyRef.current(viewOf(preset));
+          setState((s) => ({ ...s, bookmark: { id: preset.id, name: String(preset.bookmark) } }));
+        })
+        .catch((error: unknown) => notify((error as Error).message, { type: 'error' }))
+        .finally(() => setLoaded(true));
+    } else {
+      readLastView(collection.name, me.id)
+        .then((preset) => {
+          if (!isCurrent || preset === undefined) return;
+          lastId.current = preset.id;
+          // A URL with its own list parameters (a shared link) wins over the last view.
+          if (!window.location.search.includes('filter=') && !window.location.search.includes('sort='))
+            applyRef.current(viewOf(preset));
+        })
+        .catch(() => undefined)
+        .finally(() => setLoaded(true));
+    }
+    return () => {
+      isCurrent = false;
+    };
+  }, [bookmarkParam, collection.name, me, notify, setState]);
+
+  const text = JSON.stringify(view);
+  const saved = useRef<string | null>(null);
+  useEffect(() => {
+    if (!isLoaded || me === null || state.bookmark !== null) return undefined;
+    if (saved.current === null) {
+      saved.current = text;
+      return undefined;
+    }
+    if (saved.current === text) return undefined;
+    const timer = setTimeout(() => {
+      saved.current = text;
+      writeLastView(collection.name, me.id, JSON.parse(text) as View, lastId.current)
+        .then((id) => {
+          lastId.current = id;
+        })
+        .catch(() => undefined);
+    }, 800);
+    return () => clearTimeout(timer);
+  }, [text, isLoaded, me, state.bookmark, collection.name]);
+  return null;
+}
+
+function BookmarkControls(props: ViewProps): ReactElement | null {
+  const { collection, catalogue, state, setState } = props;
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefreshBookmarks();
+  const bookmarks = useBookmarks();
+  const [view] = useCurrentView(props);
+  const [dialog, setDialog] = useState<'save' | 'rename' | null>(null);
+  const [name, setName] = useState('');
+  const [owner, setOwner] = useState<'user' | 'role'>('user');
+  const me = catalogue.me;
+  if (me === null) return null;
+  const open = state.bookmark;
+  const isRole = open !== null && bookmarks.find((b) => b.id === open.id)?.isRole === true;
+  const canEditOpen = open !== null && (!isRole || me.adminAccess);
+  const submit = async () => {
+    try {
+      if (dialog === 'save') {
+        const target = owner === 'role' && me.role !== null ? { role: me.role } : { user: me.id };
+        const id = await saveBookmark(collection.name, name, view, target);
+        setState((s) => ({ ...s, bookmark: { id, name } }));
+        notify('svc.list.bookmark_saved', { type: 'success' });
+      } else if (dialog === 'rename' && open !== null) {
+        await renameBookmark(open.id, name);
+        setState((s) => ({ ...s, bookmark: { id: open.id, name } }));
+      }
+      refresh();
+      setDialog(null);
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    }
+  };
+  const remove = async () => {
+    if (open === null) return;
+    try {
+      await deleteBookmark(open.id);
+      setState((s) => ({ ...s, bookmark: null }));
+      refresh();
+      notify('svc.list.bookmark_deleted', { type: 'info' });
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    }
+  };
+  return (
+    <>
+      {open === null ? (
+        <MuiButton
+          size="small"
+          startIcon={<BookmarkAddIcon />}
+          onClick={() => {
+            setName('');
+            setOwner('user');
+            setDialog('save');
+          }}
+        >
+          {translate('svc.list.bookmark_save')}
+        </MuiButton>
+      ) : (
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
+          <Chip label={translate('svc.list.bookmark_open', { name: open.name })} />
+          <IconButton
+            size="small"
+            aria-label={translate('svc.list.bookmark_close')}
+            onClick={() => setState((s) => ({ ...s, bookmark: null }))}
+          >
+            <CloseIcon fontSize="small" />
+          </IconButton>
+          {canEditOpen && (
+            <>
+              <IconButton
+                size="small"
+                aria-label={translate('svc.list.bookmark_rename')}
+                onClick={() => {
+                  setName(open.name);
+                  setDialog('rename');
+                }}
+              >
+                <EditIcon fontSize="small" />
+              </IconButton>
+              <IconButton size="small" aria-label={translate('svc.list.bookmark_delete')} onClick={() => void remove()}>
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </>
+          )}
+        </Stack>
+      )}
+      <Dialog
+        open={dialog !== null}
+        onClose={() => setDialog(null)}
+        aria-labelledby="bookmark-title"
+        fullWidth
+        maxWidth="xs"
+      >
+        <DialogTitle id="bookmark-title">
+          {translate(dialog === 'rename' ? 'svc.list.bookmark_rename' : 'svc.list.bookmark_save')}
+        </DialogTitle>
+        <DialogContent>
+          <TextField
+            autoFocus
+            fullWidth
+            label={translate('svc.list.bookmark_name')}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            sx={{ mt: 1 }}
+          />
+          {dialog === 'save' && me.adminAccess && me.role !== null && (
+            <RadioGroup
+              value={owner}
+              onChange={(e) => setOwner(e.target.value as 'user' | 'role')}
+              aria-label={translate('svc.list.bookmark_for')}
+            >
+              <FormControlLabel value="user" control={<Radio />} label={translate('svc.list.bookmark_me')} />
+              <FormControlLabel value="role" control={<Radio />} label={translate('svc.list.bookmark_role')} />
+            </RadioGroup>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <MuiButton onClick={() => setDialog(null)}>{translate('ra.action.cancel')}</MuiButton>
+          <MuiButton onClick={() => void submit()} disabled={name.trim() === ''}>
+            {translate('ra.action.save')}
+          </MuiButton>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
