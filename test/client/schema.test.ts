@@ -34,6 +34,23 @@ describeEachDatabase(
       expect((await client.fields.readMany('notes')).data?.map((f) => f.field)).to.deep.equal(['id']);
       expect(await client.schema.diff(snapshot ?? {})).to.equal(null);
     });
+
+    it('fields: updateOne takes allow_destructive for a lossy type change, updateMany writes several', async () => {
+      await client.fields.createOne('notes', { field: 'ratio', type: 'float', schema: {} });
+      await client.items('notes').createOne({ ratio: 1.5 });
+      const lossy = client.fields.updateOne('notes', 'ratio', { type: 'integer' });
+      expectServerError(await rejection(lossy), 400, 'INVALID_PAYLOAD');
+      await client.fields.updateOne('notes', 'ratio', { type: 'integer' }, { allowDestructive: true });
+      expect((await client.fields.readOne('notes', 'ratio'))?.type).to.equal('integer');
+      const sorted = await client.fields.updateMany('notes', [
+        { field: 'ratio', meta: { sort: 1 } },
+        { field: 'id', meta: { sort: 2 } },
+      ]);
+      expect(sorted?.map((f) => [f.field, f.meta?.['sort']])).to.deep.equal([
+        ['ratio', 1],
+        ['id', 2],
+      ]);
+    });
   },
   SQLITE_ONLY,
 );
