@@ -22,6 +22,7 @@ import { displayOf } from './studio/catalogue.js';
 import { startA11yFixes } from './studio/a11y-fixes.js';
 import { CollectionsPage } from './studio/collections-page.js';
 import { CollectionList, ItemCreate, ItemEdit } from './studio/content.js';
+import { FirstRunGate, LazyDataModelPage } from './studio/data-model/first-run-gate.js';
 import { DomPage, PrivateDomPage } from './studio/dom-page.js';
 import { StudioLayout } from './studio/layout.js';
 import { LoginPage } from './studio/login.js';
@@ -48,13 +49,21 @@ const publicRoutes = (
 
 const pages = (
   <CustomRoutes>
-    <Route path="/content" element={<CollectionsPage />} />
+    <Route
+      path="/content"
+      element={
+        <FirstRunGate>
+          <CollectionsPage />
+        </FirstRunGate>
+      }
+    />
     <Route
       path="/content/:collection/:id/history"
       element={<PrivateDomPage page={historyPage} title="svc.item.history" />}
     />
     <Route path="/transfer" element={<PrivateDomPage page={transferPage} title="svc.nav.transfer" />} />
     <Route path="/settings" element={<PrivateDomPage page={adminPage} title="svc.nav.admin" />} />
+    <Route path="/settings/data-model/*" element={<LazyDataModelPage />} />
     <Route path="/graphql" element={<PrivateDomPage page={graphqlPage} title="svc.nav.graphql" wide />} />
   </CustomRoutes>
 );

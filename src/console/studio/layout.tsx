@@ -15,6 +15,7 @@ import SwapIcon from '@mui/icons-material/SwapVert';
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import CodeIcon from '@mui/icons-material/Code';
 import AppsIcon from '@mui/icons-material/AppsOutlined';
+import SchemaIcon from '@mui/icons-material/SchemaOutlined';
 import {
   AppBar,
   Layout,
@@ -106,6 +107,9 @@ function StudioMenu() {
       <List dense disablePadding sx={{ mt: 1 }}>
         <NavItem to="/transfer" text={translate('svc.nav.transfer')} icon={<SwapIcon />} />
         <NavItem to="/settings" text={translate('svc.nav.admin')} icon={<SettingsIcon />} />
+        {permissions?.me?.adminAccess === true && (
+          <NavItem to="/settings/data-model" text={translate('svc.datamodel.nav')} icon={<SchemaIcon />} />
+        )}
         {/* GraphiQL keeps its storage in module state: each visit loads a fresh document. */}
         <NavItem to="/graphql" text={translate('svc.nav.graphql')} icon={<CodeIcon />} reload />
       </List>
