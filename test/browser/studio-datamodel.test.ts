@@ -199,6 +199,8 @@ describe('Studio data model in Chromium', function () {
         expect(rel('articles_tags', 'tags_id')?.related_collection).to.equal('tags');
         // The new collections are in the navigation too.
         await browser().nav().getByRole('link', { name: 'authors', exact: true }).waitFor();
+        // The junction is hidden (meta.hidden): not in the navigation.
+        expect(await browser().nav().getByRole('link', { name: 'articles_tags' }).count()).to.equal(0);
       });
 
       it('deletes a field after a confirmation naming its values, and saves a new order', async () => {

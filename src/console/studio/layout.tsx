@@ -45,7 +45,7 @@ export const iconOf = (collection: CollectionInfo): ReactNode =>
 function grouped(catalogue: Catalogue): [string | undefined, CollectionInfo[]][] {
   const groups = new Map<string | undefined, CollectionInfo[]>();
   for (const c of catalogue.collections) {
-    if (c.isFolder || !c.can.read) continue;
+    if (c.isFolder || !c.can.read || c.hidden) continue;
     const list = groups.get(c.group) ?? [];
     list.push(c);
     groups.set(c.group, list);
