@@ -253,6 +253,55 @@ describe('Studio data model in Chromium', function () {
         expect(names).to.deep.equal(['id', 'title', 'status', 'date_created', 'author', 'tags']);
       });
 
+      it('edits a field (a type change names the values it may lose), adds many-to-any and translations', async () => {
+        const list = page.getByRole('list', { name: 'Fields of articles' });
+        await page.getByRole('button', { name: 'Edit title' }).click();
+        let dialog = page.getByRole('dialog', { name: 'Field articles.title' });
+        await dialog.getByLabel('Note').fill('Shown as the heading');
+        await dialog.getByRole('button', { name: 'Review changes' }).click();
+        await (await applyPlan([/Change field articles.title/, /PATCH \/fields\/articles\/title/])).click();
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+        const title = (await fieldsOf('articles')).find((f) => f.field === 'title');
+        expect(title?.meta).to.include({ note: 'Shown as the heading', required: true });
+
+        await page.getByRole('button', { name: 'Edit title' }).click();
+        dialog = page.getByRole('dialog', { name: 'Field articles.title' });
+        await pick(dialog, /^Type/, 'Integer');
+        await dialog.getByRole('button', { name: 'Review changes' }).click();
+        await applyPlan([/Change articles.title from string to integer/], 'Delete and apply');
+        await page.getByText("Changing the type may change or lose articles.title's 3 values (to integer).").waitFor();
+        await page.getByRole('dialog', { name: 'Changes to apply' }).getByRole('button', { name: 'Cancel' }).click();
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+        expect((await fieldsOf('articles')).find((f) => f.field === 'title')?.type).to.equal('string');
+
+        await addField(
+          'blocks',
+          'Many-to-any (relation)',
+          async (d) => {
+            await d.getByRole('combobox', { name: /^Allowed collections/ }).click();
+            for (const c of ['authors', 'tags']) await page.getByRole('option', { name: c, exact: true }).click();
+            await page.keyboard.press('Escape');
+          },
+          [
+            /Create collection articles_blocks with id, articles_id, item, collection/,
+            /Relate articles_blocks.item to \*/,
+          ],
+        );
+        await addField('translations', 'Translations (relation)', async () => undefined, [
+          /Create collection languages with code, name/,
+          /Create collection articles_translations with id, articles_id, languages_code/,
+        ]);
+        await list.getByText('translations', { exact: true }).waitFor();
+        const all = await relations();
+        const rel = (c: string, f: string) => all.find((r) => r.collection === c && r.field === f);
+        expect(rel('articles_blocks', 'item')?.related_collection).to.equal(null);
+        expect(rel('articles_blocks', 'item')?.meta?.['one_allowed_collections']).to.deep.equal(['authors', 'tags']);
+        expect(rel('articles_blocks', 'articles_id')?.meta).to.include({ one_field: 'blocks', junction_field: 'item' });
+        expect(rel('articles_translations', 'languages_code')?.related_collection).to.equal('languages');
+        expect(rel('articles_translations', 'articles_id')?.meta).to.include({ one_field: 'translations' });
+      });
+
       it('fits 390 px: the data model and a collection’s fields', async () => {
         await page.setViewportSize({ width: 390, height: 800 });
         for (const path of ['/admin/settings/data-model', '/admin/settings/data-model/articles']) {
@@ -315,11 +364,13 @@ describe('Studio data model in Chromium', function () {
           );
           expect(secondFields.map((f) => f.field).sort()).to.deep.equal([
             'author',
+            'blocks',
             'date_created',
             'id',
             'status',
             'tags',
             'title',
+            'translations',
           ]);
           const secondRelations = dataOf<RelationRow[]>(
             await asAdmin(other as unknown as ServerContext, 'GET', '/relations'),

@@ -344,8 +344,9 @@ const keyTypeOf = (view: SchemaView, collection: string): string => view.keys.ge
 export function planNewField(collection: string, draft: FieldDraft, view: SchemaView): Plan {
   const steps: Step[] = [];
   const kind = draft.kind;
+  // A new other side: its key and a name, which also names its items elsewhere.
   const ensure = (name: string, fields: readonly Field[] = []) => {
-    if (!view.keys.has(name)) steps.push(helperCollection(name, fields));
+    if (!view.keys.has(name)) steps.push(helperCollection(name, fields, { display_template: '{{name}}' }));
   };
   const fk = (field: string, type: string, meta: Record<string, unknown> = { hidden: true }): Field => ({
     field,
