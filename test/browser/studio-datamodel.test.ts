@@ -300,6 +300,19 @@ describe('Studio data model in Chromium', function () {
         expect(rel('articles_blocks', 'articles_id')?.meta).to.include({ one_field: 'blocks', junction_field: 'item' });
         expect(rel('articles_translations', 'languages_code')?.related_collection).to.equal('languages');
         expect(rel('articles_translations', 'articles_id')?.meta).to.include({ one_field: 'translations' });
+
+        // The collection's settings (meta): a display template and versioning.
+        await page.getByRole('button', { name: 'Settings', exact: true }).click();
+        const settings = page.getByRole('dialog', { name: 'Settings of articles' });
+        await settings.getByLabel('Display template').fill('{{title}}');
+        await settings.getByRole('switch', { name: 'Content versioning' }).check();
+        await settings.getByRole('button', { name: 'Review changes' }).click();
+        await (await applyPlan([/Change the settings of articles/, /PATCH \/collections\/articles/])).click();
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+        const meta = dataOf<{ meta: Record<string, unknown> }>(
+          await asAdmin(ctx(), 'GET', '/collections/articles'),
+        ).meta;
+        expect(meta).to.include({ display_template: '{{title}}', versioning: true, archive_field: 'status' });
       });
 
       it('fits 390 px: the data model and a collection’s fields', async () => {

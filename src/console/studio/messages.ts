@@ -250,6 +250,12 @@ const svc = {
     diff_of: 'What %{file} changes here',
     allow_destructive: 'I understand this deletes or changes stored data: %{what}',
     apply_snapshot: 'Apply snapshot',
+    settings: 'Settings',
+    settings_of: 'Settings of %{collection}',
+    sort_field: 'Manual sort field',
+    archive_field: 'Archive field',
+    archive_value: 'Archive value',
+    unarchive_value: 'Unarchive value',
   },
 };
 

@@ -154,9 +154,9 @@ function FirstRun(props: { readonly folders: readonly string[] }): ReactElement 
   );
 }
 
-function Collection(props: { readonly view: SchemaView }): ReactElement {
+function Collection(props: { readonly view: SchemaView; readonly folders: readonly string[] }): ReactElement {
   const { collection = '' } = useParams();
-  return <FieldsPage key={collection} collection={collection} view={props.view} />;
+  return <FieldsPage key={collection} collection={collection} view={props.view} folders={props.folders} />;
 }
 
 export default function DataModelPage(): ReactElement {
@@ -185,7 +185,7 @@ export default function DataModelPage(): ReactElement {
       <Routes>
         <Route index element={<Overview entries={schema.entries} folders={folders} />} />
         <Route path="first-run" element={<FirstRun folders={folders} />} />
-        <Route path=":collection" element={<Collection view={schema.view} />} />
+        <Route path=":collection" element={<Collection view={schema.view} folders={folders} />} />
       </Routes>
     </Box>
   );

@@ -22,11 +22,13 @@ import ArrowDownIcon from '@mui/icons-material/ArrowDownward';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import AddIcon from '@mui/icons-material/Add';
+import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import { Title, useTranslate } from 'react-admin';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import type { FieldType } from '../../../client/index.js';
 import { errorText } from '../../dom.js';
 import { client } from '../../session.js';
+import { CollectionSettings } from './collection-settings.js';
 import { FieldDialog } from './field-dialog.js';
 import { PlanDialog } from './plan-dialog.js';
 import {
@@ -48,7 +50,11 @@ function ordered(fields: readonly FieldType[]): FieldType[] {
     .map(({ f }) => f);
 }
 
-export function FieldsPage(props: { readonly collection: string; readonly view: SchemaView }): ReactElement {
+export function FieldsPage(props: {
+  readonly collection: string;
+  readonly view: SchemaView;
+  readonly folders: readonly string[];
+}): ReactElement {
   const { collection, view } = props;
   const translate = useTranslate();
   const navigate = useNavigate();
@@ -60,6 +66,7 @@ export function FieldsPage(props: { readonly collection: string; readonly view: 
   const [editing, setEditing] = useState<{ field: FieldType | undefined } | null>(null);
   const [plan, setPlan] = useState<Plan | null>(null);
   const [afterPlan, setAfterPlan] = useState<'reload' | 'leave'>('reload');
+  const [isSetting, setIsSetting] = useState(false);
   const [dragged, setDragged] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
 
@@ -168,6 +175,9 @@ export function FieldsPage(props: { readonly collection: string; readonly view: 
         >
           {translate('svc.datamodel.save_order')}
         </Button>
+        <Button variant="outlined" startIcon={<SettingsIcon />} onClick={() => setIsSetting(true)}>
+          {translate('svc.datamodel.settings')}
+        </Button>
         <Button color="error" startIcon={<DeleteIcon />} onClick={() => void askDeleteCollection()}>
           {translate('svc.datamodel.delete_collection')}
         </Button>
@@ -259,6 +269,14 @@ export function FieldsPage(props: { readonly collection: string; readonly view: 
             setEditing(null);
             reload();
           }}
+        />
+      )}
+      {isSetting && (
+        <CollectionSettings
+          collection={collection}
+          fields={order}
+          folders={props.folders}
+          onClose={() => setIsSetting(false)}
         />
       )}
       <PlanDialog
