@@ -8,7 +8,7 @@ import type { CollectionType, FieldType, RelationType } from '../../../client/in
 import { client } from '../../session.js';
 
 /** One request of a plan: what it is, in the page's words (a message key) and as HTTP. */
-export interface Step {
+interface Step {
   readonly method: 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly body?: unknown;
@@ -39,7 +39,7 @@ export const SYSTEM_FIELDS = [
   'user_updated',
   'date_updated',
 ] as const;
-export type SystemField = (typeof SYSTEM_FIELDS)[number];
+type SystemField = (typeof SYSTEM_FIELDS)[number];
 
 export interface CollectionDraft {
   readonly collection: string;
@@ -58,7 +58,7 @@ export interface CollectionDraft {
 type Field = Partial<FieldType> & { field: string; type: string };
 
 /** The primary key field of a new collection, by its type. */
-export function primaryKeyField(name: string, type: PrimaryKeyType): Field {
+function primaryKeyField(name: string, type: PrimaryKeyType): Field {
   switch (type) {
     case 'integer':
     case 'bigInteger':
@@ -228,7 +228,6 @@ function helperCollection(collection: string, fields: readonly Field[], meta: Re
 
 /** The field kinds of the field form: a column of a type, or a relation. */
 export const RELATION_KINDS = ['m2o', 'o2m', 'm2m', 'm2a', 'translations'] as const;
-export type RelationKind = (typeof RELATION_KINDS)[number];
 
 /** Column types the API creates (geometry needs PostGIS; alias fields come with relations). */
 export const COLUMN_TYPES = [
@@ -325,7 +324,7 @@ function metaOf(draft: FieldDraft, special?: readonly string[]): Record<string, 
 }
 
 /** The default value as the column takes it: numbers and booleans typed, empty for none. */
-export function typedDefault(type: string, text: string): unknown {
+function typedDefault(type: string, text: string): unknown {
   if (text === '') return null;
   if (['integer', 'bigInteger', 'float', 'decimal'].includes(type) && !Number.isNaN(Number(text))) return Number(text);
   if (type === 'boolean') return text === 'true';
