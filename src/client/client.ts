@@ -8,6 +8,7 @@ import { FilesHandler } from './handlers/files.js';
 import { GraphQLHandler } from './handlers/graphql.js';
 import { PermissionsHandler } from './handlers/permissions.js';
 import { RelationsHandler } from './handlers/relations.js';
+import { SchemaHandler } from './handlers/schema.js';
 import { ServerHandler } from './handlers/server.js';
 import { UsersHandler } from './handlers/users.js';
 import { UtilsHandler } from './handlers/utils.js';
@@ -125,6 +126,9 @@ export class ContentClient<T extends object = object> {
   }
   get users(): UsersHandler<SystemType<T, 'svc_users', UserType>> {
     return new UsersHandler(this.transport);
+  }
+  get schema(): SchemaHandler {
+    return new SchemaHandler(this.transport);
   }
   get server(): ServerHandler {
     return new ServerHandler(this.transport);

@@ -77,6 +77,7 @@ export {
   type ItemPermissions,
 } from './handlers/permissions.js';
 export { RelationsHandler } from './handlers/relations.js';
+export { SchemaHandler, type SchemaDiff } from './handlers/schema.js';
 export { RevisionsHandler } from './handlers/revisions.js';
 export { ServerHandler } from './handlers/server.js';
 export { InvitesHandler, MeHandler, TFAHandler, UsersHandler } from './handlers/users.js';

@@ -22,6 +22,7 @@ import { ProfileRoute, RolePreviewRoute, RoleRoute, RolesRoute, UsersRoute } fro
 import { CollectionsPage } from './studio/collections-page.js';
 import { ItemCreate, ItemEdit } from './studio/content.js';
 import { CollectionList } from './studio/list/collection-list.js';
+import { FirstRunGate, LazyDataModelPage } from './studio/data-model/first-run-gate.js';
 import { DomPage, PrivateDomPage } from './studio/dom-page.js';
 import { HistoryRedirect } from './studio/item/item-studio.js';
 import { StudioLayout } from './studio/layout.js';
@@ -51,9 +52,17 @@ const publicRoutes = (
 
 const pages = (
   <CustomRoutes>
-    <Route path="/content" element={<CollectionsPage />} />
+    <Route
+      path="/content"
+      element={
+        <FirstRunGate>
+          <CollectionsPage />
+        </FirstRunGate>
+      }
+    />
     <Route path="/content/:collection/:id/history" element={<HistoryRedirect />} />
     <Route path="/transfer" element={<PrivateDomPage page={transferPage} title="svc.nav.transfer" />} />
+    <Route path="/settings/data-model/*" element={<LazyDataModelPage />} />
     <Route path="/graphql" element={<PrivateDomPage page={graphqlPage} title="svc.nav.graphql" wide />} />
     {AdminRoutes}
     <Route path="/settings/roles" element={<RolesRoute />} />

@@ -23,8 +23,20 @@ export class FieldsHandler<T = FieldType> {
     return (await this.transport.post<T>(collectionPath('fields', collection), item)).data;
   }
 
-  async updateOne(collection: string, field: string, item: Partial<T>): Promise<T | undefined> {
-    return (await this.transport.patch<T>(fieldPath('fields', collection, field), item)).data;
+  /** `allowDestructive`: a new type, precision or scale that changes stored values (refused otherwise). */
+  async updateOne(
+    collection: string,
+    field: string,
+    item: Partial<T>,
+    options: { allowDestructive?: boolean } = {},
+  ): Promise<T | undefined> {
+    const params = options.allowDestructive === true ? { params: { allow_destructive: true } } : {};
+    return (await this.transport.patch<T>(fieldPath('fields', collection, field), item, params)).data;
+  }
+
+  /** Updates several fields of `collection` at once (their meta.sort, for one). */
+  async updateMany(collection: string, items: readonly Partial<T>[]): Promise<T[] | undefined> {
+    return (await this.transport.patch<T[]>(collectionPath('fields', collection), items)).data;
   }
 
   async deleteOne(collection: string, field: string): Promise<void> {

@@ -72,6 +72,8 @@ export interface CollectionInfo {
   readonly icon: string | undefined;
   readonly note: string | undefined;
   readonly isFolder: boolean;
+  /** meta.hidden: left out of the navigation (a junction collection, for one). */
+  readonly hidden: boolean;
   readonly displayTemplate: string | undefined;
   readonly singleton: boolean;
   readonly sortField: string | undefined;
@@ -146,6 +148,7 @@ export async function readCatalogue(): Promise<Catalogue> {
       icon: text(c.meta?.['icon']),
       note: text(c.meta?.['note']),
       isFolder: c.schema === null,
+      hidden: c.meta?.['hidden'] === true,
       displayTemplate: text(c.meta?.['display_template']),
       singleton: c.meta?.['singleton'] === true,
       sortField: text(c.meta?.['sort_field']),

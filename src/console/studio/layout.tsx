@@ -14,6 +14,7 @@ import LabelIcon from '@mui/icons-material/LabelOutlined';
 import SwapIcon from '@mui/icons-material/SwapVert';
 import CodeIcon from '@mui/icons-material/Code';
 import AppsIcon from '@mui/icons-material/AppsOutlined';
+import SchemaIcon from '@mui/icons-material/SchemaOutlined';
 import {
   AppBar,
   Layout,
@@ -46,7 +47,7 @@ export const iconOf = (collection: CollectionInfo): ReactNode =>
 function grouped(catalogue: Catalogue): [string | undefined, CollectionInfo[]][] {
   const groups = new Map<string | undefined, CollectionInfo[]>();
   for (const c of catalogue.collections) {
-    if (c.isFolder || !c.can.read) continue;
+    if (c.isFolder || !c.can.read || c.hidden) continue;
     const list = groups.get(c.group) ?? [];
     list.push(c);
     groups.set(c.group, list);
@@ -118,6 +119,9 @@ function StudioMenu() {
         {access.map((entry) => (
           <NavItem key={entry.to} {...entry} />
         ))}
+        {permissions?.me?.adminAccess === true && (
+          <NavItem to="/settings/data-model" text={translate('svc.datamodel.nav')} icon={<SchemaIcon />} />
+        )}
         {/* GraphiQL keeps its storage in module state: each visit loads a fresh document. */}
         <NavItem to="/graphql" text={translate('svc.nav.graphql')} icon={<CodeIcon />} reload />
       </List>

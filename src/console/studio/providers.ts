@@ -24,7 +24,8 @@ function sessionCatalogue(): Promise<Catalogue> {
   return catalogue;
 }
 
-function forgetCatalogue(): void {
+/** Forgets the catalogue: the next read asks the API (after a schema change, with useRefresh). */
+export function forgetCatalogue(): void {
   catalogue = undefined;
 }
 
