@@ -6,7 +6,7 @@
  * gzipped) is over INITIAL_BUDGET: docs/console.md says why that figure.
  * Run: `node --import tsx src/console/build.ts [outdir]`. No source maps, minified.
  */
-import { build, type Metafile, type Plugin } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,20 +18,6 @@ export const CONSOLE_OUT = resolve(HERE, '../../dist/console');
 
 /** The initial bundle's budget, gzipped bytes (docs/console.md). */
 export const INITIAL_BUDGET = 400 * 1024;
-
-/**
- * One copy of TipTap's core: ra-input-rich-text's own (older) copy lacks what the newer
- * extensions installed beside it import, and two cores would make two kinds of editor.
- */
-const oneTiptapCore: Plugin = {
-  name: 'one-tiptap-core',
-  setup(b) {
-    b.onResolve({ filter: /^@tiptap\/(core|pm)(\/.*)?$/ }, (args) => {
-      if (args.pluginData === 'one-tiptap-core' || !args.importer.includes('ra-input-rich-text')) return undefined;
-      return b.resolve(args.path, { kind: args.kind, resolveDir: HERE, pluginData: 'one-tiptap-core' });
-    });
-  },
-};
 
 /** Builds the console into `outdir` (default dist/console), replacing what was there; returns the initial size. */
 export async function buildConsole(outdir: string = CONSOLE_OUT): Promise<number> {
@@ -53,7 +39,6 @@ export async function buildConsole(outdir: string = CONSOLE_OUT): Promise<number
     define: { 'process.env.NODE_ENV': process.env['CONSOLE_DEV'] === '1' ? '"development"' : '"production"' },
     loader: { '.woff2': 'dataurl', '.svg': 'dataurl' },
     logLevel: 'warning',
-    plugins: [oneTiptapCore],
   });
   await copyFile(join(HERE, 'index.html'), join(outdir, 'index.html'));
   await copyFile(join(HERE, 'app.css'), join(outdir, 'app.css'));

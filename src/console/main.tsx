@@ -11,7 +11,7 @@ import { createRoot } from 'react-dom/client';
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { Admin, CustomRoutes, Resource, defaultTheme, type RaThemeOptions } from 'react-admin';
-import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter, Navigate, Route, RouterProvider, useParams } from 'react-router-dom';
 import { acceptInvitePage, resetPasswordPage, verifyEmailPage } from './pages/account-links.js';
 import { graphqlPage } from './pages/graphql.js';
 import { transferPage } from './pages/transfer.js';
@@ -20,14 +20,12 @@ import { displayOf } from './studio/catalogue.js';
 import { startA11yFixes } from './studio/a11y-fixes.js';
 import { ProfileRoute, RolePreviewRoute, RoleRoute, RolesRoute, UsersRoute } from './studio/access/lazy-pages.js';
 import { CollectionsPage } from './studio/collections-page.js';
-import { ItemCreate, ItemEdit } from './studio/content.js';
-import { CollectionList } from './studio/list/collection-list.js';
 import { FirstRunGate, LazyDataModelPage } from './studio/data-model/first-run-gate.js';
 import { DomPage, PrivateDomPage } from './studio/dom-page.js';
-import { HistoryRedirect } from './studio/item/item-studio.js';
 import { StudioLayout } from './studio/layout.js';
 import { AdminRoutes } from './studio/admin/routes.js';
 import { LoginPage } from './studio/login.js';
+import { onDemand } from './studio/on-demand.js';
 import { i18nProvider } from './studio/messages.js';
 import { authProvider, CONTENT, dataProvider } from './studio/providers.js';
 
@@ -41,6 +39,17 @@ const theme: RaThemeOptions = {
   palette: { primary: { main: '#1565c0' }, secondary: { main: '#0d47a1' }, error: { main: '#b71c1c' } },
   typography: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
 };
+
+// A collection's list and its item forms are chunks of their own: the first paint needs neither.
+const CollectionList = onDemand(async () => (await import('./studio/list/collection-list.js')).CollectionList);
+const ItemEdit = onDemand(async () => (await import('./studio/content.js')).ItemEdit);
+const ItemCreate = onDemand(async () => (await import('./studio/content.js')).ItemCreate);
+
+/** The history's old address opens the item with its history panel. */
+function HistoryRedirect() {
+  const { collection = '', id = '' } = useParams<{ collection: string; id: string }>();
+  return <Navigate replace to={`/content/${encodeURIComponent(collection)}/${encodeURIComponent(id)}?panel=history`} />;
+}
 
 const publicRoutes = (
   <CustomRoutes noLayout>

@@ -39,6 +39,29 @@ export type RelationInfo =
       readonly sortField?: string;
     };
 
+/** A choice of a dropdown, radio or label display; the colours are the `labels` display's. */
+export interface Choice {
+  readonly text: string;
+  readonly value: unknown;
+  readonly foreground?: string;
+  readonly background?: string;
+}
+
+/** Directus's `choices` (`[{ text, value, foreground?, background? }]` or plain values), read. */
+export function choicesIn(list: unknown): Choice[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((c: unknown) => {
+    if (typeof c !== 'object' || c === null) return { text: String(c), value: c };
+    const choice = c as Record<string, unknown>;
+    return {
+      text: String(choice['text'] ?? choice['value']),
+      value: choice['value'],
+      ...(typeof choice['foreground'] === 'string' ? { foreground: choice['foreground'] } : {}),
+      ...(typeof choice['background'] === 'string' ? { background: choice['background'] } : {}),
+    };
+  });
+}
+
 export interface FieldInfo {
   readonly name: string;
   readonly type: string;
@@ -53,7 +76,7 @@ export interface FieldInfo {
   readonly conditions: readonly unknown[];
   readonly validation: unknown;
   readonly defaultValue: unknown;
-  readonly choices: readonly { readonly text: string; readonly value: unknown }[];
+  readonly choices: readonly Choice[];
   readonly hidden: boolean;
   readonly readonly: boolean;
   readonly required: boolean;
@@ -88,7 +111,7 @@ export interface CollectionInfo {
 }
 
 /** The signed-in user and what their role opens. */
-export interface Me {
+interface Me {
   readonly id: string;
   readonly email: string;
   readonly name: string;
@@ -100,6 +123,8 @@ export interface Me {
 export interface Catalogue {
   readonly collections: readonly CollectionInfo[];
   readonly me: Me | null;
+  /** Whether the service's WebSocket takes item subscriptions (`websocket.rest` of /server/info). */
+  readonly live: boolean;
   /** The system collections (svc_files, svc_activity, ...) the role may read. */
   readonly systemReadable?: readonly string[];
   /** The API's refusal of the collection list, shown instead of it. */
@@ -114,9 +139,9 @@ export async function readCatalogue(): Promise<Catalogue> {
   try {
     collections = ((await client.collections.readAll()).data ?? []).filter((c) => !c.collection.startsWith('svc_'));
   } catch (error) {
-    return { collections: [], me: await readMe(), error };
+    return { collections: [], me: await readMe(), live: false, error };
   }
-  const [fields, relations, access, me] = await Promise.all([
+  const [fields, relations, access, me, live] = await Promise.all([
     client.fields.readAll().then(
       (r) => r ?? [],
       () => [] as FieldType[],
@@ -130,6 +155,10 @@ export async function readCatalogue(): Promise<Catalogue> {
       () => ({}) as CollectionAccess,
     ),
     readMe(),
+    client.server.info().then(
+      (info) => typeof info?.websocket === 'object' && info.websocket.rest !== false,
+      () => false,
+    ),
   ]);
   const infos = collections.map((c): CollectionInfo => {
     const own = fields
@@ -171,7 +200,7 @@ export async function readCatalogue(): Promise<Catalogue> {
   const systemReadable = Object.entries(access)
     .filter(([name, rights]) => name.startsWith('svc_') && rights !== undefined && rights.read.access !== 'none')
     .map(([name]) => name);
-  return { collections: infos, me, systemReadable, error: null };
+  return { collections: infos, me, live, systemReadable, error: null };
 }
 
 /** The caller and its role's access; null when the API does not answer (no session). */
@@ -238,14 +267,8 @@ const record = (value: unknown): Readonly<Record<string, unknown>> =>
 
 function fieldInfo(f: FieldType, relation: RelationInfo | undefined): FieldInfo {
   const meta = f.meta ?? {};
-  const options = record(meta['options']) as { choices?: unknown };
-  const choices = Array.isArray(options.choices)
-    ? options.choices.map((c: unknown) =>
-        typeof c === 'object' && c !== null && 'value' in c
-          ? { text: String((c as { text?: unknown }).text ?? (c as { value: unknown }).value), value: c.value }
-          : { text: String(c), value: c },
-      )
-    : [];
+  const options = record(meta['options']);
+  const choices = choicesIn(options['choices']);
   const special = Array.isArray(meta['special']) ? (meta['special'] as unknown[]) : [];
   return {
     name: f.field,

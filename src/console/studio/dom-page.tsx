@@ -1,14 +1,14 @@
 /**
  * The console's plain-DOM pages (export/import, GraphiQL, the mailed links)
  * inside the Studio: a React route that runs the page function and shows the node it returns.
- * Their links and `navigate()` go through react-router; a 401 signs out.
+ * Their links go through react-router; a 401 signs out.
  */
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Alert, Box, LinearProgress } from '@mui/material';
 import { useAuthenticated, useLogout, useTranslate } from 'react-admin';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { errorText } from '../dom.js';
-import { leavePage, setNavigator, type Page } from '../navigation.js';
+import { leavePage, type Page } from '../navigation.js';
 import { isSignedOut } from '../session.js';
 
 /** react-router paths are under the /admin basename. */
@@ -34,10 +34,6 @@ export function DomPage({ page, title, wide = false }: DomPageProps) {
   const logout = useLogout();
   const translate = useTranslate();
   const [state, setState] = useState<'loading' | 'ready' | { error: string }>('loading');
-
-  useEffect(() => {
-    setNavigator((path, replace) => navigate(inApp(path), { replace }));
-  }, [navigate]);
 
   useEffect(() => {
     let isCurrent = true;

@@ -20,7 +20,9 @@ export function visibleFields(collection: CollectionInfo): FieldInfo[] {
 export function defaultColumns(collection: CollectionInfo): string[] {
   const fields = visibleFields(collection);
   const pk = fields.filter((f) => f.isPrimaryKey);
-  return [...pk, ...fields.filter((f) => !f.isPrimaryKey && f.type !== 'json' && f.type !== 'alias')].slice(0, 6).map((f) => f.name);
+  return [...pk, ...fields.filter((f) => !f.isPrimaryKey && f.type !== 'json' && f.type !== 'alias')]
+    .slice(0, 6)
+    .map((f) => f.name);
 }
 
 export function columnOf(f: FieldInfo): ReactElement {

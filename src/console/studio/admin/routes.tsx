@@ -2,20 +2,17 @@
  * The administration's routes (files, project settings, activity, operations), each page in a
  * chunk of its own (React.lazy): none of them weighs on the first load.
  */
-import { lazy, Suspense, type ReactNode } from 'react';
-import { LinearProgress } from '@mui/material';
 import { Route } from 'react-router-dom';
+import { onDemand } from '../on-demand.js';
 
-const FilesPage = lazy(() => import('../files/files-page.js'));
-const SettingsPage = lazy(() => import('./settings-page.js'));
-const ActivityPage = lazy(() => import('./activity-page.js'));
-const OperationsPage = lazy(() => import('./operations-page.js'));
-
-const later = (page: ReactNode) => <Suspense fallback={<LinearProgress />}>{page}</Suspense>;
+const FilesPage = onDemand(async () => (await import('../files/files-page.js')).default);
+const SettingsPage = onDemand(async () => (await import('./settings-page.js')).default);
+const ActivityPage = onDemand(async () => (await import('./activity-page.js')).default);
+const OperationsPage = onDemand(async () => (await import('./operations-page.js')).default);
 
 export const AdminRoutes = [
-  <Route key="files" path="/files" element={later(<FilesPage />)} />,
-  <Route key="settings" path="/settings/project" element={later(<SettingsPage />)} />,
-  <Route key="activity" path="/activity" element={later(<ActivityPage />)} />,
-  <Route key="operations" path="/operations" element={later(<OperationsPage />)} />,
+  <Route key="files" path="/files" element={<FilesPage />} />,
+  <Route key="settings" path="/settings/project" element={<SettingsPage />} />,
+  <Route key="activity" path="/activity" element={<ActivityPage />} />,
+  <Route key="operations" path="/operations" element={<OperationsPage />} />,
 ];

@@ -3,12 +3,11 @@
  * aside) is sent from the collections page to create the first one. Small, in the initial
  * bundle; the data model page itself is loaded on demand.
  */
-import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
-import { Loading, usePermissions } from 'react-admin';
+import type { ReactElement, ReactNode } from 'react';
+import { usePermissions } from 'react-admin';
 import { Navigate } from 'react-router-dom';
 import type { Catalogue } from '../catalogue.js';
-
-const DataModelPage = lazy(() => import('./data-model-page.js'));
+import { onDemand } from '../on-demand.js';
 
 export function FirstRunGate({ children }: { readonly children: ReactNode }): ReactElement {
   const { permissions } = usePermissions<Catalogue | null>();
@@ -20,10 +19,4 @@ export function FirstRunGate({ children }: { readonly children: ReactNode }): Re
 }
 
 /** The route's element: the data model page, loaded on demand. */
-export function LazyDataModelPage(): ReactElement {
-  return (
-    <Suspense fallback={<Loading />}>
-      <DataModelPage />
-    </Suspense>
-  );
-}
+export const LazyDataModelPage = onDemand(async () => (await import('./data-model-page.js')).default);

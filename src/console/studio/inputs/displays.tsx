@@ -7,38 +7,19 @@
 import type { ReactElement } from 'react';
 import { Box, Chip, Stack } from '@mui/material';
 import { BooleanField, FunctionField, NumberField, TextField } from 'react-admin';
-import type { FieldInfo } from '../catalogue.js';
+import { choicesIn, type Choice, type FieldInfo } from '../catalogue.js';
 
 const NUMBER_TYPES = new Set(['integer', 'bigInteger', 'float', 'decimal']);
 const EXCERPT = 80;
 
 type Row = Record<string, unknown>;
 
-interface Choice {
-  readonly text: string;
-  readonly value: unknown;
-  readonly foreground?: string;
-  readonly background?: string;
-}
-
 /** The display's choices (`display_options.choices`, with colours), else the interface's. */
-function choicesOf(f: FieldInfo): Choice[] {
-  const own = f.displayOptions['choices'];
-  const list = Array.isArray(own) ? own : Array.isArray(f.options['choices']) ? f.options['choices'] : [];
-  return list.map((c: unknown) => {
-    if (typeof c !== 'object' || c === null) return { text: String(c), value: c };
-    const choice = c as Record<string, unknown>;
-    return {
-      text: String(choice['text'] ?? choice['value']),
-      value: choice['value'],
-      ...(typeof choice['foreground'] === 'string' ? { foreground: choice['foreground'] } : {}),
-      ...(typeof choice['background'] === 'string' ? { background: choice['background'] } : {}),
-    };
-  });
-}
+const choicesOf = (f: FieldInfo): Choice[] =>
+  Array.isArray(f.displayOptions['choices']) ? choicesIn(f.displayOptions['choices']) : [...f.choices];
 
 /** Text without its markup: the browser parses the HTML (inert), markdown loses its marks. */
-export function plainExcerpt(value: string, isHtml: boolean): string {
+function plainExcerpt(value: string, isHtml: boolean): string {
   const text = isHtml
     ? (new DOMParser().parseFromString(value, 'text/html').body.textContent ?? '')
     : value.replace(/```[\s\S]*?```/g, ' ').replace(/[#>*_`~[\]()!|-]+/g, ' ');
@@ -48,7 +29,7 @@ export function plainExcerpt(value: string, isHtml: boolean): string {
 const truncate = (text: string): string => (text.length > EXCERPT ? `${text.slice(0, EXCERPT - 1)}…` : text);
 
 /** A date-time or date in the browser's locale; a date alone stays on its day (no UTC shift). */
-export function localDate(value: unknown, type: string): string {
+function localDate(value: unknown, type: string): string {
   if (typeof value !== 'string' || value === '') return '';
   if (type === 'time') return value;
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);

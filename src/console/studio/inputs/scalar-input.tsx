@@ -21,7 +21,7 @@ import {
   minValue,
   type Validator,
 } from 'react-admin';
-import type { FieldInfo } from '../catalogue.js';
+import { choicesIn, type FieldInfo } from '../catalogue.js';
 import { ColorInput } from './color-input.js';
 import { LazyCodeInput, LazyRichTextInput } from './lazy-editors.js';
 
@@ -41,19 +41,12 @@ const numberOption = (options: Readonly<Record<string, unknown>>, key: string): 
   return typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Number(value) : undefined;
 };
 
-/** `options.choices` (Directus: `[{ text, value }]` or plain values) as react-admin choices. */
-export function choicesOf(options: Readonly<Record<string, unknown>>): { id: string; name: string }[] {
-  const choices = options['choices'];
-  if (!Array.isArray(choices)) return [];
-  return choices.map((c: unknown) =>
-    typeof c === 'object' && c !== null && 'value' in c
-      ? { id: String(c.value), name: String((c as { text?: unknown }).text ?? c.value) }
-      : { id: String(c), name: String(c) },
-  );
-}
+/** `options.choices` as react-admin's choices. */
+const choicesOf = (options: Readonly<Record<string, unknown>>): { id: string; name: string }[] =>
+  choicesIn(options['choices']).map((c) => ({ id: String(c.value), name: c.text }));
 
 /** Lowercase words joined by dashes, as the editor types (a trailing dash stays for the next word). */
-export function slugify(text: string): string {
+function slugify(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -12,7 +12,7 @@ import { Alert, Box, Card, CardContent, Tab, Tabs } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useFormState } from 'react-hook-form';
 import { useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import { Navigate, useParams, useSearchParams } from 'react-router-dom';
+import { useParams, useSearchParams } from 'react-router-dom';
 import type { ID } from '../../../client/index.js';
 import { client } from '../../session.js';
 import type { CollectionInfo } from '../catalogue.js';
@@ -263,10 +263,4 @@ export function LiveRefresh({ collection }: { collection: CollectionInfo }) {
   const refresh = useRefresh();
   useLiveChanges(collection.name, collection.primaryKey, () => refresh());
   return null;
-}
-
-/** /content/<c>/<id>/history: the item with its sidebar on the history. */
-export function HistoryRedirect() {
-  const { collection = '', id = '' } = useParams<{ collection: string; id: string }>();
-  return <Navigate replace to={`/content/${encodeURIComponent(collection)}/${encodeURIComponent(id)}?panel=history`} />;
 }

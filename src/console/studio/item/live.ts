@@ -1,8 +1,8 @@
 /**
  * Live changes over the service's WebSocket (`client.realtime()`, WEBSOCKETS_ENABLED): one
  * socket per session, one subscription per collection being watched, shared by the list and
- * the open item. When the server refuses (WebSockets off, no permission), the pages simply stay
- * as they are.
+ * the open item. Without WebSockets (the catalogue's `live`) no socket opens; when the server
+ * refuses a subscription (no permission), the pages simply stay as they are.
  */
 import { useEffect, useRef } from 'react';
 import { usePermissions } from 'react-admin';
@@ -64,9 +64,13 @@ function watch(user: string | undefined, collection: string, pk: string, listene
 export function useLiveChanges(collection: string, pk: string, onChange: LiveListener): void {
   const { permissions } = usePermissions<Catalogue | null>();
   const user = permissions?.me?.id;
+  const isLive = permissions?.live === true;
   const latest = useRef(onChange);
   latest.current = onChange;
-  useEffect(() => watch(user, collection, pk, (message) => latest.current(message)), [user, collection, pk]);
+  useEffect(
+    () => (isLive ? watch(user, collection, pk, (message) => latest.current(message)) : undefined),
+    [isLive, user, collection, pk],
+  );
 }
 
 /** Whether `message` concerns the item with key `id`. */

@@ -15,8 +15,10 @@ export function Presence({ collection, item }: { collection: string; item: strin
   const translate = useTranslate();
   const { permissions } = usePermissions<Catalogue | null>();
   const me = permissions?.me?.id;
+  const isLive = permissions?.live === true;
   const [users, setUsers] = useState<readonly PresenceUser[]>([]);
   useEffect(() => {
+    if (!isLive) return undefined;
     const watch = sharedRealtime(me).presence(collection, item);
     void (async () => {
       try {
@@ -29,7 +31,7 @@ export function Presence({ collection, item }: { collection: string; item: strin
       watch.leave();
       setUsers([]);
     };
-  }, [me, collection, item]);
+  }, [isLive, me, collection, item]);
   const others = users.filter((u) => u.id !== me);
   if (others.length === 0) return null;
   const names = others.map((u) => nameOf(u));

@@ -31,7 +31,7 @@ import { useSystemAccess } from './access.js';
 import type { PanelProps } from './history-panel.js';
 import { textOf } from './shared.js';
 
-export interface VersionRow {
+interface VersionRow {
   readonly id: string;
   readonly key: string;
   readonly name: string | null;
