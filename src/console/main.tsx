@@ -26,11 +26,12 @@ import { StudioLayout } from './studio/layout.js';
 import { AdminRoutes } from './studio/admin/routes.js';
 import { LoginPage } from './studio/login.js';
 import { onDemand } from './studio/on-demand.js';
+import { pageNonce } from './studio/page-nonce.js';
 import { i18nProvider } from './studio/messages.js';
 import { authProvider, CONTENT, dataProvider } from './studio/providers.js';
 
-const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
-const cache = createCache({ key: 'svc', ...(nonce === undefined || nonce === '' ? {} : { nonce }), prepend: true });
+const nonce = pageNonce();
+const cache = createCache({ key: 'svc', ...(nonce === undefined ? {} : { nonce }), prepend: true });
 
 /** react-admin's theme with a darker blue: white text on it passes WCAG AA contrast. */
 const theme: RaThemeOptions = {

@@ -12,8 +12,8 @@ import { EditorView } from '@codemirror/view';
 import { json } from '@codemirror/lang-json';
 import { markdown } from '@codemirror/lang-markdown';
 import { FieldTitle, InputHelperText, useInput, type Validator } from 'react-admin';
-import { pageNonce } from './nonce.js';
-import type { CommonProps } from './scalar-input.js';
+import { pageNonce } from '../page-nonce.js';
+import type { CommonProps } from './common-props.js';
 
 export type CodeLanguage = 'json' | 'markdown';
 

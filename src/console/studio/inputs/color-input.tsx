@@ -4,7 +4,7 @@
  */
 import { Box, InputAdornment, TextField } from '@mui/material';
 import { FieldTitle, InputHelperText, regex, useInput, useTranslate, type Validator } from 'react-admin';
-import type { CommonProps } from './scalar-input.js';
+import type { CommonProps } from './common-props.js';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 

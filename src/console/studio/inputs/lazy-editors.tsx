@@ -6,7 +6,7 @@ import { lazy, Suspense } from 'react';
 import { LinearProgress } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { CodeLanguage } from './code-input.js';
-import type { CommonProps } from './scalar-input.js';
+import type { CommonProps } from './common-props.js';
 
 const RichTextEditor = lazy(() => import('./rich-text-input.js'));
 const CodeEditor = lazy(() => import('./code-input.js'));

@@ -17,8 +17,8 @@ import {
   RichTextInput,
   RichTextInputToolbar,
 } from 'ra-input-rich-text';
-import { pageNonce } from './nonce.js';
-import type { CommonProps } from './scalar-input.js';
+import { pageNonce } from '../page-nonce.js';
+import type { CommonProps } from './common-props.js';
 
 const nonce = pageNonce();
 

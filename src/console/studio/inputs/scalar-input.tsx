@@ -19,20 +19,11 @@ import {
   TimeInput,
   maxValue,
   minValue,
-  type Validator,
 } from 'react-admin';
 import { choicesIn, type FieldInfo } from '../catalogue.js';
 import { ColorInput } from './color-input.js';
+import type { CommonProps } from './common-props.js';
 import { LazyCodeInput, LazyRichTextInput } from './lazy-editors.js';
-
-/** What every input gets from the form (fields.tsx): source, label, disabled, note, validators. */
-export interface CommonProps {
-  readonly source: string;
-  readonly label: string;
-  readonly disabled: boolean;
-  readonly helperText?: string;
-  readonly validate?: Validator | Validator[];
-}
 
 const NUMBER_TYPES = new Set(['integer', 'bigInteger', 'float', 'decimal']);
 
