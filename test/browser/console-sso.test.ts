@@ -46,10 +46,10 @@ describe('web console in Chromium: single sign-on', function () {
         await page.waitForURL(`http://127.0.0.1:${port}/admin/content?sso`);
         await page.getByRole('heading', { name: 'Collections' }).waitFor();
         await page.getByRole('button', { name: 'Sign out' }).waitFor();
-        // A new user without a role may read no collection: the page shows the API's refusal.
+        // A new user without a role has no app access: the page says so, and who can grant it.
         await page
           .getByRole('alert')
-          .filter({ hasText: /permission/i })
+          .filter({ hasText: /no access to the Studio; an administrator .*can grant it/ })
           .waitFor();
         expect(chromium.problems.filter((p) => !p.includes('status of 403'))).to.deep.equal([]);
       });

@@ -553,6 +553,7 @@ describe('web console in Chromium', function () {
     },
     {
       targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite'),
+      beforeStop: async () => studio?.leave(),
       env: () => ({
         ...inbox.env(),
         PORT: String(port),

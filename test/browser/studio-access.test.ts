@@ -309,6 +309,7 @@ describe('Studio: roles, users and profile in Chromium', function () {
     },
     {
       targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite' || t.dialect === 'postgres'),
+      beforeStop: async () => studio?.leave(),
       env: () => ({
         ...inbox.env(),
         PORT: String(port),

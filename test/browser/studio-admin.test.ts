@@ -166,6 +166,7 @@ describe('Studio administration in Chromium', function () {
     },
     {
       targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite' || t.dialect === 'postgres'),
+      beforeStop: async () => studio?.leave(),
       env: () => ({
         ...inbox.env(),
         PORT: String(port),

@@ -399,6 +399,6 @@ describe('Studio data model in Chromium', function () {
         }
       });
     },
-    { targets: TARGETS, env: () => studioEnv(port) },
+    { targets: TARGETS, env: () => studioEnv(port), beforeStop: async () => studio?.leave() },
   );
 });

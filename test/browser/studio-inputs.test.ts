@@ -325,6 +325,7 @@ describe('Studio inputs in Chromium', function () {
     },
     {
       targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite' || t.dialect === 'postgres'),
+      beforeStop: async () => studio?.leave(),
       env: () => ({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, REFRESH_TOKEN_COOKIE_SECURE: 'false' }),
     },
   );

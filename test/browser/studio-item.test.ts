@@ -305,6 +305,10 @@ describe('Studio: the item page, history and drafts, live', function () {
     },
     {
       targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite' || t.dialect === 'postgres'),
+      beforeStop: async () => {
+        await studio?.leave();
+        await other?.leave();
+      },
       env: () => ({
         PORT: String(port),
         PUBLIC_URL: `http://127.0.0.1:${port}`,

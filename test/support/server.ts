@@ -87,6 +87,8 @@ export function describeEachDatabase(
     extensionsPath?: string;
     /** Makes the server's logger (silent by default), once per database: suites that assert log lines capture them. */
     logger?: () => Logger;
+    /** Runs before each database's server stops (a browser leaves its pages, which would poll a closed port). */
+    beforeStop?: () => Promise<void>;
   } = {},
 ): void {
   for (const target of options.targets ?? DATABASE_TARGETS) {
@@ -122,6 +124,7 @@ export function describeEachDatabase(
       });
       after(async function () {
         try {
+          await options.beforeStop?.();
           await context?.server.close();
           await context?.database.drop();
         } finally {

@@ -34,6 +34,11 @@ export class StudioBrowser {
     return new StudioBrowser(chromium, page, shots);
   }
 
+  /** Leaves the Studio (a blank page): nothing of it polls a server about to stop. */
+  async leave(): Promise<void> {
+    for (const page of this.chromium.context.pages()) await page.goto('about:blank');
+  }
+
   async close(): Promise<void> {
     await this.chromium.close();
     console.log(`      screenshots: ${this.shots}`);
