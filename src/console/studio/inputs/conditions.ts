@@ -36,7 +36,7 @@ const same = (a: unknown, b: unknown): boolean =>
 const listOf = (value: unknown): unknown[] =>
   Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
 
-/** One operator on one value (reference/query.md's filter operators, the common ones). */
+/** One operator on one value (the API's filter operators, the common ones). */
 function matchesOperator(operator: string, expected: unknown, value: unknown): boolean {
   const order = compare(value, expected);
   switch (operator) {
