@@ -150,7 +150,11 @@ describeEachDatabase(
         const errors = errorsOf(await api('POST', '/items/articles', [{ title: 'one' }, { title: 'two' }]), 400);
         expect(errors.map(([code]) => code)).to.deep.equal(['INVALID_PAYLOAD']);
         expect(await count()).to.equal(before);
-        expect(seen.some((s) => s.row !== undefined)).to.equal(false);
+        // No action for these rows (an earlier test's action may still land in `seen`: they run
+        // after their commit, unawaited by the request).
+        expect(seen.some((s) => s.row !== undefined && ['one', 'two'].includes(String(s.row['title'])))).to.equal(
+          false,
+        );
       });
 
       it('REST PATCH and DELETE: the item unchanged, still there', async () => {
