@@ -19,10 +19,9 @@ describe('web console in Chromium: single sign-on', function () {
   before(async function () {
     requireOrSkip(this, chromiumUnavailable());
     port = await freePort();
-    [idp] = await Promise.all([
-      TestIdentityProvider.start([`http://127.0.0.1:${port}/auth/login/corp/callback`]),
-      ensureConsoleBuilt(),
-    ]);
+    // One after the other: a provider started beside a failing build would be left running.
+    await ensureConsoleBuilt();
+    idp = await TestIdentityProvider.start([`http://127.0.0.1:${port}/auth/login/corp/callback`]);
     chromium = await launchChromium();
   });
   after(async () => {
