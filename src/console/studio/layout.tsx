@@ -14,7 +14,6 @@ import LabelIcon from '@mui/icons-material/LabelOutlined';
 import SwapIcon from '@mui/icons-material/SwapVert';
 import CodeIcon from '@mui/icons-material/Code';
 import AppsIcon from '@mui/icons-material/AppsOutlined';
-import SchemaIcon from '@mui/icons-material/SchemaOutlined';
 import {
   AppBar,
   Layout,
@@ -26,7 +25,7 @@ import {
   type LayoutProps,
 } from 'react-admin';
 import type { Catalogue, CollectionInfo } from './catalogue.js';
-import { AdminNavItems, ProjectTitle } from './admin/nav.js';
+import { ProjectTitle, useAdminEntries } from './admin/nav.js';
 import { useAccessEntries } from './access/nav.js';
 import { BookmarkLinks } from './list/bookmarks.js';
 
@@ -83,7 +82,7 @@ function StudioMenu() {
   const translate = useTranslate();
   const { permissions } = usePermissions<Catalogue | null>();
   const groups = permissions === null || permissions === undefined ? [] : grouped(permissions);
-  const access = useAccessEntries();
+  const tools = [...useAdminEntries(), ...useAccessEntries()];
   return (
     <Box component="nav" aria-label={translate('svc.nav.main')} sx={{ pt: 1 }}>
       <List dense disablePadding>
@@ -115,13 +114,9 @@ function StudioMenu() {
       })}
       <List dense disablePadding sx={{ mt: 1 }}>
         <NavItem to="/transfer" text={translate('svc.nav.transfer')} icon={<SwapIcon />} />
-        <AdminNavItems catalogue={permissions ?? null} item={NavItem} />
-        {access.map((entry) => (
+        {tools.map((entry) => (
           <NavItem key={entry.to} {...entry} />
         ))}
-        {permissions?.me?.adminAccess === true && (
-          <NavItem to="/settings/data-model" text={translate('svc.datamodel.nav')} icon={<SchemaIcon />} />
-        )}
         {/* GraphiQL keeps its storage in module state: each visit loads a fresh document. */}
         <NavItem to="/graphql" text={translate('svc.nav.graphql')} icon={<CodeIcon />} reload />
       </List>

@@ -1,44 +1,37 @@
 /**
  * The administration's entries in the navigation (files for whoever may read svc_files; the
- * project settings, activity and operations for administrators) and the project's name and
+ * project settings, activity, operations and the data model for administrators) and the project's name and
  * colour in the app bar (svc_settings, re-read after the settings page saves).
  */
-import { useEffect, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
 import FolderIcon from '@mui/icons-material/PermMediaOutlined';
 import TuneIcon from '@mui/icons-material/TuneOutlined';
 import HistoryIcon from '@mui/icons-material/HistoryOutlined';
 import MonitorIcon from '@mui/icons-material/MonitorHeartOutlined';
+import SchemaIcon from '@mui/icons-material/SchemaOutlined';
 import { usePermissions, useTranslate } from 'react-admin';
 import type { Catalogue } from '../catalogue.js';
 import { client } from '../../session.js';
 
-interface NavItemProps {
-  readonly to: string;
-  readonly text: string;
-  readonly icon: ReactNode;
-}
-
 const mayReadFiles = (catalogue: Catalogue | null): boolean =>
   catalogue?.me?.adminAccess === true || (catalogue?.systemReadable ?? []).includes('svc_files');
 
-export function AdminNavItems({
-  catalogue,
-  item: Item,
-}: {
-  catalogue: Catalogue | null;
-  item: ComponentType<NavItemProps>;
-}) {
+/** The navigation's administration entries (access/nav.tsx gives the access ones, in the same shape). */
+export function useAdminEntries(): { to: string; text: string; icon: ReactNode }[] {
   const translate = useTranslate();
-  const isAdmin = catalogue?.me?.adminAccess === true;
-  return (
-    <>
-      {mayReadFiles(catalogue) && <Item to="/files" text={translate('svc.files.nav')} icon={<FolderIcon />} />}
-      {isAdmin && <Item to="/settings/project" text={translate('svc.admin.settings_nav')} icon={<TuneIcon />} />}
-      {isAdmin && <Item to="/activity" text={translate('svc.admin.activity_nav')} icon={<HistoryIcon />} />}
-      {isAdmin && <Item to="/operations" text={translate('svc.admin.operations_nav')} icon={<MonitorIcon />} />}
-    </>
-  );
+  const { permissions } = usePermissions<Catalogue | null>();
+  const catalogue = permissions ?? null;
+  const files = { to: '/files', text: translate('svc.files.nav'), icon: <FolderIcon /> };
+  const shared = mayReadFiles(catalogue) ? [files] : [];
+  if (catalogue?.me?.adminAccess !== true) return shared;
+  return [
+    ...shared,
+    { to: '/settings/project', text: translate('svc.admin.settings_nav'), icon: <TuneIcon /> },
+    { to: '/activity', text: translate('svc.admin.activity_nav'), icon: <HistoryIcon /> },
+    { to: '/operations', text: translate('svc.admin.operations_nav'), icon: <MonitorIcon /> },
+    { to: '/settings/data-model', text: translate('svc.datamodel.nav'), icon: <SchemaIcon /> },
+  ];
 }
 
 interface Project {
