@@ -9,6 +9,12 @@ import { launchChromium, type RunningChromium } from './chromium.js';
 /** axe-core's browser build, evaluated in the page (CDP evaluation: the page's CSP does not apply). */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** Waits for the page's running transitions and finite animations to end (a spinner never does). */
+const settled = (page: Page): Promise<unknown> =>
+  page.evaluate(
+    'Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined)))',
+  );
+
 /** Where every Studio suite saves its screenshots, one folder per suite. */
 export const SCREENSHOTS = join(tmpdir(), 'svc-console-screenshots');
 
@@ -44,7 +50,9 @@ export class StudioBrowser {
     console.log(`      screenshots: ${this.shots}`);
   }
 
-  shot(name: string, page: Page = this.page): Promise<Buffer> {
+  /** A screenshot of the page once its transitions have ended (a dialog fading in, a bar filling). */
+  async shot(name: string, page: Page = this.page): Promise<Buffer> {
+    await settled(page);
     return page.screenshot({ path: join(this.shots, `${name}.png`), fullPage: true });
   }
 
@@ -75,7 +83,7 @@ export class StudioBrowser {
    * first: a notification fading in has, for a moment, the contrast of a half-transparent one.
    */
   async expectAccessible(name: string, page: Page = this.page): Promise<void> {
-    await page.evaluate('Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)))');
+    await settled(page);
     await page.evaluate(AXE_SOURCE);
     const result = (await page.evaluate(
       `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ') + ')'))`,

@@ -31,7 +31,6 @@ import TableIcon from '@mui/icons-material/TableRowsOutlined';
 import FileIcon from '@mui/icons-material/InsertDriveFileOutlined';
 import {
   Datagrid,
-  FileField,
   FileInput,
   Form,
   FunctionField,
@@ -334,9 +333,7 @@ export default function FilesPage() {
                   options={{ onDrop: (accepted: File[]) => void upload(accepted) }}
                   inputProps={{ 'aria-label': translate('svc.files.upload') }}
                   sx={{ '& .RaFileInput-dropZone': { p: 2 } }}
-                >
-                  <FileField source="src" title="title" sx={{ display: 'none' }} />
-                </FileInput>
+                />
               </Form>
               {uploads.length > 0 && (
                 <Box sx={{ mb: 2 }} aria-live="polite">
