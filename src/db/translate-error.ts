@@ -82,7 +82,7 @@ const MYSQL_CONNECTION_ERRNOS = new Set([1053, 2006, 2013, 1927]);
 
 /** The messages of drivers and knex that carry no code: a closed socket or an exhausted pool. */
 const CONNECTION_MESSAGE =
-  /Connection terminated|Client has encountered a connection error|connection is in closed state|Can't add new command when connection is in closed state|Timeout acquiring a connection|Connection lost: The server closed the connection/i;
+  /Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|connection is in closed state|Can't add new command when connection is in closed state|Timeout acquiring a connection|Unable to acquire a connection|Connection lost: The server closed the connection|^timeout expired$/i;
 
 /**
  * The database could not be reached or dropped the connection (restart, failover, network):
@@ -99,9 +99,11 @@ export function translateConnectionError(error: unknown): ServiceUnavailableErro
 }
 
 /** Whether `error` says the database is unreachable (see {@link translateConnectionError}). */
-export function isConnectionError(error: unknown): boolean {
+export function isConnectionError(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const e = driverErrorOf(error) as DriverError & { readonly name?: unknown };
+  const e = driverErrorOf(error) as DriverError & { readonly name?: unknown; readonly cause?: unknown };
+  // A pool's or a transaction's own error that wraps the socket's (pg-pool's connection timeout).
+  if (depth < 3 && e.cause !== undefined && isConnectionError(e.cause, depth + 1)) return true;
   if (
     typeof e.code === 'string' &&
     (CONNECTION_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code) || /^57P0[123]$/.test(e.code))

@@ -359,7 +359,9 @@ describe('Studio list in Chromium', function () {
         await page.getByRole('heading', { name: 'Sign in' }).waitFor();
         await browser().signIn(url(''), user);
         await page.getByText(/Your role has no access to the Studio; an administrator/).waitFor();
-        // The API refuses the catalogue's reads: Chromium logs each refusal.
+        // The API refuses the catalogue's reads: Chromium logs each refusal, the last ones
+        // possibly after the message shows (on a busy machine), so once every one is answered.
+        await browser().requestsDone();
         browser().takeProblems([/status of 40[13]/]);
         await shot('no-app-access');
         await expectAccessible('no-app-access');

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 
-/** A logger at info whose lines (parsed) land in `lines`, for tests that assert what is logged. */
-export function capturingLogger(lines: Record<string, unknown>[]) {
+/** A logger at `level` (info) whose lines (parsed) land in `lines`, for tests that assert what is logged. */
+export function capturingLogger(lines: Record<string, unknown>[], level = 'info') {
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
       for (const line of chunk.toString('utf8').split('\n'))
@@ -10,5 +10,5 @@ export function capturingLogger(lines: Record<string, unknown>[]) {
       done();
     },
   });
-  return pino({ level: 'info' }, sink);
+  return pino({ level }, sink);
 }

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import { launchChromium, type RunningChromium } from './chromium.js';
 
 /** axe-core's browser build, evaluated in the page (CDP evaluation: the page's CSP does not apply). */
@@ -24,11 +24,27 @@ export const SCREENSHOTS = join(tmpdir(), 'svc-console-screenshots');
  * screenshots under SCREENSHOTS/<suite>. Open it in `before`, close it in `after`.
  */
 export class StudioBrowser {
+  /** Every page's HTTP requests not yet answered (a WebSocket is not one). */
+  private readonly inFlight = new Set<Request>();
+
   private constructor(
     readonly chromium: RunningChromium,
     readonly page: Page,
     readonly shots: string,
-  ) {}
+  ) {
+    const { context } = chromium;
+    context.on('request', (request) => this.inFlight.add(request));
+    context.on('requestfinished', (request) => this.inFlight.delete(request));
+    context.on('requestfailed', (request) => this.inFlight.delete(request));
+  }
+
+  /**
+   * Waits until no request of the pages is left unanswered (up to `limitMs`): what a test made
+   * the Studio ask has been answered, and any refusal logged, before its problems are read.
+   */
+  async requestsDone(limitMs = 10_000): Promise<void> {
+    for (let waited = 0; this.inFlight.size > 0 && waited < limitMs; waited += 50) await this.page.waitForTimeout(50);
+  }
 
   static async open(suite: string, viewport?: { width: number; height: number }): Promise<StudioBrowser> {
     const shots = join(SCREENSHOTS, suite);
@@ -63,6 +79,7 @@ export class StudioBrowser {
 
   /** For afterEach: a passed test left no problem; a failed one leaves a screenshot. */
   async afterEach(test: Mocha.Test | undefined): Promise<void> {
+    await this.requestsDone();
     if (test?.state === 'passed') expect(this.takeProblems()).to.deep.equal([]);
     else await this.shot(`failed-${(test?.title ?? '').slice(0, 40).replace(/\W+/g, '-')}`);
   }

@@ -27,6 +27,12 @@ const UNREACHABLE: Record<string, object> = {
   }),
   'mariadb: server gone away (2006)': Object.assign(new Error('MySQL server has gone away'), { errno: 2006 }),
   'knex: pool timeout': new KnexTimeoutError('Knex: Timeout acquiring a connection. The pool is probably full.'),
+  // A pooled client whose socket ended cleanly while it sat idle, then handed a query.
+  'pg: client closed while idle': new Error('Client was closed and is not queryable'),
+  // pg-pool's connect timeout wraps the socket's error.
+  'pg-pool: connect timeout': new Error('connection attempt failed', {
+    cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+  }),
   // objection (db/models) hands on pg's error wrapped, its code only on `nativeError`.
   'pg: admin shutdown (57P01) through an objection model': Object.assign(
     new Error('terminating connection due to administrator command'),
@@ -51,6 +57,7 @@ const NOT_CONNECTION: Record<string, object> = {
     code: 'ER_DUP_ENTRY',
   }),
   'a bug': new TypeError("Cannot read properties of undefined (reading 'id')"),
+  'a bug wrapping a bug': new Error('rendering failed', { cause: new TypeError('x is not a function') }),
 };
 
 describe('translateConnectionError: an unreachable database is 503 SERVICE_UNAVAILABLE', () => {
