@@ -384,7 +384,12 @@ export class LiveReads {
               (userBound.has(roleId) ? undefined : seenFilter(change.seenBy, roleViewerOf(role, app)));
           groups.set(id, group);
         }
-        target.groups.push(shared && view?.userParts !== undefined ? memberOf(group, view.userParts) : group);
+        const { userParts, userPartsKey } = view ?? {};
+        target.groups.push(
+          shared && userParts !== undefined && userPartsKey !== undefined
+            ? memberOf(group, userParts, userPartsKey)
+            : group,
+        );
       }
       reached.push(target);
     });

@@ -43,6 +43,8 @@ export interface CallerView {
   fingerprint(reach: ReadonlySet<string> | undefined, inMemory: boolean): string;
   /** The changed collection's rule parts checked in memory, resolved for this caller; with `plan`. */
   readonly userParts?: readonly FilterObject[];
+  /** userParts as JSON: callers with equal parts share a batch. */
+  readonly userPartsKey?: string;
   readonly plan?: UserRulePlan;
 }
 
@@ -130,20 +132,24 @@ async function viewOf(
     const own = `user\n${accountability.user ?? ''}`;
     return { fingerprint: () => own };
   }
-  const memo = new Map<string, string>();
+  // Per reach (one object per selection within a delivery) and mode.
+  const memo = new Map<ReadonlySet<string> | undefined, string>();
+  const memoInMemory = new Map<ReadonlySet<string> | undefined, string>();
   const fingerprint = (reach: ReadonlySet<string> | undefined, inMemory: boolean) => {
-    const memoKey = `${inMemory}\n${reach === undefined ? '*' : [...reach].join('\n')}`;
-    let known = memo.get(memoKey);
+    const memos = inMemory ? memoInMemory : memo;
+    let known = memos.get(reach);
     if (known === undefined) {
       const named = bound.filter((name) => reach === undefined || reach.has(name));
       known = JSON.stringify(
         named.map((name) => [name, inMemory && name === collection ? sharedParts : filters.get(name)]),
       );
-      memo.set(memoKey, known);
+      memos.set(reach, known);
     }
     return known;
   };
-  return userParts === undefined || plan === undefined ? { fingerprint } : { fingerprint, userParts, plan };
+  return userParts === undefined || plan === undefined
+    ? { fingerprint }
+    : { fingerprint, userParts, userPartsKey: JSON.stringify(userParts), plan };
 }
 
 /** Query keys that read the changed collection alone (with `fields` and `filter` looked into). */
@@ -188,11 +194,10 @@ function ownFieldsOnly(filter: unknown, overview: SchemaOverview, collection: st
   });
 }
 
-/** The member of `group` for `parts` (callers with equal parts share it); the group checks in memory. */
-export function memberOf(group: Group, parts: readonly FilterObject[]): Share {
+/** The member of `group` for `parts` (callers with equal parts, `key`, share it); the group checks in memory. */
+export function memberOf(group: Group, parts: readonly FilterObject[], key: string): Share {
   const members = group.users?.members;
   if (members === undefined) return group;
-  const key = JSON.stringify(parts);
   let member = members.get(key);
   if (member === undefined) members.set(key, (member = { parts, batch: undefined }));
   return member;
