@@ -9,11 +9,14 @@
  * deliveries over the write phase alone. R1 (`GET /items/live_metrics?limit=10`, autocannon)
  * runs before the subscriptions open and then for R1_SECONDS while they run with the writes.
  * CROSS=1 adds a second process with REDIS: subscribers on B, writes on A. JWTS=1: each socket
- * with an access token of its own (else all share the admin's static token).
+ * with an access token of its own (else all share the admin's static token). USERS=n: n users of
+ * one role whose read rule is `owner = $CURRENT_USER`, socket c signed in (a JWT) as user c % n,
+ * each write owned by the next user in turn: a write reaches that user's subscriptions only.
  *
  *   node --import tsx bench/realtime.ts
  *   CONNECTIONS=1000 PER_CONNECTION=10 DURATION=20 node --import tsx bench/realtime.ts
  *   CROSS=1 REDIS=redis://127.0.0.1:6379 node --import tsx bench/realtime.ts
+ *   USERS=1000 CONNECTIONS=1000 PER_CONNECTION=10 node --import tsx bench/realtime.ts
  */
 import autocannon from 'autocannon';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,6 +36,7 @@ const WRITE_EVERY_MS = Number(process.env['WRITE_EVERY_MS'] ?? 100);
 const R1_SECONDS = Number(process.env['R1_SECONDS'] ?? 5);
 const CROSS = process.env['CROSS'] === '1';
 const JWTS = process.env['JWTS'] === '1';
+const USERS = Number(process.env['USERS'] ?? 0);
 const SECRET = 'bench';
 const WORKERS = Number(process.env['WORKERS'] ?? 2);
 const TOKEN = 'bench-admin-token';
@@ -52,7 +56,7 @@ function startService(): Promise<ServiceProcess> {
         30_000,
         (API_FLAGS ?? '').split(' ').filter((f) => f !== ''),
       )
-    : startServiceProcess(SERVER_ENTRY, env);
+    : startServiceProcess(SERVER_ENTRY, env, 120_000);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-live-'));
@@ -105,6 +109,11 @@ async function r1(base: string): Promise<number> {
   return result.requests.average;
 }
 
+/** The sockets of user `u` of `users` (socket c is user c % users). */
+function socketsOf(u: number, users: number): number {
+  return Math.floor(CONNECTIONS / users) + (u < CONNECTIONS % users ? 1 : 0);
+}
+
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 }
@@ -115,7 +124,15 @@ function percentile(sorted: readonly number[], p: number): number {
  * The token of each socket: the admin's static token, or with JWTS=1 an access token of its own
  * per socket (signed here with the service's SECRET, as a login would give each dashboard).
  */
-async function socketTokens(base: string): Promise<string[]> {
+async function socketTokens(base: string, owners: readonly string[]): Promise<string[]> {
+  if (owners.length > 0)
+    return Array.from({ length: CONNECTIONS }, (_, c) =>
+      signAccessToken(
+        { id: owners[c % owners.length] as string, role: ownersRole, app_access: false, admin_access: false },
+        SECRET,
+        3_600_000,
+      ),
+    );
   if (!JWTS) return Array.from({ length: CONNECTIONS }, () => TOKEN);
   const me = (await call(base, 'GET', '/users/me?fields=id')) as { id: string };
   return Array.from({ length: CONNECTIONS }, (_, c) =>
@@ -133,8 +150,8 @@ interface Subscribers {
 }
 
 /** CONNECTIONS sockets spread over WORKERS threads (bench/realtime-subscribers.ts), each ready. */
-async function openSubscribers(base: string): Promise<Subscribers> {
-  const tokens = await socketTokens(base);
+async function openSubscribers(base: string, owners: readonly string[]): Promise<Subscribers> {
+  const tokens = await socketTokens(base, owners);
   const urls = tokens.map((token) => base.replace(/^http/, 'ws') + `/websocket?access_token=${token}`);
   const workers = Array.from({ length: WORKERS }, (_, w) => {
     const mine = urls.filter((_url, c) => c % WORKERS === w);
@@ -173,13 +190,14 @@ async function openSubscribers(base: string): Promise<Subscribers> {
 type Writes = Map<number, { started: number; answered: number }>;
 const now = () => performance.timeOrigin + performance.now();
 
-async function writeLoop(base: string, seconds: number, writes: Writes): Promise<void> {
+async function writeLoop(base: string, seconds: number, writes: Writes, owners: readonly string[] = []): Promise<void> {
   const until = Date.now() + seconds * 1000;
   while (Date.now() < until) {
     const started = now();
     const item = (await call(base, 'POST', '/items/live_metrics', {
       sent: String(Math.round(started)),
       value: writes.size,
+      ...(owners.length === 0 ? {} : { owner: owners[writes.size % owners.length] }),
     })) as { id: number };
     writes.set(item.id, { started, answered: now() });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, WRITE_EVERY_MS - (now() - started))));
@@ -228,6 +246,30 @@ async function watchChannel(): Promise<{ arrivals: Float64Array[]; close(): Prom
   };
 }
 
+/** USERS: the role whose read rule is `owner = $CURRENT_USER`, and its users (ids). */
+let ownersRole: string | null = null;
+async function createOwners(base: string): Promise<string[]> {
+  if (USERS === 0) return [];
+  const role = (await call(base, 'POST', '/roles', { name: 'Owners', app_access: false })) as { id: string };
+  ownersRole = role.id;
+  await call(base, 'POST', '/permissions', {
+    role: role.id,
+    collection: 'live_metrics',
+    action: 'read',
+    permissions: { owner: { _eq: '$CURRENT_USER' } },
+    fields: ['id', 'sent', 'value', 'owner'],
+  });
+  const ids: string[] = [];
+  for (let at = 0; at < USERS; at += 100) {
+    const batch = Array.from({ length: Math.min(100, USERS - at) }, (_, i) => ({
+      email: `owner-${at + i}@bench.example.com`,
+      role: role.id,
+    }));
+    for (const user of (await call(base, 'POST', '/users', batch)) as { id: string }[]) ids.push(user.id);
+  }
+  return ids;
+}
+
 const processes: ServiceProcess[] = [];
 try {
   processes.push(await startService());
@@ -243,14 +285,16 @@ try {
       { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
       { field: 'sent', type: 'bigInteger', schema: {} },
       { field: 'value', type: 'integer', schema: {} },
+      { field: 'owner', type: 'uuid', schema: {} },
     ],
   });
+  const owners = await createOwners(a);
   for (let i = 0; i < 50; i++) await call(a, 'POST', '/items/live_metrics', { sent: '0', value: i });
   const idle = procStat(server.pid);
   const r1Without = CROSS ? NaN : await r1(a);
 
   const opened = Date.now();
-  const subscribers = await openSubscribers(subscribeTo);
+  const subscribers = await openSubscribers(subscribeTo, owners);
   const subscribed = procStat(server.pid);
   console.log(
     `${CONNECTIONS * PER_CONNECTION} subscriptions open in ${Date.now() - opened} ms; RSS ${subscribed.rssMb.toFixed(0)} MB`,
@@ -258,23 +302,33 @@ try {
   const channel = CROSS ? await watchChannel() : undefined;
   const benchCpu = process.cpuUsage();
   const writes: Writes = new Map();
-  await writeLoop(a, DURATION, writes);
+  await writeLoop(a, DURATION, writes, owners);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const written = procStat(server.pid);
   const benchCpuMs = (process.cpuUsage(benchCpu).user + process.cpuUsage(benchCpu).system) / 1000;
   // R1 while the writes go on and every subscriber receives them (CPU and latency figures above exclude this part).
-  const r1With = CROSS ? NaN : (await Promise.all([r1(a), writeLoop(a, R1_SECONDS, new Map()) as Promise<unknown>]))[0];
+  const r1With = CROSS
+    ? NaN
+    : (await Promise.all([r1(a), writeLoop(a, R1_SECONDS, new Map(), owners) as Promise<unknown>]))[0];
   const done = procStat(server.pid);
   const measured = latencies(writes, await subscribers.stop());
   await channel?.close();
   const hop = channel === undefined ? undefined : latencies(writes, channel.arrivals).fromAnswer;
-  const expected = writes.size * CONNECTIONS * PER_CONNECTION;
+  // With USERS, a write reaches the sockets of its owner alone (socket c is user c % USERS).
+  const expected =
+    owners.length === 0
+      ? writes.size * CONNECTIONS * PER_CONNECTION
+      : [...Array(writes.size).keys()].reduce(
+          (sum, w) => sum + socketsOf(w % owners.length, owners.length) * PER_CONNECTION,
+          0,
+        );
   console.log(
     JSON.stringify(
       {
         subscriptions: CONNECTIONS * PER_CONNECTION,
         cross: CROSS,
-        token_per_socket: JWTS,
+        token_per_socket: JWTS || owners.length > 0,
+        users: owners.length,
         workers: WORKERS,
         writes: writes.size,
         delivered: measured.delivered,

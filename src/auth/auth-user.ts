@@ -29,6 +29,16 @@ export async function findUserById(db: Knex, id: string): Promise<AuthUser | und
   return findUser(db, (q) => q.where('svc_users.id', id));
 }
 
+/**
+ * The users of these ids, in one query (ids that are not UUIDs name no user). For lookups that
+ * come many at once: a live delivery authenticates every subscriber's token again.
+ */
+export async function findUsersByIds(db: Knex, ids: readonly string[]): Promise<Map<string, AuthUser>> {
+  const valid = ids.filter(isUserId);
+  const users = valid.length === 0 ? [] : await findUsers(db, (q) => q.whereIn('svc_users.id', valid));
+  return new Map(users.map((user) => [user.id, user]));
+}
+
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** svc_users keys are UUIDs: anything else names no user. */
@@ -54,13 +64,27 @@ async function findUser(
   db: Knex,
   where: (query: QueryBuilder<UserModel>) => QueryBuilder<UserModel>,
 ): Promise<AuthUser | undefined> {
-  const user = await where(
+  const user = await where(usersQuery(db)).first();
+  return user === undefined ? undefined : authUserOf(user);
+}
+
+async function findUsers(
+  db: Knex,
+  where: (query: QueryBuilder<UserModel>) => QueryBuilder<UserModel>,
+): Promise<AuthUser[]> {
+  return (await where(usersQuery(db))).map(authUserOf);
+}
+
+function usersQuery(db: Knex): QueryBuilder<UserModel> {
+  return (
     UserModel.query(db)
       .select(AUTH_USER_COLUMNS.map((c) => `svc_users.${c}`))
       // A plain left join (a modifier selecting fewer role columns would make it a subquery).
-      .withGraphJoined('assignedRole'),
-  ).first();
-  if (user === undefined) return undefined;
+      .withGraphJoined('assignedRole')
+  );
+}
+
+function authUserOf(user: UserModel): AuthUser {
   const role = user.assignedRole ?? undefined;
   return {
     id: user.id,

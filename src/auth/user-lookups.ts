@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { findActiveUserByToken, findUserById, type AuthUser } from './auth-user.js';
+import { findActiveUserByToken, findUserById, findUsersByIds, type AuthUser } from './auth-user.js';
 import type { AuthLookups } from './authenticate.js';
 
 /** Users remembered at most, per kind of key; the least recently used is forgotten first. */
@@ -23,14 +23,16 @@ export interface UserLookupsOptions {
  * made outside the service, instances without Redis, a lost message.
  *
  * What is not found is not remembered: a guessed static token costs its query, as it would
- * anyway, and cannot fill the memory.
+ * anyway, and cannot fill the memory. Users asked for by id in one turn of the event loop are
+ * read in one query: a live delivery checks the tokens of a thousand subscribers at once, and
+ * their reads expire together.
  */
 export class UserLookups implements AuthLookups {
   readonly #byId: RecentLookups;
   readonly #byToken: RecentLookups;
 
   constructor(db: Knex, options: UserLookupsOptions) {
-    this.#byId = new RecentLookups((id) => findUserById(db, id), options);
+    this.#byId = new RecentLookups(batched(db), options);
     this.#byToken = new RecentLookups((token) => findActiveUserByToken(db, token), options);
   }
 
@@ -47,6 +49,55 @@ export class UserLookups implements AuthLookups {
     this.#byId.clear();
     this.#byToken.clear();
   }
+}
+
+interface Waiter {
+  readonly promise: Promise<AuthUser | undefined>;
+  readonly resolve: (user: AuthUser | undefined) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+function waiter(): Waiter {
+  let resolve: Waiter['resolve'] = () => undefined;
+  let reject: Waiter['reject'] = () => undefined;
+  const promise = new Promise<AuthUser | undefined>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
+}
+
+/**
+ * Users per id: the ids asked for in one synchronous run (every subscriber of a delivery),
+ * read in one query once it ends.
+ */
+function batched(db: Knex): (id: string) => Promise<AuthUser | undefined> {
+  let pending: Map<string, Waiter> | undefined;
+  const flush = async (asked: Map<string, Waiter>) => {
+    try {
+      const found = asked.size === 1 ? undefined : await findUsersByIds(db, [...asked.keys()]);
+      for (const [id, one] of asked) {
+        const user = found?.get(id);
+        // One alone, or not found as written (a uuid in capitals on PostgreSQL): the single lookup.
+        if (user === undefined) findUserById(db, id).then(one.resolve, one.reject);
+        else one.resolve(user);
+      }
+    } catch (error) {
+      for (const one of asked.values()) one.reject(error);
+    }
+  };
+  return (id) => {
+    if (pending === undefined) {
+      const asked = (pending = new Map<string, Waiter>());
+      queueMicrotask(() => {
+        pending = undefined;
+        void flush(asked);
+      });
+    }
+    let asked = pending.get(id);
+    if (asked === undefined) pending.set(id, (asked = waiter()));
+    return asked.promise;
+  };
 }
 
 /** Lookups by key, each remembered for `ttlMs` (its promise: concurrent requests share one read). */

@@ -24,7 +24,7 @@ import type { ChangeFeed } from '../realtime/change-feed.js';
 import { liveIterator } from '../realtime/live-iterator.js';
 import type { LiveReads } from '../realtime/live-reads.js';
 import { SocketCaller } from '../realtime/socket-caller.js';
-import { laterFrames } from '../realtime/socket-send.js';
+import { closeTooSlow, laterFrames } from '../realtime/socket-send.js';
 import { PresenceRooms } from '../realtime/presence.js';
 import { WebsocketSession } from '../realtime/websocket-protocol.js';
 import type { CounterStore } from '../auth/counter-store.js';
@@ -271,7 +271,7 @@ function graphqlServer(deps: WebsocketDeps, limitMessage: ((ip: string | null) =
                   maxQueued: 10_000,
                   isBackedUp: () => socket.bufferedAmount > config.websockets.maxBufferedSize,
                   onOverflow: () => {
-                    socket.terminate();
+                    closeTooSlow(socket);
                   },
                 }),
             };

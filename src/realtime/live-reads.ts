@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
+import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import type { PermissionStore } from '../access/permission-store.js';
 import { canReadCollection } from '../access/read-access.js';
@@ -7,22 +7,20 @@ import type { Change, SeenBy } from '../commands/change-set.js';
 import type { PrimaryKey } from '../commands/types.js';
 import type { Config } from '../config/index.js';
 import { isServiceError, LimitExceededError, ServiceError } from '../errors.js';
-import {
-  queryLimits,
-  readerOf,
-  readItems,
-  type Item,
-  type Query,
-  type ReadContext,
-  type Reader,
-} from '../query/index.js';
+import { queryLimits, readerOf, readItems, type Query, type Reader } from '../query/index.js';
 import type { ChangeFeed } from './change-feed.js';
-import { LiveBatch, type LiveEvent, type LiveItem } from './live-batch.js';
-
-/** Whether a filter or selection names `$CURRENT_USER` (so what it reads depends on the user). */
-function mentionsCurrentUser(value: unknown): boolean {
-  return value !== undefined && value !== null && JSON.stringify(value).includes('$CURRENT_USER');
-}
+import { LiveBatch, type LiveEvent } from './live-batch.js';
+import {
+  callerViews,
+  groupReader,
+  memberOf,
+  readGroup,
+  selectionReach,
+  type CallerView,
+  type Group,
+  type Share,
+} from './shared-reads.js';
+import { mentionsCurrentUser, selectionFits } from './user-rules.js';
 
 /** Keys per read of a delivery (and per message): under every dialect's bound-parameter limit. */
 const KEYS_PER_READ = 5000;
@@ -95,29 +93,22 @@ function roleViewerOf(role: string | null, app: boolean): string {
   return `role\n${role ?? ''}\n${role !== null && app}`;
 }
 
-/** Subscriptions that read alike (one caller, one selection): one read, one batch per slice of keys. */
-interface Group {
-  readonly accountability: Accountability;
-  readonly query: Query;
-  batch: LiveBatch | undefined;
-  /** Deletes: the keys this group may be told of (the witness's verdict); undefined: every key. */
-  seen?: ((key: PrimaryKey) => boolean) | undefined;
-}
-
 /** The subscriptions of one connection a change concerns, and the group of each. */
 interface Target {
   readonly connection: LiveConnection;
   readonly entries: Entry[];
-  readonly groups: Group[];
+  /** What each entry is sent: its group's batch, or its user's share of it. */
+  readonly groups: Share[];
 }
 
 /**
  * The subscriptions of this process and the delivery of each change to them: each connection's
  * caller is authenticated again (once per token and address), the changed items are read once
- * per distinct (caller, selection), not per subscription (per role instead of per user when none
- * of the role's read rules nor the selection names `$CURRENT_USER`: the users of such a role read
- * alike), with the caller's permissions of now (row filter for the changed items, fields
- * trimmed), and each read's items are serialized once; a caller that can no longer read the
+ * per selection and permission fingerprint (shared-reads.ts: the role, and the rules naming
+ * `$CURRENT_USER` as resolved for the caller; once for a whole role when such a rule can be
+ * checked in memory, user-rules.ts), not per subscription, with the callers' permissions of now
+ * (row filter for the changed items, fields trimmed), and each read's items are serialized once
+ * (per user sharing a read); a caller that can no longer read the
  * collection gets nothing. Deleted items: keys only, to callers that may read the collection.
  * Delivery is fair: each connection's changes queue in order, and the connections are served
  * round robin, one change each per round, each corked while its frames are sent.
@@ -347,48 +338,58 @@ export class LiveReads {
     if (collection === undefined) return;
     const callers = await this.#callersOf(targets);
     const isDelete = change.action === 'delete';
-    // Whether a role's read rules name $CURRENT_USER (then its users do not read alike), once per role.
-    const userBoundRoles = new Map<string, boolean>();
-    {
-      const roles = new Map<string, { role: string | null; app: boolean }>();
-      for (const accountability of callers) {
-        if (accountability === undefined || accountability.admin) continue;
-        const { role } = accountability;
-        const app = role !== null && accountability.app;
-        roles.set(`${role}\n${app}`, { role, app });
-      }
-      await Promise.all(
-        [...roles].map(async ([id, { role, app }]) => {
-          const rules = await this.deps.permissions.rulesFor(role, app, overview);
-          const bound = [...rules.byCollection.values()].some((rule) => mentionsCurrentUser(rule.get('read')?.filter));
-          userBoundRoles.set(id, bound);
-        }),
-      );
-    }
+    // Roles whose read rules name $CURRENT_USER: each caller's rules resolved (at one moment for all).
+    const views = isDelete
+      ? new Map<Accountability, CallerView>()
+      : await callerViews(this.deps, overview, change.collection, callers, new Date());
+    const userBound = isDelete ? await this.#userBoundRoles(callers, overview) : new Set<string>();
+    const reaches = new Map<string, Set<string> | undefined>();
+    const reachOf = (entry: Entry) => {
+      if (!reaches.has(entry.queryKey))
+        reaches.set(entry.queryKey, selectionReach(entry.subscription.query, overview, change.collection));
+      return reaches.get(entry.queryKey);
+    };
     const groups = new Map<string, Group>();
     const reached: Target[] = [];
     targets.forEach((target, t) => {
       const accountability = callers[t];
       if (accountability === undefined) return;
       const { user, role, admin, app } = accountability;
-      const roleId = `${role}\n${role !== null && app}`;
-      const roleBound = !admin && userBoundRoles.get(roleId) === true;
+      const view = views.get(accountability);
       const callerId = `${admin}\n${app}\n${role}\n`;
       for (const entry of target.entries) {
-        // A read no rule or selection of which names $CURRENT_USER is the same for every user of the role: one read.
-        const byUser = !isDelete && (roleBound || entry.namesUser);
-        const id = isDelete ? viewerOf(accountability) : `${byUser ? user : ''}\n${callerId}${entry.queryKey}`;
+        const { query } = entry.subscription;
+        // Checked in memory: one read for all users of the role alike but for that rule, each given their rows.
+        const plan =
+          view?.plan !== undefined && !entry.namesUser && selectionFits(query, view.plan) ? view.plan : undefined;
+        const shared = plan !== undefined;
+        // Reads alike: the same selection and permission fingerprint (role, rules naming the user as resolved).
+        const fingerprint = view?.fingerprint(reachOf(entry), shared);
+        const id = isDelete
+          ? viewerOf(accountability)
+          : `${entry.namesUser ? user : ''}\n${shared}\n${fingerprint ?? ''}\n${callerId}${entry.queryKey}`;
         let group = groups.get(id);
         if (group === undefined) {
-          group = { accountability, query: entry.subscription.query, batch: undefined };
+          group = {
+            accountability,
+            query,
+            batch: undefined,
+            ...(plan === undefined ? {} : { users: { plan, members: new Map() } }),
+          };
           // Its own verdict (a subscriber of the deleting instance), else its role's (another's).
+          const roleId = `${role}\n${role !== null && app}`;
           if (isDelete)
             group.seen =
               seenFilter(change.seenBy, id) ??
-              (roleBound ? undefined : seenFilter(change.seenBy, roleViewerOf(role, app)));
+              (userBound.has(roleId) ? undefined : seenFilter(change.seenBy, roleViewerOf(role, app)));
           groups.set(id, group);
         }
-        target.groups.push(group);
+        const { userParts, userPartsKey } = view ?? {};
+        target.groups.push(
+          shared && userParts !== undefined && userPartsKey !== undefined
+            ? memberOf(group, userParts, userPartsKey)
+            : group,
+        );
       }
       reached.push(target);
     });
@@ -396,8 +397,8 @@ export class LiveReads {
     const readers = new Map<Group, Reader>();
     await Promise.all(
       [...groups.values()].map(async (group) => {
-        const reader = await readerOf(this.deps, overview, group.accountability);
-        if (!canReadCollection(reader.access, change.collection)) return;
+        const reader = await groupReader(this.deps, overview, change.collection, group);
+        if (reader === undefined) return;
         // A delete no witness speaks for (another instance's subscribers, a path past
         // ItemWriter): only to those who read every row, who could read these.
         if (isDelete && group.seen === undefined && reader.access.rowFilter(change.collection) !== null) return;
@@ -409,53 +410,38 @@ export class LiveReads {
       const keys = change.keys.slice(at, at + KEYS_PER_READ);
       await Promise.all(
         [...readers].map(async ([group, reader]) => {
-          const seen = group.seen;
-          const items = isDelete
-            ? (seen === undefined ? keys : keys.filter(seen)).map((key) => ({ key }))
-            : await this.#read(ctx, collection, group.query, keys, reader);
-          // A selection no longer valid for the caller: nothing now nor for the next slices.
-          if (items === undefined) readers.delete(group);
-          group.batch = items === undefined || items.length === 0 ? undefined : new LiveBatch(change.action, items);
+          if (isDelete) {
+            const seen = group.seen;
+            const items = (seen === undefined ? keys : keys.filter(seen)).map((key) => ({ key }));
+            group.batch = items.length === 0 ? undefined : new LiveBatch(change.action, items);
+          } else if (!(await readGroup(ctx, collection, group, change.action, keys, reader))) readers.delete(group);
         }),
       );
       this.#enqueue(reached);
     }
   }
 
-  /** The items of `keys` the reader may see, with its selection; undefined when the selection is no longer valid for it. */
-  async #read(
-    ctx: ReadContext,
-    collection: CollectionOverview,
-    query: Query,
-    keys: readonly PrimaryKey[],
-    reader: Reader,
-  ): Promise<LiveItem[] | undefined> {
-    const primary = collection.primary;
-    const asked = query.fields;
-    const withKey = asked === undefined || asked.includes('*') || asked.includes(primary);
-    const { page: _page, ...unpaged } = query;
-    const byKeys = { [primary]: { _in: keys } };
-    const keyed: Query = {
-      ...unpaged,
-      ...(withKey ? {} : { fields: [...asked, primary] }),
-      filter: query.filter === undefined ? byKeys : { _and: [query.filter, byKeys] },
-      limit: -1,
-      offset: 0,
-    };
-    let rows: Item[];
-    try {
-      rows = await readItems(ctx, collection.collection, keyed, reader);
-    } catch (error) {
-      // The selection is no longer valid for this caller (a field taken away): nothing to send.
-      if (error instanceof ServiceError) return undefined;
-      throw error;
+  /** The roles (`role\napp`) of `callers` a read rule of which names $CURRENT_USER: their users do not read alike. */
+  async #userBoundRoles(
+    callers: readonly (Accountability | undefined)[],
+    overview: SchemaOverview,
+  ): Promise<Set<string>> {
+    const roles = new Map<string, { role: string | null; app: boolean }>();
+    for (const accountability of callers) {
+      if (accountability === undefined || accountability.admin) continue;
+      const { role } = accountability;
+      const app = role !== null && accountability.app;
+      roles.set(`${role}\n${app}`, { role, app });
     }
-    return rows.map((row) => {
-      const key = row[primary] as PrimaryKey;
-      if (withKey) return { key, data: row };
-      const { [primary]: _key, ...data } = row;
-      return { key, data };
-    });
+    const bound = new Set<string>();
+    await Promise.all(
+      [...roles].map(async ([id, { role, app }]) => {
+        const rules = await this.deps.permissions.rulesFor(role, app, overview);
+        if ([...rules.byCollection.values()].some((rule) => mentionsCurrentUser(rule.get('read')?.filter)))
+          bound.add(id);
+      }),
+    );
+    return bound;
   }
 
   /** Resolves when the deliveries started so far are done. */

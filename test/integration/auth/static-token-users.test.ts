@@ -125,6 +125,28 @@ describeEachDatabase(
         lookups.stop();
       }
     });
+
+    it('users asked for by id together (a live delivery checking every token) are read in one query', async () => {
+      const db = ctx().server.db;
+      const users = new UserLookups(db, { enabled: true, ttlMs: 60_000 });
+      const created = [await createUser(db, {}), await createUser(db, {}), await createUser(db, {})];
+      let reads = 0;
+      const onQuery = (query: { sql: string }) => {
+        if (/from [`"]svc_users[`"]/.test(query.sql)) reads += 1;
+      };
+      db.on('query', onQuery);
+      try {
+        const ids = [...created.map((user) => user.id), created[0]?.id ?? '', '00000000-0000-4000-8000-000000000000'];
+        const found = await Promise.all(ids.map((id) => users.userById(id)));
+        expect(found.map((user) => user?.id)).to.deep.equal([...ids.slice(0, 4), undefined]);
+        // One for the four asked together, one more for the id not found (looked up alone).
+        expect(reads).to.equal(2);
+        await users.userById(created[1]?.id ?? '');
+        expect(reads).to.equal(2);
+      } finally {
+        db.off('query', onQuery);
+      }
+    });
   },
   { env: FAST },
 );

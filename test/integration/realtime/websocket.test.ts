@@ -347,7 +347,7 @@ describeEachDatabase(
       expect(liveReads).to.have.length(1);
     });
 
-    it('users of a role whose read rule names $CURRENT_USER are still read one by one', async () => {
+    it('users of a role whose read rule names $CURRENT_USER get only the rows it lets them see', async () => {
       const role = await adminApi(ctx(), 'POST', '/roles', { name: 'Owners' });
       await adminApi(ctx(), 'POST', '/permissions', {
         role: role.id,
@@ -448,7 +448,8 @@ describeEachDatabase(
       ]);
       expect(await other.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
       (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.resume();
-      expect((await slow.closed).code).to.equal(1006);
+      // Closed with 1013 (try again later) behind what was buffered; destroyed when it did not answer in time.
+      expect((await slow.closed).code).to.be.oneOf([1013, 1006]);
       await ctx().server.db('notes').where('title', 'like', 'bulk %').delete();
     });
 
