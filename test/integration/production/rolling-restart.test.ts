@@ -65,6 +65,8 @@ describe('rolling restart of two API processes behind haproxy', function () {
   const namespace = testNamespace('rolling');
   let database: TestDatabase | undefined;
   let worker: ServiceProcess | undefined;
+  /** The subscribers' clients (closed after, whatever happened). */
+  const clients: RealtimeClient[] = [];
   let db: Knex | undefined;
   let haproxy: HaproxyProcess | undefined;
   const instances = new Map<string, { port: number; process: ServiceProcess | undefined }>();
@@ -140,6 +142,7 @@ describe('rolling restart of two API processes behind haproxy', function () {
   });
 
   after(async () => {
+    for (const client of clients) client.close();
     await haproxy?.stop();
     for (const { process } of instances.values()) await process?.stop('SIGKILL');
     await worker?.stop('SIGKILL');
@@ -182,7 +185,6 @@ describe('rolling restart of two API processes behind haproxy', function () {
     };
 
     // The subscribers, each on its own socket through haproxy: the created notes' titles as they come.
-    const clients: RealtimeClient[] = [];
     const seen: string[][] = [];
     const inits: number[] = [];
     const subscriberErrors: string[] = [];
