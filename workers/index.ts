@@ -19,7 +19,8 @@ import { processors } from './processors.js';
  * The worker process (`node dist/workers/index.js`, `make worker`): the same configuration
  * as the API (database, REDIS, CACHE_NAMESPACE, STORAGE_*, TEMP_PATH), takes the jobs the
  * API queues in bull and runs them; any number of workers may run. The API migrates the
- * database; a worker only uses it. SIGTERM/SIGINT: the running jobs finish, then it exits.
+ * database; a worker only uses it. SIGTERM/SIGINT: it takes no more jobs, the running ones may
+ * finish within SHUTDOWN_TIMEOUT, the others go back to the queue for another worker; then it exits.
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     logger.info({ signal }, 'worker stopping');
     worker
-      .close()
+      .close(config.shutdownTimeoutMs)
       .then(() => schema.close())
       .then(() => invalidation.close())
       .then(() => db.destroy())

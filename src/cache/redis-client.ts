@@ -26,6 +26,9 @@ function urlOf(where: RedisWhere): string {
   return where.url;
 }
 
+/** The longest wait between two reconnection tries through the Sentinels. */
+const SENTINEL_RETRY_MAX_MS = 250;
+
 function sentinelOptions(sentinel: RedisSentinelConfig): RedisOptions {
   return {
     sentinels: sentinel.sentinels.map(({ host, port }) => ({ host, port })),
@@ -36,6 +39,10 @@ function sentinelOptions(sentinel: RedisSentinelConfig): RedisOptions {
     ...(sentinel.sentinelUsername === undefined ? {} : { sentinelUsername: sentinel.sentinelUsername }),
     ...(sentinel.sentinelPassword === undefined ? {} : { sentinelPassword: sentinel.sentinelPassword }),
     failoverDetector: true,
+    // While the Sentinels still name the dead primary, each try is refused: tried again soon
+    // (ioredis's default waits up to 2 s) so a client is back within moments of the promotion.
+    retryStrategy: (times: number) => Math.min(times * 50, SENTINEL_RETRY_MAX_MS),
+    sentinelRetryStrategy: (times: number) => Math.min(times * 50, SENTINEL_RETRY_MAX_MS),
     // A write that reached a primary demoted meanwhile (refused, so not done): reconnect, send it again.
     reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 2 : false),
   };

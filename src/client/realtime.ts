@@ -4,8 +4,11 @@ import { asError } from './errors.js';
  * Live data over the service's WebSocket protocol (Directus 10's): `subscribe(collection,
  * query)` as an async iterator. One socket per RealtimeClient; it authenticates with the
  * current access token (the `token` option: ContentClient's refreshes first), subscribes
- * again after a reconnect (exponential back-off), and authenticates again when the server
- * says the token expired.
+ * again after a reconnect (exponential back-off; a server restarting closes with 1012), and
+ * authenticates again when the server says the token expired. A subscription resumes: its
+ * messages carry the id of their change in the server's log (with Redis), and it subscribes
+ * again `after` the last one seen, so the changes made while it was away come next, none lost
+ * nor repeated; a server that cannot tell them (no Redis, too long away) answers an `init`.
  */
 
 /**
@@ -73,6 +76,8 @@ export interface LiveSubscription<T> extends AsyncIterableIterator<LiveMessage<T
 
 interface Entry {
   readonly message: Record<string, unknown>;
+  /** The id of the last change seen (a subscription's): subscribed again after it. */
+  after: string | undefined;
   /** What ends it on the server: `unsubscribe`, or presence's `leave`. */
   readonly end: Record<string, unknown>;
   readonly queue: unknown[];
@@ -90,6 +95,7 @@ interface ServerMessage {
   readonly event?: LiveEventName;
   readonly data?: LiveMessage<never>['data'];
   readonly users?: readonly PresenceUser[];
+  readonly change?: string;
   readonly error?: { readonly code?: string; readonly message?: string };
 }
 
@@ -146,7 +152,15 @@ export class RealtimeClient {
     message: Record<string, unknown>,
     endMessage: Record<string, unknown>,
   ): AsyncIterableIterator<V> & { return(): Promise<IteratorResult<V>> } {
-    const entry: Entry = { message, end: endMessage, queue: [], wake: undefined, fail: undefined, error: undefined };
+    const entry: Entry = {
+      message,
+      after: undefined,
+      end: endMessage,
+      queue: [],
+      wake: undefined,
+      fail: undefined,
+      error: undefined,
+    };
     this.#subscriptions.set(uid, entry);
     if (this.#socket?.readyState === OPEN) this.#socket.send(JSON.stringify(message));
     else this.#connect();
@@ -247,7 +261,8 @@ export class RealtimeClient {
 
   #resubscribe(socket: WebSocketLike): void {
     this.#attempt = 0;
-    for (const entry of this.#subscriptions.values()) socket.send(JSON.stringify(entry.message));
+    for (const entry of this.#subscriptions.values())
+      socket.send(JSON.stringify(entry.after === undefined ? entry.message : { ...entry.message, after: entry.after }));
   }
 
   #scheduleReconnect(): void {
@@ -299,8 +314,10 @@ export class RealtimeClient {
       return;
     }
     let value: unknown;
-    if (type === 'subscription') value = { event: message.event ?? 'init', data: message.data ?? [] };
-    else if (type === 'presence') value = message.users ?? [];
+    if (type === 'subscription') {
+      value = { event: message.event ?? 'init', data: message.data ?? [] };
+      if (typeof message.change === 'string') entry.after = message.change;
+    } else if (type === 'presence') value = message.users ?? [];
     else return;
     if (entry.wake !== undefined) {
       const wake = entry.wake;

@@ -78,6 +78,16 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     : new BullJobQueue(openBull(options), options);
 }
 
+/** A running worker: `close(timeoutMs)` is its stop (SIGTERM). */
+export interface JobWorker {
+  /**
+   * Takes no more jobs and lets the running ones finish within `timeoutMs` (SHUTDOWN_TIMEOUT);
+   * then their signal aborts: each ends at its next safe point and goes back to the queue at
+   * once, where another worker takes it (not counted against JOBS_ATTEMPTS). Then bull closes.
+   */
+  close(timeoutMs: number): Promise<void>;
+}
+
 /**
  * The worker side (workers/index.ts): takes jobs from bull and runs their handlers,
  * `settings.concurrency` at a time. A job whose worker died (its lock not renewed within
@@ -85,10 +95,12 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
  * start) and run again, as its next attempt; a failed one is retried up to JOBS_ATTEMPTS with
  * backoff. A dead worker's job runs again within JOBS_LOCK_DURATION (its lock expiring) plus
  * JOBS_STALLED_INTERVAL (the next check); one whose workers keep dying fails after JOBS_ATTEMPTS.
+ * A stopping worker's job is handed back at once ({@link JobWorker.close}).
  */
-export async function startJobWorker(options: JobQueueOptions): Promise<{ close(): Promise<void> }> {
+export async function startJobWorker(options: JobQueueOptions): Promise<JobWorker> {
   const queue = openBull(options);
   const stopping = new AbortController();
+  const running = new Set<Promise<unknown>>();
   await queue.isReady();
   queue.on('error', (error) => {
     options.logger.error({ err: error }, 'job queue error');
@@ -97,7 +109,8 @@ export async function startJobWorker(options: JobQueueOptions): Promise<{ close(
     options.logger.warn({ job: job.id, name: job.name }, 'job stalled: its worker died; it runs again');
   });
   queue.on('failed', (job: Bull.Job, error: Error) => {
-    options.logger.warn({ err: error, job: job.id, name: job.name, attempt: job.attemptsMade }, 'job failed');
+    if (error instanceof JobStopped) options.logger.info({ job: job.id, name: job.name }, 'job handed back');
+    else options.logger.warn({ err: error, job: job.id, name: job.name, attempt: job.attemptsMade }, 'job failed');
   });
   queue.on('completed', (job: Bull.Job) => {
     options.logger.info({ job: job.id, name: job.name, ms: Date.now() - (job.processedOn ?? Date.now()) }, 'job done');
@@ -105,23 +118,57 @@ export async function startJobWorker(options: JobQueueOptions): Promise<{ close(
   void queue.process('*', options.settings.concurrency, async (job: Bull.Job) => {
     const handler = options.handlers[job.name];
     invariant(handler !== undefined, `no handler for job "${job.name}"`);
-    // bull counts a run after a stall apart from failed attempts (stalledCounter, not attemptsMade).
-    const stalls = Number((await queue.client.hget(queue.toKey(String(job.id)), 'stalledCounter')) ?? 0);
+    const key = queue.toKey(String(job.id));
+    // bull counts a run after a stall apart from failed attempts (stalledCounter, not attemptsMade),
+    // and a handed back run counts in neither (HANDBACKS below): both count into the attempt shown.
+    const [stalls, handbacks] = (await queue.client.hmget(key, 'stalledCounter', HANDBACKS)).map(Number);
     stopping.signal.throwIfAborted();
-    await handler(job.data, {
+    options.logger.info({ job: job.id, name: job.name }, 'job started');
+    const run = handler(job.data, {
       id: String(job.id),
-      attempt: job.attemptsMade + stalls + 1,
-      attempts: options.settings.attempts,
+      attempt: job.attemptsMade + (stalls || 0) + (handbacks || 0) + 1,
+      attempts: options.settings.attempts + (handbacks || 0),
       signal: stopping.signal,
     });
+    running.add(run);
+    try {
+      await run;
+    } catch (error) {
+      if (error instanceof JobStopped) {
+        // Handed back: bull's retry of a failure without its attempt (its backoff strategy
+        // below answers 0 for it: straight back to waiting, for the next worker).
+        await queue.client.hincrby(key, HANDBACKS, 1);
+        job.attemptsMade -= 1;
+      }
+      throw error;
+    } finally {
+      running.delete(run);
+    }
   });
   return {
-    // The running jobs end at their next safe point (failed, so retried), then bull closes.
-    close: () => {
+    async close(timeoutMs) {
+      // No new job here (the running ones go on), then they may finish within the timeout.
+      await queue.pause(true, true);
+      const timeout = new AbortController();
+      await Promise.race([
+        Promise.allSettled([...running]),
+        delay(timeoutMs, undefined, { signal: timeout.signal }).catch(() => undefined),
+      ]);
+      timeout.abort();
+      // The ones still running end at their next safe point and go back to the queue.
       stopping.abort(new JobStopped(true));
-      return queue.close();
+      await queue.close();
     },
   };
+}
+
+/** The job hash's count of runs handed back by a stopping worker (not attempts: nothing failed). */
+const HANDBACKS = 'svcHandbacks';
+
+/** The backoff of a failed attempt: none for a run handed back by a stopping worker (JobStopped). */
+function backoffOf(attemptsMade: number, error: unknown): number {
+  // bull's exponential backoff of 1 s: 1, 3, 7 s...
+  return error instanceof JobStopped ? 0 : Math.round((2 ** attemptsMade - 1) * 1000);
 }
 
 function openBull(options: JobQueueOptions): Bull.Queue {
@@ -132,10 +179,13 @@ function openBull(options: JobQueueOptions): Bull.Queue {
       stalledInterval: options.settings.stalledIntervalMs,
       // A job whose workers keep dying (say, it crashes them) fails like one that keeps failing.
       maxStalledCount: Math.max(0, options.settings.attempts - 1),
+      backoffStrategies: { service: backoffOf },
+      // After an error taking a job (Redis lost: a failover), try again soon, not after bull's 5 s.
+      retryProcessDelay: 500,
     },
     defaultJobOptions: {
       attempts: options.settings.attempts,
-      backoff: { type: 'exponential', delay: 1000 },
+      backoff: { type: 'service' },
       removeOnComplete: true,
       removeOnFail: 100,
     },

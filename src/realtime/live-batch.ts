@@ -18,6 +18,8 @@ export class LiveBatch {
   constructor(
     readonly event: LiveEvent,
     readonly items: readonly LiveItem[],
+    /** The change's id in the feed's log (with Redis): where its subscribers may resume after. */
+    readonly change?: string,
   ) {}
 
   /** The delivery's `data` as JSON (the keys of deleted items, else the items), made at the first use. */

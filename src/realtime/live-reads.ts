@@ -8,7 +8,7 @@ import type { PrimaryKey } from '../commands/types.js';
 import type { Config } from '../config/index.js';
 import { isServiceError, LimitExceededError, ServiceError } from '../errors.js';
 import { queryLimits, readerOf, readItems, type Query, type Reader } from '../query/index.js';
-import type { ChangeFeed } from './change-feed.js';
+import type { ChangeFeed, FeedChange } from './change-feed.js';
 import { LiveBatch, type LiveEvent } from './live-batch.js';
 import {
   callerViews,
@@ -78,6 +78,15 @@ interface Entry {
   /** Unsubscribed: what is still queued for it is not sent. */
   isStopped: boolean;
 }
+
+const NO_ONE: ReadonlyMap<LiveConnection, Set<Entry>> = new Map();
+
+const entryOf = (subscription: LiveSubscription): Entry => ({
+  subscription,
+  queryKey: JSON.stringify(subscription.query),
+  namesUser: mentionsCurrentUser(subscription.query),
+  isStopped: false,
+});
 
 /**
  * Who a delete's witness names: the admin, else (user, role, app access): the row filter of a
@@ -159,7 +168,7 @@ export class LiveReads {
    * counted here, at once, so a burst of subscribes cannot pass the limit together.
    */
   add(subscription: LiveSubscription): () => void {
-    const { collection, connection, query } = subscription;
+    const { collection, connection } = subscription;
     const { subscriptionLimit, subscriptionUserLimit } = this.deps.config.websockets;
     const owner = connection.ownerKey;
     const held = this.#perConnection.get(connection) ?? 0;
@@ -184,12 +193,7 @@ export class LiveReads {
       this.#byCollection.set(collection, (connections = new Map<LiveConnection, Set<Entry>>()));
     let set = connections.get(connection);
     if (set === undefined) connections.set(connection, (set = new Set<Entry>()));
-    const entry: Entry = {
-      subscription,
-      queryKey: JSON.stringify(query),
-      namesUser: mentionsCurrentUser(query),
-      isStopped: false,
-    };
+    const entry = entryOf(subscription);
     set.add(entry);
     return () => {
       entry.isStopped = true;
@@ -200,6 +204,12 @@ export class LiveReads {
       if (connections.size === 0 && this.#byCollection.get(collection) === connections)
         this.#byCollection.delete(collection);
     };
+  }
+
+  /** Sends `changes` (a resuming subscriber's gap, from the feed's log) to `subscription` alone, in order, read now. */
+  async replay(subscription: LiveSubscription, changes: readonly FeedChange[]): Promise<void> {
+    const only = new Map([[subscription.connection, new Set([entryOf(subscription)])]]);
+    for (const change of changes) if (change.collection === subscription.collection) await this.#dispatch(change, only);
   }
 
   async close(): Promise<void> {
@@ -287,9 +297,8 @@ export class LiveReads {
     return seenBy;
   }
 
-  /** The connections a change concerns, with their subscriptions to it (as of its arrival). */
-  #targetsOf(change: Change): Target[] {
-    const subscribed = this.#byCollection.get(change.collection) ?? new Map<LiveConnection, Set<Entry>>();
+  /** The connections a change concerns (of `subscribed`), with their subscriptions to it (as of its arrival). */
+  #targetsOf(change: Change, subscribed = this.#byCollection.get(change.collection) ?? NO_ONE): Target[] {
     const changed = changedItems(change, subscribed.values());
     const targets: Target[] = [];
     for (const [connection, set] of subscribed) {
@@ -330,8 +339,9 @@ export class LiveReads {
     });
   }
 
-  async #dispatch(change: Change): Promise<void> {
-    const targets = this.#targetsOf(change);
+  /** Reads and sends `change` to its subscribers, or to `only` these (a replay: sent at once, not queued). */
+  async #dispatch(change: FeedChange, only?: Map<LiveConnection, Set<Entry>>): Promise<void> {
+    const targets = this.#targetsOf(change, only);
     if (targets.length === 0) return;
     const overview = await this.deps.schema.getOverview();
     const collection = overview.collections[change.collection];
@@ -413,11 +423,12 @@ export class LiveReads {
           if (isDelete) {
             const seen = group.seen;
             const items = (seen === undefined ? keys : keys.filter(seen)).map((key) => ({ key }));
-            group.batch = items.length === 0 ? undefined : new LiveBatch(change.action, items);
-          } else if (!(await readGroup(ctx, collection, group, change.action, keys, reader))) readers.delete(group);
+            group.batch = items.length === 0 ? undefined : new LiveBatch(change.action, items, change.id);
+          } else if (!(await readGroup(ctx, collection, group, change, keys, reader))) readers.delete(group);
         }),
       );
-      this.#enqueue(reached);
+      if (only === undefined) this.#enqueue(reached);
+      else for (const [connection, sends] of sendsOf(reached)) deliverTo(connection, sends, this.deps.logger);
     }
   }
 

@@ -239,31 +239,28 @@ export async function readGroup(
   ctx: ReadContext,
   collection: CollectionOverview,
   group: Group,
-  event: LiveEvent,
+  change: { readonly action: LiveEvent; readonly id?: string },
   keys: readonly PrimaryKey[],
   reader: Reader,
 ): Promise<boolean> {
+  const batchOf = (items: readonly LiveItem[] | undefined): LiveBatch | undefined =>
+    items === undefined || items.length === 0 ? undefined : new LiveBatch(change.action, items, change.id);
   const users = group.users;
   const extra = users === undefined ? [] : missingFields(group.query, users.plan.fields);
   const query =
     extra.length === 0 ? group.query : { ...group.query, fields: [...(group.query.fields ?? []), ...extra] };
   const items = await readKeys(ctx, collection, query, keys, reader);
   if (users === undefined) {
-    group.batch = batchOf(event, items);
+    group.batch = batchOf(items);
     return items !== undefined;
   }
   for (const member of users.members.values()) {
     const mine = items?.filter((item) => matchesRow(member.parts, { ...item.data, [collection.primary]: item.key }));
     member.batch = batchOf(
-      event,
       mine?.map((item) => (item.data === undefined ? item : { key: item.key, data: without(item.data, extra) })),
     );
   }
   return items !== undefined;
-}
-
-function batchOf(event: LiveEvent, items: readonly LiveItem[] | undefined): LiveBatch | undefined {
-  return items === undefined || items.length === 0 ? undefined : new LiveBatch(event, items);
 }
 
 /** The rule's fields a selection does not give (with `*` it gives them all: the role may read them). */

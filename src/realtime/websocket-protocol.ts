@@ -37,9 +37,10 @@ import {
   type Meta,
   type Query,
 } from '../query/index.js';
-import type { Change } from './change-feed.js';
+import type { ChangeFeed } from './change-feed.js';
 import type { LiveBatch, LiveEvent } from './live-batch.js';
-import type { LiveReads } from './live-reads.js';
+import type { LiveReads, LiveSubscription } from './live-reads.js';
+import { readAfter, resumeSubscription } from './live-resume.js';
 import type { PresenceRooms, PresenceUser } from './presence.js';
 import { SocketCaller } from './socket-caller.js';
 import { frameText, sendBounded, socketFrames } from './socket-send.js';
@@ -52,7 +53,8 @@ export interface WebsocketProtocolDeps {
   readonly invalidation: DataInvalidation;
   readonly auth: AuthContext & { readonly users: AuthLookups };
   readonly live: LiveReads;
-  readonly changes: { publish(changes: readonly Change[]): void };
+  /** Where writes go, and (a resume) the log subscriptions pick up from. */
+  readonly changes: Pick<ChangeFeed, 'publish' | 'position' | 'since'>;
   readonly logger: { warn(details: object, message: string): void; debug(details: object, message: string): void };
   /** The items filters and actions (src/items/hooks.ts); none: no hooks. */
   readonly hooks?: HookBus | undefined;
@@ -393,6 +395,10 @@ export class WebsocketSession {
       throw new LimitExceededError('subscriptions');
     const query = readQuery(message);
     const item = readItemKey(message);
+    const after = readAfter(message);
+    // Where the init stands in the feed's log, taken before its read: a resume from there
+    // misses nothing (and may repeat a change the init already showed).
+    const position = this.deps.changes.position;
     // The first read checks the collection and the query for this caller, and is the `init`
     // data: one item's subscription (Directus 10's `item`) is FORBIDDEN when it is missing.
     const { overview, accountability } = await this.#reading();
@@ -409,13 +415,21 @@ export class WebsocketSession {
     if (this.ws.readyState !== this.ws.OPEN) return;
     this.#subscriptions.get(id)?.();
     this.#subscriptions.delete(id);
-    // Every delivery is the batch's JSON (made once for all its subscribers) between two fixed parts.
+    // Every delivery is the batch's JSON (made once for all its subscribers) between two fixed
+    // parts, with the change's id in the log when there is one (`after` of a resume).
     const uidPart = given === undefined ? '}' : `,"uid":${JSON.stringify(given)}}`;
     const { maxBufferedSize } = this.deps.config.websockets;
     const ws = this.ws;
     const send = (dataJson: string, batch: LiveBatch) =>
-      void sendBounded(ws, DELIVERY_HEADS[batch.event] + dataJson + uidPart, maxBufferedSize);
-    const stop = this.deps.live.add({
+      void sendBounded(
+        ws,
+        DELIVERY_HEADS[batch.event] +
+          dataJson +
+          (batch.change === undefined ? '' : `,"change":"${batch.change}"`) +
+          uidPart,
+        maxBufferedSize,
+      );
+    const subscription: LiveSubscription = {
       connection: this.#caller,
       collection,
       event: event as LiveEvent | undefined,
@@ -433,13 +447,25 @@ export class WebsocketSession {
               const found = batch.items.find((live) => String(live.key) === String(item));
               if (found !== undefined) send(JSON.stringify(batch.event === 'delete' ? item : found.data), batch);
             },
-    });
-    this.#subscriptions.set(id, stop);
+    };
+    // A resume (`after`: the last change id the client saw) sends the changes it missed, no init.
+    const resumed =
+      after === undefined
+        ? undefined
+        : await resumeSubscription(this.deps.live, this.deps.changes, subscription, after);
+    if (resumed !== undefined) {
+      // Cut while it caught up: nothing to keep.
+      if (this.ws.readyState !== (this.ws.OPEN as number)) resumed();
+      else this.#subscriptions.set(id, resumed);
+      return;
+    }
+    this.#subscriptions.set(id, this.deps.live.add(subscription));
     this.#send({
       type: 'subscription',
       event: 'init',
       data,
       ...withMeta(meta),
+      ...(position === undefined ? {} : { change: position }),
       ...(given === undefined ? {} : { uid: given }),
     });
   }

@@ -8,6 +8,7 @@ import {
   type WebSocketLike,
 } from '../../src/client/index.js';
 import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
+import { TEST_REDIS_URL } from '../support/services.js';
 import { adminClient, SQLITE_ONLY } from './support.js';
 
 /** `ws` sockets, remembered so a test can cut them as a network would. */
@@ -156,4 +157,60 @@ describeEachDatabase(
     });
   },
   { ...SQLITE_ONLY, env: { WEBSOCKETS_ENABLED: 'true', ACCESS_TOKEN_TTL: '2s', WEBSOCKETS_REST_AUTH_TIMEOUT: '3' } },
+);
+
+describeEachDatabase(
+  'client realtime through Redis, a subscription resuming',
+  (ctx) => {
+    it('after a cut it resumes after the last change it saw: what was written meanwhile comes next, no init, nothing twice', async () => {
+      const client = (await adminClient(ctx())) as ContentClient<{ notes: { id: number; title: string } }>;
+      await client.collections.createOne({
+        collection: 'notes',
+        schema: {},
+        meta: {},
+        fields: [
+          { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+          { field: 'title', type: 'string' },
+        ],
+      });
+      // Sockets that cannot connect while `isAway` (a refused port): the writes below land meanwhile.
+      let isAway = false;
+      const opened: WebSocketLike[] = [];
+      class Gated extends WebSocket {
+        constructor(url: string) {
+          super(isAway ? 'ws://127.0.0.1:1/' : url);
+          if (!isAway) opened.push(this as unknown as WebSocketLike);
+        }
+      }
+      const live = client.realtime({
+        WebSocket: Gated as unknown as WebSocketConstructor,
+        initialDelayMs: 20,
+        maxDelayMs: 200,
+      });
+      const subscription = live.subscribe('notes', { fields: ['title'] });
+      expect((await subscription.next()).value).to.deep.equal({ event: 'init', data: [] });
+      await client.items('notes').createOne({ title: 'first' });
+      expect((await subscription.next()).value).to.deep.equal({ event: 'create', data: [{ title: 'first' }] });
+
+      isAway = true;
+      opened[0]?.close();
+      await client.items('notes').createOne({ title: 'while away 1' });
+      await client.items('notes').updateOne(1, { title: 'first, renamed while away' });
+      await client.items('notes').createOne({ title: 'while away 2' });
+      isAway = false;
+      const next = async () => (await subscription.next()).value;
+      expect(await next()).to.deep.equal({ event: 'create', data: [{ title: 'while away 1' }] });
+      expect(opened, 'a new socket').to.have.length(2);
+      expect(await next()).to.deep.equal({ event: 'update', data: [{ title: 'first, renamed while away' }] });
+      expect(await next()).to.deep.equal({ event: 'create', data: [{ title: 'while away 2' }] });
+      await client.items('notes').createOne({ title: 'after' });
+      expect(await next(), 'then the live changes, none twice').to.deep.equal({
+        event: 'create',
+        data: [{ title: 'after' }],
+      });
+      subscription.unsubscribe();
+      live.close();
+    });
+  },
+  { ...SQLITE_ONLY, env: { WEBSOCKETS_ENABLED: 'true', REDIS: TEST_REDIS_URL } },
 );

@@ -140,8 +140,8 @@ async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): Promise
     return;
   }
   const reason = failure.error instanceof Error ? failure.error.message : String(failure.error);
-  // A run its stopping server ends without another to come (no worker) failed for good.
-  const isRetried = run.attempt < run.attempts && !(failure.error instanceof JobStopped && !failure.error.isRetried);
+  // A stopped run is handed back (a worker's) or failed for good (a server's, without worker).
+  const isRetried = failure.error instanceof JobStopped ? failure.error.isRetried : run.attempt < run.attempts;
   await report({
     status: isRetried ? 'retrying' : 'failed',
     rows_done: done,

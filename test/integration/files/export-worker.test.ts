@@ -79,6 +79,8 @@ for (const target of DATABASE_TARGETS) {
       // A dead worker's job is found again within a few seconds.
       JOBS_LOCK_DURATION: `${LOCK_DURATION_MS}ms`,
       JOBS_STALLED_INTERVAL: `${STALLED_INTERVAL_MS}ms`,
+      // A stopping worker hands its export back at once rather than finishing it.
+      SHUTDOWN_TIMEOUT: '0ms',
     };
     let database: TestDatabase | undefined;
     let server: RunningServer | undefined;
