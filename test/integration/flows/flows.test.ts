@@ -240,7 +240,7 @@ describeEachDatabase(
         type: 'trigger',
         options: JSON.stringify({ flow: selfId }),
       });
-      dataOf(await api('PATCH', `/flows/${selfId}`, { operation: opId }));
+      await db('svc_flows').where({ id: selfId }).update({ operation: opId });
       const nested = (await (await trigger(selfId)).json()) as Row;
       expect(String(nested['message'])).to.match(/FLOWS_MAX_DEPTH \(3\)/);
       // Depths 0 to 3 ran (and are logged); the fifth was refused before it started.
