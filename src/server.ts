@@ -172,6 +172,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     permissions,
     invalidation,
     jobs,
+    hooks,
     logger,
     sendMail: mailSender(auth.mailer),
   };

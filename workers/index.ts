@@ -10,8 +10,9 @@ import { committedReadDatabase } from '../src/db/replicas.js';
 import { waitForDatabase } from '../src/db/wait.js';
 import { FileLibrary } from '../src/files/file-library.js';
 import { createStorage } from '../src/files/storage/create-storage.js';
-import { startJobWorker } from '../src/jobs/job-queue.js';
-import { flowJobHandlers } from '../src/flows/index.js';
+import { createJobQueue, startJobWorker } from '../src/jobs/job-queue.js';
+import { flowJobHandlers, registerFlowHooks, type FlowDeps } from '../src/flows/index.js';
+import { HookBus } from '../src/items/hooks.js';
 import { createLogger, type Logger } from '../src/logger/index.js';
 import { processors } from './processors.js';
 
@@ -40,6 +41,20 @@ async function main(): Promise<void> {
     enabled: config.cache.permissions,
     log: logger,
   });
+  // A flow's write with `emitEvents` starts other flows here as in the API: their runs are
+  // queued in bull (this queue only adds), and filter flows run in the write.
+  const hooks = new HookBus(({ owner, event, err }) => {
+    logger.error({ err, owner, event }, `the "${event}" action of ${owner} failed`);
+  });
+  const jobs = createJobQueue({
+    redis: config.redis,
+    namespace: config.cache.namespace,
+    settings: config.jobs,
+    handlers: {},
+    logger,
+  });
+  const flows: FlowDeps = { config, db, schema, permissions, invalidation, jobs, hooks, logger };
+  registerFlowHooks(hooks, flows);
   const worker = await startJobWorker({
     redis: config.redis,
     namespace: config.cache.namespace,
@@ -47,7 +62,7 @@ async function main(): Promise<void> {
     handlers: {
       ...processors({ config, db, schema, files, permissions, invalidation }),
       // Flows queued by the API (after-commit events, async webhooks) run here.
-      ...flowJobHandlers(() => ({ config, db, schema, permissions, invalidation, logger })),
+      ...flowJobHandlers(() => flows),
     },
     logger,
   });
@@ -57,6 +72,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'worker stopping');
     worker
       .close(config.shutdownTimeoutMs)
+      .then(() => jobs.close())
       .then(() => schema.close())
       .then(() => invalidation.close())
       .then(() => db.destroy())

@@ -87,6 +87,19 @@ function notedKeys(trx: Knex.Transaction, action: Change['action'], collection: 
 }
 
 /**
+ * The keys of `collection` created or updated in `trx` so far (the collection rules' check
+ * before the commit: collection-rules.ts `beforeCommit`). Forgets nothing.
+ */
+export function writtenKeys(trx: Knex.Transaction, collection: string): PrimaryKey[] {
+  const changes = open.get(trx);
+  if (changes === undefined) return [];
+  return (['create', 'update'] as const).flatMap((action) => {
+    const noted = changes.get(`${action}\u0000${collection}`);
+    return noted === undefined ? [] : new KeyList([...noted.single.segments(), ...noted.bulk]).slice();
+  });
+}
+
+/**
  * The changes of `trx`, one per (collection, action) in the order first noted: a batch (an
  * import, a multi-row create) is one change with all its keys. Forgets them.
  */

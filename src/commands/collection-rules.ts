@@ -10,6 +10,7 @@ import {
   normalizeCommentPayload,
 } from './comment-link.js';
 import { requireCommentTarget, type CommentTargetContext } from './comment-target.js';
+import { checkFlowGraphs, FLOWS_COLLECTION, OPERATIONS_COLLECTION } from './flow-rules.js';
 import { checkFolderParent, FOLDERS_COLLECTION } from './folder-rules.js';
 import type { Item, PrimaryKey } from './types.js';
 import { checkVersionKeyFree, VERSIONS_COLLECTION } from './version-keys.js';
@@ -50,6 +51,12 @@ export interface CollectionRules {
   readonly afterUpdate?: (trx: Knex.Transaction, key: PrimaryKey, data: Item, values: Item) => Promise<string[]>;
   /** After rows are deleted. */
   readonly afterDelete?: (trx: Knex.Transaction, keys: readonly PrimaryKey[]) => Promise<string[]>;
+  /**
+   * Once every row of the command is written, before the commit: a rule about the rows
+   * together (a flow's chain saved nested or operation by operation). Run once per command
+   * however many of its collections share it.
+   */
+  readonly beforeCommit?: (trx: Knex.Transaction) => Promise<void>;
 }
 
 const NONE: CollectionRules = {};
@@ -103,6 +110,9 @@ const COLLECTION_RULES: Readonly<Record<string, CollectionRules>> = {
   [VERSIONS_COLLECTION]: { check: (trx, _ctx, _collection, data, key) => checkVersionKeyFree(trx, data, key) },
   // folder-rules.ts: no folder inside itself.
   [FOLDERS_COLLECTION]: { check: (trx, _ctx, _collection, data, key) => checkFolderParent(trx, data, key) },
+  // flow-rules.ts: no chain of operations that loops, no flow triggering itself.
+  [FLOWS_COLLECTION]: { beforeCommit: checkFlowGraphs },
+  [OPERATIONS_COLLECTION]: { beforeCommit: checkFlowGraphs },
 };
 
 /** The rules of a collection; none for most. */

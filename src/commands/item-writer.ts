@@ -177,10 +177,15 @@ export class ItemWriter implements ItemWrites {
     await this.#journal.flush();
   }
 
-  /** The journal written, sequences moved past given keys; runWrite calls it before the commit. */
+  /**
+   * The journal written, sequences moved past given keys, the collections' rules about their
+   * rows together checked (collection-rules.ts `beforeCommit`); runWrite calls it before the commit.
+   */
   async finish(): Promise<void> {
     await this.flush();
     await this.#sequences?.moveAll(this.#trx);
+    const checks = new Set([...this.touched].map((name) => rulesOf(name).beforeCommit));
+    for (const check of checks) await check?.(this.#trx);
   }
 
   /**

@@ -3,9 +3,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Accountability } from '../access/accountability.js';
 import { InvalidPayloadError } from '../errors.js';
 import type { HookBus, HookContext, HookMeta } from '../items/hooks.js';
+import { currentDepth } from './chain-depth.js';
 import { unmatchedPaths } from './filter-match.js';
 import { queueFlowRun } from './flow-jobs.js';
 import { activeFlows } from './flow-store.js';
+import { recordRefusedRun } from './run-log.js';
 import { runFlow } from './run-flow.js';
 import type { FlowDeps, FlowRow } from './types.js';
 
@@ -23,6 +25,9 @@ const FLOWS_TTL_MS = 1000;
  * slows the write, and each event's run has its own key, so a job delivered twice runs once).
  * A filter flow runs in the write, before it, within FLOWS_FILTER_TIMEOUT: a run that rejects
  * (or runs out of time) refuses the write with its message, and nothing is written.
+ * A write by a flow's item operation (`emitEvents`) starts these flows one deeper in the chain
+ * (chain-depth.ts): past FLOWS_MAX_DEPTH an action flow is not queued but logged as refused,
+ * and a filter flow refuses the write, so flows re-triggering each other through writes stop.
  */
 export function registerFlowHooks(bus: HookBus, deps: FlowDeps): void {
   let cached: { readonly at: number; readonly flows: Promise<FlowRow[]> } | undefined;
@@ -36,15 +41,16 @@ export function registerFlowHooks(bus: HookBus, deps: FlowDeps): void {
     bus.action(
       event,
       async (meta, context) => {
+        const depth = nextDepth();
         for (const flow of await flowsFor('action', event, meta['collection'])) {
           const $trigger = { event, ...meta };
           if (!passes(flow, $trigger)) continue;
-          await queueFlowRun(deps, {
-            flowId: flow.id,
-            key: randomUUID(),
-            trigger: $trigger,
-            accountability: plain(context.accountability),
-          });
+          const accountability = plain(context.accountability);
+          if (depth > deps.config.flows.maxDepth) {
+            await refuseTooDeep(deps, flow, accountability);
+            continue;
+          }
+          await queueFlowRun(deps, { flowId: flow.id, key: randomUUID(), trigger: $trigger, accountability, depth });
         }
       },
       'flows',
@@ -89,7 +95,7 @@ async function runBlocking(
   // Inside the write's transaction: its operations and its log see (and wait for) nothing else.
   const run = runFlow(
     { ...deps, db: context.database },
-    { flowId: flow.id, trigger: $trigger, accountability: plain(context.accountability) },
+    { flowId: flow.id, trigger: $trigger, accountability: plain(context.accountability), depth: nextDepth() },
   );
   const outcome = await Promise.race([
     run,
@@ -104,6 +110,19 @@ async function runBlocking(
   if (outcome.status === 'reject') {
     throw new InvalidPayloadError(`flow "${flow.name}" refused the write: ${messageOf(outcome.last)}`);
   }
+}
+
+/** The depth of a flow the current event starts: 0, or one below the flow whose write it is. */
+function nextDepth(): number {
+  const depth = currentDepth();
+  return depth === undefined ? 0 : depth + 1;
+}
+
+/** An action flow a chain of flows' writes would start past FLOWS_MAX_DEPTH: logged as refused, not run. */
+async function refuseTooDeep(deps: FlowDeps, flow: FlowRow, accountability: Accountability | null): Promise<void> {
+  const message = `not run: flows starting each other through writes nested deeper than FLOWS_MAX_DEPTH (${deps.config.flows.maxDepth})`;
+  deps.logger.warn({ flow: flow.id }, `flow "${flow.name}" ${message}`);
+  await recordRefusedRun(deps.db, deps.config.db.client, { flow, accountability, message });
 }
 
 function messageOf(last: unknown): string {

@@ -12,6 +12,8 @@ export interface FlowRunJob {
   readonly key: string;
   readonly trigger: unknown;
   readonly accountability: Accountability | null;
+  /** How deep in a chain of flows the run starts (a run started by another flow's write: chain-depth.ts). */
+  readonly depth?: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export function flowRunHandler(deps: () => FlowDeps): JobHandler {
         flowId: job.flowId,
         trigger: job.trigger,
         accountability: job.accountability,
+        depth: job.depth ?? 0,
         claim: { key: job.key, isRetry: run.attempt > 1, job, canRetry: run.attempt < run.attempts },
       }),
     );

@@ -1,11 +1,8 @@
 import type { Accountability } from '../access/accountability.js';
 import { requireCollection } from '../../catalog/overview/lookup.js';
-import { commandContext } from '../commands/command-context.js';
-import { createItems } from '../commands/create.js';
-import { handleDelete } from '../commands/delete.js';
 import type { Item, PrimaryKey, Selection } from '../commands/types.js';
-import { handleUpdate } from '../commands/update.js';
 import { InvalidPayloadError } from '../errors.js';
+import { ItemsService } from '../items/items-service.js';
 import { parseQuery, queryLimits, readerOf, readItems, readItemsByKeys } from '../query/index.js';
 import type { OperationContext, OperationHandler } from './types.js';
 
@@ -57,13 +54,23 @@ function selectionOf(options: Record<string, unknown>): Selection {
   return { query: objectOf(options['query'], 'query') };
 }
 
-const itemCreate: OperationHandler = async (options, context) => {
+/**
+ * The items service an item-create, -update or -delete operation writes through, as Directus's
+ * do: permissions, validation, the journal, and with `emitEvents` (Directus's option, off by
+ * default) the items' filters and actions, so the write starts other flows' event triggers
+ * (one deeper in the chain: chain-depth.ts). Without it the write fires no event.
+ */
+async function writer(options: Record<string, unknown>, context: OperationContext): Promise<ItemsService> {
   const { deps, collection, overview, accountability } = await setup(options, context);
+  const hooks = options['emitEvents'] === true ? deps.hooks : undefined;
+  return new ItemsService(collection, { ...deps, hooks }, { accountability, schema: overview });
+}
+
+const itemCreate: OperationHandler = async (options, context) => {
   const payload: unknown = typeof options['payload'] === 'string' ? JSON.parse(options['payload']) : options['payload'];
   const items = (Array.isArray(payload) ? payload : [payload ?? {}]) as Item[];
-  const ctx = await commandContext(deps, accountability, overview);
-  const written = await createItems({ kind: 'create', collection, data: items }, ctx);
-  return Array.isArray(payload) ? written.keys : written.keys[0];
+  const keys = await (await writer(options, context)).createMany(items);
+  return Array.isArray(payload) ? keys : keys[0];
 };
 
 const itemRead: OperationHandler = async (options, context) => {
@@ -80,18 +87,13 @@ const itemRead: OperationHandler = async (options, context) => {
 };
 
 const itemUpdate: OperationHandler = async (options, context) => {
-  const { deps, collection, overview, accountability } = await setup(options, context);
   const data = objectOf(options['payload'], 'payload') as Item;
-  const ctx = await commandContext(deps, accountability, overview);
-  const keys = await handleUpdate({ kind: 'update', collection, ...selectionOf(options), data }, ctx);
-  return keys;
+  return (await writer(options, context)).update({ ...selectionOf(options), data });
 };
 
 const itemDelete: OperationHandler = async (options, context) => {
-  const { deps, collection, overview, accountability } = await setup(options, context);
-  const ctx = await commandContext(deps, accountability, overview);
   const selection = selectionOf(options);
-  await handleDelete({ kind: 'delete', collection, ...selection }, ctx);
+  await (await writer(options, context)).delete(selection);
   return 'keys' in selection ? selection.keys : null;
 };
 

@@ -1,4 +1,5 @@
 import type { Accountability } from '../access/accountability.js';
+import { runAtDepth } from './chain-depth.js';
 import { operationHandler, OperationFailure } from './operations.js';
 import { recordRun } from './run-log.js';
 import { loadFlow } from './flow-store.js';
@@ -21,7 +22,7 @@ export interface FlowRunRequest {
   /** `$trigger`: what the trigger hands the flow (an event's payload and keys, a webhook's body...). */
   readonly trigger: unknown;
   readonly accountability: Accountability | null;
-  /** How deep in `trigger` operations (loops of flows stop at FLOWS_MAX_DEPTH). */
+  /** How deep in `trigger` operations and writes of other flows (loops of flows stop at FLOWS_MAX_DEPTH). */
   readonly depth?: number;
   /** One key per triggering event: a run whose key finished already is not run again. */
   readonly claim?: RunClaim;
@@ -62,7 +63,7 @@ export async function runFlow(deps: FlowDeps, request: FlowRunRequest): Promise<
   if (claim !== undefined && !(await takeClaim(deps.db, claim, loaded.flow.id))) {
     return { status: 'resolve', last: null, data: {}, steps: [], isDuplicate: true };
   }
-  const result = await runSteps(deps, loaded, request, depth);
+  const result = await runAtDepth(depth, () => runSteps(deps, loaded, request, depth));
   const isRetried = loaded.flow.options['retry'] === true && result.status === 'reject';
   await deps.db.transaction(async (trx) => {
     await recordRun(trx, deps.config.db.client, {

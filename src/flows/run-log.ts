@@ -51,3 +51,23 @@ export async function recordRun(
     delta: null,
   });
 }
+
+/**
+ * A run refused before its first operation (a chain of flows too deep): logged as a run whose
+ * one step, `$trigger`, rejected with the reason, so the flow's log says why it did not run.
+ */
+export async function recordRefusedRun(
+  db: Knex,
+  dialect: DbClient,
+  run: { readonly flow: FlowRow; readonly accountability: Accountability | null; readonly message: string },
+): Promise<void> {
+  const data = { message: run.message };
+  await recordRun(db, dialect, {
+    flow: run.flow,
+    accountability: run.accountability,
+    steps: [
+      { operation: run.flow.operation ?? '', key: '$trigger', status: 'reject', options: null, data, duration_ms: 0 },
+    ],
+    data: { $last: data },
+  });
+}

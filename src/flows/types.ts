@@ -4,6 +4,7 @@ import type { PermissionStore } from '../access/permission-store.js';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
+import type { HookBus } from '../items/hooks.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 
 /** A svc_flows row, as Directus 10 shapes directus_flows. */
@@ -59,6 +60,11 @@ export interface FlowDeps {
   /** Told after writes (commands), and telling of writes to svc_flows (the schedule's list). */
   readonly invalidation: Pick<DataInvalidation, 'changed'> & Partial<Pick<DataInvalidation, 'onChange'>>;
   readonly jobs?: JobQueue;
+  /**
+   * The process's item events: an item operation with `emitEvents` writes through them (other
+   * flows' event triggers, extensions' hooks), as Directus's do. None: its writes fire nothing.
+   */
+  readonly hooks?: HookBus;
   readonly logger: FlowLogger;
   /** Sends a mail (the service's mailer); none: the `mail` operation rejects. */
   readonly sendMail?: (mail: { to: string[]; subject: string; html?: string; text?: string }) => Promise<void>;

@@ -1,0 +1,241 @@
+/**
+ * Flows on the job queue (issue 44): the service and a worker as their own processes (dist/
+ * with the Makefile's flags when built, else from source), Redis, a SQLite file by default (or
+ * the DB_* of the environment), a loopback HTTP receiver here. Two figures, RUNS times each:
+ *
+ * (a) after-commit deliveries per second: one event flow (items.create → `request` to the
+ *     receiver), DELIVERIES items created in one request, timed from the request to the last
+ *     delivery; against the floor, the same number of POSTs sent straight to the receiver,
+ *     CONNECTIONS at a time (FLOWS_CONCURRENCY and JOBS_CONCURRENCY are CONNECTIONS too).
+ * (b) single-write latency: autocannon, one connection, WRITES creates of one item into a
+ *     collection with FLOWED after-commit flows attached, and into one with none, in turn; the
+ *     ratio of their mean latencies (target ≤ 1.1). The flows' deliveries are left to finish
+ *     (the worker works beside the API on the same cores) before the next measured run.
+ *
+ *   node --import tsx bench/flows.ts
+ *   DB_CLIENT=pg DB_HOST=127.0.0.1 DB_USER=root DB_DATABASE=svc_bench_flows node --import tsx bench/flows.ts
+ */
+import autocannon from 'autocannon';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, Agent } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import {
+  SERVER_ENTRY,
+  startServiceProcess,
+  WORKER_ENTRY,
+  type ServiceProcess,
+} from '../test/support/service-process.js';
+
+const RUNS = Number(process.env['RUNS'] ?? 3);
+const DELIVERIES = Number(process.env['DELIVERIES'] ?? 2000);
+const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 10);
+const WRITES = Number(process.env['WRITES'] ?? 300);
+const FLOWED = Number(process.env['FLOWED'] ?? 10);
+const TOKEN = 'bench-admin-token';
+
+const BUILT_API = new URL('../dist/src/server.js', import.meta.url).pathname;
+const BUILT_WORKER = new URL('../dist/workers/index.js', import.meta.url).pathname;
+const MAKEFILE = readFileSync(new URL('../Makefile', import.meta.url), 'utf8');
+const flagsOf = (name: string) =>
+  (new RegExp(`^${name} \\?= (.+)$`, 'm').exec(MAKEFILE)?.[1] ?? '').split(' ').filter((f) => f !== '');
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-bench-flows-'));
+const dbEnv: Record<string, string> =
+  process.env['DB_CLIENT'] === undefined
+    ? { DB_FILENAME: join(dir, 'flows.sqlite') }
+    : Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('DB_')));
+const env = {
+  ...dbEnv,
+  SECRET: 'bench',
+  ADMIN_TOKEN: TOKEN,
+  ADMIN_PASSWORD: 'bench-password',
+  LOG_LEVEL: 'info',
+  EMAIL_VERIFY_SETUP: 'false',
+  NODE_ENV: 'production',
+  REDIS: process.env['REDIS'] ?? 'redis://127.0.0.1:6379',
+  CACHE_NAMESPACE: `bench-flows-${randomUUID()}`,
+  // The receiver is on loopback, which the default deny list refuses.
+  IMPORT_IP_DENY_LIST: '169.254.0.0/16',
+  FLOWS_CONCURRENCY: String(CONNECTIONS),
+  JOBS_CONCURRENCY: String(CONNECTIONS),
+};
+
+/** A receiver that counts what it is sent. */
+async function startReceiver(): Promise<{ url: string; count: () => number; close: () => Promise<void> }> {
+  let count = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      count += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    count: () => count,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text === '' ? undefined : (JSON.parse(text) as { data: unknown }).data;
+}
+
+async function createCollection(base: string, collection: string): Promise<void> {
+  await call(base, 'POST', '/collections', {
+    collection,
+    schema: {},
+    meta: {},
+    fields: [
+      { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+      { field: 'title', type: 'string', schema: {} },
+    ],
+  });
+}
+
+/** An after-commit flow on `collection`'s creates: one `request` to the receiver. */
+async function attachFlow(base: string, collection: string, receiver: string, n: number): Promise<void> {
+  const op = randomUUID();
+  await call(base, 'POST', '/flows', {
+    name: `${collection} ${n}`,
+    status: 'active',
+    accountability: null,
+    trigger: 'event',
+    options: { type: 'action', scope: ['items.create'], collections: [collection] },
+    operation: op,
+    operations: [
+      {
+        id: op,
+        key: 'tell',
+        type: 'request',
+        options: { url: `${receiver}/${collection}`, method: 'POST', body: '{{ $trigger.payload }}' },
+      },
+    ],
+  });
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 300_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The floor of (a): `amount` POSTs straight to the receiver, CONNECTIONS at a time, per second. */
+async function directPerSecond(receiver: string, amount: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const body = JSON.stringify({ title: 'direct' });
+  const post = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = httpRequest(
+        `${receiver}/direct`,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < amount) {
+        next += 1;
+        await post();
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return amount / seconds;
+}
+
+async function singleWrites(base: string, collection: string): Promise<{ mean: number; p99: number }> {
+  const result = await autocannon({
+    url: `${base}/items/${collection}`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'bench' }),
+    connections: 1,
+    amount: WRITES,
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${collection}: ${result.non2xx} non-2xx answers`);
+  return { mean: result.latency.mean, p99: result.latency.p99 };
+}
+
+const processes: ServiceProcess[] = [];
+const receiver = await startReceiver();
+try {
+  const api = existsSync(BUILT_API)
+    ? await startServiceProcess(BUILT_API, env, 240_000, flagsOf('API_NODE_FLAGS'))
+    : await startServiceProcess(SERVER_ENTRY, env, 240_000);
+  processes.push(api);
+  processes.push(
+    existsSync(BUILT_WORKER)
+      ? await startServiceProcess(BUILT_WORKER, env, 240_000, flagsOf('WORKER_NODE_FLAGS'))
+      : await startServiceProcess(WORKER_ENTRY, env, 240_000),
+  );
+  const base = api.url;
+  for (const collection of ['bench_delivered', 'bench_plain', 'bench_flowed']) await createCollection(base, collection);
+  await attachFlow(base, 'bench_delivered', receiver.url, 0);
+  for (let n = 0; n < FLOWED; n++) await attachFlow(base, 'bench_flowed', receiver.url, n);
+  // The API reads the event flows again after a second.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Warm up both sides: a few writes and their deliveries.
+  let expected = 0;
+  for (const collection of ['bench_delivered', 'bench_plain', 'bench_flowed']) {
+    for (let i = 0; i < 20; i++) await call(base, 'POST', `/items/${collection}`, { title: 'warm' });
+  }
+  expected += 20 + 20 * FLOWED;
+  await until('the warm-up deliveries', () => receiver.count() >= expected);
+
+  const deliveries: string[] = [];
+  const latencies: string[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    const floor = await directPerSecond(receiver.url, DELIVERIES);
+    expected = receiver.count() + DELIVERIES;
+    const started = performance.now();
+    await call(
+      base,
+      'POST',
+      '/items/bench_delivered',
+      Array.from({ length: DELIVERIES }, (_, i) => ({ title: `item ${i}` })),
+    );
+    await until('every delivery', () => receiver.count() >= expected);
+    const flowsPerSecond = DELIVERIES / ((performance.now() - started) / 1000);
+    deliveries.push(`${flowsPerSecond.toFixed(0)} / ${floor.toFixed(0)} = ${(flowsPerSecond / floor).toFixed(2)}`);
+
+    const plain = await singleWrites(base, 'bench_plain');
+    expected = receiver.count() + WRITES * FLOWED;
+    const flowed = await singleWrites(base, 'bench_flowed');
+    await until('the flowed writes deliveries', () => receiver.count() >= expected);
+    latencies.push(
+      `${flowed.mean.toFixed(2)} / ${plain.mean.toFixed(2)} ms = ${(flowed.mean / plain.mean).toFixed(2)} (p99 ${flowed.p99} / ${plain.p99} ms)`,
+    );
+    console.log(`run ${run}: deliveries/s ${deliveries.at(-1) ?? ''}; write latency ${latencies.at(-1) ?? ''}`);
+  }
+  console.log(`\n| figure | ${Array.from({ length: RUNS }, (_, i) => `run ${i + 1}`).join(' | ')} |`);
+  console.log(`| --- | ${Array.from({ length: RUNS }, () => '---').join(' | ')} |`);
+  console.log(`| (a) deliveries/s, flows / straight to the receiver | ${deliveries.join(' | ')} |`);
+  console.log(`| (b) mean write latency, ${FLOWED} flows / none | ${latencies.join(' | ')} |`);
+} finally {
+  for (const p of processes.reverse()) await p.stop();
+  await receiver.close();
+  rmSync(dir, { recursive: true, force: true });
+}
