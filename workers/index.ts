@@ -12,14 +12,16 @@ import { FileLibrary } from '../src/files/file-library.js';
 import { createStorage } from '../src/files/storage/create-storage.js';
 import { startJobWorker } from '../src/jobs/job-queue.js';
 import { flowJobHandlers } from '../src/flows/index.js';
+import { loadWorkerOperations } from '../src/extensions/worker.js';
 import { createLogger, type Logger } from '../src/logger/index.js';
 import { processors } from './processors.js';
 
 /**
  * The worker process (`node dist/workers/index.js`, `make worker`): the same configuration
- * as the API (database, REDIS, CACHE_NAMESPACE, STORAGE_*, TEMP_PATH), takes the jobs the
- * API queues in bull and runs them; any number of workers may run. The API migrates the
- * database; a worker only uses it. SIGTERM/SIGINT: the running jobs finish, then it exits.
+ * as the API (database, REDIS, CACHE_NAMESPACE, STORAGE_*, TEMP_PATH, EXTENSIONS_PATH), takes
+ * the jobs the API queues in bull and runs them (flows with the operation extensions); any
+ * number of workers may run. The API migrates the database; a worker only uses it.
+ * SIGTERM/SIGINT: the running jobs finish, then it exits.
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
@@ -39,6 +41,8 @@ async function main(): Promise<void> {
     enabled: config.cache.permissions,
     log: logger,
   });
+  // Queued flow runs here use the operation extensions of EXTENSIONS_PATH, as the API's do.
+  const extensions = await loadWorkerOperations({ config, db, schema, permissions, logger });
   const worker = await startJobWorker({
     redis: config.redis,
     namespace: config.cache.namespace,
@@ -56,6 +60,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'worker stopping');
     worker
       .close()
+      .then(() => extensions.close())
       .then(() => schema.close())
       .then(() => invalidation.close())
       .then(() => db.destroy())
