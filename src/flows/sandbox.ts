@@ -80,8 +80,11 @@ export async function inSandbox<T>(
     await context.eval(preludeOf(Object.keys(host)));
     return work(isolate, context);
   };
+  const running = run();
+  // Cut by the clock, the run fails later (its isolate disposed): nobody waits for it then.
+  running.catch(() => undefined);
   try {
-    return await Promise.race([run(), expired]);
+    return await Promise.race([running, expired]);
   } catch (error) {
     // Out of time: the clock's own failure, which won the race.
     if (error instanceof SandboxFailure) throw error;
