@@ -180,7 +180,7 @@ describeEachDatabase(
       expect(answer['check']).to.equal(null);
     });
 
-    it("its request (the `request` scope) meets IMPORT_IP_DENY_LIST, and the refusal rejects its step", async () => {
+    it('its request (the `request` scope) meets IMPORT_IP_DENY_LIST, and the refusal rejects its step', async () => {
       const [flow, render] = [randomUUID(), randomUUID()];
       const created = await ctx().api('/flows', {
         method: 'POST',
