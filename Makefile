@@ -49,12 +49,15 @@ format: $(INSTALL_STAMP)
 # NODE_ENV=production: graphql-js skips its development-only checks (~1/3 of a query's CPU).
 # A heap that grows by a quarter at a time collects an import's dead batches before they pile
 # up: RSS stays under 200 MB through a million-row import (bench/README.md, Imports).
-API_NODE_FLAGS ?= --heap-growing-percent=25
+# --no-node-snapshot: isolated-vm (the flows' `exec` and sandboxed extensions) asks for it on
+# Node 20 and later, where isolates sharing node's start-up snapshot may crash the process.
+API_NODE_FLAGS ?= --heap-growing-percent=25 --no-node-snapshot
 start: $(BUILD_STAMP) $(CONSOLE_STAMP)
 	NODE_ENV=production node $(API_NODE_FLAGS) dist/src/server.js
 
-# A smaller young generation keeps a streaming export's RSS flat (bench/README.md, Exports).
-WORKER_NODE_FLAGS ?= --max-semi-space-size=4
+# A smaller young generation keeps a streaming export's RSS flat (bench/README.md, Exports);
+# --no-node-snapshot as for the API (queued flows run `exec` scripts here).
+WORKER_NODE_FLAGS ?= --max-semi-space-size=4 --no-node-snapshot
 worker: $(BUILD_STAMP)
 	NODE_ENV=production node $(WORKER_NODE_FLAGS) dist/workers/index.js
 

@@ -32,11 +32,11 @@ export default tseslint.config(
             layer(['./src/**', './catalog/**'], './workers', 'nothing imports workers'),
             layer(['./src/**', './catalog/**', './workers/**'], './src/server.ts', 'server.ts is the composition root'),
             // Extensions sit on the items service: only the composition roots (server.ts, the
-            // command line's entry) load them.
+            // command line's entry, a worker's for its operations) load them.
             layer(
-              ['./src/!(extensions|cli)/**', './src/cli/!(index).ts', './catalog/**', './workers/**'],
+              ['./src/!(extensions|cli)/**', './src/cli/!(index).ts', './catalog/**', './workers/!(index).ts'],
               './src/extensions',
-              "nothing imports extensions but server.ts and the command line's index.ts",
+              "nothing imports extensions but server.ts, the command line's index.ts and workers/index.ts",
             ),
             layer(
               './src/extensions',

@@ -40,6 +40,7 @@ import {
   FLOW_PRUNE_JOB,
   flowJobHandlers,
   mailSender,
+  refuseScriptsWhenOff,
   registerFlowHooks,
   startFlowSchedule,
   type FlowDeps,
@@ -178,6 +179,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   };
   // Event flows: filters run in the write, actions are queued after its commit.
   registerFlowHooks(hooks, flows);
+  refuseScriptsWhenOff(hooks, config);
   // Schedule flows: once one exists, a tick a second for every instance (bull), run by a worker
   // (or here without Redis); claims and old runs are pruned every RETENTION_INTERVAL.
   await startFlowSchedule(flows);

@@ -13,15 +13,17 @@ import { createStorage } from '../src/files/storage/create-storage.js';
 import { createJobQueue, startJobWorker } from '../src/jobs/job-queue.js';
 import { flowJobHandlers, registerFlowHooks, type FlowDeps } from '../src/flows/index.js';
 import { HookBus } from '../src/items/hooks.js';
+import { loadWorkerOperations } from '../src/extensions/worker.js';
 import { createLogger, type Logger } from '../src/logger/index.js';
 import { processors } from './processors.js';
 
 /**
  * The worker process (`node dist/workers/index.js`, `make worker`): the same configuration
- * as the API (database, REDIS, CACHE_NAMESPACE, STORAGE_*, TEMP_PATH), takes the jobs the
- * API queues in bull and runs them; any number of workers may run. The API migrates the
- * database; a worker only uses it. SIGTERM/SIGINT: it takes no more jobs, the running ones may
- * finish within SHUTDOWN_TIMEOUT, the others go back to the queue for another worker; then it exits.
+ * as the API (database, REDIS, CACHE_NAMESPACE, STORAGE_*, TEMP_PATH, EXTENSIONS_PATH), takes
+ * the jobs the API queues in bull and runs them (flows with the operation extensions); any
+ * number of workers may run. The API migrates the database; a worker only uses it.
+ * SIGTERM/SIGINT: it takes no more jobs, the running ones may finish within SHUTDOWN_TIMEOUT,
+ * the others go back to the queue for another worker; then it exits.
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
@@ -55,6 +57,8 @@ async function main(): Promise<void> {
   });
   const flows: FlowDeps = { config, db, schema, permissions, invalidation, jobs, hooks, logger };
   registerFlowHooks(hooks, flows);
+  // Queued flow runs here use the operation extensions of EXTENSIONS_PATH, as the API's do.
+  const extensions = await loadWorkerOperations({ config, db, schema, permissions, logger });
   const worker = await startJobWorker({
     redis: config.redis,
     namespace: config.cache.namespace,
@@ -73,6 +77,7 @@ async function main(): Promise<void> {
     worker
       .close(config.shutdownTimeoutMs)
       .then(() => jobs.close())
+      .then(() => extensions.close())
       .then(() => schema.close())
       .then(() => invalidation.close())
       .then(() => db.destroy())

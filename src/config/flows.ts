@@ -19,6 +19,11 @@ export interface FlowsConfig {
   readonly concurrency: number;
   /** FLOWS_LOG_RETENTION: runs' log rows older than this are deleted; null keeps them. */
   readonly logRetentionMs: number | null;
+  /** FLOWS_EXEC_ALLOWED: whether the `exec` (Run Script) operation may be saved and run. */
+  readonly execAllowed: boolean;
+  /** FLOWS_RUN_SCRIPT_MAX_MEMORY (MB) and FLOWS_RUN_SCRIPT_TIMEOUT (ms): one `exec` script's isolate. */
+  readonly runScriptMaxMemoryMb: number;
+  readonly runScriptTimeoutMs: number;
 }
 
 /** FLOWS_*. */
@@ -33,5 +38,9 @@ export function readFlowsConfig(env: EnvReader): FlowsConfig {
     sleepMaxMs: env.duration('FLOWS_SLEEP_MAX', '1m'),
     concurrency: env.int('FLOWS_CONCURRENCY', 10, { min: 1 }),
     logRetentionMs: env.raw('FLOWS_LOG_RETENTION') === undefined ? null : env.duration('FLOWS_LOG_RETENTION', 0),
+    execAllowed: env.bool('FLOWS_EXEC_ALLOWED', false),
+    // isolated-vm's smallest isolate is 8 MB.
+    runScriptMaxMemoryMb: env.int('FLOWS_RUN_SCRIPT_MAX_MEMORY', 32, { min: 8 }),
+    runScriptTimeoutMs: env.duration('FLOWS_RUN_SCRIPT_TIMEOUT', 10_000),
   };
 }

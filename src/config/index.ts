@@ -97,6 +97,9 @@ interface ExtensionsConfig {
   readonly path: string;
   /** The environment as the service read it (`.env` file and process), given to extensions as Directus does. */
   readonly env: Readonly<Record<string, string>>;
+  /** EXTENSIONS_SANDBOX_MEMORY (MB) and EXTENSIONS_SANDBOX_TIMEOUT (ms): one call of a sandboxed extension. */
+  readonly sandboxMemoryMb: number;
+  readonly sandboxTimeoutMs: number;
 }
 
 export interface LoadConfigOptions {
@@ -164,7 +167,12 @@ export function loadConfig(
     shutdownDrainDelayMs: env.duration('SHUTDOWN_DRAIN_DELAY', '0s'),
     retention: readRetentionConfig(env),
     flows: readFlowsConfig(env),
-    extensions: { path: env.string('EXTENSIONS_PATH', './extensions'), env: env.entries() },
+    extensions: {
+      path: env.string('EXTENSIONS_PATH', './extensions'),
+      env: env.entries(),
+      sandboxMemoryMb: env.int('EXTENSIONS_SANDBOX_MEMORY', 100, { min: 8 }),
+      sandboxTimeoutMs: env.duration('EXTENSIONS_SANDBOX_TIMEOUT', 1000),
+    },
   } satisfies Config;
   assertRedisStores(config);
   assertNoKnownDefaults(env, config);

@@ -58,7 +58,17 @@ export const SETTINGS: readonly SettingsSection[] = [
       s(
         'EXTENSIONS_PATH',
         './extensions',
-        'the folder of extensions loaded at start, as in Directus 10: packages (`package.json` with `directus:extension` of type `hook`, `endpoint` or `bundle`), `hooks/<name>/index.js`, `endpoints/<name>/index.js`, and `directus-extension-*` packages in its `node_modules`; a missing folder loads none (src/extensions/README.md)',
+        'the folder of extensions loaded at start, as in Directus 10: packages (`package.json` with `directus:extension` of type `hook`, `endpoint`, `operation` or `bundle`), `hooks/<name>/index.js`, `endpoints/<name>/index.js`, `operations/<name>/api.js`, and `directus-extension-*` packages in its `node_modules`; a missing folder loads none (src/extensions/README.md)',
+      ),
+      s(
+        'EXTENSIONS_SANDBOX_MEMORY',
+        '100',
+        'the memory, in MB, one call of a sandboxed extension (`"sandbox": { "enabled": true }` in its manifest) may use in its isolate (at least 8)',
+      ),
+      s(
+        'EXTENSIONS_SANDBOX_TIMEOUT',
+        '1000',
+        'how long, in ms (or `1s`), one call of a sandboxed extension may run, its requests included',
       ),
       s('GRAPHQL_INTROSPECTION', 'true', 'whether GraphQL answers introspection queries'),
       s('GRAPHQL_QUERY_TOKEN_LIMIT', '5000', 'the most tokens a GraphQL document may have'),
@@ -488,6 +498,21 @@ export const SETTINGS: readonly SettingsSection[] = [
         'FLOWS_CONCURRENCY',
         '10',
         'queued flow runs (after-commit events, async webhooks, schedules) one process runs at once; the rest wait their turn',
+      ),
+      s(
+        'FLOWS_EXEC_ALLOWED',
+        'false',
+        'whether flows may use the `exec` (Run Script) operation: its JavaScript runs in an isolate of its own (isolated-vm: no `require`, `process` or network, data in and out as JSON copies). Off, a flow saved with it is refused, and one already saved rejects at that step',
+      ),
+      s(
+        'FLOWS_RUN_SCRIPT_MAX_MEMORY',
+        '32',
+        'the memory, in MB, one `exec` script may use (at least 8); past it the step rejects',
+      ),
+      s(
+        'FLOWS_RUN_SCRIPT_TIMEOUT',
+        '10000',
+        'how long, in ms (or `10s`), one `exec` script may run, waiting included; past it the step rejects',
       ),
       s(
         'FLOWS_LOG_RETENTION',

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The API extension types this service runs. */
-export type ApiExtensionType = 'hook' | 'endpoint';
+export type ApiExtensionType = 'hook' | 'endpoint' | 'operation';
 
 /**
  * One extension found in EXTENSIONS_PATH: its name (the package's, the legacy folder's, or the
@@ -15,6 +15,11 @@ export interface ExtensionEntry {
   readonly file: string;
   /** Set for an entry of a bundle: the name it has in the bundle module's lists. */
   readonly bundleEntry?: string;
+  /**
+   * Set when the manifest says `"sandbox": { "enabled": true }`: the scopes it asks for
+   * (`request`, `log`, `sleep`). Such an operation runs in an isolate (flows/sandboxed-operation.ts).
+   */
+  readonly sandbox?: { readonly requestedScopes: Readonly<Record<string, unknown>> };
 }
 
 /** An extension that cannot be loaded, found before anything runs: one log line each. */
@@ -26,13 +31,20 @@ export interface DiscoveryProblem {
 export interface Discovery {
   readonly entries: readonly ExtensionEntry[];
   readonly problems: readonly DiscoveryProblem[];
-  /** Extensions of a type with no API part here (app extensions, operations): skipped, named once. */
+  /** Extensions of a type with no API part here (app extensions): skipped, named once. */
   readonly skipped: readonly string[];
 }
 
-/** Directus 10's legacy layout: `<EXTENSIONS_PATH>/<type>s/<name>/index.js`, API types only. */
-const LEGACY_FOLDERS: Readonly<Record<string, ApiExtensionType>> = { hooks: 'hook', endpoints: 'endpoint' };
-/** The other legacy type folders: app extensions and operations, which have nothing to run here. */
+/**
+ * Directus 10's legacy layout, API types only: `<EXTENSIONS_PATH>/<type>s/<name>/index.js`, and
+ * an operation's API part in `operations/<name>/api.js` (beside its app part, `app.js`).
+ */
+const LEGACY_FOLDERS: Readonly<Record<string, ApiExtensionType>> = {
+  hooks: 'hook',
+  endpoints: 'endpoint',
+  operations: 'operation',
+};
+/** The other legacy type folders: app extensions, which have nothing to run here. */
 const OTHER_LEGACY_FOLDERS = new Set([
   'interfaces',
   'displays',
@@ -40,10 +52,10 @@ const OTHER_LEGACY_FOLDERS = new Set([
   'modules',
   'panels',
   'themes',
-  'operations',
   'migrations',
 ]);
 const ENTRY_FILES = ['index.js', 'index.mjs', 'index.cjs'];
+const OPERATION_FILES = ['api.js', 'api.mjs', 'api.cjs'];
 /** npm packages Directus 10 picks up by name: `directus-extension-*`, `@scope/directus-extension-*`. */
 const PACKAGE_NAME = /^(@[^/]+\/)?directus-extension-/;
 
@@ -71,10 +83,11 @@ export function discoverExtensions(root: string): Discovery {
 }
 
 function addLegacy(found: Discovery, typeFolder: string, type: ApiExtensionType): void {
+  const files = type === 'operation' ? OPERATION_FILES : ENTRY_FILES;
   for (const name of listDirectories(typeFolder)) {
-    const file = ENTRY_FILES.map((f) => join(typeFolder, name, f)).find((f) => existsSync(f));
+    const file = files.map((f) => join(typeFolder, name, f)).find((f) => existsSync(f));
     if (file === undefined) {
-      push(found.problems, { name, reason: `no index.js in ${join(typeFolder, name)}` });
+      push(found.problems, { name, reason: `no ${files[0] ?? ''} in ${join(typeFolder, name)}` });
     } else {
       push(found.entries, { name, type, file });
     }
@@ -85,6 +98,7 @@ interface Manifest {
   readonly type?: unknown;
   readonly path?: unknown;
   readonly entries?: unknown;
+  readonly sandbox?: unknown;
 }
 
 /** A package folder: its package.json's `directus:extension` manifest says what it is. */
@@ -111,6 +125,16 @@ function addPackage(found: Discovery, dir: string, label: string): void {
     addFile(found, { name, type, file: join(dir, path) });
     return;
   }
+  if (type === 'operation') {
+    const api = apiPathOf(path);
+    if (api === undefined) {
+      push(found.problems, { name, reason: 'an operation\'s "directus:extension".path.api must name its API module' });
+      return;
+    }
+    const sandbox = sandboxOf(manifest.sandbox);
+    addFile(found, { name, type, file: join(dir, api), ...(sandbox === undefined ? {} : { sandbox }) });
+    return;
+  }
   if (type === 'bundle') {
     addBundle(found, dir, name, manifest);
     return;
@@ -121,7 +145,7 @@ function addPackage(found: Discovery, dir: string, label: string): void {
 /** A bundle: `path.api` is one module for every API entry of `entries` (`{type, name}` each). */
 function addBundle(found: Discovery, dir: string, name: string, manifest: Manifest): void {
   const { path, entries } = manifest;
-  const api = typeof path === 'object' && path !== null ? (path as { api?: unknown }).api : undefined;
+  const api = apiPathOf(path);
   if (!Array.isArray(entries)) {
     push(found.problems, { name, reason: 'a bundle\'s "directus:extension" needs its "entries"' });
     return;
@@ -130,17 +154,35 @@ function addBundle(found: Discovery, dir: string, name: string, manifest: Manife
   for (const entry of entries as unknown[]) {
     const { type, name: entryName } = (entry ?? {}) as { type?: unknown; name?: unknown };
     if (typeof entryName !== 'string') continue;
-    if (type === 'hook' || type === 'endpoint') apiEntries.push({ type, name: entryName });
+    if (type === 'hook' || type === 'endpoint' || type === 'operation') apiEntries.push({ type, name: entryName });
     else push(found.skipped, `${name}/${entryName} (${String(type)})`);
   }
   if (apiEntries.length === 0) return;
-  if (typeof api !== 'string') {
-    push(found.problems, { name, reason: 'a bundle with hooks or endpoints needs "directus:extension".path.api' });
+  if (api === undefined) {
+    push(found.problems, {
+      name,
+      reason: 'a bundle with hooks, endpoints or operations needs "directus:extension".path.api',
+    });
     return;
   }
   for (const entry of apiEntries) {
     addFile(found, { name: entry.name, type: entry.type, file: join(dir, api), bundleEntry: entry.name });
   }
+}
+
+/** `path.api` of a manifest whose `path` is `{ app, api }`. */
+function apiPathOf(path: unknown): string | undefined {
+  const api = typeof path === 'object' && path !== null ? (path as { api?: unknown }).api : undefined;
+  return typeof api === 'string' && api !== '' ? api : undefined;
+}
+
+/** `"sandbox": { "enabled": true, "requestedScopes": {...} }`; undefined when not enabled. */
+function sandboxOf(sandbox: unknown): ExtensionEntry['sandbox'] {
+  if (typeof sandbox !== 'object' || sandbox === null) return undefined;
+  const { enabled, requestedScopes } = sandbox as { enabled?: unknown; requestedScopes?: unknown };
+  if (enabled !== true) return undefined;
+  const scopes = typeof requestedScopes === 'object' && requestedScopes !== null ? requestedScopes : {};
+  return { requestedScopes: scopes as Readonly<Record<string, unknown>> };
 }
 
 function addFile(found: Discovery, entry: ExtensionEntry): void {

@@ -9,7 +9,8 @@ import { HookError, type HookBus } from '../items/hooks.js';
 import type { Logger } from '../logger/index.js';
 import { extensionContext, InitEvents, type ContextDeps, type InitEvent } from './context.js';
 import { toDirectusSchema } from './directus-schema.js';
-import { discoverExtensions, type ExtensionEntry } from './discover.js';
+import { discoverExtensions, type ApiExtensionType, type ExtensionEntry } from './discover.js';
+import { loadOperation } from './operations.js';
 import { collectHook, endpointOf, importExtension, type EndpointRegistration } from './register.js';
 import { Scheduler } from './schedule.js';
 import { registerSdkShims } from './sdk-shim.js';
@@ -26,6 +27,8 @@ export interface ExtensionDeps {
   readonly hooks: HookBus;
   /** false: `schedule()` registers nothing (the command line runs no schedules). */
   readonly schedules?: boolean;
+  /** Only extensions of these types are loaded (a worker: operations); all when unset. */
+  readonly types?: readonly ApiExtensionType[];
   /** The items service per collection and caller, behind `context.services.ItemsService` and the others. */
   readonly items: ServicesDeps['items'];
   /** How `services.MailService` sends (the service's own mailer). */
@@ -92,7 +95,11 @@ export async function loadExtensions(deps: ExtensionDeps): Promise<Extensions> {
 
   const names: string[] = [];
   const endpoints: LoadedEndpoint[] = [];
+  // Operations join the flows' registry of this process: removed again on close.
+  const operationRemovals: (() => void)[] = [];
+  const { types } = deps;
   for (const entry of discovery.entries) {
+    if (types !== undefined && !types.includes(entry.type)) continue;
     try {
       const loaded = await loadOne(entry, contextDeps, scheduler);
       if (loaded !== undefined) endpoints.push(loaded);
@@ -113,6 +120,7 @@ export async function loadExtensions(deps: ExtensionDeps): Promise<Extensions> {
       deps.hooks.runAction(['server.start'], { server }, { database: deps.db, schema: null, accountability: null });
     },
     async close() {
+      for (const remove of operationRemovals) remove();
       scheduler.close();
       if (redis !== undefined) await closeRedis(redis);
     },
@@ -123,6 +131,10 @@ export async function loadExtensions(deps: ExtensionDeps): Promise<Extensions> {
     context: ContextDeps,
     jobs: Scheduler,
   ): Promise<LoadedEndpoint | undefined> {
+    if (entry.type === 'operation') {
+      operationRemovals.push(await loadOperation(entry, context, deps.config.extensions));
+      return undefined;
+    }
     const config = await importExtension(entry);
     if (entry.type === 'endpoint') return { ...endpointOf(config, entry.name), name: entry.name };
     const registered = await collectHook(config, extensionContext(entry.name, context));

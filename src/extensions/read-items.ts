@@ -26,12 +26,12 @@ export interface ReadItemsDeps {
 const SERVICE = ownAccountability();
 
 /**
- * The facades' items in a command-line run (cli.ts), through the read side with the caller's
+ * The facades' items in a command-line run (cli.ts) or a worker (worker.ts), through the read side with the caller's
  * read permissions: reads only. A write would change data behind the running API instances'
  * caches, which the command line does not reach; the API's extensions write through the items
  * service (server.ts).
  */
-export function readOnlyItems(deps: ReadItemsDeps): ServicesDeps['items'] {
+export function readOnlyItems(deps: ReadItemsDeps, where = 'the command line'): ServicesDeps['items'] {
   return (collection, accountability) => {
     const setup = async () => {
       const overview = await deps.schema.getOverview();
@@ -39,9 +39,7 @@ export function readOnlyItems(deps: ReadItemsDeps): ServicesDeps['items'] {
       return { ctx, reader: await readerOf(deps, overview, accountability ?? SERVICE) };
     };
     const refuse = () =>
-      Promise.reject(
-        new ForbiddenError({ message: 'Extensions cannot write through services from the command line.' }),
-      );
+      Promise.reject(new ForbiddenError({ message: `Extensions cannot write through services from ${where}.` }));
     const backend: ItemsBackend = {
       async readByQuery(query: Query) {
         const { ctx, reader } = await setup();

@@ -28,13 +28,14 @@ export async function importExtension(entry: ExtensionEntry): Promise<unknown> {
 }
 
 /**
- * A bundle's API module lists its entries: `hooks: [{ name, config }]`, `endpoints: [...]`
- * (named exports, or properties of a CommonJS export).
+ * A bundle's API module lists its entries: `hooks: [{ name, config }]`, `endpoints: [...]`,
+ * `operations: [...]` (named exports, or properties of a CommonJS export).
  */
 function fromBundle(module: Record<string, unknown>, entry: ExtensionEntry): unknown {
+  const key = `${entry.type}s`;
   const fallback = module['default'];
-  const exports = module['hooks'] === undefined && isPlainObject(fallback) ? fallback : module;
-  const list = exports[entry.type === 'hook' ? 'hooks' : 'endpoints'];
+  const exports = module[key] === undefined && isPlainObject(fallback) ? fallback : module;
+  const list = exports[key];
   const found = Array.isArray(list)
     ? (list as unknown[]).find((item) => isPlainObject(item) && item['name'] === entry.bundleEntry)
     : undefined;
@@ -88,6 +89,18 @@ export function endpointOf(config: unknown, name: string): EndpointRegistration 
     return { id, handler: config['handler'] as EndpointRegistration['handler'] };
   }
   throw new Error('its module exports neither a register function nor { id, handler }');
+}
+
+/** An operation extension: `defineOperationApi({ id, handler })`, its handler `(options, context) => data`. */
+export function operationOf(config: unknown): {
+  readonly id: string;
+  readonly handler: (options: Record<string, unknown>, context: unknown) => unknown;
+} {
+  if (isPlainObject(config) && typeof config['id'] === 'string' && config['id'] !== '') {
+    const { id, handler } = config;
+    if (typeof handler === 'function') return { id, handler: handler as ReturnType<typeof operationOf>['handler'] };
+  }
+  throw new Error('its module does not export { id, handler } (defineOperationApi)');
 }
 
 function requireFunction<H>(handler: H, what: string): H {

@@ -3,12 +3,15 @@
  * the composition roots: {@link flowTriggerRoutes} (webhook and manual triggers, dead letters),
  * {@link registerFlowHooks} (event flows on the items service's events), {@link flowJobHandlers}
  * and {@link startFlowSchedule} (queued runs and the schedule, in the API without Redis and in
- * workers with it), and {@link registerOperation} (operation extensions).
+ * workers with it), {@link registerOperation} (operation extensions), and
+ * {@link refuseScriptsWhenOff} (no `exec` operation saved while FLOWS_EXEC_ALLOWED is off).
  */
 export { flowTriggerRoutes } from './trigger-routes.js';
 export { registerFlowHooks } from './event-hooks.js';
 export { flowJobHandlers, FLOW_PRUNE_JOB } from './flow-job-handlers.js';
 export { startFlowSchedule } from './schedule.js';
 export { registerOperation } from './operations.js';
+export { refuseScriptsWhenOff } from './run-script.js';
+export { sandboxedOperation } from './sandboxed-operation.js';
 export { mailSender } from './mail-sender.js';
 export type { FlowDeps, OperationHandler, OperationContext } from './types.js';

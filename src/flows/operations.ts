@@ -5,6 +5,7 @@ import { fetchExternal } from '../files/fetch-external.js';
 import { InvalidPayloadError } from '../errors.js';
 import { unmatchedPaths } from './filter-match.js';
 import { ITEM_OPERATIONS } from './item-operations.js';
+import { exec } from './run-script.js';
 import { webhookHeaders } from './sign-webhook.js';
 import { textOf } from './templates.js';
 import type { FlowDeps, OperationHandler } from './types.js';
@@ -143,17 +144,20 @@ const trigger: OperationHandler = async (options, context) => {
 };
 
 const registry = new Map<string, OperationHandler>(
-  Object.entries({ condition, transform, log, sleep, request, mail, trigger, ...ITEM_OPERATIONS }),
+  Object.entries({ condition, transform, log, sleep, request, mail, trigger, exec, ...ITEM_OPERATIONS }),
 );
 
 /**
  * Adds an operation type (Directus's `defineOperationApi({ id, handler })`), for the
  * extensions loader: its handler gets the rendered options and `{ data, accountability, ... }`.
- * A built-in id cannot be replaced.
+ * A built-in id cannot be replaced. Returns what removes it again (the extensions' `close`).
  */
-export function registerOperation(id: string, handler: OperationHandler): void {
+export function registerOperation(id: string, handler: OperationHandler): () => void {
   if (BUILT_IN.has(id)) throw new Error(`operation "${id}" is built in`);
   registry.set(id, handler);
+  return () => {
+    if (registry.get(id) === handler) registry.delete(id);
+  };
 }
 
 const BUILT_IN: ReadonlySet<string> = new Set(registry.keys());

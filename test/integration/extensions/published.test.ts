@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,3 +113,111 @@ describeEachDatabase('published extensions run unchanged: directus-extension-mod
     expect(types).to.include('  articles: Article[];');
   });
 });
+
+// An operation extension published for Directus's sandbox (`"sandbox": { "enabled": true }`): a
+// package folder of EXTENSIONS_PATH, as Directus installs one from its marketplace.
+const liquidPath = mkdtempSync(join(tmpdir(), 'svc-published-operations-'));
+symlinkSync(join(INSTALLED, '@directus-labs', 'liquidjs-operation'), join(liquidPath, 'liquidjs-operation'), 'dir');
+process.once('exit', () => rmSync(liquidPath, { recursive: true, force: true }));
+
+describeEachDatabase(
+  'published extensions run unchanged: @directus-labs/liquidjs-operation (sandboxed operation)',
+  (ctx) => {
+    it('a flow whose operation is the liquid one renders a template with the trigger data, in its isolate', async () => {
+      const [flow, render, check] = [randomUUID(), randomUUID(), randomUUID()];
+      const created = await ctx().api('/flows', {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({
+          id: flow,
+          name: 'liquid',
+          status: 'active',
+          trigger: 'webhook',
+          operation: render,
+          options: { method: 'POST', return: '$all' },
+          operations: [
+            {
+              id: render,
+              key: 'render',
+              // The package's operation id, beside the built-in operations.
+              type: 'liquidjs-operation',
+              resolve: check,
+              options: {
+                mode: 'custom',
+                operationMode: 'single',
+                publicUrl: 'http://127.0.0.1/',
+                // Liquid's own delimiters are `{# #}`: `{{ }}` is the flow's template, rendered first.
+                template:
+                  'Hello {# name | capitalize #}: {% for item in items %}{# item.qty #}×{# item.sku #}{% unless forloop.last %}, {% endunless %}{% endfor %} via {{ $trigger.method }}',
+                data: '{{ $trigger.body }}',
+                dataReturnFields: ['name'],
+              },
+            },
+            {
+              id: check,
+              key: 'check',
+              type: 'condition',
+              options: { filter: { render: { template: { _starts_with: 'Hello Ada' } } } },
+            },
+          ],
+        }),
+      });
+      expect(created.status, await created.clone().text()).to.equal(200);
+      const run = await ctx().api(`/flows/trigger/${flow}`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({
+          name: 'ada',
+          items: [
+            { sku: 'tea', qty: 2 },
+            { sku: 'cake', qty: 1 },
+          ],
+        }),
+      });
+      expect(run.status).to.equal(200);
+      const answer = (await run.json()) as Record<string, unknown>;
+      expect(answer['render']).to.deep.equal({ name: 'ada', template: 'Hello Ada: 2×tea, 1×cake via POST' });
+      expect(answer['check']).to.equal(null);
+    });
+
+    it('its request (the `request` scope) meets IMPORT_IP_DENY_LIST, and the refusal rejects its step', async () => {
+      const [flow, render] = [randomUUID(), randomUUID()];
+      const created = await ctx().api('/flows', {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({
+          id: flow,
+          name: 'liquid saved',
+          status: 'active',
+          trigger: 'webhook',
+          operation: render,
+          options: { method: 'POST' },
+          operations: [
+            {
+              id: render,
+              key: 'render',
+              type: 'liquidjs-operation',
+              // `saved` mode reads the template through `request` (GET http(s)://*, its scope):
+              // an address of IMPORT_IP_DENY_LIST is refused as the `request` operation refuses it.
+              options: {
+                mode: 'saved',
+                operationMode: 'single',
+                publicUrl: 'http://169.254.169.254/',
+                collection: 'templates',
+                item: { key: 1 },
+                fields: ['body'],
+                data: {},
+              },
+            },
+          ],
+        }),
+      });
+      expect(created.status).to.equal(200);
+      const run = await ctx().api(`/flows/trigger/${flow}`, { method: 'POST', headers: admin, body: '{}' });
+      const { message } = (await run.json()) as { message: string };
+      expect(message).to.match(/^request to http:\/\/169\.254\.169\.254\/items\/templates\/1 failed: /);
+    });
+  },
+  // The sandbox's 1 s per call, generous on a busy machine: each call compiles the package anew.
+  { extensionsPath: liquidPath, env: { EXTENSIONS_SANDBOX_TIMEOUT: '20000' } },
+);
