@@ -10,20 +10,34 @@ import { answerFields } from '../commands/one-statement.js';
 import { handleRevertAsOf } from '../commands/revert.js';
 import { selectByQuery } from '../commands/select-by-query.js';
 import { handleSort } from '../commands/sort.js';
-import type { CommandContext, Item, PrimaryKey, QueryObject, UpdateCommand } from '../commands/types.js';
+import type {
+  CommandContext,
+  CreateCommand,
+  DeleteCommand,
+  Item,
+  PrepareWrite,
+  PrimaryKey,
+  QueryObject,
+  UpdateCommand,
+} from '../commands/types.js';
 import { updateItems } from '../commands/update.js';
 import { ForbiddenError, InvalidPayloadError } from '../errors.js';
 import { FILES_COLLECTION, type FileLibrary } from '../files/file-library.js';
 import {
+  isAggregateQuery,
+  isUnlimited,
   queryLimits,
   readerOf,
   readItemAsOf,
   readItemByKey,
+  readItemJsonByKey,
   readItems,
   readItemsByKeys,
+  readItemsJson,
   readItemVersion,
   readMeta,
   readSingleton,
+  streamItems,
   type AsOf,
   type Meta,
   type Query,
@@ -31,6 +45,7 @@ import {
   type Reader,
 } from '../query/index.js';
 import type { HookBus, HookContext } from './hooks.js';
+import { ReadEvents } from './read-events.js';
 import { readCommitted, type ReReadLog, type Shape, type WrittenAnswer } from './read-written.js';
 import { requirePermitted } from './permission-first.js';
 import { requireWritable } from './writable.js';
@@ -56,8 +71,12 @@ export interface ItemsServiceOptions {
   readonly schema?: SchemaOverview;
   /** The caller's command context the door already built (GraphQL: one per request). */
   readonly commands?: CommandContext;
-  /** Where reads go (the WebSocket's: committed data); the primary by default. */
-  readonly reads?: Knex;
+  /** Where reads go (the WebSocket's: committed data; REST and GraphQL: a replica); the primary by default. */
+  readonly reads?: ReadContext['db'];
+  /** The caller's read access the door already loaded for this request (GraphQL: one per request). */
+  readonly reader?: Reader;
+  /** Other limits than the configured ones (exports: no QUERY_LIMIT_MAX). */
+  readonly limits?: ReadContext['limits'];
 }
 
 /** What an update of the doors applies to (Directus's updateMany / updateByQuery / updateBatch / upsertSingleton). */
@@ -93,7 +112,9 @@ export class ItemsService {
   #overview: SchemaOverview | undefined;
   #commands: CommandContext | undefined;
   #reader: Promise<Reader> | undefined;
-  readonly #reads: Knex;
+  readonly #reads: ReadContext['db'];
+  readonly #limits: ReadContext['limits'];
+  readonly #readEvents: ReadEvents;
   /** The collection once found writable, and the actions found allowed: each checked once per service. */
   #writable: CollectionOverview | undefined;
   readonly #allowed = new Set<string>();
@@ -105,6 +126,13 @@ export class ItemsService {
     this.#overview = options.commands?.overview ?? options.schema;
     this.#commands = options.commands;
     this.#reads = options.reads ?? deps.db;
+    this.#reader = options.reader === undefined ? undefined : Promise.resolve(options.reader);
+    this.#limits = options.limits ?? queryLimits(deps.config);
+    this.#readEvents = new ReadEvents(deps.hooks, collection, () => ({
+      database: deps.db,
+      schema: this.#overview ?? null,
+      accountability: this.accountability,
+    }));
   }
 
   /** The caller as the commands and reads take it (the service's own when null). */
@@ -144,40 +172,86 @@ export class ItemsService {
 
   /**
    * Where reads go, and who reads: the caller's read access, loaded once for this service's
-   * reads, and again (`isFresh`) for the re-read after a write, which may have changed it.
+   * reads (or the door's, given), and again (`isFresh`) for the re-read after a write, which
+   * may have changed it.
    */
   async readSide(isFresh = false): Promise<{ ctx: ReadContext; reader: Reader }> {
     const overview = await this.schemaOverview();
-    const ctx = { db: this.#reads, overview, limits: queryLimits(this.#deps.config) };
+    const ctx = { db: this.#reads, overview, limits: this.#limits };
     const load = () => readerOf(this.#deps, overview, this.caller);
     return { ctx, reader: await (isFresh ? load() : (this.#reader ??= load())) };
   }
 
+  // Every read below but the meta, history and version ones runs Directus's read events
+  // (read-events.ts): the `items.query` filters on the query, the `items.read` filters and
+  // actions on the items. The service is thin over the read side: its prepared statements,
+  // PostgreSQL's JSON text and the cursor streams are the read side's, unwrapped.
+
   /** The items of a query (aggregate rows when it aggregates). */
   async readByQuery(query: Query): Promise<Item[]> {
     const { ctx, reader } = await this.readSide();
-    return readItems(ctx, this.collection, query, reader);
+    const read = await this.#readEvents.query(query);
+    return this.#readEvents.read(await readItems(ctx, this.collection, read, reader), read);
   }
 
   /** One item; FORBIDDEN when missing or unreadable. */
   async readOne(key: PrimaryKey, query: Query = {}): Promise<Item> {
     const { ctx, reader } = await this.readSide();
-    return readItemByKey(ctx, this.collection, key, query, reader);
+    const read = await this.#readEvents.query(query);
+    return this.#one(await readItemByKey(ctx, this.collection, key, read, reader), read);
   }
 
   /** The items of `keys`, in key order; those the caller cannot read are left out. */
   async readMany(keys: readonly PrimaryKey[], query: Query = {}): Promise<Item[]> {
     const { ctx, reader } = await this.readSide();
-    return readItemsByKeys(ctx, this.collection, keys, query, reader);
+    const read = await this.#readEvents.query(query);
+    return this.#readEvents.read(await readItemsByKeys(ctx, this.collection, keys, read, reader), read);
   }
 
   /** A singleton's item (its defaults when it has no row yet). */
   async readSingleton(query: Query = {}): Promise<Item> {
     const { ctx, reader } = await this.readSide();
-    return readSingleton(ctx, this.collection, query, reader);
+    const read = await this.#readEvents.query(query);
+    return this.#one(await readSingleton(ctx, this.collection, read, reader), read);
   }
 
-  /** The `meta` a query asks for (total_count, filter_count). */
+  /**
+   * A plain list read's items as JSON text: written by the database where it can
+   * (PostgreSQL: readItemsJson) and no `items.read` handler wants the items, else the items
+   * read and stringified. Null, before any event, when the read is not plain (an export, a
+   * singleton, an aggregate, an unlimited read): the door reads those otherwise.
+   */
+  async readByQueryText(query: Query): Promise<string | null> {
+    const { ctx, reader } = await this.readSide();
+    const target = this.#collectionOf(ctx.overview);
+    if (query.export !== undefined || target.singleton || isAggregateQuery(query) || isUnlimited(query, ctx.limits))
+      return null;
+    const read = await this.#readEvents.query(query);
+    const json = this.#readEvents.wantsItems ? null : await readItemsJson(ctx, this.collection, read, reader);
+    return (
+      json ?? JSON.stringify(await this.#readEvents.read(await readItems(ctx, this.collection, read, reader), read))
+    );
+  }
+
+  /** {@link readOne}'s item as JSON text ({@link readByQueryText}); FORBIDDEN when missing or unreadable. */
+  async readOneText(key: PrimaryKey, query: Query = {}): Promise<string> {
+    const { ctx, reader } = await this.readSide();
+    const read = await this.#readEvents.query(query);
+    const json = this.#readEvents.wantsItems ? null : await readItemJsonByKey(ctx, this.collection, key, read, reader);
+    return json ?? JSON.stringify(await this.#one(await readItemByKey(ctx, this.collection, key, read, reader), read));
+  }
+
+  /**
+   * The items of a query one at a time with flat memory (`limit=-1`, exports: the read side's
+   * cursor or key-ordered batches of `batchSize`); the `items.read` events run per batch.
+   */
+  async stream(query: Query, batchSize: number): Promise<AsyncGenerator<Item>> {
+    const { ctx, reader } = await this.readSide();
+    const read = await this.#readEvents.query(query);
+    return this.#readEvents.stream(streamItems(ctx, this.collection, read, reader, { batchSize }), read, batchSize);
+  }
+
+  /** The `meta` a query asks for (total_count, filter_count; Directus counts the query as given, no events). */
   async readMeta(query: Query): Promise<Meta> {
     const { ctx, reader } = await this.readSide();
     return readMeta(ctx, this.collection, query, reader);
@@ -298,13 +372,15 @@ export class ItemsService {
   async delete(target: DeleteTarget): Promise<PrimaryKey[]> {
     const collection = await this.requireAllowed(['delete']);
     const ctx = await this.commandContext();
-    const selected = 'keys' in target ? target.keys : await this.#keysOfQuery(collection, target.query, ctx, 'delete');
-    const keys = selected === undefined ? undefined : await this.#filter('delete', selected, {}, ctx);
-    const selection = keys === undefined ? target : { keys };
+    // The filters get the keys (a query's selected in the transaction) and may change them.
+    const prepare = this.#prepare<DeleteCommand>('delete', async (cmd, trx) => {
+      const keys = 'keys' in cmd ? cmd.keys : await selectByQuery(ctx, trx, collection, cmd.query);
+      return { kind: 'delete', collection: cmd.collection, keys: await this.#filter('delete', keys, {}, ctx, trx) };
+    });
     const deleted =
       collection.collection === FILES_COLLECTION && this.#deps.files !== undefined
-        ? await this.#deps.files.delete(ctx, selection)
-        : await handleDelete({ kind: 'delete', collection: collection.collection, ...selection }, ctx);
+        ? await this.#deps.files.delete(ctx, target, prepare)
+        : await handleDelete({ kind: 'delete', collection: collection.collection, ...target }, ctx, prepare);
     this.#action('delete', { keys: deleted, payload: deleted }, ctx);
     return deleted;
   }
@@ -350,22 +426,19 @@ export class ItemsService {
   async #create(data: readonly Item[], answer: readonly string[] | undefined) {
     const collection = await this.requireAllowed(['create']);
     const ctx = await this.commandContext();
-    const hooks = this.#deps.hooks;
-    const events = this.#events('create');
     let items = data;
-    if (hooks?.listens(events) === true) {
-      // Directus runs the filter per created item, in order; what it returns is written.
+    // Directus runs the filter per created item, in order; what it returns is written.
+    const prepare = this.#prepare<CreateCommand>('create', async (cmd, trx) => {
       const filtered: Item[] = [];
-      for (const item of data)
-        filtered.push(
-          await hooks.runFilter(events, item, { collection: collection.collection }, this.#hookContext(ctx)),
-        );
+      for (const item of cmd.data) filtered.push(await this.#filter('create', item, {}, ctx, trx));
       items = filtered;
-    }
-    const written = await createItems({ kind: 'create', collection: collection.collection, data: items }, ctx, answer);
-    if (hooks?.listens(events) === true) {
+      return { ...cmd, data: filtered };
+    });
+    const command = { kind: 'create', collection: collection.collection, data } as const;
+    const written = await createItems(command, ctx, answer, prepare);
+    if (prepare !== undefined) {
       written.keys.forEach((key, i) => {
-        hooks.runAction(events, { payload: items[i], key, collection: collection.collection }, this.#hookContext(ctx));
+        this.#action('create', { payload: items[i], key }, ctx);
       });
     }
     return written;
@@ -376,64 +449,77 @@ export class ItemsService {
     const ctx = await this.commandContext();
     const name = collection.collection;
     let command: UpdateCommand;
-    let payload: unknown;
     if ('batch' in target) {
-      // Directus's updateBatch is updateOne per item: a filter per item, with its key.
-      const batch: Item[] = [];
       for (const item of target.batch) {
         const key = item[collection.primary];
         if (key === undefined || key === null)
           throw new InvalidPayloadError(`Every item of a batch update needs its primary key "${collection.primary}"`);
-        batch.push(await this.#filter('update', item, { keys: [key] }, ctx));
       }
-      command = { kind: 'update', collection: name, batch };
-      const written = await updateItems(command, ctx, answer);
-      written.keys.forEach((key, i) => {
-        this.#action('update', { payload: batch[i], keys: [key] }, ctx);
-      });
-      return written;
+      command = { kind: 'update', collection: name, batch: target.batch };
     } else if ('singleton' in target) {
-      const data = await this.#filter('update', target.singleton, {}, ctx);
-      command = { kind: 'update', collection: name, singleton: true, data };
-      payload = data;
+      command = { kind: 'update', collection: name, singleton: true, data: target.singleton };
     } else {
-      const keys = 'keys' in target ? target.keys : await this.#keysOfQuery(collection, target.query, ctx, 'update');
-      const data = await this.#filter('update', target.data, { keys }, ctx);
-      command =
-        keys === undefined && 'query' in target
-          ? { kind: 'update', collection: name, query: target.query, data }
-          : { kind: 'update', collection: name, keys: keys ?? [], data };
-      payload = data;
+      command = { kind: 'update', collection: name, ...target };
     }
-    const written = await updateItems(command, ctx, answer);
-    this.#action('update', { payload, keys: written.keys }, ctx);
+    // What the filters returned, per written key: the actions' payloads.
+    let payloads: readonly Item[] = [];
+    const prepare = this.#prepare<UpdateCommand>('update', async (cmd, trx) => {
+      if ('batch' in cmd) {
+        // Directus's updateBatch is updateOne per item: a filter per item, with its key.
+        const batch: Item[] = [];
+        for (const item of cmd.batch) {
+          batch.push(await this.#filter('update', item, { keys: [item[collection.primary]] }, ctx, trx));
+        }
+        payloads = batch;
+        return { ...cmd, batch };
+      }
+      if ('singleton' in cmd) {
+        const data = await this.#filter('update', cmd.data, {}, ctx, trx);
+        payloads = [data];
+        return { ...cmd, data };
+      }
+      // Directus's updateByQuery is updateMany of the query's keys, selected here in the transaction.
+      const keys = 'keys' in cmd ? cmd.keys : await selectByQuery(ctx, trx, collection, cmd.query);
+      const data = await this.#filter('update', cmd.data, { keys }, ctx, trx);
+      payloads = [data];
+      return { kind: 'update', collection: name, keys, data };
+    });
+    const written = await updateItems(command, ctx, answer, prepare);
+    if (prepare === undefined) return written;
+    if ('batch' in command) {
+      written.keys.forEach((key, i) => {
+        this.#action('update', { payload: payloads[i], keys: [key] }, ctx);
+      });
+    } else {
+      this.#action('update', { payload: payloads[0], keys: written.keys }, ctx);
+    }
     return written;
   }
 
   /**
-   * The keys a query selects, when a filter or action wants them (Directus's updateByQuery
-   * is updateMany of the query's keys); undefined when no hook listens: the command selects
-   * them in its own transaction.
+   * The step run first in a write's transaction when an `items.<event>` handler listens
+   * (commands/types.ts PrepareWrite: a filter's own writes roll back with the write);
+   * undefined otherwise, and the write may be PostgreSQL's one statement.
    */
-  async #keysOfQuery(
-    collection: CollectionOverview,
-    query: QueryObject,
+  #prepare<C>(event: 'create' | 'update' | 'delete', step: PrepareWrite<C>): PrepareWrite<C> | undefined {
+    return this.#deps.hooks?.listens(this.#events(event)) === true ? step : undefined;
+  }
+
+  /** Runs the `items.<event>` filters on `payload` inside the write's transaction. */
+  async #filter<T>(
+    event: 'create' | 'update' | 'delete',
+    payload: T,
+    meta: object,
     ctx: CommandContext,
-    event: 'update' | 'delete',
-  ): Promise<readonly PrimaryKey[] | undefined> {
-    if (this.#deps.hooks?.listens(this.#events(event)) !== true) return undefined;
-    return ctx.db.transaction((trx) => selectByQuery(ctx, trx, collection, query));
-  }
-
-  /** Runs the `items.<event>` filters on `payload` (nothing to do when none listens). */
-  async #filter<T>(event: 'update' | 'delete', payload: T, meta: object, ctx: CommandContext): Promise<T> {
+    trx: Knex.Transaction,
+  ): Promise<T> {
     const hooks = this.#deps.hooks;
-    const events = this.#events(event);
-    if (hooks?.listens(events) !== true) return payload;
-    return hooks.runFilter(events, payload, { ...meta, collection: this.collection }, this.#hookContext(ctx));
+    if (hooks === undefined) return payload;
+    const context = { ...this.#hookContext(ctx), database: trx };
+    return hooks.runFilter(this.#events(event), payload, { ...meta, collection: this.collection }, context);
   }
 
-  #action(event: 'update' | 'delete', meta: object, ctx: CommandContext): void {
+  #action(event: 'create' | 'update' | 'delete', meta: object, ctx: CommandContext): void {
     const hooks = this.#deps.hooks;
     const events = this.#events(event);
     if (hooks?.listens(events) !== true) return;
@@ -446,6 +532,14 @@ export class ItemsService {
 
   #hookContext(ctx: CommandContext): HookContext {
     return { database: this.#deps.db, schema: ctx.overview, accountability: this.accountability };
+  }
+
+  /** One item through the `items.read` events (Directus reads one as a list of one). */
+  async #one(item: Item, query: Query): Promise<Item> {
+    if (!this.#readEvents.wantsItems) return item;
+    const [read] = await this.#readEvents.read([item], query);
+    if (read === undefined) throw new ForbiddenError();
+    return read;
   }
 
   #collectionOf(overview: SchemaOverview): CollectionOverview {
@@ -470,12 +564,16 @@ export interface ItemServices {
   readonly of: (collection: string) => ItemsService;
 }
 
-/** {@link ItemServices} for `accountability` (null: the service's own admin work) on `overview`. */
+/**
+ * {@link ItemServices} for `accountability` (null: the service's own admin work) on `overview`;
+ * `reads`: where their reads go and with what read access, when the door holds them already.
+ */
 export async function itemServices(
   deps: ItemsDeps,
   accountability: Accountability | null,
   overview: SchemaOverview,
+  reads: Pick<ItemsServiceOptions, 'reads' | 'reader'> = {},
 ): Promise<ItemServices> {
   const commands = await new ItemsService('', deps, { accountability, schema: overview }).commandContext();
-  return { commands, of: (collection) => new ItemsService(collection, deps, { accountability, commands }) };
+  return { commands, of: (collection) => new ItemsService(collection, deps, { ...reads, accountability, commands }) };
 }
