@@ -12,6 +12,7 @@ import { FileLibrary } from '../src/files/file-library.js';
 import { createStorage } from '../src/files/storage/create-storage.js';
 import { startJobWorker } from '../src/jobs/job-queue.js';
 import { flowJobHandlers } from '../src/flows/index.js';
+import { ItemsService } from '../src/items/items-service.js';
 import { createLogger, type Logger } from '../src/logger/index.js';
 import { processors } from './processors.js';
 
@@ -39,12 +40,17 @@ async function main(): Promise<void> {
     enabled: config.cache.permissions,
     log: logger,
   });
+  const exportDeps = { config, db, schema, files, permissions, invalidation };
   const worker = await startJobWorker({
     redis: config.redis,
     namespace: config.cache.namespace,
     settings: config.jobs,
     handlers: {
-      ...processors({ config, db, schema, files, permissions, invalidation }),
+      ...processors({
+        ...exportDeps,
+        // No extensions load here: an export's read events run only where the API runs it (no Redis).
+        items: (collection, options) => new ItemsService(collection, exportDeps, options),
+      }),
       // Flows queued by the API (after-commit events, async webhooks) run here.
       ...flowJobHandlers(() => ({ config, db, schema, permissions, invalidation, logger })),
     },
