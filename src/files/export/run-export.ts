@@ -39,14 +39,14 @@ export interface ExportDeps {
 }
 
 /** Who the export reads as, on which overview, with which limits (none: QUERY_LIMIT_MAX does not cut an export). */
-export interface ExportReadOptions {
+interface ExportReadOptions {
   readonly accountability: Accountability;
   readonly schema: SchemaOverview;
   readonly limits: ReadContext['limits'];
 }
 
 /** The items service's reads an export makes (its read events run as for any other read). */
-export interface ExportReads {
+interface ExportReads {
   readMeta(query: Query): Promise<Meta>;
   readByQuery(query: Query): Promise<Item[]>;
   stream(query: Query, batchSize: number): Promise<AsyncIterable<Item>>;
