@@ -1,20 +1,14 @@
 import { requirePrimaryKey } from './primary-key.js';
 import { runWrite } from './run-write.js';
-import type { CommandContext, DeleteCommand, PrepareWrite, PrimaryKey } from './types.js';
+import type { CommandContext, DeleteCommand, PrimaryKey } from './types.js';
 import { selectByQuery } from './select-by-query.js';
 
 /**
  * DELETE /items/:collection[/:id]: the selected items in one transaction (any missing key →
- * FORBIDDEN, nothing deleted); related rows follow their foreign key's ON DELETE. `prepare`
- * runs first in the transaction (types.ts PrepareWrite).
+ * FORBIDDEN, nothing deleted); related rows follow their foreign key's ON DELETE.
  */
-export function handleDelete(
-  given: DeleteCommand,
-  ctx: CommandContext,
-  prepare?: PrepareWrite<DeleteCommand>,
-): Promise<PrimaryKey[]> {
+export function handleDelete(cmd: DeleteCommand, ctx: CommandContext): Promise<PrimaryKey[]> {
   return runWrite(ctx, async (writer, trx) => {
-    const cmd = prepare === undefined ? given : await prepare(given, trx);
     const collection = writer.collection(cmd.collection);
     const keys =
       'keys' in cmd

@@ -53,14 +53,6 @@ export interface WrittenItems {
 
 export type DeleteCommand = { readonly kind: 'delete'; readonly collection: string } & Selection;
 
-/**
- * A step run first inside a write's transaction, given the command, returning the one to run
- * (the items service's `items.*` filters: what they write with the transaction rolls back
- * with the write). A write given one is never PostgreSQL's one statement (one-statement.ts),
- * which has no transaction to give.
- */
-export type PrepareWrite<C> = (command: C, trx: Knex.Transaction) => Promise<C>;
-
 /** Manual sort: `item` takes the place of `to`. */
 export interface SortCommand {
   readonly kind: 'sort';

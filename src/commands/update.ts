@@ -5,7 +5,7 @@ import { updateOne } from './one-statement.js';
 import { requirePrimaryKey } from './primary-key.js';
 import { runWrite } from './run-write.js';
 import { selectByQuery } from './select-by-query.js';
-import type { CommandContext, Item, PrepareWrite, PrimaryKey, UpdateCommand, WrittenItems } from './types.js';
+import type { CommandContext, Item, PrimaryKey, UpdateCommand, WrittenItems } from './types.js';
 
 /**
  * PATCH /items/:collection[/:id]: `data` on the selected keys or query, a batch of items
@@ -16,28 +16,22 @@ export async function handleUpdate(cmd: UpdateCommand, ctx: CommandContext): Pro
   return (await updateItems(cmd, ctx)).keys;
 }
 
-/** {@link handleUpdate}, answering as createItems (create.ts) does for one item, `prepare` first as there. */
+/** {@link handleUpdate}, answering as createItems (create.ts) does for one item. */
 export async function updateItems(
   cmd: UpdateCommand,
   ctx: CommandContext,
   answer?: readonly string[],
-  prepare?: PrepareWrite<UpdateCommand>,
 ): Promise<WrittenItems> {
-  if ('keys' in cmd && cmd.keys.length === 1 && prepare === undefined) {
+  if ('keys' in cmd && cmd.keys.length === 1) {
     const one = await updateOne(ctx, cmd.collection, cmd.keys[0], cmd.data, cmd.serverValues, answer);
     if (one !== undefined) return { keys: [one.key], answer: one.answer };
   }
-  return { keys: await updateInTransaction(cmd, ctx, prepare) };
+  return { keys: await updateInTransaction(cmd, ctx) };
 }
 
 /** The general path: one transaction, the item writer. */
-function updateInTransaction(
-  given: UpdateCommand,
-  ctx: CommandContext,
-  prepare: PrepareWrite<UpdateCommand> | undefined,
-): Promise<PrimaryKey[]> {
+function updateInTransaction(cmd: UpdateCommand, ctx: CommandContext): Promise<PrimaryKey[]> {
   return runWrite(ctx, async (writer, trx) => {
-    const cmd = prepare === undefined ? given : await prepare(given, trx);
     const collection = writer.collection(cmd.collection);
     if ('batch' in cmd) {
       const keys: PrimaryKey[] = [];

@@ -7,7 +7,7 @@ import { variantPrefix } from './transform/transformer.js';
 import { handleDelete } from '../commands/delete.js';
 import { toPrimaryKey } from '../commands/primary-key.js';
 import { selectByQuery } from '../commands/select-by-query.js';
-import type { CommandContext, DeleteCommand, Item, PrepareWrite, PrimaryKey, Selection } from '../commands/types.js';
+import type { CommandContext, Item, PrimaryKey, Selection } from '../commands/types.js';
 import { handleUpdate } from '../commands/update.js';
 import type { Config } from '../config/index.js';
 import {
@@ -232,11 +232,7 @@ export class FileLibrary {
   }
 
   /** Deletes file rows (through the write side) and, after the commit, their contents. */
-  async delete(
-    ctx: CommandContext,
-    selection: Selection,
-    prepare?: PrepareWrite<DeleteCommand>,
-  ): Promise<PrimaryKey[]> {
+  async delete(ctx: CommandContext, selection: Selection): Promise<PrimaryKey[]> {
     const collection = requireCollection(ctx.overview, FILES_COLLECTION);
     const keys =
       'keys' in selection
@@ -249,10 +245,8 @@ export class FileLibrary {
       valid.length === 0
         ? []
         : await ctx.db<FileRow>(FILES_COLLECTION).whereIn('id', valid).select('id', 'storage', 'filename_disk');
-    const deleted = await handleDelete({ kind: 'delete', collection: FILES_COLLECTION, keys }, ctx, prepare);
-    // Only the rows deleted (`prepare` may have left some out) lose their contents.
-    const gone = new Set(deleted.map((key) => String(key).toLowerCase()));
-    for (const row of rows.filter((r) => gone.has(r.id.toLowerCase()))) {
+    const deleted = await handleDelete({ kind: 'delete', collection: FILES_COLLECTION, keys }, ctx);
+    for (const row of rows) {
       if (row.filename_disk !== null) await this.#deleteContent(row.storage, row.filename_disk);
       await this.#deleteVariants(row.storage, row.id);
     }

@@ -10,16 +10,7 @@ import { answerFields } from '../commands/one-statement.js';
 import { handleRevertAsOf } from '../commands/revert.js';
 import { selectByQuery } from '../commands/select-by-query.js';
 import { handleSort } from '../commands/sort.js';
-import type {
-  CommandContext,
-  CreateCommand,
-  DeleteCommand,
-  Item,
-  PrepareWrite,
-  PrimaryKey,
-  QueryObject,
-  UpdateCommand,
-} from '../commands/types.js';
+import type { CommandContext, Item, PrimaryKey, QueryObject, UpdateCommand } from '../commands/types.js';
 import { updateItems } from '../commands/update.js';
 import { ForbiddenError, InvalidPayloadError } from '../errors.js';
 import { FILES_COLLECTION, type FileLibrary } from '../files/file-library.js';
@@ -372,15 +363,13 @@ export class ItemsService {
   async delete(target: DeleteTarget): Promise<PrimaryKey[]> {
     const collection = await this.requireAllowed(['delete']);
     const ctx = await this.commandContext();
-    // The filters get the keys (a query's selected in the transaction) and may change them.
-    const prepare = this.#prepare<DeleteCommand>('delete', async (cmd, trx) => {
-      const keys = 'keys' in cmd ? cmd.keys : await selectByQuery(ctx, trx, collection, cmd.query);
-      return { kind: 'delete', collection: cmd.collection, keys: await this.#filter('delete', keys, {}, ctx, trx) };
-    });
+    const selected = 'keys' in target ? target.keys : await this.#keysOfQuery(collection, target.query, ctx, 'delete');
+    const keys = selected === undefined ? undefined : await this.#filter('delete', selected, {}, ctx);
+    const selection = keys === undefined ? target : { keys };
     const deleted =
       collection.collection === FILES_COLLECTION && this.#deps.files !== undefined
-        ? await this.#deps.files.delete(ctx, target, prepare)
-        : await handleDelete({ kind: 'delete', collection: collection.collection, ...target }, ctx, prepare);
+        ? await this.#deps.files.delete(ctx, selection)
+        : await handleDelete({ kind: 'delete', collection: collection.collection, ...selection }, ctx);
     this.#action('delete', { keys: deleted, payload: deleted }, ctx);
     return deleted;
   }
@@ -426,19 +415,22 @@ export class ItemsService {
   async #create(data: readonly Item[], answer: readonly string[] | undefined) {
     const collection = await this.requireAllowed(['create']);
     const ctx = await this.commandContext();
+    const hooks = this.#deps.hooks;
+    const events = this.#events('create');
     let items = data;
-    // Directus runs the filter per created item, in order; what it returns is written.
-    const prepare = this.#prepare<CreateCommand>('create', async (cmd, trx) => {
+    if (hooks?.listens(events) === true) {
+      // Directus runs the filter per created item, in order; what it returns is written.
       const filtered: Item[] = [];
-      for (const item of cmd.data) filtered.push(await this.#filter('create', item, {}, ctx, trx));
+      for (const item of data)
+        filtered.push(
+          await hooks.runFilter(events, item, { collection: collection.collection }, this.#hookContext(ctx)),
+        );
       items = filtered;
-      return { ...cmd, data: filtered };
-    });
-    const command = { kind: 'create', collection: collection.collection, data } as const;
-    const written = await createItems(command, ctx, answer, prepare);
-    if (prepare !== undefined) {
+    }
+    const written = await createItems({ kind: 'create', collection: collection.collection, data: items }, ctx, answer);
+    if (hooks?.listens(events) === true) {
       written.keys.forEach((key, i) => {
-        this.#action('create', { payload: items[i], key }, ctx);
+        hooks.runAction(events, { payload: items[i], key, collection: collection.collection }, this.#hookContext(ctx));
       });
     }
     return written;
@@ -449,77 +441,64 @@ export class ItemsService {
     const ctx = await this.commandContext();
     const name = collection.collection;
     let command: UpdateCommand;
+    let payload: unknown;
     if ('batch' in target) {
+      // Directus's updateBatch is updateOne per item: a filter per item, with its key.
+      const batch: Item[] = [];
       for (const item of target.batch) {
         const key = item[collection.primary];
         if (key === undefined || key === null)
           throw new InvalidPayloadError(`Every item of a batch update needs its primary key "${collection.primary}"`);
+        batch.push(await this.#filter('update', item, { keys: [key] }, ctx));
       }
-      command = { kind: 'update', collection: name, batch: target.batch };
-    } else if ('singleton' in target) {
-      command = { kind: 'update', collection: name, singleton: true, data: target.singleton };
-    } else {
-      command = { kind: 'update', collection: name, ...target };
-    }
-    // What the filters returned, per written key: the actions' payloads.
-    let payloads: readonly Item[] = [];
-    const prepare = this.#prepare<UpdateCommand>('update', async (cmd, trx) => {
-      if ('batch' in cmd) {
-        // Directus's updateBatch is updateOne per item: a filter per item, with its key.
-        const batch: Item[] = [];
-        for (const item of cmd.batch) {
-          batch.push(await this.#filter('update', item, { keys: [item[collection.primary]] }, ctx, trx));
-        }
-        payloads = batch;
-        return { ...cmd, batch };
-      }
-      if ('singleton' in cmd) {
-        const data = await this.#filter('update', cmd.data, {}, ctx, trx);
-        payloads = [data];
-        return { ...cmd, data };
-      }
-      // Directus's updateByQuery is updateMany of the query's keys, selected here in the transaction.
-      const keys = 'keys' in cmd ? cmd.keys : await selectByQuery(ctx, trx, collection, cmd.query);
-      const data = await this.#filter('update', cmd.data, { keys }, ctx, trx);
-      payloads = [data];
-      return { kind: 'update', collection: name, keys, data };
-    });
-    const written = await updateItems(command, ctx, answer, prepare);
-    if (prepare === undefined) return written;
-    if ('batch' in command) {
+      command = { kind: 'update', collection: name, batch };
+      const written = await updateItems(command, ctx, answer);
       written.keys.forEach((key, i) => {
-        this.#action('update', { payload: payloads[i], keys: [key] }, ctx);
+        this.#action('update', { payload: batch[i], keys: [key] }, ctx);
       });
+      return written;
+    } else if ('singleton' in target) {
+      const data = await this.#filter('update', target.singleton, {}, ctx);
+      command = { kind: 'update', collection: name, singleton: true, data };
+      payload = data;
     } else {
-      this.#action('update', { payload: payloads[0], keys: written.keys }, ctx);
+      const keys = 'keys' in target ? target.keys : await this.#keysOfQuery(collection, target.query, ctx, 'update');
+      const data = await this.#filter('update', target.data, { keys }, ctx);
+      command =
+        keys === undefined && 'query' in target
+          ? { kind: 'update', collection: name, query: target.query, data }
+          : { kind: 'update', collection: name, keys: keys ?? [], data };
+      payload = data;
     }
+    const written = await updateItems(command, ctx, answer);
+    this.#action('update', { payload, keys: written.keys }, ctx);
     return written;
   }
 
   /**
-   * The step run first in a write's transaction when an `items.<event>` handler listens
-   * (commands/types.ts PrepareWrite: a filter's own writes roll back with the write);
-   * undefined otherwise, and the write may be PostgreSQL's one statement.
+   * The keys a query selects, when a filter or action wants them (Directus's updateByQuery
+   * is updateMany of the query's keys); undefined when no hook listens: the command selects
+   * them in its own transaction.
    */
-  #prepare<C>(event: 'create' | 'update' | 'delete', step: PrepareWrite<C>): PrepareWrite<C> | undefined {
-    return this.#deps.hooks?.listens(this.#events(event)) === true ? step : undefined;
-  }
-
-  /** Runs the `items.<event>` filters on `payload` inside the write's transaction. */
-  async #filter<T>(
-    event: 'create' | 'update' | 'delete',
-    payload: T,
-    meta: object,
+  async #keysOfQuery(
+    collection: CollectionOverview,
+    query: QueryObject,
     ctx: CommandContext,
-    trx: Knex.Transaction,
-  ): Promise<T> {
-    const hooks = this.#deps.hooks;
-    if (hooks === undefined) return payload;
-    const context = { ...this.#hookContext(ctx), database: trx };
-    return hooks.runFilter(this.#events(event), payload, { ...meta, collection: this.collection }, context);
+    event: 'update' | 'delete',
+  ): Promise<readonly PrimaryKey[] | undefined> {
+    if (this.#deps.hooks?.listens(this.#events(event)) !== true) return undefined;
+    return ctx.db.transaction((trx) => selectByQuery(ctx, trx, collection, query));
   }
 
-  #action(event: 'create' | 'update' | 'delete', meta: object, ctx: CommandContext): void {
+  /** Runs the `items.<event>` filters on `payload` (nothing to do when none listens). */
+  async #filter<T>(event: 'update' | 'delete', payload: T, meta: object, ctx: CommandContext): Promise<T> {
+    const hooks = this.#deps.hooks;
+    const events = this.#events(event);
+    if (hooks?.listens(events) !== true) return payload;
+    return hooks.runFilter(events, payload, { ...meta, collection: this.collection }, this.#hookContext(ctx));
+  }
+
+  #action(event: 'update' | 'delete', meta: object, ctx: CommandContext): void {
     const hooks = this.#deps.hooks;
     const events = this.#events(event);
     if (hooks?.listens(events) !== true) return;

@@ -57,13 +57,9 @@ describeEachDatabase(
     before(async () => {
       await createCommandSchema(ctx());
       const { hooks, db } = ctx().server;
-      const filter = (event: string) => async (payload: unknown, meta: HookMeta, context: HookContext) => {
+      const filter = (event: string) => (payload: unknown, meta: HookMeta, context: HookContext) => {
         seen.push({ event, payload, meta, context });
-        // Written with the filter's `database`, the write's transaction: gone with a refusal.
-        if (behaviour === 'refuse') {
-          await context.database('authors').insert({ name: `refused ${event}` });
-          throw new InvalidPayloadError('articles are closed');
-        }
+        if (behaviour === 'refuse') throw new InvalidPayloadError('articles are closed');
         if (behaviour === 'crash') throw new Error('the extension broke');
         if (behaviour === 'change' && event === 'articles.items.create') {
           return { ...(payload as Row), title: String((payload as Row)['title']).toUpperCase() };
@@ -154,9 +150,6 @@ describeEachDatabase(
         const errors = errorsOf(await api('POST', '/items/articles', [{ title: 'one' }, { title: 'two' }]), 400);
         expect(errors.map(([code]) => code)).to.deep.equal(['INVALID_PAYLOAD']);
         expect(await count()).to.equal(before);
-        // The filter ran inside the write's transaction: what it wrote rolled back with it.
-        expect(seen.map((s) => s.event)).to.include('articles.items.create');
-        expect(await ctx().server.db('authors').where('name', 'like', 'refused%')).to.deep.equal([]);
         // No action for these rows (an earlier test's action may still land in `seen`: they run
         // after their commit, unawaited by the request).
         expect(seen.some((s) => s.row !== undefined && ['one', 'two'].includes(String(s.row['title'])))).to.equal(
@@ -170,7 +163,6 @@ describeEachDatabase(
         errorsOf(await api('PATCH', `/items/articles/${String(id)}`, { title: 'lost' }), 400);
         errorsOf(await api('DELETE', '/items/articles', { query: { filter: { id: { _eq: id } } } }), 400);
         expect(await titleOf(id)).to.equal('kept');
-        expect(await ctx().server.db('authors').where('name', 'like', 'refused%')).to.deep.equal([]);
         const deleteFilter = seen.find((s) => s.event === 'items.delete');
         expect(deleteFilter?.payload).to.deep.equal([id]);
       });
