@@ -156,12 +156,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     log: logger,
   });
   // Without Redis exports run here, through the same handler the worker process runs.
+  const exportDeps = { config, db, schema, files, permissions, invalidation };
   const jobs = createJobQueue({
     redis: config.redis,
     namespace: config.cache.namespace,
     settings: config.jobs,
     handlers: {
-      ...exportHandlers({ config, db, schema, files, permissions, invalidation }),
+      ...exportHandlers({
+        ...exportDeps,
+        items: (collection, options) => new ItemsService(collection, { ...exportDeps, hooks }, options),
+      }),
       ...flowJobHandlers(() => flows),
     },
     logger,

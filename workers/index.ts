@@ -14,6 +14,7 @@ import { createJobQueue, startJobWorker } from '../src/jobs/job-queue.js';
 import { flowJobHandlers, registerFlowHooks, type FlowDeps } from '../src/flows/index.js';
 import { HookBus } from '../src/items/hooks.js';
 import { loadWorkerOperations } from '../src/extensions/worker.js';
+import { ItemsService } from '../src/items/items-service.js';
 import { createLogger, type Logger } from '../src/logger/index.js';
 import { processors } from './processors.js';
 
@@ -59,12 +60,17 @@ async function main(): Promise<void> {
   registerFlowHooks(hooks, flows);
   // Queued flow runs here use the operation extensions of EXTENSIONS_PATH, as the API's do.
   const extensions = await loadWorkerOperations({ config, db, schema, permissions, logger });
+  const exportDeps = { config, db, schema, files, permissions, invalidation };
   const worker = await startJobWorker({
     redis: config.redis,
     namespace: config.cache.namespace,
     settings: config.jobs,
     handlers: {
-      ...processors({ config, db, schema, files, permissions, invalidation }),
+      ...processors({
+        ...exportDeps,
+        // No extensions load here: an export's read events run only where the API runs it (no Redis).
+        items: (collection, options) => new ItemsService(collection, exportDeps, options),
+      }),
       // Flows queued by the API (after-commit events, async webhooks) run here.
       ...flowJobHandlers(() => flows),
     },

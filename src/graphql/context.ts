@@ -60,7 +60,7 @@ export type GraphqlContext = {
   readonly reader: Reader;
   readonly loaders: ItemLoaders;
   readonly commands: CommandContext;
-  /** The items service of a collection for this request's caller (src/items): every item write. */
+  /** The items service of a collection for this request's caller (src/items): every item read and write. */
   readonly items: (collection: string) => ItemsService;
   readonly system: SystemServices;
   readonly schemas: Readonly<Record<'items' | 'system', GraphQLSchema>>;
@@ -76,5 +76,5 @@ export interface GraphqlContextParts {
 }
 
 export function createGraphqlContext(parts: GraphqlContextParts): GraphqlContext {
-  return { ...parts, loaders: new ItemLoaders(parts.read, parts.reader) };
+  return { ...parts, loaders: new ItemLoaders(parts.read.overview, parts.items) };
 }

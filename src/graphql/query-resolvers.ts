@@ -6,17 +6,7 @@ import {
   type GraphQLResolveInfo,
 } from 'graphql';
 import { ForbiddenError, invariant } from '../errors.js';
-import {
-  parseAsOf,
-  readItemAsOf,
-  readItemVersion,
-  parseVersionKey,
-  readItems,
-  readSingleton,
-  type AggregateFunction,
-  type Item,
-  type Query,
-} from '../query/index.js';
+import { parseAsOf, parseVersionKey, type AggregateFunction, type Item, type Query } from '../query/index.js';
 import type { GraphqlContext } from './context.js';
 import { argumentQuery, SelectionWalker } from './selection.js';
 import './type-meta.js';
@@ -26,13 +16,14 @@ export type RootResolver = GraphQLFieldResolver<unknown, GraphqlContext, Args>;
 
 /**
  * The read root fields. Each compiles its whole selection set into
- * one `Query` and reads it with one read-side call: one SQL statement per root field
- * (`C_by_id` fields of one request share a batched statement).
+ * one `Query` and reads it with one call of the collection's items service (src/items: its
+ * read events), one SQL statement per root field (`C_by_id` fields of one request share a
+ * batched statement, item-loaders.ts).
  */
 
 /** `C(filter, sort, limit, offset, page, search): [C!]!` */
 export function listResolver(collection: string): RootResolver {
-  return (_root, args, ctx, info) => readItems(ctx.read, collection, selectionQuery(ctx, info, args), ctx.reader);
+  return (_root, args, ctx, info) => ctx.items(collection).readByQuery(selectionQuery(ctx, info, args));
 }
 
 /**
@@ -48,11 +39,10 @@ export function byIdResolver(collection: string): RootResolver {
     if ((asOf === undefined || asOf === null) && !hasVersion)
       return ctx.loaders.load(collection, query, String(args['id']));
     try {
-      if (hasVersion) {
-        const key = parseVersionKey(version);
-        return await readItemVersion(ctx.read, ctx.reader, collection, String(args['id']), query, key);
-      }
-      return await readItemAsOf(ctx.read, ctx.reader, collection, String(args['id']), query, parseAsOf(asOf));
+      const items = ctx.items(collection);
+      const id = String(args['id']);
+      if (hasVersion) return await items.readVersion(id, query, parseVersionKey(version));
+      return await items.readAsOf(id, query, parseAsOf(asOf));
     } catch (error) {
       if (error instanceof ForbiddenError) return null;
       throw error;
@@ -62,7 +52,7 @@ export function byIdResolver(collection: string): RootResolver {
 
 /** `S: S` for a singleton: its item, or the defaults when it has none. */
 export function singletonResolver(collection: string): RootResolver {
-  return (_root, _args, ctx, info) => readSingleton(ctx.read, collection, selectionQuery(ctx, info, {}), ctx.reader);
+  return (_root, _args, ctx, info) => ctx.items(collection).readSingleton(selectionQuery(ctx, info, {}));
 }
 
 const AGGREGATE_FUNCTIONS: readonly AggregateFunction[] = [
@@ -106,7 +96,7 @@ export function aggregatedResolver(collection: string): RootResolver {
     const query = argumentQuery(rootField(info), args);
     // A selection of `group` alone still groups: count the rows so the query aggregates.
     if (Object.keys(aggregate).length === 0) aggregate.countAll = ['*'];
-    const rows = await readItems(ctx.read, collection, { ...query, aggregate }, ctx.reader);
+    const rows = await ctx.items(collection).readByQuery({ ...query, aggregate });
     const isGrouped = (query.groupBy?.length ?? 0) > 0;
     return rows.map((row) => ({ ...row, group: isGrouped ? groupOf(row) : null }));
   };

@@ -2,16 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import { dialectOf } from '../db/index.js';
 import { FILES_COLLECTION } from '../files/file-library.js';
-import { dialectFor, readerOf } from '../query/index.js';
+import { dialectFor } from '../query/index.js';
 import type { AppDeps } from './app.js';
 import { jsonParser } from './body.js';
 import { toCollectionName } from './collection-name.js';
 import { errorAnswer } from './error-handler.js';
 import { checkIdempotencyKey, sendReplay } from './idempotency.js';
 import { setRoute } from './metrics.js';
-import { readContext } from './read-context.js';
 import { authenticateRequest, mayNameParameter, requestParams, requestQuery } from './request-pipeline.js';
-import { databaseEnvelope } from './routes/items-read.js';
+import { plainEnvelope, readService } from './routes/items-read.js';
 import { ITEM_WRITES, type ItemWrite } from './routes/item-writes.js';
 import { decodePathSegment } from './url-path.js';
 
@@ -44,7 +43,8 @@ export type FastAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
  *
  * Only where nothing Express adds could change the answer: no rate limiter (decided once); per
  * request no conditional request and no history read (`as_of`, `version`).
- * - Reads (PostgreSQL, no data cache, no body): the route's `databaseEnvelope`. A read that
+ * - Reads (PostgreSQL, no data cache, no body): the route's `plainEnvelope`, through the items
+ *   service (its read events run once; a failed read's run again in Express). A read that
  *   fails in any way goes to the Express app, which answers it from the start (reads change
  *   nothing) with the steps' results kept: errors have one path.
  * - Writes (JSON bodies): `ITEM_WRITES`, the routes' own handlers, and the one body parser
@@ -55,7 +55,7 @@ export type FastAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
 export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): FastAnswer | undefined {
   const { config, logger } = deps;
   if (config.rateLimiter.enabled || config.rateLimiter.global.enabled) return undefined;
-  // Reads the database writes as JSON (databaseEnvelope); others would be handed over every time.
+  // Reads the database writes as JSON (plainEnvelope); others would be handed over every time.
   const readsHere = dialectFor(dialectOf(deps.db)).writesJsonOutput && !config.cache.enabled;
   const etagOf = app.get('etag fn') as EtagOf | undefined;
   const parseBody = promisify(jsonParser(config.maxPayloadSize, config.db.client));
@@ -63,9 +63,8 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
   /** The envelope of a plain read, or null for Express to answer. */
   async function read(req: IncomingMessage, target: ItemsPath): Promise<string | null> {
     const accountability = await authenticateRequest(deps, req);
-    const ctx = await readContext(deps, req, accountability);
-    const reader = await readerOf(deps, ctx.overview, accountability);
-    return databaseEnvelope(ctx, reader, target.collection, requestQuery(req), target.id);
+    const items = await readService(deps, req, accountability, target.collection);
+    return plainEnvelope(items, requestQuery(req), target.id);
   }
 
   async function write(req: IncomingMessage, res: ServerResponse, target: ItemsPath, run: ItemWrite): Promise<void> {

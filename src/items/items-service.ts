@@ -15,15 +15,20 @@ import { updateItems } from '../commands/update.js';
 import { ForbiddenError, InvalidPayloadError } from '../errors.js';
 import { FILES_COLLECTION, type FileLibrary } from '../files/file-library.js';
 import {
+  isAggregateQuery,
+  isUnlimited,
   queryLimits,
   readerOf,
   readItemAsOf,
   readItemByKey,
+  readItemJsonByKey,
   readItems,
   readItemsByKeys,
+  readItemsJson,
   readItemVersion,
   readMeta,
   readSingleton,
+  streamItems,
   type AsOf,
   type Meta,
   type Query,
@@ -31,6 +36,7 @@ import {
   type Reader,
 } from '../query/index.js';
 import type { HookBus, HookContext } from './hooks.js';
+import { ReadEvents } from './read-events.js';
 import { readCommitted, type ReReadLog, type Shape, type WrittenAnswer } from './read-written.js';
 import { requirePermitted } from './permission-first.js';
 import { requireWritable } from './writable.js';
@@ -56,8 +62,12 @@ export interface ItemsServiceOptions {
   readonly schema?: SchemaOverview;
   /** The caller's command context the door already built (GraphQL: one per request). */
   readonly commands?: CommandContext;
-  /** Where reads go (the WebSocket's: committed data); the primary by default. */
-  readonly reads?: Knex;
+  /** Where reads go (the WebSocket's: committed data; REST and GraphQL: a replica); the primary by default. */
+  readonly reads?: ReadContext['db'];
+  /** The caller's read access the door already loaded for this request (GraphQL: one per request). */
+  readonly reader?: Reader;
+  /** Other limits than the configured ones (exports: no QUERY_LIMIT_MAX). */
+  readonly limits?: ReadContext['limits'];
 }
 
 /** What an update of the doors applies to (Directus's updateMany / updateByQuery / updateBatch / upsertSingleton). */
@@ -93,7 +103,9 @@ export class ItemsService {
   #overview: SchemaOverview | undefined;
   #commands: CommandContext | undefined;
   #reader: Promise<Reader> | undefined;
-  readonly #reads: Knex;
+  readonly #reads: ReadContext['db'];
+  readonly #limits: ReadContext['limits'];
+  readonly #readEvents: ReadEvents;
   /** The collection once found writable, and the actions found allowed: each checked once per service. */
   #writable: CollectionOverview | undefined;
   readonly #allowed = new Set<string>();
@@ -105,6 +117,13 @@ export class ItemsService {
     this.#overview = options.commands?.overview ?? options.schema;
     this.#commands = options.commands;
     this.#reads = options.reads ?? deps.db;
+    this.#reader = options.reader === undefined ? undefined : Promise.resolve(options.reader);
+    this.#limits = options.limits ?? queryLimits(deps.config);
+    this.#readEvents = new ReadEvents(deps.hooks, collection, () => ({
+      database: deps.db,
+      schema: this.#overview ?? null,
+      accountability: this.accountability,
+    }));
   }
 
   /** The caller as the commands and reads take it (the service's own when null). */
@@ -144,40 +163,86 @@ export class ItemsService {
 
   /**
    * Where reads go, and who reads: the caller's read access, loaded once for this service's
-   * reads, and again (`isFresh`) for the re-read after a write, which may have changed it.
+   * reads (or the door's, given), and again (`isFresh`) for the re-read after a write, which
+   * may have changed it.
    */
   async readSide(isFresh = false): Promise<{ ctx: ReadContext; reader: Reader }> {
     const overview = await this.schemaOverview();
-    const ctx = { db: this.#reads, overview, limits: queryLimits(this.#deps.config) };
+    const ctx = { db: this.#reads, overview, limits: this.#limits };
     const load = () => readerOf(this.#deps, overview, this.caller);
     return { ctx, reader: await (isFresh ? load() : (this.#reader ??= load())) };
   }
 
+  // Every read below but the meta, history and version ones runs Directus's read events
+  // (read-events.ts): the `items.query` filters on the query, the `items.read` filters and
+  // actions on the items. The service is thin over the read side: its prepared statements,
+  // PostgreSQL's JSON text and the cursor streams are the read side's, unwrapped.
+
   /** The items of a query (aggregate rows when it aggregates). */
   async readByQuery(query: Query): Promise<Item[]> {
     const { ctx, reader } = await this.readSide();
-    return readItems(ctx, this.collection, query, reader);
+    const read = await this.#readEvents.query(query);
+    return this.#readEvents.read(await readItems(ctx, this.collection, read, reader), read);
   }
 
   /** One item; FORBIDDEN when missing or unreadable. */
   async readOne(key: PrimaryKey, query: Query = {}): Promise<Item> {
     const { ctx, reader } = await this.readSide();
-    return readItemByKey(ctx, this.collection, key, query, reader);
+    const read = await this.#readEvents.query(query);
+    return this.#one(await readItemByKey(ctx, this.collection, key, read, reader), read);
   }
 
   /** The items of `keys`, in key order; those the caller cannot read are left out. */
   async readMany(keys: readonly PrimaryKey[], query: Query = {}): Promise<Item[]> {
     const { ctx, reader } = await this.readSide();
-    return readItemsByKeys(ctx, this.collection, keys, query, reader);
+    const read = await this.#readEvents.query(query);
+    return this.#readEvents.read(await readItemsByKeys(ctx, this.collection, keys, read, reader), read);
   }
 
   /** A singleton's item (its defaults when it has no row yet). */
   async readSingleton(query: Query = {}): Promise<Item> {
     const { ctx, reader } = await this.readSide();
-    return readSingleton(ctx, this.collection, query, reader);
+    const read = await this.#readEvents.query(query);
+    return this.#one(await readSingleton(ctx, this.collection, read, reader), read);
   }
 
-  /** The `meta` a query asks for (total_count, filter_count). */
+  /**
+   * A plain list read's items as JSON text: written by the database where it can
+   * (PostgreSQL: readItemsJson) and no `items.read` handler wants the items, else the items
+   * read and stringified. Null, before any event, when the read is not plain (an export, a
+   * singleton, an aggregate, an unlimited read): the door reads those otherwise.
+   */
+  async readByQueryText(query: Query): Promise<string | null> {
+    const { ctx, reader } = await this.readSide();
+    const target = this.#collectionOf(ctx.overview);
+    if (query.export !== undefined || target.singleton || isAggregateQuery(query) || isUnlimited(query, ctx.limits))
+      return null;
+    const read = await this.#readEvents.query(query);
+    const json = this.#readEvents.wantsItems ? null : await readItemsJson(ctx, this.collection, read, reader);
+    return (
+      json ?? JSON.stringify(await this.#readEvents.read(await readItems(ctx, this.collection, read, reader), read))
+    );
+  }
+
+  /** {@link readOne}'s item as JSON text ({@link readByQueryText}); FORBIDDEN when missing or unreadable. */
+  async readOneText(key: PrimaryKey, query: Query = {}): Promise<string> {
+    const { ctx, reader } = await this.readSide();
+    const read = await this.#readEvents.query(query);
+    const json = this.#readEvents.wantsItems ? null : await readItemJsonByKey(ctx, this.collection, key, read, reader);
+    return json ?? JSON.stringify(await this.#one(await readItemByKey(ctx, this.collection, key, read, reader), read));
+  }
+
+  /**
+   * The items of a query one at a time with flat memory (`limit=-1`, exports: the read side's
+   * cursor or key-ordered batches of `batchSize`); the `items.read` events run per batch.
+   */
+  async stream(query: Query, batchSize: number): Promise<AsyncGenerator<Item>> {
+    const { ctx, reader } = await this.readSide();
+    const read = await this.#readEvents.query(query);
+    return this.#readEvents.stream(streamItems(ctx, this.collection, read, reader, { batchSize }), read, batchSize);
+  }
+
+  /** The `meta` a query asks for (total_count, filter_count; Directus counts the query as given, no events). */
   async readMeta(query: Query): Promise<Meta> {
     const { ctx, reader } = await this.readSide();
     return readMeta(ctx, this.collection, query, reader);
@@ -448,6 +513,14 @@ export class ItemsService {
     return { database: this.#deps.db, schema: ctx.overview, accountability: this.accountability };
   }
 
+  /** One item through the `items.read` events (Directus reads one as a list of one). */
+  async #one(item: Item, query: Query): Promise<Item> {
+    if (!this.#readEvents.wantsItems) return item;
+    const [read] = await this.#readEvents.read([item], query);
+    if (read === undefined) throw new ForbiddenError();
+    return read;
+  }
+
   #collectionOf(overview: SchemaOverview): CollectionOverview {
     const found = Object.hasOwn(overview.collections, this.collection)
       ? overview.collections[this.collection]
@@ -470,12 +543,16 @@ export interface ItemServices {
   readonly of: (collection: string) => ItemsService;
 }
 
-/** {@link ItemServices} for `accountability` (null: the service's own admin work) on `overview`. */
+/**
+ * {@link ItemServices} for `accountability` (null: the service's own admin work) on `overview`;
+ * `reads`: where their reads go and with what read access, when the door holds them already.
+ */
 export async function itemServices(
   deps: ItemsDeps,
   accountability: Accountability | null,
   overview: SchemaOverview,
+  reads: Pick<ItemsServiceOptions, 'reads' | 'reader'> = {},
 ): Promise<ItemServices> {
   const commands = await new ItemsService('', deps, { accountability, schema: overview }).commandContext();
-  return { commands, of: (collection) => new ItemsService(collection, deps, { accountability, commands }) };
+  return { commands, of: (collection) => new ItemsService(collection, deps, { ...reads, accountability, commands }) };
 }

@@ -31,8 +31,6 @@ import {
   queryLimits,
   readerOf,
   readItemByKey,
-  readItems,
-  readMeta,
   tooDeepMessage,
   type Meta,
   type Query,
@@ -383,6 +381,13 @@ export class WebsocketSession {
     return { db: committedReadDatabase(this.deps.db), overview, limits: queryLimits(this.deps.config) };
   }
 
+  /** The caller's items service of `collection`, reading committed data as this socket's other reads. */
+  async #itemsService(collection: string): Promise<ItemsService> {
+    const { overview, accountability } = await this.#reading();
+    const reads = committedReadDatabase(this.deps.db);
+    return new ItemsService(collection, this.deps, { accountability, schema: overview, reads });
+  }
+
   async #subscribe(message: Message, given: Uid): Promise<void> {
     const collection = readCollection(message);
     const event = message['event'];
@@ -401,15 +406,11 @@ export class WebsocketSession {
     const position = this.deps.changes.position;
     // The first read checks the collection and the query for this caller, and is the `init`
     // data: one item's subscription (Directus 10's `item`) is FORBIDDEN when it is missing.
-    const { overview, accountability } = await this.#reading();
-    const reader = await readerOf(this.deps, overview, accountability);
-    const readContext = this.#readContext(overview);
+    const items = await this.#itemsService(collection);
     // Directus 10: the init carries the query's `meta` (total_count, filter_count) too.
     const [data, meta] = await Promise.all([
-      item === undefined
-        ? readItems(readContext, collection, query, reader)
-        : readItemByKey(readContext, collection, item, query, reader),
-      readMeta(readContext, collection, query, reader),
+      item === undefined ? items.readByQuery(query) : items.readOne(item, query),
+      items.readMeta(query),
     ]);
     // Cut while its first read ran: the subscription would outlive the connection.
     if (this.ws.readyState !== this.ws.OPEN) return;
@@ -544,13 +545,8 @@ export class WebsocketSession {
     const query = readQuery(message);
     const keys = readKeys(message);
     const isOne = 'id' in message;
-    const { overview, accountability } = await this.#reading();
-    const items = new ItemsService(collection, this.deps, {
-      accountability,
-      schema: overview,
-      // Committed data (SQLite: the read-only connections), as this socket's other reads.
-      reads: committedReadDatabase(this.deps.db),
-    });
+    const items = await this.#itemsService(collection);
+    const overview = await items.schemaOverview();
     const reply = (data: unknown, meta: Meta = {}) => {
       this.#send({ type: 'items', data, ...withMeta(meta), ...(uid === undefined ? {} : { uid }) });
     };

@@ -2,8 +2,10 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
+import type { Accountability } from '../../access/accountability.js';
 import type { PermissionStore } from '../../access/permission-store.js';
 import { requireCollection } from '../../../catalog/overview/lookup.js';
+import type { SchemaOverview } from '../../../catalog/overview/types.js';
 import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { commandContext } from '../../commands/command-context.js';
@@ -13,14 +15,10 @@ import {
   isAggregateQuery,
   parseQuery,
   queryLimits,
-  readItems,
-  readMeta,
-  readerOf,
-  streamItems,
   type Item,
+  type Meta,
   type Query,
   type ReadContext,
-  type Reader,
 } from '../../query/index.js';
 import { FILES_COLLECTION, type FileLibrary } from '../file-library.js';
 import type { ExportJob } from './export-job.js';
@@ -36,6 +34,22 @@ export interface ExportDeps {
   readonly permissions: PermissionStore;
   /** Told which collections the export's write changed. */
   readonly invalidation: DataInvalidation;
+  /** The items service of the job's collection (src/items, above this floor: the composition root makes it). */
+  readonly items: (collection: string, options: ExportReadOptions) => ExportReads;
+}
+
+/** Who the export reads as, on which overview, with which limits (none: QUERY_LIMIT_MAX does not cut an export). */
+interface ExportReadOptions {
+  readonly accountability: Accountability;
+  readonly schema: SchemaOverview;
+  readonly limits: ReadContext['limits'];
+}
+
+/** The items service's reads an export makes (its read events run as for any other read). */
+interface ExportReads {
+  readMeta(query: Query): Promise<Meta>;
+  readByQuery(query: Query): Promise<Item[]>;
+  stream(query: Query, batchSize: number): Promise<AsyncIterable<Item>>;
 }
 
 /** The export job's handler, for the worker and for the in-process runner alike. */
@@ -44,8 +58,8 @@ export function exportJobHandler(deps: ExportDeps): JobHandler {
 }
 
 /**
- * Runs an export with the caller's permissions: the
- * query's items streamed from the read side (a cursor or key-ordered batches of
+ * Runs an export with the caller's permissions: the query's items streamed through the
+ * items service (its read events; the read side's cursor or key-ordered batches of
  * EXPORT_BATCH_SIZE: flat memory), formatted as they come straight into storage under the
  * file id the job reserved; the svc_files row is written only once the content is complete.
  * csv goes straight through first (no file under TEMP_PATH, so an export to S3 holds no more
@@ -76,14 +90,13 @@ async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): Promise
   let failure: { error: unknown } | undefined;
   try {
     const overview = await deps.schema.getOverview();
-    const ctx: ReadContext = {
-      db: deps.db,
-      overview,
+    const items = deps.items(job.collection, {
+      accountability: job.accountability,
+      schema: overview,
       limits: { ...queryLimits(deps.config), queryLimitMax: Infinity },
-    };
-    const reader: Reader = await readerOf(deps, overview, job.accountability);
+    });
     const query = exportQuery(job.query, requireCollection(overview, job.collection).primary);
-    total = await countRows(ctx, job.collection, query, reader);
+    total = await countRows(items, query);
     await report({ status: progress, rows_done: 0, rows_total: total, file: null, error: null });
 
     const batchSize = deps.config.exportBatchSize;
@@ -105,11 +118,11 @@ async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): Promise
     const { type: _type, ...overrides } = job.file;
     const defaults = { title: job.title, filename_download: `${job.title}.${extension}`, folder: null };
     const store = async (csvDirect: boolean) => {
-      const items = isAggregateQuery(query)
-        ? listedItems(await readItems(ctx, job.collection, query, reader))
-        : streamItems(ctx, job.collection, query, reader, { batchSize });
+      const read = isAggregateQuery(query)
+        ? listedItems(await items.readByQuery(query))
+        : await items.stream(query, batchSize);
       const content = Readable.from(
-        formatItems(counted(items), job.format, {
+        formatItems(counted(read), job.format, {
           tempDir: workDir,
           csvEscapeFormulas: deps.config.exportCsvEscapeFormulas,
           csvDirect,
@@ -164,9 +177,9 @@ export function exportQuery(raw: unknown, primary: string): Query {
 }
 
 /** Rows the export will write: the filter's count within offset and limit. */
-async function countRows(ctx: ReadContext, collection: string, query: Query, reader: Reader): Promise<number | null> {
+async function countRows(items: ExportReads, query: Query): Promise<number | null> {
   if (isAggregateQuery(query)) return null;
-  const { filter_count: matching = 0 } = await readMeta(ctx, collection, { ...query, meta: ['filter_count'] }, reader);
+  const { filter_count: matching = 0 } = await items.readMeta({ ...query, meta: ['filter_count'] });
   const afterOffset = Math.max(0, matching - (query.offset ?? 0));
   return query.limit === undefined || query.limit < 0 ? afterOffset : Math.min(afterOffset, query.limit);
 }

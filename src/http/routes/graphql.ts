@@ -125,14 +125,17 @@ export function graphqlRoutes(
           (scope === 'system' && readsJournal(rootFieldNames(document, operationName)))
         )
           skipResponseCache(req.context.res);
-        const items = await itemServices(deps, accountability, overview);
+        const read = {
+          db: operation === OperationTypeNode.QUERY ? readDatabase(deps.db, replicaCaller(accountability)) : deps.db,
+          overview,
+          limits: queryLimits(deps.config),
+        };
+        const reader = { accountability, access: access.read };
+        // Every item read of the operation goes through the items services, on this read side.
+        const items = await itemServices(deps, accountability, overview, { reads: read.db, reader });
         const contextValue = createGraphqlContext({
-          read: {
-            db: operation === OperationTypeNode.QUERY ? readDatabase(deps.db, replicaCaller(accountability)) : deps.db,
-            overview,
-            limits: queryLimits(deps.config),
-          },
-          reader: { accountability, access: access.read },
+          read,
+          reader,
           commands: items.commands,
           items: items.of,
           system: systemServices(deps, req.raw, req.context.res, { overview, access }),

@@ -1,44 +1,21 @@
 import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { Knex } from 'knex';
-import type { PermissionStore } from '../../access/permission-store.js';
+import type { Accountability } from '../../access/accountability.js';
 import { requireCollection, requireTable } from '../../../catalog/overview/lookup.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
-import type { Config } from '../../config/index.js';
 import { InvalidPayloadError } from '../../errors.js';
+import { ItemsService, type ItemsDeps } from '../../items/items-service.js';
 import { collectionParam } from '../collection-name.js';
 import { readContext, requestQuery } from '../read-context.js';
 import { requestParams } from '../request-pipeline.js';
-import {
-  isAggregateQuery,
-  isUnlimited,
-  parseAsOf,
-  readItemAsOf,
-  readItemVersion,
-  parseVersionKey,
-  readItemByKey,
-  readItemJsonByKey,
-  readItems,
-  readItemsJson,
-  readItemsByKeys,
-  readMeta,
-  readSingleton,
-  readerOf,
-  streamItems,
-  type Item,
-  type Meta,
-  type Query,
-  type ReadContext,
-  type Reader,
-} from '../../query/index.js';
+import { isAggregateQuery, parseAsOf, parseVersionKey, type Item, type Meta, type Query } from '../../query/index.js';
 import { sendExport } from '../export-download.js';
 import { listedItems } from '../../files/export/export-formats.js';
 
-export interface ReadRouteDeps {
-  readonly config: Config;
-  readonly db: Knex;
+/** The items service's deps, with the schema cache a request's overview comes from. */
+export interface ReadRouteDeps extends ItemsDeps {
   readonly schema: SchemaCache;
-  readonly permissions: PermissionStore;
 }
 
 /**
@@ -102,28 +79,30 @@ function sendEnvelope(res: Response, text: string): void {
 }
 
 /**
- * The envelope of a plain GET read, written as JSON by the database (readItemsJson,
- * readItemJsonByKey; src/query/README.md), with `id` the item's, else the list's with its
- * meta. Null when the read is not plain (export, singleton, aggregate, unlimited stream) or
- * its fields have no such form: the caller reads rows instead. The GET routes below and
- * http/fast-path.ts both answer with it.
+ * The items service of a read request: the caller's, on the request's overview, reading from a
+ * replica unless the caller wrote lately (db/replicas.ts). The GET routes below and
+ * http/fast-path.ts both read through it.
  */
-export async function databaseEnvelope(
-  ctx: ReadContext,
-  reader: Reader,
+export async function readService(
+  deps: ReadRouteDeps,
+  req: IncomingMessage,
+  accountability: Accountability,
   collection: string,
-  query: Query,
-  id: string | undefined,
-): Promise<string | null> {
-  if (id !== undefined) {
-    const json = await readItemJsonByKey(ctx, collection, id, query, reader);
-    return json === null ? null : envelope(json, {});
-  }
-  const target = requireCollection(ctx.overview, collection);
-  if (query.export !== undefined || target.singleton || isAggregateQuery(query) || isUnlimited(query, ctx.limits))
-    return null;
-  const json = await readItemsJson(ctx, collection, query, reader);
-  return json === null ? null : envelope(json, await readMeta(ctx, collection, query, reader));
+): Promise<ItemsService> {
+  const { db, overview, limits } = await readContext(deps, req, accountability);
+  return new ItemsService(collection, deps, { accountability, schema: overview, reads: db, limits });
+}
+
+/**
+ * The envelope of a plain GET read: the item's with `id`, else the list's with its meta, its
+ * data as JSON text (the database's where it writes it: ItemsService.readByQueryText). Null
+ * when the read is not plain (export, singleton, aggregate, unlimited stream): the caller
+ * reads it otherwise.
+ */
+export async function plainEnvelope(items: ItemsService, query: Query, id: string | undefined): Promise<string | null> {
+  if (id !== undefined) return envelope(await items.readOneText(id, query), {});
+  const json = await items.readByQueryText(query);
+  return json === null ? null : envelope(json, await items.readMeta(query));
 }
 
 function idParam(req: Request): string {
@@ -134,78 +113,59 @@ class ItemReads {
   constructor(private readonly deps: ReadRouteDeps) {}
 
   async list(req: Request, res: Response, collection: string): Promise<void> {
-    const ctx = await readContext(this.deps, req);
-    const reader = await readerOf(this.deps, ctx.overview, req.accountability);
+    const items = await readService(this.deps, req, req.accountability, collection);
+    const overview = await items.schemaOverview();
     const body = searchBody(req);
     const query = requestQuery(req, body?.query);
     // An administrator's read of a folder says why it has no items.
-    const target = (req.accountability.admin ? requireTable : requireCollection)(ctx.overview, collection);
+    const target = (req.accountability.admin ? requireTable : requireCollection)(overview, collection);
     if (query.export !== undefined) {
       const { export: format, ...read } = query;
       const { tempPath: tempDir, exportCsvEscapeFormulas: csvEscapeFormulas } = this.deps.config;
-      await sendExport(res, collection, format, await this.exported(ctx, collection, read, reader, body?.keys), {
+      await sendExport(res, collection, format, await this.exported(items, read, body?.keys), {
         tempDir,
         csvEscapeFormulas,
       });
       return;
     }
     if (body?.keys !== undefined) {
-      res.json({ data: await readItemsByKeys(ctx, collection, body.keys, query, reader) });
+      res.json({ data: await items.readMany(body.keys, query) });
       return;
     }
     if (target.singleton && !isAggregateQuery(query)) {
-      res.json({ data: await readSingleton(ctx, collection, query, reader) });
+      res.json({ data: await items.readSingleton(query) });
       return;
     }
-    if (!isAggregateQuery(query) && isUnlimited(query, ctx.limits)) {
-      await this.stream(res, ctx, collection, query, reader);
-      return;
-    }
-    const written = await databaseEnvelope(ctx, reader, collection, query, undefined);
-    if (written !== null) {
-      sendEnvelope(res, written);
-      return;
-    }
-    const [items, meta] = await Promise.all([
-      readItems(ctx, collection, query, reader),
-      readMeta(ctx, collection, query, reader),
-    ]);
-    sendEnvelope(res, envelope(JSON.stringify(items), meta));
+    // Aggregates and unlimited reads are not plain (null), and have the same meta.
+    const [json, meta] = await Promise.all([items.readByQueryText(query), items.readMeta(query)]);
+    if (json !== null) sendEnvelope(res, envelope(json, meta));
+    else if (isAggregateQuery(query)) sendEnvelope(res, envelope(JSON.stringify(await items.readByQuery(query)), meta));
+    else await this.stream(res, items, query, meta);
   }
 
   async one(req: Request, res: Response, collection: string, id: string): Promise<void> {
-    const ctx = await readContext(this.deps, req);
-    const reader = await readerOf(this.deps, ctx.overview, req.accountability);
+    const items = await readService(this.deps, req, req.accountability, collection);
     const query = requestQuery(req, undefined);
     // An administrator's read of a folder says why it has no items.
-    if (req.accountability.admin) requireTable(ctx.overview, collection);
+    if (req.accountability.admin) requireTable(await items.schemaOverview(), collection);
     const { as_of: asOf, version } = requestParams(req);
     if (version !== undefined) {
-      const key = parseVersionKey(version);
-      res.json({ data: await readItemVersion(ctx, reader, collection, id, query, key) });
+      res.json({ data: await items.readVersion(id, query, parseVersionKey(version)) });
       return;
     }
     if (asOf !== undefined) {
-      res.json({ data: await readItemAsOf(ctx, reader, collection, id, query, parseAsOf(asOf)) });
+      res.json({ data: await items.readAsOf(id, query, parseAsOf(asOf)) });
       return;
     }
-    const written = await databaseEnvelope(ctx, reader, collection, query, id);
-    sendEnvelope(res, written ?? envelope(JSON.stringify(await readItemByKey(ctx, collection, id, query, reader)), {}));
+    sendEnvelope(res, envelope(await items.readOneText(id, query), {}));
   }
 
   /**
    * `limit=-1`: the envelope is written as the rows arrive (memory stays flat). The first
    * item is read before anything is sent, so a bad query still gets its error response.
    */
-  private async stream(
-    res: Response,
-    ctx: ReadContext,
-    collection: string,
-    query: Query,
-    reader: Reader,
-  ): Promise<void> {
-    const meta = await readMeta(ctx, collection, query, reader);
-    const items = streamItems(ctx, collection, query, reader, { batchSize: this.deps.config.exportBatchSize });
+  private async stream(res: Response, service: ItemsService, query: Query, meta: Meta): Promise<void> {
+    const items = await service.stream(query, this.deps.config.exportBatchSize);
     try {
       let next = await items.next();
       res.status(200).type('application/json; charset=utf-8');
@@ -223,18 +183,12 @@ class ItemReads {
   }
 
   /** What an export of the read downloads: the same items the read would return, streamed where they can be. */
-  private async exported(
-    ctx: ReadContext,
-    collection: string,
-    query: Query,
-    reader: Reader,
-    keys: SearchBody['keys'],
-  ): Promise<AsyncIterable<Item>> {
-    if (keys !== undefined) return listedItems(await readItemsByKeys(ctx, collection, keys, query, reader));
-    if (isAggregateQuery(query)) return listedItems(await readItems(ctx, collection, query, reader));
-    if (requireCollection(ctx.overview, collection).singleton)
-      return listedItems([await readSingleton(ctx, collection, query, reader)]);
-    return streamItems(ctx, collection, query, reader, { batchSize: this.deps.config.exportBatchSize });
+  private async exported(items: ItemsService, query: Query, keys: SearchBody['keys']): Promise<AsyncIterable<Item>> {
+    if (keys !== undefined) return listedItems(await items.readMany(keys, query));
+    if (isAggregateQuery(query)) return listedItems(await items.readByQuery(query));
+    if (requireCollection(await items.schemaOverview(), items.collection).singleton)
+      return listedItems([await items.readSingleton(query)]);
+    return items.stream(query, this.deps.config.exportBatchSize);
   }
 }
 
