@@ -128,7 +128,12 @@ export function ConditionsEditor(props: {
                 <FilterBuilder
                   collection={collection}
                   catalogue={catalogue}
-                  value={isRecord(condition['rule']) ? (condition['rule'] as Filter) : null}
+                  // No rule yet ({}) is no filter to the builder: what it emits (null) comes back as such.
+                  value={
+                    isRecord(condition['rule']) && Object.keys(condition['rule']).length > 0
+                      ? (condition['rule'] as Filter)
+                      : null
+                  }
                   onChange={(rule) => change(key, (c) => ({ ...c, rule: rule ?? {} }))}
                   variables
                   label={translate('svc.datamodel.condition_rule', { n })}
