@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { asAdmin, dataOf } from '../integration/access/permission-helpers.js';
 import { chromiumUnavailable } from '../support/chromium.js';
@@ -8,6 +10,7 @@ import { freePort } from '../support/ports.js';
 import { describeEachDatabase, testConfig, TEST_ADMIN, type ServerContext } from '../support/server.js';
 import { DATABASE_TARGETS, requireOrSkip, type TestDatabase } from '../support/services.js';
 import { StudioBrowser } from '../support/studio-browser.js';
+import { parse as parseYaml } from 'yaml';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createLogger } from '../../src/logger/index.js';
 
@@ -37,10 +40,12 @@ const studioEnv = (port: number) => ({
  * Settings → Data model in Chromium, from an empty install: the first run creates a collection,
  * its fields and relations are added, one is deleted after its confirmation, the order saved;
  * each change shows its requests first, and the API then holds what the page said. The schema's
- * snapshot is downloaded and applied to a second, empty server through its page.
+ * snapshot is downloaded (JSON and YAML) and the YAML applied to a second, empty server through
+ * its page.
  */
 describe('Studio data model in Chromium', function () {
-  this.timeout(60_000);
+  // Its tests walk long flows (a field edited four ways; two downloads and a second server) on a busy machine.
+  this.timeout(120_000);
   let port = 0;
   let studio: StudioBrowser | undefined;
   let page: Page;
@@ -251,6 +256,20 @@ describe('Studio data model in Chromium', function () {
           .locator('[data-field]')
           .evaluateAll((items) => items.map((i) => i.getAttribute('data-field')));
         expect(names).to.deep.equal(['id', 'title', 'status', 'date_created', 'author', 'tags']);
+
+        // By dragging: tags dropped on status takes its place.
+        await list.locator('[data-field="tags"]').dragTo(list.locator('[data-field="status"]'));
+        await page.getByRole('button', { name: 'Save order' }).click();
+        const saveDragged = await applyPlan([
+          /Order the fields of articles: id, title, tags, status, date_created, author/,
+        ]);
+        await saveDragged.click();
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+        const dragged = (await fieldsOf('articles'))
+          .filter((f) => typeof f.meta?.['sort'] === 'number')
+          .sort((a, b) => Number(a.meta?.['sort']) - Number(b.meta?.['sort']))
+          .map((f) => f.field);
+        expect(dragged).to.deep.equal(['id', 'title', 'tags', 'status', 'date_created', 'author']);
       });
 
       it('edits a field (a type change names the values it may lose), adds many-to-any and translations', async () => {
@@ -263,6 +282,38 @@ describe('Studio data model in Chromium', function () {
         await page.getByRole('dialog').waitFor({ state: 'detached' });
         const title = (await fieldsOf('articles')).find((f) => f.field === 'title');
         expect(title?.meta).to.include({ note: 'Shown as the heading', required: true });
+
+        // A condition through its editor: read-only while the status is published; the JSON
+        // switch shows the same list, and invalid JSON there is not submitted.
+        await page.getByRole('button', { name: 'Edit title' }).click();
+        dialog = page.getByRole('dialog', { name: 'Field articles.title' });
+        await dialog.getByRole('button', { name: 'Add field condition' }).click();
+        const condition = dialog.getByRole('group', { name: 'Condition 1', exact: true });
+        await condition.getByLabel('Name', { exact: true }).fill('Locked once published');
+        const when = condition.getByRole('group', { name: 'Condition 1: when' });
+        await when.getByRole('button', { name: 'Add condition', exact: true }).click();
+        await pick(when, /^Field/, 'status');
+        await pick(when, /^Operator/, 'equals');
+        await pick(when, /^Value/, 'Published');
+        await pick(condition, /^Read-only/, 'Yes');
+        const expected = [{ name: 'Locked once published', rule: { status: { _eq: 'published' } }, readonly: true }];
+        await dialog.getByLabel('Edit the conditions as JSON').check();
+        const json = dialog.getByLabel('Conditions (JSON)');
+        expect(JSON.parse(await json.inputValue())).to.deep.equal(expected);
+        await shot('field-conditions');
+        await expectAccessible('field-conditions');
+        const valid = await json.inputValue();
+        await json.fill('[{"name": ');
+        await dialog.getByText(/Not applied, the JSON is invalid/).waitFor();
+        await dialog.getByRole('button', { name: 'Review changes' }).click();
+        expect(await page.getByRole('dialog', { name: 'Changes to apply' }).count()).to.equal(0);
+        await json.fill(valid);
+        await dialog.getByRole('button', { name: 'Review changes' }).click();
+        await (await applyPlan([/Change field articles.title/])).click();
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+        expect((await fieldsOf('articles')).find((f) => f.field === 'title')?.meta?.['conditions']).to.deep.equal(
+          expected,
+        );
 
         await page.getByRole('button', { name: 'Edit title' }).click();
         dialog = page.getByRole('dialog', { name: 'Field articles.title' });
@@ -315,6 +366,39 @@ describe('Studio data model in Chromium', function () {
         expect(meta).to.include({ display_template: '{{title}}', versioning: true, archive_field: 'status' });
       });
 
+      it('deletes a collection after a confirmation naming its items; cancelling keeps it', async () => {
+        const key = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
+        dataOf(
+          await asAdmin(ctx(), 'POST', '/collections', {
+            collection: 'drafts',
+            schema: {},
+            meta: {},
+            fields: [key, { field: 'body', type: 'string' }],
+          }),
+        );
+        dataOf(await asAdmin(ctx(), 'POST', '/items/drafts', [{ body: 'a' }, { body: 'b' }]));
+        await page.goto(url('/admin/settings/data-model/drafts'));
+        await page.getByRole('list', { name: 'Fields of drafts' }).getByText('body', { exact: true }).waitFor();
+
+        await page.getByRole('button', { name: 'Delete collection' }).click();
+        await applyPlan([/Delete collection drafts/, /DELETE \/collections\/drafts/], 'Delete and apply');
+        await page.getByText('This deletes the collection drafts and its 2 items.').waitFor();
+        await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+        expect(await ctx().server.db.schema.hasTable('drafts')).to.equal(true);
+
+        await page.getByRole('button', { name: 'Delete collection' }).click();
+        const remove = await applyPlan([/Delete collection drafts/], 'Delete and apply');
+        await shot('delete-collection');
+        await expectAccessible('delete-collection');
+        await remove.click();
+        await page.waitForURL(/\/admin\/settings\/data-model$/);
+        await page.getByRole('link', { name: 'articles', exact: true }).last().waitFor();
+        await page.getByRole('link', { name: 'drafts', exact: true }).first().waitFor({ state: 'detached' });
+        expect(await ctx().server.db.schema.hasTable('drafts')).to.equal(false);
+        expect((await asAdmin(ctx(), 'GET', '/collections/drafts')).status).to.equal(403);
+      });
+
       it('fits 390 px: the data model and a collection’s fields', async () => {
         await page.setViewportSize({ width: 390, height: 800 });
         for (const path of ['/admin/settings/data-model', '/admin/settings/data-model/articles']) {
@@ -345,6 +429,16 @@ describe('Studio data model in Chromium', function () {
         const file = await (await downloading).path();
         const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { collections: { collection: string }[] };
         expect(snapshot.collections.map((c) => c.collection)).to.include.members(['articles', 'authors', 'tags']);
+        // The same snapshot as YAML (the service's ?export=yaml), the one promoted below.
+        const downloadingYaml = page.waitForEvent('download');
+        await page.getByRole('button', { name: 'Download as YAML' }).click();
+        const yamlDownload = await downloadingYaml;
+        expect(yamlDownload.suggestedFilename()).to.match(/^snapshot-[\d-]+\.yaml$/);
+        const yamlFile = join(mkdtempSync(join(tmpdir(), 'svc-snapshot-')), yamlDownload.suggestedFilename());
+        await yamlDownload.saveAs(yamlFile);
+        const yamlText = readFileSync(yamlFile, 'utf8');
+        expect(yamlText.trimStart().startsWith('{')).to.equal(false);
+        expect(parseYaml(yamlText)).to.deep.equal(snapshot);
 
         const target = TARGETS.find((t) => t.dialect === ctx().dialect);
         if (target === undefined) throw new Error('no target');
@@ -361,7 +455,7 @@ describe('Studio data model in Chromium', function () {
           await page.waitForURL(/first-run$/);
           await page.getByRole('link', { name: 'Data model' }).click();
           await page.getByRole('heading', { name: 'Schema snapshot' }).waitFor();
-          await page.locator('input[type=file]').setInputFiles(file);
+          await page.locator('input[type=file]').setInputFiles(yamlFile);
           const diff = page.getByRole('list', { name: /What .* changes here/ });
           await diff.getByText('+ collection articles', { exact: true }).waitFor();
           await diff.getByText('+ field articles.title', { exact: true }).waitFor();

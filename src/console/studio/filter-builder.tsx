@@ -192,7 +192,7 @@ function parseRule(field: string, body: unknown): Rule | null {
 }
 
 /** A text typed as the field's type: numbers and booleans as such, variables and the rest as text. */
-function typed(text: string, type: string | undefined): unknown {
+export function typed(text: string, type: string | undefined): unknown {
   const family = FAMILY_OF_TYPE[type ?? ''] ?? 'untyped';
   if (text.startsWith('$')) return text;
   if (family === 'number' && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);

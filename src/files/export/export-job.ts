@@ -12,25 +12,17 @@ import type { JobQueue } from '../../jobs/job-queue.js';
 import { parseQuery, queryLimits, readItems, readerOf, type ExportFormat } from '../../query/index.js';
 import { validatePayload } from '../../commands/validate-payload.js';
 import { EXPORT_QUERY_FORMATS } from './export-formats.js';
-import { recordExportQueued, updateExportStatus } from './export-status.js';
+import { recordExportQueued, updateExportStatus, type ExportRequest } from './export-status.js';
 import { FILES_COLLECTION } from '../file-library.js';
 
 /** The job name of exports. */
 export const EXPORT_JOB = 'export';
 
 /** What a worker needs to run an export for its caller; JSON, as it travels through Redis. */
-export interface ExportJob {
+export interface ExportJob extends ExportRequest {
   readonly id: string;
-  /** The svc_files id the result gets: a retry finds a result already stored by its key. */
-  readonly fileId: string;
   readonly collection: string;
   readonly format: ExportFormat;
-  /** The query object as given; `limit` missing = every row. */
-  readonly query: QueryObject;
-  /** The partial file object: every key overrides the defaults except `type`. */
-  readonly file: Item;
-  /** `export-<collection>-<YYYYMMDD>-<H><m><s>` in server time, when it was asked for. */
-  readonly title: string;
   readonly accountability: Accountability;
 }
 
@@ -103,11 +95,20 @@ export async function prepareExport(
 /** Records the export's status row, then queues it; a job that cannot be queued is marked failed. */
 export async function queueExport(db: Knex, jobs: JobQueue, job: ExportJob): Promise<void> {
   await recordExportQueued(db, job);
+  await enqueueExport(db, jobs, job, job.id);
+}
+
+/**
+ * Queues an export whose status row says `queued` under the queue's id `queueId` (the job id,
+ * or for a retry a new one: bull keeps a failed job under its id for a while, and an id
+ * already there is not queued again); one that cannot be queued is marked failed.
+ */
+export async function enqueueExport(db: Knex, jobs: JobQueue, job: ExportJob, queueId: string): Promise<void> {
   try {
-    await jobs.add(EXPORT_JOB, job.id, job);
+    await jobs.add(EXPORT_JOB, queueId, job);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    await updateExportStatus(db, job.id, {
+    await updateExportStatus(db, job, {
       status: 'failed',
       format: job.format,
       rows_done: 0,

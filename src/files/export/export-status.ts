@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Accountability } from '../../access/accountability.js';
+import type { Item, QueryObject } from '../../commands/types.js';
 import { toDatabaseTimestamp } from '../../commands/to-database-value.js';
 import { dialectOf } from '../../db/index.js';
 import { ForbiddenError } from '../../errors.js';
@@ -23,18 +24,36 @@ export interface ExportStatus {
   /** The svc_files id of the result, once stored. */
   readonly file: string | null;
   readonly error: string | null;
+  /**
+   * What was asked for, kept beside the progress so that a failed export can be queued again
+   * (`POST /utils/export/jobs/:id/retry`): bull drops a failed job's data after a while, the
+   * in-process runner at once.
+   */
+  readonly request?: ExportRequest;
+}
+
+/** An export's request as its status row keeps it (the collection and format are beside it). */
+export interface ExportRequest {
+  /** The svc_files id the result gets: a retry finds a result already stored by its key. */
+  readonly fileId: string;
+  /** The query object as given; `limit` missing = every row. */
+  readonly query: QueryObject;
+  /** The partial file object: every key overrides the defaults except `type`. */
+  readonly file: Item;
+  /** `export-<collection>-<YYYYMMDD>-<H><m><s>` in server time, when it was asked for. */
+  readonly title: string;
+}
+
+/** An export as its status row records it. */
+interface RecordedExport extends ExportRequest {
+  readonly id: string;
+  readonly collection: string;
+  readonly format: string;
+  readonly accountability: Accountability;
 }
 
 /** Inserts the status row of a new export (`queued`). */
-export async function recordExportQueued(
-  db: Knex,
-  job: {
-    readonly id: string;
-    readonly collection: string;
-    readonly format: string;
-    readonly accountability: Accountability;
-  },
-): Promise<void> {
+export async function recordExportQueued(db: Knex, job: RecordedExport): Promise<void> {
   const status: ExportStatus = {
     status: 'queued',
     format: job.format,
@@ -43,6 +62,7 @@ export async function recordExportQueued(
     attempt: 0,
     file: null,
     error: null,
+    request: requestOf(job),
   };
   await db('svc_activity').insert({
     action: EXPORT_ACTION,
@@ -57,11 +77,19 @@ export async function recordExportQueued(
   });
 }
 
-/** Replaces the status of an export. */
-export async function updateExportStatus(db: Knex, jobId: string, status: ExportStatus): Promise<void> {
+/** Replaces the status of an export (its request kept). */
+export async function updateExportStatus(
+  db: Knex,
+  job: Omit<RecordedExport, 'collection' | 'format' | 'accountability'>,
+  status: Omit<ExportStatus, 'request'>,
+): Promise<void> {
   await db('svc_activity')
-    .where({ action: EXPORT_ACTION, item: jobId })
-    .update({ comment: JSON.stringify(status) });
+    .where({ action: EXPORT_ACTION, item: job.id })
+    .update({ comment: JSON.stringify({ ...status, request: requestOf(job) }) });
+}
+
+function requestOf(job: ExportRequest): ExportRequest {
+  return { fileId: job.fileId, query: job.query, file: job.file, title: job.title };
 }
 
 /** The response header of `POST /utils/export/:collection` naming the job (beside `Location`). */

@@ -74,7 +74,7 @@ export function exportJobHandler(deps: ExportDeps): JobHandler {
 async function runExport(deps: ExportDeps, job: ExportJob, run: JobRun): Promise<void> {
   const { extension, contentType } = EXPORT_TYPES[job.format];
   const report = (status: Omit<ExportStatus, 'format' | 'attempt'>) =>
-    updateExportStatus(deps.db, job.id, { ...status, format: job.format, attempt: run.attempt });
+    updateExportStatus(deps.db, job, { ...status, format: job.format, attempt: run.attempt });
   if ((await deps.db(FILES_COLLECTION).where('id', job.fileId).first('id')) !== undefined) {
     await report({ status: 'done', rows_done: 0, rows_total: null, file: job.fileId, error: null });
     return;

@@ -3,6 +3,7 @@ import { handleImport, requireImportAllowed } from '../../commands/import/handle
 import { limitImportSize } from '../../commands/import/size-limit.js';
 import { InvalidPayloadError, UnsupportedMediaTypeError } from '../../errors.js';
 import { prepareExport, queueExport } from '../../files/export/export-job.js';
+import { retryExport } from '../../files/export/export-retry.js';
 import { EXPORT_JOB_HEADER, readExportJob } from '../../files/export/export-status.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { toCollectionName } from '../collection-name.js';
@@ -21,7 +22,10 @@ export interface TransferRouteDeps extends ItemWriteDeps {
   readonly jobs: JobQueue;
 }
 
-/** POST /utils/import/:collection, POST /utils/export/:collection and GET /utils/export/jobs/:id. */
+/**
+ * POST /utils/import/:collection, POST /utils/export/:collection, GET /utils/export/jobs/:id
+ * and POST /utils/export/jobs/:id/retry.
+ */
 export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
   const router = Router();
 
@@ -67,6 +71,13 @@ export function utilsTransferRoutes(deps: TransferRouteDeps): Router {
 
   // The export's progress and file, for the user who asked for it (or an administrator).
   router.get('/export/jobs/:id', async (req, res) => {
+    res.json({ data: await readExportJob(deps.db, req.accountability, req.params['id']) });
+  });
+
+  // A failed export queued again (administrators): answers the job as it is now, `queued`.
+  router.post('/export/jobs/:id/retry', async (req, res) => {
+    const overview = await deps.schema.getOverview();
+    await retryExport(deps, req.accountability, overview, req.params['id']);
     res.json({ data: await readExportJob(deps.db, req.accountability, req.params['id']) });
   });
 

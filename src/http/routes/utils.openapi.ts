@@ -26,6 +26,19 @@ import {
   TEXT,
 } from '../openapi-describe.js';
 
+/** An export job as `GET /utils/export/jobs/:id` and its retry answer it. */
+const EXPORT_JOB_SCHEMA = object({
+  id: TEXT,
+  collection: TEXT,
+  format: TEXT,
+  status: { type: 'string', enum: ['queued', 'running', 'done', 'failed'] },
+  rows_done: { type: 'integer' },
+  rows_total: { type: 'integer', nullable: true },
+  attempt: { type: 'integer' },
+  file: NULLABLE_TEXT,
+  error: NULLABLE_TEXT,
+});
+
 /** The OpenAPI descriptions of /utils, /revisions and item history (openapi.ts; test: every served route described, and only those). */
 export const UTILS_OPENAPI: readonly FixedRoute[] = [
   {
@@ -160,20 +173,16 @@ export const UTILS_OPENAPI: readonly FixedRoute[] = [
     summary: "An export's progress and file (its Location), for the user who asked for it or an administrator",
     caller: anyone,
     parameters: [pathParameter('id', "The job id (the export answer's X-Export-Job header)", { type: 'string' })],
-    answer: {
-      kind: 'data',
-      schema: object({
-        id: TEXT,
-        collection: TEXT,
-        format: TEXT,
-        status: { type: 'string', enum: ['queued', 'running', 'done', 'failed'] },
-        rows_done: { type: 'integer' },
-        rows_total: { type: 'integer', nullable: true },
-        attempt: { type: 'integer' },
-        file: NULLABLE_TEXT,
-        error: NULLABLE_TEXT,
-      }),
-    },
+    answer: { kind: 'data', schema: EXPORT_JOB_SCHEMA },
+  },
+  {
+    path: '/utils/export/jobs/{id}/retry',
+    method: 'post',
+    tag: 'Utilities',
+    summary: 'Queue a failed export again, for the user who asked for it (its request is kept with the job)',
+    caller: admin,
+    parameters: [pathParameter('id', "The job id (the export answer's X-Export-Job header)", { type: 'string' })],
+    answer: { kind: 'data', schema: EXPORT_JOB_SCHEMA },
   },
   {
     path: '/utils/cache/clear',

@@ -2,10 +2,10 @@
  * A role's permissions: per collection, create / read / update / delete / share each All,
  * None or Custom (svc_permissions rows, Directus 10's shape); Custom opens the rule editor:
  * the fields, the item rule (`permissions`, with $CURRENT_USER, $CURRENT_ROLE, $NOW), the
- * `validation` and the `presets`. System collections (svc_*) come under their own heading,
+ * `validation` and the `presets` (field = value rows, or JSON). System collections (svc_*) come under their own heading,
  * with the app access minimum in one click.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import {
   Accordion,
   AccordionDetails,
@@ -32,6 +32,7 @@ import { client } from '../../session.js';
 import { collectionOf, type Catalogue } from '../catalogue.js';
 import { FilterBuilder } from '../filter-builder.js';
 import { errorText } from './common.js';
+import { PresetsEditor } from './presets-editor.js';
 
 const ACTIONS = ['create', 'read', 'update', 'delete', 'share'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -262,7 +263,10 @@ function RuleDialog(props: {
   );
   const [ruleText, setRuleText] = useState(rule === null ? '' : JSON.stringify(rule, null, 2));
   const [validationText, setValidationText] = useState(validation === null ? '' : JSON.stringify(validation, null, 2));
-  const [presetsText, setPresetsText] = useState(isEmpty(row?.presets) ? '' : JSON.stringify(row?.presets, null, 2));
+  const [presets, setPresets] = useState<Record<string, unknown> | null>(
+    isEmpty(row?.presets) ? null : ((row?.presets ?? null) as Record<string, unknown> | null),
+  );
+  const [arePresetsValid, setArePresetsValid] = useState(true);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -282,11 +286,11 @@ function RuleDialog(props: {
       return on ? [...new Set([...list, name])] : list.filter((f) => f !== name);
     });
 
-  const presets = useMemo(() => parseObject(presetsText), [presetsText]);
   const save = async () => {
     const ruleJson = info === undefined ? parseObject(ruleText) : { value: rule, error: null };
     const validationJson = info === undefined ? parseObject(validationText) : { value: validation, error: null };
-    const problem = ruleJson.error ?? validationJson.error ?? presets.error;
+    const problem =
+      ruleJson.error ?? validationJson.error ?? (arePresetsValid ? null : translate('svc.access.presets'));
     if (problem !== null) {
       setError(translate('svc.access.json_invalid', { error: problem }));
       return;
@@ -294,7 +298,7 @@ function RuleDialog(props: {
     const data = {
       permissions: hasRule ? ((ruleJson.value ?? {}) as Filter) : {},
       validation: hasValidation ? ((validationJson.value ?? {}) as Filter) : {},
-      presets: hasValidation ? presets.value : null,
+      presets: hasValidation ? presets : null,
       fields: hasFields ? fields : ['*'],
     };
     try {
@@ -399,16 +403,12 @@ function RuleDialog(props: {
           </Box>
         )}
         {hasValidation && (
-          <TextField
-            label={translate('svc.access.presets')}
-            value={presetsText}
-            onChange={(e) => setPresetsText(e.target.value)}
-            multiline
-            minRows={2}
-            fullWidth
-            error={presets.error !== null}
-            helperText={presets.error ?? translate('svc.access.presets_hint')}
-          />
+          <Box component="section" aria-labelledby="rule-presets">
+            <Typography id="rule-presets" component="h3" variant="subtitle1">
+              {translate('svc.access.presets')}
+            </Typography>
+            <PresetsEditor collection={info} value={presets} onChange={setPresets} onValidity={setArePresetsValid} />
+          </Box>
         )}
       </DialogContent>
       <DialogActions>

@@ -1,7 +1,8 @@
 /**
  * /admin/profile, for everyone signed in: name, avatar (uploaded to svc_files), language,
- * password, two-factor authentication (on: the secret and its otpauth URL, confirmed with a
- * code; off: with a code; /users/me/tfa/*) and a static token, shown once, with a copy button.
+ * password, two-factor authentication (on: the secret and its otpauth URL, as text and as a QR
+ * code, confirmed with a code; off: with a code; /users/me/tfa/*) and a static token, shown
+ * once, with a copy button.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Avatar, Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
@@ -10,6 +11,7 @@ import UploadIcon from '@mui/icons-material/UploadFile';
 import { useNotify, useTranslate } from 'react-admin';
 import { client } from '../../session.js';
 import { AccessPage, errorText } from './common.js';
+import { TfaQrCode } from './tfa-qr.js';
 
 interface Profile {
   first_name: string | null;
@@ -271,6 +273,7 @@ export function ProfilePage() {
               ) : (
                 <>
                   <Alert severity="info">{translate('svc.access.tfa_scan')}</Alert>
+                  <TfaQrCode url={secret.otpauth_url} />
                   <TextField
                     label={translate('svc.access.tfa_secret')}
                     value={secret.secret}

@@ -1,7 +1,8 @@
 /**
  * /admin/users: the users (search by the API's `search`), invite by e-mail (POST /users/invite,
  * the link lands on /admin/accept-invite), create with a password, and per user: change role,
- * suspend / archive / reactivate (`status`), reset TFA (POST /users/:id/tfa/disable), delete.
+ * set a new password, suspend / archive / reactivate (`status`), reset TFA (POST
+ * /users/:id/tfa/disable), delete.
  * Administrators only.
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -274,6 +275,7 @@ function ManageDialog(props: {
   const { user, roles } = props;
   const translate = useTranslate();
   const [role, setRole] = useState(user.role ?? '');
+  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [isDeleting, setIsDeleting] = useState(false);
   const act = async (action: () => Promise<unknown>, message: string) => {
@@ -297,6 +299,22 @@ function ManageDialog(props: {
         >
           {translate('svc.access.change_role')}
         </Button>
+        {/* The service's password policy applies; the user's sessions end (password_stamp). */}
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 2, alignItems: 'center' }}>
+          <TextField
+            type="password"
+            autoComplete="new-password"
+            label={translate('svc.access.new_password')}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <Button
+            disabled={password === ''}
+            onClick={() => void act(() => client.users.updateOne(user.id, { password }), 'svc.access.password_saved')}
+          >
+            {translate('svc.access.set_password')}
+          </Button>
+        </Stack>
         <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 2 }}>
           {user.status !== 'suspended' && (
             <Button variant="outlined" onClick={() => void status('suspended')}>

@@ -2,7 +2,8 @@
  * Operations (/admin/operations, administrators): the server's health (GET /server/health),
  * metrics at a glance from GET /server/metrics (requests, latency, queue depth, live
  * subscriptions; METRICS_ENABLED), the export jobs (their svc_activity rows: running and
- * failed, with the error) and clearing the caches.
+ * failed, with the error; a failed one retried through POST /utils/export/jobs/:id/retry) and
+ * clearing the caches.
  */
 import { useCallback, useEffect, useState } from 'react';
 import {
@@ -21,6 +22,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
 import { Title, useAuthenticated, useTranslate } from 'react-admin';
 import { client } from '../../session.js';
 import { errorText } from '../../dom.js';
@@ -163,7 +165,8 @@ function MetricsCard() {
 function ExportJobs() {
   const translate = useTranslate();
   const [rows, setRows] = useState<ExportRow[] | { error: string } | undefined>(undefined);
-  useEffect(() => {
+  const [retryStatus, setRetryStatus] = useState<{ ok: boolean; text: string } | undefined>(undefined);
+  const load = useCallback(() => {
     client.activity
       .readByQuery({
         filter: { action: { _eq: 'export' } },
@@ -194,6 +197,17 @@ function ExportJobs() {
         (error: unknown) => setRows({ error: errorText(error) }),
       );
   }, []);
+  useEffect(load, [load]);
+  const retry = (row: ExportRow) => {
+    setRetryStatus(undefined);
+    client.transport.post(`/utils/export/jobs/${encodeURIComponent(row.id)}/retry`).then(
+      () => {
+        setRetryStatus({ ok: true, text: translate('svc.admin.retried', { collection: row.collection }) });
+        load();
+      },
+      (error: unknown) => setRetryStatus({ ok: false, text: errorText(error) }),
+    );
+  };
   const visible = Array.isArray(rows) ? rows.filter((r) => r.status !== 'done') : [];
   return (
     <Section id="jobs-title" title={translate('svc.admin.jobs')}>
@@ -212,6 +226,11 @@ function ExportJobs() {
                 <TableCell>{translate('svc.admin.status')}</TableCell>
                 <TableCell>{translate('svc.admin.when')}</TableCell>
                 <TableCell>{translate('svc.admin.error')}</TableCell>
+                <TableCell>
+                  <Box component="span" sx={visuallyHidden}>
+                    {translate('svc.admin.retry')}
+                  </Box>
+                </TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -224,11 +243,28 @@ function ExportJobs() {
                   </TableCell>
                   <TableCell>{new Date(r.timestamp).toLocaleString()}</TableCell>
                   <TableCell sx={{ overflowWrap: 'anywhere' }}>{r.error ?? ''}</TableCell>
+                  <TableCell>
+                    {r.status === 'failed' && (
+                      <Button
+                        size="small"
+                        variant="outlined"
+                        aria-label={translate('svc.admin.retry_job', { collection: r.collection })}
+                        onClick={() => retry(r)}
+                      >
+                        {translate('svc.admin.retry')}
+                      </Button>
+                    )}
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
           </Table>
         </TableContainer>
+      )}
+      {retryStatus !== undefined && (
+        <Typography role="status" color={retryStatus.ok ? 'text.primary' : 'error'} sx={{ mt: 1 }}>
+          {retryStatus.text}
+        </Typography>
       )}
     </Section>
   );

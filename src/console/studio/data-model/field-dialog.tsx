@@ -1,7 +1,8 @@
 /**
  * A field's form, in a dialog: new (a column of any type the API creates, or a relation: many-to-
  * one, one-to-many, many-to-many, many-to-any, translations) or existing (its meta, default and
- * type). Validation is a filter (the shared FilterBuilder), conditions JSON. Submitting shows the
+ * type). Validation is a filter (the shared FilterBuilder), conditions a list of rules
+ * (ConditionsEditor), each with a JSON switch. Submitting shows the
  * plan (PlanDialog); a type change of a field holding values asks to confirm its loss.
  */
 import { useState, type ReactElement } from 'react';
@@ -25,6 +26,7 @@ import {
 import type { FieldType, Filter } from '../../../client/index.js';
 import { collectionOf, type Catalogue } from '../catalogue.js';
 import { FilterBuilder } from '../filter-builder.js';
+import { ConditionsEditor } from './conditions-editor.js';
 import { PlanDialog } from './plan-dialog.js';
 import {
   COLUMN_TYPES,
@@ -42,8 +44,8 @@ import {
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
 
-/** What the form edits; conditions as JSON text. */
-type Values = Omit<FieldDraft, 'validation' | 'conditions'> & { conditions: string };
+/** What the form edits; validation and conditions have editors of their own. */
+type Values = Omit<FieldDraft, 'validation' | 'conditions'>;
 
 function draftOf(field: FieldType | undefined): Values {
   const meta = field?.meta ?? {};
@@ -58,7 +60,6 @@ function draftOf(field: FieldType | undefined): Values {
     interface: text(meta['interface']),
     display: text(meta['display']),
     choices: (options.choices ?? []).map((c) => ({ text: String(c.text ?? c.value), value: String(c.value) })),
-    conditions: Array.isArray(meta['conditions']) ? JSON.stringify(meta['conditions']) : '',
     defaultValue: def === null || def === undefined ? '' : String(def),
     required: meta['required'] === true,
     readonly: meta['readonly'] === true,
@@ -70,15 +71,6 @@ function draftOf(field: FieldType | undefined): Values {
     relatedField: '',
   };
 }
-
-const jsonList = (value: unknown) => {
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  try {
-    return Array.isArray(JSON.parse(value)) ? undefined : 'svc.datamodel.conditions_invalid';
-  } catch {
-    return 'svc.datamodel.conditions_invalid';
-  }
-};
 
 export function FieldDialog(props: {
   readonly collection: string;
@@ -98,11 +90,17 @@ export function FieldDialog(props: {
   const [validation, setValidation] = useState<Filter | null>(
     () => (field?.meta?.['validation'] ?? null) as Filter | null,
   );
+  const [conditions, setConditions] = useState<Record<string, unknown>[] | null>(() =>
+    Array.isArray(field?.meta?.['conditions']) ? (field.meta['conditions'] as Record<string, unknown>[]) : null,
+  );
+  const [areConditionsValid, setAreConditionsValid] = useState(true);
   const [plan, setPlan] = useState<Plan | null>(null);
   const isNew = field === undefined;
   const others = [...view.keys.keys()].filter((c) => c !== collection);
 
   const submit = async (values: Record<string, unknown>) => {
+    // Invalid JSON is not applied: the editor says so, nothing is submitted.
+    if (!areConditionsValid) return;
     const v = values as Values;
     const draft: FieldDraft = {
       ...v,
@@ -117,7 +115,7 @@ export function FieldDialog(props: {
       allowed: v.allowed ?? [],
       choices: (v.choices ?? []).filter((c) => c.value !== undefined && c.value !== ''),
       validation: validation as Record<string, unknown> | null,
-      conditions: typeof v.conditions === 'string' && v.conditions.trim() !== '' ? JSON.parse(v.conditions) : null,
+      conditions,
     };
     if (isNew) {
       setPlan(planNewField(collection, { ...draft, sort: props.nextSort }, view));
@@ -250,12 +248,15 @@ export function FieldDialog(props: {
                 label={translate('svc.datamodel.validation')}
               />
             ) : null}
-            <TextInput
-              source="conditions"
-              label="svc.datamodel.conditions"
-              helperText="svc.datamodel.conditions_help"
-              multiline
-              validate={jsonList}
+            <Typography variant="subtitle2" component="h3" sx={{ mt: 1 }}>
+              {translate('svc.datamodel.conditions')}
+            </Typography>
+            <ConditionsEditor
+              collection={info}
+              catalogue={permissions ?? undefined}
+              value={conditions}
+              onChange={setConditions}
+              onValidity={setAreConditionsValid}
             />
             <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
               <SaveButton label="svc.datamodel.review" alwaysEnable />

@@ -1,5 +1,6 @@
 /**
- * Promoting a schema between environments: download this server's snapshot (GET /schema/snapshot),
+ * Promoting a schema between environments: download this server's snapshot (GET /schema/snapshot,
+ * as JSON or YAML),
  * or upload one, see what it would change here (POST /schema/diff) and apply it (/schema/apply,
  * with allow_destructive only after confirming the collections and fields it deletes).
  */
@@ -59,13 +60,26 @@ export function SnapshotPanel(): ReactElement {
   const [isConfirmed, setIsConfirmed] = useState(false);
   const [isBusy, setIsBusy] = useState(false);
 
-  const download = async () => {
+  // YAML as the service writes it (?export=yaml): no YAML library in the app.
+  const download = async (format: 'json' | 'yaml') => {
     try {
-      const snapshot = await client.schema.snapshot();
-      const blob = new Blob([JSON.stringify(snapshot, null, 2)], { type: 'application/json' });
+      const blob =
+        format === 'json'
+          ? new Blob([JSON.stringify(await client.schema.snapshot(), null, 2)], { type: 'application/json' })
+          : new Blob(
+              [
+                (
+                  await client.transport.get<never, string>('/schema/snapshot', {
+                    params: { export: 'yaml' },
+                    responseType: 'text',
+                  })
+                ).raw,
+              ],
+              { type: 'text/yaml' },
+            );
       const link = document.createElement('a');
       link.href = URL.createObjectURL(blob);
-      link.download = `snapshot-${new Date().toISOString().slice(0, 10)}.json`;
+      link.download = `snapshot-${new Date().toISOString().slice(0, 10)}.${format}`;
       link.click();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
     } catch (e) {
@@ -112,8 +126,11 @@ export function SnapshotPanel(): ReactElement {
         {translate('svc.datamodel.snapshot_help')}
       </Typography>
       <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
-        <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => void download()}>
+        <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => void download('json')}>
           {translate('svc.datamodel.download')}
+        </Button>
+        <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => void download('yaml')}>
+          {translate('svc.datamodel.download_yaml')}
         </Button>
         <Button variant="outlined" component="label" startIcon={<UploadIcon />}>
           {translate('svc.datamodel.upload')}
