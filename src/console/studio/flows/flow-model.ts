@@ -52,7 +52,7 @@ export interface FlowDraft {
 }
 
 /** A v4 UUID (crypto.randomUUID needs a secure context; an http address is not one). */
-export function newId(): string {
+function newId(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16));
   b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
