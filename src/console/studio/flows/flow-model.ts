@@ -67,6 +67,9 @@ const textOrNull = (value: unknown): string | null => {
   return text === '' ? null : text;
 };
 
+/** A select's empty choice ('') stored as null (react-admin refuses a null `emptyValue`). */
+export const emptyIsNull = (value: unknown): unknown => (value === '' ? null : value);
+
 const idOf = (value: unknown): string | null =>
   typeof value === 'string'
     ? value

@@ -23,7 +23,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { errorText } from '../../dom.js';
 import { client } from '../../session.js';
 import { ColorInput } from '../inputs/color-input.js';
-import { draftProblems, emptyDraft, savePayload, toDraft, type FlowDraft } from './flow-model.js';
+import { draftProblems, emptyDraft, emptyIsNull, savePayload, toDraft, type FlowDraft } from './flow-model.js';
 import { OperationChain } from './operation-chain.js';
 import { RunLog } from './run-log.js';
 import { TriggerFields } from './trigger-fields.js';
@@ -155,7 +155,7 @@ function FlowEditor({ id, draft, stored, onSaved }: EditorProps) {
                   source="accountability"
                   label="svc.flows.accountability"
                   emptyText="svc.flows.accountability_none"
-                  emptyValue={null}
+                  parse={emptyIsNull}
                   choices={[
                     { id: 'all', name: 'svc.flows.accountability_all' },
                     { id: 'activity', name: 'svc.flows.accountability_activity' },

@@ -24,6 +24,7 @@ import { SelectInput, TextInput, useTranslate } from 'react-admin';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import {
   chainOrder,
+  emptyIsNull,
   newOperation,
   nextChoices,
   OPERATION_TYPES,
@@ -76,7 +77,7 @@ export function OperationChain() {
             label="svc.flows.first"
             choices={firstChoices.map((op) => ({ id: op.id, name: op.key }))}
             emptyText="svc.flows.none_next"
-            emptyValue={null}
+            parse={emptyIsNull}
           />
         )}
         <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }} aria-label={translate('svc.flows.chain')}>
@@ -159,14 +160,14 @@ function OperationCard({ op, index, depth, reached, draft, onRemove }: CardProps
               label="svc.flows.on_success"
               choices={next(op.resolve)}
               emptyText="svc.flows.none_next"
-              emptyValue={null}
+              parse={emptyIsNull}
             />
             <SelectInput
               source={`operations.${index}.reject`}
               label="svc.flows.on_failure"
               choices={next(op.reject)}
               emptyText="svc.flows.none_next"
-              emptyValue={null}
+              parse={emptyIsNull}
             />
           </Box>
         </CardContent>

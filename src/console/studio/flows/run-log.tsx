@@ -35,6 +35,7 @@ function Json({ value, label }: { value: unknown; label: string }) {
       </Typography>
       <Box
         component="pre"
+        role="group"
         tabIndex={0}
         aria-label={label}
         sx={{ m: 0, p: 1, bgcolor: 'action.hover', overflowX: 'auto', fontSize: 12, maxHeight: 240 }}
@@ -55,7 +56,7 @@ function Step({ step }: { step: RunStep }) {
       sx={{ mt: 1, borderLeft: 3, borderColor: failed ? 'error.main' : 'success.main', pl: 1 }}
     >
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-        <Typography variant="subtitle2" component="h4">
+        <Typography variant="subtitle2" component="h3">
           {step.key}
         </Typography>
         <Chip
