@@ -113,7 +113,7 @@ function FlowList() {
                     <Switch
                       checked={flow.status === 'active'}
                       onChange={() => void toggle(flow)}
-                      inputProps={{ 'aria-label': translate('svc.flows.status_of', { name: flow.name }) }}
+                      slotProps={{ input: { 'aria-label': translate('svc.flows.status_of', { name: flow.name }) } }}
                     />
                   </TableCell>
                   <TableCell>
