@@ -5,6 +5,7 @@ import { AssetsHandler } from './handlers/assets.js';
 import { CollectionsHandler } from './handlers/collections.js';
 import { FieldsHandler } from './handlers/fields.js';
 import { FilesHandler } from './handlers/files.js';
+import { FlowsHandler } from './handlers/flows.js';
 import { GraphQLHandler } from './handlers/graphql.js';
 import { PermissionsHandler } from './handlers/permissions.js';
 import { RelationsHandler } from './handlers/relations.js';
@@ -23,7 +24,9 @@ import type {
   CommentType,
   FieldType,
   FileType,
+  FlowType,
   FolderType,
+  OperationType,
   PermissionType,
   PresetType,
   RelationType,
@@ -99,6 +102,12 @@ export class ContentClient<T extends object = object> {
   }
   get files(): FilesHandler<SystemType<T, 'svc_files', FileType>> {
     return new FilesHandler(this.transport);
+  }
+  get flows(): FlowsHandler<SystemType<T, 'svc_flows', FlowType>> {
+    return new FlowsHandler(this.transport);
+  }
+  get operations(): ItemsHandler<SystemType<T, 'svc_operations', OperationType>> {
+    return new ItemsHandler('svc_operations', this.transport);
   }
   get folders(): ItemsHandler<SystemType<T, 'svc_folders', FolderType>> {
     return new ItemsHandler('svc_folders', this.transport);

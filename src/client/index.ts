@@ -69,6 +69,7 @@ export { AssetsHandler } from './handlers/assets.js';
 export { CollectionsHandler } from './handlers/collections.js';
 export { FieldsHandler } from './handlers/fields.js';
 export { FilesHandler } from './handlers/files.js';
+export { FlowsHandler } from './handlers/flows.js';
 export { GraphQLHandler, type GraphQLOptions } from './handlers/graphql.js';
 export {
   PermissionsHandler,

@@ -124,6 +124,45 @@ export interface FileType {
   uploaded_on: string | null;
 }
 
+/** A flow (svc_flows): a trigger with its options and the first of its operations. */
+export interface FlowType {
+  id: string;
+  name: string;
+  icon: string | null;
+  color: string | null;
+  description: string | null;
+  status: 'active' | 'inactive';
+  trigger: 'event' | 'schedule' | 'operation' | 'webhook' | 'manual' | null;
+  accountability: 'all' | 'activity' | null;
+  options: Record<string, unknown> | null;
+  operation: string | OperationType | null;
+  operations: (string | Partial<OperationType>)[];
+  date_created: string | null;
+  user_created: string | UserType | null;
+}
+
+/** One step of a flow (svc_operations): `resolve` and `reject` name the next one. */
+export interface OperationType {
+  id: string;
+  name: string | null;
+  key: string;
+  type: string;
+  position_x: number;
+  position_y: number;
+  options: Record<string, unknown> | null;
+  resolve: string | OperationType | null;
+  reject: string | OperationType | null;
+  flow: string | FlowType;
+}
+
+/** GET /flows/runs: a queued run whose retries ran out. */
+export interface DeadLetter {
+  key: string;
+  flow: string | null;
+  created: string;
+  error: string | null;
+}
+
 export interface FolderType {
   id: string;
   name: string;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { ContentClient, type UploadProgress } from '../../src/client/index.js';
 import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
 import { pngHeader } from '../support/png-header.js';
@@ -227,6 +227,30 @@ describeEachDatabase(
         400,
         'INVALID_PAYLOAD',
       );
+    });
+
+    it('flows: a flow saved with its operations, triggered, its dead letters read and a replay refused', async () => {
+      const [id, first] = [randomUUID(), randomUUID()];
+      await client.flows.createOne({
+        id,
+        name: 'echo',
+        status: 'active',
+        trigger: 'webhook',
+        options: { method: 'POST' },
+        operation: first,
+        operations: [
+          { id: first, key: 'echo', type: 'transform', options: { json: { got: '{{ $trigger.body.n }}' } } },
+        ],
+      });
+      expect(
+        (await client.operations.readByQuery({ filter: { flow: { _eq: id } }, fields: ['key'] })).data,
+      ).to.deep.equal([{ key: 'echo' }]);
+      expect(await client.flows.trigger(id, { n: 7 })).to.deep.equal({ got: 7 });
+      await client.flows.updateOne(id, { options: { method: 'POST', async: true } });
+      expect(await client.flows.trigger(id, { n: 8 })).to.equal(undefined);
+      expect(await client.flows.deadLetters()).to.deep.equal([]);
+      expectServerError(await rejection(client.flows.replay('no-such-run')), 403, 'FORBIDDEN');
+      expectServerError(await rejection(client.flows.trigger(randomUUID(), {})), 403, 'FORBIDDEN');
     });
 
     it('server.ping, info and oas', async () => {

@@ -1,5 +1,6 @@
 /**
- * A collection's item forms: create and edit (with duplicate, delete and the item's history).
+ * A collection's item forms: create and edit (with duplicate, delete, the item's history and its
+ * manual flows' buttons).
  * What the role may not do is not offered. The list is list/collection-list.tsx.
  */
 import { Button as MuiButton } from '@mui/material';
@@ -21,6 +22,7 @@ import {
 import { Link } from 'react-router-dom';
 import { useItemRights } from './access/item-rights.js';
 import { collectionOf, displayOf, type Catalogue, type CollectionInfo } from './catalogue.js';
+import { ManualFlowButtons } from './flows/manual-flows.js';
 import { FormFields } from './inputs/form-fields.js';
 import { KeyboardSave } from './inputs/keyboard-save.js';
 import { useItemStudio } from './item/item-studio.js';
@@ -53,6 +55,7 @@ function EditActions({ collection }: { collection: CollectionInfo }) {
   return (
     <TopToolbar>
       <HistoryLink collection={collection} />
+      <ManualFlowButtons collection={collection.name} />
       {collection.can.create && <CloneButton label={translate('svc.item.duplicate')} />}
     </TopToolbar>
   );

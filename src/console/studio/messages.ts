@@ -6,6 +6,7 @@
 import englishMessages from 'ra-language-english';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { TranslationMessages } from 'react-admin';
+import { flowsMessages } from './flows/messages.js';
 
 const svc = {
   app: { title: 'Studio' },
@@ -504,6 +505,7 @@ const svc = {
     copied: 'Copied.',
     no_results: 'Nothing found.',
   },
+  flows: flowsMessages,
   datamodel: {
     nav: 'Data model',
     title: 'Data model',

@@ -1,6 +1,6 @@
 /**
  * The administration's entries in the navigation (files for whoever may read svc_files; the
- * project settings, activity, operations and the data model for administrators) and the project's name and
+ * project settings, activity, operations, the data model and flows for administrators) and the project's name and
  * colour in the app bar (svc_settings, re-read after the settings page saves).
  */
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
@@ -10,6 +10,7 @@ import TuneIcon from '@mui/icons-material/TuneOutlined';
 import HistoryIcon from '@mui/icons-material/HistoryOutlined';
 import MonitorIcon from '@mui/icons-material/MonitorHeartOutlined';
 import SchemaIcon from '@mui/icons-material/SchemaOutlined';
+import FlowIcon from '@mui/icons-material/BoltOutlined';
 import { usePermissions, useTranslate } from 'react-admin';
 import type { Catalogue } from '../catalogue.js';
 import { client } from '../../session.js';
@@ -31,6 +32,7 @@ export function useAdminEntries(): { to: string; text: string; icon: ReactNode }
     { to: '/activity', text: translate('svc.admin.activity_nav'), icon: <HistoryIcon /> },
     { to: '/operations', text: translate('svc.admin.operations_nav'), icon: <MonitorIcon /> },
     { to: '/settings/data-model', text: translate('svc.datamodel.nav'), icon: <SchemaIcon /> },
+    { to: '/settings/flows', text: translate('svc.flows.nav'), icon: <FlowIcon /> },
   ];
 }
 
