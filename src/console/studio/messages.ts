@@ -6,6 +6,7 @@
 import englishMessages from 'ra-language-english';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { TranslationMessages } from 'react-admin';
+import { pageMessages } from './page-messages.js';
 
 const svc = {
   app: { title: 'Studio' },
@@ -165,7 +166,7 @@ const svc = {
     merge: 'Merge as chosen',
     took_theirs: 'Their version is shown; nothing of yours was saved.',
   },
-  links: { accept: 'Accept invitation', reset: 'Reset password', verify: 'Verify e-mail' },
+  ...pageMessages,
   page: { loading: 'Loading…', not_found: 'Nothing at %{path}.' },
   relations: {
     empty: 'None yet.',
