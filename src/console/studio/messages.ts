@@ -91,6 +91,9 @@ const svc = {
     exported: 'Exported.',
     export_failed: 'The export failed: %{error}',
     no_app_access: 'Your role has no access to the Studio; an administrator (%{who}) can grant it.',
+    no_access_title: 'No access',
+    no_access: 'There is no collection “%{collection}” you may read: it does not exist, or your role may not read it.',
+    no_access_back: 'Back to the collections',
     no_app_access_anyone: 'Your role has no access to the Studio; an administrator can grant it.',
   },
   item: {

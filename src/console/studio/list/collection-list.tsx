@@ -33,6 +33,7 @@ import WidthIcon from '@mui/icons-material/WidthNormal';
 import {
   BulkActionsToolbar,
   CreateButton,
+  DatagridBody,
   DatagridConfigurable,
   List,
   ListContextProvider,
@@ -58,6 +59,7 @@ import { collectionName } from '../providers.js';
 import { BookmarkControls } from './bookmark-controls.js';
 import { BulkDeleteWithUndo, BulkEditButton, BulkExportButton, ExportButton } from './bulk-actions.js';
 import { CardsLayout, imageFieldOf } from './cards.js';
+import { KeyboardRow } from './keyboard-row.js';
 import type { ListMeta } from './list-read.js';
 import { readBookmark, readLastView, viewOf, writeLastView } from './presets.js';
 import { maySaveBookmark, type LayoutName, type View } from './view.js';
@@ -206,6 +208,7 @@ function ListBody(props: ViewProps): ReactElement {
           rowClick={isReadOnly ? false : 'edit'}
           omit={fields.map((f) => f.name).filter((name) => !columns.includes(name))}
           bulkActionButtons={bulk}
+          body={<DatagridBody row={<KeyboardRow />} />}
           sx={widths}
         >
           {fields.map(columnOf)}
