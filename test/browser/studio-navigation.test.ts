@@ -19,8 +19,7 @@ const MAX_PRESSES = 80;
  * reads some collections (one of them partly) finds in the navigation and at other addresses.
  */
 describe('Studio navigation in Chromium', function () {
-  // Long rounds of key presses on a busy machine.
-  this.timeout(180_000);
+  this.timeout(90_000);
   let port = 0;
   let studio: StudioBrowser | undefined;
   let page: Page;
@@ -145,7 +144,9 @@ describe('Studio navigation in Chromium', function () {
         await browser().afterEach(this.currentTest);
       });
 
-      it('takes an editor through a round with the keyboard alone', async () => {
+      it('takes an editor through a round with the keyboard alone', async function () {
+        // Some hundred key presses, each checked in the page: long on a busy machine.
+        this.timeout(300_000);
         await page.goto(url('/admin/login'));
         const keys = page.keyboard;
         await tabTo(page.getByLabel('E-mail'));
@@ -232,7 +233,8 @@ describe('Studio navigation in Chromium', function () {
         await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       });
 
-      it('shows a role only the collections it may read, and says so at the address of another', async () => {
+      it('shows a role only the collections it may read, and says so at the address of another', async function () {
+        this.timeout(180_000);
         const role = await createRole(ctx().server.db);
         for (const [collection, fields] of [
           ['articles', ['*']],

@@ -10,7 +10,7 @@ import { defaultColumns } from '../fields.js';
 import { sameView, type LayoutName, type View } from './view.js';
 
 /** The bookmark open in the list: its view as saved, and whether this user may overwrite it. */
-export interface OpenBookmark {
+interface OpenBookmark {
   readonly id: number;
   readonly name: string;
   readonly saved: View;
