@@ -1,4 +1,5 @@
 /** A few DOM helpers: build elements, show errors where they belong. No framework. */
+import type { Translate } from './navigation.js';
 
 type Child = Node | string | number | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | null | undefined | EventListener>;
@@ -93,8 +94,21 @@ function clearErrors(form: HTMLElement): void {
   for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
 }
 
+/**
+ * A translated sentence with a link in it: `sentence(mark)` is the message with `%{link}` given
+ * `mark`; the link goes where the mark is, so a translation may put it anywhere.
+ */
+export function withLink(sentence: (mark: string) => string, link: Node): [string, Node, string] {
+  const mark = '\u0000';
+  const [before = '', after = ''] = sentence(mark).split(mark);
+  return [before, link, after];
+}
+
 /** A progress bar with its label; `set(done, total)` (total null: indeterminate). */
-export function progressBar(label: string): {
+export function progressBar(
+  label: string,
+  t: Translate,
+): {
   element: HTMLDivElement;
   set: (done: number, total: number | null) => void;
 } {
@@ -107,13 +121,13 @@ export function progressBar(label: string): {
     set(done, total) {
       if (total === null) {
         bar.removeAttribute('value');
-        text.textContent = `${done} rows`;
+        text.textContent = t('svc.transfer.rows', { smart_count: done });
         return;
       }
       const percent = total === 0 ? 100 : Math.min(100, Math.round((done / total) * 100));
       bar.value = percent;
       bar.setAttribute('aria-valuetext', `${percent} %`);
-      text.textContent = `${percent} % (${done} / ${total})`;
+      text.textContent = t('svc.transfer.percent', { percent, done, total });
     },
   };
 }

@@ -45,6 +45,7 @@ const theme: RaThemeOptions = {
 const CollectionList = onDemand(async () => (await import('./studio/list/collection-list.js')).CollectionList);
 const ItemEdit = onDemand(async () => (await import('./studio/content.js')).ItemEdit);
 const ItemCreate = onDemand(async () => (await import('./studio/content.js')).ItemCreate);
+const NoCollectionAccess = onDemand(async () => (await import('./studio/list/no-access.js')).NoCollectionAccess);
 
 /** The history's old address opens the item with its history panel. */
 function HistoryRedirect() {
@@ -71,6 +72,8 @@ const pages = (
       }
     />
     <Route path="/content/:collection/:id/history" element={<HistoryRedirect />} />
+    {/* A readable collection's own routes (its resource) are more specific than this one. */}
+    <Route path="/content/:collection/*" element={<NoCollectionAccess />} />
     <Route path="/transfer" element={<PrivateDomPage page={transferPage} title="svc.nav.transfer" />} />
     <Route path="/settings/data-model/*" element={<LazyDataModelPage />} />
     <Route path="/graphql" element={<PrivateDomPage page={graphqlPage} title="svc.nav.graphql" wide />} />

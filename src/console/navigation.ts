@@ -3,8 +3,11 @@
  * the Studio's router moves on (studio/dom-page.tsx).
  */
 
-/** A page: its path parameters and query string in, its content out. */
-export type Page = (params: Readonly<Record<string, string>>, query: URLSearchParams) => Promise<Node>;
+/** The Studio's message catalogue (studio/messages.ts), as react-admin's translate reads it. */
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** A page: its path parameters, query string and the catalogue in, its content out. */
+export type Page = (params: Readonly<Record<string, string>>, query: URLSearchParams, t: Translate) => Promise<Node>;
 
 let leaveCurrent: (() => void) | undefined;
 

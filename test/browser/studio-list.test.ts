@@ -222,6 +222,62 @@ describe('Studio list in Chromium', function () {
         await expectAccessible('bookmark');
       });
 
+      it('saves a changed view into the open bookmark, as a new bookmark, or reverts to it', async function () {
+        this.timeout(120_000);
+        const chip = (text: string) => page.getByText(text, { exact: true });
+        const saveInto = page.getByRole('button', { name: 'Save the bookmark' });
+        const search = page.getByRole('textbox', { name: 'Search' });
+        const bookmark = async (name: string) =>
+          dataOf<Record<string, unknown>[]>(
+            await asAdmin(ctx(), 'GET', `/presets?filter[bookmark][_eq]=${encodeURIComponent(name)}`),
+          );
+        await chip('Bookmark: Busy ones').waitFor();
+        expect(await saveInto.count()).to.equal(0);
+        // A search: the bookmark is changed; reverting brings its view back.
+        await search.fill('Article 1');
+        await page.getByText('1-2 of 2').waitFor();
+        await chip('Bookmark: Busy ones (changed)').waitFor();
+        await shot('bookmark-changed');
+        await expectAccessible('bookmark-changed');
+        await page.getByRole('button', { name: 'Revert to the bookmark' }).click();
+        await page.getByText('1-4 of 4').waitFor();
+        await chip('Bookmark: Busy ones').waitFor();
+        await browser().valueShown(search, '');
+        // Sorted by views, descending: saved into the bookmark.
+        const sortedBy = (order: string) => (u: URL) =>
+          u.searchParams.get('sort') === 'views' && u.searchParams.get('order') === order;
+        const views = page.locator('thead th.column-views').getByRole('button');
+        await views.click();
+        await page.waitForURL(sortedBy('ASC'));
+        await views.click();
+        await page.waitForURL(sortedBy('DESC'));
+        await chip('Bookmark: Busy ones (changed)').waitFor();
+        await saveInto.click();
+        await page.getByText('Bookmark saved.').waitFor();
+        await chip('Bookmark: Busy ones').waitFor();
+        const [saved] = await bookmark('Busy ones');
+        expect(saved?.['layout_query']).to.have.nested.property('tabular.sort').that.deep.equals(['-views']);
+        expect(saved?.['filter']).to.deep.equal({
+          _or: [{ views: { _gte: 90 } }, { author: { name: { _eq: 'Grace Hopper' } } }],
+        });
+        // Searched again, saved as a new bookmark: the first one keeps its view.
+        await search.fill('Article 1');
+        await page.getByText('1-2 of 2').waitFor();
+        await page.getByRole('button', { name: 'Save as new bookmark' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Save as new bookmark' });
+        await dialog.getByLabel('Name').fill('Busy tens');
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await chip('Bookmark: Busy tens').waitFor();
+        await nav().getByRole('link', { name: 'Busy tens' }).waitFor();
+        expect((await bookmark('Busy tens'))[0]).to.include({ search: 'Article 1', user: saved?.['user'] });
+        expect((await bookmark('Busy ones'))[0]).to.include({ search: null });
+        await page.getByRole('button', { name: 'Delete the bookmark' }).click();
+        await page.getByText('Bookmark deleted.').waitFor();
+        await page.goto(url(`/admin/content/articles?bookmark=${String(saved?.['id'])}`));
+        await chip('Bookmark: Busy ones').waitFor();
+        await page.getByText('1-4 of 4').waitFor();
+      });
+
       it('shows cards, and archived items only when asked', async () => {
         await page.getByRole('button', { name: 'Cards' }).click();
         const cards = page.getByTestId('cards');
@@ -332,7 +388,8 @@ describe('Studio list in Chromium', function () {
         await page.setViewportSize({ width: 1280, height: 900 });
       });
 
-      it('lands a limited role on the collections it may read; a role without app access is told who grants it', async () => {
+      it('lands a limited role on the collections it may read; a role without app access is told who grants it', async function () {
+        this.timeout(120_000);
         const role = await createRole(ctx().server.db);
         dataOf(
           await asAdmin(ctx(), 'POST', '/permissions', { role, collection: 'articles', action: 'read', fields: ['*'] }),
@@ -353,6 +410,27 @@ describe('Studio list in Chromium', function () {
         ).to.equal(0);
         await shot('limited-landing');
         await expectAccessible('limited-landing');
+        // A bookmark of the role (an administrator's): this user may save it only as a new one.
+        const shared = dataOf<{ id: number }>(
+          await asAdmin(ctx(), 'POST', '/presets', {
+            collection: 'articles',
+            bookmark: 'Team picks',
+            role,
+            user: null,
+            layout: 'tabular',
+            filter: { views: { _gte: 50 } },
+          }),
+        );
+        await page.goto(url(`/admin/content/articles?bookmark=${String(shared.id)}`));
+        await page.getByText('Bookmark: Team picks', { exact: true }).waitFor();
+        await page.getByRole('textbox', { name: 'Search' }).fill('Article 1');
+        await page.getByText('Bookmark: Team picks (changed)', { exact: true }).waitFor();
+        await page.getByRole('button', { name: 'Save as new bookmark' }).waitFor();
+        await page.getByRole('button', { name: 'Revert to the bookmark' }).waitFor();
+        for (const name of ['Save the bookmark', 'Rename the bookmark', 'Delete the bookmark'])
+          expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
+        await page.goto(url('/admin'));
+        await page.getByRole('heading', { name: 'Collections' }).waitFor();
         await page.getByRole('button', { name: 'Sign out' }).click();
         const outsider = await createRole(ctx().server.db, { app_access: false });
         const user = await createUser(ctx().server.db, { role: outsider, password: 'outsider-password-1' });

@@ -17,7 +17,7 @@ type Mount = (element: HTMLElement, endpoint: Endpoint, storageKey: string) => (
 
 const ENDPOINTS = ['/graphql', '/graphql/system'] as const;
 
-export const graphqlPage: Page = async (_params, query) => {
+export const graphqlPage: Page = async (_params, query, t) => {
   const endpoint = query.get('endpoint') === '/graphql/system' ? '/graphql/system' : '/graphql';
   const bundle = '/admin/graphiql.js';
   const { mountGraphiql } = (await import(/* @vite-ignore */ bundle)) as { mountGraphiql: Mount };
@@ -53,10 +53,10 @@ export const graphqlPage: Page = async (_params, query) => {
   return h(
     'section',
     { class: 'wide' },
-    h('h1', { class: 'visually-hidden' }, 'GraphQL'),
+    h('h1', { class: 'visually-hidden' }, t('svc.nav.graphql')),
     h(
       'nav',
-      { class: 'tabs', 'aria-label': 'Endpoint' },
+      { class: 'tabs', 'aria-label': t('svc.graphql.endpoint') },
       ENDPOINTS.map((e) =>
         h(
           'a',

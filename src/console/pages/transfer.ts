@@ -2,10 +2,10 @@
  * Exports and imports. An export (POST /utils/export/:collection) runs in the background; its
  * svc_activity row (`action` export) holds {status, rows_done, rows_total, file, error}, polled
  * here into a progress bar, then the file is offered for download. An import uploads a CSV or
- * JSON file (POST /utils/import/:collection) with a bar of the bytes sent.
+ * JSON file (POST /utils/import/:collection) with a bar of the bytes sent. Strings: `svc.transfer.*`.
  */
 import { errorText, field, h, progressBar, showErrors, statusLine } from '../dom.js';
-import { onLeave, type Page } from '../navigation.js';
+import { onLeave, type Page, type Translate } from '../navigation.js';
 import { client } from '../session.js';
 
 const POLL_MS = 400;
@@ -18,7 +18,7 @@ interface ExportStatus {
   readonly error: string | null;
 }
 
-export const transferPage: Page = async (_params, query) => {
+export const transferPage: Page = async (_params, query, t) => {
   const collections = ((await client.collections.readAll()).data ?? [])
     .map((c) => c.collection)
     .filter((c) => !c.startsWith('svc_'));
@@ -33,34 +33,34 @@ export const transferPage: Page = async (_params, query) => {
   return h(
     'section',
     {},
-    h('h1', {}, 'Export and import'),
-    exportForm(select('export-collection')),
-    importForm(select('import-collection')),
+    h('h1', {}, t('svc.transfer.title')),
+    exportForm(select('export-collection'), t),
+    importForm(select('import-collection'), t),
   );
 };
 
-function exportForm(collection: HTMLSelectElement): HTMLElement {
+function exportForm(collection: HTMLSelectElement, t: Translate): HTMLElement {
   const format = h(
     'select',
     { id: 'export-format', name: 'format' },
     ['csv', 'json', 'xml', 'yaml'].map((f) => h('option', { value: f }, f.toUpperCase())),
   );
-  const fields = field('Fields (comma separated, empty for all)', 'fields', { placeholder: 'id,title' });
-  const filter = field('Filter (JSON)', 'filter', {
+  const fields = field(t('svc.transfer.fields'), 'fields', { placeholder: 'id,title' });
+  const filter = field(t('svc.transfer.filter'), 'filter', {
     placeholder: '{"status":{"_eq":"published"}}',
     spellcheck: 'false',
   });
   const status = statusLine();
-  const bar = progressBar('Export progress');
+  const bar = progressBar(t('svc.transfer.export_progress'), t);
   bar.element.hidden = true;
   const result = h('div', { class: 'result' });
-  const start = h('button', { type: 'submit' }, 'Start export');
+  const start = h('button', { type: 'submit' }, t('svc.transfer.start'));
   const form = h(
     'form',
     { class: 'card', 'aria-labelledby': 'export-title' },
-    h('h2', { id: 'export-title' }, 'Export'),
-    h('div', { class: 'field' }, h('label', { for: collection.id }, 'Collection'), collection),
-    h('div', { class: 'field' }, h('label', { for: format.id }, 'Format'), format),
+    h('h2', { id: 'export-title' }, t('svc.transfer.export')),
+    h('div', { class: 'field' }, h('label', { for: collection.id }, t('svc.transfer.collection')), collection),
+    h('div', { class: 'field' }, h('label', { for: format.id }, t('svc.transfer.format')), format),
     fields.row,
     filter.row,
     start,
@@ -79,7 +79,7 @@ function exportForm(collection: HTMLSelectElement): HTMLElement {
         parsedFilter = JSON.parse(filter.input.value);
       } catch {
         showErrors(form, status, {
-          errors: [{ message: 'Not JSON, e.g. {"status":{"_eq":"published"}}', extensions: { field: 'filter' } }],
+          errors: [{ message: t('svc.transfer.filter_invalid'), extensions: { field: 'filter' } }],
         });
         return;
       }
@@ -94,7 +94,7 @@ function exportForm(collection: HTMLSelectElement): HTMLElement {
       limit: -1,
     };
     start.disabled = true;
-    status.textContent = 'Starting…';
+    status.textContent = t('svc.transfer.starting');
     void (async () => {
       try {
         const since = await newestExportId();
@@ -112,14 +112,14 @@ function exportForm(collection: HTMLSelectElement): HTMLElement {
           }
           const progress = JSON.parse(String(row.comment)) as ExportStatus;
           bar.set(progress.rows_done, progress.rows_total);
-          status.textContent = `Export ${progress.status}`;
+          status.textContent = t(`svc.transfer.status.${progress.status}`);
           if (progress.status === 'done' && progress.file !== null) {
             bar.set(progress.rows_total ?? progress.rows_done, progress.rows_total ?? progress.rows_done);
             start.disabled = false;
-            result.replaceChildren(await downloadLink(progress.file));
+            result.replaceChildren(await downloadLink(progress.file, t));
           } else if (progress.status === 'failed') {
             start.disabled = false;
-            status.textContent = `Export failed: ${progress.error ?? 'no reason given'}`;
+            status.textContent = t('svc.transfer.failed', { error: progress.error ?? t('svc.transfer.no_reason') });
             status.classList.add('error');
           } else {
             timer = setTimeout(() => void poll().catch(fail), POLL_MS);
@@ -165,7 +165,7 @@ async function exportRow(collection: string, since: number): Promise<{ comment: 
 }
 
 /** The finished file: fetched through the client (the session's token), offered as a download. */
-async function downloadLink(fileId: string): Promise<Node> {
+async function downloadLink(fileId: string, t: Translate): Promise<Node> {
   const file = await client.files.readOne(fileId, { fields: ['filename_download', 'filesize'] });
   const name = file?.filename_download ?? `export-${fileId}`;
   const bytes = (
@@ -175,25 +175,25 @@ async function downloadLink(fileId: string): Promise<Node> {
   ).raw;
   const url = URL.createObjectURL(new Blob([bytes]));
   onLeave(() => URL.revokeObjectURL(url));
-  const link = h('a', { class: 'button', href: url, download: name }, `Download ${name}`);
+  const link = h('a', { class: 'button', href: url, download: name }, t('svc.transfer.download', { name }));
   return h('p', {}, link);
 }
 
-function importForm(collection: HTMLSelectElement): HTMLElement {
-  const file = field('File (CSV or JSON)', 'file', {
+function importForm(collection: HTMLSelectElement, t: Translate): HTMLElement {
+  const file = field(t('svc.transfer.file'), 'file', {
     type: 'file',
     accept: '.csv,.json,text/csv,application/json',
     required: true,
   });
   const status = statusLine();
-  const bar = progressBar('Upload progress');
+  const bar = progressBar(t('svc.transfer.upload_progress'), t);
   bar.element.hidden = true;
-  const submit = h('button', { type: 'submit' }, 'Import');
+  const submit = h('button', { type: 'submit' }, t('svc.transfer.import'));
   const form = h(
     'form',
     { class: 'card', 'aria-labelledby': 'import-title' },
-    h('h2', { id: 'import-title' }, 'Import'),
-    h('div', { class: 'field' }, h('label', { for: collection.id }, 'Collection'), collection),
+    h('h2', { id: 'import-title' }, t('svc.transfer.import')),
+    h('div', { class: 'field' }, h('label', { for: collection.id }, t('svc.transfer.collection')), collection),
     file.row,
     submit,
     status,
@@ -209,7 +209,7 @@ function importForm(collection: HTMLSelectElement): HTMLElement {
     bar.element.hidden = false;
     bar.set(0, chosen.size);
     submit.disabled = true;
-    status.textContent = 'Uploading…';
+    status.textContent = t('svc.transfer.uploading');
     client.transport
       .post(`/utils/import/${encodeURIComponent(collection.value)}`, body, {
         onUploadProgress: (p) => bar.set(p.loaded, p.total),
@@ -217,10 +217,10 @@ function importForm(collection: HTMLSelectElement): HTMLElement {
       .then(
         () => {
           status.classList.remove('error');
-          status.textContent = `Imported ${chosen.name} into ${collection.value}.`;
+          status.textContent = t('svc.transfer.imported', { file: chosen.name, collection: collection.value });
         },
         (error: unknown) => {
-          status.textContent = `Import failed: ${errorText(error)}`;
+          status.textContent = t('svc.transfer.import_failed', { error: errorText(error) });
           status.classList.add('error');
         },
       )

@@ -1,7 +1,8 @@
 /**
  * The console's plain-DOM pages (export/import, GraphiQL, the mailed links)
  * inside the Studio: a React route that runs the page function and shows the node it returns.
- * Their links go through react-router; a 401 signs out.
+ * Their links go through react-router; a 401 signs out. They get react-admin's translate: their
+ * strings are the catalogue's (studio/page-messages.ts).
  */
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Alert, Box, LinearProgress } from '@mui/material';
@@ -41,7 +42,7 @@ export function DomPage({ page, title, wide = false }: DomPageProps) {
     setState('loading');
     document.title = `${translate(title)} · ${translate('svc.app.title')}`;
     const clean = Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
-    page(clean, new URLSearchParams(location.search)).then(
+    page(clean, new URLSearchParams(location.search), translate).then(
       (node) => {
         if (!isCurrent) return;
         host.current?.replaceChildren(node);

@@ -7,6 +7,7 @@ import englishMessages from 'ra-language-english';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { TranslationMessages } from 'react-admin';
 import { flowsMessages } from './flows/messages.js';
+import { pageMessages } from './page-messages.js';
 
 const svc = {
   app: { title: 'Studio' },
@@ -60,6 +61,11 @@ const svc = {
     bookmark_saved: 'Bookmark saved.',
     bookmark_deleted: 'Bookmark deleted.',
     bookmark_open: 'Bookmark: %{name}',
+    bookmark_changed: 'Bookmark: %{name} (changed)',
+    bookmark_update: 'Save the bookmark',
+    bookmark_updated: 'Bookmark saved.',
+    bookmark_save_new: 'Save as new bookmark',
+    bookmark_revert: 'Revert to the bookmark',
     bookmark_close: 'Close the bookmark',
     bookmark_rename: 'Rename the bookmark',
     bookmark_delete: 'Delete the bookmark',
@@ -86,6 +92,9 @@ const svc = {
     exported: 'Exported.',
     export_failed: 'The export failed: %{error}',
     no_app_access: 'Your role has no access to the Studio; an administrator (%{who}) can grant it.',
+    no_access_title: 'No access',
+    no_access: 'There is no collection “%{collection}” you may read: it does not exist, or your role may not read it.',
+    no_access_back: 'Back to the collections',
     no_app_access_anyone: 'Your role has no access to the Studio; an administrator can grant it.',
   },
   item: {
@@ -166,7 +175,7 @@ const svc = {
     merge: 'Merge as chosen',
     took_theirs: 'Their version is shown; nothing of yours was saved.',
   },
-  links: { accept: 'Accept invitation', reset: 'Reset password', verify: 'Verify e-mail' },
+  ...pageMessages,
   page: { loading: 'Loading…', not_found: 'Nothing at %{path}.' },
   relations: {
     empty: 'None yet.',

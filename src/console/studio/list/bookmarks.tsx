@@ -14,7 +14,7 @@ import type { Bookmark } from './presets.js';
 const PRESETS = 'svc_presets';
 const BOOKMARKED = { json: JSON.stringify({ bookmark: { _nnull: true } }) };
 
-export function useBookmarks(): readonly Bookmark[] {
+function useBookmarks(): readonly Bookmark[] {
   // A role without app access reads no presets (the API refuses them).
   const { permissions } = usePermissions<Catalogue | null>();
   const { data } = useGetList(
@@ -23,7 +23,7 @@ export function useBookmarks(): readonly Bookmark[] {
       pagination: { page: 1, perPage: 500 },
       sort: { field: 'bookmark', order: 'ASC' },
       filter: BOOKMARKED,
-      meta: { fields: ['id', 'bookmark', 'collection', 'role'] },
+      meta: { fields: ['id', 'bookmark', 'collection'] },
     },
     { staleTime: 60_000, enabled: permissions?.me?.appAccess === true },
   );
@@ -31,7 +31,6 @@ export function useBookmarks(): readonly Bookmark[] {
     id: Number(p.id),
     name: String(p['bookmark']),
     collection: String(p['collection']),
-    isRole: p['role'] !== null && p['role'] !== undefined,
   }));
 }
 

@@ -4,23 +4,20 @@
  * picker, a table or cards layout, archived items hidden unless asked for, the list as it was
  * at a moment (read-only), bulk edit / delete with Undo and export. The view is kept per user
  * as their last view of the collection (svc_presets without a bookmark), and can be saved as a
- * bookmark for the user or their role; `?bookmark=<id>` opens one.
+ * bookmark for the user or their role; `?bookmark=<id>` opens one (bookmark-controls.tsx saves
+ * into it).
  */
 import { useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import {
   Alert,
   Box,
   Button as MuiButton,
-  Chip,
   Collapse,
   Dialog,
   DialogActions,
   DialogContent,
   DialogTitle,
   FormControlLabel,
-  IconButton,
-  Radio,
-  RadioGroup,
   Stack,
   Switch,
   TextField,
@@ -32,14 +29,11 @@ import {
 import FilterIcon from '@mui/icons-material/FilterList';
 import TableIcon from '@mui/icons-material/TableRowsOutlined';
 import CardsIcon from '@mui/icons-material/GridViewOutlined';
-import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
-import EditIcon from '@mui/icons-material/Edit';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
-import CloseIcon from '@mui/icons-material/Close';
 import WidthIcon from '@mui/icons-material/WidthNormal';
 import {
   BulkActionsToolbar,
   CreateButton,
+  DatagridBody,
   DatagridConfigurable,
   List,
   ListContextProvider,
@@ -53,7 +47,6 @@ import {
   useNotify,
   usePermissions,
   useResourceContext,
-  useStore,
   useTranslate,
 } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
@@ -63,48 +56,14 @@ import { columnOf, defaultColumns, visibleFields } from '../fields.js';
 import { FilterBuilder } from '../filter-builder.js';
 import { LiveRefresh } from '../item/item-studio.js';
 import { collectionName } from '../providers.js';
-import { useRefreshBookmarks, useBookmarks } from './bookmarks.js';
+import { BookmarkControls } from './bookmark-controls.js';
 import { BulkDeleteWithUndo, BulkEditButton, BulkExportButton, ExportButton } from './bulk-actions.js';
 import { CardsLayout, imageFieldOf } from './cards.js';
+import { KeyboardRow } from './keyboard-row.js';
 import type { ListMeta } from './list-read.js';
-import {
-  deleteBookmark,
-  readBookmark,
-  readLastView,
-  renameBookmark,
-  saveBookmark,
-  viewOf,
-  writeLastView,
-  type LayoutName,
-  type View,
-} from './presets.js';
-
-/** What the list's state outside react-admin's params holds. */
-interface ViewState {
-  readonly layout: LayoutName;
-  readonly showArchived: boolean;
-  /** A datetime-local value; '' for now. */
-  readonly asOf: string;
-  readonly widths: Readonly<Record<string, number>>;
-  /** The bookmark open, if any. */
-  readonly bookmark: { readonly id: number; readonly name: string } | null;
-}
-
-interface ViewProps {
-  readonly collection: CollectionInfo;
-  readonly catalogue: Catalogue;
-  readonly state: ViewState;
-  setState(change: (s: ViewState) => ViewState): void;
-}
-
-const jsonFilter = (text: unknown): Filter | null => {
-  if (typeof text !== 'string' || text === '') return null;
-  try {
-    return JSON.parse(text) as Filter;
-  } catch {
-    return null;
-  }
-};
+import { readBookmark, readLastView, viewOf, writeLastView } from './presets.js';
+import { maySaveBookmark, type LayoutName, type View } from './view.js';
+import { jsonFilter, useColumns, useCurrentView, type ViewProps, type ViewState } from './view-state.js';
 
 /** How many conditions a filter holds (its operators outside `_and` / `_or`). */
 function countConditions(filter: unknown): number {
@@ -249,6 +208,7 @@ function ListBody(props: ViewProps): ReactElement {
           rowClick={isReadOnly ? false : 'edit'}
           omit={fields.map((f) => f.name).filter((name) => !columns.includes(name))}
           bulkActionButtons={bulk}
+          body={<DatagridBody row={<KeyboardRow />} />}
           sx={widths}
         >
           {fields.map(columnOf)}
@@ -399,61 +359,6 @@ function WidthsButton(props: ViewProps): ReactElement {
   );
 }
 
-/** The column picker's store: the shown columns as indexes into `availableColumns`. */
-function useColumns(collection: CollectionInfo) {
-  const key = `preferences.studio.${collection.name}.columns`;
-  const [columns, setColumns] = useStore<string[] | undefined>(`${key}.columns`);
-  const [available] = useStore<{ index: string; source: string }[]>(`${key}.availableColumns`, []);
-  const fields =
-    columns === undefined
-      ? null
-      : columns.map((i) => available.find((a) => a.index === i)?.source ?? '').filter((s) => s !== '');
-  const setFields = (names: readonly string[] | null) => {
-    if (names === null) return;
-    const indexes = names
-      .map((n) => available.find((a) => a.source === n)?.index)
-      .filter((i): i is string => i !== undefined);
-    if (indexes.length > 0) setColumns(indexes);
-  };
-  return [fields, setFields] as const;
-}
-
-/** The view shown now, as a preset holds it. */
-function useCurrentView(props: ViewProps): [View, (view: View) => void] {
-  const { collection, state, setState } = props;
-  const list = useListContext();
-  const [fields, setFields] = useColumns(collection);
-  const search =
-    typeof list.filterValues['q'] === 'string' && list.filterValues['q'] !== '' ? list.filterValues['q'] : null;
-  const view: View = {
-    layout: state.layout,
-    fields,
-    sort: `${list.sort.order === 'DESC' ? '-' : ''}${list.sort.field}`,
-    page: list.page,
-    limit: list.perPage,
-    widths: state.widths,
-    filter: jsonFilter(list.filterValues['json']),
-    search,
-  };
-  const apply = (next: View) => {
-    list.setFilters(
-      {
-        ...(next.search === null ? {} : { q: next.search }),
-        ...(next.filter === null ? {} : { json: JSON.stringify(next.filter) }),
-      },
-      {},
-      false,
-    );
-    if (next.sort !== null)
-      list.setSort({ field: next.sort.replace(/^-/, ''), order: next.sort.startsWith('-') ? 'DESC' : 'ASC' });
-    list.setPerPage(next.limit);
-    list.setPage(next.page);
-    setFields(next.fields);
-    setState((s) => ({ ...s, layout: next.layout, widths: next.widths }));
-  };
-  return [view, apply];
-}
-
 /**
  * Opens the bookmark `?bookmark=` names, or else the user's last view of the collection, and
  * keeps the last view as the user changes it (not while a bookmark is open).
@@ -477,8 +382,10 @@ function PresetSync(props: ViewProps): null {
       readBookmark(Number(bookmarkParam))
         .then((preset) => {
           if (!isCurrent || preset === undefined) return;
-          applyRef.current(viewOf(preset));
-          setState((s) => ({ ...s, bookmark: { id: preset.id, name: String(preset.bookmark) } }));
+          const saved = viewOf(preset);
+          applyRef.current(saved);
+          const canSave = maySaveBookmark(preset, me);
+          setState((s) => ({ ...s, bookmark: { id: preset.id, name: String(preset.bookmark), saved, canSave } }));
         })
         .catch((error: unknown) => notify((error as Error).message, { type: 'error' }))
         .finally(() => setLoaded(true));
@@ -519,131 +426,4 @@ function PresetSync(props: ViewProps): null {
     return () => clearTimeout(timer);
   }, [text, isLoaded, me, state.bookmark, collection.name]);
   return null;
-}
-
-function BookmarkControls(props: ViewProps): ReactElement | null {
-  const { collection, catalogue, state, setState } = props;
-  const translate = useTranslate();
-  const notify = useNotify();
-  const refresh = useRefreshBookmarks();
-  const bookmarks = useBookmarks();
-  const [view] = useCurrentView(props);
-  const [dialog, setDialog] = useState<'save' | 'rename' | null>(null);
-  const [name, setName] = useState('');
-  const [owner, setOwner] = useState<'user' | 'role'>('user');
-  const me = catalogue.me;
-  if (me === null) return null;
-  const open = state.bookmark;
-  const isRole = open !== null && bookmarks.find((b) => b.id === open.id)?.isRole === true;
-  const canEditOpen = open !== null && (!isRole || me.adminAccess);
-  const submit = async () => {
-    try {
-      if (dialog === 'save') {
-        const target = owner === 'role' && me.role !== null ? { role: me.role } : { user: me.id };
-        const id = await saveBookmark(collection.name, name, view, target);
-        setState((s) => ({ ...s, bookmark: { id, name } }));
-        notify('svc.list.bookmark_saved', { type: 'success' });
-      } else if (dialog === 'rename' && open !== null) {
-        await renameBookmark(open.id, name);
-        setState((s) => ({ ...s, bookmark: { id: open.id, name } }));
-      }
-      refresh();
-      setDialog(null);
-    } catch (error) {
-      notify((error as Error).message, { type: 'error' });
-    }
-  };
-  const remove = async () => {
-    if (open === null) return;
-    try {
-      await deleteBookmark(open.id);
-      setState((s) => ({ ...s, bookmark: null }));
-      refresh();
-      notify('svc.list.bookmark_deleted', { type: 'info' });
-    } catch (error) {
-      notify((error as Error).message, { type: 'error' });
-    }
-  };
-  return (
-    <>
-      {open === null ? (
-        <MuiButton
-          size="small"
-          startIcon={<BookmarkAddIcon />}
-          onClick={() => {
-            setName('');
-            setOwner('user');
-            setDialog('save');
-          }}
-        >
-          {translate('svc.list.bookmark_save')}
-        </MuiButton>
-      ) : (
-        <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
-          <Chip label={translate('svc.list.bookmark_open', { name: open.name })} />
-          <IconButton
-            size="small"
-            aria-label={translate('svc.list.bookmark_close')}
-            onClick={() => setState((s) => ({ ...s, bookmark: null }))}
-          >
-            <CloseIcon fontSize="small" />
-          </IconButton>
-          {canEditOpen && (
-            <>
-              <IconButton
-                size="small"
-                aria-label={translate('svc.list.bookmark_rename')}
-                onClick={() => {
-                  setName(open.name);
-                  setDialog('rename');
-                }}
-              >
-                <EditIcon fontSize="small" />
-              </IconButton>
-              <IconButton size="small" aria-label={translate('svc.list.bookmark_delete')} onClick={() => void remove()}>
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </>
-          )}
-        </Stack>
-      )}
-      <Dialog
-        open={dialog !== null}
-        onClose={() => setDialog(null)}
-        aria-labelledby="bookmark-title"
-        fullWidth
-        maxWidth="xs"
-      >
-        <DialogTitle id="bookmark-title">
-          {translate(dialog === 'rename' ? 'svc.list.bookmark_rename' : 'svc.list.bookmark_save')}
-        </DialogTitle>
-        <DialogContent>
-          <TextField
-            autoFocus
-            fullWidth
-            label={translate('svc.list.bookmark_name')}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            sx={{ mt: 1 }}
-          />
-          {dialog === 'save' && me.adminAccess && me.role !== null && (
-            <RadioGroup
-              value={owner}
-              onChange={(e) => setOwner(e.target.value as 'user' | 'role')}
-              aria-label={translate('svc.list.bookmark_for')}
-            >
-              <FormControlLabel value="user" control={<Radio />} label={translate('svc.list.bookmark_me')} />
-              <FormControlLabel value="role" control={<Radio />} label={translate('svc.list.bookmark_role')} />
-            </RadioGroup>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <MuiButton onClick={() => setDialog(null)}>{translate('ra.action.cancel')}</MuiButton>
-          <MuiButton onClick={() => void submit()} disabled={name.trim() === ''}>
-            {translate('ra.action.save')}
-          </MuiButton>
-        </DialogActions>
-      </Dialog>
-    </>
-  );
 }

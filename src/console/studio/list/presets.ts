@@ -4,28 +4,14 @@
  * `filter`, `search`. A preset with a `bookmark` name is a saved view (for a user or a role);
  * the one without is the user's last view of the collection, kept as they browse.
  */
-import type { Filter, PresetType } from '../../../client/index.js';
+import type { PresetType } from '../../../client/index.js';
 import { client } from '../../session.js';
-
-export type LayoutName = 'tabular' | 'cards';
-
-export interface View {
-  readonly layout: LayoutName;
-  readonly fields: readonly string[] | null;
-  /** `-title` for descending, as the API's sort. */
-  readonly sort: string | null;
-  readonly page: number;
-  readonly limit: number;
-  readonly widths: Readonly<Record<string, number>>;
-  readonly filter: Filter | null;
-  readonly search: string | null;
-}
+import type { LayoutName, View } from './view.js';
 
 export interface Bookmark {
   readonly id: number;
   readonly name: string;
   readonly collection: string;
-  readonly isRole: boolean;
 }
 
 const PRESET_FIELDS = [
@@ -122,6 +108,11 @@ export async function saveBookmark(
   };
   const created = (await client.presets.createOne(body, { fields: ['id'] })) as { id: number } | null | undefined;
   return created?.id ?? 0;
+}
+
+/** Saves `view` into the bookmark `id` (its name and owner stay). */
+export async function updateBookmark(id: number, view: View): Promise<void> {
+  await client.presets.updateOne(id, presetOf(view));
 }
 
 export async function renameBookmark(id: number, name: string): Promise<void> {
