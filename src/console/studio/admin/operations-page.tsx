@@ -218,7 +218,9 @@ function ExportJobs() {
       {rows !== undefined && !Array.isArray(rows) && <Alert severity="error">{rows.error}</Alert>}
       {Array.isArray(rows) && visible.length === 0 && <Typography>{translate('svc.admin.no_jobs')}</Typography>}
       {visible.length > 0 && (
-        <TableContainer tabIndex={0} role="region" aria-labelledby="jobs-title">
+        // Positioned: the Retry column's visually hidden heading is placed within the scrolling
+        // table, not beside it (it widened the page by the table's overflow at 390 px).
+        <TableContainer tabIndex={0} role="region" aria-labelledby="jobs-title" sx={{ position: 'relative' }}>
           <Table size="small" aria-labelledby="jobs-title">
             <TableHead>
               <TableRow>
