@@ -218,24 +218,25 @@ describeEachDatabase(
       const stalling = createServer((req, res) => {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.write('{"data":[');
-        if (req.url?.startsWith('/items/cut') === true) setTimeout(() => req.socket.destroy(), 50);
+        // Each failure comes a while after the headers were sent (a busy machine may take a moment to read them).
+        if (req.url?.startsWith('/items/cut') === true) setTimeout(() => req.socket.destroy(), 300);
+        if (req.url?.startsWith('/items/aborted') === true) setTimeout(() => aborts.abort(), 300);
       });
+      const aborts = new AbortController();
       await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
       try {
         const { port } = stalling.address() as AddressInfo;
         const remote = new ContentClient(`http://127.0.0.1:${port}`, { auth: { staticToken: 'unused' } });
-        const aborts = new AbortController();
-        setTimeout(() => aborts.abort(), 100);
         const cases = [
           ['cut', remote.items('cut').readByQuery(), 'TypeError'],
           [
             'aborted',
-            remote.items('slow').readByQuery({}, { requestOptions: { signal: aborts.signal } }),
+            remote.items('aborted').readByQuery({}, { requestOptions: { signal: aborts.signal } }),
             'AbortError',
           ],
           [
             'timed out',
-            remote.items('slow').readByQuery({}, { requestOptions: { signal: AbortSignal.timeout(100) } }),
+            remote.items('slow').readByQuery({}, { requestOptions: { signal: AbortSignal.timeout(1000) } }),
             'TimeoutError',
           ],
         ] as const;
