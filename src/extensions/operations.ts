@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../config/index.js';
-import type { OperationHandler } from '../flows/index.js';
+import { registerOperation, sandboxedOperation, type OperationHandler } from '../flows/index.js';
 import { extensionContext, type ContextDeps } from './context.js';
 import type { ExtensionEntry } from './discover.js';
 import { importExtension, operationOf } from './register.js';
@@ -17,8 +17,6 @@ export async function loadOperation(
   context: ContextDeps,
   config: Config['extensions'],
 ): Promise<() => void> {
-  // Only when there is an operation: the command line and the extension-less start load no flows.
-  const { registerOperation, sandboxedOperation } = await import('../flows/index.js');
   if (entry.sandbox !== undefined) {
     const { id, handler } = await sandboxedOperation(
       {
