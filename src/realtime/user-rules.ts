@@ -1,5 +1,6 @@
 import type { CollectionOverview, FilterObject, SchemaOverview } from '../../catalog/overview/types.js';
 import type { DbClient } from '../db-client.js';
+import { databaseDialect } from '../db/dialects/index.js';
 import type { Query } from '../query/index.js';
 
 /** Whether a filter or selection names `$CURRENT_USER` (so what it reads depends on the user). */
@@ -41,7 +42,7 @@ const OPERATORS = new Set(['_eq', '_in', '_null', '_nnull']);
  */
 function comparable(type: string, client: DbClient): boolean {
   if (type === 'uuid' || type === 'integer' || type === 'bigInteger') return true;
-  return (type === 'string' || type === 'text') && client !== 'mysql';
+  return (type === 'string' || type === 'text') && databaseDialect(client).comparesTextExactly;
 }
 
 /**

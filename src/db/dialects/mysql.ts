@@ -99,6 +99,7 @@ export const mysqlDatabase: DatabaseDialect = {
   addsRequiredColumns: true,
   convertsChangedTypes: true,
   textLengthSql: 'char_length(??)',
+  comparesTextExactly: false,
   // nopad: utf8mb4_bin still ignores trailing spaces.
   exactStringType: (length) => `varchar(${length}) character set utf8mb4 collate utf8mb4_nopad_bin`,
   roundsDecimals: true,

@@ -72,6 +72,7 @@ export const postgresDatabase: DatabaseDialect = {
   addsRequiredColumns: true,
   convertsChangedTypes: true,
   textLengthSql: 'length(cast(?? as text))',
+  comparesTextExactly: true,
   roundsDecimals: true,
   numberSql: (to) => `cast(?? as ${postgresNumberType(to)})`,
   // SQLSTATE class 22, data exception: invalid text representation, datetime format, ...;

@@ -51,6 +51,7 @@ export const sqliteDatabase: DatabaseDialect = {
   addsRequiredColumns: false,
   convertsChangedTypes: false,
   textLengthSql: 'length(??)',
+  comparesTextExactly: true,
   roundsDecimals: false,
   numberSql: sqliteNumberSql,
   // A changed column type converts nothing (catalog/ddl/schema-errors.ts assertSqliteConverted).

@@ -134,6 +134,8 @@ export interface DatabaseDialect {
   readonly convertsChangedTypes: boolean;
   /** SQL of a value's length in characters, the column as `??`. */
   readonly textLengthSql: string;
+  /** `=` on text compares byte for byte, as JavaScript does (MySQL's default collations ignore case and trailing spaces). */
+  readonly comparesTextExactly: boolean;
   /**
    * The column type of a string of `length` characters that compares exactly (case, accents,
    * trailing spaces), as every string column does on PostgreSQL and SQLite (undefined there):
