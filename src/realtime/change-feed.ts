@@ -158,6 +158,12 @@ class RedisFeed extends LocalFeed {
   #position = '0-0';
   #isClosed = false;
   #reading: Promise<void> = Promise.resolve();
+  /**
+   * Settles when `close` runs. A read waits for it too: ioredis never answers a command queued
+   * while it waits to reconnect once it is disconnected (Redis down at shutdown).
+   */
+  readonly #closing: Promise<null>;
+  #endReads = () => {};
   /** Marks this instance's entries (`o`), each numbered (`n`). */
   readonly #origin = randomUUID();
   #published = 0;
@@ -184,6 +190,11 @@ class RedisFeed extends LocalFeed {
     this.#guard = new RedisGuard('live data', 'subscribers see the changes of this instance only', options.logger);
     for (const client of [this.#writer, this.#reader]) this.#guard.watch(client);
     this.#key = `${options.namespace}:realtime:log`;
+    this.#closing = new Promise((resolve) => {
+      this.#endReads = () => {
+        resolve(null);
+      };
+    });
   }
 
   async start(): Promise<void> {
@@ -239,6 +250,7 @@ class RedisFeed extends LocalFeed {
     await super.close();
     await this.#publishing;
     this.#isClosed = true;
+    this.#endReads();
     // Ends the blocking read at once.
     this.#reader.disconnect();
     await this.#reading;
@@ -250,7 +262,10 @@ class RedisFeed extends LocalFeed {
     while (!this.#isClosed) {
       let answer: [string, [string, string[]][]][] | null;
       try {
-        answer = await this.#reader.xread('COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', this.#key, this.#position);
+        answer = await Promise.race([
+          this.#reader.xread('COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', this.#key, this.#position),
+          this.#closing,
+        ]);
       } catch (error) {
         if (this.#hasClosed()) return;
         this.#guard.failed(error);

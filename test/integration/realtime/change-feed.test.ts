@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { PrimaryKey } from '../../../src/commands/types.js';
 import {
   createChangeFeed,
@@ -9,6 +10,7 @@ import {
   type ChangeFeed,
 } from '../../../src/realtime/change-feed.js';
 import { redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/services.js';
+import { createThrowawayRedis, throwawayRedisUnavailable, type ThrowawayRedis } from '../../support/throwaway-redis.js';
 
 /**
  * The live-data feed between instances through a real Redis: a change of millions of keys
@@ -97,5 +99,35 @@ describe('realtime: the change feed through Redis', function () {
     expect(sizes).to.deep.equal([['a:3'], [`b:${KEYS_PER_MESSAGE}`], [`b:${KEYS_PER_MESSAGE}`], ['b:5', 'c:2']]);
     expect(parts.flat().flatMap((c) => c.keys.slice())).to.deep.equal(changes.flatMap((c) => c.keys.slice()));
     expect([...messageParts([])]).to.deep.equal([]);
+  });
+});
+
+describe('realtime: the change feed closes while Redis is down (throw-away Redis)', function () {
+  this.timeout(30_000);
+  let redis: ThrowawayRedis | undefined;
+
+  before(async function () {
+    requireOrSkip(this, throwawayRedisUnavailable());
+    redis = await createThrowawayRedis();
+  });
+  after(async () => {
+    await redis?.stop();
+  });
+
+  it('close() ends the waiting read instead of waiting for a Redis that is gone', async () => {
+    const feed = await createChangeFeed({
+      redis: { url: redis!.url, commandTimeoutMs: 1_000 },
+      namespace: `feed-${randomUUID()}`,
+      logger: { warn: () => {} },
+    });
+    await redis!.stop();
+    // Long enough for the read to fail, be asked again and wait in the reconnecting client's queue.
+    await delay(2_000);
+    await Promise.race([
+      feed.close(),
+      delay(10_000).then(() => {
+        throw new Error('close() still waiting after 10 s');
+      }),
+    ]);
   });
 });
