@@ -25,7 +25,7 @@ export interface CommandContextDeps {
   readonly logger?: DebugLog;
   /** Where committed changes go (the live-data feed, src/realtime); none: nowhere. */
   readonly changes?: {
-    publish(changes: readonly Change[]): void;
+    publish(changes: readonly Change[]): Promise<void>;
     /** See CommandContext's `witnessDelete`. */
     witnessDelete?(trx: Knex.Transaction, collection: string, keys: readonly PrimaryKey[]): Promise<SeenBy | undefined>;
   };
@@ -63,7 +63,9 @@ export async function commandContext(
     readLimits,
     ...(deps.logger === undefined ? {} : { log: deps.logger }),
     ...(deps.traffic === undefined ? {} : { traffic: deps.traffic }),
-    ...(deps.changes === undefined ? {} : { afterCommit: (changes) => deps.changes?.publish(changes) }),
+    ...(deps.changes === undefined
+      ? {}
+      : { afterCommit: (changes) => deps.changes?.publish(changes) ?? Promise.resolve() }),
     ...(deps.changes?.witnessDelete === undefined
       ? {}
       : {

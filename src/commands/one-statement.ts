@@ -300,5 +300,5 @@ async function afterCommit(
   noteWrite(ctx.db, replicaCaller(ctx.accountability));
   noteJournalRows(ctx.db, 1);
   await ctx.purgeCache?.([collection.collection]);
-  ctx.afterCommit?.([{ collection: collection.collection, action, keys: [key] }]);
+  await ctx.afterCommit?.([{ collection: collection.collection, action, keys: [key] }]);
 }

@@ -49,6 +49,6 @@ export async function runWrite<T>(
     changes.reduce((n, c) => n + c.keys.length, 0),
   );
   if (touched.length > 0) await ctx.purgeCache?.(touched);
-  if (changes.length > 0) ctx.afterCommit?.(changes);
+  if (changes.length > 0) await ctx.afterCommit?.(changes);
   return result;
 }

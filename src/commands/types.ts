@@ -126,9 +126,10 @@ export interface CommandContext {
   readonly purgeCache?: (collections: readonly string[]) => Promise<void>;
   /**
    * Told, after the commit, which items the command created, updated or deleted (one change
-   * per collection and action): the live-data feed. Must not throw; not awaited.
+   * per collection and action): the live-data feed. Must not reject; the write answers once it
+   * settles (the change is in the feed's log, ordered before the caller's next write).
    */
-  readonly afterCommit?: (changes: readonly Change[]) => void;
+  readonly afterCommit?: (changes: readonly Change[]) => Promise<void>;
   /**
    * Asked inside the transaction just before items are deleted: who of the live-data
    * subscribers could read which of them (src/realtime), so a delete event goes only to those.

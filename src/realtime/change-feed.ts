@@ -27,7 +27,12 @@ type DeleteWitness = (
  * every instance reads in the same order ({@link RedisFeed}, with cache/'s RedisGuard).
  */
 export interface ChangeFeed {
-  publish(changes: readonly Change[]): void;
+  /**
+   * Hands on committed changes; settles (never rejects) once they are in the log, or delivered
+   * here when the log failed. A write answers after that, so its author's next write, through
+   * any instance, comes after it in the log (each writer's changes reach subscribers in order).
+   */
+  publish(changes: readonly Change[]): Promise<void>;
   /** Runs `listener` for every change, here or elsewhere; returns the unsubscribe. */
   subscribe(listener: ChangeListener): () => void;
   /** The write side asks it before a delete (the witness set by {@link setWitness}; none: undefined). */
@@ -84,8 +89,9 @@ class LocalFeed implements ChangeFeed {
     this.#witness = witness;
   }
 
-  publish(changes: readonly Change[]): void {
+  publish(changes: readonly Change[]): Promise<void> {
     this.deliver(changes);
+    return Promise.resolve();
   }
 
   /** A listener that throws is its own problem: the others still run. */
@@ -205,7 +211,7 @@ class RedisFeed extends LocalFeed {
     this.#reading = this.#read();
   }
 
-  override publish(changes: readonly Change[]): void {
+  override publish(changes: readonly Change[]): Promise<void> {
     this.#publishing = this.#publishing.then(async () => {
       const entries = [...messageParts(changes)].flat();
       const minId = `${Date.now() - LOG_RETENTION_MS}-0`;
@@ -232,6 +238,7 @@ class RedisFeed extends LocalFeed {
       // Bounded: an entry that a slow Redis took late comes back within moments, or never.
       if (this.#deliveredHere.size > MAX_REPLAY) this.#deliveredHere.clear();
     });
+    return this.#publishing;
   }
 
   override async since(after: string): Promise<FeedChange[] | undefined> {

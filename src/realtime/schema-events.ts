@@ -12,7 +12,7 @@ import type { SchemaCache } from '../cache/schema-cache.js';
  */
 export function schemaWithEvents(
   schema: SchemaCache,
-  changes: { publish(changes: readonly Change[]): void },
+  changes: { publish(changes: readonly Change[]): Promise<void> },
 ): SchemaCache {
   return {
     getOverview: () => schema.getOverview(),
@@ -21,7 +21,7 @@ export function schemaWithEvents(
       const before = await schema.getOverview();
       await schema.invalidate();
       const found = schemaChanges(before, await schema.getOverview());
-      if (found.length > 0) changes.publish(found);
+      if (found.length > 0) await changes.publish(found);
     },
   };
 }

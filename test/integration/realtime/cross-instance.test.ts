@@ -185,4 +185,25 @@ describe('realtime: across two instances through Redis', function () {
     socket.close();
     await client.dispose();
   });
+
+  it("one writer's changes, made through A and B in turn, reach a subscriber in the order written", async () => {
+    const socket = await TestSocket.open(socketUrl(b, '/websocket'));
+    expect(await socket.request({ type: 'auth', access_token: ADMIN_TOKEN, uid: 'a' })).to.include({ status: 'ok' });
+    const init = await socket.request({
+      type: 'subscribe',
+      collection: 'metrics',
+      query: { fields: ['name'] },
+      uid: 'o',
+    });
+    expect(init, JSON.stringify(init)).to.include({ event: 'init' });
+    // Each write answers once its change is in the log: the next one, through the other instance, comes after it.
+    const names = Array.from({ length: 60 }, (_, i) => `ordered ${i}`);
+    for (const [i, name] of names.entries())
+      await call(i % 2 === 0 ? a : b, 'POST', '/items/metrics', { name, team: 'green' });
+    const isEvent = (m: Message) => m['type'] === 'subscription' && m['uid'] === 'o';
+    const seen: string[] = [];
+    for (const _ of names) seen.push(...(await socket.next(isEvent))['data'].map((row: { name: string }) => row.name));
+    expect(seen).to.deep.equal(names);
+    socket.close();
+  });
 });
