@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { Knex } from 'knex';
 import { poolUsage } from '../../../src/db/health.js';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
@@ -50,6 +51,15 @@ async function healthUntil(
   return answer;
 }
 
+/** Waits until every connection of `db`'s pool is in use and a query waits for one. */
+async function untilSaturated(db: Knex): Promise<void> {
+  const started = Date.now();
+  while (poolUsage(db)!.pending === 0 || poolUsage(db)!.free > 0) {
+    if (Date.now() - started > 10_000) expect.fail(`pool not saturated: ${JSON.stringify(poolUsage(db))}`);
+    await delay(20);
+  }
+}
+
 describeEachDatabase('GET /server/health: every component', (ctx) => {
   const client = () => ({ sqlite: 'sqlite3', postgres: 'pg', mariadb: 'mysql' })[ctx().dialect];
 
@@ -81,6 +91,28 @@ describeEachDatabase('GET /server/health: every component', (ctx) => {
       await db('svc_migrations').insert(latest);
     }
     expect((await health(ctx().server.url)).body.status).to.equal('ok');
+  });
+
+  it('with every pool connection held by an open transaction and one more waiting, it is warn, still 200', async () => {
+    const { db, url } = ctx().server;
+    // The admin's token read once: its user is remembered, so an admin request needs no pool slot.
+    expect((await health(url, ADMIN)).body.status).to.equal('ok');
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = Array.from({ length: poolUsage(db)!.max + 1 }, () => db.transaction(() => gate));
+    try {
+      await untilSaturated(db);
+      const busy = await health(url, ADMIN);
+      expect([busy.status, busy.body.status]).to.deep.equal([200, 'warn']);
+      const roundTrip = busy.body.checks![`${client()}:responseTime`]![0]!;
+      expect(roundTrip).to.include({ status: 'warn', componentType: 'datastore' });
+      expect(roundTrip.output).to.contain('the database answered on a connection of its own');
+      expect(busy.body.checks![`${client()}:migrations`]![0]).to.include({ status: 'ok', observedValue: 0 });
+    } finally {
+      release();
+      await Promise.all(held);
+    }
+    expect(await health(url)).to.deep.equal({ status: 200, body: { status: 'ok' } });
   });
 });
 
@@ -170,11 +202,7 @@ describe('GET /server/health: a busy pool is not a dead database (issue 42, thro
     const db = server!.db;
     for (let n = 0; n <= POOL_MAX; n += 1)
       sleeping.push(db.raw('SELECT pg_sleep(60)').catch((error: unknown) => error));
-    const started = Date.now();
-    while (poolUsage(db)!.pending === 0) {
-      if (Date.now() - started > 10_000) expect.fail(`pool not saturated: ${JSON.stringify(poolUsage(db))}`);
-      await delay(20);
-    }
+    await untilSaturated(db);
     expect(poolUsage(db)).to.include({ used: POOL_MAX, free: 0 });
 
     expect(await health(server!.url)).to.deep.equal({ status: 200, body: { status: 'warn' } });
