@@ -127,7 +127,11 @@ export const SETTINGS: readonly SettingsSection[] = [
       s('DB_POOL__MIN', 'driver default', 'connections kept open'),
       s('DB_POOL__MAX', 'driver default', 'connections opened at most'),
       s('DB_EXCLUDE_TABLES', 'spatial_ref_sys,sysdiagrams', 'tables never served (comma list)'),
-      s('DB_HEALTHCHECK_THRESHOLD', '150', 'milliseconds; a slower round trip makes `/server/health` say `warn`'),
+      s(
+        'DB_HEALTHCHECK_THRESHOLD',
+        '150',
+        'milliseconds; a slower round trip makes `/server/health` say `warn`. Also how long the check waits for a pool connection: past it, it asks the database on a connection of its own (busy pool: `warn`; no answer: `error`)',
+      ),
       s(
         'DB_CONNECT_WAIT',
         '60s',

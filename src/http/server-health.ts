@@ -34,13 +34,16 @@ export interface HealthReport {
  * `<client>:connectionsAvailable` / `:connectionsUsed` (the pool), `<client>:migrations`
  * (`warn` when the database is behind this version's migrations), `redis:responseTime` (when
  * REDIS is set), `storage:<location>:responseTime` (a file written, read back and deleted),
- * `email:connection` (once the transport was verified or used). The status is the worst.
+ * `email:connection` (once the transport was verified or used). The status is the worst. A
+ * pool whose every connection is busy is `warn`, not `error`, when the database answers
+ * beside it (db/health.ts): a busy instance stays behind its load balancer.
  */
 export async function checkHealth({ config, db, storage, auth }: HealthDeps): Promise<HealthReport> {
   const client = config.db.client;
+  const database = checkDatabase(db, config.db.healthcheckThresholdMs, checkMigrations);
   const named: [string, Promise<HealthCheck>][] = [
-    [`${client}:responseTime`, checkDatabase(db, config.db.healthcheckThresholdMs)],
-    [`${client}:migrations`, checkMigrations(db)],
+    [`${client}:responseTime`, database.then((d) => d.responseTime)],
+    [`${client}:migrations`, database.then((d) => d.migrations)],
   ];
   if (config.redis.url !== undefined) named.push(['redis:responseTime', checkRedis(config)]);
   for (const location of storage?.locations ?? []) {

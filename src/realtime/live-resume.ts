@@ -55,3 +55,18 @@ export async function resumeSubscription(
   for (const batch of waiting) if (!isCovered(batch)) subscription.deliver(batch);
   return stop;
 }
+
+/**
+ * Adds `subscription` to the live reads, or with `after` resumes it there
+ * ({@link resumeSubscription}). `resumed` false: it was added afresh (no `after`, or the log
+ * cannot tell the gap), and the caller answers its `init`. `stop` ends it either way.
+ */
+export async function startSubscription(
+  live: LiveReads,
+  feed: Pick<ChangeFeed, 'since'>,
+  subscription: LiveSubscription,
+  after: string | undefined,
+): Promise<{ stop: () => void; resumed: boolean }> {
+  const resumed = after === undefined ? undefined : await resumeSubscription(live, feed, subscription, after);
+  return resumed === undefined ? { stop: live.add(subscription), resumed: false } : { stop: resumed, resumed: true };
+}

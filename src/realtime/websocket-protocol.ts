@@ -8,7 +8,6 @@ import type { AuthLookups, RequestOrigin } from '../auth/authenticate.js';
 import { login } from '../auth/login.js';
 import { refresh } from '../auth/refresh.js';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
-import type { PrimaryKey, Selection } from '../commands/types.js';
 import type { Config } from '../config/index.js';
 import { committedReadDatabase } from '../db/replicas.js';
 import type { FileLibrary } from '../files/file-library.js';
@@ -33,14 +32,22 @@ import {
   readItemByKey,
   tooDeepMessage,
   type Meta,
-  type Query,
 } from '../query/index.js';
 import type { ChangeFeed } from './change-feed.js';
-import type { LiveBatch, LiveEvent } from './live-batch.js';
+import type { LiveEvent } from './live-batch.js';
 import type { LiveReads, LiveSubscription } from './live-reads.js';
-import { readAfter, resumeSubscription } from './live-resume.js';
+import { readAfter, startSubscription } from './live-resume.js';
 import type { PresenceRooms, PresenceUser } from './presence.js';
 import { SocketCaller } from './socket-caller.js';
+import {
+  readCollection,
+  readItemKey,
+  readKeys,
+  readQuery,
+  readSelection,
+  subscriptionFrames,
+  type Message,
+} from './socket-messages.js';
 import { frameText, sendBounded, socketFrames } from './socket-send.js';
 
 export interface WebsocketProtocolDeps {
@@ -65,7 +72,6 @@ export interface WebsocketProtocolDeps {
 }
 
 type Uid = string | number | undefined;
-type Message = Readonly<Record<string, unknown>>;
 const EVENTS: readonly LiveEvent[] = ['create', 'update', 'delete'];
 /** Directus 10's answer to a failed handshake (a first message that is not a good `auth`, or none in time); then the socket closes. */
 const HANDSHAKE_FAILED = { code: 'AUTH_FAILED', message: 'Authentication handshake failed.' } as const;
@@ -416,51 +422,23 @@ export class WebsocketSession {
     if (this.ws.readyState !== this.ws.OPEN) return;
     this.#subscriptions.get(id)?.();
     this.#subscriptions.delete(id);
-    // Every delivery is the batch's JSON (made once for all its subscribers) between two fixed
-    // parts, with the change's id in the log when there is one (`after` of a resume).
-    const uidPart = given === undefined ? '}' : `,"uid":${JSON.stringify(given)}}`;
-    const { maxBufferedSize } = this.deps.config.websockets;
-    const ws = this.ws;
-    const send = (dataJson: string, batch: LiveBatch) =>
-      void sendBounded(
-        ws,
-        DELIVERY_HEADS[batch.event] +
-          dataJson +
-          (batch.change === undefined ? '' : `,"change":"${batch.change}"`) +
-          uidPart,
-        maxBufferedSize,
-      );
     const subscription: LiveSubscription = {
       connection: this.#caller,
       collection,
       event: event as LiveEvent | undefined,
       item,
       query,
-      // One item's events carry that item (its key when deleted), not a list. Directus 10 sends
-      // one `create` per created item (a list of one), and one `update` or `delete` per write.
-      deliver:
-        item === undefined
-          ? (batch) => {
-              if (batch.event !== 'create') send(batch.dataJson, batch);
-              else for (let i = 0; i < batch.items.length; i++) send(batch.itemJson(i), batch);
-            }
-          : (batch) => {
-              const found = batch.items.find((live) => String(live.key) === String(item));
-              if (found !== undefined) send(JSON.stringify(batch.event === 'delete' ? item : found.data), batch);
-            },
+      deliver: subscriptionFrames(this.ws, given, item, this.deps.config.websockets.maxBufferedSize),
     };
     // A resume (`after`: the last change id the client saw) sends the changes it missed, no init.
-    const resumed =
-      after === undefined
-        ? undefined
-        : await resumeSubscription(this.deps.live, this.deps.changes, subscription, after);
-    if (resumed !== undefined) {
+    const { stop, resumed } = await startSubscription(this.deps.live, this.deps.changes, subscription, after);
+    if (resumed) {
       // Cut while it caught up: nothing to keep.
-      if (this.ws.readyState !== (this.ws.OPEN as number)) resumed();
-      else this.#subscriptions.set(id, resumed);
+      if (this.ws.readyState !== (this.ws.OPEN as number)) stop();
+      else this.#subscriptions.set(id, stop);
       return;
     }
-    this.#subscriptions.set(id, this.deps.live.add(subscription));
+    this.#subscriptions.set(id, stop);
     this.#send({
       type: 'subscription',
       event: 'init',
@@ -593,61 +571,7 @@ function isSingleton(overview: SchemaOverview, collection: string): boolean {
   return Object.hasOwn(overview.collections, collection) && overview.collections[collection]?.singleton === true;
 }
 
-/** The start of a delivery's frame per event, up to its `data`. */
-const DELIVERY_HEADS: Readonly<Record<LiveEvent, string>> = {
-  create: '{"type":"subscription","event":"create","data":',
-  update: '{"type":"subscription","event":"update","data":',
-  delete: '{"type":"subscription","event":"delete","data":',
-};
-
-function readCollection(message: Message): string {
-  const collection = message['collection'];
-  if (typeof collection !== 'string' || collection === '') throw new InvalidPayloadError('"collection" is required');
-  return collection;
-}
-
-function readRawQuery(message: Message): Readonly<Record<string, unknown>> {
-  const query = message['query'];
-  if (query === undefined) return {};
-  if (!isPlainObject(query)) throw new InvalidPayloadError('"query" is an object');
-  return query;
-}
-
-/** What an update or delete applies to: `id`, `ids` or `query`, one of them required. */
-function readSelection(message: Message, keys: readonly PrimaryKey[] | undefined, action: string): Selection {
-  if (keys !== undefined) return { keys };
-  if (message['query'] !== undefined) return { query: readRawQuery(message) };
-  throw new InvalidPayloadError(`${action} needs "id", "ids" or "query"`);
-}
-
 /** A reply's `meta` when the query asked for some. */
 function withMeta(meta: Meta): { meta?: Meta } {
   return Object.keys(meta).length > 0 ? { meta } : {};
-}
-
-function readQuery(message: Message): Query {
-  return parseQuery(readRawQuery(message));
-}
-
-/** A subscription's `item`: only that item's changes, as objects. */
-function readItemKey(message: Message): PrimaryKey | undefined {
-  const item = message['item'];
-  if (item === undefined) return undefined;
-  if (typeof item !== 'string' && typeof item !== 'number')
-    throw new InvalidPayloadError('"item" is a string or a number');
-  return item;
-}
-
-function readKeys(message: Message): PrimaryKey[] | undefined {
-  const isKey = (k: unknown): k is PrimaryKey => typeof k === 'string' || typeof k === 'number';
-  if ('id' in message) {
-    if (!isKey(message['id'])) throw new InvalidPayloadError('"id" is a string or a number');
-    return [message['id']];
-  }
-  if ('ids' in message) {
-    const ids = message['ids'];
-    if (!Array.isArray(ids) || !ids.every(isKey)) throw new InvalidPayloadError('"ids" is a list of keys');
-    return ids;
-  }
-  return undefined;
 }

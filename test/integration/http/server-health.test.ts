@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { Knex } from 'knex';
+import { poolUsage } from '../../../src/db/health.js';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { describeEachDatabase, TEST_ADMIN, testConfig } from '../../support/server.js';
@@ -49,6 +51,15 @@ async function healthUntil(
   return answer;
 }
 
+/** Waits until every connection of `db`'s pool is in use and a query waits for one. */
+async function untilSaturated(db: Knex): Promise<void> {
+  const started = Date.now();
+  while (poolUsage(db)!.pending === 0 || poolUsage(db)!.free > 0) {
+    if (Date.now() - started > 10_000) expect.fail(`pool not saturated: ${JSON.stringify(poolUsage(db))}`);
+    await delay(20);
+  }
+}
+
 describeEachDatabase('GET /server/health: every component', (ctx) => {
   const client = () => ({ sqlite: 'sqlite3', postgres: 'pg', mariadb: 'mysql' })[ctx().dialect];
 
@@ -80,6 +91,28 @@ describeEachDatabase('GET /server/health: every component', (ctx) => {
       await db('svc_migrations').insert(latest);
     }
     expect((await health(ctx().server.url)).body.status).to.equal('ok');
+  });
+
+  it('with every pool connection held by an open transaction and one more waiting, it is warn, still 200', async () => {
+    const { db, url } = ctx().server;
+    // The admin's token read once: its user is remembered, so an admin request needs no pool slot.
+    expect((await health(url, ADMIN)).body.status).to.equal('ok');
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = Array.from({ length: poolUsage(db)!.max + 1 }, () => db.transaction(() => gate));
+    try {
+      await untilSaturated(db);
+      const busy = await health(url, ADMIN);
+      expect([busy.status, busy.body.status]).to.deep.equal([200, 'warn']);
+      const roundTrip = busy.body.checks![`${client()}:responseTime`]![0]!;
+      expect(roundTrip).to.include({ status: 'warn', componentType: 'datastore' });
+      expect(roundTrip.output).to.contain('the database answered on a connection of its own');
+      expect(busy.body.checks![`${client()}:migrations`]![0]).to.include({ status: 'ok', observedValue: 0 });
+    } finally {
+      release();
+      await Promise.all(held);
+    }
+    expect(await health(url)).to.deep.equal({ status: 200, body: { status: 'ok' } });
   });
 });
 
@@ -138,6 +171,58 @@ describe('GET /server/health: PostgreSQL stopped and started again (throw-away c
     expect(back).to.deep.equal({ status: 200, body: { status: 'ok' } });
     const details = await health(server!.url, ADMIN);
     expect(details.body.checks!['pg:responseTime']![0]!.status).to.equal('ok');
+  });
+});
+
+describe('GET /server/health: a busy pool is not a dead database (issue 42, throw-away cluster)', function () {
+  this.timeout(60_000);
+  /** The pool's size here: two sleeping queries fill it, a third waits for a slot. */
+  const POOL_MAX = 2;
+  let cluster: ThrowawayPostgres | undefined;
+  let server: RunningServer | undefined;
+  const sleeping: Promise<unknown>[] = [];
+
+  before(async function () {
+    requireOrSkip(this, throwawayPostgresUnavailable());
+    cluster = await createThrowawayPostgres();
+    const database = { dialect: 'postgres' as const, env: cluster.env, drop: async () => {} };
+    server = await startServer(testConfig(database, { DB_POOL__MIN: '0', DB_POOL__MAX: String(POOL_MAX) }), {
+      logger: silent(),
+    });
+  });
+  after(async () => {
+    await server?.close();
+    await cluster?.destroy();
+  });
+
+  it('with every pool connection held by a long query it is warn (200); with the database stopped, error (503)', async () => {
+    // Reads the migrations once on a free pool (the busy checks report them as last read), and
+    // the admin's token once (its user is remembered: an admin request then needs no pool slot).
+    expect((await health(server!.url, ADMIN)).body.status).to.equal('ok');
+    const db = server!.db;
+    for (let n = 0; n <= POOL_MAX; n += 1)
+      sleeping.push(db.raw('SELECT pg_sleep(60)').catch((error: unknown) => error));
+    await untilSaturated(db);
+    expect(poolUsage(db)).to.include({ used: POOL_MAX, free: 0 });
+
+    expect(await health(server!.url)).to.deep.equal({ status: 200, body: { status: 'warn' } });
+    const busy = await health(server!.url, ADMIN);
+    expect(busy.status).to.equal(200);
+    const roundTrip = busy.body.checks!['pg:responseTime']![0]!;
+    expect(roundTrip).to.include({ status: 'warn', componentType: 'datastore' });
+    expect(roundTrip.output).to.contain(`every pool connection in use (${POOL_MAX} of ${POOL_MAX}, 1 waiting)`);
+    expect(busy.body.checks!['pg:migrations']![0]).to.include({ status: 'ok', observedValue: 0 });
+    expect(busy.body.checks!['pg:connectionsAvailable']![0]!.observedValue).to.equal(0);
+
+    // Still saturated when the database stops: the check must not take busy for alive.
+    expect(poolUsage(db)!.pending).to.equal(1);
+    await cluster!.stop('fast');
+    const down = await healthUntil(server!.url, (a) => a.status === 503);
+    expect(down).to.deep.equal({ status: 503, body: { status: 'error' } });
+    const details = await health(server!.url, ADMIN);
+    expect(details.body.checks!['pg:responseTime']![0]!.status).to.equal('error');
+    // The sleeping queries ended with the database (their errors caught above).
+    await Promise.all(sleeping);
   });
 });
 

@@ -1,0 +1,270 @@
+/**
+ * The filter builder's model (filter-builder.tsx): the API's filter operators per field type
+ * (catalog/overview/filter-operators.ts, mirrored: the Studio imports only the client), a
+ * filter as a tree of `_and` / `_or` groups and rules, read from and written back to the
+ * Directus shape, and the fields a rule may name. No React here.
+ */
+import type { Filter } from '../../client/index.js';
+import { collectionOf, type Catalogue, type CollectionInfo, type FieldInfo } from './catalogue.js';
+
+export type Shape = 'scalar' | 'list' | 'pair' | 'flag' | 'geometry' | 'pattern' | 'presence';
+type Family = 'text' | 'uuid' | 'number' | 'temporal' | 'boolean' | 'json' | 'hash' | 'geometry' | 'untyped';
+
+const ALL: readonly Family[] = ['text', 'uuid', 'number', 'temporal', 'boolean', 'json', 'hash', 'geometry', 'untyped'];
+const EQUALITY: readonly Family[] = ['text', 'uuid', 'number', 'temporal', 'boolean', 'geometry', 'untyped'];
+const ORDERED: readonly Family[] = ['number', 'temporal', 'untyped'];
+const LISTED: readonly Family[] = ['text', 'uuid', 'number', 'temporal', 'untyped'];
+const TEXT: readonly Family[] = ['text'];
+const TEXTISH: readonly Family[] = ['text', 'untyped'];
+const EMPTY: readonly Family[] = ['text', 'hash', 'untyped'];
+const GEO: readonly Family[] = ['geometry'];
+
+/** The API's filter operators (catalog/overview/filter-operators.ts), in its order. */
+const OPERATORS: readonly { op: string; shape: Shape; families: readonly Family[] }[] = [
+  { op: '_eq', shape: 'scalar', families: EQUALITY },
+  { op: '_neq', shape: 'scalar', families: EQUALITY },
+  { op: '_gt', shape: 'scalar', families: ORDERED },
+  { op: '_gte', shape: 'scalar', families: ORDERED },
+  { op: '_lt', shape: 'scalar', families: ORDERED },
+  { op: '_lte', shape: 'scalar', families: ORDERED },
+  { op: '_contains', shape: 'scalar', families: TEXTISH },
+  { op: '_icontains', shape: 'scalar', families: TEXT },
+  { op: '_ncontains', shape: 'scalar', families: TEXTISH },
+  { op: '_starts_with', shape: 'scalar', families: TEXT },
+  { op: '_nstarts_with', shape: 'scalar', families: TEXT },
+  { op: '_istarts_with', shape: 'scalar', families: TEXT },
+  { op: '_nistarts_with', shape: 'scalar', families: TEXT },
+  { op: '_ends_with', shape: 'scalar', families: TEXT },
+  { op: '_nends_with', shape: 'scalar', families: TEXT },
+  { op: '_iends_with', shape: 'scalar', families: TEXT },
+  { op: '_niends_with', shape: 'scalar', families: TEXT },
+  { op: '_intersects', shape: 'geometry', families: GEO },
+  { op: '_nintersects', shape: 'geometry', families: GEO },
+  { op: '_intersects_bbox', shape: 'geometry', families: GEO },
+  { op: '_nintersects_bbox', shape: 'geometry', families: GEO },
+  { op: '_in', shape: 'list', families: LISTED },
+  { op: '_nin', shape: 'list', families: LISTED },
+  { op: '_between', shape: 'pair', families: ORDERED },
+  { op: '_nbetween', shape: 'pair', families: ORDERED },
+  { op: '_null', shape: 'flag', families: ALL },
+  { op: '_nnull', shape: 'flag', families: ALL },
+  { op: '_empty', shape: 'flag', families: EMPTY },
+  { op: '_nempty', shape: 'flag', families: EMPTY },
+  { op: '_regex', shape: 'pattern', families: [] },
+  { op: '_submitted', shape: 'presence', families: [] },
+];
+const VALIDATION_ONLY = new Set(['_regex', '_submitted']);
+export const SHAPE = new Map(OPERATORS.map((o) => [o.op, o.shape]));
+
+const FAMILY_OF_TYPE: Readonly<Record<string, Family>> = {
+  string: 'text',
+  text: 'text',
+  csv: 'text',
+  binary: 'text',
+  uuid: 'uuid',
+  integer: 'number',
+  bigInteger: 'number',
+  float: 'number',
+  decimal: 'number',
+  date: 'temporal',
+  dateTime: 'temporal',
+  timestamp: 'temporal',
+  time: 'temporal',
+  boolean: 'boolean',
+  json: 'json',
+  hash: 'hash',
+  geometry: 'geometry',
+};
+
+/** The operators a field of `type` takes (with the validation-only ones when asked). */
+export function operatorsOf(type: string, validation = false): string[] {
+  const family = FAMILY_OF_TYPE[type] ?? 'untyped';
+  return OPERATORS.filter(
+    (o) => o.families.includes(family) || (validation && VALIDATION_ONLY.has(o.op) && family !== 'geometry'),
+  ).map((o) => o.op);
+}
+
+export const VARIABLES = ['$CURRENT_USER', '$CURRENT_ROLE', '$NOW', '$NOW(-1 day)'];
+
+export interface Rule {
+  readonly kind: 'rule';
+  readonly key: number;
+  readonly field: string;
+  readonly op: string;
+  /** What the inputs hold: text (list: comma separated; pair: two texts), or a flag. */
+  readonly value: string;
+  readonly high: string;
+}
+export interface Group {
+  readonly kind: 'group';
+  readonly key: number;
+  readonly logic: '_and' | '_or';
+  readonly children: readonly Node[];
+}
+export type Node = Rule | Group;
+
+let nextKey = 1;
+export const newRule = (field = '', op = '_eq'): Rule => ({
+  kind: 'rule',
+  key: nextKey++,
+  field,
+  op,
+  value: '',
+  high: '',
+});
+export const newGroup = (logic: '_and' | '_or' = '_and', children: readonly Node[] = []): Group => ({
+  kind: 'group',
+  key: nextKey++,
+  logic,
+  children,
+});
+
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+export const asText = (v: unknown): string =>
+  v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+
+/** A filter as a tree of groups and rules; null when the rules cannot show it (JSON only). */
+export function parseFilter(filter: unknown): Group | null {
+  if (filter === null || filter === undefined) return newGroup();
+  const node = parseNode(filter);
+  if (node === null) return null;
+  return node.kind === 'group' ? node : newGroup('_and', [node]);
+}
+
+function parseNode(filter: unknown): Node | null {
+  if (!isRecord(filter)) return null;
+  const keys = Object.keys(filter);
+  if (keys.length === 1 && (keys[0] === '_and' || keys[0] === '_or')) {
+    const list = filter[keys[0]];
+    if (!Array.isArray(list)) return null;
+    const children = list.map(parseNode);
+    if (children.some((c) => c === null)) return null;
+    return newGroup(keys[0], children as Node[]);
+  }
+  // Several fields in one object are an implicit _and.
+  const rules = keys.map((k) => parseRule(k, filter[k]));
+  if (rules.some((r) => r === null)) return null;
+  if (rules.length === 1) return rules[0] ?? null;
+  return newGroup('_and', rules as Rule[]);
+}
+
+function parseRule(field: string, body: unknown): Rule | null {
+  if (field.startsWith('_') || !isRecord(body)) return null;
+  const keys = Object.keys(body);
+  if (keys.length !== 1) return null;
+  const [key] = keys as [string];
+  if (!key.startsWith('_')) {
+    // A related field: { author: { name: { _eq: … } } }.
+    const inner = parseRule(key, body[key]);
+    return inner === null || inner.field.includes('.') ? null : { ...inner, field: `${field}.${inner.field}` };
+  }
+  const shape = SHAPE.get(key);
+  if (shape === undefined) return null;
+  const value = body[key];
+  const rule = newRule(field, key);
+  switch (shape) {
+    case 'list':
+      return { ...rule, value: Array.isArray(value) ? value.map(asText).join(', ') : asText(value) };
+    case 'pair':
+      if (!Array.isArray(value) || value.length !== 2) return null;
+      return { ...rule, value: asText(value[0]), high: asText(value[1]) };
+    case 'flag':
+    case 'presence':
+      return { ...rule, value: value === false || value === 'false' ? 'false' : 'true' };
+    default:
+      return { ...rule, value: asText(value) };
+  }
+}
+
+/** A text typed as the field's type: numbers and booleans as such, variables and the rest as text. */
+export function typed(text: string, type: string | undefined): unknown {
+  const family = FAMILY_OF_TYPE[type ?? ''] ?? 'untyped';
+  if (text.startsWith('$')) return text;
+  if (family === 'number' && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  if (family === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  if (family === 'json' || family === 'geometry') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** The filter of a tree; rules without a field or a value yet are left out (null: no filter). */
+function serialize(node: Node, typeOf: (path: string) => string | undefined): Record<string, unknown> | null {
+  if (node.kind === 'group') {
+    const children = node.children
+      .map((c) => serialize(c, typeOf))
+      .filter((c): c is Record<string, unknown> => c !== null);
+    return children.length === 0 ? null : { [node.logic]: children };
+  }
+  if (node.field === '') return null;
+  const shape = SHAPE.get(node.op) ?? 'scalar';
+  const type = typeOf(node.field);
+  let value: unknown;
+  switch (shape) {
+    case 'flag':
+    case 'presence':
+      value = node.value !== 'false';
+      break;
+    case 'list': {
+      const items = node.value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+      if (items.length === 0) return null;
+      value = items.map((s) => typed(s, type));
+      break;
+    }
+    case 'pair':
+      if (node.value === '' || node.high === '') return null;
+      value = [typed(node.value, type), typed(node.high, type)];
+      break;
+    default:
+      if (node.value === '') return null;
+      value = shape === 'scalar' ? typed(node.value, type) : node.value;
+  }
+  return node.field
+    .split('.')
+    .reduceRight<Record<string, unknown>>((inner, part) => ({ [part]: inner }), { [node.op]: value });
+}
+
+/** The root group's filter: one condition alone, several under the group's logic. */
+export function toFilter(root: Group, typeOf: (path: string) => string | undefined): Filter | null {
+  const out = serialize(root, typeOf);
+  if (out === null) return null;
+  const list = out[root.logic] as Record<string, unknown>[];
+  return (list.length === 1 && root.logic === '_and' ? list[0] : out) as Filter;
+}
+
+export interface FieldChoice {
+  readonly path: string;
+  readonly label: string;
+  readonly field: FieldInfo;
+}
+
+/** The fields a rule may name: the collection's own, and those of its many-to-ones' collections. */
+export function fieldChoices(collection: CollectionInfo, catalogue: Catalogue): FieldChoice[] {
+  const out: FieldChoice[] = [];
+  for (const f of collection.fields) {
+    if (f.type === 'alias') continue;
+    out.push({ path: f.name, label: f.name, field: f });
+    if (f.relation?.kind !== 'm2o') continue;
+    const related = collectionOf(catalogue, f.relation.collection);
+    for (const g of related?.fields ?? [])
+      if (g.type !== 'alias') out.push({ path: `${f.name}.${g.name}`, label: `${f.name} → ${g.name}`, field: g });
+  }
+  return out;
+}
+
+export function mapNode(node: Group, key: number, change: (n: Node) => Node | null): Group {
+  const children: Node[] = [];
+  for (const c of node.children) {
+    const next = c.key === key ? change(c) : c.kind === 'group' ? mapNode(c, key, change) : c;
+    if (next !== null) children.push(next);
+  }
+  return { ...node, children };
+}
