@@ -8,12 +8,14 @@
  *     delivery; against the floor, the same number of POSTs sent straight to the receiver,
  *     CONNECTIONS at a time (FLOWS_CONCURRENCY and JOBS_CONCURRENCY are CONNECTIONS too).
  * (b) single-write latency: autocannon, one connection, WRITES creates of one item into a
- *     collection with FLOWED after-commit flows attached, and into one with none, in turn; the
- *     ratio of their mean latencies (target ≤ 1.1). The write's own path: the queue is paused
- *     (bull's global pause) while the flowed writes run, so what they pay is matching their
- *     flows and queueing the event, not the runs; their deliveries finish before (c).
- * (c) the same writes with the worker running their flows beside them, on the same cores (and,
- *     on SQLite, for the same write lock: every run takes and settles its claim in the file).
+ *     collection with FLOWED after-commit flows attached, and into one with none, in alternate
+ *     chunks of 10; the ratio of their mean latencies (target ≤ 1.1), and the API's CPU per
+ *     write. The write's own path: the queue is paused (bull's global pause) meanwhile, so what
+ *     the flowed writes pay is matching their flows and queueing the event, not the runs;
+ *     their deliveries finish before (c).
+ * (c) WRITES plain creates, then WRITES flowed ones with the worker running their flows beside
+ *     them, on the same cores (and, on SQLite, for the same write lock: every run takes and
+ *     settles its claim in the file).
  *
  *   node --import tsx bench/flows.ts
  *   DB_CLIENT=pg DB_HOST=127.0.0.1 DB_USER=root DB_DATABASE=svc_bench_flows node --import tsx bench/flows.ts
@@ -27,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { ServiceProcess } from '../test/support/service-process.js';
-import { adminCall, benchDatabaseEnv, startBenchProcess } from './service-start.js';
+import { adminCall, benchDatabaseEnv, processStat, startBenchProcess } from './service-start.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 3);
 const DELIVERIES = Number(process.env['DELIVERIES'] ?? 2000);
@@ -150,17 +152,47 @@ async function directPerSecond(receiver: string, amount: number): Promise<number
   return amount / seconds;
 }
 
-async function singleWrites(base: string, collection: string): Promise<{ mean: number; p99: number }> {
+interface Writes {
+  readonly mean: number;
+  readonly p99: number;
+}
+
+async function singleWrites(base: string, collection: string, amount = WRITES): Promise<Writes> {
   const result = await autocannon({
     url: `${base}/items/${collection}`,
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ title: 'bench' }),
     connections: 1,
-    amount: WRITES,
+    amount,
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${collection}: ${result.non2xx} non-2xx answers`);
   return { mean: result.latency.mean, p99: result.latency.p99 };
+}
+
+/** Writes in chunks of this many, plain and flowed in turn: the machine's load changes by the second. */
+const CHUNK = 10;
+
+/**
+ * (b): WRITES creates into each collection, in alternate chunks, with the API's CPU per write
+ * (/proc: steadier than latency on a loaded machine); the mean of the chunks' means, the worst p99.
+ */
+async function alternateWrites(
+  base: string,
+  apiPid: number,
+): Promise<Record<'plain' | 'flowed', Writes & { cpuMs: number }>> {
+  const sums = { plain: { mean: 0, p99: 0, cpuMs: 0 }, flowed: { mean: 0, p99: 0, cpuMs: 0 } };
+  const chunks = Math.ceil(WRITES / CHUNK);
+  for (let i = 0; i < chunks; i++) {
+    for (const kind of ['plain', 'flowed'] as const) {
+      const cpu = processStat(apiPid).cpuMs;
+      const writes = await singleWrites(base, `bench_${kind}`, CHUNK);
+      sums[kind].cpuMs += (processStat(apiPid).cpuMs - cpu) / CHUNK / chunks;
+      sums[kind].mean += writes.mean / chunks;
+      sums[kind].p99 = Math.max(sums[kind].p99, writes.p99);
+    }
+  }
+  return sums;
 }
 
 const processes: ServiceProcess[] = [];
@@ -202,20 +234,22 @@ try {
     const flowsPerSecond = DELIVERIES / ((performance.now() - started) / 1000);
     deliveries.push(`${flowsPerSecond.toFixed(0)} / ${floor.toFixed(0)} = ${(flowsPerSecond / floor).toFixed(2)}`);
 
-    const plain = await singleWrites(base, 'bench_plain');
-    // The write's own path: the runs wait in the paused queue, then are delivered before the next part.
+    // The write's own path: the runs wait in the paused queue, then are delivered before (c).
     await queue.pause();
     expected = receiver.count() + WRITES * FLOWED;
-    const alone = await singleWrites(base, 'bench_flowed');
+    const alone = await alternateWrites(base, api.pid);
     await queue.resume();
     await until('the paused writes deliveries', () => receiver.count() >= expected);
+    const plain = await singleWrites(base, 'bench_plain');
     expected = receiver.count() + WRITES * FLOWED;
     const beside = await singleWrites(base, 'bench_flowed');
     await until('the flowed writes deliveries', () => receiver.count() >= expected);
-    const ratio = (flowed: { mean: number; p99: number }) =>
-      `${flowed.mean.toFixed(2)} / ${plain.mean.toFixed(2)} ms = ${(flowed.mean / plain.mean).toFixed(2)} (p99 ${flowed.p99} / ${plain.p99} ms)`;
-    latencies.push(ratio(alone));
-    besideRuns.push(ratio(beside));
+    const ratio = (flowed: Writes, none: Writes) =>
+      `${flowed.mean.toFixed(2)} / ${none.mean.toFixed(2)} ms = ${(flowed.mean / none.mean).toFixed(2)} (p99 ${flowed.p99} / ${none.p99} ms)`;
+    latencies.push(
+      `${ratio(alone.flowed, alone.plain)}, API CPU ${alone.flowed.cpuMs.toFixed(2)} / ${alone.plain.cpuMs.toFixed(2)} ms`,
+    );
+    besideRuns.push(ratio(beside, plain));
     console.log(
       `run ${run}: deliveries/s ${deliveries.at(-1) ?? ''}; write latency ${latencies.at(-1) ?? ''}, beside the runs ${besideRuns.at(-1) ?? ''}`,
     );

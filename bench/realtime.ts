@@ -19,7 +19,7 @@
  *   USERS=1000 CONNECTIONS=1000 PER_CONNECTION=10 node --import tsx bench/realtime.ts
  */
 import autocannon from 'autocannon';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -28,7 +28,7 @@ import { tsWorker } from './ts-worker.js';
 import { Redis } from 'ioredis';
 import { signAccessToken, type AccessTokenClaims } from '../src/auth/access-token.js';
 import type { ServiceProcess } from '../test/support/service-process.js';
-import { adminCall, benchDatabaseEnv, startBenchProcess } from './service-start.js';
+import { adminCall, benchDatabaseEnv, processStat, startBenchProcess } from './service-start.js';
 
 const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 100);
 const PER_CONNECTION = Number(process.env['PER_CONNECTION'] ?? 10);
@@ -68,14 +68,6 @@ const env = {
 
 function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
   return adminCall(base, TOKEN, method, path, body);
-}
-
-function procStat(pid: number): { rssMb: number; hwmMb: number; cpuMs: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  const ticks = Number(stat[11]) + Number(stat[12]);
-  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, cpuMs: (ticks * 1000) / 100 };
 }
 
 async function r1(base: string): Promise<number> {
@@ -269,12 +261,12 @@ try {
   });
   const owners = await createOwners(a);
   for (let i = 0; i < 50; i++) await call(a, 'POST', '/items/live_metrics', { sent: '0', value: i });
-  const idle = procStat(server.pid);
+  const idle = processStat(server.pid);
   const r1Without = CROSS ? NaN : await r1(a);
 
   const opened = Date.now();
   const subscribers = await openSubscribers(subscribeTo, owners);
-  const subscribed = procStat(server.pid);
+  const subscribed = processStat(server.pid);
   console.log(
     `${CONNECTIONS * PER_CONNECTION} subscriptions open in ${Date.now() - opened} ms; RSS ${subscribed.rssMb.toFixed(0)} MB`,
   );
@@ -283,13 +275,13 @@ try {
   const writes: Writes = new Map();
   await writeLoop(a, DURATION, writes, owners);
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const written = procStat(server.pid);
+  const written = processStat(server.pid);
   const benchCpuMs = (process.cpuUsage(benchCpu).user + process.cpuUsage(benchCpu).system) / 1000;
   // R1 while the writes go on and every subscriber receives them (CPU and latency figures above exclude this part).
   const r1With = CROSS
     ? NaN
     : (await Promise.all([r1(a), writeLoop(a, R1_SECONDS, new Map(), owners) as Promise<unknown>]))[0];
-  const done = procStat(server.pid);
+  const done = processStat(server.pid);
   const measured = latencies(writes, await subscribers.stop());
   await channel?.close();
   const hop = channel === undefined ? undefined : latencies(writes, channel.arrivals).fromAnswer;

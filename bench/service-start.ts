@@ -9,8 +9,8 @@ import {
 
 /**
  * The start-up the benchmarks that run the service as its own processes share (realtime.ts,
- * flows.ts): the processes as `make start` runs them, the database they use, and the
- * administrator's calls that set up their collections.
+ * flows.ts): the processes as `make start` runs them, the database they use, the
+ * administrator's calls that set up their collections, and the processes' CPU and memory.
  */
 
 const MAKEFILE = readFileSync(new URL('../Makefile', import.meta.url), 'utf8');
@@ -71,4 +71,13 @@ export async function adminCall(
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return text === '' ? undefined : (JSON.parse(text) as { data: unknown }).data;
+}
+
+/** A process's memory (resident now, and its peak) and the CPU it has used (user + system), from /proc. */
+export function processStat(pid: number): { rssMb: number; hwmMb: number; cpuMs: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticks = Number(stat[11]) + Number(stat[12]);
+  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, cpuMs: (ticks * 1000) / 100 };
 }
