@@ -165,7 +165,7 @@ export interface WebhookOptions {
   readonly secret?: string;
   /** Only events whose `$trigger` (`{ event, collection, keys, payload }`) matches (the filter syntax). */
   readonly filter?: Record<string, unknown>;
-  /** Whether a refused delivery is retried with the queue's backoff (JOBS_ATTEMPTS); default true. */
+  /** Whether a refused delivery is retried with the queue's backoff (FLOWS_RETRY_ATTEMPTS); default true. */
   readonly retry?: boolean;
   readonly method?: 'POST' | 'PUT' | 'PATCH';
   /** The flow's name; default `Webhook to <url>`. */

@@ -91,7 +91,8 @@ export async function queueFlowRun(deps: FlowDeps, job: FlowRunJob): Promise<voi
     });
     return;
   }
-  await deps.jobs.add(FLOW_RUN_JOB, `flow:${job.key}`, job);
+  // FLOWS_RETRY_ATTEMPTS, not JOBS_ATTEMPTS: a receiver down for minutes still gets its delivery.
+  await deps.jobs.add(FLOW_RUN_JOB, `flow:${job.key}`, job, { attempts: deps.config.flows.retryAttempts });
 }
 
 /** A counting semaphore: FLOWS_CONCURRENCY. */

@@ -220,6 +220,12 @@ describeEachDatabase(
   },
   {
     timeoutMs: PROCESS_TEST_TIMEOUT_MS,
-    env: () => ({ REDIS: TEST_REDIS_URL, IMPORT_IP_DENY_LIST: '169.254.0.0/16', JOBS_ATTEMPTS: '4' }),
+    env: () => ({
+      REDIS: TEST_REDIS_URL,
+      IMPORT_IP_DENY_LIST: '169.254.0.0/16',
+      // Deliveries take FLOWS_RETRY_ATTEMPTS, not JOBS_ATTEMPTS: the tests below fail with two tries.
+      JOBS_ATTEMPTS: '2',
+      FLOWS_RETRY_ATTEMPTS: '4',
+    }),
   },
 );
