@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fencedBlocks, readDoc, runShellBlocks, runTypeScriptBlocks, sectionOf } from '../support/doc-examples.js';
+import {
+  fencedBlocks,
+  readDoc,
+  runShellBlocks,
+  runTypeScriptBlocks,
+  sectionOf,
+  typeCheckTypeScriptBlocks,
+} from '../support/doc-examples.js';
 import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
 import { adminApi, createCommandSchema, dataOf } from './commands/schema.js';
 import { Receiver } from './flows/receiver.js';
@@ -43,6 +50,11 @@ describe('README.md examples', () => {
     // "in five lines": the whole program a reader copies.
     expect(WEBHOOK_BLOCKS[0]?.trim().split('\n')).to.have.length.at.most(5);
     expect(CORS_ENV).to.include({ CORS_ENABLED: 'true' });
+  });
+
+  it('the webhook type-checks with the strict options a reader may have', async function () {
+    this.timeout(120_000);
+    expect(await typeCheckTypeScriptBlocks(WEBHOOK_BLOCKS)).to.equal('');
   });
 });
 
