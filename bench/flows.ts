@@ -1,33 +1,35 @@
 /**
  * Flows on the job queue (issue 44): the service and a worker as their own processes (dist/
  * with the Makefile's flags when built, else from source), Redis, a SQLite file by default (or
- * the DB_* of the environment), a loopback HTTP receiver here. Two figures, RUNS times each:
+ * the DB_* of the environment), a loopback HTTP receiver here. Three figures, RUNS times each:
  *
  * (a) after-commit deliveries per second: one event flow (items.create → `request` to the
  *     receiver), DELIVERIES items created in one request, timed from the request to the last
  *     delivery; against the floor, the same number of POSTs sent straight to the receiver,
  *     CONNECTIONS at a time (FLOWS_CONCURRENCY and JOBS_CONCURRENCY are CONNECTIONS too).
  * (b) single-write latency: autocannon, one connection, WRITES creates of one item into a
- *     collection with FLOWED after-commit flows attached, and into one with none, in turn; the
- *     ratio of their mean latencies (target ≤ 1.1). The flows' deliveries are left to finish
- *     (the worker works beside the API on the same cores) before the next measured run.
+ *     collection with FLOWED after-commit flows attached, and into one with none, in alternate
+ *     chunks of 10; the ratio of their mean latencies (target ≤ 1.1), and the API's CPU per
+ *     write. The write's own path: the queue is paused (bull's global pause) meanwhile, so what
+ *     the flowed writes pay is matching their flows and queueing the event, not the runs;
+ *     their deliveries finish before (c).
+ * (c) WRITES plain creates, then WRITES flowed ones with the worker running their flows beside
+ *     them, on the same cores (and, on SQLite, for the same write lock: every run takes and
+ *     settles its claim in the file).
  *
  *   node --import tsx bench/flows.ts
  *   DB_CLIENT=pg DB_HOST=127.0.0.1 DB_USER=root DB_DATABASE=svc_bench_flows node --import tsx bench/flows.ts
  */
 import autocannon from 'autocannon';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import Bull from 'bull';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import {
-  SERVER_ENTRY,
-  startServiceProcess,
-  WORKER_ENTRY,
-  type ServiceProcess,
-} from '../test/support/service-process.js';
+import type { ServiceProcess } from '../test/support/service-process.js';
+import { adminCall, benchDatabaseEnv, processStat, startBenchProcess } from './service-start.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 3);
 const DELIVERIES = Number(process.env['DELIVERIES'] ?? 2000);
@@ -36,19 +38,10 @@ const WRITES = Number(process.env['WRITES'] ?? 300);
 const FLOWED = Number(process.env['FLOWED'] ?? 10);
 const TOKEN = 'bench-admin-token';
 
-const BUILT_API = new URL('../dist/src/server.js', import.meta.url).pathname;
-const BUILT_WORKER = new URL('../dist/workers/index.js', import.meta.url).pathname;
-const MAKEFILE = readFileSync(new URL('../Makefile', import.meta.url), 'utf8');
-const flagsOf = (name: string) =>
-  (new RegExp(`^${name} \\?= (.+)$`, 'm').exec(MAKEFILE)?.[1] ?? '').split(' ').filter((f) => f !== '');
-
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-flows-'));
-const dbEnv: Record<string, string> =
-  process.env['DB_CLIENT'] === undefined
-    ? { DB_FILENAME: join(dir, 'flows.sqlite') }
-    : Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('DB_')));
+const NAMESPACE = `bench-flows-${randomUUID()}`;
 const env = {
-  ...dbEnv,
+  ...benchDatabaseEnv(dir, 'flows.sqlite'),
   SECRET: 'bench',
   ADMIN_TOKEN: TOKEN,
   ADMIN_PASSWORD: 'bench-password',
@@ -56,7 +49,7 @@ const env = {
   EMAIL_VERIFY_SETUP: 'false',
   NODE_ENV: 'production',
   REDIS: process.env['REDIS'] ?? 'redis://127.0.0.1:6379',
-  CACHE_NAMESPACE: `bench-flows-${randomUUID()}`,
+  CACHE_NAMESPACE: NAMESPACE,
   // The receiver is on loopback, which the default deny list refuses.
   IMPORT_IP_DENY_LIST: '169.254.0.0/16',
   FLOWS_CONCURRENCY: String(CONNECTIONS),
@@ -82,15 +75,8 @@ async function startReceiver(): Promise<{ url: string; count: () => number; clos
   };
 }
 
-async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text === '' ? undefined : (JSON.parse(text) as { data: unknown }).data;
+function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  return adminCall(base, TOKEN, method, path, body);
 }
 
 async function createCollection(base: string, collection: string): Promise<void> {
@@ -166,31 +152,57 @@ async function directPerSecond(receiver: string, amount: number): Promise<number
   return amount / seconds;
 }
 
-async function singleWrites(base: string, collection: string): Promise<{ mean: number; p99: number }> {
+interface Writes {
+  readonly mean: number;
+  readonly p99: number;
+}
+
+async function singleWrites(base: string, collection: string, amount = WRITES): Promise<Writes> {
   const result = await autocannon({
     url: `${base}/items/${collection}`,
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ title: 'bench' }),
     connections: 1,
-    amount: WRITES,
+    amount,
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${collection}: ${result.non2xx} non-2xx answers`);
   return { mean: result.latency.mean, p99: result.latency.p99 };
 }
 
+/** Writes in chunks of this many, plain and flowed in turn: the machine's load changes by the second. */
+const CHUNK = 10;
+
+/**
+ * (b): WRITES creates into each collection, in alternate chunks, with the API's CPU per write
+ * (/proc: steadier than latency on a loaded machine); the mean of the chunks' means, the worst p99.
+ */
+async function alternateWrites(
+  base: string,
+  apiPid: number,
+): Promise<Record<'plain' | 'flowed', Writes & { cpuMs: number }>> {
+  const sums = { plain: { mean: 0, p99: 0, cpuMs: 0 }, flowed: { mean: 0, p99: 0, cpuMs: 0 } };
+  const chunks = Math.ceil(WRITES / CHUNK);
+  for (let i = 0; i < chunks; i++) {
+    for (const kind of ['plain', 'flowed'] as const) {
+      const cpu = processStat(apiPid).cpuMs;
+      const writes = await singleWrites(base, `bench_${kind}`, CHUNK);
+      sums[kind].cpuMs += (processStat(apiPid).cpuMs - cpu) / CHUNK / chunks;
+      sums[kind].mean += writes.mean / chunks;
+      sums[kind].p99 = Math.max(sums[kind].p99, writes.p99);
+    }
+  }
+  return sums;
+}
+
 const processes: ServiceProcess[] = [];
 const receiver = await startReceiver();
+// The service's queue (job-queue.ts's name and prefix), paused and resumed around (b).
+const queue = new Bull('jobs', env.REDIS, { prefix: `${NAMESPACE}:bull` });
 try {
-  const api = existsSync(BUILT_API)
-    ? await startServiceProcess(BUILT_API, env, 240_000, flagsOf('API_NODE_FLAGS'))
-    : await startServiceProcess(SERVER_ENTRY, env, 240_000);
+  const api = await startBenchProcess('api', env, { builtMs: 240_000, sourceMs: 240_000 });
   processes.push(api);
-  processes.push(
-    existsSync(BUILT_WORKER)
-      ? await startServiceProcess(BUILT_WORKER, env, 240_000, flagsOf('WORKER_NODE_FLAGS'))
-      : await startServiceProcess(WORKER_ENTRY, env, 240_000),
-  );
+  processes.push(await startBenchProcess('worker', env, { builtMs: 240_000, sourceMs: 240_000 }));
   const base = api.url;
   for (const collection of ['bench_delivered', 'bench_plain', 'bench_flowed']) await createCollection(base, collection);
   await attachFlow(base, 'bench_delivered', receiver.url, 0);
@@ -207,6 +219,7 @@ try {
 
   const deliveries: string[] = [];
   const latencies: string[] = [];
+  const besideRuns: string[] = [];
   for (let run = 1; run <= RUNS; run++) {
     const floor = await directPerSecond(receiver.url, DELIVERIES);
     expected = receiver.count() + DELIVERIES;
@@ -221,21 +234,34 @@ try {
     const flowsPerSecond = DELIVERIES / ((performance.now() - started) / 1000);
     deliveries.push(`${flowsPerSecond.toFixed(0)} / ${floor.toFixed(0)} = ${(flowsPerSecond / floor).toFixed(2)}`);
 
+    // The write's own path: the runs wait in the paused queue, then are delivered before (c).
+    await queue.pause();
+    expected = receiver.count() + WRITES * FLOWED;
+    const alone = await alternateWrites(base, api.pid);
+    await queue.resume();
+    await until('the paused writes deliveries', () => receiver.count() >= expected);
     const plain = await singleWrites(base, 'bench_plain');
     expected = receiver.count() + WRITES * FLOWED;
-    const flowed = await singleWrites(base, 'bench_flowed');
+    const beside = await singleWrites(base, 'bench_flowed');
     await until('the flowed writes deliveries', () => receiver.count() >= expected);
+    const ratio = (flowed: Writes, none: Writes) =>
+      `${flowed.mean.toFixed(2)} / ${none.mean.toFixed(2)} ms = ${(flowed.mean / none.mean).toFixed(2)} (p99 ${flowed.p99} / ${none.p99} ms)`;
     latencies.push(
-      `${flowed.mean.toFixed(2)} / ${plain.mean.toFixed(2)} ms = ${(flowed.mean / plain.mean).toFixed(2)} (p99 ${flowed.p99} / ${plain.p99} ms)`,
+      `${ratio(alone.flowed, alone.plain)}, API CPU ${alone.flowed.cpuMs.toFixed(2)} / ${alone.plain.cpuMs.toFixed(2)} ms`,
     );
-    console.log(`run ${run}: deliveries/s ${deliveries.at(-1) ?? ''}; write latency ${latencies.at(-1) ?? ''}`);
+    besideRuns.push(ratio(beside, plain));
+    console.log(
+      `run ${run}: deliveries/s ${deliveries.at(-1) ?? ''}; write latency ${latencies.at(-1) ?? ''}, beside the runs ${besideRuns.at(-1) ?? ''}`,
+    );
   }
   console.log(`\n| figure | ${Array.from({ length: RUNS }, (_, i) => `run ${i + 1}`).join(' | ')} |`);
   console.log(`| --- | ${Array.from({ length: RUNS }, () => '---').join(' | ')} |`);
   console.log(`| (a) deliveries/s, flows / straight to the receiver | ${deliveries.join(' | ')} |`);
   console.log(`| (b) mean write latency, ${FLOWED} flows / none | ${latencies.join(' | ')} |`);
+  console.log(`| (c) the same, the runs beside the writes | ${besideRuns.join(' | ')} |`);
 } finally {
   for (const p of processes.reverse()) await p.stop();
+  await queue.close();
   await receiver.close();
   rmSync(dir, { recursive: true, force: true });
 }

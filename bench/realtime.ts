@@ -19,7 +19,7 @@
  *   USERS=1000 CONNECTIONS=1000 PER_CONNECTION=10 node --import tsx bench/realtime.ts
  */
 import autocannon from 'autocannon';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -27,7 +27,8 @@ import type { Worker } from 'node:worker_threads';
 import { tsWorker } from './ts-worker.js';
 import { Redis } from 'ioredis';
 import { signAccessToken, type AccessTokenClaims } from '../src/auth/access-token.js';
-import { SERVER_ENTRY, startServiceProcess, type ServiceProcess } from '../test/support/service-process.js';
+import type { ServiceProcess } from '../test/support/service-process.js';
+import { adminCall, benchDatabaseEnv, processStat, startBenchProcess } from './service-start.js';
 
 const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 100);
 const PER_CONNECTION = Number(process.env['PER_CONNECTION'] ?? 10);
@@ -42,28 +43,13 @@ const WORKERS = Number(process.env['WORKERS'] ?? 2);
 const TOKEN = 'bench-admin-token';
 const NAMESPACE = `bench-${randomUUID()}`;
 
-/**
- * The service as `make start` runs it: dist/ (`make build` first) with the Makefile's
- * API_NODE_FLAGS; from source through tsx when there is no build.
- */
-const BUILT = new URL('../dist/src/server.js', import.meta.url).pathname;
-const API_FLAGS = /^API_NODE_FLAGS \?= (.+)$/m.exec(readFileSync(new URL('../Makefile', import.meta.url), 'utf8'))?.[1];
+/** The service as `make start` runs it (service-start.ts). */
 function startService(): Promise<ServiceProcess> {
-  return existsSync(BUILT)
-    ? startServiceProcess(
-        BUILT,
-        env,
-        30_000,
-        (API_FLAGS ?? '').split(' ').filter((f) => f !== ''),
-      )
-    : startServiceProcess(SERVER_ENTRY, env, 120_000);
+  return startBenchProcess('api', env, { builtMs: 30_000, sourceMs: 120_000 });
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-live-'));
-const dbEnv: Record<string, string> =
-  process.env['DB_CLIENT'] === undefined
-    ? { DB_FILENAME: join(dir, 'live.sqlite') }
-    : Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('DB_')));
+const dbEnv = benchDatabaseEnv(dir, 'live.sqlite');
 const env = {
   ...dbEnv,
   SECRET,
@@ -80,23 +66,8 @@ const env = {
   ...(CROSS ? { REDIS: process.env['REDIS'] ?? 'redis://127.0.0.1:6379', CACHE_NAMESPACE: NAMESPACE } : {}),
 };
 
-async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text === '' ? undefined : (JSON.parse(text) as { data: unknown }).data;
-}
-
-function procStat(pid: number): { rssMb: number; hwmMb: number; cpuMs: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  const ticks = Number(stat[11]) + Number(stat[12]);
-  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, cpuMs: (ticks * 1000) / 100 };
+function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  return adminCall(base, TOKEN, method, path, body);
 }
 
 async function r1(base: string): Promise<number> {
@@ -290,12 +261,12 @@ try {
   });
   const owners = await createOwners(a);
   for (let i = 0; i < 50; i++) await call(a, 'POST', '/items/live_metrics', { sent: '0', value: i });
-  const idle = procStat(server.pid);
+  const idle = processStat(server.pid);
   const r1Without = CROSS ? NaN : await r1(a);
 
   const opened = Date.now();
   const subscribers = await openSubscribers(subscribeTo, owners);
-  const subscribed = procStat(server.pid);
+  const subscribed = processStat(server.pid);
   console.log(
     `${CONNECTIONS * PER_CONNECTION} subscriptions open in ${Date.now() - opened} ms; RSS ${subscribed.rssMb.toFixed(0)} MB`,
   );
@@ -304,13 +275,13 @@ try {
   const writes: Writes = new Map();
   await writeLoop(a, DURATION, writes, owners);
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const written = procStat(server.pid);
+  const written = processStat(server.pid);
   const benchCpuMs = (process.cpuUsage(benchCpu).user + process.cpuUsage(benchCpu).system) / 1000;
   // R1 while the writes go on and every subscriber receives them (CPU and latency figures above exclude this part).
   const r1With = CROSS
     ? NaN
     : (await Promise.all([r1(a), writeLoop(a, R1_SECONDS, new Map(), owners) as Promise<unknown>]))[0];
-  const done = procStat(server.pid);
+  const done = processStat(server.pid);
   const measured = latencies(writes, await subscribers.stop());
   await channel?.close();
   const hop = channel === undefined ? undefined : latencies(writes, channel.arrivals).fromAnswer;

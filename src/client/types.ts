@@ -155,6 +155,23 @@ export interface OperationType {
   flow: string | FlowType;
 }
 
+/** `client.flows.webhook`: what a Directus webhook is (a URL, events, collections, a secret). */
+export interface WebhookOptions {
+  readonly url: string;
+  /** `create`, `update`, `delete` (or as Directus's flows name them, `items.create`...). */
+  readonly events: readonly ('create' | 'update' | 'delete' | 'items.create' | 'items.update' | 'items.delete')[];
+  readonly collections: readonly string[];
+  /** `whsec_<base64>`: the deliveries carry `webhook-id`, `webhook-timestamp` and `webhook-signature`. */
+  readonly secret?: string;
+  /** Only events whose `$trigger` (`{ event, collection, keys, payload }`) matches (the filter syntax). */
+  readonly filter?: Record<string, unknown>;
+  /** Whether a refused delivery is retried with the queue's backoff (FLOWS_RETRY_ATTEMPTS); default true. */
+  readonly retry?: boolean;
+  readonly method?: 'POST' | 'PUT' | 'PATCH';
+  /** The flow's name; default `Webhook to <url>`. */
+  readonly name?: string;
+}
+
 /** GET /flows/runs: a queued run whose retries ran out. */
 export interface DeadLetter {
   key: string;

@@ -17,6 +17,12 @@ export interface FlowsConfig {
   readonly sleepMaxMs: number;
   /** FLOWS_CONCURRENCY: queued runs one process runs at once. */
   readonly concurrency: number;
+  /**
+   * FLOWS_RETRY_ATTEMPTS: tries of a queued run of a `retry` flow (a webhook's delivery), apart
+   * from JOBS_ATTEMPTS (an export retried ten times is waste): with the queue's backoff (1, 3,
+   * 7 s... apart) ten tries span 17 minutes, so a receiver down for ten minutes gets it.
+   */
+  readonly retryAttempts: number;
   /** FLOWS_LOG_RETENTION: runs' log rows older than this are deleted; null keeps them. */
   readonly logRetentionMs: number | null;
   /** FLOWS_EXEC_ALLOWED: whether the `exec` (Run Script) operation may be saved and run. */
@@ -37,6 +43,7 @@ export function readFlowsConfig(env: EnvReader): FlowsConfig {
     requestMaxSize: env.size('FLOWS_REQUEST_MAX_SIZE', '1mb'),
     sleepMaxMs: env.duration('FLOWS_SLEEP_MAX', '1m'),
     concurrency: env.int('FLOWS_CONCURRENCY', 10, { min: 1 }),
+    retryAttempts: env.int('FLOWS_RETRY_ATTEMPTS', 10, { min: 1 }),
     logRetentionMs: env.raw('FLOWS_LOG_RETENTION') === undefined ? null : env.duration('FLOWS_LOG_RETENTION', 0),
     execAllowed: env.bool('FLOWS_EXEC_ALLOWED', false),
     // isolated-vm's smallest isolate is 8 MB.

@@ -504,6 +504,11 @@ export const SETTINGS: readonly SettingsSection[] = [
         'queued flow runs (after-commit events, async webhooks, schedules) one process runs at once; the rest wait their turn',
       ),
       s(
+        'FLOWS_RETRY_ATTEMPTS',
+        '10',
+        "tries of a queued flow run that fails (a delivery the receiver refuses, in a flow with `retry`), with the queue's backoff: 1, 3, 7 s... apart, 10 tries span about 17 minutes; JOBS_ATTEMPTS counts the other jobs' tries, and these too in one process without REDIS",
+      ),
+      s(
         'FLOWS_EXEC_ALLOWED',
         'false',
         'whether flows may use the `exec` (Run Script) operation: its JavaScript runs in an isolate of its own (isolated-vm: no `require`, `process` or network, data in and out as JSON copies). Off, a flow saved with it is refused, and one already saved rejects at that step',

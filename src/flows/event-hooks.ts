@@ -5,7 +5,7 @@ import { InvalidPayloadError } from '../errors.js';
 import type { HookBus, HookContext, HookMeta } from '../items/hooks.js';
 import { currentDepth } from './chain-depth.js';
 import { unmatchedPaths } from './filter-match.js';
-import { queueFlowRun } from './flow-jobs.js';
+import { queueEventRuns } from './flow-jobs.js';
 import { activeFlows } from './flow-store.js';
 import { recordRefusedRun } from './run-log.js';
 import { runFlow } from './run-flow.js';
@@ -22,7 +22,8 @@ const FLOWS_TTL_MS = 1000;
  * options say: `{ type: 'action' | 'filter', scope: ['items.create', ...], collections: [...] }`,
  * and ours, `filter`: the filter syntax against `$trigger` (a publish: `{ payload: { status:
  * { _eq: 'published' } } }`). An action flow is queued after the commit (the job queue: it never
- * slows the write, and each event's run has its own key, so a job delivered twice runs once).
+ * slows the write, and each event's run has its own key, so a job delivered twice runs once);
+ * the flows one event matches go as one job, which the worker fans out (flow-jobs.ts).
  * A filter flow runs in the write, before it, within FLOWS_FILTER_TIMEOUT: a run that rejects
  * (or runs out of time) refuses the write with its message, and nothing is written.
  * A write by a flow's item operation (`emitEvents`) starts these flows one deeper in the chain
@@ -42,16 +43,15 @@ export function registerFlowHooks(bus: HookBus, deps: FlowDeps): void {
       event,
       async (meta, context) => {
         const depth = nextDepth();
+        const $trigger = { event, ...meta };
+        const accountability = plain(context.accountability);
+        const runs: { flowId: string; key: string }[] = [];
         for (const flow of await flowsFor('action', event, meta['collection'])) {
-          const $trigger = { event, ...meta };
           if (!passes(flow, $trigger)) continue;
-          const accountability = plain(context.accountability);
-          if (depth > deps.config.flows.maxDepth) {
-            await refuseTooDeep(deps, flow, accountability);
-            continue;
-          }
-          await queueFlowRun(deps, { flowId: flow.id, key: randomUUID(), trigger: $trigger, accountability, depth });
+          if (depth > deps.config.flows.maxDepth) await refuseTooDeep(deps, flow, accountability);
+          else runs.push({ flowId: flow.id, key: randomUUID() });
         }
+        if (runs.length > 0) await queueEventRuns(deps, { runs, trigger: $trigger, accountability, depth });
       },
       'flows',
     );

@@ -1,5 +1,5 @@
 import type { JobHandler } from '../jobs/job-queue.js';
-import { FLOW_RUN_JOB, flowRunHandler } from './flow-jobs.js';
+import { FLOW_EVENT_JOB, FLOW_RUN_JOB, flowEventHandler, flowRunHandler } from './flow-jobs.js';
 import { pruneFlowRuns } from './prune-runs.js';
 import { FLOW_SCHEDULE_JOB, flowScheduleHandler } from './schedule.js';
 import type { FlowDeps } from './types.js';
@@ -8,12 +8,14 @@ import type { FlowDeps } from './types.js';
 export const FLOW_PRUNE_JOB = 'flow-prune';
 
 /**
- * The job kinds of flows, for the composition roots' queues: queued runs and the schedule tick
+ * The job kinds of flows, for the composition roots' queues: queued runs, an event's fan-out
+ * to them, and the schedule tick
  * (src/server.ts without Redis, workers/ with it). `deps` is asked for when a job runs.
  */
 export function flowJobHandlers(deps: () => FlowDeps): Record<string, JobHandler> {
   return {
     [FLOW_RUN_JOB]: flowRunHandler(deps),
+    [FLOW_EVENT_JOB]: flowEventHandler(deps),
     [FLOW_SCHEDULE_JOB]: flowScheduleHandler(deps),
     [FLOW_PRUNE_JOB]: async () => {
       const { db, config } = deps();

@@ -30,8 +30,12 @@ export type JobHandler = (data: unknown, run: JobRun) => Promise<void>;
 
 /** Where jobs go: bull with Redis, or straight to the handlers in this process without it. */
 export interface JobQueue {
-  /** Enqueues job `name` under `id` (an id already queued is not queued twice). */
-  add(name: string, id: string, data: unknown): Promise<void>;
+  /**
+   * Enqueues job `name` under `id` (an id already queued is not queued twice); `attempts`:
+   * its tries, when not JOBS_ATTEMPTS (bull alone: the in-process runner's retries wait in
+   * line, holding every job behind them, so it keeps JOBS_ATTEMPTS).
+   */
+  add(name: string, id: string, data: unknown, options?: AddOptions): Promise<void>;
   /**
    * Runs job `name` every `everyMs` from now on, once per period across every instance
    * (bull's repeatable jobs share one schedule in Redis, whoever adds it; the in-process
@@ -42,6 +46,10 @@ export interface JobQueue {
   close(timeoutMs?: number): Promise<void>;
   /** Jobs waiting and running now (the metrics' queue depth); rejects when Redis does not answer. */
   depth(): Promise<JobDepth>;
+}
+
+export interface AddOptions {
+  readonly attempts?: number;
 }
 
 interface JobDepth {
@@ -127,7 +135,7 @@ export async function startJobWorker(options: JobQueueOptions): Promise<JobWorke
     const run = handler(job.data, {
       id: String(job.id),
       attempt: job.attemptsMade + (stalls || 0) + (handbacks || 0) + 1,
-      attempts: options.settings.attempts + (handbacks || 0),
+      attempts: (job.opts.attempts ?? options.settings.attempts) + (handbacks || 0),
       signal: stopping.signal,
     });
     running.add(run);
@@ -167,8 +175,12 @@ const HANDBACKS = 'svcHandbacks';
 
 /** The backoff of a failed attempt: none for a run handed back by a stopping worker (JobStopped). */
 function backoffOf(attemptsMade: number, error: unknown): number {
-  // bull's exponential backoff of 1 s: 1, 3, 7 s...
-  return error instanceof JobStopped ? 0 : Math.round((2 ** attemptsMade - 1) * 1000);
+  return error instanceof JobStopped ? 0 : retryDelayMs(attemptsMade);
+}
+
+/** How long a job waits after its `attemptsMade`th failure (bull's exponential backoff of 1 s: 1, 3, 7 s...). */
+export function retryDelayMs(attemptsMade: number): number {
+  return Math.round((2 ** attemptsMade - 1) * 1000);
 }
 
 function openBull(options: JobQueueOptions): Bull.Queue {
@@ -220,11 +232,11 @@ class BullJobQueue implements JobQueue {
     });
   }
 
-  async add(name: string, id: string, data: unknown): Promise<void> {
+  async add(name: string, id: string, data: unknown, options: AddOptions = {}): Promise<void> {
     let adding: Promise<Bull.Job> | undefined;
     try {
       await this.#guard.run(() => {
-        adding = this.queue.add(name, data, { jobId: id });
+        adding = this.queue.add(name, data, { jobId: id, ...options });
         return withTimeout(adding, this.#addTimeoutMs);
       });
     } catch (error) {

@@ -253,6 +253,38 @@ describeEachDatabase(
       expectServerError(await rejection(client.flows.trigger(randomUUID(), {})), 403, 'FORBIDDEN');
     });
 
+    it('flows.webhook saves an after-commit event flow and its signed request in one call', async () => {
+      const hook = await client.flows.webhook({
+        url: 'https://hooks.example.com/build',
+        events: ['create', 'items.delete'],
+        collections: ['notes'],
+        secret: 'whsec_c2VjcmV0',
+      });
+      expect(hook).to.deep.include({ trigger: 'event', status: 'active', accountability: 'all' });
+      expect(hook.options).to.deep.equal({
+        type: 'action',
+        scope: ['items.create', 'items.delete'],
+        collections: ['notes'],
+        retry: true,
+      });
+      const { data } = await client.operations.readByQuery({
+        filter: { flow: { _eq: hook.id } },
+        fields: ['id', 'type', 'options'],
+      });
+      expect(data).to.deep.equal([
+        {
+          id: hook.operation,
+          type: 'request',
+          options: {
+            method: 'POST',
+            url: 'https://hooks.example.com/build',
+            body: '{{ $trigger }}',
+            secret: 'whsec_c2VjcmV0',
+          },
+        },
+      ]);
+    });
+
     it('server.ping, info and oas', async () => {
       expect(await client.server.ping()).to.equal('pong');
       expect((await client.server.info())?.project).to.be.an('object');

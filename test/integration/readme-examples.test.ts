@@ -1,6 +1,17 @@
 import { expect } from 'chai';
-import { fencedBlocks, readDoc, runShellBlocks, runTypeScriptBlocks } from '../support/doc-examples.js';
+import { createHmac } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  fencedBlocks,
+  readDoc,
+  runShellBlocks,
+  runTypeScriptBlocks,
+  sectionOf,
+  typeCheckTypeScriptBlocks,
+} from '../support/doc-examples.js';
 import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
+import { adminApi, createCommandSchema, dataOf } from './commands/schema.js';
+import { Receiver } from './flows/receiver.js';
 
 /**
  * The examples of README.md run exactly as written against a fresh server: the curl blocks,
@@ -15,7 +26,9 @@ const CURL_BLOCKS = fencedBlocks(README, 'sh').filter((block) =>
     .filter((line) => line.trim() !== '' && !line.startsWith('#'))
     .every((line) => line.startsWith('curl ')),
 );
-const TS_BLOCKS = fencedBlocks(README, 'ts');
+/** The webhook of "Flows and webhooks", run on its own (it needs a receiver); the client library's example. */
+const WEBHOOK_BLOCKS = fencedBlocks(sectionOf(README, 'Flows and webhooks'), 'ts');
+const TS_BLOCKS = fencedBlocks(README, 'ts').filter((block) => !WEBHOOK_BLOCKS.includes(block));
 const TUTORIAL_SETUP = fencedBlocks(readDoc('docs/tutorial.md'), 'sh').filter(
   (block) => !/\bmake start\b/.test(block) && !block.includes('/utils/export/'),
 );
@@ -33,7 +46,15 @@ describe('README.md examples', () => {
   it('has a curl example and one client-library example', () => {
     expect(CURL_BLOCKS.length).to.be.at.least(1);
     expect(TS_BLOCKS).to.have.length(1);
+    expect(WEBHOOK_BLOCKS).to.have.length(1);
+    // "in five lines": the whole program a reader copies.
+    expect(WEBHOOK_BLOCKS[0]?.trim().split('\n')).to.have.length.at.most(5);
     expect(CORS_ENV).to.include({ CORS_ENABLED: 'true' });
+  });
+
+  it('the webhook type-checks with the strict options a reader may have', async function () {
+    this.timeout(120_000);
+    expect(await typeCheckTypeScriptBlocks(WEBHOOK_BLOCKS)).to.equal('');
   });
 });
 
@@ -78,4 +99,53 @@ describeEachDatabase(
     });
   },
   { env: CORS_ENV },
+);
+
+const SECRET_BYTES = Buffer.from('the build hook of the README');
+
+describeEachDatabase(
+  "README.md's webhook, as written, to a receiver on loopback",
+  (ctx) => {
+    const receiver = new Receiver();
+    before(async () => {
+      await createCommandSchema(ctx());
+      await receiver.start();
+    });
+    after(() => receiver.stop());
+
+    it('an article published is delivered, signed with the secret; a draft saved is not', async function () {
+      this.timeout(120_000);
+      const api = (method: string, path: string, body?: unknown) => adminApi(ctx(), method, path, body);
+      const secret = `whsec_${SECRET_BYTES.toString('base64')}`;
+      await runTypeScriptBlocks(
+        WEBHOOK_BLOCKS,
+        {
+          url: ctx().server.url,
+          adminPassword: TEST_ADMIN.password,
+          replace: { 'https://api.netlify.com/build_hooks/<id>': `${receiver.url}/build`, 'whsec_<base64>': secret },
+        },
+        { TOKEN: TEST_ADMIN.token },
+      );
+      // The API reads its event flows again after a second (src/flows/event-hooks.ts).
+      await delay(1100);
+      const id = dataOf<{ id: number }>(await api('POST', '/items/articles', { title: 'Draft' })).id;
+      dataOf(await api('PATCH', `/items/articles/${id}`, { title: 'Still a draft' }));
+      dataOf(await api('PATCH', `/items/articles/${id}`, { status: 'published' }));
+      const [delivery] = await receiver.waitFor(1, 30_000);
+      expect(delivery?.url).to.equal('/build');
+      const signed = `${String(delivery?.headers['webhook-id'])}.${String(delivery?.headers['webhook-timestamp'])}.${delivery?.body ?? ''}`;
+      expect(delivery?.headers['webhook-signature']).to.equal(
+        `v1,${createHmac('sha256', SECRET_BYTES).update(signed).digest('base64')}`,
+      );
+      expect(JSON.parse(delivery?.body ?? '')).to.deep.include({
+        event: 'items.update',
+        collection: 'articles',
+        keys: [id],
+        payload: { status: 'published' },
+      });
+      await delay(1000);
+      expect(receiver.requests, 'the draft edits are not delivered').to.have.length(1);
+    });
+  },
+  { env: { IMPORT_IP_DENY_LIST: '169.254.0.0/16' } },
 );

@@ -1,7 +1,7 @@
 import { pathSegment } from '../errors.js';
 import { ItemsHandler } from '../items.js';
 import type { ITransport } from '../transport.js';
-import type { DeadLetter, FlowType, ID } from '../types.js';
+import type { DeadLetter, FlowType, ID, WebhookOptions } from '../types.js';
 
 /** svc_flows items plus the flows' own routes: a trigger, the dead letters and their replay. */
 export class FlowsHandler<T = FlowType> extends ItemsHandler<T> {
@@ -17,6 +17,46 @@ export class FlowsHandler<T = FlowType> extends ItemsHandler<T> {
     const path = `/flows/trigger/${pathSegment('id', id)}`;
     const response = method === 'GET' ? await this.transport.get(path) : await this.transport.post(path, body ?? {});
     return response.status === 204 ? undefined : response.raw;
+  }
+
+  /**
+   * A webhook as Directus users know one: a URL told of `events` on `collections`, signed with
+   * `secret` (Standard Webhooks), optionally only when `filter` matches the event
+   * (`{ payload: { status: { _eq: 'published' } } }`). Saved as an after-commit event flow with
+   * one `request` operation whose body is the event (`$trigger`), in one request; a delivery
+   * the receiver refuses is retried with the queue's backoff unless `retry` is false. Answers
+   * the flow.
+   */
+  async webhook(options: WebhookOptions): Promise<T> {
+    const operation = globalThis.crypto.randomUUID();
+    const flow = {
+      name: options.name ?? `Webhook to ${options.url}`,
+      status: 'active',
+      accountability: 'all',
+      trigger: 'event',
+      operation,
+      options: {
+        type: 'action',
+        scope: options.events.map((event) => (event.includes('.') ? event : `items.${event}`)),
+        collections: options.collections,
+        ...(options.filter === undefined ? {} : { filter: options.filter }),
+        retry: options.retry ?? true,
+      },
+      operations: [
+        {
+          id: operation,
+          key: 'webhook',
+          type: 'request',
+          options: {
+            method: options.method ?? 'POST',
+            url: options.url,
+            body: '{{ $trigger }}',
+            ...(options.secret === undefined ? {} : { secret: options.secret }),
+          },
+        },
+      ],
+    };
+    return (await this.transport.post<T>('/flows', flow)).data as T;
   }
 
   /** The dead letters: queued runs whose retries ran out, newest first (administrators). */

@@ -80,6 +80,7 @@ describeEachDatabase(
     beforeEach(() => {
       receiver.requests.length = 0;
       receiver.failures = 0;
+      receiver.refuse = () => false;
     });
 
     it('a receiver that fails three times then succeeds gets one successful delivery, signed, with one webhook-id', async () => {
@@ -119,6 +120,39 @@ describeEachDatabase(
       expect(JSON.parse(last?.body ?? '')).to.deep.include({ event: 'items.update', keys: [5] });
       await within(5000, 'the claim is done', async () => (await claims(id))[0]?.['state'] === 'done');
       expect(await runStatuses(id)).to.deep.equal(['reject', 'reject', 'reject', 'resolve']);
+    });
+
+    it('the flows one event matches go as one job, fanned out by the worker: each run has its own claim and retries alone', async () => {
+      const bus = new HookBus();
+      registerFlowHooks(bus, ctx().server.flows);
+      const flowTo = (path: string, retry: boolean) =>
+        createFlow(
+          {
+            name: `fan-out ${path}`,
+            trigger: 'event',
+            options: { type: 'action', scope: ['items.delete'], collections: ['articles'], retry },
+          },
+          { key: 'deliver', type: 'request', options: { url: `${receiver.url}/${path}`, method: 'POST', body: '{}' } },
+        );
+      const [steady, flaky] = [await flowTo('steady', false), await flowTo('flaky', true)];
+      // The steady flow's one try must not be refused: the flaky one's path alone fails, twice.
+      const refused = { left: 2 };
+      receiver.refuse = (url) => url === '/flaky' && refused.left-- > 0;
+      const context = { database: ctx().server.db, schema: null, accountability: null };
+      const eventJobs = () => (worker?.output().match(/"name":"flow-event"[^\n}]*"msg":"job done"/g) ?? []).length;
+      const eventJobsBefore = eventJobs();
+      bus.runAction(['items.delete'], { collection: 'articles', keys: [7] }, context);
+      await within(30_000, 'both claims are done', async () =>
+        (await Promise.all([claims(steady), claims(flaky)])).every((rows) => rows[0]?.['state'] === 'done'),
+      );
+      const [steadyClaims, flakyClaims] = [await claims(steady), await claims(flaky)];
+      expect(steadyClaims).to.have.length(1);
+      expect(flakyClaims).to.have.length(1);
+      expect(steadyClaims[0]?.['key']).not.to.equal(flakyClaims[0]?.['key']);
+      expect(receiver.requests.map((r) => r.url).sort()).to.deep.equal(['/flaky', '/flaky', '/flaky', '/steady']);
+      expect(await runStatuses(steady)).to.deep.equal(['resolve']);
+      expect(await runStatuses(flaky)).to.deep.equal(['reject', 'reject', 'resolve']);
+      expect(eventJobs() - eventJobsBefore, 'one event job fanned out in the worker').to.equal(1);
     });
 
     it('a delivery whose tries run out is a dead letter, listed and replayed once', async () => {
@@ -186,6 +220,12 @@ describeEachDatabase(
   },
   {
     timeoutMs: PROCESS_TEST_TIMEOUT_MS,
-    env: () => ({ REDIS: TEST_REDIS_URL, IMPORT_IP_DENY_LIST: '169.254.0.0/16', JOBS_ATTEMPTS: '4' }),
+    env: () => ({
+      REDIS: TEST_REDIS_URL,
+      IMPORT_IP_DENY_LIST: '169.254.0.0/16',
+      // Deliveries take FLOWS_RETRY_ATTEMPTS, not JOBS_ATTEMPTS: the tests below fail with two tries.
+      JOBS_ATTEMPTS: '2',
+      FLOWS_RETRY_ATTEMPTS: '4',
+    }),
   },
 );

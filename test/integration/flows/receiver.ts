@@ -8,10 +8,14 @@ export interface Received {
   readonly body: string;
 }
 
-/** A real HTTP receiver on a loopback port: records every request, answers 500 to the first `failures`. */
+/**
+ * A real HTTP receiver on a loopback port: records every request, answers 500 to the first
+ * `failures`, and to those `refuse` picks (by path).
+ */
 export class Receiver {
   readonly requests: Received[] = [];
   failures = 0;
+  refuse: (url: string) => boolean = () => false;
   #server: Server | undefined;
   #port = 0;
 
@@ -25,8 +29,9 @@ export class Receiver {
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-        if (this.failures > 0) {
-          this.failures -= 1;
+        const isRefused = this.refuse(req.url ?? '');
+        if (isRefused || this.failures > 0) {
+          if (!isRefused) this.failures -= 1;
           res.writeHead(500).end('down');
           return;
         }
