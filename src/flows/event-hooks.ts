@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Accountability } from '../access/accountability.js';
+import { FLOWS_COLLECTION, OPERATIONS_COLLECTION } from '../commands/flow-rules.js';
 import { InvalidPayloadError } from '../errors.js';
 import type { HookBus, HookContext, HookMeta } from '../items/hooks.js';
 import { currentDepth } from './chain-depth.js';
@@ -14,7 +15,10 @@ import type { FlowDeps, FlowRow } from './types.js';
 /** The item events flows listen to (Directus's `scope`). */
 const FLOW_EVENTS = ['items.create', 'items.update', 'items.delete'] as const;
 
-/** How long the list of event flows is kept before it is read again (a saved flow applies within it). */
+/**
+ * How long the list of event flows is kept before it is read again: a flow saved through another
+ * instance applies within it; one saved through this instance, at once (its write drops the list).
+ */
 const FLOWS_TTL_MS = 1000;
 
 /**
@@ -42,6 +46,7 @@ export function registerFlowHooks(bus: HookBus, deps: FlowDeps): void {
     bus.action(
       event,
       async (meta, context) => {
+        if (meta['collection'] === FLOWS_COLLECTION || meta['collection'] === OPERATIONS_COLLECTION) cached = undefined;
         const depth = nextDepth();
         const $trigger = { event, ...meta };
         const accountability = plain(context.accountability);
