@@ -109,8 +109,10 @@ describeEachDatabase(
     });
 
     it('without a new auth in time the socket closes, and it never got the changes of no one', async () => {
+      // Signed in first: a login on a busy machine can outlast the socket's time to authenticate.
+      const tokens = await login();
       const socket = await TestSocket.open(socketUrl(ctx().server.url, '/websocket'));
-      await socket.request({ type: 'auth', access_token: (await login()).access_token, uid: 'a' });
+      await socket.request({ type: 'auth', access_token: tokens.access_token, uid: 'a' });
       await socket.request({ type: 'subscribe', collection: 'notes', uid: 's' });
       await socket.next(isExpired, 3000);
       await adminApi(ctx(), 'POST', '/items/notes', { title: 'while expired', status: 'published' });
