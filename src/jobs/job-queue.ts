@@ -48,7 +48,7 @@ export interface JobQueue {
   depth(): Promise<JobDepth>;
 }
 
-export interface AddOptions {
+interface AddOptions {
   readonly attempts?: number;
 }
 

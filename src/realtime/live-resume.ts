@@ -21,7 +21,7 @@ export function readAfter(message: Readonly<Record<string, unknown>>): string | 
  * nothing added, when the log cannot tell the gap (no Redis, trimmed past it, Redis failing):
  * the caller starts it afresh with an `init`.
  */
-export async function resumeSubscription(
+async function resumeSubscription(
   live: LiveReads,
   feed: Pick<ChangeFeed, 'since'>,
   subscription: LiveSubscription,
