@@ -28,6 +28,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { useTranslate } from 'react-admin';
 import type { Filter } from '../../client/index.js';
 import type { Catalogue, CollectionInfo, FieldInfo } from './catalogue.js';
+import { operatorsOf, SHAPE, type Shape } from './filter-operators.js';
 import {
   asText,
   fieldChoices,
@@ -35,16 +36,13 @@ import {
   mapNode,
   newGroup,
   newRule,
-  operatorsOf,
   parseFilter,
-  SHAPE,
   toFilter,
   VARIABLES,
   type FieldChoice,
   type Group,
   type Node,
   type Rule,
-  type Shape,
 } from './filter-tree.js';
 
 /** A text typed as a field's type (the presets editor's values too). */

@@ -1,88 +1,11 @@
 /**
- * The filter builder's model (filter-builder.tsx): the API's filter operators per field type
- * (catalog/overview/filter-operators.ts, mirrored: the Studio imports only the client), a
- * filter as a tree of `_and` / `_or` groups and rules, read from and written back to the
+ * The filter builder's model (filter-builder.tsx; its operators per field type are
+ * filter-operators.ts): a filter as a tree of `_and` / `_or` groups and rules, read from and written back to the
  * Directus shape, and the fields a rule may name. No React here.
  */
 import type { Filter } from '../../client/index.js';
 import { collectionOf, type Catalogue, type CollectionInfo, type FieldInfo } from './catalogue.js';
-
-export type Shape = 'scalar' | 'list' | 'pair' | 'flag' | 'geometry' | 'pattern' | 'presence';
-type Family = 'text' | 'uuid' | 'number' | 'temporal' | 'boolean' | 'json' | 'hash' | 'geometry' | 'untyped';
-
-const ALL: readonly Family[] = ['text', 'uuid', 'number', 'temporal', 'boolean', 'json', 'hash', 'geometry', 'untyped'];
-const EQUALITY: readonly Family[] = ['text', 'uuid', 'number', 'temporal', 'boolean', 'geometry', 'untyped'];
-const ORDERED: readonly Family[] = ['number', 'temporal', 'untyped'];
-const LISTED: readonly Family[] = ['text', 'uuid', 'number', 'temporal', 'untyped'];
-const TEXT: readonly Family[] = ['text'];
-const TEXTISH: readonly Family[] = ['text', 'untyped'];
-const EMPTY: readonly Family[] = ['text', 'hash', 'untyped'];
-const GEO: readonly Family[] = ['geometry'];
-
-/** The API's filter operators (catalog/overview/filter-operators.ts), in its order. */
-const OPERATORS: readonly { op: string; shape: Shape; families: readonly Family[] }[] = [
-  { op: '_eq', shape: 'scalar', families: EQUALITY },
-  { op: '_neq', shape: 'scalar', families: EQUALITY },
-  { op: '_gt', shape: 'scalar', families: ORDERED },
-  { op: '_gte', shape: 'scalar', families: ORDERED },
-  { op: '_lt', shape: 'scalar', families: ORDERED },
-  { op: '_lte', shape: 'scalar', families: ORDERED },
-  { op: '_contains', shape: 'scalar', families: TEXTISH },
-  { op: '_icontains', shape: 'scalar', families: TEXT },
-  { op: '_ncontains', shape: 'scalar', families: TEXTISH },
-  { op: '_starts_with', shape: 'scalar', families: TEXT },
-  { op: '_nstarts_with', shape: 'scalar', families: TEXT },
-  { op: '_istarts_with', shape: 'scalar', families: TEXT },
-  { op: '_nistarts_with', shape: 'scalar', families: TEXT },
-  { op: '_ends_with', shape: 'scalar', families: TEXT },
-  { op: '_nends_with', shape: 'scalar', families: TEXT },
-  { op: '_iends_with', shape: 'scalar', families: TEXT },
-  { op: '_niends_with', shape: 'scalar', families: TEXT },
-  { op: '_intersects', shape: 'geometry', families: GEO },
-  { op: '_nintersects', shape: 'geometry', families: GEO },
-  { op: '_intersects_bbox', shape: 'geometry', families: GEO },
-  { op: '_nintersects_bbox', shape: 'geometry', families: GEO },
-  { op: '_in', shape: 'list', families: LISTED },
-  { op: '_nin', shape: 'list', families: LISTED },
-  { op: '_between', shape: 'pair', families: ORDERED },
-  { op: '_nbetween', shape: 'pair', families: ORDERED },
-  { op: '_null', shape: 'flag', families: ALL },
-  { op: '_nnull', shape: 'flag', families: ALL },
-  { op: '_empty', shape: 'flag', families: EMPTY },
-  { op: '_nempty', shape: 'flag', families: EMPTY },
-  { op: '_regex', shape: 'pattern', families: [] },
-  { op: '_submitted', shape: 'presence', families: [] },
-];
-const VALIDATION_ONLY = new Set(['_regex', '_submitted']);
-export const SHAPE = new Map(OPERATORS.map((o) => [o.op, o.shape]));
-
-const FAMILY_OF_TYPE: Readonly<Record<string, Family>> = {
-  string: 'text',
-  text: 'text',
-  csv: 'text',
-  binary: 'text',
-  uuid: 'uuid',
-  integer: 'number',
-  bigInteger: 'number',
-  float: 'number',
-  decimal: 'number',
-  date: 'temporal',
-  dateTime: 'temporal',
-  timestamp: 'temporal',
-  time: 'temporal',
-  boolean: 'boolean',
-  json: 'json',
-  hash: 'hash',
-  geometry: 'geometry',
-};
-
-/** The operators a field of `type` takes (with the validation-only ones when asked). */
-export function operatorsOf(type: string, validation = false): string[] {
-  const family = FAMILY_OF_TYPE[type] ?? 'untyped';
-  return OPERATORS.filter(
-    (o) => o.families.includes(family) || (validation && VALIDATION_ONLY.has(o.op) && family !== 'geometry'),
-  ).map((o) => o.op);
-}
+import { FAMILY_OF_TYPE, SHAPE } from './filter-operators.js';
 
 export const VARIABLES = ['$CURRENT_USER', '$CURRENT_ROLE', '$NOW', '$NOW(-1 day)'];
 
