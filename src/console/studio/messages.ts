@@ -500,6 +500,7 @@ const svc = {
     tfa_start: 'Set up',
     tfa_scan: 'Scan the QR code with your authenticator app, or add the secret to it by hand, then enter its code.',
     tfa_qr: 'QR code of the otpauth URL below: scan it with your authenticator app',
+    tfa_qr_failed: 'The QR code could not be drawn: add the secret below to your authenticator app by hand.',
     tfa_secret: 'Secret',
     tfa_url: 'otpauth URL',
     tfa_enable: 'Turn on',
