@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { chromiumUnavailable } from './chromium.js';
 import { ensureConsoleBuilt } from './console-build.js';
 import { freePort } from './ports.js';
@@ -16,6 +16,13 @@ export interface SuiteService {
 export const STUDIO_TARGETS: readonly DatabaseTarget[] = DATABASE_TARGETS.filter(
   (t) => t.dialect === 'sqlite' || t.dialect === 'postgres',
 );
+
+/** A server's environment for the Studio over plain HTTP on `port` (a refresh cookie without Secure). */
+export const studioServerEnv = (port: number): Record<string, string> => ({
+  PORT: String(port),
+  PUBLIC_URL: `http://127.0.0.1:${String(port)}`,
+  REFRESH_TOKEN_COOKIE_SECURE: 'false',
+});
 
 /**
  * What every Studio browser suite sets up, registered in the `describe` that calls `studioSuite`:
@@ -53,15 +60,14 @@ export class StudioSuite {
   readonly expectAccessible = (name: string, page?: Page): Promise<void> => this.browser().expectAccessible(name, page);
   readonly main = () => this.browser().main();
   readonly nav = () => this.browser().nav();
+  readonly helperOf = (input: Locator): Promise<Locator> => this.browser().helperOf(input);
+  readonly valueShown = (input: Locator, value: string): Promise<void> => this.browser().valueShown(input, value);
+  readonly withRefusal = (status: number, action: () => Promise<void>): Promise<void> =>
+    this.browser().withRefusal(status, action);
 
   /** The server environment of the Studio over plain HTTP on the suite's port, plus `extra`. */
   env(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
-    return {
-      PORT: String(this.port),
-      PUBLIC_URL: this.url(''),
-      REFRESH_TOKEN_COOKIE_SECURE: 'false',
-      ...extra,
-    };
+    return { ...studioServerEnv(this.port), ...extra };
   }
 
   /**
