@@ -1,17 +1,14 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createGuardrails, generate } from 'otplib';
 import { asAdmin, call, dataOf } from '../integration/access/permission-helpers.js';
 import { createRole, createUser } from '../integration/auth/helpers.js';
-import { chromiumUnavailable } from '../support/chromium.js';
-import { ensureConsoleBuilt } from '../support/console-build.js';
-import { freePort } from '../support/ports.js';
-import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
-import { DATABASE_TARGETS, requireOrSkip } from '../support/services.js';
+import { TEST_ADMIN } from '../support/server.js';
+import { DATABASE_TARGETS } from '../support/services.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
-import { StudioBrowser } from '../support/studio-browser.js';
+import { studioSuite } from '../support/studio-suite.js';
 
 const ARTICLES = 60;
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
@@ -27,38 +24,17 @@ const README_SCREENSHOT = process.env['CONSOLE_README_SCREENSHOT'];
 describe('web console in Chromium', function () {
   this.timeout(60_000);
   const inbox = new SmtpInbox();
-  let port = 0;
-  let studio: StudioBrowser | undefined;
+  const studio = studioSuite('console', { services: [inbox] });
+  const { shot, withRefusal, main, nav, helperOf, valueShown, expectAccessible } = studio;
   let page: Page;
-
-  before(async function () {
-    requireOrSkip(this, chromiumUnavailable());
-    port = await freePort();
-    await Promise.all([inbox.start(), ensureConsoleBuilt()]);
-    studio = await StudioBrowser.open('console');
+  before(() => {
     page = studio.page;
   });
-  after(async () => {
-    await studio?.close();
-    await inbox.stop();
-  });
 
-  const browser = (): StudioBrowser => {
-    if (studio === undefined) throw new Error('Chromium not started');
-    return studio;
-  };
-  const shot = (name: string) => browser().shot(name);
-  const withRefusal = (status: number, action: () => Promise<void>) => browser().withRefusal(status, action);
-  const main = () => browser().main();
-  const nav = () => browser().nav();
-  const helperOf = (input: Locator) => browser().helperOf(input);
-  const valueShown = (input: Locator, value: string) => browser().valueShown(input, value);
-  const expectAccessible = (name: string) => browser().expectAccessible(name);
-
-  describeEachDatabase(
+  studio.eachDatabase(
     'console',
     (ctx) => {
-      const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+      const { url } = studio;
 
       before(async () => {
         const key = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
@@ -95,10 +71,6 @@ describe('web console in Chromium', function () {
           author: i % 2 === 0 ? 1 : null,
         }));
         dataOf(await asAdmin(ctx(), 'POST', '/items/articles', items));
-      });
-
-      afterEach(async function () {
-        await browser().afterEach(this.currentTest);
       });
 
       it('serves the console with a self-only CSP, and every console path loads the app', async () => {
@@ -553,12 +525,8 @@ describe('web console in Chromium', function () {
     },
     {
       targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite'),
-      beforeStop: async () => studio?.leave(),
-      env: () => ({
+      extraEnv: () => ({
         ...inbox.env(),
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        REFRESH_TOKEN_COOKIE_SECURE: 'false',
         // Small batches: the export's status row moves in several steps.
         EXPORT_BATCH_SIZE: '10',
         // GraphiQL's subscriptions.

@@ -1,15 +1,12 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { createGuardrails, generate } from 'otplib';
-import { asAdmin, call, dataOf } from '../integration/access/permission-helpers.js';
-import { chromiumUnavailable } from '../support/chromium.js';
-import { ensureConsoleBuilt } from '../support/console-build.js';
+import QRCode from 'qrcode';
+import { asAdmin, call, dataOf, grant } from '../integration/access/permission-helpers.js';
 import { pngHeader } from '../support/png-header.js';
-import { freePort } from '../support/ports.js';
-import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
-import { DATABASE_TARGETS, requireOrSkip } from '../support/services.js';
+import { TEST_ADMIN } from '../support/server.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
-import { StudioBrowser } from '../support/studio-browser.js';
+import { studioSuite } from '../support/studio-suite.js';
 
 type Row = Record<string, unknown>;
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
@@ -24,37 +21,17 @@ const otpOf = (secret: string) => generate({ secret, guardrails, epoch: Math.flo
 describe('Studio: roles, users and profile in Chromium', function () {
   this.timeout(60_000);
   const inbox = new SmtpInbox();
-  let port = 0;
-  let studio: StudioBrowser | undefined;
+  const studio = studioSuite('studio-access', { services: [inbox] });
+  const { browser, shot, expectAccessible, main } = studio;
   let page: Page;
-
-  before(async function () {
-    requireOrSkip(this, chromiumUnavailable());
-    port = await freePort();
-    await Promise.all([inbox.start(), ensureConsoleBuilt()]);
-    studio = await StudioBrowser.open('studio-access');
+  before(() => {
     page = studio.page;
   });
-  after(async () => {
-    await studio?.close();
-    await inbox.stop();
-  });
-  afterEach(async function () {
-    await studio?.afterEach(this.currentTest);
-  });
 
-  const browser = (): StudioBrowser => {
-    if (studio === undefined) throw new Error('Chromium not started');
-    return studio;
-  };
-  const shot = (name: string) => browser().shot(name);
-  const expectAccessible = (name: string) => browser().expectAccessible(name);
-  const main = () => browser().main();
-
-  describeEachDatabase(
+  studio.eachDatabase(
     'access',
     (ctx) => {
-      const base = () => `http://127.0.0.1:${port}`;
+      const base = () => studio.url('');
       const editor = { email: 'editor@example.com', password: 'editor-password-1' };
       let role = '';
       let editorId = '';
@@ -256,7 +233,42 @@ describe('Studio: roles, users and profile in Chromium', function () {
 
         await main().getByLabel('Current password').fill(TEST_ADMIN.password);
         await main().getByRole('button', { name: 'Set up' }).click();
-        const secret = await main().getByLabel('Secret').inputValue();
+        // For whoever cannot scan: the secret as base32 text in a read-only field, which a
+        // keyboard reaches (to copy it) and cannot change.
+        const secretField = main().getByLabel('Secret');
+        const secret = await secretField.inputValue();
+        expect(secret).to.match(/^[A-Z2-7]{16,}$/);
+        expect(await secretField.isEditable()).to.equal(false);
+        await secretField.focus();
+        expect(await secretField.evaluate((input) => input === input.ownerDocument.activeElement)).to.equal(true);
+        // The QR code beside the secret holds the otpauth URL: each module of the code qrcode
+        // makes of it, sampled at its centre in the image, is dark exactly where it should be.
+        const otpauth = await main().getByLabel('otpauth URL').inputValue();
+        expect(otpauth).to.contain(secret);
+        const qr = main().getByRole('img', { name: /^QR code of the otpauth URL/ });
+        await qr.waitFor();
+        const { modules } = QRCode.create(otpauth, { errorCorrectionLevel: 'M' });
+        const expected = Array.from({ length: modules.size }, (_, row) =>
+          Array.from({ length: modules.size }, (_, col) => (modules.get(row, col) ? '#' : '.')).join(''),
+        );
+        // In the page (a string: this file has no DOM types): the image drawn on a canvas, each
+        // module's centre read; the margin is one module each side.
+        await qr.evaluate((img) => (img as unknown as { decode(): Promise<void> }).decode());
+        const drawn = (await page.evaluate(`(() => {
+          const img = document.querySelector('img[data-tfa-qr]');
+          const canvas = document.createElement('canvas');
+          canvas.width = img.naturalWidth;
+          canvas.height = img.naturalHeight;
+          const context = canvas.getContext('2d');
+          context.drawImage(img, 0, 0);
+          const size = ${String(modules.size)};
+          const scale = img.naturalWidth / (size + 2);
+          const dark = (row, col) =>
+            context.getImageData(Math.floor((col + 1.5) * scale), Math.floor((row + 1.5) * scale), 1, 1).data[0] < 128;
+          return Array.from({ length: size }, (_, row) =>
+            Array.from({ length: size }, (_, col) => (dark(row, col) ? '#' : '.')).join(''));
+        })()`)) as string[];
+        expect(drawn).to.deep.equal(expected);
         await main()
           .getByLabel('One-time code')
           .fill(await otpOf(secret));
@@ -280,6 +292,95 @@ describe('Studio: roles, users and profile in Chromium', function () {
         await shot('profile-token');
       });
 
+      it('creates a user with a password, who changes it on their profile; an administrator then sets a new one', async () => {
+        const writer = { email: 'writer@example.com', password: 'writer-password-1' };
+        const signsIn = async (password: string) =>
+          (await call(ctx(), undefined, 'POST', '/auth/login', { email: writer.email, password })).status;
+        await page.goto(`${base()}/admin/users`);
+        await page.getByRole('button', { name: 'Create user' }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByLabel('E-mail').fill(writer.email);
+        await dialog.getByLabel('First name').fill('Wren');
+        await dialog.getByLabel('Password').fill(writer.password);
+        await select('Role', 'Editors');
+        await dialog.getByRole('button', { name: 'Create user' }).click();
+        await page.getByText('Created.').waitFor();
+        await main().getByText(writer.email).waitFor();
+        const created = (await ctx().server.db('svc_users').where({ email: writer.email }).first()) as Row;
+        expect([created['status'], created['role'], created['first_name']]).to.deep.equal(['active', role, 'Wren']);
+        expect(await signsIn(writer.password)).to.equal(200);
+
+        // Their own profile: the two entries must agree, then the new password is the one. The
+        // API lets a role's users change their own password only when the role may update
+        // svc_users (as Directus): the Editors role gets that right for its own row's password.
+        await grant(ctx(), role, [
+          {
+            collection: 'svc_users',
+            action: 'update',
+            permissions: { id: { _eq: '$CURRENT_USER' } },
+            fields: ['password'],
+          },
+        ]);
+        await browser().signIn(base(), writer);
+        await browser().nav().getByRole('link', { name: 'My profile' }).click();
+        const changed = 'writer-password-2';
+        await main().getByLabel('New password', { exact: true }).fill(changed);
+        await main().getByLabel('Repeat the new password').fill('something else');
+        await main().getByRole('button', { name: 'Change password' }).click();
+        await main().getByText('The two passwords differ.').waitFor();
+        expect(await signsIn(writer.password)).to.equal(200);
+        await main().getByLabel('Repeat the new password').fill(changed);
+        await main().getByRole('button', { name: 'Change password' }).click();
+        await page.getByText('Password changed.').waitFor();
+        expect([await signsIn(writer.password), await signsIn(changed)]).to.deep.equal([401, 200]);
+
+        // An administrator sets another from the user's dialog.
+        await browser().signIn(base(), TEST_ADMIN);
+        await page.goto(`${base()}/admin/users`);
+        await page.getByRole('button', { name: `Manage ${writer.email}` }).click();
+        const manage = page.getByRole('dialog');
+        const reset = 'writer-password-3';
+        await manage.getByLabel('New password').fill(reset);
+        await shot('user-set-password');
+        await expectAccessible('user-set-password');
+        await manage.getByRole('button', { name: 'Set password' }).click();
+        await page.getByText('Password changed.').waitFor();
+        expect([await signsIn(changed), await signsIn(reset)]).to.deep.equal([401, 200]);
+      });
+
+      it('edits a permission’s presets as field = value rows, shown the same as JSON', async () => {
+        await page.goto(`${base()}/admin/settings/roles/${role}`);
+        await select('articles create', 'Custom');
+        const dialog = page.getByRole('dialog');
+        const presets = dialog.getByRole('group', { name: 'Presets (field values)' });
+        await presets.getByRole('button', { name: 'Add preset' }).click();
+        await select('Preset 1: field', 'body');
+        await presets.getByLabel('Preset 1: value').fill('Drafted by an editor');
+        await presets.getByRole('button', { name: 'Add preset' }).click();
+        await select('Preset 2: field', 'user_created');
+        await presets.getByLabel('Preset 2: value').fill('$CURRENT_USER');
+        const expected = { body: 'Drafted by an editor', user_created: '$CURRENT_USER' };
+        await presets.getByLabel('Edit the presets as JSON').check();
+        const json = presets.getByLabel('Presets (JSON)');
+        expect(JSON.parse(await json.inputValue())).to.deep.equal(expected);
+        await shot('presets');
+        await expectAccessible('presets');
+        // Invalid JSON is shown and not saved.
+        await json.fill('{"body": ');
+        await presets.getByText(/Not saved, invalid JSON/).waitFor();
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await dialog.getByRole('alert').waitFor();
+        const created = () =>
+          ctx().server.db('svc_permissions').where({ role, collection: 'articles', action: 'create' }).first('presets');
+        expect(await created()).to.equal(undefined);
+        await json.fill(JSON.stringify(expected));
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await dialog.waitFor({ state: 'detached' });
+        const row = (await created()) as Row;
+        const stored = typeof row['presets'] === 'string' ? (JSON.parse(row['presets']) as unknown) : row['presets'];
+        expect(stored).to.deep.equal(expected);
+      });
+
       it('fits a 390 px wide screen: the roles, a role, the users and the profile', async () => {
         await page.setViewportSize({ width: 390, height: 800 });
         try {
@@ -293,9 +394,9 @@ describe('Studio: roles, users and profile in Chromium', function () {
           for (const { path, axe } of pages) {
             await page.goto(`${base()}${path}`);
             await main().getByRole('button').first().waitFor();
-            // The roles list counts each role's users (the suspended editor too).
+            // The roles list counts each role's users (the suspended editor too, and the writer).
             if (path === '/admin/settings/roles')
-              await main().getByText('Writes articles · 1 user · App access').waitFor();
+              await main().getByText('Writes articles · 2 users · App access').waitFor();
             await page.waitForLoadState('networkidle');
             const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
             expect(overflow, path).to.be.at.most(0);
@@ -307,15 +408,6 @@ describe('Studio: roles, users and profile in Chromium', function () {
         }
       });
     },
-    {
-      targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite' || t.dialect === 'postgres'),
-      beforeStop: async () => studio?.leave(),
-      env: () => ({
-        ...inbox.env(),
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        REFRESH_TOKEN_COOKIE_SECURE: 'false',
-      }),
-    },
+    { extraEnv: () => inbox.env() },
   );
 });

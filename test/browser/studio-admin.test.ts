@@ -1,13 +1,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { asAdmin, call, dataOf } from '../integration/access/permission-helpers.js';
-import { chromiumUnavailable } from '../support/chromium.js';
-import { ensureConsoleBuilt } from '../support/console-build.js';
-import { freePort } from '../support/ports.js';
-import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
-import { DATABASE_TARGETS, requireOrSkip } from '../support/services.js';
+import { TEST_ADMIN } from '../support/server.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
-import { StudioBrowser } from '../support/studio-browser.js';
+import { studioSuite } from '../support/studio-suite.js';
 
 /**
  * The Studio's administration in Chromium: project settings (name and colour in the app bar, a
@@ -17,33 +13,17 @@ import { StudioBrowser } from '../support/studio-browser.js';
 describe('Studio administration in Chromium', function () {
   this.timeout(60_000);
   const inbox = new SmtpInbox();
-  let port = 0;
-  let studio: StudioBrowser | undefined;
+  const studio = studioSuite('studio-admin', { services: [inbox] });
+  const { browser, shot, expectAccessible } = studio;
   let page: Page;
-
-  before(async function () {
-    requireOrSkip(this, chromiumUnavailable());
-    port = await freePort();
-    await Promise.all([inbox.start(), ensureConsoleBuilt()]);
-    studio = await StudioBrowser.open('studio-admin');
+  before(() => {
     page = studio.page;
   });
-  after(async () => {
-    await studio?.close();
-    await inbox.stop();
-  });
 
-  const browser = (): StudioBrowser => {
-    if (studio === undefined) throw new Error('Chromium not started');
-    return studio;
-  };
-  const shot = (name: string) => browser().shot(name);
-  const expectAccessible = (name: string) => browser().expectAccessible(name);
-
-  describeEachDatabase(
+  studio.eachDatabase(
     'admin',
     (ctx) => {
-      const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+      const { url } = studio;
 
       before(async () => {
         const key = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
@@ -62,12 +42,8 @@ describe('Studio administration in Chromium', function () {
         dataOf(await asAdmin(ctx(), 'POST', '/items/other', {}));
       });
 
-      afterEach(async function () {
-        await browser().afterEach(this.currentTest);
-      });
-
       it('changes the project name and colour, shown in the app bar', async () => {
-        await browser().signIn(`http://127.0.0.1:${port}`, TEST_ADMIN);
+        await browser().signIn(studio.url(''), TEST_ADMIN);
         await browser().nav().getByRole('link', { name: 'Settings' }).click();
         const name = page.getByLabel('Project name');
         await name.waitFor();
@@ -217,13 +193,8 @@ describe('Studio administration in Chromium', function () {
       });
     },
     {
-      targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite' || t.dialect === 'postgres'),
-      beforeStop: async () => studio?.leave(),
-      env: () => ({
+      extraEnv: () => ({
         ...inbox.env(),
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        REFRESH_TOKEN_COOKIE_SECURE: 'false',
         METRICS_ENABLED: 'true',
         // A failing export is failed at once, for the retry.
         JOBS_ATTEMPTS: '1',

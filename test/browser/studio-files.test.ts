@@ -4,12 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { asAdmin, dataOf } from '../integration/access/permission-helpers.js';
-import { chromiumUnavailable } from '../support/chromium.js';
-import { ensureConsoleBuilt } from '../support/console-build.js';
-import { freePort } from '../support/ports.js';
-import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
-import { DATABASE_TARGETS, requireOrSkip } from '../support/services.js';
-import { StudioBrowser } from '../support/studio-browser.js';
+import { TEST_ADMIN } from '../support/server.js';
+import { studioSuite } from '../support/studio-suite.js';
 
 interface FileRow {
   readonly id: string;
@@ -33,15 +29,14 @@ const png = (width: number, height: number, background: string) =>
  */
 describe('Studio file library in Chromium', function () {
   this.timeout(60_000);
-  let port = 0;
-  let studio: StudioBrowser | undefined;
+  const studio = studioSuite('studio-files');
+  const { browser, shot, expectAccessible } = studio;
   let page: Page;
   let images: Server | undefined;
   let imagesUrl = '';
 
-  before(async function () {
-    requireOrSkip(this, chromiumUnavailable());
-    port = await freePort();
+  before(async () => {
+    page = studio.page;
     const remote = await png(120, 80, '#0a0');
     images = createServer((req, res) => {
       if (req.url === '/remote.png') res.writeHead(200, { 'content-type': 'image/png' }).end(remote);
@@ -49,26 +44,15 @@ describe('Studio file library in Chromium', function () {
     });
     await new Promise<void>((resolve) => images?.listen(0, '127.0.0.1', resolve));
     imagesUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
-    await ensureConsoleBuilt();
-    studio = await StudioBrowser.open('studio-files');
-    page = studio.page;
   });
   after(async () => {
-    await studio?.close();
     await new Promise((resolve) => images?.close(resolve));
   });
 
-  const browser = (): StudioBrowser => {
-    if (studio === undefined) throw new Error('Chromium not started');
-    return studio;
-  };
-  const shot = (name: string) => browser().shot(name);
-  const expectAccessible = (name: string) => browser().expectAccessible(name);
-
-  describeEachDatabase(
+  studio.eachDatabase(
     'files',
     (ctx) => {
-      const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+      const { url } = studio;
       const files = async (query = '') =>
         dataOf<FileRow[]>(await asAdmin(ctx(), 'GET', `/files?limit=-1&sort=filename_download${query}`));
       const folderButton = (name: string) =>
@@ -82,12 +66,8 @@ describe('Studio file library in Chromium', function () {
         );
       });
 
-      afterEach(async function () {
-        await browser().afterEach(this.currentTest);
-      });
-
       it('uploads three files at once by the dropzone, makes two folders and moves files between them', async () => {
-        await browser().signIn(`http://127.0.0.1:${port}`, TEST_ADMIN);
+        await browser().signIn(url(''), TEST_ADMIN);
         await browser().nav().getByRole('link', { name: 'Files' }).click();
         await page.getByRole('heading', { name: 'All files' }).waitFor();
         const uploads = await Promise.all(
@@ -238,16 +218,7 @@ describe('Studio file library in Chromium', function () {
         }
       });
     },
-    {
-      targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite' || t.dialect === 'postgres'),
-      beforeStop: async () => studio?.leave(),
-      env: () => ({
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        REFRESH_TOKEN_COOKIE_SECURE: 'false',
-        // The test's image server is on 127.0.0.1.
-        IMPORT_IP_DENY_LIST: '169.254.169.254',
-      }),
-    },
+    // The test's image server is on 127.0.0.1.
+    { extraEnv: () => ({ IMPORT_IP_DENY_LIST: '169.254.169.254' }) },
   );
 });

@@ -2,13 +2,10 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { asAdmin, dataOf } from '../integration/access/permission-helpers.js';
+import { createRole, createUser } from '../integration/auth/helpers.js';
 import { Receiver } from '../integration/flows/receiver.js';
-import { chromiumUnavailable } from '../support/chromium.js';
-import { ensureConsoleBuilt } from '../support/console-build.js';
-import { freePort } from '../support/ports.js';
-import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
-import { DATABASE_TARGETS, requireOrSkip } from '../support/services.js';
-import { StudioBrowser } from '../support/studio-browser.js';
+import { TEST_ADMIN } from '../support/server.js';
+import { studioSuite } from '../support/studio-suite.js';
 
 type Row = Record<string, unknown>;
 
@@ -16,33 +13,18 @@ type Row = Record<string, unknown>;
  * The Studio's flows in Chromium: a flow with an event trigger and a log → request chain built
  * through the editor, activated from the list, run by a write (a real receiver gets the request)
  * and read back in its run log; a manual flow run from an item page after its confirmation; a
- * refused save shown at the form; a dead letter replayed.
+ * refused save shown at the form; a dead letter replayed; the pages at 390 px; a role that may
+ * not read svc_flows neither offered them nor sent to a refusal.
  */
 describe('Studio flows in Chromium', function () {
   this.timeout(240_000);
   const receiver = new Receiver();
-  let port = 0;
-  let studio: StudioBrowser | undefined;
+  const studio = studioSuite('studio-flows', { services: [receiver] });
+  const { browser, shot, expectAccessible } = studio;
   let page: Page;
-
-  before(async function () {
-    requireOrSkip(this, chromiumUnavailable());
-    port = await freePort();
-    await Promise.all([receiver.start(), ensureConsoleBuilt()]);
-    studio = await StudioBrowser.open('studio-flows');
+  before(() => {
     page = studio.page;
   });
-  after(async () => {
-    await studio?.close();
-    await receiver.stop();
-  });
-
-  const browser = (): StudioBrowser => {
-    if (studio === undefined) throw new Error('Chromium not started');
-    return studio;
-  };
-  const shot = (name: string) => browser().shot(name);
-  const expectAccessible = (name: string) => browser().expectAccessible(name);
 
   /** Picks `option` in the MUI select labelled `label` (inside `scope`). */
   const choose = async (label: string, option: string, scope = page.locator('body')) => {
@@ -50,10 +32,10 @@ describe('Studio flows in Chromium', function () {
     await page.getByRole('option', { name: option, exact: true }).click();
   };
 
-  describeEachDatabase(
+  studio.eachDatabase(
     'flows',
     (ctx) => {
-      const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+      const { url } = studio;
       const flowNamed = async (name: string): Promise<Row | undefined> =>
         dataOf<Row[]>(
           await asAdmin(
@@ -93,9 +75,6 @@ describe('Studio flows in Chromium', function () {
       beforeEach(() => {
         receiver.requests.length = 0;
         receiver.failures = 0;
-      });
-      afterEach(async function () {
-        await browser().afterEach(this.currentTest);
       });
 
       it('builds an event flow with a log → request chain, activates it, and shows a triggered run in its log', async () => {
@@ -261,17 +240,51 @@ describe('Studio flows in Chromium', function () {
         await receiver.waitFor(2);
         await letter.waitFor({ state: 'detached' });
       });
+
+      it('fits a 390 px wide screen: the flows, a new flow, and a flow with its run log', async () => {
+        const id = String((await flowNamed('Tell the receiver'))?.['id']);
+        await page.setViewportSize({ width: 390, height: 800 });
+        try {
+          const pages = [
+            { path: '/admin/settings/flows', shown: page.getByRole('link', { name: 'Tell the receiver' }) },
+            { path: '/admin/settings/flows/+', shown: page.getByRole('button', { name: 'Add operation' }) },
+            { path: `/admin/settings/flows/${id}`, shown: page.getByRole('region', { name: 'Run log' }) },
+          ];
+          for (const { path, shown } of pages) {
+            await page.goto(url(path));
+            await shown.waitFor();
+            await page.waitForLoadState('networkidle');
+            const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+            expect(overflow, path).to.be.at.most(0);
+            await shot(`390${path.replace(/\W+/g, '-')}`);
+          }
+          await expectAccessible('390 flow editor');
+        } finally {
+          await page.setViewportSize({ width: 1280, height: 800 });
+        }
+      });
+
+      it('offers a role that may not read svc_flows no Flows entry; its URLs say the role may not', async () => {
+        const id = String((await flowNamed('Tell the receiver'))?.['id']);
+        const role = await createRole(ctx().server.db, { app_access: true });
+        const user = await createUser(ctx().server.db, { role, password: 'limited-password-1' });
+        await browser().signIn(url(''), user);
+        await browser().nav().getByRole('link', { name: 'My profile' }).waitFor();
+        expect(await browser().nav().getByRole('link', { name: 'Flows' }).count()).to.equal(0);
+        // Neither the list nor a flow (nor a new one) is asked of the API: afterEach finds no
+        // refused request in the page, only the sentence.
+        for (const path of ['/admin/settings/flows', `/admin/settings/flows/${id}`, '/admin/settings/flows/+']) {
+          await page.goto(url(path));
+          await page.getByText('Your role may not see the flows (svc_flows)').waitFor();
+          expect(await page.getByRole('button', { name: 'Save' }).count(), path).to.equal(0);
+          expect(await page.getByRole('link', { name: 'New flow' }).count(), path).to.equal(0);
+        }
+        await shot('flows-not-allowed');
+        await expectAccessible('flows not allowed');
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      });
     },
-    {
-      targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite' || t.dialect === 'postgres'),
-      beforeStop: async () => studio?.leave(),
-      env: () => ({
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        REFRESH_TOKEN_COOKIE_SECURE: 'false',
-        IMPORT_IP_DENY_LIST: '169.254.0.0/16',
-        JOBS_ATTEMPTS: '1',
-      }),
-    },
+    { extraEnv: () => ({ IMPORT_IP_DENY_LIST: '169.254.0.0/16', JOBS_ATTEMPTS: '1' }) },
   );
 });

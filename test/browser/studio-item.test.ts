@@ -1,12 +1,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { asAdmin, dataOf } from '../integration/access/permission-helpers.js';
-import { chromiumUnavailable } from '../support/chromium.js';
-import { ensureConsoleBuilt } from '../support/console-build.js';
-import { freePort } from '../support/ports.js';
-import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
-import { DATABASE_TARGETS, requireOrSkip } from '../support/services.js';
+import { TEST_ADMIN } from '../support/server.js';
 import { StudioBrowser } from '../support/studio-browser.js';
+import { studioSuite } from '../support/studio-suite.js';
 
 const EDDIE = { email: 'eddie@example.com', password: 'eddie-password-1' };
 
@@ -24,30 +21,24 @@ function localMoment(date: Date): string {
  */
 describe('Studio: the item page, history and drafts, live', function () {
   this.timeout(60_000);
-  let port = 0;
-  let studio: StudioBrowser | undefined;
+  const studio = studioSuite('studio-item');
+  const { browser } = studio;
   let other: StudioBrowser | undefined;
   let page: Page;
   let eddiePage: Page;
 
-  before(async function () {
-    requireOrSkip(this, chromiumUnavailable());
-    port = await freePort();
-    await ensureConsoleBuilt();
-    studio = await StudioBrowser.open('studio-item');
+  before(async () => {
     other = await StudioBrowser.open('studio-item-other');
     page = studio.page;
     eddiePage = other.page;
   });
   after(async () => {
     await other?.close();
-    await studio?.close();
+  });
+  afterEach(async function () {
+    await other?.afterEach(this.currentTest);
   });
 
-  const browser = (): StudioBrowser => {
-    if (studio === undefined) throw new Error('Chromium not started');
-    return studio;
-  };
   const second = (): StudioBrowser => {
     if (other === undefined) throw new Error('Chromium not started');
     return other;
@@ -55,10 +46,10 @@ describe('Studio: the item page, history and drafts, live', function () {
   const shot = (name: string, on: Page = page) => browser().shot(name, on);
   const expectAccessible = (name: string, on: Page = page) => browser().expectAccessible(name, on);
 
-  describeEachDatabase(
+  studio.eachDatabase(
     'studio item',
     (ctx) => {
-      const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+      const { url } = studio;
       let eddieId = '';
       const item = <T>(id: number) => asAdmin(ctx(), 'GET', `/items/posts/${id}`).then((r) => dataOf<T>(r));
       const title = (on: Page = page) => on.getByRole('textbox', { name: 'title' });
@@ -90,11 +81,6 @@ describe('Studio: the item page, history and drafts, live', function () {
         ).id;
         await browser().signIn(url(''), TEST_ADMIN);
         await second().signIn(url(''), EDDIE, eddiePage);
-      });
-
-      afterEach(async function () {
-        await browser().afterEach(this.currentTest);
-        await second().afterEach(this.currentTest);
       });
 
       it('shows each edit as a revision with its diff, reverts to the first edit, and restores a moment', async () => {
@@ -303,18 +289,6 @@ describe('Studio: the item page, history and drafts, live', function () {
         await Promise.all([page.goto('about:blank'), eddiePage.goto('about:blank')]);
       });
     },
-    {
-      targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite' || t.dialect === 'postgres'),
-      beforeStop: async () => {
-        await studio?.leave();
-        await other?.leave();
-      },
-      env: () => ({
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        REFRESH_TOKEN_COOKIE_SECURE: 'false',
-        WEBSOCKETS_ENABLED: 'true',
-      }),
-    },
+    { alsoLeave: () => other, extraEnv: () => ({ WEBSOCKETS_ENABLED: 'true' }) },
   );
 });

@@ -131,6 +131,15 @@ export interface Catalogue {
   readonly error: unknown;
 }
 
+/**
+ * Whether the caller may read the system collection `collection` (svc_files, svc_flows, ...):
+ * administrators may; others when their role's permissions say so. What the navigation offers
+ * and a page asks for go by it, so a role is neither shown an entry nor sent a request it would
+ * be refused.
+ */
+export const mayReadSystem = (catalogue: Catalogue | null | undefined, collection: string): boolean =>
+  catalogue?.me?.adminAccess === true || (catalogue?.systemReadable ?? []).includes(collection);
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Reads the catalogue; a refusal becomes `error` (a role without access still gets the layout). */

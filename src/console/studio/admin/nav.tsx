@@ -1,7 +1,8 @@
 /**
- * The administration's entries in the navigation (files for whoever may read svc_files; the
- * project settings, activity, operations, the data model and flows for administrators) and the project's name and
- * colour in the app bar (svc_settings, re-read after the settings page saves).
+ * The administration's entries in the navigation (files and flows for whoever may read svc_files,
+ * svc_flows; the project settings, activity, operations and the data model for administrators)
+ * and the project's name and colour in the app bar (svc_settings, re-read after the settings page
+ * saves).
  */
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
@@ -12,11 +13,8 @@ import MonitorIcon from '@mui/icons-material/MonitorHeartOutlined';
 import SchemaIcon from '@mui/icons-material/SchemaOutlined';
 import FlowIcon from '@mui/icons-material/BoltOutlined';
 import { usePermissions, useTranslate } from 'react-admin';
-import type { Catalogue } from '../catalogue.js';
+import { mayReadSystem, type Catalogue } from '../catalogue.js';
 import { client } from '../../session.js';
-
-const mayReadFiles = (catalogue: Catalogue | null): boolean =>
-  catalogue?.me?.adminAccess === true || (catalogue?.systemReadable ?? []).includes('svc_files');
 
 /** The navigation's administration entries (access/nav.tsx gives the access ones, in the same shape). */
 export function useAdminEntries(): { to: string; text: string; icon: ReactNode }[] {
@@ -24,15 +22,20 @@ export function useAdminEntries(): { to: string; text: string; icon: ReactNode }
   const { permissions } = usePermissions<Catalogue | null>();
   const catalogue = permissions ?? null;
   const files = { to: '/files', text: translate('svc.files.nav'), icon: <FolderIcon /> };
-  const shared = mayReadFiles(catalogue) ? [files] : [];
-  if (catalogue?.me?.adminAccess !== true) return shared;
+  const flows = { to: '/settings/flows', text: translate('svc.flows.nav'), icon: <FlowIcon /> };
+  const adminOnly =
+    catalogue?.me?.adminAccess === true
+      ? [
+          { to: '/settings/project', text: translate('svc.admin.settings_nav'), icon: <TuneIcon /> },
+          { to: '/activity', text: translate('svc.admin.activity_nav'), icon: <HistoryIcon /> },
+          { to: '/operations', text: translate('svc.admin.operations_nav'), icon: <MonitorIcon /> },
+          { to: '/settings/data-model', text: translate('svc.datamodel.nav'), icon: <SchemaIcon /> },
+        ]
+      : [];
   return [
-    ...shared,
-    { to: '/settings/project', text: translate('svc.admin.settings_nav'), icon: <TuneIcon /> },
-    { to: '/activity', text: translate('svc.admin.activity_nav'), icon: <HistoryIcon /> },
-    { to: '/operations', text: translate('svc.admin.operations_nav'), icon: <MonitorIcon /> },
-    { to: '/settings/data-model', text: translate('svc.datamodel.nav'), icon: <SchemaIcon /> },
-    { to: '/settings/flows', text: translate('svc.flows.nav'), icon: <FlowIcon /> },
+    ...(mayReadSystem(catalogue, 'svc_files') ? [files] : []),
+    ...adminOnly,
+    ...(mayReadSystem(catalogue, 'svc_flows') ? [flows] : []),
   ];
 }
 
@@ -66,7 +69,7 @@ const subscribe = (listener: () => void) => {
 /** The project's name, after a swatch of its colour, at the start of the app bar. */
 export function ProjectTitle() {
   const { permissions } = usePermissions<Catalogue | null>();
-  const mayRead = permissions?.me?.adminAccess === true || (permissions?.systemReadable ?? []).includes('svc_settings');
+  const mayRead = mayReadSystem(permissions, 'svc_settings');
   useEffect(() => {
     if (mayRead) reloadProject();
   }, [mayRead]);

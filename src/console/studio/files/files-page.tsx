@@ -45,7 +45,7 @@ import {
   usePermissions,
   useTranslate,
 } from 'react-admin';
-import type { Catalogue } from '../catalogue.js';
+import { mayReadSystem, type Catalogue } from '../catalogue.js';
 import type { FileType } from '../../../client/index.js';
 import { client } from '../../session.js';
 import { errorText } from '../../dom.js';
@@ -181,8 +181,7 @@ export default function FilesPage() {
   const [presets, setPresets] = useState<readonly AssetPreset[]>([]);
   const { permissions } = usePermissions<Catalogue | null>();
   // The presets are in svc_settings: read only by a role that may (no refusal in the console).
-  const mayReadSettings =
-    permissions?.me?.adminAccess === true || (permissions?.systemReadable ?? []).includes('svc_settings');
+  const mayReadSettings = mayReadSystem(permissions, 'svc_settings');
   useEffect(() => {
     if (!mayReadSettings) return;
     client.settings.read({ fields: ['storage_asset_presets'] }).then(

@@ -15,7 +15,6 @@ import {
   TextInput,
   Title,
   required,
-  useAuthenticated,
   useNotify,
   useTranslate,
 } from 'react-admin';
@@ -23,15 +22,19 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { errorText } from '../../dom.js';
 import { client } from '../../session.js';
 import { ColorInput } from '../inputs/color-input.js';
+import { FlowsGate } from './flows-gate.js';
 import { draftProblems, emptyDraft, emptyIsNull, savePayload, toDraft, type FlowDraft } from './flow-model.js';
 import { OperationChain } from './operation-chain.js';
 import { RunLog } from './run-log.js';
 import { TriggerFields } from './trigger-fields.js';
 
 export default function FlowPage() {
-  const { isPending } = useAuthenticated();
   const { id = '+' } = useParams();
-  return isPending ? <LinearProgress /> : <FlowLoader key={id} id={id === '+' ? undefined : id} />;
+  return (
+    <FlowsGate>
+      <FlowLoader key={id} id={id === '+' ? undefined : id} />
+    </FlowsGate>
+  );
 }
 
 function FlowLoader({ id }: { id: string | undefined }) {

@@ -19,18 +19,22 @@ import {
   TableRow,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { Title, useAuthenticated, useNotify, useTranslate } from 'react-admin';
+import { Title, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { FlowType } from '../../../client/index.js';
 import { errorText } from '../../dom.js';
 import { client } from '../../session.js';
+import { FlowsGate } from './flows-gate.js';
 import { lastRuns, type RunState } from './runs.js';
 
 type Row = Pick<FlowType, 'id' | 'name' | 'color' | 'status' | 'trigger'>;
 
 export default function FlowsPage() {
-  const { isPending } = useAuthenticated();
-  return isPending ? <LinearProgress /> : <FlowList />;
+  return (
+    <FlowsGate>
+      <FlowList />
+    </FlowsGate>
+  );
 }
 
 function FlowList() {
@@ -66,8 +70,11 @@ function FlowList() {
     }
   };
 
+  // A grid of one minmax(0, 1fr) column, as the operations page: the layout's flex row sizes
+  // its content by the table's width otherwise, which on a phone (the last-run column) widened
+  // the page instead of scrolling the table in its card.
   return (
-    <Box sx={{ mt: 2 }}>
+    <Box sx={{ mt: 2, minWidth: 0, maxWidth: '100vw', display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)' }}>
       <Title title={translate('svc.flows.title')} />
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', mb: 1 }}>
         <Button component={Link} to="/settings/flows/+" variant="contained" startIcon={<AddIcon />}>

@@ -11,7 +11,7 @@ import PlayIcon from '@mui/icons-material/PlayArrowOutlined';
 import { Confirm, useNotify, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { errorText } from '../../dom.js';
 import { client } from '../../session.js';
-import type { Catalogue } from '../catalogue.js';
+import { mayReadSystem, type Catalogue } from '../catalogue.js';
 
 interface ManualFlow {
   readonly id: string;
@@ -22,7 +22,7 @@ interface ManualFlow {
 /** The flows to offer; asked only of a role that may read svc_flows (a refusal would be an error in the page). */
 function useManualFlows(collection: string): ManualFlow[] {
   const { permissions } = usePermissions<Catalogue | null>();
-  const mayRead = permissions?.me?.adminAccess === true || (permissions?.systemReadable ?? []).includes('svc_flows');
+  const mayRead = mayReadSystem(permissions, 'svc_flows');
   const [flows, setFlows] = useState<ManualFlow[]>([]);
   useEffect(() => {
     if (!mayRead) return undefined;

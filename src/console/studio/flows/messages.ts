@@ -7,6 +7,7 @@ export const flowsMessages = {
   title: 'Flows',
   new: 'New flow',
   none: 'No flow yet.',
+  not_allowed: 'Your role may not see the flows (svc_flows): an administrator can give it access.',
   name: 'Name',
   icon: 'Icon',
   color: 'Colour',

@@ -1,0 +1,132 @@
+import type { Locator, Page } from 'playwright-core';
+import { chromiumUnavailable } from './chromium.js';
+import { ensureConsoleBuilt } from './console-build.js';
+import { freePort } from './ports.js';
+import { describeEachDatabase, type ServerContext } from './server.js';
+import { DATABASE_TARGETS, requireOrSkip, type DatabaseTarget } from './services.js';
+import { StudioBrowser } from './studio-browser.js';
+
+/** Something a suite runs beside its server and browser (an SMTP inbox, a webhook receiver). */
+export interface SuiteService {
+  start(): Promise<unknown>;
+  stop(): Promise<unknown>;
+}
+
+/** The databases the Studio suites run on: the embedded one and a server one. */
+export const STUDIO_TARGETS: readonly DatabaseTarget[] = DATABASE_TARGETS.filter(
+  (t) => t.dialect === 'sqlite' || t.dialect === 'postgres',
+);
+
+/** A server's environment for the Studio over plain HTTP on `port` (a refresh cookie without Secure). */
+export const studioServerEnv = (port: number): Record<string, string> => ({
+  PORT: String(port),
+  PUBLIC_URL: `http://127.0.0.1:${String(port)}`,
+  REFRESH_TOKEN_COOKIE_SECURE: 'false',
+});
+
+/**
+ * What every Studio browser suite sets up, registered in the `describe` that calls `studioSuite`:
+ * Chromium on a fresh profile (skipped with the reason when there is none), the console built
+ * when stale, a free port for each database's server, the suite's `services` started alongside
+ * and stopped after, and after each test the page's requests answered before its problems are
+ * read (a passed test left none; a failed one leaves a screenshot). `eachDatabase` declares the
+ * tests once per database with the Studio's server environment, leaving the pages before each
+ * server stops (a page polling a closed port would log refusals into the next run).
+ */
+export class StudioSuite {
+  private opened: StudioBrowser | undefined;
+  /** The port of each database's server, chosen before the suite starts. */
+  port = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly options: { viewport?: { width: number; height: number }; services?: readonly SuiteService[] },
+  ) {}
+
+  /** The suite's browser; throws outside its tests (Chromium not started). */
+  readonly browser = (): StudioBrowser => {
+    if (this.opened === undefined) throw new Error('Chromium not started');
+    return this.opened;
+  };
+
+  /** The browser's page (assign it in a `before` of the suite: it exists once the suite started). */
+  get page(): Page {
+    return this.browser().page;
+  }
+
+  /** http://127.0.0.1:<port><path>, on the current database's server. */
+  readonly url = (path: string): string => `http://127.0.0.1:${String(this.port)}${path}`;
+  readonly shot = (name: string, page?: Page): Promise<Buffer> => this.browser().shot(name, page);
+  readonly expectAccessible = (name: string, page?: Page): Promise<void> => this.browser().expectAccessible(name, page);
+  readonly main = () => this.browser().main();
+  readonly nav = () => this.browser().nav();
+  readonly helperOf = (input: Locator): Promise<Locator> => this.browser().helperOf(input);
+  readonly valueShown = (input: Locator, value: string): Promise<void> => this.browser().valueShown(input, value);
+  readonly withRefusal = (status: number, action: () => Promise<void>): Promise<void> =>
+    this.browser().withRefusal(status, action);
+
+  /** The server environment of the Studio over plain HTTP on the suite's port, plus `extra`. */
+  env(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+    return { ...studioServerEnv(this.port), ...extra };
+  }
+
+  /**
+   * describeEachDatabase on STUDIO_TARGETS (or `targets`) with `env()` and `extraEnv` (a
+   * function: called when the server starts), leaving the pages (and `alsoLeave`'s) before
+   * each server stops.
+   */
+  eachDatabase(
+    title: string,
+    body: (ctx: () => ServerContext) => void,
+    options: {
+      targets?: readonly DatabaseTarget[];
+      extraEnv?: () => Readonly<Record<string, string>>;
+      alsoLeave?: () => StudioBrowser | undefined;
+    } = {},
+  ): void {
+    describeEachDatabase(title, body, {
+      targets: options.targets ?? STUDIO_TARGETS,
+      beforeStop: async () => {
+        await this.opened?.leave();
+        await options.alsoLeave?.()?.leave();
+      },
+      env: () => this.env(options.extraEnv?.()),
+    });
+  }
+
+  /** Registers the suite's hooks in the calling describe (studioSuite does). */
+  register(): this {
+    const services = this.options.services ?? [];
+    const start = async () => {
+      this.port = await freePort();
+      await Promise.all([ensureConsoleBuilt(), ...services.map((s) => s.start())]);
+      this.opened = await StudioBrowser.open(this.name, this.options.viewport);
+    };
+    // A function, not an arrow: the skip needs the hook's own `this`.
+    before(async function () {
+      requireOrSkip(this, chromiumUnavailable());
+      await start();
+    });
+    after(async () => {
+      await this.opened?.close();
+      await Promise.all(services.map((s) => s.stop()));
+    });
+    const opened = () => this.opened;
+    afterEach(async function () {
+      await opened()?.afterEach(this.currentTest);
+    });
+    return this;
+  }
+}
+
+/**
+ * Registers a Studio suite's setup in the calling `describe` (see StudioSuite) and answers what
+ * its tests use: `browser()`, `page`, `url()`, `shot()`, `expectAccessible()`, `eachDatabase()`.
+ * `name` is the screenshots' folder.
+ */
+export function studioSuite(
+  name: string,
+  options: { viewport?: { width: number; height: number }; services?: readonly SuiteService[] } = {},
+): StudioSuite {
+  return new StudioSuite(name, options).register();
+}
