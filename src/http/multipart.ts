@@ -85,7 +85,10 @@ export async function* readMultipart(req: Request, maxFieldSize: number): AsyncG
   const closed = () => {
     if (!req.complete) parser.destroy(new Error('The request was closed before the end of its body'));
   };
-  req.once('close', closed);
+  // Closed already (the client went while the route was still checking the caller): its
+  // 'close' event is past, and the body will never come.
+  if (req.closed) closed();
+  else req.once('close', closed);
   req.pipe(parser);
   try {
     for (;;) {
