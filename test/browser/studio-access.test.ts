@@ -310,6 +310,17 @@ describe('Studio: roles, users and profile in Chromium', function () {
         expect([created['status'], created['role'], created['first_name']]).to.deep.equal(['active', role, 'Wren']);
         expect(await signsIn(writer.password)).to.equal(200);
 
+        // Without the right to update their svc_users row, the profile offers no change the
+        // API would refuse: the password, the details and the token are read-only, each saying why.
+        await browser().signIn(base(), writer);
+        await browser().nav().getByRole('link', { name: 'My profile' }).click();
+        await main().getByText('Your role may not change your password here').waitFor();
+        expect(await main().getByLabel('New password', { exact: true }).count()).to.equal(0);
+        expect(await main().getByLabel('First name').isDisabled()).to.equal(true);
+        expect(await main().getByRole('button', { name: 'Save' }).count()).to.equal(0);
+        expect(await main().getByRole('button', { name: 'Generate token' }).count()).to.equal(0);
+        await main().getByText('Your role may not give you a static token').waitFor();
+
         // Their own profile: the two entries must agree, then the new password is the one. The
         // API lets a role's users change their own password only when the role may update
         // svc_users (as Directus): the Editors role gets that right for its own row's password.

@@ -2,7 +2,8 @@
  * /admin/profile, for everyone signed in: name, avatar (uploaded to svc_files), language,
  * password, two-factor authentication (on: the secret and its otpauth URL, as text and as a QR
  * code, confirmed with a code; off: with a code; /users/me/tfa/*) and a static token, shown
- * once, with a copy button.
+ * once, with a copy button. What the role may not update on its own svc_users row (GET
+ * /permissions/me/svc_users/:id) is shown read-only, or not offered, rather than refused on save.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Avatar, Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
@@ -14,6 +15,7 @@ import { AccessPage, errorText } from './common.js';
 import { TfaQrCode } from './tfa-qr.js';
 
 interface Profile {
+  id: string;
   first_name: string | null;
   last_name: string | null;
   email: string | null;
@@ -21,6 +23,12 @@ interface Profile {
   avatar: string | null;
   tfa_secret: string | null;
 }
+
+/** Which fields of their own svc_users row the caller may update: all of them (null), some, or none. */
+type OwnWritable = readonly string[] | null;
+
+const mayWrite = (writable: OwnWritable, field: string) =>
+  writable === null || writable.includes('*') || writable.includes(field);
 
 const LANGUAGES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pt-BR'];
 
@@ -69,13 +77,17 @@ export function ProfilePage() {
   const [secret, setSecret] = useState<{ secret: string; otpauth_url: string } | null>(null);
   const [otp, setOtp] = useState('');
   const [token, setToken] = useState<string | null>(null);
+  // Nothing offered until the rights are known.
+  const [writable, setWritable] = useState<OwnWritable>([]);
 
   const load = useCallback(async () => {
     try {
-      const read = await client.users.me.read({
-        fields: ['first_name', 'last_name', 'email', 'language', 'avatar', 'tfa_secret'],
-      });
-      setMe(read as unknown as Profile);
+      const read = (await client.users.me.read({
+        fields: ['id', 'first_name', 'last_name', 'email', 'language', 'avatar', 'tfa_secret'],
+      })) as unknown as Profile;
+      setMe(read);
+      const rights = await client.permissions.readItemPermissions('svc_users', read.id).catch(() => undefined);
+      setWritable(rights?.update.access === true ? (rights.update.fields ?? null) : []);
     } catch (e) {
       setError(errorText(e));
     }
@@ -154,6 +166,8 @@ export function ProfilePage() {
 
   const avatarUrl = useAvatarUrl(me?.avatar ?? null);
   const hasTfa = me?.tfa_secret !== null && me?.tfa_secret !== undefined;
+  const may = (field: string) => mayWrite(writable, field);
+  const mayEditDetails = ['first_name', 'last_name', 'language'].some(may);
   return (
     <AccessPage title={translate('svc.access.profile')} admin={false}>
       {error !== null && (
@@ -171,33 +185,38 @@ export function ProfilePage() {
                   {...(avatarUrl === undefined ? {} : { src: avatarUrl })}
                   sx={{ width: 56, height: 56 }}
                 />
-                <Button component="label" variant="outlined" startIcon={<UploadIcon />}>
-                  {translate('svc.access.avatar_upload')}
-                  <input
-                    type="file"
-                    accept="image/*"
-                    hidden
-                    onChange={(e) => {
-                      const file = e.target.files?.[0];
-                      if (file !== undefined) void upload(file);
-                    }}
-                  />
-                </Button>
+                {may('avatar') && (
+                  <Button component="label" variant="outlined" startIcon={<UploadIcon />}>
+                    {translate('svc.access.avatar_upload')}
+                    <input
+                      type="file"
+                      accept="image/*"
+                      hidden
+                      onChange={(e) => {
+                        const file = e.target.files?.[0];
+                        if (file !== undefined) void upload(file);
+                      }}
+                    />
+                  </Button>
+                )}
               </Stack>
               <Typography color="text.secondary">{me.email}</Typography>
               <TextField
                 label={translate('svc.access.first_name')}
+                disabled={!may('first_name')}
                 value={me.first_name ?? ''}
                 onChange={(e) => set('first_name', e.target.value)}
               />
               <TextField
                 label={translate('svc.access.last_name')}
+                disabled={!may('last_name')}
                 value={me.last_name ?? ''}
                 onChange={(e) => set('last_name', e.target.value)}
               />
               <TextField
                 select
                 label={translate('svc.access.language')}
+                disabled={!may('language')}
                 value={me.language ?? ''}
                 onChange={(e) => set('language', e.target.value)}
               >
@@ -208,35 +227,43 @@ export function ProfilePage() {
                   </MenuItem>
                 ))}
               </TextField>
-              <Box>
-                <Button variant="contained" onClick={() => void saveProfile()}>
-                  {translate('ra.action.save')}
-                </Button>
-              </Box>
+              {mayEditDetails ? (
+                <Box>
+                  <Button variant="contained" onClick={() => void saveProfile()}>
+                    {translate('ra.action.save')}
+                  </Button>
+                </Box>
+              ) : (
+                <Typography color="text.secondary">{translate('svc.access.profile_read_only')}</Typography>
+              )}
             </Stack>
           </Section>
           <Section id="profile-password" title={translate('svc.access.password')}>
-            <Stack sx={{ gap: 1 }}>
-              <TextField
-                type="password"
-                autoComplete="new-password"
-                label={translate('svc.access.new_password')}
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-              <TextField
-                type="password"
-                autoComplete="new-password"
-                label={translate('svc.access.repeat_password')}
-                value={repeat}
-                onChange={(e) => setRepeat(e.target.value)}
-              />
-              <Box>
-                <Button variant="contained" disabled={password === ''} onClick={() => void changePassword()}>
-                  {translate('svc.access.change_password')}
-                </Button>
-              </Box>
-            </Stack>
+            {may('password') ? (
+              <Stack sx={{ gap: 1 }}>
+                <TextField
+                  type="password"
+                  autoComplete="new-password"
+                  label={translate('svc.access.new_password')}
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+                <TextField
+                  type="password"
+                  autoComplete="new-password"
+                  label={translate('svc.access.repeat_password')}
+                  value={repeat}
+                  onChange={(e) => setRepeat(e.target.value)}
+                />
+                <Box>
+                  <Button variant="contained" disabled={password === ''} onClick={() => void changePassword()}>
+                    {translate('svc.access.change_password')}
+                  </Button>
+                </Box>
+              </Stack>
+            ) : (
+              <Typography color="text.secondary">{translate('svc.access.password_not_yours')}</Typography>
+            )}
           </Section>
           <Section id="profile-tfa" title={translate('svc.access.tfa')}>
             <Stack sx={{ gap: 1 }}>
@@ -326,11 +353,15 @@ export function ProfilePage() {
                   </Button>
                 </Stack>
               )}
-              <Box>
-                <Button variant="outlined" onClick={() => void makeToken()}>
-                  {translate('svc.access.token_generate')}
-                </Button>
-              </Box>
+              {may('token') ? (
+                <Box>
+                  <Button variant="outlined" onClick={() => void makeToken()}>
+                    {translate('svc.access.token_generate')}
+                  </Button>
+                </Box>
+              ) : (
+                <Typography color="text.secondary">{translate('svc.access.token_not_yours')}</Typography>
+              )}
             </Stack>
           </Section>
         </>
