@@ -14,6 +14,13 @@ export interface AuthLookups {
   readonly userById: (id: string) => Promise<AuthUser | undefined>;
   /** The active user whose static token this is. */
   readonly userByStaticToken: (token: string) => Promise<AuthUser | undefined>;
+  /**
+   * How long an answer read from these lookups may be trusted without asking again (0 or
+   * absent: not at all), while `generation` has not moved (it moves whenever every user is
+   * forgotten: a user or role changed). A socket's caller stands that long for its subscribers'
+   * reads (src/realtime/socket-caller.ts).
+   */
+  readonly trust?: { readonly ttlMs: number; readonly generation: number };
 }
 
 /**

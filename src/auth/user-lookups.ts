@@ -30,10 +30,17 @@ export interface UserLookupsOptions {
 export class UserLookups implements AuthLookups {
   readonly #byId: RecentLookups;
   readonly #byToken: RecentLookups;
+  readonly #ttlMs: number;
+  #generation = 0;
 
   constructor(db: Knex, options: UserLookupsOptions) {
     this.#byId = new RecentLookups(batched(db), options);
     this.#byToken = new RecentLookups((token) => findActiveUserByToken(db, token), options);
+    this.#ttlMs = options.enabled ? options.ttlMs : 0;
+  }
+
+  get trust(): { readonly ttlMs: number; readonly generation: number } {
+    return { ttlMs: this.#ttlMs, generation: this.#generation };
   }
 
   userById(id: string): Promise<AuthUser | undefined> {
@@ -46,6 +53,7 @@ export class UserLookups implements AuthLookups {
 
   /** Forgets every user; lookups in flight are not kept either. */
   clear(): void {
+    this.#generation += 1;
     this.#byId.clear();
     this.#byToken.clear();
   }

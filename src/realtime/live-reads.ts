@@ -20,7 +20,7 @@ import {
   type Group,
   type Share,
 } from './shared-reads.js';
-import { mentionsCurrentUser, selectionFits } from './user-rules.js';
+import { mentionsCurrentUser, selectionFits, type UserRulePlan } from './user-rules.js';
 
 /** Keys per read of a delivery (and per message): under every dialect's bound-parameter limit. */
 const KEYS_PER_READ = 5000;
@@ -38,6 +38,12 @@ export interface LiveConnection {
   end(error: ServiceError): void;
   /** The caller as last authenticated (at a subscribe or a delivery); undefined: not yet. */
   readonly lastCaller?: Accountability | undefined;
+  /**
+   * The last caller while it may stand for the caller now (socket-caller.ts): a change is read
+   * for it, and only a connection then sent something is authenticated again. Undefined (or
+   * absent): authenticated before the read.
+   */
+  recentCaller?(): Accountability | undefined;
   /**
    * Whose subscriptions these are, for WEBSOCKETS_SUBSCRIPTION_USER_LIMIT: the user, or for
    * the public role the client's address. Undefined: counted on its own.
@@ -77,9 +83,12 @@ interface Entry {
   readonly namesUser: boolean;
   /** Unsubscribed: what is still queued for it is not sent. */
   isStopped: boolean;
+  /** The collections its selection reads (shared-reads.ts selectionReach), for the schema it was worked out on. */
+  reach?: { readonly overview: SchemaOverview; readonly value: Set<string> | undefined };
 }
 
 const NO_ONE: ReadonlyMap<LiveConnection, Set<Entry>> = new Map();
+const NO_ITEM: ReadonlySet<string> = new Set();
 
 const entryOf = (subscription: LiveSubscription): Entry => ({
   subscription,
@@ -100,6 +109,12 @@ function viewerOf(accountability: Accountability): string {
 /** A role's users, for a delete's witness across instances (roles whose read rule does not name the user). */
 function roleViewerOf(role: string | null, app: boolean): string {
   return `role\n${role ?? ''}\n${role !== null && app}`;
+}
+
+/** A caller's group for one selection: its id, and the rule plan its read is checked in memory by. */
+interface Slot {
+  readonly id: string;
+  readonly plan?: UserRulePlan | undefined;
 }
 
 /** The subscriptions of one connection a change concerns, and the group of each. */
@@ -129,6 +144,8 @@ export class LiveReads {
   #pending = new Set<Promise<void>>();
   /** The last delivery per collection: a collection's changes are delivered in the order they came. */
   readonly #last = new Map<string, Promise<void>>();
+  /** Subscriptions to one item (Directus's `item`) per collection: without any, a change names no item to look for. */
+  readonly #ofItems = new Map<string, number>();
   /** Subscriptions held per connection and per owner (the subscription limits). */
   readonly #perConnection = new Map<LiveConnection, number>();
   readonly #perOwner = new Map<string, number>();
@@ -195,7 +212,10 @@ export class LiveReads {
     if (set === undefined) connections.set(connection, (set = new Set<Entry>()));
     const entry = entryOf(subscription);
     set.add(entry);
+    const isOfItem = subscription.item !== undefined;
+    if (isOfItem) this.#ofItems.set(collection, (this.#ofItems.get(collection) ?? 0) + 1);
     return () => {
+      if (isOfItem && !entry.isStopped) this.#ofItems.set(collection, (this.#ofItems.get(collection) ?? 1) - 1);
       entry.isStopped = true;
       uncount();
       set.delete(entry);
@@ -218,6 +238,7 @@ export class LiveReads {
     await this.settled();
     this.#outbox.clear();
     this.#byCollection.clear();
+    this.#ofItems.clear();
   }
 
   /**
@@ -298,8 +319,13 @@ export class LiveReads {
   }
 
   /** The connections a change concerns (of `subscribed`), with their subscriptions to it (as of its arrival). */
-  #targetsOf(change: Change, subscribed = this.#byCollection.get(change.collection) ?? NO_ONE): Target[] {
-    const changed = changedItems(change, subscribed.values());
+  #targetsOf(change: Change, only?: ReadonlyMap<LiveConnection, Set<Entry>>): Target[] {
+    const subscribed = only ?? this.#byCollection.get(change.collection) ?? NO_ONE;
+    // The items subscriptions name, when any does (most name none: no look through the keys).
+    const changed =
+      only === undefined && (this.#ofItems.get(change.collection) ?? 0) === 0
+        ? NO_ITEM
+        : changedItems(change, subscribed.values());
     const targets: Target[] = [];
     for (const [connection, set] of subscribed) {
       const entries: Entry[] = [];
@@ -313,10 +339,24 @@ export class LiveReads {
     return targets;
   }
 
-  /** Each target's caller now (undefined: the connection was ended), one authentication per caller key. */
-  async #callersOf(targets: readonly Target[]): Promise<(Accountability | undefined)[]> {
+  /**
+   * Each target's caller (undefined: the connection was ended), one authentication per caller
+   * key; with `recent`, a connection's recent caller where it has one, not asked again
+   * (`provisional`: these are authenticated before they are sent anything, #confirmed).
+   */
+  async #callersOf(
+    targets: readonly Target[],
+    recent: boolean,
+  ): Promise<{ callers: (Accountability | undefined)[]; provisional: Set<Target> }> {
     const byKey = new Map<string, Promise<Accountability>>();
-    const asked = targets.map(({ connection }) => {
+    const provisional = new Set<Target>();
+    const asked = targets.map((target) => {
+      const { connection } = target;
+      const standing = recent ? connection.recentCaller?.() : undefined;
+      if (standing !== undefined) {
+        provisional.add(target);
+        return { connection, caller: Promise.resolve(standing) };
+      }
       const key = connection.callerKey;
       let caller = key === undefined ? undefined : byKey.get(key);
       if (caller === undefined) {
@@ -329,7 +369,7 @@ export class LiveReads {
     const distinct = [...new Set(asked.map((a) => a.caller))];
     const settled = await Promise.allSettled(distinct);
     const outcomes = new Map(distinct.map((caller, i) => [caller, settled[i]] as const));
-    return asked.map(({ connection, caller }) => {
+    const callers = asked.map(({ connection, caller }) => {
       const outcome = outcomes.get(caller);
       if (outcome?.status === 'fulfilled') return outcome.value;
       const error: unknown = outcome?.reason;
@@ -337,47 +377,97 @@ export class LiveReads {
       else this.deps.logger.warn({ err: error }, 'live data: caller not authenticated again');
       return undefined;
     });
+    return { callers, provisional };
   }
 
-  /** Reads and sends `change` to its subscribers, or to `only` these (a replay: sent at once, not queued). */
-  async #dispatch(change: FeedChange, only?: Map<LiveConnection, Set<Entry>>): Promise<void> {
+  /**
+   * The targets of `reached` that may be sent what was read for them: those read for a caller
+   * authenticated now, and those read for a recent caller (`provisional`: each with the caller
+   * it was read for) once authenticated again, when they are still that caller. One whose
+   * authentication fails is ended and sent nothing; one who is now someone else (another role
+   * or access) is put in `reread`, to be read again as who they are now. `verdicts` keeps each
+   * target's answer across the slices of one change.
+   */
+  async #confirmed(
+    reached: readonly Target[],
+    provisional: ReadonlyMap<Target, Accountability>,
+    verdicts: Map<Target, boolean>,
+    reread: Map<LiveConnection, Set<Entry>>,
+  ): Promise<Target[]> {
+    const asking = reached.filter(
+      (target) => provisional.has(target) && !verdicts.has(target) && target.groups.some((g) => g.batch !== undefined),
+    );
+    if (asking.length > 0) {
+      const { callers } = await this.#callersOf(asking, false);
+      asking.forEach((target, i) => {
+        const now = callers[i];
+        const readFor = provisional.get(target);
+        const same = now !== undefined && readFor !== undefined && sameCaller(now, readFor);
+        verdicts.set(target, same);
+        if (now !== undefined && !same) reread.set(target.connection, new Set(target.entries));
+      });
+    }
+    return reached.filter((target) => !provisional.has(target) || verdicts.get(target) === true);
+  }
+
+  /**
+   * Reads and sends `change` to its subscribers, or to `only` these: a replay, sent at once,
+   * or (`queued`) those to read again as who they are now, queued as any change.
+   */
+  async #dispatch(
+    change: FeedChange,
+    only?: Map<LiveConnection, Set<Entry>>,
+    queued = only === undefined,
+  ): Promise<void> {
     const targets = this.#targetsOf(change, only);
     if (targets.length === 0) return;
     const overview = await this.deps.schema.getOverview();
     const collection = overview.collections[change.collection];
     if (collection === undefined) return;
-    const callers = await this.#callersOf(targets);
+    // Read for each connection's recent caller where it has one; those sent something are asked again.
+    const { callers, provisional: standing } = await this.#callersOf(targets, only === undefined);
+    const provisional = new Map<Target, Accountability>();
     const isDelete = change.action === 'delete';
     // Roles whose read rules name $CURRENT_USER: each caller's rules resolved (at one moment for all).
     const views = isDelete
       ? new Map<Accountability, CallerView>()
       : await callerViews(this.deps, overview, change.collection, callers, new Date());
     const userBound = isDelete ? await this.#userBoundRoles(callers, overview) : new Set<string>();
-    const reaches = new Map<string, Set<string> | undefined>();
+    // What each selection reads, worked out once per schema (an object a kept view's fingerprints are remembered by).
     const reachOf = (entry: Entry) => {
-      if (!reaches.has(entry.queryKey))
-        reaches.set(entry.queryKey, selectionReach(entry.subscription.query, overview, change.collection));
-      return reaches.get(entry.queryKey);
+      if (entry.reach?.overview !== overview)
+        entry.reach = { overview, value: selectionReach(entry.subscription.query, overview, change.collection) };
+      return entry.reach.value;
     };
+    // Each caller's group per selection, worked out once for all its subscriptions of that selection.
+    const slotsOf = new Map<Accountability, Map<string, Slot>>();
     const groups = new Map<string, Group>();
     const reached: Target[] = [];
     targets.forEach((target, t) => {
       const accountability = callers[t];
       if (accountability === undefined) return;
+      if (standing.has(target)) provisional.set(target, accountability);
       const { user, role, admin, app } = accountability;
       const view = views.get(accountability);
       const callerId = `${admin}\n${app}\n${role}\n`;
+      let slots = slotsOf.get(accountability);
+      if (slots === undefined) slotsOf.set(accountability, (slots = new Map<string, Slot>()));
       for (const entry of target.entries) {
         const { query } = entry.subscription;
-        // Checked in memory: one read for all users of the role alike but for that rule, each given their rows.
-        const plan =
-          view?.plan !== undefined && !entry.namesUser && selectionFits(query, view.plan) ? view.plan : undefined;
+        let slot = slots.get(entry.queryKey);
+        if (slot === undefined) {
+          // Checked in memory: one read for all users of the role alike but for that rule, each given their rows.
+          const plan =
+            view?.plan !== undefined && !entry.namesUser && selectionFits(query, view.plan) ? view.plan : undefined;
+          // Reads alike: the same selection and permission fingerprint (role, rules naming the user as resolved).
+          const fingerprint = view?.fingerprint(reachOf(entry), plan !== undefined);
+          const id = isDelete
+            ? viewerOf(accountability)
+            : `${entry.namesUser ? user : ''}\n${plan !== undefined}\n${fingerprint ?? ''}\n${callerId}${entry.queryKey}`;
+          slots.set(entry.queryKey, (slot = { id, plan }));
+        }
+        const { id, plan } = slot;
         const shared = plan !== undefined;
-        // Reads alike: the same selection and permission fingerprint (role, rules naming the user as resolved).
-        const fingerprint = view?.fingerprint(reachOf(entry), shared);
-        const id = isDelete
-          ? viewerOf(accountability)
-          : `${entry.namesUser ? user : ''}\n${shared}\n${fingerprint ?? ''}\n${callerId}${entry.queryKey}`;
         let group = groups.get(id);
         if (group === undefined) {
           group = {
@@ -415,6 +505,8 @@ export class LiveReads {
         readers.set(group, reader);
       }),
     );
+    const verdicts = new Map<Target, boolean>();
+    const reread = new Map<LiveConnection, Set<Entry>>();
     // Big batches (an import) are read and delivered a slice of keys at a time: bound parameters are limited.
     for (let at = 0; at < change.keys.length; at += KEYS_PER_READ) {
       const keys = change.keys.slice(at, at + KEYS_PER_READ);
@@ -427,9 +519,11 @@ export class LiveReads {
           } else if (!(await readGroup(ctx, collection, group, change, keys, reader))) readers.delete(group);
         }),
       );
-      if (only === undefined) this.#enqueue(reached);
-      else for (const [connection, sends] of sendsOf(reached)) deliverTo(connection, sends, this.deps.logger);
+      const sendable = await this.#confirmed(reached, provisional, verdicts, reread);
+      if (queued) this.#enqueue(sendable);
+      else for (const [connection, sends] of sendsOf(sendable)) deliverTo(connection, sends, this.deps.logger);
     }
+    if (reread.size > 0) await this.#dispatch(change, reread, true);
   }
 
   /** The roles (`role\napp`) of `callers` a read rule of which names $CURRENT_USER: their users do not read alike. */
@@ -531,6 +625,11 @@ async function rolesOf(trx: Knex.Transaction): Promise<{ role: string | null; ap
   const roles: { role: string | null; app: boolean }[] = [{ role: null, app: false }];
   for (const row of rows) if (!isTrue(row.admin_access)) roles.push({ role: row.id, app: isTrue(row.app_access) });
   return roles;
+}
+
+/** The same caller as far as what they may read goes (their origin is their connection's). */
+function sameCaller(a: Accountability, b: Accountability): boolean {
+  return a.user === b.user && a.role === b.role && a.admin === b.admin && a.app === b.app;
 }
 
 /** A boolean column as the dialects return it (true, 1, '1'). */

@@ -6,6 +6,7 @@ import { loadPermissions } from '../access/load-permissions.js';
 import type { PermissionStore } from '../access/permission-store.js';
 import { canReadCollection } from '../access/read-access.js';
 import type { PrimaryKey } from '../commands/types.js';
+import type { DbClient } from '../db-client.js';
 import { dialectOf } from '../db/index.js';
 import { ServiceError } from '../errors.js';
 import { readerOf, readItems, type Item, type Query, type ReadContext, type Reader } from '../query/index.js';
@@ -43,6 +44,8 @@ export interface CallerView {
   fingerprint(reach: ReadonlySet<string> | undefined, inMemory: boolean): string;
   /** The changed collection's rule parts checked in memory, resolved for this caller; with `plan`. */
   readonly userParts?: readonly FilterObject[];
+  /** The caller's rules could not be resolved (its own read, which fails as its requests would): not kept. */
+  readonly isUnresolved?: true;
   /** userParts as JSON: callers with equal parts share a batch. */
   readonly userPartsKey?: string;
   readonly plan?: UserRulePlan;
@@ -67,43 +70,94 @@ export async function callerViews(
   now: Date,
 ): Promise<Map<Accountability, CallerView>> {
   const client = dialectOf(deps.db);
-  const roles = new Map<string, Promise<{ bound: string[]; plan: UserRulePlan | undefined }>>();
+  const roleKeyOf = ({ role, app }: Accountability) => `${role}\n${role !== null && app}`;
+  // First each role's rules (a few), then each caller (thousands), awaiting only the views not kept.
+  const roles = new Map<string, Promise<RoleView>>();
+  for (const accountability of callers) {
+    if (accountability === undefined || accountability.admin) continue;
+    const key = roleKeyOf(accountability);
+    if (!roles.has(key)) roles.set(key, roleViewOf(deps, overview, collection, client, accountability));
+  }
+  const roleViews = new Map<string, RoleView>();
+  for (const [key, view] of roles) roleViews.set(key, await view);
   const views = new Map<Accountability, CallerView>();
   const byUser = new Map<string, Promise<CallerView>>();
-  await Promise.all(
-    callers.map(async (accountability) => {
-      if (accountability === undefined || accountability.admin || views.has(accountability)) return;
-      const { user, role } = accountability;
-      const app = role !== null && accountability.app;
-      const roleKey = `${role}\n${app}`;
-      let roleView = roles.get(roleKey);
-      if (roleView === undefined) {
-        roleView = deps.permissions.rulesFor(role, app, overview).then((rules) => {
-          const bound: string[] = [];
-          for (const [name, byAction] of rules.byCollection)
-            if (mentionsCurrentUser(byAction.get('read')?.filter)) bound.push(name);
-          const rule = rules.byCollection.get(collection)?.get('read');
-          let plan = rule === undefined ? undefined : userRulePlan(rule.filter, overview, collection, client);
-          // The rule's fields are read with the rows: only when the role may read them.
-          const readable = rule?.fields ?? new Set<string>();
-          if (plan !== undefined && readable !== '*' && !plan.fields.every((f) => readable.has(f) || readable.has('*')))
-            plan = undefined;
-          return { bound: bound.sort(), plan };
-        });
-        roles.set(roleKey, roleView);
-      }
-      const { bound, plan } = await roleView;
-      if (bound.length === 0) return;
-      const userKey = `${user ?? ''}\n${roleKey}`;
-      let view = byUser.get(userKey);
-      if (view === undefined) {
-        view = viewOf(deps, overview, accountability, collection, bound, plan, now);
-        byUser.set(userKey, view);
-      }
-      views.set(accountability, await view);
-    }),
-  );
+  const making: Promise<void>[] = [];
+  for (const accountability of callers) {
+    if (accountability === undefined || accountability.admin || views.has(accountability)) continue;
+    const roleKey = roleKeyOf(accountability);
+    const roleView = roleViews.get(roleKey);
+    if (roleView === undefined || roleView.bound.length === 0) continue;
+    const { rules, bound, plan, stable } = roleView;
+    const kept = stable ? keptViews.get(rules)?.get(accountability)?.get(collection) : undefined;
+    if (kept !== undefined) {
+      views.set(accountability, kept);
+      continue;
+    }
+    const userKey = `${accountability.user ?? ''}\n${roleKey}`;
+    let view = byUser.get(userKey);
+    if (view === undefined) {
+      byUser.set(userKey, (view = viewOf(deps, overview, accountability, collection, bound, plan, now)));
+    }
+    making.push(
+      view.then((made) => {
+        views.set(accountability, made);
+        if (stable && made.isUnresolved !== true) keep(rules, accountability, collection, made);
+      }),
+    );
+  }
+  await Promise.all(making);
   return views;
+}
+
+/** What `accountability`'s role's rules make of a change to `collection` (RoleView). */
+async function roleViewOf(
+  deps: SharedReadDeps,
+  overview: SchemaOverview,
+  collection: string,
+  client: DbClient,
+  { role, app }: Accountability,
+): Promise<RoleView> {
+  const rules = await deps.permissions.rulesFor(role, role !== null && app, overview);
+  const bound: string[] = [];
+  let stable = true;
+  for (const [name, byAction] of rules.byCollection) {
+    const filter = byAction.get('read')?.filter;
+    if (!mentionsCurrentUser(filter)) continue;
+    bound.push(name);
+    stable &&= !/\$NOW|\$CURRENT_(USER|ROLE)\./.test(JSON.stringify(filter));
+  }
+  const rule = rules.byCollection.get(collection)?.get('read');
+  let plan = rule === undefined ? undefined : userRulePlan(rule.filter, overview, collection, client);
+  // The rule's fields are read with the rows: only when the role may read them.
+  const readable = rule?.fields ?? new Set<string>();
+  if (plan !== undefined && readable !== '*' && !plan.fields.every((f) => readable.has(f) || readable.has('*')))
+    plan = undefined;
+  return { rules, bound: bound.sort(), plan, stable };
+}
+
+/** A role's rules as a change's read needs them: the collections whose read rule names the user, and the changed one's plan. */
+interface RoleView {
+  readonly rules: object;
+  readonly bound: readonly string[];
+  readonly plan: UserRulePlan | undefined;
+  /** The rules name the user and role by id alone: a caller's view depends on nothing else (not on `$NOW`, nor on user data). */
+  readonly stable: boolean;
+}
+
+/**
+ * Views kept from one change to the next, per rules (a role's, as cached for one schema
+ * version: new rules, new views) and caller (a socket's recent caller is the same object until
+ * it is authenticated again), for rules whose view depends on nothing else (RoleView.stable).
+ */
+const keptViews = new WeakMap<object, WeakMap<Accountability, Map<string, CallerView>>>();
+
+function keep(rules: object, accountability: Accountability, collection: string, view: CallerView): void {
+  let byCaller = keptViews.get(rules);
+  if (byCaller === undefined) keptViews.set(rules, (byCaller = new WeakMap()));
+  let byCollection = byCaller.get(accountability);
+  if (byCollection === undefined) byCaller.set(accountability, (byCollection = new Map<string, CallerView>()));
+  byCollection.set(collection, view);
 }
 
 async function viewOf(
@@ -130,20 +184,24 @@ async function viewOf(
     }
   } catch {
     const own = `user\n${accountability.user ?? ''}`;
-    return { fingerprint: () => own };
+    return { fingerprint: () => own, isUnresolved: true };
   }
-  // Per reach (one object per selection within a delivery) and mode.
-  const memo = new Map<ReadonlySet<string> | undefined, string>();
-  const memoInMemory = new Map<ReadonlySet<string> | undefined, string>();
+  // Per reach (one object per selection: weakly, the view may be kept from change to change) and mode.
+  const memos = {
+    shared: new WeakMap<ReadonlySet<string>, string>(),
+    inMemory: new WeakMap<ReadonlySet<string>, string>(),
+  };
+  const anyReach: { shared?: string; inMemory?: string } = {};
   const fingerprint = (reach: ReadonlySet<string> | undefined, inMemory: boolean) => {
-    const memos = inMemory ? memoInMemory : memo;
-    let known = memos.get(reach);
+    const mode = inMemory ? 'inMemory' : 'shared';
+    let known = reach === undefined ? anyReach[mode] : memos[mode].get(reach);
     if (known === undefined) {
       const named = bound.filter((name) => reach === undefined || reach.has(name));
       known = JSON.stringify(
         named.map((name) => [name, inMemory && name === collection ? sharedParts : filters.get(name)]),
       );
-      memos.set(reach, known);
+      if (reach === undefined) anyReach[mode] = known;
+      else memos[mode].set(reach, known);
     }
     return known;
   };
@@ -254,10 +312,12 @@ export async function readGroup(
     group.batch = batchOf(items);
     return items !== undefined;
   }
+  // Each row as the rule sees it, made once for every member.
+  const rows = items?.map((item) => ({ item, row: { ...item.data, [collection.primary]: item.key } }));
   for (const member of users.members.values()) {
-    const mine = items?.filter((item) => matchesRow(member.parts, { ...item.data, [collection.primary]: item.key }));
+    const mine = rows?.filter(({ row }) => matchesRow(member.parts, row));
     member.batch = batchOf(
-      mine?.map((item) => (item.data === undefined ? item : { key: item.key, data: without(item.data, extra) })),
+      mine?.map(({ item }) => (item.data === undefined ? item : { key: item.key, data: without(item.data, extra) })),
     );
   }
   return items !== undefined;

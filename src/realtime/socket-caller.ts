@@ -19,6 +19,10 @@ export interface SocketCallerDeps {
 export class SocketCaller implements LiveConnection {
   #token: string | undefined;
   #lastCaller: Accountability | undefined;
+  /** When {@link lastCaller} was asked for (before the asking), and the user lookups' generation then. */
+  #askedAt: { readonly ms: number; readonly generation: number } | undefined;
+  /** The current token's expiry, decoded once per token. */
+  #expiry: { readonly token: string | undefined; readonly at: number | undefined } | undefined;
   /** The token's signature is checked once; its expiry, session and user at every use. */
   readonly #verify: (token: string) => AccessTokenClaims;
 
@@ -39,7 +43,12 @@ export class SocketCaller implements LiveConnection {
 
   /** When the current token expires (ms since the epoch); undefined: never (a static token, or none). */
   get expiresAt(): number | undefined {
-    return this.#token === undefined ? undefined : accessTokenExpiresAt(this.#token);
+    const token = this.#token;
+    const known = this.#expiry;
+    if (known !== undefined && known.token === token) return known.at;
+    const at = token === undefined ? undefined : accessTokenExpiresAt(token);
+    this.#expiry = { token, at };
+    return at;
   }
 
   /** The same token from the same address is the same caller (the user agent names nothing a permission reads). */
@@ -50,6 +59,24 @@ export class SocketCaller implements LiveConnection {
   /** The caller as last authenticated (the delete witness of live-reads.ts). */
   get lastCaller(): Accountability | undefined {
     return this.#lastCaller;
+  }
+
+  /**
+   * The caller as last authenticated, while it may stand for the caller now without asking
+   * again: the user lookups trust what they read for AUTH_USER_CACHE_TTL unless a user or role
+   * changes meanwhile (user-lookups.ts), and the token has not expired. A delivery reads a
+   * change for it; whoever is then sent something is authenticated again first (live-reads.ts),
+   * so a revoked token or a suspended user is never sent a change.
+   */
+  recentCaller(): Accountability | undefined {
+    const last = this.#lastCaller;
+    const asked = this.#askedAt;
+    const trust = this.deps.auth.users.trust;
+    if (last === undefined || asked === undefined || trust === undefined) return undefined;
+    const now = Date.now();
+    if (asked.generation !== trust.generation || now - asked.ms >= trust.ttlMs) return undefined;
+    const expiresAt = this.expiresAt;
+    return expiresAt === undefined || now < expiresAt ? last : undefined;
   }
 
   /** The user whose subscriptions these are, or for the public role the address (WEBSOCKETS_SUBSCRIPTION_USER_LIMIT). */
@@ -68,6 +95,7 @@ export class SocketCaller implements LiveConnection {
 
   /** The caller of `token` (checked now: a bad one throws and changes nothing); it replaces the current one. */
   async authenticateWith(token: string): Promise<Accountability> {
+    const asked = this.#asking();
     const accountability = await authenticate(
       this.deps.db,
       this.deps.config.secret,
@@ -78,6 +106,7 @@ export class SocketCaller implements LiveConnection {
     );
     this.#token = token;
     this.#lastCaller = accountability;
+    this.#askedAt = asked;
     return accountability;
   }
 
@@ -85,15 +114,25 @@ export class SocketCaller implements LiveConnection {
   signOut(): void {
     this.#token = undefined;
     this.#lastCaller = undefined;
+    this.#askedAt = undefined;
   }
 
   async caller(): Promise<Accountability> {
     const { db, config, auth } = this.deps;
     const token = this.#token;
+    const asked = this.#asking();
     const accountability = await authenticate(db, config.secret, token, this.origin, auth.users, this.#verify);
     // A token replaced meanwhile: the newer caller stays the last known.
-    if (this.#token === token) this.#lastCaller = accountability;
+    if (this.#token === token) {
+      this.#lastCaller = accountability;
+      this.#askedAt = asked;
+    }
     return accountability;
+  }
+
+  /** The moment an authentication starts (what it reads is at least as new). */
+  #asking(): { readonly ms: number; readonly generation: number } {
+    return { ms: Date.now(), generation: this.deps.auth.users.trust?.generation ?? 0 };
   }
 
   end(error: ServiceError): void {

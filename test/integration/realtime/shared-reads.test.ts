@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { describeEachDatabase } from '../../support/server.js';
+import { cookieNamed } from '../auth/helpers.js';
 import { adminApi, socketUrl, TestSocket, type Message } from './sockets.js';
 
 const isEvent = (uid: string, event?: string) => (m: Message) =>
@@ -164,6 +165,61 @@ describeEachDatabase(
       await nothingFor(c);
     });
 
+    it("a change is read for each socket's last authentication; only the sockets then sent something are authenticated again, and one whose session ended meanwhile gets nothing", async () => {
+      // Session tokens: each authentication of one asks the database for its session row.
+      const names = ['ida', 'jon', 'kim', 'lou'];
+      // Every user made first: a change to users forgets every authentication that stood.
+      for (const name of names) {
+        await user(name, 'Owners');
+        await adminApi(ctx(), 'PATCH', `/users/${users[name]}`, { password: `${name}-password` });
+      }
+      const sessionOf = async (name: string) => {
+        const res = await fetch(`${ctx().server.url}/auth/login`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: `${name}@example.com`, password: `${name}-password`, mode: 'session' }),
+        });
+        expect(res.status, await res.clone().text()).to.equal(200);
+        return cookieNamed(res, 'svc_session_token').value;
+      };
+      const sockets = new Map<string, TestSocket>();
+      for (const name of names) sockets.set(name, await subscriber(await sessionOf(name), { fields: ['title'] }));
+      const sessionReads = async (run: () => Promise<void>) => {
+        const seen: unknown[][] = [];
+        const record = (q: { sql: string; bindings?: unknown[] }) => {
+          if (/^select/i.test(q.sql) && /svc_sessions/.test(q.sql)) seen.push(q.bindings ?? []);
+        };
+        ctx().server.db.on('query', record);
+        try {
+          await run();
+        } finally {
+          ctx().server.db.off('query', record);
+        }
+        return seen.length;
+      };
+      const ida = sockets.get('ida') as TestSocket;
+      const reads = await sessionReads(async () => {
+        await adminApi(ctx(), 'POST', '/items/tickets', { title: 'for ida', status: 'open', owner: users['ida'] });
+        expect((await ida.next(isEvent('t', 'create'))).data).to.deep.equal([{ title: 'for ida' }]);
+      });
+      // Ida's session, once: not the three others', who were sent nothing.
+      expect(reads).to.equal(1);
+      for (const name of names.slice(1)) await nothingFor(sockets.get(name) as TestSocket);
+
+      // Jon's session ends behind the service's back (no cache is told): his next ticket is read
+      // for his last authentication, then he is asked again before it is sent, and refused.
+      await ctx().server.db('svc_sessions').where({ user: users['jon'] }).delete();
+      await adminApi(ctx(), 'POST', '/items/tickets', { title: 'for jon', status: 'open', owner: users['jon'] });
+      const jon = sockets.get('jon') as TestSocket;
+      expect((await jon.closed).code, 'his socket is closed').to.not.equal(1000);
+      expect(jon.pending.filter(isEvent('t'))).to.deep.equal([]);
+      // The others go on.
+      await adminApi(ctx(), 'POST', '/items/tickets', { title: 'for kim', status: 'open', owner: users['kim'] });
+      expect((await (sockets.get('kim') as TestSocket).next(isEvent('t', 'create'))).data).to.deep.equal([
+        { title: 'for kim' },
+      ]);
+    });
+
     it('a rule through a relation is not checked in memory: each user is read on their own, and sees only their rows', async () => {
       const [dan, eve] = [await user('dan', 'Leads'), await user('eve', 'Leads')];
       const danProject = await adminApi(ctx(), 'POST', '/items/projects', { lead: users['dan'] });
@@ -204,5 +260,7 @@ describeEachDatabase(
       await nothingFor(h);
     });
   },
-  { env: { WEBSOCKETS_ENABLED: 'true' } },
+  // A user read is trusted for a minute (not the default second): the sockets opened one after
+  // another, their last authentications all still stand at the writes.
+  { env: { WEBSOCKETS_ENABLED: 'true', AUTH_USER_CACHE_TTL: '60s' } },
 );
