@@ -157,8 +157,12 @@ async function openSubscribers(base: string, owners: readonly string[]): Promise
   };
 }
 
-/** When each write started and when its answer came (hi-res wall clock): the commit lies between. */
-type Writes = Map<number, { started: number; answered: number }>;
+/**
+ * When each write started and when its answer came (hi-res wall clock), and the item's
+ * `written` (date-created: stamped by the service inside the write's transaction, on the same
+ * clock): the commit lies between `written` and the answer.
+ */
+type Writes = Map<number, { started: number; answered: number; written: number }>;
 const now = () => performance.timeOrigin + performance.now();
 
 async function writeLoop(base: string, seconds: number, writes: Writes, owners: readonly string[] = []): Promise<void> {
@@ -169,21 +173,26 @@ async function writeLoop(base: string, seconds: number, writes: Writes, owners: 
       sent: String(Math.round(started)),
       value: writes.size,
       ...(owners.length === 0 ? {} : { owner: owners[writes.size % owners.length] }),
-    })) as { id: number };
-    writes.set(item.id, { started, answered: now() });
+    })) as { id: number; written: string };
+    writes.set(item.id, { started, answered: now(), written: Date.parse(item.written) });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, WRITE_EVERY_MS - (now() - started))));
   }
 }
 
-/** Delivery latencies of the writes in `writes`: from the write's start (upper bound) and its answer (lower bound). */
+/**
+ * Delivery latencies of the writes in `writes`: from the write's start and from its row's
+ * stamp (upper bounds: before the commit, the stamp just before), and from its answer (lower bound).
+ */
 function latencies(writes: Writes, arrivals: readonly Float64Array[]) {
   const fromStart: number[] = [];
+  const fromStamp: number[] = [];
   const fromAnswer: number[] = [];
   for (const pairs of arrivals)
     for (let i = 0; i < pairs.length; i += 2) {
       const write = writes.get(pairs[i] as number);
       if (write === undefined) continue;
       fromStart.push((pairs[i + 1] as number) - write.started);
+      fromStamp.push((pairs[i + 1] as number) - write.written);
       fromAnswer.push((pairs[i + 1] as number) - write.answered);
     }
   const stats = (values: number[]) => {
@@ -191,7 +200,12 @@ function latencies(writes: Writes, arrivals: readonly Float64Array[]) {
     const round = (v: number) => Math.round(v * 10) / 10;
     return { p50: round(percentile(values, 50)), p99: round(percentile(values, 99)), max: round(values.at(-1) ?? NaN) };
   };
-  return { delivered: fromStart.length, fromStart: stats(fromStart), fromAnswer: stats(fromAnswer) };
+  return {
+    delivered: fromStart.length,
+    fromStart: stats(fromStart),
+    fromStamp: stats(fromStamp),
+    fromAnswer: stats(fromAnswer),
+  };
 }
 
 /**
@@ -257,6 +271,8 @@ try {
       { field: 'sent', type: 'bigInteger', schema: {} },
       { field: 'value', type: 'integer', schema: {} },
       { field: 'owner', type: 'uuid', schema: {} },
+      // In ms (a timestamp has seconds on MySQL): the service's clock inside the write's transaction.
+      { field: 'written', type: 'timestamp', schema: {}, meta: { special: ['date-created'] } },
     ],
   });
   const owners = await createOwners(a);
@@ -305,6 +321,7 @@ try {
         delivered: measured.delivered,
         expected,
         from_write_start_ms: measured.fromStart,
+        from_row_stamp_ms: measured.fromStamp,
         from_write_answer_ms: measured.fromAnswer,
         ...(hop === undefined ? {} : { redis_message_from_write_answer_ms: hop }),
         rss_idle_mb: Math.round(idle.rssMb),

@@ -350,33 +350,43 @@ export class LiveReads {
   ): Promise<{ callers: (Accountability | undefined)[]; provisional: Set<Target> }> {
     const byKey = new Map<string, Promise<Accountability>>();
     const provisional = new Set<Target>();
-    const asked = targets.map((target) => {
+    const standing = new Map<Target, Accountability>();
+    const asked = targets.flatMap((target) => {
       const { connection } = target;
-      const standing = recent ? connection.recentCaller?.() : undefined;
-      if (standing !== undefined) {
+      const caller = recent ? connection.recentCaller?.() : undefined;
+      if (caller !== undefined) {
         provisional.add(target);
-        return { connection, caller: Promise.resolve(standing) };
+        standing.set(target, caller);
+        return [];
       }
+      return [{ target, connection, caller: authenticateOnce(connection) }];
+    });
+    function authenticateOnce(connection: LiveConnection): Promise<Accountability> {
       const key = connection.callerKey;
       let caller = key === undefined ? undefined : byKey.get(key);
       if (caller === undefined) {
         caller = connection.caller();
         if (key !== undefined) byKey.set(key, caller);
       }
-      return { connection, caller };
-    });
+      return caller;
+    }
     // One wait per distinct authentication (all the connections of a token share one), then a loop.
     const distinct = [...new Set(asked.map((a) => a.caller))];
-    const settled = await Promise.allSettled(distinct);
+    const settled = distinct.length === 0 ? [] : await Promise.allSettled(distinct);
     const outcomes = new Map(distinct.map((caller, i) => [caller, settled[i]] as const));
-    const callers = asked.map(({ connection, caller }) => {
+    const authenticated = new Map<Target, Accountability | undefined>();
+    for (const { target, connection, caller } of asked) {
       const outcome = outcomes.get(caller);
-      if (outcome?.status === 'fulfilled') return outcome.value;
+      if (outcome?.status === 'fulfilled') {
+        authenticated.set(target, outcome.value);
+        continue;
+      }
       const error: unknown = outcome?.reason;
       if (isServiceError(error)) connection.end(error);
       else this.deps.logger.warn({ err: error }, 'live data: caller not authenticated again');
-      return undefined;
-    });
+      authenticated.set(target, undefined);
+    }
+    const callers = targets.map((target) => standing.get(target) ?? authenticated.get(target));
     return { callers, provisional };
   }
 

@@ -5,6 +5,17 @@ import { authenticate, type AuthLookups, type RequestOrigin } from '../auth/auth
 import type { ServiceError } from '../errors.js';
 import type { LiveConnection } from './live-reads.js';
 
+/**
+ * An authentication's start: when, the user lookups' generation then, and the share of their
+ * trust it stands for (a half to all of it, drawn at random: the sockets opened together are not
+ * all asked again at the same change).
+ */
+interface Asked {
+  readonly ms: number;
+  readonly generation: number;
+  readonly share: number;
+}
+
 export interface SocketCallerDeps {
   readonly db: Knex;
   readonly config: { readonly secret: string };
@@ -20,7 +31,7 @@ export class SocketCaller implements LiveConnection {
   #token: string | undefined;
   #lastCaller: Accountability | undefined;
   /** When {@link lastCaller} was asked for (before the asking), and the user lookups' generation then. */
-  #askedAt: { readonly ms: number; readonly generation: number } | undefined;
+  #askedAt: Asked | undefined;
   /** The current token's expiry, decoded once per token. */
   #expiry: { readonly token: string | undefined; readonly at: number | undefined } | undefined;
   /** The token's signature is checked once; its expiry, session and user at every use. */
@@ -74,7 +85,7 @@ export class SocketCaller implements LiveConnection {
     const trust = this.deps.auth.users.trust;
     if (last === undefined || asked === undefined || trust === undefined) return undefined;
     const now = Date.now();
-    if (asked.generation !== trust.generation || now - asked.ms >= trust.ttlMs) return undefined;
+    if (asked.generation !== trust.generation || now - asked.ms >= trust.ttlMs * asked.share) return undefined;
     const expiresAt = this.expiresAt;
     return expiresAt === undefined || now < expiresAt ? last : undefined;
   }
@@ -131,8 +142,8 @@ export class SocketCaller implements LiveConnection {
   }
 
   /** The moment an authentication starts (what it reads is at least as new). */
-  #asking(): { readonly ms: number; readonly generation: number } {
-    return { ms: Date.now(), generation: this.deps.auth.users.trust?.generation ?? 0 };
+  #asking(): Asked {
+    return { ms: Date.now(), generation: this.deps.auth.users.trust?.generation ?? 0, share: 0.5 + Math.random() / 2 };
   }
 
   end(error: ServiceError): void {
