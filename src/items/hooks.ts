@@ -81,17 +81,23 @@ export class HookBus {
     return current;
   }
 
-  /** Starts the actions of each of `events`; does not wait for them. A failure is logged with its owner. */
+  /**
+   * Starts the actions of each of `events` once the current turn of the event loop is over
+   * (the write that emits them goes on to its answer first); does not wait for them. A failure
+   * is logged with its owner.
+   */
   runAction(events: readonly string[], meta: HookMeta, context: HookContext): void {
-    for (const event of events) {
-      for (const { handler, owner } of this.actions.get(event) ?? []) {
+    const handlers = events.flatMap((event) => (this.actions.get(event) ?? []).map((one) => ({ ...one, event })));
+    if (handlers.length === 0) return;
+    setImmediate(() => {
+      for (const { handler, owner, event } of handlers) {
         void Promise.resolve()
           .then(() => handler(meta, context))
           .catch((err: unknown) => {
             this.onActionFailure({ owner, event, err });
           });
       }
-    }
+    });
   }
 }
 
