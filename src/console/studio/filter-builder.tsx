@@ -71,10 +71,7 @@ export function FilterBuilder(props: FilterBuilderProps): ReactElement {
   const { collection, catalogue, value, onChange, label } = props;
   const quantifiers = props.quantifiers === true;
   const translate = useTranslate();
-  const choices = useMemo(
-    () => fieldChoices(collection, catalogue, quantifiers),
-    [collection, catalogue, quantifiers],
-  );
+  const choices = useMemo(() => fieldChoices(collection, catalogue, quantifiers), [collection, catalogue, quantifiers]);
   const emitted = useRef<string>(JSON.stringify(value ?? null));
   const [root, setRoot] = useState<Group | null>(() => parseFilter(value, quantifiers));
   const [json, setJson] = useState<string>(() => (value === null ? '' : JSON.stringify(value, null, 2)));

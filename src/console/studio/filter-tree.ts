@@ -223,7 +223,8 @@ export function fieldChoices(collection: CollectionInfo, catalogue: Catalogue, q
   for (const f of collection.fields) {
     if (f.type === 'alias') {
       const rows = quantifiers ? collectionOf(catalogue, quantifiedCollection(f) ?? '') : undefined;
-      if (rows !== undefined) out.push({ path: f.name, label: f.name, field: f, related: fieldChoices(rows, catalogue) });
+      if (rows !== undefined)
+        out.push({ path: f.name, label: f.name, field: f, related: fieldChoices(rows, catalogue) });
       continue;
     }
     out.push({ path: f.name, label: f.name, field: f });

@@ -144,7 +144,10 @@ function Runs({ flow, isAdmin }: { flow: string; isAdmin: boolean }) {
   const load = useCallback(async () => {
     setError(undefined);
     try {
-      const [read, letters] = await Promise.all([readRuns(flow), isAdmin ? client.flows.deadLetters() : []]);
+      const [read, letters] = await Promise.all([
+        readRuns(flow),
+        isAdmin ? client.flows.deadLetters() : ([] as DeadLetter[]),
+      ]);
       setRuns(read);
       setDead(letters.filter((d) => d.flow === flow));
     } catch (e) {
