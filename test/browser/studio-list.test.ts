@@ -51,7 +51,12 @@ describe('Studio list in Chromium', function () {
           collection: 'authors',
           schema: {},
           meta: { display_template: '{{name}}' },
-          fields: [key, { field: 'name', type: 'string' }],
+          fields: [
+            key,
+            { field: 'name', type: 'string' },
+            // Each author's articles: a one-to-many for the filter builder's _some / _none.
+            { field: 'articles', type: 'alias', meta: { special: ['o2m'], interface: 'list-o2m' } },
+          ],
         }),
       );
       dataOf(await asAdmin(ctx(), 'POST', '/items/authors', [{ name: 'Ada Lovelace' }, { name: 'Grace Hopper' }]));
@@ -76,12 +81,17 @@ describe('Studio list in Chromium', function () {
           ],
         }),
       );
-      for (const [field, related] of [
-        ['author', 'authors'],
-        ['cover', 'svc_files'],
-      ])
+      for (const [field, related, meta] of [
+        ['author', 'authors', { one_field: 'articles' }],
+        ['cover', 'svc_files', {}],
+      ] as const)
         dataOf(
-          await asAdmin(ctx(), 'POST', '/relations', { collection: 'articles', field, related_collection: related }),
+          await asAdmin(ctx(), 'POST', '/relations', {
+            collection: 'articles',
+            field,
+            related_collection: related,
+            meta,
+          }),
         );
       const png = await sharp({ create: { width: 640, height: 400, channels: 3, background: '#1565c0' } })
         .png()
@@ -344,6 +354,43 @@ describe('Studio list in Chromium', function () {
       await expectAccessible('as-of');
       await page.getByRole('button', { name: 'Back to now' }).click();
       await page.locator('tbody td.column-title', { hasText: 'Article 05 (edited)' }).waitFor();
+    });
+
+    it('filters on a one-to-many with _some, then _none, of a condition on the related items', async () => {
+      await page.goto(url('/admin/content/authors'));
+      await page.getByText('1-2 of 2').waitFor();
+      await page.getByRole('button', { name: /^Filter/ }).click();
+      const builder = page.getByRole('group', { name: 'Filter the items' });
+      await builder.getByRole('button', { name: 'Add condition' }).click();
+      // The outer condition holds the related one: its own controls are the first of their name.
+      const outer = builder.getByTestId('filter-rule').first();
+      await outer.getByRole('combobox', { name: 'Field' }).first().click();
+      await page.getByRole('option', { name: 'articles', exact: true }).click();
+      const related = builder.getByRole('group', { name: 'Conditions on the items of articles' });
+      const inner = related.getByTestId('filter-rule');
+      await inner.getByRole('combobox', { name: 'Field' }).click();
+      await page.getByRole('option', { name: 'views', exact: true }).click();
+      await inner.getByRole('combobox', { name: 'Operator' }).click();
+      await page.getByRole('option', { name: 'greater than or equal' }).click();
+      await inner.getByLabel('Value').fill('90');
+      // Ada wrote the articles with 90 and more views; Grace none of them.
+      await page.getByText('1-1 of 1').waitFor();
+      const names = () => page.locator('tbody tr td.column-name').allInnerTexts();
+      expect(await names()).to.deep.equal(['Ada Lovelace']);
+      await outer.getByRole('combobox', { name: 'Operator' }).first().click();
+      await page.getByRole('option', { name: 'has none that match' }).click();
+      await page.locator('tbody tr td.column-name', { hasText: 'Grace Hopper' }).waitFor();
+      expect(await names()).to.deep.equal(['Grace Hopper']);
+      const filter = { articles: { _none: { views: { _gte: 90 } } } };
+      const answer = dataOf<Record<string, unknown>[]>(
+        await asAdmin(ctx(), 'GET', `/items/authors?filter=${encodeURIComponent(JSON.stringify(filter))}&fields=name`),
+      );
+      expect(answer.map((a) => a['name'])).to.deep.equal(['Grace Hopper']);
+      await builder.getByLabel('Edit as JSON').check();
+      expect(JSON.parse(await builder.getByLabel('Filter (JSON)').inputValue())).to.deep.equal(filter);
+      await builder.getByLabel('Edit as JSON').uncheck();
+      await shot('filter-some');
+      await expectAccessible('filter-some');
     });
 
     it('fits a 390 px wide screen', async () => {

@@ -2,7 +2,8 @@
  * A Directus-shape filter, edited as rules in `_and` / `_or` groups: a rule is a field (its own or,
  * through a many-to-one, one of the related collection's: `author.name`), an operator of the
  * field's type (the API's table, mirrored in filter-tree.ts, the builder's model without React)
- * and a value typed by the field. With `variables`, values may be the
+ * and a value typed by the field. With `quantifiers`, a to-many field takes `_some` / `_none`
+ * and, as its value, a group of conditions on the related rows' fields. With `variables`, values may be the
  * API's dynamic variables (`$CURRENT_USER`, `$CURRENT_ROLE`, `$NOW`, `$NOW(-1 day)`); with
  * `validation`, the validation-only operators (`_regex`, `_submitted`) are offered too. A switch
  * shows the filter as JSON to edit directly: invalid JSON is shown and not applied, and a filter
@@ -28,7 +29,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { useTranslate } from 'react-admin';
 import type { Filter } from '../../client/index.js';
 import type { Catalogue, CollectionInfo, FieldInfo } from './catalogue.js';
-import { operatorsOf, SHAPE, type Shape } from './filter-operators.js';
+import { operatorsOf, QUANTIFIERS, SHAPE, type Shape } from './filter-operators.js';
 import {
   asText,
   fieldChoices,
@@ -57,17 +58,22 @@ export interface FilterBuilderProps {
   readonly variables?: boolean;
   /** Offer the validation-only operators (`_regex`, `_submitted`). */
   readonly validation?: boolean;
+  /**
+   * Offer the to-many fields with their quantifiers (`_some`, `_none`): for filters the API runs
+   * as a query (the list, a role's item rule), not for a payload or a form's values.
+   */
+  readonly quantifiers?: boolean;
   /** What the builder is for (its region's accessible name). */
   readonly label: string;
 }
 
 export function FilterBuilder(props: FilterBuilderProps): ReactElement {
   const { collection, catalogue, value, onChange, label } = props;
+  const quantifiers = props.quantifiers === true;
   const translate = useTranslate();
-  const choices = useMemo(() => fieldChoices(collection, catalogue), [collection, catalogue]);
-  const typeOf = (path: string) => choices.find((c) => c.path === path)?.field.type;
+  const choices = useMemo(() => fieldChoices(collection, catalogue, quantifiers), [collection, catalogue, quantifiers]);
   const emitted = useRef<string>(JSON.stringify(value ?? null));
-  const [root, setRoot] = useState<Group | null>(() => parseFilter(value));
+  const [root, setRoot] = useState<Group | null>(() => parseFilter(value, quantifiers));
   const [json, setJson] = useState<string>(() => (value === null ? '' : JSON.stringify(value, null, 2)));
   const [jsonError, setJsonError] = useState<string | null>(null);
   const [isJson, setIsJson] = useState<boolean>(() => root === null);
@@ -77,12 +83,12 @@ export function FilterBuilder(props: FilterBuilderProps): ReactElement {
     const text = JSON.stringify(value ?? null);
     if (text === emitted.current) return;
     emitted.current = text;
-    const parsed = parseFilter(value);
+    const parsed = parseFilter(value, quantifiers);
     setRoot(parsed);
     setJson(value === null ? '' : JSON.stringify(value, null, 2));
     setJsonError(null);
     if (parsed === null) setIsJson(true);
-  }, [value]);
+  }, [value, quantifiers]);
 
   const emit = (filter: Filter | null) => {
     const text = JSON.stringify(filter);
@@ -93,7 +99,7 @@ export function FilterBuilder(props: FilterBuilderProps): ReactElement {
 
   const update = (next: Group) => {
     setRoot(next);
-    const filter = toFilter(next, typeOf);
+    const filter = toFilter(next, choices);
     setJson(filter === null ? '' : JSON.stringify(filter, null, 2));
     emit(filter);
   };
@@ -110,7 +116,7 @@ export function FilterBuilder(props: FilterBuilderProps): ReactElement {
       const parsed = JSON.parse(text) as unknown;
       if (!isRecord(parsed)) throw new Error(translate('svc.filter.json_object'));
       setJsonError(null);
-      setRoot(parseFilter(parsed));
+      setRoot(parseFilter(parsed, quantifiers));
       emit(parsed as Filter);
     } catch (error) {
       setJsonError(translate('svc.filter.json_invalid', { error: (error as Error).message }));
@@ -248,11 +254,14 @@ function GroupEditor(props: {
   );
 }
 
+/** The operators a rule on `choice` offers: a to-many field's quantifiers, else its type's. */
+const operatorsFor = (choice: FieldChoice | undefined, ctx: NodeContext): readonly string[] =>
+  choice?.related !== undefined ? QUANTIFIERS : operatorsOf(choice?.field.type ?? 'unknown', ctx.validation);
+
 function RuleEditor({ rule, ctx }: { rule: Rule; ctx: NodeContext }): ReactElement {
   const translate = useTranslate();
   const choice = ctx.choices.find((c) => c.path === rule.field);
-  const type = choice?.field.type ?? 'unknown';
-  const ops = operatorsOf(type, ctx.validation);
+  const ops = operatorsFor(choice, ctx);
   const shape = SHAPE.get(rule.op) ?? 'scalar';
   const set = (patch: Partial<Rule>) => ctx.change(rule.key, (n) => ({ ...(n as Rule), ...patch }));
   const opLabel = (op: string) => translate(`svc.filter.op.${op}`, { _: op });
@@ -272,8 +281,13 @@ function RuleEditor({ rule, ctx }: { rule: Rule; ctx: NodeContext }): ReactEleme
         sx={{ minWidth: 140, flex: '1 1 140px' }}
         onChange={(e) => {
           const next = ctx.choices.find((c) => c.path === e.target.value);
-          const nextOps = operatorsOf(next?.field.type ?? 'unknown', ctx.validation);
-          set({ field: e.target.value, op: nextOps.includes(rule.op) ? rule.op : (nextOps[0] ?? '_eq') });
+          const nextOps = operatorsFor(next, ctx);
+          set({
+            field: e.target.value,
+            op: nextOps.includes(rule.op) ? rule.op : (nextOps[0] ?? '_eq'),
+            // Another to-many field's rows have other fields: their condition starts again.
+            nested: next?.related === undefined ? null : newGroup('_and', [newRule()]),
+          });
         }}
       >
         {ctx.choices.map((c) => (
@@ -296,7 +310,11 @@ function RuleEditor({ rule, ctx }: { rule: Rule; ctx: NodeContext }): ReactEleme
           </MenuItem>
         ))}
       </TextField>
-      <ValueEditor rule={rule} shape={shape} field={choice?.field} ctx={ctx} set={set} />
+      {shape === 'quantifier' ? (
+        <RelatedEditor rule={rule} related={choice?.related ?? []} ctx={ctx} set={set} />
+      ) : (
+        <ValueEditor rule={rule} shape={shape} field={choice?.field} ctx={ctx} set={set} />
+      )}
       <IconButton
         size="small"
         aria-label={translate('svc.filter.remove_rule')}
@@ -305,6 +323,35 @@ function RuleEditor({ rule, ctx }: { rule: Rule; ctx: NodeContext }): ReactEleme
         <DeleteIcon fontSize="small" />
       </IconButton>
     </Stack>
+  );
+}
+
+/**
+ * A quantifier's value: its own group of conditions on the related rows' fields, on a line of its
+ * own under the field and the operator.
+ */
+function RelatedEditor(props: {
+  rule: Rule;
+  related: readonly FieldChoice[];
+  ctx: NodeContext;
+  set(patch: Partial<Rule>): void;
+}): ReactElement {
+  const { rule, related, ctx, set } = props;
+  const translate = useTranslate();
+  return (
+    <Box
+      role="group"
+      aria-label={translate('svc.filter.related', { field: rule.field })}
+      sx={{ order: 1, flex: '1 0 100%', minWidth: 0 }}
+    >
+      <GroupEditor
+        group={rule.nested ?? newGroup()}
+        ctx={{ ...ctx, choices: related }}
+        isRoot
+        onRootChange={(nested) => set({ nested })}
+        depth={1}
+      />
+    </Box>
   );
 }
 

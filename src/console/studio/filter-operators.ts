@@ -3,7 +3,7 @@
  * catalog/overview/filter-operators.ts (the Studio imports only the client), checked against it
  * by test/unit/console/filter-operators.test.ts. No imports, so that test can load it without a browser.
  */
-export type Shape = 'scalar' | 'list' | 'pair' | 'flag' | 'geometry' | 'pattern' | 'presence';
+export type Shape = 'scalar' | 'list' | 'pair' | 'flag' | 'geometry' | 'pattern' | 'presence' | 'quantifier';
 export type Family = 'text' | 'uuid' | 'number' | 'temporal' | 'boolean' | 'json' | 'hash' | 'geometry' | 'untyped';
 
 const ALL: readonly Family[] = ['text', 'uuid', 'number', 'temporal', 'boolean', 'json', 'hash', 'geometry', 'untyped'];
@@ -48,6 +48,8 @@ const OPERATORS: readonly { op: string; shape: Shape; families: readonly Family[
   { op: '_nempty', shape: 'flag', families: EMPTY },
   { op: '_regex', shape: 'pattern', families: [] },
   { op: '_submitted', shape: 'presence', families: [] },
+  { op: '_some', shape: 'quantifier', families: [] },
+  { op: '_none', shape: 'quantifier', families: [] },
 ];
 const VALIDATION_ONLY = new Set(['_regex', '_submitted']);
 export const SHAPE = new Map(OPERATORS.map((o) => [o.op, o.shape]));
@@ -71,6 +73,12 @@ export const FAMILY_OF_TYPE: Readonly<Record<string, Family>> = {
   hash: 'hash',
   geometry: 'geometry',
 };
+
+/**
+ * The operators of a to-many field (a one-to-many, or a many-to-many alias, which the API reads as
+ * a one-to-many on its junction): the quantifiers, whose value is a filter on the related rows.
+ */
+export const QUANTIFIERS: readonly string[] = OPERATORS.filter((o) => o.shape === 'quantifier').map((o) => o.op);
 
 /** The operators a field of `type` takes (with the validation-only ones when asked). */
 export function operatorsOf(type: string, validation = false): string[] {

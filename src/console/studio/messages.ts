@@ -295,6 +295,7 @@ const svc = {
     list_hint: 'Separated by commas',
     variable: 'Variable',
     no_variable: 'None',
+    related: 'Conditions on the items of %{field}',
     true: 'true',
     false: 'false',
     op: {
@@ -329,6 +330,8 @@ const svc = {
       _nempty: 'is not empty',
       _regex: 'matches the pattern',
       _submitted: 'is submitted',
+      _some: 'has some that match',
+      _none: 'has none that match',
     },
   },
   access: accessMessages,

@@ -3,10 +3,11 @@ import {
   FILTER_OPERATORS,
   OPERATORS_BY_TYPE,
   operatorSpec,
+  operatorsOfShape,
   type FilterOperator,
 } from '../../../catalog/overview/filter-operators.js';
 import type { FieldType } from '../../../catalog/overview/types.js';
-import { operatorsOf, SHAPE } from '../../../src/console/studio/filter-operators.js';
+import { operatorsOf, QUANTIFIERS, SHAPE } from '../../../src/console/studio/filter-operators.js';
 
 /**
  * The Studio's filter builder mirrors the API's operator table (the console imports only the
@@ -21,12 +22,15 @@ describe("console: the filter builder's operators mirror the API's table", () =>
     });
   }
 
-  it("each operator has the shape the API gives it; only the one-to-many quantifiers are not the builder's", () => {
-    const shapes = Object.fromEntries(
-      FILTER_OPERATORS.filter((op) => SHAPE.has(op)).map((op) => [op, operatorSpec(op).shape]),
-    );
-    expect(Object.fromEntries(SHAPE)).to.deep.equal(shapes);
-    expect(FILTER_OPERATORS.filter((op) => !SHAPE.has(op))).to.deep.equal(['_some', '_none']);
+  it('has every operator of the API, in its order, each with the shape the API gives it', () => {
+    expect([...SHAPE]).to.deep.equal(FILTER_OPERATORS.map((op) => [op, operatorSpec(op).shape]));
+  });
+
+  it('offers a to-many field the quantifiers, _some and _none, and no field type those', () => {
+    expect(QUANTIFIERS).to.deep.equal(operatorsOfShape('quantifier'));
+    expect(QUANTIFIERS).to.deep.equal(['_some', '_none'] satisfies FilterOperator[]);
+    for (const type of Object.keys(OPERATORS_BY_TYPE))
+      expect(operatorsOf(type, true).filter((op) => QUANTIFIERS.includes(op))).to.deep.equal([]);
   });
 
   it('validation rules add _regex and _submitted', () => {

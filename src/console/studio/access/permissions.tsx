@@ -326,6 +326,7 @@ function RuleDialog(props: {
         onChange={set}
         variables
         validation={isValidation}
+        quantifiers={!isValidation}
         label={label}
       />
     ) : (

@@ -12,6 +12,7 @@ import UploadIcon from '@mui/icons-material/UploadFile';
 import { useNotify, useTranslate } from 'react-admin';
 import { client } from '../../session.js';
 import { AccessPage, errorText } from './common.js';
+import { PasswordForm } from './password-form.js';
 import { TfaQrCode } from './tfa-qr.js';
 
 interface Profile {
@@ -71,8 +72,6 @@ export function ProfilePage() {
   const notify = useNotify();
   const [me, setMe] = useState<Profile | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
   const [tfaPassword, setTfaPassword] = useState('');
   const [secret, setSecret] = useState<{ secret: string; otpauth_url: string } | null>(null);
   const [otp, setOtp] = useState('');
@@ -127,16 +126,6 @@ export function ProfilePage() {
       await client.users.me.update({ avatar: String(created?.id) });
       await load();
     }, 'svc.access.avatar_saved');
-  };
-  const changePassword = async () => {
-    if (password !== repeat) {
-      setError(translate('svc.access.password_mismatch'));
-      return;
-    }
-    if (await run(() => client.users.me.update({ password }), 'svc.access.password_saved')) {
-      setPassword('');
-      setRepeat('');
-    }
   };
   const generate = () =>
     run(async () => {
@@ -240,27 +229,11 @@ export function ProfilePage() {
           </Section>
           <Section id="profile-password" title={translate('svc.access.password')}>
             {may('password') ? (
-              <Stack sx={{ gap: 1 }}>
-                <TextField
-                  type="password"
-                  autoComplete="new-password"
-                  label={translate('svc.access.new_password')}
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
-                <TextField
-                  type="password"
-                  autoComplete="new-password"
-                  label={translate('svc.access.repeat_password')}
-                  value={repeat}
-                  onChange={(e) => setRepeat(e.target.value)}
-                />
-                <Box>
-                  <Button variant="contained" disabled={password === ''} onClick={() => void changePassword()}>
-                    {translate('svc.access.change_password')}
-                  </Button>
-                </Box>
-              </Stack>
+              <PasswordForm
+                whose="own"
+                save={(password) => run(() => client.users.me.update({ password }), 'svc.access.password_saved')}
+                onMismatch={setError}
+              />
             ) : (
               <Typography color="text.secondary">{translate('svc.access.password_not_yours')}</Typography>
             )}

@@ -38,6 +38,7 @@ import {
 import { useSearchParams } from 'react-router-dom';
 import { client } from '../../session.js';
 import { AccessPage, errorText } from './common.js';
+import { PasswordForm } from './password-form.js';
 
 interface UserRow extends RaRecord {
   readonly id: string;
@@ -275,15 +276,16 @@ function ManageDialog(props: {
   const { user, roles } = props;
   const translate = useTranslate();
   const [role, setRole] = useState(user.role ?? '');
-  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [isDeleting, setIsDeleting] = useState(false);
   const act = async (action: () => Promise<unknown>, message: string) => {
     try {
       await action();
       props.onDone(message);
+      return true;
     } catch (e) {
       setError(errorText(e));
+      return false;
     }
   };
   const status = (value: string) => act(() => client.users.updateOne(user.id, { status: value }), 'svc.item.saved');
@@ -299,22 +301,10 @@ function ManageDialog(props: {
         >
           {translate('svc.access.change_role')}
         </Button>
-        {/* The service's password policy applies; the user's sessions end (password_stamp). */}
-        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 2, alignItems: 'center' }}>
-          <TextField
-            type="password"
-            autoComplete="new-password"
-            label={translate('svc.access.new_password')}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <Button
-            disabled={password === ''}
-            onClick={() => void act(() => client.users.updateOne(user.id, { password }), 'svc.access.password_saved')}
-          >
-            {translate('svc.access.set_password')}
-          </Button>
-        </Stack>
+        <PasswordForm
+          whose="user"
+          save={(password) => act(() => client.users.updateOne(user.id, { password }), 'svc.access.password_saved')}
+        />
         <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 2 }}>
           {user.status !== 'suspended' && (
             <Button variant="outlined" onClick={() => void status('suspended')}>

@@ -1,7 +1,7 @@
 /**
  * The flows (/admin/settings/flows, administrators), as Directus's Flows module lists them: each
- * flow's colour, name, trigger, an active switch (saved at once) and how its last logged run
- * went; a flow opens its editor (flow-page.tsx).
+ * flow's colour, name, trigger, an active switch (saved at once) and, for a role that may read
+ * the runs (`mayReadRuns`), how its last logged run went; a flow opens its editor (flow-page.tsx).
  */
 import { useCallback, useEffect, useState } from 'react';
 import {
@@ -19,13 +19,14 @@ import {
   TableRow,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { Title, useNotify, useTranslate } from 'react-admin';
+import { Title, useNotify, usePermissions, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { FlowType } from '../../../client/index.js';
 import { errorText } from '../../dom.js';
 import { client } from '../../session.js';
+import type { Catalogue } from '../catalogue.js';
 import { FlowsGate } from './flows-gate.js';
-import { lastRuns, type RunState } from './runs.js';
+import { lastRuns, mayReadRuns, type RunState } from './runs.js';
 
 type Row = Pick<FlowType, 'id' | 'name' | 'color' | 'status' | 'trigger'>;
 
@@ -40,6 +41,9 @@ export default function FlowsPage() {
 function FlowList() {
   const translate = useTranslate();
   const notify = useNotify();
+  const { permissions } = usePermissions<Catalogue | null>();
+  // Without the runs, no "Last run" column: "Not run yet" would be a guess.
+  const showsRuns = mayReadRuns(permissions);
   const [flows, setFlows] = useState<Row[] | undefined>(undefined);
   const [runs, setRuns] = useState<ReadonlyMap<string, RunState>>(new Map());
   const [error, setError] = useState<string | undefined>(undefined);
@@ -53,11 +57,11 @@ function FlowList() {
       });
       const rows = (answer.data ?? []) as Row[];
       setFlows(rows);
-      setRuns(await lastRuns(rows.map((r) => r.id)));
+      if (showsRuns) setRuns(await lastRuns(rows.map((r) => r.id)));
     } catch (e) {
       setError(errorText(e));
     }
-  }, []);
+  }, [showsRuns]);
   useEffect(() => void load(), [load]);
 
   const toggle = async (flow: Row) => {
@@ -92,7 +96,7 @@ function FlowList() {
                 <TableCell>{translate('svc.flows.name')}</TableCell>
                 <TableCell>{translate('svc.flows.trigger')}</TableCell>
                 <TableCell>{translate('svc.flows.active')}</TableCell>
-                <TableCell>{translate('svc.flows.last_run')}</TableCell>
+                {showsRuns && <TableCell>{translate('svc.flows.last_run')}</TableCell>}
               </TableRow>
             </TableHead>
             <TableBody>
@@ -123,9 +127,11 @@ function FlowList() {
                       slotProps={{ input: { 'aria-label': translate('svc.flows.status_of', { name: flow.name }) } }}
                     />
                   </TableCell>
-                  <TableCell>
-                    <RunStateText state={runs.get(flow.id)} />
-                  </TableCell>
+                  {showsRuns && (
+                    <TableCell>
+                      <RunStateText state={runs.get(flow.id)} />
+                    </TableCell>
+                  )}
                 </TableRow>
               ))}
             </TableBody>

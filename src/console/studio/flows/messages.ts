@@ -119,6 +119,8 @@ export const flowsMessages = {
   },
   runs: 'Run log',
   runs_none: 'No run logged. Runs are logged when the flow logs activity and each step.',
+  runs_not_allowed:
+    'Runs are shown to administrators and to roles that may read the activity (svc_activity) and its revisions (svc_revisions).',
   run_at: 'Run of %{when}',
   run_trigger: 'Trigger data',
   step_input: 'Options',

@@ -1,9 +1,11 @@
 /**
  * Below a flow's form: its logged runs, newest first, each opening to the trigger's data and
- * every operation's options (its input, rendered), output or error, and time; then the flow's
- * dead letters (queued runs whose retries ran out) with a Replay button each.
+ * every operation's options (its input, rendered), output or error, and time; then, for
+ * administrators (the API's `GET /flows/runs` is theirs), the flow's dead letters (queued runs
+ * whose retries ran out) with a Replay button each. A role that may not read the runs
+ * (`mayReadRuns`) is told who may, instead of being shown the API's refusal.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import {
   Accordion,
   AccordionDetails,
@@ -21,11 +23,12 @@ import {
 } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { useNotify, useTranslate } from 'react-admin';
+import { useNotify, usePermissions, useTranslate } from 'react-admin';
 import type { DeadLetter } from '../../../client/index.js';
 import { errorText } from '../../dom.js';
 import { client } from '../../session.js';
-import { hasFailed, readRuns, type Run, type RunStep } from './runs.js';
+import type { Catalogue } from '../catalogue.js';
+import { hasFailed, mayReadRuns, readRuns, type Run, type RunStep } from './runs.js';
 
 function Json({ value, label }: { value: unknown; label: string }) {
   return (
@@ -102,7 +105,36 @@ function RunEntry({ run }: { run: Run }) {
   );
 }
 
+function RunLogCard({ children, action }: { children: ReactNode; action?: ReactNode }) {
+  const translate = useTranslate();
+  return (
+    <Card component="section" aria-labelledby="flow-runs" sx={{ mt: 2 }}>
+      <CardContent>
+        <Box sx={{ display: 'flex', alignItems: 'center' }}>
+          <Typography id="flow-runs" variant="h6" component="h2" sx={{ flexGrow: 1 }}>
+            {translate('svc.flows.runs')}
+          </Typography>
+          {action}
+        </Box>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
 export function RunLog({ flow }: { flow: string }) {
+  const translate = useTranslate();
+  const { permissions } = usePermissions<Catalogue | null>();
+  if (!mayReadRuns(permissions))
+    return (
+      <RunLogCard>
+        <Typography color="text.secondary">{translate('svc.flows.runs_not_allowed')}</Typography>
+      </RunLogCard>
+    );
+  return <Runs flow={flow} isAdmin={permissions?.me?.adminAccess === true} />;
+}
+
+function Runs({ flow, isAdmin }: { flow: string; isAdmin: boolean }) {
   const translate = useTranslate();
   const notify = useNotify();
   const [runs, setRuns] = useState<Run[] | undefined>(undefined);
@@ -112,13 +144,16 @@ export function RunLog({ flow }: { flow: string }) {
   const load = useCallback(async () => {
     setError(undefined);
     try {
-      const [read, letters] = await Promise.all([readRuns(flow), client.flows.deadLetters()]);
+      const [read, letters] = await Promise.all([
+        readRuns(flow),
+        isAdmin ? client.flows.deadLetters() : ([] as DeadLetter[]),
+      ]);
       setRuns(read);
       setDead(letters.filter((d) => d.flow === flow));
     } catch (e) {
       setError(errorText(e));
     }
-  }, [flow]);
+  }, [flow, isAdmin]);
   useEffect(() => void load(), [load]);
 
   const replay = async (key: string) => {
@@ -132,45 +167,45 @@ export function RunLog({ flow }: { flow: string }) {
   };
 
   return (
-    <Card component="section" aria-labelledby="flow-runs" sx={{ mt: 2 }}>
-      <CardContent>
-        <Box sx={{ display: 'flex', alignItems: 'center' }}>
-          <Typography id="flow-runs" variant="h6" component="h2" sx={{ flexGrow: 1 }}>
-            {translate('svc.flows.runs')}
+    <RunLogCard
+      action={
+        <Button startIcon={<RefreshIcon />} onClick={() => void load()}>
+          {translate('svc.flows.refresh')}
+        </Button>
+      }
+    >
+      {error !== undefined && <Alert severity="error">{error}</Alert>}
+      {runs === undefined && error === undefined && <LinearProgress />}
+      {runs?.length === 0 && <Typography>{translate('svc.flows.runs_none')}</Typography>}
+      {runs?.map((run) => (
+        <RunEntry key={run.id} run={run} />
+      ))}
+      {isAdmin && (
+        <>
+          <Typography variant="subtitle1" component="h3" sx={{ mt: 2 }}>
+            {translate('svc.flows.dead_letters')}
           </Typography>
-          <Button startIcon={<RefreshIcon />} onClick={() => void load()}>
-            {translate('svc.flows.refresh')}
-          </Button>
-        </Box>
-        {error !== undefined && <Alert severity="error">{error}</Alert>}
-        {runs === undefined && error === undefined && <LinearProgress />}
-        {runs?.length === 0 && <Typography>{translate('svc.flows.runs_none')}</Typography>}
-        {runs?.map((run) => (
-          <RunEntry key={run.id} run={run} />
-        ))}
-        <Typography variant="subtitle1" component="h3" sx={{ mt: 2 }}>
-          {translate('svc.flows.dead_letters')}
-        </Typography>
-        {dead.length === 0 ? (
-          <Typography variant="body2">{translate('svc.flows.dead_none')}</Typography>
-        ) : (
-          <List dense>
-            {dead.map((letter) => (
-              <ListItem
-                key={letter.key}
-                data-dead-letter={letter.key}
-                secondaryAction={
-                  <Button onClick={() => void replay(letter.key)}>{translate('svc.flows.replay')}</Button>
-                }
-              >
-                <Typography variant="body2" sx={{ pr: 10 }}>
-                  {`${new Date(letter.created).toLocaleString()} · ${letter.error ?? ''}`}
-                </Typography>
-              </ListItem>
-            ))}
-          </List>
-        )}
-      </CardContent>
-    </Card>
+          {dead.length === 0 ? (
+            <Typography variant="body2">{translate('svc.flows.dead_none')}</Typography>
+          ) : (
+            <List dense>
+              {dead.map((letter) => (
+                <ListItem
+                  key={letter.key}
+                  data-dead-letter={letter.key}
+                  secondaryAction={
+                    <Button onClick={() => void replay(letter.key)}>{translate('svc.flows.replay')}</Button>
+                  }
+                >
+                  <Typography variant="body2" sx={{ pr: 10 }}>
+                    {`${new Date(letter.created).toLocaleString()} · ${letter.error ?? ''}`}
+                  </Typography>
+                </ListItem>
+              ))}
+            </List>
+          )}
+        </>
+      )}
+    </RunLogCard>
   );
 }

@@ -4,6 +4,7 @@
  * `data` `{steps, data}` (each operation's key, status, options, output, duration).
  */
 import { client } from '../../session.js';
+import { mayReadSystem, type Catalogue } from '../catalogue.js';
 
 export interface RunStep {
   readonly key: string;
@@ -29,6 +30,13 @@ export interface RunState {
 }
 
 const FIELDS = ['id', 'timestamp', 'user', 'revisions.data'];
+
+/**
+ * Whether the role may read the runs: their svc_activity rows and those rows' revisions (FIELDS);
+ * the API refuses the read otherwise, so a page neither asks nor shows the refusal.
+ */
+export const mayReadRuns = (catalogue: Catalogue | null | undefined): boolean =>
+  mayReadSystem(catalogue, 'svc_activity') && mayReadSystem(catalogue, 'svc_revisions');
 
 const runFilter = (flow: string) => ({
   collection: { _eq: 'svc_flows' },

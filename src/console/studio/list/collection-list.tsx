@@ -297,6 +297,7 @@ function ViewBar(props: ViewProps): ReactElement {
           collection={collection}
           catalogue={catalogue}
           value={filter}
+          quantifiers
           label={translate('svc.list.filter_label')}
           onChange={(next) => {
             // Debounced here, applied over the list's filter values of that moment (the search's
