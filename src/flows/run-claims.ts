@@ -25,7 +25,7 @@ export interface RunClaim {
 }
 
 /** A claim recorded before its run is queued: {@link queueClaims}. */
-export interface QueuedClaim {
+interface QueuedClaim {
   readonly key: string;
   readonly flowId: string;
   readonly job: unknown;

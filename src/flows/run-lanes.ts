@@ -13,7 +13,7 @@ export interface RunLane {
 }
 
 /** The claim states of a run that has not settled: a later run of its lane waits for it. */
-export const UNSETTLED = ['queued', 'running', 'waiting'] as const;
+const UNSETTLED = ['queued', 'running', 'waiting'] as const;
 
 let lastSeq = 0;
 
