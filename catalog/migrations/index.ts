@@ -5,6 +5,7 @@ import { contentVersions } from './0003-versions.js';
 import { exactCredentials } from './0004-exact-credentials.js';
 import { idempotencyKeys } from './0005-idempotency-keys.js';
 import { flows } from './0006-flows.js';
+import { flowLanes } from './0007-flow-lanes.js';
 
 export type { Migration } from './types.js';
 
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   exactCredentials,
   idempotencyKeys,
   flows,
+  flowLanes,
 ];

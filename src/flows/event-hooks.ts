@@ -10,6 +10,7 @@ import { queueEventRuns } from './flow-jobs.js';
 import { activeFlows } from './flow-store.js';
 import { recordRefusedRun } from './run-log.js';
 import { runFlow } from './run-flow.js';
+import { nextSeq } from './run-lanes.js';
 import type { FlowDeps, FlowRow } from './types.js';
 
 /** The item events flows listen to (Directus's `scope`). */
@@ -27,7 +28,8 @@ const FLOWS_TTL_MS = 1000;
  * and ours, `filter`: the filter syntax against `$trigger` (a publish: `{ payload: { status:
  * { _eq: 'published' } } }`). An action flow is queued after the commit (the job queue: it never
  * slows the write, and each event's run has its own key, so a job delivered twice runs once);
- * the flows one event matches go as one job, which the worker fans out (flow-jobs.ts).
+ * the flows one event matches go as one job, which the worker fans out (flow-jobs.ts). The
+ * event's `seq` orders its runs after the same item's earlier events' runs (run-lanes.ts).
  * A filter flow runs in the write, before it, within FLOWS_FILTER_TIMEOUT: a run that rejects
  * (or runs out of time) refuses the write with its message, and nothing is written.
  * A write by a flow's item operation (`emitEvents`) starts these flows one deeper in the chain
@@ -46,6 +48,8 @@ export function registerFlowHooks(bus: HookBus, deps: FlowDeps): void {
     bus.action(
       event,
       async (meta, context) => {
+        // Before anything is awaited: the events of one item are numbered in the order they fire.
+        const seq = nextSeq();
         if (meta['collection'] === FLOWS_COLLECTION || meta['collection'] === OPERATIONS_COLLECTION) cached = undefined;
         const depth = nextDepth();
         const $trigger = { event, ...meta };
@@ -56,7 +60,7 @@ export function registerFlowHooks(bus: HookBus, deps: FlowDeps): void {
           if (depth > deps.config.flows.maxDepth) await refuseTooDeep(deps, flow, accountability);
           else runs.push({ flowId: flow.id, key: randomUUID() });
         }
-        if (runs.length > 0) await queueEventRuns(deps, { runs, trigger: $trigger, accountability, depth });
+        if (runs.length > 0) await queueEventRuns(deps, { runs, trigger: $trigger, accountability, depth, seq });
       },
       'flows',
     );

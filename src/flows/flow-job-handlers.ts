@@ -1,10 +1,13 @@
 import type { JobHandler } from '../jobs/job-queue.js';
-import { FLOW_EVENT_JOB, FLOW_RUN_JOB, flowEventHandler, flowRunHandler } from './flow-jobs.js';
+import { FLOW_EVENT_JOB, FLOW_RUN_JOB, flowEventHandler, flowRunHandler, requeueIdleLanes } from './flow-jobs.js';
 import { pruneFlowRuns } from './prune-runs.js';
 import { FLOW_SCHEDULE_JOB, flowScheduleHandler } from './schedule.js';
 import type { FlowDeps } from './types.js';
 
-/** The job that deletes old claims and, with FLOWS_LOG_RETENTION, old runs (every RETENTION_INTERVAL). */
+/**
+ * The job that deletes old claims and, with FLOWS_LOG_RETENTION, old runs (every
+ * RETENTION_INTERVAL), then queues again the runs of item lanes nothing would start.
+ */
 export const FLOW_PRUNE_JOB = 'flow-prune';
 
 /**
@@ -18,8 +21,10 @@ export function flowJobHandlers(deps: () => FlowDeps): Record<string, JobHandler
     [FLOW_EVENT_JOB]: flowEventHandler(deps),
     [FLOW_SCHEDULE_JOB]: flowScheduleHandler(deps),
     [FLOW_PRUNE_JOB]: async () => {
-      const { db, config } = deps();
+      const flowDeps = deps();
+      const { db, config } = flowDeps;
       await pruneFlowRuns(db, config.db.client, config.flows.logRetentionMs);
+      await requeueIdleLanes(flowDeps);
     },
   };
 }

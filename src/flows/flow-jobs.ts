@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Accountability } from '../access/accountability.js';
 import type { JobHandler } from '../jobs/job-queue.js';
-import { runFlow } from './run-flow.js';
+import { queueClaims } from './run-claims.js';
+import { idleLaneHeads, laneHead, laneOf, type LaneHead } from './run-lanes.js';
+import { runFlow, type FlowRunResult } from './run-flow.js';
 import type { FlowDeps } from './types.js';
 
 /** The job that runs one flow for one event (after-commit events, async webhooks, schedules). */
@@ -21,6 +24,10 @@ export interface FlowRunJob {
   readonly accountability: Accountability | null;
   /** How deep in a chain of flows the run starts (a run started by another flow's write: chain-depth.ts). */
   readonly depth?: number;
+  /** An item event's place among its item's events (run-lanes.ts `nextSeq`): its run goes in its lane. */
+  readonly seq?: number;
+  /** Its claim was recorded `queued` by its event's fan-out. */
+  readonly isQueued?: boolean;
 }
 
 /**
@@ -34,15 +41,61 @@ export function flowRunHandler(deps: () => FlowDeps): JobHandler {
     const flowDeps = deps();
     const job = data as FlowRunJob;
     await slots.run(flowDeps.config.flows.concurrency, () =>
-      runFlow(flowDeps, {
-        flowId: job.flowId,
-        trigger: job.trigger,
-        accountability: job.accountability,
-        depth: job.depth ?? 0,
-        claim: { key: job.key, isRetry: run.attempt > 1, job, canRetry: run.attempt < run.attempts },
-      }),
+      runQueued(flowDeps, job, { isRetry: run.attempt > 1, canRetry: run.attempt < run.attempts }),
     );
   };
+}
+
+/**
+ * A queued run under its claim. An item event's run goes in its lane (run-lanes.ts): after the
+ * lane's earlier runs, and once it settled, the lane's next run, if it waits, is queued again.
+ */
+function runQueued(
+  deps: FlowDeps,
+  job: FlowRunJob,
+  { isRetry, canRetry }: { isRetry: boolean; canRetry?: boolean },
+): Promise<FlowRunResult> {
+  const lane = job.seq === undefined ? undefined : { id: laneOf(job.flowId, job.trigger), seq: job.seq };
+  return runFlow(deps, {
+    flowId: job.flowId,
+    trigger: job.trigger,
+    accountability: job.accountability,
+    depth: job.depth ?? 0,
+    claim: {
+      key: job.key,
+      isRetry,
+      job,
+      ...(canRetry === undefined ? {} : { canRetry }),
+      lane,
+      isQueued: job.isQueued,
+      onSettled: lane === undefined ? undefined : () => wakeLane(deps, lane.id),
+    },
+  });
+}
+
+/** Queues the lane's first unsettled run again when it waits (its job ended while it waited). */
+async function wakeLane(deps: FlowDeps, lane: string): Promise<void> {
+  const head = await laneHead(deps.db, lane);
+  if (head?.state === 'waiting') await requeueRun(deps, head);
+}
+
+/**
+ * Queues a lane's head again: a waiting run under a new job id each time (one queued while the
+ * last is still in the queue must not be dropped: that one may have looked already), a queued
+ * one under its own (the queue drops it if it still holds it). Its claim lets one of them run.
+ */
+async function requeueRun(deps: FlowDeps, head: LaneHead): Promise<void> {
+  const job = head.job as FlowRunJob;
+  const id = head.state === 'waiting' ? `flow:${head.key}:${randomUUID()}` : `flow:${head.key}`;
+  await addRun(deps, id, job);
+}
+
+/**
+ * The prune job's look for lanes left idle (run-lanes.ts `idleLaneHeads`): a worker that died
+ * between settling a run and queueing the next, or a queue that refused the add, strands no run.
+ */
+export async function requeueIdleLanes(deps: FlowDeps): Promise<void> {
+  for (const head of await idleLaneHeads(deps.db)) await requeueRun(deps, head);
 }
 
 /** One event's runs: every matching flow under its own key (its claim, its retries, its dead letter). */
@@ -51,26 +104,38 @@ export interface FlowEventJob {
   readonly trigger: unknown;
   readonly accountability: Accountability | null;
   readonly depth: number;
+  /** The event's place among its item's events (run-lanes.ts `nextSeq`); none before the lanes. */
+  readonly seq?: number;
 }
 
 /**
  * The fan-out of a {@link FlowEventJob}: one queued run per flow, under the keys the API gave
  * them, so a fan-out retried (an add failed) or delivered twice queues nothing twice (the
- * queue ignores a job id it holds; a run already done is refused by its claim).
+ * queue ignores a job id it holds; a run already done is refused by its claim). The runs'
+ * claims are recorded first, in one statement: a run of the item's next event waits for them.
  */
 export function flowEventHandler(deps: () => FlowDeps): JobHandler {
   return async (data) => {
     const flowDeps = deps();
-    const { runs, trigger, accountability, depth } = data as FlowEventJob;
-    await Promise.all(
-      runs.map(({ flowId, key }) => queueFlowRun(flowDeps, { flowId, key, trigger, accountability, depth })),
-    );
+    const { runs, trigger, accountability, depth, seq } = data as FlowEventJob;
+    const jobs = runs.map(({ flowId, key }): FlowRunJob => {
+      const job = { flowId, key, trigger, accountability, depth };
+      return seq === undefined ? job : { ...job, seq, isQueued: true };
+    });
+    if (seq !== undefined) {
+      await queueClaims(
+        flowDeps.db,
+        jobs.map((job) => ({ key: job.key, flowId: job.flowId, job, lane: { id: laneOf(job.flowId, trigger), seq } })),
+      );
+    }
+    await Promise.all(jobs.map((job) => queueFlowRun(flowDeps, job)));
   };
 }
 
 /**
  * Queues the runs of one event: a lone run as itself, several as one {@link FlowEventJob}
- * (fanned out in the worker); without a queue each runs here.
+ * (fanned out in the worker); without a queue each runs here. The API adds the event's `seq`
+ * to the job and nothing else: its claims and lane are the worker's work.
  */
 export async function queueEventRuns(deps: FlowDeps, event: FlowEventJob): Promise<void> {
   const [first] = event.runs;
@@ -79,20 +144,24 @@ export async function queueEventRuns(deps: FlowDeps, event: FlowEventJob): Promi
     await deps.jobs.add(FLOW_EVENT_JOB, `flow-event:${first.key}`, event);
     return;
   }
-  const { trigger, accountability, depth } = event;
-  await Promise.all(event.runs.map((run) => queueFlowRun(deps, { ...run, trigger, accountability, depth })));
+  const { runs: _runs, ...shared } = event;
+  await Promise.all(event.runs.map((run) => queueFlowRun(deps, { ...run, ...shared })));
 }
 
 /** Queues a run of `flowId` for the event `key` (the queue ignores a key it holds already). */
-export async function queueFlowRun(deps: FlowDeps, job: FlowRunJob): Promise<void> {
+export function queueFlowRun(deps: FlowDeps, job: FlowRunJob): Promise<void> {
+  return addRun(deps, `flow:${job.key}`, job);
+}
+
+async function addRun(deps: FlowDeps, id: string, job: FlowRunJob): Promise<void> {
   if (deps.jobs === undefined) {
-    void runFlow(deps, { ...job, claim: { key: job.key, isRetry: false, job } }).catch((error: unknown) => {
+    void runQueued(deps, job, { isRetry: false }).catch((error: unknown) => {
       deps.logger.warn({ err: error, flow: job.flowId }, 'flow run failed');
     });
     return;
   }
   // FLOWS_RETRY_ATTEMPTS, not JOBS_ATTEMPTS: a receiver down for minutes still gets its delivery.
-  await deps.jobs.add(FLOW_RUN_JOB, `flow:${job.key}`, job, { attempts: deps.config.flows.retryAttempts });
+  await deps.jobs.add(FLOW_RUN_JOB, id, job, { attempts: deps.config.flows.retryAttempts });
 }
 
 /** A counting semaphore: FLOWS_CONCURRENCY. */

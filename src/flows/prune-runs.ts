@@ -7,11 +7,14 @@ const CLAIM_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Deletes the claims older than a day and, with FLOWS_LOG_RETENTION, the runs logged before it
- * (their revisions first: SQLite's foreign keys may be off). Returns the runs deleted.
+ * (their revisions first: SQLite's foreign keys may be off). Returns the runs deleted. A claim
+ * queued or waiting in its lane (run-lanes.ts) is a delivery still to make: it stays; one left
+ * `running` by a run whose worker died for good goes, and its lane moves on.
  */
 export async function pruneFlowRuns(db: Knex, dialect: DbClient, logRetentionMs: number | null): Promise<number> {
   await db('svc_flow_claims')
     .where('created', '<', Date.now() - CLAIM_TTL_MS)
+    .whereNotIn('state', ['queued', 'waiting'])
     .delete();
   if (logRetentionMs === null) return 0;
   const cutoff = toDatabaseTimestamp(new Date(Date.now() - logRetentionMs), dialect);

@@ -13,7 +13,10 @@ export interface FlowRunResult {
   readonly last: unknown;
   readonly data: RunData;
   readonly steps: readonly RunStep[];
-  /** True when the run's claim showed it had already run (a job delivered twice): nothing ran. */
+  /**
+   * True when the run's claim showed it had already run (a job delivered twice), or that its
+   * item's lane has an earlier run to deliver first (it waits: run-lanes.ts): nothing ran.
+   */
   readonly isDuplicate?: boolean;
 }
 
@@ -57,11 +60,16 @@ export async function runFlow(deps: FlowDeps, request: FlowRunRequest): Promise<
       `flows nested deeper than FLOWS_MAX_DEPTH (${deps.config.flows.maxDepth}): a loop of flows stopped`,
     );
   }
-  const loaded = await loadFlow(deps.db, request.flowId);
-  if (loaded === undefined) throw new FlowRunRefused(`flow ${request.flowId} does not exist`);
   const { claim } = request;
-  if (claim !== undefined && !(await takeClaim(deps.db, claim, loaded.flow.id))) {
+  // The claim first: a run of an item's later event finds this one as early as can be (run-lanes.ts).
+  if (claim !== undefined && !(await takeClaim(deps.db, claim, request.flowId))) {
     return { status: 'resolve', last: null, data: {}, steps: [], isDuplicate: true };
+  }
+  const loaded = await loadFlow(deps.db, request.flowId);
+  if (loaded === undefined) {
+    const message = `flow ${request.flowId} does not exist`;
+    if (claim !== undefined) await failClaim(deps, claim, message);
+    throw new FlowRunRefused(message);
   }
   const result = await runAtDepth(depth, () => runSteps(deps, loaded, request, depth));
   const isRetried = loaded.flow.options['retry'] === true && result.status === 'reject';
@@ -79,7 +87,15 @@ export async function runFlow(deps: FlowDeps, request: FlowRunRequest): Promise<
   if (isRetried && claim?.canRetry === true) {
     throw new FlowRunRejected(`flow ${loaded.flow.id} rejected: it runs again after its backoff`);
   }
+  // After the commit: the lane's next run, queued now, finds this one settled.
+  await claim?.onSettled?.();
   return result;
+}
+
+/** The claim of a run that cannot start (its flow was deleted): a dead letter, and its lane goes on. */
+async function failClaim(deps: FlowDeps, claim: RunClaim, error: unknown): Promise<void> {
+  await settleClaim(deps.db, claim.key, 'failed', error);
+  await claim.onSettled?.();
 }
 
 async function runSteps(

@@ -58,7 +58,9 @@ export function flowTriggerRoutes(deps: () => FlowDeps): Router {
     const job = (await deadLetterJob(flowDeps.db, key)) as FlowRunJob | undefined;
     if (job === undefined) throw new ForbiddenError();
     const replay = `${key}:replay:${randomUUID()}`;
-    await queueFlowRun(flowDeps, { ...job, key: replay });
+    // Out of its item's lane: its lane went on past the dead letter, and a replay goes now.
+    const { seq: _seq, isQueued: _isQueued, ...run } = job;
+    await queueFlowRun(flowDeps, { ...run, key: replay });
     await settleClaim(flowDeps.db, key, 'replayed');
     res.json({ data: { key: replay } });
   });

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { registerFlowHooks } from '../../../src/flows/index.js';
+import { FLOW_PRUNE_JOB, flowJobHandlers, registerFlowHooks } from '../../../src/flows/index.js';
+import { laneOf } from '../../../src/flows/run-lanes.js';
 import { HookBus } from '../../../src/items/hooks.js';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
@@ -153,6 +154,111 @@ describeEachDatabase(
       expect(await runStatuses(steady)).to.deep.equal(['resolve']);
       expect(await runStatuses(flaky)).to.deep.equal(['reject', 'reject', 'resolve']);
       expect(eventJobs() - eventJobsBefore, 'one event job fanned out in the worker').to.equal(1);
+    });
+
+    /**
+     * Three updates of item 1 in a row and one of item 2, delivered by each of `paths`' flows
+     * (retried) to `/<path>/<key>`; the first flow's receiver refuses item 1's first two requests.
+     * Answers the deliveries the receiver took (200), in the order they arrived.
+     */
+    const updateInRow = async (collection: string, paths: readonly string[]): Promise<string[]> => {
+      const bus = new HookBus();
+      registerFlowHooks(bus, ctx().server.flows);
+      const ids: string[] = [];
+      for (const path of paths) {
+        ids.push(
+          await createFlow(
+            {
+              name: `in order ${path}`,
+              trigger: 'event',
+              options: { type: 'action', scope: ['items.update'], collections: [collection], retry: true },
+            },
+            {
+              key: 'deliver',
+              type: 'request',
+              options: {
+                url: `${receiver.url}/${path}/{{ $trigger.keys.0 }}`,
+                method: 'POST',
+                body: '{{ $trigger.payload }}',
+              },
+            },
+          ),
+        );
+      }
+      const refused = { left: 2 };
+      receiver.refuse = (url) => url === `/${paths[0] ?? ''}/1` && refused.left-- > 0;
+      const context = { database: ctx().server.db, schema: null, accountability: null };
+      for (const n of [1, 2, 3]) {
+        bus.runAction(['items.update'], { collection, keys: [1], payload: { n } }, context);
+      }
+      bus.runAction(['items.update'], { collection, keys: [2], payload: { n: 4 } }, context);
+      await within(30_000, 'every run is done', async () => {
+        const rows = (await Promise.all(ids.map(claims))).flat();
+        return rows.length === 4 * paths.length && rows.every((row) => row['state'] === 'done');
+      });
+      await delay(500);
+      expect(receiver.requests.filter((r) => r.status === 500)).to.have.length(2);
+      return receiver.requests
+        .filter((r) => r.status === 200)
+        .map((r) => `${r.url} ${String((JSON.parse(r.body) as { n: number }).n)}`);
+    };
+
+    it("an item's deliveries arrive once each, in write order, after its first one got through; another item's go on meanwhile", async () => {
+      const delivered = await updateInRow('authors', ['item']);
+      expect(delivered).to.deep.equal(['/item/2 4', '/item/1 1', '/item/1 2', '/item/1 3']);
+    });
+
+    it("an event's runs fanned out keep the order in each flow's lane: one flow retrying holds neither the other flow nor the other item", async () => {
+      const delivered = await updateInRow('articles', ['held', 'free']);
+      const of = (prefix: string) => delivered.filter((entry) => entry.startsWith(prefix));
+      expect(of('/held/1')).to.deep.equal(['/held/1 1', '/held/1 2', '/held/1 3']);
+      expect(of('/free/1')).to.deep.equal(['/free/1 1', '/free/1 2', '/free/1 3']);
+      expect(of('/held/2')).to.deep.equal(['/held/2 4']);
+      expect(of('/free/2')).to.deep.equal(['/free/2 4']);
+      // The free flow's and item 2's deliveries went while item 1's first was being retried.
+      const firstHeld = delivered.indexOf('/held/1 1');
+      expect(delivered.slice(0, firstHeld).sort()).to.deep.equal([
+        '/free/1 1',
+        '/free/1 2',
+        '/free/1 3',
+        '/free/2 4',
+        '/held/2 4',
+      ]);
+    });
+
+    it('a waiting run its lane left behind (its predecessor settled, nothing queued it) is queued again by the prune job', async () => {
+      const id = await createFlow(
+        {
+          name: 'stranded',
+          trigger: 'event',
+          options: { type: 'action', scope: ['items.update'], collections: ['stranded'], retry: true },
+        },
+        {
+          key: 'deliver',
+          type: 'request',
+          options: { url: `${receiver.url}/stranded`, method: 'POST', body: '{{ $trigger.payload }}' },
+        },
+      );
+      const trigger = { event: 'items.update', collection: 'stranded', keys: [9], payload: { n: 9 } };
+      const lane = laneOf(id, trigger);
+      const [done, waiting] = [randomUUID(), randomUUID()];
+      const job = { flowId: id, key: waiting, trigger, accountability: null, depth: 0, seq: 2 };
+      const row = { created: Date.now(), flow: id, lane };
+      await ctx()
+        .server.db('svc_flow_claims')
+        .insert([
+          { ...row, key: done, state: 'done', seq: 1 },
+          { ...row, key: waiting, state: 'waiting', seq: 2, job: JSON.stringify(job) },
+        ]);
+      const prune = flowJobHandlers(() => ctx().server.flows)[FLOW_PRUNE_JOB];
+      await prune?.({}, { id: 'prune', attempt: 1, attempts: 1 });
+      const [request] = await receiver.waitFor(1, 15_000);
+      expect(JSON.parse(request?.body ?? '')).to.deep.equal({ n: 9 });
+      await within(5000, 'the claim is done', async () =>
+        (await claims(id)).every((claim) => claim['state'] === 'done'),
+      );
+      await delay(500);
+      expect(receiver.requests).to.have.length(1);
     });
 
     it('a delivery whose tries run out is a dead letter, listed and replayed once', async () => {

@@ -6,6 +6,8 @@ export interface Received {
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+  /** What the receiver answered: 500 to a refused request, else 200. */
+  readonly status: number;
 }
 
 /**
@@ -28,9 +30,10 @@ export class Receiver {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
-        this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
         const isRefused = this.refuse(req.url ?? '');
-        if (isRefused || this.failures > 0) {
+        const status = isRefused || this.failures > 0 ? 500 : 200;
+        this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, status });
+        if (status === 500) {
           if (!isRefused) this.failures -= 1;
           res.writeHead(500).end('down');
           return;

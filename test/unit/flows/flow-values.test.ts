@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { CronExpression } from '../../../src/flows/cron.js';
 import { unmatchedPaths } from '../../../src/flows/filter-match.js';
+import { laneOf, nextSeq } from '../../../src/flows/run-lanes.js';
 import { renderOptions, valueAt } from '../../../src/flows/templates.js';
 
 describe('flows: templates', () => {
@@ -83,5 +84,28 @@ describe('flows: cron', () => {
     for (const text of ['', '* * *', '60 * * * *', '* * * 13 *', 'a b c d e', '5-1 * * * *', '*/0 * * * *']) {
       expect(CronExpression.parse(text), text).to.equal(undefined);
     }
+  });
+});
+
+describe('flows: the lanes of item events', () => {
+  it("an item's create, update and delete share its flow's lane, whatever the key's type", () => {
+    const lane = laneOf('flow-a', { event: 'items.create', collection: 'articles', key: 5 });
+    expect(laneOf('flow-a', { event: 'items.update', collection: 'articles', keys: ['5'] })).to.equal(lane);
+    expect(laneOf('flow-a', { event: 'items.delete', collection: 'articles', keys: [5] })).to.equal(lane);
+    expect(laneOf('flow-b', { collection: 'articles', keys: [5] })).not.to.equal(lane);
+    expect(laneOf('flow-a', { collection: 'authors', keys: [5] })).not.to.equal(lane);
+    expect(laneOf('flow-a', { collection: 'articles', keys: [6] })).not.to.equal(lane);
+  });
+
+  it('an event of several items has the lane of its set of keys, in any order', () => {
+    const lane = laneOf('flow-a', { collection: 'articles', keys: [1, 2, 2] });
+    expect(laneOf('flow-a', { collection: 'articles', keys: [2, 1] })).to.equal(lane);
+    expect(laneOf('flow-a', { collection: 'articles', keys: [1] })).not.to.equal(lane);
+  });
+
+  it('events are numbered in the order they fire, however many fire within one ms', () => {
+    const seqs = Array.from({ length: 5000 }, () => nextSeq());
+    expect(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] ?? Infinity))).to.equal(true);
+    expect(Number.isSafeInteger(seqs.at(-1))).to.equal(true);
   });
 });
