@@ -330,6 +330,52 @@ describe('Studio data model in Chromium', function () {
       expect(meta).to.include({ display_template: '{{title}}', versioning: true, archive_field: 'status' });
     });
 
+    it('adds a one-to-many to a new collection and an image, which the item form edits with the file picker', async () => {
+      await page.goto(url('/admin/settings/data-model/articles'));
+      await addField(
+        'comments',
+        'One-to-many (relation)',
+        async (dialog) => {
+          await dialog.getByRole('textbox', { name: 'Related collection', exact: true }).fill('comments');
+          await dialog.getByLabel('Field of the related collection holding the key').fill('article');
+        },
+        [/Create collection comments with id, article/, /Add field articles.comments/, /Relate comments.article/],
+      );
+      await addField(
+        'cover',
+        'Image (relation to the files)',
+        async (dialog) => {
+          // No other collection to name: the files are the other side.
+          expect(await dialog.getByRole('textbox', { name: 'Related collection', exact: true }).count()).to.equal(0);
+          await shot('field-image');
+          await expectAccessible('field-image');
+        },
+        [/Add field articles.cover \(uuid\)/, /Relate articles.cover to svc_files/],
+      );
+
+      const cover = (await fieldsOf('articles')).find((f) => f.field === 'cover');
+      expect(cover?.type).to.equal('uuid');
+      expect(cover?.meta).to.deep.include({ interface: 'file-image', special: ['file'] });
+      const all = await relations();
+      const rel = (c: string, f: string) => all.find((r) => r.collection === c && r.field === f);
+      expect(rel('comments', 'article')?.related_collection).to.equal('articles');
+      expect(rel('comments', 'article')?.meta).to.include({ one_field: 'comments' });
+      expect(rel('articles', 'cover')?.related_collection).to.equal('svc_files');
+
+      // The item form: the comments list, and the file picker for the cover, its upload taking images.
+      await page.goto(url('/admin/content/articles/create'));
+      await page.getByRole('group', { name: 'comments' }).waitFor();
+      await page.getByRole('group', { name: 'cover' }).waitFor();
+      await page.getByRole('button', { name: 'Choose cover' }).click();
+      const files = page.getByRole('dialog', { name: 'Choose a file' });
+      await files.getByText('Drop files here, or press to choose them.').waitFor();
+      expect(await files.locator('input[type="file"]').getAttribute('accept')).to.equal('image/*');
+      await shot('cover-picker');
+      await expectAccessible('cover-picker');
+      await files.getByRole('button', { name: 'Cancel' }).click();
+      await files.waitFor({ state: 'detached' });
+    });
+
     it('deletes a collection after a confirmation naming its items; cancelling keeps it', async () => {
       const key = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
       dataOf(
@@ -436,6 +482,8 @@ describe('Studio data model in Chromium', function () {
         expect(secondFields.map((f) => f.field).sort()).to.deep.equal([
           'author',
           'blocks',
+          'comments',
+          'cover',
           'date_created',
           'id',
           'status',

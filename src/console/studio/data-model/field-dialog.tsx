@@ -1,7 +1,7 @@
 /**
  * A field's form, in a dialog: new (a column of any type the API creates, or a relation: many-to-
- * one, one-to-many, many-to-many, many-to-any, translations) or existing (its meta, default and
- * type). Validation is a filter (the shared FilterBuilder), conditions a list of rules
+ * one, a file or an image (to svc_files: the item form's file picker), one-to-many, many-to-many,
+ * many-to-any, translations) or existing (its meta, default and type). Validation is a filter (the shared FilterBuilder), conditions a list of rules
  * (ConditionsEditor), each with a JSON switch. Submitting shows the
  * plan (PlanDialog); a type change of a field holding values asks to confirm its loss.
  */

@@ -100,6 +100,8 @@ export const dataModelMessages = {
   },
   relation: {
     m2o: 'Many-to-one (relation)',
+    file: 'File (relation to the files)',
+    image: 'Image (relation to the files)',
     o2m: 'One-to-many (relation)',
     m2m: 'Many-to-many (relation)',
     m2a: 'Many-to-any (relation)',

@@ -6,6 +6,7 @@
  */
 import type { CollectionType, FieldType, RelationType } from '../../../client/index.js';
 import { client } from '../../session.js';
+import { FILES } from '../relations/shared.js';
 
 /** One request of a plan: what it is, in the page's words (a message key) and as HTTP. */
 interface Step {
@@ -226,8 +227,8 @@ function helperCollection(collection: string, fields: readonly Field[], meta: Re
   });
 }
 
-/** The field kinds of the field form: a column of a type, or a relation. */
-export const RELATION_KINDS = ['m2o', 'o2m', 'm2m', 'm2a', 'translations'] as const;
+/** The field kinds of the field form: a column of a type, or a relation (file, image: to svc_files). */
+export const RELATION_KINDS = ['m2o', 'file', 'image', 'o2m', 'm2m', 'm2a', 'translations'] as const;
 
 /** Column types the API creates (geometry needs PostGIS; alias fields come with relations). */
 export const COLUMN_TYPES = [
@@ -268,6 +269,9 @@ export const INTERFACES: Readonly<Record<string, readonly string[]>> = {
   hash: ['input-hash'],
   binary: ['input'],
   m2o: ['select-dropdown-m2o'],
+  // An existing image field reads as `file` (its special): both interfaces, so it keeps its own.
+  file: ['file', 'file-image'],
+  image: ['file-image'],
   o2m: ['list-o2m'],
   m2m: ['list-m2m'],
   m2a: ['list-m2a'],
@@ -354,18 +358,20 @@ export function planNewField(collection: string, draft: FieldDraft, view: Schema
     meta,
   });
   switch (kind) {
-    case 'm2o': {
-      ensure(draft.related, [{ field: 'name', type: 'string', schema: {}, meta: { interface: 'input' } }]);
-      steps.push(
-        createFieldStep(collection, {
-          ...fk(draft.field, keyTypeOf(view, draft.related), metaOf(draft, ['m2o'])),
-        }),
-      );
+    case 'm2o':
+    case 'file':
+    case 'image': {
+      // A file or an image is a many-to-one to svc_files (uuid keys), special `file` as Directus makes it.
+      const isFile = kind !== 'm2o';
+      const related = isFile ? FILES : draft.related;
+      if (!isFile) ensure(related, [{ field: 'name', type: 'string', schema: {}, meta: { interface: 'input' } }]);
+      const type = isFile ? 'uuid' : keyTypeOf(view, related);
+      steps.push(createFieldStep(collection, fk(draft.field, type, metaOf(draft, [isFile ? 'file' : 'm2o']))));
       steps.push(
         createRelationStep({
           collection,
           field: draft.field,
-          related_collection: draft.related,
+          related_collection: related,
           schema: { on_delete: 'SET NULL' },
         }),
       );
