@@ -8,8 +8,9 @@ export type RedisWhere = Pick<RedisConfig, 'url' | 'sentinel'>;
  * Every Redis client of the service is made here (caches, pub/sub, counters, the health
  * check; bull's through {@link bullRedis}): to the REDIS URL, or through ioredis's Sentinel
  * support, which asks the Sentinels for the primary at each (re)connection. After a failover
- * the clients reconnect to the new primary: a connection lost, a primary that turned replica
- * (`READONLY` answers, or the Sentinels' `+switch-master`) makes them ask again.
+ * the clients reconnect to the new primary: a connection lost (the primary died, or Sentinel
+ * closed it as it demoted the primary), a primary that turned replica (`READONLY` answers)
+ * makes them ask again.
  */
 export function createRedis(where: RedisWhere, options: RedisOptions = {}): Redis {
   if (where.sentinel !== undefined) return new Redis({ ...sentinelOptions(where.sentinel), ...options });
@@ -38,7 +39,11 @@ function sentinelOptions(sentinel: RedisSentinelConfig): RedisOptions {
     ...(sentinel.password === undefined ? {} : { password: sentinel.password }),
     ...(sentinel.sentinelUsername === undefined ? {} : { sentinelUsername: sentinel.sentinelUsername }),
     ...(sentinel.sentinelPassword === undefined ? {} : { sentinelPassword: sentinel.sentinelPassword }),
-    failoverDetector: true,
+    // Not ioredis's +switch-master subscription: fired while a reconnecting client asks a
+    // Sentinel (as the primary died, most are), it ends that client for good ("Connection is
+    // closed." ever after). A dead primary's connections close by themselves, and Sentinel
+    // closes those of a primary it demotes.
+    failoverDetector: false,
     // While the Sentinels still name the dead primary, each try is refused: tried again soon
     // (ioredis's default waits up to 2 s) so a client is back within moments of the promotion.
     retryStrategy: (times: number) => Math.min(times * 50, SENTINEL_RETRY_MAX_MS),

@@ -56,11 +56,26 @@ export class RedisGuard {
     return result;
   }
 
-  /** Counts the connection errors of `client` (reconnections failing) as failures; its one error listener. */
+  /**
+   * Counts the connection errors of `client` (reconnections failing) as failures; its one error
+   * listener. Its reconnection is {@link reconnected}.
+   */
   watch(client: Redis): void {
     client.on('error', (error: unknown) => {
       this.failed(error);
     });
+    client.on('ready', () => {
+      this.reconnected();
+    });
+  }
+
+  /**
+   * A connection is back (after a failover: on the new primary): the next command tries Redis
+   * at once instead of after the pause, which its failed reconnections kept pushing back until
+   * the last one, up to a second after the promotion.
+   */
+  reconnected(): void {
+    this.#retryAt = 0;
   }
 
   /** A failure seen outside {@link run} (a connection error event). */

@@ -230,6 +230,10 @@ class BullJobQueue implements JobQueue {
     queue.on('error', (error) => {
       this.#guard.failed(error);
     });
+    // Jobs are added through bull's client alone: once it is back, so are they.
+    queue.client.on('ready', () => {
+      this.#guard.reconnected();
+    });
   }
 
   async add(name: string, id: string, data: unknown, options: AddOptions = {}): Promise<void> {
