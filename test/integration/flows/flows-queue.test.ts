@@ -119,7 +119,7 @@ describeEachDatabase(
         `v1,${createHmac('sha256', SECRET_BYTES).update(signed).digest('base64')}`,
       );
       expect(JSON.parse(last?.body ?? '')).to.deep.include({ event: 'items.update', keys: [5] });
-      await within(5000, 'the claim is done', async () => (await claims(id))[0]?.['state'] === 'done');
+      await within(30_000, 'the claim is done', async () => (await claims(id))[0]?.['state'] === 'done');
       expect(await runStatuses(id)).to.deep.equal(['reject', 'reject', 'reject', 'resolve']);
     });
 
@@ -254,7 +254,7 @@ describeEachDatabase(
       await prune?.({}, { id: 'prune', attempt: 1, attempts: 1 });
       const [request] = await receiver.waitFor(1, 15_000);
       expect(JSON.parse(request?.body ?? '')).to.deep.equal({ n: 9 });
-      await within(5000, 'the claim is done', async () =>
+      await within(30_000, 'the claim is done', async () =>
         (await claims(id)).every((claim) => claim['state'] === 'done'),
       );
       await delay(500);
@@ -280,7 +280,7 @@ describeEachDatabase(
       const context = { database: ctx().server.db, schema: null, accountability: null };
       bus.runAction(['items.create'], { collection: 'authors', key: 1, payload: { name: 'Ada' } }, context);
       await receiver.waitFor(4, 30_000);
-      await within(5000, 'the claim failed', async () => (await claims(id))[0]?.['state'] === 'failed');
+      await within(30_000, 'the claim failed', async () => (await claims(id))[0]?.['state'] === 'failed');
       const [dead] = dataOf<Row[]>(await api('GET', '/flows/runs')).filter((run) => run['flow'] === id);
       expect(dead?.['error']).to.match(/answered 500/);
       receiver.failures = 0;
@@ -313,7 +313,7 @@ describeEachDatabase(
       }
       const seconds = receiver.requests.map((r) => (JSON.parse(r.body) as { $schedule: string }).$schedule);
       expect(new Set(seconds).size, seconds.join(' ')).to.equal(seconds.length);
-      await within(5000, 'every delivery is logged', async () => (await runStatuses(id)).length === seconds.length);
+      await within(30_000, 'every delivery is logged', async () => (await runStatuses(id)).length === seconds.length);
     });
 
     it('only administrators see the dead letters', async () => {
