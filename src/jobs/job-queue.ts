@@ -279,18 +279,20 @@ class BullJobQueue implements JobQueue {
   }
 }
 
-async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  const timeout = new AbortController();
-  try {
-    return await Promise.race([
-      work,
-      delay(timeoutMs, undefined, { signal: timeout.signal }).then(() => {
-        throw new Error(`Redis did not answer within ${timeoutMs}ms`);
-      }),
-    ]);
-  } finally {
-    timeout.abort();
-  }
+/**
+ * `work`, or an error once `timeoutMs` passed. A plain timer: an AbortController with a
+ * promise timer cost 0.1 ms of the API's CPU per job added (a CPU profile of bench/flows.ts).
+ */
+function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`Redis did not answer within ${timeoutMs}ms`));
+    }, timeoutMs);
+  });
+  return Promise.race([work, timedOut]).finally(() => {
+    clearTimeout(timer);
+  });
 }
 
 /**
