@@ -2,12 +2,11 @@ import type { Knex } from 'knex';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import type { PermissionStore } from '../access/permission-store.js';
-import { canReadCollection } from '../access/read-access.js';
 import type { Change, SeenBy } from '../commands/change-set.js';
 import type { PrimaryKey } from '../commands/types.js';
 import type { Config } from '../config/index.js';
 import { isServiceError, LimitExceededError, ServiceError } from '../errors.js';
-import { queryLimits, readerOf, readItems, type Query, type Reader } from '../query/index.js';
+import { queryLimits, type Query, type Reader } from '../query/index.js';
 import type { ChangeFeed, FeedChange } from './change-feed.js';
 import { LiveBatch, type LiveEvent } from './live-batch.js';
 import {
@@ -21,9 +20,7 @@ import {
   type Share,
 } from './shared-reads.js';
 import { mentionsCurrentUser, selectionFits, type UserRulePlan } from './user-rules.js';
-
-/** Keys per read of a delivery (and per message): under every dialect's bound-parameter limit. */
-const KEYS_PER_READ = 5000;
+import { KEYS_PER_READ, roleViewerOf, seenFilter, userBoundRoles, viewerOf, witnessDelete } from './delete-witness.js';
 
 /** One socket's caller, asked again at every delivery (permissions and tokens are as of now). */
 export interface LiveConnection {
@@ -96,20 +93,6 @@ const entryOf = (subscription: LiveSubscription): Entry => ({
   namesUser: mentionsCurrentUser(subscription.query),
   isStopped: false,
 });
-
-/**
- * Who a delete's witness names: the admin, else (user, role, app access): the row filter of a
- * read rule may name the user. Never a prototype key (`__proto__`): always holds a newline.
- */
-function viewerOf(accountability: Accountability): string {
-  const { admin, user, role, app } = accountability;
-  return admin ? 'admin\n' : `${user ?? ''}\n${role ?? ''}\n${role !== null && app}`;
-}
-
-/** A role's users, for a delete's witness across instances (roles whose read rule does not name the user). */
-function roleViewerOf(role: string | null, app: boolean): string {
-  return `role\n${role ?? ''}\n${role !== null && app}`;
-}
 
 /** A caller's group for one selection: its id, and the rule plan its read is checked in memory by. */
 interface Slot {
@@ -243,19 +226,11 @@ export class LiveReads {
 
   /**
    * Asked inside a delete's transaction, before the rows go (ItemWriter.delete, through the
-   * feed): which of `keys` each local subscriber of the collection's deletes could read then,
-   * by viewer (its caller as last authenticated, the read rule's row filter). A delete event
-   * then goes only to those who could read the item (#dispatch). Undefined when no one here
-   * listens. Each viewer is read under a savepoint: a failed read (that viewer: nothing) never
-   * aborts the delete.
+   * feed): which of `keys` each local subscriber of the collection's deletes could read then
+   * (delete-witness.ts), by its caller as last authenticated. Undefined when no one here listens.
    */
-  async witnessDelete(
-    trx: Knex.Transaction,
-    collectionName: string,
-    keys: readonly PrimaryKey[],
-  ): Promise<SeenBy | undefined> {
-    const subscribed = this.#byCollection.get(collectionName);
-    if ((subscribed === undefined && !this.deps.feed.isShared) || keys.length === 0) return undefined;
+  witnessDelete(trx: Knex.Transaction, collection: string, keys: readonly PrimaryKey[]): Promise<SeenBy | undefined> {
+    const subscribed = this.#byCollection.get(collection);
     const viewers = new Map<string, Accountability>();
     for (const [connection, set] of subscribed ?? []) {
       const caller = connection.lastCaller;
@@ -266,56 +241,8 @@ export class LiveReads {
           break;
         }
     }
-    const overview = await this.deps.schema.getOverview();
-    const collection = overview.collections[collectionName];
-    if (collection === undefined) return undefined;
-    // Other instances' subscribers are not known here: with a shared feed the verdict is also
-    // taken per role, for the roles whose read rule of the collection has a row filter that
-    // does not name the user (no filter: they read every row; naming the user: not told).
-    if (this.deps.feed.isShared) {
-      try {
-        for (const { role, app } of await rolesOf(trx)) {
-          const rules = await this.deps.permissions.rulesFor(role, app, overview);
-          const filter = rules.byCollection.get(collectionName)?.get('read')?.filter;
-          if (filter === undefined || filter === null || Object.keys(filter).length === 0) continue;
-          if (mentionsCurrentUser(filter)) continue;
-          const accountability = { user: null, role, admin: false, app, ip: null, userAgent: null, origin: null };
-          viewers.set(roleViewerOf(role, app), accountability);
-        }
-      } catch (error) {
-        this.deps.logger.warn({ err: error, collection: collectionName }, 'live data: roles for a delete witness');
-      }
-    }
-    if (viewers.size === 0) return undefined;
-    const primary = collection.primary;
-    const seenBy: Record<string, PrimaryKey[]> = {};
-    for (const [viewer, accountability] of viewers) {
-      try {
-        seenBy[viewer] = await trx.transaction(async (savepoint) => {
-          const reader = await readerOf(
-            { db: savepoint, permissions: this.deps.permissions },
-            overview,
-            accountability,
-          );
-          if (!canReadCollection(reader.access, collectionName)) return [];
-          if (reader.access.rowFilter(collectionName) === null) return [...keys];
-          const ctx = { db: savepoint, overview, limits: queryLimits(this.deps.config) };
-          const seen: PrimaryKey[] = [];
-          for (let at = 0; at < keys.length; at += KEYS_PER_READ) {
-            const byKeys = { [primary]: { _in: keys.slice(at, at + KEYS_PER_READ) } };
-            const query: Query = { fields: [primary], filter: byKeys, limit: -1, offset: 0 };
-            for (const row of await readItems(ctx, collectionName, query, reader))
-              seen.push(row[primary] as PrimaryKey);
-          }
-          return seen;
-        });
-      } catch (error) {
-        if (!(error instanceof ServiceError))
-          this.deps.logger.warn({ err: error, collection: collectionName }, 'live data: a delete witness failed');
-        seenBy[viewer] = [];
-      }
-    }
-    return seenBy;
+    if (subscribed === undefined && !this.deps.feed.isShared) return Promise.resolve(undefined);
+    return witnessDelete(this.deps, viewers, trx, collection, keys);
   }
 
   /** The connections a change concerns (of `subscribed`), with their subscriptions to it (as of its arrival). */
@@ -442,7 +369,7 @@ export class LiveReads {
     const views = isDelete
       ? new Map<Accountability, CallerView>()
       : await callerViews(this.deps, overview, change.collection, callers, new Date());
-    const userBound = isDelete ? await this.#userBoundRoles(callers, overview) : new Set<string>();
+    const userBound = isDelete ? await userBoundRoles(this.deps.permissions, callers, overview) : new Set<string>();
     // What each selection reads, worked out once per schema (an object a kept view's fingerprints are remembered by).
     const reachOf = (entry: Entry) => {
       if (entry.reach?.overview !== overview)
@@ -536,29 +463,6 @@ export class LiveReads {
     if (reread.size > 0) await this.#dispatch(change, reread, true);
   }
 
-  /** The roles (`role\napp`) of `callers` a read rule of which names $CURRENT_USER: their users do not read alike. */
-  async #userBoundRoles(
-    callers: readonly (Accountability | undefined)[],
-    overview: SchemaOverview,
-  ): Promise<Set<string>> {
-    const roles = new Map<string, { role: string | null; app: boolean }>();
-    for (const accountability of callers) {
-      if (accountability === undefined || accountability.admin) continue;
-      const { role } = accountability;
-      const app = role !== null && accountability.app;
-      roles.set(`${role}\n${app}`, { role, app });
-    }
-    const bound = new Set<string>();
-    await Promise.all(
-      [...roles].map(async ([id, { role, app }]) => {
-        const rules = await this.deps.permissions.rulesFor(role, app, overview);
-        if ([...rules.byCollection.values()].some((rule) => mentionsCurrentUser(rule.get('read')?.filter)))
-          bound.add(id);
-      }),
-    );
-    return bound;
-  }
-
   /** Resolves when the deliveries started so far are done. */
   async settled(): Promise<void> {
     while (this.#pending.size > 0 || this.#draining !== undefined) {
@@ -625,33 +529,9 @@ function changedItems(change: Change, sets: Iterable<Set<Entry>>): Set<string> {
   return found;
 }
 
-/** The roles a user may have (each with its app access) and the public role. */
-async function rolesOf(trx: Knex.Transaction): Promise<{ role: string | null; app: boolean }[]> {
-  const rows = await trx('svc_roles').select<{ id: string; admin_access: unknown; app_access: unknown }[]>(
-    'id',
-    'admin_access',
-    'app_access',
-  );
-  const roles: { role: string | null; app: boolean }[] = [{ role: null, app: false }];
-  for (const row of rows) if (!isTrue(row.admin_access)) roles.push({ role: row.id, app: isTrue(row.app_access) });
-  return roles;
-}
-
 /** The same caller as far as what they may read goes (their origin is their connection's). */
 function sameCaller(a: Accountability, b: Accountability): boolean {
   return a.user === b.user && a.role === b.role && a.admin === b.admin && a.app === b.app;
-}
-
-/** A boolean column as the dialects return it (true, 1, '1'). */
-function isTrue(value: unknown): boolean {
-  return value === true || value === 1 || value === '1';
-}
-
-/** The keys of a delete `viewer` may be told of, by the witness; undefined: no verdict for it. */
-function seenFilter(seenBy: SeenBy | undefined, viewer: string): ((key: PrimaryKey) => boolean) | undefined {
-  if (seenBy === undefined || !Object.hasOwn(seenBy, viewer)) return undefined;
-  const seen = new Set((seenBy[viewer] ?? []).map(String));
-  return (key) => seen.has(String(key));
 }
 
 /** Frames sent before the delivery loop lets the event loop run (pings, other sockets' messages). */

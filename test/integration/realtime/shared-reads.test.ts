@@ -32,11 +32,15 @@ describeEachDatabase(
       expect(await socket.request({ type: 'ping', uid: 'p' })).to.deep.equal({ type: 'pong', uid: 'p' });
       expect(socket.pending.filter(isEvent(uid))).to.deep.equal([]);
     };
-    /** The selects of tickets run while `run` runs whose bindings `matches`. */
-    const ticketReads = async (matches: (bindings: unknown[]) => boolean, run: () => Promise<void>) => {
+    /** The selects of `table` run while `run` runs whose bindings `matches`. */
+    const selectsOf = async (
+      table: RegExp,
+      matches: (bindings: unknown[]) => boolean,
+      run: () => Promise<void>,
+    ): Promise<number> => {
       const seen: string[] = [];
       const record = (q: { sql: string; bindings?: unknown[] }) => {
-        if (/^select/i.test(q.sql) && /tickets/.test(q.sql) && matches(q.bindings ?? [])) seen.push(q.sql);
+        if (/^select/i.test(q.sql) && table.test(q.sql) && matches(q.bindings ?? [])) seen.push(q.sql);
       };
       ctx().server.db.on('query', record);
       try {
@@ -46,6 +50,8 @@ describeEachDatabase(
       }
       return seen.length;
     };
+    const ticketReads = (matches: (bindings: unknown[]) => boolean, run: () => Promise<void>) =>
+      selectsOf(/tickets/, matches, run);
     const user = async (name: string, role: string, lastName = name) => {
       const created = await adminApi(ctx(), 'POST', '/users', {
         email: `${name}@example.com`,
@@ -184,24 +190,15 @@ describeEachDatabase(
       };
       const sockets = new Map<string, TestSocket>();
       for (const name of names) sockets.set(name, await subscriber(await sessionOf(name), { fields: ['title'] }));
-      const sessionReads = async (run: () => Promise<void>) => {
-        const seen: unknown[][] = [];
-        const record = (q: { sql: string; bindings?: unknown[] }) => {
-          if (/^select/i.test(q.sql) && /svc_sessions/.test(q.sql)) seen.push(q.bindings ?? []);
-        };
-        ctx().server.db.on('query', record);
-        try {
-          await run();
-        } finally {
-          ctx().server.db.off('query', record);
-        }
-        return seen.length;
-      };
       const ida = sockets.get('ida') as TestSocket;
-      const reads = await sessionReads(async () => {
-        await adminApi(ctx(), 'POST', '/items/tickets', { title: 'for ida', status: 'open', owner: users['ida'] });
-        expect((await ida.next(isEvent('t', 'create'))).data).to.deep.equal([{ title: 'for ida' }]);
-      });
+      const reads = await selectsOf(
+        /svc_sessions/,
+        () => true,
+        async () => {
+          await adminApi(ctx(), 'POST', '/items/tickets', { title: 'for ida', status: 'open', owner: users['ida'] });
+          expect((await ida.next(isEvent('t', 'create'))).data).to.deep.equal([{ title: 'for ida' }]);
+        },
+      );
       // Ida's session, once: not the three others', who were sent nothing.
       expect(reads).to.equal(1);
       for (const name of names.slice(1)) await nothingFor(sockets.get(name) as TestSocket);
