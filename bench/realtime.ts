@@ -209,22 +209,33 @@ function latencies(writes: Writes, arrivals: readonly Float64Array[]) {
 }
 
 /**
- * CROSS: when each change reached Redis's channel (as B receives it), by its first key: the hop
- * from A's commit to B, apart from B's delivery.
+ * CROSS: when each change reached the change feed's Redis stream (read as B reads it), by its
+ * first key: the hop from A's commit to B, apart from B's delivery.
  */
-async function watchChannel(): Promise<{ arrivals: Float64Array[]; close(): Promise<void> }> {
+async function watchLog(): Promise<{ arrivals: Float64Array[]; close(): Promise<void> }> {
   const redis = new Redis(env.REDIS ?? '');
+  const key = `${NAMESPACE}:realtime:log`;
   const pairs: number[] = [];
-  redis.on('message', (_channel: string, message: string) => {
-    const at = now();
-    const { changes } = JSON.parse(message) as { changes: { keys: number[] }[] };
-    for (const change of changes) pairs.push(Number(change.keys[0]), at);
-  });
-  await redis.subscribe(`${NAMESPACE}:realtime:changes`);
+  let isOpen = true;
+  let last = '$';
+  const reading = (async () => {
+    while (isOpen) {
+      const answer = (await redis.xread('BLOCK', 200, 'STREAMS', key, last)) as [string, [string, string[]][]][] | null;
+      const at = now();
+      for (const [, entries] of answer ?? [])
+        for (const [id, fields] of entries) {
+          last = id;
+          const change = JSON.parse(fields[fields.indexOf('c') + 1] ?? '{}') as { keys?: number[] };
+          if (change.keys?.[0] !== undefined) pairs.push(Number(change.keys[0]), at);
+        }
+    }
+  })();
   const arrivals = [new Float64Array(0)];
   return {
     arrivals,
     async close() {
+      isOpen = false;
+      await reading;
       arrivals[0] = Float64Array.from(pairs);
       await redis.quit();
     },
@@ -286,7 +297,7 @@ try {
   console.log(
     `${CONNECTIONS * PER_CONNECTION} subscriptions open in ${Date.now() - opened} ms; RSS ${subscribed.rssMb.toFixed(0)} MB`,
   );
-  const channel = CROSS ? await watchChannel() : undefined;
+  const channel = CROSS ? await watchLog() : undefined;
   const benchCpu = process.cpuUsage();
   const writes: Writes = new Map();
   await writeLoop(a, DURATION, writes, owners);
