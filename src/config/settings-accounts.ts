@@ -104,7 +104,7 @@ export const ACCOUNT_SETTINGS: SettingsSection = {
     s(
       'AUTH_USER_CACHE_TTL',
       '1s',
-      "how long an instance trusts what it read of a token's user (status, role, ip_access); writes through the service clear it on every instance. `0`: read on every request",
+      "how long an instance trusts what it read of a token's user (status, role, ip_access); writes through the service clear it on every instance. A live-data socket's last authentication stands as long (a random half to all of it) for reading a change; the socket is authenticated again before it is sent one. `0`: read on every request",
     ),
     s('ADMIN_EMAIL', 'admin@example.com', 'the first administrator, created on the first start'),
     s('ADMIN_PASSWORD', 'generated', "the first administrator's password (a generated one is printed once)"),
