@@ -21,7 +21,7 @@ import { createMetrics } from './http/metrics.js';
 import { RequestTraffic, setAsideWaitsForConnections } from './http/traffic.js';
 import { answerClientError } from './http/error-handler.js';
 import { createLogger, type Logger } from './logger/index.js';
-import { hashPassword } from './access/passwords.js';
+import { hashPassword, useHashConfig } from './access/passwords.js';
 import { createAuthServices, type AuthServices } from './auth/auth-context.js';
 import {
   FallbackCounterStore,
@@ -85,6 +85,7 @@ export interface StartOptions {
 /** Composition root: config → database (migrated, bootstrapped) → app → listening server. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
+  useHashConfig(config.hash);
   if (config.isSecretGenerated) {
     logger.info('SECRET not set: tokens end at restart (set SECRET to keep them)');
   }

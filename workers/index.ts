@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { MIGRATIONS } from '../catalog/migrations/index.js';
+import { useHashConfig } from '../src/access/passwords.js';
 import { PermissionStore } from '../src/access/permission-store.js';
 import { createDataInvalidation } from '../src/cache/data-invalidation.js';
 import { openSchemaCache } from '../src/cache/open-schema-cache.js';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config);
+  useHashConfig(config.hash);
   const storage = await createStorage(config.storage);
   const db = createDatabase(config.db, logger);
   await waitForDatabase(db, config.db.connectWaitMs, logger);

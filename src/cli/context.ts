@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Knex } from 'knex';
+import { useHashConfig } from '../access/passwords.js';
 import { openSchemaCache } from '../cache/open-schema-cache.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import { loadConfig, type Config } from '../config/index.js';
@@ -58,6 +59,7 @@ export async function withDatabase<T>(
   body: (ctx: CliContext) => Promise<T>,
   options: { creates?: boolean } = {},
 ): Promise<T> {
+  useHashConfig(config.hash);
   const { client, filename } = config.db;
   const embedded = databaseDialect(client).isEmbedded;
   if (embedded && filename !== ':memory:' && options.creates !== true && !existsSync(filename)) {

@@ -7,6 +7,7 @@ import { readEmailConfig, type EmailConfig } from './email.js';
 import { ConfigError, EnvReader, readFalseOrString } from './env-reader.js';
 import { readFilesConfig, type FilesConfig } from './files.js';
 import { readFlowsConfig, type FlowsConfig } from './flows.js';
+import { readHashConfig, type HashConfig } from './hashing.js';
 import { readJobsConfig, readRetentionConfig, type JobsConfig, type RetentionConfig } from './jobs.js';
 import { readRateLimitsConfig, type RateLimitsConfig } from './rate-limits.js';
 import { readRedisConfig, type RedisConfig } from './redis.js';
@@ -72,6 +73,7 @@ export interface Config extends TokensConfig, RateLimitsConfig, FilesConfig {
    * service are forgotten at once on every instance anyway (data invalidation).
    */
   readonly authUserCacheTtlMs: number;
+  readonly hash: HashConfig;
   readonly admin: {
     readonly email: string | undefined;
     readonly password: string | undefined;
@@ -152,6 +154,7 @@ export function loadConfig(
     ipTrustProxy: readTrustedProxies(env),
     ipCustomHeader: readFalseOrString(env, 'IP_CUSTOM_HEADER'),
     authUserCacheTtlMs: env.duration('AUTH_USER_CACHE_TTL', '1s'),
+    hash: readHashConfig(env),
     admin: {
       email: env.string('ADMIN_EMAIL'),
       password: env.string('ADMIN_PASSWORD'),

@@ -27,6 +27,16 @@ export const ACCOUNT_SETTINGS: SettingsSection = {
       '500',
       'milliseconds every login and reset request takes at least, so timing tells nothing about accounts',
     ),
+    s(
+      'HASH_MEMORY_COST',
+      '19456',
+      "KiB of memory per lane of an argon2 hash (passwords, `hash` fields, `/utils/hash/generate`); OWASP's figure (Directus defaults to 4096). Each hash carries its costs: changing them leaves existing hashes valid",
+    ),
+    s('HASH_TIME_COST', '2', 'passes over that memory'),
+    s('HASH_PARALLELISM', '1', 'lanes (threads) per hash, each with HASH_MEMORY_COST of memory'),
+    s('HASH_LENGTH', '32', 'bytes of hash output'),
+    s('HASH_TYPE', '2', 'the argon2 variant: `0` argon2d, `1` argon2i, `2` argon2id'),
+    s('HASH_ASSOCIATED_DATA', '–', 'a non-secret value bound into every new hash'),
     s('AUTH_PROVIDERS', '–', 'single sign-on providers listed by `GET /auth` (comma list of names)'),
     s('AUTH_DISABLE_DEFAULT', 'false', '`true`: no e-mail/password login (`/auth/login` is 404)'),
     s(

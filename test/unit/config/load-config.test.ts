@@ -245,6 +245,19 @@ describe('loadConfig', () => {
     expect([set.redis.commandTimeoutMs, set.rateLimiter.redisFallback]).to.deep.equal([2000, 'open']);
   });
 
+  it("hashes with OWASP's argon2id costs unless HASH_* say otherwise (Directus's names)", () => {
+    expect(loadConfig({}, NO_FILE).hash).to.deep.equal({
+      memoryCost: 19_456,
+      timeCost: 2,
+      parallelism: 1,
+      hashLength: 32,
+      type: 2,
+      associatedData: undefined,
+    });
+    const env = { HASH_MEMORY_COST: '4096', HASH_TIME_COST: '3', HASH_TYPE: '1', HASH_ASSOCIATED_DATA: 'svc' };
+    expect(loadConfig(env, NO_FILE).hash).to.include({ memoryCost: 4096, timeCost: 3, type: 1, associatedData: 'svc' });
+  });
+
   it('reads a value from <NAME>_FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
     writeFileSync(join(dir, 'secret'), 'from-file\n');
@@ -293,6 +306,9 @@ describe('loadConfig', () => {
     [{ REDIS_COMMAND_TIMEOUT: '0' }, 'REDIS_COMMAND_TIMEOUT', /longer than 0ms/],
     [{ RATE_LIMITER_REDIS_FALLBACK: 'allow' }, 'RATE_LIMITER_REDIS_FALLBACK', /one of memory, open, closed/],
     [{ GRAPHQL_QUERY_ALIAS_LIMIT: 'many' }, 'GRAPHQL_QUERY_ALIAS_LIMIT', /integer/],
+    [{ HASH_PARALLELISM: '2', HASH_MEMORY_COST: '15' }, 'HASH_MEMORY_COST', /at least 16/],
+    [{ HASH_TIME_COST: '0' }, 'HASH_TIME_COST', /at least 1/],
+    [{ HASH_TYPE: 'argon2id' }, 'HASH_TYPE', /one of 0, 1, 2/],
   ];
   for (const [env, variable, problem] of invalid) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
