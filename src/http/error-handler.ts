@@ -39,16 +39,18 @@ export interface ErrorReporting {
  * other rows' values (so the generic message goes to admins too).
  */
 export function toServiceErrors(err: unknown, reporting: ErrorReporting): ServiceError[] {
-  if (err instanceof HookError) return fromExtension(err, reporting);
   if (err instanceof ServiceErrorList) return [...err.errors];
   if (isServiceError(err)) return [err];
-  const fromParser = fromBodyParserError(err);
-  if (fromParser !== undefined) return [fromParser];
+  // Whoever's statement met the database down (the service's own, a hook's: the flows' read of
+  // their list, an extension's query), the answer is the same 503.
   const unreachable = translateConnectionError(err);
   if (unreachable !== undefined) {
     reporting.logger.warn({ err }, 'database unreachable');
     return [unreachable];
   }
+  if (err instanceof HookError) return fromExtension(err, reporting);
+  const fromParser = fromBodyParserError(err);
+  if (fromParser !== undefined) return [fromParser];
   const badInput = translateBadInput(err, reporting.dialect, 'write');
   if (isServiceError(badInput)) return [badInput];
   const staleSchema = translateMissingSchemaObject(err, reporting.dialect);

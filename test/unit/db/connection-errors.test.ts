@@ -3,6 +3,7 @@ import { KnexTimeoutError } from 'knex';
 import { createLogger } from '../../../src/logger/index.js';
 import { errorAnswer } from '../../../src/http/error-handler.js';
 import { translateConnectionError } from '../../../src/db/translate-error.js';
+import { HookError } from '../../../src/items/hooks.js';
 
 /** Driver errors as pg, mysql2 and knex throw them when the database is gone (fields that matter). */
 const UNREACHABLE: Record<string, object> = {
@@ -43,6 +44,12 @@ const UNREACHABLE: Record<string, object> = {
         severity: 'FATAL',
       }),
     },
+  ),
+  // A hook's own read met the database down (the flows' filter reading their list).
+  'pg: refused, in a filter hook': new HookError(
+    'flows',
+    'items.create',
+    Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
   ),
 };
 
