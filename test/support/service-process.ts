@@ -1,14 +1,49 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * The mocha timeout of a test that starts processes (the service, the worker, the command
- * line): each compiles its sources through tsx at start, seconds on a quiet machine and far more
- * on a busy one, so these suites wait on the processes' answers, never on the default 30 s.
+ * line): each loads its modules at start, a second on a quiet machine and far more on a busy
+ * one, so these suites wait on the processes' answers, never on the default 30 s.
  */
 export const PROCESS_TEST_TIMEOUT_MS = 240_000;
 
-/** The service's entry point, run the way `make start` runs it (from source through tsx). */
-export const SERVER_ENTRY = new URL('../../src/server.ts', import.meta.url).pathname;
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+/**
+ * Whether dist/ was compiled after the last change to the sources a child process runs (`make
+ * test` builds first): then children run the compiled files, as `make start` does, at half the
+ * CPU of compiling their sources through tsx at each start.
+ */
+function isBuildFresh(): boolean {
+  let built: number;
+  try {
+    built = statSync(join(ROOT, 'dist/.build-stamp')).mtimeMs;
+  } catch {
+    return false;
+  }
+  return ['src', 'catalog', 'workers'].every((dir) =>
+    readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).every(
+      (file) => !file.endsWith('.ts') || statSync(join(ROOT, dir, file)).mtimeMs <= built,
+    ),
+  );
+}
+
+const IS_BUILD_FRESH = isBuildFresh();
+
+/** The file a child process runs for the source `path`: its compiled file when dist/ is fresh, else the source. */
+function entryOf(path: string): string {
+  return IS_BUILD_FRESH ? join(ROOT, 'dist', path.replace(/\.ts$/, '.js')) : join(ROOT, path);
+}
+
+/** Node's arguments to run `entry` (after `flags`): a source goes through tsx. */
+export function nodeArgsOf(entry: string, flags: readonly string[] = []): string[] {
+  return [...flags, ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry];
+}
+
+/** The service's entry point, run the way `make start` runs it. */
+export const SERVER_ENTRY = entryOf('src/server.ts');
 
 export interface Exited {
   readonly code: number | null;
@@ -24,7 +59,7 @@ export function runUntilExit(
   env: Readonly<Record<string, string>>,
   timeoutMs = PROCESS_TEST_TIMEOUT_MS - 10_000,
 ): Promise<Exited> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+  const child = spawn(process.execPath, nodeArgsOf(SERVER_ENTRY), {
     env: { PATH: process.env['PATH'] ?? '', ...env },
   });
   let stdout = '';
@@ -40,8 +75,8 @@ export function runUntilExit(
   });
 }
 
-/** The worker's entry point, run the way `make worker` runs it (from source through tsx). */
-export const WORKER_ENTRY = new URL('../../workers/index.ts', import.meta.url).pathname;
+/** The worker's entry point, run the way `make worker` runs it. */
+export const WORKER_ENTRY = entryOf('workers/index.ts');
 
 /** A running service or worker process. */
 export interface ServiceProcess {
@@ -58,16 +93,16 @@ export interface ServiceProcess {
 /**
  * Starts the API (`SERVER_ENTRY`, on 127.0.0.1 and a free port unless `env` says otherwise) or a
  * worker (`WORKER_ENTRY`, ready at its `worker ready` line) with only `env` (and PATH), logging
- * raw JSON; fails when it exits or says nothing within `timeoutMs`. `nodeArgs`: node's own flags
- * (from source through tsx by default; a bench runs dist/ with the flags `make start` uses).
+ * raw JSON; fails when it exits or says nothing within `timeoutMs`. `flags`: node's own (a bench
+ * runs dist/ with the flags `make start` uses); a source entry runs through tsx.
  */
 export async function startServiceProcess(
   entry: string,
   env: Readonly<Record<string, string>>,
   timeoutMs = 30_000,
-  nodeArgs: readonly string[] = ['--import', 'tsx'],
+  flags: readonly string[] = [],
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, entry], {
+  const child = spawn(process.execPath, nodeArgsOf(entry, flags), {
     env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env, LOG_STYLE: 'raw' },
   });
   let output = '';
@@ -100,12 +135,12 @@ export async function startServiceProcess(
 }
 
 /** The command line's entry point (src/cli), run as `npx content-data-service ...` would run it. */
-const CLI_ENTRY = new URL('../../src/cli/index.ts', import.meta.url).pathname;
+const CLI_ENTRY = entryOf('src/cli/index.ts');
 
 /** Runs the command line with `args` in a child process, with only `env` (and PATH) set. */
 export function runCli(args: readonly string[], env: Readonly<Record<string, string>>): Promise<Exited> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
+    const child = spawn(process.execPath, [...nodeArgsOf(CLI_ENTRY), ...args], {
       env: {
         PATH: process.env['PATH'] ?? '',
         SECRET: 'cli-secret',

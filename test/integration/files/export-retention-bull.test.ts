@@ -18,10 +18,9 @@ import {
   TEST_REDIS_URL,
   type TestDatabase,
 } from '../../support/services.js';
+import { nodeArgsOf, WORKER_ENTRY } from '../../support/service-process.js';
 
 type Row = Record<string, unknown>;
-
-const WORKER_ENTRY = new URL('../../../workers/index.ts', import.meta.url).pathname;
 
 /** Polls `check` until it holds; fails the test with `what` after a generous deadline. */
 async function waitUntil(what: string, check: () => Promise<boolean>): Promise<void> {
@@ -69,7 +68,7 @@ describe('EXPORT_RETENTION through bull: two API instances share one cleanup sch
     });
     await first.db('notes').insert([{ body: 'a' }, { body: 'b' }, { body: 'c' }]);
     await first.schema.invalidate();
-    worker = spawn(process.execPath, ['--import', 'tsx', WORKER_ENTRY], {
+    worker = spawn(process.execPath, nodeArgsOf(WORKER_ENTRY), {
       env: { PATH: process.env['PATH'] ?? '', ...database.env, ...env, LOG_LEVEL: 'info', LOG_STYLE: 'raw' },
     });
     worker.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

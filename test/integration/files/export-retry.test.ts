@@ -7,6 +7,7 @@ import { describeEachDatabase, TEST_ADMIN, type ServerContext } from '../../supp
 import { postgresTarget, TEST_REDIS_URL } from '../../support/services.js';
 import { call, createCaller, grant, type Caller, type JsonResponse } from '../access/permission-helpers.js';
 import { createCommandSchema } from '../commands/schema.js';
+import { nodeArgsOf, WORKER_ENTRY } from '../../support/service-process.js';
 
 type Row = Record<string, unknown>;
 
@@ -14,7 +15,6 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-export-retry-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const ROWS = 6;
-const WORKER_ENTRY = new URL('../../../workers/index.ts', import.meta.url).pathname;
 // One attempt: a failing export is `failed` at once, for its retry.
 const env = { TEMP_PATH: join(dir, 'tmp'), STORAGE_LOCAL_ROOT: join(dir, 'uploads'), JOBS_ATTEMPTS: '1' };
 
@@ -145,7 +145,7 @@ describeEachDatabase(
     let output = '';
 
     before(async () => {
-      worker = spawn(process.execPath, ['--import', 'tsx', WORKER_ENTRY], {
+      worker = spawn(process.execPath, nodeArgsOf(WORKER_ENTRY), {
         env: {
           PATH: process.env['PATH'] ?? '',
           ...ctx().database.env,

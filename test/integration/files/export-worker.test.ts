@@ -18,10 +18,10 @@ import {
 import { adminApi, countRows, dataOf } from '../commands/schema.js';
 import { waitForExport } from './export-status.js';
 import { adminGet } from './helpers.js';
+import { nodeArgsOf, WORKER_ENTRY } from '../../support/service-process.js';
 
 type Row = Record<string, unknown>;
 
-const WORKER_ENTRY = new URL('../../../workers/index.ts', import.meta.url).pathname;
 /** Issue 24: a worker killed in the middle of a 200k-row export. */
 const ROWS = 200_000;
 const LOCK_DURATION_MS = 2000;
@@ -34,7 +34,7 @@ interface Worker {
 
 /** The worker process the way `make worker` runs it, with the API's environment; resolves once it is ready. */
 async function startWorker(env: Readonly<Record<string, string>>): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER_ENTRY], {
+  const child = spawn(process.execPath, nodeArgsOf(WORKER_ENTRY), {
     env: { PATH: process.env['PATH'] ?? '', ...env, LOG_LEVEL: 'info', LOG_STYLE: 'raw' },
   });
   let output = '';

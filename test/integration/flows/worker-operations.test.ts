@@ -40,7 +40,7 @@ describeEachDatabase(
         WORKER_ENTRY,
         { ...ctx().database.env, ...ctx().env, SECRET: 'test-secret' },
         PROCESS_TEST_TIMEOUT_MS - 30_000,
-        ['--import', 'tsx', '--no-node-snapshot'],
+        ['--no-node-snapshot'],
       );
     });
     after(async () => {
