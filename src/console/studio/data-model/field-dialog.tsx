@@ -5,7 +5,8 @@
  * (ConditionsEditor), each with a JSON switch. Submitting shows the
  * plan (PlanDialog); a type change of a field holding values asks to confirm its loss.
  */
-import { useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { useFormContext } from 'react-hook-form';
 import { Box, Dialog, DialogContent, DialogTitle, Typography } from '@mui/material';
 import {
   ArrayInput,
@@ -43,6 +44,38 @@ import {
 } from './plan.js';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
+
+/** The interfaces whose options are a list of choices (Directus's): only they show the choices editor. */
+const CHOICE_INTERFACES = new Set([
+  'select-dropdown',
+  'select-radio',
+  'select-multiple-checkbox',
+  'select-multiple-dropdown',
+]);
+
+/**
+ * The interface select of the kind picked: when the kind changes to one that does not offer the
+ * interface chosen, its first is chosen (an image shows `file-image`, not an empty select). The
+ * interface a field was opened with stays, even one this list does not name.
+ */
+function InterfaceInput(props: { readonly kind: string }): ReactElement {
+  const { getValues, setValue } = useFormContext<Values>();
+  const offered = INTERFACES[props.kind] ?? [];
+  const opened = useRef(props.kind);
+  useEffect(() => {
+    if (props.kind === opened.current) return;
+    opened.current = props.kind;
+    if (!offered.includes(getValues('interface'))) setValue('interface', offered[0] ?? '', { shouldDirty: true });
+  }, [props.kind, offered, getValues, setValue]);
+  return (
+    <SelectInput
+      source="interface"
+      label="svc.datamodel.interface"
+      choices={offered.map((i) => ({ id: i, name: i }))}
+      emptyText="svc.datamodel.none"
+    />
+  );
+}
 
 /** What the form edits; validation and conditions have editors of their own. */
 type Values = Omit<FieldDraft, 'validation' | 'conditions'>;
@@ -202,27 +235,24 @@ export function FieldDialog(props: {
                       validate={required()}
                     />
                   )}
+                  <InterfaceInput kind={formData.kind} />
                   <SelectInput
-                    source="interface"
-                    label="svc.datamodel.interface"
-                    choices={(INTERFACES[formData.kind] ?? []).map((i) => ({ id: i, name: i }))}
+                    source="display"
+                    label="svc.datamodel.display"
+                    choices={DISPLAYS.map((d) => ({ id: d, name: d }))}
                     emptyText="svc.datamodel.none"
                   />
+                  {CHOICE_INTERFACES.has(formData.interface) && (
+                    <ArrayInput source="choices" label="svc.datamodel.choices">
+                      <SimpleFormIterator inline disableReordering>
+                        <TextInput source="text" label="svc.datamodel.choice_text" helperText={false} />
+                        <TextInput source="value" label="svc.datamodel.choice_value" helperText={false} />
+                      </SimpleFormIterator>
+                    </ArrayInput>
+                  )}
                 </>
               )}
             </FormDataConsumer>
-            <SelectInput
-              source="display"
-              label="svc.datamodel.display"
-              choices={DISPLAYS.map((d) => ({ id: d, name: d }))}
-              emptyText="svc.datamodel.none"
-            />
-            <ArrayInput source="choices" label="svc.datamodel.choices">
-              <SimpleFormIterator inline disableReordering>
-                <TextInput source="text" label="svc.datamodel.choice_text" helperText={false} />
-                <TextInput source="value" label="svc.datamodel.choice_value" helperText={false} />
-              </SimpleFormIterator>
-            </ArrayInput>
             <TextInput source="defaultValue" label="svc.datamodel.default" />
             <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2 }}>
               <BooleanInput source="required" label="svc.datamodel.required" />
