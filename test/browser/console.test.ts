@@ -6,7 +6,6 @@ import { createGuardrails, generate } from 'otplib';
 import { asAdmin, call, dataOf } from '../integration/access/permission-helpers.js';
 import { createRole, createUser } from '../integration/auth/helpers.js';
 import { TEST_ADMIN } from '../support/server.js';
-import { DATABASE_TARGETS } from '../support/services.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
 import { studioSuite } from '../support/studio-suite.js';
 
@@ -24,14 +23,14 @@ const README_SCREENSHOT = process.env['CONSOLE_README_SCREENSHOT'];
 describe('web console in Chromium', function () {
   this.timeout(60_000);
   const inbox = new SmtpInbox();
-  const studio = studioSuite('console', { services: [inbox] });
+  const studio = studioSuite('console', { database: 'sqlite', services: [inbox] });
   const { shot, withRefusal, main, nav, helperOf, valueShown, expectAccessible } = studio;
   let page: Page;
   before(() => {
     page = studio.page;
   });
 
-  studio.eachDatabase(
+  studio.onDatabase(
     'console',
     (ctx) => {
       const { url } = studio;
@@ -524,7 +523,6 @@ describe('web console in Chromium', function () {
       });
     },
     {
-      targets: DATABASE_TARGETS.filter((t) => t.dialect === 'sqlite'),
       extraEnv: () => ({
         ...inbox.env(),
         // Small batches: the export's status row moves in several steps.

@@ -21,14 +21,14 @@ const otpOf = (secret: string) => generate({ secret, guardrails, epoch: Math.flo
 describe('Studio: roles, users and profile in Chromium', function () {
   this.timeout(60_000);
   const inbox = new SmtpInbox();
-  const studio = studioSuite('studio-access', { services: [inbox] });
+  const studio = studioSuite('studio-access', { database: 'postgres', services: [inbox] });
   const { browser, shot, expectAccessible, main } = studio;
   let page: Page;
   before(() => {
     page = studio.page;
   });
 
-  studio.eachDatabase(
+  studio.onDatabase(
     'access',
     (ctx) => {
       const base = () => studio.url('');

@@ -13,14 +13,14 @@ import { studioSuite } from '../support/studio-suite.js';
 describe('Studio administration in Chromium', function () {
   this.timeout(60_000);
   const inbox = new SmtpInbox();
-  const studio = studioSuite('studio-admin', { services: [inbox] });
+  const studio = studioSuite('studio-admin', { database: 'postgres', services: [inbox] });
   const { browser, shot, expectAccessible } = studio;
   let page: Page;
   before(() => {
     page = studio.page;
   });
 
-  studio.eachDatabase(
+  studio.onDatabase(
     'admin',
     (ctx) => {
       const { url } = studio;

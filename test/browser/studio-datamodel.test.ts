@@ -7,7 +7,7 @@ import { asAdmin, dataOf } from '../integration/access/permission-helpers.js';
 import { freePort } from '../support/ports.js';
 import { testConfig, TEST_ADMIN, type ServerContext } from '../support/server.js';
 import type { TestDatabase } from '../support/services.js';
-import { STUDIO_TARGETS, studioServerEnv, studioSuite } from '../support/studio-suite.js';
+import { studioServerEnv, studioSuite } from '../support/studio-suite.js';
 import { parse as parseYaml } from 'yaml';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createLogger } from '../../src/logger/index.js';
@@ -35,14 +35,14 @@ interface RelationRow {
 describe('Studio data model in Chromium', function () {
   // Its tests walk long flows (a field edited four ways; two downloads and a second server) on a busy machine.
   this.timeout(120_000);
-  const studio = studioSuite('studio-datamodel', { viewport: { width: 1280, height: 900 } });
+  const studio = studioSuite('studio-datamodel', { database: 'postgres', viewport: { width: 1280, height: 900 } });
   const { browser, shot, expectAccessible } = studio;
   let page: Page;
   before(() => {
     page = studio.page;
   });
 
-  studio.eachDatabase('data model', (ctx) => {
+  studio.onDatabase('data model', (ctx) => {
     const { url } = studio;
     const fieldsOf = async (collection: string) =>
       dataOf<FieldRow[]>(await asAdmin(ctx(), 'GET', `/fields/${collection}`));
@@ -345,8 +345,11 @@ describe('Studio data model in Chromium', function () {
         'cover',
         'Image (relation to the files)',
         async (dialog) => {
-          // No other collection to name: the files are the other side.
+          // No other collection to name: the files are the other side. The image interface is
+          // chosen, and an image has no choices to list.
           expect(await dialog.getByRole('textbox', { name: 'Related collection', exact: true }).count()).to.equal(0);
+          expect(await dialog.getByRole('combobox', { name: 'Interface' }).textContent()).to.equal('file-image');
+          expect(await dialog.getByText('Choices').count()).to.equal(0);
           await shot('field-image');
           await expectAccessible('field-image');
         },
@@ -450,13 +453,11 @@ describe('Studio data model in Chromium', function () {
       expect(yamlText.trimStart().startsWith('{')).to.equal(false);
       expect(parseYaml(yamlText)).to.deep.equal(snapshot);
 
-      const target = STUDIO_TARGETS.find((t) => t.dialect === ctx().dialect);
-      if (target === undefined) throw new Error('no target');
       const secondPort = await freePort();
       let database: TestDatabase | undefined;
       let second: RunningServer | undefined;
       try {
-        database = await target.create();
+        database = await studio.target.create();
         second = await startServer(testConfig(database, studioServerEnv(secondPort)), {
           logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
         });

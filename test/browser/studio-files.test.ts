@@ -29,7 +29,7 @@ const png = (width: number, height: number, background: string) =>
  */
 describe('Studio file library in Chromium', function () {
   this.timeout(60_000);
-  const studio = studioSuite('studio-files');
+  const studio = studioSuite('studio-files', { database: 'sqlite' });
   const { browser, shot, expectAccessible } = studio;
   let page: Page;
   let images: Server | undefined;
@@ -49,7 +49,7 @@ describe('Studio file library in Chromium', function () {
     await new Promise((resolve) => images?.close(resolve));
   });
 
-  studio.eachDatabase(
+  studio.onDatabase(
     'files',
     (ctx) => {
       const { url } = studio;

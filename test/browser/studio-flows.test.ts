@@ -19,7 +19,7 @@ type Row = Record<string, unknown>;
 describe('Studio flows in Chromium', function () {
   this.timeout(240_000);
   const receiver = new Receiver();
-  const studio = studioSuite('studio-flows', { services: [receiver] });
+  const studio = studioSuite('studio-flows', { database: 'postgres', services: [receiver] });
   const { browser, shot, expectAccessible } = studio;
   let page: Page;
   before(() => {
@@ -32,7 +32,7 @@ describe('Studio flows in Chromium', function () {
     await page.getByRole('option', { name: option, exact: true }).click();
   };
 
-  studio.eachDatabase(
+  studio.onDatabase(
     'flows',
     (ctx) => {
       const { url } = studio;

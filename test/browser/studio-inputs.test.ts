@@ -82,14 +82,14 @@ const FIELDS = [
  */
 describe('Studio inputs in Chromium', function () {
   this.timeout(60_000);
-  const studio = studioSuite('studio-inputs');
+  const studio = studioSuite('studio-inputs', { database: 'sqlite' });
   const { browser, shot, expectAccessible, helperOf } = studio;
   let page: Page;
   before(() => {
     page = studio.page;
   });
 
-  studio.eachDatabase('studio inputs', (ctx) => {
+  studio.onDatabase('studio inputs', (ctx) => {
     const { url } = studio;
     let id = 0;
     const item = async () => dataOf<Record<string, unknown>>(await asAdmin(ctx(), 'GET', `/items/specimens/${id}`));

@@ -21,7 +21,7 @@ function localMoment(date: Date): string {
  */
 describe('Studio: the item page, history and drafts, live', function () {
   this.timeout(60_000);
-  const studio = studioSuite('studio-item');
+  const studio = studioSuite('studio-item', { database: 'sqlite' });
   const { browser } = studio;
   let other: StudioBrowser | undefined;
   let page: Page;
@@ -46,7 +46,7 @@ describe('Studio: the item page, history and drafts, live', function () {
   const shot = (name: string, on: Page = page) => browser().shot(name, on);
   const expectAccessible = (name: string, on: Page = page) => browser().expectAccessible(name, on);
 
-  studio.eachDatabase(
+  studio.onDatabase(
     'studio item',
     (ctx) => {
       const { url } = studio;

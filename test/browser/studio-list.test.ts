@@ -27,14 +27,14 @@ async function clockPast(since: number, ms: number): Promise<void> {
  */
 describe('Studio list in Chromium', function () {
   this.timeout(60_000);
-  const studio = studioSuite('studio-list');
+  const studio = studioSuite('studio-list', { database: 'sqlite' });
   const { browser, shot, expectAccessible, main, nav } = studio;
   let page: Page;
   before(() => {
     page = studio.page;
   });
 
-  studio.eachDatabase('studio list', (ctx) => {
+  studio.onDatabase('studio list', (ctx) => {
     const { url } = studio;
     let moment = new Date();
     const items = async (query: string) =>

@@ -16,7 +16,7 @@ const MAX_PRESSES = 80;
  */
 describe('Studio navigation in Chromium', function () {
   this.timeout(90_000);
-  const studio = studioSuite('studio-navigation', { viewport: { width: 1280, height: 900 } });
+  const studio = studioSuite('studio-navigation', { database: 'sqlite', viewport: { width: 1280, height: 900 } });
   const { browser, shot, expectAccessible, nav } = studio;
   let page: Page;
   before(() => {
@@ -49,7 +49,7 @@ describe('Studio navigation in Chromium', function () {
     expect(shown, `no visible focus on ${await focused()}`).to.equal(true);
   }
 
-  studio.eachDatabase('studio navigation', (ctx) => {
+  studio.onDatabase('studio navigation', (ctx) => {
     const { url } = studio;
     const article = async (id: number) =>
       dataOf<Record<string, unknown>>(await asAdmin(ctx(), 'GET', `/items/articles/${id}?fields=title,status,author`));

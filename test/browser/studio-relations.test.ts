@@ -102,7 +102,7 @@ async function createSchema(ctx: ServerContext): Promise<void> {
  */
 describe('Studio relational inputs in Chromium', function () {
   this.timeout(60_000);
-  const studio = studioSuite('relations');
+  const studio = studioSuite('relations', { database: 'postgres' });
   const { browser, shot, expectAccessible } = studio;
   let page: Page;
   before(() => {
@@ -110,7 +110,7 @@ describe('Studio relational inputs in Chromium', function () {
     page.setDefaultTimeout(10_000);
   });
 
-  studio.eachDatabase('relations', (ctx) => {
+  studio.onDatabase('relations', (ctx) => {
     const { url } = studio;
     const get = async <T>(path: string): Promise<T> => dataOf<T>(await asAdmin(ctx(), 'GET', path));
     let article = 0;

@@ -12,10 +12,18 @@ export interface SuiteService {
   stop(): Promise<unknown>;
 }
 
-/** The databases the Studio suites run on: the embedded one and a server one. */
-export const STUDIO_TARGETS: readonly DatabaseTarget[] = DATABASE_TARGETS.filter(
-  (t) => t.dialect === 'sqlite' || t.dialect === 'postgres',
-);
+/**
+ * The database a Studio suite runs on: one per suite, the suites shared between the embedded
+ * one and a server one. The Studio only speaks HTTP; how each database stores what it asks for
+ * is the API's, which the API suites prove on all three.
+ */
+type StudioDatabase = 'sqlite' | 'postgres';
+
+interface StudioSuiteOptions {
+  readonly database: StudioDatabase;
+  readonly viewport?: { width: number; height: number };
+  readonly services?: readonly SuiteService[];
+}
 
 /** A server's environment for the Studio over plain HTTP on `port` (a refresh cookie without Secure). */
 export const studioServerEnv = (port: number): Record<string, string> => ({
@@ -27,21 +35,28 @@ export const studioServerEnv = (port: number): Record<string, string> => ({
 /**
  * What every Studio browser suite sets up, registered in the `describe` that calls `studioSuite`:
  * Chromium on a fresh profile (skipped with the reason when there is none), the console built
- * when stale, a free port for each database's server, the suite's `services` started alongside
- * and stopped after, and after each test the page's requests answered before its problems are
- * read (a passed test left none; a failed one leaves a screenshot). `eachDatabase` declares the
- * tests once per database with the Studio's server environment, leaving the pages before each
- * server stops (a page polling a closed port would log refusals into the next run).
+ * when stale, a free port for the server, the suite's `services` started alongside and stopped
+ * after, and after each test the page's requests answered before its problems are read (a passed
+ * test left none; a failed one leaves a screenshot). `onDatabase` declares the tests on the
+ * suite's database with the Studio's server environment, leaving the pages before the server
+ * stops (a page polling a closed port would log refusals into the next suite).
  */
 export class StudioSuite {
   private opened: StudioBrowser | undefined;
-  /** The port of each database's server, chosen before the suite starts. */
+  /** The port of the server, chosen before the suite starts. */
   port = 0;
 
   constructor(
     readonly name: string,
-    private readonly options: { viewport?: { width: number; height: number }; services?: readonly SuiteService[] },
+    private readonly options: StudioSuiteOptions,
   ) {}
+
+  /** The suite's database (`create()` makes another one, for a second server). */
+  get target(): DatabaseTarget {
+    const target = DATABASE_TARGETS.find((t) => t.dialect === this.options.database);
+    if (target === undefined) throw new Error(`no database target ${this.options.database}`);
+    return target;
+  }
 
   /** The suite's browser; throws outside its tests (Chromium not started). */
   readonly browser = (): StudioBrowser => {
@@ -54,7 +69,7 @@ export class StudioSuite {
     return this.browser().page;
   }
 
-  /** http://127.0.0.1:<port><path>, on the current database's server. */
+  /** http://127.0.0.1:<port><path>, on the suite's server. */
   readonly url = (path: string): string => `http://127.0.0.1:${String(this.port)}${path}`;
   readonly shot = (name: string, page?: Page): Promise<Buffer> => this.browser().shot(name, page);
   readonly expectAccessible = (name: string, page?: Page): Promise<void> => this.browser().expectAccessible(name, page);
@@ -71,21 +86,19 @@ export class StudioSuite {
   }
 
   /**
-   * describeEachDatabase on STUDIO_TARGETS (or `targets`) with `env()` and `extraEnv` (a
-   * function: called when the server starts), leaving the pages (and `alsoLeave`'s) before
-   * each server stops.
+   * describeEachDatabase on the suite's database with `env()` and `extraEnv` (a function: called
+   * when the server starts), leaving the pages (and `alsoLeave`'s) before the server stops.
    */
-  eachDatabase(
+  onDatabase(
     title: string,
     body: (ctx: () => ServerContext) => void,
     options: {
-      targets?: readonly DatabaseTarget[];
       extraEnv?: () => Readonly<Record<string, string>>;
       alsoLeave?: () => StudioBrowser | undefined;
     } = {},
   ): void {
     describeEachDatabase(title, body, {
-      targets: options.targets ?? STUDIO_TARGETS,
+      targets: [this.target],
       beforeStop: async () => {
         await this.opened?.leave();
         await options.alsoLeave?.()?.leave();
@@ -121,12 +134,9 @@ export class StudioSuite {
 
 /**
  * Registers a Studio suite's setup in the calling `describe` (see StudioSuite) and answers what
- * its tests use: `browser()`, `page`, `url()`, `shot()`, `expectAccessible()`, `eachDatabase()`.
+ * its tests use: `browser()`, `page`, `url()`, `shot()`, `expectAccessible()`, `onDatabase()`.
  * `name` is the screenshots' folder.
  */
-export function studioSuite(
-  name: string,
-  options: { viewport?: { width: number; height: number }; services?: readonly SuiteService[] } = {},
-): StudioSuite {
+export function studioSuite(name: string, options: StudioSuiteOptions): StudioSuite {
   return new StudioSuite(name, options).register();
 }
