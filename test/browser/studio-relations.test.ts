@@ -295,6 +295,30 @@ describe('Studio relational inputs in Chromium', function () {
       await expectAccessible('article-edited');
     });
 
+    it('duplicates an article: its values and many-to-ones copied, its lists of related rows left with the original', async () => {
+      const fields = 'title,author,cover,tags.id,comments.id,gallery.id';
+      const original = await get<Row>(`/items/articles/${article}?fields=${fields}`);
+      await page.goto(url(`/admin/content/articles/${article}`));
+      await page.getByRole('group', { name: 'comments' }).getByText('First, edited').waitFor();
+      await page.getByRole('link', { name: 'Duplicate' }).click();
+      await page.waitForURL(/\/admin\/content\/articles\/create/);
+      const title = page.getByRole('textbox', { name: 'title' });
+      await studio.valueShown(title, 'Relational');
+      await title.fill('Relational, copy');
+      // The comments and tags are the original's: the copy's form lists none of them.
+      expect(await page.getByRole('group', { name: 'comments' }).getByText('First, edited').count()).to.equal(0);
+      expect(await page.getByRole('group', { name: 'tags' }).getByText('tech').count()).to.equal(0);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Created.').waitFor();
+      await page.waitForURL(/\/admin\/content\/articles\/\d+$/);
+      const copyId = Number(new URL(page.url()).pathname.split('/').pop());
+      expect(copyId).to.not.equal(article);
+      const copy = await get<Row>(`/items/articles/${copyId}?fields=${fields}`);
+      expect(copy).to.deep.include({ title: 'Relational, copy', author: original['author'], cover: original['cover'] });
+      expect([copy['tags'], copy['comments'], copy['gallery']]).to.deep.equal([[], [], []]);
+      expect(await get<Row>(`/items/articles/${article}?fields=${fields}`)).to.deep.equal(original);
+    });
+
     it('adds items of any allowed collection to a many-to-any, shown with their collection', async () => {
       await page.goto(url(`/admin/content/articles/${article}`));
       const sections = page.getByRole('group', { name: 'sections' });

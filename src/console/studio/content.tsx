@@ -50,13 +50,41 @@ function HistoryLink({ collection }: { collection: CollectionInfo }) {
   );
 }
 
-function EditActions({ collection }: { collection: CollectionInfo }) {
+/** Fields the service fills on a create: a copy gets its own values, not the original's. */
+const SERVER_FILLED = new Set(['user-created', 'date-created', 'user-updated', 'date-updated', 'uuid']);
+
+/**
+ * What a duplicate starts from: the item's own values and its many-to-ones, without its key,
+ * what the service fills on a create, the fields the role may not create, and its lists of
+ * related rows (one-to-many, many-to-many, many-to-any, files, translations): those rows are
+ * the original's, and the copy's create would take them from it.
+ */
+function duplicateOf(collection: CollectionInfo, record: Record<string, unknown>): Record<string, unknown> {
+  const creatable = collection.writable.create;
+  const copy: Record<string, unknown> = {};
+  for (const field of collection.fields) {
+    const kind = field.relation?.kind;
+    if (field.isPrimaryKey || field.special.some((s) => SERVER_FILLED.has(s))) continue;
+    if (kind !== undefined && kind !== 'm2o' && kind !== 'file') continue;
+    if (creatable !== null && !creatable.includes(field.name)) continue;
+    if (field.name in record) copy[field.name] = record[field.name];
+  }
+  return copy;
+}
+
+function DuplicateButton({ collection }: { collection: CollectionInfo }) {
   const translate = useTranslate();
+  const record = useRecordContext();
+  if (record === undefined) return null;
+  return <CloneButton label={translate('svc.item.duplicate')} record={duplicateOf(collection, record)} />;
+}
+
+function EditActions({ collection }: { collection: CollectionInfo }) {
   return (
     <TopToolbar>
       <HistoryLink collection={collection} />
       <ManualFlowButtons collection={collection.name} />
-      {collection.can.create && <CloneButton label={translate('svc.item.duplicate')} />}
+      {collection.can.create && <DuplicateButton collection={collection} />}
     </TopToolbar>
   );
 }
