@@ -37,6 +37,7 @@ export function mountGraphiql(element: HTMLElement, endpoint: GraphiqlEndpoint, 
   const fetcher = (params: GraphiqlParams) =>
     isSubscription(params) ? subscribe(sockets, params) : endpoint.post(params);
   const root: Root = createRoot(element);
+  const fixes = fixAccessibility(element);
   root.render(
     <GraphiQL
       fetcher={fetcher as never}
@@ -45,9 +46,53 @@ export function mountGraphiql(element: HTMLElement, endpoint: GraphiqlEndpoint, 
     />,
   );
   return () => {
+    fixes.disconnect();
     root.unmount();
     void sockets.dispose();
   };
+}
+
+/**
+ * What axe finds in GraphiQL 4, put right as its DOM appears: CodeMirror's textareas have no
+ * name (each gets its editor's), and each tab (role="tab") holds the tab's own buttons, title
+ * and close (nested-interactive): the tabs become the plain list they are drawn as, whose
+ * active title says so (aria-current).
+ */
+function fixAccessibility(host: HTMLElement): MutationObserver {
+  const fix = () => {
+    for (const area of host.querySelectorAll<HTMLTextAreaElement>('.CodeMirror textarea:not([aria-label])')) {
+      area.setAttribute('aria-label', editorName(area));
+    }
+    for (const list of host.querySelectorAll('.graphiql-tabs[role]')) list.removeAttribute('role');
+    for (const tab of host.querySelectorAll('.graphiql-tab[role], .graphiql-tab[aria-selected]')) {
+      const isActive = tab.getAttribute('aria-selected') === 'true';
+      tab.removeAttribute('role');
+      tab.removeAttribute('aria-selected');
+      const title = tab.querySelector('.graphiql-tab-button');
+      if (isActive) title?.setAttribute('aria-current', 'true');
+      else title?.removeAttribute('aria-current');
+    }
+  };
+  const observer = new MutationObserver(fix);
+  observer.observe(host, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['role', 'aria-selected'],
+  });
+  fix();
+  return observer;
+}
+
+/** The name of a CodeMirror textarea: the editor it types into. */
+function editorName(area: HTMLElement): string {
+  if (area.closest('.graphiql-query-editor') !== null) return 'Query';
+  if (area.closest('.graphiql-response') !== null) return 'Response';
+  const tool = area.closest('.graphiql-editor-tool');
+  if (tool === null) return 'Editor';
+  // The tool pane holds the variables editor, then the headers one.
+  const editors = [...tool.querySelectorAll('.graphiql-editor')];
+  return editors.findIndex((editor) => editor.contains(area)) === 1 ? 'Headers' : 'Variables';
 }
 
 /** Whether the operation to run (the named one, else the only one) is a subscription (a text that does not parse: no). */

@@ -103,6 +103,7 @@ describe('web console in Chromium', function () {
           await page.getByRole('button', { name: 'Sign in' }).click();
           await page.getByText('Invalid user credentials').waitFor();
         });
+        await expectAccessible('sign-in');
         await page.getByLabel('Password').fill(TEST_ADMIN.password);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: 'Collections' }).waitFor();
@@ -304,6 +305,7 @@ describe('web console in Chromium', function () {
         expect(values, 'the bar never goes back').to.deep.equal([...values].sort((a, b) => a - b));
         expect(await page.locator('.progress-text').first().innerText()).to.equal(`100 % (${ARTICLES} / ${ARTICLES})`);
         await shot('export');
+        await expectAccessible('export');
         const [download] = await Promise.all([
           page.waitForEvent('download'),
           page.getByRole('link', { name: /^Download/ }).click(),
@@ -324,6 +326,7 @@ describe('web console in Chromium', function () {
         await page.getByRole('button', { name: 'Import' }).click();
         await page.getByText('Imported more.json into articles.').waitFor();
         expect(await page.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('value')).to.equal('100');
+        await expectAccessible('import');
         const imported = dataOf<unknown[]>(
           await asAdmin(ctx(), 'GET', '/items/articles?filter[title][_starts_with]=Imported'),
         );
@@ -358,6 +361,7 @@ describe('web console in Chromium', function () {
           await page.locator('.graphiql-response').filter({ hasText: expected }).waitFor();
         }
         await shot('graphiql');
+        await expectAccessible('graphiql');
       });
 
       it('runs a subscription in GraphiQL: a REST write shows up in the result pane', async () => {
@@ -424,6 +428,8 @@ describe('web console in Chromium', function () {
         const resetLink = await inbox.nextLink(email);
         expect(resetLink.pathname).to.equal('/admin/reset-password');
         await page.goto(resetLink.href);
+        await page.getByLabel('New password').waitFor();
+        await expectAccessible('reset-password');
         await page.getByLabel('New password').fill('reset-password-2');
         await page.getByLabel('Repeat the password').fill('reset-password-2');
         await page.getByRole('button', { name: 'Set password' }).click();
@@ -447,6 +453,7 @@ describe('web console in Chromium', function () {
         await page.waitForURL(/\/admin\/verify-email\?token=/);
         await page.getByText('Your e-mail address is verified.').waitFor();
         await shot('verify-email');
+        await expectAccessible('verify-email');
         const row = await ctx().server.db('svc_users').where({ email: newcomer }).first<{ status: string }>('status');
         expect(row?.status).to.equal('active');
       });
@@ -474,6 +481,7 @@ describe('web console in Chromium', function () {
           await page.getByRole('button', { name: 'Sign in' }).click();
           await code.waitFor();
         });
+        await expectAccessible('tfa-code');
         await code.fill(await otpOf(secret));
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: 'Collections' }).waitFor();
