@@ -37,23 +37,34 @@ describe('Studio: roles, users and profile in Chromium', function () {
       let editorId = '';
       let own = 0;
       let others = 0;
+      let published = 0;
 
       before(async () => {
         const fields = [
           { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
           { field: 'title', type: 'string' },
           { field: 'body', type: 'text' },
+          {
+            field: 'status',
+            type: 'string',
+            meta: {
+              interface: 'select-dropdown',
+              options: { choices: ['draft', 'published'].map((v) => ({ text: v, value: v })) },
+            },
+          },
           { field: 'user_created', type: 'uuid', meta: { special: ['user-created'], readonly: true } },
         ];
         dataOf(await asAdmin(ctx(), 'POST', '/collections', { collection: 'articles', schema: {}, meta: {}, fields }));
         const items = dataOf<Row[]>(
           await asAdmin(ctx(), 'POST', '/items/articles', [
-            { title: 'Mine to edit', body: 'First body' },
-            { title: 'Not mine', body: 'Second body' },
+            { title: 'Mine to edit', body: 'First body', status: 'draft' },
+            { title: 'Not mine', body: 'Second body', status: 'draft' },
+            { title: 'Mine, published', body: 'Third body', status: 'published' },
           ]),
         );
         own = Number(items[0]?.['id']);
         others = Number(items[1]?.['id']);
+        published = Number(items[2]?.['id']);
       });
 
       const select = async (label: string, option: string) => {
@@ -66,7 +77,7 @@ describe('Studio: roles, users and profile in Chromium', function () {
           .where({ role })
           .select('collection', 'action', 'permissions', 'fields')) as Row[];
 
-      it('makes an Editors role: app access, read all articles, update own items on some fields', async () => {
+      it('makes an Editors role: app access, read all articles, update their own drafts on some fields', async () => {
         await browser().signIn(base(), TEST_ADMIN);
         await browser().nav().getByRole('link', { name: 'Roles' }).click();
         await page.getByRole('button', { name: 'Create role' }).click();
@@ -89,12 +100,22 @@ describe('Studio: roles, users and profile in Chromium', function () {
         await page.getByRole('combobox', { name: 'articles read' }).filter({ hasText: 'All' }).waitFor();
         await select('articles update', 'Custom');
         const dialog = page.getByRole('dialog');
-        // The item rule through the filter builder: user_created equals $CURRENT_USER.
+        // The item rule through the filter builder: user_created equals $CURRENT_USER, and status
+        // equals draft (a choice of the field).
         const rule = dialog.getByRole('group', { name: 'Item rule' });
-        await rule.getByRole('button', { name: 'Condition' }).click();
+        await rule.getByRole('button', { name: 'Add condition' }).click();
         await select('Field', 'user_created');
         await select('Operator', 'equals');
         await select('Variable', '$CURRENT_USER');
+        await rule.getByRole('button', { name: 'Add condition' }).click();
+        const second = rule.getByRole('group', { name: 'Condition', exact: true }).nth(1);
+        const pick = async (label: string, option: string) => {
+          await second.getByRole('combobox', { name: label }).click();
+          await page.getByRole('option', { name: option, exact: true }).click();
+        };
+        await pick('Field', 'status');
+        await pick('Operator', 'equals');
+        await pick('Value', 'draft');
         await dialog.getByLabel('All fields').uncheck();
         await dialog.getByLabel('title', { exact: true }).check();
         await shot('rule-editor');
@@ -113,7 +134,7 @@ describe('Studio: roles, users and profile in Chromium', function () {
           .map((r): Row => ({ ...r, permissions: parse(r['permissions']) }));
         expect(articles.find((r) => r['action'] === 'read')).to.deep.include({ permissions: {}, fields: '*' });
         expect(articles.find((r) => r['action'] === 'update')).to.deep.include({
-          permissions: { user_created: { _eq: '$CURRENT_USER' } },
+          permissions: { _and: [{ user_created: { _eq: '$CURRENT_USER' } }, { status: { _eq: 'draft' } }] },
           fields: 'title',
         });
         expect(articles.map((r) => r['action']).sort()).to.deep.equal(['read', 'update']);
@@ -148,7 +169,7 @@ describe('Studio: roles, users and profile in Chromium', function () {
         const user = (await ctx().server.db('svc_users').where({ email: editor.email }).first()) as Row;
         expect([user['status'], user['role']]).to.deep.equal(['active', role]);
         editorId = String(user['id']);
-        await ctx().server.db('articles').where({ id: own }).update({ user_created: editorId });
+        await ctx().server.db('articles').whereIn('id', [own, published]).update({ user_created: editorId });
 
         await browser().signIn(base(), editor);
         await browser().nav().getByRole('link', { name: 'My profile' }).waitFor();
@@ -181,10 +202,20 @@ describe('Studio: roles, users and profile in Chromium', function () {
         expect((await call(ctx(), token, 'PATCH', `/items/articles/${others}`, { title: 'x' })).status).to.equal(403);
         expect((await call(ctx(), token, 'PATCH', `/items/articles/${own}`, { body: 'x' })).status).to.equal(403);
         expect((await call(ctx(), token, 'DELETE', `/items/articles/${own}`)).status).to.equal(403);
+        // Their own, but published: not theirs to change any more.
+        expect((await call(ctx(), token, 'PATCH', `/items/articles/${published}`, { title: 'x' })).status).to.equal(
+          403,
+        );
         expect((await call(ctx(), token, 'PATCH', `/items/articles/${own}`, { title: 'By the API' })).status).to.equal(
           200,
         );
-        expect(dataOf<Row[]>(await call(ctx(), token, 'GET', '/items/articles')).length).to.equal(2);
+        expect(dataOf<Row[]>(await call(ctx(), token, 'GET', '/items/articles')).length).to.equal(3);
+
+        await page.goto(`${base()}/admin/content/articles/${published}`);
+        const publishedTitle = main().getByLabel('Title');
+        await browser().valueShown(publishedTitle, 'Mine, published');
+        await page.waitForFunction('document.querySelector(\'#main-content button[type="submit"]\') === null');
+        expect(await publishedTitle.isEditable()).to.equal(false);
       });
 
       it('views as the role: its collections and its items, read-only; then suspends the user, who is refused', async () => {
