@@ -393,6 +393,42 @@ describe('Studio list in Chromium', function () {
       await expectAccessible('filter-some');
     });
 
+    it("shares a bookmark with everyone or with a role; the navigation lists only the user's own, their role's and everyone's", async () => {
+      const role = await createRole(ctx().server.db, { name: 'Readers' });
+      const reader = await createUser(ctx().server.db, { role });
+      dataOf(
+        await asAdmin(ctx(), 'POST', '/presets', { collection: 'articles', bookmark: 'Not yours', user: reader.id }),
+      );
+      await page.goto(url('/admin/content/articles?filter=%7B%7D'));
+      const save = async (name: string, owner: string, roleName?: string) => {
+        await page.getByRole('button', { name: 'Save as bookmark' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Save as bookmark' });
+        await dialog.getByLabel('Name').fill(name);
+        await dialog.getByRole('radio', { name: owner }).check();
+        if (roleName !== undefined) {
+          await dialog.getByRole('combobox', { name: 'Role' }).click();
+          await page.getByRole('option', { name: roleName, exact: true }).click();
+          await expectAccessible('bookmark-share');
+        }
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await page.getByText(`Bookmark: ${name}`).waitFor();
+        await page.getByRole('button', { name: 'Close the bookmark' }).click();
+      };
+      await save('For all', 'Everyone');
+      await save('For readers', 'A role', 'Readers');
+      const filter = encodeURIComponent(JSON.stringify({ bookmark: { _in: ['For all', 'For readers'] } }));
+      const rows = dataOf<Record<string, unknown>[]>(
+        await asAdmin(ctx(), 'GET', `/presets?filter=${filter}&fields=bookmark,user,role&sort=bookmark`),
+      );
+      expect(rows).to.deep.equal([
+        { bookmark: 'For all', user: null, role: null },
+        { bookmark: 'For readers', user: null, role },
+      ]);
+      await nav().getByRole('link', { name: 'For all' }).waitFor();
+      expect(await nav().getByRole('link', { name: 'For readers' }).count()).to.equal(0);
+      expect(await nav().getByRole('link', { name: 'Not yours' }).count()).to.equal(0);
+    });
+
     it('fits a 390 px wide screen', async () => {
       await page.setViewportSize({ width: 390, height: 800 });
       await page.goto(url('/admin/content/articles'));

@@ -18,6 +18,7 @@ import {
   Radio,
   RadioGroup,
   Stack,
+  MenuItem,
   TextField,
 } from '@mui/material';
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
@@ -26,9 +27,9 @@ import UndoIcon from '@mui/icons-material/Undo';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import CloseIcon from '@mui/icons-material/Close';
-import { useNotify, useTranslate } from 'react-admin';
+import { useGetList, useNotify, useTranslate } from 'react-admin';
 import { useRefreshBookmarks } from './bookmarks.js';
-import { deleteBookmark, renameBookmark, saveBookmark, updateBookmark } from './presets.js';
+import { deleteBookmark, renameBookmark, saveBookmark, updateBookmark, type BookmarkOwner } from './presets.js';
 import { showsView, useCurrentView, type ViewProps } from './view-state.js';
 
 type DialogKind = 'save' | 'rename' | null;
@@ -41,8 +42,15 @@ export function BookmarkControls(props: ViewProps): ReactElement | null {
   const [view, apply] = useCurrentView(props);
   const [dialog, setDialog] = useState<DialogKind>(null);
   const [name, setName] = useState('');
-  const [owner, setOwner] = useState<'user' | 'role'>('user');
+  const [owner, setOwner] = useState<'user' | 'role' | 'everyone'>('user');
   const me = catalogue.me;
+  const [sharedRole, setSharedRole] = useState<string>(me?.role ?? '');
+  // An administrator shares a bookmark with any role: the roles, read once the dialog opens.
+  const roles = useGetList(
+    'svc_roles',
+    { pagination: { page: 1, perPage: 500 }, sort: { field: 'name', order: 'ASC' }, meta: { fields: ['id', 'name'] } },
+    { enabled: dialog === 'save' && me?.adminAccess === true },
+  ).data;
   if (me === null) return null;
   const open = state.bookmark;
   const isChanged = open !== null && !showsView(view, open.saved, collection);
@@ -50,13 +58,19 @@ export function BookmarkControls(props: ViewProps): ReactElement | null {
   const openDialog = (kind: DialogKind, initial: string) => {
     setName(initial);
     setOwner('user');
+    setSharedRole(me.role ?? '');
     setDialog(kind);
   };
+  const ownerOf = (): BookmarkOwner =>
+    owner === 'everyone'
+      ? { everyone: true }
+      : owner === 'role' && sharedRole !== ''
+        ? { role: sharedRole }
+        : { user: me.id };
   const submit = async () => {
     try {
       if (dialog === 'save') {
-        const target = owner === 'role' && me.role !== null ? { role: me.role } : { user: me.id };
-        const id = await saveBookmark(collection.name, name, view, target);
+        const id = await saveBookmark(collection.name, name, view, ownerOf());
         setState((s) => ({ ...s, bookmark: { id, name, saved: view, canSave: true } }));
         notify('svc.list.bookmark_saved', { type: 'success' });
       } else if (dialog === 'rename' && open !== null) {
@@ -168,15 +182,38 @@ export function BookmarkControls(props: ViewProps): ReactElement | null {
             }}
             sx={{ mt: 1 }}
           />
-          {dialog === 'save' && me.adminAccess && me.role !== null && (
-            <RadioGroup
-              value={owner}
-              onChange={(e) => setOwner(e.target.value as 'user' | 'role')}
-              aria-label={translate('svc.list.bookmark_for')}
-            >
-              <FormControlLabel value="user" control={<Radio />} label={translate('svc.list.bookmark_me')} />
-              <FormControlLabel value="role" control={<Radio />} label={translate('svc.list.bookmark_role')} />
-            </RadioGroup>
+          {dialog === 'save' && me.adminAccess && (
+            <>
+              <RadioGroup
+                value={owner}
+                onChange={(e) => setOwner(e.target.value as 'user' | 'role' | 'everyone')}
+                aria-label={translate('svc.list.bookmark_for')}
+              >
+                <FormControlLabel value="user" control={<Radio />} label={translate('svc.list.bookmark_me')} />
+                <FormControlLabel value="role" control={<Radio />} label={translate('svc.list.bookmark_role')} />
+                <FormControlLabel
+                  value="everyone"
+                  control={<Radio />}
+                  label={translate('svc.list.bookmark_everyone')}
+                />
+              </RadioGroup>
+              {owner === 'role' && (
+                <TextField
+                  select
+                  fullWidth
+                  size="small"
+                  label={translate('svc.list.bookmark_which_role')}
+                  value={sharedRole}
+                  onChange={(e) => setSharedRole(e.target.value)}
+                >
+                  {(roles ?? []).map((r) => (
+                    <MenuItem key={String(r.id)} value={String(r.id)}>
+                      {String(r['name'])}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            </>
           )}
         </DialogContent>
         <DialogActions>

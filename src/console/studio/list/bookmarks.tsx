@@ -12,7 +12,24 @@ import type { Bookmark } from './presets.js';
 
 /** svc_presets through the dataProvider (react-admin's query cache, re-read on refresh). */
 const PRESETS = 'svc_presets';
-const BOOKMARKED = { json: JSON.stringify({ bookmark: { _nnull: true } }) };
+/**
+ * The bookmarks the user has: their own, their role's and everyone's, as Directus lists them (an
+ * administrator reads every preset, other users' included, which are not theirs to list).
+ */
+const BOOKMARKED = {
+  json: JSON.stringify({
+    _and: [
+      { bookmark: { _nnull: true } },
+      {
+        _or: [
+          { user: { _eq: '$CURRENT_USER' } },
+          { _and: [{ user: { _null: true } }, { role: { _eq: '$CURRENT_ROLE' } }] },
+          { _and: [{ user: { _null: true } }, { role: { _null: true } }] },
+        ],
+      },
+    ],
+  }),
+};
 
 function useBookmarks(): readonly Bookmark[] {
   // A role without app access reads no presets (the API refuses them).

@@ -94,17 +94,21 @@ export async function readBookmark(id: number): Promise<PresetType | undefined> 
 }
 
 /** Saves `view` as a bookmark named `name`, for the user or for their role. */
+/** Whose a bookmark is: a user's, a role's, or everyone's (neither: Directus's global bookmark). */
+export type BookmarkOwner = { readonly user: string } | { readonly role: string } | { readonly everyone: true };
+
 export async function saveBookmark(
   collection: string,
   name: string,
   view: View,
-  owner: { user: string } | { role: string },
+  owner: BookmarkOwner,
 ): Promise<number> {
   const body = {
     ...presetOf(view),
     collection,
     bookmark: name,
-    ...('user' in owner ? { user: owner.user, role: null } : { role: owner.role, user: null }),
+    user: 'user' in owner ? owner.user : null,
+    role: 'role' in owner ? owner.role : null,
   };
   const created = (await client.presets.createOne(body, { fields: ['id'] })) as { id: number } | null | undefined;
   return created?.id ?? 0;
