@@ -41,6 +41,9 @@ export interface ErrorReporting {
 export function toServiceErrors(err: unknown, reporting: ErrorReporting): ServiceError[] {
   if (err instanceof ServiceErrorList) return [...err.errors];
   if (isServiceError(err)) return [err];
+  // Before the connection check: a body the client stopped sending is ECONNABORTED too.
+  const fromParser = fromBodyParserError(err);
+  if (fromParser !== undefined) return [fromParser];
   // Whoever's statement met the database down (the service's own, a hook's: the flows' read of
   // their list, an extension's query), the answer is the same 503.
   const unreachable = translateConnectionError(err);
@@ -49,8 +52,6 @@ export function toServiceErrors(err: unknown, reporting: ErrorReporting): Servic
     return [unreachable];
   }
   if (err instanceof HookError) return fromExtension(err, reporting);
-  const fromParser = fromBodyParserError(err);
-  if (fromParser !== undefined) return [fromParser];
   const badInput = translateBadInput(err, reporting.dialect, 'write');
   if (isServiceError(badInput)) return [badInput];
   const staleSchema = translateMissingSchemaObject(err, reporting.dialect);

@@ -92,6 +92,12 @@ describe('translateConnectionError: an unreachable database is 503 SERVICE_UNAVA
     });
   }
 
+  it("a request body the client stopped sending (body-parser's ECONNABORTED) is 400, not the database's 503", () => {
+    const aborted = Object.assign(new Error('request aborted'), { type: 'request.aborted', code: 'ECONNABORTED' });
+    const answer = errorAnswer(aborted, { logger, dialect: 'pg', schema: NO_SCHEMA });
+    expect([answer.status, answer.body.errors[0]?.extensions.code]).to.deep.equal([400, 'INVALID_PAYLOAD']);
+  });
+
   for (const [name, error] of Object.entries(NOT_CONNECTION)) {
     it(`${name} is not a connection error`, () => {
       expect(translateConnectionError(error)).to.equal(undefined);
