@@ -34,6 +34,9 @@ import { showsView, useCurrentView, type ViewProps } from './view-state.js';
 
 type DialogKind = 'save' | 'rename' | null;
 
+/** Whom an administrator saves a bookmark for. */
+type OwnerChoice = 'user' | 'role' | 'everyone';
+
 export function BookmarkControls(props: ViewProps): ReactElement | null {
   const { collection, catalogue, state, setState } = props;
   const translate = useTranslate();
@@ -42,7 +45,7 @@ export function BookmarkControls(props: ViewProps): ReactElement | null {
   const [view, apply] = useCurrentView(props);
   const [dialog, setDialog] = useState<DialogKind>(null);
   const [name, setName] = useState('');
-  const [owner, setOwner] = useState<'user' | 'role' | 'everyone'>('user');
+  const [owner, setOwner] = useState<OwnerChoice>('user');
   const me = catalogue.me;
   const [sharedRole, setSharedRole] = useState<string>(me?.role ?? '');
   // An administrator shares a bookmark with any role: the roles, read once the dialog opens.
@@ -186,7 +189,7 @@ export function BookmarkControls(props: ViewProps): ReactElement | null {
             <>
               <RadioGroup
                 value={owner}
-                onChange={(e) => setOwner(e.target.value as 'user' | 'role' | 'everyone')}
+                onChange={(e) => setOwner(e.target.value as OwnerChoice)}
                 aria-label={translate('svc.list.bookmark_for')}
               >
                 <FormControlLabel value="user" control={<Radio />} label={translate('svc.list.bookmark_me')} />
