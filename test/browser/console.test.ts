@@ -23,8 +23,8 @@ const README_SCREENSHOT = process.env['CONSOLE_README_SCREENSHOT'];
 describe('web console in Chromium', function () {
   this.timeout(60_000);
   const inbox = new SmtpInbox();
-  const studio = studioSuite('console', { database: 'sqlite', services: [inbox] });
-  const { shot, withRefusal, main, nav, helperOf, valueShown, expectAccessible } = studio;
+  const studio = studioSuite('console', { database: 'sqlite', services: [inbox], motion: 'no-preference' });
+  const { shot, withRefusal, main, nav, helperOf, valueShown, navCountShown, expectAccessible } = studio;
   let page: Page;
   before(() => {
     page = studio.page;
@@ -116,6 +116,7 @@ describe('web console in Chromium', function () {
           .getByRole('link', { name: /^authors/ })
           .waitFor();
         await page.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Blog' }).waitFor();
+        await navCountShown('articles', `${ARTICLES} items`);
         await shot('collections');
         await expectAccessible('collections');
       });
@@ -223,6 +224,7 @@ describe('web console in Chromium', function () {
         await page.getByRole('button', { name: 'Save' }).click();
         await page.getByText('Created.').waitFor();
         await page.waitForURL(/\/admin\/content\/articles\/\d+$/);
+        await navCountShown('articles', `${ARTICLES + 1} items`);
         const id = Number(new URL(page.url()).pathname.split('/').pop());
         const grace = dataOf<{ id: number }[]>(
           await asAdmin(ctx(), 'GET', '/items/authors?filter[name][_eq]=Grace Hopper'),
@@ -249,11 +251,15 @@ describe('web console in Chromium', function () {
         await page.waitForURL(new RegExp(`/admin/content/articles/${id}$`));
 
         await page.getByRole('button', { name: 'Delete' }).click();
+        await page.getByRole('dialog').waitFor();
+        // This suite's browser has no motion preference: the dialog fades in, as most readers see it.
+        expect(await studio.dialogTransition()).to.match(/^0\.[1-9]\d*s$/);
         await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
         await page.getByText('Deleted.').waitFor();
         await page.waitForURL(/\/admin\/content\/articles(\?|$)/);
         const gone = await asAdmin(ctx(), 'GET', `/items/articles/${id}`);
         expect(gone.status).to.equal(403);
+        await navCountShown('articles', `${ARTICLES} items`);
       });
 
       it("shows the item's history with who and when, the diff of a revision, and reverts", async () => {

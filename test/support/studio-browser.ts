@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page, Request } from 'playwright-core';
-import { launchChromium, type RunningChromium } from './chromium.js';
+import { launchChromium, type Motion, type RunningChromium } from './chromium.js';
 
 /** axe-core's browser build, evaluated in the page (CDP evaluation: the page's CSP does not apply). */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -46,11 +46,15 @@ export class StudioBrowser {
     for (let waited = 0; this.inFlight.size > 0 && waited < limitMs; waited += 50) await this.page.waitForTimeout(50);
   }
 
-  static async open(suite: string, viewport?: { width: number; height: number }): Promise<StudioBrowser> {
+  static async open(
+    suite: string,
+    viewport?: { width: number; height: number },
+    motion?: Motion,
+  ): Promise<StudioBrowser> {
     const shots = join(SCREENSHOTS, suite);
     rmSync(shots, { recursive: true, force: true });
     mkdirSync(shots, { recursive: true });
-    const chromium = await launchChromium(viewport);
+    const chromium = await launchChromium(viewport, motion);
     const page = await chromium.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
     return new StudioBrowser(chromium, page, shots);
@@ -115,6 +119,27 @@ export class StudioBrowser {
 
   nav(page: Page = this.page): Locator {
     return page.getByRole('navigation', { name: 'Main' });
+  }
+
+  /**
+   * Waits until the navigation's link to `collection` is described by `count` ("3 items"): the
+   * count beside its name, which the link's name leaves out.
+   */
+  async navCountShown(collection: string, count: string): Promise<void> {
+    const link = this.nav().getByRole('link', { name: collection, exact: true });
+    await link.and(this.page.locator('[aria-describedby]')).waitFor();
+    const id = (await link.getAttribute('aria-describedby')) ?? '';
+    await this.page
+      .locator(`[id="${id}"]`)
+      .filter({ hasText: new RegExp(`^${count}$`) })
+      .waitFor({ state: 'attached' });
+  }
+
+  /** The transition durations of the open dialog (MUI sets them as it fades in): "0s" without motion. */
+  dialogTransition(): Promise<string> {
+    return this.page.evaluate(
+      `getComputedStyle(document.querySelector('[role="presentation"] .MuiDialog-container')).transitionDuration`,
+    );
   }
 
   /** The helper text under an MUI input (where react-admin puts the field's error). */

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { chromiumUnavailable } from './chromium.js';
+import { chromiumUnavailable, type Motion } from './chromium.js';
 import { ensureConsoleBuilt } from './console-build.js';
 import { freePort } from './ports.js';
 import { describeEachDatabase, type ServerContext } from './server.js';
@@ -23,6 +23,11 @@ interface StudioSuiteOptions {
   readonly database: StudioDatabase;
   readonly viewport?: { width: number; height: number };
   readonly services?: readonly SuiteService[];
+  /**
+   * The motion the pages are shown with: reduced by default (no transitions: faster, and what a
+   * reader who asks for it gets); one suite keeps the transitions most readers see.
+   */
+  readonly motion?: Motion;
 }
 
 /** A server's environment for the Studio over plain HTTP on `port` (a refresh cookie without Secure). */
@@ -77,6 +82,9 @@ export class StudioSuite {
   readonly nav = () => this.browser().nav();
   readonly helperOf = (input: Locator): Promise<Locator> => this.browser().helperOf(input);
   readonly valueShown = (input: Locator, value: string): Promise<void> => this.browser().valueShown(input, value);
+  readonly dialogTransition = (): Promise<string> => this.browser().dialogTransition();
+  readonly navCountShown = (collection: string, count: string): Promise<void> =>
+    this.browser().navCountShown(collection, count);
   readonly withRefusal = (status: number, action: () => Promise<void>): Promise<void> =>
     this.browser().withRefusal(status, action);
 
@@ -113,7 +121,7 @@ export class StudioSuite {
     const start = async () => {
       this.port = await freePort();
       await Promise.all([ensureConsoleBuilt(), ...services.map((s) => s.start())]);
-      this.opened = await StudioBrowser.open(this.name, this.options.viewport);
+      this.opened = await StudioBrowser.open(this.name, this.options.viewport, this.options.motion);
     };
     // A function, not an arrow: the skip needs the hook's own `this`.
     before(async function () {

@@ -6,7 +6,7 @@
  * caller (`me`, with its role's admin and app access) and GET /permissions/me. react-admin holds it
  * as the session's "permissions".
  */
-import type { CollectionAccess, CollectionType, FieldType, RelationType } from '../../client/index.js';
+import type { CollectionAccess, CollectionType, FieldType, Filter, RelationType } from '../../client/index.js';
 import { client } from '../session.js';
 
 /**
@@ -307,6 +307,13 @@ function fieldInfo(f: FieldType, relation: RelationInfo | undefined): FieldInfo 
 }
 
 /** The collection named `name`, if the catalogue has it. */
+/** What a list shows unless asked for archived items: the archive field is not the archive value (null counts as not). */
+export function archiveFilter(collection: CollectionInfo): Filter | undefined {
+  const archive = collection.archive;
+  if (archive === undefined) return undefined;
+  return { _or: [{ [archive.field]: { _neq: archive.value } }, { [archive.field]: { _null: true } }] };
+}
+
 export function collectionOf(catalogue: Catalogue | undefined, name: string): CollectionInfo | undefined {
   return catalogue?.collections.find((c) => c.name === name);
 }

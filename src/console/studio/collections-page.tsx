@@ -1,45 +1,24 @@
 /**
- * /admin/content: the collections the caller may read, by folder, with their item counts; the
- * API's refusal (a role that may read none) in one alert.
+ * /admin/content: the collections the caller may read, by folder, with their item counts (archived
+ * items left out, as their lists show them); the API's refusal (a role that may read none) in one
+ * alert.
  */
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Alert, Box, Card, CardActionArea, CardContent, Grid, Typography } from '@mui/material';
 import { Title, useAuthenticated, usePermissions, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { errorText } from '../dom.js';
-import { client } from '../session.js';
-import type { Catalogue, CollectionInfo } from './catalogue.js';
+import type { Catalogue } from './catalogue.js';
 import { iconOf } from './layout.js';
+import { useItemCounts } from './item-counts.js';
 import { NoAppAccess } from './list/no-app-access.js';
-
-function useCounts(collections: readonly CollectionInfo[]): Record<string, number> {
-  const [counts, setCounts] = useState<Record<string, number>>({});
-  const names = collections.map((c) => c.name).join('/');
-  useEffect(() => {
-    let isCurrent = true;
-    for (const name of names === '' ? [] : names.split('/')) {
-      client
-        .items(name)
-        .readByQuery({ aggregate: { count: '*' } })
-        .then((answer) => {
-          const row = (answer.data ?? [])[0] as { count?: unknown } | undefined;
-          if (isCurrent && row !== undefined) setCounts((previous) => ({ ...previous, [name]: Number(row.count) }));
-        })
-        .catch(() => undefined);
-    }
-    return () => {
-      isCurrent = false;
-    };
-  }, [names]);
-  return counts;
-}
 
 export function CollectionsPage() {
   useAuthenticated();
   const translate = useTranslate();
   const { permissions, isPending } = usePermissions<Catalogue | null>();
   const readable = (permissions?.collections ?? []).filter((c) => !c.isFolder && c.can.read);
-  const counts = useCounts(readable);
+  const counts = useItemCounts(readable);
   useEffect(() => {
     document.title = `${translate('svc.collections.title')} · ${translate('svc.app.title')}`;
   }, [translate]);
@@ -77,9 +56,9 @@ export function CollectionsPage() {
                             {c.name}
                           </Typography>
                           <Typography component="span" variant="body2" color="text.secondary">
-                            {counts[c.name] === undefined
-                              ? (c.note ?? '')
-                              : translate('svc.collections.items', { smart_count: counts[c.name] })}
+                            {counts.has(c.name)
+                              ? translate('svc.collections.items', { smart_count: counts.get(c.name) })
+                              : (c.note ?? '')}
                           </Typography>
                         </div>
                       </CardContent>

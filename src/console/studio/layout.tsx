@@ -1,9 +1,19 @@
 /**
  * The Studio's frame: react-admin's Layout with a menu of the collections grouped by their
- * folders (svc_collections meta `group`, `icon`), then the tools (export/import, admin, GraphQL).
+ * folders (svc_collections meta `group`, `icon`) with their item counts, then the tools (export/import, admin, GraphQL).
  */
 import { Fragment, type ReactNode } from 'react';
-import { Box, Button, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader } from '@mui/material';
+import {
+  Box,
+  Button,
+  List,
+  ListItem,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  ListSubheader,
+  Typography,
+} from '@mui/material';
 import { NavLink, useLocation } from 'react-router-dom';
 import FolderIcon from '@mui/icons-material/FolderOutlined';
 import TableIcon from '@mui/icons-material/TableRowsOutlined';
@@ -28,6 +38,7 @@ import type { Catalogue, CollectionInfo } from './catalogue.js';
 import { ProjectTitle, useAdminEntries } from './admin/nav.js';
 import { useAccessEntries } from './access/nav.js';
 import { BookmarkLinks } from './list/bookmarks.js';
+import { useItemCounts } from './item-counts.js';
 
 /** Material icon names of svc_collections meta `icon` that the Studio bundles; others get a table. */
 const ICONS: Readonly<Record<string, ReactNode>> = {
@@ -54,24 +65,49 @@ function grouped(catalogue: Catalogue): [string | undefined, CollectionInfo[]][]
   return [...groups.entries()].sort(([a], [b]) => (a ?? '').localeCompare(b ?? ''));
 }
 
-function NavItem({ to, text, icon, reload = false }: { to: string; text: string; icon: ReactNode; reload?: boolean }) {
+interface NavItemProps {
+  readonly to: string;
+  readonly text: string;
+  readonly icon: ReactNode;
+  /** A full page load (GraphiQL). */
+  readonly reload?: boolean;
+  /** The collection's item count, beside the name and in the link's description. */
+  readonly count?: number | undefined;
+}
+
+function NavItem({ to, text, icon, reload = false, count }: NavItemProps) {
+  const translate = useTranslate();
   const location = useLocation();
   // The roles (/settings/roles) have their own entry.
   const isNested =
     location.pathname.startsWith(`${to}/`) && !(to === '/settings' && location.pathname.startsWith('/settings/roles'));
   const isCurrent = location.pathname === to || isNested;
   const [open] = useSidebarState();
+  const countId = `nav-count-${to.replace(/\W+/g, '-')}`;
+  const hasCount = open && count !== undefined;
   return (
     <ListItem disablePadding>
       <ListItemButton
         component={reload ? 'a' : NavLink}
         {...(reload ? { href: `/admin${to}` } : { to })}
         aria-current={isCurrent ? 'page' : undefined}
+        aria-describedby={hasCount ? countId : undefined}
         selected={isCurrent}
         dense
       >
         <ListItemIcon sx={{ minWidth: 36 }}>{icon}</ListItemIcon>
         {open && <ListItemText primary={text} />}
+        {hasCount && (
+          <>
+            {/* The name stays the collection's; the count is its description ("3 items"). */}
+            <Typography component="span" variant="caption" color="text.secondary" aria-hidden sx={{ ml: 1 }}>
+              {count.toLocaleString()}
+            </Typography>
+            <span id={countId} hidden>
+              {translate('svc.collections.items', { smart_count: count })}
+            </span>
+          </>
+        )}
       </ListItemButton>
     </ListItem>
   );
@@ -82,6 +118,7 @@ function StudioMenu() {
   const translate = useTranslate();
   const { permissions } = usePermissions<Catalogue | null>();
   const groups = permissions === null || permissions === undefined ? [] : grouped(permissions);
+  const counts = useItemCounts(groups.flatMap(([, collections]) => collections));
   const tools = [...useAdminEntries(), ...useAccessEntries()];
   return (
     <Box component="nav" aria-label={translate('svc.nav.main')} sx={{ pt: 1 }}>
@@ -105,7 +142,7 @@ function StudioMenu() {
           >
             {collections.map((c) => (
               <Fragment key={c.name}>
-                <NavItem to={`/content/${c.name}`} text={c.name} icon={iconOf(c)} />
+                <NavItem to={`/content/${c.name}`} text={c.name} icon={iconOf(c)} count={counts.get(c.name)} />
                 <BookmarkLinks collection={c.name} />
               </Fragment>
             ))}

@@ -18,8 +18,8 @@ export const collectionName = (resource: string): string =>
 
 let catalogue: Promise<Catalogue> | undefined;
 
-/** The session's catalogue, read once (forgotten at sign-in and sign-out). */
-function sessionCatalogue(): Promise<Catalogue> {
+/** The session's catalogue, read once (forgotten at sign-in and sign-out, and by a schema change). */
+export function sessionCatalogue(): Promise<Catalogue> {
   catalogue ??= readCatalogue();
   return catalogue;
 }

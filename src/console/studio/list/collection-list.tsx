@@ -50,8 +50,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
-import type { Filter } from '../../../client/index.js';
-import { collectionOf, displayOf, type Catalogue, type CollectionInfo } from '../catalogue.js';
+import { archiveFilter, collectionOf, displayOf, type Catalogue, type CollectionInfo } from '../catalogue.js';
 import { columnOf, defaultColumns, visibleFields } from '../fields.js';
 import { FilterBuilder } from '../filter-builder.js';
 import { LiveRefresh } from '../item/item-studio.js';
@@ -73,13 +72,6 @@ function countConditions(filter: unknown): number {
   for (const [key, value] of Object.entries(filter))
     n += key === '_and' || key === '_or' ? countConditions(value) : key.startsWith('_') ? 1 : countConditions(value);
   return n;
-}
-
-/** The archive filter: items whose archive field is not the archive value (null counts as not). */
-function archiveFilter(collection: CollectionInfo): Filter | undefined {
-  const archive = collection.archive;
-  if (archive === undefined) return undefined;
-  return { _or: [{ [archive.field]: { _neq: archive.value } }, { [archive.field]: { _null: true } }] };
 }
 
 export function CollectionList(): ReactElement | null {
