@@ -1,6 +1,7 @@
-// Lint: typescript-eslint's recommended rules (strict-type-checked for the service's code), the
-// one-way imports between the layers (below) and no import cycles (no-cycle skips type-only
-// imports: `make lint` runs madge for those, .madgerc).
+// Lint: typescript-eslint's recommended rules (strict-type-checked for the service's code) and the
+// one-way imports between the layers (below). Import cycles are madge's (`make lint`, .madgerc):
+// it counts type-only imports too, so it finds every cycle import-x/no-cycle would; no-cycle took
+// 40 s, 60 % of eslint's time.
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -17,7 +18,6 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'import-x/no-cycle': ['error', { maxDepth: 8 }],
       'import-x/no-restricted-paths': [
         'error',
         {
@@ -121,7 +121,7 @@ export default tseslint.config(
       ],
     },
     settings: {
-      // Without .ts here import-x treats our files as not modules and no-cycle finds nothing.
+      // Without .ts here import-x treats our files as not modules and no-restricted-paths finds nothing.
       'import-x/extensions': ['.ts', '.js'],
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
     },
