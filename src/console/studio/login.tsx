@@ -27,12 +27,22 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [otp, setOtp] = useState<string | null>(null);
   const [status, setStatus] = useState<{ text: string; isError: boolean } | null>(null);
+  // The project's public note (svc_settings.public_note, public in GET /server/info): the
+  // sign-in page is where a visitor meets it, as in Directus.
+  const [note, setNote] = useState<string | null>(null);
 
   useEffect(() => {
     document.title = `${translate('svc.sign_in.title')} · ${translate('svc.app.title')}`;
     client.auth.providers().then(
       (answer) => setProviders({ data: [...answer.data] as Provider[], disableDefault: answer.disableDefault }),
       () => setProviders({ data: [], disableDefault: false }),
+    );
+    client.server.info().then(
+      (info) => {
+        const value = info?.project?.['public_note'];
+        setNote(typeof value === 'string' && value.trim() !== '' ? value : null);
+      },
+      () => setNote(null),
     );
   }, [translate]);
 
@@ -58,6 +68,11 @@ export function LoginPage() {
       <Typography variant="h4" component="h1" id="sign-in-title" gutterBottom>
         {translate('svc.sign_in.title')}
       </Typography>
+      {note !== null && (
+        <Typography data-public-note sx={{ mb: 2, whiteSpace: 'pre-line' }}>
+          {note}
+        </Typography>
+      )}
       {providers !== null && !providers.disableDefault && (
         <Card component="form" aria-labelledby="sign-in-title" onSubmit={submit} sx={{ mb: 2 }}>
           <CardContent>
