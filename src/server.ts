@@ -35,7 +35,8 @@ import { exportHandlers } from './files/export/export-handlers.js';
 import { EXPORT_CLEANUP_JOB } from './files/export/export-retention.js';
 import { FileLibrary } from './files/file-library.js';
 import { createStorage } from './files/storage/create-storage.js';
-import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
+import { createJobQueue } from './jobs/job-queue.js';
+import type { JobQueue } from './jobs/job.js';
 import {
   FLOW_PRUNE_JOB,
   flowJobHandlers,

@@ -1,4 +1,4 @@
-import type { JobHandler } from '../jobs/job-queue.js';
+import type { JobHandler } from '../jobs/job.js';
 import { FLOW_EVENT_JOB, FLOW_RUN_JOB, flowEventHandler, flowRunHandler, requeueIdleLanes } from './flow-jobs.js';
 import { pruneFlowRuns } from './prune-runs.js';
 import { FLOW_SCHEDULE_JOB, flowScheduleHandler } from './schedule.js';

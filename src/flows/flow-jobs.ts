@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Accountability } from '../access/accountability.js';
-import type { JobHandler } from '../jobs/job-queue.js';
+import type { JobHandler } from '../jobs/job.js';
 import { queueClaims } from './run-claims.js';
 import { idleLaneHeads, laneHead, laneOf, type LaneHead } from './run-lanes.js';
 import { runFlow, type FlowRunResult } from './run-flow.js';

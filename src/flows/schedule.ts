@@ -1,4 +1,4 @@
-import type { JobHandler } from '../jobs/job-queue.js';
+import type { JobHandler } from '../jobs/job.js';
 import { CronExpression } from './cron.js';
 import { queueFlowRun } from './flow-jobs.js';
 import { activeFlows } from './flow-store.js';

@@ -5,7 +5,7 @@ import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
 import type { HookBus } from '../items/hooks.js';
-import type { JobQueue } from '../jobs/job-queue.js';
+import type { JobQueue } from '../jobs/job.js';
 
 /** A svc_flows row, as Directus 10 shapes directus_flows. */
 export interface FlowRow {

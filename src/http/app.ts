@@ -10,7 +10,7 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../logger/index.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import type { FileLibrary } from '../files/file-library.js';
-import type { JobQueue } from '../jobs/job-queue.js';
+import type { JobQueue } from '../jobs/job.js';
 import type { Storage } from '../files/storage/create-storage.js';
 import type { HookBus } from '../items/hooks.js';
 import type { Metrics } from './metrics.js';

@@ -7,7 +7,7 @@ import type { CacheLookup, DataCache } from '../cache/data-cache.js';
 import type { Config } from '../config/index.js';
 import { poolUsage } from '../db/health.js';
 import { ForbiddenError } from '../errors.js';
-import type { JobQueue } from '../jobs/job-queue.js';
+import type { JobQueue } from '../jobs/job.js';
 
 /** The label of a request no route took (ROUTE_NOT_FOUND, refused before routing): one series, not one per URL. */
 const UNMATCHED_ROUTE = '(unmatched)';

@@ -1,4 +1,4 @@
-import type { JobHandler } from '../../jobs/job-queue.js';
+import type { JobHandler } from '../../jobs/job.js';
 import { EXPORT_JOB } from './export-job.js';
 import { EXPORT_CLEANUP_JOB, exportCleanupHandler } from './export-retention.js';
 import { exportJobHandler, type ExportDeps } from './run-export.js';

@@ -8,7 +8,7 @@ import type { Item, QueryObject } from '../../commands/types.js';
 import type { Config } from '../../config/index.js';
 import { canReadCollection } from '../../access/read-access.js';
 import { ForbiddenError, InvalidPayloadError, ServiceUnavailableError } from '../../errors.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import type { JobQueue } from '../../jobs/job.js';
 import { parseQuery, queryLimits, readItems, readerOf, type ExportFormat } from '../../query/index.js';
 import { validatePayload } from '../../commands/validate-payload.js';
 import { EXPORT_QUERY_FORMATS } from './export-formats.js';

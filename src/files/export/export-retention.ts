@@ -4,7 +4,7 @@ import { toDatabaseTimestamp } from '../../db/to-database-timestamp.js';
 import { dialectOf } from '../../db/index.js';
 import { ForbiddenError } from '../../errors.js';
 import type { PrimaryKey } from '../../commands/types.js';
-import type { JobHandler } from '../../jobs/job-queue.js';
+import type { JobHandler } from '../../jobs/job.js';
 import type { ExportDeps } from './run-export.js';
 import { EXPORT_ACTION } from './export-status.js';
 import { FILES_COLLECTION } from '../file-library.js';

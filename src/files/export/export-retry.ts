@@ -5,7 +5,7 @@ import { findUserById } from '../../auth/auth-user.js';
 import { toDatabaseTimestamp } from '../../commands/to-database-value.js';
 import { dialectOf } from '../../db/index.js';
 import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import type { JobQueue } from '../../jobs/job.js';
 import { enqueueExport, prepareExport, type ExportJob, type PrepareExportDeps } from './export-job.js';
 import { EXPORT_ACTION, type ExportStatus } from './export-status.js';
 

@@ -10,7 +10,7 @@ import type { DataInvalidation } from '../../cache/data-invalidation.js';
 import type { SchemaCache } from '../../cache/schema-cache.js';
 import { commandContext } from '../../commands/command-context.js';
 import type { Config } from '../../config/index.js';
-import { JobStopped, type JobHandler, type JobRun } from '../../jobs/job-queue.js';
+import { JobStopped, type JobHandler, type JobRun } from '../../jobs/job.js';
 import {
   isAggregateQuery,
   parseQuery,

@@ -5,7 +5,7 @@ import { InvalidPayloadError, UnsupportedMediaTypeError } from '../../errors.js'
 import { prepareExport, queueExport } from '../../files/export/export-job.js';
 import { retryExport } from '../../files/export/export-retry.js';
 import { EXPORT_JOB_HEADER, readExportJob } from '../../files/export/export-status.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import type { JobQueue } from '../../jobs/job.js';
 import { toCollectionName } from '../collection-name.js';
 import { readMultipart } from '../multipart.js';
 import { ItemsService } from '../../items/items-service.js';
