@@ -1,12 +1,9 @@
 import { expect } from 'chai';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { asAdmin, dataOf } from '../integration/access/permission-helpers.js';
 import { createRole, createUser } from '../integration/auth/helpers.js';
 import { TEST_ADMIN } from '../support/server.js';
 import { studioSuite } from '../support/studio-suite.js';
-
-/** How many key presses reach any control of a page (the navigation is long on a wide screen). */
-const MAX_PRESSES = 80;
 
 /**
  * Getting around the Studio (Chromium, SQLite and PostgreSQL): an editor's round with the keyboard
@@ -17,37 +14,11 @@ const MAX_PRESSES = 80;
 describe('Studio navigation in Chromium', function () {
   this.timeout(90_000);
   const studio = studioSuite('studio-navigation', { database: 'sqlite', viewport: { width: 1280, height: 900 } });
-  const { browser, shot, expectAccessible, nav } = studio;
+  const { browser, shot, expectAccessible, nav, tabTo, isFocused } = studio;
   let page: Page;
   before(() => {
     page = studio.page;
   });
-
-  const isFocused = (target: Locator): Promise<boolean> =>
-    target.evaluate((el) => el === (el.ownerDocument as unknown as { activeElement: unknown }).activeElement);
-
-  /** What has the focus, for failure messages: its tag, role and name. */
-  const focused = (): Promise<string> =>
-    page.evaluate(
-      `(() => { const e = document.activeElement; return e === null ? 'nothing' : e.tagName + ' ' + (e.getAttribute('role') ?? '') + ' "' + (e.getAttribute('aria-label') ?? e.textContent ?? '').trim().slice(0, 40) + '"'; })()`,
-    );
-
-  /**
-   * Presses Tab (Shift+Tab with `back`) until `target` has the focus, and checks the focus is
-   * shown there (`:focus-visible` with an outline, MUI's focus-visible class or a focused field).
-   */
-  async function tabTo(target: Locator, back = false): Promise<void> {
-    await target.waitFor();
-    for (let presses = 0; !(await isFocused(target)); presses++) {
-      expect(presses, `Tab never reached the target; the focus is on ${await focused()}`).to.be.below(MAX_PRESSES);
-      await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-    }
-    // Browser code as text: the test files are type-checked without the DOM library.
-    const shown = await page.evaluate(
-      `(() => { const el = document.activeElement; const style = getComputedStyle(el); return el.matches(':focus-visible') && ((style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || el.classList.contains('Mui-focusVisible') || el.closest('.Mui-focused') !== null); })()`,
-    );
-    expect(shown, `no visible focus on ${await focused()}`).to.equal(true);
-  }
 
   studio.onDatabase('studio navigation', (ctx) => {
     const { url } = studio;

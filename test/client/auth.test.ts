@@ -104,12 +104,16 @@ describeEachDatabase(
       expect(client.storage.auth_token).to.equal(null);
     });
 
-    it('requests that carry no token (static, providers) do not refresh first: a dead session does not stop them', async () => {
+    it('requests that carry no token (static, providers, public server info) do not refresh first: a dead session does not stop them', async () => {
       const client = await adminClient(ctx());
       await client.auth.logout();
       client.storage.auth_refresh_token = 'ended';
       client.storage.auth_expires_at = Date.now() - 1;
       expect((await client.auth.providers()).data).to.be.an('array');
+      // What anyone is told: the project, not the version an authenticated caller gets.
+      const info = await client.server.info({ public: true });
+      expect(info?.project).to.be.an('object');
+      expect(info?.['version']).to.equal(undefined);
       expect(await client.auth.static(TEST_ADMIN.token)).to.equal(true);
       expect((await client.users.me.read())?.email).to.equal(TEST_ADMIN.email);
     });

@@ -15,6 +15,9 @@ const settled = (page: Page): Promise<unknown> =>
     'Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined)))',
   );
 
+/** How many key presses reach any control of a page (the navigation is long on a wide screen). */
+const MAX_PRESSES = 80;
+
 /** Where every Studio suite saves its screenshots, one folder per suite. */
 export const SCREENSHOTS = join(tmpdir(), 'svc-console-screenshots');
 
@@ -153,6 +156,37 @@ export class StudioBrowser {
       expect(waited, `${value} never shown`).to.be.below(10_000);
       await this.page.waitForTimeout(100);
     }
+  }
+
+  /** Whether `target` has the focus. */
+  isFocused(target: Locator): Promise<boolean> {
+    return target.evaluate((el) => el === (el.ownerDocument as unknown as { activeElement: unknown }).activeElement);
+  }
+
+  /** What has the focus, for failure messages: its tag, role and name. */
+  focused(page: Page = this.page): Promise<string> {
+    return page.evaluate(
+      `(() => { const e = document.activeElement; return e === null ? 'nothing' : e.tagName + ' ' + (e.getAttribute('role') ?? '') + ' "' + (e.getAttribute('aria-label') ?? e.textContent ?? '').trim().slice(0, 40) + '"'; })()`,
+    );
+  }
+
+  /**
+   * Presses Tab (Shift+Tab with `back`) until `target` has the focus, and checks the focus is
+   * shown there (`:focus-visible` with an outline, MUI's focus-visible class or a focused field).
+   */
+  async tabTo(target: Locator, back = false, page: Page = this.page): Promise<void> {
+    await target.waitFor();
+    for (let presses = 0; !(await this.isFocused(target)); presses++) {
+      expect(presses, `Tab never reached the target; the focus is on ${await this.focused(page)}`).to.be.below(
+        MAX_PRESSES,
+      );
+      await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    }
+    // Browser code as text: the test files are type-checked without the DOM library.
+    const shown = await page.evaluate(
+      `(() => { const el = document.activeElement; const style = getComputedStyle(el); return el.matches(':focus-visible') && ((style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || el.classList.contains('Mui-focusVisible') || el.closest('.Mui-focused') !== null); })()`,
+    );
+    expect(shown, `no visible focus on ${await this.focused(page)}`).to.equal(true);
   }
 
   /** Signs in on the Studio's page at `base` (http://host:port) and waits for the app. */

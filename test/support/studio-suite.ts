@@ -82,6 +82,9 @@ export class StudioSuite {
   readonly nav = () => this.browser().nav();
   readonly helperOf = (input: Locator): Promise<Locator> => this.browser().helperOf(input);
   readonly valueShown = (input: Locator, value: string): Promise<void> => this.browser().valueShown(input, value);
+  readonly isFocused = (target: Locator): Promise<boolean> => this.browser().isFocused(target);
+  readonly focused = (): Promise<string> => this.browser().focused();
+  readonly tabTo = (target: Locator, back?: boolean): Promise<void> => this.browser().tabTo(target, back);
   readonly dialogTransition = (): Promise<string> => this.browser().dialogTransition();
   readonly navCountShown = (collection: string, count: string): Promise<void> =>
     this.browser().navCountShown(collection, count);

@@ -10,8 +10,10 @@ export class ServerHandler {
     return (await this.transport.get<never, string>('/server/ping')).raw;
   }
 
-  async info(): Promise<ServerInfo | undefined> {
-    return (await this.transport.get<ServerInfo>('/server/info')).data;
+  /** What /server/info answers the session; `{ public: true }`: what it answers anyone (no token sent). */
+  async info(options: { readonly public?: boolean } = {}): Promise<ServerInfo | undefined> {
+    const headers = options.public === true ? { Authorization: null } : undefined;
+    return (await this.transport.get<ServerInfo>('/server/info', headers === undefined ? {} : { headers })).data;
   }
 
   /** GET /server/metrics (METRICS_ENABLED; administrators): the Prometheus text exposition. */

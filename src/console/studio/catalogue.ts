@@ -118,7 +118,15 @@ interface Me {
   readonly role: string | null;
   readonly adminAccess: boolean;
   readonly appAccess: boolean;
+  /** The role's `enforce_tfa`: the Studio opens only once the user has TFA (Directus's app does so). */
+  readonly enforceTfa: boolean;
+  /** Whether the user has TFA on (their `tfa_secret`, which reads masked when set, null when not). */
+  readonly hasTfa: boolean;
 }
+
+/** Whether the signed-in user must set up TFA before the Studio opens (layout.tsx shows only that). */
+export const mustSetUpTfa = (catalogue: Catalogue | null | undefined): boolean =>
+  catalogue?.me?.enforceTfa === true && !catalogue.me.hasTfa;
 
 export interface Catalogue {
   readonly collections: readonly CollectionInfo[];
@@ -214,7 +222,18 @@ export async function readCatalogue(): Promise<Catalogue> {
 
 /** The caller and its role's access; null when the API does not answer (no session). */
 async function readMe(): Promise<Me | null> {
-  const fields = ['id', 'email', 'first_name', 'last_name', 'role.id', 'role.admin_access', 'role.app_access'];
+  // The caller's own svc_users row and role: readable to every role with app access.
+  const fields = [
+    'id',
+    'email',
+    'first_name',
+    'last_name',
+    'tfa_secret',
+    'role.id',
+    'role.admin_access',
+    'role.app_access',
+    'role.enforce_tfa',
+  ];
   const me = (await client.users.me.read({ fields }).catch(() => null)) as Record<string, unknown> | null;
   if (me === null || me === undefined) return null;
   const role = (me['role'] ?? null) as Record<string, unknown> | null;
@@ -226,6 +245,9 @@ async function readMe(): Promise<Me | null> {
     role: role === null ? null : String(role['id']),
     adminAccess: role?.['admin_access'] === true,
     appAccess: role?.['app_access'] === true || role?.['admin_access'] === true,
+    enforceTfa: role?.['enforce_tfa'] === true,
+    // Unknown (not returned) counts as on: nobody is held at a page they could never leave.
+    hasTfa: me['tfa_secret'] !== null,
   };
 }
 

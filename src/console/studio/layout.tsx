@@ -34,11 +34,15 @@ import {
   useTranslate,
   type LayoutProps,
 } from 'react-admin';
-import type { Catalogue, CollectionInfo } from './catalogue.js';
+import { mustSetUpTfa, type Catalogue, type CollectionInfo } from './catalogue.js';
 import { ProjectTitle, useAdminEntries } from './admin/nav.js';
 import { useAccessEntries } from './access/nav.js';
 import { BookmarkLinks } from './list/bookmarks.js';
 import { useItemCounts } from './item-counts.js';
+import { onDemand } from './on-demand.js';
+
+// Loaded only by whoever must set up TFA first.
+const TfaRequiredPage = onDemand(async () => (await import('./access/tfa-required.js')).TfaRequiredPage);
 
 /** Material icon names of svc_collections meta `icon` that the Studio bundles; others get a table. */
 const ICONS: Readonly<Record<string, ReactNode>> = {
@@ -161,11 +165,12 @@ function StudioMenu() {
   );
 }
 
-function StudioAppBar() {
+function AppBarWith({ hasMenu }: { readonly hasMenu: boolean }) {
   const translate = useTranslate();
   const logout = useLogout();
   return (
-    <AppBar userMenu={false}>
+    // Without a menu, no button to open one.
+    <AppBar userMenu={false} sx={hasMenu ? {} : { '& .RaAppBar-menuButton': { display: 'none' } }}>
       {/* The page's title is its one h1 (react-admin's views put theirs here). */}
       <ProjectTitle />
       <TitlePortal component="h1" />
@@ -176,7 +181,22 @@ function StudioAppBar() {
   );
 }
 
+const NoSidebar = () => null;
+const StudioAppBar = () => <AppBarWith hasMenu />;
+const BareAppBar = () => <AppBarWith hasMenu={false} />;
+
+/**
+ * A role that requires TFA (svc_roles.enforce_tfa) of a user without it: every page is the TFA
+ * setup, with no menu, until it is on (as in Directus's app; administrators too).
+ */
 export function StudioLayout({ children }: LayoutProps) {
+  const { permissions } = usePermissions<Catalogue | null>();
+  if (mustSetUpTfa(permissions))
+    return (
+      <Layout sidebar={NoSidebar} appBar={BareAppBar}>
+        <TfaRequiredPage />
+      </Layout>
+    );
   return (
     <Layout menu={StudioMenu} appBar={StudioAppBar}>
       {children}

@@ -28,7 +28,8 @@ export function LoginPage() {
   const [otp, setOtp] = useState<string | null>(null);
   const [status, setStatus] = useState<{ text: string; isError: boolean } | null>(null);
   // The project's public note (svc_settings.public_note, public in GET /server/info): the
-  // sign-in page is where a visitor meets it, as in Directus.
+  // sign-in page is where a visitor meets it, as in Directus. Asked without the token: a session
+  // that just ended (a password changed) would be refused.
   const [note, setNote] = useState<string | null>(null);
 
   useEffect(() => {
@@ -37,7 +38,7 @@ export function LoginPage() {
       (answer) => setProviders({ data: [...answer.data] as Provider[], disableDefault: answer.disableDefault }),
       () => setProviders({ data: [], disableDefault: false }),
     );
-    client.server.info().then(
+    client.server.info({ public: true }).then(
       (info) => {
         const value = info?.project?.['public_note'];
         setNote(typeof value === 'string' && value.trim() !== '' ? value : null);

@@ -119,6 +119,9 @@ export const accessMessages = {
   tfa_disable: 'Turn off',
   tfa_enabled: 'Two-factor authentication is on.',
   tfa_disabled: 'Two-factor authentication is off.',
+  tfa_required_title: 'Set up two-factor authentication',
+  tfa_required:
+    'Your role requires two-factor authentication: set it up to use the Studio. Enter your password, add the secret to your authenticator app, then enter its code.',
   token: 'Static token',
   token_hint: 'A token for scripts (Authorization: Bearer). It is shown once; a new one replaces it.',
   token_generate: 'Generate token',

@@ -9,11 +9,12 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Avatar, Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import CopyIcon from '@mui/icons-material/ContentCopy';
 import UploadIcon from '@mui/icons-material/UploadFile';
-import { useNotify, useTranslate } from 'react-admin';
+import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { client } from '../../session.js';
+import { forgetCatalogue } from '../providers.js';
 import { AccessPage, errorText } from './common.js';
 import { PasswordForm } from './password-form.js';
-import { TfaQrCode } from './tfa-qr.js';
+import { TfaSetup, useRequests } from './tfa-setup.js';
 
 interface Profile {
   id: string;
@@ -71,9 +72,7 @@ export function ProfilePage() {
   const translate = useTranslate();
   const notify = useNotify();
   const [me, setMe] = useState<Profile | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [tfaPassword, setTfaPassword] = useState('');
-  const [secret, setSecret] = useState<{ secret: string; otpauth_url: string } | null>(null);
+  const { error, setError, run } = useRequests();
   const [otp, setOtp] = useState('');
   const [token, setToken] = useState<string | null>(null);
   // Nothing offered until the rights are known.
@@ -93,17 +92,6 @@ export function ProfilePage() {
   }, []);
   useEffect(() => void load(), [load]);
 
-  const run = async (action: () => Promise<unknown>, message: string) => {
-    try {
-      await action();
-      setError(null);
-      notify(message, { type: 'success' });
-      return true;
-    } catch (e) {
-      setError(errorText(e));
-      return false;
-    }
-  };
   const set = (key: keyof Profile, value: string) =>
     setMe((m) => (m === null ? m : { ...m, [key]: value === '' ? null : value }));
 
@@ -127,23 +115,17 @@ export function ProfilePage() {
       await load();
     }, 'svc.access.avatar_saved');
   };
-  const generate = () =>
-    run(async () => {
-      setSecret((await client.users.me.tfa.generate(tfaPassword)) ?? null);
-      setTfaPassword('');
-    }, 'svc.access.tfa_scan');
-  const enable = async () => {
-    if (secret === null) return;
-    if (await run(() => client.users.me.tfa.enable(secret.secret, otp), 'svc.access.tfa_enabled')) {
-      setSecret(null);
-      setOtp('');
-      await load();
-    }
+  const refresh = useRefresh();
+  // The session's catalogue knows whether TFA is on: a role that requires it is held to it.
+  const tfaChanged = async () => {
+    await load();
+    forgetCatalogue();
+    refresh();
   };
   const disable = async () => {
     if (await run(() => client.users.me.tfa.disable(otp), 'svc.access.tfa_disabled')) {
       setOtp('');
-      await load();
+      await tfaChanged();
     }
   };
   const makeToken = () =>
@@ -255,48 +237,8 @@ export function ProfilePage() {
                     </Button>
                   </Box>
                 </>
-              ) : secret === null ? (
-                <>
-                  <TextField
-                    type="password"
-                    autoComplete="current-password"
-                    label={translate('svc.access.current_password')}
-                    value={tfaPassword}
-                    onChange={(e) => setTfaPassword(e.target.value)}
-                  />
-                  <Box>
-                    <Button variant="outlined" disabled={tfaPassword === ''} onClick={() => void generate()}>
-                      {translate('svc.access.tfa_start')}
-                    </Button>
-                  </Box>
-                </>
               ) : (
-                <>
-                  <Alert severity="info">{translate('svc.access.tfa_scan')}</Alert>
-                  <TfaQrCode url={secret.otpauth_url} />
-                  <TextField
-                    label={translate('svc.access.tfa_secret')}
-                    value={secret.secret}
-                    slotProps={{ htmlInput: { readOnly: true } }}
-                  />
-                  <TextField
-                    label={translate('svc.access.tfa_url')}
-                    value={secret.otpauth_url}
-                    multiline
-                    slotProps={{ htmlInput: { readOnly: true } }}
-                  />
-                  <TextField
-                    label={translate('svc.sign_in.otp')}
-                    value={otp}
-                    onChange={(e) => setOtp(e.target.value)}
-                    slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'one-time-code' } }}
-                  />
-                  <Box>
-                    <Button variant="contained" disabled={otp === ''} onClick={() => void enable()}>
-                      {translate('svc.access.tfa_enable')}
-                    </Button>
-                  </Box>
-                </>
+                <TfaSetup run={run} onEnabled={tfaChanged} />
               )}
             </Stack>
           </Section>

@@ -5,7 +5,7 @@
  * to it, as Directus offers. Only whoever may overwrite the bookmark (`maySaveBookmark`) gets Save,
  * rename and delete; others get "save as new" only (bookmark-rules.ts).
  */
-import { useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import {
   Button as MuiButton,
   Chip,
@@ -48,6 +48,16 @@ export function BookmarkControls(props: ViewProps): ReactElement | null {
   const [owner, setOwner] = useState<OwnerChoice>('user');
   const me = catalogue.me;
   const [sharedRole, setSharedRole] = useState<string>(me?.role ?? '');
+  // Saving a new bookmark replaces the button that opened the dialog (the saved bookmark's controls
+  // take its place), so the dialog has nothing to give the focus back to and it fell to the page's
+  // body: a keyboard user started over from the top. It goes to the new bookmark's Rename instead.
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const focusRename = useRef(false);
+  useEffect(() => {
+    if (dialog !== null || !focusRename.current) return;
+    focusRename.current = false;
+    renameButton.current?.focus();
+  });
   // An administrator shares a bookmark with any role: the roles, read once the dialog opens.
   const roles = useGetList(
     'svc_roles',
@@ -75,6 +85,7 @@ export function BookmarkControls(props: ViewProps): ReactElement | null {
       if (dialog === 'save') {
         const id = await saveBookmark(collection.name, name, view, ownerOf());
         setState((s) => ({ ...s, bookmark: { id, name, saved: view, canSave: true } }));
+        focusRename.current = true;
         notify('svc.list.bookmark_saved', { type: 'success' });
       } else if (dialog === 'rename' && open !== null) {
         await renameBookmark(open.id, name);
@@ -131,6 +142,7 @@ export function BookmarkControls(props: ViewProps): ReactElement | null {
           {open.canSave && (
             <>
               <IconButton
+                ref={renameButton}
                 size="small"
                 aria-label={translate('svc.list.bookmark_rename')}
                 onClick={() => openDialog('rename', open.name)}
