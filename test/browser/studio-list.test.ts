@@ -354,6 +354,27 @@ describe('Studio list in Chromium', function () {
       await expectAccessible('as-of');
       await page.getByRole('button', { name: 'Back to now' }).click();
       await page.locator('tbody td.column-title', { hasText: 'Article 05 (edited)' }).waitFor();
+
+      // The time slider, by keyboard: its left end is the collection's first recorded change,
+      // its right end now.
+      const rows = dataOf<{ min: { timestamp: string } }[]>(
+        await asAdmin(ctx(), 'GET', '/activity?filter[collection][_eq]=articles&aggregate[min]=timestamp'),
+      );
+      const first = localMoment(new Date(String(rows[0]?.min.timestamp)));
+      const slider = page.getByRole('slider', { name: 'Move through time' });
+      expect(await slider.getAttribute('aria-valuetext')).to.equal('Now');
+      await slider.focus();
+      await page.keyboard.press('Home');
+      await page.getByText(/read-only/).waitFor();
+      expect(await page.getByLabel('As it was at').inputValue()).to.equal(first);
+      // The list before its items: its controls stay, and the slider keeps the focus.
+      expect(await studio.isFocused(slider)).to.equal(true);
+      await shot('as-of-slider');
+      // Read out as the moment, not "Now".
+      expect(await slider.getAttribute('aria-valuetext')).to.include(String(new Date(first).getFullYear()));
+      await page.keyboard.press('End');
+      await page.locator('tbody td.column-title', { hasText: 'Article 05 (edited)' }).waitFor();
+      expect(await page.getByLabel('As it was at').inputValue()).to.equal('');
     });
 
     it('filters on a one-to-many with _some, then _none, of a condition on the related items', async () => {

@@ -57,6 +57,8 @@ const svc = {
     width_hint: 'In pixels; empty: automatic',
     as_of: 'As it was at',
     as_of_now: 'Back to now',
+    as_of_slider: 'Move through time',
+    as_of_slider_now: 'Now',
     as_of_note:
       'The items as they were at %{moment}: read-only. Items created since are left out, deleted ones are not shown.',
     select_item: 'Select %{name}',

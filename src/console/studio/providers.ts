@@ -8,7 +8,7 @@ import { HttpError, type AuthProvider, type DataProvider, type RaRecord } from '
 import { TransportError, type Filter, type ID } from '../../client/index.js';
 import { errorEntries } from '../dom.js';
 import { client, hasSession, rememberSignIn } from '../session.js';
-import { collectionOf, readCatalogue, type Catalogue } from './catalogue.js';
+import { collectionOf, mayReadSystem, readCatalogue, type Catalogue } from './catalogue.js';
 import { itemsAsOf, joinFilters, type ListMeta } from './list/list-read.js';
 
 export const CONTENT = 'content/';
@@ -123,7 +123,17 @@ export const dataProvider: DataProvider = {
       .catch(asHttpError);
     const items = (answer.data ?? []) as Record<string, unknown>[];
     const pageRows = isApart ? items.slice(0, perPage) : items;
-    const rows = extra.asOf === undefined ? pageRows : await itemsAsOf(collection, pk, pageRows, extra.asOf, fields);
+    const rows =
+      extra.asOf === undefined
+        ? pageRows
+        : await itemsAsOf(
+            collection,
+            pk,
+            pageRows,
+            extra.asOf,
+            fields,
+            mayReadSystem(await sessionCatalogue(), 'svc_activity'),
+          );
     const data = rows.map(withId(pk));
     if (isApart) return { data, pageInfo: { hasNextPage: items.length > perPage, hasPreviousPage: page > 1 } };
     return { data, total: answer.meta?.filter_count ?? data.length };

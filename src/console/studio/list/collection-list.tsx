@@ -55,6 +55,7 @@ import { columnOf, defaultColumns, visibleFields } from '../fields.js';
 import { FilterBuilder } from '../filter-builder.js';
 import { LiveRefresh } from '../item/item-studio.js';
 import { collectionName } from '../providers.js';
+import { AsOfSlider } from './as-of-slider.js';
 import { BookmarkControls } from './bookmark-controls.js';
 import { BulkDeleteWithUndo, BulkEditButton, BulkExportButton, ExportButton } from './bulk-actions.js';
 import { CardsLayout, imageFieldOf } from './cards.js';
@@ -117,6 +118,9 @@ export function CollectionList(): ReactElement | null {
       disableSyncWithLocation={false}
       queryOptions={{ meta }}
       pagination={<CountedPagination meta={meta} />}
+      // A moment before any item existed keeps the list's controls (the way back to now), not
+      // react-admin's "no items yet" page.
+      {...(isReadOnly ? { empty: false as const } : {})}
     >
       <ListBody collection={collection} catalogue={permissions} state={state} setState={setState} />
     </List>
@@ -277,6 +281,7 @@ function ViewBar(props: ViewProps): ReactElement {
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
           sx={{ width: 230, maxWidth: '100%' }}
         />
+        <AsOfSlider {...props} />
         {state.asOf !== '' && (
           <MuiButton size="small" onClick={() => setState((s) => ({ ...s, asOf: '' }))}>
             {translate('svc.list.as_of_now')}

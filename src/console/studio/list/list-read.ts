@@ -27,14 +27,51 @@ export function joinFilters(a: Filter | undefined, b: Filter | undefined): Filte
   return { _and: [a, b] };
 }
 
-/** Each item as it was at `asOf`, in the same order; those that did not exist then are left out. */
+/**
+ * Which of `keys` were created after `asOf` (their create activity is later): one activity read,
+ * for a role that may read the activity (`mayReadActivity`); none known otherwise.
+ */
+async function createdAfter(
+  collection: string,
+  keys: readonly unknown[],
+  asOf: string,
+  mayReadActivity: boolean,
+): Promise<ReadonlySet<string>> {
+  if (!mayReadActivity || keys.length === 0) return new Set();
+  const answer = await client.activity
+    .readByQuery({
+      filter: {
+        collection: { _eq: collection },
+        action: { _eq: 'create' },
+        timestamp: { _gt: asOf },
+        item: { _in: keys.map(String) },
+      },
+      fields: ['item'],
+      limit: keys.length,
+    })
+    .catch(() => undefined);
+  return new Set((answer?.data ?? []).map((row) => String((row as { item?: unknown }).item)));
+}
+
+/**
+ * Each item as it was at `asOf`, in the same order; those that did not exist then are left out:
+ * not asked for when the activity says they were created later (the API would refuse the read).
+ */
 export async function itemsAsOf(
   collection: string,
   pk: string,
-  items: readonly Record<string, unknown>[],
+  rows: readonly Record<string, unknown>[],
   asOf: string,
   fields: readonly string[],
+  mayReadActivity: boolean,
 ): Promise<Record<string, unknown>[]> {
+  const later = await createdAfter(
+    collection,
+    rows.map((item) => item[pk]),
+    asOf,
+    mayReadActivity,
+  );
+  const items = rows.filter((item) => !later.has(String(item[pk])));
   const then = await Promise.all(
     items.map((item) =>
       client
