@@ -46,13 +46,15 @@ describeEachDatabase(
     let second: RunningServer | undefined;
     const api = (method: string, path: string, body?: unknown) => adminApi(ctx(), method, path, body);
 
+    // Made inactive and switched on with its operation in place: a schedule active before its
+    // operation exists runs (and logs) runs of no step meanwhile, as many as a slow machine takes.
     const createFlow = async (flow: Row, operation: Row): Promise<string> => {
       const id = String(
-        dataOf<Row>(await api('POST', '/flows', { status: 'active', accountability: 'all', ...flow }))['id'],
+        dataOf<Row>(await api('POST', '/flows', { accountability: 'all', ...flow, status: 'inactive' }))['id'],
       );
       const op = randomUUID();
       dataOf(await api('POST', '/operations', { id: op, flow: id, ...operation }));
-      dataOf(await api('PATCH', `/flows/${id}`, { operation: op }));
+      dataOf(await api('PATCH', `/flows/${id}`, { operation: op, status: 'active' }));
       return id;
     };
 
