@@ -17,7 +17,7 @@ const STOPS = 200;
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** `ms` as a datetime-local value (the browser's time zone, to the second): the list's `asOf`. */
-export function asOfValue(ms: number): string {
+function asOfValue(ms: number): string {
   const d = new Date(ms);
   return `${String(d.getFullYear())}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
