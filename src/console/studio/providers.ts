@@ -4,7 +4,7 @@
  * /admin/content/<collection>/<id>; the provider strips the prefix. Records carry `id` (react-
  * admin's key) copied from the collection's primary key.
  */
-import { HttpError, type AuthProvider, type DataProvider, type RaRecord } from 'react-admin';
+import { HttpError, useRefresh, type AuthProvider, type DataProvider, type RaRecord } from 'react-admin';
 import { TransportError, type Filter, type ID } from '../../client/index.js';
 import { errorEntries } from '../dom.js';
 import { client, hasSession, rememberSignIn } from '../session.js';
@@ -24,9 +24,21 @@ export function sessionCatalogue(): Promise<Catalogue> {
   return catalogue;
 }
 
-/** Forgets the catalogue: the next read asks the API (after a schema change, with useRefresh). */
-export function forgetCatalogue(): void {
+/** Forgets the catalogue: the next read asks the API. */
+function forgetCatalogue(): void {
   catalogue = undefined;
+}
+
+/**
+ * Forgets the catalogue and refreshes react-admin's queries (its permissions among them): after a
+ * schema change, or a change to what the user's catalogue says of them (their TFA).
+ */
+export function useCatalogueChanged(): () => void {
+  const refresh = useRefresh();
+  return () => {
+    forgetCatalogue();
+    refresh();
+  };
 }
 
 async function primaryKeyOf(collection: string): Promise<string> {

@@ -9,9 +9,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Avatar, Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import CopyIcon from '@mui/icons-material/ContentCopy';
 import UploadIcon from '@mui/icons-material/UploadFile';
-import { useNotify, useRefresh, useTranslate } from 'react-admin';
+import { useNotify, useTranslate } from 'react-admin';
 import { client } from '../../session.js';
-import { forgetCatalogue } from '../providers.js';
+import { useCatalogueChanged } from '../providers.js';
 import { AccessPage, errorText } from './common.js';
 import { PasswordForm } from './password-form.js';
 import { TfaSetup, useRequests } from './tfa-setup.js';
@@ -115,12 +115,11 @@ export function ProfilePage() {
       await load();
     }, 'svc.access.avatar_saved');
   };
-  const refresh = useRefresh();
+  const catalogueChanged = useCatalogueChanged();
   // The session's catalogue knows whether TFA is on: a role that requires it is held to it.
   const tfaChanged = async () => {
     await load();
-    forgetCatalogue();
-    refresh();
+    catalogueChanged();
   };
   const disable = async () => {
     if (await run(() => client.users.me.tfa.disable(otp), 'svc.access.tfa_disabled')) {

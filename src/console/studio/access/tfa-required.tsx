@@ -6,22 +6,18 @@
  */
 import { useEffect } from 'react';
 import { Alert, Box, Stack, Typography } from '@mui/material';
-import { Title, useRefresh, useTranslate } from 'react-admin';
-import { forgetCatalogue } from '../providers.js';
+import { Title, useTranslate } from 'react-admin';
+import { useCatalogueChanged } from '../providers.js';
 import { TfaSetup, useRequests } from './tfa-setup.js';
 
 export function TfaRequiredPage() {
   const translate = useTranslate();
-  const refresh = useRefresh();
+  const catalogueChanged = useCatalogueChanged();
   const { error, run } = useRequests();
   const title = translate('svc.access.tfa_required_title');
   useEffect(() => {
     document.title = `${title} · ${translate('svc.app.title')}`;
   }, [title, translate]);
-  const enabled = () => {
-    forgetCatalogue();
-    refresh();
-  };
   return (
     <Box sx={{ p: { xs: 1, sm: 2 }, maxWidth: 560, minWidth: 0 }}>
       <Title title={title} />
@@ -32,7 +28,7 @@ export function TfaRequiredPage() {
         </Alert>
       )}
       <Stack sx={{ gap: 1 }}>
-        <TfaSetup run={run} onEnabled={enabled} />
+        <TfaSetup run={run} onEnabled={catalogueChanged} />
       </Stack>
     </Box>
   );

@@ -17,19 +17,10 @@ import {
   ListItemText,
   Typography,
 } from '@mui/material';
-import { useNotify, useRefresh, useTranslate } from 'react-admin';
+import { useNotify, useTranslate } from 'react-admin';
 import { errorText } from '../../dom.js';
-import { forgetCatalogue } from '../providers.js';
+import { useCatalogueChanged } from '../providers.js';
 import type { Plan } from './plan.js';
-
-/** Forgets the catalogue and refreshes react-admin's queries (its permissions among them). */
-export function useSchemaChanged(): () => void {
-  const refresh = useRefresh();
-  return () => {
-    forgetCatalogue();
-    refresh();
-  };
-}
 
 export function PlanDialog(props: {
   readonly plan: Plan | null;
@@ -39,7 +30,7 @@ export function PlanDialog(props: {
   const { plan, onClose, onDone } = props;
   const translate = useTranslate();
   const notify = useNotify();
-  const changed = useSchemaChanged();
+  const changed = useCatalogueChanged();
   const [error, setError] = useState<string | null>(null);
   const [isRunning, setIsRunning] = useState(false);
   const close = () => {

@@ -23,7 +23,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import type { SchemaDiff } from '../../../client/index.js';
 import { errorText } from '../../dom.js';
 import { client } from '../../session.js';
-import { useSchemaChanged } from './plan-dialog.js';
+import { useCatalogueChanged } from '../providers.js';
 
 interface Change {
   readonly what: string;
@@ -53,7 +53,7 @@ const SIGN = { N: '+', D: '−', E: '~' } as const;
 export function SnapshotPanel(): ReactElement {
   const translate = useTranslate();
   const notify = useNotify();
-  const changed = useSchemaChanged();
+  const changed = useCatalogueChanged();
   const [diff, setDiff] = useState<SchemaDiff | null | undefined>(undefined);
   const [fileName, setFileName] = useState('');
   const [error, setError] = useState<string | null>(null);
