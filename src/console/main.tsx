@@ -62,6 +62,7 @@ const theme: RaThemeOptions = {
 const CollectionList = onDemand(async () => (await import('./studio/list/collection-list.js')).CollectionList);
 const ItemEdit = onDemand(async () => (await import('./studio/content.js')).ItemEdit);
 const ItemCreate = onDemand(async () => (await import('./studio/content.js')).ItemCreate);
+const SingletonEdit = onDemand(async () => (await import('./studio/content.js')).SingletonEdit);
 const NoCollectionAccess = onDemand(async () => (await import('./studio/list/no-access.js')).NoCollectionAccess);
 
 /** The history's old address opens the item with its history panel. */
@@ -114,9 +115,9 @@ function resources(catalogue: Catalogue | null) {
         name={`${CONTENT}${c.name}`}
         options={{ label: c.name }}
         recordRepresentation={(record) => displayOf(c, record)}
-        list={CollectionList}
-        edit={ItemEdit}
-        {...(c.can.create ? { create: ItemCreate } : {})}
+        {...(c.singleton
+          ? { list: SingletonEdit }
+          : { list: CollectionList, edit: ItemEdit, ...(c.can.create ? { create: ItemCreate } : {}) })}
       />
     )),
   ];

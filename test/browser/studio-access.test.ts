@@ -39,22 +39,28 @@ describe('Studio: roles, users and profile in Chromium', function () {
       let others = 0;
       let published = 0;
 
-      before(async () => {
-        const fields = [
-          { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
-          { field: 'title', type: 'string' },
-          { field: 'body', type: 'text' },
-          {
-            field: 'status',
-            type: 'string',
-            meta: {
-              interface: 'select-dropdown',
-              options: { choices: ['draft', 'published'].map((v) => ({ text: v, value: v })) },
-            },
-          },
-          { field: 'user_created', type: 'uuid', meta: { special: ['user-created'], readonly: true } },
-        ];
-        dataOf(await asAdmin(ctx(), 'POST', '/collections', { collection: 'articles', schema: {}, meta: {}, fields }));
+      /*
+       * The install starts empty: the administrator's first sign-in leads to the first
+       * collection, whose fields are added in the app too, so this suite is the whole chain an
+       * issue asks of the Studio: an empty install, a blog schema, an Editors role, an invited
+       * editor, without the API or the command line. Only the articles' text is seeded.
+       */
+      it('an empty install: the first run makes articles with a status and its creator, then their title and body', async () => {
+        await browser().signIn(base(), TEST_ADMIN);
+        await page.waitForURL(/\/admin\/settings\/data-model\/first-run$/);
+        await page.getByLabel('Collection name').fill('articles');
+        for (const system of ['sort', 'user_updated', 'date_created', 'date_updated'])
+          await page.getByRole('checkbox', { name: new RegExp(`^${system} `) }).uncheck();
+        await page.getByRole('button', { name: 'Review changes' }).click();
+        await (await browser().planLists([/Create collection articles with id, status, user_created/])).click();
+        await page.waitForURL(/\/admin\/settings\/data-model\/articles\?first-run$/);
+        await browser().addField('articles', { name: 'title', type: 'String' }, [
+          /Add field articles.title \(string\)/,
+        ]);
+        await browser().addField('articles', { name: 'body', type: 'Text' }, [/Add field articles.body \(text\)/]);
+        const fields = dataOf<Row[]>(await asAdmin(ctx(), 'GET', '/fields/articles')).map((f) => f['field']);
+        expect(fields).to.deep.equal(['id', 'status', 'user_created', 'title', 'body']);
+
         const items = dataOf<Row[]>(
           await asAdmin(ctx(), 'POST', '/items/articles', [
             { title: 'Mine to edit', body: 'First body', status: 'draft' },
@@ -67,10 +73,6 @@ describe('Studio: roles, users and profile in Chromium', function () {
         published = Number(items[2]?.['id']);
       });
 
-      const select = async (label: string, option: string) => {
-        await page.getByRole('combobox', { name: label }).click();
-        await page.getByRole('option', { name: option, exact: true }).click();
-      };
       const permissionsOf = async () =>
         (await ctx()
           .server.db('svc_permissions')
@@ -78,7 +80,6 @@ describe('Studio: roles, users and profile in Chromium', function () {
           .select('collection', 'action', 'permissions', 'fields')) as Row[];
 
       it('makes an Editors role: app access, read all articles, update their own drafts on some fields', async () => {
-        await browser().signIn(base(), TEST_ADMIN);
         await browser().nav().getByRole('link', { name: 'Roles' }).click();
         await page.getByRole('button', { name: 'Create role' }).click();
         await page.getByRole('dialog').getByLabel('Name').fill('Editors');
@@ -96,26 +97,22 @@ describe('Studio: roles, users and profile in Chromium', function () {
           Boolean(row['admin_access']),
         ]).to.deep.equal(['Editors', 'Writes articles', true, false]);
 
-        await select('articles read', 'All');
+        await browser().pick('articles read', 'All');
         await page.getByRole('combobox', { name: 'articles read' }).filter({ hasText: 'All' }).waitFor();
-        await select('articles update', 'Custom');
+        await browser().pick('articles update', 'Custom');
         const dialog = page.getByRole('dialog');
         // The item rule through the filter builder: user_created equals $CURRENT_USER, and status
         // equals draft (a choice of the field).
         const rule = dialog.getByRole('group', { name: 'Item rule' });
         await rule.getByRole('button', { name: 'Add condition' }).click();
-        await select('Field', 'user_created');
-        await select('Operator', 'equals');
-        await select('Variable', '$CURRENT_USER');
+        await browser().pick('Field', 'user_created');
+        await browser().pick('Operator', 'equals');
+        await browser().pick('Variable', '$CURRENT_USER');
         await rule.getByRole('button', { name: 'Add condition' }).click();
         const second = rule.getByRole('group', { name: 'Condition', exact: true }).nth(1);
-        const pick = async (label: string, option: string) => {
-          await second.getByRole('combobox', { name: label }).click();
-          await page.getByRole('option', { name: option, exact: true }).click();
-        };
-        await pick('Field', 'status');
-        await pick('Operator', 'equals');
-        await pick('Value', 'draft');
+        await browser().pick('Field', 'status', second);
+        await browser().pick('Operator', 'equals', second);
+        await browser().pick('Value', 'Draft', second);
         await dialog.getByLabel('All fields').uncheck();
         await dialog.getByLabel('title', { exact: true }).check();
         await shot('rule-editor');
@@ -150,7 +147,7 @@ describe('Studio: roles, users and profile in Chromium', function () {
         await page.getByRole('button', { name: 'Invite user' }).click();
         const dialog = page.getByRole('dialog');
         await dialog.getByLabel('E-mail').fill(editor.email);
-        await select('Role', 'Editors');
+        await browser().pick('Role', 'Editors');
         await dialog.getByRole('button', { name: 'Invite user' }).click();
         await page.getByText('Invitation sent.').waitFor();
         const link = await inbox.nextLink(editor.email);
@@ -224,9 +221,9 @@ describe('Studio: roles, users and profile in Chromium', function () {
         await page.getByRole('link', { name: 'View as this role' }).click();
         await page.getByRole('heading', { name: 'View as Editors' }).waitFor();
         await main().getByText('articles: Read, Update').waitFor();
-        await select('Collection', 'articles');
+        await browser().pick('Collection', 'articles');
         await main().getByText('Not mine').waitFor();
-        await select('As user ($CURRENT_USER)', editor.email);
+        await browser().pick('As user ($CURRENT_USER)', editor.email);
         await main().getByText('By the API').waitFor();
         await shot('view-as-role');
         await expectAccessible('view-as-role');
@@ -333,7 +330,7 @@ describe('Studio: roles, users and profile in Chromium', function () {
         await dialog.getByLabel('E-mail').fill(writer.email);
         await dialog.getByLabel('First name').fill('Wren');
         await dialog.getByLabel('Password').fill(writer.password);
-        await select('Role', 'Editors');
+        await browser().pick('Role', 'Editors');
         await dialog.getByRole('button', { name: 'Create user' }).click();
         await page.getByText('Created.').waitFor();
         await main().getByText(writer.email).waitFor();
@@ -392,14 +389,14 @@ describe('Studio: roles, users and profile in Chromium', function () {
 
       it('edits a permission’s presets as field = value rows, shown the same as JSON', async () => {
         await page.goto(`${base()}/admin/settings/roles/${role}`);
-        await select('articles create', 'Custom');
+        await browser().pick('articles create', 'Custom');
         const dialog = page.getByRole('dialog');
         const presets = dialog.getByRole('group', { name: 'Presets (field values)' });
         await presets.getByRole('button', { name: 'Add preset' }).click();
-        await select('Preset 1: field', 'body');
+        await browser().pick('Preset 1: field', 'body');
         await presets.getByLabel('Preset 1: value').fill('Drafted by an editor');
         await presets.getByRole('button', { name: 'Add preset' }).click();
-        await select('Preset 2: field', 'user_created');
+        await browser().pick('Preset 2: field', 'user_created');
         await presets.getByLabel('Preset 2: value').fill('$CURRENT_USER');
         const expected = { body: 'Drafted by an editor', user_created: '$CURRENT_USER' };
         await presets.getByLabel('Edit the presets as JSON').check();

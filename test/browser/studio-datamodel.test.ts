@@ -36,7 +36,7 @@ describe('Studio data model in Chromium', function () {
   // Its tests walk long flows (a field edited four ways; two downloads and a second server) on a busy machine.
   this.timeout(120_000);
   const studio = studioSuite('studio-datamodel', { database: 'postgres', viewport: { width: 1280, height: 900 } });
-  const { browser, shot, expectAccessible } = studio;
+  const { browser, shot, expectAccessible, main } = studio;
   let page: Page;
   before(() => {
     page = studio.page;
@@ -48,41 +48,13 @@ describe('Studio data model in Chromium', function () {
       dataOf<FieldRow[]>(await asAdmin(ctx(), 'GET', `/fields/${collection}`));
     const relations = async () => dataOf<RelationRow[]>(await asAdmin(ctx(), 'GET', '/relations'));
 
-    /** The plan dialog: its requests are listed before anything runs; then applied. */
-    async function applyPlan(expected: RegExp[], button = 'Apply'): Promise<Locator> {
-      const dialog = page.getByRole('dialog', { name: 'Changes to apply' });
-      await dialog.waitFor();
-      for (const line of expected) await dialog.getByText(line).first().waitFor();
-      return dialog.getByRole('button', { name: button, exact: true });
-    }
-
-    async function pick(scope: Locator, label: RegExp, option: string): Promise<void> {
-      await scope.getByRole('combobox', { name: label }).click();
-      await page.getByRole('option', { name: option, exact: true }).click();
-    }
-
-    /** Adds a field through the field dialog; `more` fills the rest before the review. */
-    async function addField(
-      name: string,
-      type: string,
-      more: (dialog: Locator) => Promise<void>,
-      expected: RegExp[],
-    ): Promise<void> {
-      await page.getByRole('button', { name: 'Add field' }).click();
-      const dialog = page.getByRole('dialog', { name: 'New field of articles' });
-      await dialog.getByLabel('Field name').fill(name);
-      await pick(dialog, /^Type/, type);
-      await more(dialog);
-      await dialog.getByRole('button', { name: 'Review changes' }).click();
-      const apply = await applyPlan(expected);
-      if (name === 'author') {
+    /** Adds a field of articles; `more` fills the rest of its dialog before the review. */
+    const addField = (name: string, type: string, more: (dialog: Locator) => Promise<void>, expected: RegExp[]) =>
+      browser().addField('articles', { name, type, more }, expected, async () => {
+        if (name !== 'author') return;
         await shot('plan-author');
         await expectAccessible('plan-author');
-      }
-      await apply.click();
-      await page.getByRole('dialog').waitFor({ state: 'detached' });
-      await page.getByRole('list', { name: 'Fields of articles' }).getByText(name, { exact: true }).waitFor();
-    }
+      });
 
     beforeEach(async () => {
       await page.setViewportSize({ width: 1280, height: 900 });
@@ -99,7 +71,10 @@ describe('Studio data model in Chromium', function () {
       for (const system of ['sort', 'user_created', 'user_updated', 'date_updated'])
         await page.getByRole('checkbox', { name: new RegExp(`^${system} `) }).uncheck();
       await page.getByRole('button', { name: 'Review changes' }).click();
-      const apply = await applyPlan([/Create collection articles with id, status, date_created/, /POST \/collections/]);
+      const apply = await browser().planLists([
+        /Create collection articles with id, status, date_created/,
+        /POST \/collections/,
+      ]);
       // Nothing is written before Apply.
       const before = dataOf<{ collection: string }[]>(await asAdmin(ctx(), 'GET', '/collections'));
       expect(before.map((c) => c.collection)).to.not.include('articles');
@@ -137,7 +112,7 @@ describe('Studio data model in Chromium', function () {
         },
         [/Add field articles.title \(string\)/],
       );
-      await addField('body', 'Text', (dialog) => pick(dialog, /^Interface/, 'input-rich-text-html'), [
+      await addField('body', 'Text', (dialog) => browser().pick(/^Interface/, 'input-rich-text-html', dialog), [
         /Add field articles.body \(text\)/,
       ]);
       await addField(
@@ -186,7 +161,7 @@ describe('Studio data model in Chromium', function () {
       const list = page.getByRole('list', { name: 'Fields of articles' });
       await list.getByText('body', { exact: true }).waitFor();
       await page.getByRole('button', { name: 'Delete body' }).click();
-      const remove = await applyPlan(
+      const remove = await browser().planLists(
         [/Delete field articles.body/, /DELETE \/fields\/articles\/body/],
         'Delete and apply',
       );
@@ -208,7 +183,9 @@ describe('Studio data model in Chromium', function () {
         );
       }
       await page.getByRole('button', { name: 'Save order' }).click();
-      const save = await applyPlan([/Order the fields of articles: id, title, status, date_created, author, tags/]);
+      const save = await browser().planLists([
+        /Order the fields of articles: id, title, status, date_created, author, tags/,
+      ]);
       await save.click();
       await page.getByRole('dialog').waitFor({ state: 'detached' });
       const sorted = (await fieldsOf('articles'))
@@ -226,7 +203,7 @@ describe('Studio data model in Chromium', function () {
       // By dragging: tags dropped on status takes its place.
       await list.locator('[data-field="tags"]').dragTo(list.locator('[data-field="status"]'));
       await page.getByRole('button', { name: 'Save order' }).click();
-      const saveDragged = await applyPlan([
+      const saveDragged = await browser().planLists([
         /Order the fields of articles: id, title, tags, status, date_created, author/,
       ]);
       await saveDragged.click();
@@ -244,7 +221,7 @@ describe('Studio data model in Chromium', function () {
       let dialog = page.getByRole('dialog', { name: 'Field articles.title' });
       await dialog.getByLabel('Note').fill('Shown as the heading');
       await dialog.getByRole('button', { name: 'Review changes' }).click();
-      await (await applyPlan([/Change field articles.title/, /PATCH \/fields\/articles\/title/])).click();
+      await (await browser().planLists([/Change field articles.title/, /PATCH \/fields\/articles\/title/])).click();
       await page.getByRole('dialog').waitFor({ state: 'detached' });
       const title = (await fieldsOf('articles')).find((f) => f.field === 'title');
       expect(title?.meta).to.include({ note: 'Shown as the heading', required: true });
@@ -258,10 +235,10 @@ describe('Studio data model in Chromium', function () {
       await condition.getByLabel('Name', { exact: true }).fill('Locked once published');
       const when = condition.getByRole('group', { name: 'Condition 1: when' });
       await when.getByRole('button', { name: 'Add condition', exact: true }).click();
-      await pick(when, /^Field/, 'status');
-      await pick(when, /^Operator/, 'equals');
-      await pick(when, /^Value/, 'Published');
-      await pick(condition, /^Read-only/, 'Yes');
+      await browser().pick(/^Field/, 'status', when);
+      await browser().pick(/^Operator/, 'equals', when);
+      await browser().pick(/^Value/, 'Published', when);
+      await browser().pick(/^Read-only/, 'Yes', condition);
       const expected = [{ name: 'Locked once published', rule: { status: { _eq: 'published' } }, readonly: true }];
       await dialog.getByLabel('Edit the conditions as JSON').check();
       const json = dialog.getByLabel('Conditions (JSON)');
@@ -275,7 +252,7 @@ describe('Studio data model in Chromium', function () {
       expect(await page.getByRole('dialog', { name: 'Changes to apply' }).count()).to.equal(0);
       await json.fill(valid);
       await dialog.getByRole('button', { name: 'Review changes' }).click();
-      await (await applyPlan([/Change field articles.title/])).click();
+      await (await browser().planLists([/Change field articles.title/])).click();
       await page.getByRole('dialog').waitFor({ state: 'detached' });
       expect((await fieldsOf('articles')).find((f) => f.field === 'title')?.meta?.['conditions']).to.deep.equal(
         expected,
@@ -283,9 +260,9 @@ describe('Studio data model in Chromium', function () {
 
       await page.getByRole('button', { name: 'Edit title' }).click();
       dialog = page.getByRole('dialog', { name: 'Field articles.title' });
-      await pick(dialog, /^Type/, 'Integer');
+      await browser().pick(/^Type/, 'Integer', dialog);
       await dialog.getByRole('button', { name: 'Review changes' }).click();
-      await applyPlan([/Change articles.title from string to integer/], 'Delete and apply');
+      await browser().planLists([/Change articles.title from string to integer/], 'Delete and apply');
       await page.getByText("Changing the type may change or lose articles.title's 3 values (to integer).").waitFor();
       await page.getByRole('dialog', { name: 'Changes to apply' }).getByRole('button', { name: 'Cancel' }).click();
       await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -324,7 +301,7 @@ describe('Studio data model in Chromium', function () {
       await settings.getByLabel('Display template').fill('{{title}}');
       await settings.getByRole('switch', { name: 'Content versioning' }).check();
       await settings.getByRole('button', { name: 'Review changes' }).click();
-      await (await applyPlan([/Change the settings of articles/, /PATCH \/collections\/articles/])).click();
+      await (await browser().planLists([/Change the settings of articles/, /PATCH \/collections\/articles/])).click();
       await page.getByRole('dialog').waitFor({ state: 'detached' });
       const meta = dataOf<{ meta: Record<string, unknown> }>(await asAdmin(ctx(), 'GET', '/collections/articles')).meta;
       expect(meta).to.include({ display_template: '{{title}}', versioning: true, archive_field: 'status' });
@@ -394,14 +371,14 @@ describe('Studio data model in Chromium', function () {
       await page.getByRole('list', { name: 'Fields of drafts' }).getByText('body', { exact: true }).waitFor();
 
       await page.getByRole('button', { name: 'Delete collection' }).click();
-      await applyPlan([/Delete collection drafts/, /DELETE \/collections\/drafts/], 'Delete and apply');
+      await browser().planLists([/Delete collection drafts/, /DELETE \/collections\/drafts/], 'Delete and apply');
       await page.getByText('This deletes the collection drafts and its 2 items.').waitFor();
       await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
       await page.getByRole('dialog').waitFor({ state: 'detached' });
       expect(await ctx().server.db.schema.hasTable('drafts')).to.equal(true);
 
       await page.getByRole('button', { name: 'Delete collection' }).click();
-      const remove = await applyPlan([/Delete collection drafts/], 'Delete and apply');
+      const remove = await browser().planLists([/Delete collection drafts/], 'Delete and apply');
       await shot('delete-collection');
       await expectAccessible('delete-collection');
       await remove.click();
@@ -410,6 +387,102 @@ describe('Studio data model in Chromium', function () {
       await page.getByRole('link', { name: 'drafts', exact: true }).first().waitFor({ state: 'detached' });
       expect(await ctx().server.db.schema.hasTable('drafts')).to.equal(false);
       expect((await asAdmin(ctx(), 'GET', '/collections/drafts')).status).to.equal(403);
+    });
+
+    it('makes a folder, a singleton in it, and collections keyed by uuid, big integer and a typed string; each takes content', async () => {
+      /** The data model's Create collection dialog: `fill` sets its form; applied once the plan lists `expected`. */
+      const createCollection = async (name: string, fill: (dialog: Locator) => Promise<void>, expected: RegExp) => {
+        await page.goto(url('/admin/settings/data-model'));
+        await page.getByRole('button', { name: 'Create collection' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Create collection' });
+        await dialog.getByLabel('Collection name').fill(name);
+        await fill(dialog);
+        await dialog.getByRole('button', { name: 'Review changes' }).click();
+        await (await browser().planLists([expected])).click();
+        await page.waitForURL(new RegExp(`/admin/settings/data-model/${name}$`));
+      };
+      const withoutSystemFields = async (dialog: Locator) => {
+        for (const system of ['status', 'sort', 'user_created', 'date_created', 'user_updated', 'date_updated'])
+          await dialog.getByRole('checkbox', { name: new RegExp(`^${system} `) }).uncheck();
+      };
+      const keyed = (type: string, key?: string) => async (dialog: Locator) => {
+        if (key !== undefined) await dialog.getByLabel('Primary key field').fill(key);
+        await browser().pick(/^Primary key type/, type, dialog);
+        await withoutSystemFields(dialog);
+      };
+      const collection = async (name: string) =>
+        dataOf<{ schema: unknown; meta: Record<string, unknown> }>(await asAdmin(ctx(), 'GET', `/collections/${name}`));
+
+      await createCollection(
+        'website',
+        (dialog) => dialog.getByRole('switch', { name: 'Folder only' }).check(),
+        /Create folder website \(no table\)/,
+      );
+      // A folder's page offers no fields: it has no table.
+      await main().getByText('website is a folder: it groups collections').waitFor();
+      expect(await page.getByRole('button', { name: 'Add field' }).count()).to.equal(0);
+      expect((await collection('website')).schema).to.equal(null);
+      await createCollection(
+        'home',
+        async (dialog) => {
+          await dialog.getByRole('switch', { name: 'Singleton (one item)' }).check();
+          await withoutSystemFields(dialog);
+          await browser().pick(/^Folder/, 'website', dialog);
+        },
+        /Create collection home with id/,
+      );
+      await browser().addField('home', { name: 'headline', type: 'String' }, [/Add field home.headline/]);
+      expect((await collection('home')).meta).to.include({ singleton: true, group: 'website' });
+      await createCollection('pages', keyed('UUID (generated)'), /Create collection pages with id/);
+      await browser().addField('pages', { name: 'title', type: 'String' }, [/Add field pages.title/]);
+      await createCollection('events', keyed('Big integer (auto-increment)'), /Create collection events with id/);
+      await browser().addField('events', { name: 'name', type: 'String' }, [/Add field events.name/]);
+      await createCollection(
+        'countries',
+        keyed('String (entered by hand)', 'code'),
+        /Create collection countries with code/,
+      );
+      await browser().addField('countries', { name: 'name', type: 'String' }, [/Add field countries.name/]);
+      const keyOf = async (name: string) => (await fieldsOf(name)).find((f) => f.schema?.['is_primary_key'] === true);
+      expect((await keyOf('pages'))?.type).to.equal('uuid');
+      expect((await keyOf('events'))?.type).to.equal('bigInteger');
+      expect(await keyOf('countries')).to.deep.include({ field: 'code', type: 'string' });
+
+      // The navigation: the singleton under its folder; its page is its one item's form, whose
+      // first save makes the row and whose next save changes that row.
+      const website = browser().nav().getByRole('list', { name: 'website' });
+      await website.getByRole('link', { name: 'home', exact: true }).click();
+      const headline = main().getByLabel('Headline');
+      await headline.fill('Welcome');
+      await main().getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Saved.').first().waitFor();
+      expect(dataOf<Record<string, unknown>>(await asAdmin(ctx(), 'GET', '/items/home'))['headline']).to.equal(
+        'Welcome',
+      );
+      await shot('singleton');
+      await expectAccessible('singleton');
+      await page.reload();
+      await browser().valueShown(main().getByLabel('Headline'), 'Welcome');
+      await main().getByLabel('Headline').fill('Hello');
+      await main().getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Saved.').first().waitFor();
+      expect(await ctx().server.db('home').select('headline')).to.deep.equal([{ headline: 'Hello' }]);
+
+      // Each key type through the create form: generated (uuid, big integer) or typed (string).
+      const createItem = async (name: string, values: Record<string, string>, address: RegExp) => {
+        await page.goto(url(`/admin/content/${name}/create`));
+        for (const [label, value] of Object.entries(values)) await main().getByLabel(label).fill(value);
+        await main().getByRole('button', { name: 'Save' }).click();
+        await page.waitForURL(address);
+      };
+      await createItem('pages', { Title: 'About' }, /\/admin\/content\/pages\/[0-9a-f-]{36}$/);
+      await createItem('events', { Name: 'Launch' }, /\/admin\/content\/events\/1$/);
+      await createItem('countries', { Code: 'nz', Name: 'New Zealand' }, /\/admin\/content\/countries\/nz$/);
+      await browser().valueShown(main().getByLabel('Name'), 'New Zealand');
+      expect(await main().getByLabel('Code').isEditable()).to.equal(false);
+      expect(dataOf<Record<string, unknown>>(await asAdmin(ctx(), 'GET', '/items/countries/nz'))['name']).to.equal(
+        'New Zealand',
+      );
     });
 
     it('fits 390 px: the data model and a collection’s fields', async () => {

@@ -26,12 +26,6 @@ describe('Studio flows in Chromium', function () {
     page = studio.page;
   });
 
-  /** Picks `option` in the MUI select labelled `label` (inside `scope`). */
-  const choose = async (label: string, option: string, scope = page.locator('body')) => {
-    await scope.getByRole('combobox', { name: label }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
-  };
-
   studio.onDatabase(
     'flows',
     (ctx) => {
@@ -82,19 +76,19 @@ describe('Studio flows in Chromium', function () {
         await browser().nav().getByRole('link', { name: 'Flows' }).click();
         await page.getByRole('link', { name: 'New flow' }).click();
         await page.getByLabel(/^Name/).first().fill('Tell the receiver');
-        await choose('Status', 'Inactive');
-        await choose('Collections', 'articles');
+        await browser().pick('Status', 'Inactive');
+        await browser().pick('Collections', 'articles');
         await page.keyboard.press('Escape');
 
         await page.getByRole('button', { name: 'Add operation' }).click();
         const log = page.locator('[data-operation="log_1"]');
         await log.getByLabel('Message').fill('New article {{ $trigger.payload.title }}');
-        await choose('Type of the new operation', 'Webhook / request URL');
+        await browser().pick('Type of the new operation', 'Webhook / request URL');
         await page.getByRole('button', { name: 'Add operation' }).click();
         const request = page.locator('[data-operation="request_1"]');
         await request.getByLabel('URL').fill(`${receiver.url}/created`);
         await request.getByLabel('Body').fill('{{ $trigger.payload }}');
-        await choose('On success', 'request_1', log);
+        await browser().pick('On success', 'request_1', log);
         await shot('flow-editor');
         await expectAccessible('flow editor');
         await page.getByRole('button', { name: 'Save' }).click();

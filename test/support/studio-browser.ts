@@ -18,6 +18,14 @@ const settled = (page: Page): Promise<unknown> =>
 /** How many key presses reach any control of a page (the navigation is long on a wide screen). */
 const MAX_PRESSES = 80;
 
+/**
+ * The path of `collection`'s list as its defaults show it (no filter or search, by key, first
+ * page), whatever view the signed-in user had there last: a URL with its own list parameters
+ * wins over the last view.
+ */
+export const defaultList = (collection: string): string =>
+  `/admin/content/${collection}?filter=%7B%7D&order=ASC&page=1&sort=id`;
+
 /** Where every Studio suite saves its screenshots, one folder per suite. */
 export const SCREENSHOTS = join(tmpdir(), 'svc-console-screenshots');
 
@@ -187,6 +195,51 @@ export class StudioBrowser {
       `(() => { const el = document.activeElement; const style = getComputedStyle(el); return el.matches(':focus-visible') && ((style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || el.classList.contains('Mui-focusVisible') || el.closest('.Mui-focused') !== null); })()`,
     );
     expect(shown, `no visible focus on ${await this.focused(page)}`).to.equal(true);
+  }
+
+  /** Opens the combobox (an MUI select) `label`, inside `scope`, and picks its option `option`. */
+  async pick(label: string | RegExp, option: string, scope: Locator = this.page.locator('body')): Promise<void> {
+    await scope.getByRole('combobox', { name: label }).click();
+    await this.page.getByRole('option', { name: option, exact: true }).click();
+  }
+
+  /**
+   * The data model's plan dialog: waits until it lists each of `expected` (nothing has run yet)
+   * and answers its button that applies them.
+   */
+  async planLists(expected: readonly RegExp[], button = 'Apply'): Promise<Locator> {
+    const dialog = this.page.getByRole('dialog', { name: 'Changes to apply' });
+    await dialog.waitFor();
+    for (const line of expected) await dialog.getByText(line).first().waitFor();
+    return dialog.getByRole('button', { name: button, exact: true });
+  }
+
+  /**
+   * Adds the field `name` of `type` to `collection` on its data model page: the field dialog,
+   * `more` to fill the rest, the plan listing `expected` (`reviewed` sees it first), applied;
+   * waits until the collection's field list shows it.
+   */
+  async addField(
+    collection: string,
+    field: { name: string; type: string; more?: (dialog: Locator) => Promise<void> },
+    expected: readonly RegExp[],
+    reviewed?: () => Promise<void>,
+  ): Promise<void> {
+    const page = this.page;
+    await page.getByRole('button', { name: 'Add field' }).click();
+    const dialog = page.getByRole('dialog', { name: `New field of ${collection}` });
+    await dialog.getByLabel('Field name').fill(field.name);
+    await this.pick(/^Type/, field.type, dialog);
+    await field.more?.(dialog);
+    await dialog.getByRole('button', { name: 'Review changes' }).click();
+    const apply = await this.planLists(expected);
+    await reviewed?.();
+    await apply.click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page
+      .getByRole('list', { name: `Fields of ${collection}` })
+      .getByText(field.name, { exact: true })
+      .waitFor();
   }
 
   /** Signs in on the Studio's page at `base` (http://host:port) and waits for the app. */

@@ -1,6 +1,6 @@
 /**
  * A collection's item forms: create and edit (with duplicate, delete, the item's history and its
- * manual flows' buttons).
+ * manual flows' buttons), and a singleton's one form.
  * What the role may not do is not offered. The list is list/collection-list.tsx.
  */
 import { Button as MuiButton } from '@mui/material';
@@ -26,7 +26,7 @@ import { ManualFlowButtons } from './flows/manual-flows.js';
 import { FormFields } from './inputs/form-fields.js';
 import { KeyboardSave } from './inputs/keyboard-save.js';
 import { useItemStudio } from './item/item-studio.js';
-import { collectionName } from './providers.js';
+import { collectionName, SINGLETON_ID } from './providers.js';
 
 function useCollection(): CollectionInfo | undefined {
   const resource = useResourceContext() ?? '';
@@ -99,7 +99,7 @@ function EditToolbar({ collection }: { collection: CollectionInfo }) {
   );
 }
 
-function CreateToolbar() {
+function SaveToolbar() {
   return (
     <Toolbar>
       <SaveButton />
@@ -146,9 +146,27 @@ export function ItemCreate() {
   if (collection === undefined) return null;
   return (
     <Create title={collection.name} redirect="edit">
-      <SimpleForm toolbar={<CreateToolbar />} warnWhenUnsavedChanges noValidate>
+      <SimpleForm toolbar={<SaveToolbar />} warnWhenUnsavedChanges noValidate>
         <FormFields collection={collection} isCreate />
       </SimpleForm>
     </Create>
+  );
+}
+
+/**
+ * A singleton collection's page (Directus's settings-like collections): its one item's form,
+ * read and saved without a key; the first save makes the row. Nothing to list, duplicate or
+ * delete.
+ */
+export function SingletonEdit() {
+  const collection = useCollection();
+  if (collection === undefined) return null;
+  const mayWrite = collection.can.update || collection.can.create;
+  return (
+    <Edit id={SINGLETON_ID} mutationMode="pessimistic" title={collection.name} redirect={false} actions={false}>
+      <SimpleForm toolbar={mayWrite ? <SaveToolbar /> : false} warnWhenUnsavedChanges noValidate>
+        <FormFields collection={collection} isCreate={false} />
+      </SimpleForm>
+    </Edit>
   );
 }

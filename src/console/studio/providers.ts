@@ -45,6 +45,16 @@ async function primaryKeyOf(collection: string): Promise<string> {
   return collectionOf(await sessionCatalogue(), collection)?.primaryKey ?? 'id';
 }
 
+/**
+ * The id a singleton's one item has in the Studio, whatever its key: the form reads and saves
+ * it without a key (GET and PATCH /items/<collection>), and its first save makes the row.
+ */
+export const SINGLETON_ID = 'singleton';
+
+async function isSingleton(collection: string): Promise<boolean> {
+  return collectionOf(await sessionCatalogue(), collection)?.singleton === true;
+}
+
 const withId = (pk: string) => (item: Record<string, unknown>) => ({ ...item, id: item[pk] }) as RaRecord;
 
 /** What is written: without react-admin's `id` unless it is the key, and without untouched fields. */
@@ -152,6 +162,10 @@ export const dataProvider: DataProvider = {
   },
   async getOne(resource, params) {
     const collection = collectionName(resource);
+    if (await isSingleton(collection)) {
+      const item = await client.singleton(collection).read().catch(asHttpError);
+      return { data: { ...(item as Record<string, unknown>), id: SINGLETON_ID } as RaRecord };
+    }
     const pk = await primaryKeyOf(collection);
     const version = (params.meta as { version?: string } | undefined)?.version;
     const item = await client
@@ -195,6 +209,11 @@ export const dataProvider: DataProvider = {
       params.previousData as Record<string, unknown>,
     );
     delete changes[pk];
+    if (await isSingleton(collection)) {
+      delete changes['id'];
+      const saved = await client.singleton(collection).update(changes).catch(asHttpError);
+      return { data: { ...params.previousData, ...(saved as Record<string, unknown>), id: SINGLETON_ID } as RaRecord };
+    }
     // A content version open in the form (item/versions-panel.tsx): saves go to the version.
     const versionId = (params.meta as { versionId?: string } | undefined)?.versionId;
     const saved =

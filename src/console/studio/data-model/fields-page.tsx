@@ -56,6 +56,8 @@ export function FieldsPage(props: {
   readonly folders: readonly string[];
 }): ReactElement {
   const { collection, view } = props;
+  // A folder has no table: nothing to add or order, only its settings and its deletion.
+  const isFolder = props.folders.includes(collection);
   const translate = useTranslate();
   const navigate = useNavigate();
   const [search] = useSearchParams();
@@ -127,7 +129,7 @@ export function FieldsPage(props: {
     );
   };
   const askDeleteCollection = async () => {
-    const count = await countValues(collection, undefined).catch(() => 0);
+    const count = isFolder ? 0 : await countValues(collection, undefined).catch(() => 0);
     setAfterPlan('leave');
     setPlan(
       planCollectionDelete(collection, {
@@ -161,20 +163,29 @@ export function FieldsPage(props: {
           {error}
         </Alert>
       )}
+      {isFolder && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {translate('svc.datamodel.folder_page', { collection })}
+        </Alert>
+      )}
       <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', mb: 1 }}>
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing({ field: undefined })}>
-          {translate('svc.datamodel.add_field')}
-        </Button>
-        <Button
-          variant="outlined"
-          disabled={!isReordered}
-          onClick={() => {
-            setAfterPlan('reload');
-            setPlan(planFieldOrder(collection, order));
-          }}
-        >
-          {translate('svc.datamodel.save_order')}
-        </Button>
+        {!isFolder && (
+          <>
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing({ field: undefined })}>
+              {translate('svc.datamodel.add_field')}
+            </Button>
+            <Button
+              variant="outlined"
+              disabled={!isReordered}
+              onClick={() => {
+                setAfterPlan('reload');
+                setPlan(planFieldOrder(collection, order));
+              }}
+            >
+              {translate('svc.datamodel.save_order')}
+            </Button>
+          </>
+        )}
         <Button variant="outlined" startIcon={<SettingsIcon />} onClick={() => setIsSetting(true)}>
           {translate('svc.datamodel.settings')}
         </Button>
@@ -182,7 +193,7 @@ export function FieldsPage(props: {
           {translate('svc.datamodel.delete_collection')}
         </Button>
       </Stack>
-      <List aria-label={translate('svc.datamodel.fields_of', { collection })}>
+      <List aria-label={translate('svc.datamodel.fields_of', { collection })} hidden={isFolder}>
         {order.map((name, i) => {
           const f = byName.get(name);
           if (f === undefined) return null;

@@ -14,6 +14,7 @@ export const dataModelMessages = {
   name_rule: 'Lower-case letters, digits and _, not starting with a digit',
   is_folder: 'Folder only',
   is_folder_help: 'A folder groups collections in the navigation and holds no items (no table).',
+  folder_page: '%{collection} is a folder: it groups collections in the navigation and holds no fields or items.',
   primary_key: 'Primary key field',
   primary_key_type: 'Primary key type',
   pk: {
