@@ -7,6 +7,7 @@ import { asAdmin, call, dataOf } from '../integration/access/permission-helpers.
 import { createRole, createUser } from '../integration/auth/helpers.js';
 import { TEST_ADMIN } from '../support/server.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
+import { defaultList } from '../support/studio-browser.js';
 import { studioSuite } from '../support/studio-suite.js';
 
 const ARTICLES = 60;
@@ -528,7 +529,7 @@ describe('web console in Chromium', function () {
         await page.getByLabel('Password').fill(TEST_ADMIN.password);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('button', { name: 'Sign out' }).waitFor();
-        await page.goto(url('/admin/content/articles'));
+        await page.goto(url(defaultList('articles')));
         await page.getByText('Article 01').waitFor();
         const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
         expect(overflow).to.be.at.most(0);

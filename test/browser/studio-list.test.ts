@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { asAdmin, dataOf } from '../integration/access/permission-helpers.js';
 import { createRole, createUser } from '../integration/auth/helpers.js';
 import { TEST_ADMIN } from '../support/server.js';
+import { defaultList } from '../support/studio-browser.js';
 import { studioSuite } from '../support/studio-suite.js';
 
 const ARTICLES = 12;
@@ -452,7 +453,7 @@ describe('Studio list in Chromium', function () {
 
     it('fits a 390 px wide screen', async () => {
       await page.setViewportSize({ width: 390, height: 800 });
-      await page.goto(url('/admin/content/articles'));
+      await page.goto(url(defaultList('articles')));
       await page.getByText('Article 01').waitFor();
       await page.getByRole('button', { name: /^Filter/ }).click();
       await page.getByRole('group', { name: 'Filter the items' }).waitFor();

@@ -406,22 +406,30 @@ function PresetSync(props: ViewProps): null {
 
   const text = JSON.stringify(view);
   const saved = useRef<string | null>(null);
+  // The save a change waits to make (changes in quick succession make one).
+  const pending = useRef<(() => void) | null>(null);
   useEffect(() => {
+    pending.current = null;
     if (!isLoaded || me === null || state.bookmark !== null) return undefined;
     if (saved.current === null) {
       saved.current = text;
       return undefined;
     }
     if (saved.current === text) return undefined;
-    const timer = setTimeout(() => {
+    const save = () => {
+      pending.current = null;
       saved.current = text;
       writeLastView(collection.name, me.id, JSON.parse(text) as View, lastId.current)
         .then((id) => {
           lastId.current = id;
         })
         .catch(() => undefined);
-    }, 800);
+    };
+    pending.current = save;
+    const timer = setTimeout(save, 800);
     return () => clearTimeout(timer);
   }, [text, isLoaded, me, state.bookmark, collection.name]);
+  // Leaving the list before the wait is over still keeps the last change.
+  useEffect(() => () => pending.current?.(), []);
   return null;
 }
