@@ -464,6 +464,18 @@ describe('Studio list in Chromium', function () {
       await page.setViewportSize({ width: 1280, height: 900 });
     });
 
+    it('keeps a search made just before leaving the list as the last view its next visit opens', async () => {
+      await page.goto(url(defaultList('articles')));
+      await page.getByText('Article 01').waitFor();
+      await page.getByRole('textbox', { name: 'Search' }).fill('Article 07');
+      await page.getByText('1-1 of 1').waitFor();
+      // Straight on, within the pause after which a change is written.
+      await nav().getByRole('link', { name: 'Collections', exact: true }).click();
+      await nav().getByRole('link', { name: 'articles', exact: true }).click();
+      await browser().valueShown(page.getByRole('textbox', { name: 'Search' }), 'Article 07');
+      await page.getByText('1-1 of 1').waitFor();
+    });
+
     it('lands a limited role on the collections it may read; a role without app access is told who grants it', async function () {
       this.timeout(120_000);
       const role = await createRole(ctx().server.db);

@@ -357,6 +357,9 @@ function WidthsButton(props: ViewProps): ReactElement {
   );
 }
 
+/** Each collection's last-view write under way: a list opened meanwhile reads after it. */
+const lastViewWrites = new Map<string, Promise<unknown>>();
+
 /**
  * Opens the bookmark `?bookmark=` names, or else the user's last view of the collection, and
  * keeps the last view as the user changes it (not while a bookmark is open).
@@ -388,7 +391,8 @@ function PresetSync(props: ViewProps): null {
         .catch((error: unknown) => notify((error as Error).message, { type: 'error' }))
         .finally(() => setLoaded(true));
     } else {
-      readLastView(collection.name, me.id)
+      Promise.resolve(lastViewWrites.get(collection.name))
+        .then(() => readLastView(collection.name, me.id))
         .then((preset) => {
           if (!isCurrent || preset === undefined) return;
           lastId.current = preset.id;
@@ -419,11 +423,12 @@ function PresetSync(props: ViewProps): null {
     const save = () => {
       pending.current = null;
       saved.current = text;
-      writeLastView(collection.name, me.id, JSON.parse(text) as View, lastId.current)
+      const writing = writeLastView(collection.name, me.id, JSON.parse(text) as View, lastId.current)
         .then((id) => {
           lastId.current = id;
         })
         .catch(() => undefined);
+      lastViewWrites.set(collection.name, writing);
     };
     pending.current = save;
     const timer = setTimeout(save, 800);
