@@ -192,12 +192,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await jobs.repeat(FLOW_PRUNE_JOB, config.retention.intervalMs).catch((error: unknown) => {
     logger.warn({ err: error }, 'flows: the pruning of old runs could not be scheduled');
   });
-  // EXPORT_RETENTION: one schedule for every instance (bull), run by a worker (or here without Redis).
-  if (config.retention.exportMs !== null) {
-    await jobs.repeat(EXPORT_CLEANUP_JOB, config.retention.intervalMs).catch((error: unknown) => {
-      logger.warn({ err: error }, 'export retention: the cleanup could not be scheduled');
-    });
-  }
+  // The export retention: one schedule for every instance (bull), run by a worker (or here
+  // without Redis). Always: svc_settings.export_retention may set one while EXPORT_RETENTION keeps.
+  await jobs.repeat(EXPORT_CLEANUP_JOB, config.retention.intervalMs).catch((error: unknown) => {
+    logger.warn({ err: error }, 'export retention: the cleanup could not be scheduled');
+  });
 
   const shared = openSharedState(config, invalidation, logger);
   const metrics = createMetrics(config, { db, jobs });

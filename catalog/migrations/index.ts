@@ -6,6 +6,7 @@ import { exactCredentials } from './0004-exact-credentials.js';
 import { idempotencyKeys } from './0005-idempotency-keys.js';
 import { flows } from './0006-flows.js';
 import { flowLanes } from './0007-flow-lanes.js';
+import { exportRetention } from './0008-export-retention.js';
 
 export type { Migration } from './types.js';
 
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   idempotencyKeys,
   flows,
   flowLanes,
+  exportRetention,
 ];

@@ -145,7 +145,7 @@ function buildCollection(
     // API has one, and is described by it like any user field.
     const fieldMetaRow: Row | null =
       definition !== undefined && row === undefined
-        ? systemFieldMeta(table.name, column.name, systemField?.special ?? null)
+        ? systemFieldMeta(table.name, column.name, systemField?.special ?? null, systemField?.note)
         : (row ?? null);
     const special = [...(systemField?.special ?? (row?.['special'] as string[] | null) ?? [])];
     fields.push(columnField(column, column.name === primary, systemField?.type, special, fieldMetaRow));
@@ -248,13 +248,14 @@ function metaProperties(
   };
 }
 
-function systemFieldMeta(collection: string, field: string, special: readonly string[] | null): Row {
+function systemFieldMeta(collection: string, field: string, special: readonly string[] | null, note?: string): Row {
   return {
     id: null,
     collection,
     field,
     ...FIELD_ROW_DEFAULTS,
     special: special === null ? null : [...special],
+    ...(note === undefined ? {} : { note }),
     system: true,
   };
 }

@@ -9,6 +9,8 @@ import type { FieldType, RelationMeta } from '../overview/types.js';
 interface SystemFieldDefinition {
   readonly special?: readonly string[];
   readonly type?: FieldType;
+  /** Its `meta.note`: what the field does, where its name does not say. */
+  readonly note?: string;
 }
 
 export interface SystemCollectionDefinition {
@@ -190,6 +192,9 @@ export const SYSTEM_COLLECTIONS: Readonly<Record<string, SystemCollectionDefinit
       public_registration_verify_email: boolean,
       public_registration_role: m2o,
       public_registration_email_filter: json,
+      export_retention: {
+        note: 'How long exports are kept before the cleanup deletes them with their file: a duration such as 30d, 12h or 90m (plain digits are milliseconds), 0 or false to keep them forever; empty: the server default, EXPORT_RETENTION',
+      },
     },
   },
   svc_versions: {

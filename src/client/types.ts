@@ -330,6 +330,8 @@ export interface ServerInfo {
   project?: Record<string, unknown>;
   /** Authenticated callers: false, or the live-data endpoints (WEBSOCKETS_ENABLED). */
   websocket?: false | ServerWebsocketInfo;
+  /** Administrators: the default of settings.export_retention (EXPORT_RETENTION as written), null when exports are kept. */
+  exports?: { retention: string | null };
   [key: string]: unknown;
 }
 

@@ -12,6 +12,7 @@ import {
 import { requireCommentTarget, type CommentTargetContext } from './comment-target.js';
 import { checkFlowGraphs, FLOWS_COLLECTION, OPERATIONS_COLLECTION } from './flow-rules.js';
 import { checkFolderParent, FOLDERS_COLLECTION } from './folder-rules.js';
+import { checkSettingsPayload, SETTINGS_COLLECTION } from './settings-rules.js';
 import type { Item, PrimaryKey } from './types.js';
 import { checkVersionKeyFree, VERSIONS_COLLECTION } from './version-keys.js';
 import {
@@ -110,6 +111,13 @@ const COLLECTION_RULES: Readonly<Record<string, CollectionRules>> = {
   [VERSIONS_COLLECTION]: { check: (trx, _ctx, _collection, data, key) => checkVersionKeyFree(trx, data, key) },
   // folder-rules.ts: no folder inside itself.
   [FOLDERS_COLLECTION]: { check: (trx, _ctx, _collection, data, key) => checkFolderParent(trx, data, key) },
+  // settings-rules.ts: an export retention the cleanup can read.
+  [SETTINGS_COLLECTION]: {
+    check: (_trx, _ctx, _collection, data) => {
+      checkSettingsPayload(data);
+      return Promise.resolve();
+    },
+  },
   // flow-rules.ts: no chain of operations that loops, no flow triggering itself.
   [FLOWS_COLLECTION]: { beforeCommit: checkFlowGraphs },
   [OPERATIONS_COLLECTION]: { beforeCommit: checkFlowGraphs },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import bytes from 'bytes';
-import ms from 'ms';
+import { parseDuration } from './durations.js';
 
 /** A configuration value the service cannot start with; the message names the variable. */
 export class ConfigError extends Error {
@@ -95,8 +95,8 @@ export class EnvReader {
   /** A duration in milliseconds: `15m`, `7d`, `500ms` or a plain number of ms. */
   duration(name: string, fallback: string | number): number {
     const value = this.raw(name) ?? String(fallback);
-    const parsed = /^\d+$/.test(value) ? Number(value) : ms(value as ms.StringValue);
-    if (typeof parsed !== 'number' || !Number.isFinite(parsed) || parsed < 0) {
+    const parsed = parseDuration(value);
+    if (parsed === undefined) {
       throw new ConfigError(name, `must be a duration such as 15m, 7d or 500ms, got "${value}"`);
     }
     return parsed;

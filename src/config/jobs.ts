@@ -1,4 +1,5 @@
-import type { EnvReader } from './env-reader.js';
+import { parseRetention, RETENTION_SYNTAX } from './durations.js';
+import { ConfigError, type EnvReader } from './env-reader.js';
 
 /** Background jobs (exports): bull settings with Redis, the in-process runner without. */
 export interface JobsConfig {
@@ -22,9 +23,15 @@ export interface RetentionConfig {
   readonly revisionsMs: number | null;
   /**
    * EXPORT_RETENTION: exports older than this are deleted with their file (svc_files row and
-   * stored content) by the export cleanup job every RETENTION_INTERVAL; null keeps them.
+   * stored content) by the export cleanup job every RETENTION_INTERVAL; null keeps them. The
+   * default of svc_settings.export_retention, which overrides it.
    */
   readonly exportMs: number | null;
+  /**
+   * EXPORT_RETENTION as written (`7d` when unset), null when it keeps exports: GET /server/info
+   * shows administrators the default the setting overrides in the words they would write it.
+   */
+  readonly exportText: string | null;
   readonly intervalMs: number;
   readonly batchSize: number;
 }
@@ -44,13 +51,16 @@ export function readRetentionConfig(env: EnvReader): RetentionConfig {
   return {
     activityMs: env.raw('ACTIVITY_RETENTION') === undefined ? null : env.duration('ACTIVITY_RETENTION', 0),
     revisionsMs: env.raw('REVISIONS_RETENTION') === undefined ? null : env.duration('REVISIONS_RETENTION', 0),
-    exportMs: isKeepForever(env.raw('EXPORT_RETENTION')) ? null : env.duration('EXPORT_RETENTION', '7d'),
+    ...readExportRetention(env),
     intervalMs: env.duration('RETENTION_INTERVAL', '1h'),
     batchSize: env.int('RETENTION_BATCH_SIZE', 1000, { min: 1 }),
   };
 }
 
-/** `0` or `false` (case aside): no retention limit. */
-function isKeepForever(value: string | undefined): boolean {
-  return value !== undefined && ['0', 'false'].includes(value.trim().toLowerCase());
+/** EXPORT_RETENTION: a retention (config/durations.ts), as svc_settings.export_retention takes it. */
+function readExportRetention(env: EnvReader): Pick<RetentionConfig, 'exportMs' | 'exportText'> {
+  const text = (env.raw('EXPORT_RETENTION') ?? '7d').trim();
+  const retention = parseRetention(text);
+  if (retention === undefined) throw new ConfigError('EXPORT_RETENTION', `must be ${RETENTION_SYNTAX}, got "${text}"`);
+  return { exportMs: retention.ms, exportText: retention.ms === null ? null : text };
 }

@@ -450,7 +450,7 @@ export const SETTINGS: readonly SettingsSection[] = [
       s(
         'EXPORT_RETENTION',
         '7d',
-        'exports older than this duration are deleted with their file (the `svc_files` row and the stored content) by the background cleanup, once across instances; `0` or `false` keeps them forever',
+        'exports older than this duration are deleted with their file (the `svc_files` row and the stored content) by the background cleanup, once across instances; `0` or `false` keeps them forever. The default of the project setting `export_retention` (`PATCH /settings`, the Studio settings page), which overrides it from the next cleanup run',
       ),
       s(
         'RETENTION_INTERVAL',

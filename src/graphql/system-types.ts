@@ -45,6 +45,13 @@ export const SERVER_INFO = new GraphQLObjectType({
         fields: fieldsOf(['default', 'max'], GraphQLInt),
       }),
     },
+    // Administrators: the default of svc_settings.export_retention (EXPORT_RETENTION), null when kept.
+    exports: {
+      type: new GraphQLObjectType({
+        name: 'server_info_exports',
+        fields: fieldsOf(['retention'], GraphQLString),
+      }),
+    },
   },
 });
 

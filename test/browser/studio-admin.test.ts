@@ -14,7 +14,7 @@ describe('Studio administration in Chromium', function () {
   this.timeout(60_000);
   const inbox = new SmtpInbox();
   const studio = studioSuite('studio-admin', { database: 'postgres', services: [inbox] });
-  const { browser, shot, expectAccessible } = studio;
+  const { browser, shot, expectAccessible, main } = studio;
   let page: Page;
   before(() => {
     page = studio.page;
@@ -42,23 +42,47 @@ describe('Studio administration in Chromium', function () {
         dataOf(await asAdmin(ctx(), 'POST', '/items/other', {}));
       });
 
-      it('changes the project name and colour, shown in the app bar', async () => {
+      it('changes the project name, colour and export retention; the name and colour shown in the app bar', async () => {
         await browser().signIn(studio.url(''), TEST_ADMIN);
         await browser().nav().getByRole('link', { name: 'Settings' }).click();
         const name = page.getByLabel('Project name');
         await name.waitFor();
         await name.fill('Harbour Museum');
         await page.getByLabel('Project colour').fill('#0b6e4f');
+        // Empty: the server's EXPORT_RETENTION, which the field's help names.
+        const retention = page.getByLabel('Keep exports for');
+        await page.getByText(/Empty: the server default, 7d \(EXPORT_RETENTION\)/).waitFor();
+        await retention.fill('30d');
         await page.getByRole('button', { name: 'Save' }).click();
         await page.getByText('Settings saved.').waitFor();
         const settings = dataOf<Record<string, unknown>>(await asAdmin(ctx(), 'GET', '/settings'));
         expect(settings['project_name']).to.equal('Harbour Museum');
         expect(settings['project_color']).to.equal('#0b6e4f');
+        expect(settings['export_retention']).to.equal('30d');
+        // The app bar hides while the page is scrolled down (to the retention field): back to the top.
+        await page.evaluate('window.scrollTo(0, 0)');
         const banner = page.getByRole('banner');
         await banner.getByText('Harbour Museum').waitFor();
         await banner.locator('[data-project-color="#0b6e4f"]').waitFor();
         await shot('settings');
         await expectAccessible('settings');
+
+        // A retention that is none: the API's FAILED_VALIDATION under the field, and nothing saved.
+        await retention.fill('a week');
+        await name.fill('Harbour Museum of Nothing');
+        await browser().withRefusal(400, async () => {
+          await page.getByRole('button', { name: 'Save' }).click();
+          await retention.and(page.locator('[aria-invalid="true"]')).waitFor();
+        });
+        const help = page.locator(`[id="${(await retention.getAttribute('aria-describedby')) ?? ''}"]`);
+        expect(await help.innerText()).to.match(
+          /^Validation failed for field "export_retention"\. Value has to be a duration/,
+        );
+        const kept = dataOf<Record<string, unknown>>(await asAdmin(ctx(), 'GET', '/settings'));
+        expect([kept['project_name'], kept['export_retention']]).to.deep.equal(['Harbour Museum', '30d']);
+        await shot('settings refused');
+        await expectAccessible('settings refused');
+        dataOf(await asAdmin(ctx(), 'PATCH', '/settings', { export_retention: null }));
       });
 
       it('sends a test mail through the configured mailer (admins only)', async () => {
@@ -173,6 +197,13 @@ describe('Studio administration in Chromium', function () {
           await page.getByText(/kept no request/).waitFor();
         });
         await expectAccessible('operations retry');
+        // The library's exports say how long they are kept (EXPORT_RETENTION: the setting is
+        // empty again), with the way to the setting.
+        await page.goto(url('/admin/files'));
+        await page.getByRole('navigation', { name: 'Folders' }).getByRole('button', { name: 'Exports' }).last().click();
+        await main().getByText('Files made by exports. They are kept for 7d, then deleted with their file.').waitFor();
+        await main().getByRole('link', { name: 'Change it in Settings' }).click();
+        await page.waitForURL(/\/admin\/settings\/project$/);
       });
 
       it('fits a 390 px screen', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { describeEachDatabase } from '../support/server.js';
+import { describeEachDatabase, TEST_ADMIN } from '../support/server.js';
+import { call, createCaller, dataOf } from './access/permission-helpers.js';
 import { sqliteTarget } from '../support/services.js';
 
 async function errorOf(
@@ -34,6 +35,16 @@ describeEachDatabase('HTTP foundation', (ctx) => {
     expect(body.data.project['public_registration']).to.equal(false);
     expect(body.data).not.to.have.property('version');
     expect(body.data).not.to.have.property('queryLimit');
+    expect(body.data).not.to.have.property('exports');
+  });
+
+  it('GET /server/info tells administrators the default export retention (EXPORT_RETENTION), no one else', async () => {
+    const admin = dataOf<Record<string, unknown>>(await call(ctx(), TEST_ADMIN.token, 'GET', '/server/info'));
+    expect(admin['exports']).to.deep.equal({ retention: '7d' });
+    const user = await createCaller(ctx().server.db, { app: true });
+    const other = dataOf<Record<string, unknown>>(await call(ctx(), user.token, 'GET', '/server/info'));
+    expect(other).to.have.property('version');
+    expect(other).not.to.have.property('exports');
   });
 
   it('GET /server/health reports ok as application/health+json', async () => {

@@ -230,8 +230,11 @@ const svc = {
     folders: 'Folders',
     root: 'All files',
     exports: 'Exports',
-    exports_note:
-      'Files made by exports. They are deleted after EXPORT_RETENTION (default 7 days; 0 or false keeps them), an environment variable of the service: see docs/configuration.md. It is not changed here.',
+    exports_note: 'Files made by exports.',
+    exports_kept: 'They are kept for %{retention}, then deleted with their file.',
+    exports_kept_forever: 'They are kept forever.',
+    exports_kept_unknown: "They are kept as long as the project's settings say, then deleted with their file.",
+    exports_settings: 'Change it in Settings',
     new_folder: 'New folder',
     edit_folder: 'Rename or move folder',
     delete_folder: 'Delete folder',

@@ -158,4 +158,5 @@ export class SettingsModel extends SystemModel {
   declare publicRegistrationVerifyEmail: boolean;
   declare publicRegistrationRole: string | null;
   declare publicRegistrationEmailFilter: unknown;
+  declare exportRetention: string | null;
 }

@@ -5,11 +5,12 @@ import { exportJobHandler, type ExportDeps } from './run-export.js';
 
 /**
  * The export job kinds by job name, for the worker process and the API's in-process runner
- * alike: an export, and the cleanup of exports older than EXPORT_RETENTION.
+ * alike: an export, and the cleanup of exports older than their retention (the project's
+ * setting, else EXPORT_RETENTION).
  */
 export function exportHandlers(deps: ExportDeps): Record<string, JobHandler> {
   return {
     [EXPORT_JOB]: exportJobHandler(deps),
-    [EXPORT_CLEANUP_JOB]: exportCleanupHandler(deps, deps.config.retention.exportMs),
+    [EXPORT_CLEANUP_JOB]: exportCleanupHandler(deps),
   };
 }

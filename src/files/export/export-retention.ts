@@ -1,5 +1,7 @@
 import { ownAccountability } from '../../access/accountability.js';
 import { commandContext } from '../../commands/command-context.js';
+import { parseRetention } from '../../config/durations.js';
+import { SettingsModel } from '../../db/models/system-models.js';
 import { toDatabaseTimestamp } from '../../db/to-database-timestamp.js';
 import { dialectOf } from '../../db/index.js';
 import { ForbiddenError } from '../../errors.js';
@@ -9,7 +11,7 @@ import type { ExportDeps } from './run-export.js';
 import { EXPORT_ACTION } from './export-status.js';
 import { FILES_COLLECTION } from '../file-library.js';
 
-/** The job name of the export cleanup (EXPORT_RETENTION), a repeating job. */
+/** The job name of the export cleanup (svc_settings.export_retention, else EXPORT_RETENTION), a repeating job. */
 export const EXPORT_CLEANUP_JOB = 'export-cleanup';
 
 /** Status rows looked at per statement: the cleanup runs in short steps. */
@@ -19,13 +21,28 @@ const BATCH = 100;
 const CLEANUP_ACCOUNTABILITY = ownAccountability('export cleanup');
 
 /**
- * EXPORT_RETENTION: deletes the exports asked for more than `retentionMs` ago, their file
+ * The retention in force, read at each run so that the administrator's setting applies from the
+ * next one on every instance and worker: svc_settings.export_retention when set, else
+ * EXPORT_RETENTION. Ms, or null: exports are kept. Empty counts as unset, and so does a value the
+ * write side would refuse (written into the table by hand).
+ */
+async function retentionInForce(deps: ExportDeps): Promise<number | null> {
+  const row = await SettingsModel.query(deps.db).select('export_retention').first();
+  const retention = parseRetention(row?.exportRetention ?? '');
+  return retention === undefined ? deps.config.retention.exportMs : retention.ms;
+}
+
+/**
+ * The export retention: deletes the exports asked for more than `retentionMs` ago, their file
  * with them (the svc_files row through the write side, so it is journaled and the cache told,
  * then the stored content and its variants), then their status row, which
  * `GET /utils/export/jobs/:id` reads (so the job is gone too). Safe to run on several
  * instances at once: a file already deleted is skipped. Answers how many exports went.
  */
 async function pruneExports(deps: ExportDeps, retentionMs: number, now: Date): Promise<number> {
+  // A retention reaching back before 1970 (`1000y`): no export is that old, and no database
+  // needs to compare a date it may not hold.
+  if (retentionMs >= now.getTime()) return 0;
   const before = toDatabaseTimestamp(new Date(now.getTime() - retentionMs), dialectOf(deps.db));
   let pruned = 0;
   for (;;) {
@@ -50,9 +67,10 @@ async function pruneExports(deps: ExportDeps, retentionMs: number, now: Date): P
   }
 }
 
-/** The export cleanup job's handler (worker and in-process runner alike); a no-op when exports are kept. */
-export function exportCleanupHandler(deps: ExportDeps, retentionMs: number | null): JobHandler {
+/** The export cleanup job's handler (worker and in-process runner alike); a no-op while exports are kept. */
+export function exportCleanupHandler(deps: ExportDeps): JobHandler {
   return async () => {
+    const retentionMs = await retentionInForce(deps);
     if (retentionMs !== null) await pruneExports(deps, retentionMs, new Date());
   };
 }

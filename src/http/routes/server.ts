@@ -29,7 +29,9 @@ export interface ServerRouteDeps {
 
 /**
  * GET /server/info's data: the public project settings; any
- * authenticated caller also gets the limits and versions. GraphQL's `server_info` too.
+ * authenticated caller also gets the limits and versions; administrators also the defaults of
+ * the settings they edit (`exports.retention`: EXPORT_RETENTION as written, null when it keeps
+ * exports). GraphQL's `server_info` too.
  */
 export async function readServerInfo(
   { config, db }: Pick<ServerRouteDeps, 'config' | 'db'>,
@@ -56,6 +58,7 @@ export async function readServerInfo(
     data['websocket'] = websocketInfo(config.websockets);
     data['version'] = SERVICE_VERSION;
   }
+  if (accountability.admin) data['exports'] = { retention: config.retention.exportText };
   return data;
 }
 

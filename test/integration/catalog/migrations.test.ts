@@ -33,7 +33,14 @@ const SYSTEM_TABLES: Record<string, readonly string[]> = {
   svc_revisions: ['id', 'activity', 'collection', 'item', 'data', 'delta', 'parent', 'version'],
   svc_roles: ['id', 'name', 'icon', 'ip_access', 'enforce_tfa', 'admin_access', 'app_access'],
   svc_sessions: ['token', 'user', 'expires', 'ip', 'user_agent', 'origin', 'next_token'],
-  svc_settings: ['id', 'project_name', 'project_color', 'auth_login_attempts', 'public_registration'],
+  svc_settings: [
+    'id',
+    'project_name',
+    'project_color',
+    'auth_login_attempts',
+    'public_registration',
+    'export_retention',
+  ],
   svc_users: [
     'id',
     'first_name',

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { dialectOf } from '../../../src/db/index.js';
 import { toDatabaseTimestamp } from '../../../src/db/to-database-timestamp.js';
 import { describeEachDatabase, TEST_ADMIN, type ServerContext } from '../../support/server.js';
-import { call, createCaller, grant, type Caller } from '../access/permission-helpers.js';
+import { call, createCaller, dataOf, grant, type Caller } from '../access/permission-helpers.js';
 import { createCommandSchema } from '../commands/schema.js';
 
 type Row = Record<string, unknown>;
@@ -178,6 +178,46 @@ describeEachDatabase(
       await access(recentPath);
       const kept = await call(ctx(), TEST_ADMIN.token, 'GET', recent.location);
       expect([kept.status, (kept.body?.['data'] as Row)['file']]).to.deep.equal([200, recentFile]);
+    });
+
+    it("the project's export_retention overrides EXPORT_RETENTION from the next run; one that is no retention is refused", async () => {
+      const db = ctx().server.db;
+      const setRetention = (value: string | null) =>
+        call(ctx(), TEST_ADMIN.token, 'PATCH', '/settings', { export_retention: value });
+      expect((await setRetention('3h')).status).to.equal(200);
+      try {
+        const exported = async (): Promise<{ id: string; file: string }> => {
+          const started = await startExport(ctx(), TEST_ADMIN.token);
+          const file = String((await follow(ctx(), TEST_ADMIN.token, started.location)).at(-1)?.['file']);
+          return { id: started.id, file };
+        };
+        const [twoHours, fourHours] = [await exported(), await exported()];
+        const backdate = (id: string, hours: number) =>
+          db('svc_activity')
+            .where({ action: 'export', item: id })
+            .update({ timestamp: toDatabaseTimestamp(new Date(Date.now() - hours * 3_600_000), dialectOf(db)) });
+        // The two-hour one first: the run that finds the four-hour one has seen both.
+        await backdate(twoHours.id, 2);
+        await backdate(fourHours.id, 4);
+        const deadline = Date.now() + 60_000;
+        while ((await db('svc_files').where({ id: fourHours.file }).first('id')) !== undefined) {
+          if (Date.now() > deadline) expect.fail('the cleanup did not delete the export past the 3h setting');
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        // Past EXPORT_RETENTION (1h), within the setting (3h): kept.
+        expect(await db('svc_files').where({ id: twoHours.file }).first('id')).not.to.equal(undefined);
+        const kept = await call(ctx(), TEST_ADMIN.token, 'GET', `/utils/export/jobs/${twoHours.id}`);
+        expect([kept.status, (kept.body?.['data'] as Row)['file']]).to.deep.equal([200, twoHours.file]);
+
+        const refused = await setRetention('a week');
+        expect(refused.status).to.equal(400);
+        const [error] = (refused.body?.['errors'] ?? []) as { extensions: Row }[];
+        expect(error?.extensions).to.deep.include({ code: 'FAILED_VALIDATION', field: 'export_retention' });
+        const stored = dataOf<Row>(await call(ctx(), TEST_ADMIN.token, 'GET', '/settings?fields=export_retention'));
+        expect(stored['export_retention']).to.equal('3h');
+      } finally {
+        expect((await setRetention(null)).status).to.equal(200);
+      }
     });
   },
   {

@@ -32,7 +32,7 @@ describeEachDatabase('graphql: system scope', (ctx) => {
     it('server_info, server_ping and server_health answer as their REST routes', async () => {
       const data = await graphqlData(
         ctx(),
-        '{ server_info { project { project_name public_registration } rateLimit rateLimitGlobal websocket queryLimit { default max } } server_ping server_health }',
+        '{ server_info { project { project_name public_registration } rateLimit rateLimitGlobal websocket queryLimit { default max } exports { retention } } server_ping server_health }',
         system,
       );
       expect(data['server_info']).to.deep.equal({
@@ -41,10 +41,27 @@ describeEachDatabase('graphql: system scope', (ctx) => {
         rateLimitGlobal: false,
         websocket: false,
         queryLimit: { default: 100, max: -1 },
+        exports: { retention: '7d' },
       });
       expect(data['server_ping']).to.equal('pong');
       expect(data['server_health']).to.include({ status: 'ok' });
       expect(data['server_health']).to.have.property('checks');
+    });
+
+    it('update_settings refuses an export_retention that is no retention as PATCH /settings does', async () => {
+      const write = (value: string) =>
+        graphql(
+          ctx(),
+          `mutation { update_settings(data: { export_retention: ${JSON.stringify(value)} }) { export_retention } }`,
+          system,
+        );
+      const bad = await write('a week');
+      expect(bad.body.errors?.map((e) => [e.extensions['code'], e.extensions['field']])).to.deep.equal([
+        ['FAILED_VALIDATION', 'export_retention'],
+      ]);
+      const good = await write('30d');
+      expect(good.body).to.deep.equal({ data: { update_settings: { export_retention: '30d' } } });
+      await graphqlData(ctx(), 'mutation { update_settings(data: { export_retention: null }) { id } }', system);
     });
 
     it('without a token: the server fields work, the user fields do not exist', async () => {

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       activityMs: null,
       revisionsMs: null,
       exportMs: 7 * 86_400_000,
+      exportText: '7d',
       intervalMs: 3600_000,
       batchSize: 1000,
     });
@@ -56,12 +57,14 @@ describe('loadConfig', () => {
       activityMs: 90 * 86_400_000,
       revisionsMs: 30 * 86_400_000,
       exportMs: 12 * 3_600_000,
+      exportText: '12h',
       intervalMs: 300_000,
       batchSize: 50,
     });
     // EXPORT_RETENTION 0 or false keeps exports forever; a word that is no duration refuses to start.
     for (const keep of ['0', 'false', 'FALSE']) {
-      expect(loadConfig({ EXPORT_RETENTION: keep }, NO_FILE).retention.exportMs, keep).to.equal(null);
+      const { exportMs, exportText } = loadConfig({ EXPORT_RETENTION: keep }, NO_FILE).retention;
+      expect({ exportMs, exportText }, keep).to.deep.equal({ exportMs: null, exportText: null });
     }
     expect(configError({ EXPORT_RETENTION: 'a week' }).message).to.include('EXPORT_RETENTION');
     expect(configError({ ACTIVITY_RETENTION: 'forever' }).message).to.include('ACTIVITY_RETENTION');

@@ -23,6 +23,11 @@ export const adminMessages = {
   preset_height: 'Height',
   preset_quality: 'Quality',
   preset_format: 'Format',
+  exports: 'Exports',
+  export_retention: 'Keep exports for',
+  export_retention_hint:
+    'A duration such as 30d, 12h or 90m; 0 or false keeps exports forever. Empty: the server default, %{default} (EXPORT_RETENTION).',
+  export_kept: 'kept forever',
   registration: 'Public registration',
   public_registration: 'Anyone may register',
   registration_role: 'Role of new registrations',

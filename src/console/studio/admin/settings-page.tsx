@@ -1,8 +1,10 @@
 /**
  * The project's settings (/admin/settings/project, administrators): name, logo, colour, public
- * note, default language, the image transform presets (storage_asset_presets), public
+ * note, default language, the image transform presets (storage_asset_presets), how long exports
+ * are kept (export_retention, with the server's default from GET /server/info), public
  * registration and its role, and a mail check that sends a test mail (POST /utils/mail/test).
- * The name and colour show in the app bar once saved.
+ * The name and colour show in the app bar once saved; a value the API refuses is said under its
+ * field as well as in the notification.
  */
 import { useEffect, useState, type ChangeEvent } from 'react';
 import {
@@ -31,7 +33,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { client } from '../../session.js';
-import { errorText } from '../../dom.js';
+import { errorEntries, errorText } from '../../dom.js';
 import { AssetImage } from '../files/asset-image.js';
 import { reloadProject } from './nav.js';
 
@@ -42,12 +44,22 @@ const FIELDS = [
   'public_note',
   'default_language',
   'storage_asset_presets',
+  'export_retention',
   'public_registration',
   'public_registration_role',
 ] as const;
 
 const FITS = ['cover', 'contain', 'inside', 'outside'].map((id) => ({ id, name: id }));
 const FORMATS = ['auto', 'jpg', 'png', 'webp', 'tiff', 'avif'].map((id) => ({ id, name: id }));
+
+/** The API's refusals that name a field of the form (FAILED_VALIDATION), for the form to show under it. */
+function fieldErrors(error: unknown): Record<string, string> | undefined {
+  const errors: Record<string, string> = {};
+  for (const { field, message } of errorEntries(error)) {
+    if (field !== undefined && (FIELDS as readonly string[]).includes(field)) errors[field] = message;
+  }
+  return Object.keys(errors).length === 0 ? undefined : errors;
+}
 
 function MailCheck() {
   const translate = useTranslate();
@@ -105,8 +117,14 @@ export default function SettingsPage() {
   const [record, setRecord] = useState<Record<string, unknown> | undefined>(undefined);
   const [roles, setRoles] = useState<{ id: string; name: string }[]>([]);
   const [error, setError] = useState<string | undefined>(undefined);
+  // EXPORT_RETENTION, what an empty export_retention means: text, null (kept), undefined (not known).
+  const [exportDefault, setExportDefault] = useState<string | null | undefined>(undefined);
 
   useEffect(() => {
+    client.server.info().then(
+      (info) => setExportDefault(info?.exports?.retention),
+      () => undefined,
+    );
     client.settings.read({ fields: [...FIELDS] }).then(
       (s) => setRecord({ ...(s ?? {}), storage_asset_presets: s?.['storage_asset_presets'] ?? [] }),
       (e: unknown) => setError(errorText(e)),
@@ -129,7 +147,9 @@ export default function SettingsPage() {
       notify('svc.admin.settings_saved', { type: 'success' });
     } catch (e) {
       notify(errorText(e), { type: 'error' });
+      return fieldErrors(e);
     }
+    return undefined;
   };
 
   const uploadLogo = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -150,6 +170,7 @@ export default function SettingsPage() {
 
   if (isChecking) return <LinearProgress />;
   const logo = typeof record?.['project_logo'] === 'string' ? record['project_logo'] : undefined;
+  const exportDefaultText = exportDefault === undefined ? '…' : (exportDefault ?? translate('svc.admin.export_kept'));
   return (
     <Box sx={{ py: 2, maxWidth: 900 }}>
       <Title title={translate('svc.admin.settings_title')} />
@@ -158,7 +179,7 @@ export default function SettingsPage() {
       {record !== undefined && (
         <Card>
           <CardContent>
-            <Form record={record} onSubmit={(data: Record<string, unknown>) => void save(data)}>
+            <Form record={record} onSubmit={(data: Record<string, unknown>) => save(data)}>
               <Typography variant="h6" component="h2">
                 {translate('svc.admin.project')}
               </Typography>
@@ -192,6 +213,14 @@ export default function SettingsPage() {
                   <SelectInput source="format" label="svc.admin.preset_format" choices={FORMATS} />
                 </SimpleFormIterator>
               </ArrayInput>
+              <Typography variant="h6" component="h2" sx={{ mt: 2 }}>
+                {translate('svc.admin.exports')}
+              </Typography>
+              <TextInput
+                source="export_retention"
+                label="svc.admin.export_retention"
+                helperText={translate('svc.admin.export_retention_hint', { default: exportDefaultText })}
+              />
               <Typography variant="h6" component="h2" sx={{ mt: 2 }}>
                 {translate('svc.admin.registration')}
               </Typography>

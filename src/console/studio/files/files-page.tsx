@@ -4,11 +4,10 @@
  * admin's FileInput dropzone, many at once, each with its progress), import from a URL, and one
  * file's dialog (FileDialog). A file card is dragged onto a folder to move it, or moved by its
  * "Move to" menu (the keyboard's way). The exports' folder lists the files the service's exports
- * made (their svc_activity rows), kept for EXPORT_RETENTION.
+ * made (their svc_activity rows), with how long they are kept (ExportsNote).
  */
 import { useEffect, useMemo, useState, type DragEvent } from 'react';
 import {
-  Alert,
   Box,
   Button,
   Card,
@@ -50,6 +49,7 @@ import type { FileType } from '../../../client/index.js';
 import { client } from '../../session.js';
 import { errorText } from '../../dom.js';
 import { AssetImage } from './asset-image.js';
+import { ExportsNote } from './exports-note.js';
 import { FileDialog, type AssetPreset } from './file-dialog.js';
 import { FILE_DRAG_TYPE, FolderDialog, FolderTree, folderPaths, type Folder, type Place } from './folder-tree.js';
 
@@ -318,9 +318,7 @@ export default function FilesPage() {
             </ToggleButtonGroup>
           </Stack>
           {place.kind === 'exports' ? (
-            <Alert severity="info" sx={{ mb: 2 }}>
-              {translate('svc.files.exports_note')}
-            </Alert>
+            <ExportsNote isAdmin={permissions?.me?.adminAccess === true} mayReadSettings={mayReadSettings} />
           ) : (
             <>
               <Form>
