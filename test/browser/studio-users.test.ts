@@ -244,7 +244,9 @@ describe('Studio: managing users in Chromium', function () {
       const info = dataOf<{ project: Row }>(await call(ctx(), undefined, 'GET', '/server/info'));
       expect([info.project['public_note'], info.project['default_language']]).to.deep.equal([note, 'en-GB']);
 
-      // A visitor: the note on the sign-in page.
+      // A visitor: the note on the sign-in page. (The app bar hides while the long settings page
+      // is scrolled down to its Save button: back to the top for it.)
+      await page.evaluate('window.scrollTo(0, 0)');
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       await page.getByText(note).waitFor();
