@@ -126,6 +126,9 @@ describe('Studio navigation in Chromium', function () {
       // The arrows move to the author (the list may start highlighted, and offers "Create" too).
       const grace = page.getByRole('option', { name: 'Grace Hopper' });
       await grace.waitFor();
+      // The options settle once the search for "Grace" is answered (until then the list still
+      // holds Ada, and the highlight would shift onto "Create" as she leaves it).
+      await page.getByRole('option', { name: 'Ada Lovelace' }).waitFor({ state: 'detached' });
       for (let presses = 0; !((await grace.getAttribute('class')) ?? '').includes('Mui-focused'); presses++) {
         expect(presses, 'the arrows never reached Grace Hopper').to.be.below(5);
         await keys.press('ArrowDown');
