@@ -72,7 +72,7 @@ export async function collectHook(register: unknown, context: ExtensionContext):
     schedule: (cron: string, handler: ScheduleHandler) => {
       registrations.schedules.push({ cron, handler: requireFunction(handler, `schedule "${cron}"`) });
     },
-    // Code injected into the Data Studio's pages: there is no Data Studio here.
+    // Code injected into the Data Studio's pages: the Studio runs only its own scripts (its CSP).
     embed: () => undefined,
   };
   await (register as (api: unknown, context: ExtensionContext) => unknown)(api, context);
