@@ -127,10 +127,10 @@ describe('Studio file library in Chromium', function () {
         await page.getByRole('menuitem', { name: 'Photos / Holidays' }).focus();
         await page.keyboard.press('Enter');
         await page.getByText('File moved.').first().waitFor();
-        for (let waited = 0; (await files()).find((f) => f.id === second?.id)?.folder !== holidays?.id; waited += 100) {
-          expect(waited).to.be.below(5000);
-          await page.waitForTimeout(100);
-        }
+        await browser().until(
+          async () => (await files()).find((f) => f.id === second?.id)?.folder === holidays?.id,
+          'the file never moved',
+        );
         await folderButton('Holidays').click();
         await page.getByRole('heading', { name: 'Holidays' }).waitFor();
         await page.locator(`[data-file="${second?.id}"]`).waitFor();

@@ -110,10 +110,10 @@ describe('Studio flows in Chromium', function () {
         await page.getByRole('link', { name: 'All flows' }).click();
         // The switch turns once the save is answered: a click, then the flow's status is waited for.
         await page.getByLabel('Active: Tell the receiver').click();
-        for (let waited = 0; (await flowNamed('Tell the receiver'))?.['status'] !== 'active'; waited += 100) {
-          expect(waited, 'the flow never became active').to.be.below(10_000);
-          await page.waitForTimeout(100);
-        }
+        await browser().until(
+          async () => (await flowNamed('Tell the receiver'))?.['status'] === 'active',
+          'the flow never became active',
+        );
         await shot('flows-list');
         await expectAccessible('flows list');
 
@@ -192,10 +192,7 @@ describe('Studio flows in Chromium', function () {
         await page.getByText('Flow "Send to review" ran.').waitFor();
         // The first test's event flow, still active, also tells the receiver of the article's creation.
         const review = async () => (await receiver.waitFor(1)).find((r) => r.url === '/review');
-        for (let waited = 0; (await review()) === undefined; waited += 100) {
-          expect(waited, 'the manual flow never called the receiver').to.be.below(10_000);
-          await page.waitForTimeout(100);
-        }
+        await browser().until(async () => (await review()) !== undefined, 'the manual flow never called the receiver');
         const delivery = await review();
         expect(JSON.parse(delivery?.body ?? '')).to.deep.equal({ collection: 'articles', keys: [article['id']] });
       });

@@ -158,12 +158,21 @@ export class StudioBrowser {
     return this.page.locator(`[id="${(await input.getAttribute('id')) ?? ''}-helper-text"]`);
   }
 
-  /** Waits until `input` shows `value` (a form fills in once its record has loaded). */
-  async valueShown(input: Locator, value: string): Promise<void> {
-    for (let waited = 0; (await input.inputValue()) !== value; waited += 100) {
-      expect(waited, `${value} never shown`).to.be.below(10_000);
+  /**
+   * Waits until `done()` holds, asking every 100 ms for as long as Playwright waits for an element
+   * (30 s by the clock, however slow each question is): a busy machine is slower, not red.
+   */
+  async until(done: () => boolean | Promise<boolean>, what: string): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (!(await done())) {
+      expect(Date.now(), what).to.be.below(deadline);
       await this.page.waitForTimeout(100);
     }
+  }
+
+  /** Waits until `input` shows `value` (a form fills in once its record has loaded). */
+  valueShown(input: Locator, value: string): Promise<void> {
+    return this.until(async () => (await input.inputValue()) === value, `${value} never shown`);
   }
 
   /** Whether `target` has the focus. */
