@@ -13,37 +13,65 @@ export interface S3LocationConfig {
   readonly forcePathStyle: boolean;
 }
 
-interface StorageLocationConfig {
-  /** undefined when STORAGE_<KEY>_DRIVER is unset for a key other than `local`. */
-  readonly driver: string | undefined;
-  /** The folder (local), or the key prefix inside the bucket (s3; unset: the bucket's top). */
-  readonly root: string | undefined;
-  /** Only for the `s3` driver. */
-  readonly s3?: S3LocationConfig;
-}
+/**
+ * Each storage driver's settings, read per location from STORAGE_<KEY>_* at start: a new driver
+ * is a line here and its file under files/storage/, opened by the line of the same name there
+ * (create-storage.ts; the compiler asks for it).
+ */
+const STORAGE_DRIVERS = {
+  /** A folder: STORAGE_<KEY>_ROOT (STORAGE_LOCAL_ROOT, default ./uploads, for the key `local`). */
+  local: (env: EnvReader, prefix: string, location: string) => ({
+    root:
+      location === 'local' ? env.string('STORAGE_LOCAL_ROOT', './uploads') : required(env, `${prefix}_ROOT`, location),
+  }),
+  /** A bucket of S3 or an S3-compatible server; _ROOT is the key prefix inside it (unset: the bucket's top). */
+  s3: (env: EnvReader, prefix: string) => ({ root: env.string(`${prefix}_ROOT`), s3: readS3(env, prefix) }),
+} as const;
+
+/** The drivers STORAGE_<KEY>_DRIVER may name. */
+export type StorageDriverName = keyof typeof STORAGE_DRIVERS;
+
+/** One location: its driver's name and that driver's settings. */
+export type StorageLocationConfig = {
+  [Name in StorageDriverName]: { readonly driver: Name } & ReturnType<(typeof STORAGE_DRIVERS)[Name]>;
+}[StorageDriverName];
 
 export interface StorageConfig {
   /** STORAGE_LOCATIONS: location keys; the first is where uploads go by default. */
   readonly locations: readonly string[];
   readonly localRoot: string;
-  /** Per location: STORAGE_<KEY>_DRIVER (`local` for the key `local`), _ROOT, and the s3 driver's settings. */
+  /** Per location: STORAGE_<KEY>_DRIVER (`local` for the key `local`) and that driver's settings. */
   readonly drivers: Readonly<Record<string, StorageLocationConfig>>;
   readonly maxUploadSize: number;
 }
 
-/** STORAGE_LOCATIONS and each location's STORAGE_<KEY>_*. */
+/**
+ * STORAGE_LOCATIONS and each location's STORAGE_<KEY>_*. A location without a driver, or naming
+ * one this build lacks, or without its driver's required settings, stops the start.
+ */
 export function readStorageLocations(env: EnvReader): Omit<StorageConfig, 'maxUploadSize'> {
   const locations = env.list('STORAGE_LOCATIONS', ['local']);
   if (locations.length === 0) throw new ConfigError('STORAGE_LOCATIONS', 'must name at least one location');
-  const localRoot = env.string('STORAGE_LOCAL_ROOT', './uploads');
   const drivers: Record<string, StorageLocationConfig> = {};
   for (const location of locations) {
     const prefix = `STORAGE_${location.toUpperCase()}`;
     const driver = env.string(`${prefix}_DRIVER`) ?? (location === 'local' ? 'local' : undefined);
-    const root = location === 'local' ? localRoot : env.string(`${prefix}_ROOT`);
-    drivers[location] = driver === 's3' ? { driver, root, s3: readS3(env, prefix) } : { driver, root };
+    if (driver === undefined)
+      throw new ConfigError(`${prefix}_DRIVER`, `is required for the storage location "${location}"`);
+    if (!Object.hasOwn(STORAGE_DRIVERS, driver)) {
+      const names = Object.keys(STORAGE_DRIVERS).join(' and ');
+      throw new ConfigError(`${prefix}_DRIVER`, `names "${driver}"; the drivers are ${names}`);
+    }
+    const name = driver as StorageDriverName;
+    drivers[location] = { driver: name, ...STORAGE_DRIVERS[name](env, prefix, location) } as StorageLocationConfig;
   }
-  return { locations, localRoot, drivers };
+  return { locations, localRoot: env.string('STORAGE_LOCAL_ROOT', './uploads'), drivers };
+}
+
+function required(env: EnvReader, variable: string, location: string): string {
+  const value = env.string(variable);
+  if (value === undefined) throw new ConfigError(variable, `is required for the storage location "${location}"`);
+  return value;
 }
 
 function readS3(env: EnvReader, prefix: string): S3LocationConfig {

@@ -1,4 +1,5 @@
-import { ConfigError, type Config } from '../../config/index.js';
+import type { Config, StorageDriverName, StorageLocationConfig } from '../../config/index.js';
+import { ConfigError } from '../../config/index.js';
 import { InvalidPayloadError } from '../../errors.js';
 import { LocalStorageDriver } from './local-driver.js';
 import type { StorageDriver } from './storage-driver.js';
@@ -12,29 +13,27 @@ export interface Storage {
   location(key: string): StorageDriver;
 }
 
+type Opener<Name extends StorageDriverName> = (
+  location: Extract<StorageLocationConfig, { driver: Name }>,
+) => Promise<StorageDriver>;
+
 /**
- * Opens every configured location: the `local` driver (a folder) and the `s3` driver (a
- * bucket of S3 or an S3-compatible server); a location naming another driver (gcs, ...)
- * stops the start with a message naming its variable. The S3 driver (and the AWS SDK, some
- * 10 MB of memory) is loaded only when a location uses it.
+ * How each driver opens a location from the settings config/storage-locations.ts read for it: a
+ * new driver is its file and a line here. The S3 driver (and the AWS SDK, some 10 MB of memory)
+ * is loaded only when a location uses it.
  */
+const OPENERS: { readonly [Name in StorageDriverName]: Opener<Name> } = {
+  local: (location) => Promise.resolve(new LocalStorageDriver(location.root)),
+  s3: async (location) => new (await import('./s3-driver.js')).S3StorageDriver(location.s3, location.root),
+};
+
+/** Opens every configured location with its driver. */
 export async function createStorage(config: Config['storage']): Promise<Storage> {
   const drivers = new Map<string, StorageDriver>();
   for (const key of config.locations) {
     const location = config.drivers[key];
-    const variable = `STORAGE_${key.toUpperCase()}_DRIVER`;
-    if (location?.driver === undefined)
-      throw new ConfigError(variable, `is required for the storage location "${key}"`);
-    if (location.driver === 's3' && location.s3 !== undefined) {
-      const { S3StorageDriver } = await import('./s3-driver.js');
-      drivers.set(key, new S3StorageDriver(location.s3, location.root));
-      continue;
-    }
-    if (location.driver !== 'local')
-      throw new ConfigError(variable, `names "${location.driver}"; the drivers are local and s3`);
-    if (location.root === undefined)
-      throw new ConfigError(`STORAGE_${key.toUpperCase()}_ROOT`, `is required for the storage location "${key}"`);
-    drivers.set(key, new LocalStorageDriver(location.root));
+    if (location === undefined) throw new ConfigError('STORAGE_LOCATIONS', `names "${key}", which has no settings`);
+    drivers.set(key, await (OPENERS[location.driver] as Opener<typeof location.driver>)(location));
   }
   const [defaultLocation] = config.locations;
   if (defaultLocation === undefined) throw new ConfigError('STORAGE_LOCATIONS', 'must name at least one location');

@@ -45,7 +45,7 @@ async function s3Driver(options: S3DriverOptions = {}): Promise<DriverUnderTest 
     },
   );
   const location = config.storage.drivers['s3'];
-  if (location?.s3 === undefined) throw new Error('no s3 location');
+  if (location?.driver !== 's3') throw new Error('no s3 location');
   const driver = new S3StorageDriver(location.s3, location.root, options);
   const pending = async () => (await server.pendingUploads()).map((id) => `(upload ${id})`);
   return {

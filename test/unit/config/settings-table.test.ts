@@ -28,6 +28,7 @@ const ENVIRONMENTS: readonly Record<string, string>[] = [
     AUTH_GITHUB_ISSUER_URL: 'https://github.example.com',
     STORAGE_LOCATIONS: 'local,archive',
     STORAGE_ARCHIVE_DRIVER: 'local',
+    STORAGE_ARCHIVE_ROOT: '/srv/archive',
   },
   {
     STORAGE_LOCATIONS: 's3',
