@@ -1,8 +1,22 @@
 import { ConfigError, type EnvReader } from './env-reader.js';
 
-/** AUTH_PROVIDERS: the drivers this build can log in with. */
-const AUTH_DRIVERS = ['oauth2', 'openid'] as const;
-type AuthDriver = (typeof AUTH_DRIVERS)[number];
+/**
+ * The drivers AUTH_<NAME>_DRIVER may name, with their defaults and the endpoints each requires
+ * or accepts (AUTH_<NAME>_<ENDPOINT>; the others are not read): a new driver is a line here and its file under auth/providers/,
+ * registered by the line of the same name there (provider-clients.ts; the compiler asks for it).
+ */
+const AUTH_DRIVERS = {
+  oauth2: {
+    scope: 'email',
+    identifierKey: 'email',
+    endpoints: ['AUTHORIZE_URL', 'ACCESS_URL', 'PROFILE_URL'],
+    // The `iss` an authorization response must carry (default: the authorize URL's origin).
+    optional: ['ISSUER_URL'],
+  },
+  openid: { scope: 'openid profile email', identifierKey: 'sub', endpoints: ['ISSUER_URL'], optional: [] },
+} as const;
+export type AuthDriver = keyof typeof AUTH_DRIVERS;
+type Endpoint = 'ISSUER_URL' | 'AUTHORIZE_URL' | 'ACCESS_URL' | 'PROFILE_URL';
 
 /** One entry of AUTH_PROVIDERS: its AUTH_<NAME>_* settings, read and checked at start. */
 export interface AuthProviderConfig {
@@ -85,12 +99,23 @@ function readProvider(env: EnvReader, name: string): AuthProviderConfig {
     return value;
   };
   const driver = required('DRIVER');
-  if (!(AUTH_DRIVERS as readonly string[]).includes(driver)) {
-    throw new ConfigError(`${prefix}_DRIVER`, `must be one of ${AUTH_DRIVERS.join(', ')}, got "${driver}"`);
+  if (!Object.hasOwn(AUTH_DRIVERS, driver)) {
+    throw new ConfigError(
+      `${prefix}_DRIVER`,
+      `must be one of ${Object.keys(AUTH_DRIVERS).join(', ')}, got "${driver}"`,
+    );
   }
-  const isOpenId = driver === 'openid';
+  const defaults = AUTH_DRIVERS[driver as AuthDriver];
   const allowInsecureRequests = env.bool(`${prefix}_ALLOW_INSECURE_REQUESTS`, false);
-  const endpoint = (key: string): string => providerUrl(prefix, key, required(key), allowInsecureRequests);
+  const endpoint = (key: Endpoint): string | undefined => {
+    const is = (list: readonly Endpoint[]) => list.includes(key);
+    const value = is(defaults.endpoints)
+      ? required(key)
+      : is(defaults.optional)
+        ? env.string(`${prefix}_${key}`)
+        : undefined;
+    return value === undefined ? undefined : providerUrl(prefix, key, value, allowInsecureRequests);
+  };
   const roleMapping = readStringMap(env, `${prefix}_ROLE_MAPPING`);
   return {
     name,
@@ -99,13 +124,13 @@ function readProvider(env: EnvReader, name: string): AuthProviderConfig {
     label: env.string(`${prefix}_LABEL`),
     clientId: required('CLIENT_ID'),
     clientSecret: required('CLIENT_SECRET'),
-    scope: env.string(`${prefix}_SCOPE`, isOpenId ? 'openid profile email' : 'email'),
-    issuerUrl: isOpenId || env.string(`${prefix}_ISSUER_URL`) !== undefined ? endpoint('ISSUER_URL') : undefined,
-    authorizeUrl: isOpenId ? undefined : endpoint('AUTHORIZE_URL'),
-    accessUrl: isOpenId ? undefined : endpoint('ACCESS_URL'),
-    profileUrl: isOpenId ? undefined : endpoint('PROFILE_URL'),
+    scope: env.string(`${prefix}_SCOPE`, defaults.scope),
+    issuerUrl: endpoint('ISSUER_URL'),
+    authorizeUrl: endpoint('AUTHORIZE_URL'),
+    accessUrl: endpoint('ACCESS_URL'),
+    profileUrl: endpoint('PROFILE_URL'),
     params: readStringMap(env, `${prefix}_PARAMS`),
-    identifierKey: env.string(`${prefix}_IDENTIFIER_KEY`, isOpenId ? 'sub' : 'email'),
+    identifierKey: env.string(`${prefix}_IDENTIFIER_KEY`, defaults.identifierKey),
     emailKey: env.string(`${prefix}_EMAIL_KEY`, 'email'),
     firstNameKey: env.string(`${prefix}_FIRST_NAME_KEY`),
     lastNameKey: env.string(`${prefix}_LAST_NAME_KEY`),

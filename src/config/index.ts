@@ -20,7 +20,7 @@ export type { DbConfig } from './database.js';
 export type { EmailConfig } from './email.js';
 export { DEFAULT_IMPORT_IP_DENY_LIST } from './files.js';
 export type { RedisConfig, RedisSentinelConfig } from './redis.js';
-export type { AuthProviderConfig } from './auth-providers.js';
+export type { AuthDriver, AuthProviderConfig } from './auth-providers.js';
 export type { S3LocationConfig, StorageDriverName, StorageLocationConfig } from './storage-locations.js';
 export type { ReplicaConfig } from './replicas.js';
 export type { AssetsTransformConfig } from './assets-transform.js';

@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import type { AuthProviderConfig } from '../../config/index.js';
+import type { AuthDriver, AuthProviderConfig } from '../../config/index.js';
 import {
   InvalidCredentialsError,
   InvalidProviderConfigError,
@@ -9,25 +9,31 @@ import {
   UnexpectedResponseError,
 } from '../../errors.js';
 import type { Logger } from '../../logger/index.js';
+import { OAUTH2_DRIVER } from './oauth2-driver.js';
+import { OPENID_DRIVER } from './openid-driver.js';
+import { PROVIDER_TIMEOUT_S, ProfileError, type ProviderProfile, type SsoDriver } from './sso-driver.js';
 
-/** Seconds a provider has to answer one request (discovery, token, JWKS, profile). */
-const PROVIDER_TIMEOUT_S = 10;
-
-/** What a provider said about the user: the verified ID token claims, its userinfo or profile. */
-export type ProviderProfile = Readonly<Record<string, unknown>>;
+/**
+ * The single sign-on drivers, by the name AUTH_<NAME>_DRIVER gives (config/auth-providers.ts
+ * reads their settings): a new driver is its file and a line here.
+ */
+const DRIVERS: { readonly [Name in AuthDriver]: SsoDriver } = {
+  oauth2: OAUTH2_DRIVER,
+  openid: OPENID_DRIVER,
+};
 
 /** The secrets of one authorization request, kept until its callback (sso-state.ts). */
 export interface AuthorizationChecks {
   readonly state: string;
-  /** openid only. */
+  /** Drivers with an ID token only. */
   readonly nonce: string | undefined;
   readonly codeVerifier: string;
 }
 
 /**
- * The openid-client `Configuration` of each provider: built at the first login (openid: its
- * discovery document; oauth2: the configured endpoints) and kept; a failed discovery is not
- * kept, so a provider that was down is asked again at the next login.
+ * The code flow of every driver, and the openid-client `Configuration` of each provider: built
+ * at the first login (by its driver: openid-driver.ts, oauth2-driver.ts) and kept; a failed
+ * discovery is not kept, so a provider that was down is asked again at the next login.
  */
 export class ProviderClients {
   readonly #configurations = new Map<string, Promise<oidc.Configuration>>();
@@ -43,7 +49,7 @@ export class ProviderClients {
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const checks = {
       state: oidc.randomState(),
-      nonce: provider.driver === 'openid' ? oidc.randomNonce() : undefined,
+      nonce: DRIVERS[provider.driver].hasIdToken ? oidc.randomNonce() : undefined,
       codeVerifier,
     };
     const parameters: Record<string, string> = {
@@ -78,45 +84,18 @@ export class ProviderClients {
         pkceCodeVerifier: checks.codeVerifier,
         ...(checks.nonce === undefined ? {} : { expectedNonce: checks.nonce, idTokenExpected: true }),
       });
-      if (provider.driver === 'openid') {
-        const claims = tokens.claims();
-        if (claims === undefined) throw new oidc.ClientError('no ID token in the token response');
-        const userInfo =
-          configuration.serverMetadata().userinfo_endpoint === undefined
-            ? {}
-            : await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub);
-        return { ...userInfo, ...claims };
-      }
-      return await this.fetchProfile(configuration, provider, tokens.access_token);
+      return await DRIVERS[provider.driver].profile(configuration, provider, tokens);
     } catch (error) {
       throw this.refusal(provider, error);
     }
   }
 
-  async #discover(provider: AuthProviderConfig): Promise<oidc.Configuration> {
+  #discover(provider: AuthProviderConfig): Promise<oidc.Configuration> {
     // openid-client marks allowInsecureRequests deprecated only to flag it; the setting is the
     // operator's explicit opt-in for http:// providers (AUTH_<NAME>_ALLOW_INSECURE_REQUESTS).
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
     const allowInsecure: (configuration: oidc.Configuration) => void = oidc.allowInsecureRequests;
-    const execute = provider.allowInsecureRequests ? [allowInsecure] : [];
-    if (provider.driver === 'openid') {
-      const issuer = new URL(requireSetting(provider.issuerUrl));
-      // openid-client trusts TLS for an ID token from the token endpoint unless told to check
-      // its signature against the provider's JWKS too: we always check.
-      const checks = [...execute, oidc.enableNonRepudiationChecks];
-      return oidc.discovery(issuer, provider.clientId, provider.clientSecret, undefined, {
-        execute: checks,
-        timeout: PROVIDER_TIMEOUT_S,
-      });
-    }
-    const metadata = {
-      issuer: provider.issuerUrl ?? new URL(requireSetting(provider.authorizeUrl)).origin,
-      authorization_endpoint: requireSetting(provider.authorizeUrl),
-      token_endpoint: requireSetting(provider.accessUrl),
-    };
-    const configuration = new oidc.Configuration(metadata, provider.clientId, provider.clientSecret);
-    for (const step of execute) step(configuration);
-    return configuration;
+    return DRIVERS[provider.driver].configure(provider, provider.allowInsecureRequests ? [allowInsecure] : []);
   }
 
   private async configuration(provider: AuthProviderConfig): Promise<oidc.Configuration> {
@@ -134,22 +113,6 @@ export class ProviderClients {
       this.#configurations.delete(provider.name);
       throw this.refusal(provider, error, 'discovery');
     }
-  }
-
-  private async fetchProfile(
-    configuration: oidc.Configuration,
-    provider: AuthProviderConfig,
-    accessToken: string,
-  ): Promise<ProviderProfile> {
-    const url = new URL(requireSetting(provider.profileUrl));
-    const headers = new Headers({ accept: 'application/json' });
-    const res = await oidc.fetchProtectedResource(configuration, accessToken, url, 'GET', undefined, headers);
-    if (!res.ok) throw new ProfileError(`the profile endpoint answered ${res.status}`);
-    const profile: unknown = await res.json().catch(() => undefined);
-    if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) {
-      throw new ProfileError('the profile endpoint answered no JSON object');
-    }
-    return profile as ProviderProfile;
   }
 
   /**
@@ -173,15 +136,6 @@ export class ProviderClients {
     if (error instanceof ProfileError) return new UnexpectedResponseError();
     return new InvalidCredentialsError();
   }
-}
-
-/** The profile endpoint's answer could not be used. */
-class ProfileError extends Error {}
-
-function requireSetting(value: string | undefined): string {
-  // config/auth-providers.ts requires each driver's URLs at start.
-  if (value === undefined) throw new InvalidProviderConfigError();
-  return value;
 }
 
 function isUnreachable(error: unknown): boolean {

@@ -8,7 +8,7 @@ import { InvalidCredentialsError, RecordNotUniqueError } from '../../errors.js';
 import type { Logger } from '../../logger/index.js';
 import type { AuthContext } from '../auth-context.js';
 import { findUserByEmail, findUserByExternalIdentifier, findUserById, type AuthUser } from '../auth-user.js';
-import type { ProviderProfile } from './provider-clients.js';
+import type { ProviderProfile } from './sso-driver.js';
 
 /**
  * The user a provider's profile stands for (svc_users.provider + external_identifier, the
