@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Accountability } from '../access/accountability.js';
 import type { JobHandler } from '../jobs/job.js';
 import { queueClaims } from './run-claims.js';
-import { idleLaneHeads, laneHead, laneOf, type LaneHead } from './run-lanes.js';
+import { idleLaneHeads, laneHead, laneOf, type LaneHead, type RunLane } from './run-lanes.js';
 import { runFlow, type FlowRunResult } from './run-flow.js';
 import type { FlowDeps } from './types.js';
 
@@ -55,7 +55,7 @@ function runQueued(
   job: FlowRunJob,
   { isRetry, canRetry }: { isRetry: boolean; canRetry?: boolean },
 ): Promise<FlowRunResult> {
-  const lane = job.seq === undefined ? undefined : { id: laneOf(job.flowId, job.trigger), seq: job.seq };
+  const lane = laneOfJob(deps, job);
   return runFlow(deps, {
     flowId: job.flowId,
     trigger: job.trigger,
@@ -71,6 +71,35 @@ function runQueued(
       onSettled: lane === undefined ? undefined : () => wakeLane(deps, lane.id),
     },
   });
+}
+
+/** The lane of an item event's run (none for other runs), with the jobs running now to look at. */
+function laneOfJob(deps: FlowDeps, job: FlowRunJob): RunLane | undefined {
+  const { seq } = job;
+  if (seq === undefined) return undefined;
+  const id = laneOf(job.flowId, job.trigger);
+  return { id, seq, inFlight: () => earlierInFlight(deps, id, seq) };
+}
+
+/**
+ * The claim keys of `lane`'s runs of events before `seq` whose jobs some worker runs now: a
+ * lone run, or the fan-out of an event one of whose runs is in the lane. Two workers (or
+ * JOBS_CONCURRENCY > 1) take an item's two events' jobs at once; the later one must not go
+ * ahead before the earlier one recorded its claim.
+ */
+async function earlierInFlight(deps: FlowDeps, lane: string, seq: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (const { name, data } of (await deps.jobs?.running()) ?? []) {
+    if (name === FLOW_RUN_JOB) {
+      const run = data as FlowRunJob;
+      if (run.seq !== undefined && run.seq < seq && laneOf(run.flowId, run.trigger) === lane) keys.push(run.key);
+    } else if (name === FLOW_EVENT_JOB) {
+      const event = data as FlowEventJob;
+      if (event.seq === undefined || event.seq >= seq) continue;
+      for (const run of event.runs) if (laneOf(run.flowId, event.trigger) === lane) keys.push(run.key);
+    }
+  }
+  return keys;
 }
 
 /** Queues the lane's first unsettled run again when it waits (its job ended while it waited). */

@@ -10,6 +10,11 @@ import type { Knex } from 'knex';
 export interface RunLane {
   readonly id: string;
   readonly seq: number;
+  /**
+   * The claim keys of the lane's earlier runs whose jobs a worker runs now (flow-jobs.ts
+   * `earlierInFlight`): one taken but not yet recorded is not in svc_flow_claims to be seen.
+   */
+  readonly inFlight?: () => Promise<readonly string[]>;
 }
 
 /** The claim states of a run that has not settled: a later run of its lane waits for it. */
@@ -45,8 +50,19 @@ export function laneOf(flowId: string, trigger: unknown): string {
     .digest('hex');
 }
 
-/** Whether a run of `lane` before `seq` has not settled yet. */
+/**
+ * Whether a run of `lane` before `seq` has not settled yet: recorded and not settled, or taken by
+ * a worker and not recorded yet. The queue hands jobs out in the order they were added, so an
+ * earlier event's job was taken before this one: it is running now (its claim maybe not recorded
+ * yet) or it ran and recorded its claim before it ended. Jobs running are looked at first, the
+ * claims after: a job that ends in between has recorded its claim by then.
+ */
 export async function hasEarlierRun(db: Knex, lane: RunLane): Promise<boolean> {
+  const inFlight = (await lane.inFlight?.()) ?? [];
+  if (inFlight.length > 0) {
+    const recorded = new Set((await db('svc_flow_claims').whereIn('key', inFlight).pluck('key')).map(String));
+    if (inFlight.some((key) => !recorded.has(key))) return true;
+  }
   const row: unknown = await db('svc_flow_claims')
     .where({ lane: lane.id })
     .andWhere('seq', '<', lane.seq)

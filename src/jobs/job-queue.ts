@@ -4,7 +4,7 @@ import { bullRedis } from '../cache/redis-client.js';
 import { RedisGuard } from '../cache/redis-guard.js';
 import type { Config, RedisConfig } from '../config/index.js';
 import { invariant, ServiceUnavailableError } from '../errors.js';
-import { JobStopped, type AddOptions, type JobDepth, type JobHandler, type JobQueue } from './job.js';
+import { JobStopped, type AddOptions, type JobDepth, type JobHandler, type JobQueue, type RunningJob } from './job.js';
 
 export interface JobQueueOptions {
   /** With a URL jobs go to bull for the worker process; without, they run here. */
@@ -225,6 +225,14 @@ class BullJobQueue implements JobQueue {
     const counts = await withTimeout(this.queue.getJobCounts(), this.#addTimeoutMs);
     return { waiting: counts.waiting, active: counts.active, delayed: counts.delayed };
   }
+
+  async running(): Promise<readonly RunningJob[]> {
+    const jobs = await withTimeout(this.queue.getActive(), this.#addTimeoutMs);
+    // A job that ended between the list's read and its own is read as null.
+    return jobs
+      .filter((job) => (job as Bull.Job | null) !== null)
+      .map((job) => ({ name: job.name, data: job.data as unknown }));
+  }
 }
 
 /**
@@ -284,9 +292,11 @@ class InProcessJobQueue implements JobQueue {
     this.#queued += 1;
     this.#running = this.#running.then(async () => {
       this.#active += 1;
+      this.#current = { name, data: copy };
       try {
         await this.#run(name, id, handler, copy);
       } finally {
+        this.#current = undefined;
         this.#active -= 1;
         this.#queued -= 1;
       }
@@ -297,6 +307,13 @@ class InProcessJobQueue implements JobQueue {
   depth(): Promise<JobDepth> {
     return Promise.resolve({ waiting: this.#queued - this.#active, active: this.#active, delayed: 0 });
   }
+
+  running(): Promise<readonly RunningJob[]> {
+    return Promise.resolve(this.#current === undefined ? [] : [this.#current]);
+  }
+
+  /** The job running now (one at a time). */
+  #current: RunningJob | undefined;
 
   async close(timeoutMs = Infinity): Promise<void> {
     this.#isClosed = true;

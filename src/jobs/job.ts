@@ -45,6 +45,16 @@ export interface JobQueue {
   close(timeoutMs?: number): Promise<void>;
   /** Jobs waiting and running now (the metrics' queue depth); rejects when Redis does not answer. */
   depth(): Promise<JobDepth>;
+  /**
+   * The jobs some worker runs now (bull's active list, every worker's; the in-process runner's
+   * one): what a job taken after them may have to wait for before they record anything.
+   */
+  running(): Promise<readonly RunningJob[]>;
+}
+
+export interface RunningJob {
+  readonly name: string;
+  readonly data: unknown;
 }
 
 export interface AddOptions {

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import Bull from 'bull';
 import { FLOW_PRUNE_JOB, flowJobHandlers, registerFlowHooks } from '../../../src/flows/index.js';
+import { FLOW_RUN_JOB } from '../../../src/flows/flow-jobs.js';
+import { createJobQueue } from '../../../src/jobs/job-queue.js';
 import { laneOf } from '../../../src/flows/run-lanes.js';
 import { HookBus } from '../../../src/items/hooks.js';
 import { createLogger } from '../../../src/logger/index.js';
@@ -230,6 +233,71 @@ describeEachDatabase(
         '/free/2 4',
         '/held/2 4',
       ]);
+    });
+
+    it("a later event of an item whose earlier event's job a worker holds, its claim not recorded yet, waits for it", async () => {
+      // Two workers take an item's two events at once; the later one gets to its claim first.
+      // The earlier job is held taken (bull's active list) on a queue of its own, that no
+      // worker process takes from: this process plays both workers.
+      const namespace = `race-${randomUUID()}`;
+      const { flows } = ctx().server;
+      const jobs = createJobQueue({
+        redis: flows.config.redis,
+        namespace,
+        settings: flows.config.jobs,
+        handlers: {},
+        logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+      });
+      const taker = new Bull('jobs', TEST_REDIS_URL, { prefix: `${namespace}:bull` });
+      const deps = { ...flows, jobs };
+      const runJob = flowJobHandlers(() => deps)[FLOW_RUN_JOB];
+      const run = (data: unknown) => runJob?.(data, { id: randomUUID(), attempt: 1, attempts: 4 });
+      try {
+        const id = await createFlow(
+          {
+            name: 'raced',
+            trigger: 'event',
+            options: { type: 'action', scope: ['items.update'], collections: ['raced'] },
+          },
+          {
+            key: 'deliver',
+            type: 'request',
+            options: { url: `${receiver.url}/raced`, method: 'POST', body: '{{ $trigger.payload }}' },
+          },
+        );
+        const event = (n: number) => ({
+          flowId: id,
+          key: randomUUID(),
+          trigger: { event: 'items.update', collection: 'raced', keys: [1], payload: { n } },
+          accountability: null,
+          depth: 0,
+          seq: n,
+        });
+        const [first, second] = [event(1), event(2)];
+        await jobs.add(FLOW_RUN_JOB, `flow:${first.key}`, first);
+        const held = await taker.getNextJob();
+        expect(held?.data).to.deep.include({ key: first.key });
+
+        await run(second);
+        const stateOf = async (key: string) =>
+          ((await ctx().server.db('svc_flow_claims').where({ key }).first()) as Row | undefined)?.['state'];
+        expect(await stateOf(second.key), 'the later run waits').to.equal('waiting');
+        expect(receiver.requests).to.deep.equal([]);
+
+        // The earlier run goes; once settled it queues the waiting one again, which goes next.
+        await run(first);
+        expect(await stateOf(first.key)).to.equal('done');
+        const woken = await taker.getNextJob();
+        expect(woken?.data).to.deep.include({ key: second.key });
+        await run(woken?.data);
+        expect(await stateOf(second.key)).to.equal('done');
+        const delivered = receiver.requests.map((r) => (JSON.parse(r.body) as { n: number }).n);
+        expect(delivered).to.deep.equal([1, 2]);
+      } finally {
+        await taker.obliterate({ force: true });
+        await taker.close();
+        await jobs.close();
+      }
     });
 
     it('a waiting run its lane left behind (its predecessor settled, nothing queued it) is queued again by the prune job', async () => {
