@@ -78,6 +78,9 @@ describe('Studio administration in Chromium', function () {
         expect(await help.innerText()).to.match(
           /^Validation failed for field "export_retention"\. Value has to be a duration/,
         );
+        // Said once, under the field: the notification points there.
+        await page.getByText('Not saved: a field above says why.').waitFor();
+        expect(await page.getByText(/Validation failed for field/).count()).to.equal(1);
         const kept = dataOf<Record<string, unknown>>(await asAdmin(ctx(), 'GET', '/settings'));
         expect([kept['project_name'], kept['export_retention']]).to.deep.equal(['Harbour Museum', '30d']);
         await shot('settings refused');

@@ -32,6 +32,7 @@ export const adminMessages = {
   public_registration: 'Anyone may register',
   registration_role: 'Role of new registrations',
   settings_saved: 'Settings saved.',
+  settings_refused: 'Not saved: a field above says why.',
   mail_check: 'Mail check',
   mail_to: 'Send a test mail to',
   mail_send: 'Send test mail',

@@ -146,8 +146,10 @@ export default function SettingsPage() {
       reloadProject();
       notify('svc.admin.settings_saved', { type: 'success' });
     } catch (e) {
-      notify(errorText(e), { type: 'error' });
-      return fieldErrors(e);
+      // A refusal that names a field is said under it (once); the notification only points there.
+      const errors = fieldErrors(e);
+      notify(errors === undefined ? errorText(e) : 'svc.admin.settings_refused', { type: 'error' });
+      return errors;
     }
     return undefined;
   };
