@@ -159,7 +159,10 @@ describe('Studio: the item page, history and drafts, live', function () {
         await sidebar().getByLabel('Draft name').fill('Spring');
         await sidebar().getByRole('button', { name: 'Create draft' }).click();
         await page.waitForURL(/version=Spring/);
-        await sidebar().getByText('The form edits the draft "Spring"').waitFor();
+        const drafting = sidebar().getByText('The form edits the draft "Spring"');
+        await drafting.waitFor();
+        // The button pressed is gone with the form drawn anew: the focus is on what it edits now.
+        await browser().until(() => browser().isFocused(drafting), 'the draft line never had the focus');
         await browser().valueShown(title(), 'Second post');
         await title().fill('Second post, drafted');
         await page.getByLabel('views').fill('20');
@@ -183,6 +186,8 @@ describe('Studio: the item page, history and drafts, live', function () {
         expect(await item<{ title: string; views: number }>(2)).to.include({ title: 'Second post, drafted', views: 2 });
         await page.waitForURL((u) => !u.search.includes('version='));
         await browser().valueShown(title(), 'Second post, drafted');
+        const live = sidebar().getByText('The form edits the live item.');
+        await browser().until(() => browser().isFocused(live), 'the live line never had the focus');
       });
 
       it('updates the list and the open item when another editor saves, and shows who else has it open', async () => {

@@ -23,7 +23,7 @@ import { HistoryPanel } from './history-panel.js';
 import { touches, useLiveChanges } from './live.js';
 import { useSystemAccess } from './access.js';
 import { Presence } from './presence.js';
-import { useVersions, VersionsPanel } from './versions-panel.js';
+import { useVersions, VERSION_STATUS, VersionsPanel } from './versions-panel.js';
 
 type Panel = 'history' | 'comments' | 'versions';
 
@@ -185,7 +185,7 @@ export function useItemStudio(collection: CollectionInfo | undefined): ItemStudi
       const next = new URLSearchParams(params);
       if (key === undefined) next.delete('version');
       else next.set('version', key);
-      setParams(next);
+      setParams(next, { state: { focus: VERSION_STATUS } });
       setGeneration((g) => g + 1);
     },
     [params, setParams],

@@ -4,7 +4,7 @@
  * draft compared with the live item side by side (GET /versions/:id/compare), changed fields
  * marked, promoted whole or field by field (POST /versions/:id/promote).
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Box,
   Button,
@@ -24,6 +24,7 @@ import {
 import { visuallyHidden } from '@mui/utils';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { VersionComparison } from '../../../client/index.js';
 import { errorText } from '../../dom.js';
 import { client } from '../../session.js';
@@ -182,6 +183,9 @@ function Compare({ version, onPromoted }: { version: VersionRow; onPromoted: () 
   );
 }
 
+/** The history state of a switch of the form (item-studio.tsx): focus the versions panel's status line. */
+export const VERSION_STATUS = 'version-status';
+
 export function VersionsPanel({
   collection,
   id,
@@ -197,6 +201,18 @@ export function VersionsPanel({
   const may = useSystemAccess();
   const { data, error } = useVersions(collection.name, String(id), true);
   const versions = data ?? [];
+  // After a switch of the form (a draft created, promoted, opened), the form and this panel are
+  // drawn anew and the button pressed is gone: the focus goes to the line saying what the form
+  // edits now, once (the switch's history entry carries the ask; it is dropped once done).
+  const status = useRef<HTMLElement>(null);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const focusAsked = (location.state as { focus?: unknown } | null)?.focus === VERSION_STATUS;
+  useEffect(() => {
+    if (!focusAsked || status.current === null) return;
+    status.current.focus();
+    void navigate({ search: location.search }, { replace: true, state: null });
+  }, [focusAsked, location.search, navigate]);
   const create = async () => {
     try {
       const key = keyOf(name.trim());
@@ -217,7 +233,7 @@ export function VersionsPanel({
   return (
     <Box>
       {error !== null && <Typography role="alert">{errorText(error)}</Typography>}
-      <Typography variant="body2" sx={{ mb: 1 }}>
+      <Typography variant="body2" sx={{ mb: 1 }} ref={status} tabIndex={-1}>
         {version === undefined
           ? translate('svc.item.editing_live')
           : translate('svc.item.editing_draft', { name: versions.find((v) => v.key === version)?.name ?? version })}
