@@ -11,7 +11,7 @@ import { DATABASE_TARGETS, requireOrSkip } from '../support/services.js';
  * a button; through a real OpenID provider and back, the console has a session.
  */
 describe('web console in Chromium: single sign-on', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   let port = 0;
   let idp: TestIdentityProvider | undefined;
   let chromium: RunningChromium | undefined;

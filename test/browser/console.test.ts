@@ -22,7 +22,7 @@ const README_SCREENSHOT = process.env['CONSOLE_README_SCREENSHOT'];
  * temporary folder, printed at the end. Every page must run without console errors.
  */
 describe('web console in Chromium', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   const inbox = new SmtpInbox();
   const studio = studioSuite('console', { database: 'sqlite', services: [inbox], motion: 'no-preference' });
   const { shot, withRefusal, main, nav, helperOf, valueShown, navCountShown, expectAccessible } = studio;

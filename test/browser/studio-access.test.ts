@@ -19,7 +19,7 @@ const otpOf = (secret: string) => generate({ secret, guardrails, epoch: Math.flo
  * static token used against the API); axe-core on each page, a 390 px screen.
  */
 describe('Studio: roles, users and profile in Chromium', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   const inbox = new SmtpInbox();
   const studio = studioSuite('studio-access', { database: 'postgres', services: [inbox] });
   const { browser, shot, expectAccessible, main } = studio;

@@ -11,7 +11,7 @@ import { studioSuite } from '../support/studio-suite.js';
  * operations page (health, metrics, a failed export job and its retry, caches).
  */
 describe('Studio administration in Chromium', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   const inbox = new SmtpInbox();
   const studio = studioSuite('studio-admin', { database: 'postgres', services: [inbox] });
   const { browser, shot, expectAccessible, main } = studio;

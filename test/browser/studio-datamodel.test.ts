@@ -34,7 +34,7 @@ interface RelationRow {
  */
 describe('Studio data model in Chromium', function () {
   // Its tests walk long flows (a field edited four ways; two downloads and a second server) on a busy machine.
-  this.timeout(120_000);
+  this.timeout(300_000);
   const studio = studioSuite('studio-datamodel', { database: 'postgres', viewport: { width: 1280, height: 900 } });
   const { browser, shot, expectAccessible, main } = studio;
   let page: Page;

@@ -28,7 +28,7 @@ const png = (width: number, height: number, background: string) =>
  * replace, a transform preset's preview; each step checked in the API.
  */
 describe('Studio file library in Chromium', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   const studio = studioSuite('studio-files', { database: 'sqlite' });
   const { browser, shot, expectAccessible } = studio;
   let page: Page;

@@ -81,8 +81,7 @@ const FIELDS = [
  * unsaved-changes guard, Ctrl+S, the list's displays, a 390 px screen, axe-core on each page.
  */
 describe('Studio inputs in Chromium', function () {
-  // The first test fills every input of the form: over a minute on a busy machine.
-  this.timeout(120_000);
+  this.timeout(180_000);
   const studio = studioSuite('studio-inputs', { database: 'sqlite' });
   const { browser, shot, expectAccessible, helperOf } = studio;
   let page: Page;

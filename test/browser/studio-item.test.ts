@@ -20,7 +20,7 @@ function localMoment(date: Date): string {
  * conflicts on save. A second Chromium is the other editor (Eddie).
  */
 describe('Studio: the item page, history and drafts, live', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   const studio = studioSuite('studio-item', { database: 'sqlite' });
   const { browser } = studio;
   let other: StudioBrowser | undefined;

@@ -27,7 +27,7 @@ async function clockPast(since: number, ms: number): Promise<void> {
  * moment, and where a limited role lands; axe-core on each page, and a 390 px screen.
  */
 describe('Studio list in Chromium', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   const studio = studioSuite('studio-list', { database: 'sqlite' });
   const { browser, shot, expectAccessible, main, nav } = studio;
   let page: Page;
@@ -205,7 +205,7 @@ describe('Studio list in Chromium', function () {
     });
 
     it('saves a changed view into the open bookmark, as a new bookmark, or reverts to it', async function () {
-      this.timeout(120_000);
+      this.timeout(300_000);
       const chip = (text: string) => page.getByText(text, { exact: true });
       const saveInto = page.getByRole('button', { name: 'Save the bookmark' });
       const search = page.getByRole('textbox', { name: 'Search' });
@@ -477,7 +477,7 @@ describe('Studio list in Chromium', function () {
     });
 
     it('lands a limited role on the collections it may read; a role without app access is told who grants it', async function () {
-      this.timeout(120_000);
+      this.timeout(300_000);
       const role = await createRole(ctx().server.db);
       dataOf(
         await asAdmin(ctx(), 'POST', '/permissions', { role, collection: 'articles', action: 'read', fields: ['*'] }),

@@ -12,7 +12,7 @@ import { studioSuite } from '../support/studio-suite.js';
  * reads some collections (one of them partly) finds in the navigation and at other addresses.
  */
 describe('Studio navigation in Chromium', function () {
-  this.timeout(90_000);
+  this.timeout(180_000);
   const studio = studioSuite('studio-navigation', { database: 'sqlite', viewport: { width: 1280, height: 900 } });
   const { browser, shot, expectAccessible, nav, tabTo, isFocused } = studio;
   let page: Page;

@@ -101,7 +101,7 @@ async function createSchema(ctx: ServerContext): Promise<void> {
  * create, many-to-many (sorted), one-to-many, file and files, saved as one nested payload.
  */
 describe('Studio relational inputs in Chromium', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   const studio = studioSuite('relations', { database: 'postgres' });
   const { browser, shot, expectAccessible } = studio;
   let page: Page;

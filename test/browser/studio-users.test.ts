@@ -20,7 +20,7 @@ const codeOf = (res: { body: Row | undefined }) =>
  * registration into a role), and the activity log filtered by user and by action.
  */
 describe('Studio: managing users in Chromium', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   const studio = studioSuite('studio-users', { database: 'postgres' });
   const { browser, shot, expectAccessible, main } = studio;
   let page: Page;
