@@ -342,7 +342,8 @@ describe('web console in Chromium', function () {
 
       it('shows the server health and clears the caches', async () => {
         await nav().getByRole('link', { name: 'Operations' }).click();
-        await page.locator('[data-health="ok"]').waitFor();
+        // ok, or warn when a round trip passed its threshold on a busy machine; never an error.
+        await page.locator('[data-health="ok"], [data-health="warn"]').waitFor();
         await page.getByRole('button', { name: 'Clear caches' }).click();
         await page.getByText(/^Caches cleared at/).waitFor();
         await shot('admin');
