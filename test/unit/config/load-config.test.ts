@@ -90,7 +90,9 @@ describe('loadConfig', () => {
         CORS_ENABLED: 'true',
         CORS_ORIGIN: 'https://a.example,https://b.example',
         QUERY_LIMIT_MAX: '500',
-        STORAGE_LOCATIONS: 'array:local,s3',
+        STORAGE_LOCATIONS: 'array:local,archive',
+        STORAGE_ARCHIVE_DRIVER: 'local',
+        STORAGE_ARCHIVE_ROOT: '/srv/archive',
       },
       NO_FILE,
     );
@@ -100,7 +102,7 @@ describe('loadConfig', () => {
     expect(config.cors.enabled).to.equal(true);
     expect(config.cors.origin).to.deep.equal(['https://a.example', 'https://b.example']);
     expect(config.queryLimitMax).to.equal(500);
-    expect(config.storage.locations).to.deep.equal(['local', 's3']);
+    expect(config.storage.locations).to.deep.equal(['local', 'archive']);
   });
 
   it('reads CORS_ORIGIN as true, false, a list or a regex: (Directus 10)', () => {
