@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { bootstrap, type BootstrapResult } from '../catalog/bootstrap.js';
-import { createRedis } from './cache/redis-client.js';
+import { openRedisBus, type RedisBus } from './cache/redis-bus.js';
 import { createDataCache, purgeOnChange, type DataCache } from './cache/data-cache.js';
 import { createDataInvalidation, type DataInvalidation } from './cache/data-invalidation.js';
 import { openSchemaCache } from './cache/open-schema-cache.js';
@@ -29,7 +29,7 @@ import {
   RedisCounterStore,
   type CounterStore,
 } from './auth/counter-store.js';
-import { closeRedis, RedisGuard, redisClientOptions } from './cache/redis-guard.js';
+import { RedisGuard } from './cache/redis-guard.js';
 import { PermissionStore } from './access/permission-store.js';
 import { exportHandlers } from './files/export/export-handlers.js';
 import { EXPORT_CLEANUP_JOB } from './files/export/export-retention.js';
@@ -121,28 +121,35 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger.info({ versions: result.appliedMigrations }, 'catalogue migrated');
   }
 
+  // One Redis bus per process (issue 37): the Redis users below share its connections (bull and
+  // the health check make their own).
+  let bus: RedisBus | undefined;
   let schema: SchemaCache;
   try {
-    schema = await openSchemaCache(config, db, logger);
+    bus = await openRedisBus(config.redis);
+    schema = await openSchemaCache(config, db, logger, bus);
   } catch (error) {
+    await bus?.close();
     await db.destroy();
     throw error;
   }
 
   let invalidation: DataInvalidation;
   try {
-    invalidation = await createDataInvalidation({ redis: config.redis, namespace: config.cache.namespace, logger });
+    invalidation = await createDataInvalidation({ bus, namespace: config.cache.namespace, logger });
   } catch (error) {
     await schema.close();
+    await bus?.close();
     await db.destroy();
     throw error;
   }
   let changes: ChangeFeed;
   try {
-    changes = await createChangeFeed({ redis: config.redis, namespace: config.cache.namespace, logger });
+    changes = await createChangeFeed({ bus, namespace: config.cache.namespace, logger });
   } catch (error) {
     await invalidation.close();
     await schema.close();
+    await bus?.close();
     await db.destroy();
     throw error;
   }
@@ -152,7 +159,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     new HookBus(({ owner, event, err }) => {
       logger.error({ err, extension: owner, event }, `extension "${owner}": the "${event}" action failed`);
     });
-  const auth = createAuthServices({ db, config, logger, invalidation, hooks });
+  const auth = createAuthServices({ db, config, logger, invalidation, hooks }, bus);
   const permissions = new PermissionStore(committedReadDatabase(db), {
     enabled: config.cache.permissions,
     log: logger,
@@ -198,7 +205,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger.warn({ err: error }, 'export retention: the cleanup could not be scheduled');
   });
 
-  const shared = openSharedState(config, invalidation, logger);
+  const shared = openSharedState(config, bus, invalidation, logger);
   const metrics = createMetrics(config, { db, jobs });
   const { rateLimitCounters } = shared;
   const dataCache =
@@ -244,6 +251,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     schema: appDeps.schema,
     logger,
     hooks,
+    redis: bus?.commands,
     // The caller's (or, with none, the service's own) items service: filters, journal, actions.
     items: (collection, accountability) => new ItemsService(collection, appDeps, { accountability }),
     sendMail: (mail) =>
@@ -276,7 +284,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } catch (error) {
     await shutdown(
       server,
-      { db, schema, jobs, auth, invalidation, shared, pruner, realtime, extensions },
+      { db, bus, schema, jobs, auth, invalidation, shared, pruner, realtime, extensions },
       config.shutdownTimeoutMs,
       logger,
       {
@@ -304,7 +312,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       closing ??= drain(draining, drainMs, logger).then(() =>
         shutdown(
           server,
-          { db, schema, jobs, auth, invalidation, shared, pruner, realtime, extensions },
+          { db, bus, schema, jobs, auth, invalidation, shared, pruner, realtime, extensions },
           config.shutdownTimeoutMs,
           logger,
         ),
@@ -324,23 +332,25 @@ interface Realtime {
 interface SharedState {
   readonly dataCache: DataCache | undefined;
   readonly rateLimitCounters: CounterStore;
-  close(): Promise<void>;
+  close(): void;
 }
 
 /**
  * The data cache (cleared after the writes `invalidation` reports) and the general rate
- * limiters' counters, each in memory or in Redis per CACHE_STORE / RATE_LIMITER_STORE; one
- * Redis connection serves both (config checked that REDIS is set when a store needs it).
+ * limiters' counters, each in memory or in Redis per CACHE_STORE / RATE_LIMITER_STORE, on the
+ * bus's command connection (config checked that REDIS is set when a store needs it).
  * While Redis fails the cache is bypassed and the limiters follow RATE_LIMITER_REDIS_FALLBACK.
  */
-function openSharedState(config: Config, invalidation: DataInvalidation, logger: Logger): SharedState {
-  const { cache, rateLimiter, redis: redisConfig } = config;
+function openSharedState(
+  config: Config,
+  bus: RedisBus | undefined,
+  invalidation: DataInvalidation,
+  logger: Logger,
+): SharedState {
+  const { cache, rateLimiter } = config;
   const isCacheInRedis = cache.enabled && cache.store === 'redis';
   const isLimiterInRedis = (rateLimiter.enabled || rateLimiter.global.enabled) && rateLimiter.store === 'redis';
-  const redis =
-    redisConfig.url !== undefined && (isCacheInRedis || isLimiterInRedis)
-      ? createRedis(redisConfig, redisClientOptions(redisConfig.commandTimeoutMs))
-      : undefined;
+  const redis = bus?.commands;
   const base = { ttlMs: cache.ttlMs, namespace: cache.namespace, logger };
   let dataCache: DataCache | undefined;
   if (cache.enabled) {
@@ -356,6 +366,7 @@ function openSharedState(config: Config, invalidation: DataInvalidation, logger:
   let rateLimitCounters: CounterStore = new MemoryCounterStore();
   if (isLimiterInRedis && redis !== undefined) {
     const guard = new RedisGuard('rate limiter', LIMITER_DEGRADATIONS[rateLimiter.redisFallback], logger);
+    // For the process's life, as the data cache's watch: the bus closes last.
     guard.watch(redis);
     rateLimitCounters = new FallbackCounterStore(
       new RedisCounterStore(redis, `${cache.namespace}:`),
@@ -366,9 +377,8 @@ function openSharedState(config: Config, invalidation: DataInvalidation, logger:
   return {
     dataCache,
     rateLimitCounters,
-    async close() {
+    close() {
       stopPurging?.();
-      if (redis !== undefined) await closeRedis(redis);
     },
   };
 }
@@ -458,6 +468,7 @@ async function shutdown(
   server: Server,
   {
     db,
+    bus,
     schema,
     jobs,
     auth,
@@ -468,6 +479,7 @@ async function shutdown(
     extensions,
   }: {
     db: Knex;
+    bus: RedisBus | undefined;
     schema: SchemaCache;
     jobs: JobQueue;
     auth: AuthServices;
@@ -506,8 +518,10 @@ async function shutdown(
   await jobs.close(timeoutMs);
   await schema.close();
   await auth.close();
-  await shared.close();
+  shared.close();
   await invalidation.close();
+  // The connections the Redis users above shared: closed once they all stopped.
+  await bus?.close();
   await db.destroy();
   // After a failed start, the one line main() prints is all the news.
   if (isStartFailure) logger.debug('stopped');

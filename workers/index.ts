@@ -5,6 +5,7 @@ import { useHashConfig } from '../src/access/passwords.js';
 import { PermissionStore } from '../src/access/permission-store.js';
 import { createDataInvalidation } from '../src/cache/data-invalidation.js';
 import { openSchemaCache } from '../src/cache/open-schema-cache.js';
+import { openRedisBus } from '../src/cache/redis-bus.js';
 import { loadConfigOrExit } from '../src/config/index.js';
 import { createDatabase, type Knex } from '../src/db/index.js';
 import { committedReadDatabase } from '../src/db/replicas.js';
@@ -39,9 +40,11 @@ async function main(): Promise<void> {
   const db = createDatabase(config.db, logger);
   await waitForDatabase(db, config.db.connectWaitMs, logger);
   await waitForCatalogue(db, logger);
-  const schema = await openSchemaCache(config, db, logger);
+  // The schema cache and the data invalidation share the process's Redis connections (bull has its own).
+  const bus = await openRedisBus(config.redis);
+  const schema = await openSchemaCache(config, db, logger, bus);
   const files = new FileLibrary({ config, storage, logger });
-  const invalidation = await createDataInvalidation({ redis: config.redis, namespace: config.cache.namespace, logger });
+  const invalidation = await createDataInvalidation({ bus, namespace: config.cache.namespace, logger });
   const permissions = new PermissionStore(committedReadDatabase(db), {
     enabled: config.cache.permissions,
     log: logger,
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
       .then(() => extensions.close())
       .then(() => schema.close())
       .then(() => invalidation.close())
+      .then(() => bus?.close())
       .then(() => db.destroy())
       .then(
         () => process.exit(0),

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { DataInvalidation } from '../cache/data-invalidation.js';
+import type { RedisBus } from '../cache/redis-bus.js';
 import type { Config } from '../config/index.js';
 import { committedReadDatabase } from '../db/replicas.js';
 import type { Logger } from '../logger/index.js';
-import { createRedis } from '../cache/redis-client.js';
-import { closeRedis, RedisGuard, redisClientOptions } from '../cache/redis-guard.js';
+import { RedisGuard } from '../cache/redis-guard.js';
 import { FallbackCounterStore, MemoryCounterStore, RedisCounterStore, type CounterStore } from './counter-store.js';
 import { createMailer, NOT_CONFIGURED, type Mailer } from './mailer.js';
 import { UserLookups } from './user-lookups.js';
@@ -47,18 +47,19 @@ interface AuthHooks {
 export interface AuthServices extends AuthContext {
   /** The users of tokens (by id, by static token), forgotten when svc_users or svc_roles change. */
   readonly users: UserLookups;
-  /** Releases what the services hold open (mail transport, Redis); the database is not theirs. */
+  /** Releases what the services hold open (the mail transport); the database and the Redis bus are not theirs. */
   close(): Promise<void>;
 }
 
 /**
- * Builds the auth collaborators from the config: login counters in Redis when REDIS is set
- * (shared by every instance; counted in this process while Redis fails), else in memory. The
- * mail transport is checked when EMAIL_VERIFY_SETUP is on; a failure is one warning line (mail
- * is not needed to serve the API) and `/server/health` reports it.
+ * Builds the auth collaborators from the config: login counters in Redis, on the process's bus,
+ * when REDIS is set (shared by every instance; counted in this process while Redis fails), else
+ * in memory. The mail transport is checked when EMAIL_VERIFY_SETUP is on; a failure is one
+ * warning line (mail is not needed to serve the API) and `/server/health` reports it.
  */
 export function createAuthServices(
   deps: Pick<AuthContext, 'db' | 'config' | 'logger' | 'invalidation' | 'hooks'>,
+  bus: RedisBus | undefined,
 ): AuthServices {
   const { config, logger } = deps;
   const mailer = createMailer(config.email);
@@ -75,13 +76,9 @@ export function createAuthServices(
       );
     });
   }
-  const redis =
-    config.redis.url === undefined
-      ? undefined
-      : createRedis(config.redis, redisClientOptions(config.redis.commandTimeoutMs));
   // A login is never let through unchecked: without Redis its counters are this instance's.
   const guard = new RedisGuard('login counters', 'counted in this instance only', logger);
-  if (redis !== undefined) guard.watch(redis);
+  const unwatch = bus?.watch(guard, { isSubscriber: false });
   const users = new UserLookups(committedReadDatabase(deps.db), {
     enabled: config.cache.permissions,
     ttlMs: config.authUserCacheTtlMs,
@@ -93,15 +90,21 @@ export function createAuthServices(
     ...deps,
     users,
     counters:
-      redis === undefined
+      bus === undefined
         ? new MemoryCounterStore()
         : // Under CACHE_NAMESPACE, as every key: deployments sharing a Redis count apart.
-          new FallbackCounterStore(new RedisCounterStore(redis, `${config.cache.namespace}:auth:`), guard, 'memory'),
+          new FallbackCounterStore(
+            new RedisCounterStore(bus.commands, `${config.cache.namespace}:auth:`),
+            guard,
+            'memory',
+          ),
     mailer,
-    async close() {
+    // The Redis connection is the bus's, closed with it.
+    close() {
       unsubscribe();
+      unwatch?.();
       mailer.close();
-      if (redis !== undefined) await closeRedis(redis);
+      return Promise.resolve();
     },
   };
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { createRedis, type RedisWhere } from './redis-client.js';
-import { closeRedis, RedisGuard, redisClientOptions } from './redis-guard.js';
+import type { RedisBus } from './redis-bus.js';
+import { RedisGuard } from './redis-guard.js';
 import type { CacheLogger } from './schema-cache.js';
 
 /**
@@ -33,15 +32,15 @@ export interface DataInvalidation {
 type ChangeListener = (collections: readonly string[] | undefined) => void | Promise<void>;
 
 export interface DataInvalidationOptions {
-  /** With a URL, changes reach every instance sharing the Redis and the namespace. */
-  readonly redis: RedisWhere & { readonly commandTimeoutMs: number };
+  /** The process's Redis bus: changes reach every instance sharing the Redis and the namespace. */
+  readonly bus: RedisBus | undefined;
   readonly namespace: string;
   readonly logger: CacheLogger;
 }
 
 export async function createDataInvalidation(options: DataInvalidationOptions): Promise<DataInvalidation> {
-  if (options.redis.url === undefined) return new Listeners();
-  const shared = new RedisInvalidation(options);
+  if (options.bus === undefined) return new Listeners();
+  const shared = new RedisInvalidation(options.bus, options);
   await shared.start();
   return shared;
 }
@@ -91,18 +90,18 @@ class Listeners implements DataInvalidation {
 }
 
 class RedisInvalidation extends Listeners {
-  readonly #publisher: Redis;
-  readonly #subscriber: Redis;
   readonly #channel: string;
   /** Messages of this instance come back through the subscription: they were handled already. */
   readonly #origin = randomUUID();
   readonly #guard: RedisGuard;
+  /** What {@link start} registered on the bus, undone by {@link close}. */
+  readonly #stops: (() => void)[] = [];
 
-  constructor(options: DataInvalidationOptions) {
+  constructor(
+    private readonly bus: RedisBus,
+    options: DataInvalidationOptions,
+  ) {
     super();
-    const connection = { ...redisClientOptions(options.redis.commandTimeoutMs), lazyConnect: true };
-    this.#publisher = createRedis(options.redis, connection);
-    this.#subscriber = createRedis(options.redis, connection);
     // Messages of other instances may have been lost meanwhile: everything may have changed.
     this.#guard = new RedisGuard(
       'data invalidation',
@@ -110,31 +109,33 @@ class RedisInvalidation extends Listeners {
       options.logger,
       () => void this.notify(undefined),
     );
-    for (const client of [this.#publisher, this.#subscriber]) this.#guard.watch(client);
+    this.#stops.push(bus.watch(this.#guard, { isSubscriber: true }));
     this.#channel = `${options.namespace}:data:changed`;
   }
 
   async start(): Promise<void> {
-    await Promise.all([this.#publisher.connect(), this.#subscriber.connect()]);
-    this.#subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.#channel) this.#receive(message);
-    });
-    this.#subscriber.on('ready', () => void this.notify(undefined));
-    await this.#subscriber.subscribe(this.#channel);
+    this.#stops.push(this.bus.onSubscriberReconnect(() => void this.notify(undefined)));
+    this.#stops.push(
+      await this.bus.subscribe(this.#channel, (message) => {
+        this.#receive(message);
+      }),
+    );
   }
 
   override async changed(collections?: readonly string[]): Promise<void> {
     await this.notify(collections);
     const message = JSON.stringify({ origin: this.#origin, collections: collections ?? null });
     try {
-      await this.#guard.run(() => this.#publisher.publish(this.#channel, message));
+      await this.#guard.run(() => this.bus.commands.publish(this.#channel, message));
     } catch {
       // Logged by the guard.
     }
   }
 
-  override async close(): Promise<void> {
-    await Promise.all([closeRedis(this.#subscriber), closeRedis(this.#publisher)]);
+  /** Its connections are the bus's, closed with it. */
+  override close(): Promise<void> {
+    for (const stop of this.#stops.splice(0)) stop();
+    return Promise.resolve();
   }
 
   #receive(message: string): void {

@@ -5,12 +5,12 @@ import type { RedisConfig, RedisSentinelConfig } from '../config/index.js';
 export type RedisWhere = Pick<RedisConfig, 'url' | 'sentinel'>;
 
 /**
- * Every Redis client of the service is made here (caches, pub/sub, counters, the health
- * check; bull's through {@link bullRedis}): to the REDIS URL, or through ioredis's Sentinel
- * support, which asks the Sentinels for the primary at each (re)connection. After a failover
- * the clients reconnect to the new primary: a connection lost (the primary died, or Sentinel
- * closed it as it demoted the primary), a primary that turned replica (`READONLY` answers)
- * makes them ask again.
+ * Every Redis client of the service is made here (the connections of a process's RedisBus, the
+ * health check's probe; bull's through {@link bullRedis}): to the REDIS URL, or through
+ * ioredis's Sentinel support, which asks the Sentinels for the primary at each (re)connection.
+ * After a failover the clients reconnect to the new primary: a connection lost (the primary
+ * died, or Sentinel closed it as it demoted the primary), a primary that turned replica
+ * (`READONLY` answers) makes them ask again.
  */
 export function createRedis(where: RedisWhere, options: RedisOptions = {}): Redis {
   if (where.sentinel !== undefined) return new Redis({ ...sentinelOptions(where.sentinel), ...options });

@@ -57,16 +57,23 @@ export class RedisGuard {
   }
 
   /**
-   * Counts the connection errors of `client` (reconnections failing) as failures; its one error
-   * listener. Its reconnection is {@link reconnected}.
+   * Counts the connection errors of `client` (reconnections failing) as failures. Its
+   * reconnection is {@link reconnected}. Returns the unwatch: a user that stops before the
+   * client closes (a connection of the process's RedisBus) leaves nothing listening.
    */
-  watch(client: Redis): void {
-    client.on('error', (error: unknown) => {
+  watch(client: Redis): () => void {
+    const onError = (error: unknown) => {
       this.failed(error);
-    });
-    client.on('ready', () => {
+    };
+    const onReady = () => {
       this.reconnected();
-    });
+    };
+    client.on('error', onError);
+    client.on('ready', onReady);
+    return () => {
+      client.off('error', onError);
+      client.off('ready', onReady);
+    };
   }
 
   /**

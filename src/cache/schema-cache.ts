@@ -1,8 +1,8 @@
 import { restoreNameMaps } from '../../catalog/overview/name-map.js';
 import type { Redis } from 'ioredis';
-import { createRedis, type RedisWhere } from './redis-client.js';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
-import { closeRedis, RedisGuard, redisClientOptions } from './redis-guard.js';
+import type { RedisBus } from './redis-bus.js';
+import { RedisGuard } from './redis-guard.js';
 
 /**
  * The schema overview, built once and held until the schema changes
@@ -23,8 +23,8 @@ export interface SchemaCacheOptions {
   readonly build: (version: number) => Promise<SchemaOverview>;
   /** CACHE_SCHEMA=false: build on every call (versions still move on invalidate). */
   readonly enabled: boolean;
-  /** With a URL the overview and its version are shared by all instances through Redis. */
-  readonly redis: RedisWhere & { readonly commandTimeoutMs: number };
+  /** The process's Redis bus: the overview and its version are shared by all instances through Redis. */
+  readonly bus: RedisBus | undefined;
   /** CACHE_NAMESPACE: key prefix, distinct per deployment sharing one Redis. */
   readonly namespace: string;
   readonly logger: CacheLogger;
@@ -34,10 +34,10 @@ export interface CacheLogger {
   warn(details: Record<string, unknown>, message: string): void;
 }
 
-/** The memory cache, or the Redis one when a URL is configured. */
+/** The memory cache, or the Redis one when the process has a Redis bus. */
 export async function createSchemaCache(options: SchemaCacheOptions): Promise<SchemaCache> {
-  if (options.redis.url === undefined) return new MemorySchemaCache(options);
-  const cache = new RedisSchemaCache(options);
+  if (options.bus === undefined) return new MemorySchemaCache(options);
+  const cache = new RedisSchemaCache(options.bus, options);
   await cache.start();
   return cache;
 }
@@ -85,8 +85,6 @@ const LOCAL_OVERVIEW_TTL_MS = 10_000;
  * shared overview is used again.
  */
 class RedisSchemaCache implements SchemaCache {
-  readonly #redis: Redis;
-  readonly #subscriber: Redis;
   readonly #versionKey: string;
   readonly #channel: string;
   #current: Promise<SchemaOverview> | undefined;
@@ -97,30 +95,37 @@ class RedisSchemaCache implements SchemaCache {
   /** When the overview in use was built without Redis: it is kept a while, then Redis is tried again. */
   #localBuiltAt: number | undefined;
   readonly #guard: RedisGuard;
+  /** The bus's command connection. */
+  readonly #redis: Redis;
+  /** What {@link start} registered on the bus, undone by {@link close}. */
+  readonly #stops: (() => void)[] = [];
 
-  constructor(private readonly options: SchemaCacheOptions) {
-    const connection = { ...redisClientOptions(options.redis.commandTimeoutMs), lazyConnect: true };
-    this.#redis = createRedis(options.redis, connection);
-    this.#subscriber = createRedis(options.redis, connection);
+  constructor(
+    private readonly bus: RedisBus,
+    private readonly options: SchemaCacheOptions,
+  ) {
+    this.#redis = bus.commands;
     // Invalidations of other instances may have been lost meanwhile: load the shared overview again.
     this.#guard = new RedisGuard('schema cache', 'the schema is built by this instance', options.logger, () => {
       this.#forget();
     });
-    for (const client of [this.#redis, this.#subscriber]) this.#guard.watch(client);
+    this.#stops.push(bus.watch(this.#guard, { isSubscriber: true }));
     this.#versionKey = `${options.namespace}:schema:version`;
     this.#channel = `${options.namespace}:schema:invalidate`;
   }
 
   async start(): Promise<void> {
-    await Promise.all([this.#redis.connect(), this.#subscriber.connect()]);
-    this.#subscriber.on('message', (channel: string) => {
-      if (channel === this.#channel) this.#forget();
-    });
     // Messages sent while the subscriber was reconnecting are lost: start afresh after one.
-    this.#subscriber.on('ready', () => {
-      this.#forget();
-    });
-    await this.#subscriber.subscribe(this.#channel);
+    this.#stops.push(
+      this.bus.onSubscriberReconnect(() => {
+        this.#forget();
+      }),
+    );
+    this.#stops.push(
+      await this.bus.subscribe(this.#channel, () => {
+        this.#forget();
+      }),
+    );
   }
 
   getOverview(): Promise<SchemaOverview> {
@@ -155,8 +160,10 @@ class RedisSchemaCache implements SchemaCache {
     }
   }
 
-  async close(): Promise<void> {
-    await Promise.all([closeRedis(this.#subscriber), closeRedis(this.#redis)]);
+  /** Its connections are the bus's, closed with it. */
+  close(): Promise<void> {
+    for (const stop of this.#stops.splice(0)) stop();
+    return Promise.resolve();
   }
 
   #forget(): void {

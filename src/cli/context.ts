@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Knex } from 'knex';
 import { useHashConfig } from '../access/passwords.js';
 import { openSchemaCache } from '../cache/open-schema-cache.js';
+import { openRedisBus, type RedisBus } from '../cache/redis-bus.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { ConfigError } from '../config/env-reader.js';
@@ -36,6 +37,8 @@ export interface CliContext {
   readonly db: Knex;
   readonly logger: Logger;
   schema(): Promise<SchemaCache>;
+  /** The run's Redis bus, opened at first use; none without REDIS. */
+  bus(): Promise<RedisBus | undefined>;
 }
 
 /** The server's configuration (same environment and .env file), or a usage error. */
@@ -82,6 +85,8 @@ export async function withDatabase<T>(
     },
   });
   let schema: SchemaCache | undefined;
+  let bus: RedisBus | undefined;
+  const openBus = async () => (bus ??= await openRedisBus(config.redis));
   try {
     await db.raw('select 1').catch((error: unknown) => {
       // The server's one line for the same failure: host, port, database and what to change.
@@ -100,12 +105,14 @@ export async function withDatabase<T>(
         if (!(await db.schema.hasTable('svc_collections'))) {
           throw new CliError('The database has no catalogue yet: run `bootstrap` first', EXIT.failed);
         }
-        schema = await openSchemaCache(config, db, logger);
+        schema = await openSchemaCache(config, db, logger, await openBus());
         return schema;
       },
+      bus: openBus,
     });
   } finally {
     await schema?.close();
+    await bus?.close();
     await db.destroy();
   }
 }

@@ -96,7 +96,7 @@ export async function importFile(
   const overview = await schema.getOverview();
   const collection = requireKnown(overview.collections, options.collection);
   const invalidation = await createDataInvalidation({
-    redis: ctx.config.redis,
+    bus: await ctx.bus(),
     namespace: ctx.config.cache.namespace,
     logger: ctx.logger,
   });

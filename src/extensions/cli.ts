@@ -1,4 +1,5 @@
 import { openSchemaCache } from '../cache/open-schema-cache.js';
+import { openRedisBus, type RedisBus } from '../cache/redis-bus.js';
 import type { SchemaCache } from '../cache/schema-cache.js';
 import type { Config } from '../config/index.js';
 import { createDatabase } from '../db/index.js';
@@ -19,8 +20,13 @@ export async function loadCliExtensions(config: Config, logger: Logger): Promise
   if (discoverExtensions(config.extensions.path).entries.length === 0) return undefined;
   // knex connects at its first query: a command whose extensions never use it opens nothing.
   const db = createDatabase(config.db);
+  let bus: RedisBus | undefined;
   let schema: Promise<SchemaCache> | undefined;
-  const overview = { getOverview: async () => (await (schema ??= openSchemaCache(config, db, logger))).getOverview() };
+  const openSchema = async () => {
+    bus = await openRedisBus(config.redis);
+    return openSchemaCache(config, db, logger, bus);
+  };
+  const overview = { getOverview: async () => (await (schema ??= openSchema())).getOverview() };
   const extensions = await loadExtensions({
     config,
     db,
@@ -40,6 +46,7 @@ export async function loadCliExtensions(config: Config, logger: Logger): Promise
     async close() {
       await extensions.close();
       if (schema !== undefined) await (await schema).close();
+      await bus?.close();
       await db.destroy();
     },
   };

@@ -1,9 +1,8 @@
 import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type { SchemaCache } from '../cache/schema-cache.js';
-import { closeRedis, redisClientOptions } from '../cache/redis-guard.js';
 import type { Config } from '../config/index.js';
 import { HookError, type HookBus } from '../items/hooks.js';
 import type { Logger } from '../logger/index.js';
@@ -27,6 +26,8 @@ export interface ExtensionDeps {
   readonly hooks: HookBus;
   /** false: `schedule()` registers nothing (the command line runs no schedules). */
   readonly schedules?: boolean;
+  /** The process's Redis bus's command connection: schedules claim their ticks there (none: every tick runs here). */
+  readonly redis?: Redis | undefined;
   /** Only extensions of these types are loaded (a worker: operations); all when unset. */
   readonly types?: readonly ApiExtensionType[];
   /** The items service per collection and caller, behind `context.services.ItemsService` and the others. */
@@ -68,16 +69,7 @@ export async function loadExtensions(deps: ExtensionDeps): Promise<Extensions> {
     logger.info(`extensions without an API part here, skipped: ${discovery.skipped.join(', ')}`);
   }
   const init = new InitEvents(logger);
-  let redis: Redis | undefined;
-  const scheduler = new Scheduler({
-    get redis() {
-      if (config.redis.url === undefined) return undefined;
-      redis ??= new Redis(config.redis.url, redisClientOptions(config.redis.commandTimeoutMs));
-      return redis;
-    },
-    namespace: config.cache.namespace,
-    logger,
-  });
+  const scheduler = new Scheduler({ redis: deps.redis, namespace: config.cache.namespace, logger });
   const contextDeps: ContextDeps = {
     db: deps.db,
     getSchema: async () => toDirectusSchema(await deps.schema.getOverview()),
@@ -119,10 +111,10 @@ export async function loadExtensions(deps: ExtensionDeps): Promise<Extensions> {
     started(server) {
       deps.hooks.runAction(['server.start'], { server }, { database: deps.db, schema: null, accountability: null });
     },
-    async close() {
+    close() {
       for (const remove of operationRemovals) remove();
       scheduler.close();
-      if (redis !== undefined) await closeRedis(redis);
+      return Promise.resolve();
     },
   };
 

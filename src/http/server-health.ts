@@ -80,7 +80,12 @@ async function checkMigrations(db: Knex): Promise<HealthCheck> {
   }
 }
 
-/** A PING on a connection of its own, closed after: the state of Redis, not of one client's retries. */
+/**
+ * A PING on a connection of its own, closed after: the state of Redis, not of one client's
+ * retries. Not the RedisBus's command connection: there a PING would wait behind the other
+ * users' commands (a large XADD) and, while that client reconnects, in its queue, and answer how
+ * that client is doing rather than whether Redis takes a new connection now.
+ */
 async function checkRedis(config: Config): Promise<HealthCheck> {
   const redis = createRedis(config.redis, {
     ...redisClientOptions(config.redis.commandTimeoutMs),

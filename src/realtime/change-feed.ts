@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { createRedis, type RedisWhere } from '../cache/redis-client.js';
 import type { Knex } from 'knex';
-import { closeRedis, RedisGuard, redisClientOptions, type GuardLogger } from '../cache/redis-guard.js';
+import type { RedisBus } from '../cache/redis-bus.js';
+import { RedisGuard, type GuardLogger } from '../cache/redis-guard.js';
 import type { Change, SeenBy } from '../commands/change-set.js';
 import type { PrimaryKey } from '../commands/types.js';
 
@@ -53,14 +53,15 @@ export interface ChangeFeed {
 }
 
 export interface ChangeFeedOptions {
-  readonly redis: RedisWhere & { readonly commandTimeoutMs: number };
+  /** The process's Redis bus: the log every instance reads. */
+  readonly bus: RedisBus | undefined;
   readonly namespace: string;
   readonly logger: GuardLogger;
 }
 
 export async function createChangeFeed(options: ChangeFeedOptions): Promise<ChangeFeed> {
-  if (options.redis.url === undefined) return new LocalFeed();
-  const feed = new RedisFeed(options);
+  if (options.bus === undefined) return new LocalFeed();
+  const feed = new RedisFeed(options.bus, options);
   await feed.start();
   return feed;
 }
@@ -153,11 +154,13 @@ const BLOCK_MS = 1000;
  * and the reader catches up from its last id once Redis answers again (after a failover too).
  */
 class RedisFeed extends LocalFeed {
+  /** The bus's command connection: appends (XADD) and replays (XRANGE). */
   readonly #writer: Redis;
-  /** Its own connection: a blocking read holds it. */
+  /** Its own connection (the bus's blockingClient): a blocking read holds it. */
   readonly #reader: Redis;
   readonly #key: string;
   readonly #guard: RedisGuard;
+  readonly #unwatch: () => void;
   /** The changes of earlier publishes: appended one at a time and in order, whatever their number. */
   #publishing: Promise<void> = Promise.resolve();
   /** The id of the last entry read (and delivered). */
@@ -187,14 +190,15 @@ class RedisFeed extends LocalFeed {
     return this.#position;
   }
 
-  constructor(options: ChangeFeedOptions) {
+  constructor(bus: RedisBus, options: ChangeFeedOptions) {
     super();
-    const connection = { ...redisClientOptions(options.redis.commandTimeoutMs), lazyConnect: true };
-    this.#writer = createRedis(options.redis, connection);
-    // A blocking read waits longer than a command may: no command timeout on its connection.
-    this.#reader = createRedis(options.redis, { ...connection, commandTimeout: undefined });
+    this.#writer = bus.commands;
+    this.#reader = bus.blockingClient();
     this.#guard = new RedisGuard('live data', 'subscribers see the changes of this instance only', options.logger);
-    for (const client of [this.#writer, this.#reader]) this.#guard.watch(client);
+    const unwatch = [bus.watch(this.#guard, { isSubscriber: false }), this.#guard.watch(this.#reader)];
+    this.#unwatch = () => {
+      for (const stop of unwatch) stop();
+    };
     this.#key = `${options.namespace}:realtime:log`;
     this.#closing = new Promise((resolve) => {
       this.#endReads = () => {
@@ -204,7 +208,7 @@ class RedisFeed extends LocalFeed {
   }
 
   async start(): Promise<void> {
-    await Promise.all([this.#writer.connect(), this.#reader.connect()]);
+    await this.#reader.connect();
     // From the end: what was logged before this instance started is not its subscribers' news.
     const [last] = await this.#writer.xrevrange(this.#key, '+', '-', 'COUNT', 1);
     this.#position = last?.[0] ?? '0-0';
@@ -261,7 +265,8 @@ class RedisFeed extends LocalFeed {
     // Ends the blocking read at once.
     this.#reader.disconnect();
     await this.#reading;
-    await closeRedis(this.#writer);
+    // The writer is the bus's, closed with it.
+    this.#unwatch();
   }
 
   /** Reads the log from the last id on, delivering each change in order, until closed. */

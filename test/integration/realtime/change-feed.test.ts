@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import { openRedisBus, type RedisBus } from '../../../src/cache/redis-bus.js';
 import type { PrimaryKey } from '../../../src/commands/types.js';
 import {
   createChangeFeed,
@@ -20,15 +21,15 @@ import { createThrowawayRedis, throwawayRedisUnavailable, type ThrowawayRedis } 
 describe('realtime: the change feed through Redis', function () {
   this.timeout(120_000);
   const feeds: ChangeFeed[] = [];
+  const buses: RedisBus[] = [];
   const warnings: string[] = [];
   const logger = { warn: (_details: unknown, message: string) => warnings.push(message) };
 
+  /** The feed of an instance: on a Redis bus of its own, as each process has. */
   const feed = async (namespace: string) => {
-    const created = await createChangeFeed({
-      redis: { url: TEST_REDIS_URL, commandTimeoutMs: 5_000 },
-      namespace,
-      logger,
-    });
+    const bus = await openRedisBus({ url: TEST_REDIS_URL, commandTimeoutMs: 5_000 });
+    buses.push(bus!);
+    const created = await createChangeFeed({ bus, namespace, logger });
     feeds.push(created);
     return created;
   };
@@ -39,6 +40,7 @@ describe('realtime: the change feed through Redis', function () {
 
   afterEach(async () => {
     await Promise.all(feeds.splice(0).map((f) => f.close()));
+    await Promise.all(buses.splice(0).map((b) => b.close()));
   });
 
   it('delivers an import of 3.5 million keys to the other instance, then the next change after it', async () => {
@@ -115,16 +117,13 @@ describe('realtime: the change feed closes while Redis is down (throw-away Redis
   });
 
   it('close() ends the waiting read instead of waiting for a Redis that is gone', async () => {
-    const feed = await createChangeFeed({
-      redis: { url: redis!.url, commandTimeoutMs: 1_000 },
-      namespace: `feed-${randomUUID()}`,
-      logger: { warn: () => {} },
-    });
+    const bus = await openRedisBus({ url: redis!.url, commandTimeoutMs: 1_000 });
+    const feed = await createChangeFeed({ bus, namespace: `feed-${randomUUID()}`, logger: { warn: () => {} } });
     await redis!.stop();
     // Long enough for the read to fail, be asked again and wait in the reconnecting client's queue.
     await delay(2_000);
     await Promise.race([
-      feed.close(),
+      feed.close().then(() => bus!.close()),
       delay(10_000).then(() => {
         throw new Error('close() still waiting after 10 s');
       }),
