@@ -9,11 +9,10 @@ import type { CommandContext } from './types.js';
 /**
  * Runs `work` in one transaction with a fresh {@link ItemWriter} and the command's time (the
  * writer's and the journal's `now`); after the commit (never before: uncommitted state must
- * not be published) purges the data cache of every collection written to, keeps the caller's
- * reads on the primary for the read-your-writes window (db/replicas.ts), then hands the items
- * changed (change-set.ts) to the context's `afterCommit` (the live-data feed). The request's
- * `Idempotency-Key`, if it sent one, is recorded in the transaction of its first write
- * (idempotency.ts): committed with the write or not at all.
+ * not be published) runs {@link afterWriteCommitted} with the collections written to and the
+ * items changed (change-set.ts). The request's `Idempotency-Key`, if it sent one, is recorded
+ * in the transaction of its first write (idempotency.ts): committed with the write or not at
+ * all.
  */
 export async function runWrite<T>(
   ctx: CommandContext,
@@ -43,6 +42,22 @@ export async function runWrite<T>(
       throw error;
     });
   if (isKeyed) claim.state = 'recorded';
+  await afterWriteCommitted(ctx, touched, changes);
+  return result;
+}
+
+/**
+ * What follows every committed write, however it ran (a transaction here, or PostgreSQL's one
+ * statement, items/one-statement.ts): the caller's reads stay on the primary for the
+ * read-your-writes window, the journal's row count is noted, the data cache of the collections
+ * written to is purged and the changed items go to the context's `afterCommit` (the live-data
+ * feed).
+ */
+export async function afterWriteCommitted(
+  ctx: CommandContext,
+  touched: readonly string[],
+  changes: readonly Change[],
+): Promise<void> {
   noteWrite(ctx.db, replicaCaller(ctx.accountability));
   noteJournalRows(
     ctx.db,
@@ -50,5 +65,4 @@ export async function runWrite<T>(
   );
   if (touched.length > 0) await ctx.purgeCache?.(touched);
   if (changes.length > 0) await ctx.afterCommit?.(changes);
-  return result;
 }

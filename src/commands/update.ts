@@ -1,36 +1,18 @@
 import type { Knex } from 'knex';
 import { InvalidPayloadError } from '../errors.js';
 import type { ItemWriter } from './item-writer.js';
-import { updateOne } from './one-statement.js';
 import { requirePrimaryKey } from './primary-key.js';
 import { runWrite } from './run-write.js';
 import { selectByQuery } from './select-by-query.js';
-import type { CommandContext, Item, PrimaryKey, UpdateCommand, WrittenItems } from './types.js';
+import type { CommandContext, Item, PrimaryKey, UpdateCommand } from './types.js';
 
 /**
  * PATCH /items/:collection[/:id]: `data` on the selected keys or query, a batch of items
  * each carrying its key, or the singleton's row (created when missing). One transaction;
- * the keys written, in input order.
+ * the keys written, in input order. (The items service runs one plain item on PostgreSQL as
+ * one statement first: items/one-statement.ts.)
  */
 export async function handleUpdate(cmd: UpdateCommand, ctx: CommandContext): Promise<PrimaryKey[]> {
-  return (await updateItems(cmd, ctx)).keys;
-}
-
-/** {@link handleUpdate}, answering as createItems (create.ts) does for one item. */
-export async function updateItems(
-  cmd: UpdateCommand,
-  ctx: CommandContext,
-  answer?: readonly string[],
-): Promise<WrittenItems> {
-  if ('keys' in cmd && cmd.keys.length === 1) {
-    const one = await updateOne(ctx, cmd.collection, cmd.keys[0], cmd.data, cmd.serverValues, answer);
-    if (one !== undefined) return { keys: [one.key], answer: one.answer };
-  }
-  return { keys: await updateInTransaction(cmd, ctx) };
-}
-
-/** The general path: one transaction, the item writer. */
-function updateInTransaction(cmd: UpdateCommand, ctx: CommandContext): Promise<PrimaryKey[]> {
   return runWrite(ctx, async (writer, trx) => {
     const collection = writer.collection(cmd.collection);
     if ('batch' in cmd) {

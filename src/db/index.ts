@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knex, { type Knex } from 'knex';
@@ -176,8 +177,31 @@ const UNNAMED = new WeakSet<object>();
  * DB_PREPARED_STATEMENTS=false, where the next statement may reach a server connection
  * (PgBouncer in transaction pooling) that never prepared the name.
  */
-export function namedStatementsAllowed(db: Knex): boolean {
+function namedStatementsAllowed(db: Knex): boolean {
   return !UNNAMED.has((db.client as Knex.Client).config);
+}
+
+/** Distinct statement texts prepared by name at most, per process (each connection keeps its own). */
+const MAX_PREPARED = 500;
+const preparedNames = new Map<string, string>();
+
+/**
+ * PostgreSQL: the name to run `sql` under as a prepared statement, so each connection parses
+ * and plans it once (a cheap read spends a fifth of its time there: bench/README.md). Only for
+ * statements whose result columns never change with the schema (PostgreSQL refuses a cached
+ * plan whose result type changed): a JSON read's one text column, a write's key, count and
+ * JSON text. The first MAX_PREPARED distinct texts get names; later ones run unnamed, so what
+ * connections keep stays bounded whatever queries clients invent. Undefined (unnamed) as well
+ * when {@link namedStatementsAllowed} says no.
+ */
+export function preparedStatementName(db: Knex, sql: string): string | undefined {
+  if (!namedStatementsAllowed(db)) return undefined;
+  let name = preparedNames.get(sql);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) {
+    name = `s${createHash('sha1').update(sql).digest('hex')}`;
+    preparedNames.set(sql, name);
+  }
+  return name;
 }
 
 /** The dialect of an open knex instance, in DB_CLIENT terms. */

@@ -4,14 +4,13 @@ import { ownAccountability, type Accountability } from '../access/accountability
 import type { PermissionStore } from '../access/permission-store.js';
 import type { WriteAction } from '../access/write-permissions.js';
 import { commandContext, type CommandContextDeps } from '../commands/command-context.js';
-import { createItems } from '../commands/create.js';
+import { handleCreate } from '../commands/create.js';
 import { handleDelete } from '../commands/delete.js';
-import { answerFields } from '../commands/one-statement.js';
 import { handleRevertAsOf } from '../commands/revert.js';
 import { selectByQuery } from '../commands/select-by-query.js';
 import { handleSort } from '../commands/sort.js';
-import type { CommandContext, Item, PrimaryKey, QueryObject, UpdateCommand } from '../commands/types.js';
-import { updateItems } from '../commands/update.js';
+import type { CommandContext, Item, PrimaryKey, QueryObject, UpdateCommand, WrittenItems } from '../commands/types.js';
+import { handleUpdate } from '../commands/update.js';
 import { ForbiddenError, InvalidPayloadError } from '../errors.js';
 import { FILES_COLLECTION, type FileLibrary } from '../files/file-library.js';
 import {
@@ -36,6 +35,7 @@ import {
   type Reader,
 } from '../query/index.js';
 import type { HookBus, HookContext } from './hooks.js';
+import { answerFields, createOne, updateOne } from './one-statement.js';
 import { ReadEvents } from './read-events.js';
 import { readCommitted, type ReReadLog, type Shape, type WrittenAnswer } from './read-written.js';
 import { requirePermitted } from './permission-first.js';
@@ -376,7 +376,7 @@ export class ItemsService {
 
   /**
    * Creates `data` and answers what the caller may read of it with `query` (null: nothing).
-   * One plain item may be answered by its own statement (commands/one-statement.ts).
+   * One plain item may be answered by its own statement (one-statement.ts).
    */
   async createAndRead(data: readonly Item[], query: Query, shape: Shape): Promise<WrittenAnswer | null> {
     const collection = await this.requireAllowed(['create']);
@@ -427,7 +427,10 @@ export class ItemsService {
         );
       items = filtered;
     }
-    const written = await createItems({ kind: 'create', collection: collection.collection, data: items }, ctx, answer);
+    const [only] = items;
+    const written = (items.length === 1 ? await createOne(ctx, collection.collection, only, answer) : undefined) ?? {
+      keys: await handleCreate({ kind: 'create', collection: collection.collection, data: items }, ctx),
+    };
     if (hooks?.listens(events) === true) {
       written.keys.forEach((key, i) => {
         hooks.runAction(events, { payload: items[i], key, collection: collection.collection }, this.#hookContext(ctx));
@@ -452,7 +455,7 @@ export class ItemsService {
         batch.push(await this.#filter('update', item, { keys: [key] }, ctx));
       }
       command = { kind: 'update', collection: name, batch };
-      const written = await updateItems(command, ctx, answer);
+      const written = await this.#runUpdate(command, ctx, answer);
       written.keys.forEach((key, i) => {
         this.#action('update', { payload: batch[i], keys: [key] }, ctx);
       });
@@ -470,9 +473,22 @@ export class ItemsService {
           : { kind: 'update', collection: name, keys: keys ?? [], data };
       payload = data;
     }
-    const written = await updateItems(command, ctx, answer);
+    const written = await this.#runUpdate(command, ctx, answer);
     this.#action('update', { payload, keys: written.keys }, ctx);
     return written;
+  }
+
+  /** The update command, or one plain item's update as one statement where it can be (one-statement.ts). */
+  async #runUpdate(
+    command: UpdateCommand,
+    ctx: CommandContext,
+    answer: readonly string[] | undefined,
+  ): Promise<WrittenItems> {
+    if ('keys' in command && command.keys.length === 1) {
+      const one = await updateOne(ctx, command.collection, command.keys[0], command.data, answer);
+      if (one !== undefined) return one;
+    }
+    return { keys: await handleUpdate(command, ctx) };
   }
 
   /**

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { dialectOf, namedStatementsAllowed } from '../db/index.js';
+import { dialectOf, preparedStatementName } from '../db/index.js';
 import { databaseDialectOf } from '../db/dialects/index.js';
 import { findUnstorableText } from '../db/storable-text.js';
 import { translateBadInput } from '../db/translate-error.js';
@@ -16,26 +15,12 @@ export async function selectRows(db: Knex | Knex.Transaction, compiled: Compiled
   return databaseDialectOf(db).rawRows(result);
 }
 
-/** Distinct statements prepared by name at most, per process (each connection keeps its own). */
-const MAX_PREPARED = 500;
-const preparedNames = new Map<string, string>();
-
 /**
- * PostgreSQL: runs a statement as a named prepared statement, so each connection parses it
- * once and PostgreSQL may keep its plan (a cheap read spends a fifth of its time there:
- * bench/README.md). Only for statements whose result columns never change with the schema
- * (PostgreSQL refuses a cached plan whose result type changed): the JSON reads' one text
- * column. The first MAX_PREPARED distinct texts get names; later ones run unnamed, so what
- * connections keep stays bounded whatever queries clients invent. All run unnamed with
- * DB_PREPARED_STATEMENTS=false (a pooler's server connections do not keep names).
+ * PostgreSQL: runs a JSON read as a named prepared statement (db/index.ts
+ * preparedStatementName: each connection parses and plans it once).
  */
 export async function selectPreparedRows(db: Knex | Knex.Transaction, compiled: CompiledSql): Promise<Row[]> {
-  const named = namedStatementsAllowed(db);
-  let name = named ? preparedNames.get(compiled.sql) : undefined;
-  if (named && name === undefined && preparedNames.size < MAX_PREPARED) {
-    name = `q${createHash('sha1').update(compiled.sql).digest('hex')}`;
-    preparedNames.set(compiled.sql, name);
-  }
+  const name = preparedStatementName(db, compiled.sql);
   const result = (await runRead(db, compiled, (values) => {
     const raw = db.raw(compiled.sql, values);
     return name === undefined ? raw : raw.options({ name });

@@ -94,8 +94,9 @@ export async function readItemJsonByKey(
 /**
  * PostgreSQL: the statement {@link readItemsByKeys} runs for one key (one row, one text column
  * `json`: `[{...}]`, or `[]` when the item is missing or not readable), compiled but not run,
- * for a write that reads the item inside its own statement (commands/one-statement.ts).
- * Null where the read has no such form.
+ * for a write that reads the item inside its own statement (items/one-statement.ts); the row
+ * is read from `source` (the write's CTE of the rows it wrote) instead of the collection's
+ * table. Null where the read has no such form.
  */
 export function itemJsonStatement(
   ctx: ReadContext,
@@ -103,11 +104,12 @@ export function itemJsonStatement(
   key: string | number,
   query: Query,
   reader: Reader,
+  source: string,
 ): CompiledSql | null {
   if (!writesJson(ctx)) return null;
   const ast = keysAst(ctx, reader, collection, [key], query);
   if (!hasJsonForm(ctx.overview, ast.collection.collection, ast.children)) return null;
-  return compileReadJson(dialectOfContext(ctx), ast);
+  return compileReadJson(dialectOfContext(ctx), ast, source);
 }
 
 /** The query's read of exactly these keys (their filter ANDed in, no window). */

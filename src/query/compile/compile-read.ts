@@ -2,7 +2,6 @@
 import { assertNever, invariant } from '../../errors.js';
 import type {
   A2ONode,
-  CollectionRef,
   Condition,
   LevelQuery,
   M2ONode,
@@ -52,11 +51,13 @@ export function compileRead(dialect: Dialect, ast: ReadAst): CompiledSql {
  * derived table whose column names are the keys (`records`): an m2o value is one such record,
  * an o2m list an array of them, and the root's array_to_json turns the whole tree into JSON
  * at once (bench/README.md: cheaper than json_build_object and json_agg per level).
+ * `rootTable`: the relation the root level reads, its collection's table unless named (a
+ * write's CTE of the rows it wrote, which have the table's columns).
  */
-export function compileReadJson(dialect: Dialect, ast: ReadAst): CompiledSql {
+export function compileReadJson(dialect: Dialect, ast: ReadAst, rootTable = ast.collection.collection): CompiledSql {
   invariant(dialect.writesJsonOutput, 'JSON output is written by PostgreSQL');
   const compiler = new ReadCompiler(new SqlWriter(dialect), true);
-  compiler.jsonRoot(ast);
+  compiler.jsonRoot(ast, rootTable);
   return compiler.w.finish();
 }
 
@@ -78,7 +79,7 @@ class ReadCompiler {
     const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
     w.raw('select ');
     this.rootValues(scope, ast);
-    this.from(scope, ast.collection, null, ast.level.filter);
+    this.from(scope, ast.collection.collection, null, ast.level.filter);
     this.orderBy(scope.alias, ast.level.sort);
     w.dialect.limitOffset(w, ast.level.limit, ast.level.offset);
   }
@@ -107,7 +108,7 @@ class ReadCompiler {
     w.raw(' from (select ');
     this.rootValues(scope, ast);
     this.sortValues(scope.alias, ast.level);
-    this.from(scope, ast.collection, null, ast.level.filter);
+    this.from(scope, ast.collection.collection, null, ast.level.filter);
     w.raw(') as ').id(derived);
     this.derivedOrder(derived, ast.level);
     w.dialect.limitOffset(w, ast.level.limit, ast.level.offset);
@@ -130,11 +131,11 @@ class ReadCompiler {
    * of it keeps (as PostgREST's json_agg over an ordered subquery relies on); no aggregate
    * sorts the rows again.
    */
-  jsonRoot(ast: ReadAst): void {
+  jsonRoot(ast: ReadAst, table: string): void {
     const { w } = this;
     const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
     w.raw('select cast(array_to_json(array(');
-    this.records(scope, ast.children, ast.collection, null, ast.level);
+    this.records(scope, ast.children, table, null, ast.level);
     w.raw(')) as text) as ').id('json');
   }
 
@@ -147,7 +148,7 @@ class ReadCompiler {
   private records(
     scope: Scope,
     children: readonly ReadNode[],
-    collection: CollectionRef,
+    table: string,
     join: Emit | null,
     level: LevelQuery,
   ): void {
@@ -158,7 +159,7 @@ class ReadCompiler {
       this.value(scope, child);
       w.raw(' as ').id(child.key);
     });
-    this.from(scope, collection, join, level.filter);
+    this.from(scope, table, join, level.filter);
     this.orderBy(scope.alias, level.sort);
     w.dialect.limitOffset(w, level.limit, level.offset);
     w.raw(') as ').id(derived);
@@ -171,7 +172,7 @@ class ReadCompiler {
       writeJoin(this.w, parent, scope.alias, node.relation);
     };
     this.w.raw('(');
-    this.records(scope, node.children, node.relation.target, join, {
+    this.records(scope, node.children, node.relation.target.collection, join, {
       filter: node.filter,
       sort: [],
       limit: null,
@@ -193,11 +194,11 @@ class ReadCompiler {
     };
     w.raw('array(');
     if (node.children !== null) {
-      this.records(scope, node.children, target, join, node.level);
+      this.records(scope, node.children, target.collection, join, node.level);
     } else {
       w.raw('select ');
       pgJsonValue(w, () => w.column(scope.alias, target.primary), target.primaryType, false);
-      this.from(scope, target, join, node.level.filter);
+      this.from(scope, target.collection, join, node.level.filter);
       this.orderBy(scope.alias, node.level.sort);
       w.dialect.limitOffset(w, node.level.limit, node.level.offset);
     }
@@ -214,9 +215,9 @@ class ReadCompiler {
   }
 
   /** FROM table AS alias, its laterals, and WHERE join AND filter. */
-  private from(scope: Scope, collection: CollectionRef, join: Emit | null, filter: Condition | null): void {
+  private from(scope: Scope, table: string, join: Emit | null, filter: Condition | null): void {
     const { w } = this;
-    w.raw(' from ').id(collection.collection).raw(' as ').id(scope.alias);
+    w.raw(' from ').id(table).raw(' as ').id(scope.alias);
     for (const lateral of scope.laterals) lateral();
     if (join === null && filter === null) return;
     w.raw(' where ');
@@ -316,7 +317,7 @@ class ReadCompiler {
     const join: Emit = () => {
       writeJoin(this.w, parent, scope.alias, node.relation);
     };
-    this.from(scope, node.relation.target, join, node.filter);
+    this.from(scope, node.relation.target.collection, join, node.filter);
   }
 
   /**
@@ -347,7 +348,7 @@ class ReadCompiler {
         this.orderBy(scope.alias, level.sort);
         w.dialect.limitOffset(w, level.limit, level.offset);
         w.raw('), ').raw(w.dialect.emptyJsonArray).raw(')');
-        this.from(scope, node.relation.target, join, level.filter);
+        this.from(scope, node.relation.target.collection, join, level.filter);
         return;
       case 'derived': {
         const derived = this.aliases.next('x');
@@ -357,7 +358,7 @@ class ReadCompiler {
         element(w);
         w.raw(' as ').id('v');
         this.sortValues(scope.alias, level);
-        this.from(scope, node.relation.target, join, level.filter);
+        this.from(scope, node.relation.target.collection, join, level.filter);
         this.orderBy(scope.alias, level.sort);
         w.dialect.limitOffset(w, level.limit, level.offset);
         w.raw(') as ').id(derived);
@@ -394,7 +395,7 @@ class ReadCompiler {
         const join: Emit = () => {
           writeJoin(w, scope.alias, inner.alias, branch.relation);
         };
-        this.from(inner, branch.relation.target, join, branch.filter);
+        this.from(inner, branch.relation.target.collection, join, branch.filter);
         w.raw(')');
       }
       w.raw(' end');

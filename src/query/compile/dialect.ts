@@ -213,6 +213,13 @@ export class SqlWriter {
     return this;
   }
 
+  /** Appends SQL compiled elsewhere (a read of this compiler, knex's `toSQL()`), its values in order. */
+  append(compiled: { readonly sql: string; readonly values: readonly unknown[] }): this {
+    this.#text += compiled.sql;
+    this.#values.push(...compiled.values);
+    return this;
+  }
+
   /** Writes each item with `each`, separated by `separator`. */
   join<T>(items: readonly T[], separator: string, each: (item: T, index: number) => void): this {
     items.forEach((item, index) => {

@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { statementsRunOn } from '../../support/statements.js';
 import { describeEachDatabase } from '../../support/server.js';
 import { call, createCaller, grant, type Caller } from '../access/permission-helpers.js';
-import { ARTICLE_TABLES, adminApi, countRows, createCommandSchema, dataOf, errorsOf, parseJson } from './schema.js';
+import {
+  ARTICLE_TABLES,
+  adminApi,
+  countRows,
+  createCommandSchema,
+  dataOf,
+  errorsOf,
+  parseJson,
+} from '../commands/schema.js';
 
 type Row = Record<string, unknown>;
 
@@ -11,7 +19,7 @@ const ownStatements = (statements: readonly string[]) => statements.filter((sql)
 
 /**
  * A single create or update of one plain item: on PostgreSQL one statement writes the row,
- * its activity and its revision (commands/one-statement.ts), and answers plain readable
+ * its activity and its revision (items/one-statement.ts), and answers plain readable
  * fields from it; elsewhere the general path. The same rows and answers on every database.
  */
 describeEachDatabase('single writes in one statement', (ctx) => {
@@ -143,6 +151,30 @@ describeEachDatabase('single writes in one statement', (ctx) => {
       author: 999999,
     });
     expect([create, update]).to.deep.equal(isPg() ? [1, 1] : [0, 0]);
+  });
+
+  it('an item listed among its own children: the update goes the general way and its revision lists it', async () => {
+    // One statement would read the o2m alias from the table as it was before the update.
+    expect((await api('POST', '/collections', { collection: 'nodes', schema: {}, fields: [] })).status).to.equal(200);
+    expect((await api('POST', '/fields/nodes', { field: 'parent', type: 'integer' })).status).to.equal(200);
+    const relation = {
+      collection: 'nodes',
+      field: 'parent',
+      related_collection: 'nodes',
+      meta: { one_field: 'children' },
+    };
+    expect((await api('POST', '/relations', relation)).status).to.equal(200);
+    const root = dataOf<Row>(await api('POST', '/items/nodes?fields=id', {}));
+    const child = dataOf<Row>(await api('POST', '/items/nodes?fields=id', { parent: root['id'] }));
+    const statements = await statementsRunOn(db(), async () => {
+      dataOf(await api('PATCH', `/items/nodes/${String(root['id'])}?fields=id`, { parent: root['id'] }));
+    });
+    expect(statements.filter((sql) => /^with "u" as/.test(sql))).to.deep.equal([]);
+    const item = dataOf<Row>(await api('GET', `/items/nodes/${String(root['id'])}?fields=id,parent,children`));
+    expect(item['children']).to.have.members([root['id'], child['id']]);
+    const { revisions } = await journalOf('nodes', root['id']);
+    expect(revisions.at(-1)?.['data']).to.deep.include({ parent: root['id'] });
+    expect(revisions.at(-1)?.['data']).to.have.property('children').with.members([root['id'], child['id']]);
   });
 
   it('a limited role: presets and validation apply, the item filter refuses, the answer is what it may read', async () => {

@@ -1,0 +1,302 @@
+import type { Knex } from 'knex';
+import { getFieldRelation, requireCollection } from '../../catalog/overview/lookup.js';
+import type { CollectionOverview } from '../../catalog/overview/types.js';
+import type { WriteAction } from '../access/write-permissions.js';
+import { checkWritePayload } from '../commands/check-payload.js';
+import { rulesOf } from '../commands/collection-rules.js';
+import { currentIdempotencyKey } from '../commands/idempotency.js';
+import { activityRow } from '../commands/journal/journal.js';
+import { isMaskedField, maskItem } from '../commands/journal/mask.js';
+import { hasNestedWrites } from '../commands/nested/nested-writes.js';
+import { toPrimaryKey } from '../commands/primary-key.js';
+import { snapshotRead } from '../commands/read-snapshot.js';
+import { afterWriteCommitted } from '../commands/run-write.js';
+import { isHashField } from '../commands/special-fields.js';
+import { columnsOf, toDatabaseRow } from '../commands/to-database-value.js';
+import type { CommandContext, Item, PrimaryKey, WrittenItems } from '../commands/types.js';
+import { dialectOf, preparedStatementName } from '../db/index.js';
+import { ForbiddenError } from '../errors.js';
+import { isPlainObject } from '../is-plain-object.js';
+import { dialectFor, itemJsonStatement, SqlWriter, type CompiledSql, type Query } from '../query/index.js';
+
+/**
+ * PostgreSQL: how the items service runs a single create or update of one plain item, the
+ * commonest write: as ONE statement, without BEGIN and COMMIT. The row, its svc_activity row
+ * and its svc_revisions row are data-modifying CTEs (a statement is atomic on its own), written
+ * with the query compiler's SqlWriter; the revision is the same as the general path's
+ * (commands/run-write.ts): a create's data and delta are the values written plus the generated
+ * key; an update's data is the item's snapshot read (commands/read-snapshot.ts) compiled to
+ * read the updated row from the statement's own CTE, its delta the values written. After it,
+ * the same post-commit routine as every write (afterWriteCommitted).
+ *
+ * Only where nothing else would run inside a transaction: no nested writes, hashes, collection
+ * rules (commands/collection-rules.ts), item filter of the caller's permission, given key on a
+ * create (sequences), masked field in an update's snapshot, or o2m alias read back from the
+ * collection's own table (which the statement would see as it was before the update). Nested
+ * writes and hashes are seen in the payload as sent, before it is checked; the payload is then
+ * checked exactly as the ItemWriter checks it (commands/check-payload.ts). Undefined when the
+ * write is not such a write, or when the database refused it in any way (nothing was written):
+ * the service then runs the general path, which answers the same error as ever.
+ */
+export async function createOne(
+  ctx: CommandContext,
+  collectionName: string,
+  payload: unknown,
+  answer?: readonly string[],
+): Promise<WrittenItems | undefined> {
+  const collection = requireCollection(ctx.overview, collectionName);
+  if (!isPlainObject(payload) || !isEligible(ctx, collection, 'create', payload)) return undefined;
+  const now = ctx.now?.() ?? new Date();
+  const data = await checked(ctx, collection, { action: 'create', payload, serverValues: {} }, now);
+  if (data === undefined || data[collection.primary] !== undefined) return undefined;
+  const { primary, accountability } = collection;
+  const insert = ctx
+    .db(collection.collection)
+    .insert(toDatabaseRow(collection, data, 'pg'))
+    .returning(answer === undefined ? primary : '*')
+    .toSQL();
+  const w = new SqlWriter(dialectFor('pg'));
+  w.raw('with ').id('i').raw(' as (').append({ sql: insert.sql, values: insert.bindings }).raw(')');
+  if (accountability !== null) {
+    w.raw(', ').id('a').raw(' as (');
+    journalActivity(w, ctx, collection, 'create', now, () => w.raw('cast(').column('i', primary).raw(' as text)'));
+    w.raw(' from ').id('i').raw(' returning ').id('id').raw(')');
+  }
+  if (accountability === 'all') {
+    // data = delta = the values written and the key: `{...columns,"key":` + the key's JSON + `}`.
+    const columns = JSON.stringify(maskItem(collection, columnsOf(collection, data)));
+    const head = `${columns.slice(0, -1)}${columns === '{}' ? '' : ','}${JSON.stringify(primary)}:`;
+    const written = (): void => {
+      w.raw('cast(').value(head).raw(' || cast(to_json(').column('i', primary).raw(") as text) || '}' as json)");
+    };
+    w.raw(', ').id('r').raw(' as (');
+    revisionInsert(w);
+    w.raw(' select ').column('a', 'id').raw(', ').value(collection.collection).raw(', cast(');
+    w.column('i', primary).raw(' as text), ');
+    written();
+    w.raw(', ');
+    written();
+    w.raw(', null from ').id('a').raw(', ').id('i').raw(')');
+  }
+  w.raw(' select ').column('i', primary).raw(' as ').id('key');
+  answerColumn(w, 'i', answer);
+  w.raw(' from ').id('i');
+  const rows = await run(ctx, w.finish());
+  const created = rows?.[0]?.['key'] as PrimaryKey | undefined;
+  if (created === undefined) return undefined;
+  await committed(ctx, collection, 'create', created);
+  return writtenItem(created, rows?.[0]);
+}
+
+/** {@link createOne} for an update of the item `rawKey`. */
+export async function updateOne(
+  ctx: CommandContext,
+  collectionName: string,
+  rawKey: unknown,
+  payload: unknown,
+  answer?: readonly string[],
+): Promise<WrittenItems | undefined> {
+  const collection = requireCollection(ctx.overview, collectionName);
+  const key = toPrimaryKey(collection, rawKey);
+  if (key === undefined || !isPlainObject(payload) || !isEligible(ctx, collection, 'update', payload)) return undefined;
+  const { accountability, primary } = collection;
+  const snapshot = accountability === 'all' ? snapshotOfUpdated(ctx, collection, key) : null;
+  if (snapshot === undefined) return undefined;
+  const { [primary]: _key, ...withoutKey } = payload;
+  const now = ctx.now?.() ?? new Date();
+  const data = await checked(ctx, collection, { action: 'update', payload: withoutKey, serverValues: {}, key }, now);
+  const row = data === undefined ? {} : toDatabaseRow(collection, data, 'pg');
+  if (data === undefined || Object.keys(row).length === 0) return undefined;
+  const update = ctx.db(collection.collection).where(primary, key).update(row).returning('*').toSQL();
+  const w = new SqlWriter(dialectFor('pg'));
+  w.raw('with ').id('u').raw(' as (').append({ sql: update.sql, values: update.bindings }).raw(')');
+  if (accountability !== null) {
+    w.raw(', ').id('a').raw(' as (');
+    journalActivity(w, ctx, collection, 'update', now, () => w.value(String(key)));
+    w.raw(' from ').id('u').raw(' returning ').id('id').raw(')');
+  }
+  if (snapshot !== null) {
+    w.raw(', ').id('s').raw(' as (').append(snapshot).raw('), ').id('r').raw(' as (');
+    revisionInsert(w);
+    w.raw(' select ').column('a', 'id').raw(', ').value(collection.collection).raw(', ').value(String(key));
+    w.raw(', cast(').column('s', 'json').raw(' as json) -> 0, cast(');
+    w.value(JSON.stringify(maskItem(collection, columnsOf(collection, data))));
+    w.raw(' as json), null from ').id('a').raw(', ').id('s').raw(')');
+  }
+  // `u` has one row or none: the answer's columns of the row, if any.
+  w.raw(' select count(*) as ').id('matched');
+  answerColumn(w, 'u', answer, 'max');
+  w.raw(' from ').id('u');
+  const rows = await run(ctx, w.finish());
+  if (rows === undefined) return undefined;
+  // reference: an update matching no row is FORBIDDEN (item-writer.ts); nothing was written.
+  if (Number(rows[0]?.['matched']) === 0) throw new ForbiddenError();
+  await committed(ctx, collection, 'update', key);
+  return writtenItem(key, rows[0]);
+}
+
+/** Field types whose value in PostgreSQL's JSON is the read side's (integers, text, uuid, booleans). */
+const ANSWER_TYPES: ReadonlySet<string> = new Set(['integer', 'string', 'text', 'uuid', 'boolean']);
+
+/**
+ * The columns of a write's answer when the write's own statement can return it: `fields`
+ * alone, every one a plain column of a type in ANSWER_TYPES, not masked, readable by the
+ * caller on every row (no read item filter). Undefined: the answer is re-read (read-written.ts).
+ */
+export function answerFields(ctx: CommandContext, collection: CollectionOverview, query: Query): string[] | undefined {
+  const { fields } = query;
+  if (fields === undefined || fields.length === 0) return undefined;
+  if (Object.entries(query).some(([name, value]) => name !== 'fields' && value !== undefined)) return undefined;
+  const readable = ctx.readAccess.readableFields(collection.collection);
+  const filter = ctx.readAccess.rowFilter(collection.collection);
+  if (filter !== null && Object.keys(filter).length > 0) return undefined;
+  const names = [...new Set(fields)];
+  const plain = names.every((name) => {
+    const field = collection.fields[name];
+    return (
+      field !== undefined &&
+      !field.isAlias &&
+      ANSWER_TYPES.has(field.type) &&
+      !isMaskedField(field) &&
+      (readable === '*' || readable.has(name))
+    );
+  });
+  return plain ? names : undefined;
+}
+
+/**
+ * `, <the answer as JSON text> as "answer"` of the CTE's row (through `aggregate` when
+ * grouped), or nothing. The keys are bound values, the columns quoted names.
+ */
+function answerColumn(w: SqlWriter, cte: string, answer: readonly string[] | undefined, aggregate?: string): void {
+  if (answer === undefined) return;
+  w.raw(aggregate === undefined ? ', ' : `, ${aggregate}(`).raw('cast(json_build_object(');
+  w.join(answer, ', ', (name) => w.raw('cast(').value(name).raw(' as text), ').column(cte, name));
+  w.raw(') as text)')
+    .raw(aggregate === undefined ? '' : ')')
+    .raw(' as ')
+    .id('answer');
+}
+
+function writtenItem(key: PrimaryKey, row: Record<string, unknown> | undefined): WrittenItems {
+  const answer = row?.['answer'];
+  return typeof answer === 'string' ? { keys: [key], answer: JSON.parse(answer) as Item } : { keys: [key] };
+}
+
+/** Whether the write can be one statement, from its context, collection and payload as sent. */
+function isEligible(ctx: CommandContext, collection: CollectionOverview, action: WriteAction, payload: Item): boolean {
+  return (
+    dialectFor(dialectOf(ctx.db)).insertsThroughWith &&
+    !ctx.db.isTransaction &&
+    // A keyed write records its key in its transaction (runWrite, idempotency.ts).
+    currentIdempotencyKey()?.state !== 'open' &&
+    ctx.maxBatchMutation >= 1 &&
+    Object.keys(rulesOf(collection.collection)).length === 0 &&
+    !ctx.permissions.checksItems(action, collection.collection) &&
+    !needsTransaction(ctx, collection, payload)
+  );
+}
+
+/** Nested writes (related items written in the transaction) or hashed fields (hashed before it). */
+function needsTransaction(ctx: CommandContext, collection: CollectionOverview, data: Item): boolean {
+  return Object.keys(data).some((name) => isHashField(collection, name)) || hasNestedWrites(ctx, collection, data);
+}
+
+/** The checked data (check-payload.ts), or undefined when it needs the general path. */
+async function checked(
+  ctx: CommandContext,
+  collection: CollectionOverview,
+  toCheck: Parameters<typeof checkWritePayload>[3],
+  now: Date,
+): Promise<Item | undefined> {
+  let data: Item;
+  try {
+    // Without collection rules (isEligible) the check reads nothing: no transaction is needed.
+    data = await checkWritePayload(ctx.db as Knex.Transaction, ctx, collection, toCheck, now);
+  } catch {
+    // A refused payload: the general path refuses it too, with the errors in the spec's order
+    // (an update of a missing item is FORBIDDEN first).
+    return undefined;
+  }
+  // Presets are part of the checked data: they may name a relation or a hashed field too.
+  return needsTransaction(ctx, collection, data) ? undefined : data;
+}
+
+/** `insert into svc_activity (...) select <the journal's activity row>, <item>`. */
+function journalActivity(
+  w: SqlWriter,
+  ctx: CommandContext,
+  collection: CollectionOverview,
+  action: 'create' | 'update',
+  now: Date,
+  item: () => void,
+): void {
+  const { item: _item, ...row } = activityRow(action, collection.collection, '', ctx.accountability, now, 'pg');
+  w.raw('insert into ').id('svc_activity').raw(' (');
+  w.join([...Object.keys(row), 'item'], ', ', (name) => w.id(name));
+  w.raw(') select ');
+  w.join(Object.values(row), ', ', (value) => w.value(value));
+  w.raw(', ');
+  item();
+}
+
+/** `insert into svc_revisions (activity, collection, item, data, delta, parent)`. */
+function revisionInsert(w: SqlWriter): void {
+  w.raw('insert into ').id('svc_revisions').raw(' (');
+  w.join(['activity', 'collection', 'item', 'data', 'delta', 'parent'], ', ', (name) => w.id(name));
+  w.raw(')');
+}
+
+/**
+ * The snapshot read (read-snapshot.ts) of the updated row, from the statement's CTE `u`;
+ * undefined where it has no such form: a masked field, no JSON form, or an o2m alias whose
+ * rows are in the collection's own table (read there, they would be as before the update).
+ */
+function snapshotOfUpdated(
+  ctx: CommandContext,
+  collection: CollectionOverview,
+  key: PrimaryKey,
+): CompiledSql | undefined {
+  const name = collection.collection;
+  const fields = Object.keys(collection.fields);
+  if (Object.values(collection.fields).some(isMaskedField)) return undefined;
+  const rereadsTable = fields.some((field) => {
+    const relation = getFieldRelation(ctx.overview, name, field);
+    return relation?.kind === 'o2m' && relation.relation.collection === name;
+  });
+  if (rereadsTable) return undefined;
+  const { context, query, reader } = snapshotRead(ctx.db, ctx, collection, '*');
+  return itemJsonStatement(context, name, key, query, reader, 'u') ?? undefined;
+}
+
+/**
+ * Runs the statement, prepared by name (db/index.ts); undefined when PostgreSQL refused a
+ * value (SQLSTATE classes 22 and 23: the statement, and with it the write, rolled back), for
+ * the general path to answer with its error.
+ */
+async function run(ctx: CommandContext, statement: CompiledSql): Promise<Record<string, unknown>[] | undefined> {
+  try {
+    const raw = ctx.db.raw(statement.sql, statement.values as Knex.RawBinding[]);
+    const name = preparedStatementName(ctx.db, statement.sql);
+    const result = (await (name === undefined ? raw : raw.options({ name }))) as { rows: Record<string, unknown>[] };
+    return result.rows;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code)) return undefined;
+    throw error;
+  }
+}
+
+/** The post-commit routine every write runs (commands/run-write.ts), for the one item written. */
+function committed(
+  ctx: CommandContext,
+  collection: CollectionOverview,
+  action: 'create' | 'update',
+  key: PrimaryKey,
+): Promise<void> {
+  return afterWriteCommitted(
+    ctx,
+    [collection.collection],
+    [{ collection: collection.collection, action, keys: [key] }],
+  );
+}
