@@ -461,6 +461,23 @@ describe('Studio list in Chromium', function () {
       expect(overflow).to.be.at.most(0);
       await shot('list-390');
       await expectAccessible('list-390');
+      // Scrolled to the end, the create button floating at the bottom right covers no other control.
+      await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+      expect(await page.evaluate('window.scrollY')).to.be.above(0);
+      const covered = await page.evaluate(`(() => {
+        const fab = document.querySelector('main a[aria-label="Create"]');
+        if (fab === null) return ['no create button'];
+        const f = fab.getBoundingClientRect();
+        return [...document.querySelectorAll('main button, main a, main input')]
+          .filter((el) => el !== fab && !fab.contains(el))
+          .filter((el) => {
+            const r = el.getBoundingClientRect();
+            return r.width > 0 && r.left < f.right && r.right > f.left && r.top < f.bottom && r.bottom > f.top;
+          })
+          .map((el) => el.getAttribute('aria-label') || el.textContent);
+      })()`);
+      expect(covered).to.deep.equal([]);
+      await shot('list-390-end');
       await page.setViewportSize({ width: 1280, height: 900 });
     });
 

@@ -121,6 +121,9 @@ export function CollectionList(): ReactElement | null {
       // A moment before any item existed keeps the list's controls (the way back to now), not
       // react-admin's "no items yet" page.
       {...(isReadOnly ? { empty: false as const } : {})}
+      // On a phone the create button floats over the bottom right corner (react-admin's: 56 px
+      // high, 60 px up): room below the pager, so no control has to stay under it.
+      sx={{ pb: { xs: 17, sm: 0 } }}
     >
       <ListBody collection={collection} catalogue={permissions} state={state} setState={setState} />
     </List>
