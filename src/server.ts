@@ -38,6 +38,8 @@ import { createStorage } from './files/storage/create-storage.js';
 import { createJobQueue } from './jobs/job-queue.js';
 import type { JobQueue } from './jobs/job.js';
 import {
+  FLOW_LANES_EVERY_MS,
+  FLOW_LANES_JOB,
   FLOW_PRUNE_JOB,
   flowJobHandlers,
   mailSender,
@@ -194,10 +196,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   registerFlowHooks(hooks, flows);
   refuseScriptsWhenOff(hooks, config);
   // Schedule flows: once one exists, a tick a second for every instance (bull), run by a worker
-  // (or here without Redis); claims and old runs are pruned every RETENTION_INTERVAL.
+  // (or here without Redis); claims and old runs are pruned every RETENTION_INTERVAL, and item
+  // lanes nothing would start are looked for every minute.
   await startFlowSchedule(flows);
   await jobs.repeat(FLOW_PRUNE_JOB, config.retention.intervalMs).catch((error: unknown) => {
     logger.warn({ err: error }, 'flows: the pruning of old runs could not be scheduled');
+  });
+  await jobs.repeat(FLOW_LANES_JOB, FLOW_LANES_EVERY_MS).catch((error: unknown) => {
+    logger.warn({ err: error }, 'flows: the look for idle lanes could not be scheduled');
   });
   // The export retention: one schedule for every instance (bull), run by a worker (or here
   // without Redis). Always: svc_settings.export_retention may set one while EXPORT_RETENTION keeps.

@@ -26,8 +26,8 @@ const FLOWS_TTL_MS = 1000;
  * Hooks the `event` flows into the items service's events (items/hooks.ts), as Directus's
  * options say: `{ type: 'action' | 'filter', scope: ['items.create', ...], collections: [...] }`,
  * and ours, `filter`: the filter syntax against `$trigger` (a publish: `{ payload: { status:
- * { _eq: 'published' } } }`). An action flow is queued after the commit (the job queue: it never
- * slows the write, and each event's run has its own key, so a job delivered twice runs once);
+ * { _eq: 'published' } } }`). An action flow is queued after the commit (the job queue: the
+ * write waits for no run, and each event's run has its own key, so a job delivered twice runs once);
  * the flows one event matches go as one job, which the worker fans out (flow-jobs.ts). The
  * event's `seq` orders its runs after the same item's earlier events' runs (run-lanes.ts).
  * A filter flow runs in the write, before it, within FLOWS_FILTER_TIMEOUT: a run that rejects

@@ -120,8 +120,9 @@ async function requeueRun(deps: FlowDeps, head: LaneHead): Promise<void> {
 }
 
 /**
- * The prune job's look for lanes left idle (run-lanes.ts `idleLaneHeads`): a worker that died
- * between settling a run and queueing the next, or a queue that refused the add, strands no run.
+ * The lanes job's look for lanes left idle (run-lanes.ts `idleLaneHeads`), every minute: a
+ * worker that died between settling a run and queueing the next, or a queue that refused the
+ * add, strands no run for longer.
  */
 export async function requeueIdleLanes(deps: FlowDeps): Promise<void> {
   for (const head of await idleLaneHeads(deps.db)) await requeueRun(deps, head);

@@ -8,7 +8,7 @@
  */
 export { flowTriggerRoutes } from './trigger-routes.js';
 export { registerFlowHooks } from './event-hooks.js';
-export { flowJobHandlers, FLOW_PRUNE_JOB } from './flow-job-handlers.js';
+export { flowJobHandlers, FLOW_LANES_EVERY_MS, FLOW_LANES_JOB, FLOW_PRUNE_JOB } from './flow-job-handlers.js';
 export { startFlowSchedule } from './schedule.js';
 export { registerOperation } from './operations.js';
 export { refuseScriptsWhenOff } from './run-script.js';

@@ -78,7 +78,7 @@ async function startClaim(db: Knex, claim: RunClaim, flowId: string): Promise<bo
   const row = await db('svc_flow_claims').where({ key: claim.key }).first<{ state?: string } | undefined>('state');
   const state = row?.state;
   if (state === 'running') return claim.isRetry;
-  // A waiting run queued again (its lane's run before it settled, or the prune job's look): once.
+  // A waiting run queued again (its lane's run before it settled, or the lanes job's look): once.
   if (state === 'waiting' || state === 'queued') return moveClaim(db, claim.key, state, 'running');
   return false;
 }

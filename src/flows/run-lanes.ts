@@ -91,7 +91,7 @@ export async function laneHead(db: Knex, lane: string): Promise<LaneHead | undef
 /**
  * The heads of every lane that are not running: a waiting run whose predecessor settled while
  * nothing queued it again (its worker died between the two, Redis refused the add), or a
- * queued one whose job was lost. The prune job queues them again (flow-jobs.ts).
+ * queued one whose job was lost. The lanes job queues them again, every minute (flow-jobs.ts).
  */
 export async function idleLaneHeads(db: Knex): Promise<LaneHead[]> {
   const firsts = db('svc_flow_claims')

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import Bull from 'bull';
-import { FLOW_PRUNE_JOB, flowJobHandlers, registerFlowHooks } from '../../../src/flows/index.js';
+import { FLOW_LANES_EVERY_MS, FLOW_LANES_JOB, flowJobHandlers, registerFlowHooks } from '../../../src/flows/index.js';
 import { FLOW_RUN_JOB } from '../../../src/flows/flow-jobs.js';
 import { createJobQueue } from '../../../src/jobs/job-queue.js';
 import { laneOf } from '../../../src/flows/run-lanes.js';
@@ -300,7 +300,16 @@ describeEachDatabase(
       }
     });
 
-    it('a waiting run its lane left behind (its predecessor settled, nothing queued it) is queued again by the prune job', async () => {
+    it('a waiting run its lane left behind (its predecessor settled, nothing queued it) is queued again by the lanes job, every minute', async () => {
+      const queue = new Bull('jobs', TEST_REDIS_URL, { prefix: `${ctx().env['CACHE_NAMESPACE'] ?? ''}:bull` });
+      try {
+        const repeatable = await queue.getRepeatableJobs();
+        expect(repeatable.filter((job) => job.name === FLOW_LANES_JOB).map((job) => job.every)).to.deep.equal([
+          FLOW_LANES_EVERY_MS,
+        ]);
+      } finally {
+        await queue.close();
+      }
       const id = await createFlow(
         {
           name: 'stranded',
@@ -324,8 +333,8 @@ describeEachDatabase(
           { ...row, key: done, state: 'done', seq: 1 },
           { ...row, key: waiting, state: 'waiting', seq: 2, job: JSON.stringify(job) },
         ]);
-      const prune = flowJobHandlers(() => ctx().server.flows)[FLOW_PRUNE_JOB];
-      await prune?.({}, { id: 'prune', attempt: 1, attempts: 1 });
+      const lanes = flowJobHandlers(() => ctx().server.flows)[FLOW_LANES_JOB];
+      await lanes?.({}, { id: 'lanes', attempt: 1, attempts: 1 });
       const [request] = await receiver.waitFor(1, 15_000);
       expect(JSON.parse(request?.body ?? '')).to.deep.equal({ n: 9 });
       await within(30_000, 'the claim is done', async () =>
