@@ -2,7 +2,9 @@
  * The floor: a bare node:http + pg server answering the read scenarios, the writes of
  * write-floor.ts and the CSV import of import-floor.ts with hand-written SQL, so the service's
  * figures have something honest to be compared with.
- *   node --import tsx bench/floor-server.ts   (PORT, default 8099; PG* env for the database)
+ *   node --import tsx bench/floor-server.ts   (PORT, default 8099; PG* env for the database;
+ *   FLOOR_PREPARED=1: reads as named prepared statements; `?floor=one` on a single write: the
+ *   one-statement write floor)
  * With DB_CLIENT=sqlite3 (DB_FILENAME) or DB_CLIENT=mysql (DB_HOST, DB_PORT, DB_DATABASE,
  * DB_USER, DB_PASSWORD), the import is the batched floor on that database (the other floors
  * are PostgreSQL's).
@@ -12,7 +14,13 @@ import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { READ_SCENARIOS } from './scenarios.js';
 import { importFloor, importFloorBatched, type BatchConnection } from './import-floor.js';
-import { createArticles, updateArticle, type ArticleInput } from './write-floor.js';
+import {
+  createArticleInOneStatement,
+  createArticles,
+  updateArticle,
+  updateArticleInOneStatement,
+  type ArticleInput,
+} from './write-floor.js';
 
 const pool = new pg.Pool({
   database: process.env['BENCH_DB'] ?? 'svc_bench',
@@ -22,16 +30,28 @@ const pool = new pg.Pool({
 });
 const batched = await batchConnection();
 // The JSON is built and serialized by PostgreSQL: the floor only passes text through.
-const byPath = new Map(READ_SCENARIOS.map((s) => [s.path, `SELECT (${s.sql})::text AS body`]));
+const byPath = new Map(
+  READ_SCENARIOS.map((s, i) => [s.path, { name: `floor-read-${i}`, sql: `SELECT (${s.sql})::text AS body` }]),
+);
+/**
+ * FLOOR_PREPARED=1: every read is a named prepared statement, parsed and planned once per
+ * connection (the strongest read floor); unnamed otherwise, as the floor always was.
+ */
+const PREPARED = process.env['FLOOR_PREPARED'] === '1';
 
 const server = createServer((req, res) => {
   const fail = (error: unknown) => res.writeHead(500).end(String(error));
-  const path = (req.url ?? '').split('?')[0];
+  const [path, search] = (req.url ?? '').split('?');
+  const oneStatement = new URLSearchParams(search).get('floor') === 'one';
   if (req.method === 'POST' && path === '/items/articles') {
     readJson(req)
       .then(async (body) => {
         const items = (Array.isArray(body) ? body : [body]) as ArticleInput[];
-        const ids = await createArticles(pool, items);
+        // ?floor=one: one item in one prepared statement, no transaction.
+        const ids =
+          oneStatement && !Array.isArray(body)
+            ? [await createArticleInOneStatement(pool, body as ArticleInput)]
+            : await createArticles(pool, items);
         res
           .writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' })
           .end(JSON.stringify({ data: Array.isArray(body) ? ids.map((id) => ({ id })) : { id: ids[0] } }));
@@ -50,18 +70,19 @@ const server = createServer((req, res) => {
     const id = Number(update[1]);
     readJson(req)
       .then(async (body) => {
-        await updateArticle(pool, id, (body as { title: string }).title);
+        const { title } = body as { title: string };
+        await (oneStatement ? updateArticleInOneStatement(pool, id, title) : updateArticle(pool, id, title));
         res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ data: { id } }));
       })
       .catch(fail);
     return;
   }
-  const sql = byPath.get(req.url ?? '');
-  if (sql === undefined) {
+  const read = byPath.get(req.url ?? '');
+  if (read === undefined) {
     res.writeHead(404).end();
     return;
   }
-  pool.query<{ body: string }>(sql).then((result) => {
+  pool.query<{ body: string }>(PREPARED ? { name: read.name, text: read.sql } : read.sql).then((result) => {
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(result.rows[0]?.body ?? 'null');
   }, fail);
 });

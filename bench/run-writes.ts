@@ -1,6 +1,8 @@
 /**
  * Write benchmark: single create, single update and a bulk create of 10,000 items, each with
- * its full audit trail, against the service and against the write floor.
+ * its full audit trail, against the service and against the write floor; the single writes
+ * also against the one-statement floor (write-floor.ts: row and audit in one prepared
+ * statement, no transaction), the strongest there is.
  *   node --import tsx bench/run-writes.ts
  * Env as run-reads.ts (SERVICE_URL, FLOOR_URL, TOKEN, DURATION, CONNECTIONS, WARMUP). Updates touch
  * articles above 50,000 (bench/data/README.md); creates add rows (re-run setup.sh
@@ -69,11 +71,12 @@ async function bulk(url: string): Promise<number> {
 }
 
 const rows: string[] = [];
-const row = (name: string, service: number, floor: number, unit: string, higherIsBetter: boolean) => {
-  const ratio = higherIsBetter ? service / floor : floor / service;
-  rows.push(
-    `| ${name} | ${service.toFixed(unit === 's' ? 2 : 0)} ${unit} | ${floor.toFixed(unit === 's' ? 2 : 0)} ${unit} | ${ratio.toFixed(2)} |`,
-  );
+/** A row: the service, the floor, and (single writes) the one-statement floor, each ratio to the service. */
+const row = (name: string, service: number, floor: number, unit: string, higherIsBetter: boolean, one?: number) => {
+  const ratio = (other: number) => (higherIsBetter ? service / other : other / service).toFixed(2);
+  const shown = (value: number) => `${value.toFixed(unit === 's' ? 2 : 0)} ${unit}`;
+  const oneColumns = one === undefined ? '– | –' : `${shown(one)} | ${ratio(one)}`;
+  rows.push(`| ${name} | ${shown(service)} | ${shown(floor)} | ${ratio(floor)} | ${oneColumns} |`);
   console.error(rows.at(-1));
 };
 
@@ -82,12 +85,18 @@ const update = (n: number) => ({
   path: `/items/articles/${50_001 + (n % 49_000)}?fields=id`,
   body: JSON.stringify({ title: `Updated ${n}` }),
 });
+/** The same request to the floor's one-statement write (floor-server.ts `?floor=one`). */
+const inOneStatement = (request: (n: number) => { path: string; body: string }) => (n: number) => {
+  const { path, body } = request(n);
+  return { path: `${path}&floor=one`, body };
+};
 row(
   'single create + audit',
   await rate(SERVICE_URL, 'POST', create),
   await rate(FLOOR_URL, 'POST', create),
   'req/s',
   true,
+  await rate(FLOOR_URL, 'POST', inOneStatement(create)),
 );
 row(
   'single update + audit',
@@ -95,9 +104,10 @@ row(
   await rate(FLOOR_URL, 'PATCH', update),
   'req/s',
   true,
+  await rate(FLOOR_URL, 'PATCH', inOneStatement(update)),
 );
 row(`bulk create of ${BULK} + audit`, await bulk(SERVICE_URL), await bulk(FLOOR_URL), 's', false);
 
-console.log('| scenario | service | floor | service / floor throughput |');
-console.log('|---|---|---|---|');
+console.log('| scenario | service | floor | service / floor | one-statement floor | service / it |');
+console.log('|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);

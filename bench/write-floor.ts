@@ -1,7 +1,9 @@
 /**
  * The write floor: what the service's writes cost at the least, written by hand with pg.
  * Each write is the row plus its audit trail (one svc_activity and one svc_revisions row per
- * item) in one transaction, as the service records them.
+ * item) in one transaction, as the service records them; and for one item, the strongest
+ * floor: the same three rows in ONE prepared statement without BEGIN and COMMIT, as the
+ * service's PostgreSQL write of one plain item does (src/items/one-statement.ts).
  */
 import type pg from 'pg';
 
@@ -90,4 +92,35 @@ async function recordAudit(
       delta.map((d) => JSON.stringify(d)),
     ],
   );
+}
+
+/** One article, its activity and its revision in ONE named prepared statement (no transaction). */
+export async function createArticleInOneStatement(pool: pg.Pool, item: ArticleInput): Promise<number> {
+  const result = await pool.query<{ id: number }>({
+    name: 'floor-create-one',
+    text: `WITH i AS (INSERT INTO articles (title, status, author, category) VALUES ($1, $2, $3, $4)
+             RETURNING id, json_build_object('title', title, 'status', status, 'author', author, 'category', category, 'id', id) AS data),
+           a AS (INSERT INTO svc_activity (action, collection, item, ip, user_agent)
+             SELECT 'create', 'articles', i.id::text, '127.0.0.1', 'bench' FROM i RETURNING id),
+           r AS (INSERT INTO svc_revisions (activity, collection, item, data, delta)
+             SELECT a.id, 'articles', i.id::text, i.data, i.data FROM a, i)
+         SELECT id FROM i`,
+    values: [item.title, item.status, item.author, item.category],
+  });
+  const id = result.rows[0]?.id;
+  if (id === undefined) throw new Error('no article created');
+  return id;
+}
+
+/** One article's title, its activity and its revision (snapshot + delta) in ONE named prepared statement. */
+export async function updateArticleInOneStatement(pool: pg.Pool, id: number, title: string): Promise<void> {
+  await pool.query({
+    name: 'floor-update-one',
+    text: `WITH u AS (UPDATE articles SET title = $2 WHERE id = $1 RETURNING row_to_json(articles) AS data, id),
+           a AS (INSERT INTO svc_activity (action, collection, item, ip, user_agent)
+             SELECT 'update', 'articles', u.id::text, '127.0.0.1', 'bench' FROM u RETURNING id)
+         INSERT INTO svc_revisions (activity, collection, item, data, delta)
+           SELECT a.id, 'articles', u.id::text, u.data, json_build_object('title', $2::text) FROM a, u`,
+    values: [id, title],
+  });
 }
