@@ -24,12 +24,21 @@ export class LocalStorageDriver implements StorageDriver {
     const target = this.#resolve(path);
     await mkdir(this.#root, { recursive: true });
     const temporary = join(this.#root, `.${path}.part`);
+    const file = createWriteStream(temporary);
     try {
-      await pipeline(content, createWriteStream(temporary));
+      await pipeline(content, file);
       const { size } = await stat(temporary);
       await rename(temporary, target);
       return { size };
     } catch (error) {
+      // A stream destroyed before its file is open still creates the file, then closes it: the
+      // part is removed once that is done, or it would stay (an upload refused at once, 413).
+      if (!file.closed)
+        await new Promise<void>((closed) => {
+          file.once('close', () => {
+            closed();
+          });
+        });
       await rm(temporary, { force: true });
       throw error;
     }
