@@ -121,6 +121,12 @@ describe('Studio inputs in Chromium', function () {
       await body.click();
       await page.keyboard.type('Hello ');
       await field('body').getByRole('button', { name: 'Bold' }).click();
+      // The toolbar gives the focus back to the editor after the click: keys typed before that
+      // go to the button (on a busy machine the first letter was lost).
+      await browser().until(
+        () => body.evaluate((editor) => editor.contains(editor.ownerDocument.activeElement)),
+        'the editor has the focus back after Bold',
+      );
       await page.keyboard.type('bold');
       // Markdown and JSON: CodeMirror.
       await page.getByRole('textbox', { name: 'notes' }).fill('# Notes\n\nSome *markdown*');
