@@ -112,12 +112,14 @@ describeEachDatabase(
       await settle(ctx());
       await adminApi(ctx(), 'POST', '/items/notes', { title: 'draft' });
       const visible = await adminApi(ctx(), 'POST', '/items/notes', { title: 'published', status: 'published' });
-      await adminApi(ctx(), 'PATCH', `/items/notes/${visible.id}`, { title: 'not a create' });
-      const second = await adminApi(ctx(), 'POST', '/items/notes', { title: 'published 2', status: 'published' });
+      // The event's data is read when it is delivered, with the subscriber's permissions of that
+      // moment, so the update waits for the create's delivery; the update itself must never come.
       expect((await sub.next()).data?.['notes_mutated']).to.deep.equal({
         key: String(visible.id),
         data: { title: 'published', status: 'published' },
       });
+      await adminApi(ctx(), 'PATCH', `/items/notes/${visible.id}`, { title: 'not a create' });
+      const second = await adminApi(ctx(), 'POST', '/items/notes', { title: 'published 2', status: 'published' });
       expect((await sub.next()).data?.['notes_mutated']).to.deep.equal({
         key: String(second.id),
         data: { title: 'published 2', status: 'published' },
