@@ -95,9 +95,15 @@ export default tseslint.config(
               'access, catalog, cache and db sit below the read and write sides',
             ),
             layer(
-              ['./src/errors.ts', './src/db-client.ts', './src/is-plain-object.ts', './src/config'],
-              ['./src/!(errors.ts|db-client.ts|is-plain-object.ts|config)/**', './catalog/**'],
-              'errors, db-client, is-plain-object and config are leaves',
+              [
+                './src/errors.ts',
+                './src/db-client.ts',
+                './src/field-types.ts',
+                './src/is-plain-object.ts',
+                './src/config',
+              ],
+              ['./src/!(errors.ts|db-client.ts|field-types.ts|is-plain-object.ts|config)/**', './catalog/**'],
+              'errors, db-client, field-types, is-plain-object and config are leaves',
             ),
             // The client library imports nothing from the server.
             layer(

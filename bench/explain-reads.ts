@@ -8,12 +8,12 @@
  */
 import { buildOverview } from '../catalog/overview/build.js';
 import { FULL_READ_ACCESS } from '../src/access/read-access.js';
+import { databaseDialect } from '../src/db/dialects/index.js';
 import { createDatabase, type Knex } from '../src/db/index.js';
 import type { BuildContext } from '../src/query/ast/build-context.js';
 import { buildReadAst } from '../src/query/ast/build-read-ast.js';
 import { compileReadJson } from '../src/query/compile/compile-read.js';
-import { dialectFor } from '../src/query/compile/dialect-for.js';
-import type { CompiledSql } from '../src/query/compile/dialect.js';
+import type { CompiledSql } from '../src/db/dialects/read.js';
 import { parseQuery, parseQueryString } from '../src/query/parse/parse-query.js';
 import { READ_SCENARIOS } from './scenarios.js';
 
@@ -51,7 +51,7 @@ try {
     if (list === null || !scenario.name.includes(ONLY)) continue;
     const [, collection = '', qs = ''] = list;
     const ast = buildReadAst(build, collection, parseQuery(parseQueryString(qs)));
-    const service = compileReadJson(dialectFor('pg'), ast);
+    const service = compileReadJson(databaseDialect('pg'), ast);
     if (process.env['SHOW_SQL'] === '1')
       console.log(`-- ${scenario.name}\n${service.sql}\n-- ${JSON.stringify(service.values)}`);
     const floor: CompiledSql = { sql: scenario.sql, values: [] };

@@ -4,9 +4,9 @@
  *   node --import tsx bench/filter-compile.ts [label]
  * Env: N (20000). Compare with the same script on another commit in the same run.
  */
+import { databaseDialect } from '../src/db/dialects/index.js';
 import { buildReadAst } from '../src/query/ast/build-read-ast.js';
 import { compileRead } from '../src/query/compile/compile-read.js';
-import { dialectFor } from '../src/query/compile/dialect-for.js';
 import { parseQuery, parseQueryString } from '../src/query/parse/parse-query.js';
 import { testBuildContext } from '../test/unit/query/build-context.js';
 
@@ -21,7 +21,7 @@ const filter = {
   ],
 };
 const qs = 'fields=id&filter=' + encodeURIComponent(JSON.stringify(filter));
-const dialect = dialectFor('pg');
+const dialect = databaseDialect('pg');
 const ctx = testBuildContext();
 const run = (n: number): void => {
   for (let i = 0; i < n; i++) compileRead(dialect, buildReadAst(ctx, 'articles', parseQuery(parseQueryString(qs))));

@@ -1,30 +1,25 @@
 import type { Knex } from 'knex';
-import type { DbClient } from '../../src/db-client.js';
-import { dialectOf } from '../../src/db/index.js';
-import { introspectMysql } from './mysql.js';
-import { introspectPostgres } from './postgres.js';
-import { introspectSqlite } from './sqlite.js';
-import { NO_KEYS, type ColumnKeys } from './column-keys.js';
-import type { RawSchema } from './types.js';
+import { databaseDialectOf } from '../../src/db/dialects/index.js';
+import { NO_KEYS, type ColumnKeys, type RawSchema } from '../../src/db/dialects/introspection.js';
 
-export type { RawColumn, RawForeignKey, RawSchema, RawTable, RawUniqueKey } from './types.js';
-export type { ColumnKeys } from './column-keys.js';
+export type {
+  ColumnKeys,
+  RawColumn,
+  RawForeignKey,
+  RawSchema,
+  RawTable,
+  RawUniqueKey,
+} from '../../src/db/dialects/introspection.js';
 export { parseSqlDefault } from './defaults.js';
-
-/** The query set of each database, found by its client. */
-const INTROSPECTORS: Readonly<Record<DbClient, (db: Knex) => Promise<RawSchema>>> = {
-  pg: introspectPostgres,
-  mysql: introspectMysql,
-  sqlite3: introspectSqlite,
-};
 
 /**
  * The connected database's tables, columns, primary keys, single-column unique keys and
- * single-column foreign keys, read with a fixed set of queries per dialect (never one per
- * table). Nothing of the catalogue's metadata is applied here.
+ * single-column foreign keys, read by its dialect (src/db/dialects/<database>/introspect.ts)
+ * with a fixed set of queries (never one per table). Nothing of the catalogue's metadata is
+ * applied here.
  */
 export function introspect(db: Knex): Promise<RawSchema> {
-  return INTROSPECTORS[dialectOf(db)](db);
+  return databaseDialectOf(db).introspect(db);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   type RawSchema,
   type RawTable,
 } from '../introspection/index.js';
-import { groupBy } from '../introspection/group-by.js';
+import { groupBy } from '../../src/db/dialects/introspection.js';
 import {
   INTERNAL_TABLES,
   SYSTEM_COLLECTIONS,

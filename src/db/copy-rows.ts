@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { finished } from 'node:stream/promises';
-import { postgresDatabase } from './dialects/postgres.js';
+import { postgres } from './dialects/postgres/index.js';
 import { pgDateText } from './insert-returning-keys.js';
 
-const { quoteId } = postgresDatabase;
+const { quoteId } = postgres;
 
 /** Characters per write: a text past ~128 KB lives in V8's large-object space until a full GC. */
 const CHUNK_CHARS = 32_000;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { postgresDatabase } from './dialects/postgres.js';
+import { postgres } from './dialects/postgres/index.js';
 
 /**
  * PostgreSQL: a row inserted with its own key into a serial or identity column leaves the
@@ -47,6 +47,6 @@ async function moveSequence(db: Knex | Knex.Transaction, table: string, column: 
        join pg_sequence p on p.seqrelid = s.seq
        cross join (select max(??) as top from ??) m
       where m.top >= coalesce(pg_sequence_last_value(s.seq) + p.seqincrement, p.seqstart)`,
-    [postgresDatabase.quoteId(table), column, column, table],
+    [postgres.quoteId(table), column, column, table],
   );
 }

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, RequestHandler } from 'express';
-import { dialectOf } from '../db/index.js';
+import { databaseDialectOf } from '../db/dialects/index.js';
 import { FILES_COLLECTION } from '../files/file-library.js';
-import { dialectFor } from '../query/index.js';
 import type { AppDeps } from './app.js';
 import { jsonParser } from './body.js';
 import { toCollectionName } from './collection-name.js';
@@ -56,7 +55,7 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
   const { config, logger } = deps;
   if (config.rateLimiter.enabled || config.rateLimiter.global.enabled) return undefined;
   // Reads the database writes as JSON (plainEnvelope); others would be handed over every time.
-  const readsHere = dialectFor(dialectOf(deps.db)).writesJsonOutput && !config.cache.enabled;
+  const readsHere = databaseDialectOf(deps.db).writesJsonOutput && !config.cache.enabled;
   const etagOf = app.get('etag fn') as EtagOf | undefined;
   const parseBody = promisify(jsonParser(config.maxPayloadSize, config.db.client));
 

@@ -14,10 +14,12 @@ import { afterWriteCommitted } from '../commands/run-write.js';
 import { isHashField } from '../commands/special-fields.js';
 import { columnsOf, toDatabaseRow } from '../commands/to-database-value.js';
 import type { CommandContext, Item, PrimaryKey, WrittenItems } from '../commands/types.js';
-import { dialectOf, preparedStatementName } from '../db/index.js';
+import { databaseDialect, databaseDialectOf } from '../db/dialects/index.js';
+import { SqlWriter, type CompiledSql } from '../db/dialects/read.js';
+import { preparedStatementName } from '../db/index.js';
 import { ForbiddenError } from '../errors.js';
 import { isPlainObject } from '../is-plain-object.js';
-import { dialectFor, itemJsonStatement, SqlWriter, type CompiledSql, type Query } from '../query/index.js';
+import { itemJsonStatement, type Query } from '../query/index.js';
 
 /**
  * PostgreSQL: how the items service runs a single create or update of one plain item, the
@@ -55,7 +57,7 @@ export async function createOne(
     .insert(toDatabaseRow(collection, data, 'pg'))
     .returning(answer === undefined ? primary : '*')
     .toSQL();
-  const w = new SqlWriter(dialectFor('pg'));
+  const w = new SqlWriter(databaseDialect('pg'));
   w.raw('with ').id('i').raw(' as (').append({ sql: insert.sql, values: insert.bindings }).raw(')');
   if (accountability !== null) {
     w.raw(', ').id('a').raw(' as (');
@@ -108,7 +110,7 @@ export async function updateOne(
   const row = data === undefined ? {} : toDatabaseRow(collection, data, 'pg');
   if (data === undefined || Object.keys(row).length === 0) return undefined;
   const update = ctx.db(collection.collection).where(primary, key).update(row).returning('*').toSQL();
-  const w = new SqlWriter(dialectFor('pg'));
+  const w = new SqlWriter(databaseDialect('pg'));
   w.raw('with ').id('u').raw(' as (').append({ sql: update.sql, values: update.bindings }).raw(')');
   if (accountability !== null) {
     w.raw(', ').id('a').raw(' as (');
@@ -186,7 +188,7 @@ function writtenItem(key: PrimaryKey, row: Record<string, unknown> | undefined):
 /** Whether the write can be one statement, from its context, collection and payload as sent. */
 function isEligible(ctx: CommandContext, collection: CollectionOverview, action: WriteAction, payload: Item): boolean {
   return (
-    dialectFor(dialectOf(ctx.db)).insertsThroughWith &&
+    databaseDialectOf(ctx.db).insertsThroughWith &&
     !ctx.db.isTransaction &&
     // A keyed write records its key in its transaction (runWrite, idempotency.ts).
     currentIdempotencyKey()?.state !== 'open' &&

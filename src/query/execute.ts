@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
 import { dialectOf, preparedStatementName } from '../db/index.js';
-import { databaseDialectOf } from '../db/dialects/index.js';
+import { databaseDialect, databaseDialectOf } from '../db/dialects/index.js';
 import { findUnstorableText } from '../db/storable-text.js';
 import { translateBadInput } from '../db/translate-error.js';
 import { InvalidQueryError } from '../errors.js';
-import { dialectFor } from './compile/dialect-for.js';
-import type { CompiledSql } from './compile/dialect.js';
+import type { CompiledSql } from '../db/dialects/read.js';
 
 export type Row = Readonly<Record<string, unknown>>;
 
@@ -40,7 +39,7 @@ export async function runRead<T>(
   run: (values: Knex.RawBinding[]) => PromiseLike<T>,
 ): Promise<T> {
   const dialect = dialectOf(db);
-  const { maxBoundValues } = dialectFor(dialect);
+  const { maxBoundValues } = databaseDialect(dialect);
   if (compiled.values.length > maxBoundValues) {
     // PostgreSQL would break the protocol (08P01, taken for a lost connection), SQLite throw.
     throw new InvalidQueryError(

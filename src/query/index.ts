@@ -43,10 +43,6 @@ export { streamItems } from './stream-items.js';
 /** Whether a query reads without a limit (`limit=-1` with no QUERY_LIMIT_MAX). */
 export { isUnlimited } from './is-unlimited.js';
 export { dateFunctionsOf } from './ast/build-condition.js';
-/** What a database can do, for the write side's choices between statements. */
-export { dialectFor } from './compile/dialect-for.js';
-/** SQL text with the dialect's quoting and bound values, for a statement built around a read. */
-export { SqlWriter, type CompiledSql } from './compile/dialect.js';
 
 /**
  * History (issue 18): a diff between two revisions, an item's revisions (or one field's), an

@@ -1,4 +1,5 @@
-import { dialectOf } from '../db/index.js';
+import { databaseDialectOf } from '../db/dialects/index.js';
+import type { CompiledSql, ReadDialect } from '../db/dialects/read.js';
 import { ForbiddenError } from '../errors.js';
 import type { BuildContext } from './ast/build-context.js';
 import { buildAggregateAst, buildCountAst } from './ast/build-aggregate-ast.js';
@@ -7,9 +8,7 @@ import { buildKeysCondition, buildReadAst } from './ast/build-read-ast.js';
 import type { ReadAst, ReadNode } from './ast/nodes.js';
 import { compileAggregate, compileCount } from './compile/compile-aggregate.js';
 import { compileRead, compileReadJson } from './compile/compile-read.js';
-import { hasJsonForm } from './compile/pg/pg-json-value.js';
-import { dialectFor } from './compile/dialect-for.js';
-import type { CompiledSql, Dialect } from './compile/dialect.js';
+import { hasJsonForm } from './compile/pg-json-value.js';
 import { selectPreparedRows, selectRows } from './execute.js';
 import type { Query } from './query.js';
 import { checkRelationalDepth } from './validate/relational-depth.js';
@@ -35,8 +34,8 @@ export function buildContext(ctx: ReadContext, reader: Reader): BuildContext {
   };
 }
 
-function dialectOfContext(ctx: ReadContext): Dialect {
-  return dialectFor(dialectOf(ctx.db));
+function dialectOfContext(ctx: ReadContext): ReadDialect {
+  return databaseDialectOf(ctx.db);
 }
 
 /** Whether the database writes a read's JSON answer itself (compileReadJson: PostgreSQL). */

@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
-import { dialectOf } from '../db/index.js';
+import { databaseDialectOf } from '../db/dialects/index.js';
 import { buildReadAst } from './ast/build-read-ast.js';
 import { andConditions } from './ast/build-condition.js';
 import type { Condition, Literal, ReadAst, SortNode } from './ast/nodes.js';
 import { columnAlias, compileRead } from './compile/compile-read.js';
-import type { Dialect } from './compile/dialect.js';
-import { dialectFor } from './compile/dialect-for.js';
+import type { ReadDialect } from '../db/dialects/read.js';
 import { runRead, selectRows, type Row } from './execute.js';
 import type { Query } from './query.js';
 import type { ReadContext, Reader } from './read-context.js';
@@ -32,7 +31,7 @@ export async function* streamItems(
   options: StreamOptions,
 ): AsyncGenerator<Item> {
   const ast = buildReadAst(buildContext(ctx, reader), collection, query);
-  const dialect = dialectFor(dialectOf(ctx.db));
+  const dialect = databaseDialectOf(ctx.db);
   const rows = dialect.hasCursors
     ? cursorRows(ctx.db, dialect, ast, options.batchSize)
     : batchedRows(ctx.db, ast, options.batchSize);
@@ -42,7 +41,7 @@ export async function* streamItems(
 /** DECLARE ... CURSOR inside a read-only transaction, FETCH batch by batch. */
 async function* cursorRows(
   db: Knex | Knex.Transaction,
-  dialect: Dialect,
+  dialect: ReadDialect,
   ast: ReadAst,
   batchSize: number,
 ): AsyncGenerator<Row> {
@@ -70,7 +69,7 @@ async function* cursorRows(
  * primary key breaking ties so no row is read twice or skipped.
  */
 async function* batchedRows(db: Knex | Knex.Transaction, ast: ReadAst, batchSize: number): AsyncGenerator<Row> {
-  const dialect = dialectFor(dialectOf(db));
+  const dialect = databaseDialectOf(db);
   const { primary, primaryType } = ast.collection;
   const isPrimary = (s: SortNode) => s.operand.kind === 'column' && s.operand.column === primary;
   const byKey = ast.level.sort.length === 0 || (ast.level.sort.length === 1 && ast.level.sort.every(isPrimary));

@@ -2,10 +2,9 @@ import type { Knex } from 'knex';
 import type { CollectionOverview } from '../../../catalog/overview/types.js';
 import type { Accountability } from '../../access/accountability.js';
 import type { DbClient } from '../../db-client.js';
-import { databaseDialectOf } from '../../db/dialects/index.js';
+import { databaseDialect, databaseDialectOf } from '../../db/dialects/index.js';
 import { insertReturningKeys } from '../../db/insert-returning-keys.js';
 import { insertObjects } from '../../db/insert-rows.js';
-import { dialectFor } from '../../query/index.js';
 import { noteChange } from '../change-set.js';
 import { toDatabaseTimestamp } from '../to-database-value.js';
 import type { Item, PrimaryKey } from '../types.js';
@@ -136,7 +135,7 @@ export class Journal {
     const pending = this.#pending;
     this.#pending = [];
     const [single] = pending;
-    if (pending.length === 1 && single?.revision !== undefined && dialectFor(this.dialect).insertsThroughWith) {
+    if (pending.length === 1 && single?.revision !== undefined && databaseDialect(this.dialect).insertsThroughWith) {
       await this.#writeOne(single.activity, single.revision);
     } else if (pending.length > 0) {
       const activityIds = await this.#insert(

@@ -1,14 +1,15 @@
 import type { Knex } from 'knex';
 import type { DbClient } from '../../db-client.js';
 import { dialectOf } from '../index.js';
-import { mysqlDatabase } from './mysql.js';
-import { postgresDatabase } from './postgres.js';
-import { sqliteDatabase } from './sqlite.js';
-import type { DatabaseDialect, DriverError, Vendor } from './types.js';
+import { mysql } from './mysql/index.js';
+import { postgres } from './postgres/index.js';
+import { sqlite } from './sqlite/index.js';
+import type { Dialect, DriverError, Vendor } from './types.js';
 
 export type {
   BadInput,
   DatabaseDialect,
+  Dialect,
   DriverError,
   NumberTarget,
   StatementTarget,
@@ -16,25 +17,26 @@ export type {
   Vendor,
 } from './types.js';
 
-const DIALECTS: Readonly<Record<DbClient, DatabaseDialect>> = {
-  pg: postgresDatabase,
-  mysql: mysqlDatabase,
-  sqlite3: sqliteDatabase,
+/** The one registry of databases: a new one is a folder beside these and a line here. */
+const DIALECTS: Readonly<Record<DbClient, Dialect>> = {
+  pg: postgres,
+  mysql,
+  sqlite3: sqlite,
 };
 
-/** The database dialect of a DB_CLIENT. */
-export function databaseDialect(client: DbClient): DatabaseDialect {
+/** The dialect of a DB_CLIENT. */
+export function databaseDialect(client: DbClient): Dialect {
   return DIALECTS[client];
 }
 
-/** The database dialect of an open knex instance (or transaction). */
-export function databaseDialectOf(db: Knex | Knex.Transaction): DatabaseDialect {
+/** The dialect of an open knex instance (or transaction). */
+export function databaseDialectOf(db: Knex | Knex.Transaction): Dialect {
   return DIALECTS[dialectOf(db as Knex)];
 }
 
 /** The dialect a schema snapshot was taken on, or undefined for a vendor this service does not run on. */
-export function dialectOfVendor(vendor: unknown): DatabaseDialect | undefined {
-  return Object.values(DIALECTS).find((dialect: DatabaseDialect) => dialect.vendor === (vendor as Vendor));
+export function dialectOfVendor(vendor: unknown): Dialect | undefined {
+  return Object.values(DIALECTS).find((dialect: Dialect) => dialect.vendor === (vendor as Vendor));
 }
 
 /**

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { DbConfig } from '../../config/index.js';
 import type { DbClient } from '../../db-client.js';
 import type { ServiceError } from '../../errors.js';
+import type { RawSchema } from './introspection.js';
+import type { ReadDialect } from './read.js';
 
 /** The driver error fields the dialects read (pg, mysql2 and better-sqlite3 together). */
 export interface DriverError {
@@ -44,17 +46,28 @@ export type TableBuilder = Knex.CreateTableBuilder | Knex.AlterTableBuilder;
 export type Vendor = 'postgres' | 'mysql' | 'sqlite';
 
 /**
- * What differs between PostgreSQL, MariaDB/MySQL and SQLite below the query compiler (which has
- * its own, query/compile/dialect.ts): driver answers and error codes, inserts, DDL, and how a
- * failed connection is explained. db/ and catalog/ ask these questions and never branch on the
- * client's name; `databaseDialect(client)` (dialects/index.ts) finds the one of a DB_CLIENT.
+ * One database, all it differs in: what the query compiler asks (ReadDialect, read.ts), what
+ * db/ and catalog/ ask (DatabaseDialect: driver answers and error codes, inserts, DDL, how a
+ * failed connection is explained), and how its tables are read (`introspect`). Each is one
+ * module, dialects/<database>/, written as `standard` (standard.ts) with its own answers over
+ * it; `databaseDialect(client)` (dialects/index.ts) finds the one of a DB_CLIENT. Nothing
+ * else branches on the client's name.
  */
+export interface Dialect extends DatabaseDialect, ReadDialect {
+  /**
+   * The database's tables, columns, primary keys, single-column unique keys and single-column
+   * foreign keys, read with a fixed set of queries (never one per table).
+   */
+  introspect(db: Knex): Promise<RawSchema>;
+}
+
+/** What db/ and catalog/ ask a database (the driver, writes, schema changes, the server). */
 export interface DatabaseDialect {
   readonly client: DbClient;
   /** The database's name in messages to operators. */
   readonly engine: string;
   readonly vendor: Vendor;
-  /** A table, column or alias name quoted for SQL text (dialects/quote-id.ts). */
+  /** A table, column or alias name quoted for SQL text (standard SQL's in standard.ts, or the database's own). */
   readonly quoteId: (name: string) => string;
 
   /** The rows of a knex `raw()` result, whatever shape the driver answers in. */

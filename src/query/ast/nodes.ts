@@ -1,5 +1,9 @@
 import type { FieldType } from '../../../catalog/overview/types.js';
+import type { DateFunction, Literal, MatchMode, SortPick } from '../../db/dialects/read.js';
 import type { AggregateFunction } from '../query.js';
+
+/** The words of the tree a database dialect writes SQL for are the dialects' own (db/dialects/read.ts). */
+export { DATE_FUNCTIONS, type DateFunction, type Literal, type MatchMode } from '../../db/dialects/read.js';
 
 /**
  * The read AST: readonly data with a `kind` discriminant, every name resolved from the schema
@@ -41,9 +45,6 @@ export type RelationRef =
       readonly target: CollectionRef;
     };
 
-export const DATE_FUNCTIONS = ['year', 'month', 'week', 'day', 'weekday', 'hour', 'minute', 'second'] as const;
-export type DateFunction = (typeof DATE_FUNCTIONS)[number];
-
 /** What a condition, a sort or a function field reads at the current level. */
 export type Operand =
   | {
@@ -82,11 +83,6 @@ export type Operand =
       readonly pick: SortPick | null;
     };
 
-/** How a sort through a to-many hop reduces the related values to one. */
-export type SortPick = 'min' | 'max';
-
-export type Literal = string | number | boolean | Date | null;
-
 /** A filter value: bound as a parameter, or looked up in the same statement. */
 export type Value =
   | { readonly kind: 'literal'; readonly value: Literal; readonly type: FieldType }
@@ -103,7 +99,6 @@ export interface LookupStep {
 }
 
 export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
-export type MatchMode = 'contains' | 'starts' | 'ends';
 
 export type Condition =
   | { readonly kind: 'and' | 'or'; readonly items: readonly Condition[] }

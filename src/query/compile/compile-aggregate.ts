@@ -2,13 +2,13 @@ import { assertNever } from '../../errors.js';
 import type { AggregateAst, AggregateNode, CountAst } from '../ast/nodes.js';
 import { AliasCounter, writeComparable, writeCondition, writeOperand } from './compile-condition.js';
 import { columnAlias } from './compile-read.js';
-import { SqlWriter, type CompiledSql, type Dialect } from './dialect.js';
+import { SqlWriter, type CompiledSql, type ReadDialect } from '../../db/dialects/read.js';
 
 /**
  * aggregate + groupBy: SELECT groups, aggregates FROM root WHERE filter
  * GROUP BY groups ORDER BY outputs LIMIT. Columns are c0.. (groups first, then aggregates).
  */
-export function compileAggregate(dialect: Dialect, ast: AggregateAst): CompiledSql {
+export function compileAggregate(dialect: ReadDialect, ast: AggregateAst): CompiledSql {
   const w = new SqlWriter(dialect);
   const aliases = new AliasCounter();
   const alias = aliases.next('t');
@@ -107,7 +107,7 @@ function writeAggregate(w: SqlWriter, alias: string, node: AggregateNode): void 
 }
 
 /** meta: one count subquery per requested number, in one statement. */
-export function compileCount(dialect: Dialect, ast: CountAst): CompiledSql {
+export function compileCount(dialect: ReadDialect, ast: CountAst): CompiledSql {
   const w = new SqlWriter(dialect);
   const aliases = new AliasCounter();
   w.raw('select ');

@@ -2,7 +2,7 @@ import type { FieldType } from '../../../catalog/overview/types.js';
 import { findUnstorableText } from '../../db/storable-text.js';
 import { assertNever, InvalidQueryError } from '../../errors.js';
 import type { Condition, Operand, RelationRef, Value } from '../ast/nodes.js';
-import { LONG_LIST, type Emit, type SqlWriter } from './dialect.js';
+import { LONG_LIST, type Emit, type SqlWriter } from '../../db/dialects/read.js';
 
 /** Hands out table aliases unique within one statement. */
 export class AliasCounter {
@@ -40,7 +40,7 @@ export function writeCondition(w: SqlWriter, aliases: AliasCounter, alias: strin
         // The list goes as one value (SQLite: JSON text, where a lone surrogate is an escape
         // execute.ts's check of bound values can't see): its texts are checked here, as a
         // short list's are there.
-        const reason = findUnstorableText(w.dialect.name, values);
+        const reason = findUnstorableText(w.dialect.client, values);
         if (reason !== undefined) throw new InvalidQueryError(reason);
         const operand: Emit = () => {
           writeCompared(w, aliases, alias, c.operand);

@@ -13,8 +13,8 @@ import type {
   SortNode,
 } from '../ast/nodes.js';
 import { AliasCounter, writeComparable, writeCondition, writeJoin, writeOperand } from './compile-condition.js';
-import { pgJsonValue } from './pg/pg-json-value.js';
-import { SqlWriter, type CompiledSql, type Dialect, type Emit } from './dialect.js';
+import { pgJsonValue } from './pg-json-value.js';
+import { SqlWriter, type CompiledSql, type ReadDialect, type Emit } from '../../db/dialects/read.js';
 
 const COLUMN_ALIASES: string[] = [];
 
@@ -37,7 +37,7 @@ interface Scope {
  * json_group_array) on MySQL/MariaDB and SQLite. Every nested level applies its own filter,
  * sort and window.
  */
-export function compileRead(dialect: Dialect, ast: ReadAst): CompiledSql {
+export function compileRead(dialect: ReadDialect, ast: ReadAst): CompiledSql {
   const compiler = new ReadCompiler(new SqlWriter(dialect), false);
   compiler.root(ast);
   return compiler.w.finish();
@@ -54,7 +54,11 @@ export function compileRead(dialect: Dialect, ast: ReadAst): CompiledSql {
  * `rootTable`: the relation the root level reads, its collection's table unless named (a
  * write's CTE of the rows it wrote, which have the table's columns).
  */
-export function compileReadJson(dialect: Dialect, ast: ReadAst, rootTable = ast.collection.collection): CompiledSql {
+export function compileReadJson(
+  dialect: ReadDialect,
+  ast: ReadAst,
+  rootTable = ast.collection.collection,
+): CompiledSql {
   invariant(dialect.writesJsonOutput, 'JSON output is written by PostgreSQL');
   const compiler = new ReadCompiler(new SqlWriter(dialect), true);
   compiler.jsonRoot(ast, rootTable);

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { FULL_READ_ACCESS, canReadCollection } from '../../access/read-access.js';
-import { dialectOf } from '../../db/index.js';
-import { dialectFor } from '../compile/dialect-for.js';
+import { databaseDialectOf } from '../../db/dialects/index.js';
 import { ForbiddenError, InvalidQueryError } from '../../errors.js';
 import { readItemsByKeys } from '../read-items.js';
 import type { ReadContext, Reader } from '../read-context.js';
@@ -85,7 +84,7 @@ export async function readItemHistory(
 
 /** A WHERE clause true when the revision's delta has the key `field` (even with a null value). */
 function deltaHasField(db: Knex | Knex.Transaction, field: string): [string, string[]] {
-  const dialect = dialectFor(dialectOf(db as Knex));
+  const dialect = databaseDialectOf(db as Knex);
   return dialect.jsonHasKey(dialect.quoteId('delta'), field);
 }
 

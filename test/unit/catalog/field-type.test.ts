@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseSqlDefault } from '../../../catalog/introspection/defaults.js';
-import type { RawColumn } from '../../../catalog/introspection/types.js';
+import type { RawColumn } from '../../../catalog/introspection/index.js';
 import { castDefault, fieldTypeOf } from '../../../catalog/overview/field-type.js';
 
 function column(dataType: string, extra: Partial<RawColumn> = {}): RawColumn {

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { ReadAccess } from '../../../src/access/read-access.js';
+import { databaseDialect } from '../../../src/db/dialects/index.js';
+import { LONG_LIST, type CompiledSql } from '../../../src/db/dialects/read.js';
 import { buildAggregateAst, buildCountAst } from '../../../src/query/ast/build-aggregate-ast.js';
 import { buildReadAst } from '../../../src/query/ast/build-read-ast.js';
 import { compileAggregate, compileCount } from '../../../src/query/compile/compile-aggregate.js';
 import { compileRead, compileReadJson } from '../../../src/query/compile/compile-read.js';
-import { dialectFor } from '../../../src/query/compile/dialect-for.js';
-import { LONG_LIST, type CompiledSql } from '../../../src/query/compile/dialect.js';
 import { parseQuery, parseQueryString } from '../../../src/query/parse/parse-query.js';
 import { testBuildContext } from './build-context.js';
 import { expectSqlSnapshot } from './sql-snapshot.js';
@@ -202,7 +202,7 @@ const cases: CompilerCase[] = [
 const DIALECT_NAMES = ['pg', 'mysql', 'sqlite3'] as const;
 
 function compileCase(dialectName: (typeof DIALECT_NAMES)[number], c: CompilerCase): CompiledSql {
-  const dialect = dialectFor(dialectName);
+  const dialect = databaseDialect(dialectName);
   const ctx = testBuildContext(c.access === undefined ? {} : { access: c.access });
   const query = parseQuery(parseQueryString(c.qs));
   switch (c.kind ?? 'read') {
@@ -295,7 +295,7 @@ describe('compile (pg, JSON output)', () => {
     it(c.name, () => {
       const query = parseQuery(parseQueryString(c.qs));
       const ctx = testBuildContext(c.access === undefined ? {} : { access: c.access });
-      const compiled = compileReadJson(dialectFor('pg'), buildReadAst(ctx, c.collection, query));
+      const compiled = compileReadJson(databaseDialect('pg'), buildReadAst(ctx, c.collection, query));
       expect(compiled.sql.split('?').length - 1).to.equal(compiled.values.length);
       expectSqlSnapshot(`pg/${c.name}`, compiled);
     });
@@ -303,6 +303,6 @@ describe('compile (pg, JSON output)', () => {
 
   it('refuses other dialects', () => {
     const ast = buildReadAst(testBuildContext({}), 'articles', parseQuery(parseQueryString('fields=id')));
-    expect(() => compileReadJson(dialectFor('sqlite3'), ast)).to.throw(/PostgreSQL/);
+    expect(() => compileReadJson(databaseDialect('sqlite3'), ast)).to.throw(/PostgreSQL/);
   });
 });

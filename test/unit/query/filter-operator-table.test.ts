@@ -11,12 +11,12 @@ import {
 import type { FieldType, SchemaOverview } from '../../../catalog/overview/types.js';
 import { FULL_READ_ACCESS } from '../../../src/access/read-access.js';
 import { validateFilter } from '../../../src/access/validate-filter.js';
+import { databaseDialect } from '../../../src/db/dialects/index.js';
 import { InvalidQueryError } from '../../../src/errors.js';
 import { buildSchemas, fullSchemaAccess } from '../../../src/graphql/index.js';
 import { operatorsOf } from '../../../src/graphql/shared-types.js';
 import { buildReadAst } from '../../../src/query/ast/build-read-ast.js';
 import { compileRead } from '../../../src/query/compile/compile-read.js';
-import { dialectFor } from '../../../src/query/compile/dialect-for.js';
 import { OPERATOR_CONDITIONS, VALIDATION_ONLY } from '../../../src/query/compile/operator-conditions.js';
 import { parseQuery } from '../../../src/query/parse/parse-query.js';
 import { testBuildContext } from './build-context.js';
@@ -91,7 +91,7 @@ function compile(dialect: DialectName, collectionName: string, filter: Record<st
     collectionName,
     parseQuery({ fields: 'id', filter }),
   );
-  return compileRead(dialectFor(dialect), ast);
+  return compileRead(databaseDialect(dialect), ast);
 }
 
 describe('filter operator table', () => {

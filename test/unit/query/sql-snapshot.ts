@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CompiledSql } from '../../../src/query/compile/dialect.js';
+import type { CompiledSql } from '../../../src/db/dialects/read.js';
 
 const SNAPSHOTS = join(dirname(fileURLToPath(import.meta.url)), '__snapshots__');
 const UPDATE = process.env['UPDATE_SNAPSHOTS'] === '1';

@@ -5,9 +5,16 @@ import {
   ValueOutOfRangeError,
   ValueTooLongError,
   type ServiceError,
-} from '../../errors.js';
-import type { BadInput, DatabaseDialect, DriverError, NumberTarget, StatementTarget } from './types.js';
-import { quoteMysqlId } from './quote-id.js';
+} from '../../../errors.js';
+import { standard } from '../standard.js';
+import type { BadInput, Dialect, DriverError, NumberTarget, StatementTarget } from '../types.js';
+import { introspectMysql } from './introspect.js';
+import { mysqlRead } from './read.js';
+
+/** Backquotes (double quotes are strings without ANSI_QUOTES); a backquote inside is doubled. */
+function quoteMysqlId(name: string): string {
+  return `\`${name.replaceAll('`', '``')}\``;
+}
 
 /** Errnos of refused values. */
 const BAD_INPUT: Readonly<Record<number, BadInput>> = {
@@ -56,8 +63,14 @@ const CONVERSION_ERRNOS: ReadonlySet<unknown> = new Set([
   1366, // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: Incorrect integer value
 ]);
 
-/** MariaDB 10.11 / MySQL 8, by errno: DDL commits implicitly, InnoDB indexes foreign keys. */
-export const mysqlDatabase: DatabaseDialect = {
+/**
+ * MariaDB from 10.5 (MySQL is refused at start, `serverVersion`), by errno: DDL commits
+ * implicitly, InnoDB indexes foreign keys, default collations that ignore case, and reads as
+ * correlated JSON_ARRAYAGG subqueries (read.ts).
+ */
+export const mysql: Dialect = {
+  ...standard,
+  ...mysqlRead,
   client: 'mysql',
   engine: 'MariaDB/MySQL',
   vendor: 'mysql',
@@ -65,19 +78,9 @@ export const mysqlDatabase: DatabaseDialect = {
   rawRows: (result) => (result as [Record<string, unknown>[], unknown])[0],
   constraintError,
   badInput: ({ errno }) => (typeof errno === 'number' ? BAD_INPUT[errno] : undefined),
-  namesFailingForeignKey: true,
-  timestampValue: (date) => date,
-  refusesNul: false,
   insertKeys: 'insert-id',
-  returnsStoredKeys: false,
-  maxInsertRows: Infinity,
-  insertsMixedColumns: true,
-  insertsRecordset: false,
-  sequencesLagGivenKeys: false,
-  copiesRows: false,
   updatesRowsBy: 'join',
   valuesReadEarlierColumns: true,
-  keepsForeignKeyPlans: false,
   schemaChanges: 'undo',
   async withMigrationLock(trx, lock, run) {
     await trx.raw('SELECT GET_LOCK(?, 60) AS got', [lock.name]);
@@ -87,22 +90,14 @@ export const mysqlDatabase: DatabaseDialect = {
       await trx.raw('SELECT RELEASE_LOCK(?)', [lock.name]);
     }
   },
-  columnComments: true,
   indexesForeignKeys: true,
   autoIncrementKey: (table, name, isBig) =>
     table.specificType(name, `${isBig ? 'bigint' : 'int'} not null auto_increment primary key`),
   // knex writes float(8,2).
   floatColumn: (table, name) => table.specificType(name, 'float'),
-  decimalColumn: (table, name, precision, scale) => table.decimal(name, precision, scale),
-  dateTimeColumn: (table, name) => table.datetime(name),
-  timestampColumn: (table, name) => table.timestamp(name, { useTz: true }),
-  addsRequiredColumns: true,
-  convertsChangedTypes: true,
-  textLengthSql: 'char_length(??)',
   comparesTextExactly: false,
   // nopad: utf8mb4_bin still ignores trailing spaces.
   exactStringType: (length) => `varchar(${length}) character set utf8mb4 collate utf8mb4_nopad_bin`,
-  roundsDecimals: true,
   numberSql: (to) => `cast(?? as ${mysqlNumberType(to)})`,
   isConversionError: ({ errno }) => CONVERSION_ERRNOS.has(errno),
   isInvalidDefaultError: ({ errno }) => errno === ER_INVALID_DEFAULT,
@@ -111,15 +106,14 @@ export const mysqlDatabase: DatabaseDialect = {
   isUnindexableKeyError: ({ errno }) => errno === ER_BLOB_KEY_WITHOUT_LENGTH,
   // ER_NO_SUCH_TABLE, ER_BAD_FIELD_ERROR.
   isMissingSchemaObject: ({ errno }) => errno === 1146 || errno === 1054,
-  isEmbedded: false,
   defaultPort: 3306,
-  takesConnectionString: false,
   createCommand(db) {
     const port = db.port === undefined ? '' : ` -P ${db.port}`;
     const user = db.user === undefined ? '' : ` -u ${db.user}`;
     return `\`mysql -h ${db.host ?? '127.0.0.1'}${port}${user} -p -e 'CREATE DATABASE ${db.database ?? 'svc'}'\``;
   },
   serverVersion: { sql: 'SELECT VERSION() AS version', unsupported: unsupportedMysqlServer },
+  introspect: introspectMysql,
 };
 
 /** MariaDB from this version: INSERT ... RETURNING (10.5), JSON_ARRAYAGG with ORDER BY (10.5). */

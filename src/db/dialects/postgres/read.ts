@@ -1,7 +1,5 @@
-import type { FieldType } from '../../../../catalog/overview/types.js';
-import type { DateFunction } from '../../ast/nodes.js';
-import { bindTemporal, likePattern, plainPick, type Dialect, type Emit } from '../dialect.js';
-import { postgresDatabase } from '../../../db/dialects/postgres.js';
+import type { FieldType } from '../../../field-types.js';
+import { bindTemporal, likePattern, plainPick, type DateFunction, type Emit, type ReadDialect } from '../read.js';
 
 /** Read as text: exact digits, and temporal values independent of the driver's Date parsing. */
 const TEXT_TYPES: ReadonlySet<FieldType> = new Set([
@@ -34,21 +32,15 @@ const KEY_TYPES: Partial<Record<FieldType, string>> = {
   uuid: 'uuid',
 };
 
-export const pgDialect: Dialect = {
-  name: 'pg',
+/** How PostgreSQL's reads differ from standard.ts: LATERAL lists, one JSON answer, cursors. */
+export const postgresRead = {
   hasLateralLists: true,
-  sortsNullablePathsInDerivedRoot: false,
   writesJsonOutput: true,
   insertsThroughWith: true,
   hasCursors: true,
   maxBoundValues: 65_535,
   jsonHasKey: (column, key) => [`jsonb_exists(cast(${column} as jsonb), ?)`, [key]],
-  listAggregation: 'derived',
   jsonListFunction: 'json_agg',
-  listElement: (w, column) => {
-    column(w);
-  },
-  quoteId: postgresDatabase.quoteId,
   bind: (value, type) => bindTemporal(value, type, (d) => d.toISOString()),
   inLongList(w, operand, values, negated) {
     // node-postgres sends the array as an array literal; its type is the operand's.
@@ -65,9 +57,6 @@ export const pgDialect: Dialect = {
     w.raw('cast(');
     column(w);
     w.raw(' as text)');
-  },
-  compareColumn(w, column) {
-    column(w);
   },
   jsonArray(w, items) {
     if (items.length <= MAX_ARGS) {
@@ -102,13 +91,6 @@ export const pgDialect: Dialect = {
       .value(likePattern(mode, text))
       .raw(" escape '!'");
   },
-  concat(w, parts) {
-    w.raw('(')
-      .join(parts, ' || ', (part) => {
-        part(w);
-      })
-      .raw(')');
-  },
   sortTerm(w, value, descending) {
     // Already NULLs as largest: the plain term, which an index can serve.
     value(w);
@@ -142,10 +124,6 @@ export const pgDialect: Dialect = {
       w.raw(' as text)');
     });
   },
-  limitOffset(w, limit, offset) {
-    if (limit !== null) w.raw(' limit ').value(limit);
-    if (offset > 0) w.raw(' offset ').value(offset);
-  },
   withoutJsonKeys(w, value, keys) {
     // jsonb's `-` takes a text[] of keys; the column's json type is kept for the rest of the read.
     w.raw('(cast(');
@@ -164,11 +142,6 @@ export const pgDialect: Dialect = {
     w.raw('cast(');
     value(w);
     w.raw(' as double precision)');
-  },
-  asText(w, value) {
-    w.raw('cast(');
-    value(w);
-    w.raw(' as text)');
   },
   keyAs(w, key, type) {
     const target = KEY_TYPES[type];
@@ -190,4 +163,4 @@ export const pgDialect: Dialect = {
     operand(w);
     w.raw(', st_geomfromgeojson(').value(geojson).raw('))');
   },
-};
+} satisfies Partial<ReadDialect>;

@@ -1,8 +1,14 @@
 import type { Knex } from 'knex';
-import { queryAll } from '../../src/db/index.js';
-import { ColumnKeyIndex, type ColumnKeys } from './column-keys.js';
-import { groupBy } from './group-by.js';
-import type { RawColumn, RawForeignKey, RawSchema, RawTable } from './types.js';
+import { queryAll } from '../../index.js';
+import {
+  ColumnKeyIndex,
+  groupBy,
+  type ColumnKeys,
+  type RawColumn,
+  type RawForeignKey,
+  type RawSchema,
+  type RawTable,
+} from '../introspection.js';
 
 const COLUMNS_SQL = `
 SELECT c.TABLE_NAME AS table_name, t.TABLE_COMMENT AS table_comment, c.COLUMN_NAME AS column_name,

@@ -1,7 +1,5 @@
-import type { FieldType } from '../../../../catalog/overview/types.js';
-import type { DateFunction } from '../../ast/nodes.js';
-import { bindTemporal, likePattern, plainPick, utcDateTime, type Dialect } from '../dialect.js';
-import { mysqlDatabase } from '../../../db/dialects/mysql.js';
+import type { FieldType } from '../../../field-types.js';
+import { likePattern, type DateFunction, type ReadDialect } from '../read.js';
 
 /** Read as text: exact digits, JSON columns as their text, temporal values as stored. */
 const TEXT_TYPES: ReadonlySet<FieldType> = new Set([
@@ -37,29 +35,16 @@ const DATE_PART_END: Readonly<Record<DateFunction, string>> = {
   second: ')',
 };
 
-/** MySQL 8 / MariaDB 10.11: correlated JSON_ARRAYAGG subqueries (no LATERAL in MariaDB). */
-export const mysqlDialect: Dialect = {
-  name: 'mysql',
-  hasLateralLists: false,
+/**
+ * How MariaDB's reads differ from standard.ts: correlated JSON_ARRAYAGG subqueries (no LATERAL
+ * in MariaDB), NULLs sorted by hand, text read as `char`; mysql2 writes bound values into the
+ * statement's text, so their number has no limit.
+ */
+export const mysqlRead = {
   sortsNullablePathsInDerivedRoot: true,
-  writesJsonOutput: false,
-  insertsThroughWith: false,
-  hasCursors: false,
-  maxBoundValues: Infinity,
   jsonHasKey: (column, key) => [`json_contains_path(${column}, 'one', ?)`, [`$."${key}"`]],
   listAggregation: 'inline',
   jsonListFunction: 'json_arrayagg',
-  listElement: (w, column) => {
-    column(w);
-  },
-  quoteId: mysqlDatabase.quoteId,
-  bind: (value, type) => bindTemporal(value, type, utcDateTime),
-  inLongList(w, operand, values, negated) {
-    operand(w);
-    w.raw(negated ? ' not in (' : ' in (')
-      .join(values, ', ', (value) => w.value(value))
-      .raw(')');
-  },
   readColumn(w, column, type) {
     if (!TEXT_TYPES.has(type)) {
       column(w);
@@ -69,22 +54,11 @@ export const mysqlDialect: Dialect = {
     column(w);
     w.raw(' as char)');
   },
-  compareColumn(w, column) {
-    column(w);
-  },
   singleFloat(w, value) {
     w.raw('cast(');
     value(w);
     w.raw(' as float)');
   },
-  jsonArray(w, items) {
-    w.raw('json_array(')
-      .join(items, ', ', (item) => {
-        item(w);
-      })
-      .raw(')');
-  },
-  emptyJsonArray: 'json_array()',
   datePart(w, fn, column) {
     w.raw(DATE_PART[fn]);
     column(w);
@@ -117,20 +91,10 @@ export const mysqlDialect: Dialect = {
     value(w);
     if (descending) w.raw(' desc');
   },
-  comparable(w, value) {
-    value(w);
-  },
-  pick: plainPick,
   limitOffset(w, limit, offset) {
     if (limit !== null) w.raw(' limit ').value(limit);
     else if (offset > 0) w.raw(' limit 18446744073709551615');
     if (offset > 0) w.raw(' offset ').value(offset);
-  },
-  withoutJsonKeys(w, value, keys) {
-    w.raw('json_remove(');
-    value(w);
-    for (const key of keys) w.raw(', ').value(`$."${key}"`);
-    w.raw(')');
   },
   jsonLength(w, column) {
     // json_length counts an object's keys; only arrays have elements, as on the other dialects.
@@ -150,12 +114,9 @@ export const mysqlDialect: Dialect = {
     value(w);
     w.raw(' as char)');
   },
-  keyAs(w, key) {
-    key(w);
-  },
   geoIntersects(w, operand, mode, geojson) {
     w.raw(mode === 'bbox' ? 'mbrintersects(' : 'st_intersects(');
     operand(w);
     w.raw(', st_geomfromgeojson(').value(geojson).raw('))');
   },
-};
+} satisfies Partial<ReadDialect>;

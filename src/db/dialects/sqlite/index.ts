@@ -3,9 +3,11 @@ import {
   NotNullViolationError,
   RecordNotUniqueError,
   type ServiceError,
-} from '../../errors.js';
-import type { BadInput, DatabaseDialect, DriverError, NumberTarget, StatementTarget } from './types.js';
-import { quoteStandardId } from './quote-id.js';
+} from '../../../errors.js';
+import { standard } from '../standard.js';
+import type { BadInput, Dialect, DriverError, NumberTarget, StatementTarget } from '../types.js';
+import { introspectSqlite } from './introspect.js';
+import { sqliteRead } from './read.js';
 
 /** Result codes of refused values. */
 const BAD_INPUT: Readonly<Record<string, BadInput>> = {
@@ -14,58 +16,45 @@ const BAD_INPUT: Readonly<Record<string, BadInput>> = {
   SQLITE_RANGE: 'out of range',
 };
 
-/** SQLite (better-sqlite3), by extended result code: a file, declared types kept as written. */
-export const sqliteDatabase: DatabaseDialect = {
+/**
+ * SQLite (better-sqlite3), by extended result code: a file opened in-process, declared types
+ * kept as written, a schema change as a table rebuild with foreign keys off, temporal values as
+ * text (read.ts).
+ */
+export const sqlite: Dialect = {
+  ...standard,
+  ...sqliteRead,
   client: 'sqlite3',
   engine: 'SQLite',
   vendor: 'sqlite',
-  quoteId: quoteStandardId,
   rawRows: (result) => result as Record<string, unknown>[],
   constraintError,
   badInput: ({ code }) => (typeof code === 'string' ? BAD_INPUT[code] : undefined),
   namesFailingForeignKey: false,
   timestampValue: (date) => date.toISOString().replace('T', ' ').replace('Z', ''),
-  refusesNul: false,
-  insertKeys: 'returning',
-  returnsStoredKeys: false,
   maxInsertRows: 500,
   insertsMixedColumns: false,
-  insertsRecordset: false,
-  sequencesLagGivenKeys: false,
-  copiesRows: false,
-  updatesRowsBy: 'values',
-  valuesReadEarlierColumns: false,
-  keepsForeignKeyPlans: false,
   schemaChanges: 'foreign-keys-off',
   // One writer at a time: the migration's transaction is the lock.
   withMigrationLock: (_trx, _lock, run) => run(),
   columnComments: false,
-  indexesForeignKeys: false,
   // INTEGER PRIMARY KEY is the 64-bit rowid whatever the declared size.
   autoIncrementKey: (table, name) => table.increments(name, { primaryKey: true }),
-  floatColumn: (table, name) => table.float(name),
   // Declared types SQLite would otherwise lose, so introspection reads them back.
   decimalColumn: (table, name, precision, scale) => table.specificType(name, `decimal(${precision}, ${scale})`),
-  dateTimeColumn: (table, name) => table.datetime(name),
   timestampColumn: (table, name) => table.specificType(name, 'timestamp'),
   addsRequiredColumns: false,
+  // A changed column type converts nothing (catalog/ddl/schema-errors.ts assertSqliteConverted).
   convertsChangedTypes: false,
   textLengthSql: 'length(??)',
-  comparesTextExactly: true,
   roundsDecimals: false,
   numberSql: sqliteNumberSql,
-  // A changed column type converts nothing (catalog/ddl/schema-errors.ts assertSqliteConverted).
-  isConversionError: () => false,
-  isInvalidDefaultError: () => false,
-  isColumnSizeError: () => false,
-  isDependencyError: () => false,
-  isUnindexableKeyError: () => false,
   isMissingSchemaObject: ({ code, message }) =>
     code === 'SQLITE_ERROR' && typeof message === 'string' && /\bno such (table|column): /.test(message),
   isEmbedded: true,
   defaultPort: 0,
-  takesConnectionString: false,
   createCommand: (db) => `(SQLite creates ${db.filename} itself)`,
+  introspect: introspectSqlite,
 };
 
 function constraintError(error: DriverError, target: StatementTarget): ServiceError | undefined {

@@ -1,15 +1,28 @@
-import type { FieldType } from '../../../catalog/overview/types.js';
 import type { DbClient } from '../../db-client.js';
 import { invariant } from '../../errors.js';
-import type { DateFunction, Literal, MatchMode, SortPick } from '../ast/nodes.js';
+import type { FieldType } from '../../field-types.js';
+
+/** The functions a date, time or timestamp field can be read through (`year(published)`). */
+export const DATE_FUNCTIONS = ['year', 'month', 'week', 'day', 'weekday', 'hour', 'minute', 'second'] as const;
+export type DateFunction = (typeof DATE_FUNCTIONS)[number];
+
+/** How a sort through a to-many hop reduces the related values to one. */
+export type SortPick = 'min' | 'max';
+
+/** A value a filter compares with, before the dialect binds it (`bind`). */
+export type Literal = string | number | boolean | Date | null;
+
+/** Where a `_contains`, `_starts_with` or `_ends_with` filter looks for its text. */
+export type MatchMode = 'contains' | 'starts' | 'ends';
 
 /**
- * What differs between PostgreSQL, MySQL/MariaDB and SQLite: one expression's SQL, and the few
+ * What the query compiler (query/compile) asks a database: one expression's SQL, and the few
  * shapes of a whole statement the shared compiler (compile-read.ts) takes per database. The
- * compiler asks these questions; it never branches on `name`.
+ * compiler asks these questions; it never branches on `client`. Each database's dialect
+ * (dialects/<database>/) answers them, with `standardRead` (below) for what standard SQL does.
  */
-export interface Dialect {
-  readonly name: DbClient;
+export interface ReadDialect {
+  readonly client: DbClient;
   /** o2m lists as `LEFT JOIN LATERAL` (PostgreSQL); correlated subqueries otherwise. */
   readonly hasLateralLists: boolean;
   /**
@@ -49,7 +62,7 @@ export interface Dialect {
   readonly jsonListFunction: string;
   /** An element of a `derived` list aggregate: the derived column (SQLite reads tuples' text as JSON). */
   listElement(w: SqlWriter, column: Emit, isTuple: boolean): void;
-  quoteId(name: string): string;
+  readonly quoteId: (name: string) => string;
   /** A filter value as the driver should bind it for a column of `type`. */
   bind(value: Literal, type: FieldType): unknown;
   /**
@@ -187,7 +200,7 @@ export class SqlWriter {
   #text = '';
   readonly #values: unknown[] = [];
 
-  constructor(readonly dialect: Dialect) {}
+  constructor(readonly dialect: ReadDialect) {}
 
   raw(text: string): this {
     this.#text += text;

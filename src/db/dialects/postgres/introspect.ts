@@ -1,8 +1,15 @@
 import type { Knex } from 'knex';
-import { queryAll } from '../../src/db/index.js';
-import { ColumnKeyIndex, type ColumnKeys, type IndexRole } from './column-keys.js';
-import { groupBy } from './group-by.js';
-import type { RawColumn, RawForeignKey, RawSchema, RawTable } from './types.js';
+import { queryAll } from '../../index.js';
+import {
+  ColumnKeyIndex,
+  groupBy,
+  type ColumnKeys,
+  type IndexRole,
+  type RawColumn,
+  type RawForeignKey,
+  type RawSchema,
+  type RawTable,
+} from '../introspection.js';
 
 /** pg_constraint action codes → SQL words. */
 const FK_ACTIONS: Readonly<Record<string, string>> = {

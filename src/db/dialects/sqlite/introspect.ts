@@ -1,7 +1,14 @@
 import type { Knex } from 'knex';
-import { ColumnKeyIndex, type ColumnKeys, type IndexRole } from './column-keys.js';
-import { groupBy } from './group-by.js';
-import type { RawColumn, RawForeignKey, RawSchema, RawTable } from './types.js';
+import {
+  ColumnKeyIndex,
+  groupBy,
+  type ColumnKeys,
+  type IndexRole,
+  type RawColumn,
+  type RawForeignKey,
+  type RawSchema,
+  type RawTable,
+} from '../introspection.js';
 
 // The pragma table functions joined to sqlite_master: one statement per kind, whatever the
 // number of tables.

@@ -1,8 +1,8 @@
-import type { FieldType, SchemaOverview } from '../../../../catalog/overview/types.js';
-import { assertNever } from '../../../errors.js';
-import type { ReadNode } from '../../ast/nodes.js';
-import { MASK } from '../../shape/shape-value.js';
-import type { Emit, SqlWriter } from '../dialect.js';
+import type { FieldType, SchemaOverview } from '../../../catalog/overview/types.js';
+import { assertNever } from '../../errors.js';
+import type { ReadNode } from '../ast/nodes.js';
+import { MASK } from '../shape/shape-value.js';
+import type { Emit, SqlWriter } from '../../db/dialects/read.js';
 
 /**
  * The PostgreSQL column types (as introspected: information_schema's data_type) each field type is written from as JSON. Other

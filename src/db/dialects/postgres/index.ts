@@ -5,9 +5,11 @@ import {
   ValueOutOfRangeError,
   ValueTooLongError,
   type ServiceError,
-} from '../../errors.js';
-import { quoteStandardId } from './quote-id.js';
-import type { BadInput, DatabaseDialect, DriverError, NumberTarget, StatementTarget } from './types.js';
+} from '../../../errors.js';
+import { standard } from '../standard.js';
+import type { BadInput, Dialect, DriverError, NumberTarget, StatementTarget } from '../types.js';
+import { introspectPostgres } from './introspect.js';
+import { postgresRead } from './read.js';
 
 /** SQLSTATEs of class 22 (data exception) and 54 (program limit) by what they mean. */
 const BAD_INPUT: Readonly<Record<string, BadInput>> = {
@@ -34,58 +36,40 @@ const CANNOT_COERCE = '42846';
 /** dependent_objects_still_exist: a key another table's foreign key needs. */
 const DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
 
-/** PostgreSQL, by SQLSTATE: transactional DDL, RETURNING in row order, sequences to move. */
-export const postgresDatabase: DatabaseDialect = {
+/**
+ * PostgreSQL, by SQLSTATE: transactional DDL, RETURNING in row order, sequences to move, COPY,
+ * typed JSON built in the statement (read.ts), and the catalogue read from pg_catalog.
+ */
+export const postgres: Dialect = {
+  ...standard,
+  ...postgresRead,
   client: 'pg',
   engine: 'PostgreSQL',
   vendor: 'postgres',
-  quoteId: quoteStandardId,
   rawRows: (result) => (result as { rows: Record<string, unknown>[] }).rows,
   constraintError,
   badInput: ({ code }) => (typeof code === 'string' ? BAD_INPUT[code] : undefined),
-  namesFailingForeignKey: true,
-  timestampValue: (date) => date,
   refusesNul: true,
-  insertKeys: 'returning',
   returnsStoredKeys: true,
-  maxInsertRows: Infinity,
-  insertsMixedColumns: true,
   insertsRecordset: true,
   sequencesLagGivenKeys: true,
   copiesRows: true,
   updatesRowsBy: 'copy',
-  valuesReadEarlierColumns: false,
   keepsForeignKeyPlans: true,
-  schemaChanges: 'transaction',
   async withMigrationLock(trx, lock, run) {
     await trx.raw('SELECT pg_advisory_xact_lock(?)', [lock.key]);
     return run();
   },
-  columnComments: true,
-  indexesForeignKeys: false,
-  autoIncrementKey: (table, name, isBig) =>
-    isBig ? table.bigIncrements(name, { primaryKey: true }) : table.increments(name, { primaryKey: true }),
-  floatColumn: (table, name) => table.float(name),
-  decimalColumn: (table, name, precision, scale) => table.decimal(name, precision, scale),
   dateTimeColumn: (table, name) => table.timestamp(name, { useTz: false }),
-  timestampColumn: (table, name) => table.timestamp(name, { useTz: true }),
-  addsRequiredColumns: true,
-  convertsChangedTypes: true,
   textLengthSql: 'length(cast(?? as text))',
-  comparesTextExactly: true,
-  roundsDecimals: true,
   numberSql: (to) => `cast(?? as ${postgresNumberType(to)})`,
   // SQLSTATE class 22, data exception: invalid text representation, datetime format, ...;
-  // and a type the column's can't be cast to at all.
+  // and a type the column's can't be cast to at all. Sizes are checked before
+  // (catalog/ddl/column-sizes.ts), within what PostgreSQL takes.
   isConversionError: ({ code }) => typeof code === 'string' && (code.startsWith('22') || code === CANNOT_COERCE),
-  isInvalidDefaultError: () => false,
-  // Sizes are checked before (catalog/ddl/column-sizes.ts), within what PostgreSQL and SQLite take.
-  isColumnSizeError: () => false,
   isDependencyError: ({ code }) => code === DEPENDENT_OBJECTS_STILL_EXIST,
-  isUnindexableKeyError: () => false,
   // undefined_table, undefined_column.
   isMissingSchemaObject: ({ code }) => code === '42P01' || code === '42703',
-  isEmbedded: false,
   defaultPort: 5432,
   takesConnectionString: true,
   createCommand(db) {
@@ -93,6 +77,7 @@ export const postgresDatabase: DatabaseDialect = {
     const user = db.user === undefined ? '' : ` -U ${db.user}`;
     return `\`createdb -h ${db.host ?? '127.0.0.1'}${port}${user} ${db.database ?? 'svc'}\``;
   },
+  introspect: introspectPostgres,
 };
 
 function constraintError(error: DriverError, target: StatementTarget): ServiceError | undefined {

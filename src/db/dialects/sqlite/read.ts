@@ -1,8 +1,14 @@
-import type { FieldType } from '../../../../catalog/overview/types.js';
 import { InvalidQueryError } from '../../../errors.js';
-import type { DateFunction, MatchMode } from '../../ast/nodes.js';
-import { bindTemporal, likePattern, plainPick, utcDate, utcTime, type Dialect } from '../dialect.js';
-import { sqliteDatabase } from '../../../db/dialects/sqlite.js';
+import type { FieldType } from '../../../field-types.js';
+import {
+  bindTemporal,
+  likePattern,
+  utcDate,
+  utcTime,
+  type DateFunction,
+  type MatchMode,
+  type ReadDialect,
+} from '../read.js';
 
 /** Integers beyond 2^53 and decimals as text, so no digit is lost on the way to JavaScript. */
 const TEXT_TYPES: ReadonlySet<FieldType> = new Set(['bigInteger', 'decimal']);
@@ -52,16 +58,13 @@ function globPattern(mode: MatchMode, text: string): string {
   }
 }
 
-export const sqliteDialect: Dialect = {
-  name: 'sqlite3',
-  hasLateralLists: false,
-  sortsNullablePathsInDerivedRoot: false,
-  writesJsonOutput: false,
-  insertsThroughWith: false,
-  hasCursors: false,
+/**
+ * How SQLite's reads differ from standard.ts: temporal values kept as text (compared in one
+ * form), GLOB for case-sensitive matches, long lists through json_each.
+ */
+export const sqliteRead = {
   maxBoundValues: 32_766,
   jsonHasKey: (column, key) => [`json_type(${column}, ?) is not null`, [`$."${key}"`]],
-  listAggregation: 'derived',
   jsonListFunction: 'json_group_array',
   listElement(w, column, isTuple) {
     if (!isTuple) {
@@ -72,7 +75,6 @@ export const sqliteDialect: Dialect = {
     column(w);
     w.raw(')');
   },
-  quoteId: sqliteDatabase.quoteId,
   bind(value, type) {
     if (typeof value === 'boolean') return value ? 1 : 0;
     if (type === 'time' && typeof value === 'string') return timeText(value);
@@ -112,14 +114,6 @@ export const sqliteDialect: Dialect = {
     column(w);
     w.raw(') end)');
   },
-  jsonArray(w, items) {
-    w.raw('json_array(')
-      .join(items, ', ', (item) => {
-        item(w);
-      })
-      .raw(')');
-  },
-  emptyJsonArray: 'json_array()',
   datePart(w, fn, column) {
     w.raw(`cast(strftime('${DATE_FORMAT[fn]}', `);
     column(w);
@@ -135,33 +129,10 @@ export const sqliteDialect: Dialect = {
     operand(w);
     w.raw(' glob ').value(globPattern(mode, text));
   },
-  concat(w, parts) {
-    w.raw('(')
-      .join(parts, ' || ', (part) => {
-        part(w);
-      })
-      .raw(')');
-  },
-  sortTerm(w, value, descending, canBeNull) {
-    // SQLite sorts NULLs as smallest; NULLS FIRST/LAST since 3.30.
-    value(w);
-    if (descending) w.raw(canBeNull ? ' desc nulls first' : ' desc');
-    else if (canBeNull) w.raw(' nulls last');
-  },
-  comparable(w, value) {
-    value(w);
-  },
-  pick: plainPick,
   limitOffset(w, limit, offset) {
     if (limit !== null) w.raw(' limit ').value(limit);
     else if (offset > 0) w.raw(' limit -1');
     if (offset > 0) w.raw(' offset ').value(offset);
-  },
-  withoutJsonKeys(w, value, keys) {
-    w.raw('json_remove(');
-    value(w);
-    for (const key of keys) w.raw(', ').value(`$."${key}"`);
-    w.raw(')');
   },
   jsonLength(w, column) {
     w.raw('json_array_length(');
@@ -173,15 +144,7 @@ export const sqliteDialect: Dialect = {
     value(w);
     w.raw(' as real)');
   },
-  asText(w, value) {
-    w.raw('cast(');
-    value(w);
-    w.raw(' as text)');
-  },
-  keyAs(w, key) {
-    key(w);
-  },
   geoIntersects() {
     throw new InvalidQueryError('Geometry filters are not supported on SQLite');
   },
-};
+} satisfies Partial<ReadDialect>;
