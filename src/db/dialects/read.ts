@@ -117,6 +117,11 @@ export interface ReadDialect {
   pick(w: SqlWriter, pick: SortPick, value: Emit, type: FieldType): void;
   /** LIMIT/OFFSET clause with its leading space; nothing when there is neither. */
   limitOffset(w: SqlWriter, limit: number | null, offset: number): void;
+  /**
+   * The LIMIT that means none, for an OFFSET without a limit where OFFSET needs a LIMIT before
+   * it (MariaDB, SQLite); undefined where OFFSET stands alone (PostgreSQL).
+   */
+  readonly noLimit?: string;
   /** The JSON object `value` without the top-level `keys` (a null value stays null). */
   withoutJsonKeys(w: SqlWriter, value: Emit, keys: readonly string[]): void;
   /** Number of elements of a JSON array column. */
@@ -223,6 +228,14 @@ export class SqlWriter {
     invariant(value !== undefined, 'bound values are defined');
     this.#values.push(value);
     this.#text += '?';
+    return this;
+  }
+
+  /** `cast(value as type)`: `type` is the dialect's own spelling, never a request's. */
+  cast(value: Emit, type: string): this {
+    this.#text += 'cast(';
+    value(this);
+    this.#text += ` as ${type})`;
     return this;
   }
 

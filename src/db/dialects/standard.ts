@@ -103,6 +103,7 @@ export const standard = {
   pick: plainPick,
   limitOffset(w, limit, offset) {
     if (limit !== null) w.raw(' limit ').value(limit);
+    else if (offset > 0 && w.dialect.noLimit !== undefined) w.raw(` limit ${w.dialect.noLimit}`);
     if (offset > 0) w.raw(' offset ').value(offset);
   },
   withoutJsonKeys(w, value, keys) {
@@ -112,9 +113,7 @@ export const standard = {
     w.raw(')');
   },
   asText(w, value) {
-    w.raw('cast(');
-    value(w);
-    w.raw(' as text)');
+    w.cast(value, 'text');
   },
   keyAs(w, key) {
     key(w);

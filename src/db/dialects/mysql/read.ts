@@ -50,14 +50,10 @@ export const mysqlRead = {
       column(w);
       return;
     }
-    w.raw('cast(');
-    column(w);
-    w.raw(' as char)');
+    w.cast(column, 'char');
   },
   singleFloat(w, value) {
-    w.raw('cast(');
-    value(w);
-    w.raw(' as float)');
+    w.cast(value, 'float');
   },
   datePart(w, fn, column) {
     w.raw(DATE_PART[fn]);
@@ -91,11 +87,7 @@ export const mysqlRead = {
     value(w);
     if (descending) w.raw(' desc');
   },
-  limitOffset(w, limit, offset) {
-    if (limit !== null) w.raw(' limit ').value(limit);
-    else if (offset > 0) w.raw(' limit 18446744073709551615');
-    if (offset > 0) w.raw(' offset ').value(offset);
-  },
+  noLimit: '18446744073709551615',
   jsonLength(w, column) {
     // json_length counts an object's keys; only arrays have elements, as on the other dialects.
     w.raw('(case when json_type(');
@@ -105,14 +97,10 @@ export const mysqlRead = {
     w.raw(') else 0 end)');
   },
   asDouble(w, value) {
-    w.raw('cast(');
-    value(w);
-    w.raw(' as double)');
+    w.cast(value, 'double');
   },
   asText(w, value) {
-    w.raw('cast(');
-    value(w);
-    w.raw(' as char)');
+    w.cast(value, 'char');
   },
   geoIntersects(w, operand, mode, geojson) {
     w.raw(mode === 'bbox' ? 'mbrintersects(' : 'st_intersects(');

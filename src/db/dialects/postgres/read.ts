@@ -54,9 +54,7 @@ export const postgresRead = {
       column(w);
       return;
     }
-    w.raw('cast(');
-    column(w);
-    w.raw(' as text)');
+    w.cast(column, 'text');
   },
   jsonArray(w, items) {
     if (items.length <= MAX_ARGS) {
@@ -101,9 +99,7 @@ export const postgresRead = {
       value(w);
       return;
     }
-    w.raw('cast(');
-    value(w);
-    w.raw(' as text)');
+    w.cast(value, 'text');
   },
   pick(w, pick, value, type) {
     // PostgreSQL has no min/max for boolean (bool_and/bool_or are; false < true) nor uuid
@@ -119,9 +115,7 @@ export const postgresRead = {
       return;
     }
     plainPick(w, pick, () => {
-      w.raw('cast(');
-      value(w);
-      w.raw(' as text)');
+      w.cast(value, 'text');
     });
   },
   withoutJsonKeys(w, value, keys) {
@@ -139,9 +133,7 @@ export const postgresRead = {
     w.raw(' as json)) else 0 end)');
   },
   asDouble(w, value) {
-    w.raw('cast(');
-    value(w);
-    w.raw(' as double precision)');
+    w.cast(value, 'double precision');
   },
   keyAs(w, key, type) {
     const target = KEY_TYPES[type];
@@ -149,9 +141,7 @@ export const postgresRead = {
       key(w);
       return;
     }
-    w.raw('cast(');
-    key(w);
-    w.raw(` as ${target})`);
+    w.cast(key, target);
   },
   geoIntersects(w, operand, mode, geojson) {
     if (mode === 'bbox') {

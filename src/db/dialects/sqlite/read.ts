@@ -94,9 +94,7 @@ export const sqliteRead = {
       column(w);
       return;
     }
-    w.raw('cast(');
-    column(w);
-    w.raw(' as text)');
+    w.cast(column, 'text');
   },
   compareColumn(w, column, type) {
     const format = TEMPORAL_FORMAT[type];
@@ -129,20 +127,14 @@ export const sqliteRead = {
     operand(w);
     w.raw(' glob ').value(globPattern(mode, text));
   },
-  limitOffset(w, limit, offset) {
-    if (limit !== null) w.raw(' limit ').value(limit);
-    else if (offset > 0) w.raw(' limit -1');
-    if (offset > 0) w.raw(' offset ').value(offset);
-  },
+  noLimit: '-1',
   jsonLength(w, column) {
     w.raw('json_array_length(');
     column(w);
     w.raw(')');
   },
   asDouble(w, value) {
-    w.raw('cast(');
-    value(w);
-    w.raw(' as real)');
+    w.cast(value, 'real');
   },
   geoIntersects() {
     throw new InvalidQueryError('Geometry filters are not supported on SQLite');
