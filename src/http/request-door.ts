@@ -1,6 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express } from 'express';
-import { whileAnswering } from '../items/hooks.js';
 import type { AppDeps } from './app.js';
 import { corsStep } from './cors.js';
 import { ENVELOPE_HEADERS } from './envelope-headers.js';
@@ -54,7 +53,7 @@ export function requestDoor(app: Express, deps: AppDeps, options: DoorOptions = 
       },
     );
   };
-  const enter = (req: IncomingMessage, res: ServerResponse) => {
+  return (req, res) => {
     if (logRequest !== undefined) {
       markArrival(res);
       logRequest(req, res);
@@ -68,11 +67,5 @@ export function requestDoor(app: Express, deps: AppDeps, options: DoorOptions = 
       cors(req, res, () => {
         route(req, res);
       });
-  };
-  // Actions fired by the request's writes start once its answer is sent (items/hooks.ts).
-  return (req, res) => {
-    whileAnswering(res, () => {
-      enter(req, res);
-    });
   };
 }

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
@@ -38,28 +37,6 @@ export type HookFailureLog = (failure: {
 }) => void;
 
 /**
- * The answer a request door is writing (a ServerResponse): the actions its writes fire start
- * once it is sent (`finish`), or the client is gone (`close`).
- */
-export interface PendingAnswer {
-  readonly writableFinished: boolean;
-  once(event: 'finish' | 'close', listener: () => void): unknown;
-}
-
-const answering = new AsyncLocalStorage<PendingAnswer>();
-
-/** Runs a request's handling with the answer it writes (http/request-door.ts). */
-export function whileAnswering<T>(answer: PendingAnswer, run: () => T): T {
-  return answering.run(answer, run);
-}
-
-/** A batch of actions fired by one event, waiting for its turn. */
-interface PendingActions {
-  released: boolean;
-  readonly start: () => void;
-}
-
-/**
  * The filter and action events of one process (Directus 10's emitter): extensions register
  * handlers by event name (`items.create`, `articles.items.create`, `auth.login`, ...), the items
  * service and auth run them. Filters run in registration order, each on the payload the one
@@ -68,8 +45,6 @@ interface PendingActions {
 export class HookBus {
   private readonly filters = new Map<string, Registered<FilterHandler>[]>();
   private readonly actions = new Map<string, Registered<ActionHandler>[]>();
-  /** Fired actions not started yet, in the order they fired. */
-  readonly #pending: PendingActions[] = [];
 
   constructor(private readonly onActionFailure: HookFailureLog = () => undefined) {}
 
@@ -107,41 +82,22 @@ export class HookBus {
   }
 
   /**
-   * Starts the actions of each of `events` once the write that fired them is answered: inside a
-   * request, when its answer is sent (the next request of the client is not held behind them);
-   * elsewhere (the WebSocket, workers, the command line), after the current turn of the event
-   * loop. Does not wait for them. Fired actions start in the order they fired, whichever answer
-   * goes first (a flow numbers an item's events as its action starts: run-lanes.ts). A failure
+   * Starts the actions of each of `events` once the current turn of the event loop is over
+   * (the write that emits them goes on to its answer first); does not wait for them. A failure
    * is logged with its owner.
    */
   runAction(events: readonly string[], meta: HookMeta, context: HookContext): void {
     const handlers = events.flatMap((event) => (this.actions.get(event) ?? []).map((one) => ({ ...one, event })));
     if (handlers.length === 0) return;
-    const batch: PendingActions = {
-      released: false,
-      start: () => {
-        for (const { handler, owner, event } of handlers) {
-          void Promise.resolve()
-            .then(() => handler(meta, context))
-            .catch((err: unknown) => {
-              this.onActionFailure({ owner, event, err });
-            });
-        }
-      },
-    };
-    this.#pending.push(batch);
-    const release = () => {
-      if (batch.released) return;
-      batch.released = true;
-      while (this.#pending[0]?.released === true) this.#pending.shift()?.start();
-    };
-    const answer = answering.getStore();
-    if (answer === undefined || answer.writableFinished) {
-      setImmediate(release);
-      return;
-    }
-    answer.once('finish', release);
-    answer.once('close', release);
+    setImmediate(() => {
+      for (const { handler, owner, event } of handlers) {
+        void Promise.resolve()
+          .then(() => handler(meta, context))
+          .catch((err: unknown) => {
+            this.onActionFailure({ owner, event, err });
+          });
+      }
+    });
   }
 }
 
