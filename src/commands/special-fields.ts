@@ -68,25 +68,52 @@ export function applySpecialFields(
 ): Record<string, unknown> {
   const result: Record<string, unknown> = { ...payload };
   const { action, accountability, now } = context;
-  for (const field of Object.values(collection.fields)) {
-    const special = field.special;
-    const isCreated = special.some((s) => CREATED_SPECIALS.includes(s));
-    const isUpdated = special.some((s) => UPDATED_SPECIALS.includes(s));
+  for (const step of specialSteps(collection)) {
+    const { field } = step;
     if (action === 'create') {
-      const isUuidKey = special.includes('uuid') || (field.isPrimaryKey && field.type === 'uuid');
-      if (isUuidKey && (result[field.field] === undefined || result[field.field] === null))
-        result[field.field] = randomUUID();
-      if (isUpdated && !isCreated) Reflect.deleteProperty(result, field.field);
-      if (special.includes('date-created')) result[field.field] = now.toISOString();
-      if (special.includes('user-created')) result[field.field] = accountability.user;
-      if (special.includes('role-created')) result[field.field] = accountability.role;
+      if (step.uuidKey && (result[field] === undefined || result[field] === null)) result[field] = randomUUID();
+      if (step.updated && !step.created) Reflect.deleteProperty(result, field);
+      if (step.has.has('date-created')) result[field] = now.toISOString();
+      if (step.has.has('user-created')) result[field] = accountability.user;
+      if (step.has.has('role-created')) result[field] = accountability.role;
     } else {
-      if (isCreated && !isUpdated) Reflect.deleteProperty(result, field.field);
-      if (special.includes('date-updated')) result[field.field] = now.toISOString();
-      if (special.includes('user-updated')) result[field.field] = accountability.user;
+      if (step.created && !step.updated) Reflect.deleteProperty(result, field);
+      if (step.has.has('date-updated')) result[field] = now.toISOString();
+      if (step.has.has('user-updated')) result[field] = accountability.user;
     }
   }
   return result;
+}
+
+/** What `applySpecialFields` looks at in one field: its specials, and whether it is a uuid key. */
+interface SpecialStep {
+  readonly field: string;
+  readonly has: ReadonlySet<string>;
+  readonly uuidKey: boolean;
+  /** It has a `*-created` special. */
+  readonly created: boolean;
+  /** It has a `*-updated` special. */
+  readonly updated: boolean;
+}
+
+/** Each collection's fields with a special (or a uuid key), found once per schema: an import fills every row. */
+const SPECIAL_STEPS = new WeakMap<CollectionOverview, readonly SpecialStep[]>();
+
+function specialSteps(collection: CollectionOverview): readonly SpecialStep[] {
+  let steps = SPECIAL_STEPS.get(collection);
+  if (steps === undefined) {
+    steps = Object.values(collection.fields)
+      .filter((field) => field.special.length > 0 || (field.isPrimaryKey && field.type === 'uuid'))
+      .map((field) => ({
+        field: field.field,
+        has: new Set(field.special),
+        uuidKey: field.special.includes('uuid') || (field.isPrimaryKey && field.type === 'uuid'),
+        created: field.special.some((s) => CREATED_SPECIALS.includes(s)),
+        updated: field.special.some((s) => UPDATED_SPECIALS.includes(s)),
+      }));
+    SPECIAL_STEPS.set(collection, steps);
+  }
+  return steps;
 }
 
 /** Fields hashed with argon2 on write: type `hash` or special `hash` (svc_users.password). */

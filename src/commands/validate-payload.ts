@@ -37,25 +37,36 @@ export function validatePayload(
   check: PayloadCheck,
 ): void {
   const errors: ServiceError[] = [];
-  for (const [name, value] of Object.entries(payload)) {
+  for (const name of Object.keys(payload)) {
     const field = collection.fields[name];
     if (field === undefined) {
       throw new InvalidPayloadError(`Field "${name}" doesn't exist in collection "${collection.collection}"`);
     }
+    const value = payload[name];
     if (field.isAlias || value === undefined) continue;
     if (isObject(value) && getFieldRelation(overview, collection.collection, name) !== undefined) continue;
-    errors.push(...validateValue(collection, field, value, check));
+    validateValue(errors, collection, field, value, check);
   }
   if (check.action === 'create') {
-    for (const field of Object.values(collection.fields)) {
-      if (payload[field.field] === undefined && isRequiredOnCreate(field)) {
-        errors.push(failure(field, 'required', ' Value is required.'));
-      }
+    for (const field of requiredOnCreate(collection)) {
+      if (payload[field.field] === undefined) errors.push(failure(field, 'required', ' Value is required.'));
     }
   }
   const [only] = errors;
   if (errors.length === 1 && only !== undefined) throw only;
   if (errors.length > 1) throw new ServiceErrorList(errors);
+}
+
+/** Each collection's fields required on create, found once per schema (an import checks every row). */
+const REQUIRED_ON_CREATE = new WeakMap<CollectionOverview, readonly FieldOverview[]>();
+
+function requiredOnCreate(collection: CollectionOverview): readonly FieldOverview[] {
+  let fields = REQUIRED_ON_CREATE.get(collection);
+  if (fields === undefined) {
+    fields = Object.values(collection.fields).filter(isRequiredOnCreate);
+    REQUIRED_ON_CREATE.set(collection, fields);
+  }
+  return fields;
 }
 
 /** Fields the caller must give on create: the database would refuse or the schema says so. */
@@ -65,26 +76,42 @@ function isRequiredOnCreate(field: FieldOverview): boolean {
   return !field.nullable && field.defaultValue === null && !field.isGenerated;
 }
 
+/** Adds to `errors` what is wrong with `value` for `field` (nothing is allocated for a good one). */
 function validateValue(
+  errors: ServiceError[],
   collection: CollectionOverview,
   field: FieldOverview,
   value: unknown,
   check: PayloadCheck,
-): ServiceError[] {
+): void {
   if (value === null) {
     // An auto-increment key given as null is left to the database.
-    if (field.isPrimaryKey && field.isGenerated) return [];
-    return field.nullable && !field.required ? [] : [failure(field, 'nnull', " Value can't be null.")];
+    if (field.isPrimaryKey && field.isGenerated) return;
+    if (!field.nullable || field.required) errors.push(failure(field, 'nnull', " Value can't be null."));
+    return;
   }
-  if (!hasValidType(field, value)) return [failure(field, 'type')];
-  if (field.required && value === '') return [failure(field, 'nempty', " Value can't be empty.")];
-  const ref = { collection: collection.collection, field: field.field };
-  if (isTooLong(field, value)) return [new ValueTooLongError(ref)];
-  if (!isInRange(field, value)) return [new ValueOutOfRangeError(ref)];
-  if (field.validation === null) return [];
+  if (!hasValidType(field, value)) {
+    errors.push(failure(field, 'type'));
+    return;
+  }
+  if (field.required && value === '') {
+    errors.push(failure(field, 'nempty', " Value can't be empty."));
+    return;
+  }
+  if (isTooLong(field, value)) {
+    errors.push(new ValueTooLongError({ collection: collection.collection, field: field.field }));
+    return;
+  }
+  if (!isInRange(field, value)) {
+    errors.push(new ValueOutOfRangeError({ collection: collection.collection, field: field.field }));
+    return;
+  }
+  if (field.validation === null) return;
   const failures = validateFilter(field.validation, { [field.field]: value }, check.variables);
-  if (field.validationMessage === null) return failures;
-  return failures.map((e) => new FailedValidationError(e.extensions, field.validationMessage ?? undefined));
+  const message = field.validationMessage;
+  for (const failed of failures) {
+    errors.push(message === null ? failed : new FailedValidationError(failed.extensions, message));
+  }
 }
 
 function failure(field: FieldOverview, type: string, suffix = ''): FailedValidationError {
