@@ -77,6 +77,10 @@ export interface ReadDialect {
    * big numbers and decimals as text (JSON numbers would lose digits), temporal values as text.
    */
   readColumn(w: SqlWriter, column: Emit, type: FieldType): void;
+  /** The field types `readColumn` reads as text. */
+  readonly readsAsText: ReadonlySet<FieldType>;
+  /** The type a value is cast to as text (MariaDB's CAST knows `char`, not `text`). */
+  readonly textType: string;
   /**
    * A column as a filter compares it with values bound by `bind` (`=`, `in`, `between`, `<`...):
    * the column itself where the database has typed columns; SQLite's temporal text in one form.

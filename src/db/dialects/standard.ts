@@ -1,3 +1,4 @@
+import type { FieldType } from '../../field-types.js';
 import { bindTemporal, plainPick, utcDateTime } from './read.js';
 import type { Dialect } from './types.js';
 
@@ -67,6 +68,14 @@ export const standard = {
     column(w);
   },
   bind: (value, type) => bindTemporal(value, type, utcDateTime),
+  // Exact digits (JSON numbers would lose them), JSON as its text, temporal values as stored,
+  // whatever the driver would make of them.
+  readsAsText: new Set<FieldType>(['bigInteger', 'decimal', 'json', 'date', 'dateTime', 'timestamp', 'time']),
+  textType: 'text',
+  readColumn(w, column, type) {
+    if (w.dialect.readsAsText.has(type)) w.cast(column, w.dialect.textType);
+    else column(w);
+  },
   inLongList(w, operand, values, negated) {
     operand(w);
     w.raw(negated ? ' not in (' : ' in (')
@@ -113,7 +122,7 @@ export const standard = {
     w.raw(')');
   },
   asText(w, value) {
-    w.cast(value, 'text');
+    w.cast(value, w.dialect.textType);
   },
   keyAs(w, key) {
     key(w);

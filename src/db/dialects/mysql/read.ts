@@ -1,16 +1,4 @@
-import type { FieldType } from '../../../field-types.js';
 import { likePattern, type DateFunction, type ReadDialect } from '../read.js';
-
-/** Read as text: exact digits, JSON columns as their text, temporal values as stored. */
-const TEXT_TYPES: ReadonlySet<FieldType> = new Set([
-  'bigInteger',
-  'decimal',
-  'json',
-  'date',
-  'dateTime',
-  'timestamp',
-  'time',
-]);
 
 const DATE_PART: Readonly<Record<DateFunction, string>> = {
   year: 'year(',
@@ -42,16 +30,10 @@ const DATE_PART_END: Readonly<Record<DateFunction, string>> = {
  */
 export const mysqlRead = {
   sortsNullablePathsInDerivedRoot: true,
+  textType: 'char',
   jsonHasKey: (column, key) => [`json_contains_path(${column}, 'one', ?)`, [`$."${key}"`]],
   listAggregation: 'inline',
   jsonListFunction: 'json_arrayagg',
-  readColumn(w, column, type) {
-    if (!TEXT_TYPES.has(type)) {
-      column(w);
-      return;
-    }
-    w.cast(column, 'char');
-  },
   singleFloat(w, value) {
     w.cast(value, 'float');
   },
@@ -98,9 +80,6 @@ export const mysqlRead = {
   },
   asDouble(w, value) {
     w.cast(value, 'double');
-  },
-  asText(w, value) {
-    w.cast(value, 'char');
   },
   geoIntersects(w, operand, mode, geojson) {
     w.raw(mode === 'bbox' ? 'mbrintersects(' : 'st_intersects(');

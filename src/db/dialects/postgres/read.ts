@@ -1,17 +1,6 @@
 import type { FieldType } from '../../../field-types.js';
 import { bindTemporal, likePattern, plainPick, type DateFunction, type Emit, type ReadDialect } from '../read.js';
 
-/** Read as text: exact digits, and temporal values independent of the driver's Date parsing. */
-const TEXT_TYPES: ReadonlySet<FieldType> = new Set([
-  'bigInteger',
-  'decimal',
-  'json',
-  'date',
-  'dateTime',
-  'timestamp',
-  'time',
-]);
-
 /** json_build_array takes at most 100 arguments (FUNC_MAX_ARGS). */
 const MAX_ARGS = 100;
 
@@ -48,13 +37,6 @@ export const postgresRead = {
     w.raw(negated ? ' <> all(' : ' = any(')
       .value(values)
       .raw(')');
-  },
-  readColumn(w, column, type) {
-    if (!TEXT_TYPES.has(type)) {
-      column(w);
-      return;
-    }
-    w.cast(column, 'text');
   },
   jsonArray(w, items) {
     if (items.length <= MAX_ARGS) {

@@ -10,9 +10,6 @@ import {
   type ReadDialect,
 } from '../read.js';
 
-/** Integers beyond 2^53 and decimals as text, so no digit is lost on the way to JavaScript. */
-const TEXT_TYPES: ReadonlySet<FieldType> = new Set(['bigInteger', 'decimal']);
-
 const DATE_FORMAT: Readonly<Record<DateFunction, string>> = {
   year: '%Y',
   month: '%m',
@@ -64,6 +61,9 @@ function globPattern(mode: MatchMode, text: string): string {
  */
 export const sqliteRead = {
   maxBoundValues: 32_766,
+  // Integers beyond 2^53 and decimals as text, so no digit is lost on the way to JavaScript;
+  // temporal values and JSON are text already.
+  readsAsText: new Set<FieldType>(['bigInteger', 'decimal']),
   jsonHasKey: (column, key) => [`json_type(${column}, ?) is not null`, [`$."${key}"`]],
   jsonListFunction: 'json_group_array',
   listElement(w, column, isTuple) {
@@ -88,13 +88,6 @@ export const sqliteRead = {
       .raw('select value from json_each(')
       .value(JSON.stringify(values))
       .raw('))');
-  },
-  readColumn(w, column, type) {
-    if (!TEXT_TYPES.has(type)) {
-      column(w);
-      return;
-    }
-    w.cast(column, 'text');
   },
   compareColumn(w, column, type) {
     const format = TEMPORAL_FORMAT[type];
