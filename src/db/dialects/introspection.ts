@@ -115,3 +115,8 @@ export function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<str
   }
   return groups;
 }
+
+/** The rows of the foreign keys over one column, by each row's constraint (`constraintOf`): keys over more columns are no column's key. */
+export function singleColumnKeys<T>(rows: readonly T[], constraintOf: (row: T) => string): T[] {
+  return [...groupBy(rows, constraintOf).values()].filter((group) => group.length === 1).flat();
+}

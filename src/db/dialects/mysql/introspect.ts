@@ -3,6 +3,7 @@ import { queryAll } from '../../index.js';
 import {
   ColumnKeyIndex,
   groupBy,
+  singleColumnKeys,
   type ColumnKeys,
   type RawColumn,
   type RawForeignKey,
@@ -120,9 +121,7 @@ export async function introspectMysql(db: Knex): Promise<RawSchema> {
     });
   }
 
-  const single = [...groupBy(foreignKeys, (r) => `${r.table_name}\u0000${r.constraint_name}`).values()]
-    .filter((rows) => rows.length === 1)
-    .flat();
+  const single = singleColumnKeys(foreignKeys, (r) => `${r.table_name}\u0000${r.constraint_name}`);
   return {
     tables,
     foreignKeys: single.map((r): RawForeignKey => ({

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import {
   ColumnKeyIndex,
   groupBy,
+  singleColumnKeys,
   type ColumnKeys,
   type IndexRole,
   type RawColumn,
@@ -95,9 +96,7 @@ export async function introspectSqlite(db: Knex): Promise<RawSchema> {
   }
 
   const primaryKeyOf = new Map(tables.map((t) => [t.name, t.primaryKey]));
-  const single = [...groupBy(foreignKeys, (r) => `${r.table_name}\u0000${r.id}`).values()]
-    .filter((rows) => rows.length === 1)
-    .flat();
+  const single = singleColumnKeys(foreignKeys, (r) => `${r.table_name}\u0000${r.id}`);
   return {
     tables,
     foreignKeys: single.map((r): RawForeignKey => ({
