@@ -11,7 +11,7 @@ function quoteStandardId(name: string): string {
  * What a database does when it does what standard SQL says, or what most of the three do: each
  * database's dialect (dialects/<database>/index.ts) is this with its own answers over it, so a
  * reader sees only where a database differs. What no two databases share (driver answers, error
- * codes, how a column is read as text, a date's parts) has no default: every dialect says it.
+ * codes, a date's parts, a JSON array's length) has no default: every dialect says it.
  */
 export const standard = {
   quoteId: quoteStandardId,
