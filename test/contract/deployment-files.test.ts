@@ -194,6 +194,18 @@ describe('deployment files', () => {
     }
   });
 
+  it('CI runs every test on the line the image runs (.nvmrc), and a part of them on the oldest line engines accepts', () => {
+    const line = Number(read('.nvmrc').trim());
+    for (const stage of stages) {
+      expect(Number(/^node:(\d+)-/.exec(stage)?.[1]), stage.split('\n')[0]).to.equal(line);
+    }
+    const ci = read('.ci/run');
+    expect(ci, "make test on .nvmrc's line").to.match(
+      /use_node "\$\(cat \.nvmrc\)"\n(.*\n)?REQUIRE_SERVICES=1 make test/,
+    );
+    expect(ci, "then on engines' oldest line").to.match(/use_node .*engines\.node.*\n(.*\n)*.*npx mocha/);
+  });
+
   it('docker-compose.yml starts only with SECRET, ADMIN_PASSWORD and S3_SECRET set: no default, nor any example value', () => {
     const text = read('docker-compose.yml');
     expect(text).not.to.match(/change-?me/i);
