@@ -152,13 +152,13 @@ export function plainPick(w: SqlWriter, pick: SortPick, value: Emit): void {
   w.raw(')');
 }
 
-/** LIKE patterns escape their wildcards with `!` (not `\`, which MySQL strings also use). */
-function escapeLike(text: string): string {
-  return text.replace(/[!%_]/g, (c) => `!${c}`);
-}
-
-export function likePattern(mode: MatchMode, text: string): string {
-  const escaped = escapeLike(text);
+/**
+ * A LIKE pattern matching `text` as `mode` says, its wildcards escaped with `escape`: `!` by
+ * default, named by the statement's `escape '!'` (not `\`, which MySQL strings also use);
+ * PostgreSQL's default `\` needs no ESCAPE clause (postgres/read.ts).
+ */
+export function likePattern(mode: MatchMode, text: string, escape: '!' | '\\' = '!'): string {
+  const escaped = text.replace(escape === '!' ? /[!%_]/g : /[\\%_]/g, (c) => `${escape}${c}`);
   switch (mode) {
     case 'contains':
       return `%${escaped}%`;

@@ -41,6 +41,9 @@ const cases: readonly (readonly [string, readonly number[]])[] = [
   // LIKE wildcards in values are literal characters.
   ['filter[body][_contains]=100%25', [2]],
   ['filter[body][_contains]=_', [3]],
+  // As is the backslash (PostgreSQL's escape character): one matches one, two match none.
+  ['filter[body][_contains]=C:%5Ctemp', [2]],
+  ['filter[body][_contains]=C:%5C%5Ctemp', []],
   ['filter[body][_icontains]=Y 100', [2]],
   // csv: _contains matches whole elements.
   ['filter[tags][_contains]=red', [1]],

@@ -183,7 +183,7 @@ async function seed(db: Knex): Promise<void> {
       id: 2,
       status: 'draft',
       title: 'Second thoughts',
-      body: 'Another body 100%',
+      body: 'Another body 100% of C:\\temp',
       views: 1,
       rating: '1.00',
       big: '2',

@@ -67,9 +67,9 @@ export const postgresRead = {
   },
   match(w, operand, mode, caseInsensitive, text) {
     operand(w);
-    w.raw(caseInsensitive ? ' ilike ' : ' like ')
-      .value(likePattern(mode, text))
-      .raw(" escape '!'");
+    // Escaped with the default `\`, without an ESCAPE clause: in a prepared statement's generic
+    // plan `like_escape($1, '!')` is computed again for every row (a search's scan, 15-25 % slower).
+    w.raw(caseInsensitive ? ' ilike ' : ' like ').value(likePattern(mode, text, '\\'));
   },
   sortTerm(w, value, descending) {
     // Already NULLs as largest: the plain term, which an index can serve.

@@ -9,7 +9,7 @@ left join lateral (
   from (
     select json_build_array("t4"."text") as "v", "t4"."id" as "s0"
     from "comments" as "t4"
-    where "t4"."article" = "t1"."id" and "t4"."text" like ? escape '!'
+    where "t4"."article" = "t1"."id" and "t4"."text" like ?
     order by "t4"."id" desc
     limit ?
     offset ?) as "x5") as "l2" on true

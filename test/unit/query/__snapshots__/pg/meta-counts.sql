@@ -3,5 +3,5 @@ select (
   from "articles" as "t1") as "c0", (
   select count(*)
   from "articles" as "t2"
-  where ("t2"."status" = ? and ("t2"."status" ilike ? escape '!' or "t2"."title" ilike ? escape '!' or "t2"."body" ilike ? escape '!'))) as "c1"
+  where ("t2"."status" = ? and ("t2"."status" ilike ? or "t2"."title" ilike ? or "t2"."body" ilike ?))) as "c1"
 -- values: ["published","%a%","%a%","%a%"]

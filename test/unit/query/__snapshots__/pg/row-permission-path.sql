@@ -3,7 +3,7 @@ from "comments" as "t1"
 where (("t1"."text" is not null and "t1"."text" <> '') and exists (
     select 1
     from "articles" as "t2"
-    where "t2"."id" = "t1"."article" and ("t2"."status" = ? and "t2"."title" like ? escape '!')))
+    where "t2"."id" = "t1"."article" and ("t2"."status" = ? and "t2"."title" like ?)))
 order by (
   select "t3"."title"
   from "articles" as "t3"
