@@ -96,6 +96,12 @@ async function createSchema(ctx: ServerContext): Promise<void> {
   await api('POST', '/items/tags', [{ label: 'news' }, { label: 'tech' }, { label: 'art' }]);
 }
 
+/** The app bar's top and transform, two frames after the last scroll. */
+const BAR_PLACE = `new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => {
+  const bar = document.querySelector('header');
+  resolve([bar.getBoundingClientRect().top, getComputedStyle(bar).transform]);
+})))`;
+
 /**
  * The Studio's relational inputs in Chromium against a real server: many-to-one with inline
  * create, many-to-many (sorted), one-to-many, file and files, saved as one nested payload.
@@ -293,6 +299,24 @@ describe('Studio relational inputs in Chromium', function () {
       await tags.getByRole('button', { name: 'Remove news' }).waitFor({ state: 'detached' });
       expect(await items.count()).to.equal(2);
       await expectAccessible('article-edited');
+    });
+
+    it('keeps the app bar in place while the long form scrolls down and back: nothing slides over the page', async () => {
+      await page.goto(url(`/admin/content/articles/${article}`));
+      await page.getByRole('group', { name: 'comments' }).getByText('First, edited').waitFor();
+      const place = () => page.evaluate<[number, string]>(BAR_PLACE);
+      const scrollY = () => page.evaluate<number>('scrollY');
+      expect(await place()).to.deep.equal([0, 'none']);
+      const room = await page.evaluate<number>('document.documentElement.scrollHeight - innerHeight');
+      expect(room, 'the form is longer than the window').to.be.above(100);
+      await page.mouse.move(640, 450);
+      await page.mouse.wheel(0, room);
+      await browser().until(async () => (await scrollY()) > 100, 'the page never scrolled down');
+      // react-admin's default bar slides away here, and back over the page's top below.
+      expect(await place()).to.deep.equal([0, 'none']);
+      await page.mouse.wheel(0, -60);
+      await browser().until(async () => (await scrollY()) < room, 'the page never scrolled up');
+      expect(await place()).to.deep.equal([0, 'none']);
     });
 
     it('duplicates an article: its values and many-to-ones copied, its lists of related rows left with the original', async () => {

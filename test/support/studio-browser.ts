@@ -84,7 +84,14 @@ export class StudioBrowser {
   /** A screenshot of the page once its transitions have ended (a dialog fading in, a bar filling). */
   async shot(name: string, page: Page = this.page): Promise<Buffer> {
     await settled(page);
-    return page.screenshot({ path: join(this.shots, `${name}.png`), fullPage: true });
+    // Taken from the top: the fixed app bar would show where the page is scrolled to, over its middle.
+    const [x, y] = await page.evaluate<[number, number]>('[scrollX, scrollY]');
+    await page.evaluate('scrollTo(0, 0)');
+    try {
+      return await page.screenshot({ path: join(this.shots, `${name}.png`), fullPage: true });
+    } finally {
+      await page.evaluate(`scrollTo(${String(x)}, ${String(y)})`);
+    }
   }
 
   /** Problems (console errors, exceptions) so far, except `expected` ones; then forgets them. */

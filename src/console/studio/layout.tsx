@@ -169,8 +169,10 @@ function AppBarWith({ hasMenu }: { readonly hasMenu: boolean }) {
   const translate = useTranslate();
   const logout = useLogout();
   return (
-    // Without a menu, no button to open one.
-    <AppBar userMenu={false} sx={hasMenu ? {} : { '& .RaAppBar-menuButton': { display: 'none' } }}>
+    // Without a menu, no button to open one. Always on (react-admin's bar hides when the page
+    // scrolls down and slides back over the page's top when it scrolls up): nothing moves under
+    // a pointer that is about to click.
+    <AppBar alwaysOn userMenu={false} sx={hasMenu ? {} : { '& .RaAppBar-menuButton': { display: 'none' } }}>
       {/* The page's title is its one h1 (react-admin's views put theirs here). */}
       <ProjectTitle />
       <TitlePortal component="h1" />
@@ -193,12 +195,12 @@ export function StudioLayout({ children }: LayoutProps) {
   const { permissions } = usePermissions<Catalogue | null>();
   if (mustSetUpTfa(permissions))
     return (
-      <Layout sidebar={NoSidebar} appBar={BareAppBar}>
+      <Layout sidebar={NoSidebar} appBar={BareAppBar} appBarAlwaysOn>
         <TfaRequiredPage />
       </Layout>
     );
   return (
-    <Layout menu={StudioMenu} appBar={StudioAppBar}>
+    <Layout menu={StudioMenu} appBar={StudioAppBar} appBarAlwaysOn>
       {children}
     </Layout>
   );
