@@ -11,8 +11,9 @@ export const FLOW_RUN_JOB = 'flow-run';
 
 /**
  * The job of one item event that several after-commit flows match: the worker queues each
- * flow's run from it, so the API adds one job per write however many flows listen (each add is
- * a Redis script and its JSON on the API's event loop, beside the next request).
+ * flow's run from it, so the API posts one job per write however many flows listen (each add
+ * would be a Redis script and its JSON on the API's event loop, beside the next request; a
+ * post is one XADD, admitted into the queue by a worker).
  */
 export const FLOW_EVENT_JOB = 'flow-event';
 
@@ -170,12 +171,13 @@ export function flowEventHandler(deps: () => FlowDeps): JobHandler {
 export async function queueEventRuns(deps: FlowDeps, event: FlowEventJob): Promise<void> {
   const [first] = event.runs;
   if (first === undefined) return;
+  // Posted, not added: one Redis command on the write's event loop (jobs/posted-jobs.ts).
   if (deps.jobs !== undefined && event.runs.length > 1) {
-    await deps.jobs.add(FLOW_EVENT_JOB, `flow-event:${first.key}`, event);
+    await deps.jobs.post(FLOW_EVENT_JOB, `flow-event:${first.key}`, event);
     return;
   }
   const { runs: _runs, ...shared } = event;
-  await Promise.all(event.runs.map((run) => queueFlowRun(deps, { ...run, ...shared })));
+  await Promise.all(event.runs.map((run) => addRun(deps, `flow:${run.key}`, { ...run, ...shared }, 'post')));
 }
 
 /** Queues a run of `flowId` for the event `key` (the queue ignores a key it holds already). */
@@ -183,7 +185,7 @@ export function queueFlowRun(deps: FlowDeps, job: FlowRunJob): Promise<void> {
   return addRun(deps, `flow:${job.key}`, job);
 }
 
-async function addRun(deps: FlowDeps, id: string, job: FlowRunJob): Promise<void> {
+async function addRun(deps: FlowDeps, id: string, job: FlowRunJob, how: 'add' | 'post' = 'add'): Promise<void> {
   if (deps.jobs === undefined) {
     void runQueued(deps, job, { isRetry: false }).catch((error: unknown) => {
       deps.logger.warn({ err: error, flow: job.flowId }, 'flow run failed');
@@ -191,7 +193,7 @@ async function addRun(deps: FlowDeps, id: string, job: FlowRunJob): Promise<void
     return;
   }
   // FLOWS_RETRY_ATTEMPTS, not JOBS_ATTEMPTS: a receiver down for minutes still gets its delivery.
-  await deps.jobs.add(FLOW_RUN_JOB, id, job, { attempts: deps.config.flows.retryAttempts });
+  await deps.jobs[how](FLOW_RUN_JOB, id, job, { attempts: deps.config.flows.retryAttempts });
 }
 
 /** A counting semaphore: FLOWS_CONCURRENCY. */

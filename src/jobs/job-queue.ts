@@ -4,6 +4,7 @@ import { bullRedis } from '../cache/redis-client.js';
 import { RedisGuard } from '../cache/redis-guard.js';
 import type { Config, RedisConfig } from '../config/index.js';
 import { invariant, ServiceUnavailableError } from '../errors.js';
+import { postJob, postedCount, startAdmitting, withdrawPost } from './posted-jobs.js';
 import { JobStopped, type AddOptions, type JobDepth, type JobHandler, type JobQueue, type RunningJob } from './job.js';
 
 export interface JobQueueOptions {
@@ -71,6 +72,10 @@ export async function startJobWorker(options: JobQueueOptions): Promise<JobWorke
   queue.on('completed', (job: Bull.Job) => {
     options.logger.info({ job: job.id, name: job.name, ms: Date.now() - (job.processedOn ?? Date.now()) }, 'job done');
   });
+  // Jobs the API posted (JobQueue.post) go into the queue here, in their order.
+  const waiter = queue.client.duplicate();
+  waiter.on('error', () => undefined);
+  const admitting = startAdmitting(queue, waiter, options.logger);
   void queue.process('*', options.settings.concurrency, async (job: Bull.Job) => {
     const handler = options.handlers[job.name];
     invariant(handler !== undefined, `no handler for job "${job.name}"`);
@@ -104,6 +109,7 @@ export async function startJobWorker(options: JobQueueOptions): Promise<JobWorke
   return {
     async close(timeoutMs) {
       // No new job here (the running ones go on), then they may finish within the timeout.
+      admitting.stop();
       await queue.pause(true, true);
       const timeout = new AbortController();
       await Promise.race([
@@ -201,6 +207,23 @@ class BullJobQueue implements JobQueue {
     }
   }
 
+  async post(name: string, id: string, data: unknown, options: AddOptions = {}): Promise<void> {
+    let posting: Promise<string> | undefined;
+    try {
+      await this.#guard.run(() => {
+        posting = postJob(this.queue, name, id, data, options);
+        return withTimeout(posting, this.#addTimeoutMs);
+      });
+    } catch (error) {
+      // As an add answered as not queued: should Redis take the post after all, it is withdrawn.
+      posting?.then((entry) => withdrawPost(this.queue, entry)).catch(() => undefined);
+      throw new ServiceUnavailableError(
+        'jobs',
+        error instanceof Error ? error.message.replace(/\.$/, '') : 'Redis is unavailable',
+      );
+    }
+  }
+
   async repeat(name: string, everyMs: number): Promise<void> {
     // One repeat key per name and period: the same schedule added by every API instance; one
     // of another period (the interval changed since) is dropped, so the job never runs twice.
@@ -222,8 +245,12 @@ class BullJobQueue implements JobQueue {
   }
 
   async depth(): Promise<JobDepth> {
-    const counts = await withTimeout(this.queue.getJobCounts(), this.#addTimeoutMs);
-    return { waiting: counts.waiting, active: counts.active, delayed: counts.delayed };
+    const [counts, paused, posted] = await withTimeout(
+      Promise.all([this.queue.getJobCounts(), this.queue.getPausedCount(), postedCount(this.queue)]),
+      this.#addTimeoutMs,
+    );
+    // Posted and not admitted yet, or held by a paused queue: waiting as much as the others.
+    return { waiting: counts.waiting + paused + posted, active: counts.active, delayed: counts.delayed };
   }
 
   async running(): Promise<readonly RunningJob[]> {
@@ -283,6 +310,10 @@ class InProcessJobQueue implements JobQueue {
   }
 
   readonly #pending = new Set<string>();
+
+  post(name: string, id: string, data: unknown): Promise<void> {
+    return this.add(name, id, data);
+  }
 
   add(name: string, id: string, data: unknown): Promise<void> {
     invariant(!this.#isClosed, 'job queue closed');

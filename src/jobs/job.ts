@@ -36,6 +36,12 @@ export interface JobQueue {
    */
   add(name: string, id: string, data: unknown, options?: AddOptions): Promise<void>;
   /**
+   * The same as {@link add} at a third of the caller's cost: with Redis one command hands the
+   * job to the workers, which add it to the queue in the order it was posted (posted-jobs.ts).
+   * For a caller on a request's path; the job is in the queue once a worker runs.
+   */
+  post(name: string, id: string, data: unknown, options?: AddOptions): Promise<void>;
+  /**
    * Runs job `name` every `everyMs` from now on, once per period across every instance
    * (bull's repeatable jobs share one schedule in Redis, whoever adds it; the in-process
    * runner has this process alone). Adding the same schedule again changes nothing.
