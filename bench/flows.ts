@@ -9,10 +9,11 @@
  *     CONNECTIONS at a time (FLOWS_CONCURRENCY and JOBS_CONCURRENCY are CONNECTIONS too).
  * (b) single-write latency: autocannon, one connection, WRITES creates of one item into a
  *     collection with FLOWED after-commit flows attached, and into one with none, in alternate
- *     chunks of 10; the ratio of their mean latencies (target ≤ 1.1), and the API's CPU per
- *     write. The write's own path: the queue is paused (bull's global pause) meanwhile, so what
- *     the flowed writes pay is matching their flows and queueing the event, not the runs;
- *     their deliveries finish before (c).
+ *     chunks of 21; the ratio of their mean latencies (target ≤ 1.1) and of their medians, each
+ *     answer timed, a chunk's first (its connection's opening) set aside; and the API's CPU per
+ *     write. The write's own path: the queue is paused (bull's global pause, which also holds
+ *     the posted events) meanwhile, so what the flowed writes pay is matching their flows and
+ *     posting the event, not the runs; their deliveries finish before (c).
  * (c) WRITES plain creates, then WRITES flowed ones with the worker running their flows beside
  *     them, on the same cores (and, on SQLite, for the same write lock: every run takes and
  *     settles its claim in the file).
@@ -155,59 +156,78 @@ async function directPerSecond(receiver: string, amount: number): Promise<number
 interface Writes {
   readonly mean: number;
   readonly p99: number;
-  /** (b): the median of the chunks' mean latencies, which one chunk's GC pause or checkpoint does not move. */
+  /** (b): the median answer. */
   readonly median?: number;
 }
 
-async function singleWrites(base: string, collection: string, amount = WRITES): Promise<Writes> {
-  const result = await autocannon({
-    url: `${base}/items/${collection}`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ title: 'bench' }),
-    connections: 1,
-    amount,
+/** One autocannon run of `amount` single-item creates on one connection: each answer's latency (ms), in order. */
+async function timedWrites(base: string, collection: string, amount: number): Promise<number[]> {
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const options = {
+      url: `${base}/items/${collection}`,
+      method: 'POST' as const,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'bench' }),
+      connections: 1,
+      amount,
+    };
+    const instance = autocannon(options, (error, done) => {
+      if (error !== null && error !== undefined) reject(error instanceof Error ? error : new Error(String(error)));
+      else resolve(done);
+    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
+      latencies.push(responseTime);
+    });
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${collection}: ${result.non2xx} non-2xx answers`);
-  return { mean: result.latency.mean, p99: result.latency.p99 };
+  return latencies;
+}
+
+async function singleWrites(base: string, collection: string, amount = WRITES): Promise<Writes> {
+  return summary(await timedWrites(base, collection, amount));
+}
+
+function summary(latencies: readonly number[]): Writes {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { mean: sorted.reduce((sum, ms) => sum + ms, 0) / sorted.length, p99: at(0.99), median: at(0.5) };
 }
 
 /** Writes in chunks of this many, plain and flowed in turn: the machine's load changes by the second. */
-const CHUNK = 10;
+const CHUNK = 21;
 
 /**
  * (b): WRITES creates into each collection, in alternate chunks, with the API's CPU per write
- * (/proc: steadier than latency on a loaded machine); the mean and the median of the chunks'
- * means, the worst p99.
+ * (schedstat: steadier than latency on a loaded machine). Each chunk is an autocannon run on a
+ * new connection, whose first answer also carries the connection's opening and whatever the
+ * chunk before left running (the other kind's event work): set aside, the latency figures are
+ * every other answer's, the same kind following the same kind as in a steady stream of writes.
  */
 async function alternateWrites(
   base: string,
   apiPid: number,
-): Promise<Record<'plain' | 'flowed', Writes & { cpuMs: number }>> {
-  const sums = { plain: { mean: 0, p99: 0, cpuMs: 0 }, flowed: { mean: 0, p99: 0, cpuMs: 0 } };
-  const means: Record<'plain' | 'flowed', number[]> = { plain: [], flowed: [] };
+): Promise<Record<'plain' | 'flowed', Writes & { cpuMs: number; firstMean: number }>> {
+  const cpuMs = { plain: 0, flowed: 0 };
+  const steady: Record<'plain' | 'flowed', number[]> = { plain: [], flowed: [] };
+  const firsts: Record<'plain' | 'flowed', number[]> = { plain: [], flowed: [] };
   const chunks = Math.ceil(WRITES / CHUNK);
   for (let i = 0; i < chunks; i++) {
     // Each kind goes first in every other round: neither always follows the other.
     for (const kind of i % 2 === 0 ? (['plain', 'flowed'] as const) : (['flowed', 'plain'] as const)) {
       const cpu = processStat(apiPid).cpuMs;
-      const writes = await singleWrites(base, `bench_${kind}`, CHUNK);
-      sums[kind].cpuMs += (processStat(apiPid).cpuMs - cpu) / CHUNK / chunks;
-      sums[kind].mean += writes.mean / chunks;
-      sums[kind].p99 = Math.max(sums[kind].p99, writes.p99);
-      means[kind].push(writes.mean);
+      const [first = 0, ...rest] = await timedWrites(base, `bench_${kind}`, CHUNK);
+      cpuMs[kind] += (processStat(apiPid).cpuMs - cpu) / CHUNK / chunks;
+      firsts[kind].push(first);
+      steady[kind].push(...rest);
     }
   }
-  return {
-    plain: { ...sums.plain, median: median(means.plain) },
-    flowed: { ...sums.flowed, median: median(means.flowed) },
-  };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  const of = (kind: 'plain' | 'flowed') => ({
+    ...summary(steady[kind]),
+    cpuMs: cpuMs[kind],
+    firstMean: summary(firsts[kind]).mean,
+  });
+  return { plain: of('plain'), flowed: of('flowed') };
 }
 
 const processes: ServiceProcess[] = [];
@@ -263,7 +283,7 @@ try {
       `${flowed.mean.toFixed(2)} / ${none.mean.toFixed(2)} ms = ${(flowed.mean / none.mean).toFixed(2)} (p99 ${flowed.p99} / ${none.p99} ms)`;
     const medians = `${(alone.flowed.median ?? 0).toFixed(2)} / ${(alone.plain.median ?? 0).toFixed(2)} ms = ${((alone.flowed.median ?? 0) / (alone.plain.median ?? 1)).toFixed(2)}`;
     latencies.push(
-      `${ratio(alone.flowed, alone.plain)}, median ${medians}, API CPU ${alone.flowed.cpuMs.toFixed(2)} / ${alone.plain.cpuMs.toFixed(2)} ms`,
+      `${ratio(alone.flowed, alone.plain)}, median ${medians}, API CPU ${alone.flowed.cpuMs.toFixed(2)} / ${alone.plain.cpuMs.toFixed(2)} ms, a chunk's first ${alone.flowed.firstMean.toFixed(2)} / ${alone.plain.firstMean.toFixed(2)} ms`,
     );
     besideRuns.push(ratio(beside, plain));
     console.log(
