@@ -38,7 +38,7 @@ interface Post {
 }
 
 /** The stream of `queue`'s posted jobs. */
-export function postedKey(queue: Bull.Queue): string {
+function postedKey(queue: Bull.Queue): string {
   return queue.toKey('posted');
 }
 
