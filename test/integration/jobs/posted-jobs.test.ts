@@ -120,10 +120,10 @@ describe('posted jobs: one Redis command from the API, admitted into the queue b
   });
 
   it('leaves posts to an admitter holding the lease; once its lease runs out (it died), another admits them', async () => {
-    // A worker that died while admitting: its lease stays until it expires.
-    await redis?.set(key('posted:lease'), 'a dead worker', 'PX', 2000);
     const jobs = producer();
     await worker();
+    // A worker that died while admitting: its lease stays until it expires.
+    await redis?.set(key('posted:lease'), 'a dead worker', 'PX', 4000);
     await jobs.post('record', 'leased-1', { n: 1 });
     await delay(1000);
     expect(ran, 'not while the lease is held').to.deep.equal([]);
