@@ -8,9 +8,9 @@
  * SERVICE_PID (Linux): also the service's CPU time per request, which other load barely moves.
  */
 import autocannon from 'autocannon';
-import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { READ_SCENARIOS } from './scenarios.js';
+import { withCpuPerRequest } from './service-start.js';
 
 const SERVICE_URL = process.env['SERVICE_URL'] ?? 'http://127.0.0.1:8055';
 const FLOOR_URL = process.env['FLOOR_URL'] ?? 'http://127.0.0.1:8099';
@@ -18,7 +18,7 @@ const TOKEN = process.env['TOKEN'] ?? 'bench-static-admin-token';
 const DURATION = Number(process.env['DURATION'] ?? 10);
 const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 10);
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
-const SERVICE_PID = process.env['SERVICE_PID'];
+const SERVICE_PID = process.env['SERVICE_PID'] === undefined ? undefined : Number(process.env['SERVICE_PID']);
 const auth = { Authorization: `Bearer ${TOKEN}` };
 
 const scenario = READ_SCENARIOS.find((s) => s.name === 'three-level nesting');
@@ -38,19 +38,10 @@ interface Figures {
   readonly cpuMs: number | undefined;
 }
 
-/** utime + stime of the service process, in milliseconds (clock ticks of 10 ms). */
-function serviceCpuMs(): number | undefined {
-  if (SERVICE_PID === undefined) return undefined;
-  const fields = readFileSync(`/proc/${SERVICE_PID}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 async function measure(options: autocannon.Options, duration = DURATION): Promise<Figures> {
-  const cpuBefore = serviceCpuMs();
-  const result = await autocannon({ duration, connections: CONNECTIONS, ...options });
-  const cpuAfter = serviceCpuMs();
-  const cpuMs =
-    cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.requests.total;
+  const { result, cpuMs } = await withCpuPerRequest(SERVICE_PID, () =>
+    autocannon({ duration, connections: CONNECTIONS, ...options }),
+  );
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx, cpuMs };
 }
 

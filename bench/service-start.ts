@@ -85,6 +85,23 @@ export function processStat(pid: number): { rssMb: number; hwmMb: number; cpuMs:
   return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, cpuMs: threadsCpuMs(pid) ?? ticksCpuMs(pid) };
 }
 
+/**
+ * Runs `load` (an autocannon run) and answers its result with `pid`'s CPU milliseconds per
+ * request over it ({@link processStat}); undefined without a pid.
+ */
+export async function withCpuPerRequest<T extends { readonly requests: { readonly total: number } }>(
+  pid: number | undefined,
+  load: () => Promise<T>,
+): Promise<{ result: T; cpuMs: number | undefined }> {
+  const before = pid === undefined ? undefined : processStat(pid).cpuMs;
+  const result = await load();
+  const cpuMs =
+    pid === undefined || before === undefined
+      ? undefined
+      : (processStat(pid).cpuMs - before) / Math.max(1, result.requests.total);
+  return { result, cpuMs };
+}
+
 const hasSchedstat = existsSync('/proc/self/schedstat');
 
 function threadsCpuMs(pid: number): number | undefined {
