@@ -11,9 +11,9 @@ import type { AddOptions } from './job.js';
  * job hash and its JSON: about three times the CPU, in the caller and in Redis). A worker
  * admits them into bull, in the order they were posted, under the id they were posted with.
  *
- * One worker admits at a time (a lock with a lease), and it adds a batch's jobs one after the
- * other before it deletes them from the stream: the queue holds the posts in their order, as
- * if the posting processes had added them themselves. A worker that dies mid-batch leaves its
+ * One worker admits at a time (a lock with a lease), and it adds a batch's jobs in one MULTI,
+ * in order, before it deletes them from the stream: the queue holds the posts in their order,
+ * as if the posting processes had added them themselves. A worker that dies mid-batch leaves its
  * posts in the stream; the next admitter adds them again under the same ids (bull ignores an
  * id it holds; a job that already ran and was removed runs again, which a handler that must
  * run once guards, as any bull job retried after its worker died). While the queue is paused
