@@ -93,13 +93,10 @@ export async function withCpuPerRequest<T extends { readonly requests: { readonl
   pid: number | undefined,
   load: () => Promise<T>,
 ): Promise<{ result: T; cpuMs: number | undefined }> {
-  const before = pid === undefined ? undefined : processStat(pid).cpuMs;
+  if (pid === undefined) return { result: await load(), cpuMs: undefined };
+  const before = processStat(pid).cpuMs;
   const result = await load();
-  const cpuMs =
-    pid === undefined || before === undefined
-      ? undefined
-      : (processStat(pid).cpuMs - before) / Math.max(1, result.requests.total);
-  return { result, cpuMs };
+  return { result, cpuMs: (processStat(pid).cpuMs - before) / Math.max(1, result.requests.total) };
 }
 
 const hasSchedstat = existsSync('/proc/self/schedstat');

@@ -190,33 +190,33 @@ class BullJobQueue implements JobQueue {
     });
   }
 
-  async add(name: string, id: string, data: unknown, options: AddOptions = {}): Promise<void> {
-    let adding: Promise<Bull.Job> | undefined;
-    try {
-      await this.#guard.run(() => {
-        adding = this.queue.add(name, data, { jobId: id, ...options });
-        return withTimeout(adding, this.#addTimeoutMs);
-      });
-    } catch (error) {
-      // Answered as not queued: should Redis take it after all, it does not run.
-      adding?.then((job) => job.remove()).catch(() => undefined);
-      throw new ServiceUnavailableError(
-        'jobs',
-        error instanceof Error ? error.message.replace(/\.$/, '') : 'Redis is unavailable',
-      );
-    }
+  add(name: string, id: string, data: unknown, options: AddOptions = {}): Promise<void> {
+    return this.#handOver(
+      () => this.queue.add(name, data, { jobId: id, ...options }),
+      (job) => job.remove(),
+    );
   }
 
-  async post(name: string, id: string, data: unknown, options: AddOptions = {}): Promise<void> {
-    let posting: Promise<string> | undefined;
+  post(name: string, id: string, data: unknown, options: AddOptions = {}): Promise<void> {
+    return this.#handOver(
+      () => postJob(this.queue, name, id, data, options),
+      (entry) => withdrawPost(this.queue, entry),
+    );
+  }
+
+  /**
+   * Hands a job to Redis (`start`) within the add's time limit, or answers 503; should Redis
+   * take it after all, `takeBack` undoes it, so a job answered as not queued does not run.
+   */
+  async #handOver<T>(start: () => Promise<T>, takeBack: (handed: T) => Promise<unknown>): Promise<void> {
+    let handing: Promise<T> | undefined;
     try {
       await this.#guard.run(() => {
-        posting = postJob(this.queue, name, id, data, options);
-        return withTimeout(posting, this.#addTimeoutMs);
+        handing = start();
+        return withTimeout(handing, this.#addTimeoutMs);
       });
     } catch (error) {
-      // As an add answered as not queued: should Redis take the post after all, it is withdrawn.
-      posting?.then((entry) => withdrawPost(this.queue, entry)).catch(() => undefined);
+      handing?.then(takeBack).catch(() => undefined);
       throw new ServiceUnavailableError(
         'jobs',
         error instanceof Error ? error.message.replace(/\.$/, '') : 'Redis is unavailable',
