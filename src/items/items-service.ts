@@ -214,9 +214,7 @@ export class ItemsService {
    */
   async readByQueryText(query: Query): Promise<string | null> {
     const { ctx, reader } = await this.readSide();
-    const target = this.#collectionOf(ctx.overview);
-    if (query.export !== undefined || target.singleton || isAggregateQuery(query) || isUnlimited(query, ctx.limits))
-      return null;
+    if (!this.#isPlainList(ctx, query)) return null;
     const read = await this.#readEvents.query(query);
     const json = this.#readEvents.wantsItems ? null : await readItemsJson(ctx, this.collection, read, reader);
     return (
@@ -230,6 +228,32 @@ export class ItemsService {
     const read = await this.#readEvents.query(query);
     const json = this.#readEvents.wantsItems ? null : await readItemJsonByKey(ctx, this.collection, key, read, reader);
     return json ?? JSON.stringify(await this.#one(await readItemByKey(ctx, this.collection, key, read, reader), read));
+  }
+
+  /**
+   * GraphQL's answer to a list read, or to a read by key (`key`: the item, FORBIDDEN when
+   * missing or unreadable), as JSON text written by the database in GraphQL's form
+   * (readItemsJson). Null, before anything runs, where the database does not write it, the read
+   * is not plain ({@link readByQueryText}), or a read handler listens: graphql-js executes the
+   * field then, with its events.
+   */
+  async readGraphqlText(query: Query, key?: PrimaryKey): Promise<string | null> {
+    if (this.#readEvents.listens) return null;
+    const { ctx, reader } = await this.readSide();
+    if (key !== undefined) return readItemJsonByKey(ctx, this.collection, key, query, reader, 'graphql');
+    if (!this.#isPlainList(ctx, query)) return null;
+    return readItemsJson(ctx, this.collection, query, reader, 'graphql');
+  }
+
+  /** A read of items that is neither an export, a singleton's, an aggregate nor unlimited. */
+  #isPlainList(ctx: ReadContext, query: Query): boolean {
+    const target = this.#collectionOf(ctx.overview);
+    return !(
+      query.export !== undefined ||
+      target.singleton ||
+      isAggregateQuery(query) ||
+      isUnlimited(query, ctx.limits)
+    );
   }
 
   /**

@@ -29,6 +29,11 @@ export class ReadEvents {
     return this.hooks?.listens(this.#readEvents) === true;
   }
 
+  /** Whether any read handler listens (`items.query` or `items.read`). */
+  get listens(): boolean {
+    return this.hooks?.listens([...this.#queryEvents, ...this.#readEvents]) === true;
+  }
+
   /** The query the `items.query` filters return (the same object when none listens). */
   async query(query: Query): Promise<Query> {
     const hooks = this.hooks;

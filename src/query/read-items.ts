@@ -8,7 +8,7 @@ import { buildKeysCondition, buildReadAst } from './ast/build-read-ast.js';
 import type { ReadAst, ReadNode } from './ast/nodes.js';
 import { compileAggregate, compileCount } from './compile/compile-aggregate.js';
 import { compileRead, compileReadJson } from './compile/compile-read.js';
-import { hasJsonForm } from './compile/pg-json-value.js';
+import { hasJsonForm, type JsonForm } from './compile/pg-json-value.js';
 import { selectPreparedRows, selectRows } from './execute.js';
 import type { Query } from './query.js';
 import { checkRelationalDepth } from './validate/relational-depth.js';
@@ -61,17 +61,19 @@ export async function readItems(ctx: ReadContext, collection: string, query: Que
 /**
  * The items of a (non-aggregate) query as their JSON array text, written by PostgreSQL
  * (compileReadJson): what `JSON.stringify(await readItems(...))` would give, without the
- * rows passing through JavaScript. Null where that form is not available (other dialects,
- * aggregates, fields the shaper must type), and the caller reads items instead.
+ * rows passing through JavaScript (in GraphQL's `form`, what graphql-js would serialise).
+ * Null where that form is not available (other dialects, aggregates, fields the shaper must
+ * type), and the caller reads items instead.
  */
 export async function readItemsJson(
   ctx: ReadContext,
   collection: string,
   query: Query,
   reader: Reader,
+  form: JsonForm = 'api',
 ): Promise<string | null> {
   if (!writesJson(ctx) || isAggregateQuery(query)) return null;
-  return selectJson(ctx, buildReadAst(buildContext(ctx, reader), collection, query));
+  return selectJson(ctx, buildReadAst(buildContext(ctx, reader), collection, query), form);
 }
 
 /** readItemByKey's item as JSON text (readItemsJson); FORBIDDEN when missing, null when not available. */
@@ -81,9 +83,10 @@ export async function readItemJsonByKey(
   key: string | number,
   query: Query,
   reader: Reader,
+  form: JsonForm = 'api',
 ): Promise<string | null> {
   if (!writesJson(ctx)) return null;
-  const list = await selectJson(ctx, keysAst(ctx, reader, collection, [key], singleItemQuery(ctx, query)));
+  const list = await selectJson(ctx, keysAst(ctx, reader, collection, [key], singleItemQuery(ctx, query)), form);
   if (list === null) return null;
   // One key selects one row at most: `[{...}]`, or `[]` when missing or not readable.
   if (list === '[]') throw new ForbiddenError();
@@ -125,9 +128,9 @@ function keysAst(
   return { ...base, level: { ...base.level, filter, limit: null, offset: 0 } };
 }
 
-async function selectJson(ctx: ReadContext, ast: ReadAst): Promise<string | null> {
+async function selectJson(ctx: ReadContext, ast: ReadAst, form: JsonForm = 'api'): Promise<string | null> {
   if (!hasJsonForm(ctx.overview, ast.collection.collection, ast.children)) return null;
-  const [row] = await selectPreparedRows(ctx.db, compileReadJson(dialectOfContext(ctx), ast));
+  const [row] = await selectPreparedRows(ctx.db, compileReadJson(dialectOfContext(ctx), ast, undefined, form));
   const json = row?.['json'];
   return typeof json === 'string' ? json : JSON.stringify(json ?? []);
 }

@@ -13,7 +13,7 @@ import type {
   SortNode,
 } from '../ast/nodes.js';
 import { AliasCounter, writeComparable, writeCondition, writeJoin, writeOperand } from './compile-condition.js';
-import { pgJsonValue } from './pg-json-value.js';
+import { pgJsonValue, type JsonForm } from './pg-json-value.js';
 import { SqlWriter, type CompiledSql, type ReadDialect, type Emit } from '../../db/dialects/read.js';
 
 const COLUMN_ALIASES: string[] = [];
@@ -38,7 +38,7 @@ interface Scope {
  * sort and window.
  */
 export function compileRead(dialect: ReadDialect, ast: ReadAst): CompiledSql {
-  const compiler = new ReadCompiler(new SqlWriter(dialect), false);
+  const compiler = new ReadCompiler(new SqlWriter(dialect), null);
   compiler.root(ast);
   return compiler.w.finish();
 }
@@ -58,19 +58,20 @@ export function compileReadJson(
   dialect: ReadDialect,
   ast: ReadAst,
   rootTable = ast.collection.collection,
+  form: JsonForm = 'api',
 ): CompiledSql {
   invariant(dialect.writesJsonOutput, 'JSON output is written by PostgreSQL');
-  const compiler = new ReadCompiler(new SqlWriter(dialect), true);
+  const compiler = new ReadCompiler(new SqlWriter(dialect), form);
   compiler.jsonRoot(ast, rootTable);
   return compiler.w.finish();
 }
 
 class ReadCompiler {
   readonly aliases = new AliasCounter();
-  /** `json`: tuples become objects and values their API JSON form (compileReadJson). */
+  /** `json`: tuples become objects and values their JSON form (compileReadJson); null: rows. */
   constructor(
     readonly w: SqlWriter,
-    private readonly json: boolean,
+    private readonly json: JsonForm | null,
   ) {}
 
   /** SELECT c0, c1, ... FROM root [LATERAL ...] WHERE ... ORDER BY ... LIMIT ... */
@@ -139,7 +140,7 @@ class ReadCompiler {
     const { w } = this;
     const scope: Scope = { alias: this.aliases.next('t'), laterals: [] };
     w.raw('select cast(array_to_json(array(');
-    this.records(scope, ast.children, table, null, ast.level);
+    this.records(scope, ast.children, table, ast.collection.primary, null, ast.level);
     w.raw(')) as text) as ').id('json');
   }
 
@@ -153,6 +154,7 @@ class ReadCompiler {
     scope: Scope,
     children: readonly ReadNode[],
     table: string,
+    primary: string,
     join: Emit | null,
     level: LevelQuery,
   ): void {
@@ -160,7 +162,7 @@ class ReadCompiler {
     const derived = this.aliases.next('x');
     w.raw('select ').id(derived).raw(' from (select ');
     w.join(children, ', ', (child) => {
-      this.value(scope, child);
+      this.value(scope, child, primary);
       w.raw(' as ').id(child.key);
     });
     this.from(scope, table, join, level.filter);
@@ -176,7 +178,8 @@ class ReadCompiler {
       writeJoin(this.w, parent, scope.alias, node.relation);
     };
     this.w.raw('(');
-    this.records(scope, node.children, node.relation.target.collection, join, {
+    const { target } = node.relation;
+    this.records(scope, node.children, target.collection, target.primary, join, {
       filter: node.filter,
       sort: [],
       limit: null,
@@ -198,10 +201,10 @@ class ReadCompiler {
     };
     w.raw('array(');
     if (node.children !== null) {
-      this.records(scope, node.children, target.collection, join, node.level);
+      this.records(scope, node.children, target.collection, target.primary, join, node.level);
     } else {
       w.raw('select ');
-      pgJsonValue(w, () => w.column(scope.alias, target.primary), target.primaryType, false);
+      pgJsonValue(w, () => w.column(scope.alias, target.primary), target.primaryType, false, this.json ?? 'api', true);
       this.from(scope, target.collection, join, node.level.filter);
       this.orderBy(scope.alias, node.level.sort);
       w.dialect.limitOffset(w, node.level.limit, node.level.offset);
@@ -245,8 +248,8 @@ class ReadCompiler {
     });
   }
 
-  /** One value of a row: a column, a function, or a related row/list as JSON. */
-  private value(scope: Scope, node: ReadNode): void {
+  /** One value of a row: a column, a function, or a related row/list as JSON (`primary`: the level's key, JSON only). */
+  private value(scope: Scope, node: ReadNode, primary?: string): void {
     const { w } = this;
     switch (node.kind) {
       case 'field': {
@@ -255,7 +258,7 @@ class ReadCompiler {
           if (hidden === undefined) w.column(scope.alias, node.column);
           else visibleValues(w, scope.alias, node, hidden);
         };
-        if (this.json) pgJsonValue(w, column, node.type, node.masked);
+        if (this.json !== null) pgJsonValue(w, column, node.type, node.masked, this.json, node.column === primary);
         else w.dialect.readColumn(w, column, node.type);
         return;
       }
@@ -266,11 +269,11 @@ class ReadCompiler {
         // A scalar subquery on every dialect: PostgreSQL then probes the target's primary key
         // per row, where a LATERAL join let it hash-join a scan of the whole target table
         // (bench/README.md: o2m + m2m 1.4x faster in PostgreSQL).
-        if (this.json) this.relatedRecord(scope.alias, node);
+        if (this.json !== null) this.relatedRecord(scope.alias, node);
         else this.subquery(scope.alias, node);
         return;
       case 'o2m':
-        if (this.json) this.relatedRecords(scope.alias, node);
+        if (this.json !== null) this.relatedRecords(scope.alias, node);
         else if (w.dialect.hasLateralLists) this.lateral(scope, node);
         else this.subquery(scope.alias, node);
         return;

@@ -69,11 +69,28 @@ export function hasJsonForm(overview: SchemaOverview, collection: string, childr
 }
 
 /**
+ * Whose JSON the database writes: the REST answer's (`api`), or GraphQL's, which serialises
+ * each value as its field's scalar does (field-scalars.ts): a primary key is an `ID` (text),
+ * a decimal a `Float` (a number), and a number that is not finite has no form (graphql-js
+ * answers an error for it): reading one fails the statement, and the caller lets graphql-js
+ * execute the operation instead.
+ */
+export type JsonForm = 'api' | 'graphql';
+
+/**
  * A column as the JSON value the API returns (shape-value.ts, which stays the reference):
  * big numbers and decimals as text, temporal values in the shaper's ISO forms (milliseconds
- * truncated as it does), csv as an array, masked values as the mask.
+ * truncated as it does), csv as an array, masked values as the mask. In GraphQL's form
+ * ({@link JsonForm}), `isKey` (the level's primary key) is text and decimals are numbers.
  */
-export function pgJsonValue(w: SqlWriter, column: Emit, type: FieldType, masked: boolean): void {
+export function pgJsonValue(
+  w: SqlWriter,
+  column: Emit,
+  type: FieldType,
+  masked: boolean,
+  form: JsonForm = 'api',
+  isKey = false,
+): void {
   const wrap = (before: string, after: string) => {
     w.raw(before);
     column(w);
@@ -82,6 +99,20 @@ export function pgJsonValue(w: SqlWriter, column: Emit, type: FieldType, masked:
   if (masked || type === 'hash') {
     wrap('(case when ', ` is null then null else '${MASK}' end)`);
     return;
+  }
+  if (form === 'graphql') {
+    if (isKey) {
+      wrap('cast(', ' as text)');
+      return;
+    }
+    if (type === 'float' || type === 'decimal') {
+      // Not finite: the text ('NaN', 'Infinity') cast to an integer fails the statement. The
+      // cast reads the column, so PostgreSQL cannot fold it into an error while planning.
+      wrap('(case when cast(', " as double precision) in ('NaN', 'Infinity', '-Infinity') then cast(cast(");
+      wrap('', ' as text) as integer) else cast(');
+      wrap('', ' as double precision) end)');
+      return;
+    }
   }
   switch (type) {
     case 'bigInteger':
