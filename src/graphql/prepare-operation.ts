@@ -62,8 +62,8 @@ export class OperationPreparer {
     }
     const known = documents.get(query);
     if (known !== undefined) {
-      // The cost depends on the variables: counted for every request.
-      assertValid(schema, known, [queryCostRule(this.limits.cost, variables)]);
+      // The cost depends on the variables: counted again for every request that has any.
+      if (hasVariables(known)) assertValid(schema, known, [queryCostRule(this.limits.cost, variables)]);
       return { document: known, operation: operationOf(schema, known, operationName) };
     }
     const prepared = prepareOperation(schema, query, operationName, this.limits, variables);
@@ -107,6 +107,13 @@ function prepareOperation(
   if (!limits.introspection) rules.push(NoSchemaIntrospectionCustomRule);
   assertValid(schema, document, rules);
   return { document, operation: operationOf(schema, document, operationName) };
+}
+
+/** Whether an operation of the document declares variables (a document without any costs the same every time). */
+function hasVariables(document: DocumentNode): boolean {
+  return document.definitions.some(
+    (definition) => definition.kind === Kind.OPERATION_DEFINITION && (definition.variableDefinitions?.length ?? 0) > 0,
+  );
 }
 
 function assertValid(schema: GraphQLSchema, document: DocumentNode, rules: readonly ValidationRule[]): void {
