@@ -113,6 +113,7 @@ function addQueryRoots(fields: RootFields, types: CollectionTypes, collection: C
     type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type))),
     args: types.listArgs(name),
     resolve: listResolver(name),
+    extensions: { svcRoot: { kind: 'list', collection: name } },
   });
   // as_of (issue 18): the item as it was at a moment (ISO 8601) or revision id; version: as a content version has it.
   const byIdArgs = {
@@ -120,7 +121,12 @@ function addQueryRoots(fields: RootFields, types: CollectionTypes, collection: C
     as_of: { type: GraphQLString },
     version: { type: GraphQLString },
   };
-  addRoot(fields, `${root}_by_id`, { type, args: byIdArgs, resolve: byIdResolver(name) });
+  addRoot(fields, `${root}_by_id`, {
+    type,
+    args: byIdArgs,
+    resolve: byIdResolver(name),
+    extensions: { svcRoot: { kind: 'byId', collection: name } },
+  });
   addRoot(fields, `${root}_aggregated`, {
     type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(types.aggregated(name)))),
     args: { groupBy: { type: new GraphQLList(GraphQLString) }, ...types.listArgs(name) },

@@ -41,3 +41,6 @@ export { createGraphqlContext, type GraphqlContext, type SystemServices } from '
 
 /** Resolver errors with `extensions.code`, mapped by the caller's error mapping. */
 export { formatResult, toGraphqlError } from './format-errors.js';
+
+/** A query of item reads answered as JSON text the database writes, without graphql-js's execution. */
+export { answerAsJson } from './json-answer.js';

@@ -116,10 +116,13 @@ export class SelectionWalker {
   }
 
   /**
-   * The fields the nodes' selection sets select on `type`, by response key, in document order
+   * The fields the nodes' (or an operation's) selection sets select on `type`, by response key, in document order
    * (graphql-js CollectFields: same key = same field, merged).
    */
-  collect(type: GraphQLObjectType, nodes: readonly FieldNode[]): Map<string, FieldNode[]> {
+  collect(
+    type: GraphQLObjectType,
+    nodes: readonly { readonly selectionSet?: SelectionSetNode }[],
+  ): Map<string, FieldNode[]> {
     const fields = new Map<string, FieldNode[]>();
     const visited = new Set<string>();
     for (const node of nodes) {

@@ -18,6 +18,12 @@ type ItemFieldMeta =
   /** A field of `C_aggregated_count` / `C_aggregated_fields`. */
   | { readonly kind: 'aggregate'; readonly field: string };
 
+/** A root field that reads a collection's items: `C` (a list) or `C_by_id`. */
+interface RootFieldMeta {
+  readonly kind: 'list' | 'byId';
+  readonly collection: string;
+}
+
 /** A key of a `C_filter` input. */
 type FilterFieldMeta =
   | { readonly kind: 'logical' }
@@ -42,6 +48,7 @@ declare module 'graphql' {
   }
   interface GraphQLFieldExtensions<_TSource, _TContext, _TArgs> {
     svcField?: ItemFieldMeta;
+    svcRoot?: RootFieldMeta;
   }
   interface GraphQLInputObjectTypeExtensions {
     /** The collection a `C_filter` input filters (operator inputs have none). */

@@ -50,7 +50,7 @@ import { fileWriteRoutes } from './routes/files.js';
 import { utilsTransferRoutes } from './routes/utils-transfer.js';
 import { utilsValueRoutes } from './routes/utils-values.js';
 import { utilsMailRoutes } from './routes/utils-mail.js';
-import { graphqlRoutes, graphqlSpecRoutes, openApiRoutes } from './routes/graphql.js';
+import { graphqlEndpoint, graphqlRoutes, graphqlSpecRoutes, openApiRoutes } from './routes/graphql.js';
 import { SchemaStore } from '../graphql/index.js';
 import { consoleRoutes } from './console.js';
 import './request.js';
@@ -160,6 +160,15 @@ export async function createApp(deps: AppDeps, extensions?: AppExtensions): Prom
     });
   }
 
+  // The Subscription root is described over HTTP too (SDL, introspection: GraphiQL finds the
+  // `<collection>_mutated` roots) when graphql-ws serves it; running one over HTTP is refused.
+  const graphqlSchemas = new SchemaStore({
+    subscriptions: config.websockets.enabled && config.websockets.graphql.enabled,
+  });
+  // First of the routes: Express tries each route mounted before it on every request, which cost
+  // a GraphQL query more CPU than its reads when it came last (bench/README.md).
+  const graphql = graphqlEndpoint(app, config, graphqlSchemas);
+  app.use('/graphql', graphqlRoutes(deps, graphql, cacheGraphql(deps)));
   app.use('/server', serverRoutes(deps));
   // Before the system collection routes: /users/me, /users/me/tfa/*, /users/:id/tfa/disable,
   // /users/invite* and /users/register* are not items.
@@ -207,13 +216,7 @@ export async function createApp(deps: AppDeps, extensions?: AppExtensions): Prom
   for (const [path, collection, options] of SYSTEM_WRITE_ROUTES)
     app.use(path, systemWriteRoutes(deps, collection, options));
   app.use('/activity/comment', activityCommentRoutes(deps));
-  // The Subscription root is described over HTTP too (SDL, introspection: GraphiQL finds the
-  // `<collection>_mutated` roots) when graphql-ws serves it; running one over HTTP is refused.
-  const graphqlSchemas = new SchemaStore({
-    subscriptions: config.websockets.enabled && config.websockets.graphql.enabled,
-  });
-  app.use('/graphql', graphqlRoutes(deps, graphqlSchemas, cacheGraphql(deps)));
-  app.use('/server/specs/graphql', graphqlSpecRoutes(deps, graphqlSchemas));
+  app.use('/server/specs/graphql', graphqlSpecRoutes(deps, graphql));
   app.use('/server/specs/oas', openApiRoutes(deps));
   app.use('/admin', consoleRoutes());
   await extensions?.init('routes.custom.before', { app });

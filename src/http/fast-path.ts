@@ -10,6 +10,8 @@ import { checkIdempotencyKey, sendReplay } from './idempotency.js';
 import { setRoute } from './metrics.js';
 import { authenticateRequest, mayNameParameter, requestParams, requestQuery } from './request-pipeline.js';
 import { plainEnvelope, readService } from './routes/items-read.js';
+import { graphqlEndpointOf, plainQueryText, type GraphqlEndpoint } from './routes/graphql.js';
+import type { Accountability } from '../access/accountability.js';
 import { ITEM_WRITES, type ItemWrite } from './routes/item-writes.js';
 import { decodePathSegment } from './url-path.js';
 
@@ -66,6 +68,42 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
     return plainEnvelope(items, requestQuery(req), target.id);
   }
 
+  const graphql = graphqlEndpointOf(app);
+
+  /**
+   * POST /graphql: a plain query the database answers (routes/graphql.ts: plainQueryText), with
+   * the caller and the body taken as Express would take them; anything else, and any failure
+   * but the body's, is answered by Express from the start (the body read stays read).
+   */
+  async function graphqlQuery(
+    req: IncomingMessage,
+    res: ServerResponse,
+    endpoint: GraphqlEndpoint,
+    type: GraphqlMediaType,
+  ): Promise<void> {
+    let accountability: Accountability;
+    try {
+      accountability = await authenticateRequest(deps, req);
+    } catch {
+      app(req, res);
+      return;
+    }
+    try {
+      await parseBody(req, res);
+    } catch (error) {
+      answerError(res, error);
+      return;
+    }
+    const body = (req as IncomingMessage & { body?: unknown }).body;
+    const text = await plainQueryText(deps, endpoint, req, accountability, body).catch(() => null);
+    if (text === null) app(req, res);
+    // The route's answer: no ETag (it ends the response itself, not through res.send).
+    else
+      writeHead(res, 200, { 'Content-Type': `${type}; charset=utf-8`, 'Content-Length': Buffer.byteLength(text) }).end(
+        text,
+      );
+  }
+
   async function write(req: IncomingMessage, res: ServerResponse, target: ItemsPath, run: ItemWrite): Promise<void> {
     try {
       const accountability = await authenticateRequest(deps, req);
@@ -90,13 +128,18 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
         respond(res, 200, JSON.stringify({ data }));
       }
     } catch (error) {
-      const answer = errorAnswer(error, { logger, dialect: config.db.client, schema: deps.schema });
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      respond(res, answer.status, JSON.stringify(answer.body), answer.headers);
+      answerError(res, error);
     }
+  }
+
+  /** The error handler's answer (error-handler.ts), as Express's would be. */
+  function answerError(res: ServerResponse, error: unknown): void {
+    const answer = errorAnswer(error, { logger, dialect: config.db.client, schema: deps.schema });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    respond(res, answer.status, JSON.stringify(answer.body), answer.headers);
   }
 
   /** Express's `res.json` answer; the text encoded once, for the ETag, the length and the socket. */
@@ -127,6 +170,13 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
   }
 
   return (req, res) => {
+    if (req.url === '/graphql') {
+      const type = graphql === undefined || !readsHere ? undefined : plainGraphqlRequest(req);
+      if (graphql === undefined || type === undefined) return false;
+      setRoute(req, '/graphql');
+      void graphqlQuery(req, res, graphql, type);
+      return true;
+    }
     const target = plainItemsRequest(req);
     if (target === undefined) return false;
     if (req.method === 'GET') {
@@ -184,6 +234,25 @@ function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
   const key = id === undefined ? undefined : decodePathSegment(id);
   if (name === undefined || (id !== undefined && key === undefined)) return undefined;
   return { collection: toCollectionName(name), id: key, path };
+}
+
+type GraphqlMediaType = 'application/json' | 'application/graphql-response+json';
+
+/**
+ * A POST /graphql with a JSON body that Express would add nothing to: no conditional or
+ * idempotent request, and an Accept whose first type graphql-http takes (its answer's type,
+ * as it chooses it); undefined for Express.
+ */
+function plainGraphqlRequest(req: IncomingMessage): GraphqlMediaType | undefined {
+  const { headers } = req;
+  if (req.method !== 'POST' || !JSON_TYPE.test(headers['content-type'] ?? '')) return undefined;
+  if (headers['idempotency-key'] !== undefined || EXPRESS_HEADERS.some((h) => headers[h] !== undefined))
+    return undefined;
+  const [first = ''] = (headers.accept ?? '*/*').replace(/\s/g, '').toLowerCase().split(',');
+  const [type, ...params] = first.split(';');
+  if (params.some((param) => param !== 'charset=utf-8')) return undefined;
+  if (type === 'application/graphql-response+json') return type;
+  return type === 'application/json' || type === 'application/*' || type === '*/*' ? 'application/json' : undefined;
 }
 
 /** The write of a plain JSON write request; undefined for Express (file uploads, other bodies). */

@@ -1,5 +1,12 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { GraphQLError, OperationTypeNode, printSchema, type ExecutionResult } from 'graphql';
+import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
+import {
+  execute,
+  GraphQLError,
+  OperationTypeNode,
+  printSchema,
+  type ExecutionArgs,
+  type ExecutionResult,
+} from 'graphql';
 import {
   createHandler,
   parseRequestParams,
@@ -8,6 +15,8 @@ import {
   type Response as GraphqlHttpResponse,
 } from 'graphql-http';
 import type { Knex } from 'knex';
+import type { IncomingMessage } from 'node:http';
+import type { Accountability } from '../../access/accountability.js';
 import { loadPermissions } from '../../access/load-permissions.js';
 import type { PermissionStore } from '../../access/permission-store.js';
 import type { DataInvalidation } from '../../cache/data-invalidation.js';
@@ -25,6 +34,7 @@ import {
   type ServiceError,
 } from '../../errors.js';
 import {
+  answerAsJson,
   createGraphqlContext,
   formatResult,
   OperationPreparer,
@@ -82,24 +92,11 @@ type HttpRequest = GraphqlHttpRequest<Request, { readonly res: Response }>;
  */
 export function graphqlRoutes(
   deps: GraphqlRouteDeps,
-  store: SchemaStore,
+  endpoint: GraphqlEndpoint,
   cache: readonly RequestHandler[] = [],
 ): Router {
   const router = Router();
-  const preparer = new OperationPreparer({
-    tokenLimit: deps.config.graphqlQueryTokenLimit,
-    // A REST `fields` path may be MAX_RELATIONAL_DEPTH long; GraphQL adds the function and
-    // aggregate objects as one more level.
-    maxDepth: deps.config.maxRelationalDepth + 1,
-    introspection: deps.config.graphqlIntrospection,
-    cost: {
-      costLimit: deps.config.graphqlQueryCostLimit,
-      aliasLimit: deps.config.graphqlQueryAliasLimit,
-      queryLimitDefault: deps.config.queryLimitDefault,
-      queryLimitMax: deps.config.queryLimitMax,
-    },
-  });
-
+  const { store, preparer } = endpoint;
   const persisted = new PersistedQueries();
   const handlerFor = (scope: Scope) =>
     createHandler<Request, { readonly res: Response }, GraphqlContext>({
@@ -125,14 +122,7 @@ export function graphqlRoutes(
           (scope === 'system' && readsJournal(rootFieldNames(document, operationName)))
         )
           skipResponseCache(req.context.res);
-        const read = {
-          db: operation === OperationTypeNode.QUERY ? readDatabase(deps.db, replicaCaller(accountability)) : deps.db,
-          overview,
-          limits: queryLimits(deps.config),
-        };
-        const reader = { accountability, access: access.read };
-        // Every item read of the operation goes through the items services, on this read side.
-        const items = await itemServices(deps, accountability, overview, { reads: read.db, reader });
+        const { read, reader, items } = await operationReads(deps, accountability, { overview, access }, operation);
         const contextValue = createGraphqlContext({
           read,
           reader,
@@ -143,7 +133,11 @@ export function graphqlRoutes(
         });
         return { schema, document, operationName, variableValues: params.variables ?? undefined, contextValue };
       },
+      execute: answerOrExecute,
       onOperation: (req, _args, result: ExecutionResult) => {
+        const type = `${responseMediaType(req.raw)}; charset=utf-8`;
+        const headers = { 'content-type': type };
+        if (result instanceof JsonAnswer) return [result.text, { status: 200, statusText: 'OK', headers }];
         // No `data` at all: the operation could not run (variables that do not coerce).
         if (!('data' in result)) throw new GraphqlExecutionError((result.errors ?? []).map(plainError));
         const formatted = formatResult(result, (error) =>
@@ -151,8 +145,7 @@ export function graphqlRoutes(
         );
         if (result.errors !== undefined) skipResponseCache(req.context.res);
         // Serialised here: graphql-http's own serialiser calls a replacer for every value.
-        const type = `${responseMediaType(req.raw)}; charset=utf-8`;
-        return [JSON.stringify(formatted), { status: 200, statusText: 'OK', headers: { 'content-type': type } }];
+        return [JSON.stringify(formatted), { status: 200, statusText: 'OK', headers }];
       },
       formatError: (error) =>
         error instanceof GraphQLError
@@ -182,6 +175,114 @@ export function graphqlRoutes(
   router.all('/', ...cache, serve('items'));
   router.all('/system', ...cache, serve('system'));
   return router;
+}
+
+/** What the two doors of POST /graphql share (the Express route and fast-path.ts): the schemas, the documents. */
+export interface GraphqlEndpoint {
+  readonly store: SchemaStore;
+  readonly preparer: OperationPreparer;
+}
+
+const endpoints = new WeakMap<Express, GraphqlEndpoint>();
+
+/** The endpoint of an app's /graphql routes ({@link graphqlEndpoint}), for the answers given before Express. */
+export function graphqlEndpointOf(app: Express): GraphqlEndpoint | undefined {
+  return endpoints.get(app);
+}
+
+/** The app's endpoint: its documents remembered once for both doors. */
+export function graphqlEndpoint(app: Express, config: Config, store: SchemaStore): GraphqlEndpoint {
+  const preparer = new OperationPreparer({
+    tokenLimit: config.graphqlQueryTokenLimit,
+    // A REST `fields` path may be MAX_RELATIONAL_DEPTH long; GraphQL adds the function and
+    // aggregate objects as one more level.
+    maxDepth: config.maxRelationalDepth + 1,
+    introspection: config.graphqlIntrospection,
+    cost: {
+      costLimit: config.graphqlQueryCostLimit,
+      aliasLimit: config.graphqlQueryAliasLimit,
+      queryLimitDefault: config.queryLimitDefault,
+      queryLimitMax: config.queryLimitMax,
+    },
+  });
+  const endpoint = { store, preparer };
+  endpoints.set(app, endpoint);
+  return endpoint;
+}
+
+/**
+ * The read side and the items services of one operation for the caller: a query reads where
+ * the caller's reads go (replicas), anything else on the primary.
+ */
+async function operationReads(
+  deps: GraphqlRouteDeps,
+  accountability: Accountability,
+  caller: { readonly overview: SchemaOverview; readonly access: SchemaAccess },
+  operation: OperationTypeNode,
+) {
+  const { overview, access } = caller;
+  const read = {
+    db: operation === OperationTypeNode.QUERY ? readDatabase(deps.db, replicaCaller(accountability)) : deps.db,
+    overview,
+    limits: queryLimits(deps.config),
+  };
+  const reader = { accountability, access: access.read };
+  // Every item read of the operation goes through the items services, on this read side.
+  const items = await itemServices(deps, accountability, overview, { reads: read.db, reader });
+  return { read, reader, items };
+}
+
+/**
+ * fast-path.ts's POST /graphql: the answer to a plain JSON body (`query`, `variables`,
+ * `operationName`, nothing else) whose operation is a query of the items scope that
+ * json-answer.ts answers with the database's text; null for anything else, or on any failure,
+ * and the Express route answers the request from the start (a query changes nothing).
+ */
+export async function plainQueryText(
+  deps: GraphqlRouteDeps,
+  endpoint: GraphqlEndpoint,
+  req: IncomingMessage,
+  accountability: Accountability,
+  body: unknown,
+): Promise<string | null> {
+  const params = plainParams(body);
+  if (params === undefined) return null;
+  const caller = await callerAccess(deps, req, accountability);
+  const schemas = endpoint.store.get(caller.overview, caller.access);
+  const { query, variables, operationName } = params;
+  const { document, operation } = endpoint.preparer.prepare(schemas.items, query, operationName, variables);
+  if (operation !== OperationTypeNode.QUERY) return null;
+  const { read, items } = await operationReads(deps, accountability, caller, operation);
+  const contextValue = { read, items: items.of };
+  return answerAsJson({ schema: schemas.items, document, operationName, variableValues: variables, contextValue });
+}
+
+/** A JSON body of `query` and, if any, `variables` (an object) and `operationName`; undefined for others. */
+function plainParams(
+  body: unknown,
+): { query: string; variables: Record<string, unknown> | undefined; operationName: string | undefined } | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { query, variables, operationName, ...rest } = body as Record<string, unknown>;
+  if (typeof query !== 'string' || query === '' || Object.keys(rest).length > 0) return undefined;
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
+  if (operationName != null && typeof operationName !== 'string') return undefined;
+  return {
+    query,
+    variables: (variables ?? undefined) as Record<string, unknown> | undefined,
+    operationName: operationName ?? undefined,
+  };
+}
+
+/** A query's answer the database wrote (json-answer.ts), on its way to onOperation. */
+class JsonAnswer implements ExecutionResult {
+  declare readonly data?: null;
+  constructor(readonly text: string) {}
+}
+
+/** The database's answer where it can write it (json-answer.ts), else graphql-js's execution. */
+async function answerOrExecute(args: ExecutionArgs): Promise<ExecutionResult> {
+  const text = await answerAsJson(args);
+  return text === null ? execute(args) : new JsonAnswer(text);
 }
 
 /** GRAPHQL_VALIDATION for a subscription sent over HTTP, naming the WebSocket path that runs it. */
@@ -233,7 +334,7 @@ function systemServices(
  * GET /server/specs/graphql/ and /server/specs/graphql/system: the SDL
  * of the caller's schema of that scope, as text.
  */
-export function graphqlSpecRoutes(deps: GraphqlRouteDeps, store: SchemaStore): Router {
+export function graphqlSpecRoutes(deps: GraphqlRouteDeps, { store }: GraphqlEndpoint): Router {
   const router = Router();
   const sdl = (scope: Scope) => async (req: Request, res: Response) => {
     const { schemas } = await callerSchemas(deps, store, req);
@@ -250,16 +351,16 @@ async function callerSchemas(
   store: SchemaStore,
   req: Request,
 ): Promise<{ overview: SchemaOverview; access: SchemaAccess; schemas: ScopedSchemas }> {
-  const { overview, access } = await callerAccess(deps, req);
+  const { overview, access } = await callerAccess(deps, req, req.accountability);
   return { overview, access, schemas: store.get(overview, access) };
 }
 
 /** The request's overview, the caller's permissions (loaded once per request) and what they allow in a schema. */
 async function callerAccess(
   deps: Pick<GraphqlRouteDeps, 'db' | 'schema' | 'permissions'>,
-  req: Request,
+  req: IncomingMessage,
+  accountability: Accountability,
 ): Promise<{ overview: SchemaOverview; access: SchemaAccess }> {
-  const { accountability } = req;
   const overview = await requestOverview(req, deps.schema);
   const permissions = await loadPermissions({ db: deps.db, store: deps.permissions, overview }, accountability);
   return { overview, access: schemaAccessOf(accountability, permissions) };
@@ -272,7 +373,7 @@ async function callerAccess(
 export function openApiRoutes(deps: GraphqlRouteDeps): Router {
   const router = Router();
   router.get('/', async (req, res) => {
-    const { overview, access } = await callerAccess(deps, req);
+    const { overview, access } = await callerAccess(deps, req, req.accountability);
     res.json(await readOpenApi(deps, overview, access, req.accountability));
   });
   return router;

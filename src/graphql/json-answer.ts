@@ -1,0 +1,135 @@
+import {
+  BREAK,
+  getArgumentValues,
+  getNamedType,
+  getOperationAST,
+  getVariableValues,
+  isObjectType,
+  Kind,
+  OperationTypeNode,
+  visit,
+  type DocumentNode,
+  type ExecutionArgs,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+} from 'graphql';
+import type { GraphqlContext } from './context.js';
+import { rootFieldNames } from './prepare-operation.js';
+import { SelectionWalker } from './selection.js';
+import './type-meta.js';
+
+/**
+ * A query's answer written by the database (issue 43): when every root field of the operation
+ * reads a collection's items (`C`, `C_by_id`) and nothing in the document asks graphql-js for
+ * more than the items' values (`__typename`, introspection), each root field's items come from
+ * PostgreSQL as JSON text in GraphQL's form (readItemsJson, `graphql`: ids as text, decimals as
+ * numbers, keys the response keys in selection order) and the answer is
+ * `{"data":{"<key>":<text>,...}}`, with no execution, no tree of values and no stringify.
+ * The items are read as the resolvers read them (SelectionWalker, the items services), so the
+ * permissions, limits and arguments are the same; what the text holds is what graphql-js would
+ * have serialised. Null where this is not so: graphql-js executes the operation then, and
+ * answers any error (the reads run again, with nothing observable twice: no read handler listens
+ * on a read that gets here).
+ */
+export async function answerAsJson(args: ExecutionArgs): Promise<string | null> {
+  const { schema, document } = args;
+  const operationName = args.operationName ?? undefined;
+  if (!isPlainRead(schema, document, operationName)) return null;
+  const operation = getOperationAST(document, operationName);
+  if (operation === null || operation === undefined) return null;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], args.variableValues ?? {});
+  if (coerced.errors !== undefined) return null;
+  // What the resolvers read with (context.ts); the read side and the items services are all it uses.
+  const ctx = args.contextValue as Pick<GraphqlContext, 'read' | 'items'>;
+  const variableValues = coerced.coerced;
+  const walker = new SelectionWalker({ schema, fragments: fragmentsOf(document), variableValues }, ctx.read.overview);
+  const query = schema.getQueryType();
+  if (query === null || query === undefined) return null;
+  const fields = query.getFields();
+  // Every root field's read is planned before any runs: a field graphql-js must run runs them all.
+  const reads: { key: string; run: () => Promise<string | null> }[] = [];
+  const byId = new Set<string>();
+  try {
+    for (const [key, nodes] of walker.collect(query, [operation])) {
+      const [node] = nodes;
+      const field = node === undefined ? undefined : fields[node.name.value];
+      const root = field?.extensions.svcRoot;
+      const type = field === undefined ? undefined : getNamedType(field.type);
+      if (node === undefined || field === undefined || root === undefined || !isObjectType(type)) return null;
+      const values = getArgumentValues(field, node, variableValues);
+      const items = ctx.items(root.collection);
+      if (root.kind === 'list') {
+        const selection = walker.rootQuery(type, nodes, values, field);
+        reads.push({ key, run: () => items.readGraphqlText(selection) });
+        continue;
+      }
+      // as_of and version read history and versions: graphql-js runs those.
+      if (values['as_of'] != null || values['version'] != null) return null;
+      const selection = walker.rootQuery(type, nodes, {}, field);
+      // By-id fields of one collection and selection share one statement (item-loaders.ts) there.
+      const batch = `${root.collection}\u0000${JSON.stringify(selection)}`;
+      if (byId.has(batch)) return null;
+      byId.add(batch);
+      const id = String(values['id']);
+      reads.push({ key, run: () => items.readGraphqlText(selection, id) });
+    }
+    const texts = await Promise.all(reads.map((read) => read.run()));
+    if (texts.some((text) => text === null)) {
+      notPlain(document, operationName);
+      return null;
+    }
+    return `{"data":{${reads.map((read, i) => `${JSON.stringify(read.key)}:${texts[i] ?? 'null'}`).join(',')}}}`;
+  } catch {
+    // Arguments that do not hold, an item that is not there, a number with no JSON form: graphql-js
+    // executes the operation and answers the error in its terms.
+    return null;
+  }
+}
+
+/** Per document and operation: whether its answer can be written by the database (see above). */
+const plainReads = new WeakMap<DocumentNode, Map<string | undefined, boolean>>();
+
+function isPlainRead(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): boolean {
+  let known = plainReads.get(document);
+  if (known === undefined) {
+    known = new Map();
+    plainReads.set(document, known);
+  }
+  let plain = known.get(operationName);
+  if (plain === undefined) {
+    plain = readsItemsOnly(schema, document, operationName);
+    known.set(operationName, plain);
+  }
+  return plain;
+}
+
+/** The database could not write a root field's answer: graphql-js executes this operation from now on. */
+function notPlain(document: DocumentNode, operationName: string | undefined): void {
+  plainReads.get(document)?.set(operationName, false);
+}
+
+/** A query whose root fields are all `C` or `C_by_id`, asking for no meta field (`__typename`, ...) anywhere. */
+function readsItemsOnly(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): boolean {
+  const operation = getOperationAST(document, operationName);
+  const fields = schema.getQueryType()?.getFields();
+  if (operation?.operation !== OperationTypeNode.QUERY || fields === undefined) return false;
+  if (!rootFieldNames(document, operationName).every((name) => fields[name]?.extensions.svcRoot !== undefined))
+    return false;
+  let asksMeta = false;
+  visit(document, {
+    Field(node) {
+      if (!node.name.value.startsWith('__')) return undefined;
+      asksMeta = true;
+      return BREAK;
+    },
+  });
+  return !asksMeta;
+}
+
+function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  }
+  return fragments;
+}

@@ -1,0 +1,188 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { describeEachDatabase } from '../../support/server.js';
+import { postgresTarget } from '../../support/services.js';
+import { createQueryFixture } from '../query/fixture-schema.js';
+import { statementsDuring } from '../query/read-client.js';
+import { graphql, type GraphqlError, type GraphqlRequest, type GraphqlResponse } from './graphql-client.js';
+
+const READER_TOKEN = 'graphql-json-reader-token';
+
+/** An error without what differs between two requests (its request id) or two documents (its locations). */
+function comparable({ locations: _locations, ...error }: GraphqlError): Omit<GraphqlError, 'locations'> {
+  const { request_id: _id, ...extensions } = error.extensions;
+  return { ...error, extensions };
+}
+
+/**
+ * On PostgreSQL a query of item reads is answered with the JSON text the database writes
+ * (src/graphql/json-answer.ts); graphql-js executes the same document when it asks for
+ * `__typename`. Each document here is sent both ways: the answers must be the same, key order
+ * included, and only the first may be written by the database.
+ */
+describeEachDatabase(
+  'graphql: answers written by the database are the answers graphql-js gives',
+  (ctx) => {
+    before(async () => {
+      await createQueryFixture(ctx());
+      const db = ctx().server.db;
+      const role = randomUUID();
+      await db('svc_roles').insert({ id: role, name: 'JSON readers', app_access: false, admin_access: false });
+      await db('svc_users').insert({
+        id: randomUUID(),
+        email: 'json-reader@example.com',
+        role,
+        status: 'active',
+        token: READER_TOKEN,
+      });
+      await db('svc_permissions').insert([
+        {
+          role,
+          collection: 'articles',
+          action: 'read',
+          permissions: JSON.stringify({ status: { _eq: 'published' } }),
+          fields: 'id,title,rating,author,comments',
+        },
+        {
+          role,
+          collection: 'comments',
+          action: 'read',
+          permissions: JSON.stringify({ text: { _contains: 'good' } }),
+          fields: '*',
+        },
+      ]);
+      await ctx().server.schema.invalidate();
+    });
+
+    /** The answer, and whether the database wrote it (its statement builds the JSON array). */
+    async function answer(query: string, request: GraphqlRequest = {}): Promise<{ body: string; written: boolean }> {
+      let res: GraphqlResponse | undefined;
+      const statements = await statementsDuring(ctx(), async (token) => {
+        res = await graphql(ctx(), query, { token: request.token ?? token, ...request });
+      });
+      if (res === undefined) throw new Error('no answer');
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return { body: JSON.stringify(res.body), written: statements.some((sql) => sql.includes('array_to_json(')) };
+    }
+
+    /** The document with `__typename` first in its operation's selection: graphql-js executes it. */
+    async function executed(query: string, request: GraphqlRequest = {}): Promise<string> {
+      const brace = query.indexOf('{');
+      const res = await graphql(ctx(), `${query.slice(0, brace + 1)} __typename ${query.slice(brace + 1)}`, request);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const { __typename, ...data } = res.body.data ?? {};
+      expect(__typename).to.equal('Query');
+      const errors = res.body.errors?.map(comparable);
+      return JSON.stringify(errors === undefined ? { data } : { data, errors });
+    }
+
+    async function expectSameAnswer(query: string, request: GraphqlRequest = {}): Promise<string> {
+      const { body, written } = await answer(query, request);
+      expect(written, 'written by the database').to.equal(true);
+      expect(body).to.equal(await executed(query, request));
+      return body;
+    }
+
+    it('every value type: ids as text, decimals and numbers as numbers, dates, csv, uuid, a masked hash', async () => {
+      const body = await expectSameAnswer(
+        `{ articles(sort: ["id"]) { id status title body views rating big featured published_on published created
+             starts tags uid secret } }`,
+      );
+      const [first] = (JSON.parse(body) as { data: { articles: Record<string, unknown>[] } }).data.articles;
+      expect(first).to.include({ id: '1', rating: 4.5, big: '9007199254740993', views: 5, featured: true });
+      expect(first?.['tags']).to.deep.equal(['red', 'green']);
+      expect(first?.['secret']).to.equal('**********');
+    });
+
+    it('nested items, their arguments, aliases, fragments and directives keep graphql-js order', async () => {
+      await expectSameAnswer(
+        `query Nested($status: String!, $skip: Boolean!, $first: Int) {
+           pub: articles(filter: { status: { _eq: $status } }, sort: ["-views"], limit: $first) {
+             ...Figures
+             key: id
+             heading: title
+             author @skip(if: $skip) { name }
+             writer: author { id name country { code id } }
+             comments(sort: ["-sort"], limit: 2) { text id author { email } }
+             categories { categories_id { name } }
+           }
+           people: authors(sort: ["name"]) { id name articles(sort: ["id"]) { id title } }
+         }
+         fragment Figures on articles { views rating ... on articles { title } }`,
+        { variables: { status: 'published', skip: false, first: 5 } },
+      );
+    });
+
+    it('by-id fields of different selections, a missing item and an unreadable one', async () => {
+      await expectSameAnswer(
+        '{ a: articles_by_id(id: 1) { id title author { name } } c: authors_by_id(id: 3) { id name country { name } } }',
+      );
+      // Missing: the database's answer fails, and graphql-js answers null without an error.
+      const missing = '{ articles_by_id(id: 999) { id } authors(sort: ["id"], limit: 1) { id } }';
+      const { body } = await answer(missing);
+      expect(JSON.parse(body)).to.deep.equal({ data: { articles_by_id: null, authors: [{ id: '1' }] } });
+      expect(body).to.equal(await executed(missing));
+    });
+
+    it("a limited role: its filter, its fields and a relation it cannot read (the key's value)", async () => {
+      const body = await expectSameAnswer(
+        '{ articles(sort: ["id"]) { id title rating author comments(sort: ["id"]) { id text } } }',
+        { token: READER_TOKEN },
+      );
+      expect(JSON.parse(body)).to.deep.equal({
+        data: {
+          articles: [
+            {
+              id: '1',
+              title: 'Hello world',
+              rating: 4.5,
+              author: 1,
+              comments: [
+                { id: '1', text: 'c1 good' },
+                { id: '3', text: 'c3 good' },
+              ],
+            },
+            { id: '3', title: 'Quantum leap', rating: null, author: 1, comments: [{ id: '5', text: 'e1 good' }] },
+          ],
+        },
+      });
+    });
+
+    it('a decimal that is not a number: the error graphql-js gives, not a silent null', async () => {
+      const db = ctx().server.db;
+      await db('articles').where({ id: 2 }).update({ rating: 'NaN' });
+      try {
+        const query = '{ articles(sort: ["id"], filter: { id: { _in: [1, 2] } }) { id rating } }';
+        const { body, written } = await answer(query);
+        expect(written, 'the database was asked first').to.equal(true);
+        const parsed = JSON.parse(body) as GraphqlResponse['body'];
+        expect(parsed.errors?.[0]?.path).to.deep.equal(['articles', 1, 'rating']);
+        expect(parsed.data).to.deep.equal({
+          articles: [
+            { id: '1', rating: 4.5 },
+            { id: '2', rating: null },
+          ],
+        });
+        expect(JSON.stringify({ data: parsed.data, errors: parsed.errors?.map(comparable) })).to.equal(
+          await executed(query),
+        );
+      } finally {
+        await db('articles').where({ id: 2 }).update({ rating: '1.00' });
+      }
+    });
+
+    it('what the database does not write is executed: json values, many-to-any items, functions, aggregates', async () => {
+      for (const query of [
+        '{ articles(sort: ["id"]) { id data } }',
+        '{ articles(sort: ["id"]) { id sections { item { ... on headings { title } } } } }',
+        '{ articles(sort: ["id"]) { id published_on_func { year } } }',
+        '{ articles_aggregated { countAll } }',
+      ]) {
+        const { body, written } = await answer(query);
+        expect(written, query).to.equal(false);
+        expect(body, query).to.equal(await executed(query));
+      }
+    });
+  },
+  { targets: [postgresTarget] },
+);

@@ -1,0 +1,119 @@
+import { expect } from 'chai';
+import { createLogger } from '../../../src/logger/index.js';
+import { startServer, type RunningServer } from '../../../src/server.js';
+import { TEST_ADMIN, describeEachDatabase, testConfig } from '../../support/server.js';
+import { createCaller, grant } from '../access/permission-helpers.js';
+import { createQueryFixture } from '../query/fixture-schema.js';
+
+/**
+ * On PostgreSQL, a POST /graphql whose query the database answers is answered before Express
+ * (src/http/fast-path.ts); every other GraphQL request is handed to Express, its body read. A
+ * second server on the same database runs every request through Express: both must give the
+ * same status, headers and body, for the requests taken and those handed over.
+ */
+describeEachDatabase('http: GraphQL queries answered before Express equal Express answers', (ctx) => {
+  let viaExpress: RunningServer;
+  let limited: string;
+
+  before(async () => {
+    const c = ctx();
+    await createQueryFixture(c);
+    viaExpress = await startServer(testConfig(c.database), {
+      logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
+      fastPath: false,
+    });
+    const caller = await createCaller(c.server.db);
+    limited = caller.token;
+    await grant(c, caller.role, [
+      {
+        collection: 'articles',
+        action: 'read',
+        fields: ['id', 'title', 'rating'],
+        permissions: { status: { _eq: 'published' } },
+      },
+    ]);
+    await c.server.schema.invalidate();
+  });
+
+  after(async () => {
+    await viaExpress.close();
+  });
+
+  const json = { 'Content-Type': 'application/json' };
+  const admin = { ...json, Authorization: `Bearer ${TEST_ADMIN.token}` };
+  const body = (query: string, extra: Record<string, unknown> = {}) => JSON.stringify({ query, ...extra });
+  const nested = '{ articles(sort: ["id"]) { id title rating author { name country { code } } comments { text } } }';
+  type Headers = Record<string, string> | (() => Record<string, string>);
+  const REQUESTS: readonly [string, string, Headers][] = [
+    ['a nested query', body(nested), admin],
+    [
+      'by id, with variables',
+      body('query ($id: ID!) { articles_by_id(id: $id) { id title } }', { variables: { id: 2 } }),
+      admin,
+    ],
+    ['a missing item', body('{ articles_by_id(id: 999) { id } }'), admin],
+    [
+      'an operation by name',
+      body('query A { authors { id } } query B { countries { code } }', { operationName: 'B' }),
+      admin,
+    ],
+    [
+      'variables that do not coerce',
+      body('query ($n: Int) { articles(limit: $n) { id } }', { variables: { n: 'x' } }),
+      admin,
+    ],
+    ['an argument the read refuses', body('{ articles(sort: ["nope"]) { id } }'), admin],
+    ['__typename, executed', body('{ articles(limit: 1) { __typename id } }'), admin],
+    ['a mutation', body('mutation { update_articles_item(id: 4, data: { views: 0 }) { id } }'), admin],
+    ['a syntax error', body('{ articles { id '), admin],
+    ['an unknown field', body('{ articles { nope } }'), admin],
+    [
+      'a persisted query not yet stored',
+      body('', { extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } }),
+      admin,
+    ],
+    ['a body that is not JSON', '{"query": ', admin],
+    ['a body without a query', JSON.stringify({ variables: {} }), admin],
+    ['Accept: the GraphQL response type', body(nested), { ...admin, Accept: 'application/graphql-response+json' }],
+    ['Accept: JSON first, then others', body(nested), { ...admin, Accept: 'application/json, text/html' }],
+    ['Accept: a type it does not answer', body(nested), { ...admin, Accept: 'text/html' }],
+    [
+      'a limited role',
+      body(nested.replace(' author { name country { code } } comments { text }', '')),
+      () => ({ ...json, Authorization: `Bearer ${limited}` }),
+    ],
+    [
+      'a limited role asking for a field it cannot read',
+      body(nested),
+      () => ({ ...json, Authorization: `Bearer ${limited}` }),
+    ],
+    ['no token', body('{ articles { id } }'), json],
+    ['a token that is not one', body('{ articles { id } }'), { ...json, Authorization: 'Bearer not-a-token' }],
+    [
+      'the session cookie',
+      body('{ articles(limit: 1) { id } }'),
+      { ...json, Cookie: `svc_session_token=${TEST_ADMIN.token}` },
+    ],
+    [
+      'an Idempotency-Key',
+      body('{ articles(limit: 1) { id } }'),
+      { ...admin, 'Idempotency-Key': 'graphql-fast-path-1' },
+    ],
+  ];
+
+  for (const [label, payload, headersOf] of REQUESTS) {
+    it(`POST /graphql: ${label}`, async () => {
+      const headers = typeof headersOf === 'function' ? headersOf() : headersOf;
+      const init = { method: 'POST', headers, body: payload };
+      const [fast, slow] = await Promise.all([ctx().api('/graphql', init), fetch(`${viaExpress.url}/graphql`, init)]);
+      expect(fast.status).to.equal(slow.status);
+      const [fastText, slowText] = await Promise.all([fast.text(), slow.text()]);
+      // Request ids differ between two requests; everything else is the same.
+      const comparable = (text: string) => text.replace(/"request_id":"[^"]*"/g, '"request_id":""');
+      expect(comparable(fastText)).to.equal(comparable(slowText));
+      for (const name of ['content-type', 'content-length', 'cache-control', 'vary', 'etag']) {
+        expect(fast.headers.get(name), name).to.equal(slow.headers.get(name));
+      }
+    });
+  }
+});
