@@ -5,7 +5,8 @@
  * Env as run-reads.ts: SERVICE_URL, FLOOR_URL, TOKEN, DURATION (seconds per run), CONNECTIONS;
  * ROUNDS (3): the three endpoints are measured in turn, ROUNDS times, after a warm-up of each,
  * and the median of each is reported, so load from elsewhere on the machine hits all alike.
- * SERVICE_PID (Linux): also the service's CPU time per request, which other load barely moves.
+ * SERVICE_PID, FLOOR_PID (Linux): also each one's CPU time per request, which other load barely
+ * moves, and the ratios of the service's to the floor's and of GraphQL's to REST's.
  */
 import autocannon from 'autocannon';
 import { isDeepStrictEqual } from 'node:util';
@@ -18,7 +19,9 @@ const TOKEN = process.env['TOKEN'] ?? 'bench-static-admin-token';
 const DURATION = Number(process.env['DURATION'] ?? 10);
 const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 10);
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
-const SERVICE_PID = process.env['SERVICE_PID'] === undefined ? undefined : Number(process.env['SERVICE_PID']);
+const pidOf = (name: string) => (process.env[name] === undefined ? undefined : Number(process.env[name]));
+const SERVICE_PID = pidOf('SERVICE_PID');
+const FLOOR_PID = pidOf('FLOOR_PID');
 const auth = { Authorization: `Bearer ${TOKEN}` };
 
 const scenario = READ_SCENARIOS.find((s) => s.name === 'three-level nesting');
@@ -34,12 +37,12 @@ interface Figures {
   readonly rps: number;
   readonly p99: number;
   readonly errors: number;
-  /** The service's CPU milliseconds per request, when SERVICE_PID is given. */
+  /** The server's CPU milliseconds per request, when its pid (SERVICE_PID, FLOOR_PID) is given. */
   readonly cpuMs: number | undefined;
 }
 
-async function measure(options: autocannon.Options, duration = DURATION): Promise<Figures> {
-  const { result, cpuMs } = await withCpuPerRequest(SERVICE_PID, () =>
+async function measure(options: autocannon.Options, duration = DURATION, pid = SERVICE_PID): Promise<Figures> {
+  const { result, cpuMs } = await withCpuPerRequest(pid, () =>
     autocannon({ duration, connections: CONNECTIONS, ...options }),
   );
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx, cpuMs };
@@ -72,19 +75,28 @@ const endpoints: Record<'floor' | 'rest' | 'graphql', autocannon.Options> = {
   rest: { url: SERVICE_URL + scenario.path, headers: auth },
   graphql: { url: `${SERVICE_URL}/graphql`, ...graphqlRequest },
 };
+const pids: Record<keyof typeof endpoints, number | undefined> = {
+  floor: FLOOR_PID,
+  rest: SERVICE_PID,
+  graphql: SERVICE_PID,
+};
 for (const options of Object.values(endpoints)) await measure(options, 3);
 const runs: Record<keyof typeof endpoints, Figures[]> = { floor: [], rest: [], graphql: [] };
 for (let round = 0; round < ROUNDS; round += 1) {
   for (const [name, options] of Object.entries(endpoints) as [keyof typeof endpoints, autocannon.Options][]) {
-    runs[name].push(await measure(options));
+    runs[name].push(await measure(options, DURATION, pids[name]));
   }
 }
 const [floor, rest, graphql] = [median(runs.floor), median(runs.rest), median(runs.graphql)];
+const ratio = (cpuMs: number | undefined, of: number | undefined) =>
+  cpuMs === undefined || of === undefined ? '–' : (cpuMs / of).toFixed(2);
 const row = (name: string, m: Figures) =>
-  `| ${name} | ${m.rps.toFixed(0)} | ${(m.rps / floor.rps).toFixed(2)} | ${m.p99} | ${m.cpuMs?.toFixed(2) ?? '–'} | ${m.errors} |`;
+  `| ${name} | ${m.rps.toFixed(0)} | ${(m.rps / floor.rps).toFixed(2)} | ${m.p99} | ${m.cpuMs?.toFixed(3) ?? '–'} | ${ratio(m.cpuMs, floor.cpuMs)} | ${ratio(m.cpuMs, rest.cpuMs)} | ${m.errors} |`;
 console.log(`three-level nesting, GraphQL body same as the floor's: ${same ? 'yes' : 'NO'}`);
-console.log('| endpoint | req/s | of the floor | p99 ms | service CPU ms/request | errors |');
-console.log('|---|---|---|---|---|---|');
-console.log(row('floor (hand-written SQL)', { ...floor, cpuMs: undefined }));
+console.log(
+  "| endpoint | req/s | of the floor | p99 ms | CPU ms/request | CPU of the floor's | CPU of REST's | errors |",
+);
+console.log('|---|---|---|---|---|---|---|---|');
+console.log(row('floor (hand-written SQL)', floor));
 console.log(row('REST GET /items/articles', rest));
 console.log(row('GraphQL POST /graphql', graphql));
