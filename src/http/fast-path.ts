@@ -71,7 +71,7 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
   const graphql = graphqlEndpointOf(app);
 
   /**
-   * POST /graphql: a plain query the database answers (routes/graphql.ts: plainQueryText), with
+   * GET or POST /graphql: a plain query the database answers (routes/graphql.ts: plainQueryText), with
    * the caller and the body taken as Express would take them; anything else, and any failure
    * but the body's, is answered by Express from the start (the body read stays read).
    */
@@ -89,13 +89,12 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
       return;
     }
     try {
-      await parseBody(req, res);
+      if (req.method === 'POST') await parseBody(req, res);
     } catch (error) {
       answerError(res, error);
       return;
     }
-    const body = (req as IncomingMessage & { body?: unknown }).body;
-    const text = await plainQueryText(deps, endpoint, req, accountability, body).catch(() => null);
+    const text = await plainQueryText(deps, endpoint, req, accountability).catch(() => null);
     if (text === null) app(req, res);
     // The route's answer: no ETag (it ends the response itself, not through res.send).
     else
@@ -170,7 +169,7 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
   }
 
   return (req, res) => {
-    if (req.url === '/graphql') {
+    if (req.url === '/graphql' || req.url?.startsWith('/graphql?') === true) {
       const type = graphql === undefined || !readsHere ? undefined : plainGraphqlRequest(req);
       if (graphql === undefined || type === undefined) return false;
       setRoute(req, '/graphql');
@@ -239,13 +238,15 @@ function plainItemsRequest(req: IncomingMessage): ItemsPath | undefined {
 type GraphqlMediaType = 'application/json' | 'application/graphql-response+json';
 
 /**
- * A POST /graphql with a JSON body that Express would add nothing to: no conditional or
- * idempotent request, and an Accept whose first type graphql-http takes (its answer's type,
- * as it chooses it); undefined for Express.
+ * A POST /graphql with a JSON body, or a GET /graphql without one, that Express would add
+ * nothing to: no conditional or idempotent request, and an Accept whose first type
+ * graphql-http takes (its answer's type, as it chooses it); undefined for Express.
  */
 function plainGraphqlRequest(req: IncomingMessage): GraphqlMediaType | undefined {
   const { headers } = req;
-  if (req.method !== 'POST' || !JSON_TYPE.test(headers['content-type'] ?? '')) return undefined;
+  const isGet = req.method === 'GET' && BODY_HEADERS.every((h) => headers[h] === undefined);
+  const isPost = req.method === 'POST' && req.url === '/graphql' && JSON_TYPE.test(headers['content-type'] ?? '');
+  if (!isGet && !isPost) return undefined;
   if (headers['idempotency-key'] !== undefined || EXPRESS_HEADERS.some((h) => headers[h] !== undefined))
     return undefined;
   const [first = ''] = (headers.accept ?? '*/*').replace(/\s/g, '').toLowerCase().split(',');

@@ -96,8 +96,7 @@ export function graphqlRoutes(
   cache: readonly RequestHandler[] = [],
 ): Router {
   const router = Router();
-  const { store, preparer } = endpoint;
-  const persisted = new PersistedQueries();
+  const { store, preparer, persisted } = endpoint;
   const handlerFor = (scope: Scope) =>
     createHandler<Request, { readonly res: Response }, GraphqlContext>({
       parseRequestParams: (req) => readGraphqlBody(req, persisted),
@@ -181,6 +180,7 @@ export function graphqlRoutes(
 export interface GraphqlEndpoint {
   readonly store: SchemaStore;
   readonly preparer: OperationPreparer;
+  readonly persisted: PersistedQueries;
 }
 
 const endpoints = new WeakMap<Express, GraphqlEndpoint>();
@@ -205,7 +205,7 @@ export function graphqlEndpoint(app: Express, config: Config, store: SchemaStore
       queryLimitMax: config.queryLimitMax,
     },
   });
-  const endpoint = { store, preparer };
+  const endpoint = { store, preparer, persisted: new PersistedQueries() };
   endpoints.set(app, endpoint);
   return endpoint;
 }
@@ -233,19 +233,20 @@ async function operationReads(
 }
 
 /**
- * fast-path.ts's POST /graphql: the answer to a plain JSON body (`query`, `variables`,
- * `operationName`, nothing else) whose operation is a query of the items scope that
- * json-answer.ts answers with the database's text; null for anything else, or on any failure,
- * and the Express route answers the request from the start (a query changes nothing).
+ * fast-path.ts's GET and POST /graphql: the answer to plain parameters (a JSON body, or GET's
+ * query string: `query`, `variables`, `operationName`, `extensions` with a persisted query's
+ * hash, nothing else) whose operation is a query of the items scope that json-answer.ts answers
+ * with the database's text; null for anything else, or on any failure, and the Express route
+ * answers the request from the start (a query changes nothing; a persisted query stored here
+ * is stored again).
  */
 export async function plainQueryText(
   deps: GraphqlRouteDeps,
   endpoint: GraphqlEndpoint,
-  req: IncomingMessage,
+  req: IncomingMessage & { readonly body?: unknown },
   accountability: Accountability,
-  body: unknown,
 ): Promise<string | null> {
-  const params = plainParams(body);
+  const params = plainParams(req.method === 'GET' ? searchParams(req.url ?? '') : req.body, endpoint.persisted);
   if (params === undefined) return null;
   const caller = await callerAccess(deps, req, accountability);
   const schemas = endpoint.store.get(caller.overview, caller.access);
@@ -257,20 +258,52 @@ export async function plainQueryText(
   return answerAsJson({ schema: schemas.items, document, operationName, variableValues: variables, contextValue });
 }
 
-/** A JSON body of `query` and, if any, `variables` (an object) and `operationName`; undefined for others. */
+/**
+ * The document (given, or stored under its persisted hash), the variables (an object) and the
+ * operation's name of plain parameters; undefined for others (graphql-http reads those).
+ */
 function plainParams(
-  body: unknown,
+  params: unknown,
+  persisted: PersistedQueries,
 ): { query: string; variables: Record<string, unknown> | undefined; operationName: string | undefined } | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { query, variables, operationName, ...rest } = body as Record<string, unknown>;
-  if (typeof query !== 'string' || query === '' || Object.keys(rest).length > 0) return undefined;
-  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
+  if (!isPlainObject(params)) return undefined;
+  const { query, variables, operationName, extensions, ...rest } = params;
+  if (Object.keys(rest).length > 0) return undefined;
+  if (variables != null && !isPlainObject(variables)) return undefined;
   if (operationName != null && typeof operationName !== 'string') return undefined;
-  return {
-    query,
-    variables: (variables ?? undefined) as Record<string, unknown> | undefined,
-    operationName: operationName ?? undefined,
-  };
+  if (extensions != null && !isPlainObject(extensions)) return undefined;
+  const answer = persisted.resolve({ query, extensions });
+  const document = answer?.kind === 'found' ? answer.query : query;
+  if (answer?.kind === 'not-found' || typeof document !== 'string' || document === '') return undefined;
+  return { query: document, variables: variables ?? undefined, operationName: operationName ?? undefined };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * GET's parameters as graphql-http reads them (`variables` and `extensions` as JSON text);
+ * undefined when one is named twice or a JSON one does not parse.
+ */
+function searchParams(url: string): Record<string, unknown> | undefined {
+  const start = url.indexOf('?');
+  const search = new URLSearchParams(start === -1 ? '' : url.slice(start + 1));
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of search) {
+    if (name in params) return undefined;
+    params[name] = value;
+  }
+  for (const name of ['variables', 'extensions']) {
+    const text = params[name];
+    if (typeof text !== 'string') continue;
+    try {
+      params[name] = JSON.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  return params;
 }
 
 /** A query's answer the database wrote (json-answer.ts), on its way to onOperation. */

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { TEST_ADMIN, describeEachDatabase, testConfig } from '../../support/server.js';
@@ -101,19 +102,52 @@ describeEachDatabase('http: GraphQL queries answered before Express equal Expres
     ],
   ];
 
+  /** The same request to both servers: the same answer. */
+  async function expectSameAnswer(path: string, init: RequestInit): Promise<void> {
+    const [fast, slow] = await Promise.all([ctx().api(path, init), fetch(`${viaExpress.url}${path}`, init)]);
+    expect(fast.status).to.equal(slow.status);
+    const [fastText, slowText] = await Promise.all([fast.text(), slow.text()]);
+    // Request ids differ between two requests; everything else is the same.
+    const comparable = (text: string) => text.replace(/"request_id":"[^"]*"/g, '"request_id":""');
+    expect(comparable(fastText)).to.equal(comparable(slowText));
+    for (const name of ['content-type', 'content-length', 'cache-control', 'vary', 'etag']) {
+      expect(fast.headers.get(name), name).to.equal(slow.headers.get(name));
+    }
+  }
+
   for (const [label, payload, headersOf] of REQUESTS) {
     it(`POST /graphql: ${label}`, async () => {
       const headers = typeof headersOf === 'function' ? headersOf() : headersOf;
-      const init = { method: 'POST', headers, body: payload };
-      const [fast, slow] = await Promise.all([ctx().api('/graphql', init), fetch(`${viaExpress.url}/graphql`, init)]);
-      expect(fast.status).to.equal(slow.status);
-      const [fastText, slowText] = await Promise.all([fast.text(), slow.text()]);
-      // Request ids differ between two requests; everything else is the same.
-      const comparable = (text: string) => text.replace(/"request_id":"[^"]*"/g, '"request_id":""');
-      expect(comparable(fastText)).to.equal(comparable(slowText));
-      for (const name of ['content-type', 'content-length', 'cache-control', 'vary', 'etag']) {
-        expect(fast.headers.get(name), name).to.equal(slow.headers.get(name));
-      }
+      await expectSameAnswer('/graphql', { method: 'POST', headers, body: payload });
     });
   }
+
+  const search = (params: Record<string, string>) => `/graphql?${new URLSearchParams(params).toString()}`;
+  const GETS: readonly [string, string][] = [
+    ['a query', search({ query: nested })],
+    ['variables', search({ query: 'query ($id: ID!) { articles_by_id(id: $id) { id } }', variables: '{"id":"3"}' })],
+    ['variables that are not JSON', search({ query: '{ articles { id } }', variables: '{' })],
+    ['a parameter named twice', `${search({ query: '{ articles { id } }' })}&query=x`],
+    ['a mutation', search({ query: 'mutation { delete_articles_item(id: 4) { id } }' })],
+    ['no query at all', '/graphql'],
+  ];
+  for (const [label, path] of GETS) {
+    it(`GET /graphql: ${label}`, async () => {
+      await expectSameAnswer(path, { headers: admin });
+    });
+  }
+
+  it('a persisted query: its document stored with its hash, then its hash alone, by POST and by GET', async () => {
+    const query = '{ articles(sort: ["-id"], limit: 2) { id title } }';
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const extensions = { persistedQuery: { version: 1, sha256Hash } };
+    await expectSameAnswer('/graphql', { method: 'POST', headers: admin, body: body(query, { extensions }) });
+    await expectSameAnswer('/graphql', { method: 'POST', headers: admin, body: JSON.stringify({ extensions }) });
+    await expectSameAnswer(search({ extensions: JSON.stringify(extensions) }), { headers: admin });
+    const answer = await ctx().api(search({ extensions: JSON.stringify(extensions) }), { headers: admin });
+    expect(((await answer.json()) as { data: { articles: unknown[] } }).data.articles).to.have.length(2);
+    // A document that is not the hash's: 400, both ways.
+    const wrong = body('{ authors { id } }', { extensions });
+    await expectSameAnswer('/graphql', { method: 'POST', headers: admin, body: wrong });
+  });
 });
