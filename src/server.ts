@@ -278,7 +278,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       // How often node looks for requests past it: its 30 s default, or sooner for a short timeout.
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, config.requestTimeoutMs / 4 || 30_000)),
     },
-    requestDoor(app, appDeps, { fastAnswers: options.fastPath !== false }),
+    // An extension's middleware sees every request: none is answered before Express then.
+    requestDoor(app, appDeps, { fastAnswers: options.fastPath !== false && !extensions.precedesRoutes }),
   );
   server.on('clientError', answerClientError);
   if (config.websockets.enabled) {

@@ -35,6 +35,11 @@ export class InitEvents {
 
   constructor(private readonly logger: Logger) {}
 
+  /** Whether any extension has a handler for the event. */
+  listens(event: string): boolean {
+    return (this.handlers.get(event)?.length ?? 0) > 0;
+  }
+
   on(event: string, handler: InitHandler, owner: string): void {
     const list = this.handlers.get(event) ?? [];
     list.push({ owner, handler });

@@ -47,9 +47,22 @@ export interface Extensions {
   init(event: InitEvent | 'cli.before' | 'cli.after', meta: Readonly<Record<string, unknown>>): Promise<void>;
   /** Mounts each endpoint's router under `/<id or name>`. */
   mountEndpoints(app: Express): void;
+  /**
+   * Whether an init handler may put something in front of the service's routes (`app.before`,
+   * `middlewares.*`, `routes.before`): then every request goes through Express, which runs it.
+   */
+  readonly precedesRoutes: boolean;
   started(server: Server): void;
   close(): Promise<void>;
 }
+
+/** The init events whose handlers run before the service's routes (http/app.ts). */
+const ROUTE_PRECEDING_EVENTS: readonly InitEvent[] = [
+  'app.before',
+  'middlewares.before',
+  'middlewares.after',
+  'routes.before',
+];
 
 interface LoadedEndpoint extends EndpointRegistration {
   readonly name: string;
@@ -105,6 +118,7 @@ export async function loadExtensions(deps: ExtensionDeps): Promise<Extensions> {
   return {
     names,
     init: (event, meta) => init.run(event, meta),
+    precedesRoutes: ROUTE_PRECEDING_EVENTS.some((event) => init.listens(event)),
     mountEndpoints(app) {
       for (const endpoint of endpoints) mountEndpoint(app, endpoint, contextDeps);
     },

@@ -51,7 +51,8 @@ export type FastAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
  * - Writes (JSON bodies): `ITEM_WRITES`, the routes' own handlers, and the one body parser
  *   (body.ts). The body is read here, so a failure is answered here, through the error
  *   handler's `errorAnswer`.
- * Undefined when nothing may be answered before Express (rate limiters on).
+ * Undefined when nothing may be answered before Express (rate limiters on; server.ts does not
+ * ask when an extension's init handler puts something before the routes).
  */
 export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): FastAnswer | undefined {
   const { config, logger } = deps;

@@ -176,6 +176,24 @@ describeEachDatabase(
       expect(seen.at(-1)).to.deep.equal({ event: 'server.start', listening: true });
     });
 
+    it("an extension's middleware sees the requests answered before Express elsewhere: item reads, writes and GraphQL", async () => {
+      const json = { ...admin, 'Content-Type': 'application/json' };
+      const answers = await Promise.all([
+        ctx().api('/items/articles?fields=id,title', { headers: admin }),
+        ctx().api('/items/articles', { method: 'POST', headers: json, body: JSON.stringify({ title: 'Probed' }) }),
+        ctx().api('/graphql', {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ query: '{ articles { id } }' }),
+        }),
+      ]);
+      expect(answers.map((res) => [res.status, res.headers.get('x-init-probe')])).to.deep.equal([
+        [200, 'seen'],
+        [200, 'seen'],
+        [200, 'seen'],
+      ]);
+    });
+
     it('a failing extension is one error line naming it, and the rest still run', async () => {
       const failures = lines.filter((line) => line['level'] === 50 && String(line['msg']).includes('not loaded'));
       expect(failures.map((line) => String(line['msg']).replace(/ \(.*\)$/, ''))).to.have.members([
