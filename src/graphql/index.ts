@@ -34,7 +34,7 @@ export {
 export { CollectionTypes } from './collection-types.js';
 
 /** Parse (token limit) and validate (depth limit, introspection switch) a document; valid ones are remembered per schema. */
-export { OperationPreparer, plainError, rootFieldNames } from './prepare-operation.js';
+export { configuredLimits, OperationPreparer, plainError, rootFieldNames } from './prepare-operation.js';
 
 /** The per-request context every resolver gets. */
 export { createGraphqlContext, type GraphqlContext, type SystemServices } from './context.js';

@@ -16,6 +16,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import type { Config } from '../config/index.js';
 import { GraphqlExecutionError, GraphqlValidationError } from '../errors.js';
 import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from '../query/index.js';
 import { queryCostRule, type QueryCostLimits } from './query-cost.js';
@@ -29,6 +30,25 @@ export interface OperationLimits {
   readonly introspection: boolean;
   /** GRAPHQL_QUERY_COST_LIMIT, GRAPHQL_QUERY_ALIAS_LIMIT and the list sizes they count with. */
   readonly cost: QueryCostLimits;
+}
+
+/**
+ * The limits of the configuration. `extraDepth`: the levels a document may nest beyond a REST
+ * `fields` path's MAX_RELATIONAL_DEPTH (the function and aggregate objects; a subscription's
+ * payload object).
+ */
+export function configuredLimits(config: Config, extraDepth: number): OperationLimits {
+  return {
+    tokenLimit: config.graphqlQueryTokenLimit,
+    maxDepth: config.maxRelationalDepth + extraDepth,
+    introspection: config.graphqlIntrospection,
+    cost: {
+      costLimit: config.graphqlQueryCostLimit,
+      aliasLimit: config.graphqlQueryAliasLimit,
+      queryLimitDefault: config.queryLimitDefault,
+      queryLimitMax: config.queryLimitMax,
+    },
+  };
 }
 
 export interface PreparedOperation {

@@ -12,6 +12,7 @@ import type { DataInvalidation } from '../cache/data-invalidation.js';
 import type { Config } from '../config/index.js';
 import { isServiceError, RequestsExceededError, ServiceError } from '../errors.js';
 import {
+  configuredLimits,
   OperationPreparer,
   SchemaStore,
   schemaAccessOf,
@@ -200,17 +201,7 @@ type GraphqlExtra = {
 function graphqlServer(deps: WebsocketDeps, limitMessage: ((ip: string | null) => Promise<void>) | undefined) {
   const { config } = deps;
   const store = new SchemaStore({ subscriptions: true });
-  const preparer = new OperationPreparer({
-    tokenLimit: config.graphqlQueryTokenLimit,
-    maxDepth: config.maxRelationalDepth + 2,
-    introspection: config.graphqlIntrospection,
-    cost: {
-      costLimit: config.graphqlQueryCostLimit,
-      aliasLimit: config.graphqlQueryAliasLimit,
-      queryLimitDefault: config.queryLimitDefault,
-      queryLimitMax: config.queryLimitMax,
-    },
-  });
+  const preparer = new OperationPreparer(configuredLimits(config, 2));
   const callers = new WeakMap<WebSocket, SocketCaller>();
   const servers = (['items', 'system'] as const).map((scope) => {
     const wss = new WebSocketServer({ noServer: true });

@@ -35,6 +35,7 @@ import {
 } from '../../errors.js';
 import {
   answerAsJson,
+  configuredLimits,
   createGraphqlContext,
   formatResult,
   OperationPreparer,
@@ -192,19 +193,9 @@ export function graphqlEndpointOf(app: Express): GraphqlEndpoint | undefined {
 
 /** The app's endpoint: its documents remembered once for both doors. */
 export function graphqlEndpoint(app: Express, config: Config, store: SchemaStore): GraphqlEndpoint {
-  const preparer = new OperationPreparer({
-    tokenLimit: config.graphqlQueryTokenLimit,
-    // A REST `fields` path may be MAX_RELATIONAL_DEPTH long; GraphQL adds the function and
-    // aggregate objects as one more level.
-    maxDepth: config.maxRelationalDepth + 1,
-    introspection: config.graphqlIntrospection,
-    cost: {
-      costLimit: config.graphqlQueryCostLimit,
-      aliasLimit: config.graphqlQueryAliasLimit,
-      queryLimitDefault: config.queryLimitDefault,
-      queryLimitMax: config.queryLimitMax,
-    },
-  });
+  // A REST `fields` path may be MAX_RELATIONAL_DEPTH long; GraphQL adds the function and
+  // aggregate objects as one more level.
+  const preparer = new OperationPreparer(configuredLimits(config, 1));
   const endpoint = { store, preparer, persisted: new PersistedQueries() };
   endpoints.set(app, endpoint);
   return endpoint;

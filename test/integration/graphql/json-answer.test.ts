@@ -1,12 +1,10 @@
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import { describeEachDatabase } from '../../support/server.js';
 import { postgresTarget } from '../../support/services.js';
+import { createCaller, grant } from '../access/permission-helpers.js';
 import { createQueryFixture } from '../query/fixture-schema.js';
 import { statementsDuring } from '../query/read-client.js';
 import { graphql, type GraphqlError, type GraphqlRequest, type GraphqlResponse } from './graphql-client.js';
-
-const READER_TOKEN = 'graphql-json-reader-token';
 
 /** An error without what differs between two requests (its request id) or two documents (its locations). */
 function comparable({ locations: _locations, ...error }: GraphqlError): Omit<GraphqlError, 'locations'> {
@@ -23,35 +21,23 @@ function comparable({ locations: _locations, ...error }: GraphqlError): Omit<Gra
 describeEachDatabase(
   'graphql: answers written by the database are the answers graphql-js gives',
   (ctx) => {
+    let reader: string;
+
     before(async () => {
-      await createQueryFixture(ctx());
-      const db = ctx().server.db;
-      const role = randomUUID();
-      await db('svc_roles').insert({ id: role, name: 'JSON readers', app_access: false, admin_access: false });
-      await db('svc_users').insert({
-        id: randomUUID(),
-        email: 'json-reader@example.com',
-        role,
-        status: 'active',
-        token: READER_TOKEN,
-      });
-      await db('svc_permissions').insert([
+      const c = ctx();
+      await createQueryFixture(c);
+      const caller = await createCaller(c.server.db);
+      reader = caller.token;
+      await grant(c, caller.role, [
         {
-          role,
           collection: 'articles',
           action: 'read',
-          permissions: JSON.stringify({ status: { _eq: 'published' } }),
-          fields: 'id,title,rating,author,comments',
+          fields: ['id', 'title', 'rating', 'author', 'comments'],
+          permissions: { status: { _eq: 'published' } },
         },
-        {
-          role,
-          collection: 'comments',
-          action: 'read',
-          permissions: JSON.stringify({ text: { _contains: 'good' } }),
-          fields: '*',
-        },
+        { collection: 'comments', action: 'read', fields: ['*'], permissions: { text: { _contains: 'good' } } },
       ]);
-      await ctx().server.schema.invalidate();
+      await c.server.schema.invalidate();
     });
 
     /** The answer, and whether the database wrote it (its statement builds the JSON array). */
@@ -127,7 +113,7 @@ describeEachDatabase(
     it("a limited role: its filter, its fields and a relation it cannot read (the key's value)", async () => {
       const body = await expectSameAnswer(
         '{ articles(sort: ["id"]) { id title rating author comments(sort: ["id"]) { id text } } }',
-        { token: READER_TOKEN },
+        { token: reader },
       );
       expect(JSON.parse(body)).to.deep.equal({
         data: {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { createLogger } from '../../../src/logger/index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { TEST_ADMIN, describeEachDatabase, testConfig } from '../../support/server.js';
@@ -6,11 +7,12 @@ import { createCaller, grant } from '../access/permission-helpers.js';
 import { createQueryFixture } from '../query/fixture-schema.js';
 
 /**
- * On PostgreSQL, plain GET reads are answered before Express (src/http/fast-path.ts). A
- * second server on the same database runs every request through Express: both must give the
- * same status, headers and body for reads the fast path takes and for those it hands over.
+ * On PostgreSQL, plain GET reads and GraphQL queries are answered before Express
+ * (src/http/fast-path.ts). A second server on the same database runs every request through
+ * Express: both must give the same status, headers and body for reads the fast path takes and
+ * for those it hands over.
  */
-describeEachDatabase('http: reads answered before Express equal Express answers', (ctx) => {
+describeEachDatabase('http: reads and GraphQL queries answered before Express equal Express answers', (ctx) => {
   let viaExpress: RunningServer;
   let limited: string;
 
@@ -69,16 +71,124 @@ describeEachDatabase('http: reads answered before Express equal Express answers'
     ['/items/articles?fields=id', { ...admin, 'X-Forwarded-For': '203.0.113.7' }],
   ];
 
+  /** The same request to both servers: the same answer. */
+  async function expectSameAnswer(path: string, init: RequestInit): Promise<void> {
+    const [fast, slow] = await Promise.all([ctx().api(path, init), fetch(`${viaExpress.url}${path}`, init)]);
+    expect(fast.status).to.equal(slow.status);
+    const [fastText, slowText] = await Promise.all([fast.text(), slow.text()]);
+    // Request ids differ between two requests; everything else is the same.
+    const comparable = (text: string) => text.replace(/"request_id":"[^"]*"/g, '"request_id":""');
+    expect(comparable(fastText)).to.equal(comparable(slowText));
+    for (const name of ['content-type', 'content-length', 'cache-control', 'vary', 'etag']) {
+      expect(fast.headers.get(name), name).to.equal(slow.headers.get(name));
+    }
+  }
+
   for (const [path, headersOf] of REQUESTS) {
     const label = typeof headersOf === 'function' ? 'limited role' : Object.keys(headersOf).join(', ');
     it(`GET ${path} ${label}`, async () => {
       const headers = typeof headersOf === 'function' ? headersOf() : headersOf;
-      const [fast, slow] = await Promise.all([ctx().api(path, { headers }), fetch(viaExpress.url + path, { headers })]);
-      expect(fast.status).to.equal(slow.status);
-      expect(await fast.text()).to.equal(await slow.text());
-      for (const name of ['content-type', 'content-length', 'cache-control', 'vary', 'etag']) {
-        expect(fast.headers.get(name), name).to.equal(slow.headers.get(name));
-      }
+      await expectSameAnswer(path, { headers });
     });
   }
+
+  // GraphQL: a query the database answers is taken before Express; every other request is
+  // handed to Express, its body read.
+  const json = { 'Content-Type': 'application/json' };
+  const asAdmin = { ...json, Authorization: `Bearer ${TEST_ADMIN.token}` };
+  const body = (query: string, extra: Record<string, unknown> = {}) => JSON.stringify({ query, ...extra });
+  const nested = '{ articles(sort: ["id"]) { id title rating author { name country { code } } comments { text } } }';
+  type Headers = Record<string, string> | (() => Record<string, string>);
+  const GRAPHQL_POSTS: readonly [string, string, Headers][] = [
+    ['a nested query', body(nested), asAdmin],
+    [
+      'by id, with variables',
+      body('query ($id: ID!) { articles_by_id(id: $id) { id title } }', { variables: { id: 2 } }),
+      asAdmin,
+    ],
+    ['a missing item', body('{ articles_by_id(id: 999) { id } }'), asAdmin],
+    [
+      'an operation by name',
+      body('query A { authors { id } } query B { countries { code } }', { operationName: 'B' }),
+      asAdmin,
+    ],
+    [
+      'variables that do not coerce',
+      body('query ($n: Int) { articles(limit: $n) { id } }', { variables: { n: 'x' } }),
+      asAdmin,
+    ],
+    ['an argument the read refuses', body('{ articles(sort: ["nope"]) { id } }'), asAdmin],
+    ['__typename, executed', body('{ articles(limit: 1) { __typename id } }'), asAdmin],
+    ['a mutation', body('mutation { update_articles_item(id: 4, data: { views: 0 }) { id } }'), asAdmin],
+    ['a syntax error', body('{ articles { id '), asAdmin],
+    ['an unknown field', body('{ articles { nope } }'), asAdmin],
+    [
+      'a persisted query not yet stored',
+      body('', { extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } }),
+      asAdmin,
+    ],
+    ['a body that is not JSON', '{"query": ', asAdmin],
+    ['a body without a query', JSON.stringify({ variables: {} }), asAdmin],
+    ['Accept: the GraphQL response type', body(nested), { ...asAdmin, Accept: 'application/graphql-response+json' }],
+    ['Accept: JSON first, then others', body(nested), { ...asAdmin, Accept: 'application/json, text/html' }],
+    ['Accept: a type it does not answer', body(nested), { ...asAdmin, Accept: 'text/html' }],
+    [
+      'a limited role',
+      body('{ articles(sort: ["id"]) { id title } }'),
+      () => ({ ...json, Authorization: `Bearer ${limited}` }),
+    ],
+    [
+      'a limited role asking for a field it cannot read',
+      body(nested),
+      () => ({ ...json, Authorization: `Bearer ${limited}` }),
+    ],
+    ['no token', body('{ articles { id } }'), json],
+    ['a token that is not one', body('{ articles { id } }'), { ...json, Authorization: 'Bearer not-a-token' }],
+    [
+      'the session cookie',
+      body('{ articles(limit: 1) { id } }'),
+      { ...json, Cookie: `svc_session_token=${TEST_ADMIN.token}` },
+    ],
+    [
+      'an Idempotency-Key',
+      body('{ articles(limit: 1) { id } }'),
+      { ...asAdmin, 'Idempotency-Key': 'graphql-fast-path-1' },
+    ],
+  ];
+
+  for (const [label, payload, headersOf] of GRAPHQL_POSTS) {
+    it(`POST /graphql: ${label}`, async () => {
+      const headers = typeof headersOf === 'function' ? headersOf() : headersOf;
+      await expectSameAnswer('/graphql', { method: 'POST', headers, body: payload });
+    });
+  }
+
+  const search = (params: Record<string, string>) => `/graphql?${new URLSearchParams(params).toString()}`;
+  const GETS: readonly [string, string][] = [
+    ['a query', search({ query: nested })],
+    ['variables', search({ query: 'query ($id: ID!) { articles_by_id(id: $id) { id } }', variables: '{"id":"3"}' })],
+    ['variables that are not JSON', search({ query: '{ articles { id } }', variables: '{' })],
+    ['a parameter named twice', `${search({ query: '{ articles { id } }' })}&query=x`],
+    ['a mutation', search({ query: 'mutation { delete_articles_item(id: 4) { id } }' })],
+    ['no query at all', '/graphql'],
+  ];
+  for (const [label, path] of GETS) {
+    it(`GET /graphql: ${label}`, async () => {
+      await expectSameAnswer(path, { headers: asAdmin });
+    });
+  }
+
+  it('a persisted query: its document stored with its hash, then its hash alone, by POST and by GET', async () => {
+    const query = '{ articles(sort: ["-id"], limit: 2) { id title } }';
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const extensions = { persistedQuery: { version: 1, sha256Hash } };
+    await expectSameAnswer('/graphql', { method: 'POST', headers: asAdmin, body: body(query, { extensions }) });
+    await expectSameAnswer('/graphql', { method: 'POST', headers: asAdmin, body: JSON.stringify({ extensions }) });
+    await expectSameAnswer(search({ extensions: JSON.stringify(extensions) }), { headers: asAdmin });
+    const answer = await ctx().api(search({ extensions: JSON.stringify(extensions) }), { headers: asAdmin });
+    expect(((await answer.json()) as { data: { articles: unknown[] } }).data.articles).to.have.length(2);
+    // A document that is not the hash's: 400, both ways.
+    const wrong = body('{ authors { id } }', { extensions });
+    await expectSameAnswer('/graphql', { method: 'POST', headers: asAdmin, body: wrong });
+  });
 });
