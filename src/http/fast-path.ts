@@ -96,12 +96,13 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
       return;
     }
     const text = await plainQueryText(deps, endpoint, req, accountability).catch(() => null);
-    if (text === null) app(req, res);
+    if (text === null) {
+      app(req, res);
+      return;
+    }
     // The route's answer: no ETag (it ends the response itself, not through res.send).
-    else
-      writeHead(res, 200, { 'Content-Type': `${type}; charset=utf-8`, 'Content-Length': Buffer.byteLength(text) }).end(
-        text,
-      );
+    const bytes = Buffer.from(text, 'utf8');
+    writeHead(res, 200, { 'Content-Type': `${type}; charset=utf-8`, 'Content-Length': bytes.length }).end(bytes);
   }
 
   async function write(req: IncomingMessage, res: ServerResponse, target: ItemsPath, run: ItemWrite): Promise<void> {
