@@ -11,6 +11,7 @@ import type { HookBus, HookContext } from './hooks.js';
 export class ReadEvents {
   readonly #queryEvents: readonly string[];
   readonly #readEvents: readonly string[];
+  readonly #anyEvents: readonly string[];
 
   constructor(
     private readonly hooks: HookBus | undefined,
@@ -19,6 +20,7 @@ export class ReadEvents {
   ) {
     this.#queryEvents = ['items.query', `${collection}.items.query`];
     this.#readEvents = ['items.read', `${collection}.items.read`];
+    this.#anyEvents = [...this.#queryEvents, ...this.#readEvents];
   }
 
   /**
@@ -31,7 +33,7 @@ export class ReadEvents {
 
   /** Whether any read handler listens (`items.query` or `items.read`). */
   get listens(): boolean {
-    return this.hooks?.listens([...this.#queryEvents, ...this.#readEvents]) === true;
+    return this.hooks?.listens(this.#anyEvents) === true;
   }
 
   /** The query the `items.query` filters return (the same object when none listens). */
