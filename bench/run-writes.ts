@@ -4,11 +4,14 @@
  * also against the one-statement floor (write-floor.ts: row and audit in one prepared
  * statement, no transaction), the strongest there is.
  *   node --import tsx bench/run-writes.ts
- * Env as run-reads.ts (SERVICE_URL, FLOOR_URL, TOKEN, DURATION, CONNECTIONS, WARMUP). Updates touch
+ * Env as run-reads.ts (SERVICE_URL, FLOOR_URL, TOKEN, DURATION, CONNECTIONS, WARMUP, SERVICE_PID and
+ * FLOOR_PID: each single write's CPU per request, the service's against the one-statement
+ * floor's). Updates touch
  * articles above 50,000 (bench/data/README.md); creates add rows (re-run setup.sh
  * for a pristine dataset).
  */
 import autocannon from 'autocannon';
+import { withCpuPerRequest } from './service-start.js';
 
 const SERVICE_URL = process.env['SERVICE_URL'] ?? 'http://127.0.0.1:8055';
 const FLOOR_URL = process.env['FLOOR_URL'] ?? 'http://127.0.0.1:8099';
@@ -19,6 +22,9 @@ const BULK = Number(process.env['BULK'] ?? 10_000);
 /** Seconds of the same writes before each measured run: both processes' JIT compilers settle first. */
 const WARMUP = Number(process.env['WARMUP'] ?? 3);
 const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+const pidOf = (name: string) => (process.env[name] === undefined ? undefined : Number(process.env[name]));
+const SERVICE_PID = pidOf('SERVICE_PID');
+const FLOOR_PID = pidOf('FLOOR_PID');
 
 const article = (i: number) => ({
   title: `Bench article ${i}`,
@@ -27,11 +33,13 @@ const article = (i: number) => ({
   category: 1 + (i % 20),
 });
 
+/** Requests a second, and the CPU milliseconds `pid` spent per request (where given). */
 async function rate(
   url: string,
   method: 'POST' | 'PATCH',
   body: (n: number) => { path: string; body: string },
-): Promise<number> {
+  pid: number | undefined,
+): Promise<{ rps: number; cpuMs: number | undefined }> {
   let n = 0;
   const run = (duration: number) =>
     autocannon({
@@ -50,10 +58,10 @@ async function rate(
       ],
     });
   if (WARMUP > 0) await run(WARMUP);
-  const result = await run(DURATION);
+  const { result, cpuMs } = await withCpuPerRequest(pid, () => run(DURATION));
   if (result.non2xx > 0 || result.errors > 0)
     console.error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+  return { rps: result.requests.average, cpuMs };
 }
 
 /** Seconds for one request creating BULK items (median of three). */
@@ -71,11 +79,21 @@ async function bulk(url: string): Promise<number> {
 }
 
 const rows: string[] = [];
-/** A row: the service, the floor, and (single writes) the one-statement floor, each ratio to the service. */
-const row = (name: string, service: number, floor: number, unit: string, higherIsBetter: boolean, one?: number) => {
+/**
+ * A row: the service, the floor, and (single writes) the one-statement floor with the CPU per
+ * request of the service and of that floor where both pids were given, each ratio the service's.
+ */
+const row = (
+  name: string,
+  service: number,
+  floor: number,
+  unit: string,
+  higherIsBetter: boolean,
+  one?: { rps: number; cpu: string },
+) => {
   const ratio = (other: number) => (higherIsBetter ? service / other : other / service).toFixed(2);
   const shown = (value: number) => `${value.toFixed(unit === 's' ? 2 : 0)} ${unit}`;
-  const oneColumns = one === undefined ? '– | –' : `${shown(one)} | ${ratio(one)}`;
+  const oneColumns = one === undefined ? '– | – | – | –' : `${shown(one.rps)} | ${ratio(one.rps)} | ${one.cpu}`;
   rows.push(`| ${name} | ${shown(service)} | ${shown(floor)} | ${ratio(floor)} | ${oneColumns} |`);
   console.error(rows.at(-1));
 };
@@ -90,24 +108,27 @@ const inOneStatement = (request: (n: number) => { path: string; body: string }) 
   const { path, body } = request(n);
   return { path: `${path}&floor=one`, body };
 };
-row(
-  'single create + audit',
-  await rate(SERVICE_URL, 'POST', create),
-  await rate(FLOOR_URL, 'POST', create),
-  'req/s',
-  true,
-  await rate(FLOOR_URL, 'POST', inOneStatement(create)),
-);
-row(
-  'single update + audit',
-  await rate(SERVICE_URL, 'PATCH', update),
-  await rate(FLOOR_URL, 'PATCH', update),
-  'req/s',
-  true,
-  await rate(FLOOR_URL, 'PATCH', inOneStatement(update)),
-);
+/** A single write against both floors: the row, with the CPU against the one-statement floor's. */
+async function singleWrite(
+  name: string,
+  method: 'POST' | 'PATCH',
+  request: (n: number) => { path: string; body: string },
+) {
+  const service = await rate(SERVICE_URL, method, request, SERVICE_PID);
+  const floor = await rate(FLOOR_URL, method, request, undefined);
+  const one = await rate(FLOOR_URL, method, inOneStatement(request), FLOOR_PID);
+  const cpu =
+    service.cpuMs === undefined || one.cpuMs === undefined
+      ? '– | –'
+      : `${(service.cpuMs * 1000).toFixed(0)} / ${(one.cpuMs * 1000).toFixed(0)} | ${(service.cpuMs / one.cpuMs).toFixed(2)}`;
+  row(name, service.rps, floor.rps, 'req/s', true, { rps: one.rps, cpu });
+}
+await singleWrite('single create + audit', 'POST', create);
+await singleWrite('single update + audit', 'PATCH', update);
 row(`bulk create of ${BULK} + audit`, await bulk(SERVICE_URL), await bulk(FLOOR_URL), 's', false);
 
-console.log('| scenario | service | floor | service / floor | one-statement floor | service / it |');
-console.log('|---|---|---|---|---|---|');
+console.log(
+  '| scenario | service | floor | service / floor | one-statement floor | service / it | CPU µs per request, service / it | CPU ratio |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
