@@ -7,6 +7,8 @@
  * and the median of each is reported, so load from elsewhere on the machine hits all alike.
  * SERVICE_PID, FLOOR_PID (Linux): also each one's CPU time per request, which other load barely
  * moves, and the ratios of the service's to the floor's and of GraphQL's to REST's.
+ * TYPENAMES=1: the query as Apollo Client sends it, `__typename` in every selection set (the
+ * answer then differs from REST's and the floor's by those keys alone, left out to compare).
  */
 import autocannon from 'autocannon';
 import { isDeepStrictEqual } from 'node:util';
@@ -26,7 +28,10 @@ const auth = { Authorization: `Bearer ${TOKEN}` };
 
 const scenario = READ_SCENARIOS.find((s) => s.name === 'three-level nesting');
 if (scenario === undefined) throw new Error('scenarios.ts has no "three-level nesting"');
-const query = '{ articles(limit: 10) { id title category { name } comments { body author { name email } } } }';
+const TYPENAMES = process.env['TYPENAMES'] === '1';
+const query = TYPENAMES
+  ? '{ articles(limit: 10) { __typename id title category { __typename name } comments { __typename body author { __typename name email } } } }'
+  : '{ articles(limit: 10) { id title category { name } comments { body author { name email } } } }';
 const graphqlRequest = {
   method: 'POST' as const,
   headers: { ...auth, 'Content-Type': 'application/json' },
@@ -55,11 +60,15 @@ function median(runs: readonly Figures[]): Figures {
   return { ...middle, errors: runs.reduce((sum, r) => sum + r.errors, 0) };
 }
 
-/** GraphQL serialises keys as ID strings; the floor's are numbers. */
+/** GraphQL serialises keys as ID strings; the floor's are numbers; the floor has no `__typename`. */
 function normalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalize);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'id' ? String(v) : normalize(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== '__typename')
+        .map(([k, v]) => [k, k === 'id' ? String(v) : normalize(v)]),
+    );
   }
   return value;
 }

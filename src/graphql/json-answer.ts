@@ -7,7 +7,9 @@ import {
   isObjectType,
   Kind,
   OperationTypeNode,
+  TypeInfo,
   visit,
+  visitWithTypeInfo,
   type DocumentNode,
   type ExecutionArgs,
   type FragmentDefinitionNode,
@@ -21,7 +23,7 @@ import './type-meta.js';
 /**
  * A query's answer written by the database (issue 43): when every root field of the operation
  * reads a collection's items (`C`, `C_by_id`) and nothing in the document asks graphql-js for
- * more than the items' values (`__typename`, introspection), each root field's items come from
+ * more than the items' values and their types' names (no introspection), each root field's items come from
  * PostgreSQL as JSON text in GraphQL's form (readItemsJson, `graphql`: ids as text, decimals as
  * numbers, keys the response keys in selection order) and the answer is
  * `{"data":{"<key>":<text>,...}}`, with no execution, no tree of values and no stringify.
@@ -42,7 +44,11 @@ export async function answerAsJson(args: ExecutionArgs): Promise<string | null> 
   // What the resolvers read with (context.ts); the read side and the items services are all it uses.
   const ctx = args.contextValue as Pick<GraphqlContext, 'read' | 'items'>;
   const variableValues = coerced.coerced;
-  const walker = new SelectionWalker({ schema, fragments: fragmentsOf(document), variableValues }, ctx.read.overview);
+  const walker = new SelectionWalker(
+    { schema, fragments: fragmentsOf(document), variableValues },
+    ctx.read.overview,
+    true,
+  );
   const query = schema.getQueryType();
   if (query === null || query === undefined) return null;
   const fields = query.getFields();
@@ -108,7 +114,11 @@ function notPlain(document: DocumentNode, operationName: string | undefined): vo
   plainReads.get(document)?.set(operationName, false);
 }
 
-/** A query whose root fields are all `C` or `C_by_id`, asking for no meta field (`__typename`, ...) anywhere. */
+/**
+ * A query whose root fields are all `C` or `C_by_id`, asking for no meta field anywhere but
+ * `__typename` of an item type (a read's constant: SelectionWalker), as Apollo Client adds to
+ * every selection set; not of the query type, a union or a function's type.
+ */
 function readsItemsOnly(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): boolean {
   const operation = getOperationAST(document, operationName);
   const fields = schema.getQueryType()?.getFields();
@@ -116,13 +126,20 @@ function readsItemsOnly(schema: GraphQLSchema, document: DocumentNode, operation
   if (!rootFieldNames(document, operationName).every((name) => fields[name]?.extensions.svcRoot !== undefined))
     return false;
   let asksMeta = false;
-  visit(document, {
-    Field(node) {
-      if (!node.name.value.startsWith('__')) return undefined;
-      asksMeta = true;
-      return BREAK;
-    },
-  });
+  const types = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(types, {
+      Field(node) {
+        if (!node.name.value.startsWith('__')) return undefined;
+        const parent = types.getParentType();
+        if (node.name.value === '__typename' && isObjectType(parent) && parent.extensions.svcCollection !== undefined)
+          return undefined;
+        asksMeta = true;
+        return BREAK;
+      },
+    }),
+  );
   return !asksMeta;
 }
 

@@ -17,7 +17,7 @@ import {
 } from 'graphql';
 import type { SchemaOverview } from '../../catalog/overview/types.js';
 import { invariant } from '../errors.js';
-import { parseQuery, type NestedQuery, type Query } from '../query/index.js';
+import { parseQuery, setOwn, type NestedQuery, type Query } from '../query/index.js';
 import { toFilter } from './input-values.js';
 import { collectionKey, functionAlias, PROBE_FIELD } from './item-values.js';
 import './type-meta.js';
@@ -29,6 +29,8 @@ export interface LevelSelection {
   readonly fields: string[];
   readonly alias: Record<string, string>;
   readonly deep: Record<string, NestedQuery>;
+  /** `__typename` by response key: the level's type name, a constant of the read (NestedQuery.constants). */
+  readonly constants: Record<string, string>;
 }
 
 type WalkInfo = Pick<GraphQLResolveInfo, 'schema' | 'fragments' | 'variableValues'>;
@@ -38,12 +40,15 @@ type WalkInfo = Pick<GraphQLResolveInfo, 'schema' | 'fragments' | 'variableValue
  * field, one statement): each selected field becomes a `fields` path keyed by its response
  * key (`alias` maps it to the field when they differ), arguments of relational fields become
  * `deep`, many-to-any fragments become `item:<collection>` scopes. Fragments, `@skip` and
- * `@include` are honoured as graphql-js executes them.
+ * `@include` are honoured as graphql-js executes them. With `typenames`, an item type's
+ * `__typename` is read too, as a constant of its level (for answers the database writes whole,
+ * json-answer.ts); without, it is left to graphql-js.
  */
 export class SelectionWalker {
   constructor(
     private readonly info: WalkInfo,
     private readonly overview: SchemaOverview,
+    private readonly typenames = false,
   ) {}
 
   /** The query of a root field returning items of `type`, with the field's arguments. */
@@ -58,10 +63,15 @@ export class SelectionWalker {
 
   /** One level: the fields of `type` the nodes select. */
   level(type: GraphQLObjectType, nodes: readonly FieldNode[]): LevelSelection {
-    const selection: LevelSelection = { fields: [], alias: {}, deep: {} };
+    const selection: LevelSelection = { fields: [], alias: {}, deep: {}, constants: {} };
     const fieldDefs = type.getFields();
     for (const [key, fieldNodes] of this.collect(type, nodes)) {
       const [first] = fieldNodes;
+      if (this.typenames && first?.name.value === '__typename') {
+        selection.fields.push(key);
+        setOwn(selection.constants, key, type.name);
+        continue;
+      }
       const def = first === undefined ? undefined : fieldDefs[first.name.value];
       const meta = def?.extensions.svcField;
       if (first === undefined || def === undefined || meta === undefined) continue;
@@ -214,6 +224,7 @@ export function levelQuery(level: LevelSelection): Query {
   const query: Mutable<Query> = { fields: level.fields };
   if (Object.keys(level.alias).length > 0) query.alias = level.alias;
   if (Object.keys(level.deep).length > 0) query.deep = level.deep;
+  if (Object.keys(level.constants).length > 0) query.constants = level.constants;
   return query;
 }
 

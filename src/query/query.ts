@@ -48,6 +48,12 @@ export interface NestedQuery {
   /** `alias[<new>]=<field>`: `<new>` can be requested in `fields`, filled from `<field>`. */
   readonly alias?: Readonly<Record<string, string>>;
   readonly deep?: Deep;
+  /**
+   * Output keys of this level whose value is a fixed text, in `fields` among the others:
+   * GraphQL's `__typename`. Never taken from a request's query string (parseQuery builds no such
+   * key), so a REST caller cannot name one.
+   */
+  readonly constants?: Readonly<Record<string, string>>;
 }
 
 export interface Query extends NestedQuery {

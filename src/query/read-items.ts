@@ -211,6 +211,7 @@ function singleItemQuery(ctx: ReadContext, query: Query): Query {
   if (query.fields !== undefined) single.fields = query.fields;
   if (query.deep !== undefined) single.deep = query.deep;
   if (query.alias !== undefined) single.alias = query.alias;
+  if (query.constants !== undefined) single.constants = query.constants;
   single.sort = [];
   return single;
 }

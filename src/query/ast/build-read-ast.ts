@@ -87,6 +87,11 @@ class FieldsBuilder {
     const requests = this.requests(collection, paths, level?.alias ?? {}, isLenient);
     const nodes: ReadNode[] = [];
     for (const request of requests.values()) {
+      const constant = ownValue(level?.constants, request.key);
+      if (constant !== undefined && request.fn === undefined && request.subpaths.length === 0) {
+        nodes.push({ kind: 'constant', key: request.key, value: constant });
+        continue;
+      }
       const node = this.node(collection, request, level?.deep);
       if (node !== undefined) nodes.push(node);
     }

@@ -235,7 +235,14 @@ export interface A2ONode {
   readonly collectionColumn: string;
 }
 
-export type ReadNode = FieldNode | FunctionNode | M2ONode | O2MNode | A2ONode;
+/** A fixed text under `key` on every row (NestedQuery.constants: GraphQL's `__typename`). */
+interface ConstantNode {
+  readonly kind: 'constant';
+  readonly key: string;
+  readonly value: string;
+}
+
+export type ReadNode = FieldNode | FunctionNode | ConstantNode | M2ONode | O2MNode | A2ONode;
 
 /** A list or single-item read: one statement returning one row per item. */
 export interface ReadAst {

@@ -265,6 +265,10 @@ class ReadCompiler {
       case 'function':
         writeOperand(w, this.aliases, scope.alias, node.operand);
         return;
+      case 'constant':
+        // Bound as text: PostgreSQL cannot tell a bare parameter's type in a select list.
+        w.dialect.asText(w, (w) => w.value(node.value));
+        return;
       case 'm2o':
         // A scalar subquery on every dialect: PostgreSQL then probes the target's primary key
         // per row, where a LATERAL join let it hash-join a scan of the whole target table

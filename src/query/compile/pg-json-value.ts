@@ -51,6 +51,7 @@ export function hasJsonForm(overview: SchemaOverview, collection: string, childr
         );
       }
       case 'function':
+      case 'constant':
         return true;
       case 'm2o':
         return hasJsonForm(overview, node.relation.target.collection, node.children);

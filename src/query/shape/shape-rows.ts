@@ -28,6 +28,8 @@ function shapeNode(node: ReadNode, raw: unknown): unknown {
       return shapeValue(node.type, raw, node);
     case 'function':
       return toNumber(raw);
+    case 'constant':
+      return node.value;
     case 'm2o': {
       const tuple = parseJson(raw);
       return Array.isArray(tuple) ? shapeTuple(node.children, tuple) : null;

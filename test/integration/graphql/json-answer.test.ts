@@ -14,9 +14,9 @@ function comparable({ locations: _locations, ...error }: GraphqlError): Omit<Gra
 
 /**
  * On PostgreSQL a query of item reads is answered with the JSON text the database writes
- * (src/graphql/json-answer.ts); graphql-js executes the same document when it asks for
- * `__typename`. Each document here is sent both ways: the answers must be the same, key order
- * included, and only the first may be written by the database.
+ * (src/graphql/json-answer.ts); graphql-js executes the same document when it asks for the
+ * query type's `__typename`. Each document here is sent both ways: the answers must be the
+ * same, key order included, and only the first may be written by the database.
  */
 describeEachDatabase(
   'graphql: answers written by the database are the answers graphql-js gives',
@@ -110,6 +110,45 @@ describeEachDatabase(
       expect(body).to.equal(await executed(missing));
     });
 
+    it("Apollo Client's __typename on every item level, aliased, in fragments, alone, on a missing relation", async () => {
+      const body = await expectSameAnswer(
+        `query Apollo($id: ID!) {
+           articles(sort: ["id"]) {
+             __typename id kind: __typename ...Figures
+             author { __typename id country { __typename code } }
+             writer: author { __typename }
+             comments(sort: ["id"]) { __typename }
+           }
+           one: articles_by_id(id: $id) { __typename title author { name __typename } }
+         }
+         fragment Figures on articles { __typename rating }`,
+        { variables: { id: 1 } },
+      );
+      const { articles } = (JSON.parse(body) as { data: { articles: Record<string, unknown>[] } }).data;
+      expect(Object.keys(articles[0] ?? {})).to.deep.equal([
+        '__typename',
+        'id',
+        'kind',
+        'rating',
+        'author',
+        'writer',
+        'comments',
+      ]);
+      expect(articles[0]).to.deep.include({ kind: 'articles', writer: { __typename: 'authors' } });
+      expect(articles.find((a) => a['id'] === '4')).to.deep.include({ author: null, writer: null, comments: [] });
+    });
+
+    it('__typename of the query type, a union or a function is executed', async () => {
+      for (const query of [
+        '{ __typename articles(sort: ["id"]) { id } }',
+        '{ articles(sort: ["id"]) { id sections { item { __typename ... on headings { title } } } } }',
+        '{ articles(sort: ["id"]) { id published_on_func { __typename year } } }',
+      ]) {
+        const { written } = await answer(query);
+        expect(written, query).to.equal(false);
+      }
+    });
+
     it("a limited role: its filter, its fields and a relation it cannot read (the key's value)", async () => {
       const body = await expectSameAnswer(
         '{ articles(sort: ["id"]) { id title rating author comments(sort: ["id"]) { id text } } }',
@@ -130,6 +169,15 @@ describeEachDatabase(
             },
             { id: '3', title: 'Quantum leap', rating: null, author: 1, comments: [{ id: '5', text: 'e1 good' }] },
           ],
+        },
+      });
+      // __typename is no field of the role's: the type's name all the same, as graphql-js answers.
+      const typed = await expectSameAnswer('{ articles_by_id(id: 3) { __typename id comments { __typename text } } }', {
+        token: reader,
+      });
+      expect(JSON.parse(typed)).to.deep.equal({
+        data: {
+          articles_by_id: { __typename: 'articles', id: '3', comments: [{ __typename: 'comments', text: 'e1 good' }] },
         },
       });
     });
