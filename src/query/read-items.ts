@@ -10,6 +10,7 @@ import { compileAggregate, compileCount } from './compile/compile-aggregate.js';
 import { compileRead, compileReadJson } from './compile/compile-read.js';
 import { hasJsonForm, type JsonForm } from './compile/pg-json-value.js';
 import { selectPreparedRows, selectRows } from './execute.js';
+import { rememberedJsonRead } from './remembered-reads.js';
 import type { Query } from './query.js';
 import { checkRelationalDepth } from './validate/relational-depth.js';
 import type { ReadContext, Reader } from './read-context.js';
@@ -73,7 +74,10 @@ export async function readItemsJson(
   form: JsonForm = 'api',
 ): Promise<string | null> {
   if (!writesJson(ctx) || isAggregateQuery(query)) return null;
-  return selectJson(ctx, buildReadAst(buildContext(ctx, reader), collection, query), form);
+  const statement = jsonStatement(ctx, reader, collection, query, { form }, () =>
+    buildReadAst(buildContext(ctx, reader), collection, query),
+  );
+  return runJson(ctx, statement);
 }
 
 /** readItemByKey's item as JSON text (readItemsJson); FORBIDDEN when missing, null when not available. */
@@ -86,7 +90,10 @@ export async function readItemJsonByKey(
   form: JsonForm = 'api',
 ): Promise<string | null> {
   if (!writesJson(ctx)) return null;
-  const list = await selectJson(ctx, keysAst(ctx, reader, collection, [key], singleItemQuery(ctx, query)), form);
+  const statement = jsonStatement(ctx, reader, collection, query, { form, key }, (one) =>
+    keysAst(ctx, reader, collection, [one], singleItemQuery(ctx, query)),
+  );
+  const list = await runJson(ctx, statement);
   if (list === null) return null;
   // One key selects one row at most: `[{...}]`, or `[]` when missing or not readable.
   if (list === '[]') throw new ForbiddenError();
@@ -109,9 +116,9 @@ export function itemJsonStatement(
   source: string,
 ): CompiledSql | null {
   if (!writesJson(ctx)) return null;
-  const ast = keysAst(ctx, reader, collection, [key], query);
-  if (!hasJsonForm(ctx.overview, ast.collection.collection, ast.children)) return null;
-  return compileReadJson(dialectOfContext(ctx), ast, source);
+  return jsonStatement(ctx, reader, collection, query, { form: 'api', source, key }, (one) =>
+    keysAst(ctx, reader, collection, [one], query),
+  );
 }
 
 /** The query's read of exactly these keys (their filter ANDed in, no window). */
@@ -128,9 +135,29 @@ function keysAst(
   return { ...base, level: { ...base.level, filter, limit: null, offset: 0 } };
 }
 
-async function selectJson(ctx: ReadContext, ast: ReadAst, form: JsonForm = 'api'): Promise<string | null> {
+/** The statement of a read's JSON (null: it has none), remembered where it can be (remembered-reads.ts). */
+function jsonStatement(
+  ctx: ReadContext,
+  reader: Reader,
+  collection: string,
+  query: Query,
+  read: { readonly form: JsonForm; readonly source?: string; readonly key?: string | number },
+  ast: (key: string | number) => ReadAst,
+): CompiledSql | null {
+  return rememberedJsonRead(ctx, reader, collection, query, read, (key) =>
+    jsonOf(ctx, ast(key ?? ''), read.form, read.source),
+  );
+}
+
+function jsonOf(ctx: ReadContext, ast: ReadAst, form: JsonForm, source?: string): CompiledSql | null {
   if (!hasJsonForm(ctx.overview, ast.collection.collection, ast.children)) return null;
-  const [row] = await selectPreparedRows(ctx.db, compileReadJson(dialectOfContext(ctx), ast, undefined, form));
+  return compileReadJson(dialectOfContext(ctx), ast, source, form);
+}
+
+/** Runs a JSON read's statement: its array text, or null for none. */
+async function runJson(ctx: ReadContext, statement: CompiledSql | null): Promise<string | null> {
+  if (statement === null) return null;
+  const [row] = await selectPreparedRows(ctx.db, statement);
   const json = row?.['json'];
   return typeof json === 'string' ? json : JSON.stringify(json ?? []);
 }
@@ -158,7 +185,7 @@ export async function readItemsByKeys(
   if (keys.length === 1 && writesJson(ctx)) {
     // One key needs no reordering: PostgreSQL's JSON of the item (a prepared statement, no
     // shaping) parses to the same item. Writes read their revisions and answers this way.
-    const json = await selectJson(ctx, ast);
+    const json = await runJson(ctx, jsonOf(ctx, ast, 'api'));
     if (json !== null) return JSON.parse(json) as Item[];
   }
   const primary = ast.collection.primary;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { TEST_ADMIN, describeEachDatabase, type ServerContext } from '../../support/server.js';
 import { PermissionStore } from '../../../src/access/permission-store.js';
+import { ForbiddenError } from '../../../src/errors.js';
 import { loadConfig } from '../../../src/config/index.js';
 import {
   parseQuery,
@@ -229,6 +230,38 @@ describeEachDatabase('read: JSON written by the database equals shaped rows', (c
       expect(await readItems(read.ctx, 'articles', query, read.reader)).to.deep.equal(expected);
       const listed = await getText(c, `/items/articles?${params}`);
       expect(JSON.parse(listed)).to.deep.equal({ data: expected });
+    }
+  });
+
+  it('one read for many keys (compiled once on PostgreSQL): each key its own item, a key not of its type refused', async () => {
+    const c = ctx();
+    const read = await readSetup(c);
+    const query = parseQuery(parseQueryString('?fields=id,title,author.name,comments.text'));
+    for (const key of [1, 2, 3, 4, '3', 1]) {
+      const item = await readItemByKey(read.ctx, 'articles', key, query, read.reader);
+      expect(item['id']).to.equal(Number(key));
+      const json = await readItemJsonByKey(read.ctx, 'articles', key, query, read.reader);
+      if (c.dialect === 'postgres') expect(inSpelling(json ?? ''), String(key)).to.equal(JSON.stringify(item));
+    }
+    const refusal = (answer: Promise<unknown>) =>
+      answer.then(
+        () => 'answered',
+        (error: unknown) => error,
+      );
+    for (const key of ['abc', 999, 1.5]) {
+      expect(await refusal(readItemByKey(read.ctx, 'articles', key, query, read.reader))).to.be.instanceOf(
+        ForbiddenError,
+      );
+      const json = refusal(readItemJsonByKey(read.ctx, 'articles', key, query, read.reader));
+      if (c.dialect === 'postgres') expect(await json, String(key)).to.be.instanceOf(ForbiddenError);
+    }
+    // uuid keys, in either case: the item the row path reads.
+    const users = (await c.server.db('svc_users').select('id')) as { id: string }[];
+    const userQuery = parseQuery(parseQueryString('?fields=id,email'));
+    for (const key of [...users.map((u) => u.id), ...users.map((u) => u.id.toUpperCase())]) {
+      const item = await readItemByKey(read.ctx, 'svc_users', key, userQuery, read.reader);
+      const json = await readItemJsonByKey(read.ctx, 'svc_users', key, userQuery, read.reader);
+      if (c.dialect === 'postgres') expect(inSpelling(json ?? ''), key).to.equal(JSON.stringify(item));
     }
   });
 
