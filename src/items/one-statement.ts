@@ -107,11 +107,13 @@ export async function updateOne(
   const { [primary]: _key, ...withoutKey } = payload;
   const now = ctx.now?.() ?? new Date();
   const data = await checked(ctx, collection, { action: 'update', payload: withoutKey, serverValues: {}, key }, now);
-  const row = data === undefined ? {} : toDatabaseRow(collection, data, 'pg');
-  if (data === undefined || Object.keys(row).length === 0) return undefined;
-  const update = ctx.db(collection.collection).where(primary, key).update(row).returning('*').toSQL();
+  const row = data === undefined ? [] : setValues(toDatabaseRow(collection, data, 'pg'));
+  if (data === undefined || row.length === 0) return undefined;
   const w = new SqlWriter(databaseDialect('pg'));
-  w.raw('with ').id('u').raw(' as (').append({ sql: update.sql, values: update.bindings }).raw(')');
+  // `update ... set ... where <key> returning *`, as knex's builder writes it, without the builder.
+  w.raw('with ').id('u').raw(' as (update ').id(collection.collection).raw(' set ');
+  w.join(row, ', ', ([column, value]) => w.id(column).raw(' = ').value(value));
+  w.raw(' where ').id(primary).raw(' = ').value(key).raw(' returning *)');
   if (accountability !== null) {
     w.raw(', ').id('a').raw(' as (');
     journalActivity(w, ctx, collection, 'update', now, () => w.value(String(key)));
@@ -135,6 +137,11 @@ export async function updateOne(
   if (Number(rows[0]?.['matched']) === 0) throw new ForbiddenError();
   await committed(ctx, collection, 'update', key);
   return writtenItem(key, rows[0]);
+}
+
+/** The columns an update sets: those with a value (knex's builder leaves undefined ones out too). */
+function setValues(row: Readonly<Record<string, unknown>>): [string, unknown][] {
+  return Object.entries(row).filter(([, value]) => value !== undefined);
 }
 
 /** Field types whose value in PostgreSQL's JSON is the read side's (integers, text, uuid, booleans). */
