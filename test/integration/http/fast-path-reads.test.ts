@@ -118,7 +118,12 @@ describeEachDatabase('http: reads and GraphQL queries answered before Express eq
       asAdmin,
     ],
     ['an argument the read refuses', body('{ articles(sort: ["nope"]) { id } }'), asAdmin],
-    ['__typename, executed', body('{ articles(limit: 1) { __typename id } }'), asAdmin],
+    [
+      "Apollo Client's __typename on every item level",
+      body('{ articles(limit: 2) { __typename id author { __typename name } comments { __typename text } } }'),
+      asAdmin,
+    ],
+    ["the query type's __typename, executed", body('{ __typename articles(limit: 1) { id } }'), asAdmin],
     ['a mutation', body('mutation { update_articles_item(id: 4, data: { views: 0 }) { id } }'), asAdmin],
     ['a syntax error', body('{ articles { id '), asAdmin],
     ['an unknown field', body('{ articles { nope } }'), asAdmin],
