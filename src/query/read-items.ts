@@ -90,8 +90,8 @@ export async function readItemJsonByKey(
   form: JsonForm = 'api',
 ): Promise<string | null> {
   if (!writesJson(ctx)) return null;
-  const statement = jsonStatement(ctx, reader, collection, query, { form, key }, (one) =>
-    keysAst(ctx, reader, collection, [one], singleItemQuery(ctx, query)),
+  const statement = jsonStatement(ctx, reader, collection, query, { form, key }, (keys) =>
+    keysAst(ctx, reader, collection, keys, singleItemQuery(ctx, query)),
   );
   const list = await runJson(ctx, statement);
   if (list === null) return null;
@@ -116,8 +116,8 @@ export function itemJsonStatement(
   source: string,
 ): CompiledSql | null {
   if (!writesJson(ctx)) return null;
-  return jsonStatement(ctx, reader, collection, query, { form: 'api', source, key }, (one) =>
-    keysAst(ctx, reader, collection, [one], query),
+  return jsonStatement(ctx, reader, collection, query, { form: 'api', source, key }, (keys) =>
+    keysAst(ctx, reader, collection, keys, query),
   );
 }
 
@@ -135,17 +135,20 @@ function keysAst(
   return { ...base, level: { ...base.level, filter, limit: null, offset: 0 } };
 }
 
-/** The statement of a read's JSON (null: it has none), remembered where it can be (remembered-reads.ts). */
+/**
+ * The statement of a read's JSON (null: it has none), remembered where it can be
+ * (remembered-reads.ts); `ast` builds the read of the keys it is given (those of a keyed read).
+ */
 function jsonStatement(
   ctx: ReadContext,
   reader: Reader,
   collection: string,
   query: Query,
   read: { readonly form: JsonForm; readonly source?: string; readonly key?: string | number },
-  ast: (key: string | number) => ReadAst,
+  ast: (keys: readonly (string | number)[]) => ReadAst,
 ): CompiledSql | null {
   return rememberedJsonRead(ctx, reader, collection, query, read, (key) =>
-    jsonOf(ctx, ast(key ?? ''), read.form, read.source),
+    jsonOf(ctx, ast(key === undefined ? [] : [key]), read.form, read.source),
   );
 }
 
