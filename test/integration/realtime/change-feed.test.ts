@@ -10,6 +10,7 @@ import {
   type Change,
   type ChangeFeed,
 } from '../../../src/realtime/change-feed.js';
+import { dropNamespace, testNamespace } from '../../support/redis-namespace.js';
 import { redisUnavailable, requireOrSkip, TEST_REDIS_URL } from '../../support/services.js';
 import { createThrowawayRedis, throwawayRedisUnavailable, type ThrowawayRedis } from '../../support/throwaway-redis.js';
 
@@ -38,13 +39,15 @@ describe('realtime: the change feed through Redis', function () {
     requireOrSkip(this, await redisUnavailable());
   });
 
+  // The shared test Redis keeps no feed of this suite's: its log holds some 40 MB.
+  const namespace = testNamespace('feed');
   afterEach(async () => {
     await Promise.all(feeds.splice(0).map((f) => f.close()));
     await Promise.all(buses.splice(0).map((b) => b.close()));
+    await dropNamespace(namespace);
   });
 
   it('delivers an import of 3.5 million keys to the other instance, then the next change after it', async () => {
-    const namespace = `feed-${randomUUID()}`;
     const [a, b] = [await feed(namespace), await feed(namespace)];
     // Ten-digit keys: some 38 MB of JSON, past Redis's 32 MB.
     const count = 3_500_000;
