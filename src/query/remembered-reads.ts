@@ -10,12 +10,13 @@ import type { ReadContext, Reader } from './read-context.js';
 import { coerceLiteral } from './validate/filter-values.js';
 
 /**
- * A JSON read as compiled once (issue 43): the statement, and where its one key's value is
- * bound (none for a list). Null: the read has no JSON form.
+ * A JSON read as compiled once (issue 43): the statement (null: the read has no JSON form), and
+ * where its one key's value is bound (none for a list; null for a keyed read whose key could not
+ * be placed, which is then compiled for each key, once).
  */
 interface Remembered {
   readonly compiled: CompiledSql | null;
-  readonly keySlots: readonly number[];
+  readonly keySlots: readonly number[] | null;
 }
 
 type Key = string | number;
@@ -40,7 +41,8 @@ const remembered = new WeakMap<SchemaOverview, Map<string, Remembered>>();
  * time (its instant is bound), one naming another dynamic value per user and role. A keyed
  * read is compiled twice the first time, with its key and with another, to find where the key
  * is bound; later keys are coerced as the builder coerces them and bound there, and a key the
- * builder would drop (not of the key's type) is compiled as before. `compile` is the read
+ * builder would drop (not of the key's type) is compiled as before, and a read whose two
+ * statements do not line up is compiled each time, once per key. `compile` is the read
  * compiled as ever (null: no JSON form), which this answers for reads it does not remember.
  */
 export function rememberedJsonRead(
@@ -62,7 +64,8 @@ export function rememberedJsonRead(
   const known = reads.get(id);
   if (known !== undefined) {
     if (known.compiled === null || key === undefined) return known.compiled;
-    return withKey(ctx, collection, known, key) ?? compile(key);
+    if (known.keySlots === null) return compile(key);
+    return withKey(ctx, collection, known.compiled, known.keySlots, key) ?? compile(key);
   }
   const compiled = compile(key);
   const learned =
@@ -117,12 +120,17 @@ function boundKey(ctx: ReadContext, collection: string, key: Key): unknown {
   }
 }
 
-function withKey(ctx: ReadContext, collection: string, known: Remembered, key: Key): CompiledSql | undefined {
-  const { compiled } = known;
+function withKey(
+  ctx: ReadContext,
+  collection: string,
+  compiled: CompiledSql,
+  keySlots: readonly number[],
+  key: Key,
+): CompiledSql | undefined {
   const value = boundKey(ctx, collection, key);
-  if (compiled === null || value === undefined) return undefined;
+  if (value === undefined) return undefined;
   const values = compiled.values.slice();
-  for (const slot of known.keySlots) values[slot] = value;
+  for (const slot of keySlots) values[slot] = value;
   return { sql: compiled.sql, values };
 }
 
@@ -139,7 +147,8 @@ function otherKey(key: Key): Key {
 /**
  * Where `key`'s value is bound in `compiled`: the positions whose values differ from those of
  * the same read compiled for another key, each holding exactly that key's bound value, the
- * text the same. Undefined when the two do not line up so (the read is then not remembered).
+ * text the same. When the two do not line up so, no slots (null): the read is compiled for each
+ * key. Undefined, nothing learned, when the builder drops this key: another may still teach it.
  */
 function keySlots(
   ctx: ReadContext,
@@ -149,16 +158,19 @@ function keySlots(
   compile: (key: Key) => CompiledSql | null,
 ): Remembered | undefined {
   const other = otherKey(key);
-  const [value, otherValue] = [boundKey(ctx, collection, key), boundKey(ctx, collection, other)];
-  if (value === undefined || otherValue === undefined || value === otherValue) return undefined;
+  const value = boundKey(ctx, collection, key);
+  if (value === undefined) return undefined;
+  const eachTime = { compiled, keySlots: null };
+  const otherValue = boundKey(ctx, collection, other);
+  if (otherValue === undefined || value === otherValue) return eachTime;
   const second = compile(other);
   if (second === null || second.sql !== compiled.sql || second.values.length !== compiled.values.length)
-    return undefined;
+    return eachTime;
   const slots: number[] = [];
   for (let i = 0; i < compiled.values.length; i++) {
     if (compiled.values[i] === second.values[i]) continue;
-    if (compiled.values[i] !== value || second.values[i] !== otherValue) return undefined;
+    if (compiled.values[i] !== value || second.values[i] !== otherValue) return eachTime;
     slots.push(i);
   }
-  return slots.length === 0 ? undefined : { compiled, keySlots: slots };
+  return slots.length === 0 ? eachTime : { compiled, keySlots: slots };
 }

@@ -128,6 +128,25 @@ describe('query: JSON reads compiled once (remembered-reads.ts)', () => {
     expect(counted.calls, 'once for each of the three').to.equal(5);
   });
 
+  it('a keyed read whose two statements do not line up is compiled once per key, never twice', () => {
+    const overview = freshOverview();
+    const ctx: ReadContext = { db, overview, limits };
+    let calls = 0;
+    // The key written into the text, not bound: no position holds it.
+    const inline = (key: Key | undefined): CompiledSql => {
+      calls++;
+      return { sql: `select ${String(key)}`, values: [] };
+    };
+    const read = query('fields=id');
+    expect(rememberedJsonRead(ctx, admin, 'articles', read, { form: 'api', key: 3 }, inline)?.sql).to.equal('select 3');
+    expect(calls, 'with its key and another, the first time').to.equal(2);
+    for (const key of [4, 5, 3])
+      expect(rememberedJsonRead(ctx, admin, 'articles', read, { form: 'api', key }, inline)?.sql).to.equal(
+        `select ${key}`,
+      );
+    expect(calls).to.equal(5);
+  });
+
   it('$NOW is compiled each time; $CURRENT_USER once per user', () => {
     const overview = freshOverview();
     const now = query('fields=id&filter[published][_lte]=$NOW');
