@@ -3,6 +3,7 @@ import type { CollectionOverview } from '../../catalog/overview/types.js';
 import type { WritePermissions } from '../access/write-permissions.js';
 import { rulesOf } from './collection-rules.js';
 import type { CommentTargetContext } from './comment-target.js';
+import { setOwn } from '../query/index.js';
 import { applySpecialFields, withoutMaskedValues, withoutServerOwned } from './special-fields.js';
 import type { DebugLog, Item, PrimaryKey } from './types.js';
 import { validatePayload } from './validate-payload.js';
@@ -36,12 +37,12 @@ export async function checkWritePayload(
   toCheck: PayloadToCheck,
   now: Date,
 ): Promise<Item> {
-  const { action, key } = toCheck;
+  const { action, key, serverValues } = toCheck;
+  // The one copy of the client's payload; each step after it hands back what it was given
+  // when it changes nothing (an import checks every row).
   const client = withoutServerOwned(collection, toCheck.payload, action);
-  const checked = await ctx.permissions.checkPayload(action, collection.collection, {
-    ...client,
-    ...toCheck.serverValues,
-  });
+  for (const name in serverValues) setOwn(client, name, serverValues[name]);
+  const checked = await ctx.permissions.checkPayload(action, collection.collection, client);
   const rules = rulesOf(collection.collection);
   const special = applySpecialFields(
     collection,
@@ -56,7 +57,7 @@ export async function checkWritePayload(
   const { user, role } = ctx.accountability;
   validatePayload(ctx.overview, collection, data, { action, variables: { now, user, role } });
   const written = action === 'create' ? withoutNullGeneratedKey(collection, data) : data;
-  await rules.check?.(trx, ctx, collection, written, key);
+  if (rules.check !== undefined) await rules.check(trx, ctx, collection, written, key);
   return written;
 }
 
@@ -67,7 +68,9 @@ export async function checkWritePayload(
 function withoutNullGeneratedKey(collection: CollectionOverview, data: Item): Item {
   const { primary } = collection;
   if (data[primary] !== null || collection.fields[primary]?.isGenerated !== true) return data;
-  return Object.fromEntries(Object.entries(data).filter(([name]) => name !== primary));
+  const kept: Item = {};
+  for (const name in data) if (name !== primary) setOwn(kept, name, data[name]);
+  return kept;
 }
 
 /**

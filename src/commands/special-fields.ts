@@ -56,19 +56,21 @@ export function withoutServerOwned(
 
 /**
  * The values the service fills itself: a uuid for a missing uuid key (special `uuid`, or a uuid
- * primary key) on
- * create; `date-created`, `user-created`, `role-created` on create and `date-updated`,
- * `user-updated` on update, whatever the payload says; the authorship specials of the other
- * action are left out (their stored value stays). Hashing is {@link hashSpecialFields}.
+ * primary key) on create; `date-created`, `user-created`, `role-created` on create and
+ * `date-updated`, `user-updated` on update, whatever the payload says; the authorship specials
+ * of the other action are left out (their stored value stays). Hashing is
+ * {@link hashSpecialFields}. A new object, or the payload itself for a collection without them.
  */
 export function applySpecialFields(
   collection: CollectionOverview,
   payload: Item,
   context: SpecialContext,
 ): Record<string, unknown> {
+  const steps = specialSteps(collection);
+  if (steps.length === 0) return payload;
   const result: Record<string, unknown> = { ...payload };
   const { action, accountability, now } = context;
-  for (const step of specialSteps(collection)) {
+  for (const step of steps) {
     const { field } = step;
     if (action === 'create') {
       if (step.uuidKey && (result[field] === undefined || result[field] === null)) result[field] = randomUUID();
@@ -124,15 +126,19 @@ export function isHashField(collection: CollectionOverview, name: string): boole
 
 /**
  * Drops masked fields (hash, conceal) that carry the read mask: a re-sent or reverted item
- * keeps its password hash and static token (the mask must never become a token).
+ * keeps its password hash and static token (the mask must never become a token). The payload
+ * itself when none carries it.
  */
 export function withoutMaskedValues(collection: CollectionOverview, payload: Item): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  for (const name in payload) {
-    const value = payload[name];
+  const carriesMask = (name: string) => {
     const field = collection.fields[name];
-    if (!(value === MASK && field !== undefined && isMaskedField(field))) setOwn(kept, name, value);
-  }
+    return payload[name] === MASK && field !== undefined && isMaskedField(field);
+  };
+  let masked = false;
+  for (const name in payload) masked ||= carriesMask(name);
+  if (!masked) return payload;
+  const kept: Record<string, unknown> = {};
+  for (const name in payload) if (!carriesMask(name)) setOwn(kept, name, payload[name]);
   return kept;
 }
 

@@ -49,7 +49,7 @@ export async function createOne(
   const collection = requireCollection(ctx.overview, collectionName);
   if (!isPlainObject(payload) || !isEligible(ctx, collection, 'create', payload)) return undefined;
   const now = ctx.now?.() ?? new Date();
-  const data = await checked(ctx, collection, { action: 'create', payload, serverValues: {} }, now);
+  const data = await checked(ctx, collection, { action: 'create', payload }, now);
   if (data === undefined || data[collection.primary] !== undefined) return undefined;
   const { primary, accountability } = collection;
   const insert = ctx
@@ -106,7 +106,7 @@ export async function updateOne(
   if (snapshot === undefined) return undefined;
   const { [primary]: _key, ...withoutKey } = payload;
   const now = ctx.now?.() ?? new Date();
-  const data = await checked(ctx, collection, { action: 'update', payload: withoutKey, serverValues: {}, key }, now);
+  const data = await checked(ctx, collection, { action: 'update', payload: withoutKey, key }, now);
   const row = data === undefined ? [] : setValues(toDatabaseRow(collection, data, 'pg'));
   if (data === undefined || row.length === 0) return undefined;
   const w = new SqlWriter(databaseDialect('pg'));

@@ -96,11 +96,12 @@ export async function prepareCopy(
   const { collection } = plan;
   const rows: Record<string, unknown>[] = [];
   const written: Record<string, unknown>[] = [];
-  for (const [index, { item, row }] of creates.entries()) {
-    if (index % ROWS_PER_STEP === ROWS_PER_STEP - 1) await giveWay(ctx);
+  let index = 0;
+  for (const { item, row } of creates) {
+    if (index++ % ROWS_PER_STEP === ROWS_PER_STEP - 1) await giveWay(ctx);
     let data: Item;
     try {
-      const toCheck = { action: 'create', payload: requireObject(item), serverValues: {} } as const;
+      const toCheck = { action: 'create', payload: requireObject(item) } as const;
       data = await checkWritePayload(trx, ctx, collection, toCheck, now);
     } catch (error) {
       throw atRow(error, row);

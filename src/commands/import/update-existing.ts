@@ -108,7 +108,7 @@ async function prepare(
     let data: Item;
     try {
       const { [collection.primary]: _key, ...payload } = requireObject(item);
-      const toCheck = { action: 'update', payload, serverValues: {}, key } as const;
+      const toCheck = { action: 'update', payload, key } as const;
       data = await checkWritePayload(trx, ctx, collection, toCheck, now);
     } catch (error) {
       throw atRow(error, row);

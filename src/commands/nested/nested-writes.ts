@@ -51,10 +51,11 @@ export function hasNestedWrites(
   collection: CollectionOverview,
   data: Item,
 ): boolean {
-  return Object.entries(data).some(([name, value]) => {
+  for (const name in data) {
     const kind = getFieldRelation(ctx.overview, collection.collection, name)?.kind;
-    return kind === 'o2m' ? value !== undefined : kind !== undefined && isPlainObject(value);
-  });
+    if (kind === 'o2m' ? data[name] !== undefined : kind !== undefined && isPlainObject(data[name])) return true;
+  }
+  return false;
 }
 
 /** Many-to-one (or many-to-any) values that are objects: related items the payload writes first. */
