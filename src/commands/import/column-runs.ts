@@ -9,16 +9,21 @@ export interface ColumnRun {
 
 /** The runs of `rows`, in order; `except` (the key a COPY gives itself) is not compared. */
 export function* columnRuns(rows: readonly Record<string, unknown>[], except?: string): Generator<ColumnRun> {
-  const columnsOf = (row: Record<string, unknown> | undefined) => {
-    const columns = Object.keys(row ?? {});
-    return except === undefined ? columns : columns.filter((column) => column !== except);
+  // Compared name by name as they are set: an import's rows allocate nothing here.
+  const setsColumns = (row: Record<string, unknown> | undefined, columns: readonly string[]) => {
+    let count = 0;
+    for (const column in row) {
+      if (column === except) continue;
+      if (columns[count] !== column) return false;
+      count += 1;
+    }
+    return count === columns.length;
   };
   let start = 0;
   while (start < rows.length) {
-    const columns = columnsOf(rows[start]);
-    const signature = columns.join('\u0000');
+    const columns = Object.keys(rows[start] ?? {}).filter((column) => column !== except);
     let end = start + 1;
-    while (end < rows.length && columnsOf(rows[end]).join('\u0000') === signature) end += 1;
+    while (end < rows.length && setsColumns(rows[end], columns)) end += 1;
     yield { start, end, columns };
     start = end;
   }
