@@ -16,7 +16,7 @@ import { columnsOf, toDatabaseRow } from '../commands/to-database-value.js';
 import type { CommandContext, Item, PrimaryKey, WrittenItems } from '../commands/types.js';
 import { databaseDialect, databaseDialectOf } from '../db/dialects/index.js';
 import { SqlWriter, type CompiledSql } from '../db/dialects/read.js';
-import { preparedStatementName } from '../db/index.js';
+import { queryPrepared } from '../db/index.js';
 import { ForbiddenError } from '../errors.js';
 import { isPlainObject } from '../is-plain-object.js';
 import { itemJsonStatement, type Query } from '../query/index.js';
@@ -285,10 +285,7 @@ function snapshotOfUpdated(
  */
 async function run(ctx: CommandContext, statement: CompiledSql): Promise<Record<string, unknown>[] | undefined> {
   try {
-    const raw = ctx.db.raw(statement.sql, statement.values as Knex.RawBinding[]);
-    const name = preparedStatementName(ctx.db, statement.sql);
-    const result = (await (name === undefined ? raw : raw.options({ name }))) as { rows: Record<string, unknown>[] };
-    return result.rows;
+    return (await queryPrepared(ctx.db, statement.sql, statement.values)).rows;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code)) return undefined;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf, preparedStatementName } from '../db/index.js';
+import { dialectOf, queryPrepared } from '../db/index.js';
 import { databaseDialect, databaseDialectOf } from '../db/dialects/index.js';
 import { findUnstorableText } from '../db/storable-text.js';
 import { translateBadInput } from '../db/translate-error.js';
@@ -19,11 +19,7 @@ export async function selectRows(db: Knex | Knex.Transaction, compiled: Compiled
  * preparedStatementName: each connection parses and plans it once).
  */
 export async function selectPreparedRows(db: Knex | Knex.Transaction, compiled: CompiledSql): Promise<Row[]> {
-  const name = preparedStatementName(db, compiled.sql);
-  const result = (await runRead(db, compiled, (values) => {
-    const raw = db.raw(compiled.sql, values);
-    return name === undefined ? raw : raw.options({ name });
-  })) as { rows: Row[] };
+  const result = await runRead(db, compiled, (values) => queryPrepared(db, compiled.sql, values));
   return result.rows;
 }
 
