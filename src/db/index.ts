@@ -194,7 +194,7 @@ const preparedNames = new Map<string, string>();
  * connections keep stays bounded whatever queries clients invent. Undefined (unnamed) as well
  * when {@link namedStatementsAllowed} says no.
  */
-export function preparedStatementName(db: Knex, sql: string): string | undefined {
+function preparedStatementName(db: Knex, sql: string): string | undefined {
   if (!namedStatementsAllowed(db)) return undefined;
   let name = preparedNames.get(sql);
   if (name === undefined && preparedNames.size < MAX_PREPARED) {
