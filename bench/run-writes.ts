@@ -12,6 +12,7 @@
  */
 import autocannon from 'autocannon';
 import { withCpuPerRequest } from './service-start.js';
+import { benchArticle } from './scenarios.js';
 
 const SERVICE_URL = process.env['SERVICE_URL'] ?? 'http://127.0.0.1:8055';
 const FLOOR_URL = process.env['FLOOR_URL'] ?? 'http://127.0.0.1:8099';
@@ -25,13 +26,6 @@ const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application
 const pidOf = (name: string) => (process.env[name] === undefined ? undefined : Number(process.env[name]));
 const SERVICE_PID = pidOf('SERVICE_PID');
 const FLOOR_PID = pidOf('FLOOR_PID');
-
-const article = (i: number) => ({
-  title: `Bench article ${i}`,
-  status: 'draft',
-  author: 1 + (i % 1000),
-  category: 1 + (i % 20),
-});
 
 /** Requests a second, and the CPU milliseconds `pid` spent per request (where given). */
 async function rate(
@@ -68,7 +62,7 @@ async function rate(
 async function bulk(url: string): Promise<number> {
   const times: number[] = [];
   for (let run = 0; run < 3; run++) {
-    const body = JSON.stringify(Array.from({ length: BULK }, (_, i) => article(i)));
+    const body = JSON.stringify(Array.from({ length: BULK }, (_, i) => benchArticle(i)));
     const started = performance.now();
     const res = await fetch(`${url}/items/articles?fields=id`, { method: 'POST', headers, body });
     if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
@@ -98,7 +92,7 @@ const row = (
   console.error(rows.at(-1));
 };
 
-const create = (n: number) => ({ path: '/items/articles?fields=id', body: JSON.stringify(article(n)) });
+const create = (n: number) => ({ path: '/items/articles?fields=id', body: JSON.stringify(benchArticle(n)) });
 const update = (n: number) => ({
   path: `/items/articles/${50_001 + (n % 49_000)}?fields=id`,
   body: JSON.stringify({ title: `Updated ${n}` }),

@@ -87,3 +87,11 @@ export const READ_SCENARIOS: readonly ReadScenario[] = [
             ORDER BY id LIMIT 25) t`,
   },
 ];
+
+/** The article the write benchmarks create (run-writes.ts, run-instructions.ts): its i-th. */
+export const benchArticle = (i: number) => ({
+  title: `Bench article ${i}`,
+  status: 'draft',
+  author: 1 + (i % 1000),
+  category: 1 + (i % 20),
+});
