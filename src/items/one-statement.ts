@@ -52,13 +52,22 @@ export async function createOne(
   const data = await checked(ctx, collection, { action: 'create', payload }, now);
   if (data === undefined || data[collection.primary] !== undefined) return undefined;
   const { primary, accountability } = collection;
-  const insert = ctx
-    .db(collection.collection)
-    .insert(toDatabaseRow(collection, data, 'pg'))
-    .returning(answer === undefined ? primary : '*')
-    .toSQL();
+  const row = toDatabaseRow(collection, data, 'pg');
+  // `insert into ... (<columns by name>) values (...) returning ...`, as knex's builder writes
+  // it (its columns sorted, so a payload's key order makes no second statement), without it.
+  const inserted = Object.keys(row).sort();
   const w = new SqlWriter(databaseDialect('pg'));
-  w.raw('with ').id('i').raw(' as (').append({ sql: insert.sql, values: insert.bindings }).raw(')');
+  w.raw('with ').id('i').raw(' as (insert into ').id(collection.collection);
+  if (inserted.length === 0) w.raw(' default values');
+  else {
+    w.raw(' (').join(inserted, ', ', (column) => w.id(column));
+    w.raw(') values (').join(inserted, ', ', (column) => w.value(row[column]));
+    w.raw(')');
+  }
+  w.raw(' returning ');
+  if (answer === undefined) w.id(primary);
+  else w.raw('*');
+  w.raw(')');
   if (accountability !== null) {
     w.raw(', ').id('a').raw(' as (');
     journalActivity(w, ctx, collection, 'create', now, () => w.raw('cast(').column('i', primary).raw(' as text)'));

@@ -84,6 +84,38 @@ describeEachDatabase('single writes in one statement', (ctx) => {
     expect(revisions[0]?.['delta']).to.deep.equal({ name: 'One', id: created['id'] });
   });
 
+  it('a create of no values writes the defaults; fields sent in another order write the same statement', async () => {
+    let empty: Row = {};
+    const defaults = await statementsRunOn(db(), async () => {
+      empty = dataOf<Row>(await api('POST', '/items/tags?fields=id,label', {}));
+    });
+    expect(empty).to.deep.equal({ id: empty['id'], label: null });
+    if (isPg()) expect(ownStatements(defaults), defaults.join('\n')).to.have.length(1);
+    expect((await journalOf('tags', empty['id'])).revisions.map((r) => r['data'])).to.deep.equal([{ id: empty['id'] }]);
+
+    const article = dataOf<Row>(await api('POST', '/items/articles?fields=id', { title: 'Commented' }))['id'];
+    const written: Row[] = [];
+    const orders = [
+      { text: 'first', article },
+      { article, text: 'second' },
+    ];
+    const statements: string[][] = [];
+    for (const body of orders) {
+      statements.push(
+        ownStatements(
+          await statementsRunOn(db(), async () => {
+            written.push(dataOf<Row>(await api('POST', '/items/comments?fields=id,text,article', body)));
+          }),
+        ),
+      );
+    }
+    expect(written.map(({ text, article: of }) => ({ text, of }))).to.deep.equal([
+      { text: 'first', of: article },
+      { text: 'second', of: article },
+    ]);
+    expect(statements[0], statements.flat().join('\n')).to.deep.equal(statements[1]);
+  });
+
   it('an update records the whole item as its snapshot and the field as its delta', async () => {
     const article = dataOf<Row>(await api('POST', '/items/articles', { title: 'Before', comments: [{ text: 'c' }] }));
     let updated: Row = {};
