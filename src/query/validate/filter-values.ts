@@ -71,8 +71,8 @@ export function coerceLiteral(type: FieldType, raw: string | number | boolean | 
     case 'bigInteger': {
       const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
       if (!INTEGER.test(text)) return refuse('an integer');
-      const [min, max] = integerRangeOfType(type);
-      if (!isIntegerInRange(text, [min, max])) return refuse(`an integer from ${min} to ${max}`);
+      const range = integerRangeOfType(type);
+      if (!isIntegerInRange(text, range)) return refuse(`an integer from ${range[0]} to ${range[1]}`);
       const n = Number(text);
       return Number.isSafeInteger(n) ? n : text.replace(/^\+/, '');
     }

@@ -55,10 +55,15 @@ function rangeOf(field: Pick<FieldOverview, 'type' | 'dbType'>): IntegerRange {
   return dbType.includes('unsigned') ? [0n, max * 2n + 1n] : [min, max];
 }
 
-/** The range of values of an integer type when no column says more (functions, counts). */
+/** The range of values of an integer type when no column says more (functions, counts, keys). */
 export function integerRangeOfType(type: FieldType): IntegerRange {
-  return integerRange({ type, dbType: null });
+  let range = rangeOfType.get(type);
+  if (range === undefined) rangeOfType.set(type, (range = rangeOf({ type, dbType: null })));
+  return range;
 }
+
+/** Per type, as {@link rangeOfField} per field: a key coerced for every read by id asks it. */
+const rangeOfType = new Map<FieldType, IntegerRange>();
 
 /** Whether `value` is an integer inside `range`. */
 export function isIntegerInRange(value: unknown, range: IntegerRange): boolean {

@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import {
   integerRange,
+  integerRangeOfType,
   isIntegerInRange,
   MAX_QUERY_INTEGER,
   toBigInteger,
 } from '../../../src/query/validate/numbers.js';
 import { parseQuery } from '../../../src/query/index.js';
+import { coerceLiteral } from '../../../src/query/validate/filter-values.js';
 import { InvalidQueryError } from '../../../src/errors.js';
 
 describe('numbers from requests', () => {
@@ -25,6 +27,18 @@ describe('numbers from requests', () => {
     expect(integerRange({ type: 'bigInteger', dbType: 'bigint' })).to.deep.equal([-(2n ** 63n), 2n ** 63n - 1n]);
     expect(isIntegerInRange('2147483648', integerRange({ type: 'integer', dbType: null }))).to.equal(false);
     expect(isIntegerInRange('-9223372036854775808', integerRange({ type: 'bigInteger', dbType: null }))).to.equal(true);
+  });
+
+  it('bounds a key or filter value by its type alone, worked out once per type', () => {
+    expect(integerRangeOfType('integer')).to.deep.equal([-(2n ** 31n), 2n ** 31n - 1n]);
+    expect(integerRangeOfType('bigInteger')).to.deep.equal([-(2n ** 63n), 2n ** 63n - 1n]);
+    expect(integerRangeOfType('integer')).to.equal(integerRangeOfType('integer'));
+    expect(coerceLiteral('integer', ' 2147483647', 'key')).to.equal(2147483647);
+    expect(coerceLiteral('bigInteger', '9223372036854775807', 'key')).to.equal('9223372036854775807');
+    expect(() => coerceLiteral('integer', '2147483648', 'key')).to.throw(
+      InvalidQueryError,
+      'for key has to be an integer from -2147483648 to 2147483647',
+    );
   });
 
   it('limit, offset and page above 2^53 - 1 are INVALID_QUERY', () => {
