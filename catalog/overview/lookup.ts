@@ -55,6 +55,24 @@ export function findField(overview: SchemaOverview, collection: string, field: s
 }
 
 /**
+ * What `make` works out for one collection of an overview, worked out once and kept in `memo`
+ * with the overview (an overview is never changed once made, and its memo goes with it).
+ */
+export function oncePerCollection<T>(
+  memo: WeakMap<SchemaOverview, Map<string, T>>,
+  overview: SchemaOverview,
+  collection: string,
+  make: () => T,
+): T {
+  let known = memo.get(overview);
+  if (known === undefined) memo.set(overview, (known = new Map<string, T>()));
+  if (known.has(collection)) return known.get(collection) as T;
+  const made = make();
+  known.set(collection, made);
+  return made;
+}
+
+/**
  * The relations of each overview's fields, worked out at the first lookup: writes and reads ask
  * for every field of every item, and an overview is never changed once made.
  */

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { getFieldRelation } from '../../catalog/overview/lookup.js';
+import { getFieldRelation, oncePerCollection } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { Accountability } from '../access/accountability.js';
 import { FULL_READ_ACCESS } from '../access/read-access.js';
-import { readItemsByKeys, type Query, type ReadContext, type Reader } from '../query/index.js';
+import { deepFreeze, readItemsByKeys, type Query, type ReadContext, type Reader } from '../query/index.js';
 import type { Item, PrimaryKey } from './types.js';
 
 export interface SnapshotContext {
@@ -48,16 +48,31 @@ export function snapshotRead(
   collection: CollectionOverview,
   fields: '*' | readonly string[],
 ): { readonly context: ReadContext; readonly query: Query; readonly reader: Reader } {
-  const names = fields === '*' ? Object.keys(collection.fields) : fields;
-  const aliases = names.filter((name) => getFieldRelation(ctx.overview, collection.collection, name)?.kind === 'o2m');
-  const query: Query = {
-    fields: fields === '*' ? ['*'] : [...fields],
-    deep: Object.fromEntries(aliases.map((alias) => [alias, { limit: -1 }])),
-  };
+  const query =
+    fields === '*' ? wholeItemQuery(ctx.overview, collection) : snapshotQuery(ctx.overview, collection, fields);
   const context: ReadContext = {
     db,
     overview: ctx.overview,
     limits: { ...ctx.readLimits, queryLimitMax: Infinity },
   };
   return { context, query, reader: { accountability: ctx.accountability, access: FULL_READ_ACCESS } };
+}
+
+/** The snapshot query of `fields`: each one-to-many alias among them read whole. */
+function snapshotQuery(overview: SchemaOverview, collection: CollectionOverview, fields: readonly string[]): Query {
+  const aliases = fields.filter((name) => getFieldRelation(overview, collection.collection, name)?.kind === 'o2m');
+  return {
+    fields: [...fields],
+    deep: Object.fromEntries(aliases.map((alias) => [alias, { limit: -1 }])),
+  };
+}
+
+/** Per overview, each collection's snapshot query of the whole item (`*`), made once (issue 43). */
+const wholeItemQueries = new WeakMap<SchemaOverview, Map<string, Query>>();
+
+/** The snapshot query of the whole item, frozen: every snapshot read of the collection shares it. */
+function wholeItemQuery(overview: SchemaOverview, collection: CollectionOverview): Query {
+  return oncePerCollection(wholeItemQueries, overview, collection.collection, () =>
+    deepFreeze({ ...snapshotQuery(overview, collection, Object.keys(collection.fields)), fields: ['*'] }),
+  );
 }

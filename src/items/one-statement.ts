@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { getFieldRelation, requireCollection } from '../../catalog/overview/lookup.js';
-import type { CollectionOverview } from '../../catalog/overview/types.js';
+import { getFieldRelation, oncePerCollection, requireCollection } from '../../catalog/overview/lookup.js';
+import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { WriteAction } from '../access/write-permissions.js';
 import { checkWritePayload } from '../commands/check-payload.js';
 import { rulesOf } from '../commands/collection-rules.js';
@@ -275,16 +275,28 @@ function snapshotOfUpdated(
   collection: CollectionOverview,
   key: PrimaryKey,
 ): CompiledSql | undefined {
-  const name = collection.collection;
-  const fields = Object.keys(collection.fields);
-  if (Object.values(collection.fields).some(isMaskedField)) return undefined;
-  const rereadsTable = fields.some((field) => {
-    const relation = getFieldRelation(ctx.overview, name, field);
-    return relation?.kind === 'o2m' && relation.relation.collection === name;
-  });
-  if (rereadsTable) return undefined;
+  if (!snapshotReadsCte(ctx.overview, collection)) return undefined;
   const { context, query, reader } = snapshotRead(ctx.db, ctx, collection, '*');
-  return itemJsonStatement(context, name, key, query, reader, 'u') ?? undefined;
+  return itemJsonStatement(context, collection.collection, key, query, reader, 'u') ?? undefined;
+}
+
+/** Per overview, whether each collection's snapshot can be read from the update's CTE. */
+const snapshotsFromCte = new WeakMap<SchemaOverview, Map<string, boolean>>();
+
+/** No masked field, and no o2m alias whose rows are in the collection's own table. */
+function snapshotReadsCte(overview: SchemaOverview, collection: CollectionOverview): boolean {
+  const name = collection.collection;
+  return oncePerCollection(
+    snapshotsFromCte,
+    overview,
+    name,
+    () =>
+      !Object.values(collection.fields).some(isMaskedField) &&
+      !Object.keys(collection.fields).some((field) => {
+        const relation = getFieldRelation(overview, name, field);
+        return relation?.kind === 'o2m' && relation.relation.collection === name;
+      }),
+  );
 }
 
 /**

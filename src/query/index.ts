@@ -11,7 +11,7 @@
 export type { Query, NestedQuery, Filter, AggregateFunction, ExportFormat } from './query.js';
 
 /** Raw parameters (query string or SEARCH body `query`) → `Query`; INVALID_QUERY on bad syntax. */
-export { parseQuery, parseQueryString, parseFilter, queryOfSearch } from './parse/parse-query.js';
+export { deepFreeze, parseQuery, parseQueryString, parseFilter, queryOfSearch } from './parse/parse-query.js';
 
 /** The database, the current schema overview and the limits a read runs with. */
 export type { ReadContext, Reader } from './read-context.js';

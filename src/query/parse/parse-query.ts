@@ -59,7 +59,8 @@ export function queryOfSearch(search: string): Query {
   return query;
 }
 
-function deepFreeze<T>(value: T): T {
+/** `value` frozen throughout: a query shared by many requests, which none may change. */
+export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const inner of Object.values(value)) deepFreeze(inner);
