@@ -183,29 +183,39 @@ function namedStatementsAllowed(db: Knex): boolean {
 
 /** Distinct statement texts prepared by name at most, per process (each connection keeps its own). */
 const MAX_PREPARED = 500;
-const preparedNames = new Map<string, string>();
+
+/** A statement prepared by name: its name, and its text with PostgreSQL's `$1` placeholders. */
+interface PreparedStatement {
+  readonly name: string;
+  readonly text: string;
+}
+const preparedStatements = new Map<string, PreparedStatement | null>();
 
 /**
  * PostgreSQL: the name to run `sql` under as a prepared statement, so each connection parses
- * and plans it once (a cheap read spends a fifth of its time there: bench/README.md). Only for
- * statements whose result columns never change with the schema (PostgreSQL refuses a cached
- * plan whose result type changed): a JSON read's one text column, a write's key, count and
- * JSON text. The first MAX_PREPARED distinct texts get names; later ones run unnamed, so what
- * connections keep stays bounded whatever queries clients invent. Undefined (unnamed) as well
- * when {@link namedStatementsAllowed} says no.
+ * and plans it once (a cheap read spends a fifth of its time there: bench/README.md), and its
+ * text with its placeholders numbered as knex numbers them, worked out once per text (knex's
+ * scan numbers none in it again). Only for statements whose result columns never change with
+ * the schema (PostgreSQL refuses a cached plan whose result type changed): a JSON read's one
+ * text column, a write's key, count and JSON text. The first MAX_PREPARED distinct texts get
+ * names; later ones run unnamed, so what connections keep stays bounded whatever queries
+ * clients invent. Undefined (unnamed) as well when {@link namedStatementsAllowed} says no, and
+ * for a text with a `?` that is not a placeholder (`\\?`), which knex would number once more.
  */
-function preparedStatementName(db: Knex, sql: string): string | undefined {
+function preparedStatement(db: Knex, sql: string): PreparedStatement | undefined {
   if (!namedStatementsAllowed(db)) return undefined;
-  let name = preparedNames.get(sql);
-  if (name === undefined && preparedNames.size < MAX_PREPARED) {
-    name = `s${createHash('sha1').update(sql).digest('hex')}`;
-    preparedNames.set(sql, name);
+  let prepared = preparedStatements.get(sql);
+  if (prepared === undefined && preparedStatements.size < MAX_PREPARED) {
+    const text = (db.client as StatementClient).positionBindings(sql);
+    prepared = text.includes('?') ? null : { name: `s${createHash('sha1').update(sql).digest('hex')}`, text };
+    preparedStatements.set(sql, prepared);
   }
-  return name;
+  return prepared ?? undefined;
 }
 
 /** The part of knex's client (or a transaction's) that runs one statement on a connection. */
 interface StatementClient {
+  positionBindings(sql: string): string;
   acquireConnection(): Promise<object>;
   releaseConnection(connection: object): Promise<unknown>;
   query(
@@ -216,7 +226,7 @@ interface StatementClient {
 
 /**
  * PostgreSQL: runs `sql` (`?` placeholders) with its values as the statement named by
- * {@link preparedStatementName}, through knex's client as a raw statement runs: a connection
+ * {@link preparedStatement}, through knex's client as a raw statement runs: a connection
  * of the pool or the transaction, the `query` event, a refused statement's text in front of
  * the driver's message, and whatever wraps them (http/traffic.ts, replicas.ts). Knex's raw
  * builder and runner are left out: they scan the text for placeholders once more on each run
@@ -227,13 +237,20 @@ export async function queryPrepared(
   sql: string,
   values: readonly unknown[],
 ): Promise<{ readonly rows: Record<string, unknown>[] }> {
-  const name = preparedStatementName(db, sql);
+  const prepared = preparedStatement(db, sql);
   const client = db.client as StatementClient;
   const connection = await client.acquireConnection();
   try {
     // knex writes the placeholders' positions into the object it is given: a copy of its own.
-    const options = name === undefined ? {} : { name };
-    const statement = { method: 'raw' as const, sql, bindings: values as unknown[], options };
+    const statement =
+      prepared === undefined
+        ? { method: 'raw' as const, sql, bindings: values as unknown[], options: {} }
+        : {
+            method: 'raw' as const,
+            sql: prepared.text,
+            bindings: values as unknown[],
+            options: { name: prepared.name },
+          };
     const { response } = await client.query(connection, statement);
     return response as { rows: Record<string, unknown>[] };
   } finally {

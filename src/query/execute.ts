@@ -16,7 +16,7 @@ export async function selectRows(db: Knex | Knex.Transaction, compiled: Compiled
 
 /**
  * PostgreSQL: runs a JSON read as a named prepared statement (db/index.ts
- * preparedStatementName: each connection parses and plans it once).
+ * preparedStatement: each connection parses and plans it once).
  */
 export async function selectPreparedRows(db: Knex | Knex.Transaction, compiled: CompiledSql): Promise<Row[]> {
   const result = await runRead(db, compiled, (values) => queryPrepared(db, compiled.sql, values));
