@@ -56,7 +56,8 @@ export async function createOne(
   // `insert into ... (<columns by name>) values (...) returning ...`, as knex's builder writes
   // it (its columns sorted, so a payload's key order makes no second statement), without it.
   const inserted = Object.keys(row).sort();
-  const w = new SqlWriter(databaseDialect('pg'));
+  const text = shapedText(ctx.overview, '', ['create', collection.collection, ...inserted], answer);
+  const w = new SqlWriter(databaseDialect('pg'), text.known);
   w.raw('with ').id('i').raw(' as (insert into ').id(collection.collection);
   if (inserted.length === 0) w.raw(' default values');
   else {
@@ -92,7 +93,7 @@ export async function createOne(
   w.raw(' select ').column('i', primary).raw(' as ').id('key');
   answerColumn(w, 'i', answer);
   w.raw(' from ').id('i');
-  const rows = await run(ctx, w.finish());
+  const rows = await run(ctx, text.remember(w.finish()));
   const created = rows?.[0]?.['key'] as PrimaryKey | undefined;
   if (created === undefined) return undefined;
   await committed(ctx, collection, 'create', created);
@@ -118,7 +119,9 @@ export async function updateOne(
   const data = await checked(ctx, collection, { action: 'update', payload: withoutKey, key }, now);
   const row = data === undefined ? [] : setValues(toDatabaseRow(collection, data, 'pg'));
   if (data === undefined || row.length === 0) return undefined;
-  const w = new SqlWriter(databaseDialect('pg'));
+  const columns = row.map(([column]) => column);
+  const text = shapedText(ctx.overview, snapshot?.sql ?? '', ['update', collection.collection, ...columns], answer);
+  const w = new SqlWriter(databaseDialect('pg'), text.known);
   // `update ... set ... where <key> returning *`, as knex's builder writes it, without the builder.
   w.raw('with ').id('u').raw(' as (update ').id(collection.collection).raw(' set ');
   w.join(row, ', ', ([column, value]) => w.id(column).raw(' = ').value(value));
@@ -140,12 +143,46 @@ export async function updateOne(
   w.raw(' select count(*) as ').id('matched');
   answerColumn(w, 'u', answer, 'max');
   w.raw(' from ').id('u');
-  const rows = await run(ctx, w.finish());
+  const rows = await run(ctx, text.remember(w.finish()));
   if (rows === undefined) return undefined;
   // reference: an update matching no row is FORBIDDEN (item-writer.ts); nothing was written.
   if (Number(rows[0]?.['matched']) === 0) throw new ForbiddenError();
   await committed(ctx, collection, 'update', key);
   return writtenItem(key, rows[0]);
+}
+
+/** Shapes of single writes remembered per overview and snapshot text, at most. */
+const MAX_SHAPES = 500;
+const shapeTexts = new WeakMap<SchemaOverview, Map<string, Map<string, string>>>();
+
+/**
+ * A single write's statement text by its shape (issue 43): what the statement is, of which
+ * collection, which columns, in the order written, and the answer's columns, with the snapshot
+ * read's text (the same string for every key of a remembered read). The rest of the text is
+ * the same for every write of an overview. `known`: the text, written by the first write of the
+ * shape, for SqlWriter to collect only the values into; `remember` keeps a text first written.
+ * The same string each time, the statement's prepared name is found at once (db/index.ts).
+ */
+function shapedText(
+  overview: SchemaOverview,
+  snapshot: string,
+  shape: readonly string[],
+  answer: readonly string[] | undefined,
+): { readonly known: string | undefined; remember(statement: CompiledSql): CompiledSql } {
+  const key = `${shape.join('\u0000')}\u0001${answer?.join('\u0000') ?? '\u0002'}`;
+  let bySnapshot = shapeTexts.get(overview);
+  if (bySnapshot === undefined) shapeTexts.set(overview, (bySnapshot = new Map<string, Map<string, string>>()));
+  let texts = bySnapshot.get(snapshot);
+  if (texts === undefined && bySnapshot.size < MAX_SHAPES)
+    bySnapshot.set(snapshot, (texts = new Map<string, string>()));
+  const known = texts?.get(key);
+  return {
+    known,
+    remember(statement) {
+      if (known === undefined && texts !== undefined && texts.size < MAX_SHAPES) texts.set(key, statement.sql);
+      return statement;
+    },
+  };
 }
 
 /** The columns an update sets: those with a value (knex's builder leaves undefined ones out too). */

@@ -203,20 +203,28 @@ export interface CompiledSql {
 
 /**
  * Appends SQL text; identifiers go through the dialect's quoting and values are always bound
- * (`?`), never spliced, so nothing from a request reaches the SQL text.
+ * (`?`), never spliced, so nothing from a request reaches the SQL text. Given a text already
+ * written by the same steps (`known`), it collects the values only and finishes with that text.
  */
 export class SqlWriter {
   #text = '';
   readonly #values: unknown[] = [];
+  readonly #known: string | undefined;
 
-  constructor(readonly dialect: ReadDialect) {}
+  constructor(
+    readonly dialect: ReadDialect,
+    known?: string,
+  ) {
+    this.#known = known;
+  }
 
   raw(text: string): this {
-    this.#text += text;
+    if (this.#known === undefined) this.#text += text;
     return this;
   }
 
   id(name: string): this {
+    if (this.#known !== undefined) return this;
     // knex and mysql2 read every `?` as a placeholder, even inside quoted identifiers.
     invariant(!name.includes('?'), `identifier without "?": ${name}`);
     this.#text += this.dialect.quoteId(name);
@@ -231,21 +239,19 @@ export class SqlWriter {
   value(value: unknown): this {
     invariant(value !== undefined, 'bound values are defined');
     this.#values.push(value);
-    this.#text += '?';
-    return this;
+    return this.raw('?');
   }
 
   /** `cast(value as type)`: `type` is the dialect's own spelling, never a request's. */
   cast(value: Emit, type: string): this {
-    this.#text += 'cast(';
+    this.raw('cast(');
     value(this);
-    this.#text += ` as ${type})`;
-    return this;
+    return this.raw(` as ${type})`);
   }
 
   /** Appends SQL compiled elsewhere (a read of this compiler, knex's `toSQL()`), its values in order. */
   append(compiled: { readonly sql: string; readonly values: readonly unknown[] }): this {
-    this.#text += compiled.sql;
+    this.raw(compiled.sql);
     this.#values.push(...compiled.values);
     return this;
   }
@@ -260,7 +266,7 @@ export class SqlWriter {
   }
 
   finish(): CompiledSql {
-    return Object.freeze({ sql: this.#text, values: Object.freeze([...this.#values]) });
+    return Object.freeze({ sql: this.#known ?? this.#text, values: Object.freeze([...this.#values]) });
   }
 }
 
