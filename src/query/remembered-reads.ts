@@ -88,7 +88,7 @@ function readId(
   read: ReadKind,
 ): string | undefined {
   if (reader.access !== FULL_READ_ACCESS) return undefined;
-  const text = JSON.stringify(query);
+  const text = queryText(query);
   if (text.includes('$NOW')) return undefined;
   const { accountability: who } = reader;
   const { limits } = ctx;
@@ -105,6 +105,21 @@ function readId(
     limits.maxRelationalDepth,
     text,
   ].join('\u0000');
+}
+
+/**
+ * Each frozen query's JSON, written once: a query string's (parse-query.ts) and a snapshot's
+ * (read-snapshot.ts) are frozen throughout and shared by the requests that send or write them.
+ */
+const queryTexts = new WeakMap<Query, string>();
+
+function queryText(query: Query): string {
+  let text = queryTexts.get(query);
+  if (text === undefined) {
+    text = JSON.stringify(query);
+    if (Object.isFrozen(query)) queryTexts.set(query, text);
+  }
+  return text;
 }
 
 /** The key's value as the AST builder binds it (buildKeysCondition), or undefined where it drops the key. */
