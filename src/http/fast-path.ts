@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import etag from 'etag';
 import type { Express, RequestHandler } from 'express';
 import { databaseDialectOf } from '../db/dialects/index.js';
 import { FILES_COLLECTION } from '../files/file-library.js';
@@ -22,8 +23,19 @@ const BODY_HEADERS = ['content-length', 'transfer-encoding'] as const;
 /** `application/json` and `application/*+json`, the types body.ts parses as JSON. */
 const JSON_TYPE = /^application\/(?:[^;\s]*\+)?json\s*(?:;|$)/i;
 
-/** Express's `etag fn` (express/lib/utils.js): the same tag for a string or its UTF-8 bytes. */
-type EtagOf = (body: Buffer) => string | undefined;
+/**
+ * Express's ETag of a body as its `etag` setting makes it (express/lib/utils.js compileETag),
+ * taken from the text itself: the etag package hashes a string as its UTF-8 bytes and counts
+ * their length, the tag Express makes of the Buffer it copies the text into. No such copy here:
+ * a Buffer per answer is memory outside the heap that makes the collector run, a third of a list
+ * of 100's CPU (bench/README.md).
+ */
+function etagOfSetting(setting: unknown): ((body: string) => string | undefined) | undefined {
+  if (setting === false) return undefined;
+  if (typeof setting === 'function')
+    return (body) => (setting as (body: string, encoding: string) => string)(body, 'utf8');
+  return (body) => etag(body, { weak: setting !== 'strong' });
+}
 
 /** `/items/:collection[/:id]`: the collection's name resolved, the id decoded. */
 interface ItemsPath {
@@ -59,7 +71,7 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
   if (config.rateLimiter.enabled || config.rateLimiter.global.enabled) return undefined;
   // Reads the database writes as JSON (plainEnvelope); others would be handed over every time.
   const readsHere = databaseDialectOf(deps.db).writesJsonOutput && !config.cache.enabled;
-  const etagOf = app.get('etag fn') as EtagOf | undefined;
+  const etagOf = etagOfSetting(app.get('etag'));
   const parseBody = promisify(jsonParser(config.maxPayloadSize, config.db.client));
 
   /** The envelope of a plain read, or null for Express to answer. */
@@ -101,8 +113,8 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
       return;
     }
     // The route's answer: no ETag (it ends the response itself, not through res.send).
-    const bytes = Buffer.from(text, 'utf8');
-    writeHead(res, 200, { 'Content-Type': `${type}; charset=utf-8`, 'Content-Length': bytes.length }).end(bytes);
+    const length = Buffer.byteLength(text, 'utf8');
+    writeHead(res, 200, { 'Content-Type': `${type}; charset=utf-8`, 'Content-Length': length }).end(text, 'utf8');
   }
 
   async function write(req: IncomingMessage, res: ServerResponse, target: ItemsPath, run: ItemWrite): Promise<void> {
@@ -143,17 +155,16 @@ export function fastAnswers(app: Express, deps: AppDeps, isLogged: boolean): Fas
     respond(res, answer.status, JSON.stringify(answer.body), answer.headers);
   }
 
-  /** Express's `res.json` answer; the text encoded once, for the ETag, the length and the socket. */
+  /** Express's `res.json` answer: the text written as it is, its length and ETag taken from it. */
   function respond(res: ServerResponse, status: number, body: string, extra?: Readonly<Record<string, string>>): void {
-    const bytes = Buffer.from(body, 'utf8');
     const headers: Record<string, string | number> = {
       ...extra,
       'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(bytes.length),
+      'Content-Length': String(Buffer.byteLength(body, 'utf8')),
     };
-    const etag = etagOf?.(bytes);
-    if (etag !== undefined) headers['ETag'] = etag;
-    writeHead(res, status, headers).end(bytes);
+    const tag = etagOf?.(body);
+    if (tag !== undefined) headers['ETag'] = tag;
+    writeHead(res, status, headers).end(body, 'utf8');
   }
 
   /**

@@ -19,6 +19,8 @@ describeEachDatabase('http: reads and GraphQL queries answered before Express eq
   before(async () => {
     const c = ctx();
     await createQueryFixture(c);
+    // Text of more bytes than characters: the answer's length and ETag are of its UTF-8 bytes.
+    await c.server.db('articles').insert({ id: 50, status: 'published', title: 'Crème brûlée – naïve 🚀', views: 1 });
     viaExpress = await startServer(testConfig(c.database), {
       logger: createLogger({ logLevel: 'silent', logStyle: 'raw' }),
       fastPath: false,
@@ -44,6 +46,7 @@ describeEachDatabase('http: reads and GraphQL queries answered before Express eq
   const REQUESTS: readonly [string, Record<string, string> | (() => Record<string, string>)][] = [
     ['/items/articles?fields=id,title,author.name,comments.text&sort=-id&meta=*', admin],
     ['/items/articles/1?fields=id,title,tags,secret,created,categories.categories_id.name', admin],
+    ['/items/articles/50?fields=id,title', admin],
     ['/items/articles?fields=id,headline&alias[headline]=title&filter[views][_gt]=1&limit=2&page=2', admin],
     ['/items/articles?fields=*', admin],
     ['/items/articles?fields=id,data', admin],
