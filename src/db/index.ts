@@ -242,15 +242,12 @@ export async function queryPrepared(
   const connection = await client.acquireConnection();
   try {
     // knex writes the placeholders' positions into the object it is given: a copy of its own.
-    const statement =
-      prepared === undefined
-        ? { method: 'raw' as const, sql, bindings: values as unknown[], options: {} }
-        : {
-            method: 'raw' as const,
-            sql: prepared.text,
-            bindings: values as unknown[],
-            options: { name: prepared.name },
-          };
+    const statement = {
+      method: 'raw' as const,
+      sql: prepared?.text ?? sql,
+      bindings: values as unknown[],
+      options: prepared === undefined ? {} : { name: prepared.name },
+    };
     const { response } = await client.query(connection, statement);
     return response as { rows: Record<string, unknown>[] };
   } finally {
