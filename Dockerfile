@@ -35,4 +35,4 @@ EXPOSE 8055
 # /server/health answers 503 when the database does not; no curl in the image, so Node asks.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8055) + '/server/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--heap-growing-percent=25", "--no-node-snapshot", "dist/src/server.js"]
+CMD ["node", "--heap-growing-percent=25", "--max-semi-space-size=16", "--no-node-snapshot", "dist/src/server.js"]

@@ -70,7 +70,9 @@ console.error(`dataset: ${EXPORT_ROWS} rows in bench_export`);
 const WORKER_FLAGS = (process.env['WORKER_NODE_FLAGS'] ?? '--max-semi-space-size=4').split(' ').filter((f) => f !== '');
 
 /** The API's node flags (API_NODE_FLAGS; by default those `make start` runs it with). */
-const API_FLAGS = (process.env['API_NODE_FLAGS'] ?? '--heap-growing-percent=25').split(' ').filter((f) => f !== '');
+const API_FLAGS = (process.env['API_NODE_FLAGS'] ?? '--heap-growing-percent=25 --max-semi-space-size=16')
+  .split(' ')
+  .filter((f) => f !== '');
 
 function start(entry: string, flags: readonly string[] = []): ChildProcess {
   return spawn(process.execPath, [...flags, entry], { env, stdio: ['ignore', 'inherit', 'inherit'] });
