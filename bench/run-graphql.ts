@@ -12,7 +12,7 @@
  */
 import autocannon from 'autocannon';
 import { isDeepStrictEqual } from 'node:util';
-import { READ_SCENARIOS } from './scenarios.js';
+import { READ_SCENARIOS, THREE_LEVELS_GRAPHQL } from './scenarios.js';
 import { withCpuPerRequest } from './service-start.js';
 
 const SERVICE_URL = process.env['SERVICE_URL'] ?? 'http://127.0.0.1:8055';
@@ -31,7 +31,7 @@ if (scenario === undefined) throw new Error('scenarios.ts has no "three-level ne
 const TYPENAMES = process.env['TYPENAMES'] === '1';
 const query = TYPENAMES
   ? '{ articles(limit: 10) { __typename id title category { __typename name } comments { __typename body author { __typename name email } } } }'
-  : '{ articles(limit: 10) { id title category { name } comments { body author { name email } } } }';
+  : THREE_LEVELS_GRAPHQL;
 const graphqlRequest = {
   method: 'POST' as const,
   headers: { ...auth, 'Content-Type': 'application/json' },

@@ -8,22 +8,23 @@
  * Needs Debian's valgrind and the bench database (setup.sh); each process runs some 50x slower.
  *   node --import tsx bench/run-instructions.ts
  *   SERVICE_DIR=/tmp/before node --import tsx bench/run-instructions.ts   (another built checkout)
- * ONLY [r1,r7,w1,w2]: R1 a flat list of 100, R7 one item by id, W1 create an article with its
- * activity and revision, W2 update an article's title with both (the floor: its one-statement
- * writes, its prepared reads). SERVICE_DIR [this checkout, built], WARMUP [300], REQUESTS [500],
+ * ONLY [r1,r7,r6,r6rest,w1,w2]: R1 a flat list of 100, R7 one item by id, R6 the three-level
+ * read as GraphQL (run-graphql.ts's query) and over REST, W1 create an article with its activity
+ * and revision, W2 update an article's title with both (the floor: its one-statement writes, its
+ * prepared reads; the three levels by REST's URL for both R6 rows). SERVICE_DIR [this checkout, built], WARMUP [300], REQUESTS [500],
  * BENCH_DB [svc_bench]. Writes add rows and revisions: run setup.sh again now and then.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { benchArticle, READ_SCENARIOS } from './scenarios.js';
+import { benchArticle, READ_SCENARIOS, THREE_LEVELS_GRAPHQL } from './scenarios.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SERVICE_DIR = resolve(process.env['SERVICE_DIR'] ?? ROOT);
 const WARMUP = Number(process.env['WARMUP'] ?? 300);
 const REQUESTS = Number(process.env['REQUESTS'] ?? 500);
-const ONLY = (process.env['ONLY'] ?? 'r1,r7,w1,w2').split(',');
+const ONLY = (process.env['ONLY'] ?? 'r1,r7,r6,r6rest,w1,w2').split(',');
 const BENCH_DB = process.env['BENCH_DB'] ?? 'svc_bench';
 const TOKEN = 'bench-static-admin-token';
 const API_FLAGS = (/^API_NODE_FLAGS \?= (.+)$/m.exec(readFileSync(join(ROOT, 'Makefile'), 'utf8'))?.[1] ?? '').split(
@@ -48,6 +49,16 @@ const SCENARIOS: Record<string, { name: string; service: (n: number) => Request;
     name: 'R7 one item by id',
     service: () => ({ method: 'GET', path: readPath('read by id') }),
     floor: () => ({ method: 'GET', path: readPath('read by id') }),
+  },
+  r6: {
+    name: 'R6 three levels, GraphQL',
+    service: () => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query: THREE_LEVELS_GRAPHQL }) }),
+    floor: () => ({ method: 'GET', path: readPath('three-level nesting') }),
+  },
+  r6rest: {
+    name: 'R6 three levels, REST',
+    service: () => ({ method: 'GET', path: readPath('three-level nesting') }),
+    floor: () => ({ method: 'GET', path: readPath('three-level nesting') }),
   },
   w1: {
     name: 'W1 create with activity and revision',
@@ -141,7 +152,7 @@ try {
   console.log(`| request | service | floor | service / floor |\n| --- | --- | --- | --- |`);
   for (const key of ONLY) {
     const scenario = SCENARIOS[key];
-    if (scenario === undefined) throw new Error(`unknown scenario ${key}: r1, r7, w1 or w2`);
+    if (scenario === undefined) throw new Error(`unknown scenario ${key}: ${Object.keys(SCENARIOS).join(', ')}`);
     // Both at once: each counts only its own instructions.
     const [service, floor] = await Promise.all([
       startCounted(SERVICE_DIR, [...API_FLAGS, 'dist/src/server.js'], serviceEnv, 8061),

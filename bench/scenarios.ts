@@ -95,3 +95,7 @@ export const benchArticle = (i: number) => ({
   author: 1 + (i % 1000),
   category: 1 + (i % 20),
 });
+
+/** The three-level nesting read as a GraphQL document (run-graphql.ts, run-instructions.ts). */
+export const THREE_LEVELS_GRAPHQL =
+  '{ articles(limit: 10) { id title category { name } comments { body author { name email } } } }';
