@@ -15,6 +15,8 @@ import {
   type FragmentDefinitionNode,
   type GraphQLSchema,
 } from 'graphql';
+import type { SchemaOverview } from '../../catalog/overview/types.js';
+import { deepFreeze, type Query } from '../query/index.js';
 import type { GraphqlContext } from './context.js';
 import { rootFieldNames } from './prepare-operation.js';
 import { SelectionWalker } from './selection.js';
@@ -37,59 +39,116 @@ export async function answerAsJson(args: ExecutionArgs): Promise<string | null> 
   const { schema, document } = args;
   const operationName = args.operationName ?? undefined;
   if (!isPlainRead(schema, document, operationName)) return null;
-  const operation = getOperationAST(document, operationName);
-  if (operation === null || operation === undefined) return null;
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], args.variableValues ?? {});
-  if (coerced.errors !== undefined) return null;
   // What the resolvers read with (context.ts); the read side and the items services are all it uses.
   const ctx = args.contextValue as Pick<GraphqlContext, 'read' | 'items'>;
-  const variableValues = coerced.coerced;
-  const walker = new SelectionWalker(
-    { schema, fragments: fragmentsOf(document), variableValues },
-    ctx.read.overview,
-    true,
-  );
-  const query = schema.getQueryType();
-  if (query === null || query === undefined) return null;
-  const fields = query.getFields();
-  // Every root field's read is planned before any runs: a field graphql-js must run runs them all.
-  const reads: { key: string; run: () => Promise<string | null> }[] = [];
-  const byId = new Set<string>();
   try {
-    for (const [key, nodes] of walker.collect(query, [operation])) {
-      const [node] = nodes;
-      const field = node === undefined ? undefined : fields[node.name.value];
-      const root = field?.extensions.svcRoot;
-      const type = field === undefined ? undefined : getNamedType(field.type);
-      if (node === undefined || field === undefined || root === undefined || !isObjectType(type)) return null;
-      const values = getArgumentValues(field, node, variableValues);
-      const items = ctx.items(root.collection);
-      if (root.kind === 'list') {
-        const selection = walker.rootQuery(type, nodes, values, field);
-        reads.push({ key, run: () => items.readGraphqlText(selection) });
-        continue;
-      }
-      // as_of and version read history and versions: graphql-js runs those.
-      if (values['as_of'] != null || values['version'] != null) return null;
-      const selection = walker.rootQuery(type, nodes, {}, field);
-      // By-id fields of one collection and selection share one statement (item-loaders.ts) there.
-      const batch = `${root.collection}\u0000${JSON.stringify(selection)}`;
-      if (byId.has(batch)) return null;
-      byId.add(batch);
-      const id = String(values['id']);
-      reads.push({ key, run: () => items.readGraphqlText(selection, id) });
-    }
-    const texts = await Promise.all(reads.map((read) => read.run()));
+    const reads = plannedReads(schema, document, operationName, args.variableValues, ctx.read.overview);
+    if (reads === null) return null;
+    const texts = await Promise.all(
+      reads.map((read) => ctx.items(read.collection).readGraphqlText(read.query, read.id)),
+    );
     if (texts.some((text) => text === null)) {
       notPlain(document, operationName);
       return null;
     }
-    return `{"data":{${reads.map((read, i) => `${JSON.stringify(read.key)}:${texts[i] ?? 'null'}`).join(',')}}}`;
+    return `{"data":{${reads.map((read, i) => `${read.keyJson}:${texts[i] ?? 'null'}`).join(',')}}}`;
   } catch {
     // Arguments that do not hold, an item that is not there, a number with no JSON form: graphql-js
     // executes the operation and answers the error in its terms.
     return null;
   }
+}
+
+/** One root field's read: its response key (as JSON), its collection's query, the key of a by-id field. */
+interface RootRead {
+  readonly keyJson: string;
+  readonly collection: string;
+  readonly query: Query;
+  readonly id: string | undefined;
+}
+
+/**
+ * The root fields' reads of an operation, planned once per schema (a role's at one schema
+ * version: schema-store.ts), document, operation and variables, and shared, frozen, by the
+ * requests that send them again (a dashboard's): the selection walk, the arguments and the
+ * variables' coercion are the same each time, and a frozen query's statement is looked up
+ * without writing its JSON again (remembered-reads.ts). Null where graphql-js runs the operation.
+ * A plan that throws (arguments that do not hold) is not kept: the error is graphql-js's to answer.
+ */
+const plans = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, readonly RootRead[] | null>>>();
+/** Distinct operations and variables planned per schema and document; the oldest is forgotten first. */
+const MAX_PLANS = 100;
+
+function plannedReads(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: ExecutionArgs['variableValues'],
+  overview: SchemaOverview,
+): readonly RootRead[] | null {
+  let byDocument = plans.get(schema);
+  if (byDocument === undefined) {
+    byDocument = new WeakMap();
+    plans.set(schema, byDocument);
+  }
+  let known = byDocument.get(document);
+  if (known === undefined) {
+    known = new Map();
+    byDocument.set(document, known);
+  }
+  const id = `${operationName ?? ''}\u0000${JSON.stringify(variables ?? {})}`;
+  let reads = known.get(id);
+  if (reads === undefined) {
+    reads = deepFreeze(planReads(schema, document, operationName, variables, overview));
+    if (known.size >= MAX_PLANS) known.delete(known.keys().next().value as string);
+    known.set(id, reads);
+  }
+  return reads;
+}
+
+/** The reads of {@link plannedReads}, worked out: null where graphql-js runs the operation. */
+function planReads(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: ExecutionArgs['variableValues'],
+  overview: SchemaOverview,
+): RootRead[] | null {
+  const operation = getOperationAST(document, operationName);
+  if (operation === null || operation === undefined) return null;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+  if (coerced.errors !== undefined) return null;
+  const variableValues = coerced.coerced;
+  const walker = new SelectionWalker({ schema, fragments: fragmentsOf(document), variableValues }, overview, true);
+  const query = schema.getQueryType();
+  if (query === null || query === undefined) return null;
+  const fields = query.getFields();
+  // Every root field's read is planned before any runs: a field graphql-js must run runs them all.
+  const reads: RootRead[] = [];
+  const byId = new Set<string>();
+  for (const [key, nodes] of walker.collect(query, [operation])) {
+    const [node] = nodes;
+    const field = node === undefined ? undefined : fields[node.name.value];
+    const root = field?.extensions.svcRoot;
+    const type = field === undefined ? undefined : getNamedType(field.type);
+    if (node === undefined || field === undefined || root === undefined || !isObjectType(type)) return null;
+    const values = getArgumentValues(field, node, variableValues);
+    const keyJson = JSON.stringify(key);
+    const { collection } = root;
+    if (root.kind === 'list') {
+      reads.push({ keyJson, collection, query: walker.rootQuery(type, nodes, values, field), id: undefined });
+      continue;
+    }
+    // as_of and version read history and versions: graphql-js runs those.
+    if (values['as_of'] != null || values['version'] != null) return null;
+    const selection = walker.rootQuery(type, nodes, {}, field);
+    // By-id fields of one collection and selection share one statement (item-loaders.ts) there.
+    const batch = `${collection}\u0000${JSON.stringify(selection)}`;
+    if (byId.has(batch)) return null;
+    byId.add(batch);
+    reads.push({ keyJson, collection, query: selection, id: String(values['id']) });
+  }
+  return reads;
 }
 
 /** Per document and operation: whether its answer can be written by the database (see above). */

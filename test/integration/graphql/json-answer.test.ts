@@ -99,6 +99,25 @@ describeEachDatabase(
       );
     });
 
+    it('a document sent again reads with its own variables each time (the reads are planned per variables)', async () => {
+      const query = `query Again($status: String!, $first: Int, $id: ID!) {
+        articles(filter: { status: { _eq: $status } }, sort: ["id"], limit: $first) { id status }
+        one: articles_by_id(id: $id) { id }
+      }`;
+      const ids = (body: string) => {
+        const { data } = JSON.parse(body) as { data: { articles: { id: string }[]; one: { id: string } } };
+        return { list: data.articles.map((article) => article.id), one: data.one.id };
+      };
+      const first = ids(await expectSameAnswer(query, { variables: { status: 'published', first: 2, id: 1 } }));
+      const other = ids(await expectSameAnswer(query, { variables: { status: 'draft', first: 1, id: 2 } }));
+      const again = ids(await expectSameAnswer(query, { variables: { status: 'published', first: 2, id: 1 } }));
+      expect(first.list).to.have.length(2);
+      expect(other.list).to.have.length(1);
+      expect(other.list[0]).to.not.be.oneOf(first.list);
+      expect([first.one, other.one]).to.deep.equal(['1', '2']);
+      expect(again).to.deep.equal(first);
+    });
+
     it('by-id fields of different selections, a missing item and an unreadable one', async () => {
       await expectSameAnswer(
         '{ a: articles_by_id(id: 1) { id title author { name } } c: authors_by_id(id: 3) { id name country { name } } }',
