@@ -68,15 +68,15 @@ interface RootRead {
 }
 
 /**
- * The root fields' reads of an operation, planned once per schema (a role's at one schema
- * version: schema-store.ts), document, operation and variables, and shared, frozen, by the
- * requests that send them again (a dashboard's): the selection walk, the arguments and the
- * variables' coercion are the same each time, and a frozen query's statement is looked up
+ * The root fields' reads of an operation, planned once per document (each schema, a role's at
+ * one schema version, parses its own: prepare-operation.ts), operation and variables, and shared,
+ * frozen, by the requests that send them again (a dashboard's): the selection walk, the arguments
+ * and the variables' coercion are the same each time, and a frozen query's statement is looked up
  * without writing its JSON again (remembered-reads.ts). Null where graphql-js runs the operation.
  * A plan that throws (arguments that do not hold) is not kept: the error is graphql-js's to answer.
  */
-const plans = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, readonly RootRead[] | null>>>();
-/** Distinct operations and variables planned per schema and document; the oldest is forgotten first. */
+const plans = new WeakMap<DocumentNode, Map<string, readonly RootRead[] | null>>();
+/** Distinct operations and variables planned per document; the oldest is forgotten first. */
 const MAX_PLANS = 100;
 
 function plannedReads(
@@ -86,16 +86,8 @@ function plannedReads(
   variables: ExecutionArgs['variableValues'],
   overview: SchemaOverview,
 ): readonly RootRead[] | null {
-  let byDocument = plans.get(schema);
-  if (byDocument === undefined) {
-    byDocument = new WeakMap();
-    plans.set(schema, byDocument);
-  }
-  let known = byDocument.get(document);
-  if (known === undefined) {
-    known = new Map();
-    byDocument.set(document, known);
-  }
+  let known = plans.get(document);
+  if (known === undefined) plans.set(document, (known = new Map<string, readonly RootRead[] | null>()));
   const id = `${operationName ?? ''}\u0000${JSON.stringify(variables ?? {})}`;
   let reads = known.get(id);
   if (reads === undefined) {
