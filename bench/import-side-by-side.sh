@@ -66,7 +66,7 @@ ln -s "$PWD/node_modules" "$work/before/node_modules"
   echo "$before does not type-check against this checkout's node_modules; its JavaScript runs as built" >&2
 
 service_env="NODE_ENV=production ADMIN_TOKEN=bench-static-admin-token ADMIN_PASSWORD=bench SECRET=bench LOG_LEVEL=warn HOST=127.0.0.1"
-flags="${API_NODE_FLAGS:---heap-growing-percent=25 --max-semi-space-size=16}"
+flags="${API_NODE_FLAGS:-$(sed -n 's/^API_NODE_FLAGS ?= //p' Makefile)}"
 before_db="$(database svc_side_before)"
 now_db="$(database svc_side_now)"
 # shellcheck disable=SC2086 # the settings are words on purpose

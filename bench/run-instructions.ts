@@ -11,14 +11,15 @@
  * ONLY [r1,r7,r6,r6rest,w1,w2]: R1 a flat list of 100, R7 one item by id, R6 the three-level
  * read as GraphQL (run-graphql.ts's query) and over REST, W1 create an article with its activity
  * and revision, W2 update an article's title with both (the floor: its one-statement writes, its
- * prepared reads; the three levels by REST's URL for both R6 rows). SERVICE_DIR [this checkout, built], WARMUP [300], REQUESTS [500],
- * BENCH_DB [svc_bench]. Writes add rows and revisions: run setup.sh again now and then.
+ * prepared reads; the three levels by REST's URL for both R6 rows). SERVICE_DIR [this checkout,
+ * built], WARMUP [300], REQUESTS [500], BENCH_DB [svc_bench]. Writes add rows and revisions: run setup.sh again now and then.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchArticle, READ_SCENARIOS, THREE_LEVELS_GRAPHQL } from './scenarios.js';
+import { makefileFlags } from './service-start.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SERVICE_DIR = resolve(process.env['SERVICE_DIR'] ?? ROOT);
@@ -27,9 +28,7 @@ const REQUESTS = Number(process.env['REQUESTS'] ?? 500);
 const ONLY = (process.env['ONLY'] ?? 'r1,r7,r6,r6rest,w1,w2').split(',');
 const BENCH_DB = process.env['BENCH_DB'] ?? 'svc_bench';
 const TOKEN = 'bench-static-admin-token';
-const API_FLAGS = (/^API_NODE_FLAGS \?= (.+)$/m.exec(readFileSync(join(ROOT, 'Makefile'), 'utf8'))?.[1] ?? '').split(
-  ' ',
-);
+const API_FLAGS = makefileFlags('API_NODE_FLAGS');
 
 interface Request {
   readonly method: 'GET' | 'POST' | 'PATCH';

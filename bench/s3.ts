@@ -23,6 +23,7 @@ import { Redis } from 'ioredis';
 import knex from 'knex';
 import { startS3Server } from '../test/support/s3-server.js';
 import { createGeneratedRows } from './generated-rows.js';
+import { makefileFlags } from './service-start.js';
 
 const DB = process.env['BENCH_S3_DB'] ?? 'svc_bench_s3';
 const PORT = process.env['BENCH_S3_PORT'] ?? '8077';
@@ -67,12 +68,13 @@ const db = knex({ client: 'pg', connection: { host: '127.0.0.1', user: USER, dat
 await createGeneratedRows(db, 'bench_export', EXPORT_ROWS);
 console.error(`dataset: ${EXPORT_ROWS} rows in bench_export`);
 
-const WORKER_FLAGS = (process.env['WORKER_NODE_FLAGS'] ?? '--max-semi-space-size=4').split(' ').filter((f) => f !== '');
-
-/** The API's node flags (API_NODE_FLAGS; by default those `make start` runs it with). */
-const API_FLAGS = (process.env['API_NODE_FLAGS'] ?? '--heap-growing-percent=25 --max-semi-space-size=16')
-  .split(' ')
-  .filter((f) => f !== '');
+/** The worker's and the API's node flags: WORKER_NODE_FLAGS and API_NODE_FLAGS, by default the Makefile's. */
+const flagsOf = (name: string) => {
+  const given = process.env[name];
+  return given === undefined ? makefileFlags(name) : given.split(' ').filter((f) => f !== '');
+};
+const WORKER_FLAGS = flagsOf('WORKER_NODE_FLAGS');
+const API_FLAGS = flagsOf('API_NODE_FLAGS');
 
 function start(entry: string, flags: readonly string[] = []): ChildProcess {
   return spawn(process.execPath, [...flags, entry], { env, stdio: ['ignore', 'inherit', 'inherit'] });

@@ -27,8 +27,8 @@ const ENTRIES = {
   },
 } as const;
 
-/** A variable of the Makefile's (`NAME ?= ...`) as node flags. */
-function makefileFlags(name: string): string[] {
+/** A variable of the Makefile's (`NAME ?= ...`) as node flags: API_NODE_FLAGS, WORKER_NODE_FLAGS. */
+export function makefileFlags(name: string): string[] {
   return (new RegExp(`^${name} \\?= (.+)$`, 'm').exec(MAKEFILE)?.[1] ?? '').split(' ').filter((f) => f !== '');
 }
 
