@@ -130,17 +130,16 @@ describe('EXPORT_RETENTION through bull: two API instances share one cleanup sch
     await db('svc_activity')
       .where({ action: 'export', item: old.id })
       .update({ timestamp: toDatabaseTimestamp(new Date(Date.now() - 2 * 3_600_000), dialectOf(db)) });
+    // The status row goes last, after the file's record and its stored content: once it is gone,
+    // so are they.
     await waitUntil(
-      'the old file record is gone',
-      async () => (await db('svc_files').where({ id: old.file }).first('id')) === undefined,
+      "the old export's status row is gone",
+      async () => (await db('svc_activity').where({ action: 'export', item: old.id }).first('id')) === undefined,
     );
-    await waitUntil('the old stored file is gone', () =>
-      access(oldPath).then(
-        () => false,
-        () => true,
-      ),
-    );
-    expect(await db('svc_activity').where({ action: 'export', item: old.id }).first('id')).to.equal(undefined);
+    expect(await db('svc_files').where({ id: old.file }).first('id')).to.equal(undefined);
+    let oldStored = true;
+    await access(oldPath).catch(() => (oldStored = false));
+    expect(oldStored, 'the old stored file').to.equal(false);
     expect(await db('svc_files').where({ id: recent.file }).first('id')).not.to.equal(undefined);
     await access(recentPath);
   });
