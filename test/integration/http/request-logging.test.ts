@@ -54,15 +54,19 @@ describeEachDatabase('http: requests answered before Express are logged like Exp
   for (const [method, path, body] of REQUESTS) {
     it(`${method} ${path}: one line, as Express writes it`, async () => {
       const requestLines = (lines: Record<string, unknown>[]) => lines.filter((l) => l['req'] !== undefined);
-      const before = [requestLines(fastLines).length, requestLines(expressLines).length];
+      const [fastBefore, expressBefore] = [requestLines(fastLines).length, requestLines(expressLines).length];
       for (const server of [fast, viaExpress]) {
         const res = await fetch(server.url + path, { method, headers: admin, ...(body === undefined ? {} : { body }) });
         await res.arrayBuffer();
       }
       // pino-http writes the line when the response finishes, after the client has it.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const fastNew = requestLines(fastLines).slice(before[0]);
-      const expressNew = requestLines(expressLines).slice(before[1]);
+      await waitFor(() =>
+        requestLines(fastLines).length > fastBefore && requestLines(expressLines).length > expressBefore
+          ? true
+          : undefined,
+      );
+      const fastNew = requestLines(fastLines).slice(fastBefore);
+      const expressNew = requestLines(expressLines).slice(expressBefore);
       expect(fastNew).to.have.length(1);
       expect(expressNew).to.have.length(1);
       expect(essence(fastNew[0])).to.deep.equal(essence(expressNew[0]));

@@ -43,6 +43,11 @@ describe('realtime: across two instances through Redis', function () {
     expect(res.status, `${method} ${path}: ${text}`).to.be.lessThan(300);
     return text === '' ? undefined : (JSON.parse(text) as { data: unknown }).data;
   };
+  /** The live subscriptions `base` holds (GET /server/metrics). */
+  const liveSubscriptions = async (base: string): Promise<number> => {
+    const res = await fetch(`${base}/server/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    return Number(/^svc_live_subscriptions (\d+)$/m.exec(await res.text())?.[1]);
+  };
 
   before(async function () {
     requireOrSkip(this, (await postgresTarget.unavailable()) ?? (await redisUnavailable()));
@@ -58,6 +63,7 @@ describe('realtime: across two instances through Redis', function () {
       LOG_LEVEL: 'info',
       WEBSOCKETS_ENABLED: 'true',
       EMAIL_VERIFY_SETUP: 'false',
+      METRICS_ENABLED: 'true',
     };
     // One after the other: the first start migrates and bootstraps the database.
     processes.push(await startServiceProcess(SERVER_ENTRY, env));
@@ -102,6 +108,7 @@ describe('realtime: across two instances through Redis', function () {
       uid: 'm',
     });
     expect(init, JSON.stringify(init)).to.include({ event: 'init' });
+    const before = await liveSubscriptions(b);
     const graphqlResults: Message[] = [];
     const client: Client = createClient({
       url: socketUrl(b, '/graphql'),
@@ -122,8 +129,13 @@ describe('realtime: across two instances through Redis', function () {
         },
       );
     });
-    // The graphql-ws subscribe message has no answer: wait until B has registered it.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The graphql-ws subscribe message has no answer: wait until B has registered it (it loads
+    // the viewer's permissions and schema first; a change before that is not told to it).
+    const deadline = Date.now() + 30_000;
+    while ((await liveSubscriptions(b)) !== before + 1) {
+      if (Date.now() > deadline) expect.fail('B did not register the GraphQL subscription');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     const isEvent = (m: Message) => m['type'] === 'subscription' && m['uid'] === 'm';
     await call(a, 'POST', '/items/metrics', { name: 'blue one', team: 'blue', value: 1 });

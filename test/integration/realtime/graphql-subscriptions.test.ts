@@ -69,12 +69,14 @@ describeEachDatabase(
     });
     afterEach(async () => {
       await Promise.all(clients.splice(0).map((c) => c.dispose()));
+      // The server ends them as their sockets close: the next test counts its own from zero.
+      await liveSubscriptions(ctx(), 0);
     });
 
     it('<collection>_mutated answers {key, event, data} with the own selection, for REST and GraphQL writes', async () => {
       const client = connect('/graphql', TEST_ADMIN.token);
       const sub = new Subscription(client, 'subscription { notes_mutated { key event data { id title } } }');
-      await settle(ctx());
+      await liveSubscriptions(ctx(), 1);
       const created = await adminApi(ctx(), 'POST', '/items/notes', { title: 'via rest' });
       expect((await sub.next()).data).to.deep.equal({
         notes_mutated: {
@@ -109,7 +111,7 @@ describeEachDatabase(
         client,
         'subscription { notes_mutated(event: create) { key data { title status } } }',
       );
-      await settle(ctx());
+      await liveSubscriptions(ctx(), 1);
       await adminApi(ctx(), 'POST', '/items/notes', { title: 'draft' });
       const visible = await adminApi(ctx(), 'POST', '/items/notes', { title: 'published', status: 'published' });
       // The event's data is read when it is delivered, with the subscriber's permissions of that
@@ -129,7 +131,7 @@ describeEachDatabase(
     it('system collections on /graphql/system', async () => {
       const client = connect('/graphql/system', TEST_ADMIN.token);
       const sub = new Subscription(client, 'subscription { roles_mutated { event data { name } } }');
-      await settle(ctx());
+      await liveSubscriptions(ctx(), 1);
       await adminApi(ctx(), 'POST', '/roles', { name: 'Watchers' });
       expect((await sub.next()).data?.['roles_mutated']).to.deep.equal({ event: 'create', data: { name: 'Watchers' } });
     });
@@ -177,7 +179,7 @@ describeEachDatabase(
     it('WEBSOCKETS_SUBSCRIPTION_LIMIT holds per graphql-ws connection: one more is LIMIT_EXCEEDED until one ends', async () => {
       const client = connect('/graphql', TEST_ADMIN.token);
       const query = 'subscription { notes_mutated { key } }';
-      const outcome = async (sub: Subscription) => Promise.race([sub.done, settle(ctx()).then(() => 'running')]);
+      const outcome = async (sub: Subscription) => Promise.race([sub.done, aMoment().then(() => 'running')]);
       const running = [
         new Subscription(client, query),
         new Subscription(client, query),
@@ -201,7 +203,7 @@ describeEachDatabase(
       const query = 'subscription { notes_mutated { key } }';
       const burst = Array.from({ length: 12 }, () => new Subscription(client, query));
       const outcomes = await Promise.all(
-        burst.map((sub) => Promise.race([sub.done.then(() => 'ended'), settle(ctx()).then(() => 'running')])),
+        burst.map((sub) => Promise.race([sub.done.then(() => 'ended'), aMoment().then(() => 'running')])),
       );
       expect(outcomes.filter((o) => o === 'running')).to.have.length(3);
       const created = await adminApi(ctx(), 'POST', '/items/notes', { title: 'burst' });
@@ -213,7 +215,7 @@ describeEachDatabase(
     it('a delete is told only to subscribers who could read the item before it went', async () => {
       const client = connect('/graphql', EDITOR.token);
       const sub = new Subscription(client, 'subscription { notes_mutated(event: delete) { key event } }');
-      await settle(ctx());
+      await liveSubscriptions(ctx(), 1);
       const draft = await adminApi(ctx(), 'POST', '/items/notes', { title: 'gql draft', status: 'draft' });
       const published = await adminApi(ctx(), 'POST', '/items/notes', { title: 'gql published', status: 'published' });
       await adminApi(ctx(), 'DELETE', `/items/notes/${draft.id}`);
@@ -235,7 +237,7 @@ describeEachDatabase(
       const closing = new Promise<{ code: number; reason: string }>((resolve) => (closed = resolve));
       const client = connect('/graphql', token, (e) => closed(e));
       const sub = new Subscription(client, 'subscription { notes_mutated { key } }');
-      await settle(ctx());
+      await liveSubscriptions(ctx(), 1);
       // ACCESS_TOKEN_TTL is 2s in this suite: the next change after that is not delivered.
       await new Promise((resolve) => setTimeout(resolve, 2500));
       await adminApi(ctx(), 'POST', '/items/notes', { title: 'after expiry', status: 'published' });
@@ -243,13 +245,35 @@ describeEachDatabase(
       void sub;
     });
   },
-  { env: { WEBSOCKETS_ENABLED: 'true', ACCESS_TOKEN_TTL: '2s', WEBSOCKETS_SUBSCRIPTION_LIMIT: '3' } },
+  {
+    env: {
+      WEBSOCKETS_ENABLED: 'true',
+      ACCESS_TOKEN_TTL: '2s',
+      WEBSOCKETS_SUBSCRIPTION_LIMIT: '3',
+      METRICS_ENABLED: 'true',
+    },
+  },
 );
 
-/** The subscribe message travels after the connection opens: give it a moment to be registered. */
-async function settle(ctx: ServerContext): Promise<void> {
-  for (let i = 0; i < 50; i++) {
+/** A second: a subscription not refused by then is running. */
+function aMoment(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1000));
+}
+
+/**
+ * Waits until the server holds `count` live subscriptions (GET /server/metrics): a subscription
+ * is registered some time after its subscribe message is sent (the caller's permissions and
+ * schema are loaded first), and a change committed before that is not told to it.
+ */
+async function liveSubscriptions(ctx: ServerContext, count: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await fetch(`${ctx.server.url}/server/metrics`, {
+      headers: { Authorization: `Bearer ${TEST_ADMIN.token}` },
+    });
+    const live = /^svc_live_subscriptions (\d+)$/m.exec(await res.text())?.[1];
+    if (Number(live) === count) return;
+    if (Date.now() > deadline) expect.fail(`${count} live subscriptions expected, the server holds ${live}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    void ctx;
   }
 }
