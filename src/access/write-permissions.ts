@@ -19,7 +19,7 @@ export interface WritePermissions {
    * FORBIDDEN unless the caller may `action` these payload fields of `collection`; returns the
    * payload with the permission's presets merged under it, after its `validation` passed.
    */
-  checkPayload(action: 'create' | 'update', collection: string, payload: Payload): Payload | Promise<Payload>;
+  checkPayload(action: 'create' | 'update', collection: string, payload: Payload): Payload;
   /**
    * FORBIDDEN unless every key is within the caller's item filter for `action`: the targets
    * of an update or delete, or an item just created (inside the transaction, so a refused

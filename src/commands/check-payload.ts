@@ -37,13 +37,30 @@ export async function checkWritePayload(
   toCheck: PayloadToCheck,
   now: Date,
 ): Promise<Item> {
-  const { action, key, serverValues } = toCheck;
+  const written = checkedPayload(ctx, collection, toCheck, now);
+  const { check } = rulesOf(collection.collection);
+  if (check !== undefined) await check(trx, ctx, collection, written, toCheck.key);
+  return written;
+}
+
+/**
+ * {@link checkWritePayload} but for the collection's own check (collection-rules.ts `check`,
+ * which reads the database): every other step, synchronously. For the writers that take only
+ * collections without rules (an import's batches, a one-statement write), which check every
+ * row without a promise each.
+ */
+export function checkedPayload(
+  ctx: PayloadCheckContext,
+  collection: CollectionOverview,
+  toCheck: PayloadToCheck,
+  now: Date,
+): Item {
+  const { action, serverValues } = toCheck;
   // The one copy of the client's payload; each step after it hands back what it was given
   // when it changes nothing (an import checks every row).
   const client = withoutServerOwned(collection, toCheck.payload, action);
   for (const name in serverValues) setOwn(client, name, serverValues[name]);
-  const checked = await ctx.permissions.checkPayload(action, collection.collection, client);
-  const rules = rulesOf(collection.collection);
+  const checked = ctx.permissions.checkPayload(action, collection.collection, client);
   const special = applySpecialFields(
     collection,
     withoutMaskedValues(collection, withoutUnknownKeys(ctx, collection, checked)),
@@ -53,12 +70,10 @@ export async function checkWritePayload(
       now,
     },
   );
-  const data = rules.normalize?.(special, ctx.overview) ?? special;
+  const data = rulesOf(collection.collection).normalize?.(special, ctx.overview) ?? special;
   const { user, role } = ctx.accountability;
   validatePayload(ctx.overview, collection, data, { action, variables: { now, user, role } });
-  const written = action === 'create' ? withoutNullGeneratedKey(collection, data) : data;
-  if (rules.check !== undefined) await rules.check(trx, ctx, collection, written, key);
-  return written;
+  return action === 'create' ? withoutNullGeneratedKey(collection, data) : data;
 }
 
 /**

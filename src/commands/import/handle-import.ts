@@ -51,7 +51,7 @@ export async function handleImport(
       await settle();
       return copy === undefined
         ? createRows(writer, trx, collection.collection, creates)
-        : writeCopyOrCreateRows(writer, trx, ctx, copy, creates, await prepareCopy(trx, ctx, copy, creates, now), now);
+        : writeCopyOrCreateRows(writer, trx, ctx, copy, creates, await prepareCopy(ctx, copy, creates, now), now);
     };
     const update = async (updates: readonly FileUpdate[]) => {
       if (updates.length === 0) return;
@@ -90,7 +90,7 @@ export async function handleImport(
         }
         await update(updates);
         if (copy !== undefined && creates.length > 0) {
-          const prepared = await prepareCopy(trx, ctx, copy, creates, now);
+          const prepared = await prepareCopy(ctx, copy, creates, now);
           await settle();
           inFlight = writeCopyOrCreateRows(writer, trx, ctx, copy, creates, prepared, now);
           // Its failure is thrown where it is settled (the next batch, the end, or below).

@@ -39,9 +39,11 @@ export async function* readCsvItems(
       }
       row += 1;
       const item: Record<string, unknown> = {};
-      for (const [index, column] of columns.entries()) {
+      // Indexed: an entries() iterator makes a pair per cell of every row.
+      for (let index = 0; index < columns.length; index += 1) {
         const text = record[index];
         if (text === undefined || text === '') continue;
+        const column = columns[index] as Column;
         put(item, column.path, readCell(column, text));
       }
       yield item;
