@@ -94,8 +94,10 @@ function withoutNullGeneratedKey(collection: CollectionOverview, data: Item): It
  * check, as there: a role limited to some fields is refused any other key (403).
  */
 function withoutUnknownKeys(ctx: PayloadCheckContext, collection: CollectionOverview, payload: Item): Item {
+  let isKnown = true;
+  for (const name in payload) isKnown &&= collection.fields[name] !== undefined;
+  if (isKnown) return payload;
   const unknown = Object.keys(payload).filter((name) => collection.fields[name] === undefined);
-  if (unknown.length === 0) return payload;
   ctx.log?.debug({ collection: collection.collection, keys: unknown }, 'payload keys that are not fields dropped');
   return Object.fromEntries(Object.entries(payload).filter(([name]) => collection.fields[name] !== undefined));
 }

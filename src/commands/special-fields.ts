@@ -34,9 +34,27 @@ const FILE_CONTENT_FIELDS: Readonly<Record<'create' | 'update', readonly string[
  * the other way round) and the content fields of svc_files. A client's value is dropped.
  */
 export function isServerOwned(collection: CollectionOverview, field: string, action: 'create' | 'update'): boolean {
-  const special = collection.fields[field]?.special ?? [];
-  if (special.some((s) => AUTHORSHIP_SPECIALS.includes(s))) return true;
-  return collection.collection === 'svc_files' && FILE_CONTENT_FIELDS[action].includes(field);
+  return serverOwnedFields(collection)[action].has(field);
+}
+
+/** Per collection of a schema, its server-owned fields by action, found once: every write asks of each key. */
+const SERVER_OWNED = new WeakMap<CollectionOverview, Readonly<Record<'create' | 'update', ReadonlySet<string>>>>();
+
+function serverOwnedFields(collection: CollectionOverview): Readonly<Record<'create' | 'update', ReadonlySet<string>>> {
+  let owned = SERVER_OWNED.get(collection);
+  if (owned === undefined) {
+    const authorship = Object.values(collection.fields)
+      .filter((field) => field.special.some((s) => AUTHORSHIP_SPECIALS.includes(s)))
+      .map((field) => field.field);
+    const files = (action: 'create' | 'update') =>
+      collection.collection === 'svc_files' ? FILE_CONTENT_FIELDS[action] : [];
+    owned = {
+      create: new Set([...authorship, ...files('create')]),
+      update: new Set([...authorship, ...files('update')]),
+    };
+    SERVER_OWNED.set(collection, owned);
+  }
+  return owned;
 }
 
 /**
@@ -49,8 +67,9 @@ export function withoutServerOwned(
   payload: Item,
   action: 'create' | 'update',
 ): Record<string, unknown> {
+  const owned = serverOwnedFields(collection)[action];
   const kept: Record<string, unknown> = {};
-  for (const name in payload) if (!isServerOwned(collection, name, action)) setOwn(kept, name, payload[name]);
+  for (const name in payload) if (!owned.has(name)) setOwn(kept, name, payload[name]);
   return kept;
 }
 
@@ -130,16 +149,18 @@ export function isHashField(collection: CollectionOverview, name: string): boole
  * itself when none carries it.
  */
 export function withoutMaskedValues(collection: CollectionOverview, payload: Item): Record<string, unknown> {
-  const carriesMask = (name: string) => {
-    const field = collection.fields[name];
-    return payload[name] === MASK && field !== undefined && isMaskedField(field);
-  };
   let masked = false;
-  for (const name in payload) masked ||= carriesMask(name);
+  for (const name in payload) masked ||= carriesMask(collection, payload, name);
   if (!masked) return payload;
   const kept: Record<string, unknown> = {};
-  for (const name in payload) if (!carriesMask(name)) setOwn(kept, name, payload[name]);
+  for (const name in payload) if (!carriesMask(collection, payload, name)) setOwn(kept, name, payload[name]);
   return kept;
+}
+
+function carriesMask(collection: CollectionOverview, payload: Item, name: string): boolean {
+  if (payload[name] !== MASK) return false;
+  const field = collection.fields[name];
+  return field !== undefined && isMaskedField(field);
 }
 
 /** Hashes the hash fields with argon2. */

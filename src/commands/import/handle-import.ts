@@ -4,7 +4,7 @@ import { ForbiddenError, InvalidPayloadError } from '../../errors.js';
 import { keyId } from '../existing-items.js';
 import { toPrimaryKey } from '../primary-key.js';
 import type { ItemWriter } from '../item-writer.js';
-import { ROWS_PER_STEP, giveWay } from '../give-way.js';
+import { giveWay } from '../give-way.js';
 import { runWrite } from '../run-write.js';
 import type { CommandContext, ImportCommand, Item, PrimaryKey } from '../types.js';
 import { planCopy, prepareCopy, writeCopy, type CopyPlan, type PreparedCopy } from './copy-creates.js';
@@ -72,19 +72,25 @@ export async function handleImport(
         // Runs of consecutive creates and of consecutive updates, each written together in file order.
         let creates: { item: Item; row: number }[] = [];
         let updates: FileUpdate[] = [];
-        for (const [index, item] of batch.entries()) {
+        // Indexed, and an update only where there are some: every row of the file comes here.
+        for (let index = 0; index < batch.length; index += 1) {
+          const item = batch[index] as Item;
           row += 1;
           const key = keys[index];
           fileKeys.note(key, row);
           if (cmd.format === 'json') requireKnownKeys(ctx.overview, collection, item, row);
           if (key !== undefined && known.has(keyId(key))) {
             // An update: the creates before it go first.
-            if (creates.length > 0) await write(creates);
-            creates = [];
+            if (creates.length > 0) {
+              await write(creates);
+              creates = [];
+            }
             updates.push({ key, item, row });
           } else {
-            await update(updates);
-            updates = [];
+            if (updates.length > 0) {
+              await update(updates);
+              updates = [];
+            }
             creates.push({ item, row });
           }
         }
@@ -208,18 +214,20 @@ export function requireImportAllowed(ctx: CommandContext, collection: Collection
 }
 
 /**
- * The file's items `size` at a time. Parsing them is a long run of microtasks: every
- * ROWS_PER_STEP items it gives way (give-way.ts), as the checks do, so that reads arriving
- * meanwhile do not wait for a whole batch to be parsed.
+ * The file's items `size` at a time, from the readers' pieces of ROWS_PER_STEP items. Parsing
+ * them is a long run of microtasks: after each piece it gives way (give-way.ts), as the checks
+ * do, so that reads arriving meanwhile do not wait for a whole batch to be parsed.
  */
-async function* batchesOf(items: AsyncIterable<Item>, size: number, ctx: CommandContext): AsyncGenerator<Item[]> {
+async function* batchesOf(pieces: AsyncIterable<Item[]>, size: number, ctx: CommandContext): AsyncGenerator<Item[]> {
   let batch: Item[] = [];
-  for await (const item of items) {
-    if (batch.push(item) % ROWS_PER_STEP === 0) await giveWay(ctx);
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
+  for await (const piece of pieces) {
+    for (const item of piece) {
+      if (batch.push(item) >= size) {
+        yield batch;
+        batch = [];
+      }
     }
+    await giveWay(ctx);
   }
   if (batch.length > 0) yield batch;
 }

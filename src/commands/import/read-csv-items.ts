@@ -4,14 +4,16 @@ import { pipeline } from 'node:stream/promises';
 import { findField, getFieldRelation } from '../../../catalog/overview/lookup.js';
 import type { CollectionOverview, FieldOverview, SchemaOverview } from '../../../catalog/overview/types.js';
 import { InvalidPayloadError } from '../../errors.js';
+import { ROWS_PER_STEP } from '../give-way.js';
 import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../query/index.js';
 import type { Item } from '../types.js';
 import { unknownColumn } from './file-rows.js';
 import { isPlainObject } from '../../is-plain-object.js';
 
 /**
- * The items of a CSV import file, one per record as
- * they are parsed: the first line names the fields; an empty cell leaves the field out;
+ * The items of a CSV import file as they are parsed, ROWS_PER_STEP at a time (the import gives
+ * way between two pieces, and a piece costs one step of the async iteration, not one per row;
+ * the last may be shorter): the first line names the fields; an empty cell leaves the field out;
  * a cell is read per its field's type: text as written, numbers as the text the type casts,
  * `true`/`false` for booleans, JSON for json, csv, alias and relational values (nested
  * objects, arrays of keys), `null` as null outside text fields. A column `author.email`
@@ -24,13 +26,14 @@ export async function* readCsvItems(
   source: Readable,
   overview: SchemaOverview,
   collection: CollectionOverview,
-): AsyncGenerator<Item> {
+): AsyncGenerator<Item[]> {
   // Records as arrays, the first the header: csv-parse's own column objects cost a third more.
   const parser = parse({ bom: true, skip_empty_lines: true });
   // Errors of either side surface in the loop below, through the parser.
   pipeline(source, slices, parser).catch(() => undefined);
   let columns: readonly Column[] | undefined;
   let row = 0;
+  let piece: Item[] = [];
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       if (columns === undefined) {
@@ -46,8 +49,12 @@ export async function* readCsvItems(
         const column = columns[index] as Column;
         put(item, column.path, readCell(column, text));
       }
-      yield item;
+      if (piece.push(item) === ROWS_PER_STEP) {
+        yield piece;
+        piece = [];
+      }
     }
+    if (piece.length > 0) yield piece;
   } catch (error) {
     if (error instanceof InvalidPayloadError) throw error;
     // csv-parse counts the records before the bad one, the header included; the loop may not

@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { InvalidPayloadError } from '../../errors.js';
+import { ROWS_PER_STEP } from '../give-way.js';
 import { MAX_DOCUMENT_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../query/index.js';
 import type { Item } from '../types.js';
 
@@ -15,12 +16,27 @@ type State = 'start' | 'first' | 'next' | 'after' | 'item' | 'end';
 
 /**
  * The items of a JSON import file, a top-level array of objects,
- * one at a time as the bytes arrive: only the item being read is held. Anything
- * else is INVALID_PAYLOAD naming the row (1-based position in the array).
+ * as the bytes arrive, ROWS_PER_STEP at a time (as read-csv-items.ts): only the items being
+ * read are held. Anything else is INVALID_PAYLOAD naming the row (1-based position in the array).
  */
-export async function* readJsonItems(source: AsyncIterable<Buffer | string>): AsyncGenerator<Item> {
-  const decoder = new StringDecoder('utf8');
+export async function* readJsonItems(source: AsyncIterable<Buffer | string>): AsyncGenerator<Item[]> {
   const scanner = new ArrayScanner();
+  let piece: Item[] = [];
+  for await (const text of texts(source)) {
+    for (const item of scanner.scan(text)) {
+      if (piece.push(item) === ROWS_PER_STEP) {
+        yield piece;
+        piece = [];
+      }
+    }
+  }
+  if (piece.length > 0) yield piece;
+  scanner.finish();
+}
+
+/** The file's text chunk by chunk, without its byte order mark. */
+async function* texts(source: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
   let isFirstChunk = true;
   for await (const chunk of source) {
     let text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
@@ -28,10 +44,9 @@ export async function* readJsonItems(source: AsyncIterable<Buffer | string>): As
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       isFirstChunk = false;
     }
-    yield* scanner.scan(text);
+    yield text;
   }
-  yield* scanner.scan(decoder.end());
-  scanner.finish();
+  yield decoder.end();
 }
 
 /** Splits the text of a JSON array into its elements' texts, chunk by chunk. */

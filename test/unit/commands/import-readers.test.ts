@@ -3,12 +3,22 @@ import { Readable } from 'node:stream';
 import { readCsvItems } from '../../../src/commands/import/read-csv-items.js';
 import { readJsonItems } from '../../../src/commands/import/read-json-items.js';
 import type { Item } from '../../../src/commands/types.js';
+import { ROWS_PER_STEP } from '../../../src/commands/give-way.js';
 import { InvalidPayloadError } from '../../../src/errors.js';
 import { FIXTURE_OVERVIEW, requireFixture } from './fixture-overview.js';
 
-async function collect(items: AsyncIterable<Item>): Promise<Item[]> {
+/** The items of a reader's pieces, each checked to be of ROWS_PER_STEP items but the last. */
+async function collect(pieces: AsyncIterable<Item[]>): Promise<Item[]> {
   const out: Item[] = [];
-  for await (const item of items) out.push(item);
+  const sizes: number[] = [];
+  for await (const piece of pieces) {
+    sizes.push(piece.length);
+    out.push(...piece);
+  }
+  const full = sizes.slice(0, -1).every((size) => size === ROWS_PER_STEP);
+  expect(full && sizes.every((size) => size > 0 && size <= ROWS_PER_STEP), `pieces of ${sizes.join(', ')}`).to.equal(
+    true,
+  );
   return out;
 }
 
@@ -20,7 +30,7 @@ function chunks(text: string, size: number): Readable {
   return Readable.from(pieces);
 }
 
-async function failure(items: AsyncIterable<Item>): Promise<string> {
+async function failure(items: AsyncIterable<Item[]>): Promise<string> {
   try {
     await collect(items);
   } catch (error) {
@@ -62,6 +72,28 @@ describe('import readers', () => {
         'Invalid JSON: content after the array of items',
       );
     });
+  });
+
+  it('hand their items over ROWS_PER_STEP at a time, in file order, the last piece the rest', async () => {
+    const count = 3 * ROWS_PER_STEP + 2;
+    const titles = Array.from({ length: count }, (_, i) => `t${i}`);
+    const pieces = async (reader: AsyncIterable<Item[]>) => {
+      const sizes: number[] = [];
+      const read: unknown[] = [];
+      for await (const piece of reader) {
+        sizes.push(piece.length);
+        read.push(...piece.map((item) => item['title']));
+      }
+      expect(read).to.deep.equal(titles);
+      return sizes;
+    };
+    const expected = [ROWS_PER_STEP, ROWS_PER_STEP, ROWS_PER_STEP, 2];
+    const json = JSON.stringify(titles.map((title) => ({ title })));
+    expect(await pieces(readJsonItems(chunks(json, 7)))).to.deep.equal(expected);
+    const csv = `title\n${titles.join('\n')}\n`;
+    expect(await pieces(readCsvItems(chunks(csv, 7), FIXTURE_OVERVIEW, requireFixture('articles')))).to.deep.equal(
+      expected,
+    );
   });
 
   describe('CSV', () => {
