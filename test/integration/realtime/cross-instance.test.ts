@@ -15,7 +15,7 @@ import {
   TEST_REDIS_URL,
   type TestDatabase,
 } from '../../support/services.js';
-import { socketUrl, TestSocket, type Message } from './sockets.js';
+import { metricGauge, socketUrl, TestSocket, type Message } from './sockets.js';
 
 const ADMIN_TOKEN = 'cross-instance-admin-token';
 const VIEWER_TOKEN = 'cross-instance-viewer-token';
@@ -44,10 +44,7 @@ describe('realtime: across two instances through Redis', function () {
     return text === '' ? undefined : (JSON.parse(text) as { data: unknown }).data;
   };
   /** The live subscriptions `base` holds (GET /server/metrics). */
-  const liveSubscriptions = async (base: string): Promise<number> => {
-    const res = await fetch(`${base}/server/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    return Number(/^svc_live_subscriptions (\d+)$/m.exec(await res.text())?.[1]);
-  };
+  const liveSubscriptions = (base: string) => metricGauge(base, ADMIN_TOKEN, 'svc_live_subscriptions');
 
   before(async function () {
     requireOrSkip(this, (await postgresTarget.unavailable()) ?? (await redisUnavailable()));

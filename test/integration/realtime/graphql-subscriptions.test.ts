@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createClient, type Client, type ExecutionResult } from 'graphql-ws';
 import { WebSocket } from 'ws';
 import { describeEachDatabase, TEST_ADMIN, type ServerContext } from '../../support/server.js';
-import { adminApi, createLiveFixture, EDITOR, socketUrl } from './sockets.js';
+import { adminApi, createLiveFixture, EDITOR, metricGauge, socketUrl } from './sockets.js';
 
 type Result = ExecutionResult<Record<string, any>>;
 
@@ -268,11 +268,8 @@ function aMoment(): Promise<void> {
 async function liveSubscriptions(ctx: ServerContext, count: number): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const res = await fetch(`${ctx.server.url}/server/metrics`, {
-      headers: { Authorization: `Bearer ${TEST_ADMIN.token}` },
-    });
-    const live = /^svc_live_subscriptions (\d+)$/m.exec(await res.text())?.[1];
-    if (Number(live) === count) return;
+    const live = await metricGauge(ctx.server.url, TEST_ADMIN.token, 'svc_live_subscriptions');
+    if (live === count) return;
     if (Date.now() > deadline) expect.fail(`${count} live subscriptions expected, the server holds ${live}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -128,3 +128,11 @@ export async function adminApi(ctx: ServerContext, method: string, path: string,
   expect(res.status, text).to.be.lessThan(300);
   return text === '' ? undefined : (JSON.parse(text) as { data: unknown }).data;
 }
+
+/** A gauge GET /server/metrics tells (METRICS_ENABLED) of the server at `baseUrl`, asked with `token`. */
+export async function metricGauge(baseUrl: string, token: string, name: string): Promise<number> {
+  const res = await fetch(`${baseUrl}/server/metrics`, { headers: { Authorization: `Bearer ${token}` } });
+  const line = new RegExp(`^${name} (\\d+)$`, 'm').exec(await res.text());
+  if (line === null) throw new Error(`no ${name} in the metrics`);
+  return Number(line[1]);
+}

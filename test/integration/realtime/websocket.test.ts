@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { describeEachDatabase, TEST_ADMIN, type ServerContext } from '../../support/server.js';
-import { adminApi, createLiveFixture, EDITOR, socketUrl, TestSocket, type Message } from './sockets.js';
+import { adminApi, createLiveFixture, EDITOR, metricGauge, socketUrl, TestSocket, type Message } from './sockets.js';
 
 const isEvent = (uid: string, event?: string) => (m: Message) =>
   m['type'] === 'subscription' && m['uid'] === uid && (event === undefined || m['event'] === event);
@@ -31,14 +31,7 @@ describeEachDatabase(
       for (const socket of sockets.splice(0)) socket.close();
     });
     /** A count the server tells at GET /server/metrics. */
-    const gauge = async (name: string) => {
-      const res = await fetch(`${ctx().server.url}/server/metrics`, {
-        headers: { Authorization: `Bearer ${TEST_ADMIN.token}` },
-      });
-      const line = new RegExp(`^${name} (\\d+)$`, 'm').exec(await res.text());
-      if (line === null) throw new Error(`no ${name} in the metrics`);
-      return Number(line[1]);
-    };
+    const gauge = (name: string) => metricGauge(ctx().server.url, TEST_ADMIN.token, name);
     const openSockets = () => gauge('svc_websocket_connections');
 
     it('delivers create, update and delete of REST writes with the subscribed fields', async () => {
